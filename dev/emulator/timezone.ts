@@ -1,0 +1,92 @@
+/** Store-timezone calendar arithmetic on top of Intl (no tz database of our own). */
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+const offsetCache = new Map<string, Map<number, number>>();
+const QUARTER_HOUR_MS = 15 * 60 * 1000;
+
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    formatters.set(timeZone, f);
+  }
+  return f;
+}
+
+export function isValidTimeZone(timeZone: string): boolean {
+  try {
+    formatter(timeZone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Offset of the zone from UTC in ms at an instant (positive east of Greenwich). */
+export function zoneOffsetMs(ms: number, timeZone: string): number {
+  // Offsets change on quarter-hour boundaries in every zone in use, so cache per quarter hour.
+  const bucket = Math.floor(ms / QUARTER_HOUR_MS);
+  let cache = offsetCache.get(timeZone);
+  if (!cache) {
+    cache = new Map();
+    offsetCache.set(timeZone, cache);
+  }
+  const cached = cache.get(bucket);
+  if (cached !== undefined) return cached;
+  const at = bucket * QUARTER_HOUR_MS;
+  const parts: Record<string, string> = {};
+  for (const p of formatter(timeZone).formatToParts(new Date(at))) parts[p.type] = p.value;
+  const asUtc = Date.UTC(+parts.year!, +parts.month! - 1, +parts.day!, +parts.hour!, +parts.minute!, +parts.second!);
+  const offset = asUtc - at;
+  cache.set(bucket, offset);
+  return offset;
+}
+
+/** The calendar date (YYYY-MM-DD) of an instant in a zone. */
+export function localDate(ms: number, timeZone: string): string {
+  return new Date(ms + zoneOffsetMs(ms, timeZone)).toISOString().slice(0, 10);
+}
+
+/** The first instant of a local calendar day in a zone. */
+export function startOfLocalDay(date: string, timeZone: string): number {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const wall = Date.UTC(y, m - 1, d);
+  let guess = wall - zoneOffsetMs(wall, timeZone);
+  guess = wall - zoneOffsetMs(guess, timeZone);
+  // A DST gap at midnight: the day starts at the first instant whose local date is that day.
+  if (localDate(guess, timeZone) !== date) guess += 3600_000;
+  return guess;
+}
+
+/** The last millisecond of a local calendar day in a zone. */
+export function endOfLocalDay(date: string, timeZone: string): number {
+  return startOfLocalDay(addDays(date, 1), timeZone) - 1;
+}
+
+export function addDays(date: string, days: number): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+}
+
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** True for a real calendar date written YYYY-MM-DD. */
+export function isCalendarDate(value: string): boolean {
+  const m = DATE_RE.exec(value);
+  if (!m) return false;
+  const t = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!);
+  return new Date(t).toISOString().slice(0, 10) === value;
+}

@@ -1,0 +1,169 @@
+/**
+ * Types shared by the runtime's executor and every host-side service (including the spreadsheet
+ * engineer's SpreadsheetApp / Advanced Sheets in ./spreadsheet).
+ *
+ * How a host-side service is exposed to the script (the generic bridge, see bridge/handles.ts):
+ * - A method's return value goes back BY VALUE when it is a primitive, Date, array or plain object,
+ *   and as a HANDLE when it is a class instance.
+ * - A handle exposes every method along the prototype chain EXCEPT `constructor`, names starting
+ *   with `_`, and names listed in a static `hostOnlyMethods` array on the class.
+ * - Own properties whose name starts with an UPPER-CASE letter are exposed too: a class instance
+ *   becomes a nested handle (`Sheets.Spreadsheets.Values`), a plain object is copied as a constant
+ *   enum (`SpreadsheetApp.DeveloperMetadataVisibility`, `ScriptApp.AuthMode`). Lower-case fields
+ *   (your private state) are never visible to the script.
+ * - Calls are counted as `<ClassName>.<method>`; a class may set `static gasName = 'Range'` when
+ *   its TypeScript name differs from Google's.
+ * - The bridge counts calls and cells (from args/results, see cost-model.ts); services do not
+ *   touch `counts` except UrlFetchApp, which records its requests.
+ * - Throw `new Error(googleMessage)`: the script receives an Error with that message.
+ */
+
+export type AuthMode = 'NONE' | 'LIMITED' | 'FULL' | 'CUSTOM_FUNCTION';
+
+export interface FetchRecord {
+  method: string;
+  url: string;
+  status: number;
+  bytes: number;
+}
+
+export interface ExecutionCounts {
+  serviceCalls: number;
+  /** e.g. "Range.setValues": 3 */
+  byMethod: Record<string, number>;
+  /** SpreadsheetApp + Advanced Sheets calls only. */
+  sheetsCalls: number;
+  cellsRead: number;
+  cellsWritten: number;
+  urlFetches: number;
+  /** Method, URL as sent, status and size: never headers or payloads (they carry secrets). */
+  requests: FetchRecord[];
+  modelledMs: number;
+}
+
+export function emptyCounts(): ExecutionCounts {
+  return {
+    serviceCalls: 0,
+    byMethod: {},
+    sheetsCalls: 0,
+    cellsRead: 0,
+    cellsWritten: 0,
+    urlFetches: 0,
+    requests: [],
+    modelledMs: 0,
+  };
+}
+
+export interface ExecutionServiceContext {
+  authMode: AuthMode;
+  /** The spreadsheet's time zone (IANA). */
+  timeZone: string;
+  executionId: string;
+  counts: ExecutionCounts;
+}
+
+/** Google's refusal for what an auth mode forbids, e.g. writes in a custom function. */
+export function permissionDenied(methodName: string): Error {
+  return new Error(`You do not have permission to call ${methodName}`);
+}
+
+/** Throws Google's refusal when the execution is a custom function (read-only, no UI). */
+export function refuseInCustomFunction(ctx: ExecutionServiceContext, methodName: string): void {
+  if (ctx.authMode === 'CUSTOM_FUNCTION') throw permissionDenied(methodName);
+}
+
+/** What a sidebar or dialog receives: the runtime's HtmlOutput implements it. */
+export interface HtmlOutputLike {
+  getContent(): string;
+  getTitle(): string;
+  getWidth(): number;
+  getHeight(): number;
+}
+
+export type MenuItemRecord =
+  | { kind: 'item'; caption: string; functionName: string }
+  | { kind: 'separator' }
+  | { kind: 'submenu'; menu: MenuRecord };
+
+export interface MenuRecord {
+  title: string;
+  /** true for `createAddonMenu()` (the add-on's entry under Extensions). */
+  addon: boolean;
+  items: MenuItemRecord[];
+}
+
+export interface SidebarRecord {
+  title: string;
+  html: string;
+  executionId: string;
+}
+
+export interface DialogRecord {
+  title: string;
+  html: string;
+  modal: boolean;
+  width: number;
+  height: number;
+  executionId: string;
+}
+
+export interface AlertRecord {
+  title: string;
+  prompt: string;
+  buttons: string;
+  /** The button the (simulated) user pressed, e.g. "OK". */
+  response: string;
+}
+
+export interface ToastRecord {
+  message: string;
+  title: string;
+  timeoutSeconds: number;
+}
+
+/**
+ * Everything the scripts showed the user, across executions. SpreadsheetApp.getUi() records here;
+ * tests and the playground read it. Tests queue the user's answers to alerts with `answerAlerts`.
+ */
+export class UiLog {
+  readonly menus: MenuRecord[] = [];
+  readonly sidebars: SidebarRecord[] = [];
+  readonly dialogs: DialogRecord[] = [];
+  readonly alerts: AlertRecord[] = [];
+  readonly toasts: ToastRecord[] = [];
+  private readonly queuedAlertResponses: string[] = [];
+
+  addMenu(menu: MenuRecord): void {
+    const existing = this.menus.findIndex((m) => m.title === menu.title && m.addon === menu.addon);
+    if (existing >= 0) this.menus.splice(existing, 1, menu);
+    else this.menus.push(menu);
+  }
+
+  showSidebar(sidebar: SidebarRecord): void {
+    this.sidebars.push(sidebar);
+  }
+
+  showDialog(dialog: DialogRecord): void {
+    this.dialogs.push(dialog);
+  }
+
+  /** Records an alert and returns the button name the user pressed (queued answer, else "OK"). */
+  alert(alert: Omit<AlertRecord, 'response'>): string {
+    const response = this.queuedAlertResponses.shift() ?? 'OK';
+    this.alerts.push({ ...alert, response });
+    return response;
+  }
+
+  toast(toast: ToastRecord): void {
+    this.toasts.push(toast);
+  }
+
+  /** Queues the buttons the simulated user will press on the next alerts/prompts. */
+  answerAlerts(...buttons: string[]): void {
+    this.queuedAlertResponses.push(...buttons);
+  }
+
+  get lastSidebar(): SidebarRecord | undefined {
+    return this.sidebars[this.sidebars.length - 1];
+  }
+}

@@ -1,0 +1,36 @@
+import type {
+  ConnectStart,
+  ScheduleRequest,
+  ScheduleView,
+  SidebarState,
+  SyncProgress,
+} from './sidebar';
+
+/**
+ * The server functions the sidebar calls through google.script.run. src/server/sidebar/api-check.ts
+ * proves at compile time that src/server/main.ts exports each of them with this signature, so a
+ * renamed or re-typed global breaks `tsc -p tsconfig.json`, not the user.
+ */
+export interface SidebarServerApi {
+  getSidebarState(): SidebarState;
+  beginConnect(): ConnectStart;
+  disconnectStore(): SidebarState;
+  startSync(): SyncProgress;
+  runSyncStep(): SyncProgress;
+  setSchedule(request: ScheduleRequest): ScheduleView;
+}
+
+export type SidebarCallName = keyof SidebarServerApi;
+
+// A record, so that adding a call to the interface without listing it here is a compile error.
+const callNames: Record<SidebarCallName, true> = {
+  getSidebarState: true,
+  beginConnect: true,
+  disconnectStore: true,
+  startSync: true,
+  runSyncStep: true,
+  setSchedule: true,
+};
+
+/** The same names at run time, for the bundle test and the playground's allow-list. */
+export const SIDEBAR_CALLS = Object.keys(callNames) as SidebarCallName[];

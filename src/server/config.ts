@@ -1,0 +1,87 @@
+/**
+ * Deployment configuration: where the API lives and which OAuth client this deployment is.
+ * Whoever deploys sets these once in script properties (README, "Connecting a store"); they are
+ * never in code or in the sheet. Locally the harness sets them for the emulator.
+ */
+
+export const CONFIG_KEYS = {
+  apiBaseUrl: 'MA_API_BASE_URL',
+  clientId: 'MA_CLIENT_ID',
+  clientSecret: 'MA_CLIENT_SECRET',
+  redirectUri: 'MA_REDIRECT_URI',
+} as const;
+
+export interface DeploymentConfig {
+  /** Origin (and optional path prefix) of the API, without a trailing slash, e.g. https://api.example.com */
+  apiBaseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** null → the library's default https://script.google.com/macros/d/{SCRIPT_ID}/usercallback */
+  redirectUri: string | null;
+}
+
+/** The deployment is missing settings only its operator can provide. */
+export class NotConfiguredError extends Error {
+  readonly code = 'not_configured';
+  readonly missing: string[];
+  readonly userMessage: string;
+
+  constructor(missing: string[], problem?: string) {
+    super(`Merchant Analytics is not set up for this deployment: ${problem ?? `missing script properties ${missing.join(', ')}`}.`);
+    this.name = 'NotConfiguredError';
+    this.missing = missing;
+    this.userMessage =
+      'Merchant Analytics has not been set up by whoever installed it for your organisation. Please ask them to finish the set-up (connection settings are missing).';
+  }
+}
+
+/** Reads and checks the deployment configuration; throws NotConfiguredError naming what is missing. */
+export function getDeploymentConfig(): DeploymentConfig {
+  const props = PropertiesService.getScriptProperties().getProperties();
+  const read = (key: string): string => (props[key] ?? '').trim();
+  const missing = [CONFIG_KEYS.apiBaseUrl, CONFIG_KEYS.clientId, CONFIG_KEYS.clientSecret].filter((key) => read(key) === '');
+  if (missing.length > 0) throw new NotConfiguredError(missing);
+  const apiBaseUrl = read(CONFIG_KEYS.apiBaseUrl).replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(apiBaseUrl)) {
+    throw new NotConfiguredError([CONFIG_KEYS.apiBaseUrl], `${CONFIG_KEYS.apiBaseUrl} is not an http(s) address`);
+  }
+  const redirectUri = read(CONFIG_KEYS.redirectUri);
+  return {
+    apiBaseUrl,
+    clientId: read(CONFIG_KEYS.clientId),
+    clientSecret: read(CONFIG_KEYS.clientSecret),
+    redirectUri: redirectUri === '' ? null : redirectUri,
+  };
+}
+
+/** True when every required setting is present and well formed. */
+export function isConfigured(): boolean {
+  try {
+    getDeploymentConfig();
+    return true;
+  } catch (e) {
+    if (e instanceof NotConfiguredError) return false;
+    throw e;
+  }
+}
+
+/** Writes the configuration (the setup step). Refuses malformed input without changing anything. */
+export function saveDeploymentConfig(config: { apiBaseUrl: string; clientId: string; clientSecret: string; redirectUri?: string | null }): void {
+  const apiBaseUrl = (config.apiBaseUrl ?? '').trim().replace(/\/+$/, '');
+  const problems: string[] = [];
+  if (!/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(apiBaseUrl)) problems.push('apiBaseUrl must be an http(s) address');
+  if (!(config.clientId ?? '').trim()) problems.push('clientId is required');
+  if (!(config.clientSecret ?? '').trim()) problems.push('clientSecret is required');
+  const redirectUri = (config.redirectUri ?? '').trim();
+  if (redirectUri && !/^https?:\/\//.test(redirectUri)) problems.push('redirectUri must be an http(s) address');
+  if (problems.length > 0) throw new Error(`Set-up not saved: ${problems.join('; ')}.`);
+  const values: Record<string, string> = {
+    [CONFIG_KEYS.apiBaseUrl]: apiBaseUrl,
+    [CONFIG_KEYS.clientId]: config.clientId.trim(),
+    [CONFIG_KEYS.clientSecret]: config.clientSecret.trim(),
+  };
+  const store = PropertiesService.getScriptProperties();
+  store.setProperties(values);
+  if (redirectUri) store.setProperty(CONFIG_KEYS.redirectUri, redirectUri);
+  else store.deleteProperty(CONFIG_KEYS.redirectUri);
+}
