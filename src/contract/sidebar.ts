@@ -107,16 +107,19 @@ export interface SidebarState {
 }
 
 export interface SyncCounts {
-  orders: number;
-  lineItems: number;
-  products: number;
-  dailyRows: number;
+  /** API pages written. */
+  pages: number;
+  /** Rows added and rows updated in place, across the managed sheets. */
+  inserted: number;
+  updated: number;
+  /** All rows written (orders, line items, products, variants, days). */
+  rows: number;
 }
 
 export interface SyncProgress {
   /** true when every job has caught up (or the sync stopped on a problem). */
   done: boolean;
-  /** What ran last, in words: "Orders: page 3", "Products", "Caught up". */
+  /** What ran last, in words: "Orders", "Products", "Caught up". */
   phase: string;
   /** Rows written since startSync. */
   counts: SyncCounts;

@@ -64,24 +64,3 @@ export function isConfigured(): boolean {
     throw e;
   }
 }
-
-/** Writes the configuration (the setup step). Refuses malformed input without changing anything. */
-export function saveDeploymentConfig(config: { apiBaseUrl: string; clientId: string; clientSecret: string; redirectUri?: string | null }): void {
-  const apiBaseUrl = (config.apiBaseUrl ?? '').trim().replace(/\/+$/, '');
-  const problems: string[] = [];
-  if (!/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(apiBaseUrl)) problems.push('apiBaseUrl must be an http(s) address');
-  if (!(config.clientId ?? '').trim()) problems.push('clientId is required');
-  if (!(config.clientSecret ?? '').trim()) problems.push('clientSecret is required');
-  const redirectUri = (config.redirectUri ?? '').trim();
-  if (redirectUri && !/^https?:\/\//.test(redirectUri)) problems.push('redirectUri must be an http(s) address');
-  if (problems.length > 0) throw new Error(`Set-up not saved: ${problems.join('; ')}.`);
-  const values: Record<string, string> = {
-    [CONFIG_KEYS.apiBaseUrl]: apiBaseUrl,
-    [CONFIG_KEYS.clientId]: config.clientId.trim(),
-    [CONFIG_KEYS.clientSecret]: config.clientSecret.trim(),
-  };
-  const store = PropertiesService.getScriptProperties();
-  store.setProperties(values);
-  if (redirectUri) store.setProperty(CONFIG_KEYS.redirectUri, redirectUri);
-  else store.deleteProperty(CONFIG_KEYS.redirectUri);
-}

@@ -4,3 +4,184 @@
  * `function NAME()` declaration in dist/Code.js carrying the JSDoc below (Sheets reads
  * `@customfunction` from there for autocomplete).
  */
+
+// ---- Connection (auth) ----------------------------------------------------------------------
+
+import { handleAuthCallback as completeAuthorization, type AuthCallbackRequest } from './auth';
+
+/**
+ * OAuth callback: Apps Script runs it when Merchant Analytics redirects back after the merchant
+ * approved (or declined) access. Returns the page the browser shows.
+ * @param {Object} request the callback request (query parameters and the state token's arguments)
+ * @return {HtmlOutput} the result page
+ */
+export function authCallback(request: AuthCallbackRequest): GoogleAppsScript.HTML.HtmlOutput {
+  return completeAuthorization(request);
+}
+
+
+// ---- Menu and sidebar (sidebar) -----------------------------------------------------------------
+
+import { buildAddOnMenu, openSidebar, showHelpDialog } from './menu';
+import * as sidebar from './sidebar';
+import type { ConnectStart, ScheduleView, SidebarState, SyncProgress } from '../contract/sidebar';
+
+/**
+ * Adds the add-on menu. Runs in AuthMode.NONE or LIMITED: builds the menu and nothing else.
+ * @param {Object} e the open event
+ */
+export function onOpen(e?: GoogleAppsScript.Events.SheetsOnOpen): void {
+  void e;
+  buildAddOnMenu();
+}
+
+/**
+ * Runs when the add-on is installed: shows the menu at once (as onOpen would on the next open).
+ * @param {Object} e the install event
+ */
+export function onInstall(e?: GoogleAppsScript.Events.AddonOnInstall): void {
+  onOpen(e as unknown as GoogleAppsScript.Events.SheetsOnOpen);
+}
+
+/** Menu → Open sidebar: shows the Merchant Analytics sidebar. */
+export function showSidebar(): void {
+  openSidebar();
+}
+
+/** Menu → Help: what the add-on does and how to start. */
+export function showHelp(): void {
+  showHelpDialog();
+}
+
+/** Menu → Sync now: one sync run within the execution budget; the outcome appears as a toast. */
+export function syncNowFromMenu(): void {
+  sidebar.syncFromMenu();
+}
+
+/**
+ * Sidebar: the connection, store, plan window, freshness, last syncs, schedule and sheet size.
+ * @return {Object} SidebarState
+ */
+export function getSidebarState(): SidebarState {
+  return sidebar.getSidebarState();
+}
+
+/**
+ * Sidebar → Connect/Reconnect: the authorization URL to open in a new window.
+ * @return {Object} ConnectStart
+ */
+export function beginConnect(): ConnectStart {
+  return sidebar.beginConnect();
+}
+
+/**
+ * Sidebar → Disconnect (after confirmation): forgets the tokens; the sheets keep their data.
+ * @return {Object} SidebarState after disconnecting
+ */
+export function disconnectStore(): SidebarState {
+  return sidebar.disconnectStore();
+}
+
+/**
+ * Sidebar → Sync now: starts counting a new sync run.
+ * @return {Object} SyncProgress
+ */
+export function startSync(): SyncProgress {
+  return sidebar.startSync();
+}
+
+/**
+ * Sidebar → Sync now: one budgeted slice of the sync; the sidebar calls it until done.
+ * @return {Object} SyncProgress
+ */
+export function runSyncStep(): SyncProgress {
+  return sidebar.runSyncStep();
+}
+
+/**
+ * Sidebar → Schedule: off, hourly, or daily at an hour (spreadsheet time zone).
+ * @param {Object} request {mode: 'off'|'hourly'|'daily', hour?: number}
+ * @return {Object} ScheduleView
+ */
+export function setSchedule(request: unknown): ScheduleView {
+  return sidebar.setSchedule(request);
+}
+
+// ---- Custom functions (api) -----------------------------------------------------------------
+
+import { profitDaily, profitOrder, profitSummary, type Table } from './functions';
+
+/**
+ * Profit and loss totals of the connected store for a period, as a 2-column table (field, value):
+ * period, currency, basis, COGS coverage, then every total (revenue, costs, CM1–CM3, net profit…).
+ * Read the basis rows before comparing figures. Ad spend and COGS coverage are estimates.
+ * @param {Date|string} start First day (a date cell or "YYYY-MM-DD"), in the store's time zone.
+ * @param {Date|string} end Last day, included (a date cell or "YYYY-MM-DD").
+ * @return {Array<Array<string|number|boolean>>} a header row, then one row per field.
+ * @customfunction
+ */
+export function PROFIT_SUMMARY(start: unknown, end: unknown): Table {
+  return profitSummary(start, end);
+}
+
+/**
+ * Daily profit and loss of the connected store: a header row of field names (date, gross_revenue,
+ * … net_profit …), then one row per day, oldest first.
+ * @param {Date|string} start First day (a date cell or "YYYY-MM-DD"), in the store's time zone.
+ * @param {Date|string} end Last day, included (a date cell or "YYYY-MM-DD").
+ * @return {Array<Array<string|number>>} a header row, then one row per day.
+ * @customfunction
+ */
+export function PROFIT_DAILY(start: unknown, end: unknown): Table {
+  return profitDaily(start, end);
+}
+
+/**
+ * One order's economics as a 2-column table (field, value): status, dates, revenue, refunds,
+ * COGS, fees, ad spend, contribution and net profit with margins.
+ * @param {string|number} order_id The order id (ord_…), external:<platform order id>, or the platform's order number.
+ * @return {Array<Array<string|number|boolean>>} a header row, then one row per field.
+ * @customfunction
+ */
+export function PROFIT_ORDER(order_id: unknown): Table {
+  return profitOrder(order_id);
+}
+
+// ---- API connection check (api) ---------------------------------------------------------------
+
+import { checkConnection, type ConnectionCheck } from './api/connection-check';
+
+/**
+ * Test connection: reads the account with the connection's token (renewing it once if the
+ * service says it expired) and reports the store and the hourly request allowance left.
+ * @param {string=} tokenMode "trigger" (default) or "custom_function" (never renews, as formulas)
+ * @return {Object} { ok, storeId, storeName, rateLimitRemaining, stats } or { ok: false, code, userMessage, action, retryAt, stats }
+ */
+export function checkApiConnection(tokenMode?: 'trigger' | 'custom_function'): ConnectionCheck {
+  return checkConnection(tokenMode === 'custom_function' ? 'custom_function' : 'trigger');
+}
+
+// ---- Sync (sync) ----------------------------------------------------------------------------------
+
+import * as sync from './sync';
+
+/**
+ * Time-driven trigger handler (created from the sidebar's schedule): renews access, takes the
+ * document lock and syncs orders, products and daily P&L until caught up or out of time.
+ * @param {Object} e the time-driven event
+ * @return {Object} SyncProgress of the run
+ */
+export function onScheduledSync(e?: unknown): sync.SyncProgress {
+  void e;
+  return sync.runScheduledSync();
+}
+
+/**
+ * On-demand reconciliation: pages every order without updated_after and marks orders the service
+ * no longer returns as gone (with the date). Call again while `done` is false.
+ * @param {number=} budgetMs time this step may use (default: the 6-minute execution budget)
+ * @return {Object} SyncProgress of the step
+ */
+export function reconcileOrdersNow(budgetMs?: number): sync.SyncProgress {
+  return sync.runSyncStep({ jobs: ['reconcile'], budgetMs: budgetMs ?? 360_000 });
+}

@@ -39,8 +39,10 @@ export class ConsentFlow {
   }
 
   show(res: ServerResponse, request: AuthorizationRequest): void {
+    const now = this.ctx.clock.now();
+    for (const [key, pending] of this.pending) if (pending.expiresAt <= now) this.pending.delete(key);
     const id = randomBytes(18).toString('base64url');
-    this.pending.set(id, { request, expiresAt: this.ctx.clock.now() + this.ctx.consentSeconds() * 1000 });
+    this.pending.set(id, { request, expiresAt: now + this.ctx.consentSeconds() * 1000 });
     this.render(res, 200, request, this.signer.sign(id));
   }
 

@@ -3,6 +3,7 @@ import { hashToken, randomToken } from './secrets';
 import type { TokenLifetimes, TokenResponse } from './types';
 
 export type RevocationReason = 'disconnected' | 'no_plan';
+export type KillReason = 'store_moved' | 'code_replayed';
 
 /** Spec 3.2: one merchant user's one connection to one application; it points at one store. */
 export interface Connection {
@@ -24,8 +25,8 @@ interface TokenBase {
   expiresAt: number;
   /** The authorization code the token descends from, so a replayed code can revoke them all. */
   originCode: string | null;
-  /** Set when the connection moved to another store or the code was replayed. */
-  killed: boolean;
+  /** Set when the connection moved to another store or the authorization code was replayed. */
+  killed: KillReason | null;
 }
 
 export type AccessTokenRecord = TokenBase;
@@ -99,7 +100,7 @@ export class GrantStore {
     if (existing && existing.revoked === null && !this.isLapsed(existing)) {
       if (existing.storeId !== storeId) {
         existing.storeId = storeId;
-        this.killTokens((t) => t.connection === existing && t.storeId !== storeId);
+        this.killTokens('store_moved', (t) => t.connection === existing && t.storeId !== storeId);
       }
       existing.lastUsedAt = now;
       return existing;
@@ -134,7 +135,7 @@ export class GrantStore {
 
   /** OAuth 2.1 4.1.3: when a code is used twice, tokens already issued from it are revoked. */
   killTokensFromCode(codeId: string): void {
-    this.killTokens((t) => t.originCode === codeId);
+    this.killTokens('code_replayed', (t) => t.originCode === codeId);
   }
 
   issueTokens(request: IssueRequest): TokenResponse {
@@ -146,7 +147,7 @@ export class GrantStore {
       storeId: request.storeId,
       scopes: [...request.scopes],
       originCode: request.originCode,
-      killed: false,
+      killed: null,
     };
     const accessToken = randomToken();
     this.accessTokens.set(hashToken(accessToken), { ...base, expiresAt: now + accessSeconds * 1000 });
@@ -182,9 +183,9 @@ export class GrantStore {
     return { access_tokens: [...this.issuedAccess], refresh_tokens: [...this.issuedRefresh] };
   }
 
-  private killTokens(matches: (token: TokenBase) => boolean): void {
-    for (const token of this.accessTokens.values()) if (matches(token)) token.killed = true;
-    for (const token of this.refreshTokens.values()) if (matches(token)) token.killed = true;
+  private killTokens(reason: KillReason, matches: (token: TokenBase) => boolean): void {
+    for (const token of this.accessTokens.values()) if (token.killed === null && matches(token)) token.killed = reason;
+    for (const token of this.refreshTokens.values()) if (token.killed === null && matches(token)) token.killed = reason;
   }
 }
 

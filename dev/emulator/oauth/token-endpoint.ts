@@ -97,7 +97,8 @@ export class TokenEndpoint {
     const connection = token.connection;
     if (connection.revoked !== null) return failure('invalid_grant', 'the merchant disconnected the application; reconnect required');
     if (token.rotated) return failure('invalid_grant', 'the refresh token was already exchanged; use the newest one');
-    if (token.killed || token.storeId === null || connection.storeId !== token.storeId) {
+    if (token.killed === 'code_replayed') return failure('invalid_grant', 'the refresh token was revoked because its authorization code was used twice');
+    if (token.killed !== null || token.storeId === null || connection.storeId !== token.storeId) {
       return failure('invalid_grant', 'the connection now reads another store; reconnect required');
     }
     if (token.expiresAt <= now || this.ctx.grants.isLapsed(connection)) {

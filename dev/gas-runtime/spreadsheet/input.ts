@@ -65,7 +65,7 @@ export function parseTypedText(text: string): CellWrite {
   const percent = PERCENT.exec(trimmed);
   if (percent) {
     const decimals = (percent[1].split('.')[1] ?? '').length;
-    return { value: Number(percent[1]) / 100, impliedFormat: decimals > 0 ? `0.${'0'.repeat(decimals)}%` : '0%' };
+    return { value: Number(percent[1]) / 100, impliedFormat: decimals > 0 ? '0.00%' : '0%' };
   }
   if (/^(true|false)$/i.test(trimmed)) return { value: trimmed.toLowerCase() === 'true' };
   const date = parseDate(trimmed);
@@ -89,9 +89,8 @@ export function userEnteredWrite(input: unknown, timeZone: string): CellWrite {
   if (isDate(input)) {
     const ms = input.getTime();
     if (Number.isNaN(ms)) return { value: 'Invalid Date' };
-    const serial = epochToSerial(ms, timeZone);
-    const midnight = Math.abs(serial - Math.round(serial)) < 1e-9;
-    return { value: serial, impliedFormat: midnight ? DEFAULT_DATE_FORMAT : DEFAULT_DATETIME_FORMAT, dateValue: true };
+    // A cell already formatted as a date keeps its format; otherwise it becomes a date-time.
+    return { value: epochToSerial(ms, timeZone), impliedFormat: DEFAULT_DATETIME_FORMAT, dateValue: true };
   }
   if (typeof input === 'number') return Number.isFinite(input) ? { value: input } : { value: '#NUM!' };
   if (typeof input === 'boolean') return { value: input };

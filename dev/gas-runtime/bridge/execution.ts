@@ -1,0 +1,202 @@
+import { MessageChannel, Worker } from 'node:worker_threads';
+import type { RuntimeClock } from '../clock.js';
+import { costOf } from '../cost-model.js';
+import type { LockManager } from '../services/lock.js';
+import type { ExecutionCounts, ExecutionServiceContext } from '../types.js';
+import { HandleTable, type BlobReviver } from './host-values.js';
+import type { HostReply, LibraryCode, WireError, WorkerStart, WorkerToHost } from './protocol.js';
+import { workerBundle } from './worker-bundle.js';
+
+export const TIME_LIMIT_MESSAGE = 'Exceeded maximum execution time';
+const WATCHDOG_INTERVAL_MS = 20;
+const SHEETS_FAMILIES = new Set(['SpreadsheetApp', 'Sheets']);
+const UI_CLASSES = new Set(['Ui', 'Menu']);
+
+export interface ExecutionResult {
+  ok: boolean;
+  value?: unknown;
+  error?: WireError;
+  /** Ended by the time limit or a kill point: "Exceeded maximum execution time". */
+  timedOut: boolean;
+  startedAt: number;
+  endedAt: number;
+  elapsedMs: number;
+  counts: ExecutionCounts;
+  logs: string[];
+}
+
+export interface ExecutionPlan {
+  ctx: ExecutionServiceContext;
+  functionName: string;
+  args: unknown[];
+  timeLimitMs: number;
+  killAtServiceCall?: number;
+  /** Global name → host service object. */
+  roots: Record<string, object>;
+  libraries: LibraryCode[];
+  code: string;
+  codeFilename: string;
+}
+
+export interface ExecutionEnvironment {
+  clock: RuntimeClock;
+  locks: LockManager;
+  costModel: boolean;
+  onSleep?: (ms: number) => Promise<void>;
+  reviveBlob: BlobReviver;
+  echoLogs: boolean;
+}
+
+/** One execution: a Worker with a fresh vm context, served synchronously by the host. */
+export class Execution {
+  private readonly table: HandleTable;
+  private readonly signal = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
+  private readonly channel = new MessageChannel();
+  private readonly logs: string[] = [];
+  private readonly startedAt: number;
+  private worker: Worker | undefined;
+  private watchdog: NodeJS.Timeout | undefined;
+  private finished = false;
+  private settle: (result: ExecutionResult) => void = () => undefined;
+
+  constructor(private readonly env: ExecutionEnvironment, private readonly plan: ExecutionPlan) {
+    this.table = new HandleTable(env.reviveBlob);
+    this.startedAt = env.clock.now();
+  }
+
+  async run(): Promise<ExecutionResult> {
+    const code = await workerBundle();
+    const roots = Object.fromEntries(Object.entries(this.plan.roots).map(([name, obj]) => [name, this.table.describe(obj, name, name)]));
+    const start: WorkerStart = {
+      signal: this.signal.buffer as SharedArrayBuffer,
+      clock: this.env.clock.buffer,
+      port: this.channel.port2,
+      roots,
+      libraries: this.plan.libraries,
+      code: this.plan.code,
+      codeFilename: this.plan.codeFilename,
+      functionName: this.plan.functionName,
+      args: this.table.encode(this.plan.args, 'args') as unknown[],
+      timeZone: this.plan.ctx.timeZone,
+      echoLogs: this.env.echoLogs,
+    };
+    return new Promise<ExecutionResult>((resolve) => {
+      this.settle = resolve;
+      this.channel.port1.on('message', (message: WorkerToHost) => void this.onMessage(message));
+      const worker = new Worker(code, { eval: true, workerData: start, transferList: [this.channel.port2] });
+      this.worker = worker;
+      worker.on('error', (error) => this.finish({ ok: false, error: { name: error.name, message: error.message } }));
+      // A worker that died on its own may still have its last message in flight: read it first.
+      worker.on('exit', () => setTimeout(() => this.finish({ ok: false, error: { name: 'Error', message: 'The execution ended unexpectedly' } }), 50));
+      this.watchdog = setInterval(() => this.checkTimeLimit(), WATCHDOG_INTERVAL_MS);
+    });
+  }
+
+  /** Ends the execution from outside (the runtime is closing). */
+  abort(reason: string): void {
+    this.finish({ ok: false, error: { name: 'Exception', message: reason } });
+  }
+
+  private overTime(): boolean {
+    return this.env.clock.now() - this.startedAt > this.plan.timeLimitMs;
+  }
+
+  private checkTimeLimit(): boolean {
+    if (!this.finished && this.overTime()) this.kill();
+    return this.finished;
+  }
+
+  /** As Apps Script: the execution stops where it is, no finally block runs. */
+  private kill(): void {
+    this.finish({ ok: false, timedOut: true, error: { name: 'Exception', message: TIME_LIMIT_MESSAGE } });
+  }
+
+  private reply(reply: HostReply): void {
+    if (this.finished) return;
+    try {
+      this.channel.port1.postMessage(reply);
+    } catch (error) {
+      this.channel.port1.postMessage({ ok: false, error: { name: 'Exception', message: `Unsupported value: ${(error as Error).message}` } });
+    }
+    Atomics.store(this.signal, 0, 1);
+    Atomics.notify(this.signal, 0);
+  }
+
+  private async onMessage(message: WorkerToHost): Promise<void> {
+    if (this.finished) return;
+    if (message.type === 'done') {
+      if (message.ok) this.finish({ ok: true, value: this.table.decode(message.value) });
+      else this.finish({ ok: false, error: message.error });
+      return;
+    }
+    if (message.type === 'log') {
+      this.logs.push(message.line);
+      if (this.env.echoLogs) process.stderr.write(`[gas ${this.plan.ctx.executionId}] ${message.line}\n`);
+      this.reply({ ok: true, value: undefined });
+      return;
+    }
+    const reply = await this.serve(message.handle, message.method, message.args);
+    if (this.checkTimeLimit()) return;
+    this.reply(reply);
+  }
+
+  private async serve(handleId: number, method: string, wireArgs: unknown[]): Promise<HostReply> {
+    const entry = this.table.entry(handleId);
+    if (!entry) return { ok: false, error: { name: 'Exception', message: 'Unknown service object' } };
+    const counts = this.plan.ctx.counts;
+    if (this.plan.killAtServiceCall !== undefined && counts.serviceCalls + 1 >= this.plan.killAtServiceCall) {
+      this.kill();
+      return { ok: false, error: { name: 'Exception', message: TIME_LIMIT_MESSAGE } };
+    }
+    const qualified = `${entry.name}.${method}`;
+    counts.serviceCalls += 1;
+    counts.byMethod[qualified] = (counts.byMethod[qualified] ?? 0) + 1;
+    if (SHEETS_FAMILIES.has(entry.family) && !UI_CLASSES.has(entry.name)) counts.sheetsCalls += 1;
+    const target = (entry.object as Record<string, unknown>)[method];
+    if (typeof target !== 'function' || method.startsWith('_')) {
+      return { ok: false, error: { name: 'TypeError', message: `${method} is not a function` } };
+    }
+    try {
+      const args = this.table.decode(wireArgs) as unknown[];
+      const result: unknown = await (target as (...a: unknown[]) => unknown).apply(entry.object, args);
+      await this.charge(entry.family, qualified, args, result);
+      return { ok: true, value: this.table.encode(result, entry.family) };
+    } catch (error) {
+      await this.charge(entry.family, qualified, [], undefined);
+      return { ok: false, error: { name: 'Exception', message: error instanceof Error ? error.message : String(error) } };
+    }
+  }
+
+  private async charge(family: string, qualified: string, args: unknown[], result: unknown): Promise<void> {
+    const cost = costOf(family, qualified, args, result);
+    const counts = this.plan.ctx.counts;
+    counts.cellsRead += cost.cellsRead;
+    counts.cellsWritten += cost.cellsWritten;
+    if (!this.env.costModel || cost.ms <= 0) return;
+    counts.modelledMs += cost.ms;
+    this.env.clock.advance(cost.ms);
+    if (this.env.onSleep) await this.env.onSleep(cost.ms);
+  }
+
+  private finish(outcome: { ok: boolean; value?: unknown; error?: WireError; timedOut?: boolean }): void {
+    if (this.finished) return;
+    this.finished = true;
+    if (this.watchdog) clearInterval(this.watchdog);
+    this.env.locks.releaseAll(this.plan.ctx.executionId);
+    this.channel.port1.close();
+    void this.worker?.terminate();
+    const endedAt = this.env.clock.now();
+    const result: ExecutionResult = {
+      ok: outcome.ok,
+      timedOut: outcome.timedOut ?? false,
+      startedAt: this.startedAt,
+      endedAt,
+      elapsedMs: endedAt - this.startedAt,
+      counts: this.plan.ctx.counts,
+      logs: this.logs,
+    };
+    if (outcome.ok) result.value = outcome.value;
+    else result.error = outcome.error;
+    this.settle(result);
+  }
+}

@@ -1,0 +1,79 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { escapeHtml } from './services/html-service.js';
+import type { StateTokenCodec } from './services/state-token.js';
+
+/** What Apps Script passes a /usercallback function: `parameter` and the multi-valued `parameters`. */
+export interface CallbackRequest {
+  parameter: Record<string, string>;
+  parameters: Record<string, string[]>;
+}
+
+export interface CallbackOutcome {
+  status: number;
+  html: string;
+}
+
+export type CallbackRunner = (method: string, request: CallbackRequest) => Promise<CallbackOutcome>;
+
+export interface CallbackServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+const REFUSED_PAGE = (why: string): string =>
+  `<!doctype html><title>Error</title><p>This app couldn't verify the request: ${escapeHtml(why)} Please close this window and try again from the add-on.</p>`;
+
+/**
+ * Builds the event object: query parameters plus the token's arguments. The token's arguments win
+ * on a clash, so a crafted query string cannot replace what the script sealed into the state.
+ */
+export function callbackRequest(query: URLSearchParams, stateArgs: Record<string, string>): CallbackRequest {
+  const parameters: Record<string, string[]> = {};
+  for (const [k, v] of query) (parameters[k] ??= []).push(v);
+  for (const [k, v] of Object.entries(stateArgs)) parameters[k] = [v];
+  const parameter: Record<string, string> = {};
+  for (const [k, values] of Object.entries(parameters)) parameter[k] = values[0];
+  return { parameter, parameters };
+}
+
+/** Apps Script's /usercallback endpoint on loopback: decode the state token, run its function. */
+export async function startCallbackServer(codec: StateTokenCodec, run: CallbackRunner): Promise<CallbackServer> {
+  const server = http.createServer((req, res) => {
+    const send = (status: number, html: string): void => {
+      res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
+      res.end(html);
+    };
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname !== '/usercallback' || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      send(404, '<!doctype html><title>Not found</title><p>Not found</p>');
+      return;
+    }
+    const state = url.searchParams.get('state');
+    if (!state) {
+      send(400, REFUSED_PAGE('the state token is missing.'));
+      return;
+    }
+    const check = codec.open(state);
+    if (!check.ok) {
+      send(400, REFUSED_PAGE(check.reason === 'expired' ? 'the state token has expired.' : 'the state token is invalid.'));
+      return;
+    }
+    run(check.payload.method, callbackRequest(url.searchParams, check.payload.args)).then(
+      (outcome) => send(outcome.status, outcome.html),
+      (error: unknown) => send(500, `<!doctype html><title>Error</title><p>${escapeHtml(error instanceof Error ? error.message : String(error))}</p>`),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/usercallback`,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}

@@ -1,0 +1,40 @@
+/** The local Apps Script runtime: the public API used by tests, the demo, the playground and bench. */
+import type { ExecutionResult } from './bridge/execution.js';
+import type { PropertyStore } from './services/properties.js';
+import type { TriggerRecord } from './services/triggers.js';
+import { createLocalRuntime, type RunOptions, type RuntimeCounts, type RuntimeOptions } from './runtime.js';
+import type { WorkbookJson } from './spreadsheet-adapter.js';
+import type { Workbook } from './spreadsheet/workbook.js';
+import type { UiLog } from './types.js';
+
+export type { ExecutionResult } from './bridge/execution.js';
+export { TIME_LIMIT_MESSAGE } from './bridge/execution.js';
+export type { RunOptions, RuntimeCounts, RuntimeOptions } from './runtime.js';
+export { CUSTOM_FUNCTION_TIME_LIMIT_MS, DEFAULT_TIME_LIMIT_MS } from './runtime.js';
+export type { PropertyStore } from './services/properties.js';
+export type { TriggerRecord } from './services/triggers.js';
+export type { WorkbookJson } from './spreadsheet-adapter.js';
+export type { AuthMode, ExecutionCounts, ExecutionServiceContext, FetchRecord } from './types.js';
+export { UiLog } from './types.js';
+
+export interface GasRuntime {
+  run(functionName: string, args?: unknown[], options?: RunOptions): Promise<ExecutionResult>;
+  /** Runs the trigger's handler with a time-driven event object. */
+  fireTrigger(triggerUid: string): Promise<ExecutionResult>;
+  readonly clock: { now(): number; advance(ms: number): void };
+  readonly workbook: Workbook;
+  readonly properties: { script: PropertyStore; document: PropertyStore; user: PropertyStore };
+  readonly triggers: TriggerRecord[];
+  readonly ui: UiLog;
+  readonly totals: RuntimeCounts;
+  /** Starts the loopback /usercallback endpoint; returns e.g. "http://127.0.0.1:PORT/usercallback". */
+  startCallbackServer(): Promise<string>;
+  exportJson(): WorkbookJson;
+  exportXlsx(path: string): Promise<void>;
+  saveState(dir: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function createRuntime(options: RuntimeOptions): Promise<GasRuntime> {
+  return (await createLocalRuntime(options)) as unknown as GasRuntime;
+}

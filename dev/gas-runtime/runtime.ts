@@ -1,0 +1,234 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Execution, type ExecutionResult } from './bridge/execution.js';
+import type { LibraryCode } from './bridge/protocol.js';
+import { startCallbackServer, type CallbackServer } from './callback-server.js';
+import { RuntimeClock } from './clock.js';
+import { loadLibrary } from './libraries.js';
+import { readManifest, type Manifest } from './manifest.js';
+import { Blob } from './services/blob.js';
+import { escapeHtml, HtmlOutput } from './services/html-service.js';
+import { createServiceRoots, type ServiceWiring } from './services/index.js';
+import type { PropertyStores } from './services/properties.js';
+import type { TriggerRecord } from './services/triggers.js';
+import {
+  loadExportModule, loadSpreadsheetModule, type ExportModule, type SpreadsheetModule, type WorkbookJson, type WorkbookLike,
+} from './spreadsheet-adapter.js';
+import { loadState, saveState } from './state.js';
+import { createStores, type SharedStores } from './stores.js';
+import { emptyCounts, type AuthMode, type ExecutionCounts, type UiLog } from './types.js';
+
+export const DEFAULT_TIME_LIMIT_MS = 360_000;
+export const CUSTOM_FUNCTION_TIME_LIMIT_MS = 30_000;
+
+export interface RuntimeOptions {
+  distDir: string;
+  timeZone?: string;
+  startTime?: number;
+  user?: { email: string };
+  urlFetchAllow?: string[];
+  libraries?: Record<string, string>;
+  costModel?: boolean;
+  onSleep?: (ms: number) => Promise<void>;
+  stateDir?: string;
+}
+
+export interface RunOptions {
+  authMode?: AuthMode;
+  timeLimitMs?: number;
+  killAtServiceCall?: number;
+  /** The event object: passed as the function's first argument. */
+  event?: unknown;
+}
+
+export interface RuntimeCounts extends ExecutionCounts {
+  executions: number;
+  timedOut: number;
+}
+
+export class LocalRuntime {
+  readonly clock: RuntimeClock;
+  readonly totals: RuntimeCounts = { ...emptyCounts(), executions: 0, timedOut: 0 };
+  private readonly stores: SharedStores;
+  private readonly running = new Set<Execution>();
+  private callbackServer: CallbackServer | undefined;
+  private executionSeq = 0;
+
+  constructor(
+    private readonly options: RuntimeOptions,
+    private readonly manifest: Manifest,
+    private readonly code: string,
+    private readonly libraries: LibraryCode[],
+    private readonly spreadsheetModule: SpreadsheetModule | undefined,
+    private readonly exportModule: ExportModule | undefined,
+    private workbookModel: WorkbookLike | undefined,
+    clock: RuntimeClock,
+    stores: SharedStores,
+  ) {
+    this.clock = clock;
+    this.stores = stores;
+  }
+
+  get workbook(): WorkbookLike {
+    if (!this.workbookModel) throw new Error('The spreadsheet model (dev/gas-runtime/spreadsheet) is not available');
+    return this.workbookModel;
+  }
+
+  get properties(): PropertyStores {
+    return this.stores.properties;
+  }
+
+  get triggers(): TriggerRecord[] {
+    return this.stores.triggers;
+  }
+
+  get ui(): UiLog {
+    return this.stores.ui;
+  }
+
+  private get timeZone(): string {
+    return this.options.timeZone ?? this.manifest.timeZone;
+  }
+
+  private get scriptId(): string {
+    return `1${createHash('sha256').update(path.resolve(this.options.distDir)).digest('base64url').slice(0, 56)}`;
+  }
+
+  private wiring(): ServiceWiring {
+    return {
+      distDir: this.options.distDir, manifest: this.manifest, stores: this.stores, clock: this.clock,
+      userEmail: this.options.user?.email ?? 'user@example.com',
+      documentId: this.workbookModel?.id ?? `local-${this.scriptId.slice(1, 23)}`,
+      scriptId: this.scriptId, urlFetchAllow: this.options.urlFetchAllow ?? [],
+      spreadsheet: this.spreadsheetModule && this.workbookModel ? { module: this.spreadsheetModule, workbook: this.workbookModel } : undefined,
+      serviceUrl: () => (this.callbackServer ? this.callbackServer.url.replace(/\/usercallback$/, '/exec') : null),
+      sleep: async (ms) => {
+        this.clock.advance(ms);
+        if (this.options.onSleep) await this.options.onSleep(ms);
+      },
+    };
+  }
+
+  async run(functionName: string, args: unknown[] = [], options: RunOptions = {}): Promise<ExecutionResult> {
+    const authMode = options.authMode ?? 'FULL';
+    const ctx = { authMode, timeZone: this.timeZone, executionId: `exec-${++this.executionSeq}`, counts: emptyCounts() };
+    const execution = new Execution(
+      {
+        clock: this.clock, locks: this.stores.locks, costModel: this.options.costModel !== false, onSleep: this.options.onSleep,
+        reviveBlob: (b) => new Blob(Buffer.from(b.bytes.map((x) => x & 0xff)), b.contentType, b.name),
+        echoLogs: process.env.GAS_RUNTIME_LOGS === '1',
+      },
+      {
+        ctx, functionName, args: options.event === undefined ? args : [options.event, ...args],
+        timeLimitMs: options.timeLimitMs ?? (authMode === 'CUSTOM_FUNCTION' ? CUSTOM_FUNCTION_TIME_LIMIT_MS : DEFAULT_TIME_LIMIT_MS),
+        killAtServiceCall: options.killAtServiceCall, roots: createServiceRoots(this.wiring(), ctx),
+        libraries: this.libraries, code: this.code, codeFilename: path.join(this.options.distDir, 'Code.js'),
+      },
+    );
+    this.running.add(execution);
+    try {
+      const result = await execution.run();
+      this.addToTotals(result);
+      return result;
+    } finally {
+      this.running.delete(execution);
+    }
+  }
+
+  private addToTotals(result: ExecutionResult): void {
+    const t = this.totals;
+    const c = result.counts;
+    t.executions += 1;
+    if (result.timedOut) t.timedOut += 1;
+    t.serviceCalls += c.serviceCalls;
+    t.sheetsCalls += c.sheetsCalls;
+    t.cellsRead += c.cellsRead;
+    t.cellsWritten += c.cellsWritten;
+    t.urlFetches += c.urlFetches;
+    t.modelledMs += c.modelledMs;
+    t.requests.push(...c.requests);
+    for (const [k, n] of Object.entries(c.byMethod)) t.byMethod[k] = (t.byMethod[k] ?? 0) + n;
+  }
+
+  /** Runs a clock trigger's handler with a time-driven event object, as Apps Script does. */
+  fireTrigger(triggerUid: string): Promise<ExecutionResult> {
+    const trigger = this.stores.triggers.find((t) => t.uid === triggerUid);
+    if (!trigger) return Promise.reject(new Error(`No trigger with id ${triggerUid}`));
+    const now = new Date(this.clock.now());
+    const jan1 = Date.UTC(now.getUTCFullYear(), 0, 1);
+    const event = {
+      authMode: 'FULL', triggerUid, year: now.getUTCFullYear(), month: now.getUTCMonth() + 1, 'day-of-month': now.getUTCDate(),
+      'day-of-week': now.getUTCDay() === 0 ? 7 : now.getUTCDay(), 'week-of-year': Math.floor((now.getTime() - jan1) / (7 * 86_400_000)) + 1,
+      hour: now.getUTCHours(), minute: now.getUTCMinutes(), second: now.getUTCSeconds(), timezone: 'UTC',
+    };
+    return this.run(trigger.handlerFunction, [], { authMode: 'FULL', event });
+  }
+
+  async startCallbackServer(): Promise<string> {
+    this.callbackServer ??= await startCallbackServer(this.stores.stateTokens, async (method, request) => {
+      const result = await this.run(method, [request], { authMode: 'FULL' });
+      if (!result.ok) return { status: 500, html: `<!doctype html><title>Error</title><p>${escapeHtml(result.error?.message ?? 'Error')}</p>` };
+      const value = result.value;
+      const html = value instanceof HtmlOutput ? value.getContent() : value === undefined || value === null ? '' : String(value);
+      return { status: 200, html };
+    });
+    return this.callbackServer.url;
+  }
+
+  private stats(): Record<string, unknown> {
+    const { requests, byMethod, ...figures } = this.totals;
+    return { ...figures, requests: requests.length, methods: Object.keys(byMethod).length };
+  }
+
+  exportJson(): WorkbookJson {
+    if (!this.exportModule) throw new Error('The spreadsheet export (dev/gas-runtime/spreadsheet/export.ts) is not available');
+    return this.exportModule.exportWorkbookJson(this.workbook, this.stats());
+  }
+
+  async exportXlsx(file: string): Promise<void> {
+    if (!this.exportModule) throw new Error('The spreadsheet export (dev/gas-runtime/spreadsheet/export.ts) is not available');
+    await this.exportModule.exportWorkbookXlsx(this.workbook, file);
+  }
+
+  saveState(dir: string): Promise<void> {
+    return saveState(dir, this.stores, this.clock, this.workbookModel?.toJSON());
+  }
+
+  async close(): Promise<void> {
+    for (const execution of this.running) execution.abort('The runtime was closed');
+    await this.callbackServer?.close();
+    this.callbackServer = undefined;
+  }
+}
+
+async function optionalModule<T>(load: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await load();
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND' || /Cannot find module|Failed to load url|does not exist/i.test(String(error))) return undefined;
+    throw error;
+  }
+}
+
+export async function createLocalRuntime(options: RuntimeOptions): Promise<LocalRuntime> {
+  const manifest = await readManifest(options.distDir);
+  const codeFile = path.join(options.distDir, 'Code.js');
+  const code = await readFile(codeFile, 'utf8').catch((error: Error) => {
+    throw new Error(`Cannot read ${codeFile}: ${error.message}`);
+  });
+  const libraries = await Promise.all(manifest.libraries.map((l) => loadLibrary(l.userSymbol, options.libraries)));
+  const clock = new RuntimeClock(options.startTime);
+  const stores = createStores(clock);
+  const spreadsheetModule = await optionalModule(loadSpreadsheetModule);
+  const exportModule = await optionalModule(loadExportModule);
+  const timeZone = options.timeZone ?? manifest.timeZone;
+  const saved = options.stateDir ? await loadState(options.stateDir, stores, clock, options.startTime !== undefined) : undefined;
+  let workbook: WorkbookLike | undefined;
+  if (spreadsheetModule) {
+    const id = `1${createHash('sha256').update(`workbook:${path.resolve(options.distDir)}`).digest('base64url').slice(0, 43)}`;
+    workbook = saved?.workbook ? spreadsheetModule.Workbook.fromJSON(saved.workbook) : new spreadsheetModule.Workbook({ timeZone, id });
+  }
+  return new LocalRuntime(options, manifest, code, libraries, spreadsheetModule, exportModule, workbook, clock, stores);
+}

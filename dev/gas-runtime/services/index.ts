@@ -1,0 +1,52 @@
+import type { RuntimeClock } from '../clock.js';
+import type { Manifest } from '../manifest.js';
+import type { SpreadsheetModule, WorkbookLike } from '../spreadsheet-adapter.js';
+import type { SharedStores } from '../stores.js';
+import type { ExecutionServiceContext } from '../types.js';
+import { CacheService } from './cache.js';
+import { HtmlService } from './html-service.js';
+import { LockService } from './lock.js';
+import { PropertiesService } from './properties.js';
+import { ScriptApp } from './script-app.js';
+import { Session, UtilitiesHost } from './session.js';
+import { UrlFetchApp } from './url-fetch.js';
+
+export interface ServiceWiring {
+  distDir: string;
+  manifest: Manifest;
+  stores: SharedStores;
+  clock: RuntimeClock;
+  userEmail: string;
+  documentId: string;
+  scriptId: string;
+  urlFetchAllow: string[];
+  spreadsheet: { module: SpreadsheetModule; workbook: WorkbookLike } | undefined;
+  serviceUrl: () => string | null;
+  sleep: (ms: number) => Promise<void>;
+}
+
+/** The host service objects one execution sees as globals (global name → object). */
+export function createServiceRoots(wiring: ServiceWiring, ctx: ExecutionServiceContext): Record<string, object> {
+  const { stores, manifest } = wiring;
+  const roots: Record<string, object> = {
+    PropertiesService: new PropertiesService(stores.properties, ctx),
+    CacheService: new CacheService(stores.caches),
+    LockService: new LockService(stores.locks, ctx, wiring.documentId, wiring.userEmail),
+    UrlFetchApp: new UrlFetchApp(ctx, { whitelist: manifest.urlFetchWhitelist, allow: wiring.urlFetchAllow }),
+    ScriptApp: new ScriptApp(
+      { scriptId: wiring.scriptId, oauthScopes: manifest.oauthScopes, clock: wiring.clock, codec: stores.stateTokens, serviceUrl: wiring.serviceUrl },
+      { records: stores.triggers, documentId: wiring.documentId, userEmail: wiring.userEmail, ctx },
+    ),
+    HtmlService: new HtmlService(wiring.distDir),
+    Session: new Session(ctx, wiring.userEmail, manifest.timeZone),
+    Utilities: new UtilitiesHost(wiring.sleep),
+  };
+  if (wiring.spreadsheet) {
+    const { module, workbook } = wiring.spreadsheet;
+    roots.SpreadsheetApp = module.createSpreadsheetApp(workbook, ctx, stores.ui);
+    for (const service of manifest.advancedServices) {
+      if (service.serviceId === 'sheets') roots[service.userSymbol] = module.createSheetsService(workbook, ctx);
+    }
+  }
+  return roots;
+}

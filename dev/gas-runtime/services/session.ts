@@ -1,0 +1,58 @@
+import { createHash } from 'node:crypto';
+import type { ExecutionServiceContext } from '../types.js';
+
+/** Google's `User`. */
+export class User {
+  constructor(private readonly email: string) {}
+
+  getEmail(): string {
+    return this.email;
+  }
+}
+
+export class Session {
+  constructor(
+    private readonly ctx: ExecutionServiceContext,
+    private readonly userEmail: string,
+    private readonly scriptTimeZone: string,
+  ) {}
+
+  /** Custom functions and unauthorized runs do not see who the user is: blank e-mail. */
+  getActiveUser(): User {
+    const identified = this.ctx.authMode === 'FULL' || this.ctx.authMode === 'LIMITED';
+    return new User(identified ? this.userEmail : '');
+  }
+
+  getEffectiveUser(): User {
+    return new User(this.ctx.authMode === 'FULL' ? this.userEmail : '');
+  }
+
+  getScriptTimeZone(): string {
+    return this.scriptTimeZone;
+  }
+
+  getActiveUserLocale(): string {
+    return 'en';
+  }
+
+  /** Stable per user and script, opaque (a hash, never the e-mail). */
+  getTemporaryActiveUserKey(): string {
+    return createHash('sha256').update(`temporary-user-key:${this.userEmail}`).digest('base64url').slice(0, 43);
+  }
+}
+
+export const MAX_SLEEP_MS = 300_000;
+
+/** The part of Utilities that needs the host: sleep moves the runtime clock. */
+export class UtilitiesHost {
+  static gasName = 'Utilities';
+
+  constructor(private readonly sleepFor: (ms: number) => Promise<void>) {}
+
+  sleep(milliseconds: unknown): Promise<void> {
+    const ms = Number(milliseconds);
+    if (!Number.isFinite(ms) || ms < 0) throw new Error('Invalid argument: milliseconds');
+    if (ms > MAX_SLEEP_MS) throw new Error(`Argument too large: milliseconds (maximum ${MAX_SLEEP_MS})`);
+    return this.sleepFor(ms);
+  }
+}

@@ -1,0 +1,39 @@
+import type { ExecutionServiceContext, UiLog } from './types.js';
+
+/**
+ * The spreadsheet engineer's module (./spreadsheet/index.ts), loaded lazily so the runtime's
+ * other services work (and are tested) independently of it. The shapes below are the agreed API.
+ */
+
+export interface WorkbookLike {
+  readonly id: string;
+  toJSON(): unknown;
+}
+
+export interface WorkbookJson {
+  sheets: Record<string, unknown[][]>;
+  formulas: Record<string, Array<[number, number, string]>>;
+  stats: Record<string, unknown>;
+}
+
+export interface SpreadsheetModule {
+  Workbook: { new (options: { timeZone: string; id: string }): WorkbookLike; fromJSON(state: unknown): WorkbookLike };
+  createSpreadsheetApp(workbook: WorkbookLike, ctx: ExecutionServiceContext, ui: UiLog): object;
+  createSheetsService(workbook: WorkbookLike, ctx: ExecutionServiceContext): object;
+}
+
+export interface ExportModule {
+  exportWorkbookJson(workbook: WorkbookLike, stats: Record<string, unknown>): WorkbookJson;
+  exportWorkbookXlsx(workbook: WorkbookLike, path: string): Promise<void>;
+}
+
+const SPREADSHEET_MODULE = './spreadsheet/index.js';
+const EXPORT_MODULE = './spreadsheet/export.js';
+
+export async function loadSpreadsheetModule(): Promise<SpreadsheetModule> {
+  return (await import(/* @vite-ignore */ SPREADSHEET_MODULE)) as SpreadsheetModule;
+}
+
+export async function loadExportModule(): Promise<ExportModule> {
+  return (await import(/* @vite-ignore */ EXPORT_MODULE)) as ExportModule;
+}

@@ -1,0 +1,98 @@
+/**
+ * Exports of the host workbook: the JSON contract of the demo (out/workbook.json) and an .xlsx.
+ * JSON values: numbers, booleans and text as held; "" for empty cells and for formula cells (their
+ * results are not computed; the formula is listed under "formulas"); date cells as ISO 8601 —
+ * "YYYY-MM-DD" when the format has no time part, else the UTC instant ("2024-01-15T15:30:00.000Z").
+ */
+import ExcelJS from 'exceljs';
+import { serialToEpoch } from './dates';
+import { isDateFormat, type CellScalar } from './number-format';
+import type { SheetModel } from './sheet-model';
+import type { Workbook } from './workbook';
+
+export type JsonCell = string | number | boolean;
+
+export interface WorkbookJson {
+  sheets: Record<string, JsonCell[][]>;
+  /** Per sheet: [row, column, "=..."] with 1-based positions. */
+  formulas: Record<string, Array<[number, number, string]>>;
+  stats: Record<string, unknown>;
+}
+
+function hasTimePart(format: string): boolean {
+  return /[hs]/i.test(format.replace(/"[^"]*"|\[[^\]]*\]/g, ''));
+}
+
+function jsonValue(value: CellScalar | undefined, format: string | undefined, timeZone: string): JsonCell {
+  if (value === undefined) return '';
+  if (typeof value === 'number' && format && isDateFormat(format)) {
+    const iso = new Date(serialToEpoch(value, timeZone)).toISOString();
+    if (hasTimePart(format)) return iso;
+    const wall = new Date(Math.round((value - 25_569) * 86_400_000)).toISOString();
+    return wall.slice(0, 10);
+  }
+  return value;
+}
+
+export function sheetValues(sheet: SheetModel, timeZone: string): JsonCell[][] {
+  const lastRow = sheet.lastRow();
+  const lastColumn = sheet.lastColumn();
+  const rows: JsonCell[][] = [];
+  for (let r = 1; r <= lastRow; r++) {
+    const line: JsonCell[] = [];
+    for (let c = 1; c <= lastColumn; c++) {
+      line.push(sheet.formula(r, c) !== undefined ? '' : jsonValue(sheet.value(r, c), sheet.format(r, c), timeZone));
+    }
+    rows.push(line);
+  }
+  return rows;
+}
+
+export function exportWorkbookJson(workbook: Workbook, stats: Record<string, unknown> = {}): WorkbookJson {
+  const out: WorkbookJson = { sheets: {}, formulas: {}, stats };
+  for (const sheet of workbook.sheets) {
+    out.sheets[sheet.name] = sheetValues(sheet, workbook.timeZone);
+    const formulas: Array<[number, number, string]> = [];
+    sheet.rows.forEach((row, i) => row?.f?.forEach((f, c) => {
+      if (f !== undefined) formulas.push([i + 1, c + 1, f]);
+    }));
+    if (formulas.length > 0) out.formulas[sheet.name] = formulas;
+  }
+  return out;
+}
+
+/** Wall-clock time of a serial as a Date whose UTC fields are that wall time (how exceljs stores dates). */
+function serialAsExcelDate(serial: number): Date {
+  return new Date(Math.round((serial - 25_569) * 86_400_000));
+}
+
+export async function exportWorkbookXlsx(workbook: Workbook, path: string): Promise<void> {
+  const book = new ExcelJS.Workbook();
+  for (const sheet of workbook.sheets) {
+    const ws = book.addWorksheet(sheet.name, {
+      state: sheet.hidden ? 'hidden' : 'visible',
+      views: sheet.frozenRows || sheet.frozenColumns ? [{ state: 'frozen', xSplit: sheet.frozenColumns, ySplit: sheet.frozenRows }] : [],
+    });
+    for (const [column, width] of Object.entries(sheet.columnWidths)) ws.getColumn(Number(column)).width = width / 7; // px → characters
+    sheet.rows.forEach((row, i) => {
+      if (!row) return;
+      const width = Math.max(row.v.length, row.f?.length ?? 0, row.nf?.length ?? 0, row.note?.length ?? 0);
+      for (let c = 0; c < width; c++) {
+        const value = row.v[c];
+        const formula = row.f?.[c];
+        const format = row.nf?.[c];
+        const note = row.note?.[c];
+        if (value === undefined && formula === undefined && format === undefined && note === undefined) continue;
+        const cell = ws.getCell(i + 1, c + 1);
+        if (formula !== undefined) cell.value = { formula: formula.replace(/^=/, '') };
+        else if (typeof value === 'number' && isDateFormat(format)) cell.value = serialAsExcelDate(value);
+        else if (value !== undefined) cell.value = value;
+        if (format !== undefined) cell.numFmt = format;
+        if (note !== undefined) cell.note = note;
+        const style = row.style?.[c];
+        if (style?.fontWeight === 'bold') cell.font = { bold: true };
+      }
+    });
+  }
+  await book.xlsx.writeFile(path);
+}

@@ -1,0 +1,178 @@
+/** One sheet's grid on the host: values, formulas, formats, notes, styles and grid properties. */
+import type { GridRect } from './a1';
+import type { CellWrite } from './input';
+import { isDateFormat, type CellScalar } from './number-format';
+
+export interface CellStyle {
+  fontWeight?: string;
+  background?: string;
+  wrap?: boolean;
+  horizontalAlignment?: string;
+}
+
+/** A row's cells, column-indexed from 0; arrays are trimmed of trailing empties. */
+export interface RowData {
+  v: Array<CellScalar | undefined>;
+  f?: Array<string | undefined>;
+  nf?: Array<string | undefined>;
+  note?: Array<string | undefined>;
+  style?: Array<CellStyle | undefined>;
+}
+
+export interface SheetProperties {
+  sheetId: number;
+  name: string;
+  maxRows: number;
+  maxColumns: number;
+  frozenRows: number;
+  frozenColumns: number;
+  hidden: boolean;
+  columnWidths: Record<string, number>;
+}
+
+type RowField = 'v' | 'f' | 'nf' | 'note' | 'style';
+
+function trim<T>(cells: Array<T | undefined>): void {
+  while (cells.length > 0 && cells[cells.length - 1] === undefined) cells.pop();
+}
+
+export class SheetModel implements SheetProperties {
+  sheetId: number;
+  name: string;
+  maxRows = 1000;
+  maxColumns = 26;
+  frozenRows = 0;
+  frozenColumns = 0;
+  hidden = false;
+  columnWidths: Record<string, number> = {};
+  rows: Array<RowData | undefined> = [];
+
+  constructor(sheetId: number, name: string) {
+    this.sheetId = sheetId;
+    this.name = name;
+  }
+
+  private cell<K extends RowField>(row: number, column: number, field: K): NonNullable<RowData[K]>[number] | undefined {
+    const cells = this.rows[row - 1]?.[field];
+    return cells ? (cells[column - 1] as NonNullable<RowData[K]>[number] | undefined) : undefined;
+  }
+
+  private put<K extends RowField>(row: number, column: number, field: K, item: NonNullable<RowData[K]>[number] | undefined): void {
+    let data = this.rows[row - 1];
+    if (!data) {
+      if (item === undefined) return;
+      data = { v: [] };
+      this.rows[row - 1] = data;
+    }
+    let cells = data[field] as Array<typeof item> | undefined;
+    if (!cells) {
+      if (item === undefined) return;
+      cells = [];
+      (data as unknown as Record<string, unknown>)[field] = cells;
+    }
+    cells[column - 1] = item;
+    if (item === undefined) trim(cells);
+  }
+
+  value(row: number, column: number): CellScalar | undefined {
+    return this.cell(row, column, 'v');
+  }
+
+  formula(row: number, column: number): string | undefined {
+    return this.cell(row, column, 'f');
+  }
+
+  format(row: number, column: number): string | undefined {
+    return this.cell(row, column, 'nf');
+  }
+
+  note(row: number, column: number): string | undefined {
+    return this.cell(row, column, 'note');
+  }
+
+  style(row: number, column: number): CellStyle | undefined {
+    return this.cell(row, column, 'style');
+  }
+
+  /** Writes content; a formula's value is not computed (the cell reads as ""). */
+  write(row: number, column: number, content: CellWrite): void {
+    this.put(row, column, 'v', content.formula !== undefined ? undefined : content.value);
+    this.put(row, column, 'f', content.formula);
+    if (content.impliedFormat !== undefined) {
+      const current = this.format(row, column);
+      if (current === undefined || (content.dateValue === true && !isDateFormat(current))) {
+        this.put(row, column, 'nf', content.impliedFormat);
+      }
+    }
+  }
+
+  setFormat(row: number, column: number, format: string | undefined): void {
+    this.put(row, column, 'nf', format === '' ? undefined : format);
+  }
+
+  setNote(row: number, column: number, note: string | undefined): void {
+    this.put(row, column, 'note', note === '' ? undefined : note);
+  }
+
+  setStyle(row: number, column: number, patch: CellStyle): void {
+    this.put(row, column, 'style', { ...this.style(row, column), ...patch });
+  }
+
+  /** clearContent keeps formats and notes; clear (everything) drops them too. */
+  clear(rect: GridRect, everything: boolean): void {
+    const lastRow = Math.min(rect.row + rect.numRows - 1, this.rows.length);
+    for (let r = rect.row; r <= lastRow; r++) {
+      for (let c = rect.column; c < rect.column + rect.numColumns; c++) {
+        this.write(r, c, {});
+        if (everything) {
+          this.put(r, c, 'nf', undefined);
+          this.put(r, c, 'note', undefined);
+          this.put(r, c, 'style', undefined);
+        }
+      }
+    }
+  }
+
+  private rowHasContent(row: RowData | undefined): boolean {
+    return !!row && (row.v.length > 0 || (row.f?.length ?? 0) > 0);
+  }
+
+  /** Last row with a value or formula (0 when the sheet is empty). */
+  lastRow(): number {
+    for (let r = this.rows.length; r >= 1; r--) if (this.rowHasContent(this.rows[r - 1])) return r;
+    return 0;
+  }
+
+  lastColumn(): number {
+    let last = 0;
+    for (const row of this.rows) if (row) last = Math.max(last, row.v.length, row.f?.length ?? 0);
+    return last;
+  }
+
+  /** Inserts empty rows after `afterRow`; the caller checks the workbook cell limit. */
+  insertRows(afterRow: number, count: number): void {
+    // Array literals, not splice(...spread): a spread of 100k+ arguments overflows the stack.
+    if (this.rows.length > afterRow) {
+      this.rows = [...this.rows.slice(0, afterRow), ...new Array<RowData | undefined>(count), ...this.rows.slice(afterRow)];
+    }
+    this.maxRows += count;
+  }
+
+  insertColumns(afterColumn: number, count: number): void {
+    for (const row of this.rows) {
+      if (!row) continue;
+      for (const field of ['v', 'f', 'nf', 'note', 'style'] as const) {
+        const cells = row[field] as unknown[] | undefined;
+        if (cells && cells.length > afterColumn) {
+          (row as unknown as Record<string, unknown[]>)[field] = [...cells.slice(0, afterColumn), ...new Array<undefined>(count), ...cells.slice(afterColumn)];
+        }
+      }
+    }
+    this.maxColumns += count;
+  }
+
+  properties(): SheetProperties {
+    const { sheetId, name, maxRows, maxColumns, frozenRows, frozenColumns, hidden, columnWidths } = this;
+    return { sheetId, name, maxRows, maxColumns, frozenRows, frozenColumns, hidden, columnWidths: { ...columnWidths } };
+  }
+}

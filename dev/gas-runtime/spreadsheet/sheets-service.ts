@@ -1,0 +1,153 @@
+/** The Advanced Sheets service global `Sheets` (Sheets.Spreadsheets, Sheets.Spreadsheets.Values). */
+import type { ExecutionServiceContext } from '../types';
+import { checkAccess, GoogleJsonResponseException, type ApiScope } from './sheets-api-common';
+import type { SheetModel } from './sheet-model';
+import { SheetsValues } from './sheets-values';
+import type { Workbook, WorkbookState } from './workbook';
+
+interface GridProperties {
+  rowCount?: number;
+  columnCount?: number;
+  frozenRowCount?: number;
+  frozenColumnCount?: number;
+}
+
+interface SheetPropertiesInput {
+  sheetId?: number;
+  title?: string;
+  index?: number;
+  hidden?: boolean;
+  gridProperties?: GridProperties;
+}
+
+type BatchRequest = Record<string, Record<string, unknown> | undefined>;
+
+function sheetProperties(workbook: Workbook, sheet: SheetModel): Record<string, unknown> {
+  const grid: Record<string, number> = { rowCount: sheet.maxRows, columnCount: sheet.maxColumns };
+  if (sheet.frozenRows) grid.frozenRowCount = sheet.frozenRows;
+  if (sheet.frozenColumns) grid.frozenColumnCount = sheet.frozenColumns;
+  const props: Record<string, unknown> = { sheetId: sheet.sheetId, title: sheet.name, index: workbook.sheets.indexOf(sheet), sheetType: 'GRID', gridProperties: grid };
+  if (sheet.hidden) props.hidden = true;
+  return props;
+}
+
+/** Sets the fields named in the mask ("title,gridProperties.frozenRowCount", "*"). */
+function applyMask(sheet: SheetModel, props: SheetPropertiesInput, fields: string): void {
+  const all = fields.trim() === '*';
+  const has = (path: string): boolean => all || fields.split(',').map((f) => f.trim()).some((f) => f === path || path.startsWith(`${f}.`));
+  if (has('title') && props.title !== undefined) sheet.name = props.title;
+  if (has('hidden')) sheet.hidden = props.hidden === true;
+  const g = props.gridProperties ?? {};
+  if (has('gridProperties.frozenRowCount')) sheet.frozenRows = g.frozenRowCount ?? 0;
+  if (has('gridProperties.frozenColumnCount')) sheet.frozenColumns = g.frozenColumnCount ?? 0;
+  if (has('gridProperties.rowCount') && g.rowCount !== undefined) sheet.maxRows = g.rowCount;
+  if (has('gridProperties.columnCount') && g.columnCount !== undefined) sheet.maxColumns = g.columnCount;
+}
+
+export class SheetsSpreadsheets {
+  static gasName = 'Sheets.Spreadsheets';
+  readonly Values: SheetsValues;
+
+  constructor(private readonly scope: ApiScope) {
+    this.Values = new SheetsValues(scope);
+  }
+
+  get(spreadsheetId: string, _optionalArgs?: { fields?: string; ranges?: string[] }): Record<string, unknown> {
+    checkAccess(this.scope, 'spreadsheets.get', spreadsheetId);
+    const wb = this.scope.workbook;
+    return {
+      spreadsheetId: wb.id,
+      properties: { title: wb.name, locale: wb.locale, timeZone: wb.timeZone },
+      sheets: wb.sheets.map((s) => ({ properties: sheetProperties(wb, s) })),
+      spreadsheetUrl: wb.url,
+    };
+  }
+
+  /** Applies the requests in order; any failure restores the workbook (the API is atomic). */
+  batchUpdate(resource: { requests?: BatchRequest[] }, spreadsheetId: string): { spreadsheetId: string; replies: Array<Record<string, unknown>> } {
+    const method = 'spreadsheets.batchUpdate';
+    checkAccess(this.scope, method, spreadsheetId);
+    const requests = Array.isArray(resource?.requests) ? resource.requests : [];
+    const before: WorkbookState = this.scope.workbook.toJSON();
+    try {
+      return { spreadsheetId, replies: requests.map((r, i) => this._one(r, i)) };
+    } catch (e) {
+      restore(this.scope.workbook, before);
+      if (e instanceof GoogleJsonResponseException) throw e;
+      throw new GoogleJsonResponseException(method, (e as Error).message, 400);
+    }
+  }
+
+  private _sheet(sheetId: unknown, i: number, kind: string): SheetModel {
+    const sheet = this.scope.workbook.sheetById(Number(sheetId));
+    if (!sheet) throw new GoogleJsonResponseException('spreadsheets.batchUpdate', `Invalid requests[${i}].${kind}: No grid with id: ${String(sheetId)}`, 400);
+    return sheet;
+  }
+
+  private _one(request: BatchRequest, i: number): Record<string, unknown> {
+    const wb = this.scope.workbook;
+    const [kind, body] = Object.entries(request ?? {})[0] ?? ['', undefined];
+    const b = body ?? {};
+    switch (kind) {
+      case 'addSheet': {
+        const props = (b.properties ?? {}) as SheetPropertiesInput;
+        const grid = props.gridProperties ?? {};
+        const sheet = wb.insertSheet(props.title, props.index, { rows: grid.rowCount, columns: grid.columnCount });
+        applyMask(sheet, { ...props, title: undefined }, 'hidden,gridProperties.frozenRowCount,gridProperties.frozenColumnCount');
+        return { addSheet: { properties: sheetProperties(wb, sheet) } };
+      }
+      case 'deleteSheet':
+        wb.deleteSheet(this._sheet(b.sheetId, i, kind).sheetId);
+        return {};
+      case 'updateSheetProperties': {
+        const props = (b.properties ?? {}) as SheetPropertiesInput;
+        const sheet = this._sheet(props.sheetId, i, kind);
+        if (typeof b.fields !== 'string') throw new Error(`Invalid requests[${i}].updateSheetProperties: You must specify which fields you want to update.`);
+        const rows = props.gridProperties?.rowCount ?? sheet.maxRows;
+        const columns = props.gridProperties?.columnCount ?? sheet.maxColumns;
+        wb.assertCanAddCells(rows * columns - sheet.maxRows * sheet.maxColumns);
+        if (props.title !== undefined && props.title !== sheet.name) wb.renameSheet(sheet, props.title);
+        applyMask(sheet, props, b.fields);
+        return {};
+      }
+      case 'appendDimension': {
+        const sheet = this._sheet(b.sheetId, i, kind);
+        const length = Number(b.length);
+        if (!Number.isInteger(length) || length < 1) throw new Error(`Invalid requests[${i}].appendDimension: length must be at least 1`);
+        if (b.dimension === 'ROWS') wb.growSheet(sheet, length, 0);
+        else if (b.dimension === 'COLUMNS') wb.growSheet(sheet, 0, length);
+        else throw new Error(`Invalid requests[${i}].appendDimension: dimension must be ROWS or COLUMNS`);
+        return {};
+      }
+      default:
+        throw new GoogleJsonResponseException('spreadsheets.batchUpdate', `Invalid JSON payload received. Unknown name "${kind}" at 'requests[${i}]': Cannot find field.`, 400);
+    }
+  }
+}
+
+/** Puts a saved state back into the same Workbook object (other objects hold references to it). */
+function restore(workbook: Workbook, state: WorkbookState): void {
+  const saved = (workbook.constructor as typeof Workbook).fromJSON(state);
+  // Reuse the live models so Sheet objects the script holds stay valid.
+  const models = saved.sheets.map((s) => {
+    const live = workbook.sheetById(s.sheetId);
+    return live ? Object.assign(live, s) : s;
+  });
+  workbook.sheets.splice(0, workbook.sheets.length, ...models);
+  workbook.developerMetadata = saved.developerMetadata;
+  workbook.name = saved.name;
+  workbook.timeZone = saved.timeZone;
+}
+
+export class SheetsAdvancedService {
+  static gasName = 'Sheets';
+  readonly Spreadsheets: SheetsSpreadsheets;
+
+  constructor(scope: ApiScope) {
+    this.Spreadsheets = new SheetsSpreadsheets(scope);
+  }
+}
+
+export function createSheetsService(workbook: Workbook, ctx: ExecutionServiceContext): SheetsAdvancedService {
+  return new SheetsAdvancedService({ workbook, ctx });
+}

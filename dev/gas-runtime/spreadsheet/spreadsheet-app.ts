@@ -1,0 +1,60 @@
+/** The host-side SpreadsheetApp global for one execution. */
+import type { ExecutionServiceContext, UiLog } from '../types';
+import { permissionDenied } from '../types';
+import type { Range } from './range';
+import type { SpreadsheetScope } from './scope';
+import type { Sheet } from './sheet';
+import { Spreadsheet } from './spreadsheet';
+import { Ui } from './ui';
+import type { Workbook } from './workbook';
+
+const NO_UI = 'Cannot call SpreadsheetApp.getUi() from this context.';
+
+export class SpreadsheetApp {
+  readonly DeveloperMetadataVisibility = { DOCUMENT: 'DOCUMENT', PROJECT: 'PROJECT' } as const;
+  readonly DeveloperMetadataLocationType = { SPREADSHEET: 'SPREADSHEET', SHEET: 'SHEET', ROW: 'ROW', COLUMN: 'COLUMN', OBJECT: 'OBJECT' } as const;
+  readonly Dimension = { ROWS: 'ROWS', COLUMNS: 'COLUMNS' } as const;
+  readonly WrapStrategy = { WRAP: 'WRAP', OVERFLOW: 'OVERFLOW', CLIP: 'CLIP' } as const;
+
+  constructor(private readonly scope: SpreadsheetScope) {}
+
+  /** AuthMode.NONE has no access to the document (only menus). */
+  private _document(method: string): Spreadsheet {
+    if (this.scope.ctx.authMode === 'NONE') throw permissionDenied(`SpreadsheetApp.${method}`);
+    return new Spreadsheet(this.scope);
+  }
+
+  getActive(): Spreadsheet {
+    return this._document('getActive');
+  }
+
+  getActiveSpreadsheet(): Spreadsheet {
+    return this._document('getActiveSpreadsheet');
+  }
+
+  getActiveSheet(): Sheet {
+    return this._document('getActiveSheet').getActiveSheet();
+  }
+
+  getActiveRange(): Range {
+    return this._document('getActiveRange').getActiveSheet().getRange(1, 1);
+  }
+
+  openById(id: string): Spreadsheet {
+    if (this.scope.ctx.authMode !== 'FULL') throw permissionDenied('SpreadsheetApp.openById');
+    if (id !== this.scope.workbook.id) throw new Error('Unexpected error while getting the method or property openById on object SpreadsheetApp.');
+    return new Spreadsheet(this.scope);
+  }
+
+  /** Writes apply at once on the host: nothing to flush. */
+  flush(): void {}
+
+  getUi(): Ui {
+    if (this.scope.ctx.authMode === 'CUSTOM_FUNCTION') throw new Error(NO_UI);
+    return new Ui(this.scope);
+  }
+}
+
+export function createSpreadsheetApp(workbook: Workbook, ctx: ExecutionServiceContext, ui: UiLog): SpreadsheetApp {
+  return new SpreadsheetApp({ workbook, ctx, ui });
+}

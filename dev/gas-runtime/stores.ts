@@ -1,0 +1,28 @@
+import type { RuntimeClock } from './clock.js';
+import { CacheStore, type CacheStores } from './services/cache.js';
+import { LockManager } from './services/lock.js';
+import { PropertyStore, type PropertyStores } from './services/properties.js';
+import { StateTokenCodec } from './services/state-token.js';
+import type { TriggerRecord } from './services/triggers.js';
+import { UiLog } from './types.js';
+
+/** Everything that outlives an execution and is shared by executions running at the same time. */
+export interface SharedStores {
+  properties: PropertyStores;
+  caches: CacheStores;
+  locks: LockManager;
+  triggers: TriggerRecord[];
+  ui: UiLog;
+  stateTokens: StateTokenCodec;
+}
+
+export function createStores(clock: RuntimeClock): SharedStores {
+  return {
+    properties: { script: new PropertyStore(), document: new PropertyStore(), user: new PropertyStore() },
+    caches: { script: new CacheStore(clock), document: new CacheStore(clock), user: new CacheStore(clock) },
+    locks: new LockManager(clock),
+    triggers: [],
+    ui: new UiLog(),
+    stateTokens: new StateTokenCodec(clock),
+  };
+}

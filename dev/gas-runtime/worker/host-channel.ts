@@ -1,0 +1,29 @@
+import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import type { HostReply, WorkerToHost } from '../bridge/protocol.js';
+
+/**
+ * The worker's synchronous line to the host: post the request, block on the shared flag until
+ * the host has answered, then take the reply off the port. The host's event loop stays free.
+ */
+export class HostChannel {
+  private readonly flag: Int32Array;
+
+  constructor(private readonly port: MessagePort, signal: SharedArrayBuffer) {
+    this.flag = new Int32Array(signal);
+  }
+
+  request(message: WorkerToHost): HostReply {
+    Atomics.store(this.flag, 0, 0);
+    this.port.postMessage(message);
+    Atomics.wait(this.flag, 0, 0);
+    const received = receiveMessageOnPort(this.port);
+    if (!received) throw new Error('The runtime bridge lost the host reply');
+    return received.message as HostReply;
+  }
+
+  /** Sends the outcome, then keeps the worker alive until the host has read it and terminates us. */
+  finish(message: WorkerToHost): void {
+    this.port.postMessage(message);
+    this.port.on('message', () => undefined);
+  }
+}

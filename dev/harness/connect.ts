@@ -1,0 +1,55 @@
+import { approveAuthorization } from '../emulator/oauth/scripted-merchant';
+import type { GasRuntime } from '../gas-runtime/index';
+import { httpExchange } from './http';
+
+export interface ConnectOptions {
+  /** Store to pick on the consent page; default the first one offered. */
+  storeId?: string;
+  /** Press Deny instead of Approve. */
+  deny?: boolean;
+  /** Merchant user e-mail (a different user holds a different connection). */
+  user?: string;
+}
+
+export interface ConnectResult {
+  /** HTTP status of the runtime's /usercallback answer. */
+  status: number;
+  /** The page authCallback returned (or the runtime's refusal page). */
+  html: string;
+  /** The outcome the callback page declares (data-outcome), null when it has none. */
+  outcome: string | null;
+  authorizationUrl: string;
+  /** Where the authorization server redirected the browser (the runtime's /usercallback). */
+  callbackUrl: string;
+}
+
+/** The global that hands out the authorization URL: the sidebar's beginConnect (returns { authorizationUrl }). */
+export const AUTHORIZATION_URL_GLOBAL = 'beginConnect';
+
+export async function readAuthorizationUrl(runtime: GasRuntime, globalName: string = AUTHORIZATION_URL_GLOBAL): Promise<string> {
+  const result = await runtime.run(globalName, [], { authMode: 'FULL' });
+  if (!result.ok) throw new Error(`${globalName} failed: ${result.error?.name}: ${result.error?.message}`);
+  const value = result.value;
+  if (typeof value === 'string') return value;
+  if (value && typeof value === 'object' && typeof (value as { authorizationUrl?: unknown }).authorizationUrl === 'string') {
+    return (value as { authorizationUrl: string }).authorizationUrl;
+  }
+  throw new Error(`${globalName} returned no authorization URL`);
+}
+
+/**
+ * The whole flow over HTTP, as a browser would do it: the global that returns the authorization
+ * URL → GET it → the consent form → approve (or deny) with a store → follow the 302 to the
+ * runtime's /usercallback, which runs authCallback → the page it returned.
+ */
+export async function connectOverHttp(runtime: GasRuntime, options: ConnectOptions = {}, globalName?: string): Promise<ConnectResult> {
+  const authorizationUrl = await readAuthorizationUrl(runtime, globalName);
+  const callbackUrl = await approveAuthorization(authorizationUrl, {
+    ...(options.storeId !== undefined ? { storeId: options.storeId } : {}),
+    ...(options.user !== undefined ? { email: options.user } : {}),
+    decision: options.deny ? 'deny' : 'approve',
+  });
+  const page = await httpExchange(callbackUrl);
+  const outcome = /data-outcome="([a-z_]+)"/.exec(page.body);
+  return { status: page.status, html: page.body, outcome: outcome ? outcome[1]! : null, authorizationUrl, callbackUrl };
+}

@@ -1,0 +1,151 @@
+/**
+ * The playground's web server: the built sidebar (with the google.script.run shim) in an iframe,
+ * the workbook's sheets, the emulator's control API and the scheduled trigger, on 127.0.0.1.
+ */
+import { build } from 'esbuild';
+import { readFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { globalsOfBundle, injectShim } from './gas-shim';
+import type { PlaygroundStack, RunReply, RunResultLike } from './types';
+import { workbookView } from './workbook-view';
+
+export interface PlaygroundOptions {
+  stack: PlaygroundStack;
+  /** dist/ holding Sidebar.html and Code.js */
+  distDir: string;
+  /** 0 = an ephemeral port (tests). */
+  port?: number;
+}
+
+export interface Playground {
+  url: string;
+  stack: PlaygroundStack;
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 1_000_000;
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+class BadRequest extends Error {}
+
+async function readJson(request: http.IncomingMessage): Promise<Record<string, unknown>> {
+  let size = 0;
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new BadRequest('Request body too large.');
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new BadRequest('Expected a JSON object.');
+    return value as Record<string, unknown>;
+  } catch (error) {
+    if (error instanceof BadRequest) throw error;
+    throw new BadRequest('The request body is not valid JSON.');
+  }
+}
+
+function send(response: http.ServerResponse, status: number, type: string, body: string): void {
+  response.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
+  response.end(body);
+}
+
+function sendJson(response: http.ServerResponse, status: number, value: unknown): void {
+  send(response, status, 'application/json; charset=utf-8', JSON.stringify(value));
+}
+
+/** An execution result as google.script.run delivers it: a value, or an Error with Google's message. */
+export function replyOf(result: RunResultLike): RunReply {
+  if (result.timedOut) return { ok: false, error: { name: 'ScriptError', message: 'Exceeded maximum execution time' } };
+  if (!result.ok) return { ok: false, error: result.error ?? { name: 'ScriptError', message: 'The script failed.' } };
+  // Apps Script passes return values through a JSON-like serialisation (undefined → null, Dates dropped).
+  const value = result.value === undefined ? null : (JSON.parse(JSON.stringify(result.value)) as unknown);
+  return { ok: true, value };
+}
+
+async function bundlePageScript(): Promise<string> {
+  const result = await build({
+    entryPoints: [path.join(__dirname, 'page', 'main.ts')],
+    bundle: true,
+    write: false,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2020',
+    logLevel: 'silent',
+  });
+  return result.outputFiles[0]!.text;
+}
+
+export async function startPlayground(options: PlaygroundOptions): Promise<Playground> {
+  const { stack, distDir } = options;
+  const [pageHtml, pageScript] = await Promise.all([readFile(path.join(__dirname, 'page', 'index.html'), 'utf8'), bundlePageScript()]);
+
+  async function sidebarHtml(): Promise<string> {
+    // Read on each request so a rebuild shows up on reload.
+    const [html, code] = await Promise.all([
+      readFile(path.join(distDir, 'Sidebar.html'), 'utf8'),
+      readFile(path.join(distDir, 'Code.js'), 'utf8'),
+    ]);
+    return injectShim(html, globalsOfBundle(code));
+  }
+
+  async function route(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    const method = request.method ?? 'GET';
+    if (method === 'GET' && url.pathname === '/') return send(response, 200, 'text/html; charset=utf-8', pageHtml);
+    if (method === 'GET' && url.pathname === '/playground/page.js') return send(response, 200, 'text/javascript; charset=utf-8', pageScript);
+    if (method === 'GET' && url.pathname === '/playground/sidebar') return send(response, 200, 'text/html; charset=utf-8', await sidebarHtml());
+    if (method === 'GET' && url.pathname === '/playground/workbook') {
+      return sendJson(response, 200, workbookView(stack.runtime.exportJson(), stack.runtime.triggers));
+    }
+    if (method === 'POST' && url.pathname === '/playground/run') {
+      const body = await readJson(request);
+      const name = body.name;
+      const args = body.args ?? [];
+      if (typeof name !== 'string' || !IDENTIFIER.test(name) || name.endsWith('_')) throw new BadRequest('name must be a server function name.');
+      if (!Array.isArray(args)) throw new BadRequest('args must be an array.');
+      const result = await stack.runtime.run(name, args, { authMode: 'FULL' });
+      return sendJson(response, 200, replyOf(result));
+    }
+    if (method === 'POST' && url.pathname === '/playground/control') {
+      const body = await readJson(request);
+      const controlPath = body.path;
+      if (typeof controlPath !== 'string' || !/^\/_emulator\/[A-Za-z0-9_\-/]+$/.test(controlPath)) {
+        throw new BadRequest('path must be an /_emulator/ control path.');
+      }
+      return sendJson(response, 200, { ok: true, value: (await stack.control(controlPath, body.body)) ?? null });
+    }
+    if (method === 'POST' && url.pathname === '/playground/trigger') {
+      const trigger = stack.runtime.triggers.find((t) => t.type === 'CLOCK');
+      if (!trigger) return sendJson(response, 200, { ok: false, error: { name: 'NoTrigger', message: 'No scheduled trigger: set a schedule in the sidebar first.' } });
+      return sendJson(response, 200, replyOf(await stack.runtime.fireTrigger(trigger.uid)));
+    }
+    sendJson(response, 404, { ok: false, error: { name: 'NotFound', message: `No playground route ${method} ${url.pathname}` } });
+  }
+
+  // Executions run concurrently, as google.script.run calls and triggers do in Apps Script.
+  const server = http.createServer((request, response) => {
+    route(request, response).catch((error: unknown) => {
+      const status = error instanceof BadRequest ? 400 : 500;
+      const message = error instanceof Error ? error.message : String(error);
+      if (!response.headersSent) sendJson(response, status, { ok: false, error: { name: status === 400 ? 'BadRequest' : 'PlaygroundError', message } });
+      else response.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(options.port ?? 8080, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    stack,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}

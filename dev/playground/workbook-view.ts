@@ -1,0 +1,27 @@
+import type { TriggerLike } from './types';
+
+/** How many rows of each sheet the page shows. */
+export const PREVIEW_ROWS = 200;
+
+export interface SheetPreview {
+  name: string;
+  /** Header row plus up to PREVIEW_ROWS data rows. */
+  rows: unknown[][];
+  totalRows: number;
+}
+
+export interface WorkbookView {
+  sheets: SheetPreview[];
+  triggers: TriggerLike[];
+}
+
+export function workbookView(exported: { sheets: Record<string, unknown[][]> }, triggers: readonly TriggerLike[]): WorkbookView {
+  return {
+    sheets: Object.entries(exported.sheets).map(([name, rows]) => ({
+      name,
+      rows: rows.slice(0, PREVIEW_ROWS + 1),
+      totalRows: rows.length,
+    })),
+    triggers: triggers.map((t) => ({ uid: t.uid, handlerFunction: t.handlerFunction, type: t.type, everyHours: t.everyHours, atHour: t.atHour })),
+  };
+}

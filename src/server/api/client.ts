@@ -1,0 +1,147 @@
+/**
+ * The Merchant Analytics endpoints (spec section 4), typed. Every list returns one page; callers
+ * follow `nextCursor` sequentially with the same query (cursors are bound to their filters).
+ */
+import type { ExecutionBudget } from '../platform/budget';
+import type { PageInfo } from './envelope';
+import { buildQuery, pathSegment } from './query';
+import type { CacheLike } from './response-cache';
+import { ApiAnswer, GetOptions, TokenSource, Transport, TransportOptions, TransportStats } from './transport';
+import type { Account, DailyRow, Order, Product, ProfitabilitySummary, Store } from './types';
+
+export interface Page<T> {
+  data: T[];
+  hasMore: boolean;
+  nextCursor: string | null;
+  limit: number;
+  meta: { historyAvailableFrom: string | null; truncated: boolean } | null;
+  rateLimitRemaining: number | null;
+}
+
+export interface OrderQuery {
+  /** RFC 3339; records changed at or after this instant (oldest change first). */
+  updatedAfter?: string;
+  /** YYYY-MM-DD, store time zone. */
+  createdAfter?: string;
+  /** YYYY-MM-DD, store time zone. */
+  createdBefore?: string;
+  status?: 'default' | 'all';
+  salesChannel?: 'd2c' | 'b2b';
+  /** 1-250. */
+  limit?: number;
+  cursor?: string | null;
+}
+
+export interface ProductQuery {
+  updatedAfter?: string;
+  status?: string;
+  /** 1-250. */
+  limit?: number;
+  cursor?: string | null;
+}
+
+export interface DailyQuery {
+  /** YYYY-MM-DD, store time zone. */
+  startDate: string;
+  endDate: string;
+  /** 1-400. */
+  limit?: number;
+  cursor?: string | null;
+}
+
+export interface ApiClient {
+  account(): Account;
+  stores(): Store[];
+  listOrders(query: OrderQuery): Page<Order>;
+  getOrder(id: string): Order;
+  listProducts(query: ProductQuery): Page<Product>;
+  getProduct(id: string): Product;
+  summary(startDate: string, endDate: string): ProfitabilitySummary;
+  listDaily(query: DailyQuery): Page<DailyRow>;
+  /** The last RateLimit-Remaining (hourly budget) seen by this client, null before any. */
+  rateLimitRemaining(): number | null;
+  readonly stats: TransportStats;
+}
+
+export interface ApiClientOptions {
+  baseUrl: string;
+  tokens: TokenSource;
+  budget: ExecutionBudget;
+  /** Usually CacheService.getDocumentCache(); responses with Cache-Control max-age are kept there. */
+  cache?: CacheLike | null;
+  sleep?: (ms: number) => void;
+  /** Everything else the transport accepts (tests inject a fetcher, clock, randomness). */
+  transport?: Omit<TransportOptions, 'baseUrl' | 'tokens' | 'budget' | 'cache' | 'sleep'>;
+}
+
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const transport = new Transport({ ...options.transport, baseUrl: options.baseUrl, tokens: options.tokens, budget: options.budget, cache: options.cache, sleep: options.sleep });
+  const one = <T>(path: string, query = '', opts: GetOptions = {}): T => transport.get(path, query, opts).data as T;
+  const page = <T>(path: string, query: string): Page<T> => toPage<T>(transport.get(path, query, { list: true }));
+
+  return {
+    stats: transport.stats,
+    rateLimitRemaining: () => transport.rateLimitRemaining,
+    account: () => one<Account>('/account', '', { cacheable: true }),
+    stores: () => {
+      const data = transport.get('/stores', '', { cacheable: true }).data;
+      return (Array.isArray(data) ? data : [data]) as Store[];
+    },
+    listOrders: (q) =>
+      page<Order>(
+        '/orders',
+        buildQuery([
+          ['updated_after', q.updatedAfter],
+          ['created_after', q.createdAfter],
+          ['created_before', q.createdBefore],
+          ['status', q.status],
+          ['sales_channel', q.salesChannel],
+          ['limit', q.limit],
+          ['cursor', q.cursor],
+        ]),
+      ),
+    getOrder: (id) => one<Order>(`/orders/${pathSegment(id)}`),
+    listProducts: (q) =>
+      page<Product>(
+        '/products',
+        buildQuery([
+          ['updated_after', q.updatedAfter],
+          ['status', q.status],
+          ['limit', q.limit],
+          ['cursor', q.cursor],
+        ]),
+      ),
+    getProduct: (id) => one<Product>(`/products/${pathSegment(id)}`),
+    summary: (startDate, endDate) =>
+      one<ProfitabilitySummary>(
+        '/profitability/summary',
+        buildQuery([
+          ['start_date', startDate],
+          ['end_date', endDate],
+        ]),
+        { cacheable: true },
+      ),
+    listDaily: (q) =>
+      page<DailyRow>(
+        '/profitability/daily',
+        buildQuery([
+          ['start_date', q.startDate],
+          ['end_date', q.endDate],
+          ['limit', q.limit],
+          ['cursor', q.cursor],
+        ]),
+      ),
+  };
+}
+
+function toPage<T>(answer: ApiAnswer): Page<T> {
+  const info = answer.page as PageInfo;
+  return {
+    data: answer.data as T[],
+    hasMore: info.hasMore,
+    nextCursor: info.nextCursor,
+    limit: info.limit,
+    meta: answer.meta,
+    rateLimitRemaining: answer.rateLimitRemaining,
+  };
+}

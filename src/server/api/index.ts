@@ -1,0 +1,9 @@
+/** The Merchant Analytics client: what the rest of the add-on imports. */
+export { createApiClient } from './client';
+export type { ApiClient, ApiClientOptions, DailyQuery, OrderQuery, Page, ProductQuery } from './client';
+export type { TokenSource, TransportStats } from './transport';
+export type { CacheLike } from './response-cache';
+export * from './errors';
+export * from './types';
+export { checkConnection } from './connection-check';
+export type { ConnectionCheck } from './connection-check';

@@ -1,0 +1,39 @@
+/// <reference types="google-apps-script-oauth2" />
+import { getDeploymentConfig } from '../config';
+import { TOKEN_PROPERTY_KEY } from './constants';
+import { forgetConnection } from './lifecycle';
+import { secureCodeVerifier } from './pkce';
+import { createOAuthService } from './service';
+import { documentLock, withDocumentLock } from './session';
+
+/**
+ * The URL that starts the flow (spec 5.3): code, S256 challenge of a fresh verifier (which the
+ * library carries inside the state token), the scopes, and no `resource` parameter.
+ */
+export function authorizationUrl(): string {
+  const config = getDeploymentConfig();
+  const service = createOAuthService(config, null)
+    .setCodeVerififer(secureCodeVerifier())
+    .setCodeChallengeMethod('S256' as GoogleAppsScriptOAuth2.CodeChallengeMethod);
+  return service.getAuthorizationUrl();
+}
+
+/**
+ * Disconnect: the stored tokens and the connection record are removed; the sheets and their store
+ * tag stay, so reconnecting the same store continues where the sync left off.
+ */
+export function disconnect(): void {
+  withDocumentLock(() => {
+    let config = null;
+    try {
+      config = getDeploymentConfig();
+    } catch (e) {
+      config = null;
+    }
+    if (config) createOAuthService(config, documentLock()).reset();
+    else PropertiesService.getDocumentProperties().deleteProperty(TOKEN_PROPERTY_KEY);
+    const cache = CacheService.getDocumentCache();
+    if (cache) cache.remove(TOKEN_PROPERTY_KEY);
+    forgetConnection();
+  });
+}

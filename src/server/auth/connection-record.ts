@@ -1,0 +1,83 @@
+import { CONNECTION_PROPERTY_KEY, STORE_TAG_NAME_PROPERTY_KEY, STORE_TAG_PROPERTY_KEY, TOKEN_PROPERTY_KEY } from './constants';
+import type { ConnectionRecord, StoreRef } from './types';
+
+const STATES: ReadonlyArray<ConnectionRecord['state']> = [
+  'connected',
+  'revoked',
+  'store_changed',
+  'invalid_claims',
+  'lapsed',
+  'operator_problem',
+];
+
+function documentProperties(): GoogleAppsScript.Properties.Properties {
+  return PropertiesService.getDocumentProperties();
+}
+
+/** The document's connection record, or null when it has none (or an unreadable one). */
+export function readConnectionRecord(): ConnectionRecord | null {
+  const raw = documentProperties().getProperty(CONNECTION_PROPERTY_KEY);
+  if (!raw) return null;
+  try {
+    const value = JSON.parse(raw) as Partial<ConnectionRecord>;
+    if (!value || !STATES.includes(value.state as ConnectionRecord['state'])) return null;
+    return {
+      state: value.state as ConnectionRecord['state'],
+      store: isStoreRef(value.store) ? value.store : null,
+      scopes: Array.isArray(value.scopes) ? value.scopes.filter((s) => typeof s === 'string') : [],
+      detail: value.detail ?? null,
+      otherStore: isStoreRef(value.otherStore) ? value.otherStore : null,
+      since: typeof value.since === 'string' ? value.since : new Date(0).toISOString(),
+    };
+  } catch (e) {
+    return null;
+  }
+}
+
+export function writeConnectionRecord(record: Omit<ConnectionRecord, 'since'>): ConnectionRecord {
+  const full: ConnectionRecord = { ...record, since: new Date().toISOString() };
+  try {
+    documentProperties().setProperty(CONNECTION_PROPERTY_KEY, JSON.stringify(full));
+  } catch (e) {
+    // Read-only context (a custom function): the next trigger or sidebar run records the state.
+  }
+  return full;
+}
+
+export function clearConnectionRecord(): void {
+  documentProperties().deleteProperty(CONNECTION_PROPERTY_KEY);
+}
+
+/** True when the library holds a token for this document (read without the library). */
+export function hasStoredToken(): boolean {
+  return !!documentProperties().getProperty(TOKEN_PROPERTY_KEY);
+}
+
+/** The store id this document's sheets belong to, or null before the first sync wrote any. */
+export function storeTag(): string | null {
+  const tag = documentProperties().getProperty(STORE_TAG_PROPERTY_KEY);
+  return tag ? tag : null;
+}
+
+/** The store name recorded with the tag, to name it in messages. */
+export function storeTagName(): string | null {
+  const name = documentProperties().getProperty(STORE_TAG_NAME_PROPERTY_KEY);
+  return name ? name : null;
+}
+
+/** Tags the document's sheets with the store they hold (sync calls it before its first write). */
+export function setStoreTag(storeId: string, storeName?: string): void {
+  if (typeof storeId !== 'string' || storeId.trim() === '') throw new Error('setStoreTag needs a store id.');
+  const values: Record<string, string> = { [STORE_TAG_PROPERTY_KEY]: storeId };
+  if (storeName) values[STORE_TAG_NAME_PROPERTY_KEY] = storeName;
+  documentProperties().setProperties(values);
+}
+
+function isStoreRef(value: unknown): value is StoreRef {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    typeof (value as StoreRef).id === 'string' &&
+    typeof (value as StoreRef).name === 'string'
+  );
+}

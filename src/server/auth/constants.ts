@@ -1,0 +1,38 @@
+/** The OAuth2 library's service name; the token lives in document property `oauth2.<name>`. */
+export const SERVICE_NAME = 'merchant-analytics';
+export const TOKEN_PROPERTY_KEY = `oauth2.${SERVICE_NAME}`;
+
+/** Spec 5.1: every read scope this add-on uses, plus offline_access for a refresh token. */
+export const REQUESTED_SCOPES: readonly string[] = [
+  'store:read',
+  'orders:read',
+  'products:read',
+  'profitability:read',
+  'offline_access',
+];
+
+/** The global Apps Script runs when the authorization server redirects back (src/server/main.ts). */
+export const CALLBACK_FUNCTION = 'authCallback';
+
+/** Spec 5.2 paths, used when the discovery document cannot be read. */
+export const DEFAULT_AUTHORIZE_PATH = '/api/auth/oauth2/authorize';
+export const DEFAULT_TOKEN_PATH = '/api/auth/oauth2/token';
+export const DISCOVERY_PATH = '/.well-known/oauth-authorization-server';
+export const ACCOUNT_PATH = '/api/v1/account';
+
+/** Document properties written by this module (besides the library's token). */
+export const CONNECTION_PROPERTY_KEY = 'ma.connection';
+export const STORE_TAG_PROPERTY_KEY = 'ma.storeTag';
+export const STORE_TAG_NAME_PROPERTY_KEY = 'ma.storeTagName';
+
+/**
+ * A custom function runs for at most 30 s: it uses a stored access token only while it still has
+ * this long to live, so the token cannot expire mid-execution.
+ */
+export const CUSTOM_FUNCTION_TOKEN_MARGIN_MS = 90_000;
+
+/**
+ * Triggers and the sidebar renew the access token once it has less than this left, so that the
+ * token custom functions find stays usable until the next hourly run.
+ */
+export const PROACTIVE_REFRESH_BELOW_MS = 45 * 60_000;

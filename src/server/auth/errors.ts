@@ -1,0 +1,61 @@
+import type { UserAction } from '../../contract/sidebar';
+import { messageFor } from './messages';
+import type { ConnectionStatus } from './types';
+
+export type ConnectionErrorCode =
+  | ConnectionStatus['state']
+  | 'token_refresh_failed'
+  | 'custom_function_token_expired';
+
+/** The connection cannot give a token right now; userMessage says what to do. Never holds a token. */
+export class ConnectionError extends Error {
+  readonly code: ConnectionErrorCode;
+  readonly userMessage: string;
+  readonly action: UserAction;
+
+  constructor(code: ConnectionErrorCode, userMessage: string, action: UserAction) {
+    super(userMessage);
+    this.name = 'ConnectionError';
+    this.code = code;
+    this.userMessage = userMessage;
+    this.action = action;
+  }
+
+  static fromStatus(status: ConnectionStatus): ConnectionError {
+    return new ConnectionError(status.state, status.message, status.action ?? 'reconnect');
+  }
+}
+
+export function isConnectionError(e: unknown): e is ConnectionError {
+  return e instanceof ConnectionError || (e instanceof Error && e.name === 'ConnectionError' && 'userMessage' in e);
+}
+
+/** A custom function found no usable stored token; it must not refresh, so it says how to fix it. */
+export function customFunctionTokenExpired(): ConnectionError {
+  return new ConnectionError(
+    'custom_function_token_expired',
+    'Merchant Analytics needs to renew its access before formulas can read data. Open Extensions → Merchant Analytics → Open sidebar (or run Sync now), then recalculate this cell. Formulas never renew access themselves, so that the connection cannot be lost.',
+    'refresh',
+  );
+}
+
+/** A transient failure while renewing access (server error, network): nothing was lost. */
+export function refreshFailedTemporarily(): ConnectionError {
+  return new ConnectionError(
+    'token_refresh_failed',
+    'Merchant Analytics could not renew its access just now (the service did not answer properly). Nothing was lost; the next sync will try again.',
+    'retry_later',
+  );
+}
+
+export function notConnectedError(): ConnectionError {
+  const m = messageFor('not_connected', null, null);
+  return new ConnectionError('not_connected', m.message, m.action ?? 'connect');
+}
+
+/** The OAuth error code inside the library's "Error retrieving token: <code>, <description>" message. */
+export function oauthErrorCode(e: unknown): string | null {
+  const message = e instanceof Error ? e.message : typeof e === 'string' ? e : '';
+  const match = /^Error retrieving token: ([A-Za-z0-9_]+)/.exec(message);
+  return match ? match[1] : null;
+}

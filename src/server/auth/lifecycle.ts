@@ -1,0 +1,117 @@
+import { isConfigured } from '../config';
+import {
+  clearConnectionRecord,
+  hasStoredToken,
+  readConnectionRecord,
+  storeTag,
+  storeTagName,
+  writeConnectionRecord,
+} from './connection-record';
+import { messageFor } from './messages';
+import type { BrokenReason, ConnectionDetail, ConnectionRecord, ConnectionStatus, StoreRef } from './types';
+
+const BROKEN_REASONS: readonly BrokenReason[] = ['revoked', 'store_changed', 'invalid_claims', 'lapsed'];
+const DETAILS: readonly ConnectionDetail[] = [
+  'moved_to_other_store',
+  'store_differs_from_sheets',
+  'client_not_authorized',
+  'insufficient_scope',
+  'no_plan',
+  'refresh_rejected',
+];
+
+/** The connection as the sidebar and the Sync log show it. Reads properties only; no request. */
+export function connectionStatus(): ConnectionStatus {
+  if (!isConfigured()) return statusOf('not_configured', null);
+  const record = readConnectionRecord();
+  if (record && record.state !== 'connected') return statusOf(record.state, record);
+  if (!hasStoredToken()) return statusOf('not_connected', null);
+  return statusOf('connected', record);
+}
+
+function statusOf(state: ConnectionStatus['state'], record: ConnectionRecord | null): ConnectionStatus {
+  const store = record ? record.store : null;
+  const detail = record ? record.detail : null;
+  const { message, action } = messageFor(state, store, detail, record ? record.otherStore : null);
+  return { state, store, scopes: record ? record.scopes : [], detail, message, action, since: record ? record.since : null };
+}
+
+/** Records that the connection works and reads `store` with `scopes`. */
+export function markConnected(store: StoreRef | null, scopes: string[]): void {
+  writeConnectionRecord({ state: 'connected', store, scopes, detail: null, otherStore: null });
+}
+
+/**
+ * The connection stopped working for a reason only a reconnect fixes. Tokens are kept until the
+ * user reconnects or disconnects (so nothing else changes); the sheets are not touched.
+ */
+export function markConnectionBroken(reason: BrokenReason, detail?: string, otherStore?: StoreRef): ConnectionStatus {
+  if (!BROKEN_REASONS.includes(reason)) throw new Error(`markConnectionBroken: unknown reason ${String(reason)}.`);
+  const previous = readConnectionRecord();
+  const record = writeConnectionRecord({
+    state: reason,
+    store: previous ? previous.store : null,
+    scopes: previous ? previous.scopes : [],
+    detail: DETAILS.includes(detail as ConnectionDetail) ? (detail as ConnectionDetail) : null,
+    otherStore: otherStore ?? null,
+  });
+  return statusOf(record.state, record);
+}
+
+/** client_not_authorized / insufficient_scope: only the deployment's operator can fix it. */
+export function markOperatorProblem(detail: 'client_not_authorized' | 'insufficient_scope'): ConnectionStatus {
+  const previous = readConnectionRecord();
+  const record = writeConnectionRecord({
+    state: 'operator_problem',
+    store: previous ? previous.store : null,
+    scopes: previous ? previous.scopes : [],
+    detail,
+    otherStore: null,
+  });
+  return statusOf(record.state, record);
+}
+
+/**
+ * Applies an API error code (spec 5.8) to the connection state and returns the new status, or
+ * null when the code says nothing about the connection. invalid_token is not here: it means
+ * "refresh once", which the token source does.
+ */
+export function recordAuthFailure(code: string): ConnectionStatus | null {
+  switch (code) {
+    case 'grant_revoked':
+      return markConnectionBroken('revoked');
+    case 'invalid_token_claims':
+      return markConnectionBroken('invalid_claims');
+    case 'client_not_authorized':
+    case 'insufficient_scope':
+      return markOperatorProblem(code);
+    default:
+      return null;
+  }
+}
+
+/**
+ * A successful account read: the connection works. If the document's sheets belong to another
+ * store, the connection is marked store_changed and false is returned — never a silent mix.
+ */
+export function confirmStore(store: StoreRef): boolean {
+  const tag = storeTag();
+  const previous = readConnectionRecord();
+  if (tag !== null && tag !== store.id) {
+    const tagged = { id: tag, name: storeTagName() ?? tag };
+    writeConnectionRecord({
+      state: 'store_changed',
+      store: tagged,
+      scopes: previous ? previous.scopes : [],
+      detail: 'store_differs_from_sheets',
+      otherStore: store,
+    });
+    return false;
+  }
+  markConnected(store, previous ? previous.scopes : []);
+  return true;
+}
+
+export function forgetConnection(): void {
+  clearConnectionRecord();
+}

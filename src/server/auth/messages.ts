@@ -1,0 +1,73 @@
+import type { ConnectionDetail, ConnectionStateName, StoreRef } from './types';
+import type { UserAction } from '../../contract/sidebar';
+
+export interface StateMessage {
+  message: string;
+  action: UserAction | null;
+}
+
+const KEPT = 'Your data in the sheets is kept.';
+const OPERATOR =
+  'Please contact whoever set up Merchant Analytics for your organisation (the add-on operator); there is nothing to change in the spreadsheet.';
+
+function storeName(store: StoreRef | null): string {
+  return store ? `"${store.name}"` : 'your store';
+}
+
+/** The plain-language message and the action for each connection state. */
+export function messageFor(
+  state: ConnectionStateName,
+  store: StoreRef | null,
+  detail: ConnectionDetail | null,
+  otherStore: StoreRef | null = null,
+): StateMessage {
+  const name = storeName(store);
+  switch (state) {
+    case 'not_configured':
+      return {
+        message: 'Merchant Analytics has not been set up for your organisation yet. ' + OPERATOR.replace('Please contact', 'Please ask'),
+        action: 'configure',
+      };
+    case 'not_connected':
+      return { message: 'This spreadsheet is not connected to a Merchant Analytics store. Click Connect to choose one.', action: 'connect' };
+    case 'connected':
+      return { message: `Connected to ${name}.`, action: null };
+    case 'revoked':
+      return {
+        message:
+          detail === 'no_plan'
+            ? `This spreadsheet's connection to ${name} stopped because the Merchant Analytics workspace no longer has a plan. ${KEPT} Once the plan is active again, click Reconnect to resume syncing.`
+            : `This spreadsheet's connection to ${name} was turned off in Merchant Analytics (Settings → Connected apps). ${KEPT} Click Reconnect to resume syncing.`,
+        action: 'reconnect',
+      };
+    case 'store_changed':
+      if (detail === 'store_differs_from_sheets') {
+        return {
+          message: `You picked ${storeName(otherStore)}, but the sheets in this spreadsheet hold data of ${name}. Nothing was changed and the two stores are never mixed. Click Reconnect and pick ${name} to resume syncing here, or connect ${storeName(otherStore)} from a new spreadsheet.`,
+          action: 'reconnect',
+        };
+      }
+      return {
+        message: `This connection now reads another store: the same Merchant Analytics user connected a different store (here or in another spreadsheet), which moves the user's only connection. ${KEPT} Reconnect here, or connect the other store with a different merchant user.`,
+        action: 'reconnect',
+      };
+    case 'invalid_claims':
+      return {
+        message: `Merchant Analytics did not accept this spreadsheet's connection to ${name} (the sign-in is not tied to a store). ${KEPT} Click Reconnect and pick the store again.`,
+        action: 'reconnect',
+      };
+    case 'lapsed':
+      return {
+        message: `This spreadsheet's connection to ${name} is no longer valid: it was not used for 90 days, or it was turned off or replaced in Merchant Analytics. ${KEPT} Click Reconnect to resume syncing.`,
+        action: 'reconnect',
+      };
+    case 'operator_problem':
+      return {
+        message:
+          detail === 'insufficient_scope'
+            ? `Merchant Analytics refused part of the data for ${name} because the add-on was not given the permissions it needs. ` + OPERATOR
+            : 'Merchant Analytics does not currently accept this add-on (the application is not provisioned or was disabled). ' + OPERATOR,
+        action: 'contact_operator',
+      };
+  }
+}

@@ -1,0 +1,35 @@
+import { probeAccount } from './account-probe';
+import { oauthErrorCode, refreshFailedTemporarily, ConnectionError } from './errors';
+import { markConnectionBroken, markOperatorProblem } from './lifecycle';
+import type { ConnectionStatus } from './types';
+import type { AuthSession } from './session';
+
+/**
+ * The token endpoint refused a refresh. invalid_grant is all the endpoint says (revoked, moved to
+ * another store, lapsed, rotated away), so the old access token is shown to the API once to learn
+ * which; the state is recorded and a ConnectionError with the user's message is returned.
+ * Anything else that is not the client's fault is temporary: nothing is recorded.
+ */
+export function connectionErrorAfterRefresh(
+  session: AuthSession,
+  error: unknown,
+  oldAccessToken: string | null,
+  accessTokenWasStillValid: boolean,
+): ConnectionError {
+  const code = oauthErrorCode(error);
+  if (code === 'invalid_client' || code === 'unauthorized_client') {
+    return ConnectionError.fromStatus(markOperatorProblem('client_not_authorized'));
+  }
+  if (code !== 'invalid_grant') return refreshFailedTemporarily();
+  const probe = oldAccessToken ? probeAccount(session.config.apiBaseUrl, oldAccessToken) : null;
+  const probeCode = probe && !probe.ok ? probe.code : null;
+  let status: ConnectionStatus;
+  if (probeCode === 'grant_revoked') status = markConnectionBroken('revoked');
+  else if (probeCode === 'invalid_token_claims') status = markConnectionBroken('invalid_claims');
+  else if (probeCode === 'client_not_authorized') status = markOperatorProblem('client_not_authorized');
+  // The old token still reads the store: only the refresh token is gone (rotated away elsewhere).
+  else if (probe !== null && probe.ok) status = markConnectionBroken('lapsed', 'refresh_rejected');
+  else if (accessTokenWasStillValid) status = markConnectionBroken('store_changed', 'moved_to_other_store');
+  else status = markConnectionBroken('lapsed', 'refresh_rejected');
+  return ConnectionError.fromStatus(status);
+}

@@ -1,0 +1,46 @@
+import type { ConnectionStateName, UserAction } from '../../contract/sidebar';
+
+export type { ConnectionStateName };
+
+/** Why a connection stopped working; markConnectionBroken's public reasons plus operator problems. */
+export type BrokenReason = 'revoked' | 'store_changed' | 'invalid_claims' | 'lapsed';
+
+/** The finer cause behind a state, for the message and for support. */
+export type ConnectionDetail =
+  | 'moved_to_other_store'
+  | 'store_differs_from_sheets'
+  | 'client_not_authorized'
+  | 'insufficient_scope'
+  | 'no_plan'
+  | 'refresh_rejected';
+
+export interface StoreRef {
+  id: string;
+  name: string;
+}
+
+/** What the document remembers about its connection (document property ma.connection). */
+export interface ConnectionRecord {
+  state: 'connected' | BrokenReason | 'operator_problem';
+  store: StoreRef | null;
+  /** Granted scopes from the token response. */
+  scopes: string[];
+  detail: ConnectionDetail | null;
+  /** Store picked at a refused reconnect (store_differs_from_sheets), to name it in the message. */
+  otherStore: StoreRef | null;
+  /** ISO time of the last state change. */
+  since: string;
+}
+
+/** What connectionStatus() returns: JSON-safe, ready for the sidebar and the Sync log. */
+export interface ConnectionStatus {
+  state: ConnectionStateName;
+  store: StoreRef | null;
+  scopes: string[];
+  detail: ConnectionDetail | null;
+  /** A sentence a finance person understands. */
+  message: string;
+  /** What to do next; null when the connection works. */
+  action: UserAction | null;
+  since: string | null;
+}

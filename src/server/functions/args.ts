@@ -1,0 +1,61 @@
+/**
+ * Custom function arguments: what a finance user can type or reference, checked with errors that
+ * say which argument is wrong and what is expected.
+ */
+
+/** Formats a Date as YYYY-MM-DD in the spreadsheet's time zone (Utilities.formatDate in Apps Script). */
+export type DateFormatter = (date: Date) => string;
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+function isDate(value: unknown): value is Date {
+  // Dates may come from another realm (the runtime's bridge), so instanceof is not enough.
+  return Object.prototype.toString.call(value) === '[object Date]';
+}
+
+function argumentError(fn: string, message: string): Error {
+  return new Error(`${fn}: ${message}`);
+}
+
+/** A Date cell or a 'YYYY-MM-DD' string, returned as 'YYYY-MM-DD'. */
+export function dateArgument(fn: string, name: string, value: unknown, format: DateFormatter): string {
+  if (Array.isArray(value)) throw argumentError(fn, `${name} must be a single cell, not a range`);
+  if (value === undefined || value === null || value === '') throw argumentError(fn, `${name} is required (a date or YYYY-MM-DD)`);
+  if (isDate(value)) {
+    if (Number.isNaN(value.getTime())) throw argumentError(fn, `${name} must be a date or YYYY-MM-DD`);
+    return format(value);
+  }
+  if (typeof value === 'string' && isCalendarDate(value.trim())) return value.trim();
+  throw argumentError(fn, `${name} must be a date or YYYY-MM-DD`);
+}
+
+export function isCalendarDate(text: string): boolean {
+  const match = ISO_DATE.exec(text);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** start and end as dates, start not after end. */
+export function dateRangeArguments(fn: string, start: unknown, end: unknown, format: DateFormatter): { start: string; end: string } {
+  const range = { start: dateArgument(fn, 'start', start, format), end: dateArgument(fn, 'end', end, format) };
+  // ISO dates compare correctly as text.
+  if (range.start > range.end) throw argumentError(fn, `start (${range.start}) must not be after end (${range.end})`);
+  return range;
+}
+
+/**
+ * An order reference: the service id (`ord_…`), `external:<platform id>`, or the platform's
+ * numeric order id as typed in a cell (number or digits), which becomes `external:<id>`.
+ */
+export function orderIdArgument(fn: string, value: unknown): string {
+  if (Array.isArray(value)) throw argumentError(fn, 'order_id must be a single cell, not a range');
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return `external:${value}`;
+  if (typeof value === 'string') {
+    const text = value.trim();
+    if (/^\d+$/.test(text)) return `external:${text}`;
+    if (/^ord_[A-Za-z0-9_-]+$/.test(text) || /^external:[A-Za-z0-9_-]+$/.test(text)) return text;
+  }
+  throw argumentError(fn, 'order_id must be an order id (ord_…), external:<platform order id>, or the platform order number');
+}

@@ -1,0 +1,79 @@
+/**
+ * The custom functions' bodies (globals in main.ts call these). Each validates its arguments
+ * before any service call, reads through the API client, and turns typed failures into one
+ * message that says what to do.
+ */
+import type { ApiClient } from '../api/client';
+import type { DailyRow } from '../api/types';
+import type { ExecutionBudget } from '../platform/budget';
+import { DateFormatter, dateRangeArguments, orderIdArgument } from './args';
+import { customFunctionContext, spreadsheetDateFormatter } from './context';
+import { Table, dailyTable, orderTable, summaryTable } from './tables';
+
+/** One page of daily rows holds up to 400 days (spec 8.2); more pages than this is a loop. */
+const DAILY_PAGE_LIMIT = 400;
+const MAX_DAILY_PAGES = 50;
+
+export interface FunctionDeps {
+  client: ApiClient;
+  budget: ExecutionBudget;
+  formatDate: DateFormatter;
+}
+
+export function profitSummary(start: unknown, end: unknown, deps?: FunctionDeps): Table {
+  return withUserMessages('PROFIT_SUMMARY', () => {
+    const formatDate = deps?.formatDate ?? spreadsheetDateFormatter();
+    const range = dateRangeArguments('PROFIT_SUMMARY', start, end, formatDate);
+    const { client } = deps ?? customFunctionContext();
+    return summaryTable(client.summary(range.start, range.end));
+  });
+}
+
+export function profitDaily(start: unknown, end: unknown, deps?: FunctionDeps): Table {
+  return withUserMessages('PROFIT_DAILY', () => {
+    const formatDate = deps?.formatDate ?? spreadsheetDateFormatter();
+    const range = dateRangeArguments('PROFIT_DAILY', start, end, formatDate);
+    const { client, budget } = deps ?? customFunctionContext();
+    return dailyTable(readAllDays(client, budget, range.start, range.end));
+  });
+}
+
+export function profitOrder(orderId: unknown, deps?: Omit<FunctionDeps, 'formatDate'>): Table {
+  return withUserMessages('PROFIT_ORDER', () => {
+    const id = orderIdArgument('PROFIT_ORDER', orderId);
+    const { client } = deps ?? customFunctionContext();
+    return orderTable(client.getOrder(id));
+  });
+}
+
+/** Follows next_cursor with the same filters, sequentially, while the 30 s budget allows. */
+function readAllDays(client: ApiClient, budget: ExecutionBudget, startDate: string, endDate: string): DailyRow[] {
+  const rows: DailyRow[] = [];
+  const seen = new Set<string>();
+  let cursor: string | null = null;
+  for (let pages = 0; ; pages++) {
+    if (pages > 0 && !budget.canStartStep()) {
+      throw new Error('PROFIT_DAILY: the range is too long to read within the 30 seconds a formula may run; use a shorter range or the Daily P&L sheet');
+    }
+    const page = client.listDaily({ startDate, endDate, limit: DAILY_PAGE_LIMIT, cursor });
+    rows.push(...page.data);
+    if (!page.hasMore) return rows;
+    if (page.nextCursor === null || seen.has(page.nextCursor) || pages + 1 >= MAX_DAILY_PAGES) {
+      throw new Error('PROFIT_DAILY: Merchant Analytics returned inconsistent paging; try again later');
+    }
+    seen.add(page.nextCursor);
+    cursor = page.nextCursor;
+  }
+}
+
+/** Typed failures (API, connection, set-up) carry a userMessage: show that, prefixed by the function. */
+function withUserMessages(fn: string, body: () => Table): Table {
+  try {
+    return body();
+  } catch (e) {
+    if (e instanceof Error && e.message.startsWith(`${fn}: `)) throw e;
+    const userMessage = e !== null && typeof e === 'object' && typeof (e as { userMessage?: unknown }).userMessage === 'string' ? (e as { userMessage: string }).userMessage : null;
+    if (userMessage !== null) throw new Error(`${fn}: ${userMessage}`);
+    throw e;
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * API answers as 2-D arrays for the sheet. Unknown values (null) become empty cells, never 0.
+ */
+import { PROFIT_TOTALS_FIELDS } from '../api/types';
+import type { DailyRow, Order, ProfitabilitySummary } from '../api/types';
+
+export type Cell = string | number | boolean;
+export type Table = Cell[][];
+
+export function cell(value: unknown): Cell {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : '';
+  if (typeof value === 'string' || typeof value === 'boolean') return value;
+  return '';
+}
+
+const SUMMARY_STRUCTURED_FIELDS: readonly string[] = ['period', 'currency', 'basis', 'cogs_coverage_pct', 'totals'];
+
+/** Header row first; period, currency, basis and coverage, then every totals field (spec 2.8). */
+export function summaryTable(summary: ProfitabilitySummary): Table {
+  const period = summary.period ?? ({} as Partial<ProfitabilitySummary['period']>);
+  const basis = summary.basis ?? ({} as Partial<ProfitabilitySummary['basis']>);
+  const totals = (summary.totals ?? {}) as Record<string, unknown>;
+  const rows: Table = [
+    ['field', 'value'],
+    ['period_start', cell(period.start)],
+    ['period_end', cell(period.end)],
+    ['period_days', cell(period.days)],
+    ['currency', cell(summary.currency)],
+    ['basis_refund_recognition', cell(basis.refund_recognition)],
+    ['basis_tax_treated_as_cost', cell(basis.tax_treated_as_cost)],
+    ['basis_ad_spend', cell(basis.ad_spend)],
+    ['cogs_coverage_pct', cell(summary.cogs_coverage_pct)],
+  ];
+  // Scalars beside the known fields, e.g. the unit counts behind cogs_coverage_pct (spec 2.8).
+  const record = summary as unknown as Record<string, unknown>;
+  for (const [field, value] of Object.entries(record)) {
+    if (!SUMMARY_STRUCTURED_FIELDS.includes(field) && (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean')) rows.push([field, value]);
+  }
+  for (const field of totalsFieldsOf(totals)) rows.push([field, cell(totals[field])]);
+  return rows;
+}
+
+/** The spec's totals fields in its order, then any numeric field a newer API version adds. */
+function totalsFieldsOf(record: Record<string, unknown>): string[] {
+  const known: readonly string[] = PROFIT_TOTALS_FIELDS;
+  const extra = Object.keys(record).filter((k) => !known.includes(k) && k !== 'date' && typeof record[k] === 'number');
+  return [...known, ...extra];
+}
+
+export const DAILY_HEADER: readonly string[] = ['date', ...PROFIT_TOTALS_FIELDS];
+
+/** Header row of field names, then one row per day, oldest first. */
+export function dailyTable(rows: DailyRow[]): Table {
+  const sorted = [...rows].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  return [[...DAILY_HEADER], ...sorted.map((row) => DAILY_HEADER.map((field) => cell((row as unknown as Record<string, unknown>)[field])))];
+}
+
+const ORDER_FIELDS = ['id', 'order_number', 'external_order_id', 'created_at', 'updated_at', 'canceled_at', 'refunded_at', 'currency', 'financial_status', 'fulfillment_status', 'sales_channel'] as const;
+
+/** One order's economics as a 2-column table (field, value). */
+export function orderTable(order: Order): Table {
+  const rows: Table = [['field', 'value']];
+  const record = order as unknown as Record<string, unknown>;
+  for (const field of ORDER_FIELDS) rows.push([field, cell(record[field])]);
+  const economics = (order.economics ?? {}) as unknown as Record<string, unknown>;
+  for (const [field, value] of Object.entries(economics)) rows.push([field, cell(value)]);
+  return rows;
+}

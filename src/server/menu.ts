@@ -1,0 +1,36 @@
+/**
+ * The add-on menu. onOpen runs in AuthMode.NONE or LIMITED, where properties and most services are
+ * off limits: it only builds the menu. The menu items run in FULL.
+ */
+
+export const SIDEBAR_TITLE = 'Merchant Analytics';
+
+export const MENU_ITEMS = [
+  { caption: 'Open sidebar', functionName: 'showSidebar' },
+  { caption: 'Sync now', functionName: 'syncNowFromMenu' },
+  { caption: 'Help', functionName: 'showHelp' },
+] as const;
+
+export function buildAddOnMenu(): void {
+  const menu = SpreadsheetApp.getUi().createAddonMenu();
+  for (const item of MENU_ITEMS) menu.addItem(item.caption, item.functionName);
+  menu.addToUi();
+}
+
+export function openSidebar(): void {
+  const output = HtmlService.createHtmlOutputFromFile('Sidebar').setTitle(SIDEBAR_TITLE);
+  SpreadsheetApp.getUi().showSidebar(output);
+}
+
+export const HELP_TEXT = [
+  'Merchant Analytics copies your store\'s orders, line items, products and daily profit and loss into this spreadsheet.',
+  '1. Open the sidebar (Extensions → Merchant Analytics → Open sidebar) and connect your store.',
+  '2. Press "Sync now" for the first copy; choose a schedule to keep the sheets current.',
+  '3. Use =PROFIT_SUMMARY(start, end) and =PROFIT_DAILY(start, end) in any cell.',
+  'Access is read-only. Customers appear only as a pseudonymous reference, never by name or address.',
+].join('\n\n');
+
+export function showHelpDialog(): void {
+  const ui = SpreadsheetApp.getUi();
+  ui.alert('Merchant Analytics — help', HELP_TEXT, ui.ButtonSet.OK);
+}

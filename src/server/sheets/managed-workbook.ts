@@ -1,0 +1,196 @@
+/**
+ * The Apps Script edge of the sheets: opens (or creates) the managed sheets, reads each key
+ * index once per run, and writes every row write of a page in ONE Values.batchUpdate (RAW),
+ * growing the grid first when needed. Only managed columns are written; rows never move.
+ */
+import { a1Range } from './a1';
+import { KeyIndex } from './key-index';
+import { lastRowOf, mergeRowWrites, type RangeWrite, type RowWrite } from './row-writes';
+import { numberFormatFor } from './rows';
+import type { SheetName, TableSchema } from './schema';
+
+export const STORE_METADATA_KEY = 'merchant_analytics_store_id';
+/** Rows added at a time when a sheet's grid is full: fewer insert calls, little unused grid. */
+const GROW_ROWS = 1000;
+
+/** A spreadsheet holds at most 10 million cells. */
+export const SPREADSHEET_CELL_LIMIT = 10_000_000;
+
+export class CellLimitError extends Error {
+  constructor(readonly usedCells: number, readonly neededCells: number) {
+    super(
+      `The spreadsheet would pass Google's limit of 10 million cells (${usedCells} used, ${neededCells} more needed). Nothing more was written. Sync a shorter period (set a "created after" date) or use a new spreadsheet.`,
+    );
+    this.name = 'CellLimitError';
+  }
+}
+
+export class SheetOwnershipError extends Error {
+  constructor(readonly sheetName: string, readonly userMessage: string) {
+    super(userMessage);
+    this.name = 'SheetOwnershipError';
+  }
+}
+
+interface OpenSheet {
+  schema: TableSchema;
+  sheet: GoogleAppsScript.Spreadsheet.Sheet;
+  maxRows: number;
+  index: KeyIndex | null;
+}
+
+export interface TableWrite {
+  schema: TableSchema;
+  rows: RowWrite[];
+}
+
+export class ManagedWorkbook {
+  readonly spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet;
+  readonly timeZone: string;
+  private readonly open = new Map<SheetName, OpenSheet>();
+  private spreadsheetId: string | null = null;
+  private usedCells: number | null = null;
+  /** Cells sent by batchUpdate during this run. */
+  cellsWritten = 0;
+
+  private storeId: string | null = null;
+  private currency: string | null = null;
+
+  constructor() {
+    this.spreadsheet = SpreadsheetApp.getActive();
+    this.timeZone = this.spreadsheet.getSpreadsheetTimeZone();
+  }
+
+  /** Binds the store whose data this run writes (checked against each data sheet's tag). */
+  bindStore(storeId: string, currency: string | null): void {
+    this.storeId = storeId;
+    this.currency = currency;
+  }
+
+  /** The sheet for a schema, created with headers, formats, notes and the store tag if missing. */
+  private sheetFor(schema: TableSchema): OpenSheet {
+    const cached = this.open.get(schema.sheetName);
+    if (cached) return cached;
+    const existing = this.spreadsheet.getSheetByName(schema.sheetName);
+    const sheet = existing ?? this.createSheet(schema);
+    if (existing && schema.storeData) this.assertOwnedByStore(existing, schema.sheetName);
+    const opened: OpenSheet = { schema, sheet, maxRows: sheet.getMaxRows(), index: null };
+    this.open.set(schema.sheetName, opened);
+    return opened;
+  }
+
+  private createSheet(schema: TableSchema): GoogleAppsScript.Spreadsheet.Sheet {
+    const sheet = this.spreadsheet.insertSheet(schema.sheetName);
+    this.usedCells = null;
+    const width = schema.columns.length;
+    const maxColumns = sheet.getMaxColumns();
+    if (maxColumns < width) sheet.insertColumnsAfter(maxColumns, width - maxColumns);
+    sheet.getRange(1, 1, 1, width).setValues([schema.columns.map((c) => c.header)]);
+    sheet.setFrozenRows(1);
+    const notes = schema.columns.map((c) => c.note ?? '');
+    if (notes.some((n) => n !== '')) sheet.getRange(1, 1, 1, width).setNotes([notes]);
+    const maxRows = sheet.getMaxRows();
+    if (maxRows > 1) this.applyFormats(sheet, schema, 2, maxRows - 1);
+    if (schema.storeData) sheet.addDeveloperMetadata(STORE_METADATA_KEY, this.requireStore());
+    return sheet;
+  }
+
+  private applyFormats(sheet: GoogleAppsScript.Spreadsheet.Sheet, schema: TableSchema, firstRow: number, count: number): void {
+    const formats = schema.columns.map((c) => numberFormatFor(c.kind, this.currency) ?? 'General');
+    if (formats.every((f) => f === 'General')) return;
+    const block: string[][] = [];
+    for (let i = 0; i < count; i++) block.push(formats);
+    sheet.getRange(firstRow, 1, count, schema.columns.length).setNumberFormats(block);
+  }
+
+  private assertOwnedByStore(sheet: GoogleAppsScript.Spreadsheet.Sheet, name: string): void {
+    const tags = sheet.getDeveloperMetadata().filter((m) => m.getKey() === STORE_METADATA_KEY);
+    if (tags.length === 0) {
+      throw new SheetOwnershipError(name, `A sheet named "${name}" exists that Merchant Analytics did not create. Rename it so the sync can create its own; nothing was written.`);
+    }
+    const owner = tags[0].getValue();
+    if (owner !== this.requireStore()) {
+      throw new SheetOwnershipError(name, `The sheet "${name}" holds data of another store (${owner}); this connection reads ${this.storeId}. Nothing was written. Use a new spreadsheet for this store, or reconnect the original store.`);
+    }
+  }
+
+  private requireStore(): string {
+    if (this.storeId === null) throw new Error('No store is bound: store data cannot be written before the account is read.');
+    return this.storeId;
+  }
+
+  /** The key index of a table: its index columns read in ONE call the first time in a run. */
+  index(schema: TableSchema): KeyIndex {
+    const opened = this.sheetFor(schema);
+    if (opened.index) return opened.index;
+    const lastRow = opened.sheet.getLastRow();
+    const values: unknown[][] =
+      lastRow > 1 && schema.indexColumns > 0 ? opened.sheet.getRange(2, 1, lastRow - 1, schema.indexColumns).getValues() : [];
+    opened.index = new KeyIndex(values, this.timeZone, schema.columns[0].kind === 'date');
+    return opened.index;
+  }
+
+  /** Makes sure the sheet exists (for tables written without an index, e.g. the Sync log). */
+  ensure(schema: TableSchema): GoogleAppsScript.Spreadsheet.Sheet {
+    return this.sheetFor(schema).sheet;
+  }
+
+  /** Every row write of a page: grid growth where needed, then one batchUpdate. */
+  write(tables: readonly TableWrite[]): number {
+    const data: RangeWrite[] = [];
+    for (const t of tables) {
+      if (t.rows.length === 0) continue;
+      this.growTo(t.schema, lastRowOf(t.rows));
+      data.push(...mergeRowWrites(t.schema.sheetName, t.rows));
+    }
+    if (data.length === 0) return 0;
+    const cells = data.reduce((n, d) => n + d.values.length * (d.values[0]?.length ?? 0), 0);
+    valuesService().batchUpdate({ valueInputOption: 'RAW', data }, this.id());
+    this.cellsWritten += cells;
+    return cells;
+  }
+
+  private growTo(schema: TableSchema, lastRow: number): void {
+    const opened = this.sheetFor(schema);
+    if (lastRow <= opened.maxRows) return;
+    const columns = opened.sheet.getMaxColumns();
+    const used = this.cellsUsed();
+    const needed = lastRow - opened.maxRows;
+    if (used + needed * columns > SPREADSHEET_CELL_LIMIT) throw new CellLimitError(used, needed * columns);
+    const add = Math.min(Math.max(needed, GROW_ROWS), Math.floor((SPREADSHEET_CELL_LIMIT - used) / columns));
+    opened.sheet.insertRowsAfter(opened.maxRows, add);
+    this.applyFormats(opened.sheet, schema, opened.maxRows + 1, add);
+    opened.maxRows += add;
+    this.usedCells = used + add * columns;
+  }
+
+  /** Grid cells of every sheet in the spreadsheet (what counts toward the 10 M limit); read once per run. */
+  cellsUsed(): number {
+    if (this.usedCells === null) {
+      this.usedCells = this.spreadsheet.getSheets().reduce((n, sheet) => n + sheet.getMaxRows() * sheet.getMaxColumns(), 0);
+    }
+    return this.usedCells;
+  }
+
+  /** Cells the managed sheets occupy (grid size), for the 10 M cell limit. */
+  gridCells(schema: TableSchema): number {
+    const opened = this.sheetFor(schema);
+    return opened.maxRows * opened.sheet.getMaxColumns();
+  }
+
+  id(): string {
+    if (this.spreadsheetId === null) this.spreadsheetId = this.spreadsheet.getId();
+    return this.spreadsheetId;
+  }
+
+  rangeOf(schema: TableSchema, row: number): string {
+    return a1Range(schema.sheetName, row, 1, row, schema.columns.length);
+  }
+}
+
+function valuesService(): GoogleAppsScript.Sheets.Collection.Spreadsheets.ValuesCollection {
+  if (typeof Sheets === 'undefined' || !Sheets || !Sheets.Spreadsheets || !Sheets.Spreadsheets.Values) {
+    throw new Error('The Advanced Sheets service (Sheets v4) is not enabled for this script; the sync needs it to write rows in batches.');
+  }
+  return Sheets.Spreadsheets.Values;
+}

@@ -1,0 +1,49 @@
+/**
+ * Row writes of one page, merged into as few ranges as possible: consecutive rows with the same
+ * column span become one range (appends are always consecutive). Pure.
+ */
+import { a1Range } from './a1';
+import type { CellValue } from './cells';
+
+export interface RowWrite {
+  row: number;
+  /** 1-based first column written. */
+  column: number;
+  cells: CellValue[];
+}
+
+export interface RangeWrite {
+  range: string;
+  values: CellValue[][];
+}
+
+export function mergeRowWrites(sheetName: string, writes: readonly RowWrite[]): RangeWrite[] {
+  // Last write of a row/column span wins (the feed is at-least-once: an id may repeat in a page).
+  const latest = new Map<string, RowWrite>();
+  for (const w of writes) latest.set(`${w.row}:${w.column}:${w.cells.length}`, w);
+  const sorted = [...latest.values()].sort((a, b) => a.column - b.column || a.cells.length - b.cells.length || a.row - b.row);
+  const ranges: RangeWrite[] = [];
+  let run: RowWrite[] = [];
+  const flush = (): void => {
+    if (run.length === 0) return;
+    const first = run[0];
+    const last = run[run.length - 1];
+    ranges.push({
+      range: a1Range(sheetName, first.row, first.column, last.row, first.column + first.cells.length - 1),
+      values: run.map((w) => w.cells),
+    });
+    run = [];
+  };
+  for (const w of sorted) {
+    const prev = run[run.length - 1];
+    if (prev && (prev.column !== w.column || prev.cells.length !== w.cells.length || prev.row + 1 !== w.row)) flush();
+    run.push(w);
+  }
+  flush();
+  return ranges;
+}
+
+/** Highest row a set of writes touches (0 when none). */
+export function lastRowOf(writes: readonly RowWrite[]): number {
+  return writes.reduce((max, w) => Math.max(max, w.row), 0);
+}

@@ -1,0 +1,64 @@
+/**
+ * API record → row of cells, by schema. Pure: the jobs hand in the record and the derived values,
+ * this file decides nothing about sync, only how each value becomes a safe cell.
+ */
+import { booleanCell, dateCell, numberCell, textCell, timestampCell, type CellValue } from './cells';
+import type { ColumnKind, TableSchema } from './schema';
+
+export type DerivedValues = Readonly<Record<string, unknown>>;
+
+export function valueAt(record: unknown, path: readonly string[]): unknown {
+  let current: unknown = record;
+  for (const key of path) {
+    if (current === null || current === undefined || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+export function toCell(value: unknown, kind: ColumnKind, timeZone: string): CellValue {
+  switch (kind) {
+    case 'text':
+      return textCell(value);
+    case 'bool':
+      return booleanCell(value);
+    case 'timestamp':
+      return timestampCell(value, timeZone);
+    case 'date':
+      return dateCell(value);
+    default:
+      return numberCell(value);
+  }
+}
+
+/** One row: derived values by header win over the record's field at the column's path. */
+export function buildRow(schema: TableSchema, record: unknown, derived: DerivedValues, timeZone: string): CellValue[] {
+  return schema.columns.map((column) => {
+    const raw = Object.prototype.hasOwnProperty.call(derived, column.header)
+      ? derived[column.header]
+      : column.path
+        ? valueAt(record, column.path)
+        : undefined;
+    return toCell(raw, column.kind, timeZone);
+  });
+}
+
+/** Number format of a column (amounts carry the store currency code; API percentages are 0–100). */
+export function numberFormatFor(kind: ColumnKind, currency: string | null): string | null {
+  switch (kind) {
+    case 'amount':
+      return currency ? `#,##0.00 [$${currency}]` : '#,##0.00';
+    case 'pct':
+      return '0.00"%"';
+    case 'int':
+      return '0';
+    case 'timestamp':
+      return 'yyyy-mm-dd hh:mm:ss';
+    case 'date':
+      return 'yyyy-mm-dd';
+    case 'text':
+      return '@';
+    default:
+      return null;
+  }
+}

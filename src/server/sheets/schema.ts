@@ -1,0 +1,222 @@
+/**
+ * The managed sheets: names, columns (API field names, nested objects flattened, plus derived
+ * columns), kinds that decide the cell conversion and number format, and the estimate notes.
+ * Key columns come first so one read of the leading columns gives the id → row index.
+ */
+
+export type ColumnKind = 'text' | 'int' | 'number' | 'amount' | 'pct' | 'bool' | 'timestamp' | 'date';
+
+export interface ColumnSpec {
+  header: string;
+  kind: ColumnKind;
+  /** Where the value is in the API record; absent for derived columns (filled by the job). */
+  path?: readonly string[];
+  note?: string;
+}
+
+export interface TableSchema {
+  sheetName: SheetName;
+  columns: readonly ColumnSpec[];
+  /** Leading columns read once per run into the key index (id first). */
+  indexColumns: number;
+  /** True for store data (tagged with the store id, refused for another store). */
+  storeData: boolean;
+}
+
+export type SheetName = 'Orders' | 'Line items' | 'Products' | 'Variants' | 'Daily P&L' | 'Sync log';
+
+const ESTIMATE_AD_SPEND =
+  'Estimate (API spec 2.3 rule 7): ad spend is allocated to orders by the service (see ad_spend_basis); treat it as an estimate, not a booked cost.';
+const ESTIMATE_COVERAGE =
+  'Estimate (API spec 2.3 rule 7): share of the order covered by known costs; below 100 the cogs figure is incomplete.';
+
+const field = (header: string, kind: ColumnKind, path: readonly string[] = [header], note?: string): ColumnSpec =>
+  note ? { header, kind, path, note } : { header, kind, path };
+const derived = (header: string, kind: ColumnKind, note?: string): ColumnSpec => (note ? { header, kind, note } : { header, kind });
+const nested = (parent: string, kind: ColumnKind, name: string, note?: string): ColumnSpec => field(name, kind, [parent, name], note);
+const cogsColumns = (): ColumnSpec[] => [
+  field('cogs_unit_cost', 'amount', ['cogs', 'unit_cost']),
+  field('cogs_handling_cost', 'amount', ['cogs', 'handling_cost']),
+  field('cogs_currency', 'text', ['cogs', 'currency']),
+  field('cogs_effective_from', 'timestamp', ['cogs', 'effective_from']),
+  field('cogs_source', 'text', ['cogs', 'source']),
+  field('cogs_cost_is_tiered', 'bool', ['cogs', 'cost_is_tiered']),
+  field('cogs_cost_is_market_specific', 'bool', ['cogs', 'cost_is_market_specific']),
+];
+
+/** Derived order status values. */
+export type OrderStatus = 'active' | 'cancelled' | 'gone';
+/** Derived status of a line item or variant: 'removed' once its order/product no longer lists it. */
+export type MemberStatus = 'active' | 'removed';
+
+export const ORDERS: TableSchema = {
+  sheetName: 'Orders',
+  indexColumns: 5,
+  storeData: true,
+  columns: [
+    field('id', 'text'),
+    derived('status', 'text', 'active, cancelled (canceled_at set) or gone (no longer returned by the service; see gone_at). Rows are never deleted.'),
+    derived('placed_date', 'date', "Placement date in the store's time zone (matches the Daily P&L dates)."),
+    derived('gone_at', 'timestamp'),
+    derived('synced_at', 'timestamp'),
+    field('external_order_id', 'text'),
+    field('external_order_gid', 'text'),
+    field('order_number', 'text'),
+    field('platform', 'text'),
+    field('store_id', 'text'),
+    field('created_at', 'timestamp'),
+    field('updated_at', 'timestamp'),
+    field('canceled_at', 'timestamp'),
+    field('refunded_at', 'timestamp'),
+    field('currency', 'text'),
+    field('financial_status', 'text'),
+    field('fulfillment_status', 'text'),
+    field('sales_channel', 'text'),
+    field('is_first_order', 'bool'),
+    field('customer_order_sequence', 'int'),
+    field('is_subscription_renewal', 'bool'),
+    nested('economics', 'amount', 'gross_revenue'),
+    nested('economics', 'amount', 'shipping_revenue'),
+    nested('economics', 'amount', 'discount'),
+    nested('economics', 'amount', 'tax'),
+    nested('economics', 'bool', 'tax_included_in_price'),
+    nested('economics', 'amount', 'refunds'),
+    nested('economics', 'amount', 'net_revenue'),
+    nested('economics', 'amount', 'cogs'),
+    nested('economics', 'text', 'cogs_source'),
+    nested('economics', 'pct', 'cogs_coverage_pct', ESTIMATE_COVERAGE),
+    nested('economics', 'amount', 'fulfillment_cost'),
+    nested('economics', 'text', 'fulfillment_cost_source'),
+    nested('economics', 'amount', 'payment_fee'),
+    nested('economics', 'amount', 'ad_spend_allocated', ESTIMATE_AD_SPEND),
+    nested('economics', 'text', 'ad_spend_basis'),
+    nested('economics', 'amount', 'contribution_profit'),
+    nested('economics', 'pct', 'contribution_margin_pct'),
+    nested('economics', 'amount', 'allocated_overhead'),
+    nested('economics', 'amount', 'net_profit'),
+    nested('economics', 'pct', 'net_margin_pct'),
+    nested('attribution', 'text', 'primary_source'),
+    nested('attribution', 'bool', 'is_paid'),
+    nested('attribution', 'text', 'utm_source'),
+    nested('attribution', 'text', 'utm_medium'),
+    nested('attribution', 'text', 'utm_campaign'),
+    nested('attribution', 'text', 'utm_term'),
+    nested('attribution', 'text', 'utm_content'),
+    nested('attribution', 'text', 'landing_page'),
+    nested('attribution', 'text', 'referrer'),
+    nested('attribution', 'text', 'device_type'),
+    field('shipping_country_code', 'text'),
+    field('customer_ref', 'text'),
+  ],
+};
+
+export const LINE_ITEMS: TableSchema = {
+  sheetName: 'Line items',
+  indexColumns: 3,
+  storeData: true,
+  columns: [
+    field('id', 'text'),
+    derived('order_id', 'text'),
+    derived('sync_status', 'text', 'active, or removed when the order no longer lists this line item (rows never move).'),
+    derived('synced_at', 'timestamp'),
+    field('sku', 'text'),
+    field('name', 'text'),
+    field('product_id', 'text'),
+    field('variant_id', 'text'),
+    field('quantity', 'int'),
+    field('price', 'amount'),
+    field('total', 'amount'),
+    field('cogs', 'amount'),
+    field('fulfillment_cost', 'amount'),
+    field('refund_amount', 'amount'),
+    field('refunded_quantity', 'int'),
+  ],
+};
+
+export const PRODUCTS: TableSchema = {
+  sheetName: 'Products',
+  indexColumns: 1,
+  storeData: true,
+  columns: [
+    field('id', 'text'),
+    derived('synced_at', 'timestamp'),
+    field('external_product_id', 'text'),
+    field('name', 'text'),
+    field('sku', 'text'),
+    field('price', 'amount'),
+    field('compare_at_price', 'amount'),
+    field('status', 'text'),
+    field('url', 'text'),
+    field('image_url', 'text'),
+    field('created_at', 'timestamp'),
+    field('updated_at', 'timestamp'),
+    ...cogsColumns(),
+  ],
+};
+
+export const VARIANTS: TableSchema = {
+  sheetName: 'Variants',
+  indexColumns: 3,
+  storeData: true,
+  columns: [
+    field('id', 'text'),
+    derived('product_id', 'text'),
+    derived('sync_status', 'text', 'active, or removed when the product no longer lists this variant (rows never move).'),
+    derived('synced_at', 'timestamp'),
+    field('external_variant_id', 'text'),
+    field('title', 'text'),
+    field('sku', 'text'),
+    field('barcode', 'text'),
+    field('position', 'int'),
+    field('status', 'text'),
+    field('price', 'amount'),
+    ...cogsColumns(),
+  ],
+};
+
+const TOTALS = [
+  'gross_revenue', 'refunds', 'net_revenue', 'cogs', 'ad_spend', 'payment_fees', 'fulfillment_cost',
+  'product_margin_cm1', 'gross_profit_cm2', 'contribution_margin_cm3', 'ebitda', 'net_profit',
+  'shipping_revenue', 'discounts', 'tax', 'shipping_cost', 'variable_costs', 'opex',
+  'amortised_expenses', 'interest_expense',
+] as const;
+
+export const DAILY: TableSchema = {
+  sheetName: 'Daily P&L',
+  indexColumns: 1,
+  storeData: true,
+  columns: [
+    field('date', 'date'),
+    derived('synced_at', 'timestamp'),
+    ...TOTALS.map((name) => field(name, 'amount', [name], name === 'ad_spend' ? ESTIMATE_AD_SPEND : undefined)),
+  ],
+};
+
+export const SYNC_LOG: TableSchema = {
+  sheetName: 'Sync log',
+  indexColumns: 0,
+  storeData: false,
+  columns: [
+    derived('started_at', 'timestamp'),
+    derived('ended_at', 'timestamp'),
+    derived('job', 'text'),
+    derived('pages', 'int'),
+    derived('inserted', 'int'),
+    derived('updated', 'int'),
+    derived('cancelled', 'int'),
+    derived('gone', 'int'),
+    derived('requests', 'int'),
+    derived('rate_limit_waits', 'int'),
+    derived('outcome', 'text'),
+    derived('message', 'text'),
+  ],
+};
+
+export const DATA_TABLES: readonly TableSchema[] = [ORDERS, LINE_ITEMS, PRODUCTS, VARIANTS, DAILY];
+export const ALL_TABLES: readonly TableSchema[] = [...DATA_TABLES, SYNC_LOG];
+
+export function columnIndex(schema: TableSchema, header: string): number {
+  const i = schema.columns.findIndex((c) => c.header === header);
+  if (i < 0) throw new Error(`${schema.sheetName} has no column ${header}`);
+  return i;
+}

@@ -1,0 +1,70 @@
+/**
+ * The server functions behind the sidebar (google.script.run) and the menu. Thin: the logic is in
+ * state.ts and sync-session.ts over the ports; this file binds the real modules.
+ */
+import type { ConnectStart, ScheduleView, SidebarState, SyncProgress } from '../../contract/sidebar';
+import { measureSpreadsheetCells } from './cells-gauge';
+import { apiAccountPort, authConnectionPort } from './connection-port';
+import { documentSidebarMemory } from './memory';
+import type { SidebarPorts } from './ports';
+import { parseScheduleRequest } from './schedule-request';
+import { sidebarState } from './state';
+import { syncModulePort } from './sync-port';
+import { runSyncSessionStep, startSyncSession } from './sync-session';
+
+/** Menu "Sync now" runs in one execution: stop well before Apps Script's 6 minutes. */
+const MENU_SYNC_BUDGET_MS = 4.5 * 60 * 1000;
+
+function ports(): SidebarPorts {
+  return {
+    connection: authConnectionPort(),
+    account: apiAccountPort(),
+    sync: syncModulePort(),
+    sheets: { cells: measureSpreadsheetCells },
+    memory: documentSidebarMemory(),
+  };
+}
+
+export function getSidebarState(): SidebarState {
+  return sidebarState(ports());
+}
+
+export function beginConnect(): ConnectStart {
+  return { authorizationUrl: authConnectionPort().authorizationUrl() };
+}
+
+export function disconnectStore(): SidebarState {
+  const p = ports();
+  p.connection.disconnect();
+  p.memory.rememberStore(null);
+  p.memory.setSyncSession(null);
+  return sidebarState(p);
+}
+
+export function startSync(): SyncProgress {
+  return startSyncSession(ports());
+}
+
+export function runSyncStep(): SyncProgress {
+  return runSyncSessionStep(ports());
+}
+
+export function setSchedule(request: unknown): ScheduleView {
+  const checked = parseScheduleRequest(request);
+  return ports().sync.setSchedule(checked);
+}
+
+/** Menu → Sync now: one budgeted run, its outcome as a toast (menu runs have no sidebar to report to). */
+export function syncFromMenu(): void {
+  const p = ports();
+  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  const start = startSyncSession(p);
+  const progress = start.problem ? start : runSyncSessionStep(p, MENU_SYNC_BUDGET_MS);
+  if (progress.problem) {
+    spreadsheet.toast(progress.problem.userMessage, 'Merchant Analytics: sync stopped', 15);
+    return;
+  }
+  const c = progress.counts;
+  const rows = `${c.pages} pages: ${c.inserted} rows added, ${c.updated} updated.`;
+  spreadsheet.toast(progress.done ? `Caught up. ${rows}` : `${rows} More to fetch: run Sync now again or open the sidebar.`, 'Merchant Analytics', 10);
+}

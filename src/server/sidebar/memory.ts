@@ -1,0 +1,35 @@
+import type { StoreView } from '../../contract/sidebar';
+import type { SidebarMemory, SyncSession } from './ports';
+
+const STORE_KEY = 'MA_SIDEBAR_LAST_STORE';
+const SESSION_KEY = 'MA_SIDEBAR_SYNC_SESSION';
+const SESSION_TTL_SECONDS = 6 * 60 * 60;
+
+function parse<T>(text: string | null): T | null {
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return null;
+  }
+}
+
+/** Document properties for the store (shown after the connection breaks); document cache for a Sync now run. */
+export function documentSidebarMemory(): SidebarMemory {
+  const properties = PropertiesService.getDocumentProperties();
+  const cache = CacheService.getDocumentCache() ?? CacheService.getUserCache();
+  return {
+    lastStore: () => parse<StoreView>(properties.getProperty(STORE_KEY)),
+    rememberStore(store) {
+      const text = store ? JSON.stringify(store) : null;
+      if (text === properties.getProperty(STORE_KEY)) return;
+      if (text) properties.setProperty(STORE_KEY, text);
+      else properties.deleteProperty(STORE_KEY);
+    },
+    syncSession: () => parse<SyncSession>(cache.get(SESSION_KEY)),
+    setSyncSession(session) {
+      if (session) cache.put(SESSION_KEY, JSON.stringify(session), SESSION_TTL_SECONDS);
+      else cache.remove(SESSION_KEY);
+    },
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * Daily P&L: the first run fetches the full history within the plan window (resumable by date);
+ * every later run re-fetches a trailing window (default 60 days), because past days change when
+ * the costs behind them change. Rows are upserted by date.
+ */
+import type { Page } from '../api';
+import type { DailyRow } from '../api/types';
+import { instantToLocalDate, serialToDate } from '../sheets/cells';
+import { DAILY, ORDERS } from '../sheets/schema';
+import { pageContext, recordMeta, type JobContext, type JobResult } from './job-context';
+import { planDailyPage } from './daily-page';
+
+const DAILY_PAGE_LIMIT = 400;
+/** When neither the plan nor the account nor the Orders sheet says where history starts. */
+const FALLBACK_HISTORY_DAYS = 365;
+
+export function addDays(ymd: string, days: number): string {
+  const [y, m, d] = ymd.split('-').map(Number);
+  const t = new Date(Date.UTC(y, m - 1, d + days));
+  return t.toISOString().slice(0, 10);
+}
+
+/** Where the first backfill starts: plan window, else account availability, else the oldest order. */
+function historyStart(ctx: JobContext, today: string): string {
+  const meta = ctx.state.get('meta');
+  if (meta.historyAvailableFrom) return meta.historyAvailableFrom;
+  const account = ctx.api.account();
+  const available = account.data_availability ? account.data_availability.available_from : null;
+  if (available) return String(available).slice(0, 10);
+  let oldest: number | null = null;
+  for (const [, entry] of ctx.workbook.index(ORDERS).entries()) {
+    const placed = entry.cells[2];
+    if (typeof placed === 'number' && (oldest === null || placed < oldest)) oldest = placed;
+  }
+  return oldest !== null ? serialToDate(Math.floor(oldest)) : addDays(today, -FALLBACK_HISTORY_DAYS);
+}
+
+export function runDailyJob(ctx: JobContext): JobResult {
+  const days = ctx.workbook.index(DAILY);
+  const today = instantToLocalDate(ctx.now(), ctx.storeTimeZone);
+  const state = ctx.state.get('daily');
+  const trailingStart = addDays(today, -Math.max(1, state.trailingDays));
+  // Days of orders written since the last daily run changed too (costs, refunds on the sale date).
+  const refetchFrom = state.dirtyFrom !== null && state.dirtyFrom < trailingStart ? state.dirtyFrom : trailingStart;
+  let startDate = state.historyDone ? refetchFrom : state.resumeFrom ?? historyStart(ctx, today);
+  if (startDate > trailingStart) startDate = trailingStart;
+  let cursor: string | null = null;
+  while (ctx.budget.canStartStep()) {
+    let page: Page<DailyRow>;
+    page = ctx.api.listDaily({ startDate, endDate: today, limit: DAILY_PAGE_LIMIT, cursor });
+    const plan = planDailyPage(page.data, days, pageContext(ctx));
+    ctx.workbook.write([{ schema: DAILY, rows: plan.rows }]);
+    ctx.tally.pages++;
+    ctx.tally.inserted += plan.counts.inserted;
+    ctx.tally.updated += plan.counts.updated;
+    ctx.tally.rows += plan.rows.length;
+    recordMeta(ctx, page.meta);
+    const done = !page.hasMore || !page.nextCursor;
+    if (!ctx.state.get('daily').historyDone) {
+      const last = page.data.length > 0 ? String(page.data[page.data.length - 1].date) : null;
+      // Resume from the last day written (it is re-fetched: days are upserted, never duplicated).
+      ctx.state.update('daily', done ? { historyDone: true, resumeFrom: null, dirtyFrom: null } : { resumeFrom: last ?? startDate });
+    } else if (done && ctx.state.get('daily').dirtyFrom !== null) {
+      ctx.state.update('daily', { dirtyFrom: null });
+    }
+    if (done) return { job: 'daily', caughtUp: true, message: 'Daily P&L is up to date.' };
+    cursor = page.nextCursor;
+  }
+  return { job: 'daily', caughtUp: false, message: 'Daily P&L: stopped before the time limit; the next run continues.' };
+}

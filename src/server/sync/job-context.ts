@@ -1,0 +1,74 @@
+/** What every sync job works with during one execution, and the tally it reports. */
+import { isApiError, type ApiClient } from '../api';
+import type { ExecutionBudget } from '../platform/budget';
+import type { ManagedWorkbook } from '../sheets/managed-workbook';
+import type { PageContext } from './order-page';
+import type { SyncStateStore } from './state';
+
+export type JobName = 'orders' | 'products' | 'daily' | 'reconcile';
+
+export interface RunTally {
+  pages: number;
+  inserted: number;
+  updated: number;
+  cancelled: number;
+  gone: number;
+  /** Rows written (all sheets), for the sidebar's progress. */
+  rows: number;
+}
+
+export function emptyTally(): RunTally {
+  return { pages: 0, inserted: 0, updated: 0, cancelled: 0, gone: 0, rows: 0 };
+}
+
+export interface JobContext {
+  api: ApiClient;
+  workbook: ManagedWorkbook;
+  state: SyncStateStore;
+  budget: ExecutionBudget;
+  now(): number;
+  storeTimeZone: string;
+  tally: RunTally;
+}
+
+export interface JobResult {
+  job: JobName;
+  /** True when the job reached the end of its feed in this execution. */
+  caughtUp: boolean;
+  message: string;
+}
+
+export const PAGE_LIMIT = 250;
+/** The spec's suggested overlap against non-monotonic change markers (4.4 rule 6). */
+export const OVERLAP_MS = 5 * 60 * 1000;
+export const FIRST_RUN_UPDATED_AFTER = '1970-01-01T00:00:00Z';
+
+export function pageContext(ctx: JobContext): PageContext {
+  return { spreadsheetTimeZone: ctx.workbook.timeZone, storeTimeZone: ctx.storeTimeZone, syncedAt: ctx.now() };
+}
+
+/** updated_after for a run resuming from `watermark`. */
+export function updatedAfterFor(watermark: string | null): string {
+  if (!watermark) return FIRST_RUN_UPDATED_AFTER;
+  const ms = Date.parse(watermark);
+  if (Number.isNaN(ms)) return FIRST_RUN_UPDATED_AFTER;
+  return new Date(Math.max(0, ms - OVERLAP_MS)).toISOString();
+}
+
+/** The later of two RFC 3339 instants (null-safe). */
+export function laterOf(a: string | null, b: string | null): string | null {
+  if (!a) return b;
+  if (!b) return a;
+  return Date.parse(b) > Date.parse(a) ? b : a;
+}
+
+export function isCursorRejected(e: unknown): boolean {
+  return isApiError(e) && (e.code === 'CURSOR_FILTER_MISMATCH' || e.code === 'INVALID_CURSOR');
+}
+
+export function recordMeta(ctx: JobContext, meta: { historyAvailableFrom: string | null; truncated: boolean } | null): void {
+  if (!meta) return;
+  const current = ctx.state.get('meta');
+  if (current.historyAvailableFrom === meta.historyAvailableFrom && current.truncated === meta.truncated) return;
+  ctx.state.update('meta', { historyAvailableFrom: meta.historyAvailableFrom, truncated: meta.truncated });
+}

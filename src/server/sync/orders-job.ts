@@ -1,0 +1,125 @@
+/**
+ * Orders (with line items): status=all, limit 250, updated_after = watermark − 5 min, oldest change
+ * first; each written page is a checkpoint. The reconciliation pass pages the whole list without
+ * updated_after and marks orders it did not see as gone.
+ */
+import type { Order } from '../api/types';
+import type { Page } from '../api';
+import { LINE_ITEMS, ORDERS } from '../sheets/schema';
+import { planGoneMarks } from './gone-marks';
+import {
+  isCursorRejected,
+  laterOf,
+  pageContext,
+  PAGE_LIMIT,
+  recordMeta,
+  updatedAfterFor,
+  type JobContext,
+  type JobResult,
+} from './job-context';
+import { MemberIndex } from './members';
+import { planOrderPage } from './order-page';
+
+interface OrderWriter {
+  write(orders: readonly Order[]): string | null;
+}
+
+function orderWriter(ctx: JobContext): OrderWriter {
+  const ordersIndex = ctx.workbook.index(ORDERS);
+  const lineIndex = ctx.workbook.index(LINE_ITEMS);
+  const members = new MemberIndex(lineIndex);
+  return {
+    write(orders) {
+      const plan = planOrderPage(orders, ordersIndex, lineIndex, members, pageContext(ctx));
+      ctx.workbook.write([
+        { schema: ORDERS, rows: plan.orders },
+        { schema: LINE_ITEMS, rows: plan.lineItems },
+      ]);
+      ctx.tally.pages++;
+      ctx.tally.inserted += plan.counts.inserted;
+      ctx.tally.updated += plan.counts.updated;
+      ctx.tally.cancelled += plan.counts.cancelled;
+      ctx.tally.rows += plan.orders.length + plan.lineItems.length;
+      const daily = ctx.state.get('daily');
+      if (plan.minPlacedDate !== null && daily.historyDone && (daily.dirtyFrom === null || plan.minPlacedDate < daily.dirtyFrom)) {
+        ctx.state.update('daily', { dirtyFrom: plan.minPlacedDate });
+      }
+      return plan.maxUpdatedAt;
+    },
+  };
+}
+
+export function runOrdersJob(ctx: JobContext): JobResult {
+  const writer = orderWriter(ctx);
+  let cursor: string | null = null;
+  let updatedAfter = updatedAfterFor(ctx.state.get('orders').watermark);
+  let restarts = 0;
+  while (ctx.budget.canStartStep()) {
+    let page: Page<Order>;
+    try {
+      const createdAfter = ctx.state.get('orders').createdAfter;
+      page = ctx.api.listOrders({ status: 'all', limit: PAGE_LIMIT, updatedAfter, createdAfter: createdAfter ?? undefined, cursor });
+    } catch (e) {
+      if (!isCursorRejected(e) || cursor === null || restarts >= 2) throw e;
+      restarts++;
+      cursor = null;
+      updatedAfter = updatedAfterFor(ctx.state.get('orders').watermark);
+      continue;
+    }
+    const maxUpdatedAt = writer.write(page.data);
+    // The checkpoint moves only after the page it covers is in the sheet.
+    const state = ctx.state.get('orders');
+    ctx.state.update('orders', { watermark: laterOf(state.watermark, maxUpdatedAt), caughtUp: !page.hasMore });
+    recordMeta(ctx, page.meta);
+    if (!page.hasMore || !page.nextCursor) return { job: 'orders', caughtUp: true, message: 'Orders are up to date.' };
+    cursor = page.nextCursor;
+  }
+  return { job: 'orders', caughtUp: false, message: 'Orders: stopped before the time limit; the next run continues.' };
+}
+
+export function reconciliationDue(ctx: JobContext): boolean {
+  const r = ctx.state.get('reconcile');
+  if (r.passStartedAt !== null) return true;
+  if (r.lastCompletedAt === null) return false;
+  return ctx.now() - r.lastCompletedAt >= r.intervalDays * 86_400_000;
+}
+
+/** The full pass; resumable across executions through its stored cursor. */
+export function runReconcileJob(ctx: JobContext): JobResult {
+  const writer = orderWriter(ctx);
+  if (ctx.state.get('reconcile').passStartedAt === null) ctx.state.update('reconcile', { passStartedAt: ctx.now(), cursor: null });
+  let restarts = 0;
+  let historyFrom: string | null = null;
+  while (ctx.budget.canStartStep()) {
+    const r = ctx.state.get('reconcile');
+    let page: Page<Order>;
+    try {
+      page = ctx.api.listOrders({ status: 'all', limit: PAGE_LIMIT, cursor: r.cursor });
+    } catch (e) {
+      if (!isCursorRejected(e) || restarts >= 2) throw e;
+      // A cursor the service no longer accepts: the pass starts again (rows written so far stay).
+      restarts++;
+      ctx.state.update('reconcile', { passStartedAt: ctx.now(), cursor: null });
+      continue;
+    }
+    writer.write(page.data);
+    recordMeta(ctx, page.meta);
+    historyFrom = page.meta ? page.meta.historyAvailableFrom : historyFrom;
+    if (page.hasMore && page.nextCursor) {
+      ctx.state.update('reconcile', { cursor: page.nextCursor });
+      continue;
+    }
+    const marks = planGoneMarks(ctx.workbook.index(ORDERS), {
+      passStartedAt: r.passStartedAt ?? ctx.now(),
+      historyAvailableFrom: historyFrom ?? ctx.state.get('meta').historyAvailableFrom,
+      now: ctx.now(),
+      spreadsheetTimeZone: ctx.workbook.timeZone,
+    });
+    ctx.workbook.write([{ schema: ORDERS, rows: marks.writes }]);
+    ctx.tally.gone += marks.gone;
+    ctx.tally.rows += marks.writes.length;
+    ctx.state.update('reconcile', { passStartedAt: null, cursor: null, lastCompletedAt: ctx.now() });
+    return { job: 'reconcile', caughtUp: true, message: `Reconciliation complete: ${marks.gone} order(s) marked gone.` };
+  }
+  return { job: 'reconcile', caughtUp: false, message: 'Reconciliation: stopped before the time limit; the next run continues.' };
+}

@@ -1,0 +1,131 @@
+/**
+ * One sync execution: document lock (a busy document → log and exit), account read and store
+ * check, then the jobs in order until caught up or out of budget; one Sync log row per run.
+ */
+import { createApiClient, type ApiClient } from '../api';
+import { confirmStore, documentLock, refreshProactively, setStoreTag, storeTag, triggerTokenSource } from '../auth';
+import { getDeploymentConfig } from '../config';
+import { ExecutionBudget, EXECUTION_LIMIT_MS } from '../platform/budget';
+import { ManagedWorkbook } from '../sheets/managed-workbook';
+import { runDailyJob } from './daily-job';
+import { classifyFailure } from './failures';
+import { emptyTally, type JobContext, type JobName, type JobResult, type RunTally } from './job-context';
+import { reconciliationDue, runOrdersJob, runReconcileJob } from './orders-job';
+import { runProductsJob } from './products-job';
+import { stopSchedule } from './schedule';
+import { SyncStateStore } from './state';
+import { SyncLog } from './sync-log';
+
+const LOCK_WAIT_MS = 5_000;
+
+export interface RunOptions {
+  jobs: JobName[];
+  budgetMs: number;
+  /** The scheduled run adds the reconciliation pass when it is due. */
+  addDueReconciliation: boolean;
+}
+
+export interface RunOutcome {
+  done: boolean;
+  job: JobName | null;
+  tally: RunTally;
+  message: string;
+  outcome: 'ok' | 'partial' | 'error' | 'busy';
+}
+
+const RUNNERS: Record<JobName, (ctx: JobContext) => JobResult> = {
+  orders: runOrdersJob,
+  products: runProductsJob,
+  daily: runDailyJob,
+  reconcile: runReconcileJob,
+};
+
+export function runScheduledSync(): RunOutcome {
+  try {
+    refreshProactively();
+  } catch (e) {
+    // A busy lock or a transient failure: the run below reports what matters.
+  }
+  return runSync({ jobs: ['orders', 'products', 'daily'], budgetMs: EXECUTION_LIMIT_MS, addDueReconciliation: true });
+}
+
+export function runSync(options: RunOptions): RunOutcome {
+  const startedAt = Date.now();
+  const budget = new ExecutionBudget(options.budgetMs);
+  const state = new SyncStateStore(PropertiesService.getDocumentProperties());
+  const workbook = new ManagedWorkbook();
+  const log = new SyncLog(workbook, state);
+  const tally = emptyTally();
+  const lock = documentLock();
+  if (!lock.tryLock(LOCK_WAIT_MS)) {
+    const message = 'Another sync of this spreadsheet is running; this run did nothing and the next one continues.';
+    log.close({ ...blankEntry(startedAt, options.jobs.join(', ')), endedAt: Date.now(), outcome: 'busy', message });
+    return { done: false, job: null, tally, message, outcome: 'busy' };
+  }
+  let api: ApiClient | null = null;
+  let jobs = options.jobs.slice();
+  let current: JobName | null = null;
+  let result: RunOutcome;
+  try {
+    const config = getDeploymentConfig();
+    api = createApiClient({ baseUrl: config.apiBaseUrl, tokens: triggerTokenSource(), budget, cache: CacheService.getDocumentCache() });
+    const account = api.account();
+    if (!confirmStore({ id: account.store.id, name: account.store.name })) {
+      const message = `This spreadsheet holds data of store ${storeTag()}, but the connection now reads ${account.store.id}. Nothing was written. Reconnect the original store here, or use a new spreadsheet.`;
+      stopSchedule();
+      log.close({ ...blankEntry(startedAt, jobs.join(', ')), endedAt: Date.now(), outcome: 'error', message });
+      return { done: true, job: null, tally, message, outcome: 'error' };
+    }
+    if (storeTag() === null) setStoreTag(account.store.id);
+    workbook.bindStore(account.store.id, account.store.currency || null);
+    state.update('meta', { storeTimeZone: account.store.timezone, storeCurrency: account.store.currency });
+    const ctx: JobContext = { api, workbook, state, budget, now: () => Date.now(), storeTimeZone: account.store.timezone || workbook.timeZone, tally };
+    if (options.addDueReconciliation && jobs.indexOf('reconcile') < 0 && reconciliationDue(ctx)) jobs = [...jobs, 'reconcile'];
+    log.open({ ...blankEntry(startedAt, jobs.join(', ')), outcome: 'running', message: 'Running…' });
+    const messages: string[] = [];
+    let allCaughtUp = true;
+    for (const job of jobs) {
+      current = job;
+      const r = RUNNERS[job](ctx);
+      messages.push(r.message);
+      if (job === 'orders' && r.caughtUp) noteFirstBackfill(ctx);
+      if (!r.caughtUp) {
+        allCaughtUp = false;
+        break;
+      }
+    }
+    const meta = state.get('meta');
+    if (meta.truncated) messages.push(`The plan shows history from ${meta.historyAvailableFrom ?? 'a limited date'} (older data is not available).`);
+    result = { done: allCaughtUp, job: current, tally, message: messages.join(' '), outcome: allCaughtUp ? 'ok' : 'partial' };
+  } catch (e) {
+    const failure = classifyFailure(e);
+    if (failure.connectionLost) stopSchedule();
+    result = { done: true, job: current, tally, message: failure.userMessage, outcome: 'error' };
+  } finally {
+    lock.releaseLock();
+  }
+  log.close({
+    ...blankEntry(startedAt, jobs.join(', ')),
+    endedAt: Date.now(),
+    pages: tally.pages,
+    inserted: tally.inserted,
+    updated: tally.updated,
+    cancelled: tally.cancelled,
+    gone: tally.gone,
+    requests: api ? api.stats.requests : 0,
+    rateLimitWaits: api ? api.stats.rateLimitWaits : 0,
+    outcome: result.outcome,
+    message: result.message,
+  });
+  return result;
+}
+
+/** The first complete backfill is itself a full pass: the monthly reconciliation counts from it. */
+function noteFirstBackfill(ctx: JobContext): void {
+  const r = ctx.state.get('reconcile');
+  if (r.lastCompletedAt === null && r.passStartedAt === null) ctx.state.update('reconcile', { lastCompletedAt: ctx.now() });
+}
+
+function blankEntry(startedAt: number, job: string) {
+  return { startedAt, endedAt: null, job, pages: 0, inserted: 0, updated: 0, cancelled: 0, gone: 0, requests: 0, rateLimitWaits: 0, outcome: 'running' as const, message: '' };
+}

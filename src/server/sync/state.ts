@@ -1,0 +1,134 @@
+/**
+ * Sync state in document properties (one JSON value per job), read once per execution and
+ * written once per page — always AFTER the data it covers is in the sheet.
+ */
+
+export interface OrdersState {
+  /** Max updated_at written (RFC 3339); null before the first page. */
+  watermark: string | null;
+  /** Optional created_after window (YYYY-MM-DD) chosen when the full history would not fit. */
+  createdAfter: string | null;
+  /** True once a run has paged to the end of the feed. */
+  caughtUp: boolean;
+}
+
+export interface ProductsState {
+  watermark: string | null;
+  caughtUp: boolean;
+}
+
+export interface DailyState {
+  /** True once the full history within the plan window has been fetched. */
+  historyDone: boolean;
+  /** During the first backfill: the next start_date to fetch. */
+  resumeFrom: string | null;
+  trailingDays: number;
+  /** Earliest placement date of an order written since the last daily run (its day changed). */
+  dirtyFrom: string | null;
+}
+
+export interface ReconcileState {
+  /** Epoch ms when the pass in progress started (rows not written since then are gone). */
+  passStartedAt: number | null;
+  /** Cursor of the pass in progress (a pass without updated_after has no watermark). */
+  cursor: string | null;
+  lastCompletedAt: number | null;
+  intervalDays: number;
+}
+
+export interface MetaState {
+  historyAvailableFrom: string | null;
+  truncated: boolean;
+  storeTimeZone: string | null;
+  storeCurrency: string | null;
+}
+
+export interface RunRecord {
+  job: string;
+  startedAt: number;
+  endedAt: number | null;
+  outcome: 'running' | 'ok' | 'partial' | 'error' | 'busy' | 'interrupted';
+  rows: number;
+  message: string;
+}
+
+export interface SyncState {
+  orders: OrdersState;
+  products: ProductsState;
+  daily: DailyState;
+  reconcile: ReconcileState;
+  meta: MetaState;
+  /** The Sync log row of the run in progress (so a run ended by the time limit is marked next time). */
+  openLogRow: number | null;
+  lastRuns: RunRecord[];
+}
+
+export type SyncStateKey = keyof SyncState;
+
+const PREFIX = 'ma.sync.';
+const DEFAULTS: SyncState = {
+  orders: { watermark: null, createdAfter: null, caughtUp: false },
+  products: { watermark: null, caughtUp: false },
+  daily: { historyDone: false, resumeFrom: null, trailingDays: 60, dirtyFrom: null },
+  reconcile: { passStartedAt: null, cursor: null, lastCompletedAt: null, intervalDays: 30 },
+  meta: { historyAvailableFrom: null, truncated: false, storeTimeZone: null, storeCurrency: null },
+  openLogRow: null,
+  lastRuns: [],
+};
+
+/** Where state lives: document properties in Apps Script, a map in unit tests. */
+export interface PropertyStoreLike {
+  getProperties(): Record<string, string>;
+  setProperty(key: string, value: string): unknown;
+}
+
+export class SyncStateStore {
+  private readonly state: SyncState;
+
+  constructor(private readonly store: PropertyStoreLike) {
+    const all = store.getProperties();
+    const read = <K extends SyncStateKey>(key: K): SyncState[K] => {
+      const raw = all[PREFIX + key];
+      if (raw === undefined) return clone(DEFAULTS[key]);
+      try {
+        const parsed = JSON.parse(raw) as SyncState[K];
+        const fallback = DEFAULTS[key];
+        return isPlainObject(fallback) && isPlainObject(parsed) ? (Object.assign({}, fallback, parsed) as SyncState[K]) : parsed;
+      } catch (e) {
+        // A damaged value restarts that job from scratch: upserts make that safe, never lossy.
+        return clone(DEFAULTS[key]);
+      }
+    };
+    this.state = {
+      orders: read('orders'),
+      products: read('products'),
+      daily: read('daily'),
+      reconcile: read('reconcile'),
+      meta: read('meta'),
+      openLogRow: read('openLogRow'),
+      lastRuns: read('lastRuns'),
+    };
+  }
+
+  get<K extends SyncStateKey>(key: K): SyncState[K] {
+    return this.state[key];
+  }
+
+  /** Saves one part of the state (one property write). */
+  save<K extends SyncStateKey>(key: K, value: SyncState[K]): void {
+    this.state[key] = value;
+    this.store.setProperty(PREFIX + key, JSON.stringify(value));
+  }
+
+  update<K extends SyncStateKey>(key: K, patch: Partial<SyncState[K]>): void {
+    this.save(key, { ...(this.state[key] as object), ...(patch as object) } as SyncState[K]);
+  }
+}
+
+function clone<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

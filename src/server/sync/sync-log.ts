@@ -1,0 +1,104 @@
+/**
+ * The Sync log sheet: one row per run, written when the run starts (outcome "running") and
+ * completed when it ends. A row still "running" at the next run belongs to an execution the time
+ * limit ended; it is marked "interrupted". The log keeps the newest MAX_LOG_ROWS rows.
+ */
+import type { ManagedWorkbook } from '../sheets/managed-workbook';
+import { buildRow } from '../sheets/rows';
+import { SYNC_LOG } from '../sheets/schema';
+import type { RunRecord, SyncStateStore } from './state';
+
+export const MAX_LOG_ROWS = 500;
+/** Trim only when this many rows are over the bound, so trimming is rare. */
+const TRIM_SLACK = 50;
+const LAST_RUNS_KEPT = 20;
+
+export interface LogEntry {
+  startedAt: number;
+  endedAt: number | null;
+  job: string;
+  pages: number;
+  inserted: number;
+  updated: number;
+  cancelled: number;
+  gone: number;
+  requests: number;
+  rateLimitWaits: number;
+  outcome: RunRecord['outcome'];
+  message: string;
+}
+
+export class SyncLog {
+  private row: number | null = null;
+
+  constructor(private readonly workbook: ManagedWorkbook, private readonly state: SyncStateStore) {}
+
+  /** Writes the run's first row (and closes a row an interrupted run left open) in one call. */
+  open(entry: LogEntry): void {
+    const sheet = this.workbook.ensure(SYNC_LOG);
+    const next = Math.max(2, sheet.getLastRow() + 1);
+    const rows = [{ row: next, column: 1, cells: this.cells(entry) }];
+    const stale = this.state.get('openLogRow');
+    if (stale !== null && stale >= 2 && stale < next) {
+      rows.push({
+        row: stale,
+        column: 11,
+        cells: ['interrupted', 'The run was ended by the Apps Script time limit; the next run resumed from the last saved checkpoint.'],
+      });
+    }
+    this.workbook.write([{ schema: SYNC_LOG, rows }]);
+    this.row = next;
+    this.state.save('openLogRow', next);
+  }
+
+  /**
+   * Completes the run's row and records the run. A run that never opened a row (busy document,
+   * failure before the first job) appends a row of its own and leaves the open-row marker alone:
+   * it may belong to a run still in progress.
+   */
+  close(entry: LogEntry): void {
+    if (this.row === null) {
+      const sheet = this.workbook.ensure(SYNC_LOG);
+      const next = Math.max(2, sheet.getLastRow() + 1);
+      this.workbook.write([{ schema: SYNC_LOG, rows: [{ row: next, column: 1, cells: this.cells(entry) }] }]);
+    } else {
+      this.workbook.write([{ schema: SYNC_LOG, rows: [{ row: this.row, column: 1, cells: this.cells(entry) }] }]);
+      this.state.save('openLogRow', null);
+    }
+    const runs = [
+      { job: entry.job, startedAt: entry.startedAt, endedAt: entry.endedAt, outcome: entry.outcome, rows: entry.inserted + entry.updated, message: entry.message },
+      ...this.state.get('lastRuns'),
+    ].slice(0, LAST_RUNS_KEPT);
+    this.state.save('lastRuns', runs);
+    this.trim();
+  }
+
+  private trim(): void {
+    if (this.row === null || this.row - 1 <= MAX_LOG_ROWS + TRIM_SLACK) return;
+    const excess = this.row - 1 - MAX_LOG_ROWS;
+    this.workbook.ensure(SYNC_LOG).deleteRows(2, excess);
+    this.row -= excess;
+  }
+
+  private cells(entry: LogEntry): ReturnType<typeof buildRow> {
+    return buildRow(
+      SYNC_LOG,
+      {},
+      {
+        started_at: new Date(entry.startedAt).toISOString(),
+        ended_at: entry.endedAt === null ? null : new Date(entry.endedAt).toISOString(),
+        job: entry.job,
+        pages: entry.pages,
+        inserted: entry.inserted,
+        updated: entry.updated,
+        cancelled: entry.cancelled,
+        gone: entry.gone,
+        requests: entry.requests,
+        rate_limit_waits: entry.rateLimitWaits,
+        outcome: entry.outcome,
+        message: entry.message,
+      },
+      this.workbook.timeZone,
+    );
+  }
+}

@@ -1,0 +1,124 @@
+import type {
+  CellsView,
+  ConnectionView,
+  FreshnessView,
+  JobView,
+  PlanView,
+  ProblemView,
+  SyncCounts,
+  UserAction,
+} from '../contract/sidebar';
+
+export type Tone = 'ok' | 'warn' | 'bad' | 'none';
+
+/** "Nov 21, 2026, 5:04 PM" in the viewer's locale; the raw text when it is not a date. */
+export function formatTime(iso: string): string {
+  const date = new Date(iso);
+  if (isNaN(date.getTime())) return iso;
+  return date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+export function formatDate(isoDate: string): string {
+  const date = new Date(`${isoDate}T00:00:00`);
+  if (isNaN(date.getTime())) return isoDate;
+  return date.toLocaleDateString(undefined, { dateStyle: 'medium' });
+}
+
+export function formatCount(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+export function connectionHeadline(view: ConnectionView): { text: string; tone: Tone } {
+  switch (view.state) {
+    case 'connected':
+      return { text: 'Connected', tone: 'ok' };
+    case 'not_connected':
+      return { text: 'Not connected', tone: 'none' };
+    case 'not_configured':
+      return { text: 'Not configured', tone: 'bad' };
+    case 'revoked':
+      return { text: 'Access was revoked', tone: 'bad' };
+    case 'store_changed':
+      return { text: 'Connection moved to another store', tone: 'bad' };
+    case 'invalid_claims':
+      return { text: 'Connection is not bound to a store', tone: 'bad' };
+    case 'lapsed':
+      return { text: 'Connection lapsed', tone: 'warn' };
+    case 'operator_problem':
+      return { text: 'The service refused this add-on', tone: 'bad' };
+  }
+}
+
+/** Which connection buttons make sense in a state. */
+export function connectionButtons(view: ConnectionView): { connect: boolean; reconnect: boolean; disconnect: boolean } {
+  switch (view.state) {
+    case 'not_connected':
+      return { connect: true, reconnect: false, disconnect: false };
+    case 'connected':
+      return { connect: false, reconnect: false, disconnect: true };
+    case 'revoked':
+    case 'store_changed':
+    case 'invalid_claims':
+    case 'lapsed':
+      return { connect: false, reconnect: true, disconnect: true };
+    case 'not_configured':
+    case 'operator_problem':
+      return { connect: false, reconnect: false, disconnect: false };
+  }
+}
+
+export function planText(plan: PlanView): string {
+  if (plan.historyAvailableFrom === null) return 'Full history';
+  const days = plan.historyDays !== null ? ` (${formatCount(plan.historyDays)} days)` : '';
+  return `From ${formatDate(plan.historyAvailableFrom)}${days}`;
+}
+
+export function freshnessText(freshness: FreshnessView): string {
+  const when = freshness.lastSyncAt ? `Updated ${formatTime(freshness.lastSyncAt)}` : 'Not synced by the service yet';
+  return freshness.stale ? `${when} — out of date at the source` : when;
+}
+
+export function jobDetail(job: JobView): string {
+  if (!job.lastRunAt) return 'Never';
+  const when = formatTime(job.lastRunAt);
+  if (job.outcome === 'error') return `${when} · failed${job.message ? `: ${job.message}` : ''}`;
+  const partial = job.outcome === 'partial' ? ' · continues next run' : '';
+  return `${when} · ${formatCount(job.rows)} rows${partial}`;
+}
+
+export function countsText(counts: SyncCounts): string {
+  return `${formatCount(counts.inserted)} rows added · ${formatCount(counts.updated)} updated · ${formatCount(counts.pages)} pages`;
+}
+
+export function cellsText(cells: CellsView): string {
+  return `${formatCount(cells.used)} of ${formatCount(cells.limit)} cells (${cells.percent}%)`;
+}
+
+export function cellsWarning(cells: CellsView): string | null {
+  if (!cells.warn) return null;
+  return 'This spreadsheet is filling up. A full order history may not fit: keep the sheets small by syncing a recent window, or move old orders elsewhere.';
+}
+
+/** The button that resolves a problem in the sidebar itself, or null when the user acts elsewhere. */
+export function actionButton(action: UserAction): { label: string; kind: 'connect' | 'refresh' } | null {
+  switch (action) {
+    case 'connect':
+      return { label: 'Connect', kind: 'connect' };
+    case 'reconnect':
+      return { label: 'Reconnect', kind: 'connect' };
+    case 'retry_later':
+    case 'refresh':
+    case 'wait':
+      return { label: 'Try again', kind: 'refresh' };
+    case 'contact_operator':
+    case 'fix_request':
+    case 'configure':
+      return null;
+  }
+}
+
+/** The problem's message plus what to do when no button does it. */
+export function problemText(problem: ProblemView): string {
+  const waitUntil = problem.action === 'wait' && problem.retryAt ? ` Try again after ${formatTime(problem.retryAt)}.` : '';
+  return `${problem.userMessage}${waitUntil}`;
+}

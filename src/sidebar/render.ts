@@ -1,0 +1,114 @@
+import type { ProblemView, ScheduleView, SidebarState, SyncProgress } from '../contract/sidebar';
+import { byId, element, setText, show } from './dom';
+import {
+  actionButton,
+  cellsText,
+  cellsWarning,
+  connectionButtons,
+  connectionHeadline,
+  countsText,
+  freshnessText,
+  jobDetail,
+  planText,
+  problemText,
+} from './format';
+
+export function renderState(state: SidebarState): void {
+  const { connection } = state;
+  const headline = connectionHeadline(connection);
+  setText('connection-text', headline.text);
+  byId('connection-dot').className = `dot ${headline.tone}`;
+
+  const store = connection.store;
+  show('store-line', store !== null);
+  setText('store-name', store ? store.name : '');
+  setText('store-domain', store ? `(${store.domain})` : '');
+
+  const buttons = connectionButtons(connection);
+  show('connect', buttons.connect);
+  show('reconnect', buttons.reconnect);
+  show('disconnect', buttons.disconnect);
+  show('disconnect-confirm', false);
+
+  const connected = connection.state === 'connected';
+  show('data-card', connected && (state.plan !== null || state.freshness !== null || state.jobs.length > 0));
+  setText('plan-window', state.plan ? planText(state.plan) : 'Unknown');
+  setText('freshness', state.freshness ? freshnessText(state.freshness) : 'Unknown');
+  byId('freshness').className = state.freshness && state.freshness.stale ? 'stale' : '';
+  const jobs = byId('jobs');
+  jobs.replaceChildren(
+    ...state.jobs.map((job) => {
+      const item = element('li', '', '');
+      item.append(
+        element('span', 'job-name', job.label),
+        element('span', job.outcome === 'error' ? 'job-detail error' : 'job-detail', jobDetail(job)),
+      );
+      return item;
+    }),
+  );
+
+  show('sync-card', connected);
+  show('schedule-card', connected);
+  renderSchedule(state.schedule);
+
+  const cells = state.cells;
+  byId('cells-gauge').setAttribute('aria-valuenow', String(cells.percent));
+  const fill = byId('cells-fill');
+  fill.style.width = `${Math.min(100, cells.percent)}%`;
+  fill.className = cells.percent >= 90 ? 'gauge-fill full' : cells.warn ? 'gauge-fill warn' : 'gauge-fill';
+  setText('cells-text', cellsText(cells));
+  const warning = cellsWarning(cells);
+  show('cells-warning', warning !== null);
+  setText('cells-warning', warning ?? '');
+
+  renderProblem(connection.problem ?? state.problem);
+}
+
+export function renderSchedule(schedule: ScheduleView): void {
+  byId<HTMLSelectElement>('schedule-mode').value = schedule.mode;
+  byId<HTMLSelectElement>('schedule-hour').value = String(schedule.hour ?? 6);
+  show('schedule-hour-row', schedule.mode === 'daily');
+}
+
+/** Shows a problem with its action button, or hides the banner when there is none. */
+export function renderProblem(problem: ProblemView | null): void {
+  show('problem', problem !== null);
+  if (!problem) return;
+  byId('problem').className = problem.action === 'wait' || problem.action === 'retry_later' ? 'problem wait' : 'problem';
+  setText('problem-message', problemText(problem));
+  const button = actionButton(problem.action);
+  const actionElement = byId<HTMLButtonElement>('problem-action');
+  actionElement.hidden = button === null;
+  actionElement.textContent = button ? button.label : '';
+  actionElement.dataset.kind = button ? button.kind : '';
+}
+
+export function renderProgress(progress: SyncProgress | null): void {
+  show('progress', progress !== null);
+  show('sync-phase', progress !== null);
+  show('sync-counts', progress !== null);
+  if (!progress) return;
+  const bar = byId('progress');
+  const fill = byId('progress-fill');
+  if (progress.fraction === null) {
+    bar.classList.add('indeterminate');
+    bar.removeAttribute('aria-valuenow');
+    fill.style.width = '';
+  } else {
+    const percent = Math.round(Math.max(0, Math.min(1, progress.fraction)) * 100);
+    bar.classList.remove('indeterminate');
+    bar.setAttribute('aria-valuenow', String(percent));
+    fill.style.width = `${percent}%`;
+  }
+  setText('sync-phase', progress.phase);
+  setText('sync-counts', countsText(progress.counts));
+}
+
+export function fillHourOptions(): void {
+  const select = byId<HTMLSelectElement>('schedule-hour');
+  for (let hour = 0; hour < 24; hour++) {
+    const option = element('option', '', `${String(hour).padStart(2, '0')}:00`);
+    option.value = String(hour);
+    select.append(option);
+  }
+}

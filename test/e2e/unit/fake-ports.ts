@@ -1,0 +1,89 @@
+import type { JobView, ScheduleView, StoreView } from '../../../src/contract/sidebar';
+import type { Account } from '../../../src/server/api/types';
+import type { ConnectionStatusView, SidebarPorts, SyncSession, SyncStepReport } from '../../../src/server/sidebar/ports';
+import type { BrokenReason } from '../../../src/server/sidebar/problems';
+
+/** Fake ports recording what the sidebar logic asked of auth, api and sync. */
+export interface FakeWorld {
+  status: ConnectionStatusView;
+  account: () => Account;
+  steps: Array<() => SyncStepReport>;
+  marked: BrokenReason[];
+  refreshes: number;
+  store: StoreView | null;
+  session: SyncSession | null;
+  jobs: JobView[];
+  schedule: ScheduleView;
+  ports: SidebarPorts;
+}
+
+export const account: Account = {
+  store: { id: 'st_1', name: 'Acme <b>Goods</b>', platform: 'shopify', shop_domain: 'acme.myshopify.com', currency: 'USD', timezone: 'America/New_York' },
+  connection: { client_id: 'c', scopes: ['store:read'] },
+  data_availability: { history_days: 90, available_from: '2026-08-23', last_sync_at: '2026-11-21T16:00:00Z', stale: false },
+  rate_limits: {},
+};
+
+const brokenMessages: Record<BrokenReason, string> = {
+  revoked: 'turned off in Merchant Analytics',
+  store_changed: 'now reads another store',
+  invalid_claims: 'not tied to a store',
+  lapsed: 'lapsed',
+};
+
+export function fakeWorld(): FakeWorld {
+  const world: FakeWorld = {
+    status: { state: 'connected', message: 'Connected.', action: null },
+    account: () => account,
+    steps: [],
+    marked: [],
+    refreshes: 0,
+    store: null,
+    session: null,
+    jobs: [{ job: 'orders', label: 'Orders', lastRunAt: null, outcome: null, rows: 0, message: null }],
+    schedule: { mode: 'hourly', hour: null },
+    ports: undefined as unknown as SidebarPorts,
+  };
+  world.ports = {
+    connection: {
+      status: () => world.status,
+      authorizationUrl: () => 'http://127.0.0.1:1/authorize?state=x',
+      disconnect: () => {
+        world.status = { state: 'not_connected', message: 'Not connected.', action: 'connect' };
+      },
+      markBroken: (reason) => {
+        world.marked.push(reason);
+        world.status = { state: reason, message: brokenMessages[reason], action: 'reconnect' };
+      },
+      refreshProactively: () => {
+        world.refreshes++;
+      },
+    },
+    account: { account: () => world.account() },
+    sync: {
+      runStep: () => {
+        const next = world.steps.shift();
+        if (!next) throw new Error('test ran more steps than it scripted');
+        return next();
+      },
+      jobs: () => world.jobs,
+      schedule: () => world.schedule,
+      setSchedule: (request) => {
+        world.schedule = request.mode === 'daily' ? { mode: 'daily', hour: request.hour } : { mode: request.mode, hour: null };
+        return world.schedule;
+      },
+    },
+    sheets: { cells: () => ({ used: 100, limit: 10_000_000, percent: 0, warn: false }) },
+    memory: {
+      lastStore: () => world.store,
+      rememberStore: (store) => {
+        world.store = store;
+      },
+      syncSession: () => world.session,
+      setSyncSession: (session) => {
+        world.session = session;
+      },
+    },
+  };
+  return world;
+}

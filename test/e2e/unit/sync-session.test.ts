@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { GrantRevokedError, InternalServerError } from '../../../src/server/api/errors';
+import type { SyncStepReport } from '../../../src/server/sidebar/ports';
+import { SyncStoppedError } from '../../../src/server/sidebar/sync-port';
+import { estimateFraction, runSyncSessionStep, startSyncSession } from '../../../src/server/sidebar/sync-session';
+import { fakeWorld } from './fake-ports';
+
+const written = (pages: number, inserted: number, updated = 0) => ({ pages, inserted, updated, rows: inserted + updated });
+const step = (partial: Partial<SyncStepReport>): SyncStepReport => ({
+  done: false,
+  busy: false,
+  job: 'orders',
+  written: written(0, 0),
+  ordersMark: null,
+  ...partial,
+});
+const NOW = Date.parse('2026-11-21T12:00:00Z');
+
+describe('Sync now: counts add up across steps until every job has caught up', () => {
+  it('accumulates rows written per step and reports done with a full bar', () => {
+    const world = fakeWorld();
+    world.steps.push(
+      () => step({ written: written(4, 1000), ordersMark: '2026-01-01T12:00:00Z' }),
+      () => step({ written: written(4, 1000), ordersMark: '2026-06-12T12:00:00Z' }),
+      () => step({ done: true, job: 'daily', written: written(2, 300, 20) }),
+    );
+    expect(startSyncSession(world.ports)).toMatchObject({ done: false, counts: written(0, 0), problem: null });
+    expect(runSyncSessionStep(world.ports, 1000, () => NOW)).toMatchObject({ done: false, phase: 'Orders and line items', counts: written(4, 1000), fraction: 0 });
+    const second = runSyncSessionStep(world.ports, 1000, () => NOW);
+    expect(second.counts).toEqual(written(8, 2000));
+    expect(second.fraction).toBeCloseTo(0.4, 2); // half-way from the first mark to now, on the orders' 80 % of the bar
+    expect(runSyncSessionStep(world.ports, 1000, () => NOW)).toEqual({ done: true, phase: 'Caught up', counts: written(10, 2300, 20), fraction: 1, problem: null });
+    expect(world.session).toBeNull();
+  });
+
+  it('a new Sync now starts counting from zero', () => {
+    const world = fakeWorld();
+    world.session = { counts: written(9, 999), startMark: '2020-01-01T00:00:00Z' };
+    startSyncSession(world.ports);
+    expect(world.session).toEqual({ counts: written(0, 0), startMark: null });
+  });
+
+  it('a busy document (another sync holds the lock) keeps the run going and says so', () => {
+    const world = fakeWorld();
+    world.steps.push(() => step({ busy: true, job: null }));
+    startSyncSession(world.ports);
+    expect(runSyncSessionStep(world.ports)).toMatchObject({ done: false, phase: expect.stringMatching(/another sync/), problem: null });
+  });
+});
+
+describe('Sync now: the progress estimate never claims more than it knows', () => {
+  it('is unknown before the orders watermark exists, and capped below the products phase', () => {
+    expect(estimateFraction(step({ ordersMark: null }), null, NOW)).toBeNull();
+    expect(estimateFraction(step({ ordersMark: '2026-11-21T12:00:00Z' }), '2026-01-01T00:00:00Z', NOW)).toBeCloseTo(0.8, 5);
+    expect(estimateFraction(step({ job: 'products' }), null, NOW)).toBe(0.85);
+  });
+});
+
+describe('Sync now: a refusal ends the run with the problem and its action', () => {
+  it('grant_revoked stops, marks the connection and asks to reconnect; counts so far are kept', () => {
+    const world = fakeWorld();
+    world.steps.push(
+      () => step({ written: written(1, 250) }),
+      () => {
+        throw new GrantRevokedError({ status: 401 });
+      },
+    );
+    startSyncSession(world.ports);
+    runSyncSessionStep(world.ports);
+    const stopped = runSyncSessionStep(world.ports);
+    expect(stopped).toMatchObject({ done: true, counts: written(1, 250), problem: { code: 'grant_revoked', action: 'reconnect' } });
+    expect(world.marked).toEqual(['revoked']);
+  });
+
+  it('a run the sync module stopped keeps its message and action', () => {
+    const world = fakeWorld();
+    world.steps.push(() => {
+      throw new SyncStoppedError('revoked', 'The connection was turned off in Merchant Analytics.', 'reconnect');
+    });
+    startSyncSession(world.ports);
+    expect(runSyncSessionStep(world.ports).problem).toEqual({ code: 'revoked', userMessage: 'The connection was turned off in Merchant Analytics.', action: 'reconnect', retryAt: null });
+  });
+
+  it('a server error does not touch the connection and says to retry later', () => {
+    const world = fakeWorld();
+    world.steps.push(() => {
+      throw new InternalServerError({ status: 500 });
+    });
+    startSyncSession(world.ports);
+    expect(runSyncSessionStep(world.ports).problem).toMatchObject({ code: 'internal_error', action: 'retry_later' });
+    expect(world.marked).toEqual([]);
+  });
+
+  it('refuses to start when not connected, with Connect as the action', () => {
+    const world = fakeWorld();
+    world.status = { state: 'not_connected', message: 'x', action: 'connect' };
+    expect(startSyncSession(world.ports)).toMatchObject({ done: true, problem: { action: 'connect' } });
+  });
+});

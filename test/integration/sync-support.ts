@@ -1,0 +1,181 @@
+/**
+ * Ground truth for the sync tests: every managed sheet compared CELL FOR CELL with the emulator's
+ * truth, by header name. The expectation is built here from the truth JSON on its own terms
+ * (field lookup by header, ISO instants, the store-zone calendar day via toLocaleDateString) and
+ * never through the add-on's mapper, so a mapping bug cannot hide behind an echo.
+ */
+import type { Stack } from '../../dev/harness/index';
+
+type Json = Record<string, unknown>;
+type Cell = string | number | boolean;
+type Table = Cell[][];
+
+export interface Mismatch {
+  sheet: string;
+  key: string;
+  header: string;
+  expected: unknown;
+  actual: unknown;
+}
+
+export interface Comparison {
+  mismatches: Mismatch[];
+  missing: string[];
+  unexpected: string[];
+  duplicates: string[];
+}
+
+/** Columns whose value is the sync's own bookkeeping, not API data. */
+const BOOKKEEPING = new Set(['synced_at', 'gone_at']);
+
+function expectedCell(value: unknown, header: string): Cell {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string' && /_at$|effective_from$/.test(header) && !Number.isNaN(Date.parse(value))) return new Date(value).toISOString();
+  return value as Cell;
+}
+
+function sameCell(expected: Cell, actual: Cell): boolean {
+  // Google's cell limit: longer text must be cut visibly, keeping its beginning.
+  if (typeof expected === 'string' && expected.length > 50_000) {
+    return typeof actual === 'string' && actual.length <= 50_000 && actual.startsWith(expected.slice(0, 49_000)) && /truncated/.test(actual.slice(-60));
+  }
+  if (typeof expected === 'number' && typeof actual === 'number') return Math.abs(expected - actual) < 1e-9;
+  return expected === actual;
+}
+
+/** The header's value in an API record: own field, else the one nested object holding it. */
+function lookup(record: Json, header: string, nestedIn: readonly string[], prefixed: Record<string, string> = {}): unknown {
+  for (const [prefix, objectName] of Object.entries(prefixed)) {
+    if (header.startsWith(prefix)) {
+      const inner = record[objectName] as Json | null | undefined;
+      return inner ? inner[header.slice(prefix.length)] : null;
+    }
+  }
+  if (header in record) return record[header];
+  for (const name of nestedIn) {
+    const inner = record[name] as Json | null | undefined;
+    if (inner && header in inner) return inner[header];
+  }
+  return undefined;
+}
+
+function localDay(iso: string, timeZone: string): string {
+  return new Date(iso).toLocaleDateString('en-CA', { timeZone });
+}
+
+export function sheetTable(stack: Stack, name: string): Table {
+  return (stack.runtime.exportJson().sheets[name] ?? []) as Table;
+}
+
+function rowsByKey(table: Table, keyHeader: string, sheet: string, out: Comparison): Map<string, Record<string, Cell>> {
+  const [headers = [], ...rows] = table;
+  const k = headers.indexOf(keyHeader);
+  const map = new Map<string, Record<string, Cell>>();
+  for (const row of rows) {
+    const key = String(row[k] ?? '');
+    if (key === '') continue;
+    if (map.has(key)) out.duplicates.push(`${sheet}:${key}`);
+    const record: Record<string, Cell> = {};
+    headers.forEach((h, i) => (record[String(h)] = row[i] ?? ''));
+    map.set(key, record);
+  }
+  return map;
+}
+
+function compareRecords(sheet: string, key: string, actual: Record<string, Cell>, expectedOf: (header: string) => unknown, out: Comparison): void {
+  for (const header of Object.keys(actual)) {
+    if (BOOKKEEPING.has(header)) continue;
+    const expected = expectedCell(expectedOf(header), header);
+    if (!sameCell(expected, actual[header])) out.mismatches.push({ sheet, key, header, expected, actual: actual[header] });
+  }
+}
+
+export interface TruthOptions {
+  /** Orders that vanished and were reconciled: expected status gone (with a gone_at). */
+  expectGone?: ReadonlySet<string>;
+}
+
+/** Orders, Line items, Products, Variants and Daily P&L against the emulator's truth. */
+export async function compareWithTruth(stack: Stack, options: TruthOptions = {}): Promise<Comparison> {
+  const out: Comparison = { mismatches: [], missing: [], unexpected: [], duplicates: [] };
+  const store = (await stack.truth('store')) as Json;
+  const timeZone = String((store.store as Json).timezone);
+  const orders = ((await stack.truth('orders')) as { data: Json[] }).data;
+  const products = ((await stack.truth('products')) as { data: Json[] }).data;
+
+  const orderRows = rowsByKey(sheetTable(stack, 'Orders'), 'id', 'Orders', out);
+  const truthIds = new Set(orders.map((o) => String(o.id)));
+  for (const o of orders) {
+    const actual = orderRows.get(String(o.id));
+    if (!actual) {
+      out.missing.push(`Orders:${o.id}`);
+      continue;
+    }
+    compareRecords('Orders', String(o.id), actual, (h) => {
+      if (h === 'status') return o.canceled_at ? 'cancelled' : 'active';
+      if (h === 'placed_date') return localDay(String(o.created_at), timeZone);
+      return lookup(o, h, ['economics', 'attribution']);
+    }, out);
+  }
+  for (const [id, row] of orderRows) {
+    if (truthIds.has(id)) continue;
+    const gone = options.expectGone?.has(id) ?? false;
+    if (!gone || row.status !== 'gone' || row.gone_at === '') out.unexpected.push(`Orders:${id} (status ${String(row.status)})`);
+  }
+
+  const lineRows = rowsByKey(sheetTable(stack, 'Line items'), 'id', 'Line items', out);
+  const truthLines = new Set<string>();
+  for (const o of orders) {
+    for (const li of (o.line_items as Json[]) ?? []) {
+      truthLines.add(String(li.id));
+      const actual = lineRows.get(String(li.id));
+      if (!actual) {
+        out.missing.push(`Line items:${li.id}`);
+        continue;
+      }
+      compareRecords('Line items', String(li.id), actual, (h) => (h === 'order_id' ? o.id : h === 'sync_status' ? 'active' : lookup(li, h, [])), out);
+    }
+  }
+  for (const [id, row] of lineRows) {
+    const orderGone = !truthIds.has(String(row.order_id));
+    if (!truthLines.has(id) && row.sync_status !== 'removed' && !orderGone) out.unexpected.push(`Line items:${id}`);
+  }
+
+  const productRows = rowsByKey(sheetTable(stack, 'Products'), 'id', 'Products', out);
+  const variantRows = rowsByKey(sheetTable(stack, 'Variants'), 'id', 'Variants', out);
+  for (const p of products) {
+    const actual = productRows.get(String(p.id));
+    if (!actual) out.missing.push(`Products:${p.id}`);
+    else compareRecords('Products', String(p.id), actual, (h) => lookup(p, h, [], { cogs_: 'cogs' }), out);
+    for (const v of (p.variants as Json[]) ?? []) {
+      const va = variantRows.get(String(v.id));
+      if (!va) out.missing.push(`Variants:${v.id}`);
+      else compareRecords('Variants', String(v.id), va, (h) => (h === 'product_id' ? p.id : h === 'sync_status' ? 'active' : lookup(v, h, [], { cogs_: 'cogs' })), out);
+    }
+  }
+  if (productRows.size !== products.length) out.unexpected.push(`Products: ${productRows.size} rows for ${products.length} products`);
+
+  const dayRows = rowsByKey(sheetTable(stack, 'Daily P&L'), 'date', 'Daily P&L', out);
+  const dates = [...dayRows.keys()].sort();
+  if (dates.length > 0) {
+    const truthDays = ((await stack.control(`truth/daily?start_date=${dates[0]}&end_date=${String(store.today)}`)) as { data: Json[] }).data;
+    for (const d of truthDays) {
+      const actual = dayRows.get(String(d.date));
+      if (!actual) out.missing.push(`Daily P&L:${d.date}`);
+      else compareRecords('Daily P&L', String(d.date), actual, (h) => lookup(d, h, []), out);
+    }
+  }
+  return out;
+}
+
+/** Runs the scheduled sync job until it reports done (bounded), returning the executions used. */
+export async function syncUntilCaughtUp(stack: Stack, maxExecutions = 20, handler = 'onScheduledSync'): Promise<number> {
+  for (let n = 1; n <= maxExecutions; n++) {
+    const r = await stack.runtime.run(handler, []);
+    const value = r.value as { done?: boolean; outcome?: string; message?: string } | undefined;
+    if (!r.ok && !r.timedOut) throw new Error(`${handler} failed: ${r.error?.message}`);
+    if (r.ok && value?.outcome === 'error') throw new Error(`${handler} reported: ${value.message}`);
+    if (r.ok && value?.done) return n;
+  }
+  throw new Error(`${handler} did not catch up in ${maxExecutions} executions`);
+}

@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import { openSession } from '../../dev/gas-runtime/spreadsheet/session';
+import { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
+
+const ID = 'book-1';
+
+function setup() {
+  const wb = new Workbook({ timeZone: 'America/New_York', id: ID });
+  const session = openSession(wb);
+  const ss = session.SpreadsheetApp.getActive();
+  const items = ss.insertSheet('Line items');
+  return { wb, ss, items, Sheets: session.Sheets };
+}
+
+describe('Values.batchUpdate: RAW keeps text, USER_ENTERED parses like typing', () => {
+  it('RAW stores formula-looking and number-looking strings as text', () => {
+    const { Sheets, items } = setup();
+    Sheets.Spreadsheets.Values.batchUpdate({ valueInputOption: 'RAW', data: [
+      { range: "'Line items'!A1:D1", values: [['=IMPORTXML("http://x")', '00123', "'quoted", 12.5]] },
+    ] }, ID);
+    expect(items.getRange('A1:D1').getValues()).toEqual([['=IMPORTXML("http://x")', '00123', "'quoted", 12.5]]);
+    expect(items.getRange('A1:D1').getFormulas()).toEqual([['', '', '', '']]);
+  });
+
+  it('USER_ENTERED makes formulas and numbers, and an apostrophe keeps text', () => {
+    const { Sheets, items } = setup();
+    Sheets.Spreadsheets.Values.batchUpdate({ valueInputOption: 'USER_ENTERED', data: [
+      { range: "'Line items'!A1:C1", values: [['=1+1', '00123', "'=text"]] },
+    ] }, ID);
+    expect(items.getRange('A1:C1').getFormulas()).toEqual([['=1+1', '', '']]);
+    expect(items.getRange('B1:C1').getValues()).toEqual([[123, '=text']]);
+  });
+});
+
+describe('Values.batchUpdate writes many ranges atomically', () => {
+  it('returns counts per range and in total; null leaves a cell as it is, "" empties it', () => {
+    const { Sheets, items } = setup();
+    items.getRange('A5:C5').setValues([['keep', 'old', 'old']]);
+    const res = Sheets.Spreadsheets.Values.batchUpdate({ valueInputOption: 'RAW', data: [
+      { range: "'Line items'!A5:C5", values: [[null, 'new', '']] },
+      { range: "'Line items'!A9", values: [[1, 2], [3, 4]] },
+    ] }, ID);
+    expect(items.getRange('A5:C5').getValues()).toEqual([['keep', 'new', '']]);
+    expect(items.getRange('A9:B10').getValues()).toEqual([[1, 2], [3, 4]]);
+    expect(res.totalUpdatedCells).toBe(6);
+    expect(res.responses.map((r) => r.updatedRange)).toEqual(["'Line items'!A5:C5", "'Line items'!A9:B10"]);
+  });
+
+  it('expands the grid when writing past the last row or column', () => {
+    const { Sheets, items } = setup();
+    Sheets.Spreadsheets.Values.batchUpdate({ valueInputOption: 'RAW', data: [{ range: "'Line items'!Z1200", values: [['a', 'b']] }] }, ID);
+    expect(items.getMaxRows()).toBe(1200);
+    expect(items.getMaxColumns()).toBe(27);
+    expect(items.getRange('AA1200').getValue()).toBe('b');
+  });
+
+  it('a bad range anywhere in the batch writes nothing', () => {
+    const { Sheets, items } = setup();
+    expect(() => Sheets.Spreadsheets.Values.batchUpdate({ valueInputOption: 'RAW', data: [
+      { range: "'Line items'!A1", values: [['first']] },
+      { range: "'No such sheet'!A1", values: [['second']] },
+    ] }, ID)).toThrow("API call to sheets.spreadsheets.values.batchUpdate failed with error: Unable to parse range: 'No such sheet'!A1");
+    expect(items.getLastRow()).toBe(0);
+  });
+
+  it('refuses more data than a bounded range holds', () => {
+    const { Sheets } = setup();
+    expect(() => Sheets.Spreadsheets.Values.update({ values: [[1], [2], [3]] }, ID, "'Line items'!A1:A2", { valueInputOption: 'RAW' }))
+      .toThrow("Requested writing within range ['Line items'!A1:A2], but tried writing to row [3]");
+  });
+
+  it('requires a valueInputOption and the right spreadsheet id', () => {
+    const { Sheets } = setup();
+    expect(() => Sheets.Spreadsheets.Values.update({ values: [[1]] }, ID, 'A1')).toThrow("'valueInputOption' is required but not specified");
+    expect(() => Sheets.Spreadsheets.Values.get('other-id', 'A1')).toThrow('Requested entity was not found.');
+  });
+});
+
+describe('Values.get / batchGet render options', () => {
+  it('renders formatted, unformatted and formula values and trims empty edges', () => {
+    const { Sheets, ss } = setup();
+    const daily = ss.insertSheet('Daily P&L');
+    daily.getRange('A1:C1').setValues([[new Date('2024-01-15T05:00:00Z'), 1234.5, '=B1*2']]);
+    daily.getRange('B1').setNumberFormat('#,##0.00');
+    const range = "'Daily P&L'!A1:E3";
+    expect(Sheets.Spreadsheets.Values.get(ID, range)).toEqual({ range, majorDimension: 'ROWS', values: [['1/15/2024 0:00:00', '1,234.50']] });
+    expect(Sheets.Spreadsheets.Values.get(ID, range, { valueRenderOption: 'UNFORMATTED_VALUE' }).values).toEqual([[45306, 1234.5]]);
+    expect(Sheets.Spreadsheets.Values.get(ID, range, { valueRenderOption: 'FORMULA' }).values).toEqual([[45306, 1234.5, '=B1*2']]);
+    const batch = Sheets.Spreadsheets.Values.batchGet(ID, { ranges: ["'Daily P&L'!B1", "'Line items'!A1:B2"], valueRenderOption: 'UNFORMATTED_VALUE' });
+    expect(batch.valueRanges).toEqual([
+      { range: "'Daily P&L'!B1", majorDimension: 'ROWS', values: [[1234.5]] },
+      { range: "'Line items'!A1:B2", majorDimension: 'ROWS' },
+    ]);
+  });
+});
+
+describe('Values.append', () => {
+  it('appends after the last row with data, inserting rows with INSERT_ROWS', () => {
+    const { Sheets, items } = setup();
+    items.getRange('A1:B2').setValues([['id', 'qty'], ['li_1', 1]]);
+    items.getRange('A10').setValue('below');
+    const res = Sheets.Spreadsheets.Values.append({ values: [['li_2', 2]] }, ID, "'Line items'!A1:B9", { valueInputOption: 'RAW', insertDataOption: 'INSERT_ROWS' });
+    expect(res.updates.updatedRange).toBe("'Line items'!A3:B3");
+    expect(items.getRange('A3:B3').getValues()).toEqual([['li_2', 2]]);
+    expect(items.getRange('A11').getValue()).toBe('below');
+    expect(items.getMaxRows()).toBe(1001);
+  });
+});
+
+describe('Spreadsheets.batchUpdate', () => {
+  it('adds sheets, freezes rows, appends rows, and rolls back on a failed request', () => {
+    const { Sheets, wb } = setup();
+    const reply = Sheets.Spreadsheets.batchUpdate({ requests: [
+      { addSheet: { properties: { title: 'Products', gridProperties: { rowCount: 10, columnCount: 5, frozenRowCount: 1 } } } },
+    ] }, ID);
+    const props = reply.replies[0].addSheet as { properties: { sheetId: number } };
+    Sheets.Spreadsheets.batchUpdate({ requests: [{ appendDimension: { sheetId: props.properties.sheetId, dimension: 'ROWS', length: 90 } }] }, ID);
+    const products = wb.sheetByName('Products')!;
+    expect([products.maxRows, products.maxColumns, products.frozenRows]).toEqual([100, 5, 1]);
+    expect(() => Sheets.Spreadsheets.batchUpdate({ requests: [
+      { updateSheetProperties: { properties: { sheetId: props.properties.sheetId, gridProperties: { frozenRowCount: 3 } }, fields: 'gridProperties.frozenRowCount' } },
+      { appendDimension: { sheetId: 424242, dimension: 'ROWS', length: 1 } },
+    ] }, ID)).toThrow('No grid with id: 424242');
+    expect(products.frozenRows).toBe(1);
+    const got = Sheets.Spreadsheets.get(ID) as { sheets: Array<{ properties: { title: string } }> };
+    expect(got.sheets.map((s) => s.properties.title)).toEqual(['Sheet1', 'Line items', 'Products']);
+  });
+});

@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import type { ApiClient, DailyQuery, Page } from '../../src/server/api/client';
+import { NotFoundError } from '../../src/server/api/errors';
+import type { DailyRow, Order, ProfitabilitySummary } from '../../src/server/api/types';
+import { PROFIT_TOTALS_FIELDS } from '../../src/server/api/types';
+import { dateArgument, dateRangeArguments, orderIdArgument } from '../../src/server/functions/args';
+import { profitDaily, profitOrder, profitSummary } from '../../src/server/functions/profit';
+import { ExecutionBudget } from '../../src/server/platform/budget';
+
+// What Utilities.formatDate(date, 'America/New_York', 'yyyy-MM-dd') returns, via Intl.
+const newYork = (d: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
+
+describe('arguments: Date cells in the spreadsheet time zone, or YYYY-MM-DD', () => {
+  it('a Date cell converts in the spreadsheet time zone, not UTC', () => {
+    // Midnight 1 March in New York is 05:00 UTC; a late-evening instant stays on the NY day.
+    expect(dateArgument('F', 'start', new Date('2025-03-01T05:00:00Z'), newYork)).toBe('2025-03-01');
+    expect(dateArgument('F', 'start', new Date('2025-03-02T03:00:00Z'), newYork)).toBe('2025-03-01');
+  });
+  it('accepts YYYY-MM-DD text (trimmed)', () => {
+    expect(dateArgument('F', 'start', ' 2024-02-29 ', newYork)).toBe('2024-02-29');
+  });
+  it.each([['2025-02-30'], ['2025-13-01'], ['01/02/2025'], [45000], [true], ['2025-1-1']])('rejects %s with a clear error', (value) => {
+    expect(() => dateArgument('PROFIT_SUMMARY', 'start', value, newYork)).toThrow('PROFIT_SUMMARY: start must be a date or YYYY-MM-DD');
+  });
+  it('an empty cell and a range are named as such', () => {
+    expect(() => dateArgument('PROFIT_DAILY', 'end', '', newYork)).toThrow('PROFIT_DAILY: end is required');
+    expect(() => dateArgument('PROFIT_DAILY', 'end', [[1, 2]], newYork)).toThrow('single cell');
+  });
+  it('start after end is refused', () => {
+    expect(() => dateRangeArguments('PROFIT_SUMMARY', '2025-02-01', '2025-01-01', newYork)).toThrow('start (2025-02-01) must not be after end (2025-01-01)');
+  });
+  it('order ids: service id, external:, or the platform number', () => {
+    expect(orderIdArgument('PROFIT_ORDER', 'ord_abc123')).toBe('ord_abc123');
+    expect(orderIdArgument('PROFIT_ORDER', 'external:5550001')).toBe('external:5550001');
+    expect(orderIdArgument('PROFIT_ORDER', 5550001)).toBe('external:5550001');
+    expect(orderIdArgument('PROFIT_ORDER', '5550001')).toBe('external:5550001');
+    expect(() => orderIdArgument('PROFIT_ORDER', '../account')).toThrow('PROFIT_ORDER: order_id must be');
+    expect(() => orderIdArgument('PROFIT_ORDER', 1.5)).toThrow('PROFIT_ORDER: order_id must be');
+  });
+});
+
+const totals = Object.fromEntries(PROFIT_TOTALS_FIELDS.map((f, i) => [f, i * 10 + 0.5])) as ProfitabilitySummary['totals'];
+const summary: ProfitabilitySummary = {
+  period: { start: '2025-01-01', end: '2025-01-31', days: 31 },
+  currency: 'USD',
+  cogs_coverage_pct: 87.5,
+  basis: { refund_recognition: 'sale_date', tax_treated_as_cost: false, ad_spend: 'blended_daily' },
+  totals,
+};
+const day = (date: string, net: number): DailyRow => ({ ...totals, net_profit: net, date });
+
+function fakeClient(overrides: Partial<ApiClient>): { client: ApiClient; calls: string[] } {
+  const calls: string[] = [];
+  const unexpected = (name: string) => () => {
+    throw new Error(`unexpected ${name}`);
+  };
+  const client: ApiClient = {
+    stats: { requests: 0, retries: 0, rateLimitWaits: 0, cacheHits: 0 },
+    account: unexpected('account'),
+    stores: unexpected('stores'),
+    listOrders: unexpected('listOrders'),
+    getOrder: unexpected('getOrder'),
+    listProducts: unexpected('listProducts'),
+    getProduct: unexpected('getProduct'),
+    summary: unexpected('summary'),
+    listDaily: unexpected('listDaily'),
+    rateLimitRemaining: () => null,
+    ...overrides,
+  };
+  return { client, calls };
+}
+const budget = () => new ExecutionBudget(30_000);
+
+describe('PROFIT_SUMMARY: a 2-column table, header first, every totals field', () => {
+  it('lists period, currency, basis, coverage and all 20 totals with their values', () => {
+    let asked: string[] = [];
+    const { client } = fakeClient({ summary: (s, e) => ((asked = [s, e]), summary) });
+    const table = profitSummary(new Date('2025-01-01T05:00:00Z'), '2025-01-31', { client, budget: budget(), formatDate: newYork });
+    expect(asked).toEqual(['2025-01-01', '2025-01-31']);
+    expect(table[0]).toEqual(['field', 'value']);
+    const asMap = new Map(table.slice(1).map(([k, v]) => [k, v]));
+    expect(asMap.get('period_start')).toBe('2025-01-01');
+    expect(asMap.get('period_days')).toBe(31);
+    expect(asMap.get('basis_tax_treated_as_cost')).toBe(false);
+    expect(asMap.get('cogs_coverage_pct')).toBe(87.5);
+    for (const f of PROFIT_TOTALS_FIELDS) expect(asMap.get(f)).toBe(totals[f]);
+    expect(table.every((row) => row.length === 2)).toBe(true);
+    expect(table).toHaveLength(1 + 8 + PROFIT_TOTALS_FIELDS.length);
+  });
+  it('bad arguments fail before any request', () => {
+    const { client } = fakeClient({});
+    expect(() => profitSummary('yesterday', '2025-01-31', { client, budget: budget(), formatDate: newYork })).toThrow('PROFIT_SUMMARY: start must be a date or YYYY-MM-DD');
+  });
+});
+
+describe('PROFIT_DAILY: header row + one row per day, oldest first, following next_cursor', () => {
+  it('follows cursors with the same filters and sorts oldest first', () => {
+    const queries: DailyQuery[] = [];
+    const pages: Array<Page<DailyRow>> = [
+      { data: [day('2025-01-02', 2), day('2025-01-01', 1)], hasMore: true, nextCursor: 'c2', limit: 400, meta: null, rateLimitRemaining: 900 },
+      { data: [day('2025-01-03', 3)], hasMore: false, nextCursor: null, limit: 400, meta: null, rateLimitRemaining: 899 },
+    ];
+    const { client } = fakeClient({ listDaily: (q) => (queries.push(q), pages.shift()!) });
+    const table = profitDaily('2025-01-01', '2025-01-03', { client, budget: budget(), formatDate: newYork });
+    expect(queries).toEqual([
+      { startDate: '2025-01-01', endDate: '2025-01-03', limit: 400, cursor: null },
+      { startDate: '2025-01-01', endDate: '2025-01-03', limit: 400, cursor: 'c2' },
+    ]);
+    expect(table[0]).toEqual(['date', ...PROFIT_TOTALS_FIELDS]);
+    const netCol = table[0].indexOf('net_profit');
+    expect(table.slice(1).map((r) => [r[0], r[netCol]])).toEqual([
+      ['2025-01-01', 1],
+      ['2025-01-02', 2],
+      ['2025-01-03', 3],
+    ]);
+  });
+  it('a repeating cursor is refused instead of looping', () => {
+    const { client } = fakeClient({ listDaily: () => ({ data: [], hasMore: true, nextCursor: 'same', limit: 400, meta: null, rateLimitRemaining: null }) });
+    expect(() => profitDaily('2025-01-01', '2025-01-03', { client, budget: budget(), formatDate: newYork })).toThrow('PROFIT_DAILY: Merchant Analytics returned inconsistent paging');
+  });
+});
+
+describe('PROFIT_ORDER and typed failures', () => {
+  it('an API error becomes the function name plus the user message', () => {
+    const { client } = fakeClient({ getOrder: () => { throw new NotFoundError({ status: 404 }); } });
+    expect(() => profitOrder('ord_x', { client, budget: budget() })).toThrow(/^PROFIT_ORDER: No such record in this store/);
+  });
+  it('null values become empty cells, never 0', () => {
+    const order = { id: 'ord_1', canceled_at: null, economics: { net_profit: 12.5, cogs: null } } as unknown as Order;
+    const { client } = fakeClient({ getOrder: () => order });
+    const map = new Map(profitOrder('ord_1', { client, budget: budget() }).map(([k, v]) => [k, v]));
+    expect(map.get('canceled_at')).toBe('');
+    expect(map.get('cogs')).toBe('');
+    expect(map.get('net_profit')).toBe(12.5);
+  });
+});
+
+describe('PROFIT_SUMMARY keeps the unit counts behind cogs_coverage_pct', () => {
+  it('extra scalar fields of the summary appear after the coverage row', () => {
+    const withUnits = { ...summary, units_sold: 120, units_with_known_cost: 105 };
+    const { client } = fakeClient({ summary: () => withUnits });
+    const table = profitSummary('2025-01-01', '2025-01-31', { client, budget: budget(), formatDate: newYork });
+    const keys = table.map((r) => r[0]);
+    expect(keys.slice(8, 11)).toEqual(['cogs_coverage_pct', 'units_sold', 'units_with_known_cost']);
+    expect(table[keys.indexOf('units_sold')][1]).toBe(120);
+  });
+});

@@ -1,0 +1,63 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildManifest, normaliseBaseUrl, whitelistFor, type Manifest } from '../../build/manifest';
+import { readGlobals, renderGlobalDeclarations } from '../../build/globals';
+
+const root = path.resolve(__dirname, '../..');
+
+describe('manifest: urlFetchWhitelist is derived from the configured API base URL', () => {
+  it('is the base URL with a path, as Apps Script requires of whitelist prefixes', () => {
+    expect(whitelistFor('https://api.example.com')).toEqual(['https://api.example.com/']);
+    expect(whitelistFor('https://api.example.com/')).toEqual(['https://api.example.com/']);
+  });
+
+  it('refuses a base URL that is not https or carries a query', () => {
+    expect(() => normaliseBaseUrl('http://api.example.com')).toThrow(/https/);
+    expect(() => normaliseBaseUrl('https://api.example.com/?token=x')).toThrow(/query/);
+  });
+
+  it('dist/appsscript.json is the source manifest with the derived whitelist, V8 and explicit scopes', () => {
+    const source = JSON.parse(readFileSync(path.join(root, 'appsscript.json'), 'utf8')) as Manifest;
+    const built = JSON.parse(readFileSync(path.join(root, 'dist/appsscript.json'), 'utf8')) as Manifest;
+    const config = JSON.parse(readFileSync(path.join(root, 'deploy.config.json'), 'utf8')) as { apiBaseUrl: string };
+    expect(built).toEqual(buildManifest(source, process.env.MA_API_BASE_URL ?? config.apiBaseUrl));
+    expect(built.runtimeVersion).toBe('V8');
+    expect(Intl.supportedValuesOf('timeZone')).toContain(built.timeZone);
+    expect(built.oauthScopes.length).toBeGreaterThan(0);
+    const oauth2 = (built.dependencies as { libraries: Array<{ userSymbol: string; version: string }> }).libraries
+      .find((l) => l.userSymbol === 'OAuth2');
+    expect(oauth2?.version).toMatch(/^\d+$/);
+  });
+});
+
+describe('globals: every export of main.ts becomes a documented top-level declaration', () => {
+  const source = [
+    '/** Sums.\n * @customfunction\n */',
+    'export function SUM2(a: number, b: number): number { return a + b; }',
+    '/** Opens. */',
+    'export function onOpen(e?: unknown): void { void e; }',
+  ].join('\n');
+
+  it('reads names, parameters, JSDoc and @customfunction', () => {
+    const { globals, problems } = readGlobals(source);
+    expect(problems).toEqual([]);
+    expect(globals.map((g) => [g.name, g.params, g.isCustomFunction])).toEqual([
+      ['SUM2', ['a', 'b'], true],
+      ['onOpen', ['e'], false],
+    ]);
+  });
+
+  it('renders declarations that forward to the bundle namespace with the JSDoc kept', () => {
+    const rendered = renderGlobalDeclarations(readGlobals(source).globals, 'NS');
+    const fn = new Function('NS', `${rendered}; return SUM2(2, 3);`);
+    expect(fn({ SUM2: (a: number, b: number) => a + b })).toBe(5);
+    expect(rendered).toContain('@customfunction\n */\nfunction SUM2(a, b)');
+  });
+
+  it('refuses an undocumented export and a name Apps Script would treat as private', () => {
+    const { problems } = readGlobals('export function run_() {}\n');
+    expect(problems.join('\n')).toMatch(/no JSDoc/);
+    expect(problems.join('\n')).toMatch(/private/);
+  });
+});
