@@ -92,7 +92,7 @@ export class LocalRuntime {
   }
 
   private get scriptId(): string {
-    return `1${createHash('sha256').update(path.resolve(this.options.distDir)).digest('base64url').slice(0, 56)}`;
+    return `1${createHash('sha256').update(path.resolve(this.options.distDir)).digest('base64url')}`;
   }
 
   private wiring(): ServiceWiring {

@@ -118,7 +118,8 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       if (typeof controlPath !== 'string' || !/^\/_emulator\/[A-Za-z0-9_\-/]+$/.test(controlPath)) {
         throw new BadRequest('path must be an /_emulator/ control path.');
       }
-      return sendJson(response, 200, { ok: true, value: (await stack.control(controlPath, body.body)) ?? null });
+      // The page's controls are all POSTs (a control call without a body would be a GET).
+      return sendJson(response, 200, { ok: true, value: (await stack.control(controlPath, body.body ?? {})) ?? null });
     }
     if (method === 'POST' && url.pathname === '/playground/trigger') {
       const trigger = stack.runtime.triggers.find((t) => t.type === 'CLOCK');

@@ -61,7 +61,8 @@ export function renderState(state: SidebarState): void {
   show('cells-warning', warning !== null);
   setText('cells-warning', warning ?? '');
 
-  renderProblem(connection.problem ?? state.problem);
+  // The connection card already carries Connect/Reconnect: the banner then only explains.
+  renderProblem(connection.problem ?? state.problem, connection.problem !== null);
 }
 
 export function renderSchedule(schedule: ScheduleView): void {
@@ -71,12 +72,13 @@ export function renderSchedule(schedule: ScheduleView): void {
 }
 
 /** Shows a problem with its action button, or hides the banner when there is none. */
-export function renderProblem(problem: ProblemView | null): void {
+export function renderProblem(problem: ProblemView | null, cardHasConnect = false): void {
   show('problem', problem !== null);
   if (!problem) return;
   byId('problem').className = problem.action === 'wait' || problem.action === 'retry_later' ? 'problem wait' : 'problem';
   setText('problem-message', problemText(problem));
-  const button = actionButton(problem.action);
+  const offered = actionButton(problem.action);
+  const button = offered && offered.kind === 'connect' && cardHasConnect ? null : offered;
   const actionElement = byId<HTMLButtonElement>('problem-action');
   actionElement.hidden = button === null;
   actionElement.textContent = button ? button.label : '';

@@ -114,7 +114,7 @@ describe.skipIf(!hasChromium || !existsSync(path.join(dist, 'Sidebar.html')))('s
     await page.close();
   });
 
-  it('Sync now moves the progress bar step by step, disables the controls meanwhile, and ends with the counts', async () => {
+  it('Sync now calls runSyncStep until done, fills the progress bar and ends with the counts, controls back on', async () => {
     script.steps = [
       { done: false, phase: 'Orders and line items', counts: { pages: 4, inserted: 1000, updated: 0, rows: 1000 }, fraction: 0.3, problem: null },
       { done: true, phase: 'Caught up', counts: { pages: 9, inserted: 2100, updated: 40, rows: 2140 }, fraction: 1, problem: null },
@@ -146,6 +146,8 @@ describe.skipIf(!hasChromium || !existsSync(path.join(dist, 'Sidebar.html')))('s
     expect(await frame.textContent('#problem-message')).toBe('The merchant disconnected this add-on.');
     expect(await frame.textContent('#problem-action')).toBe('Reconnect');
     expect(await frame.textContent('#status')).toMatch(/Sync stopped on a problem/);
+    await frame.click('#problem-action');
+    expect(script.calls).toContain('beginConnect');
     await page.close();
   });
 

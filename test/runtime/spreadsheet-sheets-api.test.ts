@@ -46,12 +46,22 @@ describe('Values.batchUpdate writes many ranges atomically', () => {
     expect(res.responses.map((r) => r.updatedRange)).toEqual(["'Line items'!A5:C5", "'Line items'!A9:B10"]);
   });
 
-  it('expands the grid when writing past the last row or column', () => {
+  it('refuses to write past the last row or column, writing nothing, as the API reports "exceeds grid limits"', () => {
     const { Sheets, items } = setup();
-    Sheets.Spreadsheets.Values.batchUpdate({ valueInputOption: 'RAW', data: [{ range: "'Line items'!Z1200", values: [['a', 'b']] }] }, ID);
-    expect(items.getMaxRows()).toBe(1200);
-    expect(items.getMaxColumns()).toBe(27);
-    expect(items.getRange('AA1200').getValue()).toBe('b');
+    expect(() => Sheets.Spreadsheets.Values.batchUpdate({ valueInputOption: 'RAW', data: [
+      { range: "'Line items'!A1", values: [['first']] },
+      { range: "'Line items'!Z1200", values: [['a', 'b']] },
+    ] }, ID)).toThrow(/exceeds grid limits\. Max rows: 1000, max columns: 26/);
+    expect(items.getLastRow()).toBe(0);
+    expect(items.getMaxRows()).toBe(1000);
+  });
+
+  it('append grows the grid for rows written past the end', () => {
+    const { Sheets, items } = setup();
+    items.getRange('A1000').setValue('last');
+    Sheets.Spreadsheets.Values.append({ values: [['next']] }, ID, "'Line items'!A:A", { valueInputOption: 'RAW' });
+    expect(items.getMaxRows()).toBe(1001);
+    expect(items.getRange('A1001').getValue()).toBe('next');
   });
 
   it('a bad range anywhere in the batch writes nothing', () => {

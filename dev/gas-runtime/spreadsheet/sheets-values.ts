@@ -85,7 +85,19 @@ export class SheetsValues {
     return { sheet, rect: { row: start.row, column: start.column, numRows, numColumns }, writes };
   }
 
-  private _apply(method: string, plans: WritePlan[]): UpdateValuesResponse[] {
+  private _apply(method: string, plans: WritePlan[], grow = false): UpdateValuesResponse[] {
+    // Public reports show update/batchUpdate past the grid failing ("exceeds grid limits") while only
+    // append is documented to grow it: refuse the former so the add-on must add rows itself.
+    if (!grow) {
+      for (const p of plans) {
+        const lastRow = p.rect.row + p.rect.numRows - 1;
+        const lastColumn = p.rect.column + p.rect.numColumns - 1;
+        if (lastRow > p.sheet.maxRows || lastColumn > p.sheet.maxColumns) {
+          throw new GoogleJsonResponseException(method,
+            `Range (${printRange(p.sheet, p.rect)}) exceeds grid limits. Max rows: ${p.sheet.maxRows}, max columns: ${p.sheet.maxColumns}`, 400);
+        }
+      }
+    }
     // Grow every sheet first (checked against the cell limit together), then write: all or nothing.
     const needs = new Map<SheetModel, { rows: number; columns: number }>();
     for (const p of plans) {
@@ -193,7 +205,7 @@ export class SheetsValues {
       sheet.insertRows(row - 1, plan.rect.numRows);
       this.scope.workbook.shiftMetadata(sheet.sheetId, 'ROW', row - 1, plan.rect.numRows);
     }
-    const updates = this._apply(method, [plan])[0];
+    const updates = this._apply(method, [plan], true)[0];
     const result: { spreadsheetId: string; tableRange?: string; updates: UpdateValuesResponse } = { spreadsheetId, updates };
     if (last > 0) result.tableRange = printRange(sheet, { row: rect.row, column: rect.column, numRows: last - rect.row + 1, numColumns: rect.numColumns });
     return result;

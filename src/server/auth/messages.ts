@@ -37,7 +37,7 @@ export function messageFor(
         message:
           detail === 'no_plan'
             ? `This spreadsheet's connection to ${name} stopped because the Merchant Analytics workspace no longer has a plan. ${KEPT} Once the plan is active again, click Reconnect to resume syncing.`
-            : `This spreadsheet's connection to ${name} was turned off in Merchant Analytics (Settings → Connected apps). ${KEPT} Click Reconnect to resume syncing.`,
+            : `This spreadsheet's connection to ${name} was turned off in Merchant Analytics (Settings → Connected apps), or the Merchant Analytics workspace no longer has a plan. ${KEPT} Click Reconnect to resume syncing.`,
         action: 'reconnect',
       };
     case 'store_changed':
