@@ -53,6 +53,8 @@ export interface ConnectionView {
 }
 
 export interface PlanView {
+  /** The merchant's plan ('starter' | 'pro' | 'plus'), null when the account does not say. */
+  name: string | null;
   /** Earliest date the plan shows (YYYY-MM-DD); null means full history. */
   historyAvailableFrom: string | null;
   historyDays: number | null;

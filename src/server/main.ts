@@ -178,10 +178,11 @@ export function onScheduledSync(e?: unknown): sync.SyncProgress {
 
 /**
  * On-demand reconciliation: pages every order without updated_after and marks orders the service
- * no longer returns as gone (with the date). Call again while `done` is false.
+ * no longer returns as gone (with the date), then refreshes the Daily P&L days they leave. Call
+ * again while `done` is false.
  * @param {number=} budgetMs time this step may use (default: the 6-minute execution budget)
  * @return {Object} SyncProgress of the step
  */
 export function reconcileOrdersNow(budgetMs?: number): sync.SyncProgress {
-  return sync.runSyncStep({ jobs: ['reconcile'], budgetMs: budgetMs ?? 360_000 });
+  return sync.runSyncStep({ jobs: ['reconcile', 'daily'], budgetMs: budgetMs ?? 360_000 });
 }

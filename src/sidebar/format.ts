@@ -68,9 +68,10 @@ export function connectionButtons(view: ConnectionView): { connect: boolean; rec
 }
 
 export function planText(plan: PlanView): string {
-  if (plan.historyAvailableFrom === null) return 'Full history';
+  const name = plan.name ? `${plan.name.charAt(0).toUpperCase()}${plan.name.slice(1)} plan: ` : '';
+  if (plan.historyAvailableFrom === null) return `${name}full history`;
   const days = plan.historyDays !== null ? ` (${formatCount(plan.historyDays)} days)` : '';
-  return `From ${formatDate(plan.historyAvailableFrom)}${days}`;
+  return `${name}from ${formatDate(plan.historyAvailableFrom)}${days}`;
 }
 
 export function freshnessText(freshness: FreshnessView): string {

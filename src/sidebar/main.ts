@@ -141,8 +141,10 @@ const syncNow = () => {
       renderProgress(progress);
     }
     const message = syncEnded(progress);
-    apply(await call('getSidebarState'));
-    if (progress.problem) renderProblem(progress.problem);
+    const state = await call('getSidebarState');
+    apply(state);
+    // A connection problem is already shown with the connection; anything else keeps the sync's problem.
+    if (progress.problem && state.connection.problem === null) renderProblem(progress.problem);
     return message;
   }).finally(() => {
     syncing = false;

@@ -20,7 +20,8 @@ export function forbiddenGlobalsUsed(source: string): string[] {
   const program = parse(source, { ecmaVersion: 2022, sourceType: 'script' }) as Node;
   const bound = new Set<string>();
   const referenced = new Set<string>();
-  ancestor(program, {
+  // VariablePattern is a pseudo node type of acorn-walk's base walker, absent from its typings.
+  const visitors = {
     VariablePattern(node: Node) {
       bound.add((node as Identifier).name);
     },
@@ -28,6 +29,7 @@ export function forbiddenGlobalsUsed(source: string): string[] {
       const { name } = node as Identifier;
       if (FORBIDDEN_GLOBALS.includes(name)) referenced.add(name);
     },
-  });
+  } as Parameters<typeof ancestor>[1];
+  ancestor(program, visitors);
   return [...referenced].filter((name) => !bound.has(name)).sort();
 }

@@ -11,6 +11,12 @@ import { startPlayground, type Playground } from '../../dev/playground/app';
 import type { PlaygroundStack, RunResultLike } from '../../dev/playground/types';
 import { hasChromium, launchChromium, SKIP_REASON } from './chromium';
 
+/** google.script.run as the page sees it (handlers chain; server functions return nothing). */
+interface Runner {
+  [name: string]: (...args: unknown[]) => Runner;
+}
+type ShimWindow = { google: { script: { run: Runner } } };
+
 const calls: Array<{ name: string; args: unknown[]; authMode: string | undefined }> = [];
 
 function result(partial: Partial<RunResultLike>): RunResultLike {
@@ -72,7 +78,7 @@ describe.skipIf(!hasChromium)('google.script.run shim (Chromium)', () => {
       () =>
         new Promise((resolve) => {
           let returnedFirst = false;
-          const run = (window as any).google.script.run;
+          const run = (window as unknown as ShimWindow).google.script.run;
           const value = run
             .withSuccessHandler((v: unknown, user: unknown) => resolve({ v, user, returnedFirst }))
             .withFailureHandler(() => resolve('failure'))
@@ -89,7 +95,7 @@ describe.skipIf(!hasChromium)('google.script.run shim (Chromium)', () => {
     const outcome = await page.evaluate(
       () =>
         new Promise((resolve) => {
-          (window as any).google.script.run
+          (window as unknown as ShimWindow).google.script.run
             .withSuccessHandler(() => resolve('success'))
             .withUserObject('ctx')
             .withFailureHandler((e: Error, user: unknown) => resolve({ isError: e instanceof Error, message: e.message, user }))
@@ -101,7 +107,7 @@ describe.skipIf(!hasChromium)('google.script.run shim (Chromium)', () => {
 
   it('reports an execution ended by the time limit as Apps Script does', async () => {
     const message = await page.evaluate(
-      () => new Promise((resolve) => (window as any).google.script.run.withFailureHandler((e: Error) => resolve(e.message)).slow()),
+      () => new Promise((resolve) => (window as unknown as ShimWindow).google.script.run.withFailureHandler((e: Error) => resolve(e.message)).slow()),
     );
     expect(message).toBe('Exceeded maximum execution time');
   });
@@ -110,7 +116,7 @@ describe.skipIf(!hasChromium)('google.script.run shim (Chromium)', () => {
     const outcome = await page.evaluate(
       () =>
         new Promise((resolve) => {
-          const run = (window as any).google.script.run;
+          const run = (window as unknown as ShimWindow).google.script.run;
           const configured = run.withSuccessHandler(() => resolve('configured handler ran'));
           resolve(configured !== run && run.withSuccessHandler !== undefined ? 'separate' : 'same');
         }),
@@ -121,7 +127,7 @@ describe.skipIf(!hasChromium)('google.script.run shim (Chromium)', () => {
   it('refuses a Date argument before calling the server, through the failure handler', async () => {
     const before = calls.length;
     const message = await page.evaluate(
-      () => new Promise((resolve) => (window as any).google.script.run.withFailureHandler((e: Error) => resolve(e.message)).echo({ when: new Date() })),
+      () => new Promise((resolve) => (window as unknown as ShimWindow).google.script.run.withFailureHandler((e: Error) => resolve(e.message)).echo({ when: new Date() })),
     );
     expect(message).toMatch(/illegal value/);
     expect(calls.length).toBe(before);

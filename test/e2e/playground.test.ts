@@ -72,7 +72,7 @@ describe.skipIf(!ready)('playground end to end (Chromium, emulator, local runtim
     await sidebar.waitForFunction(() => document.querySelector('#connection-text')?.textContent === 'Connected', undefined, { timeout: 30_000 });
     expect(await sidebar.textContent('#store-name')).toBe(store.name);
     expect(await sidebar.textContent('#store-domain')).toBe(`(${store.shop_domain})`);
-    expect(await sidebar.textContent('#plan-window')).toBe('Full history');
+    expect(await sidebar.textContent('#plan-window')).toBe('Plus plan: full history');
     expect(await sidebar.isVisible('#schedule-hour-row')).toBe(false); // schedule off: no hour to pick
     expect(await sidebar.isVisible('#sync-now')).toBe(true);
   }, 60_000);
@@ -105,6 +105,19 @@ describe.skipIf(!ready)('playground end to end (Chromium, emulator, local runtim
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     await page.screenshot({ path: path.join(screenshots, 'playground.png') });
   }, 30_000);
+
+  it('a daily schedule creates one time-driven trigger, and the playground fires it', async () => {
+    await sidebar.selectOption('#schedule-mode', 'daily');
+    await sidebar.selectOption('#schedule-hour', '7');
+    await sidebar.click('#schedule-save');
+    await sidebar.waitForFunction(() => document.querySelector('#status')?.textContent === 'Syncs every day at 07:00.');
+    const clock = stack.runtime.triggers.filter((t) => t.type === 'CLOCK');
+    expect(clock).toHaveLength(1);
+    expect(clock[0]).toMatchObject({ atHour: 7 });
+    await page.click('#fire-trigger');
+    await page.waitForFunction(() => /Scheduled trigger: done/.test(document.querySelector('#control-result')?.textContent ?? ''));
+    await page.waitForFunction(() => /Sync log \(2\)/.test(document.querySelector('#tabs')?.textContent ?? ''));
+  }, 60_000);
 
   it('after the merchant revokes the grant, the sidebar says what happened and offers Reconnect', async () => {
     await stack.control('/_emulator/grants/revoke', {});

@@ -19,7 +19,7 @@ const HOSTILE_NAME = '<img src=x onerror="window.__pwned=1">Acme & Co';
 function connectedState(): SidebarState {
   return {
     connection: { state: 'connected', store: { id: 'st_1', name: HOSTILE_NAME, domain: 'acme.myshopify.com', platform: 'shopify', currency: 'USD', timezone: 'America/New_York' }, problem: null },
-    plan: { historyAvailableFrom: '2026-08-23', historyDays: 90 },
+    plan: { name: 'starter', historyAvailableFrom: '2026-08-23', historyDays: 90 },
     freshness: { lastSyncAt: '2026-11-21T16:00:00Z', stale: false },
     jobs: [{ job: 'orders, products, daily', label: 'Orders, products, daily', lastRunAt: '2026-11-21T16:30:00Z', outcome: 'ok', rows: 2500, message: null }],
     schedule: { mode: 'daily', hour: 6 },
@@ -104,7 +104,7 @@ describe.skipIf(!hasChromium || !existsSync(path.join(dist, 'Sidebar.html')))('s
     expect(await frame.locator('#store-line img').count()).toBe(0);
     expect(await frame.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(await frame.textContent('#store-domain')).toBe('(acme.myshopify.com)');
-    expect(await frame.textContent('#plan-window')).toMatch(/^From .*2026 \(90 days\)$/);
+    expect(await frame.textContent('#plan-window')).toMatch(/^Starter plan: from .*2026 \(90 days\)$/);
     expect(await frame.isVisible('#cells-warning')).toBe(true);
     expect(await frame.getAttribute('#cells-gauge', 'aria-valuenow')).toBe('74');
     expect(await frame.inputValue('#schedule-mode')).toBe('daily');

@@ -4,7 +4,11 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentText, OPENAPI_JSON_PATH } from '../../openapi/build.js';
-import { startHarness, type Harness } from './harness.js';
+import { startHarness, type Harness, type Order, type Product, type Schemas, type Store } from './harness.js';
+
+// CommonJS modules seen through ESM: the class/plugin may sit on `.default`.
+const Ajv = (Ajv2020 as unknown as { default?: typeof Ajv2020 }).default ?? Ajv2020;
+const withFormats = (addFormats as unknown as { default?: typeof addFormats }).default ?? addFormats;
 
 let h: Harness;
 let orderId: string;
@@ -12,8 +16,8 @@ let productId: string;
 
 beforeAll(async () => {
   h = await startHarness({ orders: 600, seed: 5 });
-  orderId = (await h.control('/_emulator/truth/orders')).body.data[3].id;
-  productId = (await h.control('/_emulator/truth/products')).body.data[3].id;
+  orderId = (await h.truthOrders())[3]!.id;
+  productId = (await h.control<{ data: Product[] }>('/_emulator/truth/products')).body.data[3]!.id;
 });
 afterAll(() => h.close());
 
@@ -45,8 +49,8 @@ describe('4.10 / 9 the OpenAPI 3.1 document', () => {
 
   it('describes every real response: each endpoint validates against its schema', async () => {
     const doc = JSON.parse(readFileSync(OPENAPI_JSON_PATH, 'utf8'));
-    const ajv = new Ajv2020.default({ strict: false, allErrors: true });
-    addFormats.default(ajv);
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    withFormats(ajv);
     ajv.addSchema({ ...doc, $id: 'https://emulator.test/openapi.json' });
     for (const [path, schema] of ENDPOINTS()) {
       const validate = ajv.getSchema(`https://emulator.test/openapi.json#/components/schemas/${schema}`)!;
@@ -64,7 +68,7 @@ describe('4.10 / 9 the OpenAPI 3.1 document', () => {
 
 describe('2.1 the response envelope', () => {
   it('lists carry data array + page; history-bounded reads carry meta; single records an object', async () => {
-    const list = (await h.get('/api/v1/orders?limit=2')).body;
+    const list = (await h.get<Order[]>('/api/v1/orders?limit=2')).body;
     expect(Object.keys(list).sort()).toEqual(['data', 'meta', 'page', 'success']);
     expect(list.success).toBe(true);
     expect(Array.isArray(list.data)).toBe(true);
@@ -72,7 +76,7 @@ describe('2.1 the response envelope', () => {
     const one = (await h.get(`/api/v1/orders/${orderId}`)).body;
     expect(Object.keys(one).sort()).toEqual(['data', 'success']);
     expect(Array.isArray(one.data)).toBe(false);
-    const stores = (await h.get('/api/v1/stores')).body;
+    const stores = (await h.get<Store[]>('/api/v1/stores')).body;
     expect(stores.data).toHaveLength(1);
   });
 });
@@ -147,12 +151,12 @@ describe('8.1 rate-limit headers on success', () => {
 
 describe('3.2 the token decides the store', () => {
   it('reads the second store with a token bound to it', async () => {
-    const stores = (await h.control('/_emulator/truth/stores')).body.data;
-    const token = await h.mint({ store: stores[1].id, user: 'outlet@example.test' });
-    const account = await h.get('/api/v1/account', token);
-    expect(account.body.data.store.id).toBe(stores[1].id);
-    const orders = (await h.get('/api/v1/orders?limit=250&status=all', token)).body.data;
+    const outlet = (await h.control<{ data: Store[] }>('/_emulator/truth/stores')).body.data[1]!;
+    const token = await h.mint({ store: outlet.id, user: 'outlet@example.test' });
+    const account = await h.get<Schemas['Account']>('/api/v1/account', token);
+    expect(account.body.data.store.id).toBe(outlet.id);
+    const orders = (await h.get<Order[]>('/api/v1/orders?limit=250&status=all', token)).body.data;
     expect(orders.length).toBeGreaterThan(0);
-    expect(orders.every((o: any) => o.store_id === stores[1].id)).toBe(true);
+    expect(orders.every((o) => o.store_id === outlet.id)).toBe(true);
   });
 });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cents, startHarness, type Harness } from './harness.js';
+import { cents, startHarness, type Harness, type Order, type Product, type Schemas } from './harness.js';
 
 /** Checks every formula of spec 2.3 on one published order, to the cent, from the JSON alone. */
-function formulaViolations(order: any, taxTreatedAsCost: boolean): string[] {
+function formulaViolations(order: Order, taxTreatedAsCost: boolean): string[] {
   const e = order.economics;
   const bad: string[] = [];
   const eq = (name: string, actual: number, expected: number): void => {
@@ -11,7 +11,7 @@ function formulaViolations(order: any, taxTreatedAsCost: boolean): string[] {
   const amounts = [...Object.entries(e).filter(([k, v]) => typeof v === 'number' && !k.endsWith('_pct')).map(([, v]) => v as number)];
   for (const li of order.line_items) amounts.push(li.price, li.total, li.cogs, li.fulfillment_cost, li.refund_amount);
   for (const a of amounts) if (Math.abs(a * 100 - Math.round(a * 100)) > 1e-6) bad.push(`${order.id} amount ${a} has more than two decimals`);
-  const sum = (field: string): number => order.line_items.reduce((s: number, li: any) => s + cents(li[field]), 0);
+  const sum = (field: 'total' | 'refund_amount' | 'cogs' | 'fulfillment_cost'): number => order.line_items.reduce((s, li) => s + cents(li[field]), 0);
   eq('gross_revenue = Σ line total', cents(e.gross_revenue), sum('total'));
   eq('refunds = Σ line refund_amount', cents(e.refunds), sum('refund_amount'));
   eq('cogs = Σ line cogs', cents(e.cogs), sum('cogs'));
@@ -30,11 +30,11 @@ function formulaViolations(order: any, taxTreatedAsCost: boolean): string[] {
 }
 
 let h: Harness;
-let orders: any[];
+let orders: Order[];
 
 beforeAll(async () => {
   h = await startHarness({ orders: 3000, seed: 7 });
-  orders = (await h.control('/_emulator/truth/orders')).body.data;
+  orders = await h.truthOrders();
 });
 afterAll(() => h.close());
 
@@ -46,7 +46,7 @@ describe('2.3 formulas hold to the cent on every generated order', () => {
   });
 
   it('covers the edge cases the formulas must survive', () => {
-    expect(orders.some((o) => o.line_items.some((li: any) => li.total === 0))).toBe(true);
+    expect(orders.some((o) => o.line_items.some((li) => li.total === 0))).toBe(true);
     expect(orders.some((o) => o.economics.net_revenue <= 0 && o.economics.contribution_margin_pct === 0)).toBe(true);
     expect(orders.some((o) => o.economics.refunds > 0 && o.economics.refunds < o.economics.gross_revenue)).toBe(true);
     expect(orders.some((o) => o.economics.cogs_coverage_pct < 100)).toBe(true);
@@ -64,7 +64,7 @@ describe('2.2/2.4/2.6 order fields take the shapes the spec names', () => {
     expect(orders.some((o) => !o.is_first_order && o.customer_order_sequence > 1)).toBe(true);
     expect(orders.some((o) => o.is_subscription_renewal)).toBe(true);
     expect(orders.some((o) => o.attribution.utm_source === null)).toBe(true);
-    expect(orders.every((o) => /^ord_/.test(o.id) && o.line_items.every((li: any) => /^li_/.test(li.id)))).toBe(true);
+    expect(orders.every((o) => /^ord_/.test(o.id) && o.line_items.every((li) => /^li_/.test(li.id)))).toBe(true);
     expect(orders.every((o) => /^[A-Z]{2}$/.test(o.shipping_country_code))).toBe(true);
   });
 
@@ -81,24 +81,24 @@ describe('2.2/2.4/2.6 order fields take the shapes the spec names', () => {
 
 describe('2.7 product costs: unknown (null), genuinely free (0), tiered and market-specific', () => {
   it('publishes every cost shape', async () => {
-    const products = (await h.control('/_emulator/truth/products')).body.data;
-    const costs = products.flatMap((p: any) => p.variants.map((v: any) => v.cogs));
-    expect(costs.some((c: any) => c === null)).toBe(true);
-    expect(costs.some((c: any) => c !== null && c.unit_cost === 0)).toBe(true);
-    expect(costs.some((c: any) => c?.cost_is_tiered)).toBe(true);
-    expect(costs.some((c: any) => c?.cost_is_market_specific)).toBe(true);
+    const products = (await h.control<{ data: Product[] }>('/_emulator/truth/products')).body.data;
+    const costs = products.flatMap((p) => p.variants.map((v) => v.cogs));
+    expect(costs.some((c) => c === null)).toBe(true);
+    expect(costs.some((c) => c !== null && c.unit_cost === 0)).toBe(true);
+    expect(costs.some((c) => c?.cost_is_tiered)).toBe(true);
+    expect(costs.some((c) => c?.cost_is_market_specific)).toBe(true);
   });
 });
 
 describe('3.1 every change kind keeps the formulas and advances the change marker', () => {
   const kinds = ['cost_correction', 'late_fulfillment', 'ad_spend', 'attribution', 'partial_refund', 'refund', 'cancel'];
   it.each(kinds)('%s', async (kind) => {
-    const target = orders.find((o) => o.canceled_at === null && o.financial_status === 'paid' && o.line_items.some((li: any) => li.quantity > 1))!;
-    const before = (await h.get(`/api/v1/orders/${target.id}`)).body.data;
+    const target = orders.find((o) => o.canceled_at === null && o.financial_status === 'paid' && o.line_items.some((li) => li.quantity > 1))!;
+    const before = (await h.get<Order>(`/api/v1/orders/${target.id}`)).body.data;
     await h.control('/_emulator/clock', { advance_seconds: 5 });
     const res = await h.control(`/_emulator/orders/${target.id}/change`, { kind });
     expect(res.status).toBe(200);
-    const after = (await h.get(`/api/v1/orders/${target.id}`)).body.data;
+    const after = (await h.get<Order>(`/api/v1/orders/${target.id}`)).body.data;
     expect(formulaViolations(after, false)).toEqual([]);
     expect(Date.parse(after.updated_at)).toBeGreaterThan(Date.parse(before.updated_at));
     expect(after).not.toEqual(before);
@@ -111,12 +111,12 @@ describe('2.3 rule 6: tax is deducted from net_profit when the merchant treats t
   it('holds on every order and the summary basis says so', async () => {
     const taxed = await startHarness({ orders: 800, seed: 7, taxTreatedAsCost: true });
     try {
-      const all = (await taxed.control('/_emulator/truth/orders')).body.data;
-      expect(all.flatMap((o: any) => formulaViolations(o, true))).toEqual([]);
-      const sample = all.find((o: any) => o.economics.tax > 0);
+      const all = await taxed.truthOrders();
+      expect(all.flatMap((o) => formulaViolations(o, true))).toEqual([]);
+      const sample = all.find((o) => o.economics.tax > 0)!;
       const plain = orders.find((o) => o.id === sample.id);
       if (plain) expect(cents(sample.economics.net_profit)).toBe(cents(plain.economics.net_profit) - cents(sample.economics.tax));
-      const summary = await taxed.get('/api/v1/profitability/summary');
+      const summary = await taxed.get<Schemas['Summary']>('/api/v1/profitability/summary');
       expect(summary.body.data.basis.tax_treated_as_cost).toBe(true);
     } finally {
       await taxed.close();

@@ -28,10 +28,27 @@ export interface Comparison {
 /** Columns whose value is the sync's own bookkeeping, not API data. */
 const BOOKKEEPING = new Set(['synced_at', 'gone_at']);
 
-function expectedCell(value: unknown, header: string): Cell {
+const isInstantHeader = (header: string): boolean => /_at$|effective_from$/.test(header);
+
+/**
+ * A date-time cell holds a wall-clock time in the spreadsheet's zone (a serial number), so an
+ * instant is compared as that wall time: in the hour repeated when DST ends, two instants share
+ * one wall time and no sheet can tell them apart.
+ */
+function wallTime(iso: string, timeZone: string): string {
+  const d = new Date(iso);
+  return `${d.toLocaleString('sv-SE', { timeZone, hourCycle: 'h23' })}.${String(d.getUTCMilliseconds()).padStart(3, '0')}`;
+}
+
+function expectedCell(value: unknown, header: string, timeZone: string): Cell {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'string' && /_at$|effective_from$/.test(header) && !Number.isNaN(Date.parse(value))) return new Date(value).toISOString();
+  if (typeof value === 'string' && isInstantHeader(header) && !Number.isNaN(Date.parse(value))) return wallTime(value, timeZone);
   return value as Cell;
+}
+
+function actualCell(value: Cell, header: string, timeZone: string): Cell {
+  if (typeof value === 'string' && isInstantHeader(header) && /^\d{4}-\d{2}-\d{2}T/.test(value)) return wallTime(value, timeZone);
+  return value;
 }
 
 function sameCell(expected: Cell, actual: Cell): boolean {
@@ -82,11 +99,14 @@ function rowsByKey(table: Table, keyHeader: string, sheet: string, out: Comparis
   return map;
 }
 
+let spreadsheetZone = 'UTC';
+
 function compareRecords(sheet: string, key: string, actual: Record<string, Cell>, expectedOf: (header: string) => unknown, out: Comparison): void {
   for (const header of Object.keys(actual)) {
-    if (BOOKKEEPING.has(header)) continue;
-    const expected = expectedCell(expectedOf(header), header);
-    if (!sameCell(expected, actual[header])) out.mismatches.push({ sheet, key, header, expected, actual: actual[header] });
+    if (header === '' || BOOKKEEPING.has(header)) continue; // a user's own column, or sync bookkeeping
+    const expected = expectedCell(expectedOf(header), header, spreadsheetZone);
+    const held = actualCell(actual[header], header, spreadsheetZone);
+    if (!sameCell(expected, held)) out.mismatches.push({ sheet, key, header, expected, actual: held });
   }
 }
 
@@ -98,6 +118,7 @@ export interface TruthOptions {
 /** Orders, Line items, Products, Variants and Daily P&L against the emulator's truth. */
 export async function compareWithTruth(stack: Stack, options: TruthOptions = {}): Promise<Comparison> {
   const out: Comparison = { mismatches: [], missing: [], unexpected: [], duplicates: [] };
+  spreadsheetZone = stack.runtime.workbook.timeZone;
   const store = (await stack.truth('store')) as Json;
   const timeZone = String((store.store as Json).timezone);
   const orders = ((await stack.truth('orders')) as { data: Json[] }).data;

@@ -119,7 +119,7 @@ describe('vanished orders and reconciliation', () => {
     expect(headers).toEqual(['started_at', 'ended_at', 'job', 'pages', 'inserted', 'updated', 'cancelled', 'gone', 'requests', 'rate_limit_waits', 'outcome', 'message']);
     expect(rows.length).toBeGreaterThanOrEqual(3);
     const last = rows[rows.length - 1];
-    expect(last[headers.indexOf('job')]).toBe('reconcile');
+    expect(String(last[headers.indexOf('job')])).toContain('reconcile');
     expect(last[headers.indexOf('gone')]).toBe(3);
     expect(rows.every((r) => r[headers.indexOf('outcome')] !== 'running')).toBe(true);
   });

@@ -44,6 +44,8 @@ const summary: ProfitabilitySummary = {
   period: { start: '2025-01-01', end: '2025-01-31', days: 31 },
   currency: 'USD',
   cogs_coverage_pct: 87.5,
+  units_sold: 120,
+  units_with_known_cost: 105,
   basis: { refund_recognition: 'sale_date', tax_treated_as_cost: false, ad_spend: 'blended_daily' },
   totals,
 };
@@ -85,7 +87,7 @@ describe('PROFIT_SUMMARY: a 2-column table, header first, every totals field', (
     expect(asMap.get('cogs_coverage_pct')).toBe(87.5);
     for (const f of PROFIT_TOTALS_FIELDS) expect(asMap.get(f)).toBe(totals[f]);
     expect(table.every((row) => row.length === 2)).toBe(true);
-    expect(table).toHaveLength(1 + 8 + PROFIT_TOTALS_FIELDS.length);
+    expect(table).toHaveLength(1 + 8 + 2 + PROFIT_TOTALS_FIELDS.length);
   });
   it('bad arguments fail before any request', () => {
     const { client } = fakeClient({});
@@ -137,8 +139,7 @@ describe('PROFIT_ORDER and typed failures', () => {
 
 describe('PROFIT_SUMMARY keeps the unit counts behind cogs_coverage_pct', () => {
   it('extra scalar fields of the summary appear after the coverage row', () => {
-    const withUnits = { ...summary, units_sold: 120, units_with_known_cost: 105 };
-    const { client } = fakeClient({ summary: () => withUnits });
+    const { client } = fakeClient({ summary: () => summary });
     const table = profitSummary('2025-01-01', '2025-01-31', { client, budget: budget(), formatDate: newYork });
     const keys = table.map((r) => r[0]);
     expect(keys.slice(8, 11)).toEqual(['cogs_coverage_pct', 'units_sold', 'units_with_known_cost']);

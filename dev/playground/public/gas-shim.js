@@ -6,6 +6,7 @@
  * the second argument. Arguments must be JSON-safe as Apps Script requires (Dates and functions
  * are refused). window.__GAS_GLOBALS__ and window.__GAS_RUN_PATH__ are set just before this runs.
  */
+/* global window, console, setTimeout, fetch */
 (function () {
   'use strict';
   var globalNames = window.__GAS_GLOBALS__ || [];
@@ -34,7 +35,7 @@
   function notifyParent(name) {
     try {
       window.parent.postMessage({ type: 'playground:ran', name: name }, '*');
-    } catch (ignored) {
+    } catch {
       /* the playground page is optional */
     }
   }

@@ -69,7 +69,9 @@ export function storeTagName(): string | null {
 export function setStoreTag(storeId: string, storeName?: string): void {
   if (typeof storeId !== 'string' || storeId.trim() === '') throw new Error('setStoreTag needs a store id.');
   const values: Record<string, string> = { [STORE_TAG_PROPERTY_KEY]: storeId };
-  if (storeName) values[STORE_TAG_NAME_PROPERTY_KEY] = storeName;
+  const connected = readConnectionRecord();
+  const name = storeName || (connected && connected.store && connected.store.id === storeId ? connected.store.name : '');
+  if (name) values[STORE_TAG_NAME_PROPERTY_KEY] = name;
   documentProperties().setProperties(values);
 }
 

@@ -55,7 +55,8 @@ export function notConnectedError(): ConnectionError {
 
 /** The OAuth error code inside the library's "Error retrieving token: <code>, <description>" message. */
 export function oauthErrorCode(e: unknown): string | null {
-  const message = e instanceof Error ? e.message : typeof e === 'string' ? e : '';
+  // The library runs in its own context: its errors are not instances of this context's Error.
+  const message = typeof e === 'string' ? e : e !== null && typeof e === 'object' && typeof (e as { message?: unknown }).message === 'string' ? (e as { message: string }).message : '';
   const match = /^Error retrieving token: ([A-Za-z0-9_]+)/.exec(message);
   return match ? match[1] : null;
 }

@@ -37,6 +37,8 @@ interface OpenSheet {
   sheet: GoogleAppsScript.Spreadsheet.Sheet;
   maxRows: number;
   index: KeyIndex | null;
+  /** Last row with content when the sheet was opened (1 = header only). */
+  lastRow: number;
 }
 
 export interface TableWrite {
@@ -67,32 +69,43 @@ export class ManagedWorkbook {
     this.currency = currency;
   }
 
-  /** The sheet for a schema, created with headers, formats, notes and the store tag if missing. */
+  /**
+   * The sheet for a schema, created with headers, formats, notes and the store tag if missing.
+   * Set-up writes the header row last, so a set-up cut short by the time limit (no header yet)
+   * is simply done again by the next run.
+   */
   private sheetFor(schema: TableSchema): OpenSheet {
     const cached = this.open.get(schema.sheetName);
     if (cached) return cached;
     const existing = this.spreadsheet.getSheetByName(schema.sheetName);
-    const sheet = existing ?? this.createSheet(schema);
-    if (existing && schema.storeData) this.assertOwnedByStore(existing, schema.sheetName);
-    const opened: OpenSheet = { schema, sheet, maxRows: sheet.getMaxRows(), index: null };
+    let sheet: GoogleAppsScript.Spreadsheet.Sheet;
+    let lastRow = 0;
+    if (existing) {
+      sheet = existing;
+      lastRow = sheet.getLastRow();
+      if (schema.storeData) this.claim(sheet, schema.sheetName, lastRow === 0);
+      if (lastRow === 0) this.setUp(sheet, schema);
+    } else {
+      sheet = this.spreadsheet.insertSheet(schema.sheetName);
+      this.usedCells = null;
+      if (schema.storeData) sheet.addDeveloperMetadata(STORE_METADATA_KEY, this.requireStore());
+      this.setUp(sheet, schema);
+    }
+    const opened: OpenSheet = { schema, sheet, maxRows: sheet.getMaxRows(), index: null, lastRow: Math.max(lastRow, 1) };
     this.open.set(schema.sheetName, opened);
     return opened;
   }
 
-  private createSheet(schema: TableSchema): GoogleAppsScript.Spreadsheet.Sheet {
-    const sheet = this.spreadsheet.insertSheet(schema.sheetName);
-    this.usedCells = null;
+  private setUp(sheet: GoogleAppsScript.Spreadsheet.Sheet, schema: TableSchema): void {
     const width = schema.columns.length;
     const maxColumns = sheet.getMaxColumns();
     if (maxColumns < width) sheet.insertColumnsAfter(maxColumns, width - maxColumns);
-    sheet.getRange(1, 1, 1, width).setValues([schema.columns.map((c) => c.header)]);
     sheet.setFrozenRows(1);
     const notes = schema.columns.map((c) => c.note ?? '');
     if (notes.some((n) => n !== '')) sheet.getRange(1, 1, 1, width).setNotes([notes]);
     const maxRows = sheet.getMaxRows();
     if (maxRows > 1) this.applyFormats(sheet, schema, 2, maxRows - 1);
-    if (schema.storeData) sheet.addDeveloperMetadata(STORE_METADATA_KEY, this.requireStore());
-    return sheet;
+    sheet.getRange(1, 1, 1, width).setValues([schema.columns.map((c) => c.header)]);
   }
 
   private applyFormats(sheet: GoogleAppsScript.Spreadsheet.Sheet, schema: TableSchema, firstRow: number, count: number): void {
@@ -103,14 +116,22 @@ export class ManagedWorkbook {
     sheet.getRange(firstRow, 1, count, schema.columns.length).setNumberFormats(block);
   }
 
-  private assertOwnedByStore(sheet: GoogleAppsScript.Spreadsheet.Sheet, name: string): void {
+  /**
+   * Refuses a data sheet tagged for another store, or one holding data Merchant Analytics did not
+   * write. An empty untagged sheet is the trace of a set-up cut short: it is claimed.
+   */
+  private claim(sheet: GoogleAppsScript.Spreadsheet.Sheet, name: string, empty: boolean): void {
     const tags = sheet.getDeveloperMetadata().filter((m) => m.getKey() === STORE_METADATA_KEY);
     if (tags.length === 0) {
+      if (empty) {
+        sheet.addDeveloperMetadata(STORE_METADATA_KEY, this.requireStore());
+        return;
+      }
       throw new SheetOwnershipError(name, `A sheet named "${name}" exists that Merchant Analytics did not create. Rename it so the sync can create its own; nothing was written.`);
     }
     const owner = tags[0].getValue();
     if (owner !== this.requireStore()) {
-      throw new SheetOwnershipError(name, `The sheet "${name}" holds data of another store (${owner}); this connection reads ${this.storeId}. Nothing was written. Use a new spreadsheet for this store, or reconnect the original store.`);
+      throw new SheetOwnershipError(name, `The sheet "${name}" holds data of another store (${owner}); this connection reads ${this.requireStore()}. Nothing was written. Use a new spreadsheet for this store, or reconnect the original store.`);
     }
   }
 
@@ -123,7 +144,7 @@ export class ManagedWorkbook {
   index(schema: TableSchema): KeyIndex {
     const opened = this.sheetFor(schema);
     if (opened.index) return opened.index;
-    const lastRow = opened.sheet.getLastRow();
+    const lastRow = opened.lastRow;
     const values: unknown[][] =
       lastRow > 1 && schema.indexColumns > 0 ? opened.sheet.getRange(2, 1, lastRow - 1, schema.indexColumns).getValues() : [];
     opened.index = new KeyIndex(values, this.timeZone, schema.columns[0].kind === 'date');
@@ -133,6 +154,11 @@ export class ManagedWorkbook {
   /** Makes sure the sheet exists (for tables written without an index, e.g. the Sync log). */
   ensure(schema: TableSchema): GoogleAppsScript.Spreadsheet.Sheet {
     return this.sheetFor(schema).sheet;
+  }
+
+  /** Last row with content as of opening the sheet in this run (1 when it holds only the header). */
+  lastRowAtOpen(schema: TableSchema): number {
+    return this.sheetFor(schema).lastRow;
   }
 
   /** Every row write of a page: grid growth where needed, then one batchUpdate. */

@@ -47,7 +47,7 @@ export function sidebarState(ports: SidebarPorts): SidebarState {
     return {
       ...withSync,
       connection: connectionView(status, store),
-      plan: { historyAvailableFrom: availability.available_from ?? null, historyDays: availability.history_days ?? null },
+      plan: { name: account.plan ?? null, historyAvailableFrom: availability.available_from ?? null, historyDays: availability.history_days ?? null },
       freshness: { lastSyncAt: availability.last_sync_at ?? null, stale: availability.stale === true },
     };
   } catch (error) {

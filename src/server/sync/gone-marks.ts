@@ -3,7 +3,7 @@
  * returned by the full listing, so it is marked gone with the date (nothing is deleted). Orders
  * placed before meta.history_available_from merely left the plan window and are left as they are.
  */
-import { dateToSerial, instantToSerial, serialToInstant, type CellValue } from '../sheets/cells';
+import { dateToSerial, instantToSerial, serialToDate, serialToInstant, type CellValue } from '../sheets/cells';
 import type { KeyIndex } from '../sheets/key-index';
 import type { RowWrite } from '../sheets/row-writes';
 
@@ -15,10 +15,11 @@ export interface GoneContext {
 }
 
 /** Index columns of Orders: id, status, placed_date, gone_at, synced_at. */
-export function planGoneMarks(orders: KeyIndex, ctx: GoneContext): { writes: RowWrite[]; gone: number } {
+export function planGoneMarks(orders: KeyIndex, ctx: GoneContext): { writes: RowWrite[]; gone: number; minPlacedDate: string | null } {
   const windowStart = ctx.historyAvailableFrom ? dateToSerial(ctx.historyAvailableFrom) : null;
   const goneAt = instantToSerial(ctx.now, ctx.spreadsheetTimeZone);
   const writes: RowWrite[] = [];
+  let minPlaced: number | null = null;
   for (const [, entry] of orders.entries()) {
     const [id, status, placed, , synced] = entry.cells;
     if (status === 'gone') continue;
@@ -27,6 +28,7 @@ export function planGoneMarks(orders: KeyIndex, ctx: GoneContext): { writes: Row
     const cells: CellValue[] = ['gone', placed ?? '', goneAt];
     entry.cells = [id, 'gone', placed ?? '', goneAt, synced ?? ''];
     writes.push({ row: entry.row, column: 2, cells });
+    if (typeof placed === 'number' && (minPlaced === null || placed < minPlaced)) minPlaced = placed;
   }
-  return { writes, gone: writes.length };
+  return { writes, gone: writes.length, minPlacedDate: minPlaced === null ? null : serialToDate(Math.floor(minPlaced)) };
 }

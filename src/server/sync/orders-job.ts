@@ -117,6 +117,11 @@ export function runReconcileJob(ctx: JobContext): JobResult {
     });
     ctx.workbook.write([{ schema: ORDERS, rows: marks.writes }]);
     ctx.tally.gone += marks.gone;
+    // A vanished order leaves the Daily P&L of its day: that day is re-fetched by the daily job.
+    const daily = ctx.state.get('daily');
+    if (marks.minPlacedDate !== null && daily.historyDone && (daily.dirtyFrom === null || marks.minPlacedDate < daily.dirtyFrom)) {
+      ctx.state.update('daily', { dirtyFrom: marks.minPlacedDate });
+    }
     ctx.tally.rows += marks.writes.length;
     ctx.state.update('reconcile', { passStartedAt: null, cursor: null, lastCompletedAt: ctx.now() });
     return { job: 'reconcile', caughtUp: true, message: `Reconciliation complete: ${marks.gone} order(s) marked gone.` };

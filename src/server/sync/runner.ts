@@ -81,6 +81,7 @@ export function runSync(options: RunOptions): RunOutcome {
     state.update('meta', { storeTimeZone: account.store.timezone, storeCurrency: account.store.currency });
     const ctx: JobContext = { api, workbook, state, budget, now: () => Date.now(), storeTimeZone: account.store.timezone || workbook.timeZone, tally };
     if (options.addDueReconciliation && jobs.indexOf('reconcile') < 0 && reconciliationDue(ctx)) jobs = [...jobs, 'reconcile'];
+    jobs = inRunOrder(jobs);
     log.open({ ...blankEntry(startedAt, jobs.join(', ')), outcome: 'running', message: 'Running…' });
     const messages: string[] = [];
     let allCaughtUp = true;
@@ -118,6 +119,12 @@ export function runSync(options: RunOptions): RunOutcome {
     message: result.message,
   });
   return result;
+}
+
+/** Daily P&L runs last: the order jobs before it mark the days whose figures changed. */
+function inRunOrder(jobs: JobName[]): JobName[] {
+  const order: JobName[] = ['orders', 'products', 'reconcile', 'daily'];
+  return order.filter((job) => jobs.indexOf(job) >= 0);
 }
 
 /** The first complete backfill is itself a full pass: the monthly reconciliation counts from it. */

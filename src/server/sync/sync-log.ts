@@ -35,8 +35,7 @@ export class SyncLog {
 
   /** Writes the run's first row (and closes a row an interrupted run left open) in one call. */
   open(entry: LogEntry): void {
-    const sheet = this.workbook.ensure(SYNC_LOG);
-    const next = Math.max(2, sheet.getLastRow() + 1);
+    const next = this.workbook.lastRowAtOpen(SYNC_LOG) + 1;
     const rows = [{ row: next, column: 1, cells: this.cells(entry) }];
     const stale = this.state.get('openLogRow');
     if (stale !== null && stale >= 2 && stale < next) {
@@ -58,8 +57,7 @@ export class SyncLog {
    */
   close(entry: LogEntry): void {
     if (this.row === null) {
-      const sheet = this.workbook.ensure(SYNC_LOG);
-      const next = Math.max(2, sheet.getLastRow() + 1);
+      const next = this.workbook.lastRowAtOpen(SYNC_LOG) + 1;
       this.workbook.write([{ schema: SYNC_LOG, rows: [{ row: next, column: 1, cells: this.cells(entry) }] }]);
     } else {
       this.workbook.write([{ schema: SYNC_LOG, rows: [{ row: this.row, column: 1, cells: this.cells(entry) }] }]);

@@ -19,9 +19,10 @@ export interface FakeWorld {
 
 export const account: Account = {
   store: { id: 'st_1', name: 'Acme <b>Goods</b>', platform: 'shopify', shop_domain: 'acme.myshopify.com', currency: 'USD', timezone: 'America/New_York' },
+  plan: 'starter',
   connection: { client_id: 'c', scopes: ['store:read'] },
   data_availability: { history_days: 90, available_from: '2026-08-23', last_sync_at: '2026-11-21T16:00:00Z', stale: false },
-  rate_limits: {},
+  rate_limits: { burst_per_minute: 60, hourly: 1000, daily: 10000, concurrent_requests: 2, client_global_per_minute: 200 },
 };
 
 const brokenMessages: Record<BrokenReason, string> = {

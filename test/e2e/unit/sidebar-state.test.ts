@@ -12,19 +12,19 @@ describe('getSidebarState: a working connection shows the store, plan window and
       store: { id: 'st_1', name: 'Acme <b>Goods</b>', domain: 'acme.myshopify.com', platform: 'shopify', currency: 'USD', timezone: 'America/New_York' },
       problem: null,
     });
-    expect(state.plan).toEqual({ historyAvailableFrom: '2026-08-23', historyDays: 90 });
+    expect(state.plan).toEqual({ name: 'starter', historyAvailableFrom: '2026-08-23', historyDays: 90 });
     expect(state.freshness).toEqual({ lastSyncAt: '2026-11-21T16:00:00Z', stale: false });
     expect(state.schedule).toEqual({ mode: 'hourly', hour: null });
     expect(world.refreshes).toBe(1);
     expect(world.store?.id).toBe('st_1');
   });
 
-  it('reports unlimited history (Plus) as null, which the sidebar shows as full history', () => {
+  it('reports unlimited history (Plus) as null, which the sidebar shows as full history, and passes staleness on', () => {
     const world = fakeWorld();
-    world.account = () => ({ ...account, data_availability: { history_days: null, available_from: null, last_sync_at: null, stale: true } });
+    world.account = () => ({ ...account, data_availability: { history_days: null, available_from: null, last_sync_at: '2026-11-20T03:00:00Z', stale: true } });
     const state = sidebarState(world.ports);
-    expect(state.plan).toEqual({ historyAvailableFrom: null, historyDays: null });
-    expect(state.freshness).toEqual({ lastSyncAt: null, stale: true });
+    expect(state.plan).toEqual({ name: 'starter', historyAvailableFrom: null, historyDays: null });
+    expect(state.freshness).toEqual({ lastSyncAt: '2026-11-20T03:00:00Z', stale: true });
   });
 });
 

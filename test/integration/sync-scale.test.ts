@@ -1,0 +1,59 @@
+/**
+ * Issue 5: a sync of 10,000 orders makes ceil(10000/250) order requests plus a small constant,
+ * and a small constant number of Sheets service calls per page. Counts only, never wall time.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack } from '../../dev/harness/index';
+import type { ExecutionResult } from '../../dev/gas-runtime/index';
+import { sheetTable } from './sync-support';
+
+const ORDERS = 10_000;
+let stack: Stack;
+const executions: ExecutionResult[] = [];
+
+beforeAll(async () => {
+  stack = await startStack({ orders: ORDERS, seed: 2 });
+  await stack.connect();
+  for (let n = 0; n < 10; n++) {
+    const r = await stack.runtime.run('onScheduledSync', []);
+    executions.push(r);
+    if (r.ok && (r.value as { done?: boolean }).done) break;
+  }
+}, 240_000);
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+const sum = (pick: (r: ExecutionResult) => number): number => executions.reduce((n, r) => n + pick(r), 0);
+
+describe('a 10,000-order sync', () => {
+  it('catches up with every order written once', () => {
+    expect(executions[executions.length - 1].ok).toBe(true);
+    expect((executions[executions.length - 1].value as { outcome: string }).outcome).toBe('ok');
+    const ids = sheetTable(stack, 'Orders').slice(1).map((r) => r[0]);
+    expect(ids.length).toBe(ORDERS);
+    expect(new Set(ids).size).toBe(ORDERS);
+  });
+
+  it('makes ceil(10000/250) order requests plus a small constant', () => {
+    const orderRequests = sum((r) => r.counts.requests.filter((q) => /\/api\/v1\/orders\?/.test(q.url)).length);
+    expect(orderRequests).toBeGreaterThanOrEqual(Math.ceil(ORDERS / 250));
+    expect(orderRequests).toBeLessThanOrEqual(Math.ceil(ORDERS / 250) + 2 * executions.length);
+    const allRequests = sum((r) => r.counts.requests.length);
+    expect(allRequests - orderRequests).toBeLessThanOrEqual(5 * executions.length);
+  });
+
+  it('makes a small constant number of Sheets calls per page (one batchUpdate per page)', () => {
+    const pages = Math.ceil(ORDERS / 250);
+    const batchUpdates = sum((r) => r.counts.byMethod['Sheets.Spreadsheets.Values.batchUpdate'] ?? 0);
+    // one per orders page, plus products, daily pages and the Sync log rows of each execution
+    expect(batchUpdates).toBeLessThanOrEqual(pages + 8 * executions.length);
+    const sheetsCalls = sum((r) => r.counts.sheetsCalls);
+    // set-up of six sheets is a one-off constant; the rest is a few calls per page
+    expect(sheetsCalls).toBeLessThanOrEqual(120 + 4 * pages);
+    for (const method of ['Range.setValue', 'Range.setValues', 'Sheet.appendRow']) {
+      expect(sum((r) => r.counts.byMethod[method] ?? 0)).toBeLessThanOrEqual(6 * executions.length);
+    }
+  });
+});
