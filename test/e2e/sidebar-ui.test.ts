@@ -29,12 +29,13 @@ function connectedState(): SidebarState {
 }
 
 interface Script {
+  stepDelayMs: number;
   state: SidebarState;
   steps: SyncProgress[];
   failNext: string | null;
   calls: string[];
 }
-const script: Script = { state: connectedState(), steps: [], failNext: null, calls: [] };
+const script: Script = { stepDelayMs: 0, state: connectedState(), steps: [], failNext: null, calls: [] };
 
 const ok = (value: unknown): RunResultLike => ({ ok: true, value, timedOut: false, logs: [] });
 
@@ -50,7 +51,10 @@ const stack: PlaygroundStack = {
       }
       if (name === 'getSidebarState') return ok(script.state);
       if (name === 'startSync') return ok({ done: false, phase: 'Starting', counts: { pages: 0, inserted: 0, updated: 0, rows: 0 }, fraction: null, problem: null });
-      if (name === 'runSyncStep') return ok(script.steps.shift());
+      if (name === 'runSyncStep') {
+        await new Promise((resolve) => setTimeout(resolve, script.stepDelayMs));
+        return ok(script.steps.shift());
+      }
       if (name === 'setSchedule') return ok({ mode: (args[0] as { mode: string }).mode, hour: (args[0] as { hour?: number }).hour ?? null });
       if (name === 'disconnectStore') {
         script.state = { ...script.state, connection: { state: 'not_connected', store: null, problem: null } };
@@ -92,6 +96,7 @@ describe.skipIf(!hasChromium || !existsSync(path.join(dist, 'Sidebar.html')))('s
   beforeEach(async () => {
     script.state = connectedState();
     script.steps = [];
+    script.stepDelayMs = 0;
     script.failNext = null;
     script.calls = [];
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -127,6 +132,24 @@ describe.skipIf(!hasChromium || !existsSync(path.join(dist, 'Sidebar.html')))('s
     expect(await frame.textContent('#sync-counts')).toBe('2,100 rows added · 40 updated · 9 pages');
     expect(await frame.isEnabled('#sync-now')).toBe(true);
     expect(await frame.isVisible('#sync-cancel')).toBe(false);
+    await page.close();
+  });
+
+  it('Cancel stops after the current step: other controls stay disabled until then, rows written are kept', async () => {
+    const step = { done: false, phase: 'Orders and line items', counts: { pages: 1, inserted: 250, updated: 0, rows: 250 }, fraction: 0.1, problem: null };
+    script.steps = [step, step, step, step];
+    script.stepDelayMs = 700;
+    const frame = await sidebarFrame(page, playground.url);
+    await frame.click('#sync-now');
+    await frame.waitForSelector('#sync-cancel:not([hidden])');
+    expect(await frame.isDisabled('#sync-now')).toBe(true);
+    expect(await frame.isDisabled('#disconnect')).toBe(true);
+    expect(await frame.isEnabled('#sync-cancel')).toBe(true);
+    await frame.click('#sync-cancel');
+    await frame.waitForFunction(() => /Sync paused/.test(document.querySelector('#status')?.textContent ?? ''));
+    expect(script.calls.filter((c) => c === 'runSyncStep')).toHaveLength(1);
+    expect(script.steps).toHaveLength(3);
+    expect(await frame.isEnabled('#sync-now')).toBe(true);
     await page.close();
   });
 

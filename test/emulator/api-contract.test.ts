@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -45,6 +46,13 @@ describe('4.10 / 9 the OpenAPI 3.1 document', () => {
 
   it('is the current output of openapi/build.ts', () => {
     expect(readFileSync(OPENAPI_JSON_PATH, 'utf8')).toBe(documentText());
+  });
+
+  it('matches the generated client types (npm run gen:api-types)', async () => {
+    const { default: openapiTS, astToString } = await import('openapi-typescript');
+    const generated = astToString(await openapiTS(pathToFileURL(OPENAPI_JSON_PATH)));
+    const committed = readFileSync(fileURLToPath(new URL('../../src/server/api/generated/schema.d.ts', import.meta.url)), 'utf8');
+    expect(committed.endsWith(generated)).toBe(true);
   });
 
   it('describes every real response: each endpoint validates against its schema', async () => {

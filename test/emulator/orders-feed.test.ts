@@ -139,6 +139,18 @@ describe('4.4 rule 7: cancelled orders only with status=all; vanished orders lea
   });
 });
 
+describe('4.4 rule 4 with vanishing rows: keyset cursors survive the removal of the row they point after', () => {
+  it('continues right after the vanished last row of the previous page', async () => {
+    const first = await h.get<Order[]>('/api/v1/orders?status=all&limit=100');
+    const last = first.body.data[first.body.data.length - 1]!;
+    await h.control(`/_emulator/orders/${last.id}/vanish`, {});
+    const next = await h.get<Order[]>(`/api/v1/orders?status=all&limit=100&cursor=${encodeURIComponent(first.body.page.next_cursor!)}`);
+    const current = (await h.truthOrders()).map((o) => o.id);
+    const expectedFirst = current[current.indexOf(first.body.data[first.body.data.length - 2]!.id) + 1];
+    expect(next.body.data[0]!.id).toBe(expectedFirst);
+  });
+});
+
 describe('4.4 filters: sales_channel and status', () => {
   it('returns only the requested channel', async () => {
     const b2b = await pageAll(h, '/api/v1/orders?sales_channel=b2b&status=all&limit=250');

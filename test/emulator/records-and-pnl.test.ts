@@ -132,7 +132,7 @@ describe('8.2 page sizes', () => {
   });
 });
 
-describe('8.3 plan history windows', () => {
+describe('4.4 rule 8 / 8.3 plan history windows', () => {
   it.each([
     ['starter', 90],
     ['pro', 365],

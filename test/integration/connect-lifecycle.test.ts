@@ -154,6 +154,18 @@ describe('spec 3.2/5.8 — application not provisioned or disabled: 403 client_n
     expect(seen.message).toContain('contact whoever set up Merchant Analytics for your organisation');
   });
 
+  it('once the operator re-enables the application, the spreadsheet works again without reconnecting', async () => {
+    await stack.control('client/disable', { disabled: true });
+    await checkAsTrigger();
+    expect((await sidebarConnection(stack.runtime)).state).toBe('operator_problem');
+    await stack.control('client/disable', { disabled: false });
+    // The next run that renews access (scheduled sync, sidebar) asks the API whether it was fixed.
+    const run = await stack.runtime.run('onScheduledSync', [], { authMode: 'FULL' });
+    expect(run.ok).toBe(true);
+    expect(await sidebarConnection(stack.runtime)).toMatchObject({ state: 'connected', storeId: storeA.id, message: null });
+    expect((await checkAsTrigger()).value).toMatchObject({ ok: true });
+  });
+
   it('at a refresh (the token endpoint refuses the client): the same operator message', async () => {
     await stack.control('client/disable', { disabled: true });
     await stack.advanceClocks(HOUR_MS + 60_000);

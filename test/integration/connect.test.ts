@@ -209,6 +209,17 @@ describe('the callback pages a finance person reads', () => {
     expect(stack.runtime.properties.document.get(TOKEN_PROPERTY)).toBeNull();
   });
 
+  it('a state token older than its hour is refused before authCallback runs; nothing is saved', async () => {
+    const url = await readAuthorizationUrl(stack.runtime);
+    const callbackUrl = await approveAuthorization(url, {});
+    stack.runtime.clock.advance(HOUR_MS + 60_000);
+    const page = await httpExchange(callbackUrl);
+    expect(page.status).toBe(400);
+    expect(page.body).toContain('expired');
+    expect(stack.runtime.properties.document.get(TOKEN_PROPERTY)).toBeNull();
+    expect((await tokenRequestStats(stack.control)).byGrantType['authorization_code'] ?? 0).toBe(1); // only the expired-code attempt
+  });
+
   it('the authorization server reports an error: says it went wrong on the service side, nothing changed', async () => {
     const url = await readAuthorizationUrl(stack.runtime);
     const approved = new URL(await approveAuthorization(url, {}));

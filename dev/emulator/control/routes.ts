@@ -32,7 +32,12 @@ export function handleControl(actions: ControlActions, method: string, url: URL,
   try {
     const record = /^\/_emulator\/(orders|products)\/([^/]+)\/(change|patch|vanish)$/.exec(path);
     if (record) {
-      const id = decodeURIComponent(record[2]!);
+      let id: string;
+      try {
+        id = decodeURIComponent(record[2]!);
+      } catch {
+        throw new ApplyError(400, 'invalid_parameter', 'the record id in the path is not valid percent-encoding');
+      }
       const [, collection, , action] = record;
       if (collection === 'orders' && action === 'change') return post((json) => actions.changeOrder(id, json));
       if (collection === 'orders' && action === 'patch') return post((json) => actions.patchOrder(id, json));

@@ -15,7 +15,7 @@
  * payload handler removes them; generateCodeVerifier uses Math.random (as the library does).
  */
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+/* eslint-disable @typescript-eslint/no-explicit-any, no-var, @typescript-eslint/no-unused-vars -- a library script: its top-level declarations are its public API */
 
 type TokenObject = Record<string, any>;
 type Params = Record<string, string>;

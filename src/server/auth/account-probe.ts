@@ -17,14 +17,14 @@ export function probeAccount(apiBaseUrl: string, accessToken: string): AccountPr
       muteHttpExceptions: true,
       headers: { Authorization: 'Bearer ' + accessToken, Accept: 'application/json' },
     });
-  } catch (e) {
+  } catch {
     return { ok: false, status: 0, code: 'network' };
   }
   const status = response.getResponseCode();
   let body: unknown = null;
   try {
     body = JSON.parse(response.getContentText());
-  } catch (e) {
+  } catch {
     body = null;
   }
   if (status >= 200 && status < 300) {

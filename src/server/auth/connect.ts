@@ -27,7 +27,7 @@ export function disconnect(): void {
     let config = null;
     try {
       config = getDeploymentConfig();
-    } catch (e) {
+    } catch {
       config = null;
     }
     if (config) createOAuthService(config, documentLock()).reset();

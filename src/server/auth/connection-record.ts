@@ -29,7 +29,7 @@ export function readConnectionRecord(): ConnectionRecord | null {
       otherStore: isStoreRef(value.otherStore) ? value.otherStore : null,
       since: typeof value.since === 'string' ? value.since : new Date(0).toISOString(),
     };
-  } catch (e) {
+  } catch {
     return null;
   }
 }
@@ -38,7 +38,7 @@ export function writeConnectionRecord(record: Omit<ConnectionRecord, 'since'>): 
   const full: ConnectionRecord = { ...record, since: new Date().toISOString() };
   try {
     documentProperties().setProperty(CONNECTION_PROPERTY_KEY, JSON.stringify(full));
-  } catch (e) {
+  } catch {
     // Read-only context (a custom function): the next trigger or sidebar run records the state.
   }
   return full;

@@ -64,7 +64,7 @@ function fetchMetadata(apiBaseUrl: string): AuthorizationEndpoints | null {
     });
     if (response.getResponseCode() !== 200) return null;
     return endpointsFromMetadata(safeParse(response.getContentText()), apiBaseUrl);
-  } catch (e) {
+  } catch {
     // Network failure: the spec's fixed paths still work.
     return null;
   }
@@ -73,7 +73,7 @@ function fetchMetadata(apiBaseUrl: string): AuthorizationEndpoints | null {
 function safeParse(text: string): unknown {
   try {
     return JSON.parse(text);
-  } catch (e) {
+  } catch {
     return null;
   }
 }

@@ -2,7 +2,8 @@ import type { TokenSource } from '../api/transport';
 import { isConfigured } from '../config';
 import { CUSTOM_FUNCTION_TOKEN_MARGIN_MS, PROACTIVE_REFRESH_BELOW_MS, TOKEN_PROPERTY_KEY } from './constants';
 import { ConnectionError, customFunctionTokenExpired, notConnectedError } from './errors';
-import { connectionStatus } from './lifecycle';
+import { probeAccount } from './account-probe';
+import { confirmStore, connectionStatus, recordAuthFailure } from './lifecycle';
 import { connectionErrorAfterRefresh } from './refresh-failure';
 import { accessTokenOf, expiresAtMs, hasRefreshToken, openSession, withDocumentLock, type AuthSession } from './session';
 import type { ConnectionStatus } from './types';
@@ -75,7 +76,7 @@ export function customFunctionTokenSource(): TokenSource {
       let token: object | null = null;
       try {
         token = raw ? (JSON.parse(raw) as object) : null;
-      } catch (e) {
+      } catch {
         token = null;
       }
       const accessToken = accessTokenOf(token);
@@ -96,7 +97,9 @@ export function customFunctionTokenSource(): TokenSource {
  * failure leaves everything as it was.
  */
 export function refreshProactively(refreshBelowMs: number = PROACTIVE_REFRESH_BELOW_MS): ConnectionStatus {
-  if (connectionStatus().state !== 'connected') return connectionStatus();
+  const before = connectionStatus();
+  if (before.state === 'operator_problem') return recheckOperatorProblem();
+  if (before.state !== 'connected') return before;
   const s = openSession();
   try {
     withDocumentLock(() => {
@@ -113,5 +116,24 @@ export function refreshProactively(refreshBelowMs: number = PROACTIVE_REFRESH_BE
   } catch (e) {
     if (!(e instanceof ConnectionError)) throw e;
   }
+  return connectionStatus();
+}
+
+/**
+ * An operator problem is fixed by the operator, not by the merchant: while the state says so, each
+ * sidebar opening and scheduled run asks the API once whether it has been fixed.
+ */
+function recheckOperatorProblem(): ConnectionStatus {
+  const s = openSession();
+  let token: string | null = null;
+  try {
+    token = s.service.hasAccess() ? accessTokenOf(s.service.getToken()) : null;
+  } catch {
+    token = null;
+  }
+  if (!token) return connectionStatus();
+  const probe = probeAccount(s.config.apiBaseUrl, token);
+  if (probe.ok) confirmStore(probe.store);
+  else recordAuthFailure(probe.code);
   return connectionStatus();
 }

@@ -16,7 +16,8 @@ import { stopSchedule } from './schedule';
 import { SyncStateStore } from './state';
 import { SyncLog } from './sync-log';
 
-const LOCK_WAIT_MS = 5_000;
+/** A run that finds another sync holding the document waits this long, then exits and logs so. */
+const LOCK_WAIT_MS = 1_000;
 
 export interface RunOptions {
   jobs: JobName[];
