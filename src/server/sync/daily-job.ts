@@ -46,8 +46,7 @@ export function runDailyJob(ctx: JobContext): JobResult {
   if (startDate > trailingStart) startDate = trailingStart;
   let cursor: string | null = null;
   while (ctx.budget.canStartStep()) {
-    let page: Page<DailyRow>;
-    page = ctx.api.listDaily({ startDate, endDate: today, limit: DAILY_PAGE_LIMIT, cursor });
+    const page: Page<DailyRow> = ctx.api.listDaily({ startDate, endDate: today, limit: DAILY_PAGE_LIMIT, cursor });
     const plan = planDailyPage(page.data, days, pageContext(ctx));
     ctx.workbook.write([{ schema: DAILY, rows: plan.rows }]);
     ctx.tally.pages++;

@@ -44,7 +44,7 @@ const RUNNERS: Record<JobName, (ctx: JobContext) => JobResult> = {
 export function runScheduledSync(): RunOutcome {
   try {
     refreshProactively();
-  } catch (e) {
+  } catch {
     // A busy lock or a transient failure: the run below reports what matters.
   }
   return runSync({ jobs: ['orders', 'products', 'daily'], budgetMs: EXECUTION_LIMIT_MS, addDueReconciliation: true });

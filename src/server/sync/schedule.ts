@@ -32,7 +32,7 @@ export function parseSchedule(raw: string | null): Schedule {
     const value = JSON.parse(raw) as Partial<{ kind: string; hour: number }>;
     if (value.kind === 'hourly') return { kind: 'hourly' };
     if (value.kind === 'daily' && isHour(value.hour)) return { kind: 'daily', hour: value.hour as number };
-  } catch (e) {
+  } catch {
     // fall through: an unreadable value means no schedule
   }
   return { kind: 'off' };

@@ -94,7 +94,7 @@ export class SyncStateStore {
         const parsed = JSON.parse(raw) as SyncState[K];
         const fallback = DEFAULTS[key];
         return isPlainObject(fallback) && isPlainObject(parsed) ? (Object.assign({}, fallback, parsed) as SyncState[K]) : parsed;
-      } catch (e) {
+      } catch {
         // A damaged value restarts that job from scratch: upserts make that safe, never lossy.
         return clone(DEFAULTS[key]);
       }
