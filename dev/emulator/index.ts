@@ -64,7 +64,7 @@ export async function startEmulator(options: StartOptions = {}): Promise<Running
   const openapi = readFileSync(OPENAPI_FILE, 'utf8');
   const api = new ApiRouter({ state, auth, limiter, faults, cursors: new CursorCodec(), openapiText: () => openapi });
   const control = new ControlActions({ state, auth, limiter, faults, stats, startOptions });
-  const server = createEmulatorServer({ api, auth, control, stats, baseUrl: () => baseUrl });
+  const server = createEmulatorServer({ api, auth, control, faults, stats, baseUrl: () => baseUrl });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(startOptions.port, '127.0.0.1', () => resolve());

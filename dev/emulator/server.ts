@@ -2,14 +2,17 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { ApiRouter } from './api/router.js';
 import type { ControlActions } from './control/actions.js';
 import { handleControl } from './control/routes.js';
+import type { FaultInjector } from './faults.js';
 import { BodyTooLarge, readBody, sendError } from './http.js';
 import type { AuthServer } from './oauth/index.js';
 import { endpointOf, type RequestStats } from './stats.js';
+import { applyTokenFault } from './token-faults.js';
 
 export interface ServerParts {
   api: ApiRouter;
   auth: AuthServer;
   control: ControlActions;
+  faults: FaultInjector;
   stats: RequestStats;
   baseUrl: () => string;
 }
@@ -28,7 +31,9 @@ export function createEmulatorServer(parts: ServerParts): Server {
       throw error;
     }
     if (url.pathname.startsWith('/api/v1/')) return parts.api.handle(req, res, url);
-    if (await parts.auth.handle(req, res, url, body)) return;
+    const tokenFault = applyTokenFault(parts.faults, url.pathname, res);
+    if (tokenFault === 'answered') return;
+    if (await parts.auth.handle(req, res, url, body, { truncateTokenAnswer: tokenFault === 'truncate' })) return;
     if (url.pathname.startsWith('/_emulator/')) return handleControl(parts.control, method, url, body, res);
     sendError(res, 404, 'not_found', `no route ${url.pathname}`);
   };

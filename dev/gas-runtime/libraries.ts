@@ -1,5 +1,5 @@
 import { parse } from 'acorn';
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -46,36 +46,50 @@ export function resolveLibraryFile(userSymbol: string, configured: Record<string
   throw new Error(`Library ${userSymbol} has no source: set GAS_LIBRARY_${userSymbol}=/path/to/file.gs or add a stand-in in ${STANDIN_DIR}`);
 }
 
-/** A .ts stand-in is compiled to a plain script; top-level declarations stay global, as in a .gs file. */
-async function scriptSource(file: string): Promise<string> {
-  if (!file.endsWith('.ts')) return readFile(file, 'utf8');
-  const result = await build({ entryPoints: [file], bundle: true, format: 'iife', globalName: '__library', platform: 'neutral', target: 'es2020', write: false, logLevel: 'silent' });
-  const bundled = result.outputFiles[0].text;
-  const exportsOf = /\bexport\b/.test(await readFile(file, 'utf8'));
-  if (!exportsOf) {
-    // No exports: keep the file's own top-level declarations as the namespace.
-    const plain = await build({ entryPoints: [file], bundle: false, format: undefined, loader: { '.ts': 'ts' }, target: 'es2020', write: false, logLevel: 'silent' });
-    return plain.outputFiles[0].text;
+/** A library's code as the worker evaluates it; exportNames null = its top-level declarations. */
+interface LibraryScript {
+  source: string;
+  exportNames: string[] | null;
+}
+
+/** True when the (already type-stripped) code has real import/export statements, not the word in a comment or string. */
+export function hasModuleSyntax(code: string): boolean {
+  let program;
+  try {
+    program = parse(code, { ecmaVersion: 'latest', sourceType: 'module', allowHashBang: true });
+  } catch {
+    // Not valid as a module (e.g. sloppy-mode code): certainly a script.
+    return false;
   }
-  // ES exports become top-level declarations of the script, so the namespace is the exports.
-  return `${bundled}\n`;
+  return program.body.some((node) => node.type === 'ImportDeclaration' || node.type.startsWith('Export'));
+}
+
+/**
+ * A .ts stand-in is compiled to a plain script whose top-level declarations stay global, as in a
+ * .gs file. Only one with real ES exports is bundled, and then its exports are the namespace.
+ */
+async function scriptSource(file: string): Promise<LibraryScript> {
+  const text = await readFile(file, 'utf8');
+  if (!file.endsWith('.ts')) return { source: text, exportNames: null };
+  const plain = await transform(text, { loader: 'ts', target: 'es2022', sourcefile: file, logLevel: 'silent' });
+  if (!hasModuleSyntax(plain.code)) return { source: plain.code, exportNames: null };
+  const result = await build({ entryPoints: [file], bundle: true, format: 'iife', globalName: '__library', platform: 'neutral', target: 'es2020', write: false, logLevel: 'silent' });
+  const exportNames = await moduleExportNames(file);
+  // Each export of the bundled module becomes a top-level binding of the script.
+  const declarations = exportNames.map((n) => `var ${n} = __library.${n};`).join('\n');
+  return { source: `${result.outputFiles[0].text}\n${declarations}`, exportNames };
 }
 
 export async function loadLibrary(userSymbol: string, configured: Record<string, string> | undefined): Promise<LibraryCode> {
   const file = resolveLibraryFile(userSymbol, configured);
-  let source: string;
+  let script: LibraryScript;
   try {
-    source = await scriptSource(file);
+    script = await scriptSource(file);
   } catch (error) {
     throw new Error(`Cannot load library ${userSymbol} from ${file}: ${(error as Error).message}`);
   }
-  if (file.endsWith('.ts') && source.includes('var __library')) {
-    // Expose each export of the bundled module as a top-level binding.
-    const exportNames = await moduleExportNames(file);
-    const declarations = exportNames.map((n) => `var ${n} = __library.${n};`).join('\n');
-    return { userSymbol, source: `${source}\n${declarations}`, exportNames, filename: file };
-  }
-  return { userSymbol, source, exportNames: topLevelNames(source, file), filename: file };
+  const exportNames = script.exportNames ?? topLevelNames(script.source, file);
+  return { userSymbol, source: script.source, exportNames, filename: file };
 }
 
 async function moduleExportNames(file: string): Promise<string[]> {

@@ -19,7 +19,11 @@ export interface StackOptions {
   plan?: 'starter' | 'pro' | 'plus';
   /** Load (and later save) the runtime's stores from here. */
   stateDir?: string;
-  /** Use the emulator already listening there instead of starting one. */
+  /**
+   * Use the emulator already listening there instead of starting one: its data and grants are kept
+   * (orders, seed and plan are ignored); the runtime's callback is added to its redirect URIs and
+   * the client credentials are read from GET /_emulator/client.
+   */
   apiUrl?: string;
   /** Built add-on to load; default dist/ at the repository root. */
   distDir?: string;
@@ -48,8 +52,6 @@ export interface Stack {
 
 const here = typeof __dirname === 'string' ? __dirname : path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(here, '..', '..');
-/** Where the OAuth2 library keeps this add-on's token (src/server/auth/constants.ts). */
-const TOKEN_PROPERTY = 'oauth2.merchant-analytics';
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const emulator = options.apiUrl
@@ -83,19 +85,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       },
     });
     const redirectUri = await runtime.startCallbackServer();
-    // Registering the loopback callback resets the emulator's grants, so it is done only while the
-    // spreadsheet holds no connection (a restored --state with a live connection keeps it).
-    if (runtime.properties.document.get(TOKEN_PROPERTY) === null) {
-      await control('reset', {
-        redirect_uris: [redirectUri],
-        ...(options.orders !== undefined ? { orders: options.orders } : {}),
-        ...(options.seed !== undefined ? { seed: options.seed } : {}),
-        ...(options.plan !== undefined ? { plan: options.plan } : {}),
-      });
-      const after = Date.parse(((await control('clock')) as { now: string }).now);
-      if (after > runtime.clock.now()) runtime.clock.advance(after - runtime.clock.now());
-    }
-    configureForEmulator(runtime, apiUrl, emulator, redirectUri);
+    // Adding the loopback callback keeps the emulator's grants, so a restored --state stays connected.
+    const client = await registerRedirectUri(control, redirectUri);
+    configureForEmulator(runtime, apiUrl, client, redirectUri);
     const rt = runtime;
     return {
       emulator,
@@ -121,16 +113,26 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   }
 }
 
-/** Script properties as `npm run configure` would set them for a deployment (src/server/config.ts). */
-function configureForEmulator(runtime: GasRuntime, apiUrl: string, emulator: RunningEmulator | null, redirectUri: string): void {
-  const clientId = emulator?.clientId ?? process.env.MA_CLIENT_ID;
-  const clientSecret = emulator?.clientSecret ?? process.env.MA_CLIENT_SECRET;
-  if (!clientId || !clientSecret) {
-    throw new Error('With apiUrl the harness needs the emulator client credentials in MA_CLIENT_ID and MA_CLIENT_SECRET (the emulator prints them).');
+interface EmulatorClient {
+  clientId: string;
+  clientSecret: string;
+}
+
+/** Registers the runtime's callback with the emulator's demo client and reads the client's credentials. */
+async function registerRedirectUri(control: (controlPath: string, body?: unknown) => Promise<unknown>, redirectUri: string): Promise<EmulatorClient> {
+  await control('redirect-uris', { add: [redirectUri] });
+  const client = (await control('client')) as { client_id?: unknown; client_secret?: unknown };
+  if (typeof client.client_id !== 'string' || typeof client.client_secret !== 'string') {
+    throw new Error('GET /_emulator/client did not answer the demo client\'s client_id and client_secret; is this a Merchant Analytics emulator?');
   }
+  return { clientId: client.client_id, clientSecret: client.client_secret };
+}
+
+/** Script properties as `npm run configure` would set them for a deployment (src/server/config.ts). */
+function configureForEmulator(runtime: GasRuntime, apiUrl: string, client: EmulatorClient, redirectUri: string): void {
   const script = runtime.properties.script;
   script.set('MA_API_BASE_URL', apiUrl);
-  script.set('MA_CLIENT_ID', clientId);
-  script.set('MA_CLIENT_SECRET', clientSecret);
+  script.set('MA_CLIENT_ID', client.clientId);
+  script.set('MA_CLIENT_SECRET', client.clientSecret);
   script.set('MA_REDIRECT_URI', redirectUri);
 }

@@ -166,6 +166,27 @@ describe('spec 3.2/5.8 — application not provisioned or disabled: 403 client_n
     expect((await checkAsTrigger()).value).toMatchObject({ ok: true });
   });
 
+  it('the sidebar notices the fix by itself: opened again after re-enabling, it shows connected', async () => {
+    await stack.control('client/disable', { disabled: true });
+    await checkAsTrigger();
+    expect(await sidebarConnection(stack.runtime)).toMatchObject({ state: 'operator_problem', action: 'contact_operator' });
+    // Still disabled: opening the sidebar again asks the API and keeps the problem.
+    expect((await sidebarConnection(stack.runtime)).state).toBe('operator_problem');
+    await stack.control('client/disable', { disabled: false });
+    // No scheduled run and no reconnect in between: only getSidebarState.
+    expect(await sidebarConnection(stack.runtime)).toMatchObject({ state: 'connected', storeId: storeA.id, message: null });
+    expect((await checkAsTrigger()).value).toMatchObject({ ok: true });
+  });
+
+  it('the sidebar notices the fix after the access token expired too (the recheck renews it)', async () => {
+    await stack.control('client/disable', { disabled: true });
+    await checkAsTrigger();
+    await stack.advanceClocks(HOUR_MS + 60_000);
+    expect((await sidebarConnection(stack.runtime)).state).toBe('operator_problem');
+    await stack.control('client/disable', { disabled: false });
+    expect(await sidebarConnection(stack.runtime)).toMatchObject({ state: 'connected', storeId: storeA.id });
+  });
+
   it('at a refresh (the token endpoint refuses the client): the same operator message', async () => {
     await stack.control('client/disable', { disabled: true });
     await stack.advanceClocks(HOUR_MS + 60_000);
@@ -208,6 +229,15 @@ describe('spec 5.8 — insufficient_scope: the token lacks the scope an endpoint
     const seen = await sidebarConnection(stack.runtime);
     expect(seen).toMatchObject({ state: 'operator_problem', action: 'contact_operator' });
     expect(seen.message).toContain('was not given the permissions it needs');
+  });
+
+  it('a token short of a scope stays an operator problem when the sidebar rechecks, though /account answers it', async () => {
+    const minted = (await stack.control('tokens', { scope: 'store:read offline_access', store: storeA.id })) as Record<string, unknown>;
+    await installToken(minted);
+    const sync = await stack.runtime.run('onScheduledSync', [], { authMode: 'FULL' });
+    expect(sync.ok).toBe(true);
+    expect((await sidebarConnection(stack.runtime)).state).toBe('operator_problem');
+    expect(await sidebarConnection(stack.runtime)).toMatchObject({ state: 'operator_problem', action: 'contact_operator' });
   });
 });
 

@@ -113,6 +113,10 @@ function compareRecords(sheet: string, key: string, actual: Record<string, Cell>
 export interface TruthOptions {
   /** Orders that vanished and were reconciled: expected status gone (with a gone_at). */
   expectGone?: ReadonlySet<string>;
+  /** Plan window start (YYYY-MM-DD, store zone): older orders are not expected in the sheet. */
+  placedFrom?: string;
+  /** Orders in the sheet that left the plan window since (kept as they were, never gone). */
+  expectKept?: ReadonlySet<string>;
 }
 
 /** Orders, Line items, Products, Variants and Daily P&L against the emulator's truth. */
@@ -121,7 +125,8 @@ export async function compareWithTruth(stack: Stack, options: TruthOptions = {})
   spreadsheetZone = stack.runtime.workbook.timeZone;
   const store = (await stack.truth('store')) as Json;
   const timeZone = String((store.store as Json).timezone);
-  const orders = ((await stack.truth('orders')) as { data: Json[] }).data;
+  const allOrders = ((await stack.truth('orders')) as { data: Json[] }).data;
+  const orders = options.placedFrom ? allOrders.filter((o) => localDay(String(o.created_at), timeZone) >= options.placedFrom!) : allOrders;
   const products = ((await stack.truth('products')) as { data: Json[] }).data;
 
   const orderRows = rowsByKey(sheetTable(stack, 'Orders'), 'id', 'Orders', out);
@@ -140,6 +145,7 @@ export async function compareWithTruth(stack: Stack, options: TruthOptions = {})
   }
   for (const [id, row] of orderRows) {
     if (truthIds.has(id)) continue;
+    if (options.expectKept?.has(id) && row.status !== 'gone') continue;
     const gone = options.expectGone?.has(id) ?? false;
     if (!gone || row.status !== 'gone' || row.gone_at === '') out.unexpected.push(`Orders:${id} (status ${String(row.status)})`);
   }

@@ -156,6 +156,13 @@ export class ControlActions {
     return this.faultList();
   }
 
+  /** Drops every pending fault (nothing else changes): the service has recovered. */
+  clearFaults(): Json {
+    const cleared = this.deps.faults.pending().reduce((sum, f) => sum + f.remaining, 0);
+    this.deps.faults.clear();
+    return { cleared, pending: [] };
+  }
+
   faultList(): Json {
     return {
       pending: this.deps.faults.pending().map((f) => ({ status: f.status, remaining: f.remaining, path_prefix: f.pathPrefix, reason: f.reason, retry_after: f.retryAfter, body: f.body })),

@@ -53,6 +53,7 @@ export function handleControl(actions: ControlActions, method: string, url: URL,
       case '/_emulator/faults':
         if (method === 'GET') return sendJson(res, 200, actions.faultList());
         return post((json) => actions.addFault(json));
+      case '/_emulator/faults/clear': return post(() => actions.clearFaults());
       case '/_emulator/late-writers': return post((json) => actions.lateWriters(json));
       case '/_emulator/stats': return get(() => actions.stats());
       case '/_emulator/truth/store': return get(() => actions.truthStore(url.searchParams));

@@ -14,6 +14,23 @@ export interface ControlContext {
 
 type Body = Record<string, unknown>;
 
+const MAX_REDIRECT_URIS_PER_REQUEST = 50;
+const MAX_REDIRECT_URIS = 1000;
+
+/** Why a value cannot be registered as a redirect URI (RFC 6749 3.1.2: absolute, no fragment), or null. */
+function redirectUriProblem(value: unknown): string | null {
+  if (typeof value !== 'string' || value.length > 2000) return 'each redirect URI must be a string of at most 2000 characters';
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return `${JSON.stringify(value)} is not an absolute URL`;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `${JSON.stringify(value)} must use http or https`;
+  if (value.includes('#')) return `${JSON.stringify(value)} must not contain a fragment`;
+  return null;
+}
+
 /** The auth part of the control API (/_emulator/...): test levers for spec 3.2 without a browser. */
 export class AuthControl {
   constructor(private readonly ctx: ControlContext) {}
@@ -58,6 +75,37 @@ export class AuthControl {
     if (typeof disabled !== 'boolean') return sendApiError(res, 400, 'invalid_parameter', 'disabled must be true or false');
     client.disabled = disabled;
     sendJson(res, 200, { client_id: client.clientId, disabled });
+  }
+
+  /** POST /_emulator/redirect-uris {"add": [...]}: registers more redirect URIs; nothing else changes. */
+  addRedirectUris(res: ServerResponse, body: Body, client: RegisteredClient): void {
+    const unknown = Object.keys(body).filter((key) => key !== 'add');
+    if (unknown.length > 0) return sendApiError(res, 400, 'invalid_parameter', `unknown field ${unknown.join(', ')}; allowed: add`);
+    const add = body['add'];
+    if (!Array.isArray(add) || add.length === 0 || add.length > MAX_REDIRECT_URIS_PER_REQUEST) {
+      return sendApiError(res, 400, 'invalid_parameter', `add must be a list of 1 to ${MAX_REDIRECT_URIS_PER_REQUEST} redirect URIs`);
+    }
+    // Every entry is checked before any is added, so a bad list registers nothing.
+    for (const uri of add) {
+      const problem = redirectUriProblem(uri);
+      if (problem) return sendApiError(res, 400, 'invalid_parameter', problem);
+    }
+    const fresh = (add as string[]).filter((uri, i, all) => !client.redirectUris.includes(uri) && all.indexOf(uri) === i);
+    if (client.redirectUris.length + fresh.length > MAX_REDIRECT_URIS) {
+      return sendApiError(res, 400, 'invalid_parameter', `at most ${MAX_REDIRECT_URIS} redirect URIs can be registered; reset the emulator to start over`);
+    }
+    client.redirectUris.push(...fresh);
+    sendJson(res, 200, { client_id: client.clientId, added: fresh, redirect_uris: [...client.redirectUris] });
+  }
+
+  /** GET /_emulator/client: the demo client's credentials, for local tools that did not start the emulator. */
+  describeClient(res: ServerResponse, client: RegisteredClient): void {
+    sendJson(res, 200, {
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+      redirect_uris: [...client.redirectUris],
+      disabled: client.disabled,
+    });
   }
 
   /** Mints tokens as a completed flow would (moving the connection like one), for tests. */

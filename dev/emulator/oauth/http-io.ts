@@ -13,6 +13,14 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(text);
 }
 
+/** A 200 whose JSON body lost its second half on the way (an injected fault). */
+export function sendTruncatedJson(res: ServerResponse, body: unknown): void {
+  const text = JSON.stringify(body);
+  const cut = text.slice(0, Math.max(1, Math.floor(text.length / 2)));
+  res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(cut), ...NO_STORE });
+  res.end(cut);
+}
+
 /** Auth-server pages: never cached, never framed, no scripts. */
 export function sendHtml(res: ServerResponse, status: number, html: string): void {
   res.writeHead(status, {

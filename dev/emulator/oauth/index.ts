@@ -58,8 +58,11 @@ export class AuthServer {
     this.control = new AuthControl({ grants: this.grants, client, stores: deps.stores, defaultStoreId: deps.defaultStoreId });
   }
 
-  /** Serves discovery, authorize/consent/token and the auth control routes; false for any other path. */
-  async handle(req: IncomingMessage, res: ServerResponse, url: URL, body: Buffer): Promise<boolean> {
+  /**
+   * Serves discovery, authorize/consent/token and the auth control routes; false for any other path.
+   * truncateTokenAnswer (an injected fault) cuts a successful token answer in half after the exchange.
+   */
+  async handle(req: IncomingMessage, res: ServerResponse, url: URL, body: Buffer, options: { truncateTokenAnswer?: boolean } = {}): Promise<boolean> {
     const method = req.method ?? 'GET';
     switch (url.pathname) {
       case AS_METADATA_PATH:
@@ -73,7 +76,7 @@ export class AuthServer {
         this.consent.submit(req, res, body);
         return true;
       case TOKEN_PATH:
-        this.tokenEndpoint.handle(req, res, body);
+        this.tokenEndpoint.handle(req, res, body, options.truncateTokenAnswer === true);
         return true;
       case '/_emulator/grants':
         return this.getOnly(method, res, () => this.control.listGrants(res));
@@ -85,6 +88,10 @@ export class AuthServer {
         return this.postJson(method, res, body, (json) => this.control.switchStore(res, json));
       case '/_emulator/client/disable':
         return this.postJson(method, res, body, (json) => this.control.disableClient(res, json, this.client));
+      case '/_emulator/redirect-uris':
+        return this.postJson(method, res, body, (json) => this.control.addRedirectUris(res, json, this.client));
+      case '/_emulator/client':
+        return this.getOnly(method, res, () => this.control.describeClient(res, this.client));
       case '/_emulator/tokens':
         return this.postJson(method, res, body, (json) => this.control.mintTokens(res, json));
       default:

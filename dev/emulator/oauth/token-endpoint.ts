@@ -4,7 +4,7 @@ import type { AuthStats } from './auth-stats';
 import { authenticateClient, detectClientAuthMethod } from './client-auth';
 import { namesThisApi } from './discovery';
 import type { GrantStore } from './grant-store';
-import { parseForm, sendJson } from './http-io';
+import { parseForm, sendJson, sendTruncatedJson } from './http-io';
 import { isWellFormedVerifier, verifierMatches } from './pkce';
 import { parseScope } from './scopes';
 import type { RegisteredClient, TokenResponse } from './types';
@@ -25,7 +25,7 @@ const failure = (error: string, description: string): Outcome => ({ ok: false, e
 export class TokenEndpoint {
   constructor(private readonly ctx: TokenEndpointContext) {}
 
-  handle(req: IncomingMessage, res: ServerResponse, body: Buffer): void {
+  handle(req: IncomingMessage, res: ServerResponse, body: Buffer, truncateSuccess = false): void {
     if (req.method !== 'POST') {
       this.ctx.stats.tokenFailure('invalid_request');
       return sendJson(res, 405, { error: 'invalid_request', error_description: 'the token endpoint accepts POST only' }, { Allow: 'POST' });
@@ -35,6 +35,7 @@ export class TokenEndpoint {
     const grantType = fields.get('grant_type')?.[0] ?? '(none)';
     this.ctx.stats.tokenRequest(grantType, detectClientAuthMethod(req, fields));
     const outcome = form.ok ? this.exchange(req, fields) : failure('invalid_request', form.message);
+    if (outcome.ok && truncateSuccess) return sendTruncatedJson(res, outcome.tokens);
     if (outcome.ok) return sendJson(res, 200, outcome.tokens);
     this.ctx.stats.tokenFailure(outcome.error);
     const status = outcome.error === 'invalid_client' ? 401 : 400;

@@ -3,7 +3,6 @@
  * index once per run, and writes every row write of a page in ONE Values.batchUpdate (RAW),
  * growing the grid first when needed. Only managed columns are written; rows never move.
  */
-import { a1Range } from './a1';
 import { KeyIndex } from './key-index';
 import { lastRowOf, mergeRowWrites, type RangeWrite, type RowWrite } from './row-writes';
 import { numberFormatFor } from './rows';
@@ -98,8 +97,14 @@ export class ManagedWorkbook {
 
   private setUp(sheet: GoogleAppsScript.Spreadsheet.Sheet, schema: TableSchema): void {
     const width = schema.columns.length;
-    const maxColumns = sheet.getMaxColumns();
-    if (maxColumns < width) sheet.insertColumnsAfter(maxColumns, width - maxColumns);
+    // Exactly the managed columns: empty ones count toward the 10 M cell limit on every row
+    // (a user inserts their own columns to the right when needed).
+    if (sheet.getMaxColumns() !== width) {
+      sheetsService().batchUpdate(
+        { requests: [{ updateSheetProperties: { properties: { sheetId: sheet.getSheetId(), gridProperties: { columnCount: width } }, fields: 'gridProperties.columnCount' } }] },
+        this.id(),
+      );
+    }
     sheet.setFrozenRows(1);
     const notes = schema.columns.map((c) => c.note ?? '');
     if (notes.some((n) => n !== '')) sheet.getRange(1, 1, 1, width).setNotes([notes]);
@@ -198,25 +203,19 @@ export class ManagedWorkbook {
     return this.usedCells;
   }
 
-  /** Cells the managed sheets occupy (grid size), for the 10 M cell limit. */
-  gridCells(schema: TableSchema): number {
-    const opened = this.sheetFor(schema);
-    return opened.maxRows * opened.sheet.getMaxColumns();
-  }
-
   id(): string {
     if (this.spreadsheetId === null) this.spreadsheetId = this.spreadsheet.getId();
     return this.spreadsheetId;
   }
-
-  rangeOf(schema: TableSchema, row: number): string {
-    return a1Range(schema.sheetName, row, 1, row, schema.columns.length);
-  }
 }
 
-function valuesService(): GoogleAppsScript.Sheets.Collection.Spreadsheets.ValuesCollection {
+function sheetsService(): GoogleAppsScript.Sheets.Collection.SpreadsheetsCollection {
   if (typeof Sheets === 'undefined' || !Sheets || !Sheets.Spreadsheets || !Sheets.Spreadsheets.Values) {
     throw new Error('The Advanced Sheets service (Sheets v4) is not enabled for this script; the sync needs it to write rows in batches.');
   }
-  return Sheets.Spreadsheets.Values;
+  return Sheets.Spreadsheets;
+}
+
+function valuesService(): GoogleAppsScript.Sheets.Collection.Spreadsheets.ValuesCollection {
+  return sheetsService().Values as GoogleAppsScript.Sheets.Collection.Spreadsheets.ValuesCollection;
 }

@@ -31,7 +31,10 @@ export interface ConnectionPort {
   authorizationUrl(): string;
   disconnect(): void;
   markBroken(reason: BrokenReason, detail?: string): void;
-  /** Refreshes the access token under the lock so custom functions find a fresh one. */
+  /**
+   * Refreshes the access token under the lock so custom functions find a fresh one; in the
+   * operator_problem state it asks the API once whether the problem was fixed (status() then says).
+   */
   refreshProactively(): void;
 }
 

@@ -20,6 +20,22 @@ function connectionView(status: ConnectionStatusView, store: StoreView | null): 
   return { state: status.state, store, problem: connectionProblem(status) };
 }
 
+/**
+ * The stored connection status; an operator problem is fixed by the operator, not by the merchant,
+ * so while it stands each sidebar opening asks the API once (refreshProactively) whether it was fixed.
+ */
+function recheckedStatus(ports: SidebarPorts): ConnectionStatusView {
+  const status = ports.connection.status();
+  if (status.state !== 'operator_problem') return status;
+  try {
+    ports.connection.refreshProactively();
+  } catch {
+    // The check could not run (busy lock, network): the recorded problem still stands.
+    return status;
+  }
+  return ports.connection.status();
+}
+
 /** The whole sidebar: the connection checked against the API when connected, plus sync, schedule and size. */
 export function sidebarState(ports: SidebarPorts): SidebarState {
   const base: SidebarState = {
@@ -31,7 +47,7 @@ export function sidebarState(ports: SidebarPorts): SidebarState {
     cells: ports.sheets.cells(),
     problem: null,
   };
-  const status = ports.connection.status();
+  const status = recheckedStatus(ports);
   if (status.state === 'not_configured') return { ...base, connection: connectionView(status, null) };
   const withSync: SidebarState = { ...base, jobs: ports.sync.jobs(), schedule: ports.sync.schedule() };
   const lastStore = ports.memory.lastStore();

@@ -7,7 +7,7 @@ import type { Page } from '../api';
 import type { DailyRow } from '../api/types';
 import { instantToLocalDate, serialToDate } from '../sheets/cells';
 import { DAILY, ORDERS } from '../sheets/schema';
-import { pageContext, recordMeta, type JobContext, type JobResult } from './job-context';
+import { pageContext, type JobContext, type JobResult } from './job-context';
 import { planDailyPage } from './daily-page';
 
 const DAILY_PAGE_LIMIT = 400;
@@ -20,7 +20,11 @@ export function addDays(ymd: string, days: number): string {
   return t.toISOString().slice(0, 10);
 }
 
-/** Where the first backfill starts: plan window, else account availability, else the oldest order. */
+/**
+ * Where the first backfill starts: plan window, else account availability, else the oldest order.
+ * (Daily pages do not record meta: they start inside the window on purpose, so their `truncated`
+ * would hide the orders feed's.)
+ */
 function historyStart(ctx: JobContext, today: string): string {
   const meta = ctx.state.get('meta');
   if (meta.historyAvailableFrom) return meta.historyAvailableFrom;
@@ -53,7 +57,6 @@ export function runDailyJob(ctx: JobContext): JobResult {
     ctx.tally.inserted += plan.counts.inserted;
     ctx.tally.updated += plan.counts.updated;
     ctx.tally.rows += plan.rows.length;
-    recordMeta(ctx, page.meta);
     const done = !page.hasMore || !page.nextCursor;
     if (!ctx.state.get('daily').historyDone) {
       const last = page.data.length > 0 ? String(page.data[page.data.length - 1].date) : null;

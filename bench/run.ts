@@ -1,0 +1,23 @@
+/**
+ * npm run bench: runs every bench/*.bench.ts in turn, each in its own process so that one
+ * benchmark's heap does not colour the next one's memory figures. Benchmarks print figures; they
+ * never pass or fail on time.
+ */
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+
+const dir = __dirname;
+const only = process.argv.slice(2);
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .filter((f) => only.length === 0 || only.some((name) => f.startsWith(name)))
+  .sort();
+
+let failed = 0;
+for (const file of files) {
+  console.log(`\n== ${file} ==`);
+  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(dir, file)], { stdio: 'inherit' });
+  if (result.status !== 0) failed++;
+}
+process.exit(failed ? 1 : 0);
