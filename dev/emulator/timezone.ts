@@ -1,30 +1,12 @@
 /** Store-timezone calendar arithmetic on top of Intl (no tz database of our own). */
+import { assertTimeZone, zoneOffsetMs as exactZoneOffsetMs } from '../shared/time-zone.js';
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
 const offsetCache = new Map<string, Map<number, number>>();
 const QUARTER_HOUR_MS = 15 * 60 * 1000;
 
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
-
 export function isValidTimeZone(timeZone: string): boolean {
   try {
-    formatter(timeZone);
+    assertTimeZone(timeZone);
     return true;
   } catch {
     return false;
@@ -42,11 +24,7 @@ export function zoneOffsetMs(ms: number, timeZone: string): number {
   }
   const cached = cache.get(bucket);
   if (cached !== undefined) return cached;
-  const at = bucket * QUARTER_HOUR_MS;
-  const parts: Record<string, string> = {};
-  for (const p of formatter(timeZone).formatToParts(new Date(at))) parts[p.type] = p.value;
-  const asUtc = Date.UTC(+parts.year!, +parts.month! - 1, +parts.day!, +parts.hour!, +parts.minute!, +parts.second!);
-  const offset = asUtc - at;
+  const offset = exactZoneOffsetMs(bucket * QUARTER_HOUR_MS, timeZone);
   cache.set(bucket, offset);
   return offset;
 }

@@ -1,28 +1,14 @@
-import { request } from 'node:http';
+import { httpRequest, type RawRequestOptions, type RawResponse } from '../shared/http-exchange';
 
 /** One loopback HTTP exchange without following redirects. */
-export interface HttpAnswer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
+export type HttpAnswer = RawResponse;
 
-export function httpExchange(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<HttpAnswer> {
+export function httpExchange(url: string, options: RawRequestOptions = {}): Promise<HttpAnswer> {
   const target = new URL(url);
   if (target.hostname !== '127.0.0.1' && target.hostname !== 'localhost') {
     return Promise.reject(new Error(`the harness talks to loopback only, not ${target.hostname}`));
   }
-  return new Promise((resolve, reject) => {
-    const req = request(target, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    if (options.body !== undefined) req.write(options.body);
-    req.end();
-  });
+  return httpRequest(target, options);
 }
 
 /** GET (no body) or POST (JSON body) to a control route; throws with the answer when it is not 2xx. */

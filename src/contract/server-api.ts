@@ -1,5 +1,6 @@
 import type {
   ConnectStart,
+  OrdersWindowRequest,
   ScheduleRequest,
   ScheduleView,
   SidebarState,
@@ -18,6 +19,8 @@ export interface SidebarServerApi {
   startSync(): SyncProgress;
   runSyncStep(): SyncProgress;
   setSchedule(request: ScheduleRequest): ScheduleView;
+  /** Limits the orders sync to orders placed since a day (the offer when the sheets fill up). */
+  setOrdersWindow(request: OrdersWindowRequest): SidebarState;
 }
 
 export type SidebarCallName = keyof SidebarServerApi;
@@ -30,6 +33,7 @@ const callNames: Record<SidebarCallName, true> = {
   startSync: true,
   runSyncStep: true,
   setSchedule: true,
+  setOrdersWindow: true,
 };
 
 /** The same names at run time, for the bundle test and the playground's allow-list. */

@@ -107,6 +107,17 @@ export function setSchedule(request: unknown): ScheduleView {
   return sidebar.setSchedule(request);
 }
 
+/**
+ * Sidebar → "Keep only orders placed since…": the orders sync keeps to orders placed on or after
+ * that day (store time zone), so the spreadsheet stays within Google's 10 million cells. Rows
+ * already synced stay; null syncs the full history again.
+ * @param {Object} request {createdAfter: 'YYYY-MM-DD' | null}
+ * @return {Object} SidebarState after the change
+ */
+export function setOrdersWindow(request: unknown): SidebarState {
+  return sidebar.setOrdersWindow(request);
+}
+
 // ---- Custom functions (api) -----------------------------------------------------------------
 
 import { profitDaily, profitOrder, profitSummary, type Table } from './functions';

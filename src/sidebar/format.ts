@@ -100,6 +100,17 @@ export function cellsWarning(cells: CellsView): string | null {
   return 'This spreadsheet is filling up. A full order history may not fit: keep the sheets small by syncing a recent window, or move old orders elsewhere.';
 }
 
+export function ordersWindowText(createdAfter: string): string {
+  return `Syncing orders placed since ${formatDate(createdAfter)}.`;
+}
+
+/** Checks the chosen first day before it goes to the server; null when it is acceptable. */
+export function windowDateProblem(value: string, latest: string): string | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return 'Choose the first day of orders to keep.';
+  if (latest && value > latest) return 'Choose today or an earlier day.';
+  return null;
+}
+
 /** The button that resolves a problem in the sidebar itself, or null when the user acts elsewhere. */
 export function actionButton(action: UserAction): { label: string; kind: 'connect' | 'refresh' } | null {
   switch (action) {

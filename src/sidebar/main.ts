@@ -1,5 +1,6 @@
 import type { ScheduleRequest, SidebarState, SyncProgress } from '../contract/sidebar';
 import { byId, setText, show } from './dom';
+import { ordersWindowText, windowDateProblem } from './format';
 import { fillHourOptions, renderProblem, renderProgress, renderSchedule, renderState } from './render';
 import { call } from './server';
 
@@ -18,7 +19,7 @@ function setBusy(label: string | null, idleMessage = ''): void {
   status.textContent = label ?? idleMessage;
   status.classList.toggle('busy', busy);
   byId('status').closest('main')?.setAttribute('aria-busy', String(busy));
-  document.querySelectorAll<HTMLButtonElement | HTMLSelectElement>('button, select').forEach((control) => {
+  document.querySelectorAll<HTMLButtonElement | HTMLSelectElement | HTMLInputElement>('button, select, input').forEach((control) => {
     control.disabled = busy && !(syncing && control.id === 'sync-cancel');
   });
 }
@@ -169,6 +170,16 @@ const saveSchedule = () =>
     return `Syncs every day at ${String(schedule.hour ?? 0).padStart(2, '0')}:00.`;
   });
 
+const keepRecentOrders = () =>
+  perform('Saving the first day of orders…', 'keep only recent orders', async () => {
+    const input = byId<HTMLInputElement>('window-from');
+    const chosen = input.value;
+    const problem = windowDateProblem(chosen, input.max);
+    if (problem) throw new Error(problem);
+    apply(await call('setOrdersWindow', { createdAfter: chosen }));
+    return `${ordersWindowText(chosen)} Rows already in the sheets stay.`;
+  });
+
 function onProblemAction(): void {
   const kind = byId('problem-action').dataset.kind;
   if (kind === 'connect') void connect();
@@ -192,6 +203,7 @@ function wire(): void {
   );
   byId('schedule-save').addEventListener('click', () => void saveSchedule());
   byId('problem-action').addEventListener('click', onProblemAction);
+  byId('window-apply').addEventListener('click', () => void keepRecentOrders());
 }
 
 wire();

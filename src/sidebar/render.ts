@@ -1,4 +1,4 @@
-import type { ProblemView, ScheduleView, SidebarState, SyncProgress } from '../contract/sidebar';
+import type { CellsView, ProblemView, ScheduleView, SidebarState, SyncProgress } from '../contract/sidebar';
 import { byId, element, setText, show } from './dom';
 import {
   actionButton,
@@ -9,6 +9,7 @@ import {
   countsText,
   freshnessText,
   jobDetail,
+  ordersWindowText,
   planText,
   problemText,
 } from './format';
@@ -57,12 +58,26 @@ export function renderState(state: SidebarState): void {
   fill.style.width = `${Math.min(100, cells.percent)}%`;
   fill.className = cells.percent >= 90 ? 'gauge-fill full' : cells.warn ? 'gauge-fill warn' : 'gauge-fill';
   setText('cells-text', cellsText(cells));
-  const warning = cellsWarning(cells);
+  const warning = cells.offer ? null : cellsWarning(cells);
   show('cells-warning', warning !== null);
   setText('cells-warning', warning ?? '');
+  renderWindowOffer(cells, connected);
 
   // The connection card already carries Connect/Reconnect: the banner then only explains.
   renderProblem(connection.problem ?? state.problem, connection.problem !== null);
+}
+
+/** The orders window in force, and the offer to keep only recent orders when room runs short. */
+function renderWindowOffer(cells: CellsView, connected: boolean): void {
+  show('orders-window', cells.ordersWindow !== null);
+  setText('orders-window', cells.ordersWindow ? ordersWindowText(cells.ordersWindow) : '');
+  const offer = connected ? cells.offer : null;
+  show('window-offer', offer !== null);
+  if (!offer) return;
+  setText('window-offer-text', offer.message);
+  const input = byId<HTMLInputElement>('window-from');
+  input.max = offer.latest;
+  input.value = offer.suggestedFrom;
 }
 
 export function renderSchedule(schedule: ScheduleView): void {

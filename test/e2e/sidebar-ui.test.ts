@@ -23,7 +23,7 @@ function connectedState(): SidebarState {
     freshness: { lastSyncAt: '2026-11-21T16:00:00Z', stale: false },
     jobs: [{ job: 'orders, products, daily', label: 'Orders, products, daily', lastRunAt: '2026-11-21T16:30:00Z', outcome: 'ok', rows: 2500, message: null }],
     schedule: { mode: 'daily', hour: 6 },
-    cells: { used: 7_400_000, limit: 10_000_000, percent: 74, warn: true },
+    cells: { used: 7_400_000, limit: 10_000_000, percent: 74, warn: true, ordersWindow: null, offer: null },
     problem: null,
   };
 }
@@ -54,6 +54,11 @@ const stack: PlaygroundStack = {
       if (name === 'runSyncStep') {
         await new Promise((resolve) => setTimeout(resolve, script.stepDelayMs));
         return ok(script.steps.shift());
+      }
+      if (name === 'setOrdersWindow') {
+        const createdAfter = (args[0] as { createdAfter: string | null }).createdAfter;
+        script.state = { ...script.state, cells: { ...script.state.cells, ordersWindow: createdAfter, offer: null } };
+        return ok(script.state);
       }
       if (name === 'setSchedule') return ok({ mode: (args[0] as { mode: string }).mode, hour: (args[0] as { hour?: number }).hour ?? null });
       if (name === 'disconnectStore') {
@@ -116,6 +121,31 @@ describe.skipIf(!hasChromium || !existsSync(path.join(dist, 'Sidebar.html')))('s
     expect(await frame.inputValue('#schedule-hour')).toBe('6');
     await mkdir(path.join(root, 'out/screenshots'), { recursive: true });
     await frame.locator('main').screenshot({ path: path.join(root, 'out/screenshots/sidebar-connected-scripted.png') });
+    await page.close();
+  });
+
+  it('offers a created_after window when room runs short; choosing a day sends it and shows the window in force', async () => {
+    script.state = {
+      ...connectedState(),
+      cells: {
+        ...connectedState().cells,
+        offer: { reason: 'stopped', message: 'The last sync stopped: the next page of orders would pass Google\'s 10 million cells.', suggestedFrom: '2026-03-01', latest: '2026-11-21' },
+      },
+    };
+    const frame = await sidebarFrame(page, playground.url);
+    expect(await frame.isVisible('#window-offer')).toBe(true);
+    expect(await frame.isVisible('#cells-warning')).toBe(false);
+    expect(await frame.textContent('#window-offer-text')).toMatch(/stopped/);
+    expect(await frame.inputValue('#window-from')).toBe('2026-03-01');
+    expect(await frame.getAttribute('#window-from', 'max')).toBe('2026-11-21');
+    await frame.fill('#window-from', '2026-05-01');
+    await frame.click('#window-apply');
+    await frame.waitForSelector('#status:not(.busy)');
+    expect(script.calls).toContain('setOrdersWindow');
+    expect(script.state.cells.ordersWindow).toBe('2026-05-01');
+    expect(await frame.isVisible('#window-offer')).toBe(false);
+    expect(await frame.textContent('#orders-window')).toMatch(/^Syncing orders placed since .*2026\.$/);
+    expect(await frame.textContent('#status')).toMatch(/Rows already in the sheets stay/);
     await page.close();
   });
 

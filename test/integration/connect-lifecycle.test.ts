@@ -247,7 +247,8 @@ describe('Disconnect resets the tokens', () => {
     expect(result.ok).toBe(true);
     expect(stack.runtime.properties.document.get(TOKEN_PROPERTY)).toBeNull();
     expect((await sidebarConnection(stack.runtime)).state).toBe('not_connected');
-    expect((await stack.connect({ storeId: storeA.id })).outcome).toBe('connected');
+    const reconnected = await stack.connect({ storeId: storeA.id });
+    expect(reconnected.outcome, `callback answered ${reconnected.status}: ${reconnected.html.slice(0, 600)}`).toBe('connected');
     expect((await checkAsTrigger()).value).toMatchObject({ ok: true, storeId: storeA.id });
   });
 });

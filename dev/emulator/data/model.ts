@@ -1,3 +1,4 @@
+import type { components } from '../../../src/server/api/generated/schema.js';
 import type { Cents } from '../money.js';
 import type { Plan } from '../options.js';
 
@@ -74,18 +75,8 @@ export interface LineRecord {
   refundedQuantity: number;
 }
 
-export interface AttributionRecord {
-  primary_source: string;
-  is_paid: boolean;
-  utm_source: string | null;
-  utm_medium: string | null;
-  utm_campaign: string | null;
-  utm_term: string | null;
-  utm_content: string | null;
-  landing_page: string;
-  referrer: string;
-  device_type: string;
-}
+/** Kept in the published shape (the OpenAPI schema's), which serialize copies as it is. */
+export type AttributionRecord = components['schemas']['Attribution'];
 
 export interface OrderRecord {
   id: string;

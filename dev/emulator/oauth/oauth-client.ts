@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { s256Challenge } from './pkce';
-import { httpRequest, type RawResponse } from './scripted-merchant';
+import { httpRequest, type RawResponse } from '../../shared/http-exchange';
 import { AUTHORIZE_PATH, TOKEN_PATH } from './types';
 
 /** A minimal OAuth client for driving the emulator's auth server over HTTP (tests, demo tooling). */

@@ -1,29 +1,7 @@
-import { request } from 'node:http';
+import { httpRequest } from '../../shared/http-exchange';
 import { DEMO_MERCHANT } from './consent';
 
-/** A plain HTTP exchange without following redirects (loopback only). */
-export interface RawResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-export function httpRequest(
-  url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
-): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    if (options.body !== undefined) req.write(options.body);
-    req.end();
-  });
-}
+export { httpRequest, type RawResponse } from '../../shared/http-exchange';
 
 /** The consent form as a browser would see it: action, hidden fields, pre-filled inputs, store choices. */
 export interface ConsentForm {

@@ -1,41 +1,10 @@
 /** Date serial numbers (days since 1899-12-30, as Sheets stores them) in a spreadsheet time zone. */
+import { zoneOffsetMs } from '../../shared/time-zone';
+
+export { assertTimeZone } from '../../shared/time-zone';
 
 const MS_PER_DAY = 86_400_000;
 const SERIAL_EPOCH_OFFSET = 25_569; // serial of 1970-01-01
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
-
-/** Throws a RangeError for an unknown IANA zone. */
-export function assertTimeZone(timeZone: string): void {
-  formatterFor(timeZone);
-}
-
-/** Offset of the zone from UTC at an instant, in ms (local = utc + offset). */
-export function zoneOffsetMs(epochMs: number, timeZone: string): number {
-  const parts = formatterFor(timeZone).formatToParts(new Date(epochMs));
-  const get = (type: string): number => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
-  const wholeSeconds = Math.floor(epochMs / 1000) * 1000;
-  return asUtc - wholeSeconds;
-}
 
 /** The instant whose wall-clock time in the zone is `localMs` (wall time written as if UTC). */
 export function wallTimeToEpoch(localMs: number, timeZone: string): number {

@@ -69,6 +69,15 @@ export class Range {
     writes.forEach((line, r) => line.forEach((w, c) => m.write(this.rect.row + r, this.rect.column + c, w)));
   }
 
+  /** setValues and setFormulas: every cell written as if the user had entered it. */
+  private _writeUserEntered(method: string, grid: unknown[][]): Range {
+    refuseWrite(this.scope, `Range.${method}`);
+    const data = this._checkGrid<unknown>(grid, method);
+    const tz = this.scope.workbook.timeZone;
+    this._writeAll(data.map((row) => row.map((v) => userEnteredWrite(v, tz))));
+    return this;
+  }
+
   private _forEachCell(apply: (row: number, column: number) => void): void {
     this._live();
     for (let r = 0; r < this.rect.numRows; r++) for (let c = 0; c < this.rect.numColumns; c++) apply(this.rect.row + r, this.rect.column + c);
@@ -90,11 +99,7 @@ export class Range {
   }
 
   setValues(values: unknown[][]): Range {
-    refuseWrite(this.scope, 'Range.setValues');
-    const data = this._checkGrid<unknown>(values, 'setValues');
-    const tz = this.scope.workbook.timeZone;
-    this._writeAll(data.map((row) => row.map((v) => userEnteredWrite(v, tz))));
-    return this;
+    return this._writeUserEntered('setValues', values);
   }
 
   setValue(value: unknown): Range {
@@ -121,11 +126,7 @@ export class Range {
   }
 
   setFormulas(formulas: string[][]): Range {
-    refuseWrite(this.scope, 'Range.setFormulas');
-    const data = this._checkGrid<unknown>(formulas, 'setFormulas');
-    const tz = this.scope.workbook.timeZone;
-    this._writeAll(data.map((row) => row.map((f) => userEnteredWrite(f, tz))));
-    return this;
+    return this._writeUserEntered('setFormulas', formulas);
   }
 
   setFormula(formula: string): Range {

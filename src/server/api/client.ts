@@ -4,7 +4,7 @@
  */
 import type { ExecutionBudget } from '../platform/budget';
 import type { PageInfo } from './envelope';
-import { buildQuery, pathSegment } from './query';
+import { buildQuery, pathSegment, type QueryParams } from './query';
 import type { CacheLike } from './response-cache';
 import { ApiAnswer, GetOptions, TokenSource, Transport, TransportOptions, TransportStats } from './transport';
 import type { Account, DailyRow, Order, Product, ProfitabilitySummary, Store } from './types';
@@ -16,6 +16,12 @@ export interface Page<T> {
   limit: number;
   meta: { historyAvailableFrom: string | null; truncated: boolean } | null;
   rateLimitRemaining: number | null;
+}
+
+/** The paging parameters every list endpoint takes, after its filters. */
+interface PagingQuery {
+  limit?: number;
+  cursor?: string | null;
 }
 
 export interface OrderQuery {
@@ -77,7 +83,8 @@ export interface ApiClientOptions {
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const transport = new Transport({ ...options.transport, baseUrl: options.baseUrl, tokens: options.tokens, budget: options.budget, cache: options.cache, sleep: options.sleep });
   const one = <T>(path: string, query = '', opts: GetOptions = {}): T => transport.get(path, query, opts).data as T;
-  const page = <T>(path: string, query: string): Page<T> => toPage<T>(transport.get(path, query, { list: true }));
+  const page = <T>(path: string, filters: QueryParams, paging: PagingQuery): Page<T> =>
+    toPage<T>(transport.get(path, buildQuery([...filters, ['limit', paging.limit], ['cursor', paging.cursor]]), { list: true }));
 
   return {
     stats: transport.stats,
@@ -90,26 +97,24 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     listOrders: (q) =>
       page<Order>(
         '/orders',
-        buildQuery([
+        [
           ['updated_after', q.updatedAfter],
           ['created_after', q.createdAfter],
           ['created_before', q.createdBefore],
           ['status', q.status],
           ['sales_channel', q.salesChannel],
-          ['limit', q.limit],
-          ['cursor', q.cursor],
-        ]),
+        ],
+        q,
       ),
     getOrder: (id) => one<Order>(`/orders/${pathSegment(id)}`),
     listProducts: (q) =>
       page<Product>(
         '/products',
-        buildQuery([
+        [
           ['updated_after', q.updatedAfter],
           ['status', q.status],
-          ['limit', q.limit],
-          ['cursor', q.cursor],
-        ]),
+        ],
+        q,
       ),
     getProduct: (id) => one<Product>(`/products/${pathSegment(id)}`),
     summary: (startDate, endDate) =>
@@ -124,12 +129,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     listDaily: (q) =>
       page<DailyRow>(
         '/profitability/daily',
-        buildQuery([
+        [
           ['start_date', q.startDate],
           ['end_date', q.endDate],
-          ['limit', q.limit],
-          ['cursor', q.cursor],
-        ]),
+        ],
+        q,
       ),
   };
 }

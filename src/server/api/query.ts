@@ -1,9 +1,10 @@
 /** Query strings built by hand: Apps Script has no URLSearchParams. */
 
 export type QueryValue = string | number | boolean | null | undefined;
+export type QueryParams = ReadonlyArray<readonly [string, QueryValue]>;
 
 /** `?a=1&b=x%20y` in the given key order, skipping null/undefined; '' when nothing is left. */
-export function buildQuery(params: ReadonlyArray<readonly [string, QueryValue]>): string {
+export function buildQuery(params: QueryParams): string {
   const parts: string[] = [];
   for (const [key, value] of params) {
     if (value === null || value === undefined) continue;

@@ -6,7 +6,7 @@ export const CELLS_WARN_PERCENT = 70;
 
 export function cellsView(used: number, limit = SPREADSHEET_CELL_LIMIT): CellsView {
   const percent = Math.round((used / limit) * 1000) / 10;
-  return { used, limit, percent, warn: percent >= CELLS_WARN_PERCENT };
+  return { used, limit, percent, warn: percent >= CELLS_WARN_PERCENT, ordersWindow: null, offer: null };
 }
 
 /** Cells the spreadsheet holds (every sheet's grid counts, filled or not): two calls per sheet. */

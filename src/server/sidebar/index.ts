@@ -7,6 +7,7 @@ import { measureSpreadsheetCells } from './cells-gauge';
 import { apiAccountPort, authConnectionPort } from './connection-port';
 import { documentSidebarMemory } from './memory';
 import type { SidebarPorts } from './ports';
+import { parseOrdersWindowRequest } from './orders-window-request';
 import { parseScheduleRequest } from './schedule-request';
 import { sidebarState } from './state';
 import { syncModulePort } from './sync-port';
@@ -47,6 +48,13 @@ export function startSync(): SyncProgress {
 
 export function runSyncStep(): SyncProgress {
   return runSyncSessionStep(ports());
+}
+
+/** Sidebar → "Keep only orders placed since…": checks the request, sets the window, answers the new state. */
+export function setOrdersWindow(request: unknown): SidebarState {
+  const p = ports();
+  p.sync.setOrdersWindow(parseOrdersWindowRequest(request).createdAfter);
+  return sidebarState(p);
 }
 
 export function setSchedule(request: unknown): ScheduleView {

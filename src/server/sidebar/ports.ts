@@ -9,6 +9,7 @@ import type {
   UserAction,
 } from '../../contract/sidebar';
 import type { Account } from '../api/types';
+import type { BackfillEstimate, JobPosition } from '../sync';
 import type { BrokenReason } from './problems';
 
 /**
@@ -53,8 +54,22 @@ export interface SyncStepReport {
   /** The job the step ended in. */
   job: SyncJobName | null;
   written: SyncCounts;
+  /** The orders watermark before the step (null before the first page ever). */
+  ordersFrom: string | null;
   /** The orders watermark after the step (max updated_at written), for the progress estimate. */
   ordersMark: string | null;
+  /** Where the step's last job stands when known (the daily job's days). */
+  position: JobPosition | null;
+}
+
+/** What the sync knows about room in the spreadsheet (sync state: window, stop, backfill estimate). */
+export interface CapacityFacts {
+  ordersWindow: string | null;
+  /** A sync stopped because the next page (or the whole backfill) would not fit. */
+  stopped: boolean;
+  estimate: BackfillEstimate | null;
+  /** Today in the store's time zone (YYYY-MM-DD). */
+  today: string;
 }
 
 export interface SyncPort {
@@ -63,16 +78,21 @@ export interface SyncPort {
   jobs(): JobView[];
   schedule(): ScheduleView;
   setSchedule(request: ScheduleRequest): ScheduleView;
+  capacity(): CapacityFacts;
+  /** Throws an error with userMessage when the date is not acceptable; changes nothing then. */
+  setOrdersWindow(createdAfter: string | null): void;
 }
 
 export interface SheetsPort {
   cells(): CellsView;
 }
 
-/** A "Sync now" run in progress: rows so far, and the orders watermark it started from. */
+/** A "Sync now" run in progress: rows so far, the orders watermark it started from, the bar shown last. */
 export interface SyncSession {
   counts: SyncCounts;
   startMark: string | null;
+  /** The fraction shown after the previous step (the bar never moves back); absent in older sessions. */
+  fraction?: number | null;
 }
 
 /** Small document-scoped memory for the sidebar: last known store and the running sync session. */

@@ -3,6 +3,7 @@ import { isApiError } from '../api/errors';
 import type { Account } from '../api/types';
 import type { ConnectionStatusView, SidebarPorts } from './ports';
 import { brokenReasonOf, connectionProblem, problemOf } from './problems';
+import { windowOfferOf } from './window-offer';
 
 export function storeViewOf(account: Account): StoreView {
   const store = account.store;
@@ -49,7 +50,9 @@ export function sidebarState(ports: SidebarPorts): SidebarState {
   };
   const status = recheckedStatus(ports);
   if (status.state === 'not_configured') return { ...base, connection: connectionView(status, null) };
-  const withSync: SidebarState = { ...base, jobs: ports.sync.jobs(), schedule: ports.sync.schedule() };
+  const facts = ports.sync.capacity();
+  const cells = { ...base.cells, ordersWindow: facts.ordersWindow, offer: windowOfferOf(base.cells, facts) };
+  const withSync: SidebarState = { ...base, cells, jobs: ports.sync.jobs(), schedule: ports.sync.schedule() };
   const lastStore = ports.memory.lastStore();
   // A broken connection names the store it read; "not connected" names none.
   if (status.state === 'not_connected') return { ...withSync, connection: connectionView(status, null) };

@@ -1,5 +1,6 @@
 import type { SyncCounts, SyncProgress } from '../../contract/sidebar';
 import { isApiError } from '../api/errors';
+import { monotonicFraction, ordersShare, overallFraction, positionShare } from '../sync/progress';
 import type { SidebarPorts, SyncJobName, SyncStepReport } from './ports';
 import { brokenReasonOf, problemOf } from './problems';
 
@@ -25,25 +26,21 @@ function add(a: SyncCounts, b: SyncCounts): SyncCounts {
 }
 
 /**
- * An honest estimate: orders come oldest change first, so the watermark walks from where this run
- * started towards now; products and daily P&L are short and take the last stretch of the bar.
+ * An honest estimate (sync/progress.ts): orders come oldest change first, so the watermark walks
+ * from where this run started towards now; the daily job knows its days; products take a short
+ * stretch. The bar never moves back and reaches 100 % only when done.
  */
-export function estimateFraction(report: SyncStepReport, startMark: string | null, now: number): number | null {
-  if (report.done) return 1;
-  if (report.job === 'products') return 0.85;
-  if (report.job === 'daily' || report.job === 'reconcile') return 0.95;
-  if (report.job !== 'orders' || !startMark || !report.ordersMark) return null;
-  const start = Date.parse(startMark);
-  const mark = Date.parse(report.ordersMark);
-  if (isNaN(start) || isNaN(mark) || now <= start) return null;
-  return Math.max(0, Math.min(0.8, ((mark - start) / (now - start)) * 0.8));
+export function estimateFraction(report: SyncStepReport, startMark: string | null, now: number, previous: number | null = null): number | null {
+  const share = report.job === 'orders' ? ordersShare(startMark, report.ordersMark, now) : positionShare(report.position);
+  const next = report.busy ? null : overallFraction(report.job, share);
+  return monotonicFraction(previous, next, report.done);
 }
 
 /** Starts counting a new "Sync now" run; the work itself happens in runSyncStep. */
 export function startSyncSession(ports: SidebarPorts): SyncProgress {
   const counts = zeroCounts();
   if (ports.connection.status().state === 'connected') {
-    ports.memory.setSyncSession({ counts, startMark: null });
+    ports.memory.setSyncSession({ counts, startMark: null, fraction: null });
     return { done: false, phase: 'Starting', counts, fraction: null, problem: null };
   }
   ports.memory.setSyncSession(null);
@@ -62,8 +59,10 @@ export function runSyncSessionStep(ports: SidebarPorts, budgetMs = SIDEBAR_STEP_
   try {
     const report = ports.sync.runStep(budgetMs);
     const counts = add(session.counts, report.written);
-    const startMark = session.startMark ?? report.ordersMark;
-    ports.memory.setSyncSession(report.done ? null : { counts, startMark });
+    // A first backfill has no watermark before its first page: its first page's mark is the start.
+    const startMark = session.startMark ?? report.ordersFrom ?? report.ordersMark;
+    const fraction = estimateFraction(report, startMark, now(), session.fraction ?? null);
+    ports.memory.setSyncSession(report.done ? null : { counts, startMark, fraction });
     const phase = report.done
       ? 'Caught up'
       : report.busy
@@ -71,7 +70,7 @@ export function runSyncSessionStep(ports: SidebarPorts, budgetMs = SIDEBAR_STEP_
         : report.job
           ? PHASES[report.job]
           : 'Syncing';
-    return { done: report.done, phase, counts, fraction: estimateFraction(report, startMark, now()), problem: null };
+    return { done: report.done, phase, counts, fraction, problem: null };
   } catch (error) {
     if (isApiError(error)) {
       const reason = brokenReasonOf(error);

@@ -7,18 +7,15 @@ import type { Page } from '../api';
 import type { DailyRow } from '../api/types';
 import { instantToLocalDate, serialToDate } from '../sheets/cells';
 import { DAILY, ORDERS } from '../sheets/schema';
-import { pageContext, type JobContext, type JobResult } from './job-context';
+import { pageContext, type JobContext, type JobPosition, type JobResult } from './job-context';
 import { planDailyPage } from './daily-page';
+import { addDays, daysBetween } from './calendar';
 
 const DAILY_PAGE_LIMIT = 400;
 /** When neither the plan nor the account nor the Orders sheet says where history starts. */
 const FALLBACK_HISTORY_DAYS = 365;
 
-export function addDays(ymd: string, days: number): string {
-  const [y, m, d] = ymd.split('-').map(Number);
-  const t = new Date(Date.UTC(y, m - 1, d + days));
-  return t.toISOString().slice(0, 10);
-}
+export { addDays };
 
 /**
  * Where the first backfill starts: plan window, else account availability, else the oldest order.
@@ -48,6 +45,11 @@ export function runDailyJob(ctx: JobContext): JobResult {
   const refetchFrom = state.dirtyFrom !== null && state.dirtyFrom < trailingStart ? state.dirtyFrom : trailingStart;
   let startDate = state.historyDone ? refetchFrom : state.resumeFrom ?? historyStart(ctx, today);
   if (startDate > trailingStart) startDate = trailingStart;
+  // The first backfill's progress counts from where it began, across executions.
+  const rangeFrom = state.historyDone ? startDate : state.backfillFrom ?? startDate;
+  if (!state.historyDone && state.backfillFrom === null) ctx.state.update('daily', { backfillFrom: startDate });
+  const total = Math.max(1, daysBetween(rangeFrom, today) + 1);
+  let position: JobPosition = { done: Math.max(0, Math.min(total, daysBetween(rangeFrom, startDate))), total, unit: 'days' };
   let cursor: string | null = null;
   while (ctx.budget.canStartStep()) {
     const page: Page<DailyRow> = ctx.api.listDaily({ startDate, endDate: today, limit: DAILY_PAGE_LIMIT, cursor });
@@ -58,15 +60,16 @@ export function runDailyJob(ctx: JobContext): JobResult {
     ctx.tally.updated += plan.counts.updated;
     ctx.tally.rows += plan.rows.length;
     const done = !page.hasMore || !page.nextCursor;
+    const last = page.data.length > 0 ? String(page.data[page.data.length - 1].date) : null;
+    position = { done: done ? total : last ? Math.max(position.done, Math.min(total, daysBetween(rangeFrom, last) + 1)) : position.done, total, unit: 'days' };
     if (!ctx.state.get('daily').historyDone) {
-      const last = page.data.length > 0 ? String(page.data[page.data.length - 1].date) : null;
       // Resume from the last day written (it is re-fetched: days are upserted, never duplicated).
-      ctx.state.update('daily', done ? { historyDone: true, resumeFrom: null, dirtyFrom: null } : { resumeFrom: last ?? startDate });
+      ctx.state.update('daily', done ? { historyDone: true, resumeFrom: null, dirtyFrom: null, backfillFrom: null } : { resumeFrom: last ?? startDate });
     } else if (done && ctx.state.get('daily').dirtyFrom !== null) {
       ctx.state.update('daily', { dirtyFrom: null });
     }
-    if (done) return { job: 'daily', caughtUp: true, message: 'Daily P&L is up to date.' };
+    if (done) return { job: 'daily', caughtUp: true, message: 'Daily P&L is up to date.', position };
     cursor = page.nextCursor;
   }
-  return { job: 'daily', caughtUp: false, message: 'Daily P&L: stopped before the time limit; the next run continues.' };
+  return { job: 'daily', caughtUp: false, message: 'Daily P&L: stopped before the time limit; the next run continues.', position };
 }

@@ -7,6 +7,7 @@ import { isApiError } from '../api';
 import { isConnectionError, recordAuthFailure } from '../auth';
 import { NotConfiguredError } from '../config';
 import { CellLimitError, SheetOwnershipError } from '../sheets/managed-workbook';
+import { BackfillTooLargeError } from './backfill-check';
 
 export interface RunFailure {
   code: string;
@@ -30,6 +31,7 @@ export function classifyFailure(e: unknown): RunFailure {
   if (e instanceof NotConfiguredError) return { code: 'not_configured', userMessage: e.userMessage, connectionLost: true };
   if (e instanceof SheetOwnershipError) return { code: 'sheet_owner', userMessage: e.userMessage, connectionLost: false };
   if (e instanceof CellLimitError) return { code: 'cell_limit', userMessage: e.message, connectionLost: false };
+  if (e instanceof BackfillTooLargeError) return { code: 'backfill_too_large', userMessage: e.userMessage, connectionLost: false };
   const message = e instanceof Error ? e.message : String(e);
   return { code: 'internal', userMessage: `The sync stopped on an unexpected problem: ${message}. Nothing written so far was lost; the next run continues.`, connectionLost: false };
 }

@@ -3,10 +3,15 @@
  * the schedule and the overview.
  */
 import type { JobName } from './job-context';
+import { ordersShare, overallFraction, positionShare } from './progress';
 import { runScheduledSync as runScheduled, runSync, type RunOutcome } from './runner';
+import { SyncStateStore } from './state';
 
 export { getSchedule, setSchedule, stopSchedule, SCHEDULED_SYNC_HANDLER, ScheduleError, type Schedule } from './schedule';
 export { getSyncOverview, setOrdersWindow, type SyncOverview } from './overview';
+export { ordersShare, overallFraction, positionShare, monotonicFraction } from './progress';
+export type { JobPosition } from './job-context';
+export type { BackfillEstimate, CapacityState } from './state';
 export type { JobName } from './job-context';
 
 /** Default budget of one sidebar step: short enough for a live progress bar. */
@@ -17,7 +22,10 @@ export interface SyncProgress {
   job: JobName | null;
   pagesDone: number;
   rowsWritten: number;
+  /** Rows the job in progress has in all, when known: the days of the daily window. Never guessed. */
   estimatedTotal?: number;
+  /** 0..1 of the whole sync when it can be measured (progress.ts), else null; 1 only when done. */
+  fraction: number | null;
   message: string;
   outcome: RunOutcome['outcome'];
 }
@@ -25,22 +33,32 @@ export interface SyncProgress {
 /** One bounded step; the sidebar calls it again while `done` is false. */
 export function runSyncStep(options: { jobs?: JobName[]; budgetMs?: number } = {}): SyncProgress {
   const jobs = options.jobs && options.jobs.length > 0 ? options.jobs : (['orders', 'products', 'daily'] as JobName[]);
+  const fromMark = ordersWatermark();
   const outcome = runSync({ jobs, budgetMs: options.budgetMs ?? SIDEBAR_STEP_MS, addDueReconciliation: false });
-  return toProgress(outcome);
+  return toProgress(outcome, fromMark);
 }
 
 /** The time-driven trigger's work: refresh, lock, every job until caught up or out of budget. */
 export function runScheduledSync(): SyncProgress {
-  return toProgress(runScheduled());
+  const fromMark = ordersWatermark();
+  return toProgress(runScheduled(), fromMark);
 }
 
-function toProgress(outcome: RunOutcome): SyncProgress {
-  return {
+function ordersWatermark(): string | null {
+  return new SyncStateStore(PropertiesService.getDocumentProperties()).get('orders').watermark;
+}
+
+function toProgress(outcome: RunOutcome, fromMark: string | null): SyncProgress {
+  const share = outcome.job === 'orders' ? ordersShare(fromMark, ordersWatermark(), Date.now()) : positionShare(outcome.position);
+  const progress: SyncProgress = {
     done: outcome.done,
     job: outcome.job,
     pagesDone: outcome.tally.pages,
     rowsWritten: outcome.tally.rows,
+    fraction: outcome.outcome === 'error' ? null : outcome.done ? 1 : overallFraction(outcome.job, share),
     message: outcome.message,
     outcome: outcome.outcome,
   };
+  if (outcome.position) progress.estimatedTotal = outcome.position.total;
+  return progress;
 }

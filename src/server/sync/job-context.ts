@@ -31,11 +31,19 @@ export interface JobContext {
   tally: RunTally;
 }
 
+/** How far a job's feed is done, when that is known (days of the daily window; never guessed). */
+export interface JobPosition {
+  done: number;
+  total: number;
+  unit: 'days';
+}
+
 export interface JobResult {
   job: JobName;
   /** True when the job reached the end of its feed in this execution. */
   caughtUp: boolean;
   message: string;
+  position?: JobPosition;
 }
 
 export const PAGE_LIMIT = 250;

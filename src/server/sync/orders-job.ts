@@ -17,6 +17,7 @@ import {
   type JobContext,
   type JobResult,
 } from './job-context';
+import { checkBackfillFits, startsBackfill } from './backfill-check';
 import { MemberIndex } from './members';
 import { planOrderPage } from './order-page';
 
@@ -66,6 +67,7 @@ export function runOrdersJob(ctx: JobContext): JobResult {
       updatedAfter = updatedAfterFor(ctx.state.get('orders').watermark);
       continue;
     }
+    if (startsBackfill(ctx, cursor)) checkBackfillFits(ctx, page);
     const maxUpdatedAt = writer.write(page.data);
     // The checkpoint moves only after the page it covers is in the sheet.
     const state = ctx.state.get('orders');

@@ -9,7 +9,7 @@ import { ExecutionBudget, EXECUTION_LIMIT_MS } from '../platform/budget';
 import { ManagedWorkbook } from '../sheets/managed-workbook';
 import { runDailyJob } from './daily-job';
 import { classifyFailure } from './failures';
-import { emptyTally, type JobContext, type JobName, type JobResult, type RunTally } from './job-context';
+import { emptyTally, type JobContext, type JobName, type JobPosition, type JobResult, type RunTally } from './job-context';
 import { reconciliationDue, runOrdersJob, runReconcileJob } from './orders-job';
 import { runProductsJob } from './products-job';
 import { stopSchedule } from './schedule';
@@ -32,6 +32,10 @@ export interface RunOutcome {
   tally: RunTally;
   message: string;
   outcome: 'ok' | 'partial' | 'error' | 'busy';
+  /** Why an 'error' run stopped (failures.ts codes, e.g. 'cell_limit'); null otherwise. */
+  failureCode: string | null;
+  /** Where the last job stands, when that can be known (progress.ts). */
+  position: JobPosition | null;
 }
 
 const RUNNERS: Record<JobName, (ctx: JobContext) => JobResult> = {
@@ -61,7 +65,7 @@ export function runSync(options: RunOptions): RunOutcome {
   if (!lock.tryLock(LOCK_WAIT_MS)) {
     const message = 'Another sync of this spreadsheet is running; this run did nothing and the next one continues.';
     log.close({ ...blankEntry(startedAt, options.jobs.join(', ')), endedAt: Date.now(), outcome: 'busy', message });
-    return { done: false, job: null, tally, message, outcome: 'busy' };
+    return { done: false, job: null, tally, message, outcome: 'busy', failureCode: null, position: null };
   }
   let api: ApiClient | null = null;
   let jobs = options.jobs.slice();
@@ -75,7 +79,7 @@ export function runSync(options: RunOptions): RunOutcome {
       const message = `This spreadsheet holds data of store ${storeTag()}, but the connection now reads ${account.store.id}. Nothing was written. Reconnect the original store here, or use a new spreadsheet.`;
       stopSchedule();
       log.close({ ...blankEntry(startedAt, jobs.join(', ')), endedAt: Date.now(), outcome: 'error', message });
-      return { done: true, job: null, tally, message, outcome: 'error' };
+      return { done: true, job: null, tally, message, outcome: 'error', failureCode: 'store_changed', position: null };
     }
     if (storeTag() === null) setStoreTag(account.store.id);
     workbook.bindStore(account.store.id, account.store.currency || null);
@@ -86,10 +90,12 @@ export function runSync(options: RunOptions): RunOutcome {
     log.open({ ...blankEntry(startedAt, jobs.join(', ')), outcome: 'running', message: 'Running…' });
     const messages: string[] = [];
     let allCaughtUp = true;
+    let position: JobPosition | null = null;
     for (const job of jobs) {
       current = job;
       const r = RUNNERS[job](ctx);
       messages.push(r.message);
+      position = r.position ?? null;
       if (job === 'orders' && r.caughtUp) noteFirstBackfill(ctx);
       if (!r.caughtUp) {
         allCaughtUp = false;
@@ -98,11 +104,14 @@ export function runSync(options: RunOptions): RunOutcome {
     }
     const meta = state.get('meta');
     if (meta.truncated) messages.push(`The plan shows history from ${meta.historyAvailableFrom ?? 'a limited date'} (older data is not available).`);
-    result = { done: allCaughtUp, job: current, tally, message: messages.join(' '), outcome: allCaughtUp ? 'ok' : 'partial' };
+    if (allCaughtUp && state.get('capacity').stoppedAt !== null) state.update('capacity', { stoppedAt: null });
+    result = { done: allCaughtUp, job: current, tally, message: messages.join(' '), outcome: allCaughtUp ? 'ok' : 'partial', failureCode: null, position };
   } catch (e) {
     const failure = classifyFailure(e);
     if (failure.connectionLost) stopSchedule();
-    result = { done: true, job: current, tally, message: failure.userMessage, outcome: 'error' };
+    // The sidebar offers a created_after window while this stands (cleared by a window or a complete run).
+    if (failure.code === 'cell_limit' || failure.code === 'backfill_too_large') state.update('capacity', { stoppedAt: Date.now() });
+    result = { done: true, job: current, tally, message: failure.userMessage, outcome: 'error', failureCode: failure.code, position: null };
   } finally {
     lock.releaseLock();
   }

@@ -25,6 +25,8 @@ export interface DailyState {
   trailingDays: number;
   /** Earliest placement date of an order written since the last daily run (its day changed). */
   dirtyFrom: string | null;
+  /** During the first backfill: the day it began from (for progress across executions). */
+  backfillFrom: string | null;
 }
 
 export interface ReconcileState {
@@ -43,6 +45,28 @@ export interface MetaState {
   storeCurrency: string | null;
 }
 
+/** What the orders backfill was estimated to need before it started (backfill-estimate.ts). */
+export interface BackfillEstimate {
+  /** The created_after window the estimate was made for (null = the whole plan window). */
+  createdAfter: string | null;
+  /** First day of the order rate the estimate assumes (YYYY-MM-DD, store time zone). */
+  rateFrom: string;
+  today: string;
+  orders: number;
+  cellsPerOrder: number;
+  neededCells: number;
+  freeCells: number;
+  fits: boolean;
+  /** A created_after that would fit at the same order rate, or null when everything fits. */
+  suggestedFrom: string | null;
+}
+
+export interface CapacityState {
+  /** When a sync last stopped because the next page would not fit (epoch ms), else null. */
+  stoppedAt: number | null;
+  estimate: BackfillEstimate | null;
+}
+
 export interface RunRecord {
   job: string;
   startedAt: number;
@@ -58,6 +82,7 @@ export interface SyncState {
   daily: DailyState;
   reconcile: ReconcileState;
   meta: MetaState;
+  capacity: CapacityState;
   /** The Sync log row of the run in progress (so a run ended by the time limit is marked next time). */
   openLogRow: number | null;
   lastRuns: RunRecord[];
@@ -69,9 +94,10 @@ const PREFIX = 'ma.sync.';
 const DEFAULTS: SyncState = {
   orders: { watermark: null, createdAfter: null, caughtUp: false },
   products: { watermark: null, caughtUp: false },
-  daily: { historyDone: false, resumeFrom: null, trailingDays: 60, dirtyFrom: null },
+  daily: { historyDone: false, resumeFrom: null, trailingDays: 60, dirtyFrom: null, backfillFrom: null },
   reconcile: { passStartedAt: null, cursor: null, lastCompletedAt: null, intervalDays: 30 },
   meta: { historyAvailableFrom: null, truncated: false, storeTimeZone: null, storeCurrency: null },
+  capacity: { stoppedAt: null, estimate: null },
   openLogRow: null,
   lastRuns: [],
 };
@@ -105,6 +131,7 @@ export class SyncStateStore {
       daily: read('daily'),
       reconcile: read('reconcile'),
       meta: read('meta'),
+      capacity: read('capacity'),
       openLogRow: read('openLogRow'),
       lastRuns: read('lastRuns'),
     };

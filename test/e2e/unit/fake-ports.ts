@@ -1,6 +1,6 @@
-import type { JobView, ScheduleView, StoreView } from '../../../src/contract/sidebar';
+import type { CellsView, JobView, ScheduleView, StoreView } from '../../../src/contract/sidebar';
 import type { Account } from '../../../src/server/api/types';
-import type { ConnectionStatusView, SidebarPorts, SyncSession, SyncStepReport } from '../../../src/server/sidebar/ports';
+import type { CapacityFacts, ConnectionStatusView, SidebarPorts, SyncSession, SyncStepReport } from '../../../src/server/sidebar/ports';
 import type { BrokenReason } from '../../../src/server/sidebar/problems';
 
 /** Fake ports recording what the sidebar logic asked of auth, api and sync. */
@@ -14,6 +14,10 @@ export interface FakeWorld {
   session: SyncSession | null;
   jobs: JobView[];
   schedule: ScheduleView;
+  capacity: CapacityFacts;
+  cells: CellsView;
+  /** Windows the sidebar asked the sync module to set. */
+  windows: Array<string | null>;
   ports: SidebarPorts;
 }
 
@@ -43,6 +47,9 @@ export function fakeWorld(): FakeWorld {
     session: null,
     jobs: [{ job: 'orders', label: 'Orders', lastRunAt: null, outcome: null, rows: 0, message: null }],
     schedule: { mode: 'hourly', hour: null },
+    capacity: { ordersWindow: null, stopped: false, estimate: null, today: '2026-11-21' },
+    cells: { used: 100, limit: 10_000_000, percent: 0, warn: false, ordersWindow: null, offer: null },
+    windows: [],
     ports: undefined as unknown as SidebarPorts,
   };
   world.ports = {
@@ -73,8 +80,13 @@ export function fakeWorld(): FakeWorld {
         world.schedule = request.mode === 'daily' ? { mode: 'daily', hour: request.hour } : { mode: request.mode, hour: null };
         return world.schedule;
       },
+      capacity: () => world.capacity,
+      setOrdersWindow: (createdAfter) => {
+        world.windows.push(createdAfter);
+        world.capacity = { ...world.capacity, ordersWindow: createdAfter, stopped: false, estimate: null };
+      },
     },
-    sheets: { cells: () => ({ used: 100, limit: 10_000_000, percent: 0, warn: false }) },
+    sheets: { cells: () => world.cells },
     memory: {
       lastStore: () => world.store,
       rememberStore: (store) => {

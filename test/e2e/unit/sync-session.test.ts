@@ -11,7 +11,9 @@ const step = (partial: Partial<SyncStepReport>): SyncStepReport => ({
   busy: false,
   job: 'orders',
   written: written(0, 0),
+  ordersFrom: null,
   ordersMark: null,
+  position: null,
   ...partial,
 });
 const NOW = Date.parse('2026-11-21T12:00:00Z');
@@ -37,7 +39,7 @@ describe('Sync now: counts add up across steps until every job has caught up', (
     const world = fakeWorld();
     world.session = { counts: written(9, 999), startMark: '2020-01-01T00:00:00Z' };
     startSyncSession(world.ports);
-    expect(world.session).toEqual({ counts: written(0, 0), startMark: null });
+    expect(world.session).toEqual({ counts: written(0, 0), startMark: null, fraction: null });
   });
 
   it('a busy document (another sync holds the lock) keeps the run going and says so', () => {
@@ -52,7 +54,22 @@ describe('Sync now: the progress estimate never claims more than it knows', () =
   it('is unknown before the orders watermark exists, and capped below the products phase', () => {
     expect(estimateFraction(step({ ordersMark: null }), null, NOW)).toBeNull();
     expect(estimateFraction(step({ ordersMark: '2026-11-21T12:00:00Z' }), '2026-01-01T00:00:00Z', NOW)).toBeCloseTo(0.8, 5);
-    expect(estimateFraction(step({ job: 'products' }), null, NOW)).toBe(0.85);
+    expect(estimateFraction(step({ job: 'products' }), null, NOW)).toBe(0.8);
+  });
+
+  it('follows the daily job\'s days and never moves back', () => {
+    const daily = step({ job: 'daily', position: { done: 200, total: 400, unit: 'days' } });
+    expect(estimateFraction(daily, null, NOW)).toBeCloseTo(0.95, 5);
+    // A later step that knows less (a busy lock) keeps what the bar showed.
+    expect(estimateFraction(step({ busy: true, job: null }), null, NOW, 0.95)).toBe(0.95);
+    expect(estimateFraction(step({ job: 'orders', ordersMark: '2026-01-02T00:00:00Z' }), '2026-01-01T00:00:00Z', NOW, 0.5)).toBe(0.5);
+  });
+
+  it('starts a first backfill from the watermark before the step when there is one', () => {
+    const world = fakeWorld();
+    world.steps.push(() => step({ ordersFrom: '2026-01-01T12:00:00Z', ordersMark: '2026-06-12T12:00:00Z' }));
+    startSyncSession(world.ports);
+    expect(runSyncSessionStep(world.ports, 1000, () => NOW).fraction).toBeCloseTo(0.4, 2);
   });
 });
 

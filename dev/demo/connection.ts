@@ -1,0 +1,37 @@
+/**
+ * Makes sure the spreadsheet's connection works against the emulator in use, the way a merchant
+ * would: the sidebar's own check (getSidebarState reads the account with the stored token and
+ * records a refusal), then the consent flow over HTTP when it is missing or broken.
+ */
+import type { Stack } from '../harness/index';
+import type { ConnectionStateName, SidebarState } from '../../src/contract/sidebar';
+
+export type ConnectionOutcome = 'connected' | 'reconnected' | 'already connected';
+
+const RECONNECTABLE: readonly ConnectionStateName[] = ['revoked', 'store_changed', 'invalid_claims', 'lapsed'];
+
+async function sidebarState(stack: Stack): Promise<SidebarState> {
+  const r = await stack.runtime.run('getSidebarState', [], { authMode: 'FULL' });
+  if (!r.ok) throw new Error(`getSidebarState failed: ${r.error?.message ?? 'unknown error'}`);
+  return r.value as SidebarState;
+}
+
+function problemText(state: SidebarState): string {
+  const problem = state.connection.problem ?? state.problem;
+  return problem ? problem.userMessage : state.connection.state;
+}
+
+export async function ensureConnection(stack: Stack): Promise<ConnectionOutcome> {
+  const before = await sidebarState(stack);
+  const name = before.connection.state;
+  if (name === 'connected') return 'already connected';
+  if (name !== 'not_connected' && RECONNECTABLE.indexOf(name) < 0) {
+    throw new Error(`the connection cannot be made from here (${name}): ${problemText(before)}`);
+  }
+  const result = await stack.connect();
+  const after = await sidebarState(stack);
+  if (after.connection.state !== 'connected') {
+    throw new Error(`connecting did not work (callback page: ${result.outcome ?? `HTTP ${result.status}`}): ${problemText(after)}`);
+  }
+  return name === 'not_connected' ? 'connected' : 'reconnected';
+}

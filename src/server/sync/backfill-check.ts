@@ -1,0 +1,77 @@
+/**
+ * The orders job's guard before a first backfill: with the first page in hand (nothing written
+ * yet), estimate what the whole backfill needs and refuse to start one that cannot fit.
+ */
+import type { Page } from '../api';
+import type { Order } from '../api/types';
+import { instantToLocalDate } from '../sheets/cells';
+import { SPREADSHEET_CELL_LIMIT } from '../sheets/managed-workbook';
+import { LINE_ITEMS, ORDERS } from '../sheets/schema';
+import { estimateBackfill } from './backfill-estimate';
+import type { JobContext } from './job-context';
+import type { BackfillEstimate } from './state';
+
+/** The summary of "everything" when the plan shows full history (Plus): well before any order. */
+const FULL_HISTORY_FROM = '2000-01-01';
+
+export class BackfillTooLargeError extends Error {
+  readonly code = 'cell_limit';
+  constructor(readonly estimate: BackfillEstimate) {
+    super(
+      `The full order history would not fit in this spreadsheet: about ${estimate.orders.toLocaleString('en-US')} orders need about ` +
+        `${estimate.neededCells.toLocaleString('en-US')} cells, and ${estimate.freeCells.toLocaleString('en-US')} of Google's 10 million are free. ` +
+        `Nothing was written. Choose a start date in the sidebar to sync only orders placed since then` +
+        (estimate.suggestedFrom ? ` (for example ${estimate.suggestedFrom})` : '') +
+        ', or use a new spreadsheet.',
+    );
+    this.name = 'BackfillTooLargeError';
+  }
+
+  get userMessage(): string {
+    return this.message;
+  }
+}
+
+/** True when the next page is the first of a backfill into an empty Orders sheet. */
+export function startsBackfill(ctx: JobContext, cursor: string | null): boolean {
+  return cursor === null && ctx.state.get('orders').watermark === null && ctx.workbook.index(ORDERS).size === 0;
+}
+
+/** Estimates the backfill from its first page; throws BackfillTooLargeError (nothing written) when it cannot fit. */
+export function checkBackfillFits(ctx: JobContext, firstPage: Page<Order>): void {
+  if (!firstPage.hasMore) return; // one page: the per-page check is exact
+  const createdAfter = ctx.state.get('orders').createdAfter;
+  const planFrom = firstPage.meta ? firstPage.meta.historyAvailableFrom : null;
+  const windowFrom = laterOf(createdAfter, planFrom);
+  const today = instantToLocalDate(ctx.now(), ctx.storeTimeZone);
+  const summary = ctx.api.summary(windowFrom ?? FULL_HISTORY_FROM, today);
+  const totals = summary.totals as { gross_revenue?: unknown } | undefined;
+  const gross = totals && typeof totals.gross_revenue === 'number' ? totals.gross_revenue : 0;
+  let earliestPlaced: string | null = null;
+  for (const order of firstPage.data) {
+    const ms = Date.parse(order.created_at);
+    if (Number.isNaN(ms)) continue;
+    const day = instantToLocalDate(ms, ctx.storeTimeZone);
+    if (earliestPlaced === null || day < earliestPlaced) earliestPlaced = day;
+  }
+  const estimate = estimateBackfill({
+    firstPage: firstPage.data,
+    periodGrossRevenue: gross,
+    windowFrom,
+    createdAfter,
+    today,
+    earliestPlaced,
+    usedCells: ctx.workbook.cellsUsed(),
+    cellLimit: SPREADSHEET_CELL_LIMIT,
+    orderColumns: ORDERS.columns.length,
+    lineItemColumns: LINE_ITEMS.columns.length,
+  });
+  ctx.state.update('capacity', { estimate });
+  if (estimate && !estimate.fits) throw new BackfillTooLargeError(estimate);
+}
+
+function laterOf(a: string | null, b: string | null): string | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return a > b ? a : b;
+}
