@@ -1,6 +1,6 @@
 import { toAmount, type Cents } from '../money.js';
 import { addDays, startOfLocalDay } from '../timezone.js';
-import { computeEconomics, type EconomicsCents } from './economics.js';
+import { computeEconomics } from './economics.js';
 import type { OrderRecord } from './model.js';
 import { indexCreatedFrom, type StoreData } from './store-data.js';
 
@@ -12,39 +12,6 @@ export const TOTALS_FIELDS = [
 export type TotalsField = (typeof TOTALS_FIELDS)[number];
 export type Totals = Record<TotalsField, number>;
 
-/**
- * What one order adds to each total, in cents, recognised on its placement date (refund_recognition
- * = sale_date). The return type makes a total without a formula a compile error.
- * CM3 = CM2 - shipping_cost - fulfillment_cost - payment_fees - ad_spend (= Σ contribution_profit);
- * net_profit = ebitda - amortised_expenses - interest_expense [- tax] (= Σ net_profit).
- */
-function orderContribution(e: EconomicsCents): Record<TotalsField, Cents> {
-  // Shipping has its own total, so fulfillment_cost is the rest of the fulfilment.
-  const otherFulfilment = e.fulfillmentCost - e.shippingCost;
-  return {
-    gross_revenue: e.grossRevenue,
-    refunds: e.refunds,
-    net_revenue: e.netRevenue,
-    cogs: e.cogs,
-    ad_spend: e.adSpend,
-    payment_fees: e.paymentFee,
-    fulfillment_cost: otherFulfilment,
-    product_margin_cm1: e.netRevenue - (e.cogs - e.handling),
-    gross_profit_cm2: e.netRevenue - e.cogs,
-    contribution_margin_cm3: e.contributionProfit,
-    ebitda: e.contributionProfit - e.overheadOpex,
-    net_profit: e.netProfit,
-    shipping_revenue: e.shippingRevenue,
-    discounts: e.discount,
-    tax: e.tax,
-    shipping_cost: e.shippingCost,
-    variable_costs: e.cogs + e.shippingCost + otherFulfilment + e.paymentFee + e.adSpend,
-    opex: e.overheadOpex,
-    amortised_expenses: e.overheadAmortised,
-    interest_expense: e.overheadInterest,
-  };
-}
-
 /** Running P&L sums in cents over the orders behind a day or a period. */
 export class PnlAccumulator {
   private readonly c: Record<TotalsField, Cents> = Object.fromEntries(TOTALS_FIELDS.map((f) => [f, 0])) as Record<TotalsField, Cents>;
@@ -53,10 +20,36 @@ export class PnlAccumulator {
 
   constructor(private readonly taxTreatedAsCost: boolean) {}
 
+  /**
+   * Adds one order, recognised on its placement date (refund_recognition = sale_date). Relations:
+   * CM1 = net_revenue - (cogs - handling); CM2 = net_revenue - cogs;
+   * CM3 = CM2 - shipping_cost - fulfillment_cost - payment_fees - ad_spend (= Σ contribution_profit);
+   * ebitda = CM3 - opex; net_profit = ebitda - amortised_expenses - interest_expense [- tax] (= Σ net_profit).
+   */
   add(order: OrderRecord): void {
     const e = computeEconomics(order, this.taxTreatedAsCost);
-    const contribution = orderContribution(e);
-    for (const f of TOTALS_FIELDS) this.c[f] += contribution[f];
+    const c = this.c;
+    const otherFulfilment = e.fulfillmentCost - e.shippingCost;
+    c.gross_revenue += e.grossRevenue;
+    c.refunds += e.refunds;
+    c.net_revenue += e.netRevenue;
+    c.cogs += e.cogs;
+    c.ad_spend += e.adSpend;
+    c.payment_fees += e.paymentFee;
+    c.fulfillment_cost += otherFulfilment;
+    c.shipping_cost += e.shippingCost;
+    c.product_margin_cm1 += e.netRevenue - (e.cogs - e.handling);
+    c.gross_profit_cm2 += e.netRevenue - e.cogs;
+    c.contribution_margin_cm3 += e.contributionProfit;
+    c.variable_costs += e.cogs + e.shippingCost + otherFulfilment + e.paymentFee + e.adSpend;
+    c.opex += e.overheadOpex;
+    c.ebitda += e.contributionProfit - e.overheadOpex;
+    c.amortised_expenses += e.overheadAmortised;
+    c.interest_expense += e.overheadInterest;
+    c.net_profit += e.netProfit;
+    c.shipping_revenue += e.shippingRevenue;
+    c.discounts += e.discount;
+    c.tax += e.tax;
     this.unitsTotal += e.unitsTotal;
     this.unitsCovered += e.unitsCovered;
   }
