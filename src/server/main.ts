@@ -5,9 +5,15 @@
  * `@customfunction` from there for autocomplete).
  */
 
-// ---- Connection (auth) ----------------------------------------------------------------------
-
 import { handleAuthCallback as completeAuthorization, type AuthCallbackRequest } from './auth';
+import { buildAddOnMenu, openSidebar, showHelpDialog } from './menu';
+import * as sidebar from './sidebar';
+import type { ConnectStart, ScheduleView, SidebarState, SyncProgress } from '../contract/sidebar';
+import { profitDaily, profitOrder, profitSummary, type Table } from './functions';
+import { checkConnection, type ConnectionCheck } from './api/connection-check';
+import * as sync from './sync';
+
+// ---- Connection ---------------------------------------------------------------------------------
 
 /**
  * OAuth callback: Apps Script runs it when Merchant Analytics redirects back after the merchant
@@ -19,12 +25,7 @@ export function authCallback(request: AuthCallbackRequest): GoogleAppsScript.HTM
   return completeAuthorization(request);
 }
 
-
-// ---- Menu and sidebar (sidebar) -----------------------------------------------------------------
-
-import { buildAddOnMenu, openSidebar, showHelpDialog } from './menu';
-import * as sidebar from './sidebar';
-import type { ConnectStart, ScheduleView, SidebarState, SyncProgress } from '../contract/sidebar';
+// ---- Menu and sidebar ---------------------------------------------------------------------------
 
 /**
  * Adds the add-on menu. Runs in AuthMode.NONE or LIMITED: builds the menu and nothing else.
@@ -118,9 +119,7 @@ export function setOrdersWindow(request: unknown): SidebarState {
   return sidebar.setOrdersWindow(request);
 }
 
-// ---- Custom functions (api) -----------------------------------------------------------------
-
-import { profitDaily, profitOrder, profitSummary, type Table } from './functions';
+// ---- Custom functions ---------------------------------------------------------------------------
 
 /**
  * Profit and loss totals of the connected store for a period, as a 2-column table (field, value):
@@ -158,9 +157,7 @@ export function PROFIT_ORDER(order_id: unknown): Table {
   return profitOrder(order_id);
 }
 
-// ---- API connection check (api) ---------------------------------------------------------------
-
-import { checkConnection, type ConnectionCheck } from './api/connection-check';
+// ---- API connection check -----------------------------------------------------------------------
 
 /**
  * Test connection: reads the account with the connection's token (renewing it once if the
@@ -172,9 +169,7 @@ export function checkApiConnection(tokenMode?: 'trigger' | 'custom_function'): C
   return checkConnection(tokenMode === 'custom_function' ? 'custom_function' : 'trigger');
 }
 
-// ---- Sync (sync) ----------------------------------------------------------------------------------
-
-import * as sync from './sync';
+// ---- Sync ---------------------------------------------------------------------------------------
 
 /**
  * Time-driven trigger handler (created from the sidebar's schedule): renews access, takes the
