@@ -20,6 +20,7 @@ const obj = (properties: Record<string, Schema>, description?: string): Schema =
   ...(description ? { description } : {}),
   required: Object.keys(properties),
   properties,
+  additionalProperties: false,
 });
 const amounts = (names: readonly string[]): Record<string, Schema> => Object.fromEntries(names.map((n) => [n, num()]));
 
@@ -183,7 +184,6 @@ Object.assign(schemas, {
   SummaryResponse: envelope(ref('Summary'), { meta: ref('HistoryMeta') }),
   DailyList: envelope({ type: 'array', items: ref('DailyRow') }, { page: ref('Page'), meta: ref('HistoryMeta') }),
 });
-for (const s of Object.values(schemas)) (s as { additionalProperties?: boolean }).additionalProperties = false;
 
 const errorResponse = (description: string, codes: string[], headers: Record<string, Schema> = {}): Schema => ({
   description: `${description} (error.code: ${codes.join(', ')})`,
@@ -193,21 +193,22 @@ const errorResponse = (description: string, codes: string[], headers: Record<str
 const responses = {
   BadRequest: errorResponse('Invalid parameter or cursor', ['invalid_parameter', 'CURSOR_FILTER_MISMATCH', 'INVALID_CURSOR']),
   Unauthorized: errorResponse('Missing, expired or revoked token', ['missing_token', 'invalid_token', 'invalid_token_claims', 'grant_revoked'], {
-    'WWW-Authenticate': { schema: str(), description: 'points at the protected-resource metadata' },
+    'WWW-Authenticate': { required: true, schema: str(), description: 'points at the protected-resource metadata' },
   }),
   Forbidden: errorResponse('Scope missing or application disabled', ['insufficient_scope', 'client_not_authorized']),
   NotFound: errorResponse('No such record in this store, or beyond the plan window', ['not_found']),
   MethodNotAllowed: errorResponse('The API is read-only', ['method_not_allowed']),
   RateLimited: errorResponse('A rate limit was exceeded', ['rate_limited'], {
-    'Retry-After': { schema: int(), description: 'seconds' },
-    'X-RateLimit-Reason': { schema: { type: 'string', enum: ['burst', 'hour', 'day', 'concurrency', 'client_global'] } },
+    'Retry-After': { required: true, schema: int(), description: 'seconds' },
+    'X-RateLimit-Reason': { required: true, schema: { type: 'string', enum: ['burst', 'hour', 'day', 'concurrency', 'client_global'] } },
   }),
   InternalError: errorResponse('Failure on the service side; retry with backoff', ['internal_error']),
 };
 const rateHeaders = {
-  'RateLimit-Limit': { schema: int() },
-  'RateLimit-Remaining': { schema: int() },
-  'RateLimit-Policy': { schema: str() },
+  'RateLimit-Limit': { required: true, schema: int(), description: 'the hourly budget' },
+  'RateLimit-Remaining': { required: true, schema: int(), description: 'requests left in the sliding hour' },
+  'RateLimit-Reset': { schema: int(), description: 'seconds until the oldest request of the hour stops counting' },
+  'RateLimit-Policy': { required: true, schema: str(), description: 'e.g. 1000;w=3600' },
 };
 const r = (name: string): Schema => ({ $ref: `#/components/responses/${name}` });
 const p = (name: string): Schema => ({ $ref: `#/components/parameters/${name}` });
@@ -233,7 +234,7 @@ const ok = (schema: string, headers: Record<string, Schema> = {}): Schema => ({
   headers: { ...rateHeaders, ...headers },
   content: { 'application/json': { schema: ref(schema) } },
 });
-const cacheControl = { 'Cache-Control': { schema: str() } };
+const cacheControl = { 'Cache-Control': { required: true, schema: str(), description: 'clients honour it (spec 8.5)' } };
 const op = (operationId: string, scope: string, summary: string, params: string[], response: Schema, extra: string[] = []): Schema => ({
   get: {
     operationId,

@@ -62,7 +62,7 @@ export async function startEmulator(options: StartOptions = {}): Promise<Running
   const faults = new FaultInjector();
   const stats = new RequestStats();
   const openapi = readFileSync(OPENAPI_FILE, 'utf8');
-  const api = new ApiRouter({ state, auth, limiter, faults, cursors: new CursorCodec(), openapiText: () => openapi });
+  const api = new ApiRouter({ state, auth, limiter, faults, cursors: new CursorCodec(() => clock.now(), () => state.generation), openapiText: () => openapi });
   const control = new ControlActions({ state, auth, limiter, faults, stats, startOptions });
   const server = createEmulatorServer({ api, auth, control, faults, stats, baseUrl: () => baseUrl });
   await new Promise<void>((resolve, reject) => {

@@ -14,6 +14,7 @@ export class EmulatorState {
   private stores: GeneratedStore[] = [];
   private lateWriterMaxMs = 0;
   private lateWriterRandom = new SeededRandom(0);
+  private resets = 0;
   options: EmulatorOptions;
 
   constructor(readonly clock: EmulatorClock, options: EmulatorOptions) {
@@ -24,11 +25,17 @@ export class EmulatorState {
   /** Regenerates everything from the options (a given `now` also pins the clock there). */
   reset(options: EmulatorOptions): void {
     this.options = options;
+    this.resets += 1;
     if (options.now !== null) this.clock.setNow(options.now);
     const anchor = options.now ?? Math.floor(this.clock.now() / HOUR_MS) * HOUR_MS;
     this.stores = generateMerchant(options, anchor);
     this.lateWriterMaxMs = 0;
     this.lateWriterRandom = new SeededRandom(options.seed ^ 0x1a7e);
+  }
+
+  /** Counts data generations: cursors issued before a reset are refused after it. */
+  get generation(): number {
+    return this.resets;
   }
 
   get defaultStoreId(): string {

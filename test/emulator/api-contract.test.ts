@@ -124,6 +124,11 @@ describe('4.1 / 7 methods, scopes and error bodies', () => {
       ['/api/v1/orders?colour=red', 'colour'],
       ['/api/v1/orders?limit=5&limit=6', 'limit'],
       ['/api/v1/profitability/summary?start_date=2024-05-02&end_date=2024-05-01', 'end_date'],
+      ['/api/v1/orders?created_after=2024-05-02&created_before=2024-05-01', 'created_before'],
+      ['/api/v1/orders?updated_after=2024-05-01', 'updated_after'],
+      ['/api/v1/products?status=deleted', 'status'],
+      ['/api/v1/profitability/daily?start_date=20240501', 'start_date'],
+      [`/api/v1/orders/${orderId}?expand=line_items`, 'expand'],
       ['/api/v1/account?x=1', 'x'],
     ];
     for (const [path, name] of cases) {

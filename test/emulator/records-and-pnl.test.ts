@@ -153,6 +153,11 @@ describe('4.4 rule 8 / 8.3 plan history windows', () => {
       const daily = await p.get<DailyRow[]>(`/api/v1/profitability/daily?start_date=${addDays(from, -10)}&end_date=${from}`);
       expect(daily.body.data.map((r) => r.date)).toEqual([from]);
       expect(daily.body.meta).toEqual({ history_available_from: from, truncated: true });
+      const withinWindow = await p.get<DailyRow[]>(`/api/v1/profitability/daily?start_date=${from}&end_date=${addDays(from, 3)}`);
+      expect(withinWindow.body.meta).toEqual({ history_available_from: from, truncated: false });
+      const summary = await p.get<Schemas['Summary']>(`/api/v1/profitability/summary?start_date=${addDays(from, -30)}&end_date=${addDays(from, 9)}`);
+      expect(summary.body.meta).toEqual({ history_available_from: from, truncated: true });
+      expect(summary.body.data.period).toEqual({ start: from, end: addDays(from, 9), days: 10 });
       expect((await p.get<Schemas['Account']>('/api/v1/account')).body.data.data_availability).toMatchObject({ history_days: days, available_from: from });
     } finally {
       await p.close();
@@ -162,6 +167,7 @@ describe('4.4 rule 8 / 8.3 plan history windows', () => {
   it('plus: unlimited history, history_available_from null, never truncated', async () => {
     const res = await h.get('/api/v1/orders?limit=1');
     expect(res.body.meta).toEqual({ history_available_from: null, truncated: false });
+    expect((await h.get('/api/v1/profitability/summary?start_date=2000-01-01')).body.meta).toEqual({ history_available_from: null, truncated: false });
     expect((await h.get(`/api/v1/orders/${truth[0]!.id}`)).status).toBe(200);
   });
 });

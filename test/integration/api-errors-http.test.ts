@@ -83,6 +83,10 @@ describe('spec 7 over HTTP: each error.code the emulator sends becomes its typed
     expect(typeof cursor).toBe('string');
     await expectCode(await record(`/orders?status=default&limit=5&cursor=${encodeURIComponent(cursor)}`), 'CURSOR_FILTER_MISMATCH', 'retry_later');
     await expectCode(await record('/orders?status=all&limit=5&cursor=not-a-cursor'), 'INVALID_CURSOR', 'retry_later');
+    // A cursor kept beyond its pagination run (the emulator's run lifetime is 30 minutes).
+    await control('/_emulator/clock', { advance_seconds: 31 * 60 });
+    token = await mint();
+    await expectCode(await record(`/orders?status=all&limit=5&cursor=${encodeURIComponent(cursor)}`), 'INVALID_CURSOR', 'retry_later');
   });
 
   it('missing_token, invalid_token, invalid_token_claims', async () => {

@@ -101,9 +101,12 @@ function rowsByKey(table: Table, keyHeader: string, sheet: string, out: Comparis
 
 let spreadsheetZone = 'UTC';
 
+/** Headers of the user's own columns (right of the managed ones): not API data. */
+let userColumns: ReadonlySet<string> = new Set();
+
 function compareRecords(sheet: string, key: string, actual: Record<string, Cell>, expectedOf: (header: string) => unknown, out: Comparison): void {
   for (const header of Object.keys(actual)) {
-    if (header === '' || BOOKKEEPING.has(header)) continue; // a user's own column, or sync bookkeeping
+    if (header === '' || BOOKKEEPING.has(header) || userColumns.has(header)) continue; // a user's own column, or sync bookkeeping
     const expected = expectedCell(expectedOf(header), header, spreadsheetZone);
     const held = actualCell(actual[header], header, spreadsheetZone);
     if (!sameCell(expected, held)) out.mismatches.push({ sheet, key, header, expected, actual: held });
@@ -117,19 +120,25 @@ export interface TruthOptions {
   placedFrom?: string;
   /** Orders in the sheet that left the plan window since (kept as they were, never gone). */
   expectKept?: ReadonlySet<string>;
+  /** Managed sheets the user renamed (the sync follows them): schema name → name in the workbook. */
+  sheetNames?: Readonly<Record<string, string>>;
+  /** Headers of columns the user added to the right of the managed ones. */
+  userColumns?: readonly string[];
 }
 
 /** Orders, Line items, Products, Variants and Daily P&L against the emulator's truth. */
 export async function compareWithTruth(stack: Stack, options: TruthOptions = {}): Promise<Comparison> {
   const out: Comparison = { mismatches: [], missing: [], unexpected: [], duplicates: [] };
+  const table = (name: string): Table => sheetTable(stack, options.sheetNames?.[name] ?? name);
   spreadsheetZone = stack.runtime.workbook.timeZone;
+  userColumns = new Set(options.userColumns ?? []);
   const store = (await stack.truth('store')) as Json;
   const timeZone = String((store.store as Json).timezone);
   const allOrders = ((await stack.truth('orders')) as { data: Json[] }).data;
   const orders = options.placedFrom ? allOrders.filter((o) => localDay(String(o.created_at), timeZone) >= options.placedFrom!) : allOrders;
   const products = ((await stack.truth('products')) as { data: Json[] }).data;
 
-  const orderRows = rowsByKey(sheetTable(stack, 'Orders'), 'id', 'Orders', out);
+  const orderRows = rowsByKey(table('Orders'), 'id', 'Orders', out);
   const truthIds = new Set(orders.map((o) => String(o.id)));
   for (const o of orders) {
     const actual = orderRows.get(String(o.id));
@@ -150,7 +159,7 @@ export async function compareWithTruth(stack: Stack, options: TruthOptions = {})
     if (!gone || row.status !== 'gone' || row.gone_at === '') out.unexpected.push(`Orders:${id} (status ${String(row.status)})`);
   }
 
-  const lineRows = rowsByKey(sheetTable(stack, 'Line items'), 'id', 'Line items', out);
+  const lineRows = rowsByKey(table('Line items'), 'id', 'Line items', out);
   const truthLines = new Set<string>();
   for (const o of orders) {
     for (const li of (o.line_items as Json[]) ?? []) {
@@ -168,8 +177,8 @@ export async function compareWithTruth(stack: Stack, options: TruthOptions = {})
     if (!truthLines.has(id) && row.sync_status !== 'removed' && !orderGone) out.unexpected.push(`Line items:${id}`);
   }
 
-  const productRows = rowsByKey(sheetTable(stack, 'Products'), 'id', 'Products', out);
-  const variantRows = rowsByKey(sheetTable(stack, 'Variants'), 'id', 'Variants', out);
+  const productRows = rowsByKey(table('Products'), 'id', 'Products', out);
+  const variantRows = rowsByKey(table('Variants'), 'id', 'Variants', out);
   for (const p of products) {
     const actual = productRows.get(String(p.id));
     if (!actual) out.missing.push(`Products:${p.id}`);
@@ -182,7 +191,7 @@ export async function compareWithTruth(stack: Stack, options: TruthOptions = {})
   }
   if (productRows.size !== products.length) out.unexpected.push(`Products: ${productRows.size} rows for ${products.length} products`);
 
-  const dayRows = rowsByKey(sheetTable(stack, 'Daily P&L'), 'date', 'Daily P&L', out);
+  const dayRows = rowsByKey(table('Daily P&L'), 'date', 'Daily P&L', out);
   const dates = [...dayRows.keys()].sort();
   if (dates.length > 0) {
     const truthDays = ((await stack.control(`truth/daily?start_date=${dates[0]}&end_date=${String(store.today)}`)) as { data: Json[] }).data;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/server/api/client';
 import { ApiError, GrantRevokedError, InternalServerError, InvalidTokenError, MalformedResponseError, NetworkError, RateLimitBudgetError, RateLimitedError } from '../../src/server/api/errors';
@@ -11,7 +12,7 @@ const fail = (status: number, code: string, headers: Record<string, string> = {}
 const page = (hasMore = false) => ({ page: { has_more: hasMore, next_cursor: hasMore ? 'next1' : null, limit: 100 } });
 
 /** A scripted server plus a virtual clock that only sleeping moves. */
-function setup(replies: Reply[], opts: { limitMs?: number; cache?: Map<string, string> } = {}) {
+function setup(replies: Reply[], opts: { limitMs?: number; cache?: Map<string, string>; token?: string; puts?: Array<[string, number]> } = {}) {
   let clock = 1_700_000_000_000;
   const requests: HttpRequest[] = [];
   const sleeps: number[] = [];
@@ -31,19 +32,27 @@ function setup(replies: Reply[], opts: { limitMs?: number; cache?: Map<string, s
   const client = createApiClient({
     baseUrl: 'http://127.0.0.1:9/',
     tokens: {
-      accessToken: () => 'tok-1',
+      accessToken: () => opts.token ?? 'tok-1',
       refreshAfterInvalidToken: () => {
         refreshes.push('refresh');
         return 'tok-2';
       },
     },
     budget: new ExecutionBudget(opts.limitMs ?? 360_000, undefined, now),
-    cache: cache ? { get: (k) => cache.get(k) ?? null, put: (k, v) => void cache.set(k, v) } : null,
+    cache: cache
+      ? {
+          get: (k) => cache.get(k) ?? null,
+          put: (k, v, seconds) => {
+            opts.puts?.push([k, seconds]);
+            cache.set(k, v);
+          },
+        }
+      : null,
     sleep: (ms) => {
       sleeps.push(ms);
       clock += ms;
     },
-    transport: { fetcher, now, random: () => 0.5, digest: (t) => `d${t.length}` },
+    transport: { fetcher, now, random: () => 0.5, digest: (t) => createHash('sha256').update(t).digest('base64url') },
   });
   return { client, requests, sleeps, refreshes, remainingReplies: () => queue.length };
 }
@@ -192,11 +201,53 @@ describe('spec 8.5: Cache-Control honoured in the document cache', () => {
     const cache = new Map<string, string>();
     const t = setup([fail(500, 'internal_error'), ok({ currency: 'EUR' }, {}, { 'Cache-Control': 'private, max-age=300' })], { cache });
     t.client.summary('2025-01-01', '2025-01-31');
-    expect([...cache.keys()]).toEqual(['ma::/profitability/summary?start_date=2025-01-01&end_date=2025-01-31']);
+    expect([...cache.keys()]).toEqual([expect.stringMatching(/^ma:~[\w-]{12}:\/profitability\/summary\?start_date=2025-01-01&end_date=2025-01-31$/)]);
     expect(t.client.summary('2025-01-01', '2025-01-31').currency).toBe('EUR');
     expect(t.requests).toHaveLength(2);
     expect(t.client.stats.cacheHits).toBe(1);
     expect(JSON.stringify([...cache.entries()])).not.toContain('tok-');
+  });
+  it.each([
+    ['account', (c: ReturnType<typeof setup>['client']) => c.account().store.id],
+    ['stores', (c: ReturnType<typeof setup>['client']) => c.stores()[0]!.id],
+    ['summary', (c: ReturnType<typeof setup>['client']) => c.summary('2025-01-01', '2025-01-31').currency],
+  ] as const)('%s: reused for max-age seconds, then asked again', (_name, call) => {
+    const cache = new Map<string, string>();
+    const puts: Array<[string, number]> = [];
+    const data = { store: { id: 'st_1' }, id: 'st_1', currency: 'EUR' };
+    const t = setup([ok(_name === 'stores' ? [data] : data, {}, { 'Cache-Control': 'private, max-age=300' })], { cache, puts });
+    const first = call(t.client);
+    expect(call(t.client)).toBe(first);
+    expect(t.requests).toHaveLength(1);
+    expect(puts.map(([, seconds]) => seconds)).toEqual([300]);
+  });
+  it('a max-age beyond what CacheService keeps is capped at 6 hours', () => {
+    const puts: Array<[string, number]> = [];
+    const t = setup([ok({ store: { id: 'st_1' } }, {}, { 'Cache-Control': 'max-age=999999' })], { cache: new Map(), puts });
+    t.client.account();
+    expect(puts.map(([, seconds]) => seconds)).toEqual([21_600]);
+  });
+  it('another connection (a reconnect, perhaps to another store) never gets the previous connection\'s answer', () => {
+    const cache = new Map<string, string>();
+    const cc = { 'Cache-Control': 'private, max-age=300' };
+    const before = setup([ok({ store: { id: 'st_old' } }, {}, cc)], { cache, token: 'tok-old-connection' });
+    expect(before.client.account().store.id).toBe('st_old');
+    const after = setup([ok({ store: { id: 'st_new' } }, {}, cc)], { cache, token: 'tok-new-connection' });
+    expect(after.client.account().store.id).toBe('st_new');
+    expect(after.requests).toHaveLength(1);
+    expect(JSON.stringify([...cache.entries()])).not.toContain('tok-');
+    // The same connection in a later execution (a formula, the next trigger) is served from the cache.
+    const again = setup([], { cache, token: 'tok-new-connection' });
+    expect(again.client.account().store.id).toBe('st_new');
+  });
+  it('list pages are never cached, whatever their Cache-Control says', () => {
+    const cache = new Map<string, string>();
+    const cc = { 'Cache-Control': 'max-age=300' };
+    const t = setup([ok([], page(), cc), ok([], page(), cc)], { cache });
+    t.client.listOrders({ limit: 10 });
+    t.client.listOrders({ limit: 10 });
+    expect(t.requests).toHaveLength(2);
+    expect(cache.size).toBe(0);
   });
   it('no-store and a missing header are not cached', () => {
     const cache = new Map<string, string>();

@@ -49,6 +49,16 @@ describe('text over 50,000 characters is truncated visibly', () => {
     expect(cut.endsWith(TRUNCATION_MARK)).toBe(true);
     expect(cut.startsWith('x'.repeat(1000))).toBe(true);
   });
+  it('never cuts a character outside the Basic Multilingual Plane in half (no lone surrogate is sent)', () => {
+    const keep = CELL_TEXT_LIMIT - TRUNCATION_MARK.length;
+    // An emoji (two UTF-16 units) straddling the cut: the cut falls between its two halves.
+    const long = 'a'.repeat(keep - 1) + '😀'.repeat(10_000);
+    const cut = safeText(long);
+    expect(cut.length).toBeLessThanOrEqual(CELL_TEXT_LIMIT);
+    expect(cut.endsWith(TRUNCATION_MARK)).toBe(true);
+    expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(cut)).toBe(false);
+    expect(cut.startsWith('a'.repeat(keep - 1))).toBe(true);
+  });
   it('text of exactly 50,000 characters is not touched', () => {
     const exact = 'y'.repeat(CELL_TEXT_LIMIT);
     expect(safeText(exact)).toBe(exact);

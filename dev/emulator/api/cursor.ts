@@ -10,8 +10,19 @@ export type CursorCheck =
   | { ok: true; position: CursorPosition }
   | { ok: false; code: 'INVALID_CURSOR' | 'CURSOR_FILTER_MISMATCH'; message: string };
 
+/**
+ * How long a cursor stays valid after it was issued (emulator clock): longer than any Apps Script
+ * execution (6 min), shorter than the most frequent scheduled run (hourly), so a cursor kept from
+ * one run and sent in the next is always refused (spec 4.4 rule 3: one pagination run).
+ */
+export const CURSOR_TTL_MS = 30 * 60 * 1000;
+
 interface Payload {
   v: 1;
+  /** Data generation the cursor was issued in (a reset starts a new one). */
+  g: number;
+  /** Issue instant, emulator clock ms. */
+  t: number;
   /** Endpoint the cursor pages. */
   e: string;
   /** Store the cursor pages. */
@@ -30,14 +41,22 @@ export function filterHash(filters: Record<string, string | number | null>): str
 }
 
 /**
- * Opaque, HMAC-signed cursors (spec 4.4 rule 3): base64url(JSON payload) + "." + signature. The
- * secret is per emulator process, so a cursor from another emulator run is simply invalid.
+ * Opaque, HMAC-signed cursors (spec 4.4 rule 3): base64url(JSON payload) + "." + signature. A
+ * cursor belongs to one pagination run: it is refused with INVALID_CURSOR once CURSOR_TTL_MS has
+ * passed since it was issued, after a data reset, and in another emulator process (the secret is
+ * per process). Within its lifetime the same cursor may be sent again: that is how a page whose
+ * answer was lost is retried, and the server cannot tell a retry from a replay.
  */
 export class CursorCodec {
   private readonly secret = randomBytes(32);
 
+  constructor(
+    private readonly now: () => number,
+    private readonly generation: () => number,
+  ) {}
+
   encode(endpoint: string, storeId: string, filters: string, position: CursorPosition): string {
-    const payload: Payload = { v: 1, e: endpoint, s: storeId, f: filters, p: position };
+    const payload: Payload = { v: 1, g: this.generation(), t: this.now(), e: endpoint, s: storeId, f: filters, p: position };
     const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
     return `${body}.${this.sign(body)}`;
   }
@@ -60,6 +79,10 @@ export class CursorCodec {
     }
     if (payload.v !== 1 || payload.e !== endpoint || payload.s !== storeId) {
       return invalid('cursor was issued for another endpoint or store; restart pagination without it');
+    }
+    if (payload.g !== this.generation()) return invalid('cursor belongs to a pagination run from before the data was reset; restart pagination without it');
+    if (typeof payload.t !== 'number' || this.now() - payload.t > CURSOR_TTL_MS) {
+      return invalid('cursor has expired: a cursor is valid only for one pagination run; restart pagination without it (from your watermark)');
     }
     if (payload.f !== filters) {
       return {

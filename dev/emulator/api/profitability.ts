@@ -63,7 +63,7 @@ export function daily(ctx: ApiContext): ApiResult {
   const q = new QueryReader(ctx.params, ['start_date', 'end_date', 'limit', 'cursor']);
   const period = readPeriod(ctx, q);
   const limit = q.integer('limit', 1, 400, 100);
-  const filters = filterHash({ start_date: q.string('start_date'), end_date: q.string('end_date'), limit });
+  const filters = filterHash({ start_date: period.start, end_date: period.end, limit });
   const position = readCursor(ctx, 'daily', filters);
   let first = period.effectiveStart;
   if (position?.by === 'date' && position.date >= first) first = addDays(position.date, 1);

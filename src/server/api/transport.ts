@@ -101,9 +101,9 @@ export class Transport {
 
   get(path: string, query: string, opts: GetOptions = {}): ApiAnswer {
     const pathAndQuery = `${path}${query}`;
-    const cacheKey = opts.cacheable && this.options.cache ? this.cacheKey(pathAndQuery) : null;
-    if (cacheKey !== null) {
-      const hit = this.fromCache(cacheKey, opts);
+    const cacheable = opts.cacheable === true && !!this.options.cache;
+    if (cacheable) {
+      const hit = this.fromCache(this.cacheKey(pathAndQuery), opts);
       if (hit !== null) return hit;
     }
     if (opts.list) this.ensurePageReserve();
@@ -124,7 +124,8 @@ export class Transport {
       this.noteHourlyBudget(answer);
       const result = answer.status >= 200 && answer.status < 300 ? this.readSuccess(answer, opts) : this.readFailure(answer);
       if (!(result instanceof ApiError)) {
-        if (cacheKey !== null && result.maxAgeSeconds !== null) this.store(cacheKey, answer.body, result.maxAgeSeconds);
+        // Keyed with the token that got the answer (a refresh may have replaced it meanwhile).
+        if (cacheable && result.maxAgeSeconds !== null) this.store(this.cacheKey(pathAndQuery), answer.body, result.maxAgeSeconds);
         return result;
       }
       if (result.code === 'invalid_token') {
@@ -233,8 +234,15 @@ export class Transport {
     }
   }
 
+  /**
+   * Cached answers belong to the connection that received them: the scope carries a short digest
+   * of the access token (never the token), so after a reconnect — possibly to another store — no
+   * answer of the previous connection is served (spec 4.2: account confirms which store a token reads).
+   */
   private cacheKey(pathAndQuery: string): string {
-    return responseCacheKey(this.options.cacheScope ?? '', pathAndQuery, this.options.digest ?? utilitiesDigest);
+    const digest = this.options.digest ?? utilitiesDigest;
+    const connection = digest(`connection:${this.currentToken()}`).slice(0, 12);
+    return responseCacheKey(`${this.options.cacheScope ?? ''}~${connection}`, pathAndQuery, digest);
   }
 
   private fromCache(key: string, opts: GetOptions): ApiAnswer | null {

@@ -18,7 +18,11 @@ const SERIAL_OF_UNIX_EPOCH = 25_569;
 
 export function safeText(text: string): string {
   if (text.length <= CELL_TEXT_LIMIT) return text;
-  return text.slice(0, CELL_TEXT_LIMIT - TRUNCATION_MARK.length) + TRUNCATION_MARK;
+  let keep = CELL_TEXT_LIMIT - TRUNCATION_MARK.length;
+  // Never end on the first half of a surrogate pair: a lone surrogate is not text.
+  const last = text.charCodeAt(keep - 1);
+  if (last >= 0xd800 && last <= 0xdbff) keep--;
+  return text.slice(0, keep) + TRUNCATION_MARK;
 }
 
 /** Any value as text: objects as JSON so nothing is lost. */

@@ -7,8 +7,10 @@ import { KeyIndex } from './key-index';
 import { lastRowOf, mergeRowWrites, type RangeWrite, type RowWrite } from './row-writes';
 import { numberFormatFor } from './rows';
 import type { SheetName, TableSchema } from './schema';
+import { checkHeaderRow, claimSheet, locateSheet, taggedSheets, tagNewSheet } from './sheet-tags';
 
-export const STORE_METADATA_KEY = 'merchant_analytics_store_id';
+export { SheetLayoutError, SheetOwnershipError, STORE_METADATA_KEY } from './sheet-tags';
+
 /** Rows added at a time when a sheet's grid is full: fewer insert calls, little unused grid. */
 const GROW_ROWS = 1000;
 
@@ -24,13 +26,6 @@ export class CellLimitError extends Error {
   }
 }
 
-export class SheetOwnershipError extends Error {
-  constructor(readonly sheetName: string, readonly userMessage: string) {
-    super(userMessage);
-    this.name = 'SheetOwnershipError';
-  }
-}
-
 interface OpenSheet {
   schema: TableSchema;
   sheet: GoogleAppsScript.Spreadsheet.Sheet;
@@ -38,6 +33,10 @@ interface OpenSheet {
   index: KeyIndex | null;
   /** Last row with content when the sheet was opened (1 = header only). */
   lastRow: number;
+  /** Created (or set up from empty) in this run: whatever was synced into it before is gone. */
+  created: boolean;
+  /** The sheet's name now (the user may have renamed it: writes address it by this name). */
+  name: string;
 }
 
 export interface TableWrite {
@@ -50,6 +49,8 @@ export class ManagedWorkbook {
   readonly timeZone: string;
   private readonly open = new Map<SheetName, OpenSheet>();
   private spreadsheetId: string | null = null;
+  /** Sheets by table tag, searched once per run and only when a managed sheet is missing by name. */
+  private tagged: Map<string, GoogleAppsScript.Spreadsheet.Sheet[]> | null = null;
   private usedCells: number | null = null;
   /** Cells sent by batchUpdate during this run. */
   cellsWritten = 0;
@@ -76,23 +77,30 @@ export class ManagedWorkbook {
   private sheetFor(schema: TableSchema): OpenSheet {
     const cached = this.open.get(schema.sheetName);
     if (cached) return cached;
-    const existing = this.spreadsheet.getSheetByName(schema.sheetName);
+    const existing = locateSheet(this.spreadsheet, schema, () => (this.tagged ??= taggedSheets(this.spreadsheet)));
     let sheet: GoogleAppsScript.Spreadsheet.Sheet;
     let lastRow = 0;
     if (existing) {
-      sheet = existing;
+      sheet = existing.sheet;
       lastRow = sheet.getLastRow();
-      if (schema.storeData) this.claim(sheet, schema.sheetName, lastRow === 0);
+      if (schema.storeData) claimSheet(existing, schema, this.requireStore(), lastRow === 0);
       if (lastRow === 0) this.setUp(sheet, schema);
+      else if (schema.storeData) checkHeaderRow(existing, schema);
     } else {
       sheet = this.spreadsheet.insertSheet(schema.sheetName);
       this.usedCells = null;
-      if (schema.storeData) sheet.addDeveloperMetadata(STORE_METADATA_KEY, this.requireStore());
+      if (schema.storeData) tagNewSheet(sheet, schema, this.requireStore());
       this.setUp(sheet, schema);
     }
-    const opened: OpenSheet = { schema, sheet, maxRows: sheet.getMaxRows(), index: null, lastRow: Math.max(lastRow, 1) };
+    const name = existing ? existing.name : schema.sheetName;
+    const opened: OpenSheet = { schema, sheet, maxRows: sheet.getMaxRows(), index: null, lastRow: Math.max(lastRow, 1), created: lastRow === 0, name };
     this.open.set(schema.sheetName, opened);
     return opened;
+  }
+
+  /** True when the sheet did not exist (or was empty) at the start of this run: the user deleted it, or it is new. */
+  createdThisRun(schema: TableSchema): boolean {
+    return this.sheetFor(schema).created;
   }
 
   private setUp(sheet: GoogleAppsScript.Spreadsheet.Sheet, schema: TableSchema): void {
@@ -119,25 +127,6 @@ export class ManagedWorkbook {
     const block: string[][] = [];
     for (let i = 0; i < count; i++) block.push(formats);
     sheet.getRange(firstRow, 1, count, schema.columns.length).setNumberFormats(block);
-  }
-
-  /**
-   * Refuses a data sheet tagged for another store, or one holding data Merchant Analytics did not
-   * write. An empty untagged sheet is the trace of a set-up cut short: it is claimed.
-   */
-  private claim(sheet: GoogleAppsScript.Spreadsheet.Sheet, name: string, empty: boolean): void {
-    const tags = sheet.getDeveloperMetadata().filter((m) => m.getKey() === STORE_METADATA_KEY);
-    if (tags.length === 0) {
-      if (empty) {
-        sheet.addDeveloperMetadata(STORE_METADATA_KEY, this.requireStore());
-        return;
-      }
-      throw new SheetOwnershipError(name, `A sheet named "${name}" exists that Merchant Analytics did not create. Rename it so the sync can create its own; nothing was written.`);
-    }
-    const owner = tags[0].getValue();
-    if (owner !== this.requireStore()) {
-      throw new SheetOwnershipError(name, `The sheet "${name}" holds data of another store (${owner}); this connection reads ${this.requireStore()}. Nothing was written. Use a new spreadsheet for this store, or reconnect the original store.`);
-    }
   }
 
   private requireStore(): string {
@@ -172,7 +161,7 @@ export class ManagedWorkbook {
     for (const t of tables) {
       if (t.rows.length === 0) continue;
       this.growTo(t.schema, lastRowOf(t.rows));
-      data.push(...mergeRowWrites(t.schema.sheetName, t.rows));
+      data.push(...mergeRowWrites(this.sheetFor(t.schema).name, t.rows));
     }
     if (data.length === 0) return 0;
     const cells = data.reduce((n, d) => n + d.values.length * (d.values[0]?.length ?? 0), 0);

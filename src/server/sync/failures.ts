@@ -6,7 +6,7 @@
 import { isApiError } from '../api';
 import { isConnectionError, recordAuthFailure } from '../auth';
 import { NotConfiguredError } from '../config';
-import { CellLimitError, SheetOwnershipError } from '../sheets/managed-workbook';
+import { CellLimitError, SheetLayoutError, SheetOwnershipError } from '../sheets/managed-workbook';
 import { BackfillTooLargeError } from './backfill-check';
 
 export interface RunFailure {
@@ -30,6 +30,7 @@ export function classifyFailure(e: unknown): RunFailure {
   if (isConnectionError(e)) return { code: e.code, userMessage: e.userMessage, connectionLost: BROKEN_STATES.indexOf(e.code) >= 0 };
   if (e instanceof NotConfiguredError) return { code: 'not_configured', userMessage: e.userMessage, connectionLost: true };
   if (e instanceof SheetOwnershipError) return { code: 'sheet_owner', userMessage: e.userMessage, connectionLost: false };
+  if (e instanceof SheetLayoutError) return { code: 'sheet_layout', userMessage: e.userMessage, connectionLost: false };
   if (e instanceof CellLimitError) return { code: 'cell_limit', userMessage: e.message, connectionLost: false };
   if (e instanceof BackfillTooLargeError) return { code: 'backfill_too_large', userMessage: e.userMessage, connectionLost: false };
   const message = e instanceof Error ? e.message : String(e);

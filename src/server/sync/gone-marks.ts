@@ -3,7 +3,7 @@
  * returned by the full listing, so it is marked gone with the date (nothing is deleted). Orders
  * placed before meta.history_available_from merely left the plan window and are left as they are.
  */
-import { dateToSerial, instantToSerial, serialToDate, serialToInstant, type CellValue } from '../sheets/cells';
+import { dateToSerial, instantToSerial, serialToDate, type CellValue } from '../sheets/cells';
 import type { KeyIndex } from '../sheets/key-index';
 import type { RowWrite } from '../sheets/row-writes';
 
@@ -14,16 +14,31 @@ export interface GoneContext {
   spreadsheetTimeZone: string;
 }
 
+const MS_PER_DAY = 86_400_000;
+
+/**
+ * The lowest wall-clock serial the spreadsheet's clock showed from the pass's start until now.
+ * synced_at is a wall-clock serial, and when daylight saving ends the clock repeats an hour: a row
+ * written during the pass can read EARLIER than the pass's start. Comparing against the lowest
+ * reading never calls such a row unseen (at worst a gone order is found a pass later).
+ */
+function seenThreshold(passStartedAt: number, now: number, timeZone: string): number {
+  const atStart = instantToSerial(passStartedAt, timeZone);
+  const nowShifted = instantToSerial(now, timeZone) - (now - passStartedAt) / MS_PER_DAY;
+  return Math.min(atStart, nowShifted) - 1 / MS_PER_DAY;
+}
+
 /** Index columns of Orders: id, status, placed_date, gone_at, synced_at. */
 export function planGoneMarks(orders: KeyIndex, ctx: GoneContext): { writes: RowWrite[]; gone: number; minPlacedDate: string | null } {
   const windowStart = ctx.historyAvailableFrom ? dateToSerial(ctx.historyAvailableFrom) : null;
   const goneAt = instantToSerial(ctx.now, ctx.spreadsheetTimeZone);
+  const seenFrom = seenThreshold(ctx.passStartedAt, ctx.now, ctx.spreadsheetTimeZone);
   const writes: RowWrite[] = [];
   let minPlaced: number | null = null;
   for (const [, entry] of orders.entries()) {
     const [id, status, placed, , synced] = entry.cells;
     if (status === 'gone') continue;
-    if (typeof synced === 'number' && serialToInstant(synced, ctx.spreadsheetTimeZone) >= ctx.passStartedAt - 1) continue;
+    if (typeof synced === 'number' && synced >= seenFrom) continue;
     if (windowStart !== null && (typeof placed !== 'number' || placed < windowStart)) continue;
     const cells: CellValue[] = ['gone', placed ?? '', goneAt];
     entry.cells = [id, 'gone', placed ?? '', goneAt, synced ?? ''];

@@ -20,6 +20,7 @@ import {
 import { checkBackfillFits, startsBackfill } from './backfill-check';
 import { MemberIndex } from './members';
 import { planOrderPage } from './order-page';
+import { rowCounts } from './sheet-health';
 
 interface OrderWriter {
   write(orders: readonly Order[]): string | null;
@@ -71,7 +72,7 @@ export function runOrdersJob(ctx: JobContext): JobResult {
     const maxUpdatedAt = writer.write(page.data);
     // The checkpoint moves only after the page it covers is in the sheet.
     const state = ctx.state.get('orders');
-    ctx.state.update('orders', { watermark: laterOf(state.watermark, maxUpdatedAt), caughtUp: !page.hasMore });
+    ctx.state.update('orders', { watermark: laterOf(state.watermark, maxUpdatedAt), caughtUp: !page.hasMore, rowCounts: rowCounts(ctx) });
     recordMeta(ctx, page.meta);
     if (!page.hasMore || !page.nextCursor) return { job: 'orders', caughtUp: true, message: 'Orders are up to date.' };
     cursor = page.nextCursor;
@@ -126,6 +127,7 @@ export function runReconcileJob(ctx: JobContext): JobResult {
     }
     ctx.tally.rows += marks.writes.length;
     ctx.state.update('reconcile', { passStartedAt: null, cursor: null, lastCompletedAt: ctx.now() });
+    ctx.state.update('orders', { rowCounts: rowCounts(ctx) });
     return { job: 'reconcile', caughtUp: true, message: `Reconciliation complete: ${marks.gone} order(s) marked gone.` };
   }
   return { job: 'reconcile', caughtUp: false, message: 'Reconciliation: stopped before the time limit; the next run continues.' };

@@ -12,6 +12,7 @@ import { classifyFailure } from './failures';
 import { emptyTally, type JobContext, type JobName, type JobPosition, type JobResult, type RunTally } from './job-context';
 import { reconciliationDue, runOrdersJob, runReconcileJob } from './orders-job';
 import { runProductsJob } from './products-job';
+import { checkManagedSheets } from './sheet-health';
 import { stopSchedule } from './schedule';
 import { SyncStateStore } from './state';
 import { SyncLog } from './sync-log';
@@ -57,12 +58,14 @@ export function runScheduledSync(): RunOutcome {
 export function runSync(options: RunOptions): RunOutcome {
   const startedAt = Date.now();
   const budget = new ExecutionBudget(options.budgetMs);
-  const state = new SyncStateStore(PropertiesService.getDocumentProperties());
   const workbook = new ManagedWorkbook();
-  const log = new SyncLog(workbook, state);
   const tally = emptyTally();
   const lock = documentLock();
-  if (!lock.tryLock(LOCK_WAIT_MS)) {
+  const locked = lock.tryLock(LOCK_WAIT_MS);
+  // Read under the lock: a run that just ended while this one waited saved its checkpoints and log row.
+  const state = new SyncStateStore(PropertiesService.getDocumentProperties());
+  const log = new SyncLog(workbook, state);
+  if (!locked) {
     const message = 'Another sync of this spreadsheet is running; this run did nothing and the next one continues.';
     log.close({ ...blankEntry(startedAt, options.jobs.join(', ')), endedAt: Date.now(), outcome: 'busy', message });
     return { done: false, job: null, tally, message, outcome: 'busy', failureCode: null, position: null };
@@ -85,10 +88,10 @@ export function runSync(options: RunOptions): RunOutcome {
     workbook.bindStore(account.store.id, account.store.currency || null);
     state.update('meta', { storeTimeZone: account.store.timezone, storeCurrency: account.store.currency });
     const ctx: JobContext = { api, workbook, state, budget, now: () => Date.now(), storeTimeZone: account.store.timezone || workbook.timeZone, tally };
+    const messages: string[] = checkManagedSheets(ctx, jobs);
     if (options.addDueReconciliation && jobs.indexOf('reconcile') < 0 && reconciliationDue(ctx)) jobs = [...jobs, 'reconcile'];
     jobs = inRunOrder(jobs);
     log.open({ ...blankEntry(startedAt, jobs.join(', ')), outcome: 'running', message: 'Running…' });
-    const messages: string[] = [];
     let allCaughtUp = true;
     let position: JobPosition | null = null;
     for (const job of jobs) {

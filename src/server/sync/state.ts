@@ -10,6 +10,8 @@ export interface OrdersState {
   createdAfter: string | null;
   /** True once a run has paged to the end of the feed. */
   caughtUp: boolean;
+  /** Keyed rows of Orders and Line items after the last page written: fewer at the next run means the user deleted rows. */
+  rowCounts: { orders: number; lineItems: number } | null;
 }
 
 export interface ProductsState {
@@ -92,7 +94,7 @@ export type SyncStateKey = keyof SyncState;
 
 const PREFIX = 'ma.sync.';
 const DEFAULTS: SyncState = {
-  orders: { watermark: null, createdAfter: null, caughtUp: false },
+  orders: { watermark: null, createdAfter: null, caughtUp: false, rowCounts: null },
   products: { watermark: null, caughtUp: false },
   daily: { historyDone: false, resumeFrom: null, trailingDays: 60, dirtyFrom: null, backfillFrom: null },
   reconcile: { passStartedAt: null, cursor: null, lastCompletedAt: null, intervalDays: 30 },

@@ -485,7 +485,7 @@ export interface components {
         Unauthorized: {
             headers: {
                 /** @description points at the protected-resource metadata */
-                "WWW-Authenticate"?: string;
+                "WWW-Authenticate": string;
                 [name: string]: unknown;
             };
             content: {
@@ -523,8 +523,8 @@ export interface components {
         RateLimited: {
             headers: {
                 /** @description seconds */
-                "Retry-After"?: number;
-                "X-RateLimit-Reason"?: "burst" | "hour" | "day" | "concurrency" | "client_global";
+                "Retry-After": number;
+                "X-RateLimit-Reason": "burst" | "hour" | "day" | "concurrency" | "client_global";
                 [name: string]: unknown;
             };
             content: {
@@ -582,10 +582,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "RateLimit-Limit"?: number;
-                    "RateLimit-Remaining"?: number;
-                    "RateLimit-Policy"?: string;
-                    "Cache-Control"?: string;
+                    /** @description the hourly budget */
+                    "RateLimit-Limit": number;
+                    /** @description requests left in the sliding hour */
+                    "RateLimit-Remaining": number;
+                    /** @description seconds until the oldest request of the hour stops counting */
+                    "RateLimit-Reset"?: number;
+                    /** @description e.g. 1000;w=3600 */
+                    "RateLimit-Policy": string;
+                    /** @description clients honour it (spec 8.5) */
+                    "Cache-Control": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -612,10 +618,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "RateLimit-Limit"?: number;
-                    "RateLimit-Remaining"?: number;
-                    "RateLimit-Policy"?: string;
-                    "Cache-Control"?: string;
+                    /** @description the hourly budget */
+                    "RateLimit-Limit": number;
+                    /** @description requests left in the sliding hour */
+                    "RateLimit-Remaining": number;
+                    /** @description seconds until the oldest request of the hour stops counting */
+                    "RateLimit-Reset"?: number;
+                    /** @description e.g. 1000;w=3600 */
+                    "RateLimit-Policy": string;
+                    /** @description clients honour it (spec 8.5) */
+                    "Cache-Control": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -655,9 +667,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "RateLimit-Limit"?: number;
-                    "RateLimit-Remaining"?: number;
-                    "RateLimit-Policy"?: string;
+                    /** @description the hourly budget */
+                    "RateLimit-Limit": number;
+                    /** @description requests left in the sliding hour */
+                    "RateLimit-Remaining": number;
+                    /** @description seconds until the oldest request of the hour stops counting */
+                    "RateLimit-Reset"?: number;
+                    /** @description e.g. 1000;w=3600 */
+                    "RateLimit-Policy": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -687,9 +704,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "RateLimit-Limit"?: number;
-                    "RateLimit-Remaining"?: number;
-                    "RateLimit-Policy"?: string;
+                    /** @description the hourly budget */
+                    "RateLimit-Limit": number;
+                    /** @description requests left in the sliding hour */
+                    "RateLimit-Remaining": number;
+                    /** @description seconds until the oldest request of the hour stops counting */
+                    "RateLimit-Reset"?: number;
+                    /** @description e.g. 1000;w=3600 */
+                    "RateLimit-Policy": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -724,9 +746,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "RateLimit-Limit"?: number;
-                    "RateLimit-Remaining"?: number;
-                    "RateLimit-Policy"?: string;
+                    /** @description the hourly budget */
+                    "RateLimit-Limit": number;
+                    /** @description requests left in the sliding hour */
+                    "RateLimit-Remaining": number;
+                    /** @description seconds until the oldest request of the hour stops counting */
+                    "RateLimit-Reset"?: number;
+                    /** @description e.g. 1000;w=3600 */
+                    "RateLimit-Policy": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -756,9 +783,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "RateLimit-Limit"?: number;
-                    "RateLimit-Remaining"?: number;
-                    "RateLimit-Policy"?: string;
+                    /** @description the hourly budget */
+                    "RateLimit-Limit": number;
+                    /** @description requests left in the sliding hour */
+                    "RateLimit-Remaining": number;
+                    /** @description seconds until the oldest request of the hour stops counting */
+                    "RateLimit-Reset"?: number;
+                    /** @description e.g. 1000;w=3600 */
+                    "RateLimit-Policy": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -791,10 +823,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "RateLimit-Limit"?: number;
-                    "RateLimit-Remaining"?: number;
-                    "RateLimit-Policy"?: string;
-                    "Cache-Control"?: string;
+                    /** @description the hourly budget */
+                    "RateLimit-Limit": number;
+                    /** @description requests left in the sliding hour */
+                    "RateLimit-Remaining": number;
+                    /** @description seconds until the oldest request of the hour stops counting */
+                    "RateLimit-Reset"?: number;
+                    /** @description e.g. 1000;w=3600 */
+                    "RateLimit-Policy": string;
+                    /** @description clients honour it (spec 8.5) */
+                    "Cache-Control": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -829,9 +867,14 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "RateLimit-Limit"?: number;
-                    "RateLimit-Remaining"?: number;
-                    "RateLimit-Policy"?: string;
+                    /** @description the hourly budget */
+                    "RateLimit-Limit": number;
+                    /** @description requests left in the sliding hour */
+                    "RateLimit-Remaining": number;
+                    /** @description seconds until the oldest request of the hour stops counting */
+                    "RateLimit-Reset"?: number;
+                    /** @description e.g. 1000;w=3600 */
+                    "RateLimit-Policy": string;
                     [name: string]: unknown;
                 };
                 content: {

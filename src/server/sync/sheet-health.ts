@@ -1,0 +1,61 @@
+/**
+ * Before the jobs of a run: what the user did to the managed sheets since the last run, and what
+ * that means for the checkpoints. The checkpoints say what the SHEETS hold; when a sheet was
+ * deleted (and is now created again) or rows were deleted, an incremental run would leave them
+ * incomplete for good, so:
+ * - a sheet created again restarts its job from the beginning (upserts keep rows unique);
+ * - order or line item rows that disappeared start a reconciliation pass, which writes every
+ *   order the service returns and so puts the deleted rows back (at the bottom: rows never move).
+ * Returns what it did, in words for the Sync log.
+ */
+import { DAILY, LINE_ITEMS, ORDERS, PRODUCTS, VARIANTS, type TableSchema } from '../sheets/schema';
+import type { JobContext, JobName } from './job-context';
+
+function rebuilt(ctx: JobContext, schemas: readonly TableSchema[]): string[] {
+  return schemas.filter((s) => ctx.workbook.createdThisRun(s)).map((s) => `"${s.sheetName}"`);
+}
+
+function restartNote(names: string[], what: string): string {
+  return `The ${names.join(' and ')} sheet${names.length > 1 ? 's were' : ' was'} missing and ${names.length > 1 ? 'are' : 'is'} filled again with every ${what}.`;
+}
+
+export function checkManagedSheets(ctx: JobContext, jobs: readonly JobName[]): string[] {
+  const notes: string[] = [];
+  if (jobs.indexOf('orders') >= 0 || jobs.indexOf('reconcile') >= 0) {
+    const orders = ctx.state.get('orders');
+    const missing = rebuilt(ctx, [ORDERS, LINE_ITEMS]);
+    if (missing.length > 0) {
+      if (orders.watermark !== null) {
+        ctx.state.update('orders', { watermark: null, caughtUp: false, rowCounts: null });
+        notes.push(restartNote(missing, 'order'));
+      }
+    } else if (orders.rowCounts) {
+      const lostOrders = orders.rowCounts.orders - ctx.workbook.index(ORDERS).size;
+      const lostLines = orders.rowCounts.lineItems - ctx.workbook.index(LINE_ITEMS).size;
+      if (lostOrders > 0 || lostLines > 0) {
+        if (ctx.state.get('reconcile').passStartedAt === null) ctx.state.update('reconcile', { passStartedAt: ctx.now(), cursor: null });
+        notes.push(
+          `${Math.max(0, lostOrders)} order row(s) and ${Math.max(0, lostLines)} line item row(s) were deleted from the sheets; ` +
+            'a full pass over the orders puts them back at the bottom (rows the sync manages are kept in step with Merchant Analytics).',
+        );
+      }
+    }
+  }
+  if (jobs.indexOf('products') >= 0 && ctx.state.get('products').watermark !== null) {
+    const missing = rebuilt(ctx, [PRODUCTS, VARIANTS]);
+    if (missing.length > 0) {
+      ctx.state.update('products', { watermark: null, caughtUp: false });
+      notes.push(restartNote(missing, 'product'));
+    }
+  }
+  if (jobs.indexOf('daily') >= 0 && ctx.state.get('daily').historyDone && ctx.workbook.createdThisRun(DAILY)) {
+    ctx.state.update('daily', { historyDone: false, resumeFrom: null, dirtyFrom: null, backfillFrom: null });
+    notes.push(restartNote(['"Daily P&L"'], 'day of the history'));
+  }
+  return notes;
+}
+
+/** What the orders job saves with each checkpoint: the rows the sheets now hold. */
+export function rowCounts(ctx: JobContext): { orders: number; lineItems: number } {
+  return { orders: ctx.workbook.index(ORDERS).size, lineItems: ctx.workbook.index(LINE_ITEMS).size };
+}

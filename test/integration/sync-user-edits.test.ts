@@ -1,0 +1,220 @@
+/**
+ * What finance staff do to the managed sheets between syncs, against the emulator's truth:
+ * sorting, their own columns to the right, deleting rows, breaking the header row (a column
+ * inserted in the middle, a renamed heading), renaming and deleting a managed sheet. The sync must
+ * never write into the wrong column, never lose or mix rows, and say exactly what to fix.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SidebarState } from '../../src/contract/sidebar';
+import { startStack, type Stack } from '../../dev/harness/index';
+import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
+import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
+import { compareWithTruth, sheetTable, syncUntilCaughtUp } from './sync-support';
+
+type Json = Record<string, unknown>;
+const EXACT = { mismatches: [], missing: [], unexpected: [], duplicates: [] };
+/** The user's own column, added right of the managed ones in Orders and Line items. */
+const MINE = { userColumns: ['my note', 'My margin'] };
+let stack: Stack;
+
+const workbook = (): Workbook => stack.runtime.workbook as unknown as Workbook;
+const sheet = (name: string): SheetModel => workbook().sheetByName(name) as SheetModel;
+
+async function truthOrders(): Promise<Json[]> {
+  return ((await stack.truth('orders')) as { data: Json[] }).data;
+}
+
+/** Changes a few orders and adds new ones, then moves both clocks an hour on. */
+async function changeSome(offset: number): Promise<void> {
+  const orders = await truthOrders();
+  for (const [i, kind] of ['cost_correction', 'refund', 'attribution', 'late_fulfillment'].entries()) {
+    try {
+      await stack.control(`orders/${String(orders[(offset + i * 29) % orders.length].id)}/change`, { kind });
+    } catch (e) {
+      if (!/409|conflict/i.test(String(e))) throw e;
+    }
+  }
+  await stack.control('orders', { count: 7 });
+  await stack.advanceClocks(3_600_000);
+}
+
+/** Sorts a sheet's data rows (the header stays) by one column, as Data → Sort range does. */
+function sortBy(name: string, header: string, descending = false): void {
+  const model = sheet(name);
+  const column = sheetTable(stack, name)[0].indexOf(header);
+  const key = (row: SheetModel['rows'][number]): string | number => {
+    const v = row?.v[column];
+    return typeof v === 'number' ? v : String(v ?? '');
+  };
+  const last = model.lastRow();
+  const data = model.rows.slice(1, last);
+  data.sort((a, b) => {
+    const x = key(a);
+    const y = key(b);
+    const order = x < y ? -1 : x > y ? 1 : 0;
+    return descending ? -order : order;
+  });
+  model.rows = [model.rows[0], ...data, ...model.rows.slice(last)];
+}
+
+/** Deletes one row (1-based) the way Sheets does: the rows below move up. */
+function deleteRow(name: string, row: number): void {
+  const model = sheet(name);
+  model.rows.splice(row - 1, 1);
+  model.maxRows -= 1;
+}
+
+/** Value of `header` in the row whose first cell is `id`. */
+function cellOf(name: string, id: string, header: string): unknown {
+  const [headers, ...rows] = sheetTable(stack, name);
+  const row = rows.find((r) => r[0] === id);
+  return row ? row[headers.indexOf(header)] : undefined;
+}
+
+async function scheduledRun(): Promise<{ done: boolean; outcome: string; message: string }> {
+  const r = await stack.runtime.run('onScheduledSync', []);
+  expect(r.ok, r.error?.message).toBe(true);
+  return r.value as { done: boolean; outcome: string; message: string };
+}
+
+async function sidebarState(): Promise<SidebarState> {
+  const r = await stack.runtime.run('getSidebarState', [], { authMode: 'FULL' });
+  expect(r.ok, r.error?.message).toBe(true);
+  return r.value as SidebarState;
+}
+
+function lastLogMessage(): string {
+  const [headers, ...rows] = sheetTable(stack, 'Sync log');
+  return String(rows[rows.length - 1][headers.indexOf('message')]);
+}
+
+beforeAll(async () => {
+  stack = await startStack({ orders: 300, seed: 21 });
+  await stack.connect();
+  await syncUntilCaughtUp(stack);
+});
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+describe('sorting and the user’s own columns', () => {
+  it('rows sorted by another column, with notes to the right, stay whole and equal to the truth', async () => {
+    const orderWidth = sheetTable(stack, 'Orders')[0].length;
+    const lineWidth = sheetTable(stack, 'Line items')[0].length;
+    const orders = sheetTable(stack, 'Orders').slice(1);
+    const lines = sheetTable(stack, 'Line items').slice(1);
+    const notedOrders = [orders[0][0], orders[57][0], orders[180][0]].map(String);
+    const notedLines = [lines[3][0], lines[99][0]].map(String);
+    // The user's own columns right of the managed ones, keyed by what they describe.
+    for (const [name, ids, width] of [['Orders', notedOrders, orderWidth], ['Line items', notedLines, lineWidth]] as const) {
+      const rows = sheetTable(stack, name);
+      sheet(name).insertColumns(width, 1);
+      sheet(name).write(1, width + 1, { value: 'my note' });
+      for (const id of ids) sheet(name).write(rows.findIndex((r) => r[0] === id) + 1, width + 1, { value: `note for ${id}` });
+    }
+    sortBy('Orders', 'net_profit', true);
+    sortBy('Line items', 'name');
+
+    await changeSome(3);
+    // Change the noted orders too: their rows are rewritten where the sort moved them.
+    for (const id of notedOrders) await stack.control(`orders/${id}/change`, { kind: 'ad_spend' });
+    await stack.advanceClocks(60_000);
+    await syncUntilCaughtUp(stack);
+
+    expect(await compareWithTruth(stack, MINE)).toEqual(EXACT);
+    for (const id of notedOrders) expect(cellOf('Orders', id, 'my note')).toBe(`note for ${id}`);
+    for (const id of notedLines) expect(cellOf('Line items', id, 'my note')).toBe(`note for ${id}`);
+  });
+});
+
+describe('deleted rows', () => {
+  it('an order row and a line item row the user deleted come back, nothing duplicated', async () => {
+    const orderRow = sheetTable(stack, 'Orders')[40];
+    const lineRow = sheetTable(stack, 'Line items')[120];
+    deleteRow('Orders', 41);
+    deleteRow('Line items', 121);
+    await changeSome(11);
+    await syncUntilCaughtUp(stack);
+    expect(await compareWithTruth(stack, MINE)).toEqual(EXACT);
+    expect(cellOf('Orders', String(orderRow[0]), 'id')).toBe(orderRow[0]);
+    expect(cellOf('Line items', String(lineRow[0]), 'id')).toBe(lineRow[0]);
+  });
+});
+
+describe('a broken header row', () => {
+  it('a column inserted among the managed columns: nothing is written into it, the log and the sidebar say what to fix', async () => {
+    const headers = sheetTable(stack, 'Orders')[0];
+    const at = headers.indexOf('net_profit'); // 0-based: the new column becomes column at+1
+    sheet('Orders').insertColumns(at, 1);
+    sheet('Orders').write(1, at + 1, { value: 'My margin' });
+    const before = JSON.stringify(sheetTable(stack, 'Orders'));
+    await changeSome(17);
+
+    const run = await scheduledRun();
+    expect(run.outcome).toBe('error');
+    expect(run.message).toMatch(/"Orders" has a column "My margin" in column [A-Z]+, where "net_profit" belongs/);
+    expect(run.message).toMatch(/Move that column to the right of column [A-Z]+/);
+    expect(JSON.stringify(sheetTable(stack, 'Orders'))).toBe(before);
+    expect(lastLogMessage()).toBe(run.message);
+    const state = await sidebarState();
+    expect(state.jobs[0]?.message).toBe(run.message);
+
+    // The user moves their column to the right of the managed ones: the sync catches up.
+    const model = sheet('Orders');
+    for (const row of model.rows) {
+      if (!row) continue;
+      const [mine] = row.v.splice(at, 1);
+      row.v[headers.length] = mine;
+      for (const field of ['nf', 'f', 'note', 'style'] as const) {
+        const cells = row[field] as unknown[] | undefined;
+        if (cells && cells.length > at) {
+          const [moved] = cells.splice(at, 1);
+          cells[headers.length] = moved;
+        }
+      }
+    }
+    await syncUntilCaughtUp(stack);
+    expect(await compareWithTruth(stack, MINE)).toEqual(EXACT);
+  });
+
+  it('a renamed managed heading: the run stops and says which heading to restore', async () => {
+    const headers = sheetTable(stack, 'Line items')[0];
+    const column = headers.indexOf('quantity') + 1;
+    sheet('Line items').write(1, column, { value: 'Qty' });
+    await changeSome(23);
+    const run = await scheduledRun();
+    expect(run.outcome).toBe('error');
+    expect(run.message).toMatch(/reads "Qty" but must be "quantity"/);
+    expect(run.message).toMatch(/Rename it back to "quantity"/);
+    sheet('Line items').write(1, column, { value: 'quantity' });
+    await syncUntilCaughtUp(stack);
+    expect(await compareWithTruth(stack, MINE)).toEqual(EXACT);
+  });
+});
+
+describe('renamed and deleted sheets', () => {
+  it('a renamed Orders sheet is followed: no second Orders sheet, the renamed one stays complete', async () => {
+    workbook().renameSheet(sheet('Orders'), 'Orders 2026');
+    await changeSome(31);
+    await syncUntilCaughtUp(stack);
+    expect(workbook().sheetByName('Orders')).toBeUndefined();
+    expect(await compareWithTruth(stack, { ...MINE, sheetNames: { Orders: 'Orders 2026' } })).toEqual(EXACT);
+    workbook().renameSheet(sheet('Orders 2026'), 'Orders');
+  });
+
+  it('a deleted Line items sheet is built again with every line item, not only the changed ones', async () => {
+    workbook().deleteSheet(sheet('Line items').sheetId);
+    await changeSome(37);
+    await syncUntilCaughtUp(stack);
+    expect(await compareWithTruth(stack, MINE)).toEqual(EXACT);
+  });
+
+  it('a deleted Daily P&L sheet gets its full history again', async () => {
+    const days = sheetTable(stack, 'Daily P&L').length;
+    workbook().deleteSheet(sheet('Daily P&L').sheetId);
+    await syncUntilCaughtUp(stack);
+    expect(sheetTable(stack, 'Daily P&L').length).toBe(days);
+    expect(await compareWithTruth(stack, MINE)).toEqual(EXACT);
+  });
+});
