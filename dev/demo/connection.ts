@@ -2,6 +2,8 @@
  * Makes sure the spreadsheet's connection works against the emulator in use, the way a merchant
  * would: the sidebar's own check (getSidebarState reads the account with the stored token and
  * records a refusal), then the consent flow over HTTP when it is missing or broken.
+ * The sidebar may answer from the document cache (the account's max-age is 5 minutes), so a
+ * "connected" answer is confirmed with checkApiConnection, which always asks the service.
  */
 import type { Stack } from '../harness/index';
 import type { ConnectionStateName, SidebarState } from '../../src/contract/sidebar';
@@ -21,10 +23,20 @@ function problemText(state: SidebarState): string {
   return problem ? problem.userMessage : state.connection.state;
 }
 
+/** True when the stored token works against the service now; a refusal is recorded as the sidebar's state. */
+async function serviceAcceptsConnection(stack: Stack): Promise<boolean> {
+  const r = await stack.runtime.run('checkApiConnection', [], { authMode: 'FULL' });
+  if (!r.ok) throw new Error(`checkApiConnection failed: ${r.error?.message ?? 'unknown error'}`);
+  return (r.value as { ok: boolean }).ok;
+}
+
 export async function ensureConnection(stack: Stack): Promise<ConnectionOutcome> {
-  const before = await sidebarState(stack);
+  let before = await sidebarState(stack);
+  if (before.connection.state === 'connected') {
+    if (await serviceAcceptsConnection(stack)) return 'already connected';
+    before = await sidebarState(stack);
+  }
   const name = before.connection.state;
-  if (name === 'connected') return 'already connected';
   if (name !== 'not_connected' && RECONNECTABLE.indexOf(name) < 0) {
     throw new Error(`the connection cannot be made from here (${name}): ${problemText(before)}`);
   }

@@ -19,12 +19,15 @@ const outDir = path.join(work, 'out');
 const lines: string[] = [];
 let first: DemoReport;
 let second: DemoReport;
+let third: DemoReport;
 let truthIds: string[] = [];
 
 beforeAll(async () => {
   const args = parseDemoArgs(['--orders', String(ORDERS), '--seed', '4', '--state', stateDir, '--out', outDir]);
   first = await runDemo(args, (line) => lines.push(line));
   second = await runDemo(args, (line) => lines.push(line));
+  // Right after the second: the account answer it read is still in the document cache (max-age 300).
+  third = await runDemo(args, (line) => lines.push(line));
   // Ground truth: another emulator on the same saved data, asked for every order it holds.
   const anchor = readAnchor(stateDir);
   if (!anchor) throw new Error('the demo saved no emulator anchor');
@@ -47,6 +50,11 @@ describe('demo --state DIR without --api: the next scheduled run of the same spr
     expect(second.connection).toBe('reconnected');
     expect(lines).toContain('connected');
     expect(lines).toContain('reconnected');
+  });
+
+  it('a third run within the account cache lifetime still notices the new emulator and reconnects', () => {
+    expect(third.connection).toBe('reconnected');
+    expect(third.message).toMatch(/up to date/);
   });
 
   it('continues from the saved watermark: far fewer order requests the second time', () => {
