@@ -24,18 +24,30 @@ interface Settings {
 
 const ROOT = path.resolve(__dirname, '..');
 
+const USAGE = [
+  'usage: MA_CLIENT_SECRET=… npm run configure -- --api URL --client-id ID [--redirect-uri URI] [--state DIR]',
+  '',
+  '  --api URL           the Merchant Analytics API base URL (https; http only for a loopback emulator)',
+  '  --client-id ID      the client id Merchant Analytics issued for this add-on',
+  '  --redirect-uri URI  only when it differs from https://script.google.com/macros/d/{SCRIPT_ID}/usercallback',
+  '  --state DIR         write the settings into a local runtime state (the demo\'s --state) instead of printing them',
+  '',
+  'The client secret is read from MA_CLIENT_SECRET (never from the command line) and never printed.',
+  'Without --state it prints the script properties to enter in the Apps Script editor.',
+].join('\n');
+
 function parseArgs(argv: string[]): Settings {
   const flags = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
     const name = argv[i]!;
-    if (!name.startsWith('--')) throw new Error(`unexpected argument "${name}"`);
+    if (!name.startsWith('--')) throw new Error(`unexpected argument "${name}"\n${USAGE}`);
     const value = argv[i + 1];
     if (value === undefined || value.startsWith('--')) throw new Error(`${name} needs a value`);
     flags.set(name.slice(2), value);
     i++;
   }
   const known = ['api', 'client-id', 'redirect-uri', 'state'];
-  for (const name of flags.keys()) if (!known.includes(name)) throw new Error(`unknown option --${name} (known: ${known.map((k) => `--${k}`).join(', ')})`);
+  for (const name of flags.keys()) if (!known.includes(name)) throw new Error(`unknown option --${name}\n${USAGE}`);
   if (flags.has('client-secret')) throw new Error('pass the secret in MA_CLIENT_SECRET, not on the command line');
   return {
     apiBaseUrl: (flags.get('api') ?? process.env.MA_API_BASE_URL ?? '').trim().replace(/\/+$/, ''),
@@ -100,13 +112,19 @@ function printDeploymentSteps(s: Settings): void {
       ...(s.redirectUri ? [`  MA_REDIRECT_URI   ${s.redirectUri}`] : []),
       '',
       `Register this redirect URI for the client with Merchant Analytics: ${redirect}`,
+      ...(id || s.redirectUri ? [] : ['({SCRIPT_ID} is the Apps Script project id: Project Settings → IDs, the scriptId you put in .clasp.json.)']),
       'Script properties are shared by every user of the deployment and are never visible in the spreadsheet.',
     ].join('\n'),
   );
 }
 
 async function main(): Promise<void> {
-  const settings = parseArgs(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log(USAGE);
+    return;
+  }
+  const settings = parseArgs(argv);
   const problems = problemsOf(settings);
   if (problems.length > 0) throw new Error(`Nothing was saved:\n  - ${problems.join('\n  - ')}`);
   if (settings.stateDir) await writeLocalState(settings, path.resolve(settings.stateDir));

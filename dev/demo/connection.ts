@@ -23,18 +23,25 @@ function problemText(state: SidebarState): string {
   return problem ? problem.userMessage : state.connection.state;
 }
 
-/** True when the stored token works against the service now; a refusal is recorded as the sidebar's state. */
-async function serviceAcceptsConnection(stack: Stack): Promise<boolean> {
+/**
+ * Asks the service with the stored token (refreshing once on invalid_token, as a trigger would).
+ * A refusal is recorded as the connection's state; a refused refresh ends the execution with a
+ * ConnectionError, which is a refusal too. Returns the failure's message, or null when it works.
+ */
+async function serviceRefusal(stack: Stack): Promise<string | null> {
   const r = await stack.runtime.run('checkApiConnection', [], { authMode: 'FULL' });
-  if (!r.ok) throw new Error(`checkApiConnection failed: ${r.error?.message ?? 'unknown error'}`);
-  return (r.value as { ok: boolean }).ok;
+  if (!r.ok) return r.error?.message ?? 'checkApiConnection failed';
+  const check = r.value as { ok: boolean; userMessage?: string };
+  return check.ok ? null : (check.userMessage ?? 'the service refused the connection');
 }
 
 export async function ensureConnection(stack: Stack): Promise<ConnectionOutcome> {
   let before = await sidebarState(stack);
   if (before.connection.state === 'connected') {
-    if (await serviceAcceptsConnection(stack)) return 'already connected';
+    const refusal = await serviceRefusal(stack);
+    if (refusal === null) return 'already connected';
     before = await sidebarState(stack);
+    if (before.connection.state === 'connected') throw new Error(`the connection check failed: ${refusal}`);
   }
   const name = before.connection.state;
   if (name !== 'not_connected' && RECONNECTABLE.indexOf(name) < 0) {

@@ -5,6 +5,7 @@ import type {
   JobView,
   PlanView,
   ProblemView,
+  SidebarState,
   SyncCounts,
   UserAction,
 } from '../contract/sidebar';
@@ -65,6 +66,13 @@ export function connectionButtons(view: ConnectionView): { connect: boolean; rec
     case 'operator_problem':
       return { connect: false, reconnect: false, disconnect: false };
   }
+}
+
+/** The status line when the authorization window closed and the spreadsheet is still not connected. */
+export function connectionNotMadeText(state: SidebarState): string {
+  // The window may have been closed, or it said why (declined, another store): never guess which.
+  if (state.connection.problem ?? state.problem) return 'Not connected: see the message below.';
+  return 'Not connected: the authorization window was closed or access was not allowed there. Connect to try again.';
 }
 
 export function planText(plan: PlanView): string {

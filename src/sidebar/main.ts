@@ -1,6 +1,6 @@
 import type { ScheduleRequest, SidebarState, SyncProgress } from '../contract/sidebar';
 import { byId, setText, show } from './dom';
-import { ordersWindowText, windowDateProblem } from './format';
+import { connectionNotMadeText, ordersWindowText, windowDateProblem } from './format';
 import { fillHourOptions, renderProblem, renderProgress, renderSchedule, renderState } from './render';
 import { call } from './server';
 
@@ -70,9 +70,7 @@ async function waitForConnection(popup: Window | null): Promise<string> {
       const store = state.connection.store;
       return store ? `Connected to ${store.name}.` : 'Connected.';
     }
-    if (popup && popup.closed && ++popupClosedPolls >= 2) {
-      return 'The authorization window was closed before the connection finished. Connect to try again.';
-    }
+    if (popup && popup.closed && ++popupClosedPolls >= 2) return connectionNotMadeText(state);
   }
   return 'Still not connected. Connect to try again.';
 }

@@ -36,6 +36,7 @@ export function renderState(state: SidebarState): void {
   setText('plan-window', state.plan ? planText(state.plan) : 'Unknown');
   setText('freshness', state.freshness ? freshnessText(state.freshness) : 'Unknown');
   byId('freshness').className = state.freshness && state.freshness.stale ? 'stale' : '';
+  show('jobs-title', state.jobs.length > 0);
   const jobs = byId('jobs');
   jobs.replaceChildren(
     ...state.jobs.map((job) => {

@@ -90,6 +90,9 @@ describe.skipIf(!ready)('playground end to end (Chromium, emulator, local runtim
     expect(orders).toBeDefined();
     expect(orders!.totalRows - 1).toBe(truth.data.length);
     expect(await sidebar.textContent('#jobs')).toMatch(/rows/);
+    // The page shows the Orders sheet once it exists, not the empty Sheet1 it showed before the sync.
+    await page.waitForSelector('#tabs button[aria-selected="true"]:has-text("Orders")');
+    expect(await page.textContent('#sheet-info')).toMatch(/^Orders: \d+ data rows/);
     await sidebar.locator('main').screenshot({ path: path.join(screenshots, 'sidebar-synced.png') });
   }, 180_000);
 
@@ -132,6 +135,20 @@ describe.skipIf(!ready)('playground end to end (Chromium, emulator, local runtim
     expect(await sidebar.textContent('#store-name')).toBe(store.name);
     await sidebar.locator('main').screenshot({ path: path.join(screenshots, 'sidebar-revoked.png') });
   }, 90_000);
+
+  it('the page can disable the client and enable it again, and clear injected faults', async () => {
+    const control = async (label: string) => {
+      await page.click(`#controls button:has-text("${label}")`);
+      await page.waitForFunction((l) => (document.querySelector('#control-result')?.textContent ?? '').startsWith(`${l}: done`), label);
+    };
+    await control('Disable client');
+    expect(await getJson<{ disabled: boolean }>(`${stack.apiUrl}/_emulator/client`)).toMatchObject({ disabled: true });
+    await control('Enable client');
+    expect(await getJson<{ disabled: boolean }>(`${stack.apiUrl}/_emulator/client`)).toMatchObject({ disabled: false });
+    await control('Inject');
+    await control('Clear');
+    expect(await page.textContent('#control-result')).toMatch(/"cleared":3/);
+  }, 30_000);
 });
 
 if (!ready) describe('playground end to end', () => it.skip(hasChromium ? 'dist/ is missing: run npm run build first' : SKIP_REASON, () => undefined));

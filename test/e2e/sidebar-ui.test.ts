@@ -50,6 +50,7 @@ const stack: PlaygroundStack = {
         return { ok: false, error: { name: 'Error', message }, timedOut: false, logs: [] };
       }
       if (name === 'getSidebarState') return ok(script.state);
+      if (name === 'beginConnect') return ok({ authorizationUrl: 'about:blank' });
       if (name === 'startSync') return ok({ done: false, phase: 'Starting', counts: { pages: 0, inserted: 0, updated: 0, rows: 0 }, fraction: null, problem: null });
       if (name === 'runSyncStep') {
         await new Promise((resolve) => setTimeout(resolve, script.stepDelayMs));
@@ -213,6 +214,34 @@ describe.skipIf(!hasChromium || !existsSync(path.join(dist, 'Sidebar.html')))('s
     expect(await frame.textContent('#problem-action')).toBe('Try again');
     expect(await frame.isEnabled('#schedule-save')).toBe(true);
     expect(await frame.getAttribute('#status', 'class')).not.toMatch(/busy/);
+    await page.close();
+  });
+
+  it('a store that was never synced shows no empty "Last sync" heading; a synced one lists its runs under it', async () => {
+    script.state = { ...connectedState(), jobs: [] };
+    let frame = await sidebarFrame(page, playground.url);
+    expect(await frame.isVisible('#data-card')).toBe(true);
+    expect(await frame.isVisible('#jobs-title')).toBe(false);
+    script.state = connectedState();
+    await page.reload();
+    frame = await sidebarFrame(page, playground.url);
+    expect(await frame.isVisible('#jobs-title')).toBe(true);
+    expect(await frame.locator('#jobs li').count()).toBe(1);
+    await page.close();
+  });
+
+  it('when the authorization window closes without a connection, the status never contradicts the message shown', async () => {
+    script.state = { ...connectedState(), connection: { state: 'not_connected', store: null, problem: null } };
+    const frame = await sidebarFrame(page, playground.url);
+    const [popup] = await Promise.all([page.waitForEvent('popup'), frame.click('#connect')]);
+    // The merchant picked another store than the sheets hold: the callback page said so, nothing was saved.
+    const moved = { code: 'store_changed', userMessage: 'You picked "Outlet", but the sheets hold "Outfitters". Click Reconnect and pick "Outfitters".', action: 'reconnect' as const, retryAt: null };
+    script.state = { ...connectedState(), connection: { ...connectedState().connection, state: 'store_changed', problem: moved } };
+    await popup.close();
+    await frame.waitForFunction(() => /^Not connected/.test(document.querySelector('#status')?.textContent ?? ''), undefined, { timeout: 15_000 });
+    expect(await frame.textContent('#status')).toBe('Not connected: see the message below.');
+    expect(await frame.textContent('#problem-message')).toBe(moved.userMessage);
+    expect(await frame.isVisible('#reconnect')).toBe(true);
     await page.close();
   });
 

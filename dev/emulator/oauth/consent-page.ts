@@ -17,6 +17,7 @@ export interface ConsentView {
 const STYLE = `body{font-family:system-ui,sans-serif;max-width:36rem;margin:2rem auto;padding:0 1rem;color:#202124}
 fieldset{border:1px solid #dadce0;border-radius:6px;margin:1rem 0;padding:.75rem 1rem}
 label{display:block;margin:.35rem 0}.error{color:#b3261e;font-weight:600}
+input[type=email],input[type=password]{width:18rem;max-width:100%}
 .notice{background:#f1f3f4;padding:.75rem 1rem;border-radius:6px}button{margin-right:.5rem;padding:.5rem 1.25rem}`;
 
 function page(title: string, body: string): string {

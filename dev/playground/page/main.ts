@@ -19,7 +19,9 @@ interface WorkbookView {
 type Reply = { ok: true; value?: unknown } | { ok: false; error: { name: string; message: string } };
 
 const SYNC_LOG = 'Sync log';
-let selected = 'Orders';
+/** The tab the user chose (Orders until then); shown as soon as it exists, e.g. after the first sync. */
+let chosen = 'Orders';
+let selected = chosen;
 let lastView: WorkbookView | null = null;
 
 function byId<T extends HTMLElement>(id: string): T {
@@ -65,7 +67,7 @@ function renderTable(table: HTMLTableElement, rows: unknown[][], numbered: boole
 function render(view: WorkbookView): void {
   lastView = view;
   const tabs = byId<HTMLDivElement>('tabs');
-  if (!view.sheets.some((s) => s.name === selected) && view.sheets.length > 0) selected = view.sheets[0]!.name;
+  selected = view.sheets.some((s) => s.name === chosen) ? chosen : (view.sheets[0]?.name ?? chosen);
   tabs.replaceChildren(
     ...view.sheets.map((sheet) => {
       const tab = document.createElement('button');
@@ -74,7 +76,7 @@ function render(view: WorkbookView): void {
       tab.setAttribute('aria-selected', String(sheet.name === selected));
       tab.textContent = `${sheet.name} (${Math.max(0, sheet.totalRows - 1)})`;
       tab.addEventListener('click', () => {
-        selected = sheet.name;
+        chosen = sheet.name;
         if (lastView) render(lastView);
       });
       return tab;
@@ -135,7 +137,11 @@ function controlRequest(kind: string): { path: string; body?: unknown } {
     case 'switch-store':
       return { path: '/_emulator/grants/switch-store' };
     case 'disable-client':
-      return { path: '/_emulator/client/disable' };
+      return { path: '/_emulator/client/disable', body: { disabled: true } };
+    case 'enable-client':
+      return { path: '/_emulator/client/disable', body: { disabled: false } };
+    case 'clear-faults':
+      return { path: '/_emulator/faults/clear' };
     default:
       return { path: '/_emulator/faults', body: { status: Number(byId<HTMLSelectElement>('fault-status').value), count: numberOf('fault-count'), path_prefix: '/api/v1/' } };
   }
