@@ -5,8 +5,12 @@ import type { HostReply, WorkerToHost } from '../bridge/protocol.js';
  * The worker's synchronous line to the host: post the request, block on the shared flag until
  * the host has answered, then take the reply off the port. The host's event loop stays free.
  */
+/** How long the reply may lag behind the host's notify before the bridge gives up. */
+const REPLY_GRACE_MS = 5_000;
+
 export class HostChannel {
   private readonly flag: Int32Array;
+  private readonly pause = new Int32Array(new SharedArrayBuffer(4));
 
   constructor(private readonly port: MessagePort, signal: SharedArrayBuffer) {
     this.flag = new Int32Array(signal);
@@ -16,7 +20,12 @@ export class HostChannel {
     Atomics.store(this.flag, 0, 0);
     this.port.postMessage(message);
     Atomics.wait(this.flag, 0, 0);
-    const received = receiveMessageOnPort(this.port);
+    let received = receiveMessageOnPort(this.port);
+    // The notify can overtake the message's arrival in this port's queue: give it a moment.
+    for (let waited = 0; !received && waited < REPLY_GRACE_MS; waited++) {
+      Atomics.wait(this.pause, 0, 0, 1);
+      received = receiveMessageOnPort(this.port);
+    }
     if (!received) throw new Error('The runtime bridge lost the host reply');
     return received.message as HostReply;
   }
