@@ -76,14 +76,36 @@ export interface JobView {
   /** Rows written by the last run. */
   rows: number;
   message: string | null;
+  /**
+   * A failure that is history: the connection works again (it was a lost connection) or a later
+   * run succeeded. Shown neutral with its time, never as a call to action.
+   */
+  past: boolean;
 }
 
 export type ScheduleMode = 'off' | 'hourly' | 'daily';
 
 export interface ScheduleView {
   mode: ScheduleMode;
-  /** Hour of day (0–23, spreadsheet time zone) for 'daily', else null. */
+  /** Hour of day (0–23) for 'daily', else null, in `timeZone`. */
   hour: number | null;
+  /**
+   * The time zone of `hour`: the spreadsheet's (File → Settings), which the trigger is pinned to
+   * (a clock trigger's atHour is otherwise in the script's zone). Null when it cannot be read.
+   */
+  timeZone: string | null;
+  /** What happened to the schedule, when there is something to say; null otherwise. */
+  note: ScheduleNote | null;
+}
+
+/**
+ * 'paused': the connection was lost, the schedule is kept and resumes after reconnecting the sheets'
+ * store (automatic sync is off until then). 'resumed': it has just been restored after a reconnect.
+ */
+export interface ScheduleNote {
+  kind: 'paused' | 'resumed';
+  /** A sentence a finance person understands, naming the schedule and its time zone. */
+  message: string;
 }
 
 export type ScheduleRequest = { mode: 'off' } | { mode: 'hourly' } | { mode: 'daily'; hour: number };
@@ -130,14 +152,18 @@ export interface SidebarState {
   problem: ProblemView | null;
 }
 
+/** What a sync wrote, in the words of the sheets (never API pages). */
 export interface SyncCounts {
-  /** API pages written. */
-  pages: number;
-  /** Rows added and rows updated in place, across the managed sheets. */
-  inserted: number;
-  updated: number;
-  /** All rows written (orders, line items, products, variants, days). */
-  rows: number;
+  /** Orders new to the Orders sheet, and orders already there brought up to date (marked gone included). */
+  ordersAdded: number;
+  ordersUpdated: number;
+  /** Line item rows written with those orders (added or updated). */
+  lineItems: number;
+  /** Product and variant rows written (added or updated). */
+  products: number;
+  variants: number;
+  /** Days of the Daily P&L written (added or refreshed). */
+  days: number;
 }
 
 export interface SyncProgress {
@@ -150,6 +176,11 @@ export interface SyncProgress {
   /** 0..1 when the total is known, else null (indeterminate bar). */
   fraction: number | null;
   problem: ProblemView | null;
+  /**
+   * The sync paused to keep the API's hourly request allowance and continues by itself after this
+   * ISO time (the schedule, or Sync now); `phase` says so in the spreadsheet's time zone. Null otherwise.
+   */
+  pausedUntil: string | null;
 }
 
 export interface ConnectStart {

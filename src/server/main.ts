@@ -136,10 +136,11 @@ export function PROFIT_SUMMARY(start: unknown, end: unknown): Table {
 
 /**
  * Daily profit and loss of the connected store: a header row of field names (date, gross_revenue,
- * … net_profit …), then one row per day, oldest first.
+ * … net_profit …), then one row per day, oldest first, its date a real date (usable in pivots
+ * and charts).
  * @param {Date|string} start First day (a date cell or "YYYY-MM-DD"), in the store's time zone.
  * @param {Date|string} end Last day, included (a date cell or "YYYY-MM-DD").
- * @return {Array<Array<string|number>>} a header row, then one row per day.
+ * @return {Array<Array<string|number|Date>>} a header row, then one row per day (date, totals).
  * @customfunction
  */
 export function PROFIT_DAILY(start: unknown, end: unknown): Table {

@@ -5,10 +5,12 @@ import type {
   JobView,
   PlanView,
   ProblemView,
+  ScheduleView,
   SidebarState,
-  SyncCounts,
   UserAction,
 } from '../contract/sidebar';
+
+export { countsText } from '../contract/counts-text';
 
 export type Tone = 'ok' | 'warn' | 'bad' | 'none';
 
@@ -87,16 +89,31 @@ export function freshnessText(freshness: FreshnessView): string {
   return freshness.stale ? `${when} — out of date at the source` : when;
 }
 
+/** A run under "Last sync": a current failure with its message; a past one neutral, with its time and a short reason. */
 export function jobDetail(job: JobView): string {
   if (!job.lastRunAt) return 'Never';
   const when = formatTime(job.lastRunAt);
+  if (job.outcome === 'error' && job.past) return `${when} · ${job.message ?? 'Stopped; fixed since.'}`;
   if (job.outcome === 'error') return `${when} · failed${job.message ? `: ${job.message}` : ''}`;
-  const partial = job.outcome === 'partial' ? ' · continues next run' : '';
+  const partial = job.outcome === 'partial' ? ` · ${job.message ?? 'continues next run'}` : '';
   return `${when} · ${formatCount(job.rows)} rows${partial}`;
 }
 
-export function countsText(counts: SyncCounts): string {
-  return `${formatCount(counts.inserted)} rows added · ${formatCount(counts.updated)} updated · ${formatCount(counts.pages)} pages`;
+/** Red only for a failure that still needs something done. */
+export function jobTone(job: JobView): 'error' | 'neutral' {
+  return job.outcome === 'error' && !job.past ? 'error' : 'neutral';
+}
+
+function hourText(hour: number | null): string {
+  return `${String(hour ?? 0).padStart(2, '0')}:00`;
+}
+
+/** "Syncs every day at 07:00, Europe/Berlin time (the spreadsheet's time zone)." */
+export function scheduleText(schedule: ScheduleView): string {
+  if (schedule.mode === 'off') return 'Automatic sync is off.';
+  if (schedule.mode === 'hourly') return 'Syncs every hour.';
+  const zone = schedule.timeZone ? `, ${schedule.timeZone} time (the spreadsheet's time zone)` : '';
+  return `Syncs every day at ${hourText(schedule.hour)}${zone}.`;
 }
 
 export function cellsText(cells: CellsView): string {
@@ -131,6 +148,8 @@ export function actionButton(action: UserAction): { label: string; kind: 'connec
     case 'wait':
       return { label: 'Try again', kind: 'refresh' };
     case 'contact_operator':
+      // Only the operator can fix it; the sidebar asks the service again once the operator says so.
+      return { label: 'Check again', kind: 'refresh' };
     case 'fix_request':
     case 'configure':
       return null;

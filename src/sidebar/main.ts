@@ -1,7 +1,7 @@
 import type { ScheduleRequest, SidebarState, SyncProgress } from '../contract/sidebar';
 import { byId, setText, show } from './dom';
-import { connectionNotMadeText, ordersWindowText, windowDateProblem } from './format';
-import { fillHourOptions, renderProblem, renderProgress, renderSchedule, renderState } from './render';
+import { connectionNotMadeText, ordersWindowText, scheduleText, windowDateProblem } from './format';
+import { fillHourOptions, renderProblem, renderProgress, renderSchedule, renderState, showHourRow } from './render';
 import { call } from './server';
 
 const POLL_INTERVAL_MS = 2000;
@@ -50,8 +50,14 @@ function apply(state: SidebarState): void {
 
 const refresh = () =>
   perform('Checking the connection…', 'load the add-on state', async () => {
-    apply(await call('getSidebarState'));
-    return 'Ready.';
+    const before = current ? current.connection.state : null;
+    const state = await call('getSidebarState');
+    apply(state);
+    // "Check again" on a problem only the operator can fix: say what the check found.
+    if (before === 'operator_problem') {
+      return state.connection.state === 'operator_problem' ? 'Checked again: the service still refuses this add-on.' : 'Checked again: the service accepts this add-on now.';
+    }
+    return state.schedule.note && state.schedule.note.kind === 'resumed' ? state.schedule.note.message : 'Ready.';
   });
 
 function delay(ms: number): Promise<void> {
@@ -68,7 +74,8 @@ async function waitForConnection(popup: Window | null): Promise<string> {
     apply(state);
     if (state.connection.state === 'connected') {
       const store = state.connection.store;
-      return store ? `Connected to ${store.name}.` : 'Connected.';
+      const resumed = state.schedule.note && state.schedule.note.kind === 'resumed' ? ` ${state.schedule.note.message}` : '';
+      return `${store ? `Connected to ${store.name}.` : 'Connected.'}${resumed}`;
     }
     if (popup && popup.closed && ++popupClosedPolls >= 2) return connectionNotMadeText(state);
   }
@@ -122,23 +129,37 @@ function syncEnded(progress: SyncProgress): string {
     renderProblem(progress.problem);
     return 'Sync stopped on a problem. Rows written so far are kept.';
   }
+  if (progress.pausedUntil) return `Sync paused. Rows written so far are kept. ${progress.phase}.`;
   if (cancelRequested) return 'Sync paused. Rows written so far are kept; Sync now continues from there.';
   return 'Sync finished.';
 }
+
+/** What the bar shows the moment Sync now is pressed: a new run, not the end of the last one. */
+const STARTING: SyncProgress = {
+  done: false,
+  phase: 'Starting',
+  counts: { ordersAdded: 0, ordersUpdated: 0, lineItems: 0, products: 0, variants: 0, days: 0 },
+  fraction: null,
+  problem: null,
+  pausedUntil: null,
+};
 
 const syncNow = () => {
   cancelRequested = false;
   syncing = true;
   show('sync-cancel', true);
   renderProblem(null);
+  renderProgress(STARTING);
   return perform('Starting sync…', 'sync', async () => {
     let progress = await call('startSync');
     renderProgress(progress);
-    while (!progress.done && !progress.problem && !cancelRequested) {
+    while (!progress.done && !progress.problem && !progress.pausedUntil && !cancelRequested) {
       setBusy(`Syncing: ${progress.phase}`);
       progress = await call('runSyncStep');
       renderProgress(progress);
     }
+    // The status line never lags behind the bar while the final state loads.
+    setBusy(progress.done && !progress.problem ? 'Caught up: reading the latest state…' : 'Reading the latest state…');
     const message = syncEnded(progress);
     const state = await call('getSidebarState');
     apply(state);
@@ -163,9 +184,7 @@ const saveSchedule = () =>
     const schedule = await call('setSchedule', scheduleRequest());
     renderSchedule(schedule);
     if (current) current.schedule = schedule;
-    if (schedule.mode === 'off') return 'Automatic sync is off.';
-    if (schedule.mode === 'hourly') return 'Syncs every hour.';
-    return `Syncs every day at ${String(schedule.hour ?? 0).padStart(2, '0')}:00.`;
+    return scheduleText(schedule);
   });
 
 const keepRecentOrders = () =>
@@ -196,9 +215,7 @@ function wire(): void {
     cancelRequested = true;
     setBusy('Stopping after the current page…');
   });
-  byId('schedule-mode').addEventListener('change', () =>
-    show('schedule-hour-row', byId<HTMLSelectElement>('schedule-mode').value === 'daily'),
-  );
+  byId('schedule-mode').addEventListener('change', () => showHourRow(byId<HTMLSelectElement>('schedule-mode').value === 'daily'));
   byId('schedule-save').addEventListener('click', () => void saveSchedule());
   byId('problem-action').addEventListener('click', onProblemAction);
   byId('window-apply').addEventListener('click', () => void keepRecentOrders());

@@ -9,9 +9,11 @@ import {
   countsText,
   freshnessText,
   jobDetail,
+  jobTone,
   ordersWindowText,
   planText,
   problemText,
+  scheduleText,
 } from './format';
 
 export function renderState(state: SidebarState): void {
@@ -43,14 +45,16 @@ export function renderState(state: SidebarState): void {
       const item = element('li', '', '');
       item.append(
         element('span', 'job-name', job.label),
-        element('span', job.outcome === 'error' ? 'job-detail error' : 'job-detail', jobDetail(job)),
+        element('span', jobTone(job) === 'error' ? 'job-detail error' : 'job-detail', jobDetail(job)),
       );
       return item;
     }),
   );
 
   show('sync-card', connected);
-  show('schedule-card', connected);
+  // Not connected, the card only says what happened to the schedule (nothing can be chosen then).
+  show('schedule-card', connected || state.schedule.note !== null);
+  show('schedule-controls', connected);
   renderSchedule(state.schedule);
 
   const cells = state.cells;
@@ -84,7 +88,19 @@ function renderWindowOffer(cells: CellsView, connected: boolean): void {
 export function renderSchedule(schedule: ScheduleView): void {
   byId<HTMLSelectElement>('schedule-mode').value = schedule.mode;
   byId<HTMLSelectElement>('schedule-hour').value = String(schedule.hour ?? 6);
-  show('schedule-hour-row', schedule.mode === 'daily');
+  setText('schedule-summary', scheduleText(schedule));
+  setText('schedule-zone', schedule.timeZone ? `Hours are in ${schedule.timeZone} time, the spreadsheet's time zone (File → Settings).` : '');
+  showHourRow(schedule.mode === 'daily');
+  const note = byId('schedule-note');
+  note.hidden = schedule.note === null;
+  note.textContent = schedule.note ? schedule.note.message : '';
+  note.className = schedule.note && schedule.note.kind === 'paused' ? 'note paused small' : 'note small';
+}
+
+/** The hour and its time zone only matter for a daily sync. */
+export function showHourRow(visible: boolean): void {
+  show('schedule-hour-row', visible);
+  show('schedule-zone', visible && byId('schedule-zone').textContent !== '');
 }
 
 /** Shows a problem with its action button, or hides the banner when there is none. */
@@ -119,7 +135,11 @@ export function renderProgress(progress: SyncProgress | null): void {
     fill.style.width = `${percent}%`;
   }
   setText('sync-phase', progress.phase);
-  setText('sync-counts', countsText(progress.counts));
+  const c = progress.counts;
+  const nothingYet = c.ordersAdded + c.ordersUpdated + c.lineItems + c.products + c.variants + c.days === 0;
+  // While starting there is nothing to count yet; at the end "nothing new" is worth saying.
+  show('sync-counts', !nothingYet || progress.done);
+  setText('sync-counts', countsText(c));
 }
 
 export function fillHourOptions(): void {

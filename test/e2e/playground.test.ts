@@ -113,7 +113,8 @@ describe.skipIf(!ready)('playground end to end (Chromium, emulator, local runtim
     await sidebar.selectOption('#schedule-mode', 'daily');
     await sidebar.selectOption('#schedule-hour', '7');
     await sidebar.click('#schedule-save');
-    await sidebar.waitForFunction(() => document.querySelector('#status')?.textContent === 'Syncs every day at 07:00.');
+    // The hour is the spreadsheet's: the status names its time zone.
+    await sidebar.waitForFunction(() => /^Syncs every day at 07:00, \S+ time \(the spreadsheet's time zone\)\.$/.test(document.querySelector('#status')?.textContent ?? ''));
     const clock = stack.runtime.triggers.filter((t) => t.type === 'CLOCK');
     expect(clock).toHaveLength(1);
     expect(clock[0]).toMatchObject({ atHour: 7 });

@@ -21,21 +21,26 @@ function connectedState(): SidebarState {
     connection: { state: 'connected', store: { id: 'st_1', name: HOSTILE_NAME, domain: 'acme.myshopify.com', platform: 'shopify', currency: 'USD', timezone: 'America/New_York' }, problem: null },
     plan: { name: 'starter', historyAvailableFrom: '2026-08-23', historyDays: 90 },
     freshness: { lastSyncAt: '2026-11-21T16:00:00Z', stale: false },
-    jobs: [{ job: 'orders, products, daily', label: 'Orders, products, daily', lastRunAt: '2026-11-21T16:30:00Z', outcome: 'ok', rows: 2500, message: null }],
-    schedule: { mode: 'daily', hour: 6 },
+    jobs: [{ job: 'orders, products, daily', label: 'Orders, products, daily', lastRunAt: '2026-11-21T16:30:00Z', outcome: 'ok', rows: 2500, message: null, past: false }],
+    schedule: { mode: 'daily', hour: 6, timeZone: 'Europe/Berlin', note: null },
     cells: { used: 7_400_000, limit: 10_000_000, percent: 74, warn: true, ordersWindow: null, offer: null },
     problem: null,
   };
 }
 
+const ZERO = { ordersAdded: 0, ordersUpdated: 0, lineItems: 0, products: 0, variants: 0, days: 0 };
+const progress = (partial: Partial<SyncProgress>): SyncProgress => ({ done: false, phase: 'Orders and line items', counts: ZERO, fraction: null, problem: null, pausedUntil: null, ...partial });
+
 interface Script {
   stepDelayMs: number;
+  /** Delays of other calls, by name (e.g. a slow startSync or getSidebarState). */
+  delays: Record<string, number>;
   state: SidebarState;
   steps: SyncProgress[];
   failNext: string | null;
   calls: string[];
 }
-const script: Script = { stepDelayMs: 0, state: connectedState(), steps: [], failNext: null, calls: [] };
+const script: Script = { stepDelayMs: 0, delays: {}, state: connectedState(), steps: [], failNext: null, calls: [] };
 
 const ok = (value: unknown): RunResultLike => ({ ok: true, value, timedOut: false, logs: [] });
 
@@ -44,6 +49,7 @@ const stack: PlaygroundStack = {
   runtime: {
     async run(name, args = []) {
       script.calls.push(name);
+      if (script.delays[name]) await new Promise((resolve) => setTimeout(resolve, script.delays[name]));
       if (script.failNext) {
         const message = script.failNext;
         script.failNext = null;
@@ -51,7 +57,7 @@ const stack: PlaygroundStack = {
       }
       if (name === 'getSidebarState') return ok(script.state);
       if (name === 'beginConnect') return ok({ authorizationUrl: 'about:blank' });
-      if (name === 'startSync') return ok({ done: false, phase: 'Starting', counts: { pages: 0, inserted: 0, updated: 0, rows: 0 }, fraction: null, problem: null });
+      if (name === 'startSync') return ok(progress({ phase: 'Starting' }));
       if (name === 'runSyncStep') {
         await new Promise((resolve) => setTimeout(resolve, script.stepDelayMs));
         return ok(script.steps.shift());
@@ -61,7 +67,7 @@ const stack: PlaygroundStack = {
         script.state = { ...script.state, cells: { ...script.state.cells, ordersWindow: createdAfter, offer: null } };
         return ok(script.state);
       }
-      if (name === 'setSchedule') return ok({ mode: (args[0] as { mode: string }).mode, hour: (args[0] as { hour?: number }).hour ?? null });
+      if (name === 'setSchedule') return ok({ mode: (args[0] as { mode: string }).mode, hour: (args[0] as { hour?: number }).hour ?? null, timeZone: 'Europe/Berlin', note: null });
       if (name === 'disconnectStore') {
         script.state = { ...script.state, connection: { state: 'not_connected', store: null, problem: null } };
         return ok(script.state);
@@ -103,6 +109,7 @@ describe.skipIf(!hasChromium || !existsSync(path.join(dist, 'Sidebar.html')))('s
     script.state = connectedState();
     script.steps = [];
     script.stepDelayMs = 0;
+    script.delays = {};
     script.failNext = null;
     script.calls = [];
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -152,22 +159,22 @@ describe.skipIf(!hasChromium || !existsSync(path.join(dist, 'Sidebar.html')))('s
 
   it('Sync now calls runSyncStep until done, fills the progress bar and ends with the counts, controls back on', async () => {
     script.steps = [
-      { done: false, phase: 'Orders and line items', counts: { pages: 4, inserted: 1000, updated: 0, rows: 1000 }, fraction: 0.3, problem: null },
-      { done: true, phase: 'Caught up', counts: { pages: 9, inserted: 2100, updated: 40, rows: 2140 }, fraction: 1, problem: null },
+      progress({ counts: { ...ZERO, ordersAdded: 1000, lineItems: 2600 }, fraction: 0.3 }),
+      progress({ done: true, phase: 'Caught up', counts: { ordersAdded: 2000, ordersUpdated: 40, lineItems: 5310, products: 12, variants: 31, days: 90 }, fraction: 1 }),
     ];
     const frame = await sidebarFrame(page, playground.url);
     await frame.click('#sync-now');
     await frame.waitForFunction(() => document.querySelector('#status')?.textContent === 'Sync finished.');
     expect(script.calls.filter((c) => c === 'runSyncStep')).toHaveLength(2);
     expect(await frame.getAttribute('#progress', 'aria-valuenow')).toBe('100');
-    expect(await frame.textContent('#sync-counts')).toBe('2,100 rows added · 40 updated · 9 pages');
+    expect(await frame.textContent('#sync-counts')).toBe('2,000 orders added, 40 updated · 5,310 line items · 12 products · 31 variants · 90 days of P&L');
     expect(await frame.isEnabled('#sync-now')).toBe(true);
     expect(await frame.isVisible('#sync-cancel')).toBe(false);
     await page.close();
   });
 
   it('Cancel stops after the current step: other controls stay disabled until then, rows written are kept', async () => {
-    const step = { done: false, phase: 'Orders and line items', counts: { pages: 1, inserted: 250, updated: 0, rows: 250 }, fraction: 0.1, problem: null };
+    const step = progress({ counts: { ...ZERO, ordersAdded: 250, lineItems: 700 }, fraction: 0.1 });
     script.steps = [step, step, step, step];
     script.stepDelayMs = 700;
     const frame = await sidebarFrame(page, playground.url);
@@ -186,13 +193,12 @@ describe.skipIf(!hasChromium || !existsSync(path.join(dist, 'Sidebar.html')))('s
 
   it('a sync that stops on a refusal shows its message and the Reconnect action', async () => {
     script.steps = [
-      {
+      progress({
         done: true,
         phase: 'Stopped',
-        counts: { pages: 1, inserted: 250, updated: 0, rows: 250 },
-        fraction: null,
+        counts: { ...ZERO, ordersAdded: 250, lineItems: 700 },
         problem: { code: 'grant_revoked', userMessage: 'The merchant disconnected this add-on.', action: 'reconnect', retryAt: null },
-      },
+      }),
     ];
     const frame = await sidebarFrame(page, playground.url);
     await frame.click('#sync-now');
@@ -242,6 +248,112 @@ describe.skipIf(!hasChromium || !existsSync(path.join(dist, 'Sidebar.html')))('s
     expect(await frame.textContent('#status')).toBe('Not connected: see the message below.');
     expect(await frame.textContent('#problem-message')).toBe(moved.userMessage);
     expect(await frame.isVisible('#reconnect')).toBe(true);
+    await page.close();
+  });
+
+  it('a new Sync now never shows the last run\'s full bar and "Caught up" while it starts, nor "Syncing" once caught up', async () => {
+    script.steps = [progress({ done: true, phase: 'Caught up', counts: { ...ZERO, ordersAdded: 3, lineItems: 7 }, fraction: 1 })];
+    const frame = await sidebarFrame(page, playground.url);
+    await frame.click('#sync-now');
+    await frame.waitForFunction(() => document.querySelector('#status')?.textContent === 'Sync finished.');
+    expect(await frame.getAttribute('#progress', 'aria-valuenow')).toBe('100');
+    // Second run: the server is slow to answer startSync, then slow to give the final state.
+    script.steps = [progress({ done: true, phase: 'Caught up', counts: { ...ZERO, ordersUpdated: 2, lineItems: 4 }, fraction: 1 })];
+    script.delays = { startSync: 800 };
+    await frame.click('#sync-now');
+    await frame.waitForFunction(() => document.querySelector('#status')?.textContent === 'Starting sync…');
+    expect(await frame.textContent('#sync-phase')).toBe('Starting');
+    expect(await frame.getAttribute('#progress', 'aria-valuenow')).toBeNull();
+    expect(await frame.isVisible('#sync-counts')).toBe(false);
+    await mkdir(path.join(root, 'out/screenshots'), { recursive: true });
+    await frame.locator('#sync-card').screenshot({ path: path.join(root, 'out/screenshots/sidebar-sync-starting.png') });
+    script.delays = { getSidebarState: 800 };
+    await frame.waitForFunction(() => document.querySelector('#sync-phase')?.textContent === 'Caught up');
+    expect(await frame.textContent('#status')).not.toMatch(/Syncing/);
+    await frame.waitForFunction(() => document.querySelector('#status')?.textContent === 'Sync finished.');
+    await page.close();
+  });
+
+  it('a sync paused by the hourly request allowance is not a failure: it says when it resumes', async () => {
+    script.steps = [
+      progress({
+        phase: 'Paused for the hourly request allowance: resumes after 14:05 (Europe/Berlin time)',
+        counts: { ...ZERO, ordersAdded: 750, lineItems: 2000 },
+        fraction: 0.4,
+        pausedUntil: '2026-11-21T13:05:00.000Z',
+      }),
+    ];
+    const frame = await sidebarFrame(page, playground.url);
+    await frame.click('#sync-now');
+    await frame.waitForSelector('#status:not(.busy)');
+    expect(script.calls.filter((c) => c === 'runSyncStep')).toHaveLength(1);
+    expect(await frame.textContent('#status')).toMatch(/^Sync paused\. .*resumes after 14:05 \(Europe\/Berlin time\)\.$/);
+    expect(await frame.isVisible('#problem')).toBe(false);
+    await frame.locator('main').screenshot({ path: path.join(root, 'out/screenshots/sidebar-sync-paused.png') });
+    await page.close();
+  });
+
+  it('operator problem: "Check again" asks getSidebarState once more and says what it found', async () => {
+    const refused = { code: 'operator_problem', userMessage: 'The service refused this add-on. Ask whoever installed it.', action: 'contact_operator' as const, retryAt: null };
+    script.state = { ...connectedState(), connection: { ...connectedState().connection, state: 'operator_problem', problem: refused } };
+    const frame = await sidebarFrame(page, playground.url);
+    expect(await frame.textContent('#problem-action')).toBe('Check again');
+    await frame.locator('main').screenshot({ path: path.join(root, 'out/screenshots/sidebar-operator-problem.png') });
+    const before = script.calls.filter((c) => c === 'getSidebarState').length;
+    await frame.click('#problem-action');
+    await frame.waitForSelector('#status:not(.busy)');
+    expect(script.calls.filter((c) => c === 'getSidebarState')).toHaveLength(before + 1);
+    expect(await frame.textContent('#status')).toBe('Checked again: the service still refuses this add-on.');
+    script.state = connectedState();
+    await frame.click('#problem-action');
+    await frame.waitForFunction(() => document.querySelector('#status')?.textContent === 'Checked again: the service accepts this add-on now.');
+    expect(await frame.textContent('#connection-text')).toBe('Connected');
+    await page.close();
+  });
+
+  it('the schedule names the spreadsheet\'s time zone, and saving says it', async () => {
+    const frame = await sidebarFrame(page, playground.url);
+    expect(await frame.textContent('#schedule-summary')).toBe('Syncs every day at 06:00, Europe/Berlin time (the spreadsheet\'s time zone).');
+    expect(await frame.textContent('#schedule-zone')).toMatch(/Europe\/Berlin time/);
+    await frame.selectOption('#schedule-hour', '7');
+    await frame.click('#schedule-save');
+    await frame.waitForFunction(() => /^Syncs every day at 07:00/.test(document.querySelector('#status')?.textContent ?? ''));
+    expect(await frame.textContent('#status')).toBe('Syncs every day at 07:00, Europe/Berlin time (the spreadsheet\'s time zone).');
+    await frame.locator('#schedule-card').screenshot({ path: path.join(root, 'out/screenshots/sidebar-schedule-zone.png') });
+    await page.close();
+  });
+
+  it('a lost connection shows the paused schedule; after the reconnect it says it resumed and old failures are neutral', async () => {
+    const revokedJob = { job: 'orders, products, daily', label: 'Orders, products, daily', lastRunAt: '2026-11-21T15:00:00Z', outcome: 'error', rows: 0 };
+    const lost = { code: 'revoked', userMessage: 'Access was turned off. Click Reconnect to resume syncing.', action: 'reconnect' as const, retryAt: null };
+    script.state = {
+      ...connectedState(),
+      connection: { ...connectedState().connection, state: 'revoked', problem: lost },
+      jobs: [{ ...revokedJob, message: lost.userMessage, past: false }],
+      schedule: { mode: 'off', hour: null, timeZone: 'Europe/Berlin', note: { kind: 'paused', message: 'Automatic sync is off until you reconnect the store these sheets hold; then it resumes every day at 07:00 (Europe/Berlin time).' } },
+    };
+    const frame = await sidebarFrame(page, playground.url);
+    expect(await frame.isVisible('#schedule-note')).toBe(true);
+    expect(await frame.textContent('#schedule-note')).toMatch(/^Automatic sync is off until you reconnect/);
+    expect(await frame.isVisible('#schedule-controls')).toBe(false);
+    await frame.locator('main').screenshot({ path: path.join(root, 'out/screenshots/sidebar-schedule-paused.png') });
+    // Reconnected: the schedule is back and the failure is history.
+    const [popup] = await Promise.all([page.waitForEvent('popup'), frame.click('#reconnect')]);
+    script.state = {
+      ...connectedState(),
+      jobs: [{ ...revokedJob, message: 'Stopped: the connection was lost. It works again.', past: true }],
+      schedule: { mode: 'daily', hour: 7, timeZone: 'Europe/Berlin', note: { kind: 'resumed', message: 'Automatic sync resumed: every day at 07:00 (Europe/Berlin time).' } },
+    };
+    await frame.waitForFunction(() => /^Connected to/.test(document.querySelector('#status')?.textContent ?? ''), undefined, { timeout: 15_000 });
+    await popup.close();
+    expect(await frame.textContent('#status')).toMatch(/Automatic sync resumed: every day at 07:00 \(Europe\/Berlin time\)\.$/);
+    expect(await frame.textContent('#schedule-note')).toBe('Automatic sync resumed: every day at 07:00 (Europe/Berlin time).');
+    expect(await frame.inputValue('#schedule-mode')).toBe('daily');
+    const detail = frame.locator('#jobs .job-detail').first();
+    expect(await detail.getAttribute('class')).toBe('job-detail');
+    expect(await detail.textContent()).not.toMatch(/Reconnect|failed/);
+    expect(await detail.textContent()).toMatch(/2026.*Stopped: the connection was lost/);
+    await frame.locator('main').screenshot({ path: path.join(root, 'out/screenshots/sidebar-schedule-resumed.png') });
     await page.close();
   });
 

@@ -106,7 +106,7 @@ describe('PROFIT_DAILY equals the emulator truth, following next_cursor', () => 
     const table = rowsOf(await run('PROFIT_DAILY', [start, end]));
     expect(table[0]).toEqual(['date', ...PROFIT_TOTALS_FIELDS]);
     const truth = await truthDaily(start, end);
-    expect(table.slice(1).map((r) => r[0])).toEqual(truth.map((d) => d.date));
+    expect(table.slice(1).map((r) => dayShown(r[0], stack.runtime.workbook.timeZone))).toEqual(truth.map((d) => d.date));
     for (let i = 0; i < truth.length; i++) {
       PROFIT_TOTALS_FIELDS.forEach((field, col) => expect(table[i + 1][col + 1], `${truth[i].date} ${field}`).toBeCloseTo(Number(truth[i][field]), 6));
     }
@@ -121,10 +121,41 @@ describe('PROFIT_DAILY equals the emulator truth, following next_cursor', () => 
     expect(pages.length).toBe(2);
     expect(pages[1].url).toContain('cursor=');
     expect(table.length - 1).toBe(420);
-    const dates = table.slice(1).map((r) => r[0] as string);
+    const dates = table.slice(1).map((r) => dayShown(r[0], stack.runtime.workbook.timeZone));
     expect([...dates].sort()).toEqual(dates);
   });
+
+  it('the date column holds real dates: midnight of the API day in the SPREADSHEET zone, even one far from the store', async () => {
+    const store = (await getJson<{ store: { timezone: string } }>('/_emulator/truth/store')).store.timezone;
+    const workbook = stack.runtime.workbook as { timeZone: string };
+    const original = workbook.timeZone;
+    for (const zone of ['Pacific/Auckland', 'America/Los_Angeles']) {
+      workbook.timeZone = zone;
+      try {
+        const start = addDays(today, -9);
+        const end = addDays(today, -1);
+        const table = rowsOf(await run('PROFIT_DAILY', [start, end]));
+        expect(table[0][0]).toBe('date');
+        const truth = await truthDaily(start, end);
+        const dates = table.slice(1).map((r) => r[0]);
+        for (const d of dates) expect(Object.prototype.toString.call(d), `${zone}: ${String(d)}`).toBe('[object Date]');
+        expect(dates.map((d) => dayShown(d, zone)), `${zone} vs the store's ${store}`).toEqual(truth.map((d) => d.date));
+        expect(new Set(dates.map((d) => timeShown(d, zone)))).toEqual(new Set(['00:00:00']));
+      } finally {
+        workbook.timeZone = original;
+      }
+    }
+  });
 });
+
+/** The calendar day a Date cell shows in a spreadsheet of that time zone (text stays as it is). */
+function dayShown(value: unknown, timeZone: string): string {
+  return value instanceof Date ? value.toLocaleDateString('en-CA', { timeZone }) : String(value);
+}
+
+function timeShown(value: unknown, timeZone: string): string {
+  return value instanceof Date ? value.toLocaleTimeString('en-GB', { timeZone, hourCycle: 'h23' }) : String(value);
+}
 
 describe('PROFIT_ORDER', () => {
   it('returns the order economics the emulator holds, by service id or platform number', async () => {

@@ -1,9 +1,13 @@
 /**
  * Scheduling and stopping: one time-driven trigger per document (hourly or daily at an hour),
- * one sync at a time under the document lock, and a revoked grant that stops the schedule, logs
- * the reason and touches no data sheet.
+ * one sync at a time under the document lock, a revoked grant that pauses the schedule, logs the
+ * reason and touches no data sheet, and a reconnect to the sheets' store that restores it. A run
+ * stopped by the API's hourly reserve is partial, resuming after a time the user can read.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SidebarState, SyncProgress } from '../../src/contract/sidebar';
+import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
+import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
 import { startStack, type Stack } from '../../dev/harness/index';
 import { compareWithTruth, sheetTable } from './sync-support';
 
@@ -27,7 +31,8 @@ describe('one time-driven trigger per document', () => {
     expect(ourTriggers()[0]).toMatchObject({ type: 'CLOCK', everyHours: 1 });
 
     const daily = await stack.runtime.run('setSchedule', [{ mode: 'daily', hour: 7 }]);
-    expect(daily.value).toEqual({ mode: 'daily', hour: 7 });
+    // The hour is the spreadsheet's (the trigger is pinned to its zone), and the answer names that zone.
+    expect(daily.value).toEqual({ mode: 'daily', hour: 7, timeZone: (stack.runtime.workbook as unknown as Workbook).timeZone, note: null });
     expect(ourTriggers()).toHaveLength(1);
     expect(ourTriggers()[0]).toMatchObject({ type: 'CLOCK', atHour: 7 });
 
@@ -88,3 +93,116 @@ describe('grant revoked', () => {
     expect(String(last[headers.indexOf('message')])).toMatch(/reconnect|disconnect|revoked|access/i);
   });
 });
+
+async function sidebarState(): Promise<SidebarState> {
+  const r = await stack.runtime.run('getSidebarState', [], { authMode: 'FULL' });
+  expect(r.ok, r.error?.message).toBe(true);
+  return r.value as SidebarState;
+}
+
+function logRows(): Array<Record<string, unknown>> {
+  const [headers, ...rows] = sheetTable(stack, 'Sync log');
+  return rows.map((row) => Object.fromEntries(headers.map((h, i) => [String(h), row[i]])));
+}
+
+describe('a schedule paused by a lost connection comes back after reconnecting the same store', () => {
+  it('after the revoke the sidebar and the Sync log say automatic sync is off until the reconnect', async () => {
+    const state = await sidebarState();
+    expect(state.connection.state).toBe('revoked');
+    expect(state.schedule).toMatchObject({ mode: 'off', note: { kind: 'paused' } });
+    expect(state.schedule.note?.message).toMatch(/Automatic sync is off until you reconnect.*every hour/);
+    expect(String(logRows().at(-1)?.message)).toMatch(/Automatic sync is off until you reconnect this store; then it resumes every hour\./);
+  });
+
+  it('a reconnect to another store is refused and keeps it off', async () => {
+    const stores = ((await stack.control('truth/stores')) as { data: Array<{ id: string }> }).data;
+    const other = stores.find((store) => store.id !== stack.runtime.properties.document.get('ma.storeTag'));
+    expect(other).toBeDefined();
+    expect((await stack.connect({ storeId: other!.id })).outcome).toBe('store_mismatch');
+    const state = await sidebarState();
+    expect(state.connection.state).toBe('store_changed');
+    expect(state.schedule).toMatchObject({ mode: 'off', note: { kind: 'paused' } });
+    expect(ourTriggers()).toHaveLength(0);
+  });
+
+  it('reconnecting the sheets\' store restores it, says so in the sidebar and the Sync log; the old failure is history', async () => {
+    const tag = stack.runtime.properties.document.get('ma.storeTag');
+    expect((await stack.connect({ storeId: tag ?? undefined })).outcome).toBe('connected');
+    const state = await sidebarState();
+    expect(state.connection.state).toBe('connected');
+    expect(state.schedule).toMatchObject({ mode: 'hourly', note: { kind: 'resumed', message: 'Automatic sync resumed: every hour.' } });
+    expect(ourTriggers()).toHaveLength(1);
+    expect(logRows().at(-1)).toMatchObject({ job: 'schedule', message: 'Automatic sync resumed: every hour.' });
+    const failed = state.jobs.find((job) => job.outcome === 'error');
+    expect(failed).toMatchObject({ past: true });
+    expect(failed?.message).not.toMatch(/Reconnect/);
+    // Once resumed there is nothing left to say on the next opening.
+    expect((await sidebarState()).schedule.note).toBeNull();
+  });
+});
+
+describe('the sidebar shows a revoke within about a minute (spec: "within about one minute")', () => {
+  it('it asks the service itself at most once a minute, past the cached account answer', async () => {
+    await stack.advanceClocks(2 * 60_000);
+    expect((await sidebarState()).connection.state).toBe('connected');
+    await stack.control('grants/revoke', {});
+    await stack.advanceClocks(70_000);
+    const state = await sidebarState();
+    expect(state.connection.state).toBe('revoked');
+    // The sidebar found it first: the trigger must not keep firing, the schedule waits for the reconnect.
+    expect(ourTriggers()).toHaveLength(0);
+    expect(state.schedule.note?.kind).toBe('paused');
+    expect((await stack.connect({ storeId: stack.runtime.properties.document.get('ma.storeTag') ?? undefined })).outcome).toBe('connected');
+    expect((await sidebarState()).schedule).toMatchObject({ mode: 'hourly', note: { kind: 'resumed' } });
+  });
+});
+
+describe('a managed column renamed by the user stops Sync now with what to fix, not "try later"', () => {
+  it('maps sheet_layout to fix_request and names the column', async () => {
+    const workbook = stack.runtime.workbook as unknown as Workbook;
+    const lineItems = workbook.sheetByName('Line items') as SheetModel;
+    const column = sheetTable(stack, 'Line items')[0].indexOf('quantity') + 1;
+    lineItems.write(1, column, { value: 'Qty' });
+    await stack.control('orders', { count: 3 });
+    expect((await stack.runtime.run('startSync', [], { authMode: 'FULL' })).ok).toBe(true);
+    const step = (await stack.runtime.run('runSyncStep', [], { authMode: 'FULL' })).value as SyncProgress;
+    expect(step.problem).toMatchObject({ code: 'sheet_layout', action: 'fix_request' });
+    expect(step.problem?.userMessage).toMatch(/Rename it back to "quantity"/);
+    lineItems.write(1, column, { value: 'quantity' });
+  });
+});
+
+describe('a run stopped by the hourly request reserve is partial and continues', () => {
+  it('is logged and answered as partial, with the resume time in the spreadsheet\'s time zone', async () => {
+    const store = (await stack.truth('store')) as { store: { id: string } };
+    await burnHourlyBudget(store.store.id, 20);
+    await stack.control('orders', { count: 300 });
+    const r = await stack.runtime.run('onScheduledSync', [], { authMode: 'FULL' });
+    expect(r.ok, r.error?.message).toBe(true);
+    const value = r.value as { outcome: string; done: boolean; pausedUntil: string | null };
+    expect(value).toMatchObject({ outcome: 'partial', done: false });
+    expect(value.pausedUntil).not.toBeNull();
+    const zone = (stack.runtime.workbook as unknown as Workbook).timeZone;
+    const expected = new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(value.pausedUntil as string));
+    const last = logRows().at(-1);
+    expect(last?.outcome).toBe('partial');
+    expect(String(last?.message)).toContain(`resumes after ${expected}`);
+    expect(String(last?.message)).toContain(`(${zone} time)`);
+    // The schedule keeps going: a pause is not a lost connection.
+    expect(ourTriggers()).toHaveLength(1);
+  });
+});
+
+/** Uses up the store's hourly budget from another merchant user of the same store until `left` remain. */
+async function burnHourlyBudget(storeId: string, left: number): Promise<void> {
+  const minted = (await stack.control('tokens', { store: storeId, user: 'burner@example.com' })) as { access_token: string };
+  let remaining = Infinity;
+  while (remaining > left) {
+    for (let i = 0; i < 55 && remaining > left; i++) {
+      const res = await fetch(`${stack.apiUrl}/api/v1/stores`, { headers: { Authorization: `Bearer ${minted.access_token}` } });
+      await res.arrayBuffer();
+      remaining = Number(res.headers.get('RateLimit-Remaining'));
+    }
+    await stack.control('clock', { advance_seconds: 61 }); // past the 60/minute burst window, well inside the hour
+  }
+}

@@ -4,8 +4,13 @@
  * 240 s, vanishings followed by reconciliation), every managed sheet equals the emulator's truth
  * cell for cell, with no duplicate ids. Runs the built add-on (dist/) in the local runtime.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
+import type { ExecutionResult } from '../../dev/gas-runtime/index';
 import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
 import { compareWithTruth, sheetTable, syncUntilCaughtUp } from './sync-support';
 
@@ -122,5 +127,93 @@ describe('vanished orders and reconciliation', () => {
     expect(String(last[headers.indexOf('job')])).toContain('reconcile');
     expect(last[headers.indexOf('gone')]).toBe(3);
     expect(rows.every((r) => r[headers.indexOf('outcome')] !== 'running')).toBe(true);
+  });
+});
+
+describe('the exported workbook after a demo-sized sync', () => {
+  const DEMO_ORDERS = 2000;
+  const MANAGED = ['Orders', 'Line items', 'Products', 'Variants', 'Daily P&L', 'Sync log'];
+  const FORMATTING = ['Range.setFontWeight', 'Sheets.Spreadsheets.batchUpdate', 'Sheet.setColumnWidth', 'Sheet.setColumnWidths', 'Sheet.autoResizeColumns'];
+  const dir = mkdtempSync(join(tmpdir(), 'sync-export-'));
+  let demo: Stack;
+  let first: ExecutionResult;
+  let next: ExecutionResult;
+  const book = new ExcelJS.Workbook();
+
+  beforeAll(async () => {
+    demo = await startStack({ orders: DEMO_ORDERS, seed: 5 });
+    await demo.connect();
+    first = await demo.runtime.run('onScheduledSync', []);
+    expect((first.value as { done?: boolean }).done).toBe(true);
+    await demo.control('orders', { count: 5 });
+    await demo.advanceClocks(HOUR_MS);
+    next = await demo.runtime.run('onScheduledSync', []);
+    expect((next.value as { done?: boolean }).done).toBe(true);
+    await demo.runtime.exportXlsx(join(dir, 'workbook.xlsx'));
+    await book.xlsx.readFile(join(dir, 'workbook.xlsx'));
+  }, 60_000);
+
+  afterAll(async () => {
+    await demo?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('every managed sheet has a bold header row', () => {
+    const sheets = demo.runtime.exportJson().sheets;
+    for (const name of MANAGED) {
+      const ws = book.getWorksheet(name)!;
+      const headers = sheets[name][0];
+      expect(headers.length, name).toBeGreaterThan(0);
+      headers.forEach((header, i) => expect(ws.getCell(1, i + 1).font?.bold, `${name} ${String(header)}`).toBe(true));
+      expect(ws.getCell(2, 1).font?.bold, `${name} row 2`).toBeFalsy();
+    }
+  });
+
+  it('no date, date-time or amount cell would show ##### in Excel: each column is wider than its widest value', () => {
+    // Excel shows a number as ##### when its formatted text is wider than the column (in characters).
+    const shownLength = (value: unknown, numFmt: string): number | null => {
+      if (value instanceof Date) return numFmt.replace(/"[^"]*"|\[[^\]]*\]/g, '').trim().length;
+      const currency = /\[\$([A-Z]{3})\]/.exec(numFmt);
+      if (typeof value === 'number' && /#,##0\.00/.test(numFmt)) {
+        const text = value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+        return text.length + (currency ? currency[1].length + 1 : 0);
+      }
+      return null;
+    };
+    let dateTimeColumns = 0;
+    for (const name of MANAGED) {
+      const ws = book.getWorksheet(name)!;
+      const widest = new Map<number, number>();
+      ws.eachRow((row, r) => {
+        if (r === 1) return;
+        row.eachCell((cell, c) => {
+          const length = shownLength(cell.value, cell.numFmt ?? '');
+          if (length !== null) widest.set(c, Math.max(widest.get(c) ?? 0, length));
+        });
+      });
+      for (const [c, length] of widest) {
+        expect(ws.getColumn(c).width ?? 0, `${name} column ${c} (${String(ws.getCell(1, c).value)})`).toBeGreaterThanOrEqual(length + 1);
+      }
+      ws.getRow(1).eachCell((cell, c) => {
+        if (ws.getCell(2, c).numFmt !== 'yyyy-mm-dd hh:mm:ss') return;
+        dateTimeColumns++;
+        expect(ws.getColumn(c).width ?? 0, `${name} ${String(cell.value)}`).toBeGreaterThanOrEqual('yyyy-mm-dd hh:mm:ss'.length + 1);
+      });
+    }
+    expect(dateTimeColumns).toBeGreaterThanOrEqual(10);
+  });
+
+  it('formatting is done once, when a sheet is created; later runs make no formatting calls and the same few calls per page', () => {
+    const calls = (r: ExecutionResult, method: string): number => r.counts.byMethod[method] ?? 0;
+    expect(calls(first, 'Range.setFontWeight')).toBe(MANAGED.length);
+    expect(calls(first, 'Sheets.Spreadsheets.batchUpdate')).toBe(MANAGED.length);
+    for (const method of FORMATTING) expect(calls(next, method), method).toBe(0);
+    // One Values.batchUpdate per page written, plus the Sync log rows (the scale test bounds the rest).
+    const orderPages = first.counts.requests.filter((q) => /\/api\/v1\/orders\?/.test(q.url)).length;
+    expect(orderPages).toBe(Math.ceil(DEMO_ORDERS / 250));
+    expect(calls(first, 'Sheets.Spreadsheets.Values.batchUpdate')).toBeLessThanOrEqual(orderPages + 8);
+    expect(first.counts.sheetsCalls).toBeLessThanOrEqual(120 + 4 * orderPages);
+    expect(calls(next, 'Spreadsheet.insertSheet')).toBe(0);
+    expect(calls(next, 'Sheets.Spreadsheets.Values.batchUpdate')).toBeLessThanOrEqual(5);
   });
 });

@@ -22,9 +22,13 @@ async function untilLogged(label: string): Promise<void> {
 
 describe('LockService excludes an execution running at the same time', () => {
   it('makes the second waitLock wait until the first releases', async () => {
-    const first = runtime.run('lockedSection', ['A', 400, 1_000]);
+    const first = runtime.run('holdScriptLockUntilReleased', ['A']);
     await untilLogged('A-start');
-    const second = runtime.run('lockedSection', ['B', 0, 10_000]);
+    const second = runtime.run('lockedSection', ['B', 0, 60_000]);
+    // B is parked on the lock: whatever the machine's load, it cannot start while A holds it.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(runtime.properties.script.get('log')).toBe('A-start,');
+    runtime.properties.script.set('release', 'yes');
     const [a, b] = await Promise.all([first, second]);
     expect(a.ok && b.ok).toBe(true);
     expect(a.value).toBe(false); // hasLock() after releaseLock()
@@ -32,20 +36,22 @@ describe('LockService excludes an execution running at the same time', () => {
   });
 
   it('tryLock fails while another execution holds the lock', async () => {
-    const first = runtime.run('lockedSection', ['A', 400, 1_000]);
+    const first = runtime.run('holdScriptLockUntilReleased', ['A']);
     await untilLogged('A-start');
     const attempt = await runtime.run('tryScriptLock', [50]);
     expect(attempt.value).toEqual({ got: false, has: false });
+    runtime.properties.script.set('release', 'yes');
     await first;
     expect((await runtime.run('tryScriptLock', [0])).value).toEqual({ got: true, has: true });
   });
 
   it('waitLock throws Google\'s message when the wait times out', async () => {
-    const first = runtime.run('lockedSection', ['A', 500, 1_000]);
+    const first = runtime.run('holdScriptLockUntilReleased', ['A']);
     await untilLogged('A-start');
     const second = await runtime.run('lockedSection', ['B', 0, 50]);
     expect(second.ok).toBe(false);
     expect(second.error?.message).toBe('Lock timeout: another process was holding the lock for too long.');
+    runtime.properties.script.set('release', 'yes');
     await first;
   });
 

@@ -80,3 +80,66 @@ describe('Workbook state survives toJSON / fromJSON', () => {
     expect(() => Workbook.fromJSON({} as never)).toThrow('Invalid workbook state');
   });
 });
+
+describe('column widths and bold headers: recorded in the model, written to the .xlsx', () => {
+  function formattedBook(): Workbook {
+    const wb = new Workbook({ timeZone: 'UTC', id: 'book-2' });
+    const session = openSession(wb);
+    const sheet = session.SpreadsheetApp.getActive().getSheetByName('Sheet1')!;
+    sheet.getRange('A1:D1').setValues([['id', 'created_at', 'amount', 'note']]).setFontWeight('bold');
+    sheet.getRange('A2:A3').setValues([['ord_1'], ['a longer identifier here']]);
+    session.Sheets.Spreadsheets.batchUpdate({ requests: [
+      { updateDimensionProperties: { range: { sheetId: sheet.getSheetId(), dimension: 'COLUMNS', startIndex: 1, endIndex: 2 }, properties: { pixelSize: 150 }, fields: 'pixelSize' } },
+    ] }, 'book-2');
+    sheet.setColumnWidths(3, 1, 120);
+    sheet.autoResizeColumns(1, 1);
+    return wb;
+  }
+
+  it('the Sheets API, setColumnWidths and autoResizeColumns set widths in pixels; other columns keep Sheets\' 100 px', () => {
+    const sheet = openSession(formattedBook()).SpreadsheetApp.getActive().getSheetByName('Sheet1')!;
+    expect(sheet.getColumnWidth(2)).toBe(150);
+    expect(sheet.getColumnWidth(3)).toBe(120);
+    expect(sheet.getColumnWidth(4)).toBe(100);
+    // Fitted to the widest shown value ("a longer identifier here", 24 characters).
+    expect(sheet.getColumnWidth(1)).toBeGreaterThan(24 * 6);
+    expect(sheet.getColumnWidth(1)).toBeLessThan(24 * 9);
+    expect(() => sheet.setColumnWidths(26, 2, 100)).toThrow('Those columns are out of bounds.');
+  });
+
+  it('widths move with inserted columns and survive toJSON / fromJSON', () => {
+    const wb = formattedBook();
+    const sheet = openSession(wb).SpreadsheetApp.getActive().getSheetByName('Sheet1')!;
+    sheet.insertColumnsAfter(1, 2);
+    expect([sheet.getColumnWidth(2), sheet.getColumnWidth(4), sheet.getColumnWidth(5)]).toEqual([100, 150, 120]);
+    const copy = openSession(Workbook.fromJSON(JSON.parse(JSON.stringify(wb.toJSON())))).SpreadsheetApp.getActive().getSheetByName('Sheet1')!;
+    expect(copy.getColumnWidth(4)).toBe(150);
+  });
+
+  it('row heights and unknown fields are refused, not dropped, and nothing changes', () => {
+    const wb = formattedBook();
+    const { Sheets } = openSession(wb);
+    const sheetId = wb.sheets[0].sheetId;
+    const rows = { updateDimensionProperties: { range: { sheetId, dimension: 'ROWS', startIndex: 0, endIndex: 1 }, properties: { pixelSize: 40 }, fields: 'pixelSize' } };
+    const widthFirst = { updateDimensionProperties: { range: { sheetId, dimension: 'COLUMNS', startIndex: 3, endIndex: 4 }, properties: { pixelSize: 300 }, fields: 'pixelSize' } };
+    expect(() => Sheets.Spreadsheets.batchUpdate({ requests: [widthFirst, rows] }, 'book-2')).toThrow(/column widths only/);
+    expect(wb.sheets[0].columnWidth(4)).toBe(100);
+    const past = { updateDimensionProperties: { range: { sheetId, dimension: 'COLUMNS', startIndex: 20, endIndex: 30 }, properties: { pixelSize: 50 }, fields: 'pixelSize' } };
+    expect(() => Sheets.Spreadsheets.batchUpdate({ requests: [past] }, 'book-2')).toThrow(/past the sheet's 26 columns/);
+  });
+
+  it('the .xlsx has bold header cells and every column\'s width in Excel characters (7 px each + 5 px padding)', async () => {
+    const path = join(dir, 'widths.xlsx');
+    await exportWorkbookXlsx(formattedBook(), path);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile(path);
+    const ws = book.getWorksheet('Sheet1')!;
+    expect(['A1', 'B1', 'C1', 'D1'].map((a) => ws.getCell(a).font?.bold)).toEqual([true, true, true, true]);
+    expect(ws.getCell('A2').font?.bold).toBeFalsy();
+    expect(ws.getColumn(2).width).toBeCloseTo(145 / 7, 2);
+    expect(ws.getColumn(3).width).toBeCloseTo(115 / 7, 2);
+    // Excel's own default (8.43) is narrower than Sheets' 100 px: an unsized column still gets 100 px.
+    expect(ws.getColumn(4).width).toBeCloseTo(95 / 7, 2);
+    expect(ws.getColumn(26).width).toBeCloseTo(95 / 7, 2);
+  });
+});

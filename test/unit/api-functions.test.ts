@@ -77,7 +77,7 @@ describe('PROFIT_SUMMARY: a 2-column table, header first, every totals field', (
   it('lists period, currency, basis, coverage and all 20 totals with their values', () => {
     let asked: string[] = [];
     const { client } = fakeClient({ summary: (s, e) => ((asked = [s, e]), summary) });
-    const table = profitSummary(new Date('2025-01-01T05:00:00Z'), '2025-01-31', { client, budget: budget(), formatDate: newYork });
+    const table = profitSummary(new Date('2025-01-01T05:00:00Z'), '2025-01-31', { client, budget: budget(), timeZone: 'America/New_York' });
     expect(asked).toEqual(['2025-01-01', '2025-01-31']);
     expect(table[0]).toEqual(['field', 'value']);
     const asMap = new Map(table.slice(1).map(([k, v]) => [k, v]));
@@ -91,7 +91,7 @@ describe('PROFIT_SUMMARY: a 2-column table, header first, every totals field', (
   });
   it('bad arguments fail before any request', () => {
     const { client } = fakeClient({});
-    expect(() => profitSummary('yesterday', '2025-01-31', { client, budget: budget(), formatDate: newYork })).toThrow('PROFIT_SUMMARY: start must be a date or YYYY-MM-DD');
+    expect(() => profitSummary('yesterday', '2025-01-31', { client, budget: budget(), timeZone: 'America/New_York' })).toThrow('PROFIT_SUMMARY: start must be a date or YYYY-MM-DD');
   });
 });
 
@@ -103,22 +103,37 @@ describe('PROFIT_DAILY: header row + one row per day, oldest first, following ne
       { data: [day('2025-01-03', 3)], hasMore: false, nextCursor: null, limit: 400, meta: null, rateLimitRemaining: 899 },
     ];
     const { client } = fakeClient({ listDaily: (q) => (queries.push(q), pages.shift()!) });
-    const table = profitDaily('2025-01-01', '2025-01-03', { client, budget: budget(), formatDate: newYork });
+    const table = profitDaily('2025-01-01', '2025-01-03', { client, budget: budget(), timeZone: 'America/New_York' });
     expect(queries).toEqual([
       { startDate: '2025-01-01', endDate: '2025-01-03', limit: 400, cursor: null },
       { startDate: '2025-01-01', endDate: '2025-01-03', limit: 400, cursor: 'c2' },
     ]);
     expect(table[0]).toEqual(['date', ...PROFIT_TOTALS_FIELDS]);
     const netCol = table[0].indexOf('net_profit');
+    // Dates, not text: midnight in New York (UTC-5 in January).
     expect(table.slice(1).map((r) => [r[0], r[netCol]])).toEqual([
-      ['2025-01-01', 1],
-      ['2025-01-02', 2],
-      ['2025-01-03', 3],
+      [new Date('2025-01-01T05:00:00Z'), 1],
+      [new Date('2025-01-02T05:00:00Z'), 2],
+      [new Date('2025-01-03T05:00:00Z'), 3],
     ]);
+  });
+  it('dates are midnight of the day in the SPREADSHEET zone, the header stays text, a malformed date stays its text', () => {
+    const rows = [day('2026-10-01', 1), day('2026-04-05', 2), { ...day('not a date', 3) }];
+    const { client } = fakeClient({ listDaily: () => ({ data: rows, hasMore: false, nextCursor: null, limit: 400, meta: null, rateLimitRemaining: null }) });
+    const table = profitDaily('2026-04-01', '2026-10-01', { client, budget: budget(), timeZone: 'Pacific/Auckland' });
+    expect(table[0].every((h) => typeof h === 'string')).toBe(true);
+    // Auckland: still NZDT (+13) at midnight on 5 April 2026 (DST ends at 03:00), and again on 1 October.
+    expect(table.slice(1).map((r) => r[0])).toEqual([new Date('2026-04-04T11:00:00Z'), new Date('2026-09-30T11:00:00Z'), 'not a date']);
+  });
+  it('a day whose midnight a daylight-saving change skips starts at its first existing minute', () => {
+    // Santiago, 8 September 2024: clocks jump from 24:00 to 01:00 (04:00 UTC).
+    const { client } = fakeClient({ listDaily: () => ({ data: [day('2024-09-08', 1)], hasMore: false, nextCursor: null, limit: 400, meta: null, rateLimitRemaining: null }) });
+    const table = profitDaily('2024-09-08', '2024-09-08', { client, budget: budget(), timeZone: 'America/Santiago' });
+    expect(table[1][0]).toEqual(new Date('2024-09-08T04:00:00Z'));
   });
   it('a repeating cursor is refused instead of looping', () => {
     const { client } = fakeClient({ listDaily: () => ({ data: [], hasMore: true, nextCursor: 'same', limit: 400, meta: null, rateLimitRemaining: null }) });
-    expect(() => profitDaily('2025-01-01', '2025-01-03', { client, budget: budget(), formatDate: newYork })).toThrow('PROFIT_DAILY: Merchant Analytics returned inconsistent paging');
+    expect(() => profitDaily('2025-01-01', '2025-01-03', { client, budget: budget(), timeZone: 'America/New_York' })).toThrow('PROFIT_DAILY: Merchant Analytics returned inconsistent paging');
   });
 });
 
@@ -140,7 +155,7 @@ describe('PROFIT_ORDER and typed failures', () => {
 describe('PROFIT_SUMMARY keeps the unit counts behind cogs_coverage_pct', () => {
   it('extra scalar fields of the summary appear after the coverage row', () => {
     const { client } = fakeClient({ summary: () => summary });
-    const table = profitSummary('2025-01-01', '2025-01-31', { client, budget: budget(), formatDate: newYork });
+    const table = profitSummary('2025-01-01', '2025-01-31', { client, budget: budget(), timeZone: 'America/New_York' });
     const keys = table.map((r) => r[0]);
     expect(keys.slice(8, 11)).toEqual(['cogs_coverage_pct', 'units_sold', 'units_with_known_cost']);
     expect(table[keys.indexOf('units_sold')][1]).toBe(120);

@@ -66,6 +66,14 @@ function serialAsExcelDate(serial: number): Date {
   return new Date(Math.round((serial - 25_569) * 86_400_000));
 }
 
+/**
+ * Pixels → Excel's column width in characters of the default font (Calibri 11, 7 px per digit,
+ * 5 px of padding): Excel shows a column of width w as trunc(7w + 5) px.
+ */
+export function excelColumnWidth(px: number): number {
+  return Math.max(0, Math.round(((px - 5) / 7) * 256) / 256);
+}
+
 export async function exportWorkbookXlsx(workbook: Workbook, path: string): Promise<void> {
   const book = new ExcelJS.Workbook();
   for (const sheet of workbook.sheets) {
@@ -73,7 +81,9 @@ export async function exportWorkbookXlsx(workbook: Workbook, path: string): Prom
       state: sheet.hidden ? 'hidden' : 'visible',
       views: sheet.frozenRows || sheet.frozenColumns ? [{ state: 'frozen', xSplit: sheet.frozenColumns, ySplit: sheet.frozenRows }] : [],
     });
-    for (const [column, width] of Object.entries(sheet.columnWidths)) ws.getColumn(Number(column)).width = width / 7; // px → characters
+    // Every column of the grid gets its width, as Google's own .xlsx download does: Excel's
+    // default (8.43 characters) is narrower than Sheets' 100 px and shows dates as #####.
+    for (let c = 1; c <= sheet.maxColumns; c++) ws.getColumn(c).width = excelColumnWidth(sheet.columnWidth(c));
     sheet.rows.forEach((row, i) => {
       if (!row) return;
       const width = Math.max(row.v.length, row.f?.length ?? 0, row.nf?.length ?? 0, row.note?.length ?? 0);
@@ -82,14 +92,14 @@ export async function exportWorkbookXlsx(workbook: Workbook, path: string): Prom
         const formula = row.f?.[c];
         const format = row.nf?.[c];
         const note = row.note?.[c];
-        if (value === undefined && formula === undefined && format === undefined && note === undefined) continue;
+        const style = row.style?.[c];
+        if (value === undefined && formula === undefined && format === undefined && note === undefined && style === undefined) continue;
         const cell = ws.getCell(i + 1, c + 1);
         if (formula !== undefined) cell.value = { formula: formula.replace(/^=/, '') };
         else if (typeof value === 'number' && isDateFormat(format)) cell.value = serialAsExcelDate(value);
         else if (value !== undefined) cell.value = value;
         if (format !== undefined) cell.numFmt = format;
         if (note !== undefined) cell.note = note;
-        const style = row.style?.[c];
         if (style?.fontWeight === 'bold') cell.font = { bold: true };
       }
     });

@@ -1,7 +1,7 @@
 /** One sheet's grid on the host: values, formulas, formats, notes, styles and grid properties. */
 import type { GridRect } from './a1';
 import type { CellWrite } from './input';
-import { isDateFormat, type CellScalar } from './number-format';
+import { displayValue, isDateFormat, type CellScalar } from './number-format';
 
 export interface CellStyle {
   fontWeight?: string;
@@ -31,6 +31,12 @@ export interface SheetProperties {
 }
 
 type RowField = 'v' | 'f' | 'nf' | 'note' | 'style';
+
+/** Google Sheets' width of a column nobody resized, in pixels. */
+export const DEFAULT_COLUMN_WIDTH = 100;
+/** autoResizeColumns: about one character of the default font (Arial 10) per 7 px, plus padding. */
+const CHAR_PX = 7;
+const FIT_PADDING_PX = 10;
 
 function trim<T>(cells: Array<T | undefined>): void {
   while (cells.length > 0 && cells[cells.length - 1] === undefined) cells.pop();
@@ -168,7 +174,29 @@ export class SheetModel implements SheetProperties {
         }
       }
     }
+    const widths: Record<string, number> = {};
+    for (const [key, px] of Object.entries(this.columnWidths)) widths[String(Number(key) > afterColumn ? Number(key) + count : Number(key))] = px;
+    this.columnWidths = widths;
     this.maxColumns += count;
+  }
+
+  columnWidth(column: number): number {
+    return this.columnWidths[String(column)] ?? DEFAULT_COLUMN_WIDTH;
+  }
+
+  setColumnWidths(firstColumn: number, count: number, px: number): void {
+    for (let c = firstColumn; c < firstColumn + count; c++) this.columnWidths[String(c)] = px;
+  }
+
+  /** autoResizeColumns: each column as wide as its widest shown value; a column without values keeps its width. */
+  fitColumnWidths(firstColumn: number, count: number): void {
+    for (let c = firstColumn; c < firstColumn + count; c++) {
+      let widest = 0;
+      this.rows.forEach((row, i) => {
+        if (row?.v[c - 1] !== undefined) widest = Math.max(widest, displayValue(row.v[c - 1], this.format(i + 1, c)).length);
+      });
+      if (widest > 0) this.columnWidths[String(c)] = widest * CHAR_PX + FIT_PADDING_PX;
+    }
   }
 
   properties(): SheetProperties {

@@ -189,16 +189,37 @@ export class Sheet {
 
   autoResizeColumns(startColumn: number, numColumns: number): Sheet {
     refuseWrite(this.scope, 'Sheet.autoResizeColumns');
-    requireInteger(startColumn, 'SpreadsheetApp.Sheet.autoResizeColumns');
-    requireInteger(numColumns, 'SpreadsheetApp.Sheet.autoResizeColumns');
+    const [first, count] = this._columns(startColumn, numColumns, 'autoResizeColumns');
+    this._live().fitColumnWidths(first, count);
     return this;
   }
 
   setColumnWidth(columnPosition: number, width: number): Sheet {
-    refuseWrite(this.scope, 'Sheet.setColumnWidth');
-    const column = requireInteger(columnPosition, 'SpreadsheetApp.Sheet.setColumnWidth');
-    this._live().columnWidths[String(column)] = Number(width);
+    return this._setWidths(columnPosition, 1, width, 'setColumnWidth');
+  }
+
+  setColumnWidths(startColumn: number, numColumns: number, width: number): Sheet {
+    return this._setWidths(startColumn, numColumns, width, 'setColumnWidths');
+  }
+
+  getColumnWidth(columnPosition: number): number {
+    return this._live().columnWidth(this._columns(columnPosition, 1, 'getColumnWidth')[0]);
+  }
+
+  private _setWidths(startColumn: number, numColumns: number, width: number, method: string): Sheet {
+    refuseWrite(this.scope, `Sheet.${method}`);
+    const [first, count] = this._columns(startColumn, numColumns, method);
+    const px = requireInteger(width, `SpreadsheetApp.Sheet.${method}`);
+    if (px < 0) throw new Error('Invalid argument: width');
+    this._live().setColumnWidths(first, count, px);
     return this;
+  }
+
+  private _columns(startColumn: number, numColumns: number, method: string): [number, number] {
+    const first = requireInteger(startColumn, `SpreadsheetApp.Sheet.${method}`);
+    const count = requireInteger(numColumns, `SpreadsheetApp.Sheet.${method}`);
+    if (first < 1 || count < 1 || first + count - 1 > this._live().maxColumns) throw new Error('Those columns are out of bounds.');
+    return [first, count];
   }
 
   addDeveloperMetadata(key: string, valueOrVisibility?: string, visibility?: string): Sheet {

@@ -119,10 +119,46 @@ export class SheetsSpreadsheets {
         else throw new Error(`Invalid requests[${i}].appendDimension: dimension must be ROWS or COLUMNS`);
         return {};
       }
+      case 'updateDimensionProperties':
+        setColumnPixelSize(this._sheet((b.range as DimensionRangeInput | undefined)?.sheetId, i, kind), b, i);
+        return {};
       default:
         throw new GoogleJsonResponseException('spreadsheets.batchUpdate', `Invalid JSON payload received. Unknown name "${kind}" at 'requests[${i}]': Cannot find field.`, 400);
     }
   }
+}
+
+interface DimensionRangeInput {
+  sheetId?: number;
+  dimension?: string;
+  startIndex?: number;
+  endIndex?: number;
+}
+
+/**
+ * updateDimensionProperties for column widths (pixelSize), the one dimension property the model
+ * holds: 0-based half-open indexes, an omitted end meaning the last column. Row heights and
+ * hiding are refused with a clear message rather than silently dropped.
+ */
+function setColumnPixelSize(sheet: SheetModel, body: Record<string, unknown>, i: number): void {
+  const where = `Invalid requests[${i}].updateDimensionProperties`;
+  const range = (body.range ?? {}) as DimensionRangeInput;
+  const props = (body.properties ?? {}) as { pixelSize?: unknown };
+  if (typeof body.fields !== 'string' || body.fields === '') throw new Error(`${where}: You must specify which fields you want to update.`);
+  const fields = body.fields.split(',').map((f) => f.trim());
+  if (fields.some((f) => f !== 'pixelSize' && f !== '*')) {
+    throw new Error(`${where}: the local runtime models only pixelSize (fields "${body.fields}").`);
+  }
+  if (range.dimension !== 'COLUMNS') {
+    throw new Error(`${where}: the local runtime models column widths only (dimension ${String(range.dimension)}).`);
+  }
+  const start = range.startIndex ?? 0;
+  const end = range.endIndex ?? sheet.maxColumns;
+  if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end <= start) throw new Error(`${where}: invalid range [${start}, ${end}).`);
+  if (end > sheet.maxColumns) throw new Error(`${where}: endIndex ${end} is past the sheet's ${sheet.maxColumns} columns.`);
+  const size = props.pixelSize;
+  if (typeof size !== 'number' || !Number.isInteger(size) || size < 0) throw new Error(`${where}: pixelSize must be a whole number of pixels.`);
+  for (let c = start; c < end; c++) sheet.columnWidths[String(c + 1)] = size;
 }
 
 /** Puts a saved state back into the same Workbook object (other objects hold references to it). */

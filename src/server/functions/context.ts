@@ -1,13 +1,12 @@
 /**
  * What a custom function needs to call the API: the stored access token (never refreshed here),
- * the 30 s budget, the document cache, and the spreadsheet's time zone for Date arguments.
+ * the 30 s budget, the document cache, and the spreadsheet's time zone for dates.
  */
 import { createApiClient } from '../api/client';
 import type { ApiClient } from '../api/client';
 import { customFunctionTokenSource, storeTag } from '../auth';
 import { getDeploymentConfig } from '../config';
 import { CUSTOM_FUNCTION_LIMIT_MS, ExecutionBudget } from '../platform/budget';
-import type { DateFormatter } from './args';
 
 export interface CustomFunctionContext {
   client: ApiClient;
@@ -26,8 +25,7 @@ export function customFunctionContext(): CustomFunctionContext {
   return { client, budget };
 }
 
-/** Dates as the spreadsheet shows them: its time zone, not the script's. */
-export function spreadsheetDateFormatter(): DateFormatter {
-  const timeZone = SpreadsheetApp.getActive().getSpreadsheetTimeZone();
-  return (date) => Utilities.formatDate(date, timeZone, 'yyyy-MM-dd');
+/** The spreadsheet's time zone (not the script's): Date arguments are read, and dates returned, in it. */
+export function spreadsheetTimeZone(): string {
+  return SpreadsheetApp.getActive().getSpreadsheetTimeZone();
 }

@@ -6,8 +6,9 @@
 import type { ApiClient } from '../api/client';
 import type { DailyRow } from '../api/types';
 import type { ExecutionBudget } from '../platform/budget';
+import { instantToLocalDate } from '../sheets/cells';
 import { DateFormatter, dateRangeArguments, orderIdArgument } from './args';
-import { customFunctionContext, spreadsheetDateFormatter } from './context';
+import { customFunctionContext, spreadsheetTimeZone } from './context';
 import { Table, dailyTable, orderTable, summaryTable } from './tables';
 
 /** One page of daily rows holds up to 400 days (spec 8.2); more pages than this is a loop. */
@@ -17,13 +18,18 @@ const MAX_DAILY_PAGES = 50;
 export interface FunctionDeps {
   client: ApiClient;
   budget: ExecutionBudget;
-  formatDate: DateFormatter;
+  /** The spreadsheet's time zone (IANA): Date arguments are read in it, PROFIT_DAILY's dates made in it. */
+  timeZone: string;
+}
+
+/** YYYY-MM-DD of a Date as the spreadsheet shows it (what Utilities.formatDate gives in its zone). */
+function dayFormatter(timeZone: string): DateFormatter {
+  return (date) => instantToLocalDate(date.getTime(), timeZone);
 }
 
 export function profitSummary(start: unknown, end: unknown, deps?: FunctionDeps): Table {
   return withUserMessages('PROFIT_SUMMARY', () => {
-    const formatDate = deps?.formatDate ?? spreadsheetDateFormatter();
-    const range = dateRangeArguments('PROFIT_SUMMARY', start, end, formatDate);
+    const range = dateRangeArguments('PROFIT_SUMMARY', start, end, dayFormatter(deps?.timeZone ?? spreadsheetTimeZone()));
     const { client } = deps ?? customFunctionContext();
     return summaryTable(client.summary(range.start, range.end));
   });
@@ -31,14 +37,14 @@ export function profitSummary(start: unknown, end: unknown, deps?: FunctionDeps)
 
 export function profitDaily(start: unknown, end: unknown, deps?: FunctionDeps): Table {
   return withUserMessages('PROFIT_DAILY', () => {
-    const formatDate = deps?.formatDate ?? spreadsheetDateFormatter();
-    const range = dateRangeArguments('PROFIT_DAILY', start, end, formatDate);
+    const timeZone = deps?.timeZone ?? spreadsheetTimeZone();
+    const range = dateRangeArguments('PROFIT_DAILY', start, end, dayFormatter(timeZone));
     const { client, budget } = deps ?? customFunctionContext();
-    return dailyTable(readAllDays(client, budget, range.start, range.end));
+    return dailyTable(readAllDays(client, budget, range.start, range.end), timeZone);
   });
 }
 
-export function profitOrder(orderId: unknown, deps?: Omit<FunctionDeps, 'formatDate'>): Table {
+export function profitOrder(orderId: unknown, deps?: Omit<FunctionDeps, 'timeZone'>): Table {
   return withUserMessages('PROFIT_ORDER', () => {
     const id = orderIdArgument('PROFIT_ORDER', orderId);
     const { client } = deps ?? customFunctionContext();

@@ -3,8 +3,10 @@
  */
 import { PROFIT_TOTALS_FIELDS } from '../api/types';
 import type { DailyRow, Order, ProfitabilitySummary } from '../api/types';
+import { dayStartInstant } from '../sheets/cells';
 
-export type Cell = string | number | boolean;
+/** A Date is shown by Sheets as a date (or date-time) in the spreadsheet's time zone. */
+export type Cell = string | number | boolean | Date;
 export type Table = Cell[][];
 
 export function cell(value: unknown): Cell {
@@ -49,10 +51,19 @@ function totalsFieldsOf(record: Record<string, unknown>): string[] {
 
 export const DAILY_HEADER: readonly string[] = ['date', ...PROFIT_TOTALS_FIELDS];
 
-/** Header row of field names, then one row per day, oldest first. */
-export function dailyTable(rows: DailyRow[]): Table {
+/**
+ * Header row of field names (text), then one row per day, oldest first. The date column holds
+ * Dates (midnight of the day in the spreadsheet's zone, so the cell shows that calendar day and
+ * pivots and charts read it as a date); a date the API sends malformed stays as its text.
+ */
+export function dailyTable(rows: DailyRow[], timeZone: string): Table {
   const sorted = [...rows].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
-  return [[...DAILY_HEADER], ...sorted.map((row) => DAILY_HEADER.map((field) => cell((row as unknown as Record<string, unknown>)[field])))];
+  return [[...DAILY_HEADER], ...sorted.map((row) => DAILY_HEADER.map((field) => (field === 'date' ? dayCell(row.date, timeZone) : cell((row as unknown as Record<string, unknown>)[field]))))];
+}
+
+function dayCell(value: unknown, timeZone: string): Cell {
+  const start = typeof value === 'string' ? dayStartInstant(value, timeZone) : null;
+  return start === null ? cell(value) : new Date(start);
 }
 
 const ORDER_FIELDS = ['id', 'order_number', 'external_order_id', 'created_at', 'updated_at', 'canceled_at', 'refunded_at', 'currency', 'financial_status', 'fulfillment_status', 'sales_channel'] as const;

@@ -135,3 +135,18 @@ export function serialToInstant(serial: number, timeZone: string): number {
   }
   return guess;
 }
+
+/**
+ * The first instant of a calendar day (YYYY-MM-DD) in `timeZone`: its midnight, or where a
+ * daylight-saving change skips midnight, the first wall-clock time that exists that day.
+ */
+export function dayStartInstant(ymd: string, timeZone: string): number | null {
+  const serial = dateToSerial(ymd);
+  if (serial === null) return null;
+  let instant = serialToInstant(serial, timeZone);
+  // At most one hour is skipped; step in quarter hours (some zones shift by 30 minutes).
+  for (let i = 0; i < 8 && instantToLocalDate(instant, timeZone) !== ymd; i++) {
+    instant += instantToLocalDate(instant, timeZone) < ymd ? 15 * 60_000 : -15 * 60_000;
+  }
+  return instantToLocalDate(instant, timeZone) === ymd ? instant : null;
+}

@@ -1,6 +1,10 @@
 /**
  * The id → row index of one managed sheet, built from ONE read of its leading columns per run and
  * kept current as the run writes. Pure: the reader hands in the values it read.
+ *
+ * Rows below the synced ones may be the user's (a totals row, a note in column A): new rows go
+ * after the last row with ANY content, and a cell in the key column that is not a key of the
+ * table (wrong prefix, not a date) is the user's, never indexed, so the sync never writes there.
  */
 import { instantToSerial, serialToDate, type CellValue } from './cells';
 
@@ -10,28 +14,36 @@ export interface IndexedRow {
   cells: CellValue[];
 }
 
+export interface KeyRules {
+  /** Keys are date serials (Daily P&L), indexed as YYYY-MM-DD; text that is not a date is not a key. */
+  keyIsDate?: boolean;
+  /** Every key of the table starts with this (the API's id prefix, e.g. `ord_`). */
+  keyPrefix?: string;
+}
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
 export class KeyIndex {
   private readonly byKey = new Map<string, IndexedRow>();
-  /** The first row after the last row holding a key: where the next new row goes. */
+  /** Where the next new row goes: after the last row with any content, never over a user's cells. */
   nextRow: number;
 
   /**
-   * @param values the index columns from row `firstRow` down (as getValues returns them: date
-   *   cells may arrive as Date objects and are kept as serials in the spreadsheet's zone)
-   * @param keyIsDate keys are date serials (Daily P&L) and are indexed as YYYY-MM-DD
+   * @param values the index columns from row `firstRow` down to the sheet's last row with ANY
+   *   content (as getValues returns them: date cells may arrive as Date objects and are kept as
+   *   serials in the spreadsheet's zone); trailing rows without a key are the user's
+   * @param rules what a key of this table looks like (`true`: keys are dates)
    */
-  constructor(values: ReadonlyArray<ReadonlyArray<unknown>>, timeZone: string, keyIsDate = false, firstRow = 2) {
-    let lastKeyed = firstRow - 1;
+  constructor(values: ReadonlyArray<ReadonlyArray<unknown>>, timeZone: string, rules: KeyRules | boolean = {}, firstRow = 2) {
+    const keyRules: KeyRules = typeof rules === 'boolean' ? { keyIsDate: rules } : rules;
     values.forEach((raw, i) => {
       const cells = raw.map((v) => normalise(v, timeZone));
-      const key = keyText(cells[0], keyIsDate);
+      const key = keyText(cells[0], keyRules);
       if (key === '') return;
-      const row = firstRow + i;
-      lastKeyed = row;
       // A duplicate id (e.g. pasted by a user) keeps the first row: the one sync wrote first.
-      if (!this.byKey.has(key)) this.byKey.set(key, { row, cells });
+      if (!this.byKey.has(key)) this.byKey.set(key, { row: firstRow + i, cells });
     });
-    this.nextRow = lastKeyed + 1;
+    this.nextRow = firstRow + values.length;
   }
 
   get(key: string): IndexedRow | undefined {
@@ -59,10 +71,14 @@ export class KeyIndex {
   }
 }
 
-function keyText(cell: CellValue | undefined, keyIsDate: boolean): string {
+function keyText(cell: CellValue | undefined, rules: KeyRules): string {
   if (cell === undefined || cell === '') return '';
-  if (keyIsDate && typeof cell === 'number') return serialToDate(Math.round(cell));
-  return String(cell);
+  if (rules.keyIsDate) {
+    if (typeof cell === 'number') return serialToDate(Math.round(cell));
+    return typeof cell === 'string' && ISO_DATE.test(cell) ? cell : '';
+  }
+  const key = String(cell);
+  return rules.keyPrefix === undefined || key.startsWith(rules.keyPrefix) ? key : '';
 }
 
 function normalise(value: unknown, timeZone: string): CellValue {

@@ -4,6 +4,7 @@
  * growing the grid first when needed. Only managed columns are written; rows never move.
  */
 import { KeyIndex } from './key-index';
+import { setUpRequests } from './layout';
 import { lastRowOf, mergeRowWrites, type RangeWrite, type RowWrite } from './row-writes';
 import { numberFormatFor } from './rows';
 import type { SheetName, TableSchema } from './schema';
@@ -30,6 +31,8 @@ interface OpenSheet {
   schema: TableSchema;
   sheet: GoogleAppsScript.Spreadsheet.Sheet;
   maxRows: number;
+  /** Read at the first grid growth of the run (the set-up leaves exactly the managed columns). */
+  maxColumns: number | null;
   index: KeyIndex | null;
   /** Last row with content when the sheet was opened (1 = header only). */
   lastRow: number;
@@ -93,7 +96,7 @@ export class ManagedWorkbook {
       this.setUp(sheet, schema);
     }
     const name = existing ? existing.name : schema.sheetName;
-    const opened: OpenSheet = { schema, sheet, maxRows: sheet.getMaxRows(), index: null, lastRow: Math.max(lastRow, 1), created: lastRow === 0, name };
+    const opened: OpenSheet = { schema, sheet, maxRows: sheet.getMaxRows(), maxColumns: null, index: null, lastRow: Math.max(lastRow, 1), created: lastRow === 0, name };
     this.open.set(schema.sheetName, opened);
     return opened;
   }
@@ -103,22 +106,22 @@ export class ManagedWorkbook {
     return this.sheetFor(schema).created;
   }
 
+  /**
+   * Formats and widths are set here, once, when the sheet is created (never per run): a user who
+   * resizes a column or restyles the header keeps it.
+   */
   private setUp(sheet: GoogleAppsScript.Spreadsheet.Sheet, schema: TableSchema): void {
     const width = schema.columns.length;
-    // Exactly the managed columns: empty ones count toward the 10 M cell limit on every row
-    // (a user inserts their own columns to the right when needed).
-    if (sheet.getMaxColumns() !== width) {
-      sheetsService().batchUpdate(
-        { requests: [{ updateSheetProperties: { properties: { sheetId: sheet.getSheetId(), gridProperties: { columnCount: width } }, fields: 'gridProperties.columnCount' } }] },
-        this.id(),
-      );
-    }
+    // Column count and widths in ONE call (setColumnWidths would take one call per width).
+    sheetsService().batchUpdate({ requests: setUpRequests(sheet.getSheetId(), schema, sheet.getMaxColumns()) }, this.id());
     sheet.setFrozenRows(1);
+    const header = sheet.getRange(1, 1, 1, width);
     const notes = schema.columns.map((c) => c.note ?? '');
-    if (notes.some((n) => n !== '')) sheet.getRange(1, 1, 1, width).setNotes([notes]);
+    if (notes.some((n) => n !== '')) header.setNotes([notes]);
     const maxRows = sheet.getMaxRows();
     if (maxRows > 1) this.applyFormats(sheet, schema, 2, maxRows - 1);
-    sheet.getRange(1, 1, 1, width).setValues([schema.columns.map((c) => c.header)]);
+    header.setFontWeight('bold');
+    header.setValues([schema.columns.map((c) => c.header)]);
   }
 
   private applyFormats(sheet: GoogleAppsScript.Spreadsheet.Sheet, schema: TableSchema, firstRow: number, count: number): void {
@@ -141,7 +144,8 @@ export class ManagedWorkbook {
     const lastRow = opened.lastRow;
     const values: unknown[][] =
       lastRow > 1 && schema.indexColumns > 0 ? opened.sheet.getRange(2, 1, lastRow - 1, schema.indexColumns).getValues() : [];
-    opened.index = new KeyIndex(values, this.timeZone, schema.columns[0].kind === 'date');
+    // Read through the sheet's last row with ANY content: new rows go below a user's rows too.
+    opened.index = new KeyIndex(values, this.timeZone, { keyIsDate: schema.columns[0].kind === 'date', keyPrefix: schema.keyPrefix });
     return opened.index;
   }
 
@@ -173,7 +177,7 @@ export class ManagedWorkbook {
   private growTo(schema: TableSchema, lastRow: number): void {
     const opened = this.sheetFor(schema);
     if (lastRow <= opened.maxRows) return;
-    const columns = opened.sheet.getMaxColumns();
+    const columns = (opened.maxColumns ??= opened.sheet.getMaxColumns());
     const used = this.cellsUsed();
     const needed = lastRow - opened.maxRows;
     if (used + needed * columns > SPREADSHEET_CELL_LIMIT) throw new CellLimitError(used, needed * columns);

@@ -21,6 +21,11 @@ export interface TableSchema {
   indexColumns: number;
   /** True for store data (tagged with the store id, refused for another store). */
   storeData: boolean;
+  /**
+   * The API's id prefix (spec 2.x): a key-column cell without it is a user's note, not a record.
+   * Absent where the spec names none (Variants); Daily P&L keys are dates.
+   */
+  keyPrefix?: string;
 }
 
 export type SheetName = 'Orders' | 'Line items' | 'Products' | 'Variants' | 'Daily P&L' | 'Sync log';
@@ -53,6 +58,7 @@ export const ORDERS: TableSchema = {
   sheetName: 'Orders',
   indexColumns: 5,
   storeData: true,
+  keyPrefix: 'ord_',
   columns: [
     field('id', 'text'),
     derived('status', 'text', 'active, cancelled (canceled_at set) or gone (no longer returned by the service; see gone_at). Rows are never deleted.'),
@@ -114,6 +120,7 @@ export const LINE_ITEMS: TableSchema = {
   sheetName: 'Line items',
   indexColumns: 3,
   storeData: true,
+  keyPrefix: 'li_',
   columns: [
     field('id', 'text'),
     derived('order_id', 'text'),
@@ -137,6 +144,7 @@ export const PRODUCTS: TableSchema = {
   sheetName: 'Products',
   indexColumns: 1,
   storeData: true,
+  keyPrefix: 'prd_',
   columns: [
     field('id', 'text'),
     derived('synced_at', 'timestamp'),

@@ -10,6 +10,7 @@ import {
 } from '../auth';
 import { getDeploymentConfig } from '../config';
 import { ExecutionBudget } from '../platform/budget';
+import type { CacheLike } from '../api';
 import type { AccountPort, ConnectionPort } from './ports';
 
 /** Short: the sidebar waits for this call; a slow service should show a problem, not a frozen panel. */
@@ -32,16 +33,22 @@ export function authConnectionPort(): ConnectionPort {
 
 export function apiAccountPort(): AccountPort {
   return {
-    account: () => {
+    account: ({ fresh }) => {
       const config = getDeploymentConfig();
+      const cache = CacheService.getDocumentCache();
       const client = createApiClient({
         baseUrl: config.apiBaseUrl,
         tokens: triggerTokenSource(),
         budget: new ExecutionBudget(ACCOUNT_BUDGET_MS, 5_000),
-        cache: CacheService.getDocumentCache(),
+        cache: fresh && cache ? writeOnly(cache) : cache,
         transport: { cacheScope: storeTag() ?? 'sidebar' },
       });
       return client.account();
     },
   };
+}
+
+/** A cache that is never read but still filled: the answer comes from the service and renews the cached copy. */
+function writeOnly(cache: CacheLike): CacheLike {
+  return { get: () => null, put: (key, value, seconds) => cache.put(key, value, seconds) };
 }

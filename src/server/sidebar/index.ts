@@ -2,6 +2,7 @@
  * The server functions behind the sidebar (google.script.run) and the menu. Thin: the logic is in
  * state.ts and sync-session.ts over the ports; this file binds the real modules.
  */
+import { countsText as writtenText } from '../../contract/counts-text';
 import type { ConnectStart, ScheduleView, SidebarState, SyncProgress } from '../../contract/sidebar';
 import { measureSpreadsheetCells } from './cells-gauge';
 import { apiAccountPort, authConnectionPort } from './connection-port';
@@ -37,6 +38,8 @@ export function beginConnect(): ConnectStart {
 export function disconnectStore(): SidebarState {
   const p = ports();
   p.connection.disconnect();
+  // Syncing stops until a store is connected again; reconnecting the sheets' store resumes the schedule.
+  p.sync.pauseSchedule();
   p.memory.rememberStore(null);
   p.memory.setSyncSession(null);
   return sidebarState(p);
@@ -72,7 +75,10 @@ export function syncFromMenu(): void {
     spreadsheet.toast(progress.problem.userMessage, 'Merchant Analytics: sync stopped', 15);
     return;
   }
-  const c = progress.counts;
-  const rows = `${c.pages} pages: ${c.inserted} rows added, ${c.updated} updated.`;
-  spreadsheet.toast(progress.done ? `Caught up. ${rows}` : `${rows} More to fetch: run Sync now again or open the sidebar.`, 'Merchant Analytics', 10);
+  const written = `${writtenText(progress.counts)}.`;
+  if (progress.pausedUntil) {
+    spreadsheet.toast(`${written} ${progress.phase}.`, 'Merchant Analytics: sync paused', 15);
+    return;
+  }
+  spreadsheet.toast(progress.done ? `Caught up. ${written}` : `${written} More to fetch: run Sync now again or open the sidebar.`, 'Merchant Analytics', 10);
 }

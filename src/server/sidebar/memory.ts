@@ -4,6 +4,9 @@ import type { SidebarMemory, SyncSession } from './ports';
 const STORE_KEY = 'MA_SIDEBAR_LAST_STORE';
 const SESSION_KEY = 'MA_SIDEBAR_SYNC_SESSION';
 const SESSION_TTL_SECONDS = 6 * 60 * 60;
+const CHECK_KEY = 'MA_SIDEBAR_CONNECTION_CHECKED_AT';
+/** Longer than the check interval: the time itself is compared, the expiry only tidies up. */
+const CHECK_TTL_SECONDS = 10 * 60;
 
 function parse<T>(text: string | null): T | null {
   if (!text) return null;
@@ -14,7 +17,10 @@ function parse<T>(text: string | null): T | null {
   }
 }
 
-/** Document properties for the store (shown after the connection breaks); document cache for a Sync now run. */
+/**
+ * Document properties for the store (shown after the connection breaks); document cache for a
+ * Sync now run and for the time of the last connection check (shared by every editor's sidebar).
+ */
 export function documentSidebarMemory(): SidebarMemory {
   const properties = PropertiesService.getDocumentProperties();
   const cache = CacheService.getDocumentCache() ?? CacheService.getUserCache();
@@ -30,6 +36,14 @@ export function documentSidebarMemory(): SidebarMemory {
     setSyncSession(session) {
       if (session) cache.put(SESSION_KEY, JSON.stringify(session), SESSION_TTL_SECONDS);
       else cache.remove(SESSION_KEY);
+    },
+    lastConnectionCheck() {
+      const raw = cache.get(CHECK_KEY);
+      const at = raw === null ? NaN : Number(raw);
+      return Number.isFinite(at) ? at : null;
+    },
+    noteConnectionCheck(at) {
+      cache.put(CHECK_KEY, String(at), CHECK_TTL_SECONDS);
     },
   };
 }

@@ -40,8 +40,11 @@ export interface ConnectionPort {
 }
 
 export interface AccountPort {
-  /** GET /account with the sidebar's token source; throws ApiError. */
-  account(): Account;
+  /**
+   * GET /account with the sidebar's token source; throws ApiError. `fresh` asks the service itself,
+   * past the response cache (whose answer may be minutes old), and refreshes the cached copy.
+   */
+  account(options: { fresh: boolean }): Account;
 }
 
 export type SyncJobName = 'orders' | 'products' | 'daily' | 'reconcile';
@@ -60,6 +63,12 @@ export interface SyncStepReport {
   ordersMark: string | null;
   /** Where the step's last job stands when known (the daily job's days). */
   position: JobPosition | null;
+  /**
+   * The step paused to keep the API's hourly reserve: it continues after this ISO time (null = not
+   * paused), and `pauseText` says when in the spreadsheet's time zone ("14:05 (Europe/Berlin time)").
+   */
+  pausedUntil: string | null;
+  pauseText: string | null;
 }
 
 /** What the sync knows about room in the spreadsheet (sync state: window, stop, backfill estimate). */
@@ -75,9 +84,18 @@ export interface CapacityFacts {
 export interface SyncPort {
   /** Runs as much sync as fits in budgetMs; throws an error with userMessage and action when the run stopped on a problem. */
   runStep(budgetMs: number): SyncStepReport;
-  jobs(): JobView[];
+  /** The recent runs, newest first; `connected`: the connection works now (failures of a lost one are history). */
+  jobs(connected: boolean): JobView[];
+  /** The schedule in force, or off with a 'paused' note when a lost connection paused it. */
   schedule(): ScheduleView;
   setSchedule(request: ScheduleRequest): ScheduleView;
+  /**
+   * The connection was confirmed to read `storeId`: restores a schedule a lost connection paused
+   * when the sheets hold that store. The restored schedule with a 'resumed' note, or null.
+   */
+  resumeSchedule(storeId: string): ScheduleView | null;
+  /** The connection was found lost: removes the trigger, remembering the schedule for the reconnect; the schedule now (off, with a 'paused' note). */
+  pauseSchedule(): ScheduleView;
   capacity(): CapacityFacts;
   /** Throws an error with userMessage when the date is not acceptable; changes nothing then. */
   setOrdersWindow(createdAfter: string | null): void;
@@ -101,6 +119,9 @@ export interface SidebarMemory {
   rememberStore(store: StoreView | null): void;
   syncSession(): SyncSession | null;
   setSyncSession(session: SyncSession | null): void;
+  /** When getSidebarState last asked the service itself whether the connection works (epoch ms). */
+  lastConnectionCheck(): number | null;
+  noteConnectionCheck(at: number): void;
 }
 
 export interface SidebarPorts {

@@ -1,9 +1,16 @@
-import type { ConnectionView, SidebarState, StoreView } from '../../contract/sidebar';
+import type { ConnectionView, ScheduleView, SidebarState, StoreView } from '../../contract/sidebar';
 import { isApiError } from '../api/errors';
 import type { Account } from '../api/types';
 import type { ConnectionStatusView, SidebarPorts } from './ports';
 import { brokenReasonOf, connectionProblem, problemOf } from './problems';
 import { windowOfferOf } from './window-offer';
+
+/**
+ * How often the sidebar asks the service itself whether the connection works, past the cached
+ * account answer (kept up to its max-age, minutes): a revoke then shows within about a minute,
+ * as the spec says the service applies it, without a request on every opening.
+ */
+export const CONNECTION_CHECK_INTERVAL_MS = 60_000;
 
 export function storeViewOf(account: Account): StoreView {
   const store = account.store;
@@ -37,14 +44,33 @@ function recheckedStatus(ports: SidebarPorts): ConnectionStatusView {
   return ports.connection.status();
 }
 
+/** The account, from the service itself at most once a minute (and whenever a paused schedule waits on it). */
+function readAccount(ports: SidebarPorts, now: number, mustConfirm: boolean): Account {
+  const last = ports.memory.lastConnectionCheck();
+  const fresh = mustConfirm || last === null || now - last >= CONNECTION_CHECK_INTERVAL_MS || now < last;
+  if (!fresh) return ports.account.account({ fresh: false });
+  try {
+    return ports.account.account({ fresh: true });
+  } finally {
+    // Noted even when it failed: a refusal is recorded, and an outage is not asked again at once.
+    ports.memory.noteConnectionCheck(now);
+  }
+}
+
+/** A lost connection must not keep firing: its schedule is paused (remembered for the reconnect). */
+function pausedIfBroken(ports: SidebarPorts, state: ConnectionStatusView['state'], schedule: ScheduleView): ScheduleView {
+  const broken = state !== 'connected' && state !== 'not_connected' && state !== 'not_configured';
+  return broken && schedule.mode !== 'off' ? ports.sync.pauseSchedule() : schedule;
+}
+
 /** The whole sidebar: the connection checked against the API when connected, plus sync, schedule and size. */
-export function sidebarState(ports: SidebarPorts): SidebarState {
+export function sidebarState(ports: SidebarPorts, now: number = Date.now()): SidebarState {
   const base: SidebarState = {
     connection: { state: 'not_configured', store: null, problem: null },
     plan: null,
     freshness: null,
     jobs: [],
-    schedule: { mode: 'off', hour: null },
+    schedule: { mode: 'off', hour: null, timeZone: null, note: null },
     cells: ports.sheets.cells(),
     problem: null,
   };
@@ -52,19 +78,20 @@ export function sidebarState(ports: SidebarPorts): SidebarState {
   if (status.state === 'not_configured') return { ...base, connection: connectionView(status, null) };
   const facts = ports.sync.capacity();
   const cells = { ...base.cells, ordersWindow: facts.ordersWindow, offer: windowOfferOf(base.cells, facts) };
-  const withSync: SidebarState = { ...base, cells, jobs: ports.sync.jobs(), schedule: ports.sync.schedule() };
+  const withSync = (connected: boolean, schedule: ScheduleView): SidebarState => ({ ...base, cells, jobs: ports.sync.jobs(connected), schedule });
+  const schedule = pausedIfBroken(ports, status.state, ports.sync.schedule());
   const lastStore = ports.memory.lastStore();
   // A broken connection names the store it read; "not connected" names none.
-  if (status.state === 'not_connected') return { ...withSync, connection: connectionView(status, null) };
-  if (status.state !== 'connected') return { ...withSync, connection: connectionView(status, lastStore) };
+  if (status.state === 'not_connected') return { ...withSync(false, schedule), connection: connectionView(status, null) };
+  if (status.state !== 'connected') return { ...withSync(false, schedule), connection: connectionView(status, lastStore) };
   try {
     ports.connection.refreshProactively();
-    const account = ports.account.account();
+    const account = readAccount(ports, now, schedule.note !== null && schedule.note.kind === 'paused');
     const store = storeViewOf(account);
     ports.memory.rememberStore(store);
     const availability = account.data_availability;
     return {
-      ...withSync,
+      ...withSync(true, ports.sync.resumeSchedule(store.id) ?? schedule),
       connection: connectionView(status, store),
       plan: { name: account.plan ?? null, historyAvailableFrom: availability.available_from ?? null, historyDays: availability.history_days ?? null },
       freshness: { lastSyncAt: availability.last_sync_at ?? null, stale: availability.stale === true },
@@ -74,11 +101,11 @@ export function sidebarState(ports: SidebarPorts): SidebarState {
     if (reason) ports.connection.markBroken(reason);
     // Auth may have recorded the failure itself (e.g. a refresh that was refused).
     const after = ports.connection.status();
-    if (after.state !== 'connected') return { ...withSync, connection: connectionView(after, lastStore) };
+    if (after.state !== 'connected') return { ...withSync(false, pausedIfBroken(ports, after.state, schedule)), connection: connectionView(after, lastStore) };
     if (isApiError(error) && error.code === 'client_not_authorized') {
-      return { ...withSync, connection: { state: 'operator_problem', store: lastStore, problem: problemOf(error) } };
+      return { ...withSync(false, pausedIfBroken(ports, 'operator_problem', schedule)), connection: { state: 'operator_problem', store: lastStore, problem: problemOf(error) } };
     }
     // The connection stands; the account could not be read right now (rate limit, outage).
-    return { ...withSync, connection: connectionView(status, lastStore), problem: problemOf(error) };
+    return { ...withSync(true, schedule), connection: connectionView(status, lastStore), problem: problemOf(error) };
   }
 }

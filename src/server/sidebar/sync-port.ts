@@ -1,14 +1,19 @@
-import type { JobView, ScheduleView, UserAction } from '../../contract/sidebar';
-import { connectionStatus } from '../auth';
+import type { JobView, ScheduleNote, ScheduleView, UserAction } from '../../contract/sidebar';
+import { connectionStatus, storeTag } from '../auth';
 import { setOrdersWindow } from '../sync/overview';
 import { instantToLocalDate } from '../sheets/cells';
 import { runSync } from '../sync/runner';
-import { getSchedule, setSchedule, type Schedule } from '../sync/schedule';
-import { SyncStateStore, type RunRecord } from '../sync/state';
+import { describeSchedule, getSchedule, scheduleTimeZone, setSchedule, suspendedSchedule, suspendSchedule, type Schedule } from '../sync/schedule';
+import { resumeScheduleAfterReconnect, resumeTimeText } from '../sync';
+import { SyncStateStore } from '../sync/state';
+import { loggedRuns, type LoggedRun } from '../sync/sync-log';
 import type { SyncPort } from './ports';
 
-/** Sync failures about room in the spreadsheet: the sidebar's window offer is the way out. */
-const ROOM_CODES: readonly string[] = ['cell_limit', 'backfill_too_large'];
+/**
+ * Sync failures the user fixes in the spreadsheet, not by retrying: room (the sidebar's window
+ * offer is the way out) and a managed column moved or renamed (the message names the column and the fix).
+ */
+const FIX_CODES: readonly string[] = ['cell_limit', 'backfill_too_large', 'sheet_layout', 'sheet_owner'];
 
 /** How many recent runs the sidebar lists under "Last sync". */
 const RUNS_SHOWN = 3;
@@ -25,25 +30,60 @@ export class SyncStoppedError extends Error {
   }
 }
 
-function scheduleView(schedule: Schedule): ScheduleView {
-  return schedule.kind === 'daily' ? { mode: 'daily', hour: schedule.hour } : { mode: schedule.kind, hour: null };
+/** What the user does about a run that stopped on `failureCode`, given the connection state after it. */
+export function stopActionOf(failureCode: string, connection: { state: string; action: UserAction | null }): { code: string; action: UserAction } {
+  if (connection.state !== 'connected') return { code: connection.state, action: connection.action ?? 'retry_later' };
+  return { code: failureCode, action: FIX_CODES.indexOf(failureCode) >= 0 ? 'fix_request' : 'retry_later' };
 }
 
-function outcomeOf(record: RunRecord): string {
+function scheduleView(schedule: Schedule, timeZone: string | null, note: ScheduleNote | null): ScheduleView {
+  const hour = schedule.kind === 'daily' ? schedule.hour : null;
+  return { mode: schedule.kind, hour, timeZone, note };
+}
+
+/** The schedule in force, or off with what a lost connection paused. */
+function currentSchedule(): ScheduleView {
+  const schedule = getSchedule();
+  const paused = schedule.kind === 'off' ? suspendedSchedule() : null;
+  if (!paused) return scheduleView(schedule, scheduleTimeZone(), null);
+  const message = `Automatic sync is off until you reconnect the store these sheets hold; then it resumes ${describeSchedule(paused.schedule, paused.timeZone)}.`;
+  return scheduleView({ kind: 'off' }, scheduleTimeZone(), { kind: 'paused', message });
+}
+
+function outcomeOf(record: LoggedRun): string {
   if (record.outcome === 'ok' || record.outcome === 'error') return record.outcome;
   return 'partial';
 }
 
-export function jobViewOf(record: RunRecord): JobView {
-  const label = record.job ? record.job.charAt(0).toUpperCase() + record.job.slice(1) : 'Sync';
-  return {
-    job: record.job,
-    label,
-    lastRunAt: new Date(record.endedAt ?? record.startedAt).toISOString(),
-    outcome: outcomeOf(record),
-    rows: record.rows,
-    message: record.outcome === 'ok' ? null : record.message,
-  };
+/**
+ * The recent runs as the sidebar lists them (newest first). A failure is history once a later run
+ * succeeded, or, when the connection was lost, once it works again: then it is shown neutral with
+ * a short reason, never with the call to action it had.
+ */
+export function jobViewsOf(runs: readonly LoggedRun[], connected: boolean, timeZone: string, now: number): JobView[] {
+  return runs.map((record, index) => {
+    const laterSuccess = runs.slice(0, index).some((r) => r.outcome === 'ok' || r.outcome === 'partial');
+    const past = record.outcome === 'error' && (laterSuccess || (record.connectionLost && connected));
+    let message: string | null = record.outcome === 'ok' ? null : record.message;
+    if (past) message = record.connectionLost && connected ? 'Stopped: the connection was lost. It works again.' : 'Stopped; a later sync succeeded.';
+    else if (record.outcome === 'partial' && record.pausedUntil !== null) {
+      message = `Paused for the hourly request allowance; resumes after ${resumeTimeText(record.pausedUntil, timeZone, now)}.`;
+    } else if (record.outcome !== 'error') message = null;
+    const label = record.job ? record.job.charAt(0).toUpperCase() + record.job.slice(1) : 'Sync';
+    return {
+      job: record.job,
+      label,
+      lastRunAt: new Date(record.endedAt ?? record.startedAt).toISOString(),
+      outcome: outcomeOf(record),
+      rows: record.rows,
+      message,
+      past,
+    };
+  });
+}
+
+function spreadsheetZone(): string {
+  return SpreadsheetApp.getActive().getSpreadsheetTimeZone();
 }
 
 /** The sync module (runner, schedule, state) as the sidebar sees it. */
@@ -54,28 +94,27 @@ export function syncModulePort(): SyncPort {
       const outcome = runSync({ jobs: ['orders', 'products', 'daily'], budgetMs, addDueReconciliation: false });
       if (outcome.outcome === 'error') {
         // The runner has already recorded connection failures; the connection state says what to do.
-        const status = connectionStatus();
-        const action: UserAction = status.state !== 'connected' && status.action ? status.action : 'retry_later';
-        const code = status.state !== 'connected' ? status.state : outcome.failureCode ?? 'sync_failed';
-        const roomAction: UserAction = 'fix_request';
-        throw new SyncStoppedError(code, outcome.message, ROOM_CODES.indexOf(code) >= 0 ? roomAction : action);
+        const stop = stopActionOf(outcome.failureCode ?? 'sync_failed', connectionStatus());
+        throw new SyncStoppedError(stop.code, outcome.message, stop.action);
       }
-      const tally = outcome.tally;
       const orders = new SyncStateStore(PropertiesService.getDocumentProperties()).get('orders');
+      const paused = outcome.pausedUntil;
       return {
         done: outcome.done,
         busy: outcome.outcome === 'busy',
         job: outcome.job,
-        written: { pages: tally.pages, inserted: tally.inserted, updated: tally.updated, rows: tally.rows },
+        written: outcome.counts,
         ordersFrom,
         ordersMark: orders.watermark,
         position: outcome.position,
+        pausedUntil: paused === null ? null : new Date(paused).toISOString(),
+        pauseText: paused === null ? null : resumeTimeText(paused, spreadsheetZone(), Date.now()),
       };
     },
     capacity() {
       const state = new SyncStateStore(PropertiesService.getDocumentProperties());
       const capacity = state.get('capacity');
-      const zone = state.get('meta').storeTimeZone ?? SpreadsheetApp.getActive().getSpreadsheetTimeZone();
+      const zone = state.get('meta').storeTimeZone ?? spreadsheetZone();
       return {
         ordersWindow: state.get('orders').createdAfter,
         stopped: capacity.stoppedAt !== null,
@@ -84,12 +123,23 @@ export function syncModulePort(): SyncPort {
       };
     },
     setOrdersWindow,
-    jobs() {
-      const runs = new SyncStateStore(PropertiesService.getDocumentProperties()).get('lastRuns');
-      return runs.slice(0, RUNS_SHOWN).map(jobViewOf); // newest first, as the Sync log keeps them
+    jobs(connected) {
+      const runs = loggedRuns(new SyncStateStore(PropertiesService.getDocumentProperties()));
+      // Newest first, as the Sync log keeps them; a later success is looked for among all kept runs.
+      return jobViewsOf(runs, connected, spreadsheetZone(), Date.now()).slice(0, RUNS_SHOWN);
     },
-    schedule: () => scheduleView(getSchedule()),
-    setSchedule: (request) =>
-      scheduleView(setSchedule(request.mode === 'daily' ? { kind: 'daily', hour: request.hour } : { kind: request.mode })),
+    schedule: currentSchedule,
+    setSchedule: (request) => {
+      const saved = setSchedule(request.mode === 'daily' ? { kind: 'daily', hour: request.hour } : { kind: request.mode });
+      return scheduleView(saved, scheduleTimeZone(), null);
+    },
+    resumeSchedule(storeId) {
+      const resumed = resumeScheduleAfterReconnect(storeId);
+      return resumed ? scheduleView(resumed.schedule, scheduleTimeZone(), { kind: 'resumed', message: resumed.message }) : null;
+    },
+    pauseSchedule() {
+      suspendSchedule(storeTag(), Date.now());
+      return currentSchedule();
+    },
   };
 }

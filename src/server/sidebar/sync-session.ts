@@ -18,11 +18,18 @@ const PHASES: Record<SyncJobName, string> = {
 };
 
 export function zeroCounts(): SyncCounts {
-  return { pages: 0, inserted: 0, updated: 0, rows: 0 };
+  return { ordersAdded: 0, ordersUpdated: 0, lineItems: 0, products: 0, variants: 0, days: 0 };
 }
 
 function add(a: SyncCounts, b: SyncCounts): SyncCounts {
-  return { pages: a.pages + b.pages, inserted: a.inserted + b.inserted, updated: a.updated + b.updated, rows: a.rows + b.rows };
+  return {
+    ordersAdded: a.ordersAdded + b.ordersAdded,
+    ordersUpdated: a.ordersUpdated + b.ordersUpdated,
+    lineItems: a.lineItems + b.lineItems,
+    products: a.products + b.products,
+    variants: a.variants + b.variants,
+    days: a.days + b.days,
+  };
 }
 
 /**
@@ -41,7 +48,7 @@ export function startSyncSession(ports: SidebarPorts): SyncProgress {
   const counts = zeroCounts();
   if (ports.connection.status().state === 'connected') {
     ports.memory.setSyncSession({ counts, startMark: null, fraction: null });
-    return { done: false, phase: 'Starting', counts, fraction: null, problem: null };
+    return { done: false, phase: 'Starting', counts, fraction: null, problem: null, pausedUntil: null };
   }
   ports.memory.setSyncSession(null);
   return {
@@ -50,6 +57,7 @@ export function startSyncSession(ports: SidebarPorts): SyncProgress {
     counts,
     fraction: null,
     problem: { code: 'not_connected', userMessage: 'Connect a store before syncing.', action: 'connect', retryAt: null },
+    pausedUntil: null,
   };
 }
 
@@ -61,22 +69,27 @@ export function runSyncSessionStep(ports: SidebarPorts, budgetMs = SIDEBAR_STEP_
     const counts = add(session.counts, report.written);
     // A first backfill has no watermark before its first page: its first page's mark is the start.
     const startMark = session.startMark ?? report.ordersFrom ?? report.ordersMark;
-    const fraction = estimateFraction(report, startMark, now(), session.fraction ?? null);
-    ports.memory.setSyncSession(report.done ? null : { counts, startMark, fraction });
+    const paused = report.pausedUntil !== null;
+    // A pause keeps the bar where it was: the API's reserve says nothing about how far the sync is.
+    const fraction = paused ? (session.fraction ?? null) : estimateFraction(report, startMark, now(), session.fraction ?? null);
+    // A paused run ends this Sync now (the schedule or the next Sync now continues after the pause).
+    ports.memory.setSyncSession(report.done || paused ? null : { counts, startMark, fraction });
     const phase = report.done
       ? 'Caught up'
-      : report.busy
-        ? 'Waiting: another sync of this spreadsheet is running'
-        : report.job
-          ? PHASES[report.job]
-          : 'Syncing';
-    return { done: report.done, phase, counts, fraction, problem: null };
+      : paused
+        ? `Paused for the hourly request allowance: resumes after ${report.pauseText ?? 'a short wait'}`
+        : report.busy
+          ? 'Waiting: another sync of this spreadsheet is running'
+          : report.job
+            ? PHASES[report.job]
+            : 'Syncing';
+    return { done: report.done, phase, counts, fraction, problem: null, pausedUntil: report.pausedUntil };
   } catch (error) {
     if (isApiError(error)) {
       const reason = brokenReasonOf(error);
       if (reason) ports.connection.markBroken(reason);
     }
     ports.memory.setSyncSession(null);
-    return { done: true, phase: 'Stopped', counts: session.counts, fraction: null, problem: problemOf(error) };
+    return { done: true, phase: 'Stopped', counts: session.counts, fraction: null, problem: problemOf(error), pausedUntil: null };
   }
 }

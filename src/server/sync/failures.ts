@@ -1,19 +1,26 @@
 /**
- * What a failed run means: connection errors mark the connection and stop the schedule; sheet
- * ownership and the cell limit stop the run with their message; anything else is logged and the
- * next run resumes from the checkpoint.
+ * What a failed run means: connection errors mark the connection and pause the schedule; sheet
+ * ownership, layout and the cell limit stop the run with their message; the hourly request reserve
+ * pauses the run until a known time (a partial run, not a failure); anything else is logged and
+ * the next run resumes from the checkpoint.
  */
 import { isApiError } from '../api';
 import { isConnectionError, recordAuthFailure } from '../auth';
 import { NotConfiguredError } from '../config';
 import { CellLimitError, SheetLayoutError, SheetOwnershipError } from '../sheets/managed-workbook';
+import { instantToLocalDate } from '../sheets/cells';
 import { BackfillTooLargeError } from './backfill-check';
 
 export interface RunFailure {
   code: string;
   userMessage: string;
-  /** True when the connection cannot be used until the user reconnects (schedule is stopped). */
+  /** True when the connection cannot be used until the user reconnects (schedule is paused). */
   connectionLost: boolean;
+  /**
+   * Set when the run did not fail but paused to keep the API's hourly reserve: epoch ms after
+   * which it continues (null when the service gave no time). The run is `partial`, not `error`.
+   */
+  pausedUntil?: number | null;
 }
 
 const CONNECTION_CODES = ['grant_revoked', 'invalid_token_claims', 'client_not_authorized', 'insufficient_scope'];
@@ -21,6 +28,7 @@ const BROKEN_STATES = ['revoked', 'store_changed', 'invalid_claims', 'lapsed', '
 
 export function classifyFailure(e: unknown): RunFailure {
   if (isApiError(e)) {
+    if (e.code === 'rate_limit_budget') return { code: e.code, userMessage: e.userMessage, connectionLost: false, pausedUntil: e.retryAt };
     if (CONNECTION_CODES.indexOf(e.code) >= 0) {
       const status = recordAuthFailure(e.code);
       return { code: e.code, userMessage: status ? status.message : e.userMessage, connectionLost: true };
@@ -35,4 +43,19 @@ export function classifyFailure(e: unknown): RunFailure {
   if (e instanceof BackfillTooLargeError) return { code: 'backfill_too_large', userMessage: e.userMessage, connectionLost: false };
   const message = e instanceof Error ? e.message : String(e);
   return { code: 'internal', userMessage: `The sync stopped on an unexpected problem: ${message}. Nothing written so far was lost; the next run continues.`, connectionLost: false };
+}
+
+/** "14:05 (Europe/Berlin time)": an instant in the spreadsheet's zone, with the day when it is not today there. */
+export function resumeTimeText(at: number, timeZone: string, now: number): string {
+  const time = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(at));
+  const day = instantToLocalDate(at, timeZone);
+  const when = day === instantToLocalDate(now, timeZone) ? time : `${time} on ${day}`;
+  return `${when} (${timeZone} time)`;
+}
+
+/** The Sync log's words for a run paused by the hourly reserve. */
+export function pauseMessage(pausedUntil: number | null, timeZone: string, now: number): string {
+  const base = 'Paused to keep the hourly request allowance of Merchant Analytics. Rows written so far are kept;';
+  if (pausedUntil === null) return `${base} the sync continues at the next run.`;
+  return `${base} the sync resumes after ${resumeTimeText(pausedUntil, timeZone, now)}.`;
 }

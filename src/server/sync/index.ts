@@ -2,12 +2,30 @@
  * The sync as the rest of the add-on uses it: the sidebar's bounded steps, the trigger handler,
  * the schedule and the overview.
  */
+import { documentLock, storeTag } from '../auth';
+import { ManagedWorkbook } from '../sheets/managed-workbook';
 import type { JobName } from './job-context';
-import { ordersShare, overallFraction, positionShare } from './progress';
+import { ordersShare, overallFraction, positionShare, type RunCounts } from './progress';
 import { runScheduledSync as runScheduled, runSync, type RunOutcome } from './runner';
+import { describeSchedule, resumeSuspendedSchedule, scheduleTimeZone, suspendedSchedule, type Schedule } from './schedule';
 import { SyncStateStore } from './state';
+import { SyncLog } from './sync-log';
 
-export { getSchedule, setSchedule, stopSchedule, SCHEDULED_SYNC_HANDLER, ScheduleError, type Schedule } from './schedule';
+export {
+  describeSchedule,
+  getSchedule,
+  scheduleTimeZone,
+  setSchedule,
+  stopSchedule,
+  suspendedSchedule,
+  SCHEDULED_SYNC_HANDLER,
+  ScheduleError,
+  type Schedule,
+  type SuspendedSchedule,
+} from './schedule';
+export { loggedRuns, type LoggedRun } from './sync-log';
+export { resumeTimeText } from './failures';
+export type { RunCounts } from './progress';
 export { getSyncOverview, setOrdersWindow, type SyncOverview } from './overview';
 export { ordersShare, overallFraction, positionShare, monotonicFraction } from './progress';
 export type { JobPosition } from './job-context';
@@ -22,6 +40,10 @@ export interface SyncProgress {
   job: JobName | null;
   pagesDone: number;
   rowsWritten: number;
+  /** What was written, per sheet (orders added/updated, line items, products, variants, days). */
+  counts: RunCounts;
+  /** A partial run paused for the API's hourly reserve continues after this ISO time; else null. */
+  pausedUntil: string | null;
   /** Rows the job in progress has in all, when known: the days of the daily window. Never guessed. */
   estimatedTotal?: number;
   /** 0..1 of the whole sync when it can be measured (progress.ts), else null; 1 only when done. */
@@ -55,10 +77,32 @@ function toProgress(outcome: RunOutcome, fromMark: string | null): SyncProgress 
     job: outcome.job,
     pagesDone: outcome.tally.pages,
     rowsWritten: outcome.tally.rows,
+    counts: outcome.counts,
+    pausedUntil: outcome.pausedUntil === null ? null : new Date(outcome.pausedUntil).toISOString(),
     fraction: outcome.outcome === 'error' ? null : outcome.done ? 1 : overallFraction(outcome.job, share),
     message: outcome.message,
     outcome: outcome.outcome,
   };
   if (outcome.position) progress.estimatedTotal = outcome.position.total;
   return progress;
+}
+
+/**
+ * After the sidebar confirmed a working connection to `storeId`: restores the schedule a lost
+ * connection paused, when the sheets belong to that store, and records it in the Sync log. Under
+ * the document lock; a busy document leaves it for the next call. Null when nothing was restored.
+ */
+export function resumeScheduleAfterReconnect(storeId: string): { schedule: Schedule; message: string } | null {
+  if (!suspendedSchedule()) return null;
+  const lock = documentLock();
+  if (!lock.tryLock(1_000)) return null;
+  try {
+    const schedule = resumeSuspendedSchedule(storeId, storeTag());
+    if (!schedule) return null;
+    const message = `Automatic sync resumed: ${describeSchedule(schedule, scheduleTimeZone())}.`;
+    new SyncLog(new ManagedWorkbook(), new SyncStateStore(PropertiesService.getDocumentProperties())).note(Date.now(), 'schedule', message);
+    return { schedule, message };
+  } finally {
+    lock.releaseLock();
+  }
 }

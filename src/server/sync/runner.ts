@@ -8,14 +8,15 @@ import { getDeploymentConfig } from '../config';
 import { ExecutionBudget, EXECUTION_LIMIT_MS } from '../platform/budget';
 import { ManagedWorkbook } from '../sheets/managed-workbook';
 import { runDailyJob } from './daily-job';
-import { classifyFailure } from './failures';
+import { classifyFailure, pauseMessage, type RunFailure } from './failures';
 import { emptyTally, type JobContext, type JobName, type JobPosition, type JobResult, type RunTally } from './job-context';
 import { reconciliationDue, runOrdersJob, runReconcileJob } from './orders-job';
 import { runProductsJob } from './products-job';
+import { addJobCounts, emptyCounts, snapshotOf, type RunCounts } from './progress';
 import { checkManagedSheets } from './sheet-health';
-import { stopSchedule } from './schedule';
+import { describeSchedule, resumeSuspendedSchedule, scheduleTimeZone, suspendSchedule } from './schedule';
 import { SyncStateStore } from './state';
-import { SyncLog } from './sync-log';
+import { SyncLog, type LogEntry } from './sync-log';
 
 /** A run that finds another sync holding the document waits this long, then exits and logs so. */
 const LOCK_WAIT_MS = 1_000;
@@ -37,6 +38,10 @@ export interface RunOutcome {
   failureCode: string | null;
   /** Where the last job stands, when that can be known (progress.ts). */
   position: JobPosition | null;
+  /** What the run wrote, per sheet. */
+  counts: RunCounts;
+  /** A 'partial' run that paused for the API's hourly reserve continues after this (epoch ms); else null. */
+  pausedUntil: number | null;
 }
 
 const RUNNERS: Record<JobName, (ctx: JobContext) => JobResult> = {
@@ -68,27 +73,32 @@ export function runSync(options: RunOptions): RunOutcome {
   if (!locked) {
     const message = 'Another sync of this spreadsheet is running; this run did nothing and the next one continues.';
     log.close({ ...blankEntry(startedAt, options.jobs.join(', ')), endedAt: Date.now(), outcome: 'busy', message });
-    return { done: false, job: null, tally, message, outcome: 'busy', failureCode: null, position: null };
+    return { done: false, job: null, tally, message, outcome: 'busy', failureCode: null, position: null, counts: emptyCounts(), pausedUntil: null };
   }
   let api: ApiClient | null = null;
   let jobs = options.jobs.slice();
   let current: JobName | null = null;
+  let counts = emptyCounts();
+  let before = snapshotOf(tally);
   let result: RunOutcome;
+  let failure: RunFailure | null = null;
   try {
     const config = getDeploymentConfig();
     api = createApiClient({ baseUrl: config.apiBaseUrl, tokens: triggerTokenSource(), budget, cache: CacheService.getDocumentCache() });
     const account = api.account();
     if (!confirmStore({ id: account.store.id, name: account.store.name })) {
-      const message = `This spreadsheet holds data of store ${storeTag()}, but the connection now reads ${account.store.id}. Nothing was written. Reconnect the original store here, or use a new spreadsheet.`;
-      stopSchedule();
-      log.close({ ...blankEntry(startedAt, jobs.join(', ')), endedAt: Date.now(), outcome: 'error', message });
-      return { done: true, job: null, tally, message, outcome: 'error', failureCode: 'store_changed', position: null };
+      const tag = storeTag();
+      const message = `This spreadsheet holds data of store ${tag}, but the connection now reads ${account.store.id}. Nothing was written. Reconnect the original store here, or use a new spreadsheet.${pauseNote(tag)}`;
+      log.close({ ...blankEntry(startedAt, jobs.join(', ')), endedAt: Date.now(), outcome: 'error', message, failureCode: 'store_changed', connectionLost: true });
+      return { done: true, job: null, tally, message, outcome: 'error', failureCode: 'store_changed', position: null, counts, pausedUntil: null };
     }
+    const resumed = resumeSuspendedSchedule(account.store.id, storeTag());
     if (storeTag() === null) setStoreTag(account.store.id);
     workbook.bindStore(account.store.id, account.store.currency || null);
     state.update('meta', { storeTimeZone: account.store.timezone, storeCurrency: account.store.currency });
     const ctx: JobContext = { api, workbook, state, budget, now: () => Date.now(), storeTimeZone: account.store.timezone || workbook.timeZone, tally };
-    const messages: string[] = checkManagedSheets(ctx, jobs);
+    const messages: string[] = resumed ? [`Automatic sync resumed: ${describeSchedule(resumed, scheduleTimeZone())}.`] : [];
+    messages.push(...checkManagedSheets(ctx, jobs));
     if (options.addDueReconciliation && jobs.indexOf('reconcile') < 0 && reconciliationDue(ctx)) jobs = [...jobs, 'reconcile'];
     jobs = inRunOrder(jobs);
     log.open({ ...blankEntry(startedAt, jobs.join(', ')), outcome: 'running', message: 'Running…' });
@@ -96,7 +106,9 @@ export function runSync(options: RunOptions): RunOutcome {
     let position: JobPosition | null = null;
     for (const job of jobs) {
       current = job;
+      before = snapshotOf(tally);
       const r = RUNNERS[job](ctx);
+      counts = addJobCounts(counts, job, before, tally);
       messages.push(r.message);
       position = r.position ?? null;
       if (job === 'orders' && r.caughtUp) noteFirstBackfill(ctx);
@@ -108,13 +120,13 @@ export function runSync(options: RunOptions): RunOutcome {
     const meta = state.get('meta');
     if (meta.truncated) messages.push(`The plan shows history from ${meta.historyAvailableFrom ?? 'a limited date'} (older data is not available).`);
     if (allCaughtUp && state.get('capacity').stoppedAt !== null) state.update('capacity', { stoppedAt: null });
-    result = { done: allCaughtUp, job: current, tally, message: messages.join(' '), outcome: allCaughtUp ? 'ok' : 'partial', failureCode: null, position };
+    result = { done: allCaughtUp, job: current, tally, message: messages.join(' '), outcome: allCaughtUp ? 'ok' : 'partial', failureCode: null, position, counts, pausedUntil: null };
   } catch (e) {
-    const failure = classifyFailure(e);
-    if (failure.connectionLost) stopSchedule();
-    // The sidebar offers a created_after window while this stands (cleared by a window or a complete run).
-    if (failure.code === 'cell_limit' || failure.code === 'backfill_too_large') state.update('capacity', { stoppedAt: Date.now() });
-    result = { done: true, job: current, tally, message: failure.userMessage, outcome: 'error', failureCode: failure.code, position: null };
+    // Pages written before the failure are in the sheets (and checkpointed): count them.
+    if (current !== null) counts = addJobCounts(counts, current, before, tally);
+    failure = classifyFailure(e);
+    const ending = failure.pausedUntil !== undefined ? pausedEnding(failure.pausedUntil, workbook.timeZone) : failedEnding(failure, state);
+    result = { ...ending, job: current, tally, counts };
   } finally {
     lock.releaseLock();
   }
@@ -130,9 +142,36 @@ export function runSync(options: RunOptions): RunOutcome {
     rateLimitWaits: api ? api.stats.rateLimitWaits : 0,
     outcome: result.outcome,
     message: result.message,
+    failureCode: result.failureCode,
+    connectionLost: failure !== null && failure.connectionLost,
+    pausedUntil: result.pausedUntil,
   });
   return result;
 }
+
+/** How a run that did not reach its end ended. */
+type Ending = Omit<RunOutcome, 'job' | 'tally' | 'counts'>;
+
+/** A run stopped by the hourly reserve has not failed: it is partial and continues after a known time. */
+function pausedEnding(pausedUntil: number | null, timeZone: string): Ending {
+  const message = pauseMessage(pausedUntil, timeZone, Date.now());
+  return { done: false, message, outcome: 'partial', failureCode: null, position: null, pausedUntil };
+}
+
+function failedEnding(failure: RunFailure, state: SyncStateStore): Ending {
+  let message = failure.userMessage;
+  if (failure.connectionLost) message += pauseNote(storeTag());
+  // The sidebar offers a created_after window while this stands (cleared by a window or a complete run).
+  if (failure.code === 'cell_limit' || failure.code === 'backfill_too_large') state.update('capacity', { stoppedAt: Date.now() });
+  return { done: true, message, outcome: 'error', failureCode: failure.code, position: null, pausedUntil: null };
+}
+
+/** Pauses the schedule of a lost connection (remembering it for the reconnect) and says so. */
+function pauseNote(sheetsStoreId: string | null): string {
+  const paused = suspendSchedule(sheetsStoreId, Date.now());
+  return paused ? ` Automatic sync is off until you reconnect this store; then it resumes ${describeSchedule(paused.schedule, paused.timeZone)}.` : '';
+}
+
 
 /** Daily P&L runs last: the order jobs before it mark the days whose figures changed. */
 function inRunOrder(jobs: JobName[]): JobName[] {
@@ -146,6 +185,6 @@ function noteFirstBackfill(ctx: JobContext): void {
   if (r.lastCompletedAt === null && r.passStartedAt === null) ctx.state.update('reconcile', { lastCompletedAt: ctx.now() });
 }
 
-function blankEntry(startedAt: number, job: string) {
-  return { startedAt, endedAt: null, job, pages: 0, inserted: 0, updated: 0, cancelled: 0, gone: 0, requests: 0, rateLimitWaits: 0, outcome: 'running' as const, message: '' };
+function blankEntry(startedAt: number, job: string): LogEntry {
+  return { startedAt, endedAt: null, job, pages: 0, inserted: 0, updated: 0, cancelled: 0, gone: 0, requests: 0, rateLimitWaits: 0, outcome: 'running', message: '' };
 }

@@ -26,6 +26,32 @@ export interface LogEntry {
   rateLimitWaits: number;
   outcome: RunRecord['outcome'];
   message: string;
+  /** Why an 'error' run stopped (failures.ts codes), kept with the run for the sidebar. */
+  failureCode?: string | null;
+  /** The run stopped because the connection was lost (a reconnect makes it history). */
+  connectionLost?: boolean;
+  /** A partial run paused for the hourly reserve continues after this (epoch ms). */
+  pausedUntil?: number | null;
+}
+
+/** A run as the Sync log remembers it for the sidebar: the stored record plus why it stopped. */
+export interface LoggedRun extends RunRecord {
+  failureCode: string | null;
+  connectionLost: boolean;
+  pausedUntil: number | null;
+}
+
+/** The recent runs, newest first; records saved before these fields existed read as plain runs. */
+export function loggedRuns(state: SyncStateStore): LoggedRun[] {
+  return state.get('lastRuns').map((run) => {
+    const extra = run as Partial<LoggedRun>;
+    return {
+      ...run,
+      failureCode: typeof extra.failureCode === 'string' ? extra.failureCode : null,
+      connectionLost: extra.connectionLost === true,
+      pausedUntil: typeof extra.pausedUntil === 'number' ? extra.pausedUntil : null,
+    };
+  });
 }
 
 export class SyncLog {
@@ -63,12 +89,30 @@ export class SyncLog {
       this.workbook.write([{ schema: SYNC_LOG, rows: [{ row: this.row, column: 1, cells: this.cells(entry) }] }]);
       this.state.save('openLogRow', null);
     }
-    const runs = [
-      { job: entry.job, startedAt: entry.startedAt, endedAt: entry.endedAt, outcome: entry.outcome, rows: entry.inserted + entry.updated, message: entry.message },
-      ...this.state.get('lastRuns'),
-    ].slice(0, LAST_RUNS_KEPT);
+    const run: LoggedRun = {
+      job: entry.job,
+      startedAt: entry.startedAt,
+      endedAt: entry.endedAt,
+      outcome: entry.outcome,
+      rows: entry.inserted + entry.updated,
+      message: entry.message,
+      failureCode: entry.failureCode ?? null,
+      connectionLost: entry.connectionLost === true,
+      pausedUntil: entry.pausedUntil ?? null,
+    };
+    const runs: RunRecord[] = [run, ...this.state.get('lastRuns')].slice(0, LAST_RUNS_KEPT);
     this.state.save('lastRuns', runs);
     this.trim();
+  }
+
+  /**
+   * A row that records an event, not a run (the schedule resumed after a reconnect): appended on
+   * its own, leaving the open-row marker and the recent runs alone. The caller holds the document lock.
+   */
+  note(at: number, job: string, message: string): void {
+    const next = this.workbook.lastRowAtOpen(SYNC_LOG) + 1;
+    const entry: LogEntry = { startedAt: at, endedAt: at, job, pages: 0, inserted: 0, updated: 0, cancelled: 0, gone: 0, requests: 0, rateLimitWaits: 0, outcome: 'ok', message };
+    this.workbook.write([{ schema: SYNC_LOG, rows: [{ row: next, column: 1, cells: this.cells(entry) }] }]);
   }
 
   private trim(): void {

@@ -14,6 +14,14 @@ export interface FakeWorld {
   session: SyncSession | null;
   jobs: JobView[];
   schedule: ScheduleView;
+  /** A schedule paused by a lost connection (resumed by resumeSchedule for `pausedFor`'s store). */
+  paused: ScheduleView | null;
+  pausedFor: string | null;
+  /** Account reads: true = asked the service itself, false = the cached answer was allowed. */
+  reads: boolean[];
+  checkedAt: number | null;
+  /** The `connected` argument of each jobs() call. */
+  jobsAsked: boolean[];
   capacity: CapacityFacts;
   cells: CellsView;
   /** Windows the sidebar asked the sync module to set. */
@@ -45,8 +53,13 @@ export function fakeWorld(): FakeWorld {
     refreshes: 0,
     store: null,
     session: null,
-    jobs: [{ job: 'orders', label: 'Orders', lastRunAt: null, outcome: null, rows: 0, message: null }],
-    schedule: { mode: 'hourly', hour: null },
+    jobs: [{ job: 'orders', label: 'Orders', lastRunAt: null, outcome: null, rows: 0, message: null, past: false }],
+    schedule: { mode: 'hourly', hour: null, timeZone: 'Europe/Berlin', note: null },
+    paused: null,
+    pausedFor: null,
+    reads: [],
+    checkedAt: null,
+    jobsAsked: [],
     capacity: { ordersWindow: null, stopped: false, estimate: null, today: '2026-11-21' },
     cells: { used: 100, limit: 10_000_000, percent: 0, warn: false, ordersWindow: null, offer: null },
     windows: [],
@@ -67,17 +80,37 @@ export function fakeWorld(): FakeWorld {
         world.refreshes++;
       },
     },
-    account: { account: () => world.account() },
+    account: {
+      account: ({ fresh }) => {
+        world.reads.push(fresh);
+        return world.account();
+      },
+    },
     sync: {
       runStep: () => {
         const next = world.steps.shift();
         if (!next) throw new Error('test ran more steps than it scripted');
         return next();
       },
-      jobs: () => world.jobs,
+      jobs: (connected) => {
+        world.jobsAsked.push(connected);
+        return world.jobs;
+      },
       schedule: () => world.schedule,
       setSchedule: (request) => {
-        world.schedule = request.mode === 'daily' ? { mode: 'daily', hour: request.hour } : { mode: request.mode, hour: null };
+        const hour = request.mode === 'daily' ? request.hour : null;
+        world.schedule = { mode: request.mode, hour, timeZone: 'Europe/Berlin', note: null };
+        return world.schedule;
+      },
+      resumeSchedule: (storeId) => {
+        if (!world.paused || world.pausedFor !== storeId) return null;
+        world.schedule = { ...world.paused, note: { kind: 'resumed', message: 'Automatic sync resumed.' } };
+        world.paused = null;
+        return world.schedule;
+      },
+      pauseSchedule: () => {
+        if (world.schedule.mode !== 'off') world.paused = world.schedule;
+        world.schedule = { mode: 'off', hour: null, timeZone: 'Europe/Berlin', note: { kind: 'paused', message: 'Automatic sync is off until you reconnect.' } };
         return world.schedule;
       },
       capacity: () => world.capacity,
@@ -95,6 +128,10 @@ export function fakeWorld(): FakeWorld {
       syncSession: () => world.session,
       setSyncSession: (session) => {
         world.session = session;
+      },
+      lastConnectionCheck: () => world.checkedAt,
+      noteConnectionCheck: (at) => {
+        world.checkedAt = at;
       },
     },
   };

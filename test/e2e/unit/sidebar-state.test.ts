@@ -14,7 +14,7 @@ describe('getSidebarState: a working connection shows the store, plan window and
     });
     expect(state.plan).toEqual({ name: 'starter', historyAvailableFrom: '2026-08-23', historyDays: 90 });
     expect(state.freshness).toEqual({ lastSyncAt: '2026-11-21T16:00:00Z', stale: false });
-    expect(state.schedule).toEqual({ mode: 'hourly', hour: null });
+    expect(state.schedule).toEqual({ mode: 'hourly', hour: null, timeZone: 'Europe/Berlin', note: null });
     expect(world.refreshes).toBe(1);
     expect(world.store?.id).toBe('st_1');
   });
@@ -96,5 +96,69 @@ describe('getSidebarState: no network call when there is nothing to call', () =>
     const state = sidebarState(world.ports);
     expect(state.connection).toEqual({ state: 'not_connected', store: null, problem: null });
     expect(world.refreshes).toBe(0);
+  });
+});
+
+describe('getSidebarState: a revoke shows within about a minute (spec: disconnect takes effect within about one minute)', () => {
+  const T0 = Date.parse('2026-11-21T12:00:00Z');
+
+  it('asks the service itself, past the cached /account answer, at most once a minute', () => {
+    const world = fakeWorld();
+    sidebarState(world.ports, T0);
+    sidebarState(world.ports, T0 + 30_000);
+    sidebarState(world.ports, T0 + 59_999);
+    sidebarState(world.ports, T0 + 60_000);
+    expect(world.reads).toEqual([true, false, false, true]);
+    expect(world.checkedAt).toBe(T0 + 60_000);
+  });
+
+  it('so a grant revoked after a check is shown at the next check, a minute later at most', () => {
+    const world = fakeWorld();
+    sidebarState(world.ports, T0);
+    // The service now refuses the grant; the cached answer (up to 5 minutes old) still shows the store.
+    world.ports.account.account = ({ fresh }) => {
+      if (fresh) throw new GrantRevokedError({ status: 401 });
+      return account;
+    };
+    expect(sidebarState(world.ports, T0 + 20_000).connection.state).toBe('connected');
+    expect(sidebarState(world.ports, T0 + 61_000).connection.state).toBe('revoked');
+  });
+});
+
+describe('getSidebarState: a schedule paused by a lost connection comes back after reconnecting the same store', () => {
+  it('a broken connection pauses the schedule and says automatic sync is off', () => {
+    const world = fakeWorld();
+    world.schedule = { mode: 'daily', hour: 7, timeZone: 'Europe/Berlin', note: null };
+    world.status = { state: 'revoked', message: 'Click Reconnect to resume syncing.', action: 'reconnect' };
+    const state = sidebarState(world.ports);
+    expect(world.paused).toMatchObject({ mode: 'daily', hour: 7 });
+    expect(state.schedule).toMatchObject({ mode: 'off', note: { kind: 'paused' } });
+    expect(world.jobsAsked).toEqual([false]);
+  });
+
+  it('after a successful reconnect to the sheets\' store the schedule is restored, confirmed by the service, and said so', () => {
+    const world = fakeWorld();
+    world.paused = { mode: 'daily', hour: 7, timeZone: 'Europe/Berlin', note: null };
+    world.pausedFor = 'st_1';
+    world.schedule = { mode: 'off', hour: null, timeZone: 'Europe/Berlin', note: { kind: 'paused', message: 'off' } };
+    world.checkedAt = Date.now(); // a check moments ago does not excuse confirming the reconnect
+    const state = sidebarState(world.ports);
+    expect(world.reads).toEqual([true]);
+    expect(state.schedule).toMatchObject({ mode: 'daily', hour: 7, note: { kind: 'resumed' } });
+    expect(world.jobsAsked).toEqual([true]);
+  });
+
+  it('a reconnect refused by the service keeps it off', () => {
+    const world = fakeWorld();
+    world.paused = { mode: 'hourly', hour: null, timeZone: 'Europe/Berlin', note: null };
+    world.pausedFor = 'st_1';
+    world.schedule = { mode: 'off', hour: null, timeZone: 'Europe/Berlin', note: { kind: 'paused', message: 'off' } };
+    world.account = () => {
+      throw new GrantRevokedError({ status: 401 });
+    };
+    const state = sidebarState(world.ports);
+    expect(state.connection.state).toBe('revoked');
+    expect(state.schedule).toMatchObject({ mode: 'off', note: { kind: 'paused' } });
+    expect(world.paused).toMatchObject({ mode: 'hourly' });
   });
 });

@@ -5,7 +5,15 @@ import { SyncStoppedError } from '../../../src/server/sidebar/sync-port';
 import { estimateFraction, runSyncSessionStep, startSyncSession } from '../../../src/server/sidebar/sync-session';
 import { fakeWorld } from './fake-ports';
 
-const written = (pages: number, inserted: number, updated = 0) => ({ pages, inserted, updated, rows: inserted + updated });
+/** What a step wrote: orders added/updated with their line items (3 per order here), and days. */
+const written = (ordersAdded: number, ordersUpdated = 0, days = 0) => ({
+  ordersAdded,
+  ordersUpdated,
+  lineItems: 3 * (ordersAdded + ordersUpdated),
+  products: 0,
+  variants: 0,
+  days,
+});
 const step = (partial: Partial<SyncStepReport>): SyncStepReport => ({
   done: false,
   busy: false,
@@ -14,6 +22,8 @@ const step = (partial: Partial<SyncStepReport>): SyncStepReport => ({
   ordersFrom: null,
   ordersMark: null,
   position: null,
+  pausedUntil: null,
+  pauseText: null,
   ...partial,
 });
 const NOW = Date.parse('2026-11-21T12:00:00Z');
@@ -22,24 +32,31 @@ describe('Sync now: counts add up across steps until every job has caught up', (
   it('accumulates rows written per step and reports done with a full bar', () => {
     const world = fakeWorld();
     world.steps.push(
-      () => step({ written: written(4, 1000), ordersMark: '2026-01-01T12:00:00Z' }),
-      () => step({ written: written(4, 1000), ordersMark: '2026-06-12T12:00:00Z' }),
-      () => step({ done: true, job: 'daily', written: written(2, 300, 20) }),
+      () => step({ written: written(1000), ordersMark: '2026-01-01T12:00:00Z' }),
+      () => step({ written: written(990, 10), ordersMark: '2026-06-12T12:00:00Z' }),
+      () => step({ done: true, job: 'daily', written: written(0, 0, 320) }),
     );
-    expect(startSyncSession(world.ports)).toMatchObject({ done: false, counts: written(0, 0), problem: null });
-    expect(runSyncSessionStep(world.ports, 1000, () => NOW)).toMatchObject({ done: false, phase: 'Orders and line items', counts: written(4, 1000), fraction: 0 });
+    expect(startSyncSession(world.ports)).toMatchObject({ done: false, counts: written(0), problem: null });
+    expect(runSyncSessionStep(world.ports, 1000, () => NOW)).toMatchObject({ done: false, phase: 'Orders and line items', counts: written(1000), fraction: 0 });
     const second = runSyncSessionStep(world.ports, 1000, () => NOW);
-    expect(second.counts).toEqual(written(8, 2000));
+    expect(second.counts).toEqual({ ordersAdded: 1990, ordersUpdated: 10, lineItems: 6000, products: 0, variants: 0, days: 0 });
     expect(second.fraction).toBeCloseTo(0.4, 2); // half-way from the first mark to now, on the orders' 80 % of the bar
-    expect(runSyncSessionStep(world.ports, 1000, () => NOW)).toEqual({ done: true, phase: 'Caught up', counts: written(10, 2300, 20), fraction: 1, problem: null });
+    expect(runSyncSessionStep(world.ports, 1000, () => NOW)).toEqual({
+      done: true,
+      phase: 'Caught up',
+      counts: { ordersAdded: 1990, ordersUpdated: 10, lineItems: 6000, products: 0, variants: 0, days: 320 },
+      fraction: 1,
+      problem: null,
+      pausedUntil: null,
+    });
     expect(world.session).toBeNull();
   });
 
   it('a new Sync now starts counting from zero', () => {
     const world = fakeWorld();
-    world.session = { counts: written(9, 999), startMark: '2020-01-01T00:00:00Z' };
+    world.session = { counts: written(999, 9), startMark: '2020-01-01T00:00:00Z' };
     startSyncSession(world.ports);
-    expect(world.session).toEqual({ counts: written(0, 0), startMark: null, fraction: null });
+    expect(world.session).toEqual({ counts: written(0), startMark: null, fraction: null });
   });
 
   it('a busy document (another sync holds the lock) keeps the run going and says so', () => {
@@ -77,7 +94,7 @@ describe('Sync now: a refusal ends the run with the problem and its action', () 
   it('grant_revoked stops, marks the connection and asks to reconnect; counts so far are kept', () => {
     const world = fakeWorld();
     world.steps.push(
-      () => step({ written: written(1, 250) }),
+      () => step({ written: written(250) }),
       () => {
         throw new GrantRevokedError({ status: 401 });
       },
@@ -85,7 +102,7 @@ describe('Sync now: a refusal ends the run with the problem and its action', () 
     startSyncSession(world.ports);
     runSyncSessionStep(world.ports);
     const stopped = runSyncSessionStep(world.ports);
-    expect(stopped).toMatchObject({ done: true, counts: written(1, 250), problem: { code: 'grant_revoked', action: 'reconnect' } });
+    expect(stopped).toMatchObject({ done: true, counts: written(250), problem: { code: 'grant_revoked', action: 'reconnect' } });
     expect(world.marked).toEqual(['revoked']);
   });
 
@@ -112,5 +129,27 @@ describe('Sync now: a refusal ends the run with the problem and its action', () 
     const world = fakeWorld();
     world.status = { state: 'not_connected', message: 'x', action: 'connect' };
     expect(startSyncSession(world.ports)).toMatchObject({ done: true, problem: { action: 'connect' } });
+  });
+});
+
+describe('Sync now: a run paused for the API\'s hourly reserve is partial, not a failure', () => {
+  it('ends this Sync now without a problem, keeps the bar where it was and says when it resumes', () => {
+    const world = fakeWorld();
+    world.steps.push(
+      () => step({ written: written(250), ordersMark: '2026-06-12T12:00:00Z', ordersFrom: '2026-01-01T12:00:00Z' }),
+      () => step({ written: written(250), pausedUntil: '2026-11-21T13:05:00.000Z', pauseText: '14:05 (Europe/Berlin time)' }),
+    );
+    startSyncSession(world.ports);
+    const first = runSyncSessionStep(world.ports, 1000, () => NOW);
+    const paused = runSyncSessionStep(world.ports, 1000, () => NOW);
+    expect(paused).toEqual({
+      done: false,
+      phase: 'Paused for the hourly request allowance: resumes after 14:05 (Europe/Berlin time)',
+      counts: written(500),
+      fraction: first.fraction,
+      problem: null,
+      pausedUntil: '2026-11-21T13:05:00.000Z',
+    });
+    expect(world.session).toBeNull();
   });
 });

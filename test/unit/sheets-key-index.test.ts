@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { instantToSerial } from '../../src/server/sheets/cells';
+import { KeyIndex } from '../../src/server/sheets/key-index';
+import { columnWidthPx, DEFAULT_COLUMN_PX, setUpRequests } from '../../src/server/sheets/layout';
+import { DAILY, ORDERS, SYNC_LOG } from '../../src/server/sheets/schema';
+import { planGoneMarks } from '../../src/server/sync/gone-marks';
+
+const TZ = 'UTC';
+const ORDER_RULES = { keyPrefix: ORDERS.keyPrefix };
+
+describe('the key index leaves the rows a user typed below the data alone', () => {
+  it('new rows go after the last row with ANY content, not after the last id', () => {
+    // Rows 2–3 synced, row 4 a totals row (nothing in the index columns), row 5 empty, row 6 a note.
+    const index = new KeyIndex([['ord_a', 'active'], ['ord_b', 'active'], ['', ''], ['', ''], ['', '']], TZ, ORDER_RULES);
+    expect(index.nextRow).toBe(7);
+    expect(index.put('ord_c', ['ord_c', 'active'])).toEqual({ row: 7, inserted: true });
+    expect(index.put('ord_a', ['ord_a', 'cancelled'])).toEqual({ row: 2, inserted: false });
+    expect(index.put('ord_d', ['ord_d', 'active'])).toEqual({ row: 8, inserted: true });
+  });
+
+  it('a note in the id column is not an order: not indexed, not counted, never marked gone', () => {
+    const old = instantToSerial(Date.parse('2024-01-01T00:00:00Z'), TZ);
+    const index = new KeyIndex(
+      [
+        ['ord_a', 'active', 45000, '', old],
+        ['Checked by Ana', '', '', '', ''],
+      ],
+      TZ,
+      ORDER_RULES,
+    );
+    expect(index.size).toBe(1);
+    expect(index.get('Checked by Ana')).toBeUndefined();
+    expect(index.nextRow).toBe(4);
+    const marks = planGoneMarks(index, { passStartedAt: Date.parse('2024-06-01T00:00:00Z'), historyAvailableFrom: null, now: Date.parse('2024-06-01T01:00:00Z'), spreadsheetTimeZone: TZ });
+    expect(marks.writes.map((w) => w.row)).toEqual([2]);
+  });
+
+  it('Daily P&L: text in the date column is a note, a date serial or YYYY-MM-DD text is a day', () => {
+    const index = new KeyIndex([[45306], ['2024-01-16'], ['Total'], ['']], TZ, { keyIsDate: true });
+    expect([...index.entries()].map(([k, e]) => [k, e.row])).toEqual([
+      ['2024-01-15', 2],
+      ['2024-01-16', 3],
+    ]);
+    expect(index.nextRow).toBe(6);
+  });
+
+  it('without a prefix rule (Variants) any id is a key, as before', () => {
+    const index = new KeyIndex([['var_1'], ['anything']], TZ);
+    expect(index.size).toBe(2);
+    expect(index.nextRow).toBe(4);
+  });
+});
+
+describe('managed sheet layout at creation', () => {
+  it('date-time columns fit "yyyy-mm-dd hh:mm:ss", amounts a currency figure, no column narrower than Sheets\' default', () => {
+    const at = (header: string) => columnWidthPx(ORDERS.columns.find((c) => c.header === header)!);
+    // About 7 px per character of the default font, plus padding.
+    expect(at('created_at')).toBeGreaterThanOrEqual('yyyy-mm-dd hh:mm:ss'.length * 7 + 10);
+    expect(at('net_profit')).toBeGreaterThanOrEqual('-1,234,567.89 USD'.length * 7);
+    for (const c of ORDERS.columns) expect(columnWidthPx(c)).toBeGreaterThanOrEqual(DEFAULT_COLUMN_PX);
+  });
+
+  it('one request sets the column count (only when it differs) and widths that cover every column exactly once', () => {
+    for (const schema of [ORDERS, DAILY, SYNC_LOG]) {
+      const requests = setUpRequests(7, schema, 26);
+      expect(requests[0].updateSheetProperties?.properties?.gridProperties?.columnCount).toBe(schema.columns.length);
+      const widths: number[] = [];
+      for (const r of requests.slice(1)) {
+        const d = r.updateDimensionProperties!;
+        expect(d.range).toMatchObject({ sheetId: 7, dimension: 'COLUMNS' });
+        expect(d.fields).toBe('pixelSize');
+        for (let c = d.range!.startIndex!; c < d.range!.endIndex!; c++) widths[c] = d.properties!.pixelSize!;
+      }
+      expect(widths).toEqual(schema.columns.map(columnWidthPx));
+    }
+    expect(setUpRequests(7, SYNC_LOG, SYNC_LOG.columns.length).every((r) => r.updateSheetProperties === undefined)).toBe(true);
+  });
+});
