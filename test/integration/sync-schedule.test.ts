@@ -34,7 +34,9 @@ describe('one time-driven trigger per document', () => {
     // The hour is the spreadsheet's (the trigger is pinned to its zone), and the answer names that zone.
     expect(daily.value).toEqual({ mode: 'daily', hour: 7, timeZone: (stack.runtime.workbook as unknown as Workbook).timeZone, note: null });
     expect(ourTriggers()).toHaveLength(1);
-    expect(ourTriggers()[0]).toMatchObject({ type: 'CLOCK', atHour: 7 });
+    expect(ourTriggers()[0]).toMatchObject({
+      type: 'CLOCK', atHour: 7, timeZone: (stack.runtime.workbook as unknown as Workbook).timeZone,
+    });
 
     await stack.runtime.run('setSchedule', [{ mode: 'off' }]);
     expect(ourTriggers()).toHaveLength(0);

@@ -4,6 +4,15 @@ import { refuseInCustomFunction } from '../types.js';
 
 export type TriggerType = 'CLOCK' | 'ON_OPEN' | 'ON_EDIT' | 'ON_CHANGE' | 'ON_FORM_SUBMIT';
 
+function isIanaZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export interface TriggerRecord {
   uid: string;
   handlerFunction: string;
@@ -13,6 +22,8 @@ export interface TriggerRecord {
   everyWeeks?: number;
   atHour?: number;
   nearMinute?: number;
+  /** The zone atHour is read in; without inTimezone Apps Script uses the script's time zone. */
+  timeZone?: string;
   /** The document the (add-on) trigger belongs to. */
   documentId: string;
   userEmail: string;
@@ -79,6 +90,7 @@ export class ClockTriggerBuilder {
   private everyWeeksValue: number | undefined;
   private atHourValue: number | undefined;
   private nearMinuteValue: number | undefined;
+  private timeZoneValue: string | undefined;
 
   constructor(private readonly scope: TriggerScope, private readonly handlerFunction: string) {}
 
@@ -124,7 +136,9 @@ export class ClockTriggerBuilder {
     return this;
   }
 
-  inTimezone(): ClockTriggerBuilder {
+  inTimezone(timezone: unknown): ClockTriggerBuilder {
+    if (typeof timezone !== 'string' || !isIanaZone(timezone)) throw new Error('Invalid argument: timezone');
+    this.timeZoneValue = timezone;
     return this;
   }
 
@@ -143,6 +157,7 @@ export class ClockTriggerBuilder {
     return addTrigger(this.scope, {
       handlerFunction: this.handlerFunction, type: 'CLOCK', everyHours: hours, everyDays: this.everyDaysValue,
       everyWeeks: this.everyWeeksValue, atHour: this.atHourValue, nearMinute: this.nearMinuteValue,
+      ...(this.timeZoneValue !== undefined ? { timeZone: this.timeZoneValue } : {}),
     });
   }
 }

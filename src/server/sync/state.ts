@@ -76,6 +76,12 @@ export interface RunRecord {
   outcome: 'running' | 'ok' | 'partial' | 'error' | 'busy' | 'interrupted';
   rows: number;
   message: string;
+  /** Why an 'error' run stopped (failures.ts codes); absent in records saved by older versions. */
+  failureCode?: string | null;
+  /** The run stopped because the connection was lost (a reconnect makes it history). */
+  connectionLost?: boolean;
+  /** A partial run paused for the hourly reserve continues after this (epoch ms). */
+  pausedUntil?: number | null;
 }
 
 export interface SyncState {

@@ -43,15 +43,12 @@ export interface LoggedRun extends RunRecord {
 
 /** The recent runs, newest first; records saved before these fields existed read as plain runs. */
 export function loggedRuns(state: SyncStateStore): LoggedRun[] {
-  return state.get('lastRuns').map((run) => {
-    const extra = run as Partial<LoggedRun>;
-    return {
-      ...run,
-      failureCode: typeof extra.failureCode === 'string' ? extra.failureCode : null,
-      connectionLost: extra.connectionLost === true,
-      pausedUntil: typeof extra.pausedUntil === 'number' ? extra.pausedUntil : null,
-    };
-  });
+  return state.get('lastRuns').map((run) => ({
+    ...run,
+    failureCode: typeof run.failureCode === 'string' ? run.failureCode : null,
+    connectionLost: run.connectionLost === true,
+    pausedUntil: typeof run.pausedUntil === 'number' ? run.pausedUntil : null,
+  }));
 }
 
 export class SyncLog {
