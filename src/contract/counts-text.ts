@@ -1,8 +1,24 @@
 /**
  * What a sync wrote, in one line a finance person can check against the sheets. Shared by the
- * sidebar and the menu's toast so both say it the same way. Pure (no DOM, no Apps Script).
+ * sidebar and the menu's toast so both say it the same way, with the sums both sides keep. Pure (no
+ * DOM, no Apps Script).
  */
 import type { SyncCounts } from './sidebar';
+
+export function emptyCounts(): SyncCounts {
+  return { ordersAdded: 0, ordersUpdated: 0, lineItems: 0, products: 0, variants: 0, days: 0 };
+}
+
+export function sumCounts(a: SyncCounts, b: SyncCounts): SyncCounts {
+  return {
+    ordersAdded: a.ordersAdded + b.ordersAdded,
+    ordersUpdated: a.ordersUpdated + b.ordersUpdated,
+    lineItems: a.lineItems + b.lineItems,
+    products: a.products + b.products,
+    variants: a.variants + b.variants,
+    days: a.days + b.days,
+  };
+}
 
 function count(n: number, one: string, many: string): string {
   return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;

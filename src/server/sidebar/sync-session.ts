@@ -1,4 +1,5 @@
-import type { SyncCounts, SyncProgress } from '../../contract/sidebar';
+import type { SyncProgress } from '../../contract/sidebar';
+import { emptyCounts, sumCounts } from '../../contract/counts-text';
 import { isApiError } from '../api/errors';
 import { monotonicFraction, ordersShare, overallFraction, positionShare } from '../sync/progress';
 import type { SidebarPorts, SyncJobName, SyncStepReport } from './ports';
@@ -17,21 +18,6 @@ const PHASES: Record<SyncJobName, string> = {
   reconcile: 'Checking for vanished orders',
 };
 
-export function zeroCounts(): SyncCounts {
-  return { ordersAdded: 0, ordersUpdated: 0, lineItems: 0, products: 0, variants: 0, days: 0 };
-}
-
-function add(a: SyncCounts, b: SyncCounts): SyncCounts {
-  return {
-    ordersAdded: a.ordersAdded + b.ordersAdded,
-    ordersUpdated: a.ordersUpdated + b.ordersUpdated,
-    lineItems: a.lineItems + b.lineItems,
-    products: a.products + b.products,
-    variants: a.variants + b.variants,
-    days: a.days + b.days,
-  };
-}
-
 /**
  * An honest estimate (sync/progress.ts): orders come oldest change first, so the watermark walks
  * from where this run started towards now; the daily job knows its days; products take a short
@@ -45,7 +31,7 @@ export function estimateFraction(report: SyncStepReport, startMark: string | nul
 
 /** Starts counting a new "Sync now" run; the work itself happens in runSyncStep. */
 export function startSyncSession(ports: SidebarPorts): SyncProgress {
-  const counts = zeroCounts();
+  const counts = emptyCounts();
   if (ports.connection.status().state === 'connected') {
     ports.memory.setSyncSession({ counts, startMark: null, fraction: null });
     return { done: false, phase: 'Starting', counts, fraction: null, problem: null, pausedUntil: null };
@@ -63,10 +49,10 @@ export function startSyncSession(ports: SidebarPorts): SyncProgress {
 
 /** One budgeted slice of sync. A refusal ends the run with the problem and, when it is about the connection, marks it. */
 export function runSyncSessionStep(ports: SidebarPorts, budgetMs = SIDEBAR_STEP_BUDGET_MS, now: () => number = () => Date.now()): SyncProgress {
-  const session = ports.memory.syncSession() ?? { counts: zeroCounts(), startMark: null };
+  const session = ports.memory.syncSession() ?? { counts: emptyCounts(), startMark: null };
   try {
     const report = ports.sync.runStep(budgetMs);
-    const counts = add(session.counts, report.written);
+    const counts = sumCounts(session.counts, report.written);
     // A first backfill has no watermark before its first page: its first page's mark is the start.
     const startMark = session.startMark ?? report.ordersFrom ?? report.ordersMark;
     const paused = report.pausedUntil !== null;

@@ -5,6 +5,7 @@
  * Each job owns a span of the bar; the bar never moves back and shows 100 % only when done.
  */
 import type { JobName, JobPosition } from './job-context';
+import type { SyncCounts } from '../../contract/sidebar';
 
 const SPANS: Record<JobName, readonly [number, number]> = {
   orders: [0, 0.8],
@@ -52,18 +53,7 @@ function clamp(x: number): number {
 // ---- What was written, in the words of the sheets ----------------------------------------------
 
 /** Rows a run wrote, per sheet: what a finance person can check against the sheets (never API pages). */
-export interface RunCounts {
-  ordersAdded: number;
-  ordersUpdated: number;
-  lineItems: number;
-  products: number;
-  variants: number;
-  days: number;
-}
-
-export function emptyCounts(): RunCounts {
-  return { ordersAdded: 0, ordersUpdated: 0, lineItems: 0, products: 0, variants: 0, days: 0 };
-}
+export type RunCounts = SyncCounts;
 
 /** The tally fields a job moves: inserted/updated count its main records, rows every row written. */
 export interface TallySnapshot {
@@ -102,13 +92,3 @@ export function addJobCounts(counts: RunCounts, job: JobName, before: TallySnaps
   return next;
 }
 
-export function sumCounts(a: RunCounts, b: RunCounts): RunCounts {
-  return {
-    ordersAdded: a.ordersAdded + b.ordersAdded,
-    ordersUpdated: a.ordersUpdated + b.ordersUpdated,
-    lineItems: a.lineItems + b.lineItems,
-    products: a.products + b.products,
-    variants: a.variants + b.variants,
-    days: a.days + b.days,
-  };
-}

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { countsText } from '../../../src/contract/counts-text';
 import { pauseMessage, resumeTimeText } from '../../../src/server/sync/failures';
-import { addJobCounts, emptyCounts } from '../../../src/server/sync/progress';
+import { emptyCounts } from '../../../src/contract/counts-text';
+import { addJobCounts } from '../../../src/server/sync/progress';
 
 const zero = { inserted: 0, updated: 0, gone: 0, rows: 0 };
 
