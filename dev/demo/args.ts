@@ -1,4 +1,5 @@
 /** `npm run demo` flags (ARCHITECTURE.md, Contracts → Demo CLI). */
+import { wallTimeToEpoch } from '../shared/time-zone';
 
 export interface DemoArgs {
   orders: number;
@@ -11,8 +12,10 @@ export interface DemoArgs {
   args: unknown[];
 }
 
+/** A wrong flag: the CLI prints the usage line and exits with status 2. */
 export class UsageError extends Error {}
 
+/** Parses the demo's flags; a UsageError names the flag that is wrong. */
 export function parseDemoArgs(argv: readonly string[]): DemoArgs {
   const parsed: DemoArgs = { orders: 5000, seed: 1, api: null, state: null, out: 'out', reconcile: false, call: null, args: [] };
   for (let i = 0; i < argv.length; i++) {
@@ -24,10 +27,10 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
     };
     switch (flag) {
       case '--orders':
-        parsed.orders = positiveInteger(flag, value());
+        parsed.orders = wholeNumber(flag, value());
         break;
       case '--seed':
-        parsed.seed = positiveInteger(flag, value());
+        parsed.seed = wholeNumber(flag, value());
         break;
       case '--api':
         parsed.api = value();
@@ -63,7 +66,7 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
   return parsed;
 }
 
-function positiveInteger(flag: string, raw: string): number {
+function wholeNumber(flag: string, raw: string): number {
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0) throw new UsageError(`${flag} must be a whole number, got ${raw}`);
   return n;
@@ -80,13 +83,6 @@ export function toCellArgument(arg: unknown, timeZone: string): unknown {
 }
 
 function midnightIn(ymd: string, timeZone: string): Date {
-  const [y, m, d] = ymd.split('-').map(Number);
-  const wall = Date.UTC(y, m - 1, d);
-  const offsetAt = (t: number): number => {
-    const local = new Date(t).toLocaleString('sv-SE', { timeZone, hourCycle: 'h23' }).replace(' ', 'T') + 'Z';
-    return Date.parse(local) - Math.floor(t / 1000) * 1000;
-  };
-  let guess = wall - offsetAt(wall);
-  guess = wall - offsetAt(guess);
-  return new Date(guess);
+  const [y, m, d] = ymd.split('-').map(Number) as [number, number, number];
+  return new Date(wallTimeToEpoch(Date.UTC(y, m - 1, d), timeZone));
 }

@@ -35,6 +35,7 @@ async function serviceRefusal(stack: Stack): Promise<string | null> {
   return check.ok ? null : (check.userMessage ?? 'the service refused the connection');
 }
 
+/** Leaves the spreadsheet connected, saying whether it already was, was connected or reconnected; throws when a merchant cannot fix it from here. */
 export async function ensureConnection(stack: Stack): Promise<ConnectionOutcome> {
   let before = await sidebarState(stack);
   if (before.connection.state === 'connected') {

@@ -33,6 +33,7 @@ export function readAnchor(stateDir: string): EmulatorAnchor | null {
   return { seed: value.seed as number, orders: value.orders as number, generatedAt: value.generatedAt };
 }
 
+/** Saves the anchor in DIR so the next invocation regenerates the same data. */
 export function writeAnchor(stateDir: string, anchor: EmulatorAnchor): void {
   fs.mkdirSync(stateDir, { recursive: true });
   fs.writeFileSync(path.join(stateDir, FILE), `${JSON.stringify(anchor, null, 1)}\n`);

@@ -66,6 +66,7 @@ async function ownEmulator(args: DemoArgs, log: (line: string) => void): Promise
   return startAnchoredEmulator(anchor);
 }
 
+/** Runs one demo invocation; the emulator and runtime it started are closed and --state is saved whatever happens. */
 export async function runDemo(args: DemoArgs, log: (line: string) => void = console.log): Promise<DemoReport> {
   const emulator = args.api ? null : await ownEmulator(args, log);
   let stack: Stack | null = null;

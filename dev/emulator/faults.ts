@@ -1,9 +1,12 @@
+import type { ServerResponse } from 'node:http';
+import type { RateLimitReason } from './ratelimit.js';
+
 /** Failures injected through POST /_emulator/faults: the next `count` API requests under a path prefix fail this way. */
 export interface Fault {
   status: 500 | 502 | 429 | 200;
   remaining: number;
   pathPrefix: string;
-  reason: string;
+  reason: RateLimitReason;
   retryAfter: number;
   body: 'json' | 'html' | 'truncated';
 }
@@ -24,7 +27,7 @@ export class FaultInjector {
     return fault;
   }
 
-  pending(): Array<Omit<Fault, 'remaining'> & { remaining: number }> {
+  pending(): Fault[] {
     return this.faults.map((f) => ({ ...f }));
   }
 
@@ -32,6 +35,8 @@ export class FaultInjector {
     this.faults = [];
   }
 }
+
+const FAULT_REASONS: readonly RateLimitReason[] = ['burst', 'hour', 'day', 'concurrency', 'client_global'];
 
 /** Parses a fault request body; throws a message naming the bad field. */
 export function parseFault(json: Record<string, unknown>): Fault {
@@ -43,18 +48,21 @@ export function parseFault(json: Record<string, unknown>): Fault {
   if (status !== 500 && status !== 502 && status !== 429 && status !== 200) throw new Error('status must be 500, 502 or 429 (or 200 with body "truncated")');
   if (status === 200 && body !== 'truncated') throw new Error('status 200 is only for body "truncated"');
   const count = json.count ?? 1;
-  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 100000) throw new Error('count must be an integer from 1');
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 100000) throw new Error('count must be an integer from 1 to 100000');
   const pathPrefix = json.path_prefix ?? '/api/v1';
   if (typeof pathPrefix !== 'string' || !pathPrefix.startsWith('/')) throw new Error('path_prefix must be a path starting with /');
   const reason = json.reason ?? 'burst';
-  if (typeof reason !== 'string' || !['burst', 'hour', 'day', 'concurrency', 'client_global'].includes(reason)) {
-    throw new Error('reason must be one of burst, hour, day, concurrency, client_global');
+  if (typeof reason !== 'string' || !(FAULT_REASONS as readonly string[]).includes(reason)) {
+    throw new Error(`reason must be one of ${FAULT_REASONS.join(', ')}`);
   }
   const retryAfter = json.retry_after ?? 1;
   if (typeof retryAfter !== 'number' || !Number.isInteger(retryAfter) || retryAfter < 0) throw new Error('retry_after must be a non-negative integer');
-  return { status, remaining: count, pathPrefix, reason, retryAfter, body };
+  return { status, remaining: count, pathPrefix, reason: reason as RateLimitReason, retryAfter, body };
 }
 
-export function htmlErrorPage(status: number): string {
-  return `<!DOCTYPE html><html><head><title>${status} Error</title></head><body><h1>${status}</h1><p>The server encountered a temporary error and could not complete your request.</p></body></html>`;
+/** A gateway's HTML error page instead of the JSON error body (body "html"), as a proxy in front of the service answers. */
+export function sendHtmlErrorPage(res: ServerResponse, status: number, headers: Record<string, string>): void {
+  const html = `<!DOCTYPE html><html><head><title>${status} Error</title></head><body><h1>${status}</h1><p>The server encountered a temporary error and could not complete your request.</p></body></html>`;
+  res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': Buffer.byteLength(html), ...headers });
+  res.end(html);
 }

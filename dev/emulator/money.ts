@@ -10,12 +10,13 @@ export function toAmount(cents: Cents): number {
 
 /** Rounds a decimal amount to cents, half away from zero. */
 export function toCents(amount: number): Cents {
-  const scaled = amount * 100;
-  const rounded = Math.round(Math.abs(scaled) + 1e-9) * Math.sign(scaled);
-  return rounded === 0 ? 0 : rounded;
+  return roundCents(amount * 100);
 }
 
-/** Rounds a fractional cent value (e.g. a rate applied to cents) half away from zero. */
+/**
+ * Rounds a fractional cent value (e.g. a rate applied to cents) half away from zero; the epsilon
+ * rounds 1.005 × 100 (= 100.4999… in binary floating point) up to 101, as written.
+ */
 export function roundCents(value: number): Cents {
   const rounded = Math.round(Math.abs(value) + 1e-9) * Math.sign(value);
   return rounded === 0 ? 0 : rounded;

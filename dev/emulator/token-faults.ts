@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { htmlErrorPage, type Fault, type FaultInjector } from './faults.js';
+import { sendHtmlErrorPage, type Fault, type FaultInjector } from './faults.js';
 import { TOKEN_PATH } from './oauth/types.js';
 
 /** What an injected fault does to one token request. */
@@ -28,12 +28,7 @@ export function applyTokenFault(faults: FaultInjector, path: string, res: Server
 
 function answerTokenFault(res: ServerResponse, fault: Fault): void {
   const headers: Record<string, string> = { 'Cache-Control': 'no-store', ...(fault.status === 429 ? { 'Retry-After': String(fault.retryAfter) } : {}) };
-  if (fault.body === 'html') {
-    const html = htmlErrorPage(fault.status);
-    res.writeHead(fault.status, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': Buffer.byteLength(html), ...headers });
-    res.end(html);
-    return;
-  }
+  if (fault.body === 'html') return sendHtmlErrorPage(res, fault.status, headers);
   // RFC 6749's error shape, as the token endpoint's own errors.
   const body = JSON.stringify(
     fault.status === 429

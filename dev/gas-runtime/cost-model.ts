@@ -12,7 +12,7 @@ export interface CallCost {
 }
 
 /** Sums the cells of a 2-D array (rows of values). */
-export function cellsOf(grid: unknown): number {
+function cellsOf(grid: unknown): number {
   if (!Array.isArray(grid)) return 0;
   let cells = 0;
   for (const row of grid) cells += Array.isArray(row) ? row.length : 1;

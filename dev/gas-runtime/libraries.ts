@@ -10,7 +10,7 @@ const here = typeof __dirname === 'string' ? __dirname : path.dirname(fileURLToP
 const STANDIN_DIR = path.join(here, 'libraries');
 
 /** Names a script declares at top level (function, var, let, const, class): a library's namespace. */
-export function topLevelNames(source: string, filename: string): string[] {
+function topLevelNames(source: string, filename: string): string[] {
   let program;
   try {
     program = parse(source, { ecmaVersion: 'latest', sourceType: 'script', allowHashBang: true });
@@ -36,7 +36,7 @@ function standInCandidates(userSymbol: string): string[] {
  * Where a library's source comes from: env GAS_LIBRARY_<userSymbol>, else options.libraries,
  * else the built-in stand-in in dev/gas-runtime/libraries/.
  */
-export function resolveLibraryFile(userSymbol: string, configured: Record<string, string> | undefined): string {
+function resolveLibraryFile(userSymbol: string, configured: Record<string, string> | undefined): string {
   const fromEnv = process.env[`GAS_LIBRARY_${userSymbol}`];
   if (fromEnv) return path.resolve(fromEnv);
   const fromOptions = configured?.[userSymbol];

@@ -3,6 +3,7 @@ import { httpRequest, type RawRequestOptions, type RawResponse } from '../shared
 /** One loopback HTTP exchange without following redirects. */
 export type HttpAnswer = RawResponse;
 
+/** Refuses any host but loopback, so a test can never reach a real service. */
 export function httpExchange(url: string, options: RawRequestOptions = {}): Promise<HttpAnswer> {
   const target = new URL(url);
   if (target.hostname !== '127.0.0.1' && target.hostname !== 'localhost') {

@@ -53,6 +53,7 @@ export interface Stack {
 const here = typeof __dirname === 'string' ? __dirname : path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(here, '..', '..');
 
+/** Starts (or joins) an emulator and a runtime configured for it; close() stops what it started, also when starting fails half-way. */
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const emulator = options.apiUrl
     ? null

@@ -60,7 +60,7 @@ function sendJson(response: http.ServerResponse, status: number, value: unknown)
 }
 
 /** An execution result as google.script.run delivers it: a value, or an Error with Google's message. */
-export function replyOf(result: RunResultLike): RunReply {
+function replyOf(result: RunResultLike): RunReply {
   if (result.timedOut) return { ok: false, error: { name: 'ScriptError', message: 'Exceeded maximum execution time' } };
   if (!result.ok) return { ok: false, error: result.error ?? { name: 'ScriptError', message: 'The script failed.' } };
   // Apps Script passes return values through a JSON-like serialisation (undefined → null, Dates dropped).
@@ -81,6 +81,7 @@ async function bundlePageScript(): Promise<string> {
   return result.outputFiles[0]!.text;
 }
 
+/** Serves the playground on 127.0.0.1 (port 0 = ephemeral); close() drops open connections too. */
 export async function startPlayground(options: PlaygroundOptions): Promise<Playground> {
   const { stack, distDir } = options;
   const [pageHtml, pageScript] = await Promise.all([readFile(path.join(__dirname, 'page', 'index.html'), 'utf8'), bundlePageScript()]);

@@ -15,6 +15,7 @@ export interface WorkbookView {
   triggers: TriggerLike[];
 }
 
+/** What the page shows of the workbook: the first PREVIEW_ROWS rows of each sheet (a large sheet stays cheap to send) and the triggers. */
 export function workbookView(exported: { sheets: Record<string, unknown[][]> }, triggers: readonly TriggerLike[]): WorkbookView {
   return {
     sheets: Object.entries(exported.sheets).map(([name, rows]) => ({

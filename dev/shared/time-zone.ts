@@ -34,3 +34,9 @@ export function zoneOffsetMs(epochMs: number, timeZone: string): number {
   const wholeSeconds = Math.floor(epochMs / 1000) * 1000;
   return asUtc - wholeSeconds;
 }
+
+/** The instant whose wall-clock time in the zone is `localMs` (wall time written as if UTC). */
+export function wallTimeToEpoch(localMs: number, timeZone: string): number {
+  const guess = localMs - zoneOffsetMs(localMs, timeZone);
+  return localMs - zoneOffsetMs(guess, timeZone);
+}

@@ -1,8 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthServer } from '../oauth/index.js';
 import { rateLimitedHeaders, type RateLimiter } from '../ratelimit.js';
-import type { FaultInjector } from '../faults.js';
-import { htmlErrorPage } from '../faults.js';
+import { sendHtmlErrorPage, type FaultInjector } from '../faults.js';
 import { sendError, sendJson } from '../http.js';
 import type { EmulatorState } from '../state.js';
 import { account, stores } from './account.js';
@@ -85,13 +84,8 @@ export class ApiRouter {
 
     const fault = faults.take(url.pathname);
     if (fault && fault.body !== 'truncated') {
-      const headers: Record<string, string> = fault.status === 429 ? rateLimitedHeaders({ reason: fault.reason as 'burst', retryAfterSeconds: fault.retryAfter }) : {};
-      if (fault.body === 'html') {
-        const html = htmlErrorPage(fault.status);
-        res.writeHead(fault.status, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': Buffer.byteLength(html), ...headers });
-        res.end(html);
-        return;
-      }
+      const headers: Record<string, string> = fault.status === 429 ? rateLimitedHeaders({ reason: fault.reason, retryAfterSeconds: fault.retryAfter }) : {};
+      if (fault.body === 'html') return sendHtmlErrorPage(res, fault.status, headers);
       const code = fault.status === 429 ? 'rate_limited' : 'internal_error';
       return sendError(res, fault.status, code, fault.status === 429 ? `rate limit exceeded (${fault.reason})` : 'temporary failure on the service side; retry with backoff', headers);
     }

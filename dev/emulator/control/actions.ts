@@ -201,6 +201,21 @@ export class ControlActions {
     };
   }
 
+  /** Every current order of the store, unbounded by plan, as status=all returns it. */
+  truthOrders(params: URLSearchParams): Json {
+    const { data } = this.storeFor(params);
+    return { success: true, data: data.ordersById.map((o) => orderJson(o, data.store.taxTreatedAsCost)) };
+  }
+
+  truthProducts(params: URLSearchParams): Json {
+    const { data } = this.storeFor(params);
+    return { success: true, data: data.productsById.map(productJson) };
+  }
+
+  truthStores(): Json {
+    return { success: true, data: this.state.storeRecords().map(storeJson) };
+  }
+
   /** Daily rows unbounded by plan; defaults: first order date to today. */
   truthDaily(params: URLSearchParams): Json {
     const { data } = this.storeFor(params);

@@ -1,5 +1,4 @@
 import type { ServerResponse } from 'node:http';
-import { orderJson, productJson, storeJson } from '../api/serialize.js';
 import { ApplyError, ControlActions } from './actions.js';
 import { sendError, sendJson } from '../http.js';
 
@@ -57,16 +56,10 @@ export function handleControl(actions: ControlActions, method: string, url: URL,
       case '/_emulator/late-writers': return post((json) => actions.lateWriters(json));
       case '/_emulator/stats': return get(() => actions.stats());
       case '/_emulator/truth/store': return get(() => actions.truthStore(url.searchParams));
-      case '/_emulator/truth/orders': return get(() => {
-        const { data } = actions.storeFor(url.searchParams);
-        return { success: true, data: data.ordersById.map((o) => orderJson(o, data.store.taxTreatedAsCost)) };
-      });
-      case '/_emulator/truth/products': return get(() => {
-        const { data } = actions.storeFor(url.searchParams);
-        return { success: true, data: data.productsById.map(productJson) };
-      });
+      case '/_emulator/truth/orders': return get(() => actions.truthOrders(url.searchParams));
+      case '/_emulator/truth/products': return get(() => actions.truthProducts(url.searchParams));
       case '/_emulator/truth/daily': return get(() => actions.truthDaily(url.searchParams));
-      case '/_emulator/truth/stores': return get(() => ({ success: true, data: actions.state.storeRecords().map(storeJson) }));
+      case '/_emulator/truth/stores': return get(() => actions.truthStores());
       default:
         return sendError(res, 404, 'not_found', `no control route ${path}`);
     }

@@ -64,7 +64,7 @@ export class PnlAccumulator {
 }
 
 /** Orders placed on local dates first..last (inclusive), cancelled ones excluded. */
-export function ordersPlacedBetween(data: StoreData, first: string, last: string): OrderRecord[] {
+function ordersPlacedBetween(data: StoreData, first: string, last: string): OrderRecord[] {
   const tz = data.store.timezone;
   const from = indexCreatedFrom(data.ordersById, startOfLocalDay(first, tz));
   const to = indexCreatedFrom(data.ordersById, startOfLocalDay(addDays(last, 1), tz));

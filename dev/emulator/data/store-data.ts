@@ -18,7 +18,7 @@ export function indexAfterId<T extends { id: string }>(items: readonly T[], id: 
   return lo;
 }
 
-/** First index in `items` (sorted by (updatedMs, id)) strictly after the key, or at/after it when `inclusive`. */
+/** First index in `items` (sorted by (updatedMs, id)) after the key (updatedMs, id); with id null, the first at or after updatedMs (updated_after is inclusive, spec 4.4). */
 export function indexAfterUpdated<T extends Keyed>(items: readonly T[], updatedMs: number, id: string | null): number {
   let lo = 0;
   let hi = items.length;

@@ -131,11 +131,6 @@ export class AuthServer {
     return this.statsCounters.snapshot();
   }
 
-  /** The redirect URIs currently registered for the demo client. */
-  redirectUris(): string[] {
-    return [...this.client.redirectUris];
-  }
-
   private authorize(res: ServerResponse, url: URL): void {
     const check = checkAuthorizeRequest(url.searchParams, this.client, this.deps.baseUrl());
     if (check.kind === 'ok') {

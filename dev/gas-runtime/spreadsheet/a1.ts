@@ -82,7 +82,7 @@ function splitSheet(text: string): { sheetName?: string; ref: string } | undefin
 }
 
 /** Parses the cell part ("A1", "A1:B2", "A:B", "2:5", "A2:F"); undefined when it is not A1. */
-export function parseCellReference(ref: string): A1Reference | undefined {
+function parseCellReference(ref: string): A1Reference | undefined {
   const pieces = ref.trim().split(':');
   if (pieces.length > 2 || pieces[0] === '') return undefined;
   const start = parsePart(pieces[0]);

@@ -1,16 +1,10 @@
 /** Date serial numbers (days since 1899-12-30, as Sheets stores them) in a spreadsheet time zone. */
-import { zoneOffsetMs } from '../../shared/time-zone';
+import { wallTimeToEpoch, zoneOffsetMs } from '../../shared/time-zone';
 
 export { assertTimeZone } from '../../shared/time-zone';
 
 const MS_PER_DAY = 86_400_000;
 const SERIAL_EPOCH_OFFSET = 25_569; // serial of 1970-01-01
-
-/** The instant whose wall-clock time in the zone is `localMs` (wall time written as if UTC). */
-export function wallTimeToEpoch(localMs: number, timeZone: string): number {
-  const guess = localMs - zoneOffsetMs(localMs, timeZone);
-  return localMs - zoneOffsetMs(guess, timeZone);
-}
 
 export function epochToSerial(epochMs: number, timeZone: string): number {
   const local = epochMs + zoneOffsetMs(epochMs, timeZone);

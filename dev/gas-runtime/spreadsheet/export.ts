@@ -34,7 +34,7 @@ function jsonValue(value: CellScalar | undefined, format: string | undefined, ti
   return value;
 }
 
-export function sheetValues(sheet: SheetModel, timeZone: string): JsonCell[][] {
+function sheetValues(sheet: SheetModel, timeZone: string): JsonCell[][] {
   const lastRow = sheet.lastRow();
   const lastColumn = sheet.lastColumn();
   const rows: JsonCell[][] = [];
@@ -70,7 +70,7 @@ function serialAsExcelDate(serial: number): Date {
  * Pixels → Excel's column width in characters of the default font (Calibri 11, 7 px per digit,
  * 5 px of padding): Excel shows a column of width w as trunc(7w + 5) px.
  */
-export function excelColumnWidth(px: number): number {
+function excelColumnWidth(px: number): number {
   return Math.max(0, Math.round(((px - 5) / 7) * 256) / 256);
 }
 

@@ -50,7 +50,7 @@ function parseDate(text: string): CellWrite | undefined {
 }
 
 /** Parses typed text. Strings starting "+"/"-" that are not numbers become formulas (see README). */
-export function parseTypedText(text: string): CellWrite {
+function parseTypedText(text: string): CellWrite {
   if (text === '') return {};
   if (text.startsWith("'")) return { value: text.slice(1) };
   if (text.startsWith('=') && text.length > 1) return { formula: text };

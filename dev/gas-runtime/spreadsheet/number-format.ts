@@ -17,7 +17,7 @@ export function isDateFormat(format: string | undefined): boolean {
   return /[dyhs]|am\/pm|a\/p/i.test(skeleton(format.split(';')[0])) || /^m+$/i.test(skeleton(format).trim());
 }
 
-export function isTextFormat(format: string | undefined): boolean {
+function isTextFormat(format: string | undefined): boolean {
   return format !== undefined && skeleton(format).trim() === '@';
 }
 
@@ -65,7 +65,7 @@ function pad(n: number, width: number): string {
   return String(n).padStart(width, '0');
 }
 
-export function formatDateSerial(serial: number, format: string): string {
+function formatDateSerial(serial: number, format: string): string {
   const w = serialToWallClock(serial);
   const tokens = tokenizeDate(format);
   const twelveHour = tokens.some((t) => t.kind === 'field' && (t.text === 'am/pm' || t.text === 'a/p'));
@@ -139,14 +139,14 @@ function formatNumberSection(value: number, section: string): string {
 }
 
 /** What Sheets shows for a number with no format ("Automatic"). */
-export function formatGeneralNumber(value: number): string {
+function formatGeneralNumber(value: number): string {
   if (!Number.isFinite(value)) return String(value);
   const abs = Math.abs(value);
   if (abs !== 0 && (abs >= 1e15 || abs < 1e-9)) return value.toExponential(2).toUpperCase().replace(/E\+?(-?)(\d)$/, 'E+$10$2').replace('E+-', 'E-');
   return String(Number(value.toPrecision(15)));
 }
 
-export function formatNumber(value: number, format: string): string {
+function formatNumber(value: number, format: string): string {
   const sections = format.split(';');
   if (isDateFormat(format)) return formatDateSerial(value, sections[0]);
   if (value < 0 && sections.length >= 2) return formatNumberSection(-value, sections[1]);

@@ -23,7 +23,7 @@ export function liveSheet(scope: SpreadsheetScope, model: SheetModel): SheetMode
   return model;
 }
 
-export function isDateObject(value: unknown): value is Date {
+function isDateObject(value: unknown): value is Date {
   return Object.prototype.toString.call(value) === '[object Date]';
 }
 
