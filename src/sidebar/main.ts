@@ -1,3 +1,4 @@
+import { emptyCounts } from '../contract/counts-text';
 import type { ScheduleRequest, SidebarState, SyncProgress } from '../contract/sidebar';
 import { byId, setText, show } from './dom';
 import { connectionNotMadeText, ordersWindowText, scheduleText, windowDateProblem } from './format';
@@ -138,7 +139,7 @@ function syncEnded(progress: SyncProgress): string {
 const STARTING: SyncProgress = {
   done: false,
   phase: 'Starting',
-  counts: { ordersAdded: 0, ordersUpdated: 0, lineItems: 0, products: 0, variants: 0, days: 0 },
+  counts: emptyCounts(),
   fraction: null,
   problem: null,
   pausedUntil: null,

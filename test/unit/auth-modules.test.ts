@@ -1,6 +1,7 @@
 /** The pure parts of src/server/auth, against the spec and RFCs (7636, 6749 2.3.1, 8414). */
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { probeAccount } from '../../src/server/auth/account-probe';
 import { endpointsFromMetadata, defaultEndpoints } from '../../src/server/auth/discovery';
 import { oauthErrorCode } from '../../src/server/auth/errors';
 import { messageFor } from '../../src/server/auth/messages';
@@ -8,9 +9,10 @@ import { secureCodeVerifier } from '../../src/server/auth/pkce';
 import { basicAuthorization, withoutClientSecret } from '../../src/server/auth/service';
 import type { ConnectionStateName } from '../../src/server/auth/types';
 
-const g = globalThis as unknown as { Utilities?: unknown };
+const g = globalThis as unknown as { Utilities?: unknown; UrlFetchApp?: unknown };
 afterEach(() => {
   delete g.Utilities;
+  delete g.UrlFetchApp;
   vi.restoreAllMocks();
 });
 
@@ -108,5 +110,19 @@ describe('every connection state has a plain message and the action to take', ()
       if (state !== 'store_changed') expect(m.message).toContain('"Acme Shop"');
       expect(m.message).toContain('Your data in the sheets is kept');
     }
+  });
+});
+
+describe('the account probe keeps the bearer token on the API host (no redirects followed)', () => {
+  it('asks UrlFetchApp not to follow a redirect, and reads one as a failure', () => {
+    const fetch = vi.fn((_url: string, _params: { followRedirects?: boolean; headers: Record<string, string> }) => ({
+      getResponseCode: () => 302,
+      getContentText: () => '',
+    }));
+    g.UrlFetchApp = { fetch };
+    const probe = probeAccount('https://api.merchant.example', 'access-token');
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(fetch.mock.calls[0][1].followRedirects).toBe(false);
+    expect(probe.ok).toBe(false);
   });
 });

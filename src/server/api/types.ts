@@ -9,11 +9,8 @@ type Schemas = components['schemas'];
 export type Order = Schemas['Order'];
 export type LineItem = Schemas['LineItem'];
 export type Attribution = Schemas['Attribution'];
-export type Economics = Schemas['Economics'];
 export type Product = Schemas['Product'];
 export type Variant = Schemas['Variant'];
-/** A product's or variant's cost; the field itself is null when the cost is unknown (never zero). */
-export type ProductCogs = Schemas['Cost'];
 export type DailyRow = Schemas['DailyRow'];
 export type ProfitTotals = Schemas['Totals'];
 export type ProfitabilitySummary = Schemas['Summary'];

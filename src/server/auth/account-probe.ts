@@ -15,6 +15,8 @@ export function probeAccount(apiBaseUrl: string, accessToken: string): AccountPr
     response = UrlFetchApp.fetch(apiBaseUrl + ACCOUNT_PATH, {
       method: 'get',
       muteHttpExceptions: true,
+      // A redirect would carry the bearer token to wherever it points.
+      followRedirects: false,
       headers: { Authorization: 'Bearer ' + accessToken, Accept: 'application/json' },
     });
   } catch {

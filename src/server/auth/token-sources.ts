@@ -1,5 +1,4 @@
 import type { TokenSource } from '../api/transport';
-import { isConfigured } from '../config';
 import { CUSTOM_FUNCTION_TOKEN_MARGIN_MS, PROACTIVE_REFRESH_BELOW_MS, REQUESTED_SCOPES, TOKEN_PROPERTY_KEY } from './constants';
 import { ConnectionError, customFunctionTokenExpired, notConnectedError } from './errors';
 import { probeAccount } from './account-probe';
@@ -70,7 +69,6 @@ export function triggerTokenSource(): TokenSource {
 export function customFunctionTokenSource(): TokenSource {
   return {
     accessToken(): string {
-      if (!isConfigured()) throw ConnectionError.fromStatus(connectionStatus());
       requireConnected();
       const raw = PropertiesService.getDocumentProperties().getProperty(TOKEN_PROPERTY_KEY);
       let token: object | null = null;

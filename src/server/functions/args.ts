@@ -13,8 +13,18 @@ function isDate(value: unknown): value is Date {
   return Object.prototype.toString.call(value) === '[object Date]';
 }
 
+/**
+ * A formula's own refusal, already worded for the cell ("PROFIT_DAILY: …") and shown as it is.
+ * Its name stays "Error": the cell shows it like any other formula error.
+ */
+export class FormulaError extends Error {
+  constructor(fn: string, message: string) {
+    super(`${fn}: ${message}`);
+  }
+}
+
 function argumentError(fn: string, message: string): Error {
-  return new Error(`${fn}: ${message}`);
+  return new FormulaError(fn, message);
 }
 
 /** A Date cell or a 'YYYY-MM-DD' string, returned as 'YYYY-MM-DD'. */

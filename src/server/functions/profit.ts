@@ -7,7 +7,7 @@ import type { ApiClient } from '../api/client';
 import type { DailyRow } from '../api/types';
 import type { ExecutionBudget } from '../platform/budget';
 import { instantToLocalDate } from '../sheets/cells';
-import { DateFormatter, dateRangeArguments, orderIdArgument } from './args';
+import { DateFormatter, FormulaError, dateRangeArguments, orderIdArgument } from './args';
 import { customFunctionContext, spreadsheetTimeZone } from './context';
 import { Table, dailyTable, orderTable, summaryTable } from './tables';
 
@@ -59,13 +59,13 @@ function readAllDays(client: ApiClient, budget: ExecutionBudget, startDate: stri
   let cursor: string | null = null;
   for (let pages = 0; ; pages++) {
     if (pages > 0 && !budget.canStartStep()) {
-      throw new Error('PROFIT_DAILY: the range is too long to read within the 30 seconds a formula may run; use a shorter range or the Daily P&L sheet');
+      throw new FormulaError('PROFIT_DAILY', 'the range is too long to read within the 30 seconds a formula may run; use a shorter range or the Daily P&L sheet');
     }
     const page = client.listDaily({ startDate, endDate, limit: DAILY_PAGE_LIMIT, cursor });
     rows.push(...page.data);
     if (!page.hasMore) return rows;
     if (page.nextCursor === null || seen.has(page.nextCursor) || pages + 1 >= MAX_DAILY_PAGES) {
-      throw new Error('PROFIT_DAILY: Merchant Analytics returned inconsistent paging; try again later');
+      throw new FormulaError('PROFIT_DAILY', 'Merchant Analytics returned inconsistent paging; try again later');
     }
     seen.add(page.nextCursor);
     cursor = page.nextCursor;
@@ -77,7 +77,7 @@ function withUserMessages(fn: string, body: () => Table): Table {
   try {
     return body();
   } catch (e) {
-    if (e instanceof Error && e.message.startsWith(`${fn}: `)) throw e;
+    if (e instanceof FormulaError) throw e;
     const userMessage = e !== null && typeof e === 'object' && typeof (e as { userMessage?: unknown }).userMessage === 'string' ? (e as { userMessage: string }).userMessage : null;
     if (userMessage !== null) throw new Error(`${fn}: ${userMessage}`);
     throw e;

@@ -46,10 +46,10 @@ export function booleanCell(value: unknown): CellValue {
   return textCell(value);
 }
 
-const offsetFormatters: Record<string, Intl.DateTimeFormat> = {};
+const wallClockFormatters: Record<string, Intl.DateTimeFormat> = {};
 
 function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  let formatter = offsetFormatters[timeZone];
+  let formatter = wallClockFormatters[timeZone];
   if (!formatter) {
     formatter = new Intl.DateTimeFormat('en-US', {
       timeZone,
@@ -61,7 +61,7 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
       minute: '2-digit',
       second: '2-digit',
     });
-    offsetFormatters[timeZone] = formatter;
+    wallClockFormatters[timeZone] = formatter;
   }
   return formatter;
 }

@@ -18,6 +18,11 @@ const GROW_ROWS = 1000;
 /** A spreadsheet holds at most 10 million cells. */
 export const SPREADSHEET_CELL_LIMIT = 10_000_000;
 
+/** Cells the spreadsheet holds toward the limit: every sheet's grid counts, filled or not (two calls per sheet). */
+export function spreadsheetGridCells(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet): number {
+  return spreadsheet.getSheets().reduce((n, sheet) => n + sheet.getMaxRows() * sheet.getMaxColumns(), 0);
+}
+
 export class CellLimitError extends Error {
   constructor(readonly usedCells: number, readonly neededCells: number) {
     super(
@@ -190,9 +195,7 @@ export class ManagedWorkbook {
 
   /** Grid cells of every sheet in the spreadsheet (what counts toward the 10 M limit); read once per run. */
   cellsUsed(): number {
-    if (this.usedCells === null) {
-      this.usedCells = this.spreadsheet.getSheets().reduce((n, sheet) => n + sheet.getMaxRows() * sheet.getMaxColumns(), 0);
-    }
+    if (this.usedCells === null) this.usedCells = spreadsheetGridCells(this.spreadsheet);
     return this.usedCells;
   }
 

@@ -3,6 +3,7 @@
  * columns), kinds that decide the cell conversion and number format, and the estimate notes.
  * Key columns come first so one read of the leading columns gives the id → row index.
  */
+import { PROFIT_TOTALS_FIELDS } from '../api/types';
 
 export type ColumnKind = 'text' | 'int' | 'number' | 'amount' | 'pct' | 'bool' | 'timestamp' | 'date';
 
@@ -51,8 +52,6 @@ const cogsColumns = (): ColumnSpec[] => [
 
 /** Derived order status values. */
 export type OrderStatus = 'active' | 'cancelled' | 'gone';
-/** Derived status of a line item or variant: 'removed' once its order/product no longer lists it. */
-export type MemberStatus = 'active' | 'removed';
 
 export const ORDERS: TableSchema = {
   sheetName: 'Orders',
@@ -182,13 +181,6 @@ export const VARIANTS: TableSchema = {
   ],
 };
 
-const TOTALS = [
-  'gross_revenue', 'refunds', 'net_revenue', 'cogs', 'ad_spend', 'payment_fees', 'fulfillment_cost',
-  'product_margin_cm1', 'gross_profit_cm2', 'contribution_margin_cm3', 'ebitda', 'net_profit',
-  'shipping_revenue', 'discounts', 'tax', 'shipping_cost', 'variable_costs', 'opex',
-  'amortised_expenses', 'interest_expense',
-] as const;
-
 export const DAILY: TableSchema = {
   sheetName: 'Daily P&L',
   indexColumns: 1,
@@ -196,7 +188,7 @@ export const DAILY: TableSchema = {
   columns: [
     field('date', 'date'),
     derived('synced_at', 'timestamp'),
-    ...TOTALS.map((name) => field(name, 'amount', [name], name === 'ad_spend' ? ESTIMATE_AD_SPEND : undefined)),
+    ...PROFIT_TOTALS_FIELDS.map((name) => field(name, 'amount', [name], name === 'ad_spend' ? ESTIMATE_AD_SPEND : undefined)),
   ],
 };
 
@@ -220,9 +212,7 @@ export const SYNC_LOG: TableSchema = {
   ],
 };
 
-export const DATA_TABLES: readonly TableSchema[] = [ORDERS, LINE_ITEMS, PRODUCTS, VARIANTS, DAILY];
-export const ALL_TABLES: readonly TableSchema[] = [...DATA_TABLES, SYNC_LOG];
-
+/** 0-based position of a column in its sheet; throws for a header the schema lacks. */
 export function columnIndex(schema: TableSchema, header: string): number {
   const i = schema.columns.findIndex((c) => c.header === header);
   if (i < 0) throw new Error(`${schema.sheetName} has no column ${header}`);

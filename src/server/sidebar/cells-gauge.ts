@@ -1,7 +1,6 @@
 import type { CellsView } from '../../contract/sidebar';
+import { SPREADSHEET_CELL_LIMIT, spreadsheetGridCells } from '../sheets/managed-workbook';
 
-/** Google Sheets: 10 million cells per spreadsheet, across all its sheets. */
-export const SPREADSHEET_CELL_LIMIT = 10_000_000;
 export const CELLS_WARN_PERCENT = 70;
 
 export function cellsView(used: number, limit = SPREADSHEET_CELL_LIMIT): CellsView {
@@ -9,10 +8,7 @@ export function cellsView(used: number, limit = SPREADSHEET_CELL_LIMIT): CellsVi
   return { used, limit, percent, warn: percent >= CELLS_WARN_PERCENT, ordersWindow: null, offer: null };
 }
 
-/** Cells the spreadsheet holds (every sheet's grid counts, filled or not): two calls per sheet. */
+/** The cells gauge of the active spreadsheet. */
 export function measureSpreadsheetCells(): CellsView {
-  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
-  let used = 0;
-  for (const sheet of spreadsheet.getSheets()) used += sheet.getMaxRows() * sheet.getMaxColumns();
-  return cellsView(used);
+  return cellsView(spreadsheetGridCells(SpreadsheetApp.getActiveSpreadsheet()));
 }

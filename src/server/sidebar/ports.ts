@@ -9,12 +9,12 @@ import type {
   UserAction,
 } from '../../contract/sidebar';
 import type { Account } from '../api/types';
-import type { BackfillEstimate, JobPosition } from '../sync';
+import type { BackfillEstimate, JobName, JobPosition } from '../sync';
 import type { BrokenReason } from './problems';
 
 /**
  * What the sidebar's server functions need from the other modules (auth, api, sync, sheets).
- * wiring.ts binds them to the real modules; tests bind fakes. Keeping the seams here lets the
+ * index.ts binds them to the real modules; tests bind fakes. Keeping the seams here lets the
  * sidebar logic be tested without Apps Script services.
  */
 /** The part of auth's ConnectionStatus the sidebar shows. */
@@ -47,7 +47,7 @@ export interface AccountPort {
   account(options: { fresh: boolean }): Account;
 }
 
-export type SyncJobName = 'orders' | 'products' | 'daily' | 'reconcile';
+export type SyncJobName = JobName;
 
 export interface SyncStepReport {
   /** true when every job has caught up. */

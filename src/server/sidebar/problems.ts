@@ -1,11 +1,12 @@
 import type { ProblemView } from '../../contract/sidebar';
 import { isApiError, type ApiError } from '../api/errors';
 import { NotConfiguredError } from '../config';
+import type { BrokenReason } from '../auth/types';
 import type { ConnectionStatusView } from './ports';
 
-/** The state a connection is in after the API refused it, or null when the refusal is not about the connection. */
-export type BrokenReason = 'revoked' | 'store_changed' | 'invalid_claims' | 'lapsed';
+export type { BrokenReason };
 
+/** The state a connection is in after the API refused it, or null when the refusal is not about the connection. */
 export function brokenReasonOf(error: ApiError): BrokenReason | null {
   switch (error.code) {
     case 'grant_revoked':

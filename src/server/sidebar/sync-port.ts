@@ -1,6 +1,6 @@
 import type { JobView, ScheduleNote, ScheduleView, UserAction } from '../../contract/sidebar';
 import { connectionStatus, storeTag } from '../auth';
-import { setOrdersWindow } from '../sync/overview';
+import { setOrdersWindow } from '../sync/orders-window';
 import { instantToLocalDate } from '../sheets/cells';
 import { runSync } from '../sync/runner';
 import { describeSchedule, getSchedule, scheduleTimeZone, setSchedule, suspendedSchedule, suspendSchedule, type Schedule } from '../sync/schedule';

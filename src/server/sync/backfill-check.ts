@@ -8,6 +8,7 @@ import { instantToLocalDate } from '../sheets/cells';
 import { SPREADSHEET_CELL_LIMIT } from '../sheets/managed-workbook';
 import { LINE_ITEMS, ORDERS } from '../sheets/schema';
 import { estimateBackfill } from './backfill-estimate';
+import { laterDay } from './calendar';
 import type { JobContext } from './job-context';
 import type { BackfillEstimate } from './state';
 
@@ -42,7 +43,7 @@ export function checkBackfillFits(ctx: JobContext, firstPage: Page<Order>): void
   if (!firstPage.hasMore) return; // one page: the per-page check is exact
   const createdAfter = ctx.state.get('orders').createdAfter;
   const planFrom = firstPage.meta ? firstPage.meta.historyAvailableFrom : null;
-  const windowFrom = laterOf(createdAfter, planFrom);
+  const windowFrom = laterDay(createdAfter, planFrom);
   const today = instantToLocalDate(ctx.now(), ctx.storeTimeZone);
   const summary = ctx.api.summary(windowFrom ?? FULL_HISTORY_FROM, today);
   const totals = summary.totals as { gross_revenue?: unknown } | undefined;
@@ -68,10 +69,4 @@ export function checkBackfillFits(ctx: JobContext, firstPage: Page<Order>): void
   });
   ctx.state.update('capacity', { estimate });
   if (estimate && !estimate.fits) throw new BackfillTooLargeError(estimate);
-}
-
-function laterOf(a: string | null, b: string | null): string | null {
-  if (a === null) return b;
-  if (b === null) return a;
-  return a > b ? a : b;
 }

@@ -7,7 +7,7 @@
  */
 import type { Order } from '../api/types';
 import type { BackfillEstimate } from './state';
-import { addDays, daysBetween } from './calendar';
+import { addDays, daysBetween, laterDay } from './calendar';
 
 /** Fewer priced orders than this on the first page give no sound mean. */
 export const MIN_SAMPLE = 20;
@@ -16,7 +16,7 @@ const SUGGESTION_HEADROOM = 0.8;
 
 export interface EstimateInput {
   firstPage: readonly Order[];
-  /** Σ gross_revenue of the orders placed from `summaryFrom` to today (profitability summary). */
+  /** Σ gross_revenue of the orders placed from `windowFrom` (or the first order) to today (profitability summary). */
   periodGrossRevenue: number;
   /** First day the estimate covers: the created_after window, else the plan's first day, else null (full history). */
   windowFrom: string | null;
@@ -86,10 +86,4 @@ function suggestedWindow(orders: number, cellsPerOrder: number, freeCells: numbe
   const fitDays = Math.floor((freeCells * SUGGESTION_HEADROOM) / cellsPerDay);
   if (fitDays < 1) return today;
   return addDays(today, -(Math.min(fitDays, days) - 1));
-}
-
-function laterDay(a: string | null, b: string | null): string | null {
-  if (a === null) return b;
-  if (b === null) return a;
-  return a > b ? a : b;
 }

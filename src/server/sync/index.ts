@@ -1,6 +1,6 @@
 /**
- * The sync as the rest of the add-on uses it: the sidebar's bounded steps, the trigger handler,
- * the schedule and the overview.
+ * The sync as the rest of the add-on uses it: the sidebar's bounded steps, the trigger handler and
+ * the schedule's return after a reconnect.
  */
 import { documentLock, storeTag } from '../auth';
 import { ManagedWorkbook } from '../sheets/managed-workbook';
@@ -11,29 +11,12 @@ import { describeSchedule, resumeSuspendedSchedule, scheduleTimeZone, suspendedS
 import { SyncStateStore } from './state';
 import { SyncLog } from './sync-log';
 
-export {
-  describeSchedule,
-  getSchedule,
-  scheduleTimeZone,
-  setSchedule,
-  stopSchedule,
-  suspendedSchedule,
-  SCHEDULED_SYNC_HANDLER,
-  ScheduleError,
-  type Schedule,
-  type SuspendedSchedule,
-} from './schedule';
-export { loggedRuns, type LoggedRun } from './sync-log';
 export { resumeTimeText } from './failures';
-export type { RunCounts } from './progress';
-export { getSyncOverview, setOrdersWindow, type SyncOverview } from './overview';
-export { ordersShare, overallFraction, positionShare, monotonicFraction } from './progress';
-export type { JobPosition } from './job-context';
-export type { BackfillEstimate, CapacityState } from './state';
-export type { JobName } from './job-context';
+export type { JobName, JobPosition } from './job-context';
+export type { BackfillEstimate } from './state';
 
-/** Default budget of one sidebar step: short enough for a live progress bar. */
-export const SIDEBAR_STEP_MS = 25_000;
+/** Default budget of one step when the caller names none: short enough for a live progress bar. */
+const DEFAULT_STEP_MS = 25_000;
 
 export interface SyncProgress {
   done: boolean;
@@ -56,7 +39,7 @@ export interface SyncProgress {
 export function runSyncStep(options: { jobs?: JobName[]; budgetMs?: number } = {}): SyncProgress {
   const jobs = options.jobs && options.jobs.length > 0 ? options.jobs : (['orders', 'products', 'daily'] as JobName[]);
   const fromMark = ordersWatermark();
-  const outcome = runSync({ jobs, budgetMs: options.budgetMs ?? SIDEBAR_STEP_MS, addDueReconciliation: false });
+  const outcome = runSync({ jobs, budgetMs: options.budgetMs ?? DEFAULT_STEP_MS, addDueReconciliation: false });
   return toProgress(outcome, fromMark);
 }
 

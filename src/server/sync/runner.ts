@@ -173,7 +173,6 @@ function pauseNote(sheetsStoreId: string | null): string {
   return paused ? ` Automatic sync is off until you reconnect this store; then it resumes ${describeSchedule(paused.schedule, paused.timeZone)}.` : '';
 }
 
-
 /** Daily P&L runs last: the order jobs before it mark the days whose figures changed. */
 function inRunOrder(jobs: JobName[]): JobName[] {
   const order: JobName[] = ['orders', 'products', 'reconcile', 'daily'];

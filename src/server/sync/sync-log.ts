@@ -5,7 +5,7 @@
  */
 import type { ManagedWorkbook } from '../sheets/managed-workbook';
 import { buildRow } from '../sheets/rows';
-import { SYNC_LOG } from '../sheets/schema';
+import { SYNC_LOG, columnIndex } from '../sheets/schema';
 import type { RunRecord, SyncStateStore } from './state';
 
 export const MAX_LOG_ROWS = 500;
@@ -64,7 +64,7 @@ export class SyncLog {
     if (stale !== null && stale >= 2 && stale < next) {
       rows.push({
         row: stale,
-        column: 11,
+        column: columnIndex(SYNC_LOG, 'outcome') + 1,
         cells: ['interrupted', 'The run was ended by the Apps Script time limit; the next run resumed from the last saved checkpoint.'],
       });
     }

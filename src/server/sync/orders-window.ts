@@ -1,0 +1,35 @@
+/** The created_after window the orders sync keeps to when a store's full history would not fit. */
+import { instantToLocalDate } from '../sheets/cells';
+import { isCalendarDate } from './calendar';
+import { SyncStateStore } from './state';
+
+export class OrdersWindowError extends Error {
+  readonly code = 'invalid_window';
+  readonly action = 'fix_request';
+  constructor(readonly userMessage: string) {
+    super(userMessage);
+    this.name = 'OrdersWindowError';
+  }
+}
+
+/**
+ * Limits the orders sync to orders placed on or after `createdAfter` (YYYY-MM-DD, store time
+ * zone), for a store whose full history would not fit in one spreadsheet; null removes the limit.
+ * Rows already in the sheet stay. A wider window (or none) than before restarts the orders feed
+ * from the beginning, since older orders were never fetched (upserts keep rows unique).
+ */
+export function setOrdersWindow(createdAfter: string | null): void {
+  if (createdAfter !== null && !isCalendarDate(createdAfter)) {
+    throw new OrdersWindowError('The start date must be a real date like 2025-01-31; nothing was changed.');
+  }
+  const state = new SyncStateStore(PropertiesService.getDocumentProperties());
+  const zone = state.get('meta').storeTimeZone ?? SpreadsheetApp.getActive().getSpreadsheetTimeZone();
+  if (createdAfter !== null && createdAfter > instantToLocalDate(Date.now(), zone)) {
+    throw new OrdersWindowError('The start date is in the future: choose today or an earlier day; nothing was changed.');
+  }
+  const orders = state.get('orders');
+  if (createdAfter === orders.createdAfter) return;
+  const widens = orders.createdAfter !== null && (createdAfter === null || createdAfter < orders.createdAfter);
+  state.update('orders', widens ? { createdAfter, watermark: null, caughtUp: false } : { createdAfter });
+  state.save('capacity', { stoppedAt: null, estimate: null });
+}
