@@ -81,6 +81,14 @@ describe('authorize → consent with a store picked → callback → tokens', ()
     expect(seen).toMatchObject({ state: 'connected', storeId: picked.id });
   });
 
+  it('the sidebar with a fresh token takes no lock, so it never waits behind a scheduled sync holding it', async () => {
+    const opened = await stack.runtime.run('getSidebarState', [], { authMode: 'FULL' });
+    expect(opened.ok, opened.error?.message).toBe(true);
+    expect((opened.value as { connection: { state: string } }).connection.state).toBe('connected');
+    const lockCalls = Object.keys(opened.counts.byMethod).filter((method) => method.startsWith('Lock.'));
+    expect(lockCalls).toEqual([]);
+  });
+
   it('an access token past its hour is refreshed once, by Basic, and the rotated refresh token is stored', async () => {
     const old = storedToken(stack);
     await stack.advanceClocks(HOUR_MS + 60_000);

@@ -99,12 +99,13 @@ export function refreshProactively(refreshBelowMs: number = PROACTIVE_REFRESH_BE
   if (before.state === 'operator_problem') return recheckOperatorProblem();
   if (before.state !== 'connected') return before;
   const s = openSession();
+  // A fresh token needs no lock: the sidebar must not wait behind a scheduled sync holding it.
+  if (!needsRefresh(s.service.getToken(true), refreshBelowMs)) return before;
   try {
     withDocumentLock(() => {
       const stored = s.service.getToken(true);
-      if (!stored || !hasRefreshToken(stored)) return;
+      if (!stored || !needsRefresh(stored, refreshBelowMs)) return;
       const expiry = expiresAtMs(stored);
-      if (expiry !== null && expiry - Date.now() >= refreshBelowMs) return;
       try {
         s.service.refresh();
       } catch (e) {
@@ -115,6 +116,12 @@ export function refreshProactively(refreshBelowMs: number = PROACTIVE_REFRESH_BE
     if (!(e instanceof ConnectionError)) throw e;
   }
   return connectionStatus();
+}
+
+function needsRefresh(stored: ReturnType<AuthSession['service']['getToken']>, refreshBelowMs: number): boolean {
+  if (!stored || !hasRefreshToken(stored)) return false;
+  const expiry = expiresAtMs(stored);
+  return expiry === null || expiry - Date.now() < refreshBelowMs;
 }
 
 /**
