@@ -18,6 +18,7 @@ import {
   type JobResult,
 } from './job-context';
 import { checkBackfillFits, startsBackfill } from './backfill-check';
+import { laterDay } from './calendar';
 import { MemberIndex } from './members';
 import { planOrderPage } from './order-page';
 import { rowCounts } from './sheet-health';
@@ -87,34 +88,43 @@ export function reconciliationDue(ctx: JobContext): boolean {
   return ctx.now() - r.lastCompletedAt >= r.intervalDays * 86_400_000;
 }
 
-/** The full pass; resumable across executions through its stored cursor. */
+/**
+ * The full pass (spec 4.4 rule 7): every order, oldest change first from 1970, so that it resumes
+ * across executions from its own watermark (a stored cursor would be stale by the next run). Within
+ * the orders window the user chose, like the incremental feed.
+ */
 export function runReconcileJob(ctx: JobContext): JobResult {
   const writer = orderWriter(ctx);
-  if (ctx.state.get('reconcile').passStartedAt === null) ctx.state.update('reconcile', { passStartedAt: ctx.now(), cursor: null });
+  if (ctx.state.get('reconcile').passStartedAt === null) ctx.state.update('reconcile', { passStartedAt: ctx.now(), watermark: null });
+  const createdAfter = ctx.state.get('orders').createdAfter;
+  let cursor: string | null = null;
+  let updatedAfter = updatedAfterFor(ctx.state.get('reconcile').watermark);
   let restarts = 0;
   let historyFrom: string | null = null;
   while (ctx.budget.canStartStep()) {
     const r = ctx.state.get('reconcile');
     let page: Page<Order>;
     try {
-      page = ctx.api.listOrders({ status: 'all', limit: PAGE_LIMIT, cursor: r.cursor });
+      page = ctx.api.listOrders({ status: 'all', limit: PAGE_LIMIT, updatedAfter, createdAfter: createdAfter ?? undefined, cursor });
     } catch (e) {
-      if (!isCursorRejected(e) || restarts >= 2) throw e;
-      // A cursor the service no longer accepts: the pass starts again (rows written so far stay).
+      if (!isCursorRejected(e) || cursor === null || restarts >= 2) throw e;
       restarts++;
-      ctx.state.update('reconcile', { passStartedAt: ctx.now(), cursor: null });
+      cursor = null;
+      updatedAfter = updatedAfterFor(r.watermark);
       continue;
     }
-    writer.write(page.data);
+    const maxUpdatedAt = writer.write(page.data);
+    ctx.state.update('reconcile', { watermark: laterOf(r.watermark, maxUpdatedAt) });
     recordMeta(ctx, page.meta);
     historyFrom = page.meta ? page.meta.historyAvailableFrom : historyFrom;
     if (page.hasMore && page.nextCursor) {
-      ctx.state.update('reconcile', { cursor: page.nextCursor });
+      cursor = page.nextCursor;
       continue;
     }
     const marks = planGoneMarks(ctx.workbook.index(ORDERS), {
       passStartedAt: r.passStartedAt ?? ctx.now(),
-      historyAvailableFrom: historyFrom ?? ctx.state.get('meta').historyAvailableFrom,
+      // Orders placed before the plan window or the user's orders window are not in the pass's view.
+      historyAvailableFrom: laterDay(historyFrom ?? ctx.state.get('meta').historyAvailableFrom, createdAfter),
       now: ctx.now(),
       spreadsheetTimeZone: ctx.workbook.timeZone,
     });
@@ -126,7 +136,7 @@ export function runReconcileJob(ctx: JobContext): JobResult {
       ctx.state.update('daily', { dirtyFrom: marks.minPlacedDate });
     }
     ctx.tally.rows += marks.writes.length;
-    ctx.state.update('reconcile', { passStartedAt: null, cursor: null, lastCompletedAt: ctx.now() });
+    ctx.state.update('reconcile', { passStartedAt: null, watermark: null, lastCompletedAt: ctx.now() });
     ctx.state.update('orders', { rowCounts: rowCounts(ctx) });
     return { job: 'reconcile', caughtUp: true, message: `Reconciliation complete: ${marks.gone} order(s) marked gone.` };
   }

@@ -33,7 +33,7 @@ export function checkManagedSheets(ctx: JobContext, jobs: readonly JobName[]): s
       const lostOrders = orders.rowCounts.orders - ctx.workbook.index(ORDERS).size;
       const lostLines = orders.rowCounts.lineItems - ctx.workbook.index(LINE_ITEMS).size;
       if (lostOrders > 0 || lostLines > 0) {
-        if (ctx.state.get('reconcile').passStartedAt === null) ctx.state.update('reconcile', { passStartedAt: ctx.now(), cursor: null });
+        if (ctx.state.get('reconcile').passStartedAt === null) ctx.state.update('reconcile', { passStartedAt: ctx.now(), watermark: null });
         notes.push(
           `${Math.max(0, lostOrders)} order row(s) and ${Math.max(0, lostLines)} line item row(s) were deleted from the sheets; ` +
             'a full pass over the orders puts them back at the bottom (rows the sync manages are kept in step with Merchant Analytics).',

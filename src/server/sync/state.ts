@@ -34,8 +34,11 @@ export interface DailyState {
 export interface ReconcileState {
   /** Epoch ms when the pass in progress started (rows not written since then are gone). */
   passStartedAt: number | null;
-  /** Cursor of the pass in progress (a pass without updated_after has no watermark). */
-  cursor: string | null;
+  /**
+   * How far the pass in progress has read, oldest change first. A cursor is valid for one
+   * pagination run only (spec 4.4 rule 3), so a pass that spans executions resumes from here.
+   */
+  watermark: string | null;
   lastCompletedAt: number | null;
   intervalDays: number;
 }
@@ -103,7 +106,7 @@ const DEFAULTS: SyncState = {
   orders: { watermark: null, createdAfter: null, caughtUp: false, rowCounts: null },
   products: { watermark: null, caughtUp: false },
   daily: { historyDone: false, resumeFrom: null, trailingDays: 60, dirtyFrom: null, backfillFrom: null },
-  reconcile: { passStartedAt: null, cursor: null, lastCompletedAt: null, intervalDays: 30 },
+  reconcile: { passStartedAt: null, watermark: null, lastCompletedAt: null, intervalDays: 30 },
   meta: { historyAvailableFrom: null, truncated: false, storeTimeZone: null, storeCurrency: null },
   capacity: { stoppedAt: null, estimate: null },
   openLogRow: null,
