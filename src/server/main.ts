@@ -12,6 +12,7 @@ import type { ConnectStart, ScheduleView, SidebarState, SyncProgress } from '../
 import { profitDaily, profitOrder, profitSummary, type Table } from './functions';
 import { checkConnection, type ConnectionCheck } from './api/connection-check';
 import * as sync from './sync';
+import { EXECUTION_LIMIT_MS } from './platform/budget';
 
 // ---- Connection ---------------------------------------------------------------------------------
 
@@ -184,12 +185,13 @@ export function onScheduledSync(e?: unknown): sync.SyncProgress {
 }
 
 /**
- * On-demand reconciliation: pages every order without updated_after and marks orders the service
- * no longer returns as gone (with the date), then refreshes the Daily P&L days they leave. Call
- * again while `done` is false.
- * @param {number=} budgetMs time this step may use (default: the 6-minute execution budget)
+ * On-demand reconciliation: pages every order (not just recent changes) and marks orders the
+ * service no longer returns as gone (with the date), then refreshes the Daily P&L days they leave.
+ * A pass longer than one execution continues on the next call: call again while `done` is false.
+ * @param {number=} budgetMs time this step may use (default and maximum: the 6-minute execution budget)
  * @return {Object} SyncProgress of the step
  */
 export function reconcileOrdersNow(budgetMs?: number): sync.SyncProgress {
-  return sync.runSyncStep({ jobs: ['reconcile', 'daily'], budgetMs: budgetMs ?? 360_000 });
+  const budget = Math.min(typeof budgetMs === 'number' && budgetMs > 0 ? budgetMs : EXECUTION_LIMIT_MS, EXECUTION_LIMIT_MS);
+  return sync.runSyncStep({ jobs: ['reconcile', 'daily'], budgetMs: budget });
 }
