@@ -11,7 +11,7 @@ import { compareWithTruth, sheetTable, syncUntilCaughtUp } from './sync-support'
 const HOUR_MS = 3_600_000;
 const ORDERS = 4_000;
 /** Ends an execution (as the time limit would) after a few of the pass's pages, whatever the machine's speed. */
-const KILL_AT_SERVICE_CALL = 130;
+const KILL_AT_SERVICE_CALL = 80;
 
 let stack: Stack;
 

@@ -76,3 +76,24 @@ describe('managed sheet layout at creation', () => {
     expect(setUpRequests(7, SYNC_LOG, SYNC_LOG.columns.length).every((r) => r.updateSheetProperties === undefined)).toBe(true);
   });
 });
+
+describe('KeyIndex read without trailing empty rows', () => {
+  it('asks for the sheet\'s last row with content once, at the first new row, and puts new rows below it', () => {
+    let asked = 0;
+    // Keys end at row 3; a user's totals row (outside the key columns) sits at row 9.
+    const index = new KeyIndex([['ord_a'], ['ord_b']], TZ, ORDER_RULES, 2, () => {
+      asked++;
+      return 9;
+    });
+    expect(index.put('ord_a', ['ord_a'])).toEqual({ row: 2, inserted: false });
+    expect(asked).toBe(0);
+    expect(index.put('ord_c', ['ord_c'])).toEqual({ row: 10, inserted: true });
+    expect(index.put('ord_d', ['ord_d'])).toEqual({ row: 11, inserted: true });
+    expect(asked).toBe(1);
+  });
+
+  it('never goes above the rows it read, whatever the last row says', () => {
+    const index = new KeyIndex([['ord_a'], ['ord_b'], ['note']], TZ, ORDER_RULES, 2, () => 1);
+    expect(index.put('ord_c', ['ord_c']).row).toBe(5);
+  });
+});

@@ -1,9 +1,10 @@
 /** The Advanced Sheets service global `Sheets` (Sheets.Spreadsheets, Sheets.Spreadsheets.Values). */
 import type { ExecutionServiceContext } from '../types';
+import { applyFieldMask, FieldMaskError, parseFieldMask } from './field-mask';
 import { checkAccess, GoogleJsonResponseException, type ApiScope } from './sheets-api-common';
 import type { SheetModel } from './sheet-model';
 import { SheetsValues } from './sheets-values';
-import type { Workbook, WorkbookState } from './workbook';
+import type { DeveloperMetadataRecord, Workbook, WorkbookState } from './workbook';
 
 interface GridProperties {
   rowCount?: number;
@@ -52,15 +53,31 @@ export class SheetsSpreadsheets {
     this.Values = new SheetsValues(scope);
   }
 
-  get(spreadsheetId: string, _optionalArgs?: { fields?: string; ranges?: string[] }): Record<string, unknown> {
+  /** The spreadsheet resource; `fields` selects parts of it as the API's partial responses do. */
+  get(spreadsheetId: string, optionalArgs?: { fields?: string; ranges?: string[] }): Record<string, unknown> {
     checkAccess(this.scope, 'spreadsheets.get', spreadsheetId);
     const wb = this.scope.workbook;
-    return {
+    const full: Record<string, unknown> = {
       spreadsheetId: wb.id,
       properties: { title: wb.name, locale: wb.locale, timeZone: wb.timeZone },
-      sheets: wb.sheets.map((s) => ({ properties: sheetProperties(wb, s) })),
+      sheets: wb.sheets.map((s) => {
+        const sheet: Record<string, unknown> = { properties: sheetProperties(wb, s) };
+        const tags = wb.developerMetadata.filter((m) => m.location.type === 'SHEET' && m.location.sheetId === s.sheetId);
+        if (tags.length > 0) sheet.developerMetadata = tags.map(metadataResource);
+        return sheet;
+      }),
       spreadsheetUrl: wb.url,
     };
+    const own = wb.developerMetadata.filter((m) => m.location.type === 'SPREADSHEET');
+    if (own.length > 0) full.developerMetadata = own.map(metadataResource);
+    const fields = optionalArgs?.fields;
+    if (fields === undefined) return full;
+    try {
+      return applyFieldMask(full, parseFieldMask(fields)) as Record<string, unknown>;
+    } catch (e) {
+      if (e instanceof FieldMaskError) throw new GoogleJsonResponseException('spreadsheets.get', e.message, 400);
+      throw e;
+    }
   }
 
   /** Applies the requests in order; any failure restores the workbook (the API is atomic). */
@@ -159,6 +176,20 @@ function setColumnPixelSize(sheet: SheetModel, body: Record<string, unknown>, i:
   const size = props.pixelSize;
   if (typeof size !== 'number' || !Number.isInteger(size) || size < 0) throw new Error(`${where}: pixelSize must be a whole number of pixels.`);
   for (let c = start; c < end; c++) sheet.columnWidths[String(c + 1)] = size;
+}
+
+/** A DeveloperMetadata resource as the API returns it (metadataValue absent when unset). */
+function metadataResource(m: DeveloperMetadataRecord): Record<string, unknown> {
+  const loc = m.location;
+  const location: Record<string, unknown> =
+    loc.type === 'SPREADSHEET' ? { locationType: 'SPREADSHEET', spreadsheet: true }
+      : loc.type === 'SHEET' ? { locationType: 'SHEET', sheetId: loc.sheetId }
+        : { locationType: loc.type, dimensionRange: { sheetId: loc.sheetId, dimension: loc.type === 'ROW' ? 'ROWS' : 'COLUMNS', startIndex: loc.start - 1, endIndex: loc.end } };
+  const out: Record<string, unknown> = { metadataId: m.id, metadataKey: m.key };
+  if (m.value !== null && m.value !== '') out.metadataValue = m.value;
+  out.location = location;
+  out.visibility = m.visibility;
+  return out;
 }
 
 /** Puts a saved state back into the same Workbook object (other objects hold references to it). */

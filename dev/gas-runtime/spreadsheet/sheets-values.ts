@@ -49,6 +49,19 @@ function lastRowIn(sheet: SheetModel, rect: GridRect): number {
   return 0;
 }
 
+const RENDER_OPTIONS: readonly unknown[] = [undefined, 'FORMATTED_VALUE', 'UNFORMATTED_VALUE', 'FORMULA'];
+const DATE_TIME_OPTIONS: readonly unknown[] = [undefined, 'SERIAL_NUMBER', 'FORMATTED_STRING'];
+
+/** The API refuses an unknown enum value rather than falling back to the default. */
+function checkReadOptions(method: string, options: ReadOptions): void {
+  if (!RENDER_OPTIONS.includes(options.valueRenderOption)) {
+    throw new GoogleJsonResponseException(method, `Invalid value at 'value_render_option' (${String(options.valueRenderOption)})`, 400);
+  }
+  if (!DATE_TIME_OPTIONS.includes(options.dateTimeRenderOption)) {
+    throw new GoogleJsonResponseException(method, `Invalid value at 'date_time_render_option' (${String(options.dateTimeRenderOption)})`, 400);
+  }
+}
+
 export class SheetsValues {
   static gasName = 'Sheets.Spreadsheets.Values';
 
@@ -136,6 +149,7 @@ export class SheetsValues {
   }
 
   private _read(method: string, rangeText: unknown, options: ReadOptions = {}): { range: string; majorDimension: string; values?: unknown[][] } {
+    checkReadOptions(method, options);
     const { sheet, ref } = apiRange(this.scope.workbook, method, rangeText);
     const rect = resolveReference(ref, sheet.maxRows, sheet.maxColumns);
     const render = options.valueRenderOption ?? 'FORMATTED_VALUE';

@@ -25,16 +25,25 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 export class KeyIndex {
   private readonly byKey = new Map<string, IndexedRow>();
-  /** Where the next new row goes: after the last row with any content, never over a user's cells. */
-  nextRow: number;
+  private next: number;
+  /** Asked once, at the first new row, when the values may end above the sheet's last row with content. */
+  private lastRowWithContent: (() => number) | null;
 
   /**
    * @param values the index columns from row `firstRow` down to the sheet's last row with ANY
    *   content (as getValues returns them: date cells may arrive as Date objects and are kept as
    *   serials in the spreadsheet's zone); trailing rows without a key are the user's
    * @param rules what a key of this table looks like (`true`: keys are dates)
+   * @param lastRowWithContent when `values` stop at the last row with a value in the index
+   *   columns (a read that leaves out trailing empty rows), the sheet's last row with ANY content
    */
-  constructor(values: ReadonlyArray<ReadonlyArray<unknown>>, timeZone: string, rules: KeyRules | boolean = {}, firstRow = 2) {
+  constructor(
+    values: ReadonlyArray<ReadonlyArray<unknown>>,
+    timeZone: string,
+    rules: KeyRules | boolean = {},
+    firstRow = 2,
+    lastRowWithContent: (() => number) | null = null,
+  ) {
     const keyRules: KeyRules = typeof rules === 'boolean' ? { keyIsDate: rules } : rules;
     values.forEach((raw, i) => {
       const cells = raw.map((v) => normalise(v, timeZone));
@@ -43,7 +52,17 @@ export class KeyIndex {
       // A duplicate id (e.g. pasted by a user) keeps the first row: the one sync wrote first.
       if (!this.byKey.has(key)) this.byKey.set(key, { row: firstRow + i, cells });
     });
-    this.nextRow = firstRow + values.length;
+    this.next = firstRow + values.length;
+    this.lastRowWithContent = lastRowWithContent;
+  }
+
+  /** Where the next new row goes: after the last row with any content, never over a user's cells. */
+  get nextRow(): number {
+    if (this.lastRowWithContent) {
+      this.next = Math.max(this.next, this.lastRowWithContent() + 1);
+      this.lastRowWithContent = null;
+    }
+    return this.next;
   }
 
   get(key: string): IndexedRow | undefined {
@@ -61,7 +80,8 @@ export class KeyIndex {
       existing.cells = cells;
       return { row: existing.row, inserted: false };
     }
-    const row = this.nextRow++;
+    const row = this.nextRow;
+    this.next = row + 1;
     this.byKey.set(key, { row, cells });
     return { row, inserted: true };
   }

@@ -8,7 +8,9 @@ import { setUpRequests } from './layout';
 import { lastRowOf, mergeRowWrites, type RangeWrite, type RowWrite } from './row-writes';
 import { numberFormatFor } from './rows';
 import type { SheetName, TableSchema } from './schema';
-import { checkHeaderRow, claimSheet, locateSheet, taggedSheets, tagNewSheet } from './sheet-tags';
+import { DAILY, LINE_ITEMS, ORDERS, PRODUCTS, VARIANTS } from './schema';
+import { readGridCells, readManagedRows, readSheetInfos, sheetsService, type ReadRequest, type SheetInfo, type SheetReads } from './sheet-snapshot';
+import { checkHeaderRow, claimSheet, locateSheet, taggedSheets, tagNewSheet, type LocatedSheet } from './sheet-tags';
 
 export { SheetLayoutError, SheetOwnershipError, STORE_METADATA_KEY } from './sheet-tags';
 
@@ -34,13 +36,16 @@ export class CellLimitError extends Error {
 
 interface OpenSheet {
   schema: TableSchema;
-  sheet: GoogleAppsScript.Spreadsheet.Sheet;
+  /** Fetched only when a call needs the sheet itself (set-up, growth, last row, tagging). */
+  sheet: GoogleAppsScript.Spreadsheet.Sheet | null;
   maxRows: number;
-  /** Read at the first grid growth of the run (the set-up leaves exactly the managed columns). */
+  /** From the snapshot; for a sheet set up in this run, read at its first grid growth. */
   maxColumns: number | null;
   index: KeyIndex | null;
-  /** Last row with content when the sheet was opened (1 = header only). */
-  lastRow: number;
+  /** Last row with content when the sheet was opened (1 = header only); null until a call needs it. */
+  lastRow: number | null;
+  /** The index columns as read at opening (rows 2 down to the last with a key-column value). */
+  keys: unknown[][];
   /** Created (or set up from empty) in this run: whatever was synced into it before is gone. */
   created: boolean;
   /** The sheet's name now (the user may have renamed it: writes address it by this name). */
@@ -52,14 +57,23 @@ export interface TableWrite {
   rows: RowWrite[];
 }
 
+/** The tables whose header row and key columns the first data-sheet access reads, all in one call. */
+const STORE_TABLES: readonly TableSchema[] = [ORDERS, LINE_ITEMS, PRODUCTS, VARIANTS, DAILY];
+
 export class ManagedWorkbook {
   readonly spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet;
   readonly timeZone: string;
   private readonly open = new Map<SheetName, OpenSheet>();
   private spreadsheetId: string | null = null;
-  /** Sheets by table tag, searched once per run and only when a managed sheet is missing by name. */
-  private tagged: Map<string, GoogleAppsScript.Spreadsheet.Sheet[]> | null = null;
+  /** Every sheet's title, grid and tags, read once per run (sheet-snapshot.ts). */
+  private sheets: SheetInfo[] | null = null;
+  /** Sheets by table tag, from the snapshot. */
+  private tagged: Map<string, SheetInfo[]> | null = null;
+  /** Header rows and key columns of the store tables, by table, read once per run. */
+  private reads: Map<SheetName, SheetReads> | null = null;
   private usedCells: number | null = null;
+  /** The snapshot's grid sizes no longer hold (a sheet was inserted or set up). */
+  private gridChanged = false;
   /** Cells sent by batchUpdate during this run. */
   cellsWritten = 0;
 
@@ -77,6 +91,39 @@ export class ManagedWorkbook {
     this.currency = currency;
   }
 
+  private snapshot(): SheetInfo[] {
+    return (this.sheets ??= readSheetInfos(this.id()));
+  }
+
+  private taggedSheets(): Map<string, SheetInfo[]> {
+    return (this.tagged ??= taggedSheets(this.snapshot()));
+  }
+
+  /** The first reads of every store table that exists, in one batchGet (a sheet that cannot be located unambiguously is left to sheetFor). */
+  private readsFor(schema: TableSchema): SheetReads {
+    if (!this.reads) {
+      const requests: ReadRequest[] = [];
+      for (const table of STORE_TABLES) {
+        let located: LocatedSheet | null = null;
+        try {
+          located = locateSheet(this.snapshot(), table, () => this.taggedSheets());
+        } catch {
+          located = null;
+        }
+        if (located) requests.push({ schema: table, info: located.info });
+      }
+      const read = readManagedRows(this.id(), requests);
+      this.reads = new Map(requests.map((r, i) => [r.schema.sheetName, read[i]]));
+    }
+    const found = this.reads.get(schema.sheetName);
+    if (found) return found;
+    // Not among the tables read up front: read it on its own.
+    const info = locateSheet(this.snapshot(), schema, () => this.taggedSheets());
+    const own = info ? readManagedRows(this.id(), [{ schema, info: info.info }])[0] : { header: [], keys: [] };
+    this.reads.set(schema.sheetName, own);
+    return own;
+  }
+
   /**
    * The sheet for a schema, created with headers, formats, notes and the store tag if missing.
    * Set-up writes the header row last, so a set-up cut short by the time limit (no header yet)
@@ -85,25 +132,54 @@ export class ManagedWorkbook {
   private sheetFor(schema: TableSchema): OpenSheet {
     const cached = this.open.get(schema.sheetName);
     if (cached) return cached;
-    const existing = locateSheet(this.spreadsheet, schema, () => (this.tagged ??= taggedSheets(this.spreadsheet)));
-    let sheet: GoogleAppsScript.Spreadsheet.Sheet;
-    let lastRow = 0;
+    const existing = locateSheet(this.snapshot(), schema, () => this.taggedSheets());
+    let opened: OpenSheet;
     if (existing) {
-      sheet = existing.sheet;
-      lastRow = sheet.getLastRow();
-      if (schema.storeData) claimSheet(existing, schema, this.requireStore(), lastRow === 0);
-      if (lastRow === 0) this.setUp(sheet, schema);
-      else if (schema.storeData) checkHeaderRow(existing, schema);
+      const { info, name } = existing;
+      opened = { schema, sheet: null, maxRows: info.rows, maxColumns: info.columns, index: null, lastRow: null, keys: [], created: false, name };
+      let header: unknown[] = [];
+      if (schema.storeData) {
+        const read = this.readsFor(schema);
+        header = read.header;
+        opened.keys = read.keys;
+      }
+      // A header cell with content means the sheet is not empty; only a blank header row needs the full last-row call.
+      const empty = header.every((v) => v === '' || v === null || v === undefined) && this.lastRowOf(opened) === 0;
+      if (schema.storeData) claimSheet(existing, schema, this.requireStore(), empty, (key, value) => this.handle(opened).addDeveloperMetadata(key, value));
+      if (empty) {
+        this.setUp(this.handle(opened), schema);
+        opened.maxColumns = null;
+        opened.created = true;
+        opened.keys = [];
+      } else if (schema.storeData) checkHeaderRow(existing, schema, header);
+      if (!schema.storeData) this.lastRowOf(opened);
     } else {
-      sheet = this.spreadsheet.insertSheet(schema.sheetName);
+      const sheet = this.spreadsheet.insertSheet(schema.sheetName);
       this.usedCells = null;
+      this.gridChanged = true;
       if (schema.storeData) tagNewSheet(sheet, schema, this.requireStore());
       this.setUp(sheet, schema);
+      opened = { schema, sheet, maxRows: sheet.getMaxRows(), maxColumns: null, index: null, lastRow: 1, keys: [], created: true, name: schema.sheetName };
     }
-    const name = existing ? existing.name : schema.sheetName;
-    const opened: OpenSheet = { schema, sheet, maxRows: sheet.getMaxRows(), maxColumns: null, index: null, lastRow: Math.max(lastRow, 1), created: lastRow === 0, name };
     this.open.set(schema.sheetName, opened);
     return opened;
+  }
+
+  /** The sheet itself, fetched by name the first time a call needs it. */
+  private handle(opened: OpenSheet): GoogleAppsScript.Spreadsheet.Sheet {
+    if (opened.sheet) return opened.sheet;
+    const sheet = this.spreadsheet.getSheetByName(opened.name);
+    if (!sheet) throw new Error(`The sheet "${opened.name}" was removed while the sync was running; the next run continues.`);
+    opened.sheet = sheet;
+    return sheet;
+  }
+
+  /** Last row with content as of opening (0 when the sheet is empty; recorded as at least 1). */
+  private lastRowOf(opened: OpenSheet): number {
+    if (opened.lastRow !== null) return opened.lastRow;
+    const last = this.handle(opened).getLastRow();
+    opened.lastRow = Math.max(last, 1);
+    return last;
   }
 
   /** True when the sheet did not exist (or was empty) at the start of this run: the user deleted it, or it is new. */
@@ -117,6 +193,8 @@ export class ManagedWorkbook {
    */
   private setUp(sheet: GoogleAppsScript.Spreadsheet.Sheet, schema: TableSchema): void {
     const width = schema.columns.length;
+    this.usedCells = null;
+    this.gridChanged = true;
     // Column count and widths in ONE call (setColumnWidths would take one call per width).
     sheetsService().batchUpdate({ requests: setUpRequests(sheet.getSheetId(), schema, sheet.getMaxColumns()) }, this.id());
     sheet.setFrozenRows(1);
@@ -142,26 +220,26 @@ export class ManagedWorkbook {
     return this.storeId;
   }
 
-  /** The key index of a table: its index columns read in ONE call the first time in a run. */
+  /** The key index of a table: from its index columns, read with every store table's in ONE call per run. */
   index(schema: TableSchema): KeyIndex {
     const opened = this.sheetFor(schema);
     if (opened.index) return opened.index;
-    const lastRow = opened.lastRow;
-    const values: unknown[][] =
-      lastRow > 1 && schema.indexColumns > 0 ? opened.sheet.getRange(2, 1, lastRow - 1, schema.indexColumns).getValues() : [];
-    // Read through the sheet's last row with ANY content: new rows go below a user's rows too.
-    opened.index = new KeyIndex(values, this.timeZone, { keyIsDate: schema.columns[0].kind === 'date', keyPrefix: schema.keyPrefix });
+    // New rows go below the sheet's last row with ANY content (a user's rows too): asked only when a row is added.
+    const lastRow = opened.created ? null : () => this.lastRowOf(opened);
+    opened.index = new KeyIndex(opened.keys, this.timeZone, { keyIsDate: schema.columns[0].kind === 'date', keyPrefix: schema.keyPrefix }, 2, lastRow);
     return opened.index;
   }
 
   /** Makes sure the sheet exists (for tables written without an index, e.g. the Sync log). */
   ensure(schema: TableSchema): GoogleAppsScript.Spreadsheet.Sheet {
-    return this.sheetFor(schema).sheet;
+    return this.handle(this.sheetFor(schema));
   }
 
   /** Last row with content as of opening the sheet in this run (1 when it holds only the header). */
   lastRowAtOpen(schema: TableSchema): number {
-    return this.sheetFor(schema).lastRow;
+    const opened = this.sheetFor(schema);
+    this.lastRowOf(opened);
+    return opened.lastRow ?? 1;
   }
 
   /** Every row write of a page: grid growth where needed, then one batchUpdate. */
@@ -182,20 +260,24 @@ export class ManagedWorkbook {
   private growTo(schema: TableSchema, lastRow: number): void {
     const opened = this.sheetFor(schema);
     if (lastRow <= opened.maxRows) return;
-    const columns = (opened.maxColumns ??= opened.sheet.getMaxColumns());
+    const sheet = this.handle(opened);
+    const columns = (opened.maxColumns ??= sheet.getMaxColumns());
     const used = this.cellsUsed();
     const needed = lastRow - opened.maxRows;
     if (used + needed * columns > SPREADSHEET_CELL_LIMIT) throw new CellLimitError(used, needed * columns);
     const add = Math.min(Math.max(needed, GROW_ROWS), Math.floor((SPREADSHEET_CELL_LIMIT - used) / columns));
-    opened.sheet.insertRowsAfter(opened.maxRows, add);
-    this.applyFormats(opened.sheet, schema, opened.maxRows + 1, add);
+    sheet.insertRowsAfter(opened.maxRows, add);
+    this.applyFormats(sheet, schema, opened.maxRows + 1, add);
     opened.maxRows += add;
     this.usedCells = used + add * columns;
   }
 
   /** Grid cells of every sheet in the spreadsheet (what counts toward the 10 M limit); read once per run. */
   cellsUsed(): number {
-    if (this.usedCells === null) this.usedCells = spreadsheetGridCells(this.spreadsheet);
+    if (this.usedCells === null) {
+      const sheets = this.gridChanged ? null : this.snapshot();
+      this.usedCells = sheets ? sheets.reduce((n, s) => n + s.rows * s.columns, 0) : readGridCells(this.id());
+    }
     return this.usedCells;
   }
 
@@ -203,13 +285,6 @@ export class ManagedWorkbook {
     if (this.spreadsheetId === null) this.spreadsheetId = this.spreadsheet.getId();
     return this.spreadsheetId;
   }
-}
-
-function sheetsService(): GoogleAppsScript.Sheets.Collection.SpreadsheetsCollection {
-  if (typeof Sheets === 'undefined' || !Sheets || !Sheets.Spreadsheets || !Sheets.Spreadsheets.Values) {
-    throw new Error('The Advanced Sheets service (Sheets v4) is not enabled for this script; the sync needs it to write rows in batches.');
-  }
-  return Sheets.Spreadsheets;
 }
 
 function valuesService(): GoogleAppsScript.Sheets.Collection.Spreadsheets.ValuesCollection {

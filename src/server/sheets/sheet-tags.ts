@@ -6,6 +6,7 @@
  */
 import { findHeaderProblem } from './header-check';
 import type { TableSchema } from './schema';
+import type { SheetInfo } from './sheet-snapshot';
 
 export const STORE_METADATA_KEY = 'merchant_analytics_store_id';
 export const TABLE_METADATA_KEY = 'merchant_analytics_table';
@@ -29,65 +30,63 @@ export class SheetLayoutError extends Error {
 }
 
 export interface LocatedSheet {
-  sheet: Sheet;
+  info: SheetInfo;
   /** Its name now: the schema's, or the one the user gave it. */
   name: string;
 }
 
-/** Every sheet carrying a table tag, by table: ONE metadata search, made only when a sheet is missing by name. */
-export function taggedSheets(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet): Map<string, Sheet[]> {
-  const byTable = new Map<string, Sheet[]>();
-  for (const m of spreadsheet.createDeveloperMetadataFinder().withKey(TABLE_METADATA_KEY).find()) {
-    const sheet = m.getLocation().getSheet();
-    const table = m.getValue();
-    if (!sheet || table === null) continue;
+/** Every sheet carrying a table tag, by table, in the order the tags were made (pure: from the one snapshot read). */
+export function taggedSheets(sheets: readonly SheetInfo[]): Map<string, SheetInfo[]> {
+  const tags: Array<{ id: number; table: string; sheet: SheetInfo }> = [];
+  for (const sheet of sheets) {
+    for (const m of sheet.tags) if (m.key === TABLE_METADATA_KEY && m.value !== null) tags.push({ id: m.id, table: m.value, sheet });
+  }
+  tags.sort((a, b) => a.id - b.id);
+  const byTable = new Map<string, SheetInfo[]>();
+  for (const { table, sheet } of tags) {
     const list = byTable.get(table) ?? [];
-    if (list.every((s) => s.getSheetId() !== sheet.getSheetId())) list.push(sheet);
+    if (list.every((s) => s.sheetId !== sheet.sheetId)) list.push(sheet);
     byTable.set(table, list);
   }
   return byTable;
 }
 
 /** The sheet named as the schema says, else the one tagged as its table (renamed by the user); null when neither exists. */
-export function locateSheet(
-  spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet,
-  schema: TableSchema,
-  tagged: () => Map<string, Sheet[]>,
-): LocatedSheet | null {
-  const byName = spreadsheet.getSheetByName(schema.sheetName);
-  if (byName) return { sheet: byName, name: schema.sheetName };
+export function locateSheet(sheets: readonly SheetInfo[], schema: TableSchema, tagged: () => Map<string, SheetInfo[]>): LocatedSheet | null {
+  const byName = sheets.find((s) => s.title === schema.sheetName);
+  if (byName) return { info: byName, name: schema.sheetName };
   if (!schema.storeData) return null;
   const candidates = tagged().get(schema.sheetName) ?? [];
   if (candidates.length > 1) {
-    const names = candidates.map((s) => `"${s.getName()}"`).join(' and ');
+    const names = candidates.map((s) => `"${s.title}"`).join(' and ');
     throw new SheetLayoutError(
       schema.sheetName,
       `Both ${names} carry Merchant Analytics' ${schema.sheetName} data (a copy of the sheet?). Rename the one the sync should keep to "${schema.sheetName}"; nothing was written.`,
     );
   }
-  return candidates.length === 1 ? { sheet: candidates[0], name: candidates[0].getName() } : null;
+  return candidates.length === 1 ? { info: candidates[0], name: candidates[0].title } : null;
 }
 
 /**
  * Checks that an existing data sheet is this store's and tags it as its table when an older
- * version did not. An empty untagged sheet is the trace of a set-up cut short: it is claimed.
+ * version did not (through `addTag`, the one call that needs the sheet itself). An empty
+ * untagged sheet is the trace of a set-up cut short: it is claimed.
  */
-export function claimSheet({ sheet, name }: LocatedSheet, schema: TableSchema, storeId: string, empty: boolean): void {
-  const metadata = sheet.getDeveloperMetadata();
-  const stores = metadata.filter((m) => m.getKey() === STORE_METADATA_KEY);
-  const tables = metadata.filter((m) => m.getKey() === TABLE_METADATA_KEY);
+export function claimSheet({ info, name }: LocatedSheet, schema: TableSchema, storeId: string, empty: boolean, addTag: (key: string, value: string) => void): void {
+  const stores = info.tags.filter((m) => m.key === STORE_METADATA_KEY);
+  const tables = info.tags.filter((m) => m.key === TABLE_METADATA_KEY);
   if (stores.length === 0) {
     if (!empty) {
       throw new SheetOwnershipError(name, `A sheet named "${name}" exists that Merchant Analytics did not create. Rename it so the sync can create its own; nothing was written.`);
     }
-    sheet.addDeveloperMetadata(STORE_METADATA_KEY, storeId);
-  } else if (stores[0].getValue() !== storeId) {
+    addTag(STORE_METADATA_KEY, storeId);
+  } else if (stores[0].value !== storeId) {
     throw new SheetOwnershipError(
       name,
-      `The sheet "${name}" holds data of another store (${String(stores[0].getValue())}); this connection reads ${storeId}. Nothing was written. Use a new spreadsheet for this store, or reconnect the original store.`,
+      `The sheet "${name}" holds data of another store (${String(stores[0].value)}); this connection reads ${storeId}. Nothing was written. Use a new spreadsheet for this store, or reconnect the original store.`,
     );
   }
-  if (tables.length === 0) sheet.addDeveloperMetadata(TABLE_METADATA_KEY, schema.sheetName);
+  if (tables.length === 0) addTag(TABLE_METADATA_KEY, schema.sheetName);
 }
 
 /** Tags a sheet the sync has just created. */
@@ -96,11 +95,8 @@ export function tagNewSheet(sheet: Sheet, schema: TableSchema, storeId: string):
   sheet.addDeveloperMetadata(TABLE_METADATA_KEY, schema.sheetName);
 }
 
-/** Reads the header row (one call) and refuses a sheet whose managed columns moved or were renamed. */
-export function checkHeaderRow({ sheet, name }: LocatedSheet, schema: TableSchema): void {
-  // One column past the managed ones shows where a heading went when a column was inserted before it.
-  const width = Math.min(schema.columns.length + 1, sheet.getMaxColumns());
-  const row = sheet.getRange(1, 1, 1, width).getValues()[0];
+/** Refuses a sheet whose managed columns moved or were renamed (`row`: the header row as read). */
+export function checkHeaderRow({ name }: LocatedSheet, schema: TableSchema, row: readonly unknown[]): void {
   const problem = findHeaderProblem(schema, row, name);
   if (problem) throw new SheetLayoutError(name, problem.message);
 }

@@ -3,6 +3,7 @@
  * the schedule's return after a reconnect.
  */
 import { documentLock, storeTag } from '../auth';
+import { documentProperties } from '../platform/properties';
 import { ManagedWorkbook } from '../sheets/managed-workbook';
 import type { JobName } from './job-context';
 import { ordersShare, overallFraction, positionShare, type RunCounts } from './progress';
@@ -50,7 +51,7 @@ export function runScheduledSync(): SyncProgress {
 }
 
 function ordersWatermark(): string | null {
-  return new SyncStateStore(PropertiesService.getDocumentProperties()).get('orders').watermark;
+  return new SyncStateStore(documentProperties()).get('orders').watermark;
 }
 
 function toProgress(outcome: RunOutcome, fromMark: string | null): SyncProgress {
@@ -83,7 +84,7 @@ export function resumeScheduleAfterReconnect(storeId: string): { schedule: Sched
     const schedule = resumeSuspendedSchedule(storeId, storeTag());
     if (!schedule) return null;
     const message = `Automatic sync resumed: ${describeSchedule(schedule, scheduleTimeZone())}.`;
-    new SyncLog(new ManagedWorkbook(), new SyncStateStore(PropertiesService.getDocumentProperties())).note(Date.now(), 'schedule', message);
+    new SyncLog(new ManagedWorkbook(), new SyncStateStore(documentProperties())).note(Date.now(), 'schedule', message);
     return { schedule, message };
   } finally {
     lock.releaseLock();

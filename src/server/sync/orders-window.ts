@@ -1,6 +1,7 @@
 /** The created_after window the orders sync keeps to when a store's full history would not fit. */
 import { instantToLocalDate } from '../sheets/cells';
 import { isCalendarDate } from './calendar';
+import { documentProperties } from '../platform/properties';
 import { SyncStateStore } from './state';
 
 export class OrdersWindowError extends Error {
@@ -22,7 +23,7 @@ export function setOrdersWindow(createdAfter: string | null): void {
   if (createdAfter !== null && !isCalendarDate(createdAfter)) {
     throw new OrdersWindowError('The start date must be a real date like 2025-01-31; nothing was changed.');
   }
-  const state = new SyncStateStore(PropertiesService.getDocumentProperties());
+  const state = new SyncStateStore(documentProperties());
   const zone = state.get('meta').storeTimeZone ?? SpreadsheetApp.getActive().getSpreadsheetTimeZone();
   if (createdAfter !== null && createdAfter > instantToLocalDate(Date.now(), zone)) {
     throw new OrdersWindowError('The start date is in the future: choose today or an earlier day; nothing was changed.');

@@ -6,6 +6,7 @@ import { createApiClient, type ApiClient } from '../api';
 import { confirmStore, documentLock, refreshProactively, setStoreTag, storeTag, triggerTokenSource } from '../auth';
 import { getDeploymentConfig } from '../config';
 import { ExecutionBudget, EXECUTION_LIMIT_MS } from '../platform/budget';
+import { documentProperties } from '../platform/properties';
 import { ManagedWorkbook } from '../sheets/managed-workbook';
 import { runDailyJob } from './daily-job';
 import { classifyFailure, pauseMessage, type RunFailure } from './failures';
@@ -69,7 +70,7 @@ export function runSync(options: RunOptions): RunOutcome {
   const lock = documentLock();
   const locked = lock.tryLock(LOCK_WAIT_MS);
   // Read under the lock: a run that just ended while this one waited saved its checkpoints and log row.
-  const state = new SyncStateStore(PropertiesService.getDocumentProperties());
+  const state = new SyncStateStore(documentProperties());
   const log = new SyncLog(workbook, state);
   if (!locked) {
     const message = 'Another sync of this spreadsheet is running; this run did nothing and the next one continues.';

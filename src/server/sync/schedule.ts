@@ -11,6 +11,8 @@
  * but the schedule is remembered with the store the sheets hold, and restored after a reconnect
  * to that same store.
  */
+import { documentProperties } from '../platform/properties';
+
 export const SCHEDULED_SYNC_HANDLER = 'onScheduledSync';
 const SCHEDULE_PROPERTY = 'ma.sync.schedule';
 const SUSPENDED_PROPERTY = 'ma.sync.schedule.suspended';
@@ -39,7 +41,7 @@ function ourTriggers(): GoogleAppsScript.Script.Trigger[] {
 }
 
 function properties(): GoogleAppsScript.Properties.Properties {
-  return PropertiesService.getDocumentProperties();
+  return documentProperties();
 }
 
 export function getSchedule(): Schedule {

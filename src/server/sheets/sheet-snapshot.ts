@@ -1,0 +1,108 @@
+/**
+ * What a run needs to know of the spreadsheet before it writes, in two Sheets API calls instead of
+ * several per sheet: every sheet's title, grid size and developer-metadata tags (one
+ * Spreadsheets.get with a field mask), then the header row and key columns of every managed sheet
+ * (one Values.batchGet). Values come UNFORMATTED, dates as serial numbers: what getValues gives
+ * once its Date objects are turned back into serials (key-index.ts does that for both).
+ */
+import { a1Range } from './a1';
+import type { TableSchema } from './schema';
+
+export interface MetadataTag {
+  id: number;
+  key: string;
+  value: string | null;
+}
+
+export interface SheetInfo {
+  sheetId: number;
+  title: string;
+  rows: number;
+  columns: number;
+  /** Developer metadata on the sheet itself, in the order the API lists it. */
+  tags: MetadataTag[];
+}
+
+/** The rows a managed sheet's first read holds. */
+export interface SheetReads {
+  /** Row 1, from column A through one column past the managed ones (or the sheet's last column). */
+  header: unknown[];
+  /** The index columns from row 2 down to the last row with a value in them (trailing empty rows left out). */
+  keys: unknown[][];
+}
+
+interface ApiSheet {
+  properties?: { sheetId?: number; title?: string; gridProperties?: { rowCount?: number; columnCount?: number } };
+  developerMetadata?: Array<{ metadataId?: number; metadataKey?: string; metadataValue?: string; location?: { locationType?: string } }>;
+}
+
+export const SNAPSHOT_FIELDS = 'sheets(properties(sheetId,title,gridProperties(rowCount,columnCount)),developerMetadata(metadataId,metadataKey,metadataValue,location(locationType)))';
+const GRID_FIELDS = 'sheets(properties(gridProperties(rowCount,columnCount)))';
+
+/** Every sheet of the spreadsheet, in tab order (ONE call). */
+export function readSheetInfos(spreadsheetId: string): SheetInfo[] {
+  const got = sheetsService().get(spreadsheetId, { fields: SNAPSHOT_FIELDS }) as { sheets?: ApiSheet[] };
+  return (got.sheets ?? []).map((s) => ({
+    sheetId: s.properties?.sheetId ?? 0,
+    title: s.properties?.title ?? '',
+    rows: s.properties?.gridProperties?.rowCount ?? 0,
+    columns: s.properties?.gridProperties?.columnCount ?? 0,
+    tags: (s.developerMetadata ?? [])
+      .filter((m) => m.location?.locationType === 'SHEET' && typeof m.metadataKey === 'string')
+      .map((m) => ({ id: m.metadataId ?? 0, key: m.metadataKey as string, value: m.metadataValue ?? null })),
+  }));
+}
+
+/** Grid cells of every sheet (what counts toward the 10 M limit), in ONE call. */
+export function readGridCells(spreadsheetId: string): number {
+  const got = sheetsService().get(spreadsheetId, { fields: GRID_FIELDS }) as { sheets?: ApiSheet[] };
+  return (got.sheets ?? []).reduce((n, s) => n + (s.properties?.gridProperties?.rowCount ?? 0) * (s.properties?.gridProperties?.columnCount ?? 0), 0);
+}
+
+export interface ReadRequest {
+  schema: TableSchema;
+  info: SheetInfo;
+}
+
+/** The header row and key columns of each sheet asked for, in ONE Values.batchGet. */
+export function readManagedRows(spreadsheetId: string, requests: readonly ReadRequest[]): SheetReads[] {
+  if (requests.length === 0) return [];
+  const ranges: string[] = [];
+  const keyRangeAt: Array<number | null> = [];
+  for (const { schema, info } of requests) {
+    // One column past the managed ones shows where a heading went when a column was inserted before it.
+    ranges.push(a1Range(info.title, 1, 1, 1, Math.max(1, Math.min(schema.columns.length + 1, info.columns))));
+    const keyColumns = Math.min(schema.indexColumns, info.columns);
+    if (info.rows >= 2 && keyColumns > 0) {
+      keyRangeAt.push(ranges.length);
+      ranges.push(a1Range(info.title, 2, 1, info.rows, keyColumns));
+    } else keyRangeAt.push(null);
+  }
+  const got = sheetsService().Values?.batchGet(spreadsheetId, { ranges, valueRenderOption: 'UNFORMATTED_VALUE', dateTimeRenderOption: 'SERIAL_NUMBER' });
+  const valueRanges = got?.valueRanges ?? [];
+  let at = 0;
+  return requests.map(({ schema, info }, i) => {
+    const header = padded(valueRanges[at++]?.values?.[0] ?? [], Math.min(schema.columns.length + 1, info.columns));
+    const keyAt = keyRangeAt[i];
+    let keys: unknown[][] = [];
+    if (keyAt !== null) {
+      at++;
+      keys = (valueRanges[keyAt]?.values ?? []).map((row) => padded(row, schema.indexColumns));
+    }
+    return { header, keys };
+  });
+}
+
+/** The API leaves out trailing empty cells; getValues gives '' for them. */
+function padded(row: readonly unknown[], width: number): unknown[] {
+  const out = row.slice();
+  while (out.length < width) out.push('');
+  return out;
+}
+
+export function sheetsService(): GoogleAppsScript.Sheets.Collection.SpreadsheetsCollection {
+  if (typeof Sheets === 'undefined' || !Sheets || !Sheets.Spreadsheets || !Sheets.Spreadsheets.Values) {
+    throw new Error('The Advanced Sheets service (Sheets v4) is not enabled for this script; the sync needs it to write rows in batches.');
+  }
+  return Sheets.Spreadsheets;
+}

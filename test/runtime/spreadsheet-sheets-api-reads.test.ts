@@ -1,0 +1,123 @@
+/**
+ * What the sync's set-up reads rely on, as the Sheets API v4 documents it: partial responses of
+ * spreadsheets.get (only the fields asked for), developer metadata resources on sheets, and
+ * values.batchGet with its render options.
+ */
+import { describe, expect, it } from 'vitest';
+import { openSession } from '../../dev/gas-runtime/spreadsheet/session';
+import { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
+
+const ID = 'book-reads';
+
+function setup() {
+  const wb = new Workbook({ timeZone: 'America/New_York', id: ID });
+  const session = openSession(wb);
+  const ss = session.SpreadsheetApp.getActive();
+  const items = ss.insertSheet('Line items');
+  return { wb, ss, items, Sheets: session.Sheets };
+}
+
+describe('Spreadsheets.get: field masks', () => {
+  it('returns only the fields the mask names, through the sheets list', () => {
+    const { Sheets, items } = setup();
+    items.insertRowsAfter(1000, 500);
+    const got = Sheets.Spreadsheets.get(ID, { fields: 'sheets(properties(sheetId,title,gridProperties))' });
+    expect(got).toEqual({
+      sheets: [
+        { properties: { sheetId: 0, title: 'Sheet1', gridProperties: { rowCount: 1000, columnCount: 26 } } },
+        { properties: { sheetId: items.getSheetId(), title: 'Line items', gridProperties: { rowCount: 1500, columnCount: 26 } } },
+      ],
+    });
+  });
+
+  it('takes dotted and slashed paths, merges them, and "*" selects everything below', () => {
+    const { Sheets } = setup();
+    expect(Sheets.Spreadsheets.get(ID, { fields: 'properties.timeZone,sheets/properties/title' })).toEqual({
+      properties: { timeZone: 'America/New_York' },
+      sheets: [{ properties: { title: 'Sheet1' } }, { properties: { title: 'Line items' } }],
+    });
+    const all = Sheets.Spreadsheets.get(ID, { fields: 'sheets(properties(*))' }) as { sheets: Array<{ properties: Record<string, unknown> }> };
+    expect(Object.keys(all.sheets[1].properties).sort()).toEqual(['gridProperties', 'index', 'sheetId', 'sheetType', 'title']);
+  });
+
+  it('refuses a malformed mask with a 400 error', () => {
+    const { Sheets } = setup();
+    expect(() => Sheets.Spreadsheets.get(ID, { fields: 'sheets(properties' })).toThrow(/Invalid field selection/);
+    expect(() => Sheets.Spreadsheets.get(ID, { fields: 'sheets,,title' })).toThrow(/Invalid field selection/);
+  });
+});
+
+describe('Spreadsheets.get: developer metadata', () => {
+  it('lists a sheet\'s own metadata with metadataId, metadataKey, metadataValue, location and visibility', () => {
+    const { Sheets, ss, items } = setup();
+    items.addDeveloperMetadata('table', 'Line items');
+    items.addDeveloperMetadata('flag', 'PROJECT');
+    items.getRange('3:3').addDeveloperMetadata('row-tag', 'x');
+    ss.addDeveloperMetadata('book', 'yes');
+    const got = Sheets.Spreadsheets.get(ID, { fields: 'developerMetadata,sheets(properties(title),developerMetadata)' }) as {
+      developerMetadata: unknown[];
+      sheets: Array<{ properties: { title: string }; developerMetadata?: Array<Record<string, unknown>> }>;
+    };
+    // A sheet without metadata has no developerMetadata field at all (the API leaves out empty lists).
+    expect(got.sheets[0]).toEqual({ properties: { title: 'Sheet1' } });
+    const tags = got.sheets[1].developerMetadata ?? [];
+    expect(tags.map((m) => [m.metadataKey, m.metadataValue, m.location, m.visibility])).toEqual([
+      ['table', 'Line items', { locationType: 'SHEET', sheetId: items.getSheetId() }, 'DOCUMENT'],
+      // No value: metadataValue is absent.
+      ['flag', undefined, { locationType: 'SHEET', sheetId: items.getSheetId() }, 'PROJECT'],
+    ]);
+    expect(tags.every((m) => typeof m.metadataId === 'number' && (m.metadataId as number) > 0)).toBe(true);
+    expect(got.developerMetadata).toEqual([expect.objectContaining({ metadataKey: 'book', metadataValue: 'yes', location: { locationType: 'SPREADSHEET', spreadsheet: true } })]);
+  });
+
+  it('metadata ids match what SpreadsheetApp reports, and sub-masks pick fields of each entry', () => {
+    const { Sheets, items } = setup();
+    items.addDeveloperMetadata('store', 'st_1');
+    const id = items.getDeveloperMetadata()[0].getId();
+    expect(Sheets.Spreadsheets.get(ID, { fields: 'sheets(developerMetadata(metadataId,location(locationType)))' })).toEqual({
+      sheets: [{}, { developerMetadata: [{ metadataId: id, location: { locationType: 'SHEET' } }] }],
+    });
+  });
+});
+
+describe('Values.batchGet: render options', () => {
+  function filled() {
+    const s = setup();
+    s.items.getRange('A1:D1').setValues([['id', 'placed', 'amount', 'flag']]);
+    s.items.getRange('A2:D2').setValues([['li_1', 45306.5, 1234.5, true]]);
+    s.items.getRange('B2').setNumberFormat('yyyy-mm-dd hh:mm');
+    s.items.getRange('C2').setNumberFormat('#,##0.00');
+    s.items.getRange('A5').setValue('note');
+    return s;
+  }
+
+  it('FORMATTED_VALUE (the default) gives the text shown; dateTimeRenderOption is then ignored', () => {
+    const { Sheets } = filled();
+    const got = Sheets.Spreadsheets.Values.batchGet(ID, { ranges: ["'Line items'!A2:D2"], dateTimeRenderOption: 'SERIAL_NUMBER' });
+    expect(got.valueRanges).toEqual([{ range: "'Line items'!A2:D2", majorDimension: 'ROWS', values: [['li_1', '2024-01-15 12:00', '1,234.50', 'TRUE']] }]);
+  });
+
+  it('UNFORMATTED_VALUE gives numbers, dates as serials by default or as text with FORMATTED_STRING', () => {
+    const { Sheets } = filled();
+    const serial = Sheets.Spreadsheets.Values.batchGet(ID, { ranges: ["'Line items'!A2:D2"], valueRenderOption: 'UNFORMATTED_VALUE' });
+    expect((serial.valueRanges[0] as { values: unknown[][] }).values).toEqual([['li_1', 45306.5, 1234.5, true]]);
+    const text = Sheets.Spreadsheets.Values.batchGet(ID, { ranges: ["'Line items'!B2:C2"], valueRenderOption: 'UNFORMATTED_VALUE', dateTimeRenderOption: 'FORMATTED_STRING' });
+    expect((text.valueRanges[0] as { values: unknown[][] }).values).toEqual([['2024-01-15 12:00', 1234.5]]);
+  });
+
+  it('answers every range in order, leaving out trailing empty rows and cells but keeping empty rows inside', () => {
+    const { Sheets } = filled();
+    const got = Sheets.Spreadsheets.Values.batchGet(ID, { ranges: ["'Line items'!A1:E1", "'Line items'!A2:B1000", "'Line items'!F1:F9"], valueRenderOption: 'UNFORMATTED_VALUE' });
+    expect(got.valueRanges).toEqual([
+      { range: "'Line items'!A1:E1", majorDimension: 'ROWS', values: [['id', 'placed', 'amount', 'flag']] },
+      { range: "'Line items'!A2:B1000", majorDimension: 'ROWS', values: [['li_1', 45306.5], [], [], ['note']] },
+      { range: "'Line items'!F1:F9", majorDimension: 'ROWS' },
+    ]);
+  });
+
+  it('refuses an unknown render option', () => {
+    const { Sheets } = filled();
+    expect(() => Sheets.Spreadsheets.Values.batchGet(ID, { ranges: ['A1'], valueRenderOption: 'RAW' as never })).toThrow("Invalid value at 'value_render_option' (RAW)");
+    expect(() => Sheets.Spreadsheets.Values.batchGet(ID, { ranges: ['A1'], dateTimeRenderOption: 'ISO' as never })).toThrow("Invalid value at 'date_time_render_option' (ISO)");
+  });
+});
