@@ -5,6 +5,7 @@ import { forgetConnection } from './lifecycle';
 import { secureCodeVerifier } from './pkce';
 import { createOAuthService } from './service';
 import { documentLock, withDocumentLock } from './session';
+import { documentProperties } from '../platform/properties';
 
 /**
  * The URL that starts the flow (spec 5.3): code, S256 challenge of a fresh verifier (which the
@@ -31,7 +32,7 @@ export function disconnect(): void {
       config = null;
     }
     if (config) createOAuthService(config, documentLock()).reset();
-    else PropertiesService.getDocumentProperties().deleteProperty(TOKEN_PROPERTY_KEY);
+    else documentProperties().deleteProperty(TOKEN_PROPERTY_KEY);
     const cache = CacheService.getDocumentCache();
     if (cache) cache.remove(TOKEN_PROPERTY_KEY);
     forgetConnection();

@@ -1,5 +1,6 @@
 import { CONNECTION_PROPERTY_KEY, STORE_TAG_NAME_PROPERTY_KEY, STORE_TAG_PROPERTY_KEY, TOKEN_PROPERTY_KEY } from './constants';
 import type { ConnectionRecord, StoreRef } from './types';
+import { documentProperties } from '../platform/properties';
 
 const STATES: ReadonlyArray<ConnectionRecord['state']> = [
   'connected',
@@ -9,10 +10,6 @@ const STATES: ReadonlyArray<ConnectionRecord['state']> = [
   'lapsed',
   'operator_problem',
 ];
-
-function documentProperties(): GoogleAppsScript.Properties.Properties {
-  return PropertiesService.getDocumentProperties();
-}
 
 /** The document's connection record, or null when it has none (or an unreadable one). */
 export function readConnectionRecord(): ConnectionRecord | null {

@@ -2,6 +2,7 @@
 import type { DeploymentConfig } from '../config';
 import { CALLBACK_FUNCTION, REQUESTED_SCOPES, SERVICE_NAME } from './constants';
 import { authorizationEndpoints } from './discovery';
+import { documentProperties } from '../platform/properties';
 
 export type OAuthService = GoogleAppsScriptOAuth2.OAuth2Service;
 
@@ -34,7 +35,7 @@ export function createOAuthService(config: DeploymentConfig, lock: GoogleAppsScr
     // Some library versions insist on a secret before a token request; the handler below drops it from the body.
     .setClientSecret(config.clientSecret)
     .setCallbackFunction(CALLBACK_FUNCTION)
-    .setPropertyStore(PropertiesService.getDocumentProperties())
+    .setPropertyStore(documentProperties())
     .setScope(REQUESTED_SCOPES)
     .setTokenHeaders({ Authorization: basicAuthorization(config.clientId, config.clientSecret) })
     .setTokenPayloadHandler(withoutClientSecret);

@@ -6,6 +6,7 @@ import { confirmStore, connectionStatus, recordAuthFailure } from './lifecycle';
 import { connectionErrorAfterRefresh } from './refresh-failure';
 import { accessTokenOf, expiresAtMs, grantedScopes, hasRefreshToken, openSession, withDocumentLock, type AuthSession } from './session';
 import type { ConnectionStatus } from './types';
+import { documentProperties } from '../platform/properties';
 
 /** Throws the state's message when the connection is not usable (nothing is requested). */
 function requireConnected(): void {
@@ -70,7 +71,7 @@ export function customFunctionTokenSource(): TokenSource {
   return {
     accessToken(): string {
       requireConnected();
-      const raw = PropertiesService.getDocumentProperties().getProperty(TOKEN_PROPERTY_KEY);
+      const raw = documentProperties().getProperty(TOKEN_PROPERTY_KEY);
       let token: object | null = null;
       try {
         token = raw ? (JSON.parse(raw) as object) : null;

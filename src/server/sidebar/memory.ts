@@ -1,5 +1,6 @@
 import type { StoreView } from '../../contract/sidebar';
 import type { SidebarMemory, SyncSession } from './ports';
+import { documentProperties } from '../platform/properties';
 
 const STORE_KEY = 'MA_SIDEBAR_LAST_STORE';
 const SESSION_KEY = 'MA_SIDEBAR_SYNC_SESSION';
@@ -22,7 +23,7 @@ function parse<T>(text: string | null): T | null {
  * Sync now run and for the time of the last connection check (shared by every editor's sidebar).
  */
 export function documentSidebarMemory(): SidebarMemory {
-  const properties = PropertiesService.getDocumentProperties();
+  const properties = documentProperties();
   const cache = CacheService.getDocumentCache() ?? CacheService.getUserCache();
   return {
     lastStore: () => parse<StoreView>(properties.getProperty(STORE_KEY)),

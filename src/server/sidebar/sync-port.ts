@@ -8,6 +8,7 @@ import { resumeScheduleAfterReconnect, resumeTimeText } from '../sync';
 import { SyncStateStore } from '../sync/state';
 import { loggedRuns, type LoggedRun } from '../sync/sync-log';
 import type { SyncPort } from './ports';
+import { documentProperties } from '../platform/properties';
 
 /**
  * Sync failures the user fixes in the spreadsheet, not by retrying: room (the sidebar's window
@@ -90,14 +91,14 @@ function spreadsheetZone(): string {
 export function syncModulePort(): SyncPort {
   return {
     runStep(budgetMs) {
-      const ordersFrom = new SyncStateStore(PropertiesService.getDocumentProperties()).get('orders').watermark;
+      const ordersFrom = new SyncStateStore(documentProperties()).get('orders').watermark;
       const outcome = runSync({ jobs: ['orders', 'products', 'daily'], budgetMs, addDueReconciliation: false });
       if (outcome.outcome === 'error') {
         // The runner has already recorded connection failures; the connection state says what to do.
         const stop = stopActionOf(outcome.failureCode ?? 'sync_failed', connectionStatus());
         throw new SyncStoppedError(stop.code, outcome.message, stop.action);
       }
-      const orders = new SyncStateStore(PropertiesService.getDocumentProperties()).get('orders');
+      const orders = new SyncStateStore(documentProperties()).get('orders');
       const paused = outcome.pausedUntil;
       return {
         done: outcome.done,
@@ -112,7 +113,7 @@ export function syncModulePort(): SyncPort {
       };
     },
     capacity() {
-      const state = new SyncStateStore(PropertiesService.getDocumentProperties());
+      const state = new SyncStateStore(documentProperties());
       const capacity = state.get('capacity');
       const zone = state.get('meta').storeTimeZone ?? spreadsheetZone();
       return {
@@ -124,7 +125,7 @@ export function syncModulePort(): SyncPort {
     },
     setOrdersWindow,
     jobs(connected) {
-      const runs = loggedRuns(new SyncStateStore(PropertiesService.getDocumentProperties()));
+      const runs = loggedRuns(new SyncStateStore(documentProperties()));
       // Newest first, as the Sync log keeps them; a later success is looked for among all kept runs.
       return jobViewsOf(runs, connected, spreadsheetZone(), Date.now()).slice(0, RUNS_SHOWN);
     },
