@@ -4,17 +4,12 @@
  * values.batchGet with its render options.
  */
 import { describe, expect, it } from 'vitest';
-import { openSession } from '../../dev/gas-runtime/spreadsheet/session';
-import { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
+import { lineItemsBook } from './sheets-api-fixture';
 
 const ID = 'book-reads';
 
 function setup() {
-  const wb = new Workbook({ timeZone: 'America/New_York', id: ID });
-  const session = openSession(wb);
-  const ss = session.SpreadsheetApp.getActive();
-  const items = ss.insertSheet('Line items');
-  return { wb, ss, items, Sheets: session.Sheets };
+  return lineItemsBook(ID);
 }
 
 describe('Spreadsheets.get: field masks', () => {

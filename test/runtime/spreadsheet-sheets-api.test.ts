@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { openSession } from '../../dev/gas-runtime/spreadsheet/session';
-import { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
+import { lineItemsBook } from './sheets-api-fixture';
 
 const ID = 'book-1';
 
 function setup() {
-  const wb = new Workbook({ timeZone: 'America/New_York', id: ID });
-  const session = openSession(wb);
-  const ss = session.SpreadsheetApp.getActive();
-  const items = ss.insertSheet('Line items');
-  return { wb, ss, items, Sheets: session.Sheets };
+  return lineItemsBook(ID);
 }
 
 describe('Values.batchUpdate: RAW keeps text, USER_ENTERED parses like typing', () => {
