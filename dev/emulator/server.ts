@@ -7,6 +7,7 @@ import { BodyTooLarge, readBody, sendError } from './http.js';
 import type { AuthServer } from './oauth/index.js';
 import { endpointOf, type RequestStats } from './stats.js';
 import { applyTokenFault } from './token-faults.js';
+import { outlastClientKeepAlive } from '../shared/loopback-server.js';
 
 export interface ServerParts {
   api: ApiRouter;
@@ -37,11 +38,11 @@ export function createEmulatorServer(parts: ServerParts): Server {
     if (url.pathname.startsWith('/_emulator/')) return handleControl(parts.control, method, url, body, res);
     sendError(res, 404, 'not_found', `no route ${url.pathname}`);
   };
-  return createServer((req, res) => {
+  return outlastClientKeepAlive(createServer((req, res) => {
     route(req, res).catch((error: unknown) => {
       process.stderr.write(`emulator: request failed: ${error instanceof Error ? error.message : String(error)}\n`);
       if (!res.headersSent) sendError(res, 500, 'internal_error', 'failure on the service side; retry with backoff');
       else res.destroy();
     });
-  });
+  }));
 }

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { outlastClientKeepAlive } from '../shared/loopback-server.js';
 import { escapeHtml } from './services/html-service.js';
 import type { StateTokenCodec } from './services/state-token.js';
 
@@ -64,6 +65,7 @@ export async function startCallbackServer(codec: StateTokenCodec, run: CallbackR
       (error: unknown) => send(500, `<!doctype html><title>Error</title><p>${escapeHtml(error instanceof Error ? error.message : String(error))}</p>`),
     );
   });
+  outlastClientKeepAlive(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());

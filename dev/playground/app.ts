@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { outlastClientKeepAlive } from '../shared/loopback-server';
 import { globalsOfBundle, injectShim } from './gas-shim';
 import type { PlaygroundStack, RunReply, RunResultLike } from './types';
 import { workbookView } from './workbook-view';
@@ -139,6 +140,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       else response.end();
     });
   });
+  outlastClientKeepAlive(server);
   await new Promise<void>((resolve) => server.listen(options.port ?? 8080, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

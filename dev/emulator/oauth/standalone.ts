@@ -4,6 +4,7 @@ import { EmulatorClock } from '../clock';
 import { RateLimiter, rateLimitedHeaders, type RateLimits } from '../ratelimit';
 import { parseJsonObject, sendApiError, sendJson } from './http-io';
 import { AuthServer } from './index';
+import { outlastClientKeepAlive } from '../../shared/loopback-server';
 import type { StoreSummary, TokenLifetimes } from './types';
 
 /**
@@ -86,6 +87,7 @@ export async function startAuthOnlyServer(
       });
     });
   });
+  outlastClientKeepAlive(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
