@@ -123,29 +123,31 @@ export function setOrdersWindow(request: unknown): SidebarState {
 // ---- Custom functions ---------------------------------------------------------------------------
 
 /**
- * Profit and loss totals of the connected store for a period, as a 2-column table (field, value):
- * period, currency, basis, COGS coverage, then every total (revenue, costs, CM1–CM3, net profit…).
- * Read the basis rows before comparing figures. Ad spend and COGS coverage are estimates.
+ * Profit and loss of the connected store for a period. With a metric ("net_profit", "cm3",
+ * "net_margin_pct", any totals field; case-insensitive): that one number. Without: a 2-column
+ * table (field, value) of period, currency, basis, COGS coverage and every total. Read the basis
+ * before comparing figures. When the plan's history cuts the period, a cell beside the number says so.
  * @param {Date|string} start First day (a date cell or "YYYY-MM-DD"), in the store's time zone.
  * @param {Date|string} end Last day, included (a date cell or "YYYY-MM-DD").
- * @return {Array<Array<string|number|boolean>>} a header row, then one row per field.
+ * @param {string=} metric Optional: one metric name, e.g. "net_profit", "cm1", "cm2", "cm3", "net_margin_pct".
+ * @return {Array<Array<string|number|boolean>>} the number, or a header row then one row per field.
  * @customfunction
  */
-export function PROFIT_SUMMARY(start: unknown, end: unknown): Table {
-  return profitSummary(start, end);
+export function PROFIT_SUMMARY(start: unknown, end: unknown, metric?: unknown): Table {
+  return profitSummary(start, end, metric);
 }
 
 /**
- * Daily profit and loss of the connected store: a header row of field names (date, gross_revenue,
- * … net_profit …), then one row per day, oldest first, its date a real date (usable in pivots
- * and charts).
+ * Daily profit and loss of the connected store: a header row of field names (date, then the
+ * metrics), then one row per day, oldest first, its date a real date (usable in pivots and charts).
  * @param {Date|string} start First day (a date cell or "YYYY-MM-DD"), in the store's time zone.
  * @param {Date|string} end Last day, included (a date cell or "YYYY-MM-DD").
- * @return {Array<Array<string|number|Date>>} a header row, then one row per day (date, totals).
+ * @param {string|Array<Array<string>>=} metrics Optional: "net_revenue, cm3, net_margin_pct" or a range of names; chooses and orders the columns.
+ * @return {Array<Array<string|number|Date>>} a header row, then one row per day.
  * @customfunction
  */
-export function PROFIT_DAILY(start: unknown, end: unknown): Table {
-  return profitDaily(start, end);
+export function PROFIT_DAILY(start: unknown, end: unknown, metrics?: unknown): Table {
+  return profitDaily(start, end, metrics);
 }
 
 /**

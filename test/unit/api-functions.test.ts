@@ -67,6 +67,7 @@ function fakeClient(overrides: Partial<ApiClient>): { client: ApiClient; calls: 
     summary: unexpected('summary'),
     listDaily: unexpected('listDaily'),
     rateLimitRemaining: () => null,
+    summaryAnswer: (s, e) => ({ summary: client.summary(s, e), meta: null }),
     ...overrides,
   };
   return { client, calls };
@@ -77,7 +78,7 @@ describe('PROFIT_SUMMARY: a 2-column table, header first, every totals field', (
   it('lists period, currency, basis, coverage and all 20 totals with their values', () => {
     let asked: string[] = [];
     const { client } = fakeClient({ summary: (s, e) => ((asked = [s, e]), summary) });
-    const table = profitSummary(new Date('2025-01-01T05:00:00Z'), '2025-01-31', { client, budget: budget(), timeZone: 'America/New_York' });
+    const table = profitSummary(new Date('2025-01-01T05:00:00Z'), '2025-01-31', undefined, { client, budget: budget(), timeZone: 'America/New_York' });
     expect(asked).toEqual(['2025-01-01', '2025-01-31']);
     expect(table[0]).toEqual(['field', 'value']);
     const asMap = new Map(table.slice(1).map(([k, v]) => [k, v]));
@@ -87,11 +88,11 @@ describe('PROFIT_SUMMARY: a 2-column table, header first, every totals field', (
     expect(asMap.get('cogs_coverage_pct')).toBe(87.5);
     for (const f of PROFIT_TOTALS_FIELDS) expect(asMap.get(f)).toBe(totals[f]);
     expect(table.every((row) => row.length === 2)).toBe(true);
-    expect(table).toHaveLength(1 + 8 + 2 + PROFIT_TOTALS_FIELDS.length);
+    expect(table).toHaveLength(1 + 9 + 2 + PROFIT_TOTALS_FIELDS.length);
   });
   it('bad arguments fail before any request', () => {
     const { client } = fakeClient({});
-    expect(() => profitSummary('yesterday', '2025-01-31', { client, budget: budget(), timeZone: 'America/New_York' })).toThrow('PROFIT_SUMMARY: start must be a date or YYYY-MM-DD');
+    expect(() => profitSummary('yesterday', '2025-01-31', undefined, { client, budget: budget(), timeZone: 'America/New_York' })).toThrow('PROFIT_SUMMARY: start must be a date or YYYY-MM-DD');
   });
 });
 
@@ -103,7 +104,7 @@ describe('PROFIT_DAILY: header row + one row per day, oldest first, following ne
       { data: [day('2025-01-03', 3)], hasMore: false, nextCursor: null, limit: 400, meta: null, rateLimitRemaining: 899 },
     ];
     const { client } = fakeClient({ listDaily: (q) => (queries.push(q), pages.shift()!) });
-    const table = profitDaily('2025-01-01', '2025-01-03', { client, budget: budget(), timeZone: 'America/New_York' });
+    const table = profitDaily('2025-01-01', '2025-01-03', undefined, { client, budget: budget(), timeZone: 'America/New_York' });
     expect(queries).toEqual([
       { startDate: '2025-01-01', endDate: '2025-01-03', limit: 400, cursor: null },
       { startDate: '2025-01-01', endDate: '2025-01-03', limit: 400, cursor: 'c2' },
@@ -120,7 +121,7 @@ describe('PROFIT_DAILY: header row + one row per day, oldest first, following ne
   it('dates are midnight of the day in the SPREADSHEET zone, the header stays text, a malformed date stays its text', () => {
     const rows = [day('2026-10-01', 1), day('2026-04-05', 2), { ...day('not a date', 3) }];
     const { client } = fakeClient({ listDaily: () => ({ data: rows, hasMore: false, nextCursor: null, limit: 400, meta: null, rateLimitRemaining: null }) });
-    const table = profitDaily('2026-04-01', '2026-10-01', { client, budget: budget(), timeZone: 'Pacific/Auckland' });
+    const table = profitDaily('2026-04-01', '2026-10-01', undefined, { client, budget: budget(), timeZone: 'Pacific/Auckland' });
     expect(table[0].every((h) => typeof h === 'string')).toBe(true);
     // Auckland: still NZDT (+13) at midnight on 5 April 2026 (DST ends at 03:00), and again on 1 October.
     expect(table.slice(1).map((r) => r[0])).toEqual([new Date('2026-04-04T11:00:00Z'), new Date('2026-09-30T11:00:00Z'), 'not a date']);
@@ -128,12 +129,12 @@ describe('PROFIT_DAILY: header row + one row per day, oldest first, following ne
   it('a day whose midnight a daylight-saving change skips starts at its first existing minute', () => {
     // Santiago, 8 September 2024: clocks jump from 24:00 to 01:00 (04:00 UTC).
     const { client } = fakeClient({ listDaily: () => ({ data: [day('2024-09-08', 1)], hasMore: false, nextCursor: null, limit: 400, meta: null, rateLimitRemaining: null }) });
-    const table = profitDaily('2024-09-08', '2024-09-08', { client, budget: budget(), timeZone: 'America/Santiago' });
+    const table = profitDaily('2024-09-08', '2024-09-08', undefined, { client, budget: budget(), timeZone: 'America/Santiago' });
     expect(table[1][0]).toEqual(new Date('2024-09-08T04:00:00Z'));
   });
   it('a repeating cursor is refused instead of looping', () => {
     const { client } = fakeClient({ listDaily: () => ({ data: [], hasMore: true, nextCursor: 'same', limit: 400, meta: null, rateLimitRemaining: null }) });
-    expect(() => profitDaily('2025-01-01', '2025-01-03', { client, budget: budget(), timeZone: 'America/New_York' })).toThrow('PROFIT_DAILY: Merchant Analytics returned inconsistent paging');
+    expect(() => profitDaily('2025-01-01', '2025-01-03', undefined, { client, budget: budget(), timeZone: 'America/New_York' })).toThrow('PROFIT_DAILY: Merchant Analytics returned inconsistent paging');
   });
 });
 
@@ -155,9 +156,58 @@ describe('PROFIT_ORDER and typed failures', () => {
 describe('PROFIT_SUMMARY keeps the unit counts behind cogs_coverage_pct', () => {
   it('extra scalar fields of the summary appear after the coverage row', () => {
     const { client } = fakeClient({ summary: () => summary });
-    const table = profitSummary('2025-01-01', '2025-01-31', { client, budget: budget(), timeZone: 'America/New_York' });
+    const table = profitSummary('2025-01-01', '2025-01-31', undefined, { client, budget: budget(), timeZone: 'America/New_York' });
     const keys = table.map((r) => r[0]);
-    expect(keys.slice(8, 11)).toEqual(['cogs_coverage_pct', 'units_sold', 'units_with_known_cost']);
+    expect(keys.slice(9, 12)).toEqual(['cogs_coverage_pct', 'units_sold', 'units_with_known_cost']);
     expect(table[keys.indexOf('units_sold')][1]).toBe(120);
+  });
+});
+
+describe('metric names: case-insensitive, CM1–CM3 and margins in percent', () => {
+  const ny = { budget: budget(), timeZone: 'America/New_York' };
+  const one = (metric: unknown, meta: { historyAvailableFrom: string | null; truncated: boolean } | null = null) => {
+    const { client } = fakeClient({ summaryAnswer: () => ({ summary, meta }) });
+    return profitSummary('2025-01-01', '2025-01-31', metric, { client, ...ny });
+  };
+  it('a totals field, its short name and its spelling variants give that one number', () => {
+    expect(one('net_profit')).toEqual([[totals.net_profit]]);
+    expect(one('NET PROFIT')).toEqual([[totals.net_profit]]);
+    expect(one('CM3')).toEqual([[totals.contribution_margin_cm3]]);
+    expect(one('cm1')).toEqual([[totals.product_margin_cm1]]);
+    expect(one(' gross-profit-cm2 ')).toEqual([[totals.gross_profit_cm2]]);
+    expect(one('cogs_coverage_pct')).toEqual([[87.5]]);
+  });
+  it('net margin % is net profit over net revenue, in percent, rounded to 2 places', () => {
+    const expected = Math.round((totals.net_profit / totals.net_revenue) * 10000) / 100;
+    expect(one('Net margin %')).toEqual([[expected]]);
+    expect(one('net_margin_pct')).toEqual([[expected]]);
+  });
+  it('a margin over zero net revenue is unknown (an empty cell), never 0', () => {
+    const { client } = fakeClient({ summaryAnswer: () => ({ summary: { ...summary, totals: { ...totals, net_revenue: 0 } }, meta: null }) });
+    expect(profitSummary('2025-01-01', '2025-01-31', 'net_margin_pct', { client, ...ny })).toEqual([['']]);
+  });
+  it('a period the plan window shortened says so in the cell beside the number', () => {
+    const table = one('net_profit', { historyAvailableFrom: '2025-01-10', truncated: true });
+    expect(table[0][0]).toBe(totals.net_profit);
+    expect(table[0][1]).toContain("the plan's history starts 2025-01-10");
+  });
+  it('an unknown name or a range fails naming the argument and what to type, before any request', () => {
+    expect(() => one('profit')).toThrow('PROFIT_SUMMARY: metric "profit" is not a metric; use e.g. "net_profit"');
+    expect(() => one([['net_profit']])).toThrow('PROFIT_SUMMARY: metric must be a single metric name, not a range');
+    expect(() => one(3)).toThrow('PROFIT_SUMMARY: metric must be a metric name as text');
+  });
+  it('PROFIT_DAILY metrics: a list or a range chooses and orders the columns after the date', () => {
+    const rows = [day('2025-01-01', 5), day('2025-01-02', 7)];
+    const { client } = fakeClient({ listDaily: () => ({ data: rows, hasMore: false, nextCursor: null, limit: 400, meta: null, rateLimitRemaining: null }) });
+    const table = profitDaily('2025-01-01', '2025-01-02', 'net_profit, CM3', { client, ...ny });
+    expect(table[0]).toEqual(['date', 'net_profit', 'contribution_margin_cm3']);
+    expect(table.slice(1).map((r) => r.slice(1))).toEqual([
+      [5, totals.contribution_margin_cm3],
+      [7, totals.contribution_margin_cm3],
+    ]);
+    const fromRange = profitDaily('2025-01-01', '2025-01-02', [['cm1', ''], ['net_margin_pct', '']], { client, ...ny });
+    expect(fromRange[0]).toEqual(['date', 'product_margin_cm1', 'net_margin_pct']);
+    expect(() => profitDaily('2025-01-01', '2025-01-02', 'cm3, cm3', { client, ...ny })).toThrow('PROFIT_DAILY: metrics names contribution_margin_cm3 twice');
+    expect(() => profitDaily('2025-01-01', '2025-01-02', 'revenue', { client, ...ny })).toThrow('PROFIT_DAILY: metrics: "revenue" is not a metric');
   });
 });

@@ -3,7 +3,7 @@
  * follow `nextCursor` sequentially with the same query (cursors are bound to their filters).
  */
 import type { ExecutionBudget } from '../platform/budget';
-import type { PageInfo } from './envelope';
+import type { MetaInfo, PageInfo } from './envelope';
 import { buildQuery, pathSegment, type QueryParams } from './query';
 import type { CacheLike } from './response-cache';
 import { ApiAnswer, GetOptions, TokenSource, Transport, TransportOptions, TransportStats } from './transport';
@@ -63,6 +63,8 @@ export interface ApiClient {
   listProducts(query: ProductQuery): Page<Product>;
   getProduct(id: string): Product;
   summary(startDate: string, endDate: string): ProfitabilitySummary;
+  /** The summary with its history meta: `truncated` when the plan window cut the period (spec 8.3). */
+  summaryAnswer(startDate: string, endDate: string): { summary: ProfitabilitySummary; meta: MetaInfo | null };
   listDaily(query: DailyQuery): Page<DailyRow>;
   /** The last RateLimit-Remaining (hourly budget) seen by this client, null before any. */
   rateLimitRemaining(): number | null;
@@ -85,6 +87,15 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const one = <T>(path: string, query = '', opts: GetOptions = {}): T => transport.get(path, query, opts).data as T;
   const page = <T>(path: string, filters: QueryParams, paging: PagingQuery): Page<T> =>
     toPage<T>(transport.get(path, buildQuery([...filters, ['limit', paging.limit], ['cursor', paging.cursor]]), { list: true }));
+
+  const summaryAnswer = (startDate: string, endDate: string): { summary: ProfitabilitySummary; meta: MetaInfo | null } => {
+    const query = buildQuery([
+      ['start_date', startDate],
+      ['end_date', endDate],
+    ]);
+    const answer = transport.get('/profitability/summary', query, { cacheable: true });
+    return { summary: answer.data as ProfitabilitySummary, meta: answer.meta };
+  };
 
   return {
     stats: transport.stats,
@@ -117,15 +128,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         q,
       ),
     getProduct: (id) => one<Product>(`/products/${pathSegment(id)}`),
-    summary: (startDate, endDate) =>
-      one<ProfitabilitySummary>(
-        '/profitability/summary',
-        buildQuery([
-          ['start_date', startDate],
-          ['end_date', endDate],
-        ]),
-        { cacheable: true },
-      ),
+    summary: (startDate, endDate) => summaryAnswer(startDate, endDate).summary,
+    summaryAnswer: (startDate, endDate) => summaryAnswer(startDate, endDate),
     listDaily: (q) =>
       page<DailyRow>(
         '/profitability/daily',

@@ -9,7 +9,8 @@ import type { ExecutionBudget } from '../platform/budget';
 import { instantToLocalDate } from '../sheets/cells';
 import { DateFormatter, FormulaError, dateRangeArguments, orderIdArgument } from './args';
 import { customFunctionContext, spreadsheetTimeZone } from './context';
-import { Table, dailyTable, orderTable, summaryTable } from './tables';
+import { metricArgument, metricListArgument } from './metrics';
+import { SUMMARY_SCALAR_METRICS, Table, dailyTable, metricCell, orderTable, summaryRecord, summaryTable } from './tables';
 
 /** One page of daily rows holds up to 400 days (spec 8.2); more pages than this is a loop. */
 const DAILY_PAGE_LIMIT = 400;
@@ -27,21 +28,37 @@ function dayFormatter(timeZone: string): DateFormatter {
   return (date) => instantToLocalDate(date.getTime(), timeZone);
 }
 
-export function profitSummary(start: unknown, end: unknown, deps?: FunctionDeps): Table {
+/**
+ * Without a metric: the 2-column table. With one: that number alone (one cell), followed by a
+ * second cell saying so when the plan window shortened the period (the number then covers less
+ * than was asked).
+ */
+export function profitSummary(start: unknown, end: unknown, metric: unknown, deps?: FunctionDeps): Table {
   return withUserMessages('PROFIT_SUMMARY', () => {
     const range = dateRangeArguments('PROFIT_SUMMARY', start, end, dayFormatter(deps?.timeZone ?? spreadsheetTimeZone()));
+    const chosen = isOmitted(metric) ? null : metricArgument('PROFIT_SUMMARY', 'metric', metric, SUMMARY_SCALAR_METRICS);
     const { client } = deps ?? customFunctionContext();
-    return summaryTable(client.summary(range.start, range.end));
+    const answer = client.summaryAnswer(range.start, range.end);
+    if (chosen === null) return summaryTable(answer.summary, answer.meta);
+    return metricCell(chosen.read(summaryRecord(answer.summary)), answer.summary, answer.meta);
   });
 }
 
-export function profitDaily(start: unknown, end: unknown, deps?: FunctionDeps): Table {
+/** `metrics` (a comma-separated list or a range of names) chooses and orders the columns after date. */
+export function profitDaily(start: unknown, end: unknown, metrics: unknown, deps?: FunctionDeps): Table {
   return withUserMessages('PROFIT_DAILY', () => {
     const timeZone = deps?.timeZone ?? spreadsheetTimeZone();
     const range = dateRangeArguments('PROFIT_DAILY', start, end, dayFormatter(timeZone));
+    const columns = isOmitted(metrics) ? null : metricListArgument('PROFIT_DAILY', 'metrics', metrics);
     const { client, budget } = deps ?? customFunctionContext();
-    return dailyTable(readAllDays(client, budget, range.start, range.end), timeZone);
+    const days = readAllDays(client, budget, range.start, range.end);
+    return dailyTable(days.rows, timeZone, columns, days.historyFrom);
   });
+}
+
+/** An argument left out, or given as an empty cell. */
+function isOmitted(value: unknown): boolean {
+  return value === undefined || value === null || value === '';
 }
 
 export function profitOrder(orderId: unknown, deps?: Omit<FunctionDeps, 'timeZone'>): Table {
@@ -53,8 +70,9 @@ export function profitOrder(orderId: unknown, deps?: Omit<FunctionDeps, 'timeZon
 }
 
 /** Follows next_cursor with the same filters, sequentially, while the 30 s budget allows. */
-function readAllDays(client: ApiClient, budget: ExecutionBudget, startDate: string, endDate: string): DailyRow[] {
+function readAllDays(client: ApiClient, budget: ExecutionBudget, startDate: string, endDate: string): { rows: DailyRow[]; historyFrom: string | null } {
   const rows: DailyRow[] = [];
+  let historyFrom: string | null = null;
   const seen = new Set<string>();
   let cursor: string | null = null;
   for (let pages = 0; ; pages++) {
@@ -63,7 +81,8 @@ function readAllDays(client: ApiClient, budget: ExecutionBudget, startDate: stri
     }
     const page = client.listDaily({ startDate, endDate, limit: DAILY_PAGE_LIMIT, cursor });
     rows.push(...page.data);
-    if (!page.hasMore) return rows;
+    if (page.meta?.truncated === true) historyFrom = page.meta.historyAvailableFrom;
+    if (!page.hasMore) return { rows, historyFrom };
     if (page.nextCursor === null || seen.has(page.nextCursor) || pages + 1 >= MAX_DAILY_PAGES) {
       throw new FormulaError('PROFIT_DAILY', 'Merchant Analytics returned inconsistent paging; try again later');
     }

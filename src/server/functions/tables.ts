@@ -1,9 +1,11 @@
 /**
  * API answers as 2-D arrays for the sheet. Unknown values (null) become empty cells, never 0.
  */
+import type { MetaInfo } from '../api/envelope';
 import { PROFIT_TOTALS_FIELDS } from '../api/types';
 import type { DailyRow, Order, ProfitabilitySummary } from '../api/types';
 import { dayStartInstant } from '../sheets/cells';
+import type { Metric } from './metrics';
 
 /** A Date is shown by Sheets as a date (or date-time) in the spreadsheet's time zone. */
 export type Cell = string | number | boolean | Date;
@@ -17,8 +19,11 @@ export function cell(value: unknown): Cell {
 
 const SUMMARY_STRUCTURED_FIELDS: readonly string[] = ['period', 'currency', 'basis', 'cogs_coverage_pct', 'totals'];
 
-/** Header row first; period, currency, basis and coverage, then every totals field (spec 2.8). */
-export function summaryTable(summary: ProfitabilitySummary): Table {
+/**
+ * Header row first; period (and whether the plan window shortened it), currency, basis and
+ * coverage, then every totals field (spec 2.8).
+ */
+export function summaryTable(summary: ProfitabilitySummary, meta: MetaInfo | null = null): Table {
   const period = summary.period ?? ({} as Partial<ProfitabilitySummary['period']>);
   const basis = summary.basis ?? ({} as Partial<ProfitabilitySummary['basis']>);
   const totals = (summary.totals ?? {}) as Record<string, unknown>;
@@ -27,6 +32,7 @@ export function summaryTable(summary: ProfitabilitySummary): Table {
     ['period_start', cell(period.start)],
     ['period_end', cell(period.end)],
     ['period_days', cell(period.days)],
+    ['period_truncated', meta?.truncated === true],
     ['currency', cell(summary.currency)],
     ['basis_refund_recognition', cell(basis.refund_recognition)],
     ['basis_tax_treated_as_cost', cell(basis.tax_treated_as_cost)],
@@ -49,6 +55,26 @@ function totalsFieldsOf(record: Record<string, unknown>): string[] {
   return [...known, ...extra];
 }
 
+/** Summary scalars a metric argument may name besides the totals (spec 2.8). */
+export const SUMMARY_SCALAR_METRICS: readonly string[] = ['cogs_coverage_pct', 'units_sold', 'units_with_known_cost', 'period_days'];
+
+/** The totals with the summary's scalars beside them, for metrics to read. */
+export function summaryRecord(summary: ProfitabilitySummary): Record<string, unknown> {
+  const record = summary as unknown as Record<string, unknown>;
+  return { ...(summary.totals ?? {}), cogs_coverage_pct: record.cogs_coverage_pct, units_sold: record.units_sold, units_with_known_cost: record.units_with_known_cost, period_days: summary.period?.days };
+}
+
+/**
+ * One number for one cell; unknown stays an empty cell. When the plan window cut the period the
+ * number covers less than was asked: a second cell beside it says which days it covers.
+ */
+export function metricCell(value: number | null, summary: ProfitabilitySummary, meta: MetaInfo | null): Table {
+  const shown = value === null ? '' : value;
+  if (meta?.truncated !== true) return [[shown]];
+  const period = summary.period ?? ({} as Partial<ProfitabilitySummary['period']>);
+  return [[shown, `covers ${String(period.start)} to ${String(period.end)} only: the plan's history starts ${String(meta.historyAvailableFrom ?? period.start)}`]];
+}
+
 export const DAILY_HEADER: readonly string[] = ['date', ...PROFIT_TOTALS_FIELDS];
 
 /**
@@ -56,9 +82,14 @@ export const DAILY_HEADER: readonly string[] = ['date', ...PROFIT_TOTALS_FIELDS]
  * Dates (midnight of the day in the spreadsheet's zone, so the cell shows that calendar day and
  * pivots and charts read it as a date); a date the API sends malformed stays as its text.
  */
-export function dailyTable(rows: DailyRow[], timeZone: string): Table {
+export function dailyTable(rows: DailyRow[], timeZone: string, metrics: Metric[] | null = null, historyFrom: string | null = null): Table {
   const sorted = [...rows].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
-  return [[...DAILY_HEADER], ...sorted.map((row) => DAILY_HEADER.map((field) => (field === 'date' ? dayCell(row.date, timeZone) : cell((row as unknown as Record<string, unknown>)[field]))))];
+  // A shorter period than asked is said where it is read: in the date column's header.
+  const dateHeader = historyFrom === null ? 'date' : `date (plan history from ${historyFrom})`;
+  if (metrics !== null) {
+    return [[dateHeader, ...metrics.map((m) => m.name)], ...sorted.map((row) => [dayCell(row.date, timeZone), ...metrics.map((m) => cell(m.read(row as unknown as Record<string, unknown>)))])];
+  }
+  return [[dateHeader, ...DAILY_HEADER.slice(1)], ...sorted.map((row) => DAILY_HEADER.map((field) => (field === 'date' ? dayCell(row.date, timeZone) : cell((row as unknown as Record<string, unknown>)[field]))))];
 }
 
 function dayCell(value: unknown, timeZone: string): Cell {
