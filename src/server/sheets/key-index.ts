@@ -19,6 +19,8 @@ export interface KeyRules {
   keyIsDate?: boolean;
   /** Every key of the table starts with this (the API's id prefix, e.g. `ord_`). */
   keyPrefix?: string;
+  /** Every key of the table matches this (derived tables, e.g. YYYY-MM months). */
+  keyPattern?: RegExp;
 }
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -98,6 +100,7 @@ function keyText(cell: CellValue | undefined, rules: KeyRules): string {
     return typeof cell === 'string' && ISO_DATE.test(cell) ? cell : '';
   }
   const key = String(cell);
+  if (rules.keyPattern && !rules.keyPattern.test(key)) return '';
   return rules.keyPrefix === undefined || key.startsWith(rules.keyPrefix) ? key : '';
 }
 

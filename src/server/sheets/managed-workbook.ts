@@ -3,12 +3,13 @@
  * index once per run, and writes every row write of a page in ONE Values.batchUpdate (RAW),
  * growing the grid first when needed. Only managed columns are written; rows never move.
  */
+import { a1Range } from './a1';
 import { KeyIndex } from './key-index';
 import { setUpRequests } from './layout';
 import { lastRowOf, mergeRowWrites, type RangeWrite, type RowWrite } from './row-writes';
 import { numberFormatFor } from './rows';
 import type { SheetName, TableSchema } from './schema';
-import { DAILY, LINE_ITEMS, ORDERS, PRODUCTS, VARIANTS } from './schema';
+import { DAILY, LINE_ITEMS, MONTHLY, ORDERS, PRODUCTS, RESTATEMENTS, VARIANTS } from './schema';
 import { readGridCells, readManagedRows, readSheetInfos, sheetsService, type ReadRequest, type SheetInfo, type SheetReads } from './sheet-snapshot';
 import { checkHeaderRow, claimSheet, locateSheet, taggedSheets, tagNewSheet, type LocatedSheet } from './sheet-tags';
 
@@ -46,6 +47,8 @@ interface OpenSheet {
   lastRow: number | null;
   /** The index columns as read at opening (rows 2 down to the last with a key-column value). */
   keys: unknown[][];
+  /** Whole data rows (row 2 first) of a WHOLE_ROW_TABLES table, kept current with this run's writes. */
+  rows: unknown[][] | null;
   /** Created (or set up from empty) in this run: whatever was synced into it before is gone. */
   created: boolean;
   /** The sheet's name now (the user may have renamed it: writes address it by this name). */
@@ -57,8 +60,11 @@ export interface TableWrite {
   rows: RowWrite[];
 }
 
+/** Tables whose data rows the set-up read takes whole (the finance sheets sum them after the sync): no extra read. */
+const WHOLE_ROW_TABLES: ReadonlySet<SheetName> = new Set<SheetName>(['Daily P&L']);
+
 /** The tables whose header row and key columns the first data-sheet access reads, all in one call. */
-const STORE_TABLES: readonly TableSchema[] = [ORDERS, LINE_ITEMS, PRODUCTS, VARIANTS, DAILY];
+const STORE_TABLES: readonly TableSchema[] = [ORDERS, LINE_ITEMS, PRODUCTS, VARIANTS, DAILY, MONTHLY, RESTATEMENTS];
 
 export class ManagedWorkbook {
   readonly spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet;
@@ -74,6 +80,7 @@ export class ManagedWorkbook {
   private usedCells: number | null = null;
   /** The snapshot's grid sizes no longer hold (a sheet was inserted or set up). */
   private gridChanged = false;
+  private deferred: TableWrite[] = [];
   /** Cells sent by batchUpdate during this run. */
   cellsWritten = 0;
 
@@ -110,7 +117,7 @@ export class ManagedWorkbook {
         } catch {
           located = null;
         }
-        if (located) requests.push({ schema: table, info: located.info });
+        if (located) requests.push({ schema: table, info: located.info, wholeRows: WHOLE_ROW_TABLES.has(table.sheetName) });
       }
       const read = readManagedRows(this.id(), requests);
       this.reads = new Map(requests.map((r, i) => [r.schema.sheetName, read[i]]));
@@ -119,7 +126,7 @@ export class ManagedWorkbook {
     if (found) return found;
     // Not among the tables read up front: read it on its own.
     const info = locateSheet(this.snapshot(), schema, () => this.taggedSheets());
-    const own = info ? readManagedRows(this.id(), [{ schema, info: info.info }])[0] : { header: [], keys: [] };
+    const own = info ? readManagedRows(this.id(), [{ schema, info: info.info, wholeRows: WHOLE_ROW_TABLES.has(schema.sheetName) }])[0] : { header: [], keys: [] };
     this.reads.set(schema.sheetName, own);
     return own;
   }
@@ -136,12 +143,16 @@ export class ManagedWorkbook {
     let opened: OpenSheet;
     if (existing) {
       const { info, name } = existing;
-      opened = { schema, sheet: null, maxRows: info.rows, maxColumns: info.columns, index: null, lastRow: null, keys: [], created: false, name };
+      opened = { schema, sheet: null, maxRows: info.rows, maxColumns: info.columns, index: null, lastRow: null, keys: [], rows: null, created: false, name };
       let header: unknown[] = [];
       if (schema.storeData) {
         const read = this.readsFor(schema);
         header = read.header;
         opened.keys = read.keys;
+        if (WHOLE_ROW_TABLES.has(schema.sheetName)) {
+          opened.rows = read.keys.map((r) => r.slice());
+          opened.keys = read.keys.map((r) => r.slice(0, schema.indexColumns));
+        }
       }
       // A header cell with content means the sheet is not empty; only a blank header row needs the full last-row call.
       const empty = header.every((v) => v === '' || v === null || v === undefined) && this.lastRowOf(opened) === 0;
@@ -151,6 +162,7 @@ export class ManagedWorkbook {
         opened.maxColumns = null;
         opened.created = true;
         opened.keys = [];
+        if (opened.rows) opened.rows = [];
       } else if (schema.storeData) checkHeaderRow(existing, schema, header);
       if (!schema.storeData) this.lastRowOf(opened);
     } else {
@@ -159,7 +171,7 @@ export class ManagedWorkbook {
       this.gridChanged = true;
       if (schema.storeData) tagNewSheet(sheet, schema, this.requireStore());
       this.setUp(sheet, schema);
-      opened = { schema, sheet, maxRows: sheet.getMaxRows(), maxColumns: null, index: null, lastRow: 1, keys: [], created: true, name: schema.sheetName };
+      opened = { schema, sheet, maxRows: sheet.getMaxRows(), maxColumns: null, index: null, lastRow: 1, keys: [], rows: WHOLE_ROW_TABLES.has(schema.sheetName) ? [] : null, created: true, name: schema.sheetName };
     }
     this.open.set(schema.sheetName, opened);
     return opened;
@@ -226,7 +238,7 @@ export class ManagedWorkbook {
     if (opened.index) return opened.index;
     // New rows go below the sheet's last row with ANY content (a user's rows too): asked only when a row is added.
     const lastRow = opened.created ? null : () => this.lastRowOf(opened);
-    opened.index = new KeyIndex(opened.keys, this.timeZone, { keyIsDate: schema.columns[0].kind === 'date', keyPrefix: schema.keyPrefix }, 2, lastRow);
+    opened.index = new KeyIndex(opened.keys, this.timeZone, { keyIsDate: schema.columns[0].kind === 'date', keyPrefix: schema.keyPrefix, keyPattern: schema.keyPattern }, 2, lastRow);
     return opened.index;
   }
 
@@ -242,13 +254,59 @@ export class ManagedWorkbook {
     return opened.lastRow ?? 1;
   }
 
+  /** Every sheet's title, grid and tags as read at the run's start (one call per run). */
+  sheetInfos(): readonly SheetInfo[] {
+    return this.snapshot();
+  }
+
+  /**
+   * The managed columns of a table from row 2 down to its last row with content, in ONE
+   * Values.get (unformatted; dates as serial numbers). Empty when the sheet does not exist yet.
+   */
+  readTable(schema: TableSchema): unknown[][] {
+    const located = locateSheet(this.snapshot(), schema, () => this.taggedSheets());
+    if (!located && !this.open.has(schema.sheetName)) return [];
+    const opened = this.sheetFor(schema);
+    if (opened.rows) return opened.rows.map((r) => (r ? r.slice() : []));
+    // The whole grid: the API leaves out trailing empty rows, and rows written in this run are in it.
+    if (opened.maxRows < 2) return [];
+    const got = valuesService().get(this.id(), a1Range(opened.name, 2, 1, opened.maxRows, schema.columns.length), {
+      valueRenderOption: 'UNFORMATTED_VALUE',
+      dateTimeRenderOption: 'SERIAL_NUMBER',
+    });
+    return (got.values ?? []) as unknown[][];
+  }
+
+  /**
+   * Writes sent with the next write() (in the same Values.batchUpdate): derived sheets written at
+   * the end of a run ride along with the Sync log's closing row instead of a call of their own.
+   */
+  defer(tables: readonly TableWrite[]): void {
+    for (const t of tables) {
+      if (t.rows.length === 0) continue;
+      this.sheetFor(t.schema);
+      this.deferred.push(t);
+    }
+  }
+
+  /** Values of A1 ranges (quoted sheet names), unformatted, in ONE Values.batchGet. */
+  readRanges(ranges: readonly string[]): unknown[][][] {
+    if (ranges.length === 0) return [];
+    const got = valuesService().batchGet(this.id(), { ranges: ranges.slice(), valueRenderOption: 'UNFORMATTED_VALUE', dateTimeRenderOption: 'SERIAL_NUMBER' });
+    return ranges.map((_, i) => (got.valueRanges?.[i]?.values ?? []) as unknown[][]);
+  }
+
   /** Every row write of a page: grid growth where needed, then one batchUpdate. */
   write(tables: readonly TableWrite[]): number {
     const data: RangeWrite[] = [];
-    for (const t of tables) {
+    const all = this.deferred.concat(tables);
+    this.deferred = [];
+    for (const t of all) {
       if (t.rows.length === 0) continue;
       this.growTo(t.schema, lastRowOf(t.rows));
-      data.push(...mergeRowWrites(this.sheetFor(t.schema).name, t.rows));
+      const opened = this.sheetFor(t.schema);
+      if (opened.rows) for (const w of t.rows) if (w.column === 1) opened.rows[w.row - 2] = w.cells.slice();
+      data.push(...mergeRowWrites(opened.name, t.rows));
     }
     if (data.length === 0) return 0;
     const cells = data.reduce((n, d) => n + d.values.length * (d.values[0]?.length ?? 0), 0);

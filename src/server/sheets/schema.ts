@@ -27,9 +27,11 @@ export interface TableSchema {
    * Absent where the spec names none (Variants); Daily P&L keys are dates.
    */
   keyPrefix?: string;
+  /** Keys of a derived table (Monthly P&L: YYYY-MM); other text in the key column is the user's. */
+  keyPattern?: RegExp;
 }
 
-export type SheetName = 'Orders' | 'Line items' | 'Products' | 'Variants' | 'Daily P&L' | 'Sync log';
+export type SheetName = 'Orders' | 'Line items' | 'Products' | 'Variants' | 'Daily P&L' | 'Monthly P&L' | 'Restatements' | 'Sync log';
 
 const ESTIMATE_AD_SPEND =
   'Estimate (API spec 2.3 rule 7): ad spend is allocated to orders by the service (see ad_spend_basis); treat it as an estimate, not a booked cost.';
@@ -189,6 +191,46 @@ export const DAILY: TableSchema = {
     field('date', 'date'),
     derived('synced_at', 'timestamp'),
     ...PROFIT_TOTALS_FIELDS.map((name) => field(name, 'amount', [name], name === 'ad_spend' ? ESTIMATE_AD_SPEND : undefined)),
+  ],
+};
+
+const MARGIN_NOTE = 'Recomputed from the month\'s sums (never an average of daily margins); 0 when net revenue is zero or negative (API spec 2.3 rule 5).';
+
+/** Daily P&L summed by month (finance/period-sums.ts); rebuilt from the Daily P&L sheet after every sync. */
+export const MONTHLY: TableSchema = {
+  sheetName: 'Monthly P&L',
+  indexColumns: 1,
+  storeData: true,
+  keyPattern: /^\d{4}-\d{2}$/,
+  columns: [
+    derived('month', 'text', "YYYY-MM, in the store's time zone (as the Daily P&L dates)."),
+    derived('status', 'text', 'complete, or partial (the month in progress, or a month the Daily P&L covers only in part: see first_day/last_day).'),
+    derived('first_day', 'date'),
+    derived('last_day', 'date'),
+    derived('days', 'int'),
+    derived('synced_at', 'timestamp'),
+    ...PROFIT_TOTALS_FIELDS.map((name) => derived(name, 'amount', name === 'ad_spend' ? ESTIMATE_AD_SPEND : 'Sum of the Daily P&L days of the month.')),
+    derived('contribution_margin_pct', 'pct', MARGIN_NOTE),
+    derived('net_margin_pct', 'pct', MARGIN_NOTE),
+    derived('currency', 'text'),
+    derived('basis', 'text', 'The basis of these figures (profitability summary basis, spec 2.8): compare figures only on the same basis.'),
+  ],
+};
+
+/** Per closed month, every day and field whose current Daily P&L value differs from the closed one. */
+export const RESTATEMENTS: TableSchema = {
+  sheetName: 'Restatements',
+  indexColumns: 0,
+  storeData: true,
+  columns: [
+    derived('closed_month', 'text'),
+    derived('date', 'date'),
+    derived('field', 'text'),
+    derived('closed_value', 'amount'),
+    derived('current_value', 'amount'),
+    derived('difference', 'amount', 'current_value − closed_value'),
+    derived('closed_at', 'timestamp'),
+    derived('checked_at', 'timestamp'),
   ],
 };
 

@@ -62,6 +62,8 @@ export function readGridCells(spreadsheetId: string): number {
 export interface ReadRequest {
   schema: TableSchema;
   info: SheetInfo;
+  /** Read every managed column of the data rows, not only the index columns (a table a run sums, e.g. Daily P&L). */
+  wholeRows?: boolean;
 }
 
 /** The header row and key columns of each sheet asked for, in ONE Values.batchGet. */
@@ -69,10 +71,10 @@ export function readManagedRows(spreadsheetId: string, requests: readonly ReadRe
   if (requests.length === 0) return [];
   const ranges: string[] = [];
   const keyRangeAt: Array<number | null> = [];
-  for (const { schema, info } of requests) {
+  for (const { schema, info, wholeRows } of requests) {
     // One column past the managed ones shows where a heading went when a column was inserted before it.
     ranges.push(a1Range(info.title, 1, 1, 1, Math.max(1, Math.min(schema.columns.length + 1, info.columns))));
-    const keyColumns = Math.min(schema.indexColumns, info.columns);
+    const keyColumns = Math.min(wholeRows ? schema.columns.length : schema.indexColumns, info.columns);
     if (info.rows >= 2 && keyColumns > 0) {
       keyRangeAt.push(ranges.length);
       ranges.push(a1Range(info.title, 2, 1, info.rows, keyColumns));
@@ -81,13 +83,13 @@ export function readManagedRows(spreadsheetId: string, requests: readonly ReadRe
   const got = sheetsService().Values?.batchGet(spreadsheetId, { ranges, valueRenderOption: 'UNFORMATTED_VALUE', dateTimeRenderOption: 'SERIAL_NUMBER' });
   const valueRanges = got?.valueRanges ?? [];
   let at = 0;
-  return requests.map(({ schema, info }, i) => {
+  return requests.map(({ schema, info, wholeRows }, i) => {
     const header = padded(valueRanges[at++]?.values?.[0] ?? [], Math.min(schema.columns.length + 1, info.columns));
     const keyAt = keyRangeAt[i];
     let keys: unknown[][] = [];
     if (keyAt !== null) {
       at++;
-      keys = (valueRanges[keyAt]?.values ?? []).map((row) => padded(row, schema.indexColumns));
+      keys = (valueRanges[keyAt]?.values ?? []).map((row) => padded(row, wholeRows ? schema.columns.length : schema.indexColumns));
     }
     return { header, keys };
   });

@@ -9,6 +9,7 @@ import { ExecutionBudget, EXECUTION_LIMIT_MS } from '../platform/budget';
 import { documentProperties } from '../platform/properties';
 import { ManagedWorkbook } from '../sheets/managed-workbook';
 import { runDailyJob } from './daily-job';
+import { refreshFinanceSheets } from '../finance/refresh';
 import { classifyFailure, pauseMessage, type RunFailure } from './failures';
 import { emptyTally, type JobContext, type JobName, type JobPosition, type JobResult, type RunTally } from './job-context';
 import { reconciliationDue, runOrdersJob, runReconcileJob } from './orders-job';
@@ -75,79 +76,84 @@ export function runSync(options: RunOptions): RunOutcome {
   if (!locked) {
     const message = 'Another sync of this spreadsheet is running; this run did nothing and the next one continues.';
     log.close({ ...blankEntry(startedAt, options.jobs.join(', ')), endedAt: Date.now(), outcome: 'busy', message });
-    return { done: false, job: null, tally, message, outcome: 'busy', failureCode: null, position: null, counts: emptyCounts(), pausedUntil: null };
-  }
-  let api: ApiClient | null = null;
-  let jobs = options.jobs.slice();
-  let current: JobName | null = null;
-  let counts = emptyCounts();
-  let before = snapshotOf(tally);
-  let result: RunOutcome;
-  let failure: RunFailure | null = null;
-  try {
-    const config = getDeploymentConfig();
-    api = createApiClient({ baseUrl: config.apiBaseUrl, tokens: triggerTokenSource(), budget, cache: CacheService.getDocumentCache() });
-    const account = api.account();
-    if (!confirmStore({ id: account.store.id, name: account.store.name })) {
-      const tag = storeTag();
-      const message = `This spreadsheet holds data of store ${tag}, but the connection now reads ${account.store.id}. Nothing was written. Reconnect the original store here, or use a new spreadsheet.${pauseNote(tag)}`;
-      log.close({ ...blankEntry(startedAt, jobs.join(', ')), endedAt: Date.now(), outcome: 'error', message, failureCode: 'store_changed', connectionLost: true });
-      return { done: true, job: null, tally, message, outcome: 'error', failureCode: 'store_changed', position: null, counts, pausedUntil: null };
+      return { done: false, job: null, tally, message, outcome: 'busy', failureCode: null, position: null, counts: emptyCounts(), pausedUntil: null };
     }
-    const resumed = resumeSuspendedSchedule(account.store.id, storeTag());
-    if (storeTag() === null) setStoreTag(account.store.id);
-    workbook.bindStore(account.store.id, account.store.currency || null);
-    state.update('meta', { storeTimeZone: account.store.timezone, storeCurrency: account.store.currency });
-    const ctx: JobContext = { api, workbook, state, budget, now: () => Date.now(), storeTimeZone: account.store.timezone || workbook.timeZone, tally };
-    const messages: string[] = resumed ? [`Automatic sync resumed: ${describeSchedule(resumed, scheduleTimeZone())}.`] : [];
-    messages.push(...checkManagedSheets(ctx, jobs));
-    if (options.addDueReconciliation && jobs.indexOf('reconcile') < 0 && reconciliationDue(ctx)) jobs = [...jobs, 'reconcile'];
-    jobs = inRunOrder(jobs);
-    log.open({ ...blankEntry(startedAt, jobs.join(', ')), outcome: 'running', message: 'Running…' });
-    let allCaughtUp = true;
-    let position: JobPosition | null = null;
-    for (const job of jobs) {
-      current = job;
-      before = snapshotOf(tally);
-      const r = RUNNERS[job](ctx);
-      counts = addJobCounts(counts, job, before, tally);
-      messages.push(r.message);
-      position = r.position ?? null;
-      if (job === 'orders' && r.caughtUp) noteFirstBackfill(ctx);
-      if (!r.caughtUp) {
-        allCaughtUp = false;
-        break;
+    let api: ApiClient | null = null;
+    let jobs = options.jobs.slice();
+    let current: JobName | null = null;
+    let counts = emptyCounts();
+    let before = snapshotOf(tally);
+    let result: RunOutcome;
+    let failure: RunFailure | null = null;
+    try {
+      const config = getDeploymentConfig();
+      api = createApiClient({ baseUrl: config.apiBaseUrl, tokens: triggerTokenSource(), budget, cache: CacheService.getDocumentCache() });
+      const account = api.account();
+      if (!confirmStore({ id: account.store.id, name: account.store.name })) {
+        const tag = storeTag();
+        const message = `This spreadsheet holds data of store ${tag}, but the connection now reads ${account.store.id}. Nothing was written. Reconnect the original store here, or use a new spreadsheet.${pauseNote(tag)}`;
+        log.close({ ...blankEntry(startedAt, jobs.join(', ')), endedAt: Date.now(), outcome: 'error', message, failureCode: 'store_changed', connectionLost: true });
+        return { done: true, job: null, tally, message, outcome: 'error', failureCode: 'store_changed', position: null, counts, pausedUntil: null };
       }
+      const resumed = resumeSuspendedSchedule(account.store.id, storeTag());
+      if (storeTag() === null) setStoreTag(account.store.id);
+      workbook.bindStore(account.store.id, account.store.currency || null);
+      state.update('meta', { storeTimeZone: account.store.timezone, storeCurrency: account.store.currency });
+      const ctx: JobContext = { api, workbook, state, budget, now: () => Date.now(), storeTimeZone: account.store.timezone || workbook.timeZone, tally };
+      const messages: string[] = resumed ? [`Automatic sync resumed: ${describeSchedule(resumed, scheduleTimeZone())}.`] : [];
+      messages.push(...checkManagedSheets(ctx, jobs));
+      if (options.addDueReconciliation && jobs.indexOf('reconcile') < 0 && reconciliationDue(ctx)) jobs = [...jobs, 'reconcile'];
+      jobs = inRunOrder(jobs);
+      log.open({ ...blankEntry(startedAt, jobs.join(', ')), outcome: 'running', message: 'Running…' });
+      let allCaughtUp = true;
+      let position: JobPosition | null = null;
+      for (const job of jobs) {
+        current = job;
+        before = snapshotOf(tally);
+        const r = RUNNERS[job](ctx);
+        counts = addJobCounts(counts, job, before, tally);
+        messages.push(r.message);
+        position = r.position ?? null;
+        if (job === 'orders' && r.caughtUp) noteFirstBackfill(ctx);
+        if (!r.caughtUp) {
+          allCaughtUp = false;
+          break;
+        }
+      }
+      // Monthly P&L and the closed months follow the Daily P&L once it is up to date.
+      if (allCaughtUp && jobs.indexOf('daily') >= 0 && budget.canStartStep()) messages.push(...refreshFinanceSheets(ctx));
+      const meta = state.get('meta');
+      if (meta.truncated) messages.push(`The plan shows history from ${meta.historyAvailableFrom ?? 'a limited date'} (older data is not available).`);
+      if (allCaughtUp && state.get('capacity').stoppedAt !== null) state.update('capacity', { stoppedAt: null });
+      result = { done: allCaughtUp, job: current, tally, message: messages.join(' '), outcome: allCaughtUp ? 'ok' : 'partial', failureCode: null, position, counts, pausedUntil: null };
+    } catch (e) {
+      // Pages written before the failure are in the sheets (and checkpointed): count them.
+      if (current !== null) counts = addJobCounts(counts, current, before, tally);
+      failure = classifyFailure(e);
+      const ending = failure.pausedUntil !== undefined ? pausedEnding(failure.pausedUntil, workbook.timeZone) : failedEnding(failure, state);
+      result = { ...ending, job: current, tally, counts };
     }
-    const meta = state.get('meta');
-    if (meta.truncated) messages.push(`The plan shows history from ${meta.historyAvailableFrom ?? 'a limited date'} (older data is not available).`);
-    if (allCaughtUp && state.get('capacity').stoppedAt !== null) state.update('capacity', { stoppedAt: null });
-    result = { done: allCaughtUp, job: current, tally, message: messages.join(' '), outcome: allCaughtUp ? 'ok' : 'partial', failureCode: null, position, counts, pausedUntil: null };
-  } catch (e) {
-    // Pages written before the failure are in the sheets (and checkpointed): count them.
-    if (current !== null) counts = addJobCounts(counts, current, before, tally);
-    failure = classifyFailure(e);
-    const ending = failure.pausedUntil !== undefined ? pausedEnding(failure.pausedUntil, workbook.timeZone) : failedEnding(failure, state);
-    result = { ...ending, job: current, tally, counts };
+    // The closing row carries the run's deferred writes (Monthly P&L, Restatements): still under the lock.
+    try {
+      log.close({
+      ...blankEntry(startedAt, jobs.join(', ')),
+      endedAt: Date.now(),
+      pages: tally.pages,
+      inserted: tally.inserted,
+      updated: tally.updated,
+      cancelled: tally.cancelled,
+      gone: tally.gone,
+      requests: api ? api.stats.requests : 0,
+      rateLimitWaits: api ? api.stats.rateLimitWaits : 0,
+      outcome: result.outcome,
+      message: result.message,
+      failureCode: result.failureCode,
+      connectionLost: failure !== null && failure.connectionLost,
+      pausedUntil: result.pausedUntil,
+    });
   } finally {
     lock.releaseLock();
   }
-  log.close({
-    ...blankEntry(startedAt, jobs.join(', ')),
-    endedAt: Date.now(),
-    pages: tally.pages,
-    inserted: tally.inserted,
-    updated: tally.updated,
-    cancelled: tally.cancelled,
-    gone: tally.gone,
-    requests: api ? api.stats.requests : 0,
-    rateLimitWaits: api ? api.stats.rateLimitWaits : 0,
-    outcome: result.outcome,
-    message: result.message,
-    failureCode: result.failureCode,
-    connectionLost: failure !== null && failure.connectionLost,
-    pausedUntil: result.pausedUntil,
-  });
   return result;
 }
 

@@ -87,6 +87,16 @@ export interface RunRecord {
   pausedUntil?: number | null;
 }
 
+/** A closed month as the last sync found it against its close (finance/restatements.ts). */
+export interface ClosedMonthRecord {
+  month: string;
+  netProfitChange: number;
+  changedDays: number;
+  changedValues: number;
+  basisChanged: boolean;
+  currency: string | null;
+}
+
 export interface SyncState {
   orders: OrdersState;
   products: ProductsState;
@@ -97,6 +107,8 @@ export interface SyncState {
   /** The Sync log row of the run in progress (so a run ended by the time limit is marked next time). */
   openLogRow: number | null;
   lastRuns: RunRecord[];
+  /** Closed months and what moved in them, as of the last sync that checked (newest month first). */
+  closedMonths: ClosedMonthRecord[];
 }
 
 export type SyncStateKey = keyof SyncState;
@@ -111,6 +123,7 @@ const DEFAULTS: SyncState = {
   capacity: { stoppedAt: null, estimate: null },
   openLogRow: null,
   lastRuns: [],
+  closedMonths: [],
 };
 
 /** Where state lives: document properties in Apps Script, a map in unit tests. */
@@ -145,6 +158,7 @@ export class SyncStateStore {
       capacity: read('capacity'),
       openLogRow: read('openLogRow'),
       lastRuns: read('lastRuns'),
+      closedMonths: read('closedMonths'),
     };
   }
 

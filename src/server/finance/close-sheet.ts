@@ -1,0 +1,98 @@
+/**
+ * The `Close YYYY-MM` snapshot sheet: what a month looked like when finance closed it. Pure
+ * layout both ways (values to write, values read back), so the Restatements check reads exactly
+ * what the close wrote.
+ *
+ *   A1:B6   Closed month | Closed at | Basis | Currency | Orders sync watermark | Daily P&L read at
+ *   A8      header: date, the P&L totals fields, contribution_margin_pct, net_margin_pct
+ *   A9      "Month" and the month's sums (margins from the sums)
+ *   A10…    one row per day of the month, as the Daily P&L held it
+ */
+import { PROFIT_TOTALS_FIELDS, type ProfitTotalsField } from '../api/types';
+import { dateToSerial, instantToSerial, type CellValue } from '../sheets/cells';
+import { amountOf, dayKey } from './daily-figures';
+import type { DayFigures, PeriodFigures, PnlFigures } from './period-sums';
+
+export const CLOSE_SHEET_PREFIX = 'Close ';
+export const CLOSE_HEADER_ROW = 8;
+export const CLOSE_FIRST_DAY_ROW = 10;
+export const CLOSE_COLUMNS = ['date', ...PROFIT_TOTALS_FIELDS, 'contribution_margin_pct', 'net_margin_pct'];
+const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+
+export function closeSheetName(month: string): string {
+  return CLOSE_SHEET_PREFIX + month;
+}
+
+/** The month a sheet name closes, or null when it is not a close sheet. */
+export function closedMonthOf(sheetName: string): string | null {
+  if (!sheetName.startsWith(CLOSE_SHEET_PREFIX)) return null;
+  const month = sheetName.slice(CLOSE_SHEET_PREFIX.length);
+  return MONTH.test(month) ? month : null;
+}
+
+export function isMonth(value: unknown): value is string {
+  return typeof value === 'string' && MONTH.test(value);
+}
+
+export interface CloseRecord {
+  month: string;
+  closedAt: number;
+  basis: string;
+  currency: string | null;
+  watermark: string | null;
+  summary: PeriodFigures;
+  days: DayFigures[];
+}
+
+const blankIfNull = (v: number | null): CellValue => (v === null ? '' : v);
+const figureCells = (f: PnlFigures): CellValue[] => PROFIT_TOTALS_FIELDS.map((field) => blankIfNull(f[field]));
+
+/** Every row of the sheet, padded to the table's width (RAW values: dates and times as serials). */
+export function closeSheetValues(record: CloseRecord, timeZone: string): CellValue[][] {
+  const width = CLOSE_COLUMNS.length;
+  const pad = (cells: CellValue[]): CellValue[] => cells.concat(new Array<CellValue>(Math.max(0, width - cells.length)).fill(''));
+  const rows: CellValue[][] = [
+    pad(['Closed month', record.month]),
+    pad(['Closed at', instantToSerial(record.closedAt, timeZone)]),
+    pad(['Basis', record.basis]),
+    pad(['Currency', record.currency ?? '']),
+    pad(['Orders sync watermark', record.watermark ?? '']),
+    pad(['Daily P&L days', `${record.summary.firstDay} to ${record.summary.lastDay} (${record.summary.days} days)`]),
+    pad([]),
+    CLOSE_COLUMNS.slice(),
+    ['Month', ...figureCells(record.summary.figures), blankIfNull(record.summary.contributionMarginPct), blankIfNull(record.summary.netMarginPct)],
+  ];
+  for (const day of record.days) rows.push(pad([dateToSerial(day.date) ?? day.date, ...figureCells(day.figures)]));
+  return rows;
+}
+
+export interface ClosedSnapshot {
+  month: string;
+  /** Serial date-time as the sheet holds it (spreadsheet time zone). */
+  closedAt: number | null;
+  basis: string;
+  days: Map<string, PnlFigures>;
+}
+
+/** A close sheet's values read back (unformatted); null when the sheet does not hold a close. */
+export function readCloseSheet(values: ReadonlyArray<ReadonlyArray<unknown>>): ClosedSnapshot | null {
+  const month = values[0]?.[1];
+  if (values[0]?.[0] !== 'Closed month' || !isMonth(month)) return null;
+  const header = values[CLOSE_HEADER_ROW - 1] ?? [];
+  const columns = new Map<ProfitTotalsField, number>();
+  for (const field of PROFIT_TOTALS_FIELDS) {
+    const i = header.indexOf(field);
+    if (i >= 0) columns.set(field, i);
+  }
+  const days = new Map<string, PnlFigures>();
+  for (let r = CLOSE_FIRST_DAY_ROW - 1; r < values.length; r++) {
+    const row = values[r];
+    const date = dayKey(row?.[0]);
+    if (date === null || date.slice(0, 7) !== month) continue;
+    const figures = Object.fromEntries(PROFIT_TOTALS_FIELDS.map((f) => [f, columns.has(f) ? amountOf(row![columns.get(f)!]) : null])) as PnlFigures;
+    days.set(date, figures);
+  }
+  const closedAt = values[1]?.[1];
+  const basis = values[2]?.[1];
+  return { month, closedAt: typeof closedAt === 'number' ? closedAt : null, basis: typeof basis === 'string' ? basis : '', days };
+}

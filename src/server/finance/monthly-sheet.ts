@@ -1,0 +1,45 @@
+/**
+ * The Monthly P&L sheet: the Daily P&L sheet summed by month (period-sums.ts), one row per month
+ * upserted by month after every sync that brought the Daily P&L up to date, the month in progress
+ * marked partial, every row carrying the currency and the basis its figures are on.
+ */
+import type { RowWrite } from '../sheets/row-writes';
+import type { KeyIndex } from '../sheets/key-index';
+import { buildRow } from '../sheets/rows';
+import { MONTHLY } from '../sheets/schema';
+import { monthStatus, type PeriodFigures } from './period-sums';
+
+export interface MonthlyContext {
+  today: string;
+  currency: string | null;
+  basis: string;
+  syncedAt: number;
+  spreadsheetTimeZone: string;
+}
+
+/** Row writes for every month (pure: the index says where each month's row is). */
+export function planMonthlyRows(months: readonly PeriodFigures[], index: KeyIndex, ctx: MonthlyContext): RowWrite[] {
+  const syncedIso = new Date(ctx.syncedAt).toISOString();
+  return months.map((m) => {
+    const cells = buildRow(
+      MONTHLY,
+      null,
+      {
+        ...m.figures,
+        month: m.key,
+        status: monthStatus(m, ctx.today),
+        first_day: m.firstDay,
+        last_day: m.lastDay,
+        days: m.days,
+        synced_at: syncedIso,
+        contribution_margin_pct: m.contributionMarginPct,
+        net_margin_pct: m.netMarginPct,
+        currency: ctx.currency,
+        basis: ctx.basis,
+      },
+      ctx.spreadsheetTimeZone,
+    );
+    const { row } = index.put(m.key, cells.slice(0, MONTHLY.indexColumns));
+    return { row, column: 1, cells };
+  });
+}
