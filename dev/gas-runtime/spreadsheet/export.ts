@@ -5,6 +5,7 @@
  * "YYYY-MM-DD" when the format has no time part, else the UTC instant ("2024-01-15T15:30:00.000Z").
  */
 import ExcelJS from 'exceljs';
+import { chartRangeA1 } from './charts';
 import { serialToEpoch } from './dates';
 import { isDateFormat, type CellScalar } from './number-format';
 import type { SheetModel } from './sheet-model';
@@ -17,6 +18,19 @@ export interface WorkbookJson {
   /** Per sheet: [row, column, "=..."] with 1-based positions. */
   formulas: Record<string, Array<[number, number, string]>>;
   stats: Record<string, unknown>;
+  /** Per sheet with embedded charts: each chart's type, ranges in A1 notation with their sheet, title, options, position. */
+  charts?: Record<string, ChartJson[]>;
+}
+
+export interface ChartJson {
+  chartId: number | null;
+  type: string;
+  /** "'Daily P&L'!A1:A1000": each range with its sheet's current name. */
+  ranges: string[];
+  title: string | null;
+  options: Record<string, unknown>;
+  position: { anchorRow: number; anchorColumn: number; offsetX: number; offsetY: number };
+  numHeaders: number;
 }
 
 function hasTimePart(format: string): boolean {
@@ -57,6 +71,18 @@ export function exportWorkbookJson(workbook: Workbook, stats: Record<string, unk
       if (f !== undefined) formulas.push([i + 1, c + 1, f]);
     }));
     if (formulas.length > 0) out.formulas[sheet.name] = formulas;
+    if (sheet.charts.length > 0) {
+      out.charts ??= {};
+      out.charts[sheet.name] = sheet.charts.map((c) => ({
+        chartId: c.chartId,
+        type: c.type,
+        ranges: c.ranges.map((r) => chartRangeA1(r, workbook.sheets)),
+        title: typeof c.options.title === 'string' ? c.options.title : null,
+        options: JSON.parse(JSON.stringify(c.options)) as Record<string, unknown>,
+        position: { ...c.position },
+        numHeaders: c.numHeaders,
+      }));
+    }
   }
   return out;
 }

@@ -231,6 +231,11 @@ export class Range {
     return this.rect.column + this.rect.numColumns - 1;
   }
 
+  /** Host-only: the rectangle a chart built over this range keeps (charts.ts). */
+  _chartRef(): { sheetId: number; row: number; column: number; numRows: number; numColumns: number } {
+    return { sheetId: this._live().sheetId, ...this.rect };
+  }
+
   getA1Notation(): string {
     return formatA1(this.rect);
   }

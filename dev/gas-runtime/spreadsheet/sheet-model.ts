@@ -2,6 +2,8 @@
 import type { GridRect } from './a1';
 import type { CellWrite } from './input';
 import { displayValue, isDateFormat, type CellScalar } from './number-format';
+import type { ProtectionState } from './protection';
+import type { ChartSpec } from './charts';
 
 export interface CellStyle {
   fontWeight?: string;
@@ -28,6 +30,10 @@ export interface SheetProperties {
   frozenColumns: number;
   hidden: boolean;
   columnWidths: Record<string, number>;
+  /** Sheet protection (Sheet.protect()), null when the sheet is not protected. */
+  protection?: ProtectionState | null;
+  /** Embedded charts (Sheet.insertChart), in insertion order. */
+  charts?: ChartSpec[];
 }
 
 type RowField = 'v' | 'f' | 'nf' | 'note' | 'style';
@@ -51,6 +57,8 @@ export class SheetModel implements SheetProperties {
   frozenColumns = 0;
   hidden = false;
   columnWidths: Record<string, number> = {};
+  protection: ProtectionState | null = null;
+  charts: ChartSpec[] = [];
   rows: Array<RowData | undefined> = [];
 
   constructor(sheetId: number, name: string) {
@@ -201,6 +209,17 @@ export class SheetModel implements SheetProperties {
 
   properties(): SheetProperties {
     const { sheetId, name, maxRows, maxColumns, frozenRows, frozenColumns, hidden, columnWidths } = this;
-    return { sheetId, name, maxRows, maxColumns, frozenRows, frozenColumns, hidden, columnWidths: { ...columnWidths } };
+    return {
+      sheetId,
+      name,
+      maxRows,
+      maxColumns,
+      frozenRows,
+      frozenColumns,
+      hidden,
+      columnWidths: { ...columnWidths },
+      protection: this.protection ? { ...this.protection, editors: this.protection.editors.slice() } : null,
+      charts: this.charts.map((c) => JSON.parse(JSON.stringify(c)) as ChartSpec),
+    };
   }
 }

@@ -6,6 +6,8 @@ import { Range, splitMetadataArgs } from './range';
 import { liveSheet, refuseWrite, requireInteger, type SpreadsheetScope } from './scope';
 import type { SheetModel } from './sheet-model';
 import { Spreadsheet } from './spreadsheet';
+import { sheetCharts, type EmbeddedChart, type EmbeddedChartBuilder } from './charts';
+import { newProtectionState, Protection } from './protection';
 
 const OUTSIDE_GRID = 'The coordinates of the range are outside the dimensions of the sheet.';
 
@@ -49,6 +51,36 @@ export class Sheet {
   activate(): Sheet {
     this.scope.activeSheetId = this._live().sheetId;
     return this;
+  }
+
+  /** A builder for a chart on this sheet (insert it with insertChart). */
+  newChart(): EmbeddedChartBuilder {
+    this._live();
+    return sheetCharts.newChart(this.scope);
+  }
+
+  insertChart(chart: EmbeddedChart): void {
+    sheetCharts.insert(this.scope, this._live(), chart);
+  }
+
+  updateChart(chart: EmbeddedChart): void {
+    sheetCharts.update(this.scope, this._live(), chart);
+  }
+
+  removeChart(chart: EmbeddedChart): void {
+    sheetCharts.remove(this.scope, this._live(), chart);
+  }
+
+  getCharts(): EmbeddedChart[] {
+    return sheetCharts.list(this.scope, this._live());
+  }
+
+  /** The sheet's protection, created on first call (Google: until editors change it mirrors the spreadsheet's sharing). */
+  protect(): Protection {
+    refuseWrite(this.scope, 'Sheet.protect');
+    const m = this._live();
+    m.protection ??= newProtectionState();
+    return new Protection(this.scope, m);
   }
 
   getRange(a1OrRow: string | number, column?: number, numRows?: number, numColumns?: number): Range {

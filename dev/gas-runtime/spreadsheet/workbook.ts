@@ -1,4 +1,5 @@
 /** The host-side spreadsheet: sheets, developer metadata and the workbook-wide limits. */
+import { shiftChartRanges } from './charts';
 import { randomBytes } from 'node:crypto';
 import { assertTimeZone } from './dates';
 import { SheetModel, type RowData, type SheetProperties } from './sheet-model';
@@ -148,6 +149,7 @@ export class Workbook {
 
   /** Row/column metadata moves with inserted rows and columns, as in Sheets. */
   shiftMetadata(sheetId: number, type: 'ROW' | 'COLUMN', after: number, count: number): void {
+    shiftChartRanges(this.sheets, sheetId, type, after, count);
     for (const m of this.developerMetadata) {
       const loc = m.location;
       if (loc.type !== type || loc.sheetId !== sheetId) continue;
@@ -186,6 +188,8 @@ export class Workbook {
         frozenColumns: saved.frozenColumns,
         hidden: saved.hidden,
         columnWidths: saved.columnWidths ?? {},
+        protection: saved.protection ?? null,
+        charts: saved.charts ?? [],
       });
       sheet.rows = saved.rows.map((r) => (r ? reviveRow(r) : undefined));
       wb.sheets.push(sheet);

@@ -11,7 +11,7 @@ import { buildRow } from '../sheets/rows';
 import { DAILY, MONTHLY, RESTATEMENTS } from '../sheets/schema';
 import type { JobContext } from '../sync/job-context';
 import type { ClosedMonthRecord } from '../sync/state';
-import { basisText } from './basis';
+import { freshBasis, recordBasis } from './basis';
 import { CLOSE_COLUMNS, closedMonthOf, readCloseSheet, type ClosedSnapshot } from './close-sheet';
 import { dailyFigures } from './daily-figures';
 import { planMonthlyRows } from './monthly-sheet';
@@ -19,9 +19,9 @@ import { sumByPeriod, type DayFigures, type PnlFigures } from './period-sums';
 import { changeOf, restatementsOf, type Restatement } from './restatements';
 import { serialToInstant } from '../sheets/cells';
 
-/** The basis the service reports now (the profitability summary of the month so far). */
-export function currentBasis(ctx: Pick<JobContext, 'api'>, today: string): string {
-  return basisText(ctx.api.summary(`${today.slice(0, 8)}01`, today).basis);
+/** The basis the service reports (recorded within the last hours, else the profitability summary of the month so far). */
+export function currentBasis(ctx: Pick<JobContext, 'api' | 'state' | 'now'>, today: string): string {
+  return freshBasis(ctx.state, ctx.now()) ?? recordBasis(ctx.state, ctx.api.summary(`${today.slice(0, 8)}01`, today).basis, ctx.now());
 }
 
 export function refreshFinanceSheets(ctx: JobContext): string[] {

@@ -2,6 +2,7 @@
  * The orders job's guard before a first backfill: with the first page in hand (nothing written
  * yet), estimate what the whole backfill needs and refuse to start one that cannot fit.
  */
+import { recordBasis } from '../finance/basis';
 import type { Page } from '../api';
 import type { Order } from '../api/types';
 import { instantToLocalDate } from '../sheets/cells';
@@ -46,6 +47,7 @@ export function checkBackfillFits(ctx: JobContext, firstPage: Page<Order>): void
   const windowFrom = laterDay(createdAfter, planFrom);
   const today = instantToLocalDate(ctx.now(), ctx.storeTimeZone);
   const summary = ctx.api.summary(windowFrom ?? FULL_HISTORY_FROM, today);
+  recordBasis(ctx.state, summary.basis, ctx.now());
   const totals = summary.totals as { gross_revenue?: unknown } | undefined;
   const gross = totals && typeof totals.gross_revenue === 'number' ? totals.gross_revenue : 0;
   let earliestPlaced: string | null = null;

@@ -97,6 +97,12 @@ export interface ClosedMonthRecord {
   currency: string | null;
 }
 
+/** The basis of the P&L figures as the service last reported it (finance/basis.ts), and when. */
+export interface BasisState {
+  text: string | null;
+  checkedAt: number | null;
+}
+
 export interface SyncState {
   orders: OrdersState;
   products: ProductsState;
@@ -109,6 +115,7 @@ export interface SyncState {
   lastRuns: RunRecord[];
   /** Closed months and what moved in them, as of the last sync that checked (newest month first). */
   closedMonths: ClosedMonthRecord[];
+  basis: BasisState;
 }
 
 export type SyncStateKey = keyof SyncState;
@@ -124,6 +131,7 @@ const DEFAULTS: SyncState = {
   openLogRow: null,
   lastRuns: [],
   closedMonths: [],
+  basis: { text: null, checkedAt: null },
 };
 
 /** Where state lives: document properties in Apps Script, a map in unit tests. */
@@ -159,6 +167,7 @@ export class SyncStateStore {
       openLogRow: read('openLogRow'),
       lastRuns: read('lastRuns'),
       closedMonths: read('closedMonths'),
+      basis: read('basis'),
     };
   }
 
