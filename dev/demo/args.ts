@@ -9,6 +9,8 @@ export interface DemoArgs {
   out: string;
   reconcile: boolean;
   call: string | null;
+  /** A global run after the sync in a FULL execution (as a menu item or the sidebar would). */
+  run: string | null;
   args: unknown[];
 }
 
@@ -17,7 +19,7 @@ export class UsageError extends Error {}
 
 /** Parses the demo's flags; a UsageError names the flag that is wrong. */
 export function parseDemoArgs(argv: readonly string[]): DemoArgs {
-  const parsed: DemoArgs = { orders: 5000, seed: 1, api: null, state: null, out: 'out', reconcile: false, call: null, args: [] };
+  const parsed: DemoArgs = { orders: 5000, seed: 1, api: null, state: null, out: 'out', reconcile: false, call: null, run: null, args: [] };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = (): string => {
@@ -47,6 +49,9 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
       case '--call':
         parsed.call = value();
         break;
+      case '--run':
+        parsed.run = value();
+        break;
       case '--args': {
         const raw = value();
         let json: unknown;
@@ -62,7 +67,8 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
         throw new UsageError(`unknown flag ${flag}`);
     }
   }
-  if (parsed.args.length > 0 && parsed.call === null) throw new UsageError('--args needs --call NAME');
+  if (parsed.args.length > 0 && parsed.call === null && parsed.run === null) throw new UsageError('--args needs --call NAME or --run NAME');
+  if (parsed.call !== null && parsed.run !== null) throw new UsageError('--call and --run exclude each other: --call runs a custom function instead of the sync, --run a global after it');
   return parsed;
 }
 

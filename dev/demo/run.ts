@@ -27,9 +27,10 @@ export interface DemoTotals {
 
 export interface DemoReport {
   connection: ConnectionOutcome;
-  /** The sync's last message, or the --call result. */
+  /** The sync's last message (empty for --call). */
   message: string;
   totals: DemoTotals;
+  /** The --call or --run global's result (or {error}). */
   callResult?: unknown;
 }
 
@@ -89,9 +90,19 @@ export async function runDemo(args: DemoArgs, log: (line: string) => void = cons
     }
     const message = await runUntilDone(stack, 'onScheduledSync', totals);
     if (args.reconcile) await runUntilDone(stack, 'reconcileOrdersNow', totals);
+    let runResult: unknown;
+    if (args.run) {
+      const r = await stack.runtime.run(args.run, args.args, { authMode: 'FULL' });
+      tally(totals, r);
+      runResult = r.ok ? r.value : { error: r.error ?? { name: 'Error', message: 'execution failed' } };
+    }
     await writeOutputs(stack, args);
     log(message);
     log(summaryLines(stack, args, totals).join('\n'));
+    if (args.run) {
+      log(JSON.stringify(runResult ?? null));
+      return { connection, message, totals, callResult: runResult };
+    }
     return { connection, message, totals };
   } finally {
     if (stack) {

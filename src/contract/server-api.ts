@@ -1,4 +1,6 @@
 import type {
+  CloseMonthRequest,
+  CloseMonthResult,
   ConnectStart,
   OrdersWindowRequest,
   ScheduleRequest,
@@ -21,6 +23,8 @@ export interface SidebarServerApi {
   setSchedule(request: ScheduleRequest): ScheduleView;
   /** Limits the orders sync to orders placed since a day (the offer when the sheets fill up). */
   setOrdersWindow(request: OrdersWindowRequest): SidebarState;
+  /** Month-end close: saves the `Close YYYY-MM` snapshot (asks first when the month is closed already). */
+  closeMonth(request: CloseMonthRequest): CloseMonthResult;
 }
 
 export type SidebarCallName = keyof SidebarServerApi;
@@ -34,6 +38,7 @@ const callNames: Record<SidebarCallName, true> = {
   runSyncStep: true,
   setSchedule: true,
   setOrdersWindow: true,
+  closeMonth: true,
 };
 
 /** The same names at run time, for the bundle test and the playground's allow-list. */

@@ -1,3 +1,4 @@
+import type { ClosedMonthView } from './closed-month-text';
 /**
  * What crosses google.script.run between the sidebar and the server. Everything here is JSON-safe
  * (strings, numbers, booleans, null, arrays, plain objects): Apps Script drops Dates and class
@@ -150,6 +151,28 @@ export interface SidebarState {
   cells: CellsView;
   /** A problem that is not about the connection (e.g. the account could not be read right now). */
   problem: ProblemView | null;
+  /** Closed months and what moved in them since closing, as of the last sync (newest month first). */
+  closedMonths?: ClosedMonthLine[];
+}
+
+/** A closed month in the sidebar: "October changed by −$312.40 net profit since you closed it". */
+export interface ClosedMonthLine extends ClosedMonthView {
+  text: string;
+}
+
+/** What closeMonth answers (the sidebar asks before replacing when status is 'confirm'). */
+export interface CloseMonthResult {
+  status: 'closed' | 'confirm' | 'refused';
+  month: string | null;
+  message: string;
+  sheetName: string | null;
+}
+
+export interface CloseMonthRequest {
+  /** YYYY-MM */
+  month: string;
+  /** Replace the snapshot of a month closed already (after the user confirmed). */
+  replace?: boolean;
 }
 
 /** What a sync wrote, in the words of the sheets (never API pages). */

@@ -8,7 +8,8 @@
 import { handleAuthCallback as completeAuthorization, type AuthCallbackRequest } from './auth';
 import { buildAddOnMenu, openSidebar, showHelpDialog } from './menu';
 import * as sidebar from './sidebar';
-import type { ConnectStart, ScheduleView, SidebarState, SyncProgress } from '../contract/sidebar';
+import type { CloseMonthResult, ConnectStart, ScheduleView, SidebarState, SyncProgress } from '../contract/sidebar';
+import { closeMonth as closeMonthSnapshot } from './finance/close-month';
 import { profitDaily, profitOrder, profitSummary, type Table } from './functions';
 import { checkConnection, type ConnectionCheck } from './api/connection-check';
 import * as sync from './sync';
@@ -118,6 +119,21 @@ export function setSchedule(request: unknown): ScheduleView {
  */
 export function setOrdersWindow(request: unknown): SidebarState {
   return sidebar.setOrdersWindow(request);
+}
+
+// ---- Finance workspace --------------------------------------------------------------------------
+
+/**
+ * Month-end close (sidebar, or `npm run demo -- --run closeMonth --args '[{"month":"2026-10"}]'`):
+ * saves a protected `Close YYYY-MM` sheet with the month's summary and daily rows as the Daily P&L
+ * holds them now, the basis, the time of closing and the sync watermark. Later syncs list in
+ * Restatements what changed since. A month closed already answers status 'confirm' unless
+ * `replace` is true.
+ * @param {Object} request {month: 'YYYY-MM', replace?: boolean}
+ * @return {Object} CloseMonthResult {status: 'closed'|'confirm'|'refused', month, message, sheetName}
+ */
+export function closeMonth(request: unknown): CloseMonthResult {
+  return closeMonthSnapshot(request);
 }
 
 // ---- Custom functions ---------------------------------------------------------------------------

@@ -1,3 +1,4 @@
+import type { ClosedMonthLine } from '../../contract/sidebar';
 import type {
   CellsView,
   ConnectionStateName,
@@ -97,6 +98,8 @@ export interface SyncPort {
   /** The connection was found lost: removes the trigger, remembering the schedule for the reconnect; the schedule now (off, with a 'paused' note). */
   pauseSchedule(): ScheduleView;
   capacity(): CapacityFacts;
+  /** Closed months as the last sync found them (finance/refresh.ts), newest first. */
+  closedMonths?(): ClosedMonthLine[];
   /** Throws an error with userMessage when the date is not acceptable; changes nothing then. */
   setOrdersWindow(createdAfter: string | null): void;
 }

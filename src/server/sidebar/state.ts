@@ -73,12 +73,14 @@ export function sidebarState(ports: SidebarPorts, now: number = Date.now()): Sid
     schedule: { mode: 'off', hour: null, timeZone: null, note: null },
     cells: ports.sheets.cells(),
     problem: null,
+    closedMonths: [],
   };
   const status = recheckedStatus(ports);
   if (status.state === 'not_configured') return { ...base, connection: connectionView(status, null) };
   const facts = ports.sync.capacity();
   const cells = { ...base.cells, ordersWindow: facts.ordersWindow, offer: windowOfferOf(base.cells, facts) };
-  const withSync = (connected: boolean, schedule: ScheduleView): SidebarState => ({ ...base, cells, jobs: ports.sync.jobs(connected), schedule });
+  const closedMonths = ports.sync.closedMonths ? ports.sync.closedMonths() : [];
+  const withSync = (connected: boolean, schedule: ScheduleView): SidebarState => ({ ...base, cells, jobs: ports.sync.jobs(connected), schedule, closedMonths });
   const schedule = pausedIfBroken(ports, status.state, ports.sync.schedule());
   const lastStore = ports.memory.lastStore();
   // A broken connection names the store it read; "not connected" names none.

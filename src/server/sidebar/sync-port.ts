@@ -1,3 +1,4 @@
+import { closedMonthText } from '../../contract/closed-month-text';
 import type { JobView, ScheduleNote, ScheduleView, UserAction } from '../../contract/sidebar';
 import { connectionStatus, storeTag } from '../auth';
 import { setOrdersWindow } from '../sync/orders-window';
@@ -124,6 +125,10 @@ export function syncModulePort(): SyncPort {
       };
     },
     setOrdersWindow,
+    closedMonths() {
+      const views = new SyncStateStore(documentProperties()).get('closedMonths');
+      return views.map((view) => ({ ...view, text: closedMonthText(view, views) }));
+    },
     jobs(connected) {
       const runs = loggedRuns(new SyncStateStore(documentProperties()));
       // Newest first, as the Sync log keeps them; a later success is looked for among all kept runs.
