@@ -178,6 +178,30 @@ export class ControlActions {
     return { max_backdate_seconds: this.state.lateWriterMaxSeconds };
   }
 
+  /**
+   * The merchant's own setting (spec 2.3 rule 6): with tax treated as a cost every order's
+   * net_profit and the P&L change at once, while no change marker moves.
+   */
+  merchantSettings(json: Json): Json {
+    const { data } = this.storeFor(json);
+    const unknown = Object.keys(json).filter((k) => k !== 'tax_treated_as_cost' && k !== 'store');
+    if (unknown.length > 0) throw new ApplyError(400, 'invalid_parameter', `unknown setting ${unknown.join(', ')}; settable: tax_treated_as_cost`);
+    const tax = json.tax_treated_as_cost;
+    if (typeof tax !== 'boolean') throw new ApplyError(400, 'invalid_parameter', 'tax_treated_as_cost must be true or false');
+    data.store.taxTreatedAsCost = tax;
+    return { tax_treated_as_cost: data.store.taxTreatedAsCost };
+  }
+
+  /** The store's plan changes at once, and with it the history window (spec 8.3). */
+  changePlan(json: Json): Json {
+    const { data } = this.storeFor(json);
+    const plan = json.plan;
+    if (plan !== 'starter' && plan !== 'pro' && plan !== 'plus') throw new ApplyError(400, 'invalid_parameter', 'plan must be starter, pro or plus');
+    data.store.plan = plan;
+    const window = this.state.historyWindow(data.store);
+    return { plan: data.store.plan, history_days: window.days, history_available_from: window.from };
+  }
+
   stats(): Json {
     return { ...this.deps.stats.snapshot(), auth: this.deps.auth.stats() };
   }

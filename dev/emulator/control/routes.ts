@@ -54,6 +54,8 @@ export function handleControl(actions: ControlActions, method: string, url: URL,
         return post((json) => actions.addFault(json));
       case '/_emulator/faults/clear': return post(() => actions.clearFaults());
       case '/_emulator/late-writers': return post((json) => actions.lateWriters(json));
+      case '/_emulator/settings': return post((json) => actions.merchantSettings(json));
+      case '/_emulator/plan': return post((json) => actions.changePlan(json));
       case '/_emulator/stats': return get(() => actions.stats());
       case '/_emulator/truth/store': return get(() => actions.truthStore(url.searchParams));
       case '/_emulator/truth/orders': return get(() => actions.truthOrders(url.searchParams));
