@@ -169,12 +169,18 @@ export async function compareWithTruth(stack: Stack, options: TruthOptions = {})
         out.missing.push(`Line items:${li.id}`);
         continue;
       }
-      compareRecords('Line items', String(li.id), actual, (h) => (h === 'order_id' ? o.id : h === 'sync_status' ? 'active' : lookup(li, h, [])), out);
+      // A line item carries its order's status (spec 2.6): a pivot on it excludes cancelled orders.
+      const itemStatus = o.canceled_at ? 'cancelled' : 'active';
+      compareRecords('Line items', String(li.id), actual, (h) => (h === 'order_id' ? o.id : h === 'sync_status' ? itemStatus : lookup(li, h, [])), out);
     }
   }
   for (const [id, row] of lineRows) {
     const orderGone = !truthIds.has(String(row.order_id));
     if (!truthLines.has(id) && row.sync_status !== 'removed' && !orderGone) out.unexpected.push(`Line items:${id}`);
+    // The line items of an order marked gone are gone with it (or were removed before).
+    if (orderGone && options.expectGone?.has(String(row.order_id)) && row.sync_status !== 'gone' && row.sync_status !== 'removed') {
+      out.unexpected.push(`Line items:${id} (sync_status ${String(row.sync_status)} of a gone order)`);
+    }
   }
 
   const productRows = rowsByKey(table('Products'), 'id', 'Products', out);

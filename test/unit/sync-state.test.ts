@@ -8,6 +8,7 @@ function memoryStore(initial: Record<string, string> = {}): PropertyStoreLike & 
     data: { ...initial },
     writes: 0,
     getProperties: () => ({ ...store.data }),
+    getProperty: (k: string): string | null => store.data[k] ?? null,
     setProperty: (k: string, v: string) => {
       store.writes++;
       store.data[k] = v;
@@ -60,5 +61,21 @@ describe('npm run demo flags (Contracts → Demo CLI)', () => {
     const d = toCellArgument({ date: '2024-01-15' }, 'America/New_York') as Date;
     expect(d.toISOString()).toBe('2024-01-15T05:00:00.000Z');
     expect(toCellArgument('x', 'UTC')).toBe('x');
+  });
+});
+
+describe('lost settings: a setting changed while a sync runs survives its checkpoints', () => {
+  it('the orders window chosen in the sidebar mid-run is not overwritten by the run’s next checkpoint', () => {
+    const props = memoryStore();
+    const run = new SyncStateStore(props); // read once at the start of the sync execution
+    run.update('orders', { watermark: '2025-01-01T00:00:00Z' });
+    const sidebar = new SyncStateStore(props); // another execution, while the sync runs
+    sidebar.update('orders', { createdAfter: '2025-03-01' });
+    sidebar.update('reconcile', { intervalDays: 7 });
+    run.update('orders', { watermark: '2025-02-01T00:00:00Z', caughtUp: false });
+    run.update('reconcile', { watermark: '2025-02-01T00:00:00Z' });
+    const after = new SyncStateStore(props);
+    expect(after.get('orders')).toMatchObject({ createdAfter: '2025-03-01', watermark: '2025-02-01T00:00:00Z' });
+    expect(after.get('reconcile')).toMatchObject({ intervalDays: 7, watermark: '2025-02-01T00:00:00Z' });
   });
 });

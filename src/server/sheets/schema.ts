@@ -125,7 +125,7 @@ export const LINE_ITEMS: TableSchema = {
   columns: [
     field('id', 'text'),
     derived('order_id', 'text'),
-    derived('sync_status', 'text', 'active, or removed when the order no longer lists this line item (rows never move).'),
+    derived('sync_status', 'text', "Its order's status (active, cancelled or gone, as in Orders), or removed when the order no longer lists this line item (rows never move). Filter on active to match the API's revenue."),
     derived('synced_at', 'timestamp'),
     field('sku', 'text'),
     field('name', 'text'),

@@ -28,13 +28,22 @@ function seenThreshold(passStartedAt: number, now: number, timeZone: string): nu
   return Math.min(atStart, nowShifted) - 1 / MS_PER_DAY;
 }
 
-/** Index columns of Orders: id, status, placed_date, gone_at, synced_at. */
-export function planGoneMarks(orders: KeyIndex, ctx: GoneContext): { writes: RowWrite[]; gone: number; minPlacedDate: string | null } {
+export interface GoneMarks {
+  writes: RowWrite[];
+  /** Line items of the gone orders carry their order's status (sync_status), as cancelled ones do. */
+  lineItemWrites: RowWrite[];
+  gone: number;
+  minPlacedDate: string | null;
+}
+
+/** Index columns of Orders: id, status, placed_date, gone_at, synced_at; of Line items: id, order_id, sync_status. */
+export function planGoneMarks(orders: KeyIndex, ctx: GoneContext, lineItems?: KeyIndex): GoneMarks {
   const windowStart = ctx.historyAvailableFrom ? dateToSerial(ctx.historyAvailableFrom) : null;
   const goneAt = instantToSerial(ctx.now, ctx.spreadsheetTimeZone);
   const seenFrom = seenThreshold(ctx.passStartedAt, ctx.now, ctx.spreadsheetTimeZone);
   const writes: RowWrite[] = [];
   let minPlaced: number | null = null;
+  const goneIds = new Set<string>();
   for (const [, entry] of orders.entries()) {
     const [id, status, placed, , synced] = entry.cells;
     if (status === 'gone') continue;
@@ -43,7 +52,17 @@ export function planGoneMarks(orders: KeyIndex, ctx: GoneContext): { writes: Row
     const cells: CellValue[] = ['gone', placed ?? '', goneAt];
     entry.cells = [id, 'gone', placed ?? '', goneAt, synced ?? ''];
     writes.push({ row: entry.row, column: 2, cells });
+    goneIds.add(String(id));
     if (typeof placed === 'number' && (minPlaced === null || placed < minPlaced)) minPlaced = placed;
   }
-  return { writes, gone: writes.length, minPlacedDate: minPlaced === null ? null : serialToDate(Math.floor(minPlaced)) };
+  const lineItemWrites: RowWrite[] = [];
+  if (lineItems && goneIds.size > 0) {
+    for (const [, entry] of lineItems.entries()) {
+      const [, orderId, itemStatus] = entry.cells;
+      if (!goneIds.has(String(orderId)) || itemStatus === 'removed' || itemStatus === 'gone') continue;
+      entry.cells = [entry.cells[0], orderId, 'gone'];
+      lineItemWrites.push({ row: entry.row, column: 3, cells: ['gone'] });
+    }
+  }
+  return { writes, lineItemWrites, gone: writes.length, minPlacedDate: minPlaced === null ? null : serialToDate(Math.floor(minPlaced)) };
 }

@@ -40,7 +40,9 @@ export interface SyncProgress {
 export function runSyncStep(options: { jobs?: JobName[]; budgetMs?: number } = {}): SyncProgress {
   const jobs = options.jobs && options.jobs.length > 0 ? options.jobs : (['orders', 'products', 'daily'] as JobName[]);
   const fromMark = ordersWatermark();
-  const outcome = runSync({ jobs, budgetMs: options.budgetMs ?? DEFAULT_STEP_MS, addDueReconciliation: false });
+  // Sync now runs the reconciliation pass when it is due, as the schedule does (spec 4.4 rule 7):
+  // a spreadsheet without a schedule must not keep vanished orders' revenue for ever.
+  const outcome = runSync({ jobs, budgetMs: options.budgetMs ?? DEFAULT_STEP_MS, addDueReconciliation: jobs.indexOf('orders') >= 0 });
   return toProgress(outcome, fromMark);
 }
 

@@ -87,12 +87,14 @@ export function planOrderPage(
       writes.maxUpdatedAt = order.updated_at;
     }
 
+    // A line item carries its order's status (spec 2.6), so a pivot on Line items excludes
+    // cancelled and gone orders exactly as one on Orders does.
     const items: readonly LineItem[] = Array.isArray(order.line_items) ? lastOccurrences(order.line_items) : [];
     for (const item of items) {
       const itemCells = buildRow(
         LINE_ITEMS,
         item,
-        { order_id: order.id, sync_status: 'active', synced_at: new Date(ctx.syncedAt).toISOString() },
+        { order_id: order.id, sync_status: status, synced_at: new Date(ctx.syncedAt).toISOString() },
         ctx.spreadsheetTimeZone,
       );
       const placed = lineItems.put(item.id, itemCells.slice(0, LINE_ITEMS.indexColumns));

@@ -21,6 +21,7 @@ import { checkBackfillFits, startsBackfill } from './backfill-check';
 import { laterDay } from './calendar';
 import { MemberIndex } from './members';
 import { planOrderPage } from './order-page';
+import { startPass, widens } from './reconcile-pass';
 import { rowCounts } from './sheet-health';
 
 interface OrderWriter {
@@ -59,8 +60,8 @@ export function runOrdersJob(ctx: JobContext): JobResult {
   let restarts = 0;
   while (ctx.budget.canStartStep()) {
     let page: Page<Order>;
+    const createdAfter = ctx.state.get('orders').createdAfter;
     try {
-      const createdAfter = ctx.state.get('orders').createdAfter;
       page = ctx.api.listOrders({ status: 'all', limit: PAGE_LIMIT, updatedAfter, createdAfter: createdAfter ?? undefined, cursor });
     } catch (e) {
       if (!isCursorRejected(e) || cursor === null || restarts >= 2) throw e;
@@ -71,8 +72,15 @@ export function runOrdersJob(ctx: JobContext): JobResult {
     }
     if (startsBackfill(ctx, cursor)) checkBackfillFits(ctx, page);
     const maxUpdatedAt = writer.write(page.data);
-    // The checkpoint moves only after the page it covers is in the sheet.
-    const state = ctx.state.get('orders');
+    // The checkpoint moves only after the page it covers is in the sheet, and merges into what is
+    // stored now: the sidebar may have changed the orders window while this page was read.
+    const state = ctx.state.reload('orders');
+    if (state.createdAfter !== createdAfter) {
+      // Read under the old window: keep the sidebar's checkpoint and go on under the new filters.
+      cursor = null;
+      updatedAfter = updatedAfterFor(state.watermark);
+      continue;
+    }
     ctx.state.update('orders', { watermark: laterOf(state.watermark, maxUpdatedAt), caughtUp: !page.hasMore, rowCounts: rowCounts(ctx) });
     recordMeta(ctx, page.meta);
     if (!page.hasMore || !page.nextCursor) return { job: 'orders', caughtUp: true, message: 'Orders are up to date.' };
@@ -91,16 +99,19 @@ export function reconciliationDue(ctx: JobContext): boolean {
 /**
  * The full pass (spec 4.4 rule 7): every order, oldest change first from 1970, so that it resumes
  * across executions from its own watermark (a stored cursor would be stale by the next run). Within
- * the orders window the user chose, like the incremental feed.
+ * the orders window the user chose, like the incremental feed. "Gone" is judged only against pages
+ * read under one plan window (spec 8.3): a window that widens mid-pass restarts it, since the pages
+ * already read could not show the orders it now adds; one that narrows (Starter slides daily)
+ * narrows what is judged.
  */
 export function runReconcileJob(ctx: JobContext): JobResult {
   const writer = orderWriter(ctx);
-  if (ctx.state.get('reconcile').passStartedAt === null) ctx.state.update('reconcile', { passStartedAt: ctx.now(), watermark: null });
+  if (ctx.state.get('reconcile').passStartedAt === null) startPass(ctx);
   const createdAfter = ctx.state.get('orders').createdAfter;
   let cursor: string | null = null;
   let updatedAfter = updatedAfterFor(ctx.state.get('reconcile').watermark);
   let restarts = 0;
-  let historyFrom: string | null = null;
+  let windowRestarts = 0;
   while (ctx.budget.canStartStep()) {
     const r = ctx.state.get('reconcile');
     let page: Page<Order>;
@@ -113,30 +124,39 @@ export function runReconcileJob(ctx: JobContext): JobResult {
       updatedAfter = updatedAfterFor(r.watermark);
       continue;
     }
+    const pageFrom = page.meta ? page.meta.historyAvailableFrom : null;
+    if (r.passWindow && widens(r.passWindow.from, pageFrom) && windowRestarts < 2) {
+      // The pages read so far never showed the orders the wider window adds: start over.
+      windowRestarts++;
+      startPass(ctx);
+      cursor = null;
+      updatedAfter = updatedAfterFor(null);
+      continue;
+    }
     const maxUpdatedAt = writer.write(page.data);
-    ctx.state.update('reconcile', { watermark: laterOf(r.watermark, maxUpdatedAt) });
+    const passWindow = { from: r.passWindow ? laterDay(r.passWindow.from, pageFrom) : pageFrom };
+    ctx.state.update('reconcile', { watermark: laterOf(r.watermark, maxUpdatedAt), passWindow });
     recordMeta(ctx, page.meta);
-    historyFrom = page.meta ? page.meta.historyAvailableFrom : historyFrom;
     if (page.hasMore && page.nextCursor) {
       cursor = page.nextCursor;
       continue;
     }
     const marks = planGoneMarks(ctx.workbook.index(ORDERS), {
       passStartedAt: r.passStartedAt ?? ctx.now(),
-      // Orders placed before the plan window or the user's orders window are not in the pass's view.
-      historyAvailableFrom: laterDay(historyFrom ?? ctx.state.get('meta').historyAvailableFrom, createdAfter),
+      // Orders placed before the pass's plan window or the user's orders window are not in its view.
+      historyAvailableFrom: laterDay(passWindow.from, createdAfter),
       now: ctx.now(),
       spreadsheetTimeZone: ctx.workbook.timeZone,
-    });
-    ctx.workbook.write([{ schema: ORDERS, rows: marks.writes }]);
+    }, ctx.workbook.index(LINE_ITEMS));
+    ctx.workbook.write([{ schema: ORDERS, rows: marks.writes }, { schema: LINE_ITEMS, rows: marks.lineItemWrites }]);
     ctx.tally.gone += marks.gone;
     // A vanished order leaves the Daily P&L of its day: that day is re-fetched by the daily job.
     const daily = ctx.state.get('daily');
     if (marks.minPlacedDate !== null && daily.historyDone && (daily.dirtyFrom === null || marks.minPlacedDate < daily.dirtyFrom)) {
       ctx.state.update('daily', { dirtyFrom: marks.minPlacedDate });
     }
-    ctx.tally.rows += marks.writes.length;
-    ctx.state.update('reconcile', { passStartedAt: null, watermark: null, lastCompletedAt: ctx.now() });
+    ctx.tally.rows += marks.writes.length + marks.lineItemWrites.length;
+    ctx.state.update('reconcile', { passStartedAt: null, watermark: null, passWindow: null, lastCompletedAt: ctx.now() });
     ctx.state.update('orders', { rowCounts: rowCounts(ctx) });
     return { job: 'reconcile', caughtUp: true, message: `Reconciliation complete: ${marks.gone} order(s) marked gone.` };
   }

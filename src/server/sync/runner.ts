@@ -27,7 +27,7 @@ const LOCK_WAIT_MS = 1_000;
 export interface RunOptions {
   jobs: JobName[];
   budgetMs: number;
-  /** The scheduled run adds the reconciliation pass when it is due. */
+  /** Scheduled runs and Sync now add the reconciliation pass when it is due (spec 4.4 rule 7). */
   addDueReconciliation: boolean;
 }
 

@@ -8,6 +8,7 @@
  *   order the service returns and so puts the deleted rows back (at the bottom: rows never move).
  * Returns what it did, in words for the Sync log.
  */
+import { startPass } from './reconcile-pass';
 import { DAILY, LINE_ITEMS, ORDERS, PRODUCTS, VARIANTS, type TableSchema } from '../sheets/schema';
 import type { JobContext, JobName } from './job-context';
 
@@ -33,7 +34,8 @@ export function checkManagedSheets(ctx: JobContext, jobs: readonly JobName[]): s
       const lostOrders = orders.rowCounts.orders - ctx.workbook.index(ORDERS).size;
       const lostLines = orders.rowCounts.lineItems - ctx.workbook.index(LINE_ITEMS).size;
       if (lostOrders > 0 || lostLines > 0) {
-        if (ctx.state.get('reconcile').passStartedAt === null) ctx.state.update('reconcile', { passStartedAt: ctx.now(), watermark: null });
+        // A pass already under way has read past the deleted rows' changes: only a new one brings them back.
+        startPass(ctx);
         notes.push(
           `${Math.max(0, lostOrders)} order row(s) and ${Math.max(0, lostLines)} line item row(s) were deleted from the sheets; ` +
             'a full pass over the orders puts them back at the bottom (rows the sync manages are kept in step with Merchant Analytics).',

@@ -39,6 +39,11 @@ export interface ReconcileState {
    * pagination run only (spec 4.4 rule 3), so a pass that spans executions resumes from here.
    */
   watermark: string | null;
+  /**
+   * The plan window the pass's pages were read under (meta.history_available_from; null =
+   * unlimited), or absent before its first page. Only orders inside it can be judged gone.
+   */
+  passWindow?: { from: string | null } | null;
   lastCompletedAt: number | null;
   intervalDays: number;
 }
@@ -125,7 +130,7 @@ const DEFAULTS: SyncState = {
   orders: { watermark: null, createdAfter: null, caughtUp: false, rowCounts: null },
   products: { watermark: null, caughtUp: false },
   daily: { historyDone: false, resumeFrom: null, trailingDays: 60, dirtyFrom: null, backfillFrom: null },
-  reconcile: { passStartedAt: null, watermark: null, lastCompletedAt: null, intervalDays: 30 },
+  reconcile: { passStartedAt: null, watermark: null, passWindow: null, lastCompletedAt: null, intervalDays: 30 },
   meta: { historyAvailableFrom: null, truncated: false, storeTimeZone: null, storeCurrency: null },
   capacity: { stoppedAt: null, estimate: null },
   openLogRow: null,
@@ -137,6 +142,7 @@ const DEFAULTS: SyncState = {
 /** Where state lives: document properties in Apps Script, a map in unit tests. */
 export interface PropertyStoreLike {
   getProperties(): Record<string, string>;
+  getProperty(key: string): string | null;
   setProperty(key: string, value: string): unknown;
 }
 
@@ -145,18 +151,7 @@ export class SyncStateStore {
 
   constructor(private readonly store: PropertyStoreLike) {
     const all = store.getProperties();
-    const read = <K extends SyncStateKey>(key: K): SyncState[K] => {
-      const raw = all[PREFIX + key];
-      if (raw === undefined) return clone(DEFAULTS[key]);
-      try {
-        const parsed = JSON.parse(raw) as SyncState[K];
-        const fallback = DEFAULTS[key];
-        return isPlainObject(fallback) && isPlainObject(parsed) ? (Object.assign({}, fallback, parsed) as SyncState[K]) : parsed;
-      } catch {
-        // A damaged value restarts that job from scratch: upserts make that safe, never lossy.
-        return clone(DEFAULTS[key]);
-      }
-    };
+    const read = <K extends SyncStateKey>(key: K): SyncState[K] => parseState(key, all[PREFIX + key]);
     this.state = {
       orders: read('orders'),
       products: read('products'),
@@ -181,8 +176,33 @@ export class SyncStateStore {
     this.store.setProperty(PREFIX + key, JSON.stringify(value));
   }
 
+  /**
+   * Merges `patch` into what is stored NOW, not into this execution's copy: a setting the sidebar
+   * changed while a sync runs (orders window, reconciliation interval) is never overwritten by the
+   * run's next checkpoint. One property read per update, the price of not losing a setting.
+   */
   update<K extends SyncStateKey>(key: K, patch: Partial<SyncState[K]>): void {
-    this.save(key, { ...(this.state[key] as object), ...(patch as object) } as SyncState[K]);
+    const stored = this.reload(key);
+    this.save(key, { ...(stored as object), ...(patch as object) } as SyncState[K]);
+  }
+
+  /** Reads one part of the state again (another execution may have written it since). */
+  reload<K extends SyncStateKey>(key: K): SyncState[K] {
+    const fresh = parseState(key, this.store.getProperty(PREFIX + key) ?? undefined);
+    this.state[key] = fresh;
+    return fresh;
+  }
+}
+
+function parseState<K extends SyncStateKey>(key: K, raw: string | undefined): SyncState[K] {
+  if (raw === undefined) return clone(DEFAULTS[key]);
+  try {
+    const parsed = JSON.parse(raw) as SyncState[K];
+    const fallback = DEFAULTS[key];
+    return isPlainObject(fallback) && isPlainObject(parsed) ? (Object.assign({}, fallback, parsed) as SyncState[K]) : parsed;
+  } catch {
+    // A damaged value restarts that job from scratch: upserts make that safe, never lossy.
+    return clone(DEFAULTS[key]);
   }
 }
 
