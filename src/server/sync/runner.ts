@@ -8,6 +8,7 @@ import { getDeploymentConfig } from '../config';
 import { ExecutionBudget, EXECUTION_LIMIT_MS } from '../platform/budget';
 import { documentProperties } from '../platform/properties';
 import { ManagedWorkbook } from '../sheets/managed-workbook';
+import { checkBasis, finishBasisRefresh } from './basis-change';
 import { runDailyJob } from './daily-job';
 import { refreshFinanceSheets } from '../finance/refresh';
 import { classifyFailure, pauseMessage, type RunFailure } from './failures';
@@ -27,7 +28,7 @@ const LOCK_WAIT_MS = 1_000;
 export interface RunOptions {
   jobs: JobName[];
   budgetMs: number;
-  /** Scheduled runs and Sync now add the reconciliation pass when it is due (spec 4.4 rule 7). */
+  /** The scheduled run adds the reconciliation pass when it is due. */
   addDueReconciliation: boolean;
 }
 
@@ -102,6 +103,8 @@ export function runSync(options: RunOptions): RunOutcome {
       const ctx: JobContext = { api, workbook, state, budget, now: () => Date.now(), storeTimeZone: account.store.timezone || workbook.timeZone, tally };
       const messages: string[] = resumed ? [`Automatic sync resumed: ${describeSchedule(resumed, scheduleTimeZone())}.`] : [];
       messages.push(...checkManagedSheets(ctx, jobs));
+      const refreshesFigures = jobs.indexOf('orders') >= 0 || jobs.indexOf('daily') >= 0;
+      if (refreshesFigures) messages.push(...checkBasis(ctx));
       if (options.addDueReconciliation && jobs.indexOf('reconcile') < 0 && reconciliationDue(ctx)) jobs = [...jobs, 'reconcile'];
       jobs = inRunOrder(jobs);
       log.open({ ...blankEntry(startedAt, jobs.join(', ')), outcome: 'running', message: 'Running…' });
@@ -125,6 +128,10 @@ export function runSync(options: RunOptions): RunOutcome {
       const meta = state.get('meta');
       if (meta.truncated) messages.push(`The plan shows history from ${meta.historyAvailableFrom ?? 'a limited date'} (older data is not available).`);
       if (allCaughtUp && state.get('capacity').stoppedAt !== null) state.update('capacity', { stoppedAt: null });
+      if (allCaughtUp && jobs.indexOf('orders') >= 0 && jobs.indexOf('daily') >= 0) {
+        const refreshed = finishBasisRefresh(ctx);
+        if (refreshed) messages.push(refreshed);
+      }
       result = { done: allCaughtUp, job: current, tally, message: messages.join(' '), outcome: allCaughtUp ? 'ok' : 'partial', failureCode: null, position, counts, pausedUntil: null };
     } catch (e) {
       // Pages written before the failure are in the sheets (and checkpointed): count them.

@@ -108,6 +108,15 @@ export interface BasisState {
   checkedAt: number | null;
 }
 
+/** The P&L basis (spec 2.8) the synced figures are on, and a refresh under way after it changed (basis-change.ts). */
+export interface SheetsBasis {
+  basis: { taxTreatedAsCost: boolean; refundRecognition: string; adSpend: string } | null;
+  /** The basis before the change, while rows on it may remain. */
+  previous: SheetsBasis['basis'];
+  /** Epoch ms the refresh began; null when every row is on `basis`. */
+  refreshingSince: number | null;
+}
+
 export interface SyncState {
   orders: OrdersState;
   products: ProductsState;
@@ -121,6 +130,7 @@ export interface SyncState {
   /** Closed months and what moved in them, as of the last sync that checked (newest month first). */
   closedMonths: ClosedMonthRecord[];
   basis: BasisState;
+  sheetsBasis: SheetsBasis;
 }
 
 export type SyncStateKey = keyof SyncState;
@@ -137,6 +147,7 @@ const DEFAULTS: SyncState = {
   lastRuns: [],
   closedMonths: [],
   basis: { text: null, checkedAt: null },
+  sheetsBasis: { basis: null, previous: null, refreshingSince: null },
 };
 
 /** Where state lives: document properties in Apps Script, a map in unit tests. */
@@ -163,6 +174,7 @@ export class SyncStateStore {
       lastRuns: read('lastRuns'),
       closedMonths: read('closedMonths'),
       basis: read('basis'),
+      sheetsBasis: read('sheetsBasis'),
     };
   }
 
