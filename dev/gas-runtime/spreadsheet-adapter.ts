@@ -14,6 +14,18 @@ export interface WorkbookJson {
   sheets: Record<string, unknown[][]>;
   formulas: Record<string, Array<[number, number, string]>>;
   stats: Record<string, unknown>;
+  /** Embedded charts per sheet (spreadsheet/export.ts ChartJson), when a sheet has any. */
+  charts?: Record<string, ExportedChart[]>;
+}
+
+export interface ExportedChart {
+  chartId: number | null;
+  type: string;
+  ranges: string[];
+  title: string | null;
+  options: Record<string, unknown>;
+  position: { anchorRow: number; anchorColumn: number; offsetX: number; offsetY: number };
+  numHeaders: number;
 }
 
 export interface SpreadsheetModule {

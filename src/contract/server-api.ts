@@ -2,6 +2,7 @@ import type {
   CloseMonthRequest,
   CloseMonthResult,
   ConnectStart,
+  DashboardResult,
   OrdersWindowRequest,
   ScheduleRequest,
   ScheduleView,
@@ -25,6 +26,8 @@ export interface SidebarServerApi {
   setOrdersWindow(request: OrdersWindowRequest): SidebarState;
   /** Month-end close: saves the `Close YYYY-MM` snapshot (asks first when the month is closed already). */
   closeMonth(request: CloseMonthRequest): CloseMonthResult;
+  /** Inserts (or updates) the P&L dashboard sheet with its charts. */
+  insertDashboard(): DashboardResult;
 }
 
 export type SidebarCallName = keyof SidebarServerApi;
@@ -39,6 +42,7 @@ const callNames: Record<SidebarCallName, true> = {
   setSchedule: true,
   setOrdersWindow: true,
   closeMonth: true,
+  insertDashboard: true,
 };
 
 /** The same names at run time, for the bundle test and the playground's allow-list. */

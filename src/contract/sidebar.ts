@@ -168,6 +168,13 @@ export interface CloseMonthResult {
   sheetName: string | null;
 }
 
+/** What insertDashboard answers. */
+export interface DashboardResult {
+  status: 'inserted' | 'updated' | 'refused';
+  message: string;
+  charts: number;
+}
+
 export interface CloseMonthRequest {
   /** YYYY-MM */
   month: string;

@@ -8,8 +8,9 @@
 import { handleAuthCallback as completeAuthorization, type AuthCallbackRequest } from './auth';
 import { buildAddOnMenu, openSidebar, showHelpDialog } from './menu';
 import * as sidebar from './sidebar';
-import type { CloseMonthResult, ConnectStart, ScheduleView, SidebarState, SyncProgress } from '../contract/sidebar';
+import type { CloseMonthResult, ConnectStart, DashboardResult, ScheduleView, SidebarState, SyncProgress } from '../contract/sidebar';
 import { closeMonth as closeMonthSnapshot } from './finance/close-month';
+import { insertDashboard as insertPnlDashboard } from './finance/dashboard';
 import { profitDaily, profitOrder, profitSummary, type Table } from './functions';
 import { checkConnection, type ConnectionCheck } from './api/connection-check';
 import * as sync from './sync';
@@ -134,6 +135,18 @@ export function setOrdersWindow(request: unknown): SidebarState {
  */
 export function closeMonth(request: unknown): CloseMonthResult {
   return closeMonthSnapshot(request);
+}
+
+/**
+ * Menu and sidebar → Insert P&L dashboard: a `Dashboard` sheet with this month's, last month's and
+ * this year's figures (PROFIT_SUMMARY formulas) and native charts over the Daily and Monthly P&L
+ * sheets. Inserting again updates it, never duplicates.
+ * @return {Object} DashboardResult {status: 'inserted'|'updated'|'refused', message, charts}
+ */
+export function insertDashboard(): DashboardResult {
+  const result = insertPnlDashboard();
+  SpreadsheetApp.getActive().toast(result.message, 'Merchant Analytics');
+  return result;
 }
 
 // ---- Custom functions ---------------------------------------------------------------------------

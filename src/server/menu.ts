@@ -8,6 +8,7 @@ export const SIDEBAR_TITLE = 'Merchant Analytics';
 export const MENU_ITEMS = [
   { caption: 'Open sidebar', functionName: 'showSidebar' },
   { caption: 'Sync now', functionName: 'syncNowFromMenu' },
+  { caption: 'Insert P&L dashboard', functionName: 'insertDashboard' },
   { caption: 'Help', functionName: 'showHelp' },
 ] as const;
 

@@ -2,6 +2,7 @@ import { emptyCounts } from '../contract/counts-text';
 import type { ScheduleRequest, SidebarState, SyncProgress } from '../contract/sidebar';
 import { byId, setText, show } from './dom';
 import { connectionNotMadeText, ordersWindowText, scheduleText, windowDateProblem } from './format';
+import { renderFinance, wireFinance } from './finance';
 import { fillHourOptions, renderProblem, renderProgress, renderSchedule, renderState, showHourRow } from './render';
 import { call } from './server';
 
@@ -47,6 +48,7 @@ async function perform(label: string, what: string, action: () => Promise<string
 function apply(state: SidebarState): void {
   current = state;
   renderState(state);
+  renderFinance(state);
 }
 
 const refresh = () =>
@@ -220,6 +222,7 @@ function wire(): void {
   byId('schedule-save').addEventListener('click', () => void saveSchedule());
   byId('problem-action').addEventListener('click', onProblemAction);
   byId('window-apply').addEventListener('click', () => void keepRecentOrders());
+  wireFinance({ perform, reload: async () => apply(await call('getSidebarState')) });
 }
 
 wire();

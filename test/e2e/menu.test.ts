@@ -26,6 +26,7 @@ describe.skipIf(!built)('menu: onOpen / onInstall / showSidebar (built bundle, l
     expect(menu?.items).toEqual([
       { kind: 'item', caption: 'Open sidebar', functionName: 'showSidebar' },
       { kind: 'item', caption: 'Sync now', functionName: 'syncNowFromMenu' },
+      { kind: 'item', caption: 'Insert P&L dashboard', functionName: 'insertDashboard' },
       { kind: 'item', caption: 'Help', functionName: 'showHelp' },
     ]);
   });

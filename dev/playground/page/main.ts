@@ -1,4 +1,5 @@
 /** The playground page: the workbook view and the emulator's controls. Every value is shown as text. */
+import { renderCharts, type ChartViewData } from './charts';
 
 interface SheetPreview {
   name: string;
@@ -15,6 +16,7 @@ interface TriggerView {
 interface WorkbookView {
   sheets: SheetPreview[];
   triggers: TriggerView[];
+  charts?: Record<string, ChartViewData[]>;
 }
 type Reply = { ok: true; value?: unknown } | { ok: false; error: { name: string; message: string } };
 
@@ -84,6 +86,7 @@ function render(view: WorkbookView): void {
   );
   const sheet = view.sheets.find((s) => s.name === selected);
   renderTable(byId('sheet'), sheet ? sheet.rows : [], true);
+  renderCharts(byId('charts'), (sheet && view.charts?.[sheet.name]) || []);
   byId('sheet-info').textContent = sheet
     ? `${sheet.name}: ${Math.max(0, sheet.totalRows - 1)} data rows${sheet.totalRows - 1 > sheet.rows.length - 1 ? ` (first ${sheet.rows.length - 1} shown)` : ''}`
     : 'No sheets yet: connect and sync from the sidebar.';

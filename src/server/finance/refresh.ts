@@ -14,6 +14,8 @@ import type { ClosedMonthRecord } from '../sync/state';
 import { freshBasis, recordBasis } from './basis';
 import { CLOSE_COLUMNS, closedMonthOf, readCloseSheet, type ClosedSnapshot } from './close-sheet';
 import { dailyFigures } from './daily-figures';
+import { refreshDashboardRanges } from './dashboard';
+import { DASHBOARD_SHEET } from './dashboard-spec';
 import { planMonthlyRows } from './monthly-sheet';
 import { sumByPeriod, type DayFigures, type PnlFigures } from './period-sums';
 import { changeOf, restatementsOf, type Restatement } from './restatements';
@@ -34,6 +36,8 @@ export function refreshFinanceSheets(ctx: JobContext): string[] {
   const rows = planMonthlyRows(months, ctx.workbook.index(MONTHLY), { today, currency, basis, syncedAt: ctx.now(), spreadsheetTimeZone: ctx.workbook.timeZone });
   ctx.workbook.defer([{ schema: MONTHLY, rows }]);
   const messages = [`Monthly P&L: ${months.length} months.`];
+  // Chart ranges are fixed rectangles: when the Daily P&L grid grew, the dashboard's charts follow it.
+  if (ctx.workbook.grown.has(DAILY.sheetName) && ctx.workbook.sheetInfos().some((s) => s.title === DASHBOARD_SHEET)) refreshDashboardRanges(ctx.workbook.spreadsheet);
   const closed = checkClosedMonths(ctx, days, basis, currency);
   if (closed !== null) messages.push(closed);
   return messages;

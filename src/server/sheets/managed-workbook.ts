@@ -81,6 +81,8 @@ export class ManagedWorkbook {
   /** The snapshot's grid sizes no longer hold (a sheet was inserted or set up). */
   private gridChanged = false;
   private deferred: TableWrite[] = [];
+  /** Tables whose grid this run grew (charts over them may need re-pointing). */
+  readonly grown = new Set<SheetName>();
   /** Cells sent by batchUpdate during this run. */
   cellsWritten = 0;
 
@@ -325,6 +327,7 @@ export class ManagedWorkbook {
     if (used + needed * columns > SPREADSHEET_CELL_LIMIT) throw new CellLimitError(used, needed * columns);
     const add = Math.min(Math.max(needed, GROW_ROWS), Math.floor((SPREADSHEET_CELL_LIMIT - used) / columns));
     sheet.insertRowsAfter(opened.maxRows, add);
+    this.grown.add(schema.sheetName);
     this.applyFormats(sheet, schema, opened.maxRows + 1, add);
     opened.maxRows += add;
     this.usedCells = used + add * columns;

@@ -1,0 +1,76 @@
+/**
+ * Draws the embedded charts of the sheet on show with Chart.js, from the chart specs the add-on
+ * built (type, ranges resolved to labels and series by the server, title, stacking), laid out in
+ * their anchor order. The page's only hook: renderCharts(host, charts).
+ */
+import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, Title, Tooltip } from 'chart.js';
+
+Chart.register(BarController, BarElement, CategoryScale, LinearScale, LineController, LineElement, PointElement, Title, Tooltip, Legend);
+
+export interface ChartViewData {
+  chartId: number | null;
+  type: string;
+  title: string;
+  stacked: boolean;
+  position: { anchorRow: number; anchorColumn: number };
+  width: number | null;
+  height: number | null;
+  labels: string[];
+  series: Array<{ label: string; data: Array<number | null> }>;
+  ranges: string[];
+}
+
+const COLORS = ['#1a73e8', '#188038', '#e37400', '#a142f4', '#d93025', '#12b5cb'];
+let drawn: Chart[] = [];
+
+/** Sheets' LINE and COLUMN (and AREA/BAR) map onto Chart.js line and bar charts. */
+function chartJsType(type: string): 'line' | 'bar' {
+  return type === 'LINE' || type === 'AREA' ? 'line' : 'bar';
+}
+
+export function renderCharts(host: HTMLElement, charts: readonly ChartViewData[]): void {
+  for (const chart of drawn) chart.destroy();
+  drawn = [];
+  host.hidden = charts.length === 0;
+  const ordered = charts.slice().sort((a, b) => a.position.anchorRow - b.position.anchorRow || a.position.anchorColumn - b.position.anchorColumn);
+  host.replaceChildren(
+    ...ordered.map((spec) => {
+      const figure = document.createElement('figure');
+      figure.className = 'chart';
+      figure.dataset.chartId = String(spec.chartId ?? '');
+      figure.dataset.chartType = spec.type;
+      const canvas = document.createElement('canvas');
+      canvas.width = spec.width ?? 600;
+      canvas.height = spec.height ?? 360;
+      canvas.setAttribute('role', 'img');
+      canvas.setAttribute('aria-label', spec.title);
+      const caption = document.createElement('figcaption');
+      caption.textContent = `${spec.type} over ${spec.ranges.join(', ')}`;
+      figure.append(canvas, caption);
+      const type = chartJsType(spec.type);
+      drawn.push(
+        new Chart(canvas, {
+          type,
+          data: {
+            labels: spec.labels,
+            datasets: spec.series.map((s, i) => ({
+              label: s.label,
+              data: s.data,
+              borderColor: COLORS[i % COLORS.length],
+              backgroundColor: COLORS[i % COLORS.length],
+              pointRadius: type === 'line' && spec.labels.length > 60 ? 0 : 2,
+              spanGaps: false,
+            })),
+          },
+          options: {
+            responsive: false,
+            animation: false,
+            plugins: { title: { display: spec.title !== '', text: spec.title }, legend: { position: 'bottom' } },
+            scales: { x: { stacked: spec.stacked }, y: { stacked: spec.stacked } },
+          },
+        }),
+      );
+      return figure;
+    }),
+  );
+}

@@ -1,0 +1,86 @@
+/**
+ * Insert P&L dashboard: the `Dashboard` sheet with a KPI block of PROFIT_SUMMARY formulas and
+ * native charts built with EmbeddedChartBuilder over whole columns of the Daily and Monthly P&L
+ * sheets (row 1 to the sheet's last grid row, so the chart covers the data as rows fill in).
+ * Inserting again updates the block and the charts it made (found by title), never duplicates.
+ * A sync that grows a P&L sheet's grid re-points the charts (refresh.ts).
+ */
+import type { DashboardResult } from '../../contract/sidebar';
+import { DASHBOARD_CHARTS, DASHBOARD_SHEET, KPI_HEADER_ROW, kpiBlock, sourceColumn, type DashboardChart } from './dashboard-spec';
+
+type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+type Builder = GoogleAppsScript.Spreadsheet.EmbeddedChartBuilder;
+
+export type { DashboardResult };
+
+export function insertDashboard(): DashboardResult {
+  const spreadsheet = SpreadsheetApp.getActive();
+  const missing = ['Daily P&L', 'Monthly P&L'].filter((name) => spreadsheet.getSheetByName(name) === null);
+  if (missing.length > 0) {
+    return { status: 'refused', message: `Sync first: the dashboard draws the ${missing.join(' and ')} sheet${missing.length > 1 ? 's' : ''}, which this spreadsheet does not have yet.`, charts: 0 };
+  }
+  let sheet = spreadsheet.getSheetByName(DASHBOARD_SHEET);
+  const existed = sheet !== null;
+  if (!sheet) sheet = spreadsheet.insertSheet(DASHBOARD_SHEET, 0);
+  writeKpiBlock(sheet);
+  const charts = placeCharts(spreadsheet, sheet);
+  sheet.activate();
+  const verb = existed ? 'Updated' : 'Inserted';
+  return {
+    status: existed ? 'updated' : 'inserted',
+    message: `${verb} the P&L dashboard: ${charts} charts over the Daily and Monthly P&L, and this month's, last month's and this year's figures.`,
+    charts,
+  };
+}
+
+/** Re-points the dashboard's charts at the P&L sheets' current grids (after the sync grew one). */
+export function refreshDashboardRanges(spreadsheet: Spreadsheet): void {
+  const sheet = spreadsheet.getSheetByName(DASHBOARD_SHEET);
+  if (sheet) placeCharts(spreadsheet, sheet);
+}
+
+function writeKpiBlock(sheet: Sheet): void {
+  const block = kpiBlock();
+  const width = block.header.length;
+  sheet.getRange(1, 1).setValue('P&L dashboard').setFontWeight('bold');
+  sheet.getRange(2, 1).setValue("Figures from Merchant Analytics (store's time zone). Charts draw the Daily P&L and Monthly P&L sheets and follow them as they fill.");
+  const header = sheet.getRange(KPI_HEADER_ROW, 1, 1, width);
+  header.setValues([block.header]).setFontWeight('bold');
+  sheet.getRange(KPI_HEADER_ROW + 1, 1, block.rows.length, 1).setValues(block.rows.map((r) => [r.label]));
+  sheet.getRange(KPI_HEADER_ROW + 1, 2, block.rows.length, width - 1).setFormulas(block.rows.map((r) => r.formulas));
+  sheet.getRange(KPI_HEADER_ROW + 1, 2, block.rows.length - 1, width - 1).setNumberFormat('#,##0.00');
+  sheet.getRange(KPI_HEADER_ROW + block.rows.length, 2, 1, width - 1).setNumberFormat('0.00"%"');
+}
+
+/** Inserts the charts missing from the sheet, updates the ones it has (by title); returns how many. */
+function placeCharts(spreadsheet: Spreadsheet, sheet: Sheet): number {
+  const existing = sheet.getCharts();
+  let placed = 0;
+  for (const spec of DASHBOARD_CHARTS) {
+    const source = spreadsheet.getSheetByName(spec.source.sheetName);
+    if (!source) continue;
+    const found = existing.find((c) => c.getOptions().get('title') === spec.title);
+    const builder = configure(found ? found.modify().clearRanges() : sheet.newChart(), spec, source);
+    if (found) sheet.updateChart(builder.build());
+    else sheet.insertChart(builder.build());
+    placed++;
+  }
+  return placed;
+}
+
+function configure(start: Builder, spec: DashboardChart, source: Sheet): Builder {
+  const typed = spec.type === 'LINE' ? start.asLineChart() : start.asColumnChart();
+  const rows = source.getMaxRows();
+  let builder = typed as unknown as Builder;
+  for (const header of spec.columns) builder = builder.addRange(source.getRange(1, sourceColumn(spec, header), rows, 1));
+  builder = builder
+    .setNumHeaders(1)
+    .setPosition(spec.row, spec.column, 0, 0)
+    .setOption('title', spec.title)
+    .setOption('legend', { position: 'bottom' })
+    .setOption('width', 600)
+    .setOption('height', 360);
+  if (spec.stacked) builder = builder.setOption('isStacked', true);
+  return builder;
+}
