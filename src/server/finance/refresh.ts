@@ -27,6 +27,9 @@ export function currentBasis(ctx: Pick<JobContext, 'api' | 'state' | 'now'>, tod
 }
 
 export function refreshFinanceSheets(ctx: JobContext): string[] {
+  // Never two bases in one sheet: while the Daily P&L is refetched after a basis change, the
+  // Monthly P&L and the closes' comparison keep what they hold (all on the old basis).
+  if (ctx.state.get('sheetsBasis').refreshingSince !== null) return ['Monthly P&L and Restatements wait until every Daily P&L day holds the new basis.'];
   const days = dailyFigures(ctx.workbook.readTable(DAILY));
   if (days.length === 0) return [];
   const today = instantToLocalDate(ctx.now(), ctx.storeTimeZone);

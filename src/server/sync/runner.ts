@@ -123,8 +123,6 @@ export function runSync(options: RunOptions): RunOutcome {
           break;
         }
       }
-      // Monthly P&L and the closed months follow the Daily P&L once it is up to date.
-      if (allCaughtUp && jobs.indexOf('daily') >= 0 && budget.canStartStep()) messages.push(...refreshFinanceSheets(ctx));
       const meta = state.get('meta');
       if (meta.truncated) messages.push(`The plan shows history from ${meta.historyAvailableFrom ?? 'a limited date'} (older data is not available).`);
       if (allCaughtUp && state.get('capacity').stoppedAt !== null) state.update('capacity', { stoppedAt: null });
@@ -132,6 +130,8 @@ export function runSync(options: RunOptions): RunOutcome {
         const refreshed = finishBasisRefresh(ctx);
         if (refreshed) messages.push(refreshed);
       }
+      // Monthly P&L and the closed months follow the Daily P&L once it is up to date (and on one basis).
+      if (allCaughtUp && jobs.indexOf('daily') >= 0 && budget.canStartStep()) messages.push(...refreshFinanceSheets(ctx));
       result = { done: allCaughtUp, job: current, tally, message: messages.join(' '), outcome: allCaughtUp ? 'ok' : 'partial', failureCode: null, position, counts, pausedUntil: null };
     } catch (e) {
       // Pages written before the failure are in the sheets (and checkpointed): count them.
