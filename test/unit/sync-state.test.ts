@@ -52,6 +52,12 @@ describe('npm run demo flags (Contracts → Demo CLI)', () => {
     expect(a).toMatchObject({ orders: 200, seed: 7, api: 'http://127.0.0.1:8787', state: '.state', out: 'o', reconcile: true, call: 'PROFIT_SUMMARY' });
     expect(a.args).toHaveLength(2);
   });
+  it('--run NAME [--args JSON] names a global to run after the sync; it excludes --call', () => {
+    expect(parseDemoArgs(['--run', 'insertDashboard'])).toMatchObject({ run: 'insertDashboard', call: null, args: [] });
+    expect(parseDemoArgs(['--run', 'closeMonth', '--args', '[{"month":"2026-10"}]'])).toMatchObject({ run: 'closeMonth', args: [{ month: '2026-10' }] });
+    expect(() => parseDemoArgs(['--run', 'closeMonth', '--call', 'PROFIT_SUMMARY'])).toThrow(UsageError);
+    expect(() => parseDemoArgs(['--args', '[1]'])).toThrow(/--call NAME or --run NAME/);
+  });
   it('refuses unknown flags and bad values with a usage error', () => {
     expect(() => parseDemoArgs(['--orderz', '1'])).toThrow(UsageError);
     expect(() => parseDemoArgs(['--orders', 'many'])).toThrow(UsageError);
