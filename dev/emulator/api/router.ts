@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthServer } from '../oauth/index.js';
 import { rateLimitedHeaders, type RateLimiter } from '../ratelimit.js';
-import { sendHtmlErrorPage, type FaultInjector } from '../faults.js';
+import { isCursorFault, sendHtmlErrorPage, type FaultInjector } from '../faults.js';
 import { sendError, sendJson } from '../http.js';
 import type { EmulatorState } from '../state.js';
 import { account, stores } from './account.js';
@@ -82,7 +82,12 @@ export class ApiRouter {
     const data = state.store(bearer.storeId);
     if (!data) return sendError(res, 401, 'invalid_token', 'the token is bound to a store that no longer exists', { 'WWW-Authenticate': auth.wwwAuthenticate({ code: 'invalid_token' }) });
 
-    const fault = faults.take(url.pathname);
+    const fault = faults.take(url.pathname, url.searchParams.has('cursor'));
+    if (fault && isCursorFault(fault)) {
+      return fault.body === 'invalid_cursor'
+        ? sendError(res, 400, 'INVALID_CURSOR', 'the cursor is malformed or has been tampered with')
+        : sendError(res, 400, 'CURSOR_FILTER_MISMATCH', 'the cursor was created with a different filter set; restart pagination');
+    }
     if (fault && fault.body !== 'truncated') {
       const headers: Record<string, string> = fault.status === 429 ? rateLimitedHeaders({ reason: fault.reason, retryAfterSeconds: fault.retryAfter }) : {};
       if (fault.body === 'html') return sendHtmlErrorPage(res, fault.status, headers);

@@ -165,7 +165,7 @@ export class ControlActions {
 
   faultList(): Json {
     return {
-      pending: this.deps.faults.pending().map((f) => ({ status: f.status, remaining: f.remaining, path_prefix: f.pathPrefix, reason: f.reason, retry_after: f.retryAfter, body: f.body })),
+      pending: this.deps.faults.pending().map((f) => ({ status: f.status, remaining: f.remaining, after: f.after, path_prefix: f.pathPrefix, reason: f.reason, retry_after: f.retryAfter, body: f.body })),
     };
   }
 

@@ -86,7 +86,8 @@ export function resumeScheduleAfterReconnect(storeId: string): { schedule: Sched
     const schedule = resumeSuspendedSchedule(storeId, storeTag());
     if (!schedule) return null;
     const message = `Automatic sync resumed: ${describeSchedule(schedule, scheduleTimeZone())}.`;
-    new SyncLog(new ManagedWorkbook(), new SyncStateStore(documentProperties())).note(Date.now(), 'schedule', message);
+    const properties = documentProperties();
+    new SyncLog(new ManagedWorkbook(), new SyncStateStore(properties), properties).note(Date.now(), 'schedule', message);
     return { schedule, message };
   } finally {
     lock.releaseLock();

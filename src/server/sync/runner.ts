@@ -20,6 +20,7 @@ import { addJobCounts, snapshotOf, type RunCounts } from './progress';
 import { checkManagedSheets } from './sheet-health';
 import { describeSchedule, resumeSuspendedSchedule, scheduleTimeZone, suspendSchedule } from './schedule';
 import { SyncStateStore } from './state';
+import { leaveBusyNote } from './busy-notes';
 import { SyncLog, type LogEntry } from './sync-log';
 
 /** A run that finds another sync holding the document waits this long, then exits and logs so. */
@@ -71,14 +72,15 @@ export function runSync(options: RunOptions): RunOutcome {
   const tally = emptyTally();
   const lock = documentLock();
   const locked = lock.tryLock(LOCK_WAIT_MS);
-  // Read under the lock: a run that just ended while this one waited saved its checkpoints and log row.
-  const state = new SyncStateStore(documentProperties());
-  const log = new SyncLog(workbook, state);
+  const properties = documentProperties();
   if (!locked) {
     const message = 'Another sync of this spreadsheet is running; this run did nothing and the next one continues.';
-    log.close({ ...blankEntry(startedAt, options.jobs.join(', ')), endedAt: Date.now(), outcome: 'busy', message });
-      return { done: false, job: null, tally, message, outcome: 'busy', failureCode: null, position: null, counts: emptyCounts(), pausedUntil: null };
-    }
+    leaveBusyNote(properties, Utilities.getUuid(), { ...blankEntry(startedAt, options.jobs.join(', ')), endedAt: Date.now(), outcome: 'busy', message });
+    return { done: false, job: null, tally, message, outcome: 'busy', failureCode: null, position: null, counts: emptyCounts(), pausedUntil: null };
+  }
+  // Read under the lock: a run that just ended while this one waited saved its checkpoints and log row.
+  const state = new SyncStateStore(properties);
+  const log = new SyncLog(workbook, state, properties);
     let api: ApiClient | null = null;
     let jobs = options.jobs.slice();
     let current: JobName | null = null;

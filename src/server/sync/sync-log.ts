@@ -6,6 +6,7 @@
 import type { ManagedWorkbook } from '../sheets/managed-workbook';
 import { buildRow } from '../sheets/rows';
 import { SYNC_LOG, columnIndex } from '../sheets/schema';
+import { takeBusyNotes, type BusyNoteStore } from './busy-notes';
 import type { RunRecord, SyncStateStore } from './state';
 
 export const MAX_LOG_ROWS = 500;
@@ -54,12 +55,14 @@ export function loggedRuns(state: SyncStateStore): LoggedRun[] {
 export class SyncLog {
   private row: number | null = null;
 
-  constructor(private readonly workbook: ManagedWorkbook, private readonly state: SyncStateStore) {}
+  /** `notes`: where runs that found the lock taken left their rows (busy-notes.ts); only a lock holder takes them. */
+  constructor(private readonly workbook: ManagedWorkbook, private readonly state: SyncStateStore, private readonly notes: BusyNoteStore) {}
 
-  /** Writes the run's first row (and closes a row an interrupted run left open) in one call. */
+  /** Writes the busy runs' rows, the run's first row (and closes a row an interrupted run left open) in one call. */
   open(entry: LogEntry): void {
-    const next = this.workbook.lastRowAtOpen(SYNC_LOG) + 1;
-    const rows = [{ row: next, column: 1, cells: this.cells(entry) }];
+    const busy = this.busyRows(this.workbook.lastRowAtOpen(SYNC_LOG) + 1);
+    const next = this.workbook.lastRowAtOpen(SYNC_LOG) + 1 + busy.length;
+    const rows = [...busy, { row: next, column: 1, cells: this.cells(entry) }];
     const stale = this.state.get('openLogRow');
     if (stale !== null && stale >= 2 && stale < next) {
       rows.push({
@@ -74,16 +77,19 @@ export class SyncLog {
   }
 
   /**
-   * Completes the run's row and records the run. A run that never opened a row (busy document,
-   * failure before the first job) appends a row of its own and leaves the open-row marker alone:
-   * it may belong to a run still in progress.
+   * Completes the run's row, writes the rows of runs that found the lock taken meanwhile, and
+   * records the run. A run that never opened a row (failure before the first job) appends a row of
+   * its own and leaves the open-row marker alone: it may belong to a run still in progress.
+   * The caller holds the document lock (a busy run leaves a note instead: busy-notes.ts).
    */
   close(entry: LogEntry): void {
     if (this.row === null) {
-      const next = this.workbook.lastRowAtOpen(SYNC_LOG) + 1;
-      this.workbook.write([{ schema: SYNC_LOG, rows: [{ row: next, column: 1, cells: this.cells(entry) }] }]);
+      const busy = this.busyRows(this.workbook.lastRowAtOpen(SYNC_LOG) + 1);
+      const next = this.workbook.lastRowAtOpen(SYNC_LOG) + 1 + busy.length;
+      this.workbook.write([{ schema: SYNC_LOG, rows: [...busy, { row: next, column: 1, cells: this.cells(entry) }] }]);
     } else {
-      this.workbook.write([{ schema: SYNC_LOG, rows: [{ row: this.row, column: 1, cells: this.cells(entry) }] }]);
+      const busy = this.busyRows(this.row + 1);
+      this.workbook.write([{ schema: SYNC_LOG, rows: [{ row: this.row, column: 1, cells: this.cells(entry) }, ...busy] }]);
       this.state.save('openLogRow', null);
     }
     const run: LoggedRun = {
@@ -110,6 +116,11 @@ export class SyncLog {
     const next = this.workbook.lastRowAtOpen(SYNC_LOG) + 1;
     const entry: LogEntry = { startedAt: at, endedAt: at, job, pages: 0, inserted: 0, updated: 0, cancelled: 0, gone: 0, requests: 0, rateLimitWaits: 0, outcome: 'ok', message };
     this.workbook.write([{ schema: SYNC_LOG, rows: [{ row: next, column: 1, cells: this.cells(entry) }] }]);
+  }
+
+  /** The busy runs' notes as rows from `firstRow` on. */
+  private busyRows(firstRow: number): Array<{ row: number; column: number; cells: ReturnType<typeof buildRow> }> {
+    return takeBusyNotes(this.notes).map((entry, i) => ({ row: firstRow + i, column: 1, cells: this.cells(entry) }));
   }
 
   private trim(): void {
