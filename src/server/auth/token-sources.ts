@@ -137,7 +137,13 @@ function recheckOperatorProblem(): ConnectionStatus {
   if (before.detail === 'insufficient_scope' && named.length > 0 && REQUESTED_SCOPES.some((scope) => !named.includes(scope))) return before;
   let token: string | null = null;
   try {
-    token = s.service.hasAccess() ? accessTokenOf(s.service.getToken()) : null;
+    if (s.service.hasAccess()) token = accessTokenOf(s.service.getToken());
+    else {
+      // The refresh was refused: the grant may have been revoked or moved while the operator was
+      // fixing their side; record that (Reconnect), else the merchant is told to wait for the operator forever.
+      const stored = s.service.getToken(true);
+      if (stored && hasRefreshToken(stored)) connectionErrorAfterRefresh(s, s.service.getLastError(), accessTokenOf(stored), false);
+    }
   } catch {
     token = null;
   }
