@@ -33,6 +33,8 @@ const progress = (partial: Partial<SyncProgress>): SyncProgress => ({ done: fals
 
 interface Script {
   stepDelayMs: number;
+  /** When set, each runSyncStep answers only once this resolves: the test decides when a step ends, whatever the machine's load. */
+  stepGate: Promise<void> | null;
   /** Delays of other calls, by name (e.g. a slow startSync or getSidebarState). */
   delays: Record<string, number>;
   state: SidebarState;
@@ -40,7 +42,7 @@ interface Script {
   failNext: string | null;
   calls: string[];
 }
-const script: Script = { stepDelayMs: 0, delays: {}, state: connectedState(), steps: [], failNext: null, calls: [] };
+const script: Script = { stepDelayMs: 0, stepGate: null, delays: {}, state: connectedState(), steps: [], failNext: null, calls: [] };
 
 const ok = (value: unknown): RunResultLike => ({ ok: true, value, timedOut: false, logs: [] });
 
@@ -60,6 +62,7 @@ const stack: PlaygroundStack = {
       if (name === 'startSync') return ok(progress({ phase: 'Starting' }));
       if (name === 'runSyncStep') {
         await new Promise((resolve) => setTimeout(resolve, script.stepDelayMs));
+        if (script.stepGate) await script.stepGate;
         return ok(script.steps.shift());
       }
       if (name === 'setOrdersWindow') {
@@ -109,6 +112,7 @@ describe.skipIf(!hasChromium || !existsSync(path.join(dist, 'Sidebar.html')))('s
     script.state = connectedState();
     script.steps = [];
     script.stepDelayMs = 0;
+    script.stepGate = null;
     script.delays = {};
     script.failNext = null;
     script.calls = [];
@@ -176,14 +180,17 @@ describe.skipIf(!hasChromium || !existsSync(path.join(dist, 'Sidebar.html')))('s
   it('Cancel stops after the current step: other controls stay disabled until then, rows written are kept', async () => {
     const step = progress({ counts: { ...ZERO, ordersAdded: 250, lineItems: 700 }, fraction: 0.1 });
     script.steps = [step, step, step, step];
-    script.stepDelayMs = 700;
+    let endStep = (): void => {};
+    script.stepGate = new Promise<void>((resolve) => (endStep = resolve));
     const frame = await sidebarFrame(page, playground.url);
     await frame.click('#sync-now');
     await frame.waitForSelector('#sync-cancel:not([hidden])');
     expect(await frame.isDisabled('#sync-now')).toBe(true);
     expect(await frame.isDisabled('#disconnect')).toBe(true);
     expect(await frame.isEnabled('#sync-cancel')).toBe(true);
+    // Cancel while the first step is still running, then let that step end.
     await frame.click('#sync-cancel');
+    endStep();
     await frame.waitForFunction(() => /Sync paused/.test(document.querySelector('#status')?.textContent ?? ''));
     expect(script.calls.filter((c) => c === 'runSyncStep')).toHaveLength(1);
     expect(script.steps).toHaveLength(3);
