@@ -4,7 +4,7 @@
  * pauses the run until a known time (a partial run, not a failure); anything else is logged and
  * the next run resumes from the checkpoint.
  */
-import { isApiError } from '../api';
+import { isApiError, RateLimitedError, type RateLimitReason } from '../api';
 import { isConnectionError, recordAuthFailure } from '../auth';
 import { NotConfiguredError } from '../config';
 import { CellLimitError, SheetLayoutError, SheetOwnershipError } from '../sheets/managed-workbook';
@@ -21,14 +21,20 @@ export interface RunFailure {
    * which it continues (null when the service gave no time). The run is `partial`, not `error`.
    */
   pausedUntil?: number | null;
+  /** What the pause waits for: the add-on's own hourly reserve, or the limit a 429 named (spec 8.1). */
+  pauseFor?: PauseCause;
 }
+
+export type PauseCause = 'reserve' | RateLimitReason | 'unnamed';
 
 const CONNECTION_CODES = ['grant_revoked', 'invalid_token_claims', 'client_not_authorized', 'insufficient_scope'];
 const BROKEN_STATES = ['revoked', 'store_changed', 'invalid_claims', 'lapsed', 'operator_problem', 'not_connected', 'not_configured'];
 
 export function classifyFailure(e: unknown): RunFailure {
   if (isApiError(e)) {
-    if (e.code === 'rate_limit_budget') return { code: e.code, userMessage: e.userMessage, connectionLost: false, pausedUntil: e.retryAt };
+    if (e.code === 'rate_limit_budget') return { code: e.code, userMessage: e.userMessage, connectionLost: false, pausedUntil: e.retryAt, pauseFor: 'reserve' };
+    // A 429 whose wait did not fit the run (an hour or day limit): the sync pauses until Retry-After, it has not failed.
+    if (e instanceof RateLimitedError) return { code: e.code, userMessage: e.userMessage, connectionLost: false, pausedUntil: e.retryAt, pauseFor: e.reason ?? 'unnamed' };
     if (CONNECTION_CODES.indexOf(e.code) >= 0) {
       const status = recordAuthFailure(e.code);
       return { code: e.code, userMessage: status ? status.message : e.userMessage, connectionLost: true };
@@ -53,9 +59,19 @@ export function resumeTimeText(at: number, timeZone: string, now: number): strin
   return `${when} (${timeZone} time)`;
 }
 
-/** The Sync log's words for a run paused by the hourly reserve. */
-export function pauseMessage(pausedUntil: number | null, timeZone: string, now: number): string {
-  const base = 'Paused to keep the hourly request allowance of Merchant Analytics. Rows written so far are kept;';
+const PAUSE_REASONS: Record<PauseCause, string> = {
+  reserve: 'Paused to keep the hourly request allowance of Merchant Analytics.',
+  hour: "Paused: this store's hourly request limit at Merchant Analytics is used up.",
+  day: "Paused: this store's daily request limit at Merchant Analytics is used up.",
+  burst: 'Paused: Merchant Analytics asked for fewer requests a minute.',
+  concurrency: 'Paused: Merchant Analytics had too many requests in progress for this store.',
+  client_global: 'Paused: Merchant Analytics is limiting this add-on across all stores for a moment.',
+  unnamed: 'Paused: Merchant Analytics asked us to slow down.',
+};
+
+/** The Sync log's words for a paused run: why, and when it resumes in the spreadsheet's zone. */
+export function pauseMessage(pausedUntil: number | null, timeZone: string, now: number, cause: PauseCause = 'reserve'): string {
+  const base = `${PAUSE_REASONS[cause]} Rows written so far are kept;`;
   if (pausedUntil === null) return `${base} the sync continues at the next run.`;
   return `${base} the sync resumes after ${resumeTimeText(pausedUntil, timeZone, now)}.`;
 }

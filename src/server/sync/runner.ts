@@ -11,7 +11,7 @@ import { ManagedWorkbook } from '../sheets/managed-workbook';
 import { checkBasis, finishBasisRefresh } from './basis-change';
 import { runDailyJob } from './daily-job';
 import { refreshFinanceSheets } from '../finance/refresh';
-import { classifyFailure, pauseMessage, type RunFailure } from './failures';
+import { classifyFailure, pauseMessage, type PauseCause, type RunFailure } from './failures';
 import { emptyTally, type JobContext, type JobName, type JobPosition, type JobResult, type RunTally } from './job-context';
 import { reconciliationDue, runOrdersJob, runReconcileJob } from './orders-job';
 import { runProductsJob } from './products-job';
@@ -139,7 +139,7 @@ export function runSync(options: RunOptions): RunOutcome {
       // Pages written before the failure are in the sheets (and checkpointed): count them.
       if (current !== null) counts = addJobCounts(counts, current, before, tally);
       failure = classifyFailure(e);
-      const ending = failure.pausedUntil !== undefined ? pausedEnding(failure.pausedUntil, workbook.timeZone) : failedEnding(failure, state);
+      const ending = failure.pausedUntil !== undefined ? pausedEnding(failure.pausedUntil, workbook.timeZone, failure.pauseFor) : failedEnding(failure, state);
       result = { ...ending, job: current, tally, counts };
     }
     // The closing row carries the run's deferred writes (Monthly P&L, Restatements): still under the lock.
@@ -169,9 +169,9 @@ export function runSync(options: RunOptions): RunOutcome {
 /** How a run that did not reach its end ended. */
 type Ending = Omit<RunOutcome, 'job' | 'tally' | 'counts'>;
 
-/** A run stopped by the hourly reserve has not failed: it is partial and continues after a known time. */
-function pausedEnding(pausedUntil: number | null, timeZone: string): Ending {
-  const message = pauseMessage(pausedUntil, timeZone, Date.now());
+/** A run stopped by the hourly reserve or a rate limit has not failed: it is partial and continues after a known time. */
+function pausedEnding(pausedUntil: number | null, timeZone: string, cause: PauseCause | undefined): Ending {
+  const message = pauseMessage(pausedUntil, timeZone, Date.now(), cause);
   return { done: false, message, outcome: 'partial', failureCode: null, position: null, pausedUntil };
 }
 

@@ -1,0 +1,45 @@
+/**
+ * Spec 8.1: a 429 names its limit and says when it admits again (Retry-After). When that wait does
+ * not fit the run (an hour or day limit), the sync pauses until then — a partial run that
+ * continues by itself, with the resume time in the spreadsheet's zone — and is never an error.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack } from '../../dev/harness/index';
+import { compareWithTruth, sheetTable } from './sync-support';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({ orders: 600, seed: 31 });
+  await stack.connect();
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+type Progress = { done: boolean; outcome: string; message: string; pausedUntil: string | null };
+
+describe.each([
+  ['day', 5 * 3600, /daily request limit/],
+  ['hour', 1800, /hourly request limit/],
+] as const)('429 %s with Retry-After %i s', (reason, retryAfter, words) => {
+  it('pauses until Retry-After (partial, resume time in the spreadsheet zone), then the next run continues to the truth', async () => {
+    await stack.control('faults', { status: 429, reason, retry_after: retryAfter, path_prefix: '/api/v1/orders', count: 1 });
+    await stack.control('orders', { count: 50 });
+    const askedAt = stack.runtime.clock.now();
+    const run = await stack.runtime.run('onScheduledSync', []);
+    const progress = run.value as Progress;
+    expect(progress.outcome).toBe('partial');
+    expect(progress.done).toBe(false);
+    const resumeAt = Date.parse(String(progress.pausedUntil));
+    expect(Math.abs(resumeAt - (askedAt + retryAfter * 1000))).toBeLessThan(60_000);
+    expect(progress.message).toMatch(words);
+    expect(progress.message).toContain(`(${stack.runtime.workbook.timeZone} time)`);
+    const [headers, ...rows] = sheetTable(stack, 'Sync log');
+    expect(rows.at(-1)![headers.indexOf('outcome')]).toBe('partial');
+
+    await stack.advanceClocks(retryAfter * 1000 + 1000);
+    const next = (await stack.runtime.run('onScheduledSync', [])).value as Progress;
+    expect(next).toMatchObject({ done: true, outcome: 'ok' });
+    expect(await compareWithTruth(stack)).toEqual({ mismatches: [], missing: [], unexpected: [], duplicates: [] });
+  });
+});
