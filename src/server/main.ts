@@ -12,6 +12,7 @@ import type { CloseMonthResult, ConnectStart, DashboardResult, ScheduleView, Sid
 import { closeMonth as closeMonthSnapshot } from './finance/close-month';
 import { insertDashboard as insertPnlDashboard } from './finance/dashboard';
 import { profitDaily, profitOrder, profitSummary, type Table } from './functions';
+import { profitTieout } from './functions/tieout';
 import { checkConnection, type ConnectionCheck } from './api/connection-check';
 import * as sync from './sync';
 import { EXECUTION_LIMIT_MS } from './platform/budget';
@@ -190,6 +191,20 @@ export function PROFIT_ORDER(order_id: unknown): Table {
   return profitOrder(order_id);
 }
 
+/**
+ * Tie-out: the Orders sheet summed by placed_date beside the store's Daily P&L from Merchant
+ * Analytics, for each day and month of the range, with ✓ or ✗ (one cent per order of tolerance).
+ * Cancelled and gone orders are left out as the P&L leaves them out; overhead figures are not
+ * compared (they cannot be matched from orders).
+ * @param {Date|string} start First day (a date cell or "YYYY-MM-DD"), in the store's time zone.
+ * @param {Date|string} end Last day, included (a date cell or "YYYY-MM-DD").
+ * @return {Array<Array<string|number>>} a header row, then one row per day, then one per month.
+ * @customfunction
+ */
+export function PROFIT_TIEOUT(start: unknown, end: unknown): Table {
+  return profitTieout(start, end);
+}
+
 // ---- API connection check -----------------------------------------------------------------------
 
 /**
@@ -225,4 +240,13 @@ export function onScheduledSync(e?: unknown): sync.SyncProgress {
 export function reconcileOrdersNow(budgetMs?: number): sync.SyncProgress {
   const budget = Math.min(typeof budgetMs === 'number' && budgetMs > 0 ? budgetMs : EXECUTION_LIMIT_MS, EXECUTION_LIMIT_MS);
   return sync.runSyncStep({ jobs: ['reconcile', 'daily'], budgetMs: budget });
+}
+
+/**
+ * On-demand tie-out (sidebar, menu): checks the Orders sheet against the store's Daily P&L as it
+ * is now and rewrites the Checks sheet, without syncing; a ✗ day is fixed by the next sync.
+ * @return {Object} SyncProgress of the check (its message says which days do not tie out)
+ */
+export function tieOutNow(): sync.SyncProgress {
+  return sync.runSyncStep({ jobs: [], budgetMs: EXECUTION_LIMIT_MS, tieOut: true });
 }

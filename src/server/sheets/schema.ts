@@ -31,7 +31,7 @@ export interface TableSchema {
   keyPattern?: RegExp;
 }
 
-export type SheetName = 'Orders' | 'Line items' | 'Products' | 'Variants' | 'Daily P&L' | 'Monthly P&L' | 'Restatements' | 'Sync log';
+export type SheetName = 'Orders' | 'Line items' | 'Products' | 'Variants' | 'Daily P&L' | 'Monthly P&L' | 'Restatements' | 'Checks' | 'Sync log';
 
 const ESTIMATE_AD_SPEND =
   'Estimate (API spec 2.3 rule 7): ad spend is allocated to orders by the service (see ad_spend_basis); treat it as an estimate, not a booked cost.';
@@ -230,6 +230,41 @@ export const RESTATEMENTS: TableSchema = {
     derived('current_value', 'amount'),
     derived('difference', 'amount', 'current_value − closed_value'),
     derived('closed_at', 'timestamp'),
+    derived('checked_at', 'timestamp'),
+  ],
+};
+
+/** Figures the tie-out compares: Orders column → Daily P&L field(s) (finance/tieout.ts). */
+export const TIEOUT_FIGURES = [
+  { figure: 'gross_revenue', orders: 'gross_revenue', pnl: ['gross_revenue'] },
+  { figure: 'refunds', orders: 'refunds', pnl: ['refunds'] },
+  { figure: 'net_revenue', orders: 'net_revenue', pnl: ['net_revenue'] },
+  { figure: 'cogs', orders: 'cogs', pnl: ['cogs'] },
+  { figure: 'payment_fees', orders: 'payment_fee', pnl: ['payment_fees'] },
+  // An order's fulfillment_cost includes its shipping; the P&L reports shipping_cost apart.
+  { figure: 'fulfillment_cost', orders: 'fulfillment_cost', pnl: ['fulfillment_cost', 'shipping_cost'] },
+  { figure: 'ad_spend', orders: 'ad_spend_allocated', pnl: ['ad_spend'] },
+] as const;
+
+const NOT_COMPARED =
+  'opex, amortised_expenses, interest_expense and so net_profit/ebitda are allocated overhead: they cannot be matched from orders by construction and are not compared.';
+
+/** The tie-out: Orders summed by placed_date beside the service's Daily P&L, per day and per month. */
+export const CHECKS: TableSchema = {
+  sheetName: 'Checks',
+  indexColumns: 0,
+  storeData: true,
+  columns: [
+    derived('period', 'text', "A day (YYYY-MM-DD) or a month (YYYY-MM), store time zone."),
+    derived('kind', 'text'),
+    derived('result', 'text', '✓ when every figure agrees within one cent per order; ✗ names why in note.'),
+    derived('orders', 'int', 'Orders counted: cancelled and gone orders are left out, as the P&L leaves them out (refunds on the sale date).'),
+    ...TIEOUT_FIGURES.flatMap((f) => [
+      derived(`${f.figure}_orders`, 'amount', `Sum of Orders ${f.orders} by placed_date.`),
+      derived(`${f.figure}_pnl`, 'amount', `Merchant Analytics daily P&L ${f.pnl.join(' + ')}, read at checked_at.`),
+      derived(`${f.figure}_difference`, 'amount', 'orders − pnl'),
+    ]),
+    derived('note', 'text', NOT_COMPARED),
     derived('checked_at', 'timestamp'),
   ],
 };

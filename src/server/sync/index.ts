@@ -37,12 +37,12 @@ export interface SyncProgress {
 }
 
 /** One bounded step; the sidebar calls it again while `done` is false. */
-export function runSyncStep(options: { jobs?: JobName[]; budgetMs?: number } = {}): SyncProgress {
-  const jobs = options.jobs && options.jobs.length > 0 ? options.jobs : (['orders', 'products', 'daily'] as JobName[]);
+export function runSyncStep(options: { jobs?: JobName[]; budgetMs?: number; tieOut?: boolean } = {}): SyncProgress {
+  const jobs = options.jobs && (options.jobs.length > 0 || options.tieOut) ? options.jobs : (['orders', 'products', 'daily'] as JobName[]);
   const fromMark = ordersWatermark();
   // Sync now runs the reconciliation pass when it is due, as the schedule does (spec 4.4 rule 7):
   // a spreadsheet without a schedule must not keep vanished orders' revenue for ever.
-  const outcome = runSync({ jobs, budgetMs: options.budgetMs ?? DEFAULT_STEP_MS, addDueReconciliation: jobs.indexOf('orders') >= 0 });
+  const outcome = runSync({ jobs, budgetMs: options.budgetMs ?? DEFAULT_STEP_MS, addDueReconciliation: jobs.indexOf('orders') >= 0, tieOut: options.tieOut === true });
   return toProgress(outcome, fromMark);
 }
 

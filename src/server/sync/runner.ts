@@ -9,6 +9,7 @@ import { ExecutionBudget, EXECUTION_LIMIT_MS } from '../platform/budget';
 import { documentProperties } from '../platform/properties';
 import { ManagedWorkbook } from '../sheets/managed-workbook';
 import { checkBasis, finishBasisRefresh } from './basis-change';
+import { writeTieout } from '../finance/tieout-sheet';
 import { runDailyJob } from './daily-job';
 import { refreshFinanceSheets } from '../finance/refresh';
 import { classifyFailure, pauseMessage, type PauseCause, type RunFailure } from './failures';
@@ -31,6 +32,8 @@ export interface RunOptions {
   budgetMs: number;
   /** The scheduled run adds the reconciliation pass when it is due. */
   addDueReconciliation: boolean;
+  /** Run the tie-out (Checks sheet) even without the orders and daily jobs: the on-demand check. */
+  tieOut?: boolean;
 }
 
 export interface RunOutcome {
@@ -134,6 +137,9 @@ export function runSync(options: RunOptions): RunOutcome {
       }
       // Monthly P&L and the closed months follow the Daily P&L once it is up to date (and on one basis).
       if (allCaughtUp && jobs.indexOf('daily') >= 0 && budget.canStartStep()) messages.push(...refreshFinanceSheets(ctx));
+      // The tie-out follows every run that brought Orders and Daily P&L up to date, and runs on demand.
+      const tiesOut = options.tieOut === true || (jobs.indexOf('orders') >= 0 && jobs.indexOf('daily') >= 0);
+      if (allCaughtUp && tiesOut && budget.canStartStep()) messages.push(tieoutOrNote(ctx));
       result = { done: allCaughtUp, job: current, tally, message: messages.join(' '), outcome: allCaughtUp ? 'ok' : 'partial', failureCode: null, position, counts, pausedUntil: null };
     } catch (e) {
       // Pages written before the failure are in the sheets (and checkpointed): count them.
@@ -187,6 +193,16 @@ function failedEnding(failure: RunFailure, state: SyncStateStore): Ending {
 function pauseNote(sheetsStoreId: string | null): string {
   const paused = suspendSchedule(sheetsStoreId, Date.now());
   return paused ? ` Automatic sync is off until you reconnect this store; then it resumes ${describeSchedule(paused.schedule, paused.timeZone)}.` : '';
+}
+
+/** A tie-out that could not run is said in the log; the data the run wrote stands. */
+function tieoutOrNote(ctx: JobContext): string {
+  try {
+    return writeTieout(ctx);
+  } catch (e) {
+    const why = e !== null && typeof e === 'object' && typeof (e as { userMessage?: unknown }).userMessage === 'string' ? (e as { userMessage: string }).userMessage : e instanceof Error ? e.message : String(e);
+    return `Tie-out not run this time: ${why}`;
+  }
 }
 
 /** Daily P&L runs last: the order jobs before it mark the days whose figures changed. */

@@ -117,6 +117,19 @@ export interface SheetsBasis {
   refreshingSince: number | null;
 }
 
+/** The latest tie-out (finance/tieout-sheet.ts), for the sidebar and the next run's blanking. */
+export interface TieoutState {
+  checkedAt: number | null;
+  days: number;
+  /** The first days that did not tie out (the Checks sheet lists them all). */
+  failedDays: string[];
+  failedCount: number;
+  /** Data rows the Checks sheet holds. */
+  rows: number;
+  /** The plan window's first day when it cut the range, else null. */
+  cutFrom: string | null;
+}
+
 export interface SyncState {
   orders: OrdersState;
   products: ProductsState;
@@ -131,6 +144,7 @@ export interface SyncState {
   closedMonths: ClosedMonthRecord[];
   basis: BasisState;
   sheetsBasis: SheetsBasis;
+  tieout: TieoutState;
 }
 
 export type SyncStateKey = keyof SyncState;
@@ -148,6 +162,7 @@ const DEFAULTS: SyncState = {
   closedMonths: [],
   basis: { text: null, checkedAt: null },
   sheetsBasis: { basis: null, previous: null, refreshingSince: null },
+  tieout: { checkedAt: null, days: 0, failedDays: [], failedCount: 0, rows: 0, cutFrom: null },
 };
 
 /** Where state lives: document properties in Apps Script, a map in unit tests. */
@@ -175,6 +190,7 @@ export class SyncStateStore {
       closedMonths: read('closedMonths'),
       basis: read('basis'),
       sheetsBasis: read('sheetsBasis'),
+      tieout: read('tieout'),
     };
   }
 

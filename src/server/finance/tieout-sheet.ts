@@ -1,0 +1,75 @@
+/**
+ * The Checks sheet: after every sync that brought Orders and Daily P&L up to date, and on demand,
+ * the tie-out of the Orders sheet against the service's Daily P&L read at that moment (so a cost
+ * corrected after the sync shows as ✗ until the next sync fetches it). One Orders read, the daily
+ * pages of the range (one request per 400 days), and the sheet's write rides with the Sync log row.
+ */
+import { instantToLocalDate, type CellValue } from '../sheets/cells';
+import type { RowWrite } from '../sheets/row-writes';
+import { buildRow } from '../sheets/rows';
+import { CHECKS, ORDERS, TIEOUT_FIGURES, columnIndex } from '../sheets/schema';
+import { basisWords } from '../sync/basis-change';
+import type { JobContext } from '../sync/job-context';
+import { dayKey } from './daily-figures';
+import { readPnlBooks } from './tieout-books';
+import { tieOut, type TieoutRow } from './tieout';
+
+/** Days named in the Sync log and the sidebar when they do not tie out (the sheet lists them all). */
+const NAMED_DAYS = 10;
+
+export function tieoutCells(row: TieoutRow, checkedAt: number, timeZone: string): CellValue[] {
+  const values: Record<string, unknown> = {
+    period: row.period,
+    kind: row.kind,
+    result: row.ok ? '✓' : '✗',
+    orders: row.orders,
+    note: row.note,
+    checked_at: new Date(checkedAt).toISOString(),
+  };
+  for (const f of TIEOUT_FIGURES) {
+    const line = row.figures[f.figure];
+    values[`${f.figure}_orders`] = line.orders;
+    values[`${f.figure}_pnl`] = line.pnl;
+    values[`${f.figure}_difference`] = line.difference;
+  }
+  return buildRow(CHECKS, null, values, timeZone);
+}
+
+/** Runs the tie-out over the synced range and writes the Checks sheet; returns the Sync log's words. */
+export function writeTieout(ctx: JobContext): string {
+  const orderRows = ctx.workbook.readTable(ORDERS);
+  const placed = columnIndex(ORDERS, 'placed_date');
+  let first: string | null = null;
+  for (const row of orderRows) {
+    const day = dayKey(row[placed]);
+    if (day !== null && (first === null || day < first)) first = day;
+  }
+  const today = instantToLocalDate(ctx.now(), ctx.storeTimeZone);
+  const createdAfter = ctx.state.get('orders').createdAfter;
+  if (createdAfter !== null && (first === null || first < createdAfter)) first = createdAfter;
+  if (first === null) return '';
+  const books = readPnlBooks(ctx.api, first, today, () => ctx.budget.canStartStep());
+  const held = basisWords(ctx.state.get('sheetsBasis').basis);
+  const rows = tieOut({ orderRows, dayOf: dayKey, pnlDays: books.days, storeCurrency: ctx.state.get('meta').storeCurrency, basisHeld: held, basisNow: held });
+  const checkedAt = ctx.now();
+  const writes: RowWrite[] = rows.map((r, i) => ({ row: i + 2, column: 1, cells: tieoutCells(r, checkedAt, ctx.workbook.timeZone) }));
+  const previous = ctx.state.get('tieout').rows;
+  const blank: CellValue[] = CHECKS.columns.map(() => '');
+  for (let row = rows.length + 2; row <= previous + 1; row++) writes.push({ row, column: 1, cells: blank.slice() });
+  ctx.workbook.ensure(CHECKS);
+  ctx.workbook.defer([{ schema: CHECKS, rows: writes }]);
+  const failed = rows.filter((r) => r.kind === 'day' && !r.ok).map((r) => r.period);
+  const days = rows.filter((r) => r.kind === 'day').length;
+  ctx.state.save('tieout', { checkedAt, days, failedDays: failed.slice(0, NAMED_DAYS), failedCount: failed.length, rows: rows.length, cutFrom: books.cutFrom });
+  return tieoutText(days, failed, books.cutFrom);
+}
+
+export function tieoutText(days: number, failed: readonly string[], cutFrom: string | null): string {
+  const window = cutFrom ? ` It covers ${cutFrom} onwards: your plan shows no older history.` : '';
+  if (failed.length === 0) return `Tie-out: Orders agree with the Daily P&L on all ${days} days (see Checks).${window}`;
+  const named = failed.slice(0, NAMED_DAYS).join(', ') + (failed.length > NAMED_DAYS ? ` and ${failed.length - NAMED_DAYS} more` : '');
+  return (
+    `Tie-out: ✗ on ${failed.length} of ${days} days (${named}; see Checks). Run Sync now to fetch them again; ` +
+    `a day that stays ✗ after a sync has an edited Orders cell.${window}`
+  );
+}

@@ -1,0 +1,162 @@
+/**
+ * The tie-out (pure): the Orders sheet summed by placed_date (store time zone) beside the
+ * service's Daily P&L, per day and per month, with ✓ / ✗ at a tolerance of one cent per order.
+ * Cancelled and gone orders are left out as the P&L's basis leaves them out (refunds recognised on
+ * the sale date, so by placement day; blended ad spend allocated to orders). Sums are in whole
+ * cents; an unreadable amount makes its day's sum unknown, never 0. Months are summed by the
+ * shared period-sums module, the same summation as the Monthly P&L.
+ */
+import { PROFIT_TOTALS_FIELDS } from '../api/types';
+import { ORDERS, TIEOUT_FIGURES, columnIndex } from '../sheets/schema';
+import { sumByPeriod, type DayFigures, type PnlFigures } from './period-sums';
+
+export type TieoutFigure = (typeof TIEOUT_FIGURES)[number]['figure'];
+
+export interface TieoutLine {
+  orders: number | null;
+  pnl: number | null;
+  difference: number | null;
+}
+
+export interface TieoutRow {
+  period: string;
+  kind: 'day' | 'month';
+  ok: boolean;
+  orders: number;
+  figures: Record<TieoutFigure, TieoutLine>;
+  note: string;
+}
+
+export interface OrderDay {
+  day: string;
+  count: number;
+  /** Cents per figure; null when an order's amount could not be read. */
+  cents: Record<TieoutFigure, number | null>;
+  /** Orders in another currency than the store's (not summed). */
+  otherCurrency: number;
+}
+
+/** A P&L daily row as the API returns it (spec 2.9). */
+export type PnlDay = { date: string } & Partial<Record<string, unknown>>;
+
+export interface TieoutInput {
+  /** Orders sheet rows (without the header), columns as ORDERS. */
+  orderRows: ReadonlyArray<ReadonlyArray<unknown>>;
+  /** The placed_date cell → YYYY-MM-DD (serial numbers from the Sheets API, Date objects from SpreadsheetApp). */
+  dayOf: (cell: unknown) => string | null;
+  pnlDays: readonly PnlDay[];
+  storeCurrency: string | null;
+  /** The basis the sheets hold and the one the service reports now (words); unequal → every day ✗. */
+  basisHeld: string | null;
+  basisNow: string | null;
+}
+
+const FIGURES = TIEOUT_FIGURES.map((f) => f.figure);
+const COL = {
+  status: columnIndex(ORDERS, 'status'),
+  placed: columnIndex(ORDERS, 'placed_date'),
+  currency: columnIndex(ORDERS, 'currency'),
+};
+const ORDER_COLUMNS = TIEOUT_FIGURES.map((f) => [f.figure, columnIndex(ORDERS, f.orders)] as const);
+
+const toCents = (value: number): number => Math.round(value * 100);
+
+function emptyCents(): Record<TieoutFigure, number | null> {
+  return Object.fromEntries(FIGURES.map((f) => [f, 0])) as Record<TieoutFigure, number | null>;
+}
+
+/** Orders summed by placement day: active orders only (cancelled and gone are not revenue). */
+export function sumOrdersByDay(rows: TieoutInput['orderRows'], dayOf: TieoutInput['dayOf'], storeCurrency: string | null): Map<string, OrderDay> {
+  const byDay = new Map<string, OrderDay>();
+  for (const row of rows) {
+    if (row[COL.status] !== 'active') continue;
+    const day = dayOf(row[COL.placed]);
+    if (day === null) continue;
+    let acc = byDay.get(day);
+    if (!acc) byDay.set(day, (acc = { day, count: 0, cents: emptyCents(), otherCurrency: 0 }));
+    const currency = row[COL.currency];
+    if (storeCurrency !== null && typeof currency === 'string' && currency !== '' && currency !== storeCurrency) {
+      acc.otherCurrency++;
+      continue;
+    }
+    acc.count++;
+    for (const [figure, i] of ORDER_COLUMNS) {
+      const v = row[i];
+      const sum = acc.cents[figure];
+      acc.cents[figure] = typeof v === 'number' && Number.isFinite(v) && sum !== null ? sum + toCents(v) : null;
+    }
+  }
+  return byDay;
+}
+
+function pnlCents(day: PnlDay, fields: readonly string[]): number | null {
+  let sum = 0;
+  for (const field of fields) {
+    const v = day[field];
+    if (typeof v !== 'number' || !Number.isFinite(v)) return null;
+    sum += toCents(v);
+  }
+  return sum;
+}
+
+/** As PnlFigures (the shared period-sums shape), so months are summed the Monthly P&L's way. */
+function asFigures(cents: Record<TieoutFigure, number | null>): PnlFigures {
+  const out = Object.fromEntries(PROFIT_TOTALS_FIELDS.map((f) => [f, 0])) as PnlFigures;
+  for (const f of FIGURES) out[f] = cents[f] === null ? null : cents[f]! / 100;
+  return out;
+}
+
+/** Every day the P&L returned, then every month of them. */
+export function tieOut(input: TieoutInput): TieoutRow[] {
+  const orderDays = sumOrdersByDay(input.orderRows, input.dayOf, input.storeCurrency);
+  const basisChanged = input.basisHeld !== null && input.basisNow !== null && input.basisHeld !== input.basisNow;
+  const basisNote = basisChanged
+    ? `The service now reports another basis (${input.basisNow}) than the sheets hold (${input.basisHeld}): the next sync fetches every order and day again.`
+    : '';
+  const ordersSide: DayFigures[] = [];
+  const pnlSide: DayFigures[] = [];
+  const counts = new Map<string, number>();
+  const otherCurrency = new Map<string, number>();
+  const rows: TieoutRow[] = [];
+  for (const day of [...input.pnlDays].sort((a, b) => (a.date < b.date ? -1 : 1))) {
+    const od = orderDays.get(day.date);
+    const oc = od ? od.cents : emptyCents();
+    const pc = Object.fromEntries(TIEOUT_FIGURES.map((f) => [f.figure, pnlCents(day, f.pnl)])) as Record<TieoutFigure, number | null>;
+    ordersSide.push({ date: day.date, figures: asFigures(oc) });
+    pnlSide.push({ date: day.date, figures: asFigures(pc) });
+    counts.set(day.date, od ? od.count : 0);
+    otherCurrency.set(day.date, od ? od.otherCurrency : 0);
+    rows.push(compare(day.date, 'day', od ? od.count : 0, asFigures(oc), asFigures(pc), od ? od.otherCurrency : 0, basisNote));
+  }
+  const ordersMonths = sumByPeriod(ordersSide);
+  const pnlMonths = new Map(sumByPeriod(pnlSide).map((m) => [m.key, m]));
+  for (const m of ordersMonths) {
+    let count = 0;
+    let other = 0;
+    for (const [date, n] of counts) if (date.startsWith(m.key)) {
+      count += n;
+      other += otherCurrency.get(date) ?? 0;
+    }
+    rows.push(compare(m.key, 'month', count, m.figures, pnlMonths.get(m.key)!.figures, other, basisNote));
+  }
+  return rows;
+}
+
+function compare(period: string, kind: 'day' | 'month', count: number, orders: PnlFigures, pnl: PnlFigures, otherCurrency: number, basisNote: string): TieoutRow {
+  const tolerance = Math.max(1, count); // cents
+  const figures = {} as Record<TieoutFigure, TieoutLine>;
+  const off: string[] = [];
+  for (const f of FIGURES) {
+    const o = orders[f];
+    const p = pnl[f];
+    const difference = o === null || p === null ? null : (toCents(o) - toCents(p)) / 100;
+    figures[f] = { orders: o, pnl: p, difference };
+    if (difference === null) off.push(`${f} unknown`);
+    else if (Math.abs(toCents(o!) - toCents(p!)) > tolerance) off.push(f);
+  }
+  const notes: string[] = [];
+  if (basisNote) notes.push(basisNote);
+  if (off.length > 0) notes.push(`Differs: ${off.join(', ')}.`);
+  if (otherCurrency > 0) notes.push(`${otherCurrency} order(s) in another currency than the store's are not summed.`);
+  return { period, kind, ok: off.length === 0 && basisNote === '' && otherCurrency === 0, orders: count, figures, note: notes.join(' ') };
+}

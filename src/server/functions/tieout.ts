@@ -1,0 +1,59 @@
+/**
+ * =PROFIT_TIEOUT(start, end): the tie-out of the Orders sheet against the service's Daily P&L for
+ * a range, the same table as the Checks sheet (finance/tieout.ts). A custom function may read the
+ * spreadsheet but not write it: it reads Orders through SpreadsheetApp (dates arrive as Date
+ * values in the spreadsheet's zone) and the P&L with the stored access token, never refreshed.
+ */
+import { instantToLocalDate } from '../sheets/cells';
+import { CHECKS, ORDERS } from '../sheets/schema';
+import { basisOf, basisWords } from '../sync/basis-change';
+import { SyncStateStore } from '../sync/state';
+import { documentProperties } from '../platform/properties';
+import { readPnlBooks } from '../finance/tieout-books';
+import { tieOut, type TieoutInput } from '../finance/tieout';
+import { tieoutCells } from '../finance/tieout-sheet';
+import { FormulaError, dateRangeArguments } from './args';
+import { customFunctionContext, spreadsheetTimeZone } from './context';
+import type { Cell, Table } from './tables';
+
+const FN = 'PROFIT_TIEOUT';
+
+export function profitTieout(start: unknown, end: unknown): Table {
+  try {
+    const timeZone = spreadsheetTimeZone();
+    const range = dateRangeArguments(FN, start, end, (date) => instantToLocalDate(date.getTime(), timeZone));
+    const sheet = SpreadsheetApp.getActive().getSheetByName(ORDERS.sheetName);
+    if (!sheet || sheet.getLastRow() < 2) throw new FormulaError(FN, 'there is no Orders sheet to check yet: run Sync now first');
+    const orderRows = sheet.getRange(2, 1, sheet.getLastRow() - 1, ORDERS.columns.length).getValues();
+    const dayOf: TieoutInput['dayOf'] = (cell) => {
+      if (cell instanceof Date) return instantToLocalDate(cell.getTime(), timeZone);
+      return typeof cell === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(cell) ? cell : null;
+    };
+    const { client, budget } = customFunctionContext();
+    const books = readPnlBooks(client, range.start, range.end, () => budget.canStartStep());
+    const state = new SyncStateStore(documentProperties());
+    const held = state.get('sheetsBasis').basis;
+    const now = basisOf(client.summary(range.start, range.end).basis);
+    const rows = tieOut({
+      orderRows,
+      dayOf,
+      pnlDays: books.days,
+      storeCurrency: state.get('meta').storeCurrency,
+      basisHeld: held ? basisWords(held) : null,
+      basisNow: now ? basisWords(now) : null,
+    });
+    const checkedAt = Date.now();
+    const table: Table = [CHECKS.columns.map((c) => c.header)];
+    for (const row of rows) table.push(tieoutCells(row, checkedAt, timeZone).map((v): Cell => (v === null ? '' : v)));
+    if (books.cutFrom) {
+      const said: Cell[] = table[0].map(() => '');
+      said[0] = `covers ${books.cutFrom} … ${range.end}: your plan shows no history before ${books.cutFrom}`;
+      table.push(said);
+    }
+    return table;
+  } catch (e) {
+    if (e instanceof FormulaError) throw e;
+    const userMessage = e !== null && typeof e === 'object' && typeof (e as { userMessage?: unknown }).userMessage === 'string' ? (e as { userMessage: string }).userMessage : null;
+    throw new Error(`${FN}: ${userMessage ?? (e instanceof Error ? e.message : String(e))}`);
+  }
+}
