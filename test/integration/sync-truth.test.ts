@@ -132,7 +132,7 @@ describe('vanished orders and reconciliation', () => {
 
 describe('the exported workbook after a demo-sized sync', () => {
   const DEMO_ORDERS = 2000;
-  const MANAGED = ['Orders', 'Line items', 'Products', 'Variants', 'Daily P&L', 'Monthly P&L', 'Sync log'];
+  const MANAGED = ['Orders', 'Line items', 'Products', 'Variants', 'Daily P&L', 'Monthly P&L', 'Checks', 'Sync log'];
   const FORMATTING = ['Range.setFontWeight', 'Sheets.Spreadsheets.batchUpdate', 'Sheet.setColumnWidth', 'Sheet.setColumnWidths', 'Sheet.autoResizeColumns'];
   const dir = mkdtempSync(join(tmpdir(), 'sync-export-'));
   let demo: Stack;

@@ -105,6 +105,7 @@ export function runSync(options: RunOptions): RunOutcome {
       if (storeTag() === null) setStoreTag(account.store.id);
       workbook.bindStore(account.store.id, account.store.currency || null);
       state.update('meta', { storeTimeZone: account.store.timezone, storeCurrency: account.store.currency });
+      const watermarkAtStart = state.get('orders').watermark;
       const ctx: JobContext = { api, workbook, state, budget, now: () => Date.now(), storeTimeZone: account.store.timezone || workbook.timeZone, tally };
       const messages: string[] = resumed ? [`Automatic sync resumed: ${describeSchedule(resumed, scheduleTimeZone())}.`] : [];
       messages.push(...checkManagedSheets(ctx, jobs));
@@ -131,14 +132,17 @@ export function runSync(options: RunOptions): RunOutcome {
       const meta = state.get('meta');
       if (meta.truncated) messages.push(`The plan shows history from ${meta.historyAvailableFrom ?? 'a limited date'} (older data is not available).`);
       if (allCaughtUp && state.get('capacity').stoppedAt !== null) state.update('capacity', { stoppedAt: null });
+      let basisRefreshed = false;
       if (allCaughtUp && jobs.indexOf('orders') >= 0 && jobs.indexOf('daily') >= 0) {
         const refreshed = finishBasisRefresh(ctx);
         if (refreshed) messages.push(refreshed);
+        basisRefreshed = refreshed !== null;
       }
       // Monthly P&L and the closed months follow the Daily P&L once it is up to date (and on one basis).
       if (allCaughtUp && jobs.indexOf('daily') >= 0 && budget.canStartStep()) messages.push(...refreshFinanceSheets(ctx));
-      // The tie-out follows every run that brought Orders and Daily P&L up to date, and runs on demand.
-      const tiesOut = options.tieOut === true || (jobs.indexOf('orders') >= 0 && jobs.indexOf('daily') >= 0);
+      // The tie-out follows every run that brought Orders and Daily P&L up to date with new changes (an
+      // idle run leaves the last one standing, at most a day old: it costs an Orders read), and on demand.
+      const tiesOut = options.tieOut === true || (jobs.indexOf('orders') >= 0 && jobs.indexOf('daily') >= 0 && tieoutDue(state, watermarkAtStart, tally.gone, basisRefreshed));
       if (allCaughtUp && tiesOut && budget.canStartStep()) messages.push(tieoutOrNote(ctx));
       result = { done: allCaughtUp, job: current, tally, message: messages.join(' '), outcome: allCaughtUp ? 'ok' : 'partial', failureCode: null, position, counts, pausedUntil: null };
     } catch (e) {
@@ -193,6 +197,19 @@ function failedEnding(failure: RunFailure, state: SyncStateStore): Ending {
 function pauseNote(sheetsStoreId: string | null): string {
   const paused = suspendSchedule(sheetsStoreId, Date.now());
   return paused ? ` Automatic sync is off until you reconnect this store; then it resumes ${describeSchedule(paused.schedule, paused.timeZone)}.` : '';
+}
+
+/** Orders changed in this run (new changes or gone marks), the basis is being refreshed, or the last tie-out is a day old. */
+function tieoutDue(state: SyncStateStore, watermarkAtStart: string | null, gone: number, basisRefreshed: boolean): boolean {
+  const last = state.get('tieout').checkedAt;
+  return (
+    state.get('orders').watermark !== watermarkAtStart ||
+    gone > 0 ||
+    basisRefreshed ||
+    state.get('sheetsBasis').refreshingSince !== null ||
+    last === null ||
+    Date.now() - last >= 86_400_000
+  );
 }
 
 /** A tie-out that could not run is said in the log; the data the run wrote stands. */
