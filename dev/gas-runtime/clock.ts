@@ -4,16 +4,26 @@
  * modelled service costs, tests calling clock.advance).
  */
 export class RuntimeClock {
-  /** One BigInt64 slot: the offset in ms added to the real clock. */
-  readonly buffer = new SharedArrayBuffer(BigInt64Array.BYTES_PER_ELEMENT);
+  /** Two BigInt64 slots: the offset in ms added to the real clock, and 1 while real time flows (0: modelled time only). */
+  readonly buffer = new SharedArrayBuffer(2 * BigInt64Array.BYTES_PER_ELEMENT);
   private readonly offset = new BigInt64Array(this.buffer);
 
-  constructor(startTime?: number) {
+  /**
+   * `realTime: false` (option `modelledTimeOnly` of the runtime): the clock moves only by modelled
+   * costs, sleeps and advance(), so a test's time limits do not depend on how loaded the host is.
+   */
+  constructor(startTime?: number, realTime = true) {
+    Atomics.store(this.offset, 1, realTime ? 1n : 0n);
     if (startTime !== undefined) this.setNow(startTime);
   }
 
+  /** Real ms now, or 0 when only modelled time counts. */
+  real(): number {
+    return Atomics.load(this.offset, 1) === 1n ? Date.now() : 0;
+  }
+
   now(): number {
-    return Date.now() + Number(Atomics.load(this.offset, 0));
+    return this.real() + Number(Atomics.load(this.offset, 0));
   }
 
   advance(ms: number): void {
@@ -21,9 +31,22 @@ export class RuntimeClock {
     Atomics.add(this.offset, 0, BigInt(Math.round(ms)));
   }
 
+  /**
+   * Moves the clock on to `target` if it is behind it; returns the ms it moved. Concurrent
+   * executions each spend time on their own timeline: the shared clock is the furthest of them.
+   */
+  advanceTo(target: number): number {
+    for (;;) {
+      const offset = Atomics.load(this.offset, 0);
+      const behind = Math.round(target - (this.real() + Number(offset)));
+      if (behind <= 0) return 0;
+      if (Atomics.compareExchange(this.offset, 0, offset, offset + BigInt(behind)) === offset) return behind;
+    }
+  }
+
   /** Pins the clock to an absolute instant; it keeps running in real time from there. */
   setNow(ms: number): void {
     if (!Number.isFinite(ms)) throw new RangeError(`clock.setNow needs a finite epoch ms, got ${ms}`);
-    Atomics.store(this.offset, 0, BigInt(Math.round(ms - Date.now())));
+    Atomics.store(this.offset, 0, BigInt(Math.round(ms - this.real())));
   }
 }

@@ -30,6 +30,12 @@ export interface RuntimeOptions {
   urlFetchAllow?: string[];
   libraries?: Record<string, string>;
   costModel?: boolean;
+  /**
+   * The clock moves only by modelled costs, sleeps and clock.advance(), not with real time: time
+   * limits then measure what Apps Script would spend, not how loaded this host is (tests that run
+   * hundreds of executions at once). Default false.
+   */
+  modelledTimeOnly?: boolean;
   onSleep?: (ms: number) => Promise<void>;
   stateDir?: string;
 }
@@ -110,10 +116,16 @@ export class LocalRuntime {
     };
   }
 
+  /** The wiring of one execution: Utilities.sleep spends that execution's time. */
+  private executionWiring(execution: () => Execution): ServiceWiring {
+    return { ...this.wiring(), sleep: (ms) => execution().spend(ms) };
+  }
+
   async run(functionName: string, args: unknown[] = [], options: RunOptions = {}): Promise<ExecutionResult> {
     const authMode = options.authMode ?? 'FULL';
     const ctx = { authMode, timeZone: this.timeZone, executionId: `exec-${++this.executionSeq}`, counts: emptyCounts() };
-    const execution = new Execution(
+    // The wiring's sleep is called only once the execution runs, after this assignment.
+    const execution: Execution = new Execution(
       {
         clock: this.clock, locks: this.stores.locks, costModel: this.options.costModel !== false, onSleep: this.options.onSleep,
         reviveBlob: (b) => new Blob(Buffer.from(b.bytes.map((x) => x & 0xff)), b.contentType, b.name),
@@ -122,7 +134,7 @@ export class LocalRuntime {
       {
         ctx, functionName, args: options.event === undefined ? args : [options.event, ...args],
         timeLimitMs: options.timeLimitMs ?? (authMode === 'CUSTOM_FUNCTION' ? CUSTOM_FUNCTION_TIME_LIMIT_MS : DEFAULT_TIME_LIMIT_MS),
-        killAtServiceCall: options.killAtServiceCall, roots: createServiceRoots(this.wiring(), ctx),
+        killAtServiceCall: options.killAtServiceCall, roots: createServiceRoots(this.executionWiring(() => execution), ctx),
         libraries: this.libraries, code: this.code, codeFilename: path.join(this.options.distDir, 'Code.js'),
       },
     );
@@ -219,7 +231,7 @@ export async function createLocalRuntime(options: RuntimeOptions): Promise<Local
     throw new Error(`Cannot read ${codeFile}: ${error.message}`);
   });
   const libraries = await Promise.all(manifest.libraries.map((l) => loadLibrary(l.userSymbol, options.libraries)));
-  const clock = new RuntimeClock(options.startTime);
+  const clock = new RuntimeClock(options.startTime, options.modelledTimeOnly !== true);
   const stores = createStores(clock);
   const spreadsheetModule = await optionalModule(loadSpreadsheetModule);
   const exportModule = await optionalModule(loadExportModule);

@@ -60,6 +60,8 @@ export interface ExecutionServiceContext {
   timeZone: string;
   executionId: string;
   counts: ExecutionCounts;
+  /** After a lock wait: the holder's time has passed for this execution too (set by the Execution). */
+  syncClock?: () => void;
 }
 
 /** Google's refusal for what an auth mode forbids, e.g. writes in a custom function. */

@@ -31,6 +31,8 @@ export interface StackOptions {
   libraries?: Record<string, string>;
   /** Global that returns the authorization URL; default the sidebar's beginConnect. */
   authorizationUrlGlobal?: string;
+  /** The runtime's clock moves by modelled time only (see RuntimeOptions.modelledTimeOnly). */
+  modelledTimeOnly?: boolean;
 }
 
 export interface Stack {
@@ -76,6 +78,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       urlFetchAllow: [`${apiUrl}/`],
       ...(options.libraries ? { libraries: options.libraries } : {}),
       ...(options.stateDir ? { stateDir: options.stateDir } : {}),
+      ...(options.modelledTimeOnly ? { modelledTimeOnly: true } : {}),
       // Modelled waits come in small steps: the emulator's clock follows in whole seconds.
       onSleep: async (ms) => {
         pendingSleepMs += ms;

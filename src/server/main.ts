@@ -11,7 +11,7 @@ import * as sidebar from './sidebar';
 import type { CloseMonthResult, ConnectStart, DashboardResult, ScheduleView, SidebarState, SyncProgress } from '../contract/sidebar';
 import { closeMonth as closeMonthSnapshot } from './finance/close-month';
 import { insertDashboard as insertPnlDashboard } from './finance/dashboard';
-import { profitDaily, profitOrder, profitSummary, type Table } from './functions';
+import { maFreshness, profitDaily, profitMonthly, profitOrder, profitSummary, refreshFormulas, type Table } from './functions';
 import { profitTieout } from './functions/tieout';
 import { checkConnection, type ConnectionCheck } from './api/connection-check';
 import * as sync from './sync';
@@ -61,6 +61,15 @@ export function showHelp(): void {
 /** Menu → Sync now: one sync run within the execution budget; the outcome appears as a toast. */
 export function syncNowFromMenu(): void {
   sidebar.syncFromMenu();
+}
+
+/**
+ * Menu → Refresh formulas: every cell using the add-on's functions recalculates with fresh answers
+ * (answers cached before are not read again); a toast says how many.
+ */
+export function refreshFormulasFromMenu(): void {
+  const { formulas } = refreshFormulas();
+  SpreadsheetApp.getActiveSpreadsheet().toast(formulas === 1 ? '1 formula recalculates.' : `${formulas} formulas recalculate.`, 'Merchant Analytics', 5);
 }
 
 /**
@@ -178,6 +187,30 @@ export function PROFIT_SUMMARY(start: unknown, end: unknown, metric?: unknown): 
  */
 export function PROFIT_DAILY(start: unknown, end: unknown, metrics?: unknown): Table {
   return profitDaily(start, end, metrics);
+}
+
+/**
+ * Monthly profit and loss of the connected store, summed from its daily figures: a header row
+ * (month, days, then the metrics), then one row per calendar month, oldest first. `days` shows
+ * how many days of the month the period holds (a partial first or last month).
+ * @param {Date|string} start First day (a date cell or "YYYY-MM-DD"), in the store's time zone.
+ * @param {Date|string} end Last day, included (a date cell or "YYYY-MM-DD").
+ * @param {string|Array<Array<string>>=} metrics Optional: "net_revenue, cm3, net_margin_pct" or a range of names.
+ * @return {Array<Array<string|number|Date>>} a header row, then one row per month.
+ * @customfunction
+ */
+export function PROFIT_MONTHLY(start: unknown, end: unknown, metrics?: unknown): Table {
+  return profitMonthly(start, end, metrics);
+}
+
+/**
+ * How fresh the store's figures are: when Merchant Analytics last synced the store, whether it
+ * calls the data stale, and how far back the plan's history goes.
+ * @return {Array<Array<string|number|boolean|Date>>} a header row, then one row per field.
+ * @customfunction
+ */
+export function MA_FRESHNESS(): Table {
+  return maFreshness();
 }
 
 /**

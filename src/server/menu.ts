@@ -9,6 +9,7 @@ export const MENU_ITEMS = [
   { caption: 'Open sidebar', functionName: 'showSidebar' },
   { caption: 'Sync now', functionName: 'syncNowFromMenu' },
   { caption: 'Insert P&L dashboard', functionName: 'insertDashboard' },
+  { caption: 'Refresh formulas', functionName: 'refreshFormulasFromMenu' },
   { caption: 'Help', functionName: 'showHelp' },
 ] as const;
 
@@ -27,7 +28,7 @@ export const HELP_TEXT = [
   'Merchant Analytics copies your store\'s orders, line items, products and daily profit and loss into this spreadsheet.',
   '1. Open the sidebar (Extensions → Merchant Analytics → Open sidebar) and connect your store.',
   '2. Press "Sync now" for the first copy; choose a schedule to keep the sheets current.',
-  '3. Use =PROFIT_SUMMARY(start, end) and =PROFIT_DAILY(start, end) in any cell.',
+  '3. Use =PROFIT_SUMMARY(start, end, "net_profit"), =PROFIT_DAILY(start, end) and =PROFIT_MONTHLY(start, end) in any cell; "Refresh formulas" recalculates them.',
   'Access is read-only. Customers appear only as a pseudonymous reference, never by name or address.',
 ].join('\n\n');
 

@@ -27,6 +27,7 @@ describe.skipIf(!built)('menu: onOpen / onInstall / showSidebar (built bundle, l
       { kind: 'item', caption: 'Open sidebar', functionName: 'showSidebar' },
       { kind: 'item', caption: 'Sync now', functionName: 'syncNowFromMenu' },
       { kind: 'item', caption: 'Insert P&L dashboard', functionName: 'insertDashboard' },
+      { kind: 'item', caption: 'Refresh formulas', functionName: 'refreshFormulasFromMenu' },
       { kind: 'item', caption: 'Help', functionName: 'showHelp' },
     ]);
   });

@@ -67,7 +67,7 @@ function fakeClient(overrides: Partial<ApiClient>): { client: ApiClient; calls: 
     summary: unexpected('summary'),
     listDaily: unexpected('listDaily'),
     rateLimitRemaining: () => null,
-    summaryAnswer: (s, e) => ({ summary: client.summary(s, e), meta: null }),
+    summaryAnswer: (s, e) => ({ summary: client.summary(s, e), meta: null, maxAgeSeconds: null }),
     ...overrides,
   };
   return { client, calls };
@@ -166,7 +166,7 @@ describe('PROFIT_SUMMARY keeps the unit counts behind cogs_coverage_pct', () => 
 describe('metric names: case-insensitive, CM1–CM3 and margins in percent', () => {
   const ny = { budget: budget(), timeZone: 'America/New_York' };
   const one = (metric: unknown, meta: { historyAvailableFrom: string | null; truncated: boolean } | null = null) => {
-    const { client } = fakeClient({ summaryAnswer: () => ({ summary, meta }) });
+    const { client } = fakeClient({ summaryAnswer: () => ({ summary, meta, maxAgeSeconds: null }) });
     return profitSummary('2025-01-01', '2025-01-31', metric, { client, ...ny });
   };
   it('a totals field, its short name and its spelling variants give that one number', () => {
@@ -183,7 +183,7 @@ describe('metric names: case-insensitive, CM1–CM3 and margins in percent', () 
     expect(one('net_margin_pct')).toEqual([[expected]]);
   });
   it('a margin over zero net revenue is unknown (an empty cell), never 0', () => {
-    const { client } = fakeClient({ summaryAnswer: () => ({ summary: { ...summary, totals: { ...totals, net_revenue: 0 } }, meta: null }) });
+    const { client } = fakeClient({ summaryAnswer: () => ({ summary: { ...summary, totals: { ...totals, net_revenue: 0 } }, meta: null, maxAgeSeconds: null }) });
     expect(profitSummary('2025-01-01', '2025-01-31', 'net_margin_pct', { client, ...ny })).toEqual([['']]);
   });
   it('a period the plan window shortened says so in the cell beside the number', () => {

@@ -54,6 +54,9 @@ export class Execution {
   private readonly channel = new MessageChannel();
   private readonly logs: string[] = [];
   private readonly startedAt: number;
+  /** This execution's own timeline: real time since it started plus the time it spent (modelled costs, sleeps, lock waits). */
+  private readonly realStart: number;
+  private spentMs = 0;
   private worker: Worker | undefined;
   private watchdog: NodeJS.Timeout | undefined;
   private finished = false;
@@ -62,6 +65,29 @@ export class Execution {
   constructor(private readonly env: ExecutionEnvironment, private readonly plan: ExecutionPlan) {
     this.table = new HandleTable(env.reviveBlob);
     this.startedAt = env.clock.now();
+    this.realStart = env.clock.real();
+    plan.ctx.syncClock = () => this.syncToClock();
+  }
+
+  /** Where this execution's own time is. Never ahead of the shared clock, which is the furthest execution. */
+  private ownNow(): number {
+    return this.startedAt + (this.env.clock.real() - this.realStart) + this.spentMs;
+  }
+
+  /**
+   * Time this execution spends (a modelled service cost, Utilities.sleep). Executions running at
+   * the same time spend theirs in parallel, as in Apps Script where each is its own process: the
+   * shared clock moves only when this execution gets ahead of it, never by the sum of them all.
+   */
+  async spend(ms: number): Promise<void> {
+    this.spentMs += ms;
+    const moved = this.env.clock.advanceTo(this.ownNow());
+    if (moved > 0 && this.env.onSleep) await this.env.onSleep(moved);
+  }
+
+  /** After waiting on a lock: the holder's time has passed, so this execution is at least at the shared clock. */
+  private syncToClock(): void {
+    this.spentMs = Math.max(this.spentMs, this.env.clock.now() - this.startedAt - (this.env.clock.real() - this.realStart));
   }
 
   async run(): Promise<ExecutionResult> {
@@ -98,7 +124,7 @@ export class Execution {
   }
 
   private overTime(): boolean {
-    return this.env.clock.now() - this.startedAt > this.plan.timeLimitMs;
+    return this.ownNow() - this.startedAt > this.plan.timeLimitMs;
   }
 
   private checkTimeLimit(): boolean {
@@ -174,8 +200,7 @@ export class Execution {
     counts.cellsWritten += cost.cellsWritten;
     if (!this.env.costModel || cost.ms <= 0) return;
     counts.modelledMs += cost.ms;
-    this.env.clock.advance(cost.ms);
-    if (this.env.onSleep) await this.env.onSleep(cost.ms);
+    await this.spend(cost.ms);
   }
 
   private finish(outcome: { ok: boolean; value?: unknown; error?: WireError; timedOut?: boolean }): void {
@@ -185,7 +210,7 @@ export class Execution {
     this.env.locks.releaseAll(this.plan.ctx.executionId);
     this.channel.port1.close();
     void this.worker?.terminate();
-    const endedAt = this.env.clock.now();
+    const endedAt = this.ownNow();
     const result: ExecutionResult = {
       ok: outcome.ok,
       timedOut: outcome.timedOut ?? false,

@@ -90,12 +90,19 @@ export class Lock {
   constructor(private readonly locks: LockManager, private readonly scope: string, private readonly ctx: ExecutionServiceContext) {}
 
   tryLock(timeoutInMillis: unknown): Promise<boolean> {
-    return this.locks.acquire(this.scope, this.ctx.executionId, timeoutOf(timeoutInMillis));
+    return this.acquire(timeoutInMillis);
   }
 
   async waitLock(timeoutInMillis: unknown): Promise<void> {
+    if (!(await this.acquire(timeoutInMillis))) throw new Error('Lock timeout: another process was holding the lock for too long.');
+  }
+
+  /** A wait behind another holder brings this execution up to the shared clock (the holder's time passed for it too). */
+  private async acquire(timeoutInMillis: unknown): Promise<boolean> {
+    const holder = this.locks.holder(this.scope);
     const acquired = await this.locks.acquire(this.scope, this.ctx.executionId, timeoutOf(timeoutInMillis));
-    if (!acquired) throw new Error('Lock timeout: another process was holding the lock for too long.');
+    if (holder !== undefined && holder !== this.ctx.executionId) this.ctx.syncClock?.();
+    return acquired;
   }
 
   releaseLock(): void {

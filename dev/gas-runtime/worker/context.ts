@@ -17,7 +17,7 @@ const INSTALL_CLOCK = `(function (clockBuffer) {
   const load = Atomics.load;
   const RealDate = Date;
   const realNow = RealDate.now;
-  const now = function now() { return realNow() + Number(load(offsets, 0)); };
+  const now = function now() { return (load(offsets, 1) === 1n ? realNow() : 0) + Number(load(offsets, 0)); };
   const GasDate = function Date(...args) {
     if (!new.target) return new RealDate(now()).toString();
     return args.length === 0 ? new RealDate(now()) : new RealDate(...args);

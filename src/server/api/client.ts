@@ -55,6 +55,13 @@ export interface DailyQuery {
   cursor?: string | null;
 }
 
+export interface SummaryAnswer {
+  summary: ProfitabilitySummary;
+  meta: MetaInfo | null;
+  /** Seconds Cache-Control lets the answer be kept; null when it may not be (or came from the cache). */
+  maxAgeSeconds: number | null;
+}
+
 export interface ApiClient {
   account(): Account;
   stores(): Store[];
@@ -64,7 +71,7 @@ export interface ApiClient {
   getProduct(id: string): Product;
   summary(startDate: string, endDate: string): ProfitabilitySummary;
   /** The summary with its history meta: `truncated` when the plan window cut the period (spec 8.3). */
-  summaryAnswer(startDate: string, endDate: string): { summary: ProfitabilitySummary; meta: MetaInfo | null };
+  summaryAnswer(startDate: string, endDate: string): SummaryAnswer;
   listDaily(query: DailyQuery): Page<DailyRow>;
   /** The last RateLimit-Remaining (hourly budget) seen by this client, null before any. */
   rateLimitRemaining(): number | null;
@@ -88,13 +95,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const page = <T>(path: string, filters: QueryParams, paging: PagingQuery): Page<T> =>
     toPage<T>(transport.get(path, buildQuery([...filters, ['limit', paging.limit], ['cursor', paging.cursor]]), { list: true }));
 
-  const summaryAnswer = (startDate: string, endDate: string): { summary: ProfitabilitySummary; meta: MetaInfo | null } => {
+  const summaryAnswer = (startDate: string, endDate: string): SummaryAnswer => {
     const query = buildQuery([
       ['start_date', startDate],
       ['end_date', endDate],
     ]);
     const answer = transport.get('/profitability/summary', query, { cacheable: true });
-    return { summary: answer.data as ProfitabilitySummary, meta: answer.meta };
+    return { summary: answer.data as ProfitabilitySummary, meta: answer.meta, maxAgeSeconds: answer.maxAgeSeconds };
   };
 
   return {

@@ -29,6 +29,8 @@ export interface TransportOptions {
   cache?: CacheLike | null;
   /** Separates cached answers of different connections (e.g. the store id); never a token. */
   cacheScope?: string;
+  /** Part of response-cache keys only: answers cached under another generation are not read (formulas after a sync). */
+  cacheGeneration?: string;
   sleep?: (ms: number) => void;
   fetcher?: HttpFetcher;
   now?: () => number;
@@ -242,7 +244,8 @@ export class Transport {
   private cacheKey(pathAndQuery: string): string {
     const digest = this.options.digest ?? utilitiesDigest;
     const connection = digest(`connection:${this.currentToken()}`).slice(0, 12);
-    return responseCacheKey(`${this.options.cacheScope ?? ''}~${connection}`, pathAndQuery, digest);
+    const generation = this.options.cacheGeneration === undefined ? '' : `~g${this.options.cacheGeneration}`;
+    return responseCacheKey(`${this.options.cacheScope ?? ''}~${connection}${generation}`, pathAndQuery, digest);
   }
 
   private fromCache(key: string, opts: GetOptions): ApiAnswer | null {

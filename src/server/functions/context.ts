@@ -1,28 +1,49 @@
 /**
  * What a custom function needs to call the API: the stored access token (never refreshed here),
- * the 30 s budget, the document cache, and the spreadsheet's time zone for dates.
+ * the 30 s budget, the document cache (Cache-Control answers and shared formula answers), and
+ * the spreadsheet's time zone for dates.
  */
 import { createApiClient } from '../api/client';
 import type { ApiClient } from '../api/client';
+import { utilitiesDigest } from '../api/response-cache';
 import { customFunctionTokenSource, storeTag } from '../auth';
 import { getDeploymentConfig } from '../config';
 import { CUSTOM_FUNCTION_LIMIT_MS, ExecutionBudget } from '../platform/budget';
+import { AnswerCache } from './answer-cache';
+import { formulaGeneration } from './generation';
 
 export interface CustomFunctionContext {
   client: ApiClient;
   budget: ExecutionBudget;
+  answers: AnswerCache;
 }
+
+/** Time kept after waiting for another formula's answer, to read it and build the cells. */
+const AFTER_WAIT_RESERVE_MS = 3_000;
 
 export function customFunctionContext(): CustomFunctionContext {
   const budget = new ExecutionBudget(CUSTOM_FUNCTION_LIMIT_MS);
+  const tokens = customFunctionTokenSource();
+  const cache = CacheService.getDocumentCache();
+  const store = storeTag() ?? '';
+  const generation = formulaGeneration();
   const client = createApiClient({
     baseUrl: getDeploymentConfig().apiBaseUrl,
-    tokens: customFunctionTokenSource(),
+    tokens,
     budget,
-    cache: CacheService.getDocumentCache(),
-    transport: { cacheScope: storeTag() ?? '' },
+    cache,
+    transport: { cacheScope: store, cacheGeneration: generation },
   });
-  return { client, budget };
+  // Answers belong to one connection (a digest of the token, never the token) and one generation.
+  const connection = utilitiesDigest(`connection:${tokens.accessToken()}`).slice(0, 12);
+  const answers = new AnswerCache({
+    store: cache!,
+    lock: () => LockService.getUserLock(),
+    scope: `${store}~${connection}~g${generation}`,
+    waitBudgetMs: () => budget.remainingMs() - AFTER_WAIT_RESERVE_MS,
+    digest: utilitiesDigest,
+  });
+  return { client, budget, answers };
 }
 
 /** The spreadsheet's time zone (not the script's): Date arguments are read, and dates returned, in it. */

@@ -1,3 +1,4 @@
-/** Custom functions: bodies for the PROFIT_* globals in main.ts. */
-export { profitDaily, profitOrder, profitSummary } from './profit';
+/** Custom functions: bodies for the PROFIT_* and MA_* globals in main.ts, and their refresh. */
+export { maFreshness, profitDaily, profitMonthly, profitOrder, profitSummary } from './profit';
+export { refreshFormulas } from './refresh';
 export type { Table, Cell } from './tables';

@@ -4,11 +4,14 @@
  * message that says what to do.
  */
 import type { ApiClient } from '../api/client';
-import type { DailyRow } from '../api/types';
+import type { MetaInfo } from '../api/envelope';
+import type { DailyRow, ProfitabilitySummary } from '../api/types';
 import type { ExecutionBudget } from '../platform/budget';
 import { instantToLocalDate } from '../sheets/cells';
 import { DateFormatter, FormulaError, dateRangeArguments, orderIdArgument } from './args';
+import type { AnswerCache, Fetched } from './answer-cache';
 import { customFunctionContext, spreadsheetTimeZone } from './context';
+import { freshnessTable, monthlyTable } from './period-tables';
 import { metricArgument, metricListArgument } from './metrics';
 import { SUMMARY_SCALAR_METRICS, Table, dailyTable, metricCell, orderTable, summaryRecord, summaryTable } from './tables';
 
@@ -21,11 +24,27 @@ export interface FunctionDeps {
   budget: ExecutionBudget;
   /** The spreadsheet's time zone (IANA): Date arguments are read in it, PROFIT_DAILY's dates made in it. */
   timeZone: string;
+  /** Shared answers (document cache, one fetcher per argument set); without it every call fetches. */
+  answers?: AnswerCache;
 }
+
+/**
+ * Daily rows carry no Cache-Control the add-on could honour for them (spec 8.5 names only account,
+ * stores and summary); the formula answer is derived data like the Daily P&L sheet itself, so it
+ * is kept until the next sync that changes data (the generation in its key) and at most an hour:
+ * never older than the sheets are under the hourly schedule.
+ */
+export const DAILY_KEEP_SECONDS = 3_600;
 
 /** YYYY-MM-DD of a Date as the spreadsheet shows it (what Utilities.formatDate gives in its zone). */
 function dayFormatter(timeZone: string): DateFormatter {
   return (date) => instantToLocalDate(date.getTime(), timeZone);
+}
+
+function depsOrContext(deps: FunctionDeps | undefined, timeZone: string): FunctionDeps {
+  if (deps) return deps;
+  const ctx = customFunctionContext();
+  return { client: ctx.client, budget: ctx.budget, answers: ctx.answers, timeZone };
 }
 
 /**
@@ -35,10 +54,10 @@ function dayFormatter(timeZone: string): DateFormatter {
  */
 export function profitSummary(start: unknown, end: unknown, metric: unknown, deps?: FunctionDeps): Table {
   return withUserMessages('PROFIT_SUMMARY', () => {
-    const range = dateRangeArguments('PROFIT_SUMMARY', start, end, dayFormatter(deps?.timeZone ?? spreadsheetTimeZone()));
+    const timeZone = deps?.timeZone ?? spreadsheetTimeZone();
+    const range = dateRangeArguments('PROFIT_SUMMARY', start, end, dayFormatter(timeZone));
     const chosen = isOmitted(metric) ? null : metricArgument('PROFIT_SUMMARY', 'metric', metric, SUMMARY_SCALAR_METRICS);
-    const { client } = deps ?? customFunctionContext();
-    const answer = client.summaryAnswer(range.start, range.end);
+    const answer = readSummary('PROFIT_SUMMARY', depsOrContext(deps, timeZone), range.start, range.end);
     if (chosen === null) return summaryTable(answer.summary, answer.meta);
     return metricCell(chosen.read(summaryRecord(answer.summary)), answer.summary, answer.meta);
   });
@@ -50,10 +69,61 @@ export function profitDaily(start: unknown, end: unknown, metrics: unknown, deps
     const timeZone = deps?.timeZone ?? spreadsheetTimeZone();
     const range = dateRangeArguments('PROFIT_DAILY', start, end, dayFormatter(timeZone));
     const columns = isOmitted(metrics) ? null : metricListArgument('PROFIT_DAILY', 'metrics', metrics);
-    const { client, budget } = deps ?? customFunctionContext();
-    const days = readAllDays(client, budget, range.start, range.end);
+    const days = readDays('PROFIT_DAILY', depsOrContext(deps, timeZone), range.start, range.end);
     return dailyTable(days.rows, timeZone, columns, days.historyFrom);
   });
+}
+
+/** One row per calendar month of the period, summed from the daily rows (same cache as PROFIT_DAILY). */
+export function profitMonthly(start: unknown, end: unknown, metrics: unknown, deps?: FunctionDeps): Table {
+  return withUserMessages('PROFIT_MONTHLY', () => {
+    const timeZone = deps?.timeZone ?? spreadsheetTimeZone();
+    const range = dateRangeArguments('PROFIT_MONTHLY', start, end, dayFormatter(timeZone));
+    const columns = isOmitted(metrics) ? null : metricListArgument('PROFIT_MONTHLY', 'metrics', metrics);
+    const days = readDays('PROFIT_MONTHLY', depsOrContext(deps, timeZone), range.start, range.end);
+    return monthlyTable(days.rows, timeZone, columns, days.historyFrom);
+  });
+}
+
+/** When the service last synced the store's data, whether it calls that stale, and the plan's history. */
+export function maFreshness(deps?: Omit<FunctionDeps, 'timeZone'>): Table {
+  return withUserMessages('MA_FRESHNESS', () => {
+    const d = deps ?? depsOrContext(undefined, '');
+    const account = cached('MA_FRESHNESS', d, 'account', () => {
+      const value = d.client.account();
+      return { value, keepSeconds: ACCOUNT_KEEP_SECONDS };
+    });
+    return freshnessTable(account);
+  });
+}
+
+/** The account's own Cache-Control is 5 minutes on the emulator; freshness is not kept longer. */
+const ACCOUNT_KEEP_SECONDS = 300;
+
+function cached<T>(fn: string, deps: FunctionDeps | Omit<FunctionDeps, 'timeZone'>, key: string, fetch: () => Fetched<T>): T {
+  return deps.answers ? deps.answers.answer(fn, key, fetch) : fetch().value;
+}
+
+interface SummaryData {
+  summary: ProfitabilitySummary;
+  meta: MetaInfo | null;
+}
+
+function readSummary(fn: string, deps: FunctionDeps, start: string, end: string): SummaryData {
+  return cached<SummaryData>(fn, deps, `summary:${start}:${end}`, () => {
+    const answer = deps.client.summaryAnswer(start, end);
+    // Honours the summary's Cache-Control (spec 8.5); none or no-store: not kept.
+    return { value: { summary: answer.summary, meta: answer.meta }, keepSeconds: answer.maxAgeSeconds };
+  });
+}
+
+interface DaysData {
+  rows: DailyRow[];
+  historyFrom: string | null;
+}
+
+function readDays(fn: string, deps: FunctionDeps, start: string, end: string): DaysData {
+  return cached<DaysData>(fn, deps, `daily:${start}:${end}`, () => ({ value: readAllDays(fn, deps.client, deps.budget, start, end), keepSeconds: DAILY_KEEP_SECONDS }));
 }
 
 /** An argument left out, or given as an empty cell. */
@@ -70,21 +140,21 @@ export function profitOrder(orderId: unknown, deps?: Omit<FunctionDeps, 'timeZon
 }
 
 /** Follows next_cursor with the same filters, sequentially, while the 30 s budget allows. */
-function readAllDays(client: ApiClient, budget: ExecutionBudget, startDate: string, endDate: string): { rows: DailyRow[]; historyFrom: string | null } {
+function readAllDays(fn: string, client: ApiClient, budget: ExecutionBudget, startDate: string, endDate: string): DaysData {
   const rows: DailyRow[] = [];
   let historyFrom: string | null = null;
   const seen = new Set<string>();
   let cursor: string | null = null;
   for (let pages = 0; ; pages++) {
     if (pages > 0 && !budget.canStartStep()) {
-      throw new FormulaError('PROFIT_DAILY', 'the range is too long to read within the 30 seconds a formula may run; use a shorter range or the Daily P&L sheet');
+      throw new FormulaError(fn, 'the range is too long to read within the 30 seconds a formula may run; use a shorter range or the Daily P&L sheet');
     }
     const page = client.listDaily({ startDate, endDate, limit: DAILY_PAGE_LIMIT, cursor });
     rows.push(...page.data);
     if (page.meta?.truncated === true) historyFrom = page.meta.historyAvailableFrom;
     if (!page.hasMore) return { rows, historyFrom };
     if (page.nextCursor === null || seen.has(page.nextCursor) || pages + 1 >= MAX_DAILY_PAGES) {
-      throw new FormulaError('PROFIT_DAILY', 'Merchant Analytics returned inconsistent paging; try again later');
+      throw new FormulaError(fn, 'Merchant Analytics returned inconsistent paging; try again later');
     }
     seen.add(page.nextCursor);
     cursor = page.nextCursor;

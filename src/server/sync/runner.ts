@@ -2,6 +2,7 @@
  * One sync execution: document lock (a busy document → log and exit), account read and store
  * check, then the jobs in order until caught up or out of budget; one Sync log row per run.
  */
+import { refreshFormulas } from '../functions/refresh';
 import { createApiClient, type ApiClient } from '../api';
 import { confirmStore, documentLock, refreshProactively, setStoreTag, storeTag, triggerTokenSource } from '../auth';
 import { getDeploymentConfig } from '../config';
@@ -173,7 +174,20 @@ export function runSync(options: RunOptions): RunOutcome {
   } finally {
     lock.releaseLock();
   }
+  if (tally.inserted + tally.updated + tally.cancelled + tally.gone > 0) refreshFormulasAfterSync();
   return result;
+}
+
+/**
+ * Data changed: formula answers cached before are not read again and every cell using the
+ * add-on's functions recalculates. A failure here never fails the sync that wrote the data.
+ */
+function refreshFormulasAfterSync(): void {
+  try {
+    refreshFormulas();
+  } catch (e) {
+    console.warn(`Formulas were not refreshed after the sync: ${e instanceof Error ? e.message : String(e)}`);
+  }
 }
 
 /** How a run that did not reach its end ended. */
