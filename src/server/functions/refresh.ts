@@ -17,7 +17,7 @@ import { nextFormulaGeneration } from './generation';
 const ADD_ON_CALL = /\b(PROFIT_[A-Z0-9_]+|PRODUCT_COST|MA_[A-Z0-9_]+)(\s*\()/gi;
 
 /** Managed data sheets (by name; a renamed one is skipped by size below). */
-const DATA_SHEETS: readonly string[] = ['Orders', 'Line items', 'Products', 'Variants', 'Daily P&L', 'Monthly P&L', 'Sync log'];
+const DATA_SHEETS: readonly string[] = ['Orders', 'Line items', 'Products', 'Variants', 'Daily P&L', 'Monthly P&L', 'Restatements', 'Sync log'];
 /** A sheet bigger than this is data, not a report: its formulas are not scanned. */
 const MAX_SCANNED_CELLS = 200_000;
 
