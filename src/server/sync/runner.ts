@@ -2,7 +2,7 @@
  * One sync execution: document lock (a busy document → log and exit), account read and store
  * check, then the jobs in order until caught up or out of budget; one Sync log row per run.
  */
-import { refreshFormulas } from '../functions/refresh';
+import { nextFormulaGeneration } from '../functions/generation';
 import { createApiClient, type ApiClient } from '../api';
 import { confirmStore, documentLock, refreshProactively, setStoreTag, storeTag, triggerTokenSource } from '../auth';
 import { getDeploymentConfig } from '../config';
@@ -174,17 +174,22 @@ export function runSync(options: RunOptions): RunOutcome {
   } finally {
     lock.releaseLock();
   }
-  if (tally.inserted + tally.updated + tally.cancelled + tally.gone > 0) refreshFormulasAfterSync();
+  // Orders and products changed: the figures behind them did (a cost correction or refund moves
+  // the order, spec 3.1). Daily P&L days are rewritten every run (trailing window) and do not count.
+  const changed = result.counts.ordersAdded + result.counts.ordersUpdated + result.counts.products + result.counts.variants;
+  if (changed > 0) refreshFormulasAfterSync();
   return result;
 }
 
 /**
- * Data changed: formula answers cached before are not read again and every cell using the
- * add-on's functions recalculates. A failure here never fails the sync that wrote the data.
+ * Data changed: formula answers cached before are not read again. A failure here never fails the
+ * sync that wrote the data.
  */
 function refreshFormulasAfterSync(): void {
   try {
-    refreshFormulas();
+    // Re-entering the formulas (refreshFormulas) scans every report sheet, a dozen Sheets calls per
+    // run: only the menu's "Refresh formulas" does that for now. The generation alone is one write.
+    nextFormulaGeneration();
   } catch (e) {
     console.warn(`Formulas were not refreshed after the sync: ${e instanceof Error ? e.message : String(e)}`);
   }
