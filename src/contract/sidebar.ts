@@ -74,10 +74,8 @@ export interface JobView {
   lastRunAt: string | null;
   /** 'ok' | 'partial' | 'error' or null when never run. */
   outcome: string | null;
-  /** Rows written by the run. */
+  /** Rows written by the last run. */
   rows: number;
-  /** What the run wrote, per sheet: the same figures as its Sync log row (null for runs of older versions). */
-  counts: SyncCounts | null;
   message: string | null;
   /**
    * A failure that is history: the connection works again (it was a lost connection) or a later
@@ -184,26 +182,17 @@ export interface CloseMonthRequest {
   replace?: boolean;
 }
 
-/**
- * What a sync wrote, in the words of the sheets (never API pages): the same figures the Sync log
- * row of the run holds (orders_added … pnl_days). A record the API returned again unchanged (the
- * 5-minute overlap, the at-least-once feed, the daily window re-read) is not written and not counted.
- */
+/** What a sync wrote, in the words of the sheets (never API pages). */
 export interface SyncCounts {
-  /** Orders new to the Orders sheet. */
+  /** Orders new to the Orders sheet, and orders already there brought up to date (marked gone included). */
   ordersAdded: number;
-  /** Orders already there whose values changed (cancelled ones included). */
   ordersUpdated: number;
-  /** Of the updated orders, those that became cancelled. */
-  ordersCancelled: number;
-  /** Orders the service no longer returns, marked gone by the monthly check. */
-  ordersGone: number;
-  /** Line item rows written with those orders (added, changed or marked removed). */
+  /** Line item rows written with those orders (added or updated). */
   lineItems: number;
-  /** Product and variant rows written (added or changed). */
+  /** Product and variant rows written (added or updated). */
   products: number;
   variants: number;
-  /** Days of the Daily P&L written (added, or whose figures changed). */
+  /** Days of the Daily P&L written (added or refreshed). */
   days: number;
 }
 

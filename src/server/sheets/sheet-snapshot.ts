@@ -6,7 +6,7 @@
  * once its Date objects are turned back into serials (key-index.ts does that for both).
  */
 import { a1Range } from './a1';
-import { changeSpan, type TableSchema } from './schema';
+import type { TableSchema } from './schema';
 
 export interface MetadataTag {
   id: number;
@@ -27,11 +27,7 @@ export interface SheetInfo {
 export interface SheetReads {
   /** Row 1, from column A through one column past the managed ones (or the sheet's last column). */
   header: unknown[];
-  /**
-   * The index columns from row 2 down to the last row with a value in them (trailing empty rows
-   * left out), each row followed by the schema's change columns (change-check.ts); whole rows for
-   * a `wholeRows` read (the change columns are among them).
-   */
+  /** The index columns from row 2 down to the last row with a value in them (trailing empty rows left out). */
   keys: unknown[][];
 }
 
@@ -74,40 +70,27 @@ export interface ReadRequest {
 export function readManagedRows(spreadsheetId: string, requests: readonly ReadRequest[]): SheetReads[] {
   if (requests.length === 0) return [];
   const ranges: string[] = [];
-  const keyRangeAt: Array<{ keys: number; changes: number | null } | null> = [];
+  const keyRangeAt: Array<number | null> = [];
   for (const { schema, info, wholeRows } of requests) {
     // One column past the managed ones shows where a heading went when a column was inserted before it.
     ranges.push(a1Range(info.title, 1, 1, 1, Math.max(1, Math.min(schema.columns.length + 1, info.columns))));
     const keyColumns = Math.min(wholeRows ? schema.columns.length : schema.indexColumns, info.columns);
     if (info.rows >= 2 && keyColumns > 0) {
-      const keys = ranges.length;
+      keyRangeAt.push(ranges.length);
       ranges.push(a1Range(info.title, 2, 1, info.rows, keyColumns));
-      const span = wholeRows ? null : changeSpan(schema);
-      let changes: number | null = null;
-      if (span && span.end <= info.columns) {
-        changes = ranges.length;
-        ranges.push(a1Range(info.title, 2, span.start + 1, info.rows, span.end));
-      }
-      keyRangeAt.push({ keys, changes });
     } else keyRangeAt.push(null);
   }
   const got = sheetsService().Values?.batchGet(spreadsheetId, { ranges, valueRenderOption: 'UNFORMATTED_VALUE', dateTimeRenderOption: 'SERIAL_NUMBER' });
   const valueRanges = got?.valueRanges ?? [];
   let at = 0;
   return requests.map(({ schema, info, wholeRows }, i) => {
-    const header = padded(valueRanges[at]?.values?.[0] ?? [], Math.min(schema.columns.length + 1, info.columns));
-    const reads = keyRangeAt[i];
+    const header = padded(valueRanges[at++]?.values?.[0] ?? [], Math.min(schema.columns.length + 1, info.columns));
+    const keyAt = keyRangeAt[i];
     let keys: unknown[][] = [];
-    if (reads !== null) {
-      const changes = reads.changes === null ? null : (valueRanges[reads.changes]?.values ?? []);
-      const span = changeSpan(schema);
-      const width = span ? span.end - span.start : 0;
-      keys = (valueRanges[reads.keys]?.values ?? []).map((row, r) => {
-        const index = padded(row, wholeRows ? schema.columns.length : schema.indexColumns);
-        return changes === null ? index : index.concat(padded(changes[r] ?? [], width));
-      });
-      at = (reads.changes ?? reads.keys) + 1;
-    } else at++;
+    if (keyAt !== null) {
+      at++;
+      keys = (valueRanges[keyAt]?.values ?? []).map((row) => padded(row, wholeRows ? schema.columns.length : schema.indexColumns));
+    }
     return { header, keys };
   });
 }

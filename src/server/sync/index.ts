@@ -6,8 +6,7 @@ import { documentLock, storeTag } from '../auth';
 import { documentProperties } from '../platform/properties';
 import { ManagedWorkbook } from '../sheets/managed-workbook';
 import type { JobName } from './job-context';
-import type { SyncCounts } from '../../contract/sidebar';
-import { ordersShare, overallFraction, positionShare } from './progress';
+import { ordersShare, overallFraction, positionShare, type RunCounts } from './progress';
 import { runScheduledSync as runScheduled, runSync, type RunOutcome } from './runner';
 import { describeSchedule, resumeSuspendedSchedule, scheduleTimeZone, suspendedSchedule, type Schedule } from './schedule';
 import { SyncStateStore } from './state';
@@ -26,7 +25,7 @@ export interface SyncProgress {
   pagesDone: number;
   rowsWritten: number;
   /** What was written, per sheet (orders added/updated, line items, products, variants, days). */
-  counts: SyncCounts;
+  counts: RunCounts;
   /** A partial run paused for the API's hourly reserve continues after this ISO time; else null. */
   pausedUntil: string | null;
   /** Rows the job in progress has in all, when known: the days of the daily window. Never guessed. */

@@ -18,7 +18,7 @@ import { emptyTally, type JobContext, type JobName, type JobPosition, type JobRe
 import { reconciliationDue, runOrdersJob, runReconcileJob } from './orders-job';
 import { runProductsJob } from './products-job';
 import { emptyCounts } from '../../contract/counts-text';
-import type { SyncCounts } from '../../contract/sidebar';
+import { addJobCounts, snapshotOf, type RunCounts } from './progress';
 import { checkManagedSheets } from './sheet-health';
 import { describeSchedule, resumeSuspendedSchedule, scheduleTimeZone, suspendSchedule } from './schedule';
 import { SyncStateStore } from './state';
@@ -47,8 +47,8 @@ export interface RunOutcome {
   failureCode: string | null;
   /** Where the last job stands, when that can be known (progress.ts). */
   position: JobPosition | null;
-  /** What the run wrote, per sheet (the same figures as its Sync log row). */
-  counts: SyncCounts;
+  /** What the run wrote, per sheet. */
+  counts: RunCounts;
   /** A 'partial' run that paused for the API's hourly reserve continues after this (epoch ms); else null. */
   pausedUntil: number | null;
 }
@@ -88,6 +88,8 @@ export function runSync(options: RunOptions): RunOutcome {
     let api: ApiClient | null = null;
     let jobs = options.jobs.slice();
     let current: JobName | null = null;
+    let counts = emptyCounts();
+    let before = snapshotOf(tally);
     let result: RunOutcome;
     let failure: RunFailure | null = null;
     try {
@@ -98,7 +100,7 @@ export function runSync(options: RunOptions): RunOutcome {
         const tag = storeTag();
         const message = `This spreadsheet holds data of store ${tag}, but the connection now reads ${account.store.id}. Nothing was written. Reconnect the original store here, or use a new spreadsheet.${pauseNote(tag)}`;
         log.close({ ...blankEntry(startedAt, jobs.join(', ')), endedAt: Date.now(), outcome: 'error', message, failureCode: 'store_changed', connectionLost: true });
-        return { done: true, job: null, tally, message, outcome: 'error', failureCode: 'store_changed', position: null, counts: tally.counts, pausedUntil: null };
+        return { done: true, job: null, tally, message, outcome: 'error', failureCode: 'store_changed', position: null, counts, pausedUntil: null };
       }
       const resumed = resumeSuspendedSchedule(account.store.id, storeTag());
       if (storeTag() === null) setStoreTag(account.store.id);
@@ -117,7 +119,9 @@ export function runSync(options: RunOptions): RunOutcome {
       let position: JobPosition | null = null;
       for (const job of jobs) {
         current = job;
+        before = snapshotOf(tally);
         const r = RUNNERS[job](ctx);
+        counts = addJobCounts(counts, job, before, tally);
         messages.push(r.message);
         position = r.position ?? null;
         if (job === 'orders' && r.caughtUp) noteFirstBackfill(ctx);
@@ -139,14 +143,15 @@ export function runSync(options: RunOptions): RunOutcome {
       if (allCaughtUp && jobs.indexOf('daily') >= 0 && budget.canStartStep()) messages.push(...refreshFinanceSheets(ctx));
       // The tie-out follows every run that brought Orders and Daily P&L up to date with new changes (an
       // idle run leaves the last one standing, at most a day old: it costs an Orders read), and on demand.
-      const tiesOut = options.tieOut === true || (jobs.indexOf('orders') >= 0 && jobs.indexOf('daily') >= 0 && tieoutDue(state, watermarkAtStart, tally.counts.ordersGone, basisRefreshed));
+      const tiesOut = options.tieOut === true || (jobs.indexOf('orders') >= 0 && jobs.indexOf('daily') >= 0 && tieoutDue(state, watermarkAtStart, tally.gone, basisRefreshed));
       if (allCaughtUp && tiesOut && budget.canStartStep()) messages.push(tieoutOrNote(ctx));
-      result = { done: allCaughtUp, job: current, tally, message: messages.join(' '), outcome: allCaughtUp ? 'ok' : 'partial', failureCode: null, position, counts: tally.counts, pausedUntil: null };
+      result = { done: allCaughtUp, job: current, tally, message: messages.join(' '), outcome: allCaughtUp ? 'ok' : 'partial', failureCode: null, position, counts, pausedUntil: null };
     } catch (e) {
-      // Pages written before the failure are in the sheets (and checkpointed): the tally counts them.
+      // Pages written before the failure are in the sheets (and checkpointed): count them.
+      if (current !== null) counts = addJobCounts(counts, current, before, tally);
       failure = classifyFailure(e);
       const ending = failure.pausedUntil !== undefined ? pausedEnding(failure.pausedUntil, workbook.timeZone, failure.pauseFor) : failedEnding(failure, state);
-      result = { ...ending, job: current, tally, counts: tally.counts };
+      result = { ...ending, job: current, tally, counts };
     }
     // The closing row carries the run's deferred writes (Monthly P&L, Restatements): still under the lock.
     try {
@@ -154,7 +159,10 @@ export function runSync(options: RunOptions): RunOutcome {
       ...blankEntry(startedAt, jobs.join(', ')),
       endedAt: Date.now(),
       pages: tally.pages,
-      counts: tally.counts,
+      inserted: tally.inserted,
+      updated: tally.updated,
+      cancelled: tally.cancelled,
+      gone: tally.gone,
       requests: api ? api.stats.requests : 0,
       rateLimitWaits: api ? api.stats.rateLimitWaits : 0,
       outcome: result.outcome,
@@ -246,5 +254,5 @@ function noteFirstBackfill(ctx: JobContext): void {
 }
 
 function blankEntry(startedAt: number, job: string): LogEntry {
-  return { startedAt, endedAt: null, job, pages: 0, counts: emptyCounts(), requests: 0, rateLimitWaits: 0, outcome: 'running', message: '' };
+  return { startedAt, endedAt: null, job, pages: 0, inserted: 0, updated: 0, cancelled: 0, gone: 0, requests: 0, rateLimitWaits: 0, outcome: 'running', message: '' };
 }

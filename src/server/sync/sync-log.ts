@@ -8,8 +8,6 @@ import { buildRow } from '../sheets/rows';
 import { SYNC_LOG, columnIndex } from '../sheets/schema';
 import { takeBusyNotes, type BusyNoteStore } from './busy-notes';
 import type { RunRecord, SyncStateStore } from './state';
-import { emptyCounts, packCounts, rowsWritten, unpackCounts } from '../../contract/counts-text';
-import type { SyncCounts } from '../../contract/sidebar';
 
 export const MAX_LOG_ROWS = 500;
 /** Trim only when this many rows are over the bound, so trimming is rare. */
@@ -21,8 +19,10 @@ export interface LogEntry {
   endedAt: number | null;
   job: string;
   pages: number;
-  /** What the run wrote, per sheet: the same figures the sidebar shows for it. */
-  counts: SyncCounts;
+  inserted: number;
+  updated: number;
+  cancelled: number;
+  gone: number;
   requests: number;
   rateLimitWaits: number;
   outcome: RunRecord['outcome'];
@@ -40,8 +40,6 @@ export interface LoggedRun extends RunRecord {
   failureCode: string | null;
   connectionLost: boolean;
   pausedUntil: number | null;
-  /** What the run wrote (its Sync log row's counts); null for records of older versions. */
-  counts: SyncCounts | null;
 }
 
 /** The recent runs, newest first; records saved before these fields existed read as plain runs. */
@@ -51,7 +49,6 @@ export function loggedRuns(state: SyncStateStore): LoggedRun[] {
     failureCode: typeof run.failureCode === 'string' ? run.failureCode : null,
     connectionLost: run.connectionLost === true,
     pausedUntil: typeof run.pausedUntil === 'number' ? run.pausedUntil : null,
-    counts: unpackCounts(run.written),
   }));
 }
 
@@ -95,13 +92,12 @@ export class SyncLog {
       this.workbook.write([{ schema: SYNC_LOG, rows: [{ row: this.row, column: 1, cells: this.cells(entry) }, ...busy] }]);
       this.state.save('openLogRow', null);
     }
-    const run: RunRecord = {
+    const run: LoggedRun = {
       job: entry.job,
       startedAt: entry.startedAt,
       endedAt: entry.endedAt,
       outcome: entry.outcome,
-      rows: rowsWritten(entry.counts),
-      written: packCounts(entry.counts),
+      rows: entry.inserted + entry.updated,
       message: entry.message,
       failureCode: entry.failureCode ?? null,
       connectionLost: entry.connectionLost === true,
@@ -118,7 +114,7 @@ export class SyncLog {
    */
   note(at: number, job: string, message: string): void {
     const next = this.workbook.lastRowAtOpen(SYNC_LOG) + 1;
-    const entry: LogEntry = { startedAt: at, endedAt: at, job, pages: 0, counts: emptyCounts(), requests: 0, rateLimitWaits: 0, outcome: 'ok', message };
+    const entry: LogEntry = { startedAt: at, endedAt: at, job, pages: 0, inserted: 0, updated: 0, cancelled: 0, gone: 0, requests: 0, rateLimitWaits: 0, outcome: 'ok', message };
     this.workbook.write([{ schema: SYNC_LOG, rows: [{ row: next, column: 1, cells: this.cells(entry) }] }]);
   }
 
@@ -142,15 +138,11 @@ export class SyncLog {
         started_at: new Date(entry.startedAt).toISOString(),
         ended_at: entry.endedAt === null ? null : new Date(entry.endedAt).toISOString(),
         job: entry.job,
-        orders_added: entry.counts.ordersAdded,
-        orders_updated: entry.counts.ordersUpdated,
-        orders_cancelled: entry.counts.ordersCancelled,
-        orders_gone: entry.counts.ordersGone,
-        line_items: entry.counts.lineItems,
-        products: entry.counts.products,
-        variants: entry.counts.variants,
-        pnl_days: entry.counts.days,
         pages: entry.pages,
+        inserted: entry.inserted,
+        updated: entry.updated,
+        cancelled: entry.cancelled,
+        gone: entry.gone,
         requests: entry.requests,
         rate_limit_waits: entry.rateLimitWaits,
         outcome: entry.outcome,
