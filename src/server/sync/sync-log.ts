@@ -71,9 +71,11 @@ export class SyncLog {
         cells: ['interrupted', 'The run was ended by the Apps Script time limit; the next run resumed from the last saved checkpoint.'],
       });
     }
+    // The marker first: a run ended between the two calls must not leave a row "running" that no
+    // marker points at. A marker without its row is harmless (the next run writes at that row).
+    this.state.save('openLogRow', next);
     this.workbook.write([{ schema: SYNC_LOG, rows }]);
     this.row = next;
-    this.state.save('openLogRow', next);
   }
 
   /**
