@@ -1,5 +1,6 @@
 /** The local Apps Script runtime: the public API used by tests, the demo, the playground and bench. */
 import type { ExecutionResult } from './bridge/execution.js';
+import type { QuotaLedger } from './quotas.js';
 import type { PropertyStore } from './services/properties.js';
 import type { TriggerRecord } from './services/triggers.js';
 import { createLocalRuntime, type RunOptions, type RuntimeCounts, type RuntimeOptions } from './runtime.js';
@@ -16,6 +17,9 @@ export type { TriggerRecord } from './services/triggers.js';
 export type { WorkbookJson } from './spreadsheet-adapter.js';
 export type { AuthMode, ExecutionCounts, ExecutionServiceContext, FetchRecord } from './types.js';
 export { UiLog } from './types.js';
+export type { QuotaUse } from './types.js';
+export { QuotaLedger, TRIGGER_QUOTA_MESSAGE, URL_FETCH_QUOTA_MESSAGE, SHEETS_REQUESTS_PER_MINUTE_PER_USER } from './quotas.js';
+export type { AccountKind } from './quotas.js';
 
 export interface GasRuntime {
   run(functionName: string, args?: unknown[], options?: RunOptions): Promise<ExecutionResult>;
@@ -25,6 +29,8 @@ export interface GasRuntime {
   readonly workbook: Workbook;
   readonly properties: { script: PropertyStore; document: PropertyStore; user: PropertyStore };
   readonly triggers: TriggerRecord[];
+  /** Per-user quota use on the runtime clock (quotas.ts). */
+  readonly quotas: QuotaLedger;
   readonly ui: UiLog;
   readonly totals: RuntimeCounts;
   /** Starts the loopback /usercallback endpoint; returns e.g. "http://127.0.0.1:PORT/usercallback". */

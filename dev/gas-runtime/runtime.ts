@@ -15,9 +15,10 @@ import type { TriggerRecord } from './services/triggers.js';
 import {
   loadExportModule, loadSpreadsheetModule, type ExportModule, type SpreadsheetModule, type WorkbookJson, type WorkbookLike,
 } from './spreadsheet-adapter.js';
+import { QuotaGuard, TRIGGER_QUOTA_MESSAGE, type AccountKind, type QuotaLedger } from './quotas.js';
 import { loadState, saveState } from './state.js';
 import { createStores, type SharedStores } from './stores.js';
-import { emptyCounts, type AuthMode, type ExecutionCounts, type UiLog } from './types.js';
+import { emptyCounts, type AuthMode, type CallInterceptor, type ExecutionCounts, type ExecutionServiceContext, type UiLog } from './types.js';
 
 export const DEFAULT_TIME_LIMIT_MS = 360_000;
 export const CUSTOM_FUNCTION_TIME_LIMIT_MS = 30_000;
@@ -38,6 +39,8 @@ export interface RuntimeOptions {
   modelledTimeOnly?: boolean;
   onSleep?: (ms: number) => Promise<void>;
   stateDir?: string;
+  /** 'workspace' sets Google Workspace quotas (6 h of triggers, 100,000 UrlFetch calls a day). */
+  account?: AccountKind;
 }
 
 export interface RunOptions {
@@ -46,6 +49,8 @@ export interface RunOptions {
   killAtServiceCall?: number;
   /** The event object: passed as the function's first argument. */
   event?: unknown;
+  /** What the time limit's error says (a trigger past the daily allowance). */
+  timeLimitMessage?: string;
 }
 
 export interface RuntimeCounts extends ExecutionCounts {
@@ -83,6 +88,11 @@ export class LocalRuntime {
 
   get properties(): PropertyStores {
     return this.stores.properties;
+  }
+
+  /** Per-user quota use (Sheets API per minute, UrlFetch per day, trigger runtime per day). */
+  get quotas(): QuotaLedger {
+    return this.stores.quotas;
   }
 
   get triggers(): TriggerRecord[] {
@@ -135,6 +145,7 @@ export class LocalRuntime {
         ctx, functionName, args: options.event === undefined ? args : [options.event, ...args],
         timeLimitMs: options.timeLimitMs ?? (authMode === 'CUSTOM_FUNCTION' ? CUSTOM_FUNCTION_TIME_LIMIT_MS : DEFAULT_TIME_LIMIT_MS),
         killAtServiceCall: options.killAtServiceCall, roots: createServiceRoots(this.executionWiring(() => execution), ctx),
+        interceptors: this.interceptors(ctx), timeLimitMessage: options.timeLimitMessage,
         libraries: this.libraries, code: this.code, codeFilename: path.join(this.options.distDir, 'Code.js'),
       },
     );
@@ -148,6 +159,22 @@ export class LocalRuntime {
     }
   }
 
+  /** Quotas first (a refused call never happens), then the SpreadsheetApp write buffer. */
+  private interceptors(ctx: ExecutionServiceContext): CallInterceptor[] {
+    const list: CallInterceptor[] = [new QuotaGuard(this.stores.quotas, this.userEmail, ctx, this.projectNumber)];
+    if (this.spreadsheetModule && this.workbookModel) list.push(this.spreadsheetModule.writeBufferOf(this.workbookModel));
+    return list;
+  }
+
+  private get userEmail(): string {
+    return this.options.user?.email ?? 'user@example.com';
+  }
+
+  /** A stable made-up Cloud project number for the script (Google's quota errors name one). */
+  private get projectNumber(): string {
+    return String(parseInt(createHash('sha256').update(this.scriptId).digest('hex').slice(0, 10), 16)).slice(0, 12);
+  }
+
   private addToTotals(result: ExecutionResult): void {
     const t = this.totals;
     const c = result.counts;
@@ -159,6 +186,9 @@ export class LocalRuntime {
     t.cellsWritten += c.cellsWritten;
     t.urlFetches += c.urlFetches;
     t.modelledMs += c.modelledMs;
+    t.sheetsApiReads += c.sheetsApiReads;
+    t.sheetsApiWrites += c.sheetsApiWrites;
+    t.quotaRefusals += c.quotaRefusals;
     t.requests.push(...c.requests);
     for (const [k, n] of Object.entries(c.byMethod)) t.byMethod[k] = (t.byMethod[k] ?? 0) + n;
   }
@@ -174,7 +204,27 @@ export class LocalRuntime {
       'day-of-week': now.getUTCDay() === 0 ? 7 : now.getUTCDay(), 'week-of-year': Math.floor((now.getTime() - jan1) / (7 * 86_400_000)) + 1,
       hour: now.getUTCHours(), minute: now.getUTCMinutes(), second: now.getUTCSeconds(), timezone: 'UTC',
     };
-    return this.run(trigger.handlerFunction, [], { authMode: 'FULL', event });
+    return this.runTrigger(this.userEmail, () => this.run(trigger.handlerFunction, [], { authMode: 'FULL', event, ...this.triggerLimit(this.userEmail) }));
+  }
+
+  /** A trigger's time limit: the execution limit, or what is left of the user's daily trigger runtime. */
+  private triggerLimit(user: string): Pick<RunOptions, 'timeLimitMs' | 'timeLimitMessage'> {
+    const remaining = this.stores.quotas.triggerRemainingMs(user);
+    return remaining < DEFAULT_TIME_LIMIT_MS ? { timeLimitMs: remaining, timeLimitMessage: TRIGGER_QUOTA_MESSAGE } : {};
+  }
+
+  /** Past the daily trigger runtime the trigger does not run; a run that does is counted against it. */
+  private async runTrigger(user: string, run: () => Promise<ExecutionResult>): Promise<ExecutionResult> {
+    if (this.stores.quotas.triggerRemainingMs(user) <= 0) {
+      const now = this.clock.now();
+      const counts = emptyCounts();
+      counts.quota = this.stores.quotas.use(user);
+      return { ok: false, timedOut: false, error: { name: 'Exception', message: TRIGGER_QUOTA_MESSAGE }, startedAt: now, endedAt: now, elapsedMs: 0, counts, logs: [] };
+    }
+    const result = await run();
+    this.stores.quotas.recordTriggerRun(user, result.elapsedMs);
+    result.counts.quota = this.stores.quotas.use(user);
+    return result;
   }
 
   async startCallbackServer(): Promise<string> {
@@ -232,7 +282,7 @@ export async function createLocalRuntime(options: RuntimeOptions): Promise<Local
   });
   const libraries = await Promise.all(manifest.libraries.map((l) => loadLibrary(l.userSymbol, options.libraries)));
   const clock = new RuntimeClock(options.startTime, options.modelledTimeOnly !== true);
-  const stores = createStores(clock);
+  const stores = createStores(clock, options.account);
   const spreadsheetModule = await optionalModule(loadSpreadsheetModule);
   const exportModule = await optionalModule(loadExportModule);
   const timeZone = options.timeZone ?? manifest.timeZone;

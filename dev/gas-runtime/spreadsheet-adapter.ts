@@ -1,4 +1,4 @@
-import type { ExecutionServiceContext, UiLog } from './types.js';
+import type { CallInterceptor, ExecutionServiceContext, UiLog } from './types.js';
 
 /**
  * The spreadsheet engineer's module (./spreadsheet/index.ts), loaded lazily so the runtime's
@@ -32,6 +32,8 @@ export interface SpreadsheetModule {
   Workbook: { new (options: { timeZone: string; id: string }): WorkbookLike; fromJSON(state: unknown): WorkbookLike };
   createSpreadsheetApp(workbook: WorkbookLike, ctx: ExecutionServiceContext, ui: UiLog): object;
   createSheetsService(workbook: WorkbookLike, ctx: ExecutionServiceContext): object;
+  /** The spreadsheet's SpreadsheetApp write buffer (spreadsheet/write-buffer.ts). */
+  writeBufferOf(workbook: WorkbookLike): CallInterceptor;
 }
 
 export interface ExportModule {

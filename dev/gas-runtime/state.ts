@@ -12,7 +12,7 @@ import type { SharedStores } from './stores.js';
  * spreadsheet. (The state-token key is deliberately not saved: tokens die with the process.)
  */
 
-const FILES = { properties: 'properties.json', cache: 'cache.json', triggers: 'triggers.json', clock: 'clock.json', workbook: 'workbook.json' } as const;
+const FILES = { properties: 'properties.json', cache: 'cache.json', triggers: 'triggers.json', clock: 'clock.json', workbook: 'workbook.json', quotas: 'quotas.json' } as const;
 
 async function readJson(dir: string, file: string): Promise<unknown> {
   const full = path.join(dir, file);
@@ -43,6 +43,7 @@ export async function loadState(dir: string, stores: SharedStores, clock: Runtim
   }
   const triggers = await readJson(dir, FILES.triggers);
   if (Array.isArray(triggers)) stores.triggers.splice(0, stores.triggers.length, ...(triggers as TriggerRecord[]));
+  stores.quotas.load(await readJson(dir, FILES.quotas));
   const savedClock = (await readJson(dir, FILES.clock)) as { now?: unknown } | undefined;
   if (!keepClock && savedClock && typeof savedClock.now === 'number') clock.setNow(savedClock.now);
   return { workbook: await readJson(dir, FILES.workbook) };
@@ -55,5 +56,6 @@ export async function saveState(dir: string, stores: SharedStores, clock: Runtim
   await write(FILES.cache, stores.caches);
   await write(FILES.triggers, stores.triggers);
   await write(FILES.clock, { now: clock.now() });
+  await write(FILES.quotas, stores.quotas);
   if (workbook !== undefined) await write(FILES.workbook, workbook);
 }

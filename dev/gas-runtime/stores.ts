@@ -1,5 +1,6 @@
 import type { RuntimeClock } from './clock.js';
 import { CacheStore, type CacheStores } from './services/cache.js';
+import { QuotaLedger, type AccountKind } from './quotas.js';
 import { LockManager } from './services/lock.js';
 import { PropertyStore, type PropertyStores } from './services/properties.js';
 import { StateTokenCodec } from './services/state-token.js';
@@ -14,9 +15,11 @@ export interface SharedStores {
   triggers: TriggerRecord[];
   ui: UiLog;
   stateTokens: StateTokenCodec;
+  /** Per-user Sheets API, UrlFetch and trigger-runtime use (quotas.ts). */
+  quotas: QuotaLedger;
 }
 
-export function createStores(clock: RuntimeClock): SharedStores {
+export function createStores(clock: RuntimeClock, account: AccountKind = 'consumer'): SharedStores {
   return {
     properties: { script: new PropertyStore(), document: new PropertyStore(), user: new PropertyStore() },
     caches: { script: new CacheStore(clock), document: new CacheStore(clock), user: new CacheStore(clock) },
@@ -24,5 +27,6 @@ export function createStores(clock: RuntimeClock): SharedStores {
     triggers: [],
     ui: new UiLog(),
     stateTokens: new StateTokenCodec(clock),
+    quotas: new QuotaLedger(clock, account),
   };
 }

@@ -39,6 +39,43 @@ export interface ExecutionCounts {
   /** Method, URL as sent, status and size: never headers or payloads (they carry secrets). */
   requests: FetchRecord[];
   modelledMs: number;
+  /** Advanced Sheets requests as Google's quota counts them (quotas.ts): reads and writes. */
+  sheetsApiReads: number;
+  sheetsApiWrites: number;
+  /** Calls refused by a quota (Sheets per minute, UrlFetch per day): each threw Google's error. */
+  quotaRefusals: number;
+  /** The user's use of the quotas when the execution ended, on the runtime clock. */
+  quota?: QuotaUse;
+}
+
+/** One user's standing against the quotas the runtime enforces (see quotas.ts). */
+export interface QuotaUse {
+  user: string;
+  sheetsReadsLastMinute: number;
+  sheetsWritesLastMinute: number;
+  urlFetchesLast24h: number;
+  triggerMsLast24h: number;
+  triggerAllowanceMs: number;
+}
+
+/**
+ * A host-side hook around every service call of an execution (the Sheets write buffer, the
+ * quotas). `around` may throw (the script receives the error) or run `proceed` (the call itself).
+ */
+export interface CallInterceptor {
+  around(call: InterceptedCall, proceed: () => unknown): unknown;
+  /** The execution ended: `completed` is false when the time limit or a kill point ended it. */
+  end?(completed: boolean): void;
+}
+
+export interface InterceptedCall {
+  /** The root service ("SpreadsheetApp", "Sheets", "UrlFetchApp", ...). */
+  family: string;
+  /** The counted class name, e.g. "Range", "Sheets.Spreadsheets.Values". */
+  className: string;
+  method: string;
+  target: object;
+  args: unknown[];
 }
 
 export function emptyCounts(): ExecutionCounts {
@@ -51,6 +88,9 @@ export function emptyCounts(): ExecutionCounts {
     urlFetches: 0,
     requests: [],
     modelledMs: 0,
+    sheetsApiReads: 0,
+    sheetsApiWrites: 0,
+    quotaRefusals: 0,
   };
 }
 

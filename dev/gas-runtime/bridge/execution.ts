@@ -2,7 +2,7 @@ import { MessageChannel, Worker } from 'node:worker_threads';
 import type { RuntimeClock } from '../clock.js';
 import { costOf } from '../cost-model.js';
 import type { LockManager } from '../services/lock.js';
-import type { ExecutionCounts, ExecutionServiceContext } from '../types.js';
+import type { CallInterceptor, ExecutionCounts, ExecutionServiceContext } from '../types.js';
 import { HandleTable, type BlobReviver } from './host-values.js';
 import type { HostReply, LibraryCode, WireError, WorkerStart, WorkerToHost } from './protocol.js';
 import { workerBundle } from './worker-bundle.js';
@@ -36,6 +36,10 @@ export interface ExecutionPlan {
   libraries: LibraryCode[];
   code: string;
   codeFilename: string;
+  /** Hooks around every service call, outermost first (quotas, the SpreadsheetApp write buffer). */
+  interceptors?: CallInterceptor[];
+  /** The message of an execution ended by its time limit (a trigger past the daily allowance has Google's own). */
+  timeLimitMessage?: string;
 }
 
 export interface ExecutionEnvironment {
@@ -134,7 +138,7 @@ export class Execution {
 
   /** As Apps Script: the execution stops where it is, no finally block runs. */
   private kill(): void {
-    this.finish({ ok: false, timedOut: true, error: { name: 'Exception', message: TIME_LIMIT_MESSAGE } });
+    this.finish({ ok: false, timedOut: true, error: { name: 'Exception', message: this.plan.timeLimitMessage ?? TIME_LIMIT_MESSAGE } });
   }
 
   private reply(reply: HostReply): void {
@@ -184,7 +188,13 @@ export class Execution {
     }
     try {
       const args = this.table.decode(wireArgs) as unknown[];
-      const result: unknown = await (target as (...a: unknown[]) => unknown).apply(entry.object, args);
+      const call = { family: entry.family, className: entry.name, method, target: entry.object, args };
+      let proceed = (): unknown => (target as (...a: unknown[]) => unknown).apply(entry.object, args);
+      for (const interceptor of [...(this.plan.interceptors ?? [])].reverse()) {
+        const inner = proceed;
+        proceed = () => interceptor.around(call, inner);
+      }
+      const result: unknown = await proceed();
       await this.charge(entry.family, qualified, args, result);
       return { ok: true, value: this.table.encode(result, entry.family) };
     } catch (error) {
@@ -207,6 +217,7 @@ export class Execution {
     if (this.finished) return;
     this.finished = true;
     if (this.watchdog) clearInterval(this.watchdog);
+    for (const interceptor of this.plan.interceptors ?? []) interceptor.end?.(!outcome.timedOut);
     this.env.locks.releaseAll(this.plan.ctx.executionId);
     this.channel.port1.close();
     void this.worker?.terminate();

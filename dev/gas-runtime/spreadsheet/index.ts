@@ -11,3 +11,4 @@ export { displayValue, isDateFormat } from './number-format';
 export { parseA1 } from './a1';
 export { MAX_CELL_CHARACTERS, CELL_TOO_LONG } from './input';
 export { openSession } from './session';
+export { writeBufferOf, SpreadsheetWriteBuffer } from './write-buffer';

@@ -26,6 +26,11 @@ export class Range {
     return liveSheet(this.scope, this.model);
   }
 
+  /** The host model of the range's sheet (the write buffer keys pending writes by it). */
+  _model(): SheetModel {
+    return this.model;
+  }
+
   private _each<T>(read: (row: number, column: number) => T): T[][] {
     this._live();
     const out: T[][] = [];

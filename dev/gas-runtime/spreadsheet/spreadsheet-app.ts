@@ -46,7 +46,7 @@ export class SpreadsheetApp {
     return new Spreadsheet(this.scope);
   }
 
-  /** Writes apply at once on the host: nothing to flush. */
+  /** Applies the pending writes: the runtime's write buffer (write-buffer.ts) acts on this call. */
   flush(): void {}
 
   getUi(): Ui {
