@@ -34,6 +34,8 @@ type SheetsKind = 'read' | 'write';
 
 interface UserLedger {
   sheets: Record<SheetsKind, number[]>;
+  /** The most requests of each kind any 60 s held (for the bench's writes-per-minute figure). */
+  peak?: Record<SheetsKind, number>;
   urlFetches: number[];
   /** Trigger executions: when they ended and how long they ran. */
   triggers: Array<{ at: number; ms: number }>;
@@ -79,6 +81,9 @@ export class QuotaLedger {
     if (all.length >= SHEETS_REQUESTS_PER_MINUTE_PER_PROJECT) return `Quota exceeded for quota metric '${metric}' and limit '${metric} per minute'`;
     own.push(now);
     all.push(now);
+    const user = this.user(email);
+    user.peak ??= { read: 0, write: 0 };
+    user.peak[kind] = Math.max(user.peak[kind], own.length);
     return null;
   }
 
@@ -109,6 +114,11 @@ export class QuotaLedger {
 
   recordTriggerRun(email: string, ms: number): void {
     this.user(email).triggers.push({ at: this.clock.now(), ms });
+  }
+
+  /** The most Sheets API requests of each kind the user sent in any 60 s so far. */
+  peakPerMinute(email: string): Record<SheetsKind, number> {
+    return { ...(this.user(email).peak ?? { read: 0, write: 0 }) };
   }
 
   use(email: string): QuotaUse {

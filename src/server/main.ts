@@ -259,8 +259,9 @@ export function checkApiConnection(tokenMode?: 'trigger' | 'custom_function'): C
  * @return {Object} SyncProgress of the run
  */
 export function onScheduledSync(e?: unknown): sync.SyncProgress {
-  void e;
-  return sync.runScheduledSync();
+  // Fired by its clock trigger (the event names it), the run counts against the daily trigger runtime.
+  const trigger = typeof e === 'object' && e !== null && typeof (e as { triggerUid?: unknown }).triggerUid === 'string';
+  return sync.runScheduledSync({ trigger });
 }
 
 /**

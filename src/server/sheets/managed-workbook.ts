@@ -11,6 +11,7 @@ import { numberFormatFor } from './rows';
 import type { SheetName, TableSchema } from './schema';
 import { CHECKS, DAILY, LINE_ITEMS, MONTHLY, ORDERS, PRODUCTS, RESTATEMENTS, VARIANTS } from './schema';
 import { readGridCells, readManagedRows, readSheetInfos, sheetsService, type ReadRequest, type SheetInfo, type SheetReads } from './sheet-snapshot';
+import { noteSpreadsheetChange, sheetsRequest } from './sheets-requests';
 import { checkHeaderRow, claimSheet, locateSheet, taggedSheets, tagNewSheet, type LocatedSheet } from './sheet-tags';
 
 export { SheetLayoutError, SheetOwnershipError, STORE_METADATA_KEY } from './sheet-tags';
@@ -158,7 +159,10 @@ export class ManagedWorkbook {
       }
       // A header cell with content means the sheet is not empty; only a blank header row needs the full last-row call.
       const empty = header.every((v) => v === '' || v === null || v === undefined) && this.lastRowOf(opened) === 0;
-      if (schema.storeData) claimSheet(existing, schema, this.requireStore(), empty, (key, value) => this.handle(opened).addDeveloperMetadata(key, value));
+      if (schema.storeData) claimSheet(existing, schema, this.requireStore(), empty, (key, value) => {
+          this.handle(opened).addDeveloperMetadata(key, value);
+          noteSpreadsheetChange();
+        });
       if (empty) {
         this.setUp(this.handle(opened), schema);
         opened.maxColumns = null;
@@ -172,6 +176,7 @@ export class ManagedWorkbook {
       this.usedCells = null;
       this.gridChanged = true;
       if (schema.storeData) tagNewSheet(sheet, schema, this.requireStore());
+      noteSpreadsheetChange();
       this.setUp(sheet, schema);
       opened = { schema, sheet, maxRows: sheet.getMaxRows(), maxColumns: null, index: null, lastRow: 1, keys: [], rows: WHOLE_ROW_TABLES.has(schema.sheetName) ? [] : null, created: true, name: schema.sheetName };
     }
@@ -210,8 +215,11 @@ export class ManagedWorkbook {
     this.usedCells = null;
     this.gridChanged = true;
     // Column count and widths in ONE call (setColumnWidths would take one call per width).
-    sheetsService().batchUpdate({ requests: setUpRequests(sheet.getSheetId(), schema, sheet.getMaxColumns()) }, this.id());
+    const requests = setUpRequests(sheet.getSheetId(), schema, sheet.getMaxColumns());
+    const id = this.id();
+    sheetsRequest('write', () => sheetsService().batchUpdate({ requests }, id));
     sheet.setFrozenRows(1);
+    noteSpreadsheetChange();
     const header = sheet.getRange(1, 1, 1, width);
     const notes = schema.columns.map((c) => c.note ?? '');
     if (notes.some((n) => n !== '')) header.setNotes([notes]);
@@ -312,7 +320,8 @@ export class ManagedWorkbook {
     }
     if (data.length === 0) return 0;
     const cells = data.reduce((n, d) => n + d.values.length * (d.values[0]?.length ?? 0), 0);
-    valuesService().batchUpdate({ valueInputOption: 'RAW', data }, this.id());
+    const id = this.id();
+    sheetsRequest('write', () => valuesService().batchUpdate({ valueInputOption: 'RAW', data }, id));
     this.cellsWritten += cells;
     return cells;
   }
@@ -328,6 +337,7 @@ export class ManagedWorkbook {
     const add = Math.min(Math.max(needed, GROW_ROWS), Math.floor((SPREADSHEET_CELL_LIMIT - used) / columns));
     sheet.insertRowsAfter(opened.maxRows, add);
     this.grown.add(schema.sheetName);
+    noteSpreadsheetChange();
     this.applyFormats(sheet, schema, opened.maxRows + 1, add);
     opened.maxRows += add;
     this.usedCells = used + add * columns;

@@ -5,6 +5,7 @@
  * (one Values.batchGet). Values come UNFORMATTED, dates as serial numbers: what getValues gives
  * once its Date objects are turned back into serials (key-index.ts does that for both).
  */
+import { sheetsRequest } from './sheets-requests';
 import { a1Range } from './a1';
 import type { TableSchema } from './schema';
 
@@ -41,7 +42,7 @@ const GRID_FIELDS = 'sheets(properties(gridProperties(rowCount,columnCount)))';
 
 /** Every sheet of the spreadsheet, in tab order (ONE call). */
 export function readSheetInfos(spreadsheetId: string): SheetInfo[] {
-  const got = sheetsService().get(spreadsheetId, { fields: SNAPSHOT_FIELDS }) as { sheets?: ApiSheet[] };
+  const got = sheetsRequest('read', () => sheetsService().get(spreadsheetId, { fields: SNAPSHOT_FIELDS })) as { sheets?: ApiSheet[] };
   return (got.sheets ?? []).map((s) => ({
     sheetId: s.properties?.sheetId ?? 0,
     title: s.properties?.title ?? '',
@@ -55,7 +56,7 @@ export function readSheetInfos(spreadsheetId: string): SheetInfo[] {
 
 /** Grid cells of every sheet (what counts toward the 10 M limit), in ONE call. */
 export function readGridCells(spreadsheetId: string): number {
-  const got = sheetsService().get(spreadsheetId, { fields: GRID_FIELDS }) as { sheets?: ApiSheet[] };
+  const got = sheetsRequest('read', () => sheetsService().get(spreadsheetId, { fields: GRID_FIELDS })) as { sheets?: ApiSheet[] };
   return (got.sheets ?? []).reduce((n, s) => n + (s.properties?.gridProperties?.rowCount ?? 0) * (s.properties?.gridProperties?.columnCount ?? 0), 0);
 }
 
@@ -80,7 +81,7 @@ export function readManagedRows(spreadsheetId: string, requests: readonly ReadRe
       ranges.push(a1Range(info.title, 2, 1, info.rows, keyColumns));
     } else keyRangeAt.push(null);
   }
-  const got = sheetsService().Values?.batchGet(spreadsheetId, { ranges, valueRenderOption: 'UNFORMATTED_VALUE', dateTimeRenderOption: 'SERIAL_NUMBER' });
+  const got = sheetsRequest('read', () => sheetsService().Values?.batchGet(spreadsheetId, { ranges, valueRenderOption: 'UNFORMATTED_VALUE', dateTimeRenderOption: 'SERIAL_NUMBER' }));
   const valueRanges = got?.valueRanges ?? [];
   let at = 0;
   return requests.map(({ schema, info, wholeRows }, i) => {

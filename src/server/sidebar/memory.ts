@@ -1,6 +1,7 @@
 import type { StoreView } from '../../contract/sidebar';
 import type { SidebarMemory, SyncSession } from './ports';
 import { documentProperties } from '../platform/properties';
+import { clipText } from '../platform/property-size';
 
 const STORE_KEY = 'MA_SIDEBAR_LAST_STORE';
 const SESSION_KEY = 'MA_SIDEBAR_SYNC_SESSION';
@@ -28,7 +29,7 @@ export function documentSidebarMemory(): SidebarMemory {
   return {
     lastStore: () => parse<StoreView>(properties.getProperty(STORE_KEY)),
     rememberStore(store) {
-      const text = store ? JSON.stringify(store) : null;
+      const text = store ? JSON.stringify(boundedStore(store)) : null;
       if (text === properties.getProperty(STORE_KEY)) return;
       if (text) properties.setProperty(STORE_KEY, text);
       else properties.deleteProperty(STORE_KEY);
@@ -47,4 +48,11 @@ export function documentSidebarMemory(): SidebarMemory {
       cache.put(CHECK_KEY, String(at), CHECK_TTL_SECONDS);
     },
   };
+}
+
+/** Store names and domains come from the API: clipped, so the stored value stays far below 9 KB. */
+function boundedStore(store: StoreView): StoreView {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(store)) out[key] = typeof value === 'string' ? clipText(value, 150) : value;
+  return out as unknown as StoreView;
 }

@@ -9,6 +9,7 @@ import { isConnectionError, recordAuthFailure } from '../auth';
 import { NotConfiguredError } from '../config';
 import { CellLimitError, SheetLayoutError, SheetOwnershipError } from '../sheets/managed-workbook';
 import { instantToLocalDate } from '../sheets/cells';
+import { SheetsQuotaPause } from '../sheets/sheets-requests';
 import { BackfillTooLargeError } from './backfill-check';
 
 export interface RunFailure {
@@ -41,6 +42,8 @@ export function classifyFailure(e: unknown): RunFailure {
     }
     return { code: e.code, userMessage: e.userMessage, connectionLost: false };
   }
+  // Google's per-minute Sheets quota is a pause, never a failure: the next run continues.
+  if (e instanceof SheetsQuotaPause) return { code: 'sheets_quota', userMessage: e.message, connectionLost: false, pausedUntil: null };
   if (isConnectionError(e)) return { code: e.code, userMessage: e.userMessage, connectionLost: BROKEN_STATES.indexOf(e.code) >= 0 };
   if (e instanceof NotConfiguredError) return { code: 'not_configured', userMessage: e.userMessage, connectionLost: true };
   if (e instanceof SheetOwnershipError) return { code: 'sheet_owner', userMessage: e.userMessage, connectionLost: false };

@@ -47,9 +47,9 @@ export function runSyncStep(options: { jobs?: JobName[]; budgetMs?: number; tieO
 }
 
 /** The time-driven trigger's work: refresh, lock, every job until caught up or out of budget. */
-export function runScheduledSync(): SyncProgress {
+export function runScheduledSync(options: { trigger: boolean } = { trigger: false }): SyncProgress {
   const fromMark = ordersWatermark();
-  return toProgress(runScheduled(), fromMark);
+  return toProgress(runScheduled(options), fromMark);
 }
 
 function ordersWatermark(): string | null {

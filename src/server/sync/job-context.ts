@@ -1,4 +1,5 @@
 /** What every sync job works with during one execution, and the tally it reports. */
+import { clipText } from '../platform/property-size';
 import { isApiError, type ApiClient } from '../api';
 import type { ExecutionBudget } from '../platform/budget';
 import type { ManagedWorkbook } from '../sheets/managed-workbook';
@@ -78,5 +79,6 @@ export function recordMeta(ctx: JobContext, meta: { historyAvailableFrom: string
   if (!meta) return;
   const current = ctx.state.get('meta');
   if (current.historyAvailableFrom === meta.historyAvailableFrom && current.truncated === meta.truncated) return;
-  ctx.state.update('meta', { historyAvailableFrom: meta.historyAvailableFrom, truncated: meta.truncated });
+  const from = meta.historyAvailableFrom === null || meta.historyAvailableFrom === undefined ? null : clipText(String(meta.historyAvailableFrom), 40);
+  ctx.state.update('meta', { historyAvailableFrom: from, truncated: meta.truncated });
 }

@@ -13,7 +13,9 @@ import { checkBasis, finishBasisRefresh } from './basis-change';
 import { writeTieout } from '../finance/tieout-sheet';
 import { runDailyJob } from './daily-job';
 import { refreshFinanceSheets } from '../finance/refresh';
-import { classifyFailure, pauseMessage, type PauseCause, type RunFailure } from './failures';
+import { classifyFailure, pauseMessage, resumeTimeText, type PauseCause, type RunFailure } from './failures';
+import { setSheetsWaitBudget } from '../sheets/sheets-requests';
+import { clipText } from '../platform/property-size';
 import { emptyTally, type JobContext, type JobName, type JobPosition, type JobResult, type RunTally } from './job-context';
 import { reconciliationDue, runOrdersJob, runReconcileJob } from './orders-job';
 import { runProductsJob } from './products-job';
@@ -24,6 +26,7 @@ import { describeSchedule, resumeSuspendedSchedule, scheduleTimeZone, suspendSch
 import { SyncStateStore } from './state';
 import { leaveBusyNote } from './busy-notes';
 import { SyncLog, type LogEntry } from './sync-log';
+import { claimSkipNote, CUT_SHORT_NOTE, recordScheduledRun, scheduledAllowance, skippedMessage, type ScheduledAllowance } from './trigger-allowance';
 
 /** A run that finds another sync holding the document waits this long, then exits and logs so. */
 const LOCK_WAIT_MS = 1_000;
@@ -35,6 +38,8 @@ export interface RunOptions {
   addDueReconciliation: boolean;
   /** Run the tie-out (Checks sheet) even without the orders and daily jobs: the on-demand check. */
   tieOut?: boolean;
+  /** Added to the message of a run that stopped at its budget with work left. */
+  partialNote?: string;
 }
 
 export interface RunOutcome {
@@ -60,18 +65,51 @@ const RUNNERS: Record<JobName, (ctx: JobContext) => JobResult> = {
   reconcile: runReconcileJob,
 };
 
-export function runScheduledSync(): RunOutcome {
+/**
+ * The scheduled run. Fired by its time-driven trigger it counts against the user's daily trigger
+ * runtime (trigger-allowance.ts): a short budget, a daily share, and a note when cut short. Run
+ * any other way (the demo, a test, the script editor) it has the whole execution budget.
+ */
+export function runScheduledSync(options: { trigger: boolean } = { trigger: false }): RunOutcome {
+  const startedAt = Date.now();
+  const allowance = options.trigger ? scheduledAllowance(startedAt) : null;
+  if (allowance && allowance.budgetMs === 0) return skippedRun(startedAt, allowance);
   try {
     refreshProactively();
   } catch {
     // A busy lock or a transient failure: the run below reports what matters.
   }
-  return runSync({ jobs: ['orders', 'products', 'daily'], budgetMs: EXECUTION_LIMIT_MS, addDueReconciliation: true });
+  const jobs: JobName[] = ['orders', 'products', 'daily'];
+  if (!allowance) return runSync({ jobs, budgetMs: EXECUTION_LIMIT_MS, addDueReconciliation: true });
+  try {
+    return runSync({ jobs, budgetMs: allowance.budgetMs - (Date.now() - startedAt), addDueReconciliation: true, partialNote: CUT_SHORT_NOTE });
+  } finally {
+    recordScheduledRun(Date.now(), Date.now() - startedAt);
+  }
+}
+
+/** The day's share of trigger time is spent: say so in the Sync log once a day, and do nothing else. */
+function skippedRun(startedAt: number, allowance: ScheduledAllowance): RunOutcome {
+  const timeZone = scheduleTimeZone() ?? 'UTC';
+  const message = skippedMessage(allowance.usedMs, allowance.freesAt, (at) => resumeTimeText(at, timeZone, startedAt));
+  if (claimSkipNote(startedAt)) {
+    const lock = documentLock();
+    if (lock.tryLock(LOCK_WAIT_MS)) {
+      try {
+        new SyncLog(new ManagedWorkbook(), new SyncStateStore(documentProperties())).note(startedAt, 'schedule', message);
+      } finally {
+        lock.releaseLock();
+      }
+    }
+  }
+  const tally = emptyTally();
+  return { done: false, job: null, tally, message, outcome: 'partial', failureCode: null, position: null, counts: emptyCounts(), pausedUntil: null };
 }
 
 export function runSync(options: RunOptions): RunOutcome {
   const startedAt = Date.now();
   const budget = new ExecutionBudget(options.budgetMs);
+  setSheetsWaitBudget((ms) => budget.canWait(ms));
   const workbook = new ManagedWorkbook();
   const tally = emptyTally();
   const lock = documentLock();
@@ -105,7 +143,7 @@ export function runSync(options: RunOptions): RunOutcome {
       const resumed = resumeSuspendedSchedule(account.store.id, storeTag());
       if (storeTag() === null) setStoreTag(account.store.id);
       workbook.bindStore(account.store.id, account.store.currency || null);
-      state.update('meta', { storeTimeZone: account.store.timezone, storeCurrency: account.store.currency });
+      state.update('meta', { storeTimeZone: clipText(String(account.store.timezone ?? ''), 100) || null, storeCurrency: clipText(String(account.store.currency ?? ''), 20) || null });
       const watermarkAtStart = state.get('orders').watermark;
       const ctx: JobContext = { api, workbook, state, budget, now: () => Date.now(), storeTimeZone: account.store.timezone || workbook.timeZone, tally };
       const messages: string[] = resumed ? [`Automatic sync resumed: ${describeSchedule(resumed, scheduleTimeZone())}.`] : [];
@@ -141,16 +179,14 @@ export function runSync(options: RunOptions): RunOutcome {
       }
       // Monthly P&L and the closed months follow the Daily P&L once it is up to date (and on one basis).
       if (allCaughtUp && jobs.indexOf('daily') >= 0 && budget.canStartStep()) messages.push(...refreshFinanceSheets(ctx));
-      // The tie-out follows every run that brought Orders and Daily P&L up to date with new changes (an
-      // idle run leaves the last one standing, at most a day old: it costs an Orders read), and on demand.
-      const tiesOut = options.tieOut === true || (jobs.indexOf('orders') >= 0 && jobs.indexOf('daily') >= 0 && tieoutDue(state, watermarkAtStart, tally.gone, basisRefreshed));
-      if (allCaughtUp && tiesOut && budget.canStartStep()) messages.push(tieoutOrNote(ctx));
+      state.update('meta', { storeTimeZone: clipText(String(account.store.timezone ?? ''), 100) || null, storeCurrency: clipText(String(account.store.currency ?? ''), 20) || null });
+      const watermarkAtStart = state.get('orders').watermark;
       result = { done: allCaughtUp, job: current, tally, message: messages.join(' '), outcome: allCaughtUp ? 'ok' : 'partial', failureCode: null, position, counts, pausedUntil: null };
     } catch (e) {
       // Pages written before the failure are in the sheets (and checkpointed): count them.
       if (current !== null) counts = addJobCounts(counts, current, before, tally);
       failure = classifyFailure(e);
-      const ending = failure.pausedUntil !== undefined ? pausedEnding(failure.pausedUntil, workbook.timeZone, failure.pauseFor) : failedEnding(failure, state);
+      const ending = failure.pausedUntil !== undefined ? pausedEnding(failure, workbook.timeZone) : failedEnding(failure, state);
       result = { ...ending, job: current, tally, counts };
     }
     // The closing row carries the run's deferred writes (Monthly P&L, Restatements): still under the lock.
@@ -198,9 +234,11 @@ function refreshFormulasAfterSync(): void {
 /** How a run that did not reach its end ended. */
 type Ending = Omit<RunOutcome, 'job' | 'tally' | 'counts'>;
 
-/** A run stopped by the hourly reserve or a rate limit has not failed: it is partial and continues after a known time. */
-function pausedEnding(pausedUntil: number | null, timeZone: string, cause: PauseCause | undefined): Ending {
-  const message = pauseMessage(pausedUntil, timeZone, Date.now(), cause);
+/** A run stopped by the hourly reserve, a rate limit or Google's Sheets quota has not failed: it is partial and continues. */
+function pausedEnding(failure: RunFailure, timeZone: string): Ending {
+  const pausedUntil = failure.pausedUntil ?? null;
+  const cause: PauseCause | undefined = failure.pauseFor;
+  const message = failure.code === 'sheets_quota' ? failure.userMessage : pauseMessage(pausedUntil, timeZone, Date.now(), cause);
   return { done: false, message, outcome: 'partial', failureCode: null, position: null, pausedUntil };
 }
 

@@ -1,3 +1,5 @@
+import { checkPropertySize } from '../platform/property-size';
+
 /**
  * Sync state in document properties (one JSON value per job), read once per execution and
  * written once per page — always AFTER the data it covers is in the sheet.
@@ -200,8 +202,9 @@ export class SyncStateStore {
 
   /** Saves one part of the state (one property write). */
   save<K extends SyncStateKey>(key: K, value: SyncState[K]): void {
+    const text = checkPropertySize(PREFIX + key, JSON.stringify(value));
     this.state[key] = value;
-    this.store.setProperty(PREFIX + key, JSON.stringify(value));
+    this.store.setProperty(PREFIX + key, text);
   }
 
   /**

@@ -5,6 +5,8 @@
  */
 import type { ManagedWorkbook } from '../sheets/managed-workbook';
 import { buildRow } from '../sheets/rows';
+import { noteSpreadsheetChange } from '../sheets/sheets-requests';
+import { clipText, utf8Bytes } from '../platform/property-size';
 import { SYNC_LOG, columnIndex } from '../sheets/schema';
 import { takeBusyNotes, type BusyNoteStore } from './busy-notes';
 import type { RunRecord, SyncStateStore } from './state';
@@ -13,6 +15,10 @@ export const MAX_LOG_ROWS = 500;
 /** Trim only when this many rows are over the bound, so trimming is rare. */
 const TRIM_SLACK = 50;
 const LAST_RUNS_KEPT = 20;
+/** A run's message as remembered for the sidebar (the Sync log row keeps it whole). */
+export const RUN_MESSAGE_MAX_CHARS = 600;
+/** The list of recent runs stays well under Google's 9 KB per property: the oldest go first. */
+export const LAST_RUNS_MAX_BYTES = 8 * 1024;
 
 export interface LogEntry {
   startedAt: number;
@@ -95,18 +101,17 @@ export class SyncLog {
       this.state.save('openLogRow', null);
     }
     const run: LoggedRun = {
-      job: entry.job,
+      job: clipText(entry.job, 60),
       startedAt: entry.startedAt,
       endedAt: entry.endedAt,
       outcome: entry.outcome,
       rows: entry.inserted + entry.updated,
-      message: entry.message,
-      failureCode: entry.failureCode ?? null,
+      message: clipText(entry.message, RUN_MESSAGE_MAX_CHARS),
+      failureCode: entry.failureCode ? clipText(entry.failureCode, 40) : null,
       connectionLost: entry.connectionLost === true,
       pausedUntil: entry.pausedUntil ?? null,
     };
-    const runs: RunRecord[] = [run, ...this.state.get('lastRuns')].slice(0, LAST_RUNS_KEPT);
-    this.state.save('lastRuns', runs);
+    this.state.save('lastRuns', boundedRuns([run, ...this.state.get('lastRuns')]));
     this.trim();
   }
 
@@ -129,6 +134,7 @@ export class SyncLog {
     if (this.row === null || this.row - 1 <= MAX_LOG_ROWS + TRIM_SLACK) return;
     const excess = this.row - 1 - MAX_LOG_ROWS;
     this.workbook.ensure(SYNC_LOG).deleteRows(2, excess);
+    noteSpreadsheetChange();
     this.row -= excess;
   }
 
@@ -153,4 +159,11 @@ export class SyncLog {
       this.workbook.timeZone,
     );
   }
+}
+
+/** The newest runs that fit: at most LAST_RUNS_KEPT and LAST_RUNS_MAX_BYTES (older records are clipped too). */
+export function boundedRuns(runs: readonly RunRecord[]): RunRecord[] {
+  const kept = runs.slice(0, LAST_RUNS_KEPT).map((r) => ({ ...r, job: clipText(String(r.job), 60), message: clipText(String(r.message), RUN_MESSAGE_MAX_CHARS) }));
+  while (kept.length > 1 && utf8Bytes(JSON.stringify(kept)) > LAST_RUNS_MAX_BYTES) kept.pop();
+  return kept;
 }
