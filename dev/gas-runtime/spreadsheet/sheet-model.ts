@@ -60,6 +60,8 @@ export class SheetModel implements SheetProperties {
   protection: ProtectionState | null = null;
   charts: ChartSpec[] = [];
   rows: Array<RowData | undefined> = [];
+  /** Row objects shared with a snapshot of this sheet (write-buffer.ts): copied before this model changes one. */
+  private sharedRows: WeakSet<RowData> | null = null;
 
   constructor(sheetId: number, name: string) {
     this.sheetId = sheetId;
@@ -76,6 +78,9 @@ export class SheetModel implements SheetProperties {
     if (!data) {
       if (item === undefined) return;
       data = { v: [] };
+      this.rows[row - 1] = data;
+    } else if (this.sharedRows?.has(data)) {
+      data = copyRow(data);
       this.rows[row - 1] = data;
     }
     let cells = data[field] as Array<typeof item> | undefined;
@@ -173,8 +178,13 @@ export class SheetModel implements SheetProperties {
   }
 
   insertColumns(afterColumn: number, count: number): void {
-    for (const row of this.rows) {
+    for (let i = 0; i < this.rows.length; i++) {
+      let row = this.rows[i];
       if (!row) continue;
+      if (this.sharedRows?.has(row)) {
+        row = copyRow(row);
+        this.rows[i] = row;
+      }
       for (const field of ['v', 'f', 'nf', 'note', 'style'] as const) {
         const cells = row[field] as unknown[] | undefined;
         if (cells && cells.length > afterColumn) {
@@ -207,6 +217,20 @@ export class SheetModel implements SheetProperties {
     }
   }
 
+  /**
+   * Makes `into` hold this sheet's content without copying every row: both share the row objects,
+   * and whichever changes a shared row first copies it (write-buffer.ts snapshots a 100k-row sheet
+   * at each grid growth).
+   */
+  _shareInto(into: SheetModel): void {
+    const shared = this.sharedRows ?? new WeakSet<RowData>();
+    for (const r of this.rows) if (r) shared.add(r);
+    Object.assign(into, this.properties());
+    into.rows = this.rows.slice();
+    into.sharedRows = shared;
+    this.sharedRows = shared;
+  }
+
   properties(): SheetProperties {
     const { sheetId, name, maxRows, maxColumns, frozenRows, frozenColumns, hidden, columnWidths } = this;
     return {
@@ -222,4 +246,13 @@ export class SheetModel implements SheetProperties {
       charts: this.charts.map((c) => JSON.parse(JSON.stringify(c)) as ChartSpec),
     };
   }
+}
+
+function copyRow(r: RowData): RowData {
+  const out: RowData = { v: [...r.v] };
+  if (r.f) out.f = [...r.f];
+  if (r.nf) out.nf = [...r.nf];
+  if (r.note) out.note = [...r.note];
+  if (r.style) out.style = [...r.style];
+  return out;
 }

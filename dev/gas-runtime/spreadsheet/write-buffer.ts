@@ -53,14 +53,9 @@ function cloneSheet(sheet: SheetModel): SheetModel {
   return copy;
 }
 
-/** Makes `into` hold `from`'s content (handles to `into` stay valid). */
+/** Makes `into` hold `from`'s content (handles to `into` stay valid); rows are shared until written. */
 function restoreSheet(into: SheetModel, from: SheetModel): void {
-  Object.assign(into, from.properties());
-  into.rows = from.rows.map((r) =>
-    r === undefined
-      ? undefined
-      : { v: [...r.v], ...(r.f ? { f: [...r.f] } : {}), ...(r.nf ? { nf: [...r.nf] } : {}), ...(r.note ? { note: [...r.note] } : {}), ...(r.style ? { style: [...r.style] } : {}) },
-  );
+  from._shareInto(into);
 }
 
 function cloneMetadata(list: DeveloperMetadataRecord[]): DeveloperMetadataRecord[] {
