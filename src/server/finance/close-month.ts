@@ -11,6 +11,7 @@ import { instantToLocalDate } from '../sheets/cells';
 import { ManagedWorkbook } from '../sheets/managed-workbook';
 import { numberFormatFor } from '../sheets/rows';
 import { sheetsService } from '../sheets/sheet-snapshot';
+import { sheetsRequest } from '../sheets/sheets-requests';
 import { DAILY, MONTHLY, columnIndex } from '../sheets/schema';
 import { SyncStateStore, type ClosedMonthRecord } from '../sync/state';
 import { monthName } from '../../contract/closed-month-text';
@@ -106,22 +107,20 @@ function writeCloseSheet(workbook: ManagedWorkbook, name: string, record: CloseR
   sheet.setFrozenRows(CLOSE_HEADER_ROW);
   SpreadsheetApp.flush();
   const sheetId = sheet.getSheetId();
-  sheetsService().batchUpdate(
-    {
-      requests: [
-        {
-          updateSheetProperties: {
-            properties: { sheetId, gridProperties: { rowCount: values.length, columnCount: width } },
-            fields: 'gridProperties.rowCount,gridProperties.columnCount',
-          },
+  const setUp = {
+    requests: [
+      {
+        updateSheetProperties: {
+          properties: { sheetId, gridProperties: { rowCount: values.length, columnCount: width } },
+          fields: 'gridProperties.rowCount,gridProperties.columnCount',
         },
-        { updateDimensionProperties: { range: { sheetId, dimension: 'COLUMNS', startIndex: 0, endIndex: width }, properties: { pixelSize: 150 }, fields: 'pixelSize' } },
-      ],
-    },
-    workbook.id(),
-  );
+      },
+      { updateDimensionProperties: { range: { sheetId, dimension: 'COLUMNS', startIndex: 0, endIndex: width }, properties: { pixelSize: 150 }, fields: 'pixelSize' } },
+    ],
+  };
+  sheetsRequest('write', () => sheetsService().batchUpdate(setUp, workbook.id()));
   const valuesApi = sheetsService().Values as GoogleAppsScript.Sheets.Collection.Spreadsheets.ValuesCollection;
-  valuesApi.batchUpdate({ valueInputOption: 'RAW', data: [{ range: a1Range(name, 1, 1, values.length, width), values }] }, workbook.id());
+  sheetsRequest('write', () => valuesApi.batchUpdate({ valueInputOption: 'RAW', data: [{ range: a1Range(name, 1, 1, values.length, width), values }] }, workbook.id()));
   const protection = sheet.protect().setDescription(`Month-end close of ${monthLabel(record.month)}: a snapshot. Restatements lists what changed since.`);
   // The person closing stays an editor (Google never removes the owner or the current user); nobody else edits a close.
   protection.removeEditors(protection.getEditors());

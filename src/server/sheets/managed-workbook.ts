@@ -280,10 +280,9 @@ export class ManagedWorkbook {
     if (opened.rows) return opened.rows.map((r) => (r ? r.slice() : []));
     // The whole grid: the API leaves out trailing empty rows, and rows written in this run are in it.
     if (opened.maxRows < 2) return [];
-    const got = valuesService().get(this.id(), a1Range(opened.name, 2, 1, opened.maxRows, schema.columns.length), {
-      valueRenderOption: 'UNFORMATTED_VALUE',
-      dateTimeRenderOption: 'SERIAL_NUMBER',
-    });
+    const id = this.id();
+    const range = a1Range(opened.name, 2, 1, opened.maxRows, schema.columns.length);
+    const got = sheetsRequest('read', () => valuesService().get(id, range, { valueRenderOption: 'UNFORMATTED_VALUE', dateTimeRenderOption: 'SERIAL_NUMBER' }));
     return (got.values ?? []) as unknown[][];
   }
 
@@ -302,7 +301,8 @@ export class ManagedWorkbook {
   /** Values of A1 ranges (quoted sheet names), unformatted, in ONE Values.batchGet. */
   readRanges(ranges: readonly string[]): unknown[][][] {
     if (ranges.length === 0) return [];
-    const got = valuesService().batchGet(this.id(), { ranges: ranges.slice(), valueRenderOption: 'UNFORMATTED_VALUE', dateTimeRenderOption: 'SERIAL_NUMBER' });
+    const id = this.id();
+    const got = sheetsRequest('read', () => valuesService().batchGet(id, { ranges: ranges.slice(), valueRenderOption: 'UNFORMATTED_VALUE', dateTimeRenderOption: 'SERIAL_NUMBER' }));
     return ranges.map((_, i) => (got.valueRanges?.[i]?.values ?? []) as unknown[][]);
   }
 
