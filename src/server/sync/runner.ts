@@ -96,7 +96,8 @@ function skippedRun(startedAt: number, allowance: ScheduledAllowance): RunOutcom
     const lock = documentLock();
     if (lock.tryLock(LOCK_WAIT_MS)) {
       try {
-        new SyncLog(new ManagedWorkbook(), new SyncStateStore(documentProperties())).note(startedAt, 'schedule', message);
+        const properties = documentProperties();
+        new SyncLog(new ManagedWorkbook(), new SyncStateStore(properties), properties).note(startedAt, 'schedule', message);
       } finally {
         lock.releaseLock();
       }
