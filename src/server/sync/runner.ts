@@ -180,8 +180,11 @@ export function runSync(options: RunOptions): RunOutcome {
       }
       // Monthly P&L and the closed months follow the Daily P&L once it is up to date (and on one basis).
       if (allCaughtUp && jobs.indexOf('daily') >= 0 && budget.canStartStep()) messages.push(...refreshFinanceSheets(ctx));
-      state.update('meta', { storeTimeZone: clipText(String(account.store.timezone ?? ''), 100) || null, storeCurrency: clipText(String(account.store.currency ?? ''), 20) || null });
-      const watermarkAtStart = state.get('orders').watermark;
+      // The tie-out follows every run that brought Orders and Daily P&L up to date with new changes (an
+      // idle run leaves the last one standing, at most a day old: it costs an Orders read), and on demand.
+      const tiesOut = options.tieOut === true || (jobs.indexOf('orders') >= 0 && jobs.indexOf('daily') >= 0 && tieoutDue(state, watermarkAtStart, tally.gone, basisRefreshed));
+      if (allCaughtUp && tiesOut && budget.canStartStep()) messages.push(tieoutOrNote(ctx));
+      if (!allCaughtUp && options.partialNote) messages.push(options.partialNote);
       result = { done: allCaughtUp, job: current, tally, message: messages.join(' '), outcome: allCaughtUp ? 'ok' : 'partial', failureCode: null, position, counts, pausedUntil: null };
     } catch (e) {
       // Pages written before the failure are in the sheets (and checkpointed): count them.
