@@ -28,6 +28,8 @@ import { leaveBusyNote } from './busy-notes';
 import { SyncLog, type LogEntry } from './sync-log';
 import { claimSkipNote, CUT_SHORT_NOTE, recordScheduledRun, scheduledAllowance, skippedMessage, type ScheduledAllowance } from './trigger-allowance';
 
+/** Time kept after the closing row's write: the log row and the lock release. */
+const CLOSING_RESERVE_MS = 15_000;
 /** A run that finds another sync holding the document waits this long, then exits and logs so. */
 const LOCK_WAIT_MS = 1_000;
 
@@ -190,10 +192,16 @@ export function runSync(options: RunOptions): RunOutcome {
       // Pages written before the failure are in the sheets (and checkpointed): count them.
       if (current !== null) counts = addJobCounts(counts, current, before, tally);
       failure = classifyFailure(e);
-      const ending = failure.pausedUntil !== undefined ? pausedEnding(failure, workbook.timeZone) : failedEnding(failure, state);
+      let ending = failure.pausedUntil !== undefined ? pausedEnding(failure, workbook.timeZone) : failedEnding(failure, state);
+      // A scheduled run that cannot afford the wait for the next Sheets minute is cut short by its own minute.
+      if (failure.code === 'sheets_quota' && options.partialNote) ending = { ...ending, message: options.partialNote };
       result = { ...ending, job: current, tally, counts };
     }
     // The closing row carries the run's deferred writes (Monthly P&L, Restatements): still under the lock.
+    // It is the run's record, so it may wait out Google's Sheets minute past the run's own budget,
+    // within the execution's limit.
+    const closing = new ExecutionBudget(EXECUTION_LIMIT_MS - (Date.now() - startedAt), CLOSING_RESERVE_MS);
+    setSheetsWaitBudget((ms) => closing.canWait(ms));
     try {
       log.close({
       ...blankEntry(startedAt, jobs.join(', ')),
