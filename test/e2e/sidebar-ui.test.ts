@@ -191,7 +191,8 @@ describe.skipIf(!hasChromium || !existsSync(path.join(dist, 'Sidebar.html')))('s
     // Cancel while the first step is still running, then let that step end.
     await frame.click('#sync-cancel');
     endStep();
-    await frame.waitForFunction(() => /Sync paused/.test(document.querySelector('#status')?.textContent ?? ''));
+    await frame.waitForFunction(() => /^Sync cancelled\. Rows written so far are kept/.test(document.querySelector('#status')?.textContent ?? ''));
+    expect(await frame.textContent('#sync-phase')).toBe('Cancelled');
     expect(script.calls.filter((c) => c === 'runSyncStep')).toHaveLength(1);
     expect(script.steps).toHaveLength(3);
     expect(await frame.isEnabled('#sync-now')).toBe(true);

@@ -3,6 +3,7 @@
  * (busy-notes.ts): each note under its own key, so concurrent busy runs never overwrite each
  * other, and the lock holder takes each note exactly once.
  */
+import { emptyCounts } from '../../src/contract/counts-text';
 import { describe, expect, it } from 'vitest';
 import { leaveBusyNote, takeBusyNotes, type BusyNoteStore } from '../../src/server/sync/busy-notes';
 import type { LogEntry } from '../../src/server/sync/sync-log';
@@ -18,7 +19,7 @@ function memoryStore(): BusyNoteStore & { values: Map<string, string> } {
 }
 
 const entry = (startedAt: number, message = 'Another sync of this spreadsheet is running'): LogEntry => ({
-  startedAt, endedAt: startedAt + 1000, job: 'orders, products, daily', pages: 0, inserted: 0, updated: 0, cancelled: 0, gone: 0, requests: 0, rateLimitWaits: 0, outcome: 'busy', message,
+  startedAt, endedAt: startedAt + 1000, job: 'orders, products, daily', pages: 0, counts: emptyCounts(), requests: 0, rateLimitWaits: 0, outcome: 'busy', message,
 });
 
 describe('busy runs leave notes the lock holder writes once', () => {
