@@ -213,6 +213,8 @@ describe.skipIf(!hasChromium || !existsSync(path.join(dist, 'Sidebar.html')))('s
     await frame.waitForSelector('#problem:not([hidden])');
     expect(await frame.textContent('#problem-message')).toBe('The merchant disconnected this add-on.');
     expect(await frame.textContent('#problem-action')).toBe('Reconnect');
+    // The sync's own call ends once the latest state is read: the button acts after that.
+    await frame.waitForSelector('#status:not(.busy)');
     expect(await frame.textContent('#status')).toMatch(/Sync stopped on a problem/);
     await frame.click('#problem-action');
     expect(script.calls).toContain('beginConnect');
