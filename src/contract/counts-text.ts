@@ -1,18 +1,20 @@
 /**
- * What a sync wrote, in one line a finance person can check against the sheets. Shared by the
- * sidebar and the menu's toast so both say it the same way, with the sums both sides keep. Pure (no
- * DOM, no Apps Script).
+ * What a sync wrote, in one line a finance person can check against the sheets and the Sync log.
+ * Shared by the sidebar and the menu's toast so both say it the same way, with the sums both sides
+ * keep. Pure (no DOM, no Apps Script).
  */
 import type { SyncCounts } from './sidebar';
 
 export function emptyCounts(): SyncCounts {
-  return { ordersAdded: 0, ordersUpdated: 0, lineItems: 0, products: 0, variants: 0, days: 0 };
+  return { ordersAdded: 0, ordersUpdated: 0, ordersCancelled: 0, ordersGone: 0, lineItems: 0, products: 0, variants: 0, days: 0 };
 }
 
 export function sumCounts(a: SyncCounts, b: SyncCounts): SyncCounts {
   return {
     ordersAdded: a.ordersAdded + b.ordersAdded,
     ordersUpdated: a.ordersUpdated + b.ordersUpdated,
+    ordersCancelled: a.ordersCancelled + b.ordersCancelled,
+    ordersGone: a.ordersGone + b.ordersGone,
     lineItems: a.lineItems + b.lineItems,
     products: a.products + b.products,
     variants: a.variants + b.variants,
@@ -20,17 +22,42 @@ export function sumCounts(a: SyncCounts, b: SyncCounts): SyncCounts {
   };
 }
 
-function count(n: number, one: string, many: string): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+/** Rows written in all: 0 means the run found nothing that changed. */
+export function rowsWritten(counts: SyncCounts): number {
+  return counts.ordersAdded + counts.ordersUpdated + counts.ordersGone + counts.lineItems + counts.products + counts.variants + counts.days;
 }
 
-/** "1,200 orders added, 40 updated · 3,410 line items · 12 products · 30 variants · 90 days of P&L" */
+function n(value: number): string {
+  return value.toLocaleString('en-US');
+}
+
+/**
+ * "Orders: 1,200 new, 40 updated (2 cancelled) · 3,410 line items · 12 products · 30 variants · 90 days of P&L".
+ * Every figure is said, zeros included, so the line reads the same as the run's Sync log row.
+ */
 export function countsText(counts: SyncCounts): string {
-  const parts: string[] = [];
-  if (counts.ordersAdded > 0 || counts.ordersUpdated > 0) parts.push(`${count(counts.ordersAdded, 'order', 'orders')} added, ${counts.ordersUpdated.toLocaleString('en-US')} updated`);
-  if (counts.lineItems > 0) parts.push(count(counts.lineItems, 'line item', 'line items'));
-  if (counts.products > 0) parts.push(count(counts.products, 'product', 'products'));
-  if (counts.variants > 0) parts.push(count(counts.variants, 'variant', 'variants'));
-  if (counts.days > 0) parts.push(`${count(counts.days, 'day', 'days')} of P&L`);
-  return parts.length > 0 ? parts.join(' · ') : 'Nothing new to write';
+  const cancelled = counts.ordersCancelled > 0 ? ` (${n(counts.ordersCancelled)} cancelled)` : '';
+  const gone = counts.ordersGone > 0 ? `, ${n(counts.ordersGone)} gone` : '';
+  return [
+    `Orders: ${n(counts.ordersAdded)} new, ${n(counts.ordersUpdated)} updated${cancelled}${gone}`,
+    `${n(counts.lineItems)} line items`,
+    `${n(counts.products)} products`,
+    `${n(counts.variants)} variants`,
+    `${n(counts.days)} days of P&L`,
+  ].join(' · ');
+}
+
+const ORDER: ReadonlyArray<keyof SyncCounts> = ['ordersAdded', 'ordersUpdated', 'ordersCancelled', 'ordersGone', 'lineItems', 'products', 'variants', 'days'];
+
+/** The counts as 8 numbers (kept with each recent run in document properties, where space is short). */
+export function packCounts(counts: SyncCounts): number[] {
+  return ORDER.map((key) => counts[key]);
+}
+
+/** Null when `packed` is not what packCounts wrote (a record from an older version). */
+export function unpackCounts(packed: unknown): SyncCounts | null {
+  if (!Array.isArray(packed) || packed.length !== ORDER.length || !packed.every((n) => typeof n === 'number' && Number.isFinite(n))) return null;
+  const counts = emptyCounts();
+  ORDER.forEach((key, i) => (counts[key] = packed[i] as number));
+  return counts;
 }

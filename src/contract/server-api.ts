@@ -17,6 +17,8 @@ import type {
  */
 export interface SidebarServerApi {
   getSidebarState(): SidebarState;
+  /** Cheap: changes when a run started or ended elsewhere or the connection broke (sidebarStamp). */
+  getSidebarStamp(): string;
   beginConnect(): ConnectStart;
   disconnectStore(): SidebarState;
   startSync(): SyncProgress;
@@ -35,6 +37,7 @@ export type SidebarCallName = keyof SidebarServerApi;
 // A record, so that adding a call to the interface without listing it here is a compile error.
 const callNames: Record<SidebarCallName, true> = {
   getSidebarState: true,
+  getSidebarStamp: true,
   beginConnect: true,
   disconnectStore: true,
   startSync: true,

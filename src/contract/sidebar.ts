@@ -74,8 +74,10 @@ export interface JobView {
   lastRunAt: string | null;
   /** 'ok' | 'partial' | 'error' or null when never run. */
   outcome: string | null;
-  /** Rows written by the last run. */
+  /** Rows written by the run. */
   rows: number;
+  /** What the run wrote, per sheet: the same figures as its Sync log row (null for runs of older versions). */
+  counts: SyncCounts | null;
   message: string | null;
   /**
    * A failure that is history: the connection works again (it was a lost connection) or a later
@@ -182,17 +184,26 @@ export interface CloseMonthRequest {
   replace?: boolean;
 }
 
-/** What a sync wrote, in the words of the sheets (never API pages). */
+/**
+ * What a sync wrote, in the words of the sheets (never API pages): the same figures the Sync log
+ * row of the run holds (orders_added … pnl_days). A record the API returned again unchanged (the
+ * 5-minute overlap, the at-least-once feed, the daily window re-read) is not written and not counted.
+ */
 export interface SyncCounts {
-  /** Orders new to the Orders sheet, and orders already there brought up to date (marked gone included). */
+  /** Orders new to the Orders sheet. */
   ordersAdded: number;
+  /** Orders already there whose values changed (cancelled ones included). */
   ordersUpdated: number;
-  /** Line item rows written with those orders (added or updated). */
+  /** Of the updated orders, those that became cancelled. */
+  ordersCancelled: number;
+  /** Orders the service no longer returns, marked gone by the monthly check. */
+  ordersGone: number;
+  /** Line item rows written with those orders (added, changed or marked removed). */
   lineItems: number;
-  /** Product and variant rows written (added or updated). */
+  /** Product and variant rows written (added or changed). */
   products: number;
   variants: number;
-  /** Days of the Daily P&L written (added or refreshed). */
+  /** Days of the Daily P&L written (added, or whose figures changed). */
   days: number;
 }
 

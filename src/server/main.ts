@@ -81,6 +81,15 @@ export function getSidebarState(): SidebarState {
 }
 
 /**
+ * Sidebar, while open: a short text that changes when a sync ran elsewhere or the connection broke
+ * (polled every few seconds; the sidebar then reloads getSidebarState).
+ * @return {string} the stamp
+ */
+export function getSidebarStamp(): string {
+  return sidebar.getSidebarStamp();
+}
+
+/**
  * Sidebar → Connect/Reconnect: the authorization URL to open in a new window.
  * @return {Object} ConnectStart
  */

@@ -10,21 +10,49 @@ import type {
   UserAction,
 } from '../contract/sidebar';
 
-export { countsText } from '../contract/counts-text';
+import { countsText } from '../contract/counts-text';
+
+export { countsText };
 
 export type Tone = 'ok' | 'warn' | 'bad' | 'none';
 
-/** "Nov 21, 2026, 5:04 PM" in the viewer's locale; the raw text when it is not a date. */
+/**
+ * Every time the sidebar shows is in the spreadsheet's time zone (as in the sheets and the Sync
+ * log), never the viewer's; renderState sets it from the state (null: the browser's, said so).
+ */
+let displayZone: string | null = null;
+
+export function setDisplayTimeZone(zone: string | null): void {
+  displayZone = zone;
+}
+
+export function displayTimeZone(): string | null {
+  return displayZone;
+}
+
+/** "2026-11-21 17:04", the sheets' own order of date and time, in the spreadsheet's zone; the raw text when it is not a date. */
 export function formatTime(iso: string): string {
   const date = new Date(iso);
   if (isNaN(date.getTime())) return iso;
-  return date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  const options: Intl.DateTimeFormatOptions = { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' };
+  let parts: Intl.DateTimeFormatPart[];
+  try {
+    parts = new Intl.DateTimeFormat('en-US', displayZone ? { ...options, timeZone: displayZone } : options).formatToParts(date);
+  } catch {
+    parts = new Intl.DateTimeFormat('en-US', options).formatToParts(date);
+  }
+  const part = (type: Intl.DateTimeFormatPartTypes): string => parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}`;
 }
 
+/** The one line that names the zone of every time shown. */
+export function timeZoneText(zone: string | null): string {
+  return zone ? `Times are in ${zone} time, the spreadsheet's time zone (File → Settings).` : "Times are in your computer's time zone.";
+}
+
+/** A calendar day as the sheets show it (YYYY-MM-DD): no zone applies to a day. */
 export function formatDate(isoDate: string): string {
-  const date = new Date(`${isoDate}T00:00:00`);
-  if (isNaN(date.getTime())) return isoDate;
-  return date.toLocaleDateString(undefined, { dateStyle: 'medium' });
+  return /^\d{4}-\d{2}-\d{2}/.test(isoDate) ? isoDate.slice(0, 10) : isoDate;
 }
 
 export function formatCount(n: number): string {
@@ -96,7 +124,9 @@ export function jobDetail(job: JobView): string {
   if (job.outcome === 'error' && job.past) return `${when} · ${job.message ?? 'Stopped; fixed since.'}`;
   if (job.outcome === 'error') return `${when} · failed${job.message ? `: ${job.message}` : ''}`;
   const partial = job.outcome === 'partial' ? ` · ${job.message ?? 'continues next run'}` : '';
-  return `${when} · ${formatCount(job.rows)} rows${partial}`;
+  // The run's own Sync log figures; records of older versions only know their row total.
+  const written = job.counts ? countsText(job.counts) : `${formatCount(job.rows)} rows`;
+  return `${when} · ${written}${partial}`;
 }
 
 /** Red only for a failure that still needs something done. */
@@ -136,8 +166,14 @@ export function windowDateProblem(value: string, latest: string): string | null 
   return null;
 }
 
-/** The button that resolves a problem in the sidebar itself, or null when the user acts elsewhere. */
-export function actionButton(action: UserAction): { label: string; kind: 'connect' | 'refresh' } | null {
+/** What a problem's button does: connect, check the state again, or run the sync that stopped again. */
+export type ActionKind = 'connect' | 'refresh' | 'sync';
+
+/**
+ * The button that resolves a problem in the sidebar itself, or null when the user acts elsewhere.
+ * `fromSync`: the problem stopped a sync, so "Try again" runs that sync again (not just a reload).
+ */
+export function actionButton(action: UserAction, fromSync = false): { label: string; kind: ActionKind } | null {
   switch (action) {
     case 'connect':
       return { label: 'Connect', kind: 'connect' };
@@ -146,7 +182,7 @@ export function actionButton(action: UserAction): { label: string; kind: 'connec
     case 'retry_later':
     case 'refresh':
     case 'wait':
-      return { label: 'Try again', kind: 'refresh' };
+      return { label: 'Try again', kind: fromSync ? 'sync' : 'refresh' };
     case 'contact_operator':
       // Only the operator can fix it; the sidebar asks the service again once the operator says so.
       return { label: 'Check again', kind: 'refresh' };

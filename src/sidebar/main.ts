@@ -1,13 +1,17 @@
 import { emptyCounts } from '../contract/counts-text';
 import type { ScheduleRequest, SidebarState, SyncProgress } from '../contract/sidebar';
 import { byId, setText, show } from './dom';
-import { connectionNotMadeText, ordersWindowText, scheduleText, windowDateProblem } from './format';
+import { connectionNotMadeText, formatTime, ordersWindowText, scheduleText, windowDateProblem } from './format';
 import { renderFinance, wireFinance } from './finance';
 import { fillHourOptions, renderProblem, renderProgress, renderSchedule, renderState, showHourRow } from './render';
 import { call } from './server';
 
 const POLL_INTERVAL_MS = 2000;
 const POLL_LIMIT_MS = 10 * 60 * 1000;
+/** How often the open, idle sidebar asks whether anything changed elsewhere (a cheap stamp, not the whole state). */
+const WATCH_INTERVAL_MS = 4000;
+/** How often the authorization window is looked at: closing it is noticed at once, without a server call. */
+const POPUP_CHECK_MS = 250;
 
 let current: SidebarState | null = null;
 let busy = false;
@@ -67,12 +71,25 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Polls until the callback has stored the connection, the popup is closed, or time runs out. */
+/** Waits up to `ms`, ending early the moment the authorization window is closed. */
+async function delayOrClosed(ms: number, popup: Window | null): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (popup && popup.closed) return;
+    await delay(Math.min(POPUP_CHECK_MS, until - Date.now()));
+  }
+}
+
+/**
+ * Polls until the callback has stored the connection, the window is closed, or time runs out. A
+ * closed window is answered at once: the state is read straight away, and once more a moment
+ * later (the callback may still be storing the connection as the window closes).
+ */
 async function waitForConnection(popup: Window | null): Promise<string> {
   const started = Date.now();
-  let popupClosedPolls = 0;
+  let closedReads = 0;
   while (Date.now() - started < POLL_LIMIT_MS) {
-    await delay(POLL_INTERVAL_MS);
+    await delayOrClosed(closedReads > 0 ? 1000 : POLL_INTERVAL_MS, popup);
     const state = await call('getSidebarState');
     apply(state);
     if (state.connection.state === 'connected') {
@@ -80,7 +97,7 @@ async function waitForConnection(popup: Window | null): Promise<string> {
       const resumed = state.schedule.note && state.schedule.note.kind === 'resumed' ? ` ${state.schedule.note.message}` : '';
       return `${store ? `Connected to ${store.name}.` : 'Connected.'}${resumed}`;
     }
-    if (popup && popup.closed && ++popupClosedPolls >= 2) return connectionNotMadeText(state);
+    if (popup && popup.closed && ++closedReads >= 2) return connectionNotMadeText(state);
   }
   return 'Still not connected. Connect to try again.';
 }
@@ -127,13 +144,29 @@ const disconnect = () =>
     return 'Disconnected.';
   });
 
+/** Whether a schedule will pick up a paused sync by itself. */
+function scheduleIsOn(): boolean {
+  return current !== null && current.schedule.mode !== 'off';
+}
+
+/** The run is over: the bar stands still with what happened, and the status line says what comes next. */
 function syncEnded(progress: SyncProgress): string {
   if (progress.problem) {
-    renderProblem(progress.problem);
+    renderProgress({ ...progress, phase: 'Stopped: see the message above.' }, true);
+    renderProblem(progress.problem, false, true);
     return 'Sync stopped on a problem. Rows written so far are kept.';
   }
-  if (progress.pausedUntil) return `Sync paused. Rows written so far are kept. ${progress.phase}.`;
-  if (cancelRequested) return 'Sync paused. Rows written so far are kept; Sync now continues from there.';
+  if (progress.pausedUntil) {
+    const after = formatTime(progress.pausedUntil);
+    renderProgress({ ...progress, phase: `Paused until ${after} (hourly request allowance)` }, true);
+    const next = scheduleIsOn() ? `The schedule continues it by itself after ${after}.` : `Press Sync now after ${after} to continue.`;
+    return `Sync paused to stay within the service's hourly request allowance. Rows written so far are kept. ${next}`;
+  }
+  if (cancelRequested && !progress.done) {
+    renderProgress({ ...progress, phase: 'Cancelled' }, true);
+    return 'Sync cancelled. Rows written so far are kept; Sync now continues from where it stopped.';
+  }
+  renderProgress(progress, true);
   return 'Sync finished.';
 }
 
@@ -167,7 +200,8 @@ const syncNow = () => {
     const state = await call('getSidebarState');
     apply(state);
     // A connection problem is already shown with the connection; anything else keeps the sync's problem.
-    if (progress.problem && state.connection.problem === null) renderProblem(progress.problem);
+    if (progress.problem && state.connection.problem === null) renderProblem(progress.problem, false, true);
+    watchedStamp = null;
     return message;
   }).finally(() => {
     syncing = false;
@@ -203,7 +237,41 @@ const keepRecentOrders = () =>
 function onProblemAction(): void {
   const kind = byId('problem-action').dataset.kind;
   if (kind === 'connect') void connect();
+  else if (kind === 'sync') void syncNow();
   else void refresh();
+}
+
+/** The stamp seen last (null: take the next one as it is, e.g. after this sidebar's own sync). */
+let watchedStamp: string | null = null;
+let watching = false;
+
+/**
+ * While the sidebar is open and idle: a scheduled run, a revoke or a lost connection shows within
+ * seconds, without Reload. Each look is one cheap call; the whole state is read only on a change.
+ */
+async function watchForChanges(): Promise<void> {
+  if (busy || watching || document.hidden) return;
+  watching = true;
+  try {
+    const stamp = await call('getSidebarStamp');
+    if (watchedStamp !== null && stamp !== watchedStamp && !busy) {
+      const before = current ? current.connection.state : null;
+      const state = await call('getSidebarState');
+      if (!busy) {
+        apply(state);
+        const status = byId('status');
+        status.textContent =
+          state.connection.state !== before
+            ? 'The connection changed: see Connection below.'
+            : 'A sync ran in the background (the schedule or another editor): see Last sync.';
+      }
+    }
+    watchedStamp = stamp;
+  } catch {
+    // A look that failed (offline, busy server) is simply tried again at the next interval.
+  } finally {
+    watching = false;
+  }
 }
 
 function wire(): void {
@@ -216,7 +284,7 @@ function wire(): void {
   byId('sync-now').addEventListener('click', () => void syncNow());
   byId('sync-cancel').addEventListener('click', () => {
     cancelRequested = true;
-    setBusy('Stopping after the current page…');
+    setBusy('Cancelling: the sync stops once the pages it is writing now are saved (up to a minute)…');
   });
   byId('schedule-mode').addEventListener('change', () => showHourRow(byId<HTMLSelectElement>('schedule-mode').value === 'daily'));
   byId('schedule-save').addEventListener('click', () => void saveSchedule());
@@ -227,3 +295,4 @@ function wire(): void {
 
 wire();
 void refresh();
+setInterval(() => void watchForChanges(), WATCH_INTERVAL_MS);

@@ -14,10 +14,15 @@ import {
   planText,
   problemText,
   scheduleText,
+  setDisplayTimeZone,
+  timeZoneText,
 } from './format';
 
 export function renderState(state: SidebarState): void {
   const { connection } = state;
+  // Times below are in the spreadsheet's zone, named once at the foot of the sidebar.
+  setDisplayTimeZone(state.schedule.timeZone);
+  setText('time-zone', timeZoneText(state.schedule.timeZone));
   const headline = connectionHeadline(connection);
   setText('connection-text', headline.text);
   byId('connection-dot').className = `dot ${headline.tone}`;
@@ -103,13 +108,16 @@ export function showHourRow(visible: boolean): void {
   show('schedule-zone', visible && byId('schedule-zone').textContent !== '');
 }
 
-/** Shows a problem with its action button, or hides the banner when there is none. */
-export function renderProblem(problem: ProblemView | null, cardHasConnect = false): void {
+/**
+ * Shows a problem with its action button, or hides the banner when there is none. `fromSync`: the
+ * problem stopped a sync, and its "Try again" runs the sync again.
+ */
+export function renderProblem(problem: ProblemView | null, cardHasConnect = false, fromSync = false): void {
   show('problem', problem !== null);
   if (!problem) return;
   byId('problem').className = problem.action === 'wait' || problem.action === 'retry_later' ? 'problem wait' : 'problem';
   setText('problem-message', problemText(problem));
-  const offered = actionButton(problem.action);
+  const offered = actionButton(problem.action, fromSync);
   const button = offered && offered.kind === 'connect' && cardHasConnect ? null : offered;
   const actionElement = byId<HTMLButtonElement>('problem-action');
   actionElement.hidden = button === null;
@@ -117,14 +125,21 @@ export function renderProblem(problem: ProblemView | null, cardHasConnect = fals
   actionElement.dataset.kind = button ? button.kind : '';
 }
 
-export function renderProgress(progress: SyncProgress | null): void {
-  show('progress', progress !== null);
+/**
+ * The sync card's bar, phase and counts. `ended`: the run is over (finished, stopped on a problem,
+ * paused or cancelled): the bar stands still, and disappears when it never knew how far it was.
+ */
+export function renderProgress(progress: SyncProgress | null, ended = false): void {
+  show('progress', progress !== null && !(ended && progress.fraction === null));
   show('sync-phase', progress !== null);
   show('sync-counts', progress !== null);
   if (!progress) return;
   const bar = byId('progress');
   const fill = byId('progress-fill');
-  if (progress.fraction === null) {
+  if (progress.fraction === null && ended) {
+    bar.classList.remove('indeterminate');
+    bar.removeAttribute('aria-valuenow');
+  } else if (progress.fraction === null) {
     bar.classList.add('indeterminate');
     bar.removeAttribute('aria-valuenow');
     fill.style.width = '';
@@ -135,11 +150,9 @@ export function renderProgress(progress: SyncProgress | null): void {
     fill.style.width = `${percent}%`;
   }
   setText('sync-phase', progress.phase);
-  const c = progress.counts;
-  const nothingYet = c.ordersAdded + c.ordersUpdated + c.lineItems + c.products + c.variants + c.days === 0;
-  // While starting there is nothing to count yet; at the end "nothing new" is worth saying.
-  show('sync-counts', !nothingYet || progress.done);
-  setText('sync-counts', countsText(c));
+  // While starting there is nothing to count yet; once a step has answered, every figure is said (zeros too).
+  show('sync-counts', progress.phase !== 'Starting');
+  setText('sync-counts', `Written: ${countsText(progress.counts)}`);
 }
 
 export function fillHourOptions(): void {

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SidebarState, SyncProgress } from '../../src/contract/sidebar';
 import { startPlayground, type Playground } from '../../dev/playground/app';
 import type { PlaygroundStack, RunResultLike } from '../../dev/playground/types';
@@ -21,14 +21,14 @@ function connectedState(): SidebarState {
     connection: { state: 'connected', store: { id: 'st_1', name: HOSTILE_NAME, domain: 'acme.myshopify.com', platform: 'shopify', currency: 'USD', timezone: 'America/New_York' }, problem: null },
     plan: { name: 'starter', historyAvailableFrom: '2026-08-23', historyDays: 90 },
     freshness: { lastSyncAt: '2026-11-21T16:00:00Z', stale: false },
-    jobs: [{ job: 'orders, products, daily', label: 'Orders, products, daily', lastRunAt: '2026-11-21T16:30:00Z', outcome: 'ok', rows: 2500, message: null, past: false }],
+    jobs: [{ job: 'orders, products, daily', label: 'Orders, products, daily', lastRunAt: '2026-11-21T16:30:00Z', outcome: 'ok', rows: 2500, counts: null, message: null, past: false }],
     schedule: { mode: 'daily', hour: 6, timeZone: 'Europe/Berlin', note: null },
     cells: { used: 7_400_000, limit: 10_000_000, percent: 74, warn: true, ordersWindow: null, offer: null },
     problem: null,
   };
 }
 
-const ZERO = { ordersAdded: 0, ordersUpdated: 0, lineItems: 0, products: 0, variants: 0, days: 0 };
+const ZERO = { ordersAdded: 0, ordersUpdated: 0, ordersCancelled: 0, ordersGone: 0, lineItems: 0, products: 0, variants: 0, days: 0 };
 const progress = (partial: Partial<SyncProgress>): SyncProgress => ({ done: false, phase: 'Orders and line items', counts: ZERO, fraction: null, problem: null, pausedUntil: null, ...partial });
 
 interface Script {
@@ -41,8 +41,10 @@ interface Script {
   steps: SyncProgress[];
   failNext: string | null;
   calls: string[];
+  /** What getSidebarStamp answers (the sidebar polls it while idle; not recorded in calls). */
+  stamp: string;
 }
-const script: Script = { stepDelayMs: 0, stepGate: null, delays: {}, state: connectedState(), steps: [], failNext: null, calls: [] };
+const script: Script = { stepDelayMs: 0, stepGate: null, delays: {}, state: connectedState(), steps: [], failNext: null, calls: [], stamp: 'connected|' };
 
 const ok = (value: unknown): RunResultLike => ({ ok: true, value, timedOut: false, logs: [] });
 
@@ -50,6 +52,7 @@ const stack: PlaygroundStack = {
   apiUrl: 'http://127.0.0.1:9',
   runtime: {
     async run(name, args = []) {
+      if (name === 'getSidebarStamp') return ok(script.stamp);
       script.calls.push(name);
       if (script.delays[name]) await new Promise((resolve) => setTimeout(resolve, script.delays[name]));
       if (script.failNext) {
@@ -116,7 +119,12 @@ describe.skipIf(!hasChromium || !existsSync(path.join(dist, 'Sidebar.html')))('s
     script.delays = {};
     script.failNext = null;
     script.calls = [];
+    script.stamp = 'connected|';
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  });
+  // A page left open by a failed test would keep polling the shared script.
+  afterEach(async () => {
+    if (!page.isClosed()) await page.close();
   });
 
   it('shows the store name as text, never as HTML, with domain, plan window, freshness and the 70 % warning', async () => {
@@ -126,7 +134,11 @@ describe.skipIf(!hasChromium || !existsSync(path.join(dist, 'Sidebar.html')))('s
     expect(await frame.locator('#store-line img').count()).toBe(0);
     expect(await frame.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(await frame.textContent('#store-domain')).toBe('(acme.myshopify.com)');
-    expect(await frame.textContent('#plan-window')).toMatch(/^Starter plan: from .*2026 \(90 days\)$/);
+    expect(await frame.textContent('#plan-window')).toBe('Starter plan: from 2026-08-23 (90 days)');
+    // Times in the spreadsheet's zone (Europe/Berlin), in the sheets' format, the zone named once below.
+    expect(await frame.textContent('#freshness')).toBe('Updated 2026-11-21 17:00');
+    expect(await frame.textContent('#jobs .job-detail')).toBe('2026-11-21 17:30 · 2,500 rows');
+    expect(await frame.textContent('main')).not.toMatch(/\d{2}:\d{2}(:\d{2})?(\.\d+)?Z/);
     expect(await frame.isVisible('#cells-warning')).toBe(true);
     expect(await frame.getAttribute('#cells-gauge', 'aria-valuenow')).toBe('74');
     expect(await frame.inputValue('#schedule-mode')).toBe('daily');
@@ -156,7 +168,7 @@ describe.skipIf(!hasChromium || !existsSync(path.join(dist, 'Sidebar.html')))('s
     expect(script.calls).toContain('setOrdersWindow');
     expect(script.state.cells.ordersWindow).toBe('2026-05-01');
     expect(await frame.isVisible('#window-offer')).toBe(false);
-    expect(await frame.textContent('#orders-window')).toMatch(/^Syncing orders placed since .*2026\.$/);
+    expect(await frame.textContent('#orders-window')).toBe('Syncing orders placed since 2026-05-01.');
     expect(await frame.textContent('#status')).toMatch(/Rows already in the sheets stay/);
     await page.close();
   });
@@ -164,14 +176,16 @@ describe.skipIf(!hasChromium || !existsSync(path.join(dist, 'Sidebar.html')))('s
   it('Sync now calls runSyncStep until done, fills the progress bar and ends with the counts, controls back on', async () => {
     script.steps = [
       progress({ counts: { ...ZERO, ordersAdded: 1000, lineItems: 2600 }, fraction: 0.3 }),
-      progress({ done: true, phase: 'Caught up', counts: { ordersAdded: 2000, ordersUpdated: 40, lineItems: 5310, products: 12, variants: 31, days: 90 }, fraction: 1 }),
+      progress({ done: true, phase: 'Caught up', counts: { ...ZERO, ordersAdded: 2000, ordersUpdated: 40, lineItems: 5310, products: 12, variants: 31, days: 90 }, fraction: 1 }),
     ];
     const frame = await sidebarFrame(page, playground.url);
     await frame.click('#sync-now');
     await frame.waitForFunction(() => document.querySelector('#status')?.textContent === 'Sync finished.');
     expect(script.calls.filter((c) => c === 'runSyncStep')).toHaveLength(2);
     expect(await frame.getAttribute('#progress', 'aria-valuenow')).toBe('100');
-    expect(await frame.textContent('#sync-counts')).toBe('2,000 orders added, 40 updated · 5,310 line items · 12 products · 31 variants · 90 days of P&L');
+    expect(await frame.textContent('#sync-counts')).toBe('Written: Orders: 2,000 new, 40 updated · 5,310 line items · 12 products · 31 variants · 90 days of P&L');
+    // A finished run's bar stands still.
+    expect(await frame.getAttribute('#progress', 'class')).not.toMatch(/indeterminate/);
     expect(await frame.isEnabled('#sync-now')).toBe(true);
     expect(await frame.isVisible('#sync-cancel')).toBe(false);
     await page.close();
@@ -287,7 +301,7 @@ describe.skipIf(!hasChromium || !existsSync(path.join(dist, 'Sidebar.html')))('s
   it('a sync paused by the hourly request allowance is not a failure: it says when it resumes', async () => {
     script.steps = [
       progress({
-        phase: 'Paused for the hourly request allowance: resumes after 14:05 (Europe/Berlin time)',
+        phase: 'Paused for the hourly request allowance until 14:05 (Europe/Berlin time)',
         counts: { ...ZERO, ordersAdded: 750, lineItems: 2000 },
         fraction: 0.4,
         pausedUntil: '2026-11-21T13:05:00.000Z',
@@ -297,11 +311,61 @@ describe.skipIf(!hasChromium || !existsSync(path.join(dist, 'Sidebar.html')))('s
     await frame.click('#sync-now');
     await frame.waitForSelector('#status:not(.busy)');
     expect(script.calls.filter((c) => c === 'runSyncStep')).toHaveLength(1);
-    expect(await frame.textContent('#status')).toMatch(/^Sync paused\. .*resumes after 14:05 \(Europe\/Berlin time\)\.$/);
+    // The schedule is on (daily at 06:00): it continues by itself; times in the spreadsheet's zone.
+    expect(await frame.textContent('#status')).toBe(
+      "Sync paused to stay within the service's hourly request allowance. Rows written so far are kept. The schedule continues it by itself after 2026-11-21 14:05.",
+    );
+    expect(await frame.textContent('#time-zone')).toBe("Times are in Europe/Berlin time, the spreadsheet's time zone (File → Settings).");
     expect(await frame.isVisible('#problem')).toBe(false);
     await frame.locator('main').screenshot({ path: path.join(root, 'out/screenshots/sidebar-sync-paused.png') });
     await page.close();
   });
+
+  it('"Try again" on a sync that stopped runs the sync again, not only a reload', async () => {
+    const failed = progress({
+      done: true,
+      phase: 'Stopped',
+      counts: { ...ZERO, ordersAdded: 250, lineItems: 700 },
+      problem: { code: 'server_error', userMessage: 'Merchant Analytics had a temporary problem. Rows written so far are kept.', action: 'retry_later', retryAt: null },
+    });
+    script.steps = [failed];
+    const frame = await sidebarFrame(page, playground.url);
+    await frame.click('#sync-now');
+    await frame.waitForSelector('#problem:not([hidden])');
+    await frame.waitForSelector('#status:not(.busy)');
+    // A stopped run: no moving bar, no "paused", no "nothing new", the phase points at the message.
+    expect(await frame.textContent('#sync-phase')).toBe('Stopped: see the message above.');
+    expect(await frame.isVisible('#progress')).toBe(false);
+    expect(await frame.textContent('#sync-counts')).toBe('Written: Orders: 250 new, 0 updated · 700 line items · 0 products · 0 variants · 0 days of P&L');
+    expect(await frame.textContent('main')).not.toMatch(/paused|Nothing new/i);
+    expect(await frame.textContent('#problem-action')).toBe('Try again');
+    await frame.locator('main').screenshot({ path: path.join(root, 'out/screenshots/sidebar-sync-failed.png') });
+    script.steps = [progress({ done: true, phase: 'Caught up', fraction: 1 })];
+    const syncsBefore = script.calls.filter((c) => c === 'startSync').length;
+    await frame.click('#problem-action');
+    await frame.waitForFunction(() => document.querySelector('#status')?.textContent === 'Sync finished.');
+    expect(script.calls.filter((c) => c === 'startSync')).toHaveLength(syncsBefore + 1);
+    expect(await frame.isVisible('#problem')).toBe(false);
+    await page.close();
+  });
+
+  it('while open and idle, a run elsewhere or a lost connection shows without Reload (a cheap stamp, then the state)', async () => {
+    const frame = await sidebarFrame(page, playground.url);
+    await frame.waitForSelector('#status:not(.busy)');
+    const reads = () => script.calls.filter((c) => c === 'getSidebarState').length;
+    const before = reads();
+    // Unchanged stamp: the state is not read again.
+    await new Promise((resolve) => setTimeout(resolve, 9_000));
+    expect(reads()).toBe(before);
+    const lost = { code: 'revoked', userMessage: 'Access was turned off in Merchant Analytics. Reconnect to sync again.', action: 'reconnect' as const, retryAt: null };
+    script.state = { ...connectedState(), connection: { ...connectedState().connection, state: 'revoked', problem: lost } };
+    script.stamp = 'revoked|';
+    await frame.waitForFunction(() => document.querySelector('#connection-text')?.textContent === 'Access was revoked', undefined, { timeout: 10_000 });
+    expect(await frame.textContent('#status')).toBe('The connection changed: see Connection below.');
+    expect(await frame.isVisible('#reconnect')).toBe(true);
+    expect(reads()).toBe(before + 1);
+    await page.close();
+  }, 30_000);
 
   it('operator problem: "Check again" asks getSidebarState once more and says what it found', async () => {
     const refused = { code: 'operator_problem', userMessage: 'The service refused this add-on. Ask whoever installed it.', action: 'contact_operator' as const, retryAt: null };
@@ -334,7 +398,7 @@ describe.skipIf(!hasChromium || !existsSync(path.join(dist, 'Sidebar.html')))('s
   });
 
   it('a lost connection shows the paused schedule; after the reconnect it says it resumed and old failures are neutral', async () => {
-    const revokedJob = { job: 'orders, products, daily', label: 'Orders, products, daily', lastRunAt: '2026-11-21T15:00:00Z', outcome: 'error', rows: 0 };
+    const revokedJob = { job: 'orders, products, daily', label: 'Orders, products, daily', lastRunAt: '2026-11-21T15:00:00Z', outcome: 'error', rows: 0, counts: null };
     const lost = { code: 'revoked', userMessage: 'Access was turned off. Click Reconnect to resume syncing.', action: 'reconnect' as const, retryAt: null };
     script.state = {
       ...connectedState(),

@@ -121,11 +121,11 @@ describe('vanished orders and reconciliation', () => {
 
   it('keeps one Sync log row per run with its counts', () => {
     const [headers, ...rows] = sheetTable(stack, 'Sync log');
-    expect(headers).toEqual(['started_at', 'ended_at', 'job', 'pages', 'inserted', 'updated', 'cancelled', 'gone', 'requests', 'rate_limit_waits', 'outcome', 'message']);
+    expect(headers).toEqual(['started_at', 'ended_at', 'job', 'orders_added', 'orders_updated', 'orders_cancelled', 'orders_gone', 'line_items', 'products', 'variants', 'pnl_days', 'pages', 'requests', 'rate_limit_waits', 'outcome', 'message']);
     expect(rows.length).toBeGreaterThanOrEqual(3);
     const last = rows[rows.length - 1];
     expect(String(last[headers.indexOf('job')])).toContain('reconcile');
-    expect(last[headers.indexOf('gone')]).toBe(3);
+    expect(last[headers.indexOf('orders_gone')]).toBe(3);
     expect(rows.every((r) => r[headers.indexOf('outcome')] !== 'running')).toBe(true);
   });
 });

@@ -136,3 +136,44 @@ describe('the key index', () => {
     expect(LINE_ITEMS.columns.slice(0, LINE_ITEMS.indexColumns).map((c) => c.header)).toEqual(['id', 'order_id', 'sync_status']);
   });
 });
+
+describe('"updated" counts only orders whose values changed (spec 3.1: updated_at is the change marker)', () => {
+  it('an order re-read in the 5-minute overlap with the same updated_at is not written, nor its line items', () => {
+    const { orders, lines, members } = emptyIndexes();
+    planOrderPage([order('ord_a', '2024-05-02T00:00:00Z', ['li_1'])], orders, lines, members, ctx);
+    const again = planOrderPage([order('ord_a', '2024-05-02T00:00:00Z', ['li_1'])], orders, lines, members, ctx);
+    expect(again.orders).toEqual([]);
+    expect(again.lineItems).toEqual([]);
+    expect(again.counts).toEqual({ inserted: 0, updated: 0, cancelled: 0, children: 0 });
+    // The watermark still moves with it, and its day is not marked for a Daily P&L refresh.
+    expect(again.maxUpdatedAt).toBe('2024-05-02T00:00:00Z');
+    expect(again.minPlacedDate).toBeNull();
+  });
+  it('the same order read back from the sheet (index columns then updated_at, as the batchGet gives them) is unchanged', () => {
+    const { orders, lines, members } = emptyIndexes();
+    const written = planOrderPage([order('ord_a', '2024-05-02T00:00:00Z', [])], orders, lines, members, ctx).orders[0].cells;
+    const stored = [...written.slice(0, ORDERS.indexColumns), written[col('updated_at')]];
+    const fromSheet = new KeyIndex([stored], TZ, { keyPrefix: 'ord_' });
+    const plan = planOrderPage([order('ord_a', '2024-05-02T00:00:00Z', [])], fromSheet, lines, members, ctx);
+    expect(plan.counts.updated).toBe(0);
+    const changed = planOrderPage([order('ord_a', '2024-05-02T00:00:01Z', [])], fromSheet, lines, members, ctx);
+    expect(changed.counts.updated).toBe(1);
+  });
+  it('a gone order the service returns again is rewritten (its status changes), even with the same updated_at', () => {
+    const { orders, lines, members } = emptyIndexes();
+    const written = planOrderPage([order('ord_a', '2024-05-02T00:00:00Z', [])], orders, lines, members, ctx).orders[0].cells;
+    const gone = [written[0], 'gone', written[2], 45000, written[4], written[col('updated_at')]];
+    const plan = planOrderPage([order('ord_a', '2024-05-02T00:00:00Z', [])], new KeyIndex([gone], TZ), lines, members, ctx);
+    expect(plan.counts.updated).toBe(1);
+    expect(plan.orders[0].cells[col('status')]).toBe('active');
+  });
+  it('the monthly check writes only synced_at of an unchanged order: the proof it was listed, not an update', () => {
+    const { orders, lines, members } = emptyIndexes();
+    planOrderPage([order('ord_a', '2024-05-02T00:00:00Z', ['li_1'])], orders, lines, members, ctx);
+    const later = { ...ctx, syncedAt: ctx.syncedAt + 86_400_000, markSeen: true };
+    const plan = planOrderPage([order('ord_a', '2024-05-02T00:00:00Z', ['li_1'])], orders, lines, members, later);
+    expect(plan.counts.updated).toBe(0);
+    expect(plan.orders).toEqual([{ row: 2, column: col('synced_at') + 1, cells: [instantToSerial(later.syncedAt, TZ)] }]);
+    expect(orders.get('ord_a')!.cells[col('synced_at')]).toBe(instantToSerial(later.syncedAt, TZ));
+  });
+});

@@ -9,7 +9,10 @@ import { setUpRequests } from './layout';
 import { lastRowOf, mergeRowWrites, type RangeWrite, type RowWrite } from './row-writes';
 import { numberFormatFor } from './rows';
 import type { SheetName, TableSchema } from './schema';
-import { CHECKS, DAILY, LINE_ITEMS, MONTHLY, ORDERS, PRODUCTS, RESTATEMENTS, VARIANTS } from './schema';
+import { CHECKS, DAILY, LINE_ITEMS, MONTHLY, ORDERS, PRODUCTS, RESTATEMENTS, SYNC_LOG, VARIANTS } from './schema';
+import { findHeaderProblem } from './header-check';
+import { indexCellsOf } from './change-check';
+import type { CellValue } from './cells';
 import { readGridCells, readManagedRows, readSheetInfos, sheetsService, type ReadRequest, type SheetInfo, type SheetReads } from './sheet-snapshot';
 import { noteSpreadsheetChange, sheetsRequest } from './sheets-requests';
 import { checkHeaderRow, claimSheet, locateSheet, taggedSheets, tagNewSheet, type LocatedSheet } from './sheet-tags';
@@ -64,8 +67,8 @@ export interface TableWrite {
 /** Tables whose data rows the set-up read takes whole (the finance sheets sum them after the sync): no extra read. */
 const WHOLE_ROW_TABLES: ReadonlySet<SheetName> = new Set<SheetName>(['Daily P&L']);
 
-/** The tables whose header row and key columns the first data-sheet access reads, all in one call. */
-const STORE_TABLES: readonly TableSchema[] = [ORDERS, LINE_ITEMS, PRODUCTS, VARIANTS, DAILY, MONTHLY, RESTATEMENTS, CHECKS];
+/** The tables whose header row and key columns the first sheet access reads, all in one call (the Sync log: its header). */
+const STORE_TABLES: readonly TableSchema[] = [ORDERS, LINE_ITEMS, PRODUCTS, VARIANTS, DAILY, MONTHLY, RESTATEMENTS, CHECKS, SYNC_LOG];
 
 export class ManagedWorkbook {
   readonly spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet;
@@ -142,7 +145,8 @@ export class ManagedWorkbook {
   private sheetFor(schema: TableSchema): OpenSheet {
     const cached = this.open.get(schema.sheetName);
     if (cached) return cached;
-    const existing = locateSheet(this.snapshot(), schema, () => this.taggedSheets());
+    let existing = locateSheet(this.snapshot(), schema, () => this.taggedSheets());
+    if (existing && !schema.storeData && this.retiredOldLayout(existing.name, schema)) existing = null;
     let opened: OpenSheet;
     if (existing) {
       const { info, name } = existing;
@@ -154,7 +158,8 @@ export class ManagedWorkbook {
         opened.keys = read.keys;
         if (WHOLE_ROW_TABLES.has(schema.sheetName)) {
           opened.rows = read.keys.map((r) => r.slice());
-          opened.keys = read.keys.map((r) => r.slice(0, schema.indexColumns));
+          // The index keeps its columns and the change columns (change-check.ts), as for every table.
+          opened.keys = read.keys.map((r) => indexCellsOf(schema, r as CellValue[]));
         }
       }
       // A header cell with content means the sheet is not empty; only a blank header row needs the full last-row call.
@@ -182,6 +187,25 @@ export class ManagedWorkbook {
     }
     this.open.set(schema.sheetName, opened);
     return opened;
+  }
+
+  /**
+   * A sheet the add-on keeps for itself (the Sync log) written by an older version with other
+   * columns: renamed "Sync log (until YYYY-MM-DD)" and kept, so no row sits under the wrong
+   * heading; a new one is set up. True when it was renamed.
+   */
+  private retiredOldLayout(name: string, schema: TableSchema): boolean {
+    const header = this.readsFor(schema).header;
+    if (header.every((v) => v === '' || v === null || v === undefined)) return false;
+    if (findHeaderProblem(schema, header, name) === null) return false;
+    const sheet = this.spreadsheet.getSheetByName(name);
+    if (!sheet) return false;
+    const day = Utilities.formatDate(new Date(), this.timeZone, 'yyyy-MM-dd');
+    const titles = new Set(this.snapshot().map((s) => s.title));
+    let title = `${schema.sheetName} (until ${day})`;
+    for (let n = 2; titles.has(title); n++) title = `${schema.sheetName} (until ${day}, ${n})`;
+    sheet.setName(title);
+    return true;
   }
 
   /** The sheet itself, fetched by name the first time a call needs it. */

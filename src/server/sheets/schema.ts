@@ -29,6 +29,12 @@ export interface TableSchema {
   keyPrefix?: string;
   /** Keys of a derived table (Monthly P&L: YYYY-MM); other text in the key column is the user's. */
   keyPattern?: RegExp;
+  /**
+   * A run of adjacent columns (first and last header) whose stored values say whether a record
+   * changed; read with the index. A record the API returns with the same values there is not
+   * written again (for orders and products, updated_at: the spec's change marker, 3.x rule 4).
+   */
+  changeColumns?: { from: string; to: string };
 }
 
 export type SheetName = 'Orders' | 'Line items' | 'Products' | 'Variants' | 'Daily P&L' | 'Monthly P&L' | 'Restatements' | 'Checks' | 'Sync log';
@@ -60,6 +66,7 @@ export const ORDERS: TableSchema = {
   indexColumns: 5,
   storeData: true,
   keyPrefix: 'ord_',
+  changeColumns: { from: 'updated_at', to: 'updated_at' },
   columns: [
     field('id', 'text'),
     derived('status', 'text', 'active, cancelled (canceled_at set) or gone (no longer returned by the service; see gone_at). Rows are never deleted.'),
@@ -146,6 +153,7 @@ export const PRODUCTS: TableSchema = {
   indexColumns: 1,
   storeData: true,
   keyPrefix: 'prd_',
+  changeColumns: { from: 'updated_at', to: 'updated_at' },
   columns: [
     field('id', 'text'),
     derived('synced_at', 'timestamp'),
@@ -187,6 +195,8 @@ export const DAILY: TableSchema = {
   sheetName: 'Daily P&L',
   indexColumns: 1,
   storeData: true,
+  // A day has no change marker: its figures themselves say whether it changed.
+  changeColumns: { from: PROFIT_TOTALS_FIELDS[0], to: PROFIT_TOTALS_FIELDS[PROFIT_TOTALS_FIELDS.length - 1] },
   columns: [
     field('date', 'date'),
     derived('synced_at', 'timestamp'),
@@ -269,25 +279,37 @@ export const CHECKS: TableSchema = {
   ],
 };
 
+const LOG_COUNT = (header: string, note: string): ColumnSpec => derived(header, 'int', note);
+
 export const SYNC_LOG: TableSchema = {
   sheetName: 'Sync log',
   indexColumns: 0,
   storeData: false,
   columns: [
-    derived('started_at', 'timestamp'),
+    derived('started_at', 'timestamp', "In the spreadsheet's time zone (File → Settings)."),
     derived('ended_at', 'timestamp'),
     derived('job', 'text'),
-    derived('pages', 'int'),
-    derived('inserted', 'int'),
-    derived('updated', 'int'),
-    derived('cancelled', 'int'),
-    derived('gone', 'int'),
-    derived('requests', 'int'),
+    LOG_COUNT('orders_added', 'Orders new to the Orders sheet. The sidebar shows the same figures for the run.'),
+    LOG_COUNT('orders_updated', 'Orders already in the sheet whose values changed. An order the service returned again unchanged is not written and not counted.'),
+    LOG_COUNT('orders_cancelled', 'Of the updated orders, those that became cancelled.'),
+    LOG_COUNT('orders_gone', 'Orders the service no longer returns, marked gone (status gone, gone_at) by the monthly check.'),
+    LOG_COUNT('line_items', 'Line item rows written (new, changed or marked removed).'),
+    LOG_COUNT('products', 'Product rows written (new or changed).'),
+    LOG_COUNT('variants', 'Variant rows written (new, changed or marked removed).'),
+    LOG_COUNT('pnl_days', 'Days of the Daily P&L written (new, or whose figures changed).'),
+    derived('pages', 'int', 'API pages read.'),
+    derived('requests', 'int', 'API requests made.'),
     derived('rate_limit_waits', 'int'),
-    derived('outcome', 'text'),
+    derived('outcome', 'text', 'ok, partial (continues next run), error, busy, interrupted (ended by the Apps Script time limit) or running.'),
     derived('message', 'text'),
   ],
 };
+
+/** 0-based [start, end) of a schema's change columns, or null when it has none. */
+export function changeSpan(schema: TableSchema): { start: number; end: number } | null {
+  if (!schema.changeColumns) return null;
+  return { start: columnIndex(schema, schema.changeColumns.from), end: columnIndex(schema, schema.changeColumns.to) + 1 };
+}
 
 /** 0-based position of a column in its sheet; throws for a header the schema lacks. */
 export function columnIndex(schema: TableSchema, header: string): number {

@@ -7,7 +7,7 @@
  */
 import { sheetsRequest } from './sheets-requests';
 import { a1Range } from './a1';
-import type { TableSchema } from './schema';
+import { changeSpan, type TableSchema } from './schema';
 
 export interface MetadataTag {
   id: number;
@@ -28,7 +28,11 @@ export interface SheetInfo {
 export interface SheetReads {
   /** Row 1, from column A through one column past the managed ones (or the sheet's last column). */
   header: unknown[];
-  /** The index columns from row 2 down to the last row with a value in them (trailing empty rows left out). */
+  /**
+   * The index columns from row 2 down to the last row with a value in them (trailing empty rows
+   * left out), each row followed by the schema's change columns (change-check.ts); whole rows for
+   * a `wholeRows` read (the change columns are among them).
+   */
   keys: unknown[][];
 }
 
@@ -71,27 +75,40 @@ export interface ReadRequest {
 export function readManagedRows(spreadsheetId: string, requests: readonly ReadRequest[]): SheetReads[] {
   if (requests.length === 0) return [];
   const ranges: string[] = [];
-  const keyRangeAt: Array<number | null> = [];
+  const keyRangeAt: Array<{ keys: number; changes: number | null } | null> = [];
   for (const { schema, info, wholeRows } of requests) {
     // One column past the managed ones shows where a heading went when a column was inserted before it.
     ranges.push(a1Range(info.title, 1, 1, 1, Math.max(1, Math.min(schema.columns.length + 1, info.columns))));
     const keyColumns = Math.min(wholeRows ? schema.columns.length : schema.indexColumns, info.columns);
     if (info.rows >= 2 && keyColumns > 0) {
-      keyRangeAt.push(ranges.length);
+      const keys = ranges.length;
       ranges.push(a1Range(info.title, 2, 1, info.rows, keyColumns));
+      const span = wholeRows ? null : changeSpan(schema);
+      let changes: number | null = null;
+      if (span && span.end <= info.columns) {
+        changes = ranges.length;
+        ranges.push(a1Range(info.title, 2, span.start + 1, info.rows, span.end));
+      }
+      keyRangeAt.push({ keys, changes });
     } else keyRangeAt.push(null);
   }
   const got = sheetsRequest('read', () => sheetsService().Values?.batchGet(spreadsheetId, { ranges, valueRenderOption: 'UNFORMATTED_VALUE', dateTimeRenderOption: 'SERIAL_NUMBER' }));
   const valueRanges = got?.valueRanges ?? [];
   let at = 0;
   return requests.map(({ schema, info, wholeRows }, i) => {
-    const header = padded(valueRanges[at++]?.values?.[0] ?? [], Math.min(schema.columns.length + 1, info.columns));
-    const keyAt = keyRangeAt[i];
+    const header = padded(valueRanges[at]?.values?.[0] ?? [], Math.min(schema.columns.length + 1, info.columns));
+    const reads = keyRangeAt[i];
     let keys: unknown[][] = [];
-    if (keyAt !== null) {
-      at++;
-      keys = (valueRanges[keyAt]?.values ?? []).map((row) => padded(row, wholeRows ? schema.columns.length : schema.indexColumns));
-    }
+    if (reads !== null) {
+      const changes = reads.changes === null ? null : (valueRanges[reads.changes]?.values ?? []);
+      const span = changeSpan(schema);
+      const width = span ? span.end - span.start : 0;
+      keys = (valueRanges[reads.keys]?.values ?? []).map((row, r) => {
+        const index = padded(row, wholeRows ? schema.columns.length : schema.indexColumns);
+        return changes === null ? index : index.concat(padded(changes[r] ?? [], width));
+      });
+      at = (reads.changes ?? reads.keys) + 1;
+    } else at++;
     return { header, keys };
   });
 }

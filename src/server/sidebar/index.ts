@@ -10,7 +10,7 @@ import { documentSidebarMemory } from './memory';
 import type { SidebarPorts } from './ports';
 import { parseOrdersWindowRequest } from './orders-window-request';
 import { parseScheduleRequest } from './schedule-request';
-import { sidebarState } from './state';
+import { sidebarStamp, sidebarState } from './state';
 import { syncModulePort } from './sync-port';
 import { runSyncSessionStep, startSyncSession } from './sync-session';
 
@@ -29,6 +29,10 @@ function ports(): SidebarPorts {
 
 export function getSidebarState(): SidebarState {
   return sidebarState(ports());
+}
+
+export function getSidebarStamp(): string {
+  return sidebarStamp(ports());
 }
 
 export function beginConnect(): ConnectStart {

@@ -85,6 +85,8 @@ export interface CapacityFacts {
 export interface SyncPort {
   /** Runs as much sync as fits in budgetMs; throws an error with userMessage and action when the run stopped on a problem. */
   runStep(budgetMs: number): SyncStepReport;
+  /** A short text that changes whenever a run starts or ends (one document-properties read). */
+  latestRunStamp(): string;
   /** The recent runs, newest first; `connected`: the connection works now (failures of a lost one are history). */
   jobs(connected: boolean): JobView[];
   /** The schedule in force, or off with a 'paused' note when a lost connection paused it. */

@@ -63,6 +63,27 @@ function pausedIfBroken(ports: SidebarPorts, state: ConnectionStatusView['state'
   return broken && schedule.mode !== 'off' ? ports.sync.pauseSchedule() : schedule;
 }
 
+/**
+ * What the open sidebar polls every few seconds, so a scheduled run, a revoke or a lost
+ * connection shows without Reload: the stored connection state and the newest run (document
+ * properties only), plus, at most once a minute, the service's own word on the connection (the
+ * same check getSidebarState makes). The sidebar reloads its state only when this changes.
+ */
+export function sidebarStamp(ports: SidebarPorts, now: number = Date.now()): string {
+  let status = ports.connection.status();
+  const last = ports.memory.lastConnectionCheck();
+  if (status.state === 'connected' && (last === null || now - last >= CONNECTION_CHECK_INTERVAL_MS || now < last)) {
+    try {
+      readAccount(ports, now, true);
+    } catch (error) {
+      const reason = isApiError(error) ? brokenReasonOf(error) : null;
+      if (reason) ports.connection.markBroken(reason);
+    }
+    status = ports.connection.status();
+  }
+  return `${status.state}|${ports.sync.latestRunStamp()}`;
+}
+
 /** The whole sidebar: the connection checked against the API when connected, plus sync, schedule and size. */
 export function sidebarState(ports: SidebarPorts, now: number = Date.now()): SidebarState {
   const base: SidebarState = {

@@ -78,6 +78,7 @@ export function jobViewsOf(runs: readonly LoggedRun[], connected: boolean, timeZ
       lastRunAt: new Date(record.endedAt ?? record.startedAt).toISOString(),
       outcome: outcomeOf(record),
       rows: record.rows,
+      counts: record.counts,
       message,
       past,
     };
@@ -128,6 +129,11 @@ export function syncModulePort(): SyncPort {
     closedMonths() {
       const views = new SyncStateStore(documentProperties()).get('closedMonths');
       return views.map((view) => ({ ...view, text: closedMonthText(view, views) }));
+    },
+    latestRunStamp() {
+      const state = new SyncStateStore(documentProperties());
+      const run = state.get('lastRuns')[0];
+      return `${state.get('openLogRow') ?? ''}/${run ? `${run.startedAt}/${run.endedAt ?? ''}/${run.outcome}` : ''}`;
     },
     jobs(connected) {
       const runs = loggedRuns(new SyncStateStore(documentProperties()));

@@ -63,7 +63,7 @@ export function runSyncSessionStep(ports: SidebarPorts, budgetMs = SIDEBAR_STEP_
     const phase = report.done
       ? 'Caught up'
       : paused
-        ? `Paused for the hourly request allowance: resumes after ${report.pauseText ?? 'a short wait'}`
+        ? `Paused for the hourly request allowance until ${report.pauseText ?? 'a short wait has passed'}`
         : report.busy
           ? 'Waiting: another sync of this spreadsheet is running'
           : report.job

@@ -56,8 +56,7 @@ export function runDailyJob(ctx: JobContext): JobResult {
     const plan = planDailyPage(page.data, days, pageContext(ctx));
     ctx.workbook.write([{ schema: DAILY, rows: plan.rows }]);
     ctx.tally.pages++;
-    ctx.tally.inserted += plan.counts.inserted;
-    ctx.tally.updated += plan.counts.updated;
+    ctx.tally.counts.days += plan.counts.inserted + plan.counts.updated;
     ctx.tally.rows += plan.rows.length;
     const done = !page.hasMore || !page.nextCursor;
     const last = page.data.length > 0 ? String(page.data[page.data.length - 1].date) : null;

@@ -6,7 +6,8 @@ import { documentLock, storeTag } from '../auth';
 import { documentProperties } from '../platform/properties';
 import { ManagedWorkbook } from '../sheets/managed-workbook';
 import type { JobName } from './job-context';
-import { ordersShare, overallFraction, positionShare, type RunCounts } from './progress';
+import type { SyncCounts } from '../../contract/sidebar';
+import { ordersShare, overallFraction, positionShare } from './progress';
 import { runScheduledSync as runScheduled, runSync, type RunOutcome } from './runner';
 import { describeSchedule, resumeSuspendedSchedule, scheduleTimeZone, suspendedSchedule, type Schedule } from './schedule';
 import { SyncStateStore } from './state';
@@ -25,7 +26,7 @@ export interface SyncProgress {
   pagesDone: number;
   rowsWritten: number;
   /** What was written, per sheet (orders added/updated, line items, products, variants, days). */
-  counts: RunCounts;
+  counts: SyncCounts;
   /** A partial run paused for the API's hourly reserve continues after this ISO time; else null. */
   pausedUntil: string | null;
   /** Rows the job in progress has in all, when known: the days of the daily window. Never guessed. */

@@ -4,22 +4,22 @@ import { isApiError, type ApiClient } from '../api';
 import type { ExecutionBudget } from '../platform/budget';
 import type { ManagedWorkbook } from '../sheets/managed-workbook';
 import type { PageContext } from './order-page';
+import type { SyncCounts } from '../../contract/sidebar';
+import { emptyCounts } from '../../contract/counts-text';
 import type { SyncStateStore } from './state';
 
 export type JobName = 'orders' | 'products' | 'daily' | 'reconcile';
 
 export interface RunTally {
   pages: number;
-  inserted: number;
-  updated: number;
-  cancelled: number;
-  gone: number;
-  /** Rows written (all sheets), for the sidebar's progress. */
+  /** Rows written, per sheet: what the Sync log row and the sidebar both show. */
+  counts: SyncCounts;
+  /** Row writes sent (all sheets; a seen-mark of the monthly check included). */
   rows: number;
 }
 
 export function emptyTally(): RunTally {
-  return { pages: 0, inserted: 0, updated: 0, cancelled: 0, gone: 0, rows: 0 };
+  return { pages: 0, counts: emptyCounts(), rows: 0 };
 }
 
 export interface JobContext {

@@ -6,8 +6,9 @@ import type { LineItem, Order } from '../api/types';
 import { instantToLocalDate, instantToSerial, type CellValue } from '../sheets/cells';
 import type { KeyIndex } from '../sheets/key-index';
 import type { RowWrite } from '../sheets/row-writes';
+import { indexCellsOf, isUnchanged } from '../sheets/change-check';
 import { buildRow } from '../sheets/rows';
-import { LINE_ITEMS, ORDERS, type OrderStatus } from '../sheets/schema';
+import { columnIndex, LINE_ITEMS, ORDERS, type OrderStatus } from '../sheets/schema';
 import type { MemberIndex } from './members';
 
 export interface PageContext {
@@ -15,13 +16,29 @@ export interface PageContext {
   storeTimeZone: string;
   /** Epoch ms written as synced_at (also the reconciliation's proof that a row was seen). */
   syncedAt: number;
+  /**
+   * The reconciliation pass: an unchanged order still gets its synced_at (and nothing else)
+   * written, the proof that the full listing returned it.
+   */
+  markSeen?: boolean;
+  /**
+   * Write every order even when its updated_at is unchanged: the P&L basis changed, which moves
+   * net_profit on every order without a new updated_at (basis-change.ts).
+   */
+  rewriteAll?: boolean;
 }
 
+/** Rows a page wrote, by what happened to them; records returned again unchanged are in none. */
 export interface PageCounts {
   inserted: number;
   updated: number;
   cancelled: number;
+  /** Child rows written with them (line items, variants), removed marks included. */
+  children: number;
 }
+
+const STATUS_COLUMN = columnIndex(ORDERS, 'status');
+const SYNCED_COLUMN = columnIndex(ORDERS, 'synced_at');
 
 export interface OrderPageWrites {
   orders: RowWrite[];
@@ -47,6 +64,12 @@ export function lastOccurrences<T extends { id: string }>(records: readonly T[])
   return [...byId.values()];
 }
 
+function lineItemWrite(item: LineItem, orderId: string, status: OrderStatus, lineItems: KeyIndex, ctx: PageContext): RowWrite {
+  const cells = buildRow(LINE_ITEMS, item, { order_id: orderId, sync_status: status, synced_at: new Date(ctx.syncedAt).toISOString() }, ctx.spreadsheetTimeZone);
+  const placed = lineItems.put(item.id, cells.slice(0, LINE_ITEMS.indexColumns));
+  return { row: placed.row, column: 1, cells };
+}
+
 export function planOrderPage(
   page: readonly Order[],
   orders: KeyIndex,
@@ -54,14 +77,13 @@ export function planOrderPage(
   members: MemberIndex,
   ctx: PageContext,
 ): OrderPageWrites {
-  const writes: OrderPageWrites = { orders: [], lineItems: [], counts: { inserted: 0, updated: 0, cancelled: 0 }, maxUpdatedAt: null, minPlacedDate: null };
+  const writes: OrderPageWrites = { orders: [], lineItems: [], counts: { inserted: 0, updated: 0, cancelled: 0, children: 0 }, maxUpdatedAt: null, minPlacedDate: null };
   const syncedSerial: CellValue = instantToSerial(ctx.syncedAt, ctx.spreadsheetTimeZone);
   let maxMs = -Infinity;
   for (const order of lastOccurrences(page)) {
     const status = orderStatus(order);
     const createdMs = Date.parse(order.created_at);
     const placedDate = Number.isNaN(createdMs) ? null : instantToLocalDate(createdMs, ctx.storeTimeZone);
-    if (placedDate !== null && (writes.minPlacedDate === null || placedDate < writes.minPlacedDate)) writes.minPlacedDate = placedDate;
     const cells = buildRow(
       ORDERS,
       order,
@@ -74,33 +96,39 @@ export function planOrderPage(
       ctx.spreadsheetTimeZone,
     );
     const before = orders.get(order.id);
-    const wasCancelled = before !== undefined && before.cells[1] === 'cancelled';
-    const { row, inserted } = orders.put(order.id, cells.slice(0, ORDERS.indexColumns));
-    writes.orders.push({ row, column: 1, cells });
-    if (inserted) writes.counts.inserted++;
-    else writes.counts.updated++;
-    if (status === 'cancelled' && !wasCancelled) writes.counts.cancelled++;
-
     const updatedMs = Date.parse(order.updated_at);
     if (!Number.isNaN(updatedMs) && updatedMs > maxMs) {
       maxMs = updatedMs;
       writes.maxUpdatedAt = order.updated_at;
     }
+    const items: readonly LineItem[] = Array.isArray(order.line_items) ? lastOccurrences(order.line_items) : [];
+    // Re-read in the overlap or repeated by the feed, with the same change marker and status: nothing to write.
+    if (before && !ctx.rewriteAll && isUnchanged(ORDERS, before, cells, [STATUS_COLUMN])) {
+      if (ctx.markSeen) {
+        before.cells[SYNCED_COLUMN] = syncedSerial;
+        writes.orders.push({ row: before.row, column: SYNCED_COLUMN + 1, cells: [syncedSerial] });
+      }
+      // Line item rows the user deleted (or a Line items sheet built again) are put back; the order itself did not change.
+      const missing = items.filter((item) => lineItems.get(item.id) === undefined);
+      for (const item of missing) writes.lineItems.push(lineItemWrite(item, order.id, status, lineItems, ctx));
+      writes.counts.children += missing.length;
+      continue;
+    }
+    // Only a changed order makes its day's Daily P&L stale.
+    if (placedDate !== null && (writes.minPlacedDate === null || placedDate < writes.minPlacedDate)) writes.minPlacedDate = placedDate;
+    const wasCancelled = before !== undefined && before.cells[STATUS_COLUMN] === 'cancelled';
+    const { row, inserted } = orders.put(order.id, indexCellsOf(ORDERS, cells));
+    writes.orders.push({ row, column: 1, cells });
+    if (inserted) writes.counts.inserted++;
+    else writes.counts.updated++;
+    if (status === 'cancelled' && !wasCancelled && !inserted) writes.counts.cancelled++;
 
     // A line item carries its order's status (spec 2.6), so a pivot on Line items excludes
     // cancelled and gone orders exactly as one on Orders does.
-    const items: readonly LineItem[] = Array.isArray(order.line_items) ? lastOccurrences(order.line_items) : [];
-    for (const item of items) {
-      const itemCells = buildRow(
-        LINE_ITEMS,
-        item,
-        { order_id: order.id, sync_status: status, synced_at: new Date(ctx.syncedAt).toISOString() },
-        ctx.spreadsheetTimeZone,
-      );
-      const placed = lineItems.put(item.id, itemCells.slice(0, LINE_ITEMS.indexColumns));
-      writes.lineItems.push({ row: placed.row, column: 1, cells: itemCells });
-    }
-    writes.lineItems.push(...members.replaceChildren(order.id, items.map((i) => i.id), syncedSerial));
+    for (const item of items) writes.lineItems.push(lineItemWrite(item, order.id, status, lineItems, ctx));
+    const removed = members.replaceChildren(order.id, items.map((i) => i.id), syncedSerial);
+    writes.lineItems.push(...removed);
+    writes.counts.children += items.length + removed.length;
   }
   return writes;
 }

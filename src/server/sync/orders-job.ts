@@ -28,21 +28,23 @@ interface OrderWriter {
   write(orders: readonly Order[]): string | null;
 }
 
-function orderWriter(ctx: JobContext): OrderWriter {
+function orderWriter(ctx: JobContext, markSeen = false): OrderWriter {
   const ordersIndex = ctx.workbook.index(ORDERS);
   const lineIndex = ctx.workbook.index(LINE_ITEMS);
   const members = new MemberIndex(lineIndex);
   return {
     write(orders) {
-      const plan = planOrderPage(orders, ordersIndex, lineIndex, members, pageContext(ctx));
+      const rewriteAll = ctx.state.get('sheetsBasis').refreshingSince !== null;
+      const plan = planOrderPage(orders, ordersIndex, lineIndex, members, { ...pageContext(ctx), markSeen, rewriteAll });
       ctx.workbook.write([
         { schema: ORDERS, rows: plan.orders },
         { schema: LINE_ITEMS, rows: plan.lineItems },
       ]);
       ctx.tally.pages++;
-      ctx.tally.inserted += plan.counts.inserted;
-      ctx.tally.updated += plan.counts.updated;
-      ctx.tally.cancelled += plan.counts.cancelled;
+      ctx.tally.counts.ordersAdded += plan.counts.inserted;
+      ctx.tally.counts.ordersUpdated += plan.counts.updated;
+      ctx.tally.counts.ordersCancelled += plan.counts.cancelled;
+      ctx.tally.counts.lineItems += plan.counts.children;
       ctx.tally.rows += plan.orders.length + plan.lineItems.length;
       const daily = ctx.state.get('daily');
       if (plan.minPlacedDate !== null && daily.historyDone && (daily.dirtyFrom === null || plan.minPlacedDate < daily.dirtyFrom)) {
@@ -105,7 +107,7 @@ export function reconciliationDue(ctx: JobContext): boolean {
  * narrows what is judged.
  */
 export function runReconcileJob(ctx: JobContext): JobResult {
-  const writer = orderWriter(ctx);
+  const writer = orderWriter(ctx, true);
   if (ctx.state.get('reconcile').passStartedAt === null) startPass(ctx);
   const createdAfter = ctx.state.get('orders').createdAfter;
   let cursor: string | null = null;
@@ -149,7 +151,8 @@ export function runReconcileJob(ctx: JobContext): JobResult {
       spreadsheetTimeZone: ctx.workbook.timeZone,
     }, ctx.workbook.index(LINE_ITEMS));
     ctx.workbook.write([{ schema: ORDERS, rows: marks.writes }, { schema: LINE_ITEMS, rows: marks.lineItemWrites }]);
-    ctx.tally.gone += marks.gone;
+    ctx.tally.counts.ordersGone += marks.gone;
+    ctx.tally.counts.lineItems += marks.lineItemWrites.length;
     // A vanished order leaves the Daily P&L of its day: that day is re-fetched by the daily job.
     const daily = ctx.state.get('daily');
     if (marks.minPlacedDate !== null && daily.historyDone && (daily.dirtyFrom === null || marks.minPlacedDate < daily.dirtyFrom)) {

@@ -3,6 +3,7 @@ import type { Product, Variant } from '../api/types';
 import { instantToSerial } from '../sheets/cells';
 import type { KeyIndex } from '../sheets/key-index';
 import type { RowWrite } from '../sheets/row-writes';
+import { indexCellsOf, isUnchanged } from '../sheets/change-check';
 import { buildRow } from '../sheets/rows';
 import { PRODUCTS, VARIANTS } from '../sheets/schema';
 import type { MemberIndex } from './members';
@@ -27,20 +28,24 @@ export function planProductPage(
   members: MemberIndex,
   ctx: PageContext,
 ): ProductPageWrites {
-  const writes: ProductPageWrites = { products: [], variants: [], counts: { inserted: 0, updated: 0, cancelled: 0 }, maxUpdatedAt: null };
+  const writes: ProductPageWrites = { products: [], variants: [], counts: { inserted: 0, updated: 0, cancelled: 0, children: 0 }, maxUpdatedAt: null };
   const syncedIso = new Date(ctx.syncedAt).toISOString();
   let maxMs = -Infinity;
   for (const product of lastOccurrences(page)) {
     const cells = buildRow(PRODUCTS, product, { synced_at: syncedIso }, ctx.spreadsheetTimeZone);
-    const { row, inserted } = products.put(product.id, cells.slice(0, PRODUCTS.indexColumns));
-    writes.products.push({ row, column: 1, cells });
-    if (inserted) writes.counts.inserted++;
-    else writes.counts.updated++;
     const updatedMs = Date.parse(product.updated_at);
     if (!Number.isNaN(updatedMs) && updatedMs > maxMs) {
       maxMs = updatedMs;
       writes.maxUpdatedAt = product.updated_at;
     }
+    const listed = Array.isArray(product.variants) ? product.variants : [];
+    // Returned again with the same change marker (overlap, at-least-once feed) and every variant row
+    // still there: nothing to write. (Deleted variant rows, or a Variants sheet built again, are put back.)
+    if (isUnchanged(PRODUCTS, products.get(product.id), cells) && listed.every((v) => variants.get(variantKey(v)) !== undefined)) continue;
+    const { row, inserted } = products.put(product.id, indexCellsOf(PRODUCTS, cells));
+    writes.products.push({ row, column: 1, cells });
+    if (inserted) writes.counts.inserted++;
+    else writes.counts.updated++;
     const keys: string[] = [];
     for (const variant of Array.isArray(product.variants) ? product.variants : []) {
       const key = variantKey(variant);
@@ -54,7 +59,9 @@ export function planProductPage(
       const placed = variants.put(key, variantCells.slice(0, VARIANTS.indexColumns));
       writes.variants.push({ row: placed.row, column: 1, cells: variantCells });
     }
-    writes.variants.push(...members.replaceChildren(product.id, keys, instantToSerial(ctx.syncedAt, ctx.spreadsheetTimeZone)));
+    const removed = members.replaceChildren(product.id, keys, instantToSerial(ctx.syncedAt, ctx.spreadsheetTimeZone));
+    writes.variants.push(...removed);
+    writes.counts.children += keys.length + removed.length;
   }
   return writes;
 }

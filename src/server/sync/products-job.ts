@@ -30,8 +30,8 @@ export function runProductsJob(ctx: JobContext): JobResult {
       { schema: VARIANTS, rows: plan.variants },
     ]);
     ctx.tally.pages++;
-    ctx.tally.inserted += plan.counts.inserted;
-    ctx.tally.updated += plan.counts.updated;
+    ctx.tally.counts.products += plan.counts.inserted + plan.counts.updated;
+    ctx.tally.counts.variants += plan.counts.children;
     ctx.tally.rows += plan.products.length + plan.variants.length;
     const state = ctx.state.get('products');
     ctx.state.update('products', { watermark: laterOf(state.watermark, plan.maxUpdatedAt), caughtUp: !page.hasMore });

@@ -5,7 +5,6 @@
  * Each job owns a span of the bar; the bar never moves back and shows 100 % only when done.
  */
 import type { JobName, JobPosition } from './job-context';
-import type { SyncCounts } from '../../contract/sidebar';
 
 const SPANS: Record<JobName, readonly [number, number]> = {
   orders: [0, 0.8],
@@ -49,46 +48,3 @@ export function monotonicFraction(previous: number | null, next: number | null, 
 function clamp(x: number): number {
   return Math.max(0, Math.min(1, x));
 }
-
-// ---- What was written, in the words of the sheets ----------------------------------------------
-
-/** Rows a run wrote, per sheet: what a finance person can check against the sheets (never API pages). */
-export type RunCounts = SyncCounts;
-
-/** The tally fields a job moves: inserted/updated count its main records, rows every row written. */
-export interface TallySnapshot {
-  inserted: number;
-  updated: number;
-  gone: number;
-  rows: number;
-}
-
-export function snapshotOf(tally: TallySnapshot): TallySnapshot {
-  return { inserted: tally.inserted, updated: tally.updated, gone: tally.gone, rows: tally.rows };
-}
-
-/**
- * Adds what `job` wrote between two tally snapshots. The jobs count their main records as
- * inserted/updated (orders, products, days) and every row written as rows, so the rest of the rows
- * are the records written with them: line items with orders, variants with products. A gone mark
- * is one order row updated.
- */
-export function addJobCounts(counts: RunCounts, job: JobName, before: TallySnapshot, after: TallySnapshot): RunCounts {
-  const inserted = after.inserted - before.inserted;
-  const updated = after.updated - before.updated;
-  const gone = after.gone - before.gone;
-  const others = Math.max(0, after.rows - before.rows - inserted - updated - gone);
-  const next = { ...counts };
-  if (job === 'orders' || job === 'reconcile') {
-    next.ordersAdded += inserted;
-    next.ordersUpdated += updated + gone;
-    next.lineItems += others;
-  } else if (job === 'products') {
-    next.products += inserted + updated;
-    next.variants += others;
-  } else {
-    next.days += inserted + updated;
-  }
-  return next;
-}
-

@@ -20,7 +20,7 @@ import { emptyTally, type JobContext, type JobName, type JobPosition, type JobRe
 import { reconciliationDue, runOrdersJob, runReconcileJob } from './orders-job';
 import { runProductsJob } from './products-job';
 import { emptyCounts } from '../../contract/counts-text';
-import { addJobCounts, snapshotOf, type RunCounts } from './progress';
+import type { SyncCounts } from '../../contract/sidebar';
 import { checkManagedSheets } from './sheet-health';
 import { describeSchedule, resumeSuspendedSchedule, scheduleTimeZone, suspendSchedule } from './schedule';
 import { SyncStateStore } from './state';
@@ -54,8 +54,8 @@ export interface RunOutcome {
   failureCode: string | null;
   /** Where the last job stands, when that can be known (progress.ts). */
   position: JobPosition | null;
-  /** What the run wrote, per sheet. */
-  counts: RunCounts;
+  /** What the run wrote, per sheet (the same figures as its Sync log row). */
+  counts: SyncCounts;
   /** A 'partial' run that paused for the API's hourly reserve continues after this (epoch ms); else null. */
   pausedUntil: number | null;
 }
@@ -129,8 +129,6 @@ export function runSync(options: RunOptions): RunOutcome {
     let api: ApiClient | null = null;
     let jobs = options.jobs.slice();
     let current: JobName | null = null;
-    let counts = emptyCounts();
-    let before = snapshotOf(tally);
     let result: RunOutcome;
     let failure: RunFailure | null = null;
     try {
@@ -141,7 +139,7 @@ export function runSync(options: RunOptions): RunOutcome {
         const tag = storeTag();
         const message = `This spreadsheet holds data of store ${tag}, but the connection now reads ${account.store.id}. Nothing was written. Reconnect the original store here, or use a new spreadsheet.${pauseNote(tag)}`;
         log.close({ ...blankEntry(startedAt, jobs.join(', ')), endedAt: Date.now(), outcome: 'error', message, failureCode: 'store_changed', connectionLost: true });
-        return { done: true, job: null, tally, message, outcome: 'error', failureCode: 'store_changed', position: null, counts, pausedUntil: null };
+        return { done: true, job: null, tally, message, outcome: 'error', failureCode: 'store_changed', position: null, counts: tally.counts, pausedUntil: null };
       }
       const resumed = resumeSuspendedSchedule(account.store.id, storeTag());
       if (storeTag() === null) setStoreTag(account.store.id);
@@ -160,9 +158,7 @@ export function runSync(options: RunOptions): RunOutcome {
       let position: JobPosition | null = null;
       for (const job of jobs) {
         current = job;
-        before = snapshotOf(tally);
         const r = RUNNERS[job](ctx);
-        counts = addJobCounts(counts, job, before, tally);
         messages.push(r.message);
         position = r.position ?? null;
         if (job === 'orders' && r.caughtUp) noteFirstBackfill(ctx);
@@ -184,18 +180,17 @@ export function runSync(options: RunOptions): RunOutcome {
       if (allCaughtUp && jobs.indexOf('daily') >= 0 && budget.canStartStep()) messages.push(...refreshFinanceSheets(ctx));
       // The tie-out follows every run that brought Orders and Daily P&L up to date with new changes (an
       // idle run leaves the last one standing, at most a day old: it costs an Orders read), and on demand.
-      const tiesOut = options.tieOut === true || (jobs.indexOf('orders') >= 0 && jobs.indexOf('daily') >= 0 && tieoutDue(state, watermarkAtStart, tally.gone, basisRefreshed));
+      const tiesOut = options.tieOut === true || (jobs.indexOf('orders') >= 0 && jobs.indexOf('daily') >= 0 && tieoutDue(state, watermarkAtStart, tally.counts.ordersGone, basisRefreshed));
       if (allCaughtUp && tiesOut && budget.canStartStep()) messages.push(tieoutOrNote(ctx));
       if (!allCaughtUp && options.partialNote) messages.push(options.partialNote);
-      result = { done: allCaughtUp, job: current, tally, message: messages.join(' '), outcome: allCaughtUp ? 'ok' : 'partial', failureCode: null, position, counts, pausedUntil: null };
+      result = { done: allCaughtUp, job: current, tally, message: messages.join(' '), outcome: allCaughtUp ? 'ok' : 'partial', failureCode: null, position, counts: tally.counts, pausedUntil: null };
     } catch (e) {
-      // Pages written before the failure are in the sheets (and checkpointed): count them.
-      if (current !== null) counts = addJobCounts(counts, current, before, tally);
+      // Pages written before the failure are in the sheets (and checkpointed): the tally counts them.
       failure = classifyFailure(e);
       let ending = failure.pausedUntil !== undefined ? pausedEnding(failure, workbook.timeZone) : failedEnding(failure, state);
       // A scheduled run that cannot afford the wait for the next Sheets minute is cut short by its own minute.
       if (failure.code === 'sheets_quota' && options.partialNote) ending = { ...ending, message: options.partialNote };
-      result = { ...ending, job: current, tally, counts };
+      result = { ...ending, job: current, tally, counts: tally.counts };
     }
     // The closing row carries the run's deferred writes (Monthly P&L, Restatements): still under the lock.
     // It is the run's record, so it may wait out Google's Sheets minute past the run's own budget,
@@ -207,10 +202,7 @@ export function runSync(options: RunOptions): RunOutcome {
       ...blankEntry(startedAt, jobs.join(', ')),
       endedAt: Date.now(),
       pages: tally.pages,
-      inserted: tally.inserted,
-      updated: tally.updated,
-      cancelled: tally.cancelled,
-      gone: tally.gone,
+      counts: tally.counts,
       requests: api ? api.stats.requests : 0,
       rateLimitWaits: api ? api.stats.rateLimitWaits : 0,
       outcome: result.outcome,
@@ -304,5 +296,5 @@ function noteFirstBackfill(ctx: JobContext): void {
 }
 
 function blankEntry(startedAt: number, job: string): LogEntry {
-  return { startedAt, endedAt: null, job, pages: 0, inserted: 0, updated: 0, cancelled: 0, gone: 0, requests: 0, rateLimitWaits: 0, outcome: 'running', message: '' };
+  return { startedAt, endedAt: null, job, pages: 0, counts: emptyCounts(), requests: 0, rateLimitWaits: 0, outcome: 'running', message: '' };
 }

@@ -92,6 +92,8 @@ export interface RunRecord {
   connectionLost?: boolean;
   /** A partial run paused for the hourly reserve continues after this (epoch ms). */
   pausedUntil?: number | null;
+  /** The run's Sync log counts, compact (contract/counts-text.ts packCounts); absent in records saved by older versions. */
+  written?: number[];
 }
 
 /** A closed month as the last sync found it against its close (finance/restatements.ts). */

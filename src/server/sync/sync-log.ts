@@ -10,6 +10,8 @@ import { clipText, utf8Bytes } from '../platform/property-size';
 import { SYNC_LOG, columnIndex } from '../sheets/schema';
 import { takeBusyNotes, type BusyNoteStore } from './busy-notes';
 import type { RunRecord, SyncStateStore } from './state';
+import { emptyCounts, packCounts, rowsWritten, unpackCounts } from '../../contract/counts-text';
+import type { SyncCounts } from '../../contract/sidebar';
 
 export const MAX_LOG_ROWS = 500;
 /** Trim only when this many rows are over the bound, so trimming is rare. */
@@ -25,10 +27,8 @@ export interface LogEntry {
   endedAt: number | null;
   job: string;
   pages: number;
-  inserted: number;
-  updated: number;
-  cancelled: number;
-  gone: number;
+  /** What the run wrote, per sheet: the same figures the sidebar shows for it. */
+  counts: SyncCounts;
   requests: number;
   rateLimitWaits: number;
   outcome: RunRecord['outcome'];
@@ -46,6 +46,8 @@ export interface LoggedRun extends RunRecord {
   failureCode: string | null;
   connectionLost: boolean;
   pausedUntil: number | null;
+  /** What the run wrote (its Sync log row's counts); null for records of older versions. */
+  counts: SyncCounts | null;
 }
 
 /** The recent runs, newest first; records saved before these fields existed read as plain runs. */
@@ -55,6 +57,7 @@ export function loggedRuns(state: SyncStateStore): LoggedRun[] {
     failureCode: typeof run.failureCode === 'string' ? run.failureCode : null,
     connectionLost: run.connectionLost === true,
     pausedUntil: typeof run.pausedUntil === 'number' ? run.pausedUntil : null,
+    counts: unpackCounts(run.written),
   }));
 }
 
@@ -100,12 +103,13 @@ export class SyncLog {
       this.workbook.write([{ schema: SYNC_LOG, rows: [{ row: this.row, column: 1, cells: this.cells(entry) }, ...busy] }]);
       this.state.save('openLogRow', null);
     }
-    const run: LoggedRun = {
+    const run: RunRecord = {
       job: clipText(entry.job, 60),
       startedAt: entry.startedAt,
       endedAt: entry.endedAt,
       outcome: entry.outcome,
-      rows: entry.inserted + entry.updated,
+      rows: rowsWritten(entry.counts),
+      written: packCounts(entry.counts),
       message: clipText(entry.message, RUN_MESSAGE_MAX_CHARS),
       failureCode: entry.failureCode ? clipText(entry.failureCode, 40) : null,
       connectionLost: entry.connectionLost === true,
@@ -121,7 +125,7 @@ export class SyncLog {
    */
   note(at: number, job: string, message: string): void {
     const next = this.workbook.lastRowAtOpen(SYNC_LOG) + 1;
-    const entry: LogEntry = { startedAt: at, endedAt: at, job, pages: 0, inserted: 0, updated: 0, cancelled: 0, gone: 0, requests: 0, rateLimitWaits: 0, outcome: 'ok', message };
+    const entry: LogEntry = { startedAt: at, endedAt: at, job, pages: 0, counts: emptyCounts(), requests: 0, rateLimitWaits: 0, outcome: 'ok', message };
     this.workbook.write([{ schema: SYNC_LOG, rows: [{ row: next, column: 1, cells: this.cells(entry) }] }]);
   }
 
@@ -146,11 +150,15 @@ export class SyncLog {
         started_at: new Date(entry.startedAt).toISOString(),
         ended_at: entry.endedAt === null ? null : new Date(entry.endedAt).toISOString(),
         job: entry.job,
+        orders_added: entry.counts.ordersAdded,
+        orders_updated: entry.counts.ordersUpdated,
+        orders_cancelled: entry.counts.ordersCancelled,
+        orders_gone: entry.counts.ordersGone,
+        line_items: entry.counts.lineItems,
+        products: entry.counts.products,
+        variants: entry.counts.variants,
+        pnl_days: entry.counts.days,
         pages: entry.pages,
-        inserted: entry.inserted,
-        updated: entry.updated,
-        cancelled: entry.cancelled,
-        gone: entry.gone,
         requests: entry.requests,
         rate_limit_waits: entry.rateLimitWaits,
         outcome: entry.outcome,

@@ -20,6 +20,8 @@ export interface FakeWorld {
   /** Account reads: true = asked the service itself, false = the cached answer was allowed. */
   reads: boolean[];
   checkedAt: number | null;
+  /** Changed by a test when a run ends elsewhere (latestRunStamp). */
+  runStamp: string;
   /** The `connected` argument of each jobs() call. */
   jobsAsked: boolean[];
   capacity: CapacityFacts;
@@ -53,13 +55,14 @@ export function fakeWorld(): FakeWorld {
     refreshes: 0,
     store: null,
     session: null,
-    jobs: [{ job: 'orders', label: 'Orders', lastRunAt: null, outcome: null, rows: 0, message: null, past: false }],
+    jobs: [{ job: 'orders', label: 'Orders', lastRunAt: null, outcome: null, rows: 0, counts: null, message: null, past: false }],
     schedule: { mode: 'hourly', hour: null, timeZone: 'Europe/Berlin', note: null },
     paused: null,
     pausedFor: null,
     reads: [],
     checkedAt: null,
     jobsAsked: [],
+    runStamp: '',
     capacity: { ordersWindow: null, stopped: false, estimate: null, today: '2026-11-21' },
     cells: { used: 100, limit: 10_000_000, percent: 0, warn: false, ordersWindow: null, offer: null },
     windows: [],
@@ -92,6 +95,7 @@ export function fakeWorld(): FakeWorld {
         if (!next) throw new Error('test ran more steps than it scripted');
         return next();
       },
+      latestRunStamp: () => world.runStamp,
       jobs: (connected) => {
         world.jobsAsked.push(connected);
         return world.jobs;

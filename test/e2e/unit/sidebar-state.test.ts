@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ClientNotAuthorizedError, GrantRevokedError, InvalidTokenError, RateLimitedError } from '../../../src/server/api/errors';
-import { sidebarState } from '../../../src/server/sidebar/state';
+import { CONNECTION_CHECK_INTERVAL_MS, sidebarStamp, sidebarState } from '../../../src/server/sidebar/state';
 import { account, fakeWorld } from './fake-ports';
 
 describe('getSidebarState: a working connection shows the store, plan window and freshness from GET /account', () => {
@@ -160,5 +160,33 @@ describe('getSidebarState: a schedule paused by a lost connection comes back aft
     expect(state.connection.state).toBe('revoked');
     expect(state.schedule).toMatchObject({ mode: 'off', note: { kind: 'paused' } });
     expect(world.paused).toMatchObject({ mode: 'hourly' });
+  });
+});
+
+describe('getSidebarStamp: what the open sidebar polls is cheap and changes when something happened elsewhere', () => {
+  it('a run that ended elsewhere changes it; nothing else does, and the service is asked at most once a minute', () => {
+    const world = fakeWorld();
+    const now = Date.parse('2026-11-21T12:00:00Z');
+    const first = sidebarStamp(world.ports, now);
+    expect(world.reads).toEqual([true]);
+    expect(sidebarStamp(world.ports, now + 4_000)).toBe(first);
+    expect(world.reads).toEqual([true]);
+    world.runStamp = '/1700000000000/1700000060000/ok';
+    expect(sidebarStamp(world.ports, now + 8_000)).not.toBe(first);
+    expect(world.reads).toEqual([true]);
+  });
+
+  it('a revoke the service reports at the minute\'s check marks the connection and changes the stamp', () => {
+    const world = fakeWorld();
+    const now = Date.parse('2026-11-21T12:00:00Z');
+    const first = sidebarStamp(world.ports, now);
+    world.account = () => {
+      throw new GrantRevokedError({ status: 401 });
+    };
+    expect(sidebarStamp(world.ports, now + 10_000)).toBe(first);
+    const later = sidebarStamp(world.ports, now + CONNECTION_CHECK_INTERVAL_MS);
+    expect(world.marked).toEqual(['revoked']);
+    expect(later).not.toBe(first);
+    expect(later.startsWith('revoked|')).toBe(true);
   });
 });

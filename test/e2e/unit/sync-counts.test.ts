@@ -1,32 +1,30 @@
 /**
- * What a sync wrote, per sheet, from the jobs' tally (which counts their main records as
- * inserted/updated and every row written as rows), and the words for a paused run.
+ * What a sync wrote, per sheet, in one line that reads the same as the run's Sync log row, and the
+ * words for a paused run.
  */
 import { describe, expect, it } from 'vitest';
-import { countsText } from '../../../src/contract/counts-text';
+import { countsText, emptyCounts, packCounts, rowsWritten, sumCounts, unpackCounts } from '../../../src/contract/counts-text';
 import { pauseMessage, resumeTimeText } from '../../../src/server/sync/failures';
-import { emptyCounts } from '../../../src/contract/counts-text';
-import { addJobCounts } from '../../../src/server/sync/progress';
-
-const zero = { inserted: 0, updated: 0, gone: 0, rows: 0 };
 
 describe('sync counts name orders, line items, products, variants and days, never pages', () => {
-  it('an orders page of 200 new and 50 changed orders with 600 line items', () => {
-    const counts = addJobCounts(emptyCounts(), 'orders', zero, { inserted: 200, updated: 50, gone: 0, rows: 850 });
-    expect(counts).toEqual({ ordersAdded: 200, ordersUpdated: 50, lineItems: 600, products: 0, variants: 0, days: 0 });
+  it('every figure is said, zeros included, with cancelled and gone orders when there are some', () => {
+    const counts = { ...emptyCounts(), ordersAdded: 1200, ordersUpdated: 40, ordersCancelled: 2, ordersGone: 3, lineItems: 3410, products: 12, variants: 30, days: 90 };
+    expect(countsText(counts)).toBe('Orders: 1,200 new, 40 updated (2 cancelled), 3 gone · 3,410 line items · 12 products · 30 variants · 90 days of P&L');
   });
 
-  it('products with their variants, days of the Daily P&L, and orders marked gone by reconciliation', () => {
-    let counts = addJobCounts(emptyCounts(), 'products', zero, { inserted: 10, updated: 2, gone: 0, rows: 40 });
-    counts = addJobCounts(counts, 'daily', { inserted: 10, updated: 2, gone: 0, rows: 40 }, { inserted: 100, updated: 2, gone: 0, rows: 130 });
-    counts = addJobCounts(counts, 'reconcile', zero, { inserted: 0, updated: 250, gone: 3, rows: 253 + 700 });
-    expect(counts).toEqual({ ordersAdded: 0, ordersUpdated: 253, lineItems: 700, products: 12, variants: 28, days: 90 });
-    expect(countsText(counts)).toBe('0 orders added, 253 updated · 700 line items · 12 products · 28 variants · 90 days of P&L');
+  it('a run that wrote nothing says 0 updated, not "Nothing new to write"', () => {
+    expect(countsText(emptyCounts())).toBe('Orders: 0 new, 0 updated · 0 line items · 0 products · 0 variants · 0 days of P&L');
+    expect(rowsWritten(emptyCounts())).toBe(0);
   });
 
-  it('a run that wrote nothing says so', () => {
-    expect(countsText(emptyCounts())).toBe('Nothing new to write');
-    expect(countsText({ ...emptyCounts(), ordersAdded: 1, lineItems: 1 })).toBe('1 order added, 0 updated · 1 line item');
+  it('steps add up, and a run\'s counts survive being kept compactly with its record', () => {
+    const a = { ...emptyCounts(), ordersAdded: 250, lineItems: 700 };
+    const b = { ...emptyCounts(), ordersUpdated: 5, ordersCancelled: 1, lineItems: 9, days: 2 };
+    const sum = sumCounts(a, b);
+    expect(sum).toEqual({ ordersAdded: 250, ordersUpdated: 5, ordersCancelled: 1, ordersGone: 0, lineItems: 709, products: 0, variants: 0, days: 2 });
+    expect(unpackCounts(packCounts(sum))).toEqual(sum);
+    expect(unpackCounts(undefined)).toBeNull();
+    expect(unpackCounts([1, 2])).toBeNull();
   });
 });
 

@@ -10,7 +10,7 @@ const connected = { state: 'connected', action: null };
 const NOW = Date.parse('2026-11-21T12:00:00Z');
 
 function run(partial: Partial<LoggedRun>): LoggedRun {
-  return { job: 'orders, products, daily', startedAt: NOW - 60_000, endedAt: NOW - 30_000, outcome: 'ok', rows: 10, message: 'ok', failureCode: null, connectionLost: false, pausedUntil: null, ...partial };
+  return { job: 'orders, products, daily', startedAt: NOW - 60_000, endedAt: NOW - 30_000, outcome: 'ok', rows: 10, message: 'ok', failureCode: null, connectionLost: false, pausedUntil: null, counts: null, ...partial };
 }
 
 describe('a run that stopped on the sheets\' layout asks for a fix, not a retry', () => {

@@ -9,6 +9,8 @@ import { fakeWorld } from './fake-ports';
 const written = (ordersAdded: number, ordersUpdated = 0, days = 0) => ({
   ordersAdded,
   ordersUpdated,
+  ordersCancelled: 0,
+  ordersGone: 0,
   lineItems: 3 * (ordersAdded + ordersUpdated),
   products: 0,
   variants: 0,
@@ -39,12 +41,12 @@ describe('Sync now: counts add up across steps until every job has caught up', (
     expect(startSyncSession(world.ports)).toMatchObject({ done: false, counts: written(0), problem: null });
     expect(runSyncSessionStep(world.ports, 1000, () => NOW)).toMatchObject({ done: false, phase: 'Orders and line items', counts: written(1000), fraction: 0 });
     const second = runSyncSessionStep(world.ports, 1000, () => NOW);
-    expect(second.counts).toEqual({ ordersAdded: 1990, ordersUpdated: 10, lineItems: 6000, products: 0, variants: 0, days: 0 });
+    expect(second.counts).toEqual({ ordersAdded: 1990, ordersUpdated: 10, ordersCancelled: 0, ordersGone: 0, lineItems: 6000, products: 0, variants: 0, days: 0 });
     expect(second.fraction).toBeCloseTo(0.4, 2); // half-way from the first mark to now, on the orders' 80 % of the bar
     expect(runSyncSessionStep(world.ports, 1000, () => NOW)).toEqual({
       done: true,
       phase: 'Caught up',
-      counts: { ordersAdded: 1990, ordersUpdated: 10, lineItems: 6000, products: 0, variants: 0, days: 320 },
+      counts: { ordersAdded: 1990, ordersUpdated: 10, ordersCancelled: 0, ordersGone: 0, lineItems: 6000, products: 0, variants: 0, days: 320 },
       fraction: 1,
       problem: null,
       pausedUntil: null,
@@ -144,7 +146,7 @@ describe('Sync now: a run paused for the API\'s hourly reserve is partial, not a
     const paused = runSyncSessionStep(world.ports, 1000, () => NOW);
     expect(paused).toEqual({
       done: false,
-      phase: 'Paused for the hourly request allowance: resumes after 14:05 (Europe/Berlin time)',
+      phase: 'Paused for the hourly request allowance until 14:05 (Europe/Berlin time)',
       counts: written(500),
       fraction: first.fraction,
       problem: null,
