@@ -159,6 +159,17 @@ describe('"updated" counts only orders whose values changed (spec 3.1: updated_a
     const changed = planOrderPage([order('ord_a', '2024-05-02T00:00:01Z', [])], fromSheet, lines, members, ctx);
     expect(changed.counts.updated).toBe(1);
   });
+  it("a late writer's change 1 ms after the last one is an update (the emulator moves the marker by 1 ms; a date serial hides it from a relative tolerance)", () => {
+    const { orders, lines, members } = emptyIndexes();
+    const written = planOrderPage([order('ord_a', '2024-05-02T00:00:00.000Z', [], { financial_status: 'paid' })], orders, lines, members, ctx).orders[0].cells;
+    const fromSheet = new KeyIndex([[...written.slice(0, ORDERS.indexColumns), written[col('updated_at')]]], TZ, { keyPrefix: 'ord_' });
+    const late = planOrderPage([order('ord_a', '2024-05-02T00:00:00.001Z', [], { financial_status: 'partially_refunded' })], fromSheet, lines, members, ctx);
+    expect(late.counts.updated).toBe(1);
+    expect(late.orders[0].cells[col('financial_status')]).toBe('partially_refunded');
+    // The index now holds the new marker: the same order again is not an update.
+    const again = planOrderPage([order('ord_a', '2024-05-02T00:00:00.001Z', [])], fromSheet, lines, members, ctx);
+    expect(again.counts.updated).toBe(0);
+  });
   it('a gone order the service returns again is rewritten (its status changes), even with the same updated_at', () => {
     const { orders, lines, members } = emptyIndexes();
     const written = planOrderPage([order('ord_a', '2024-05-02T00:00:00Z', [])], orders, lines, members, ctx).orders[0].cells;

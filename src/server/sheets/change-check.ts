@@ -6,7 +6,7 @@
  */
 import type { CellValue } from './cells';
 import type { IndexedRow } from './key-index';
-import { changeSpan, type TableSchema } from './schema';
+import { changeSpan, type ColumnKind, type TableSchema } from './schema';
 
 /** What the key index keeps of a written row: its index columns, then its change columns. */
 export function indexCellsOf(schema: TableSchema, cells: readonly CellValue[]): CellValue[] {
@@ -15,11 +15,20 @@ export function indexCellsOf(schema: TableSchema, cells: readonly CellValue[]): 
   return span ? index.concat(cells.slice(span.start, span.end)) : index;
 }
 
-/** Numbers as written RAW come back the same; the tolerance only absorbs a last-digit rounding. */
-function sameCell(stored: CellValue | undefined, next: CellValue | undefined): boolean {
+const MS_PER_DAY = 86_400_000;
+
+/**
+ * A timestamp is compared to the millisecond: the service moves a late writer's change marker by as
+ * little as 1 ms (spec 3.x rule 6), which a relative tolerance on a date serial (~46,000) would hide.
+ * Other numbers as written RAW come back the same; the tolerance only absorbs a last-digit rounding.
+ */
+function sameCell(stored: CellValue | undefined, next: CellValue | undefined, kind: ColumnKind): boolean {
   const a = stored ?? '';
   const b = next ?? '';
-  if (typeof a === 'number' && typeof b === 'number') return Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(a), Math.abs(b));
+  if (typeof a === 'number' && typeof b === 'number') {
+    if (kind === 'timestamp' || kind === 'date') return Math.round(a * MS_PER_DAY) === Math.round(b * MS_PER_DAY);
+    return Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(a), Math.abs(b));
+  }
   return a === b;
 }
 
@@ -32,11 +41,11 @@ export function isUnchanged(schema: TableSchema, stored: IndexedRow | undefined,
   const span = changeSpan(schema);
   if (!stored || !span) return false;
   if (stored.cells.length < schema.indexColumns + (span.end - span.start)) return false;
-  for (const i of sameIndexColumns) if (!sameCell(stored.cells[i], cells[i])) return false;
+  for (const i of sameIndexColumns) if (!sameCell(stored.cells[i], cells[i], schema.columns[i].kind)) return false;
   // No change marker at all (an empty updated_at) tells nothing: written as before.
   if (cells.slice(span.start, span.end).every((c) => c === '' || c === null || c === undefined)) return false;
   for (let k = 0; k < span.end - span.start; k++) {
-    if (!sameCell(stored.cells[schema.indexColumns + k], cells[span.start + k])) return false;
+    if (!sameCell(stored.cells[schema.indexColumns + k], cells[span.start + k], schema.columns[span.start + k].kind)) return false;
   }
   return true;
 }
