@@ -155,6 +155,8 @@ export interface SidebarState {
   problem: ProblemView | null;
   /** Closed months and what moved in them since closing, as of the last sync (newest month first). */
   closedMonths?: ClosedMonthLine[];
+  /** What getSidebarStamp answered as this state was read: a later, different stamp means something changed since. */
+  stamp?: string;
 }
 
 /** A closed month in the sidebar: "October changed by −$312.40 net profit since you closed it". */

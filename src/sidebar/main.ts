@@ -18,6 +18,14 @@ let busy = false;
 let syncing = false;
 let cancelRequested = false;
 
+/**
+ * The stamp of what the sidebar shows (set by apply from the state's own stamp; null until the
+ * first state is read). Taken from the state, not from the next poll: a scheduled run that ends
+ * between this sidebar's own sync and its next look is then still seen as a change.
+ */
+let watchedStamp: string | null = null;
+let watching = false;
+
 /** Status line plus disabled controls while a server call runs; null = idle with a final message. */
 function setBusy(label: string | null, idleMessage = ''): void {
   busy = label !== null;
@@ -51,6 +59,8 @@ async function perform(label: string, what: string, action: () => Promise<string
 
 function apply(state: SidebarState): void {
   current = state;
+  // The stamp this state answers to: a later poll that differs from it is a change not shown yet.
+  if (typeof state.stamp === 'string') watchedStamp = state.stamp;
   renderState(state);
   renderFinance(state);
 }
@@ -201,7 +211,6 @@ const syncNow = () => {
     apply(state);
     // A connection problem is already shown with the connection; anything else keeps the sync's problem.
     if (progress.problem && state.connection.problem === null) renderProblem(progress.problem, false, true);
-    watchedStamp = null;
     return message;
   }).finally(() => {
     syncing = false;
@@ -241,9 +250,11 @@ function onProblemAction(): void {
   else void refresh();
 }
 
-/** The stamp seen last (null: take the next one as it is, e.g. after this sidebar's own sync). */
-let watchedStamp: string | null = null;
-let watching = false;
+/** The newest run as shown under Last sync: the part of the state a run elsewhere changes. */
+function newestRun(state: SidebarState | null): string {
+  const run = state && state.jobs[0];
+  return run ? `${run.lastRunAt}/${run.outcome}` : '';
+}
 
 /**
  * While the sidebar is open and idle: a scheduled run, a revoke or a lost connection shows within
@@ -254,19 +265,17 @@ async function watchForChanges(): Promise<void> {
   watching = true;
   try {
     const stamp = await call('getSidebarStamp');
-    if (watchedStamp !== null && stamp !== watchedStamp && !busy) {
-      const before = current ? current.connection.state : null;
+    // A server whose state carries no stamp: the first look is the baseline.
+    if (watchedStamp === null) watchedStamp = stamp;
+    else if (stamp !== watchedStamp && !busy) {
+      const before = current;
       const state = await call('getSidebarState');
       if (!busy) {
         apply(state);
-        const status = byId('status');
-        status.textContent =
-          state.connection.state !== before
-            ? 'The connection changed: see Connection below.'
-            : 'A sync ran in the background (the schedule or another editor): see Last sync.';
+        if (before && state.connection.state !== before.connection.state) setText('status', 'The connection changed: see Connection below.');
+        else if (newestRun(state) !== newestRun(before)) setText('status', 'A sync ran in the background (the schedule or another editor): see Last sync.');
       }
     }
-    watchedStamp = stamp;
   } catch {
     // A look that failed (offline, busy server) is simply tried again at the next interval.
   } finally {

@@ -41,10 +41,18 @@ interface Script {
   steps: SyncProgress[];
   failNext: string | null;
   calls: string[];
-  /** What getSidebarStamp answers (the sidebar polls it while idle; not recorded in calls). */
+  /** What getSidebarStamp answers (the sidebar polls it while idle; not recorded in calls); getSidebarState carries it too. */
   stamp: string;
+  /** Stamp polls answered so far, and who waits for the next ones. */
+  stampPolls: number;
+  stampWaiters: Array<{ atLeast: number; resolve: () => void }>;
 }
-const script: Script = { stepDelayMs: 0, stepGate: null, delays: {}, state: connectedState(), steps: [], failNext: null, calls: [], stamp: 'connected|' };
+const script: Script = { stepDelayMs: 0, stepGate: null, delays: {}, state: connectedState(), steps: [], failNext: null, calls: [], stamp: 'connected|', stampPolls: 0, stampWaiters: [] };
+
+/** Resolves once the sidebar has polled the stamp `n` more times: the test waits on the sidebar's own clock, not on a guess. */
+function stampPolls(n: number): Promise<void> {
+  return new Promise((resolve) => script.stampWaiters.push({ atLeast: script.stampPolls + n, resolve }));
+}
 
 const ok = (value: unknown): RunResultLike => ({ ok: true, value, timedOut: false, logs: [] });
 
@@ -52,7 +60,12 @@ const stack: PlaygroundStack = {
   apiUrl: 'http://127.0.0.1:9',
   runtime: {
     async run(name, args = []) {
-      if (name === 'getSidebarStamp') return ok(script.stamp);
+      if (name === 'getSidebarStamp') {
+        script.stampPolls++;
+        for (const waiter of script.stampWaiters.filter((w) => script.stampPolls >= w.atLeast)) waiter.resolve();
+        script.stampWaiters = script.stampWaiters.filter((w) => script.stampPolls < w.atLeast);
+        return ok(script.stamp);
+      }
       script.calls.push(name);
       if (script.delays[name]) await new Promise((resolve) => setTimeout(resolve, script.delays[name]));
       if (script.failNext) {
@@ -60,7 +73,7 @@ const stack: PlaygroundStack = {
         script.failNext = null;
         return { ok: false, error: { name: 'Error', message }, timedOut: false, logs: [] };
       }
-      if (name === 'getSidebarState') return ok(script.state);
+      if (name === 'getSidebarState') return ok({ ...script.state, stamp: script.stamp });
       if (name === 'beginConnect') return ok({ authorizationUrl: 'about:blank' });
       if (name === 'startSync') return ok(progress({ phase: 'Starting' }));
       if (name === 'runSyncStep') {
@@ -120,6 +133,8 @@ describe.skipIf(!hasChromium || !existsSync(path.join(dist, 'Sidebar.html')))('s
     script.failNext = null;
     script.calls = [];
     script.stamp = 'connected|';
+    script.stampPolls = 0;
+    script.stampWaiters = [];
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   });
   // A page left open by a failed test would keep polling the shared script.
@@ -354,8 +369,8 @@ describe.skipIf(!hasChromium || !existsSync(path.join(dist, 'Sidebar.html')))('s
     await frame.waitForSelector('#status:not(.busy)');
     const reads = () => script.calls.filter((c) => c === 'getSidebarState').length;
     const before = reads();
-    // Unchanged stamp: the state is not read again.
-    await new Promise((resolve) => setTimeout(resolve, 9_000));
+    // Unchanged stamp: two polls later the state has not been read again.
+    await stampPolls(2);
     expect(reads()).toBe(before);
     const lost = { code: 'revoked', userMessage: 'Access was turned off in Merchant Analytics. Reconnect to sync again.', action: 'reconnect' as const, retryAt: null };
     script.state = { ...connectedState(), connection: { ...connectedState().connection, state: 'revoked', problem: lost } };
@@ -364,6 +379,21 @@ describe.skipIf(!hasChromium || !existsSync(path.join(dist, 'Sidebar.html')))('s
     expect(await frame.textContent('#status')).toBe('The connection changed: see Connection below.');
     expect(await frame.isVisible('#reconnect')).toBe(true);
     expect(reads()).toBe(before + 1);
+    await page.close();
+  }, 30_000);
+
+  it('a scheduled run that ends right after this sidebar\'s own sync still shows without Reload (the state carries its stamp)', async () => {
+    script.steps = [progress({ done: true, phase: 'Caught up', fraction: 1 })];
+    script.stamp = 'connected|/1/2/ok';
+    const frame = await sidebarFrame(page, playground.url);
+    await frame.click('#sync-now');
+    await frame.waitForFunction(() => document.querySelector('#status')?.textContent === 'Sync finished.');
+    // The schedule's run ends before the sidebar's next look: its first poll already answers the new stamp.
+    const scheduled = { job: 'orders, products, daily', label: 'Orders, products, daily', lastRunAt: '2026-11-21T17:00:00Z', outcome: 'ok', rows: 3, counts: { ...ZERO, ordersAdded: 3, lineItems: 7 }, message: null, past: false };
+    script.state = { ...connectedState(), jobs: [scheduled, ...connectedState().jobs] };
+    script.stamp = 'connected|/3/4/ok';
+    await frame.waitForFunction(() => /A sync ran in the background/.test(document.querySelector('#status')?.textContent ?? ''), undefined, { timeout: 10_000 });
+    expect(await frame.textContent('#jobs li:first-child .job-detail')).toMatch(/Orders: 3 new, 0 updated · 7 line items/);
     await page.close();
   }, 30_000);
 

@@ -84,8 +84,20 @@ export function sidebarStamp(ports: SidebarPorts, now: number = Date.now()): str
   return `${status.state}|${ports.sync.latestRunStamp()}`;
 }
 
-/** The whole sidebar: the connection checked against the API when connected, plus sync, schedule and size. */
+/**
+ * The whole sidebar, with the stamp it answers to: the sidebar compares later stamps with this one,
+ * so a run that ends or a connection that breaks after this read is never taken as already shown.
+ * The runs part is taken before the runs are read (a run ending meanwhile shows as a change), the
+ * connection part after the connection was checked (what this state shows).
+ */
 export function sidebarState(ports: SidebarPorts, now: number = Date.now()): SidebarState {
+  const runs = ports.sync.latestRunStamp();
+  const state = stateOf(ports, now);
+  return { ...state, stamp: `${ports.connection.status().state}|${runs}` };
+}
+
+/** The connection checked against the API when connected, plus sync, schedule and size. */
+function stateOf(ports: SidebarPorts, now: number): SidebarState {
   const base: SidebarState = {
     connection: { state: 'not_configured', store: null, problem: null },
     plan: null,

@@ -189,4 +189,24 @@ describe('getSidebarStamp: what the open sidebar polls is cheap and changes when
     expect(later).not.toBe(first);
     expect(later.startsWith('revoked|')).toBe(true);
   });
+
+  it('the state carries the stamp it answers to: the same as the next poll when nothing changed, a run ending after the read differs', () => {
+    const world = fakeWorld();
+    const now = Date.parse('2026-11-21T12:00:00Z');
+    const state = sidebarState(world.ports, now);
+    expect(state.stamp).toBe(sidebarStamp(world.ports, now + 4_000));
+    // A scheduled run ends right after this sidebar's own sync read the state: the next poll differs from the state's stamp.
+    world.runStamp = '/1700000000000/1700000060000/ok';
+    expect(sidebarStamp(world.ports, now + 5_000)).not.toBe(state.stamp);
+  });
+
+  it('a connection the state read found revoked is in its stamp, so the next poll does not read it again', () => {
+    const world = fakeWorld();
+    world.account = () => {
+      throw new GrantRevokedError({ status: 401 });
+    };
+    const state = sidebarState(world.ports, Date.parse('2026-11-21T12:00:00Z'));
+    expect(state.connection.state).toBe('revoked');
+    expect(state.stamp).toMatch(/^revoked\|/);
+  });
 });
