@@ -224,6 +224,8 @@ export interface SyncProgress {
    * ISO time (the schedule, or Sync now); `phase` says so in the spreadsheet's time zone. Null otherwise.
    */
   pausedUntil: string | null;
+  /** The cells gauge after the step (the sheets grow during a first sync); absent when not measured. */
+  cells?: CellsView;
 }
 
 export interface ConnectStart {

@@ -3,7 +3,7 @@ import type { ScheduleRequest, SidebarState, SyncProgress } from '../contract/si
 import { byId, setText, show } from './dom';
 import { connectionNotMadeText, formatTime, ordersWindowText, scheduleText, windowDateProblem } from './format';
 import { renderFinance, wireFinance } from './finance';
-import { fillHourOptions, renderProblem, renderProgress, renderSchedule, renderState, showHourRow } from './render';
+import { fillHourOptions, renderCells, renderProblem, renderProgress, renderSchedule, renderState, showHourRow } from './render';
 import { call } from './server';
 
 const POLL_INTERVAL_MS = 2000;
@@ -203,6 +203,7 @@ const syncNow = () => {
       setBusy(`Syncing: ${progress.phase}`);
       progress = await call('runSyncStep');
       renderProgress(progress);
+      if (progress.cells) renderCells(progress.cells);
     }
     // The status line never lags behind the bar while the final state loads.
     setBusy(progress.done && !progress.problem ? 'Caught up: reading the latest state…' : 'Reading the latest state…');

@@ -62,7 +62,15 @@ export function renderState(state: SidebarState): void {
   show('schedule-controls', connected);
   renderSchedule(state.schedule);
 
-  const cells = state.cells;
+  renderCells(state.cells);
+  renderWindowOffer(state.cells, connected);
+
+  // The connection card already carries Connect/Reconnect: the banner then only explains.
+  renderProblem(connection.problem ?? state.problem, connection.problem !== null);
+}
+
+/** The cells gauge: from the state, and from each sync step as the sheets grow. */
+export function renderCells(cells: CellsView): void {
   byId('cells-gauge').setAttribute('aria-valuenow', String(cells.percent));
   const fill = byId('cells-fill');
   fill.style.width = `${Math.min(100, cells.percent)}%`;
@@ -71,10 +79,6 @@ export function renderState(state: SidebarState): void {
   const warning = cells.offer ? null : cellsWarning(cells);
   show('cells-warning', warning !== null);
   setText('cells-warning', warning ?? '');
-  renderWindowOffer(cells, connected);
-
-  // The connection card already carries Connect/Reconnect: the banner then only explains.
-  renderProblem(connection.problem ?? state.problem, connection.problem !== null);
 }
 
 /** The orders window in force, and the offer to keep only recent orders when room runs short. */

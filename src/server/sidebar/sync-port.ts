@@ -107,7 +107,8 @@ export function syncModulePort(): SyncPort {
         busy: outcome.outcome === 'busy',
         job: outcome.job,
         written: outcome.counts,
-        ordersFrom,
+        // A first sync had no watermark before its first page: the feed's time runs from that page's oldest order.
+        ordersFrom: ordersFrom ?? orders.feedFrom ?? null,
         ordersMark: orders.watermark,
         position: outcome.position,
         pausedUntil: paused === null ? null : new Date(paused).toISOString(),

@@ -47,6 +47,12 @@ export function startSyncSession(ports: SidebarPorts): SyncProgress {
   };
 }
 
+/** The gauge as the state shows it: the window in force kept (the offer waits for the state's next read). */
+function cellsWithOffer(ports: SidebarPorts): SyncProgress['cells'] {
+  const cells = ports.sheets.cells();
+  return { ...cells, ordersWindow: ports.sync.capacity().ordersWindow, offer: null };
+}
+
 /** One budgeted slice of sync. A refusal ends the run with the problem and, when it is about the connection, marks it. */
 export function runSyncSessionStep(ports: SidebarPorts, budgetMs = SIDEBAR_STEP_BUDGET_MS, now: () => number = () => Date.now()): SyncProgress {
   const session = ports.memory.syncSession() ?? { counts: emptyCounts(), startMark: null };
@@ -69,7 +75,8 @@ export function runSyncSessionStep(ports: SidebarPorts, budgetMs = SIDEBAR_STEP_
           : report.job
             ? PHASES[report.job]
             : 'Syncing';
-    return { done: report.done, phase, counts, fraction, problem: null, pausedUntil: report.pausedUntil };
+    // The gauge moves with the sheets (a few SpreadsheetApp calls, no Sheets API request).
+    return { done: report.done, phase, counts, fraction, problem: null, pausedUntil: report.pausedUntil, cells: cellsWithOffer(ports) };
   } catch (error) {
     if (isApiError(error)) {
       const reason = brokenReasonOf(error);

@@ -58,7 +58,9 @@ function ordersWatermark(): string | null {
 }
 
 function toProgress(outcome: RunOutcome, fromMark: string | null): SyncProgress {
-  const share = outcome.job === 'orders' ? ordersShare(fromMark, ordersWatermark(), Date.now()) : positionShare(outcome.position);
+  const orders = new SyncStateStore(documentProperties()).get('orders');
+  // A first sync had no watermark before its first page: the feed's time runs from that page's oldest order.
+  const share = outcome.job === 'orders' ? ordersShare(fromMark ?? orders.feedFrom ?? null, orders.watermark, Date.now()) : positionShare(outcome.position);
   const progress: SyncProgress = {
     done: outcome.done,
     job: outcome.job,

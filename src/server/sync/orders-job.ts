@@ -83,12 +83,28 @@ export function runOrdersJob(ctx: JobContext): JobResult {
       updatedAfter = updatedAfterFor(state.watermark);
       continue;
     }
-    ctx.state.update('orders', { watermark: laterOf(state.watermark, maxUpdatedAt), caughtUp: !page.hasMore, rowCounts: rowCounts(ctx) });
+    // An empty watermark starts the feed afresh (a first sync, a rebuilt sheet, a wider window).
+    const feedFrom = state.watermark === null ? oldestUpdatedAt(page.data) : state.feedFrom ?? null;
+    ctx.state.update('orders', { watermark: laterOf(state.watermark, maxUpdatedAt), caughtUp: !page.hasMore, rowCounts: rowCounts(ctx), feedFrom });
     recordMeta(ctx, page.meta);
     if (!page.hasMore || !page.nextCursor) return { job: 'orders', caughtUp: true, message: 'Orders are up to date.' };
     cursor = page.nextCursor;
   }
   return { job: 'orders', caughtUp: false, message: 'Orders: stopped before the time limit; the next run continues.' };
+}
+
+/** The earliest updated_at of a page (the feed runs oldest change first, but the check costs nothing). */
+function oldestUpdatedAt(orders: readonly Order[]): string | null {
+  let oldest: string | null = null;
+  let oldestMs = Infinity;
+  for (const order of orders) {
+    const ms = Date.parse(String(order.updated_at));
+    if (!Number.isNaN(ms) && ms < oldestMs) {
+      oldestMs = ms;
+      oldest = String(order.updated_at);
+    }
+  }
+  return oldest;
 }
 
 export function reconciliationDue(ctx: JobContext): boolean {

@@ -14,6 +14,12 @@ export interface OrdersState {
   caughtUp: boolean;
   /** Keyed rows of Orders and Line items after the last page written: fewer at the next run means the user deleted rows. */
   rowCounts: { orders: number; lineItems: number } | null;
+  /**
+   * The oldest updated_at of the first page a first sync read (the watermark was empty): where the
+   * feed's time runs from, so the progress of a first full sync is known from its first page.
+   * Absent in state saved by older versions.
+   */
+  feedFrom?: string | null;
 }
 
 export interface ProductsState {

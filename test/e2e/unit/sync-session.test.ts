@@ -50,6 +50,7 @@ describe('Sync now: counts add up across steps until every job has caught up', (
       fraction: 1,
       problem: null,
       pausedUntil: null,
+      cells: { ...world.ports.sheets.cells(), ordersWindow: null, offer: null },
     });
     expect(world.session).toBeNull();
   });
@@ -151,6 +152,7 @@ describe('Sync now: a run paused for the API\'s hourly reserve is partial, not a
       fraction: first.fraction,
       problem: null,
       pausedUntil: '2026-11-21T13:05:00.000Z',
+      cells: { ...world.ports.sheets.cells(), ordersWindow: null, offer: null },
     });
     expect(world.session).toBeNull();
   });
