@@ -1,3 +1,4 @@
+import type { CostGapsView } from './cost-gaps-text';
 import type { ClosedMonthView } from './closed-month-text';
 /**
  * What crosses google.script.run between the sidebar and the server. Everything here is JSON-safe
@@ -155,6 +156,8 @@ export interface SidebarState {
   problem: ProblemView | null;
   /** Closed months and what moved in them since closing, as of the last sync (newest month first). */
   closedMonths?: ClosedMonthLine[];
+  /** Orders with incomplete costs as of the last sync that read the whole Orders sheet; null before one. */
+  costGaps?: CostGapsView | null;
   /** What getSidebarStamp answered as this state was read: a later, different stamp means something changed since. */
   stamp?: string;
 }

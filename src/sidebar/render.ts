@@ -1,3 +1,4 @@
+import { costGapsText } from '../contract/cost-gaps-text';
 import type { CellsView, ProblemView, ScheduleView, SidebarState, SyncProgress } from '../contract/sidebar';
 import { byId, element, setText, show } from './dom';
 import {
@@ -43,6 +44,10 @@ export function renderState(state: SidebarState): void {
   setText('plan-window', state.plan ? planText(state.plan) : 'Unknown');
   setText('freshness', state.freshness ? freshnessText(state.freshness) : 'Unknown');
   byId('freshness').className = state.freshness && state.freshness.stale ? 'stale' : '';
+  const gaps = state.costGaps ?? null;
+  show('cost-gaps', gaps !== null && gaps.ordersCounted > 0);
+  setText('cost-gaps', gaps ? costGapsText(gaps) : '');
+  byId('cost-gaps').className = gaps && gaps.orders > 0 ? 'small cost-gaps-warn' : 'small muted';
   show('jobs-title', state.jobs.length > 0);
   const jobs = byId('jobs');
   jobs.replaceChildren(

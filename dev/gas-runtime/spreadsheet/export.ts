@@ -20,6 +20,29 @@ export interface WorkbookJson {
   stats: Record<string, unknown>;
   /** Per sheet with embedded charts: each chart's type, ranges in A1 notation with their sheet, title, options, position. */
   charts?: Record<string, ChartJson[]>;
+  /** Per sheet with conditional format rules (first rule first): the ranges in A1 notation, the condition and the format. */
+  conditionalFormats?: Record<string, ConditionalFormatJson[]>;
+}
+
+export interface ConditionalFormatJson {
+  /** "N2:N", "BD2:BD": open-ended ranges run to the sheet's end. */
+  ranges: string[];
+  condition: { type: string; values: string[] };
+  format: Record<string, unknown>;
+}
+
+function columnName(n: number): string {
+  let s = '';
+  for (let c = n; c > 0; c = Math.floor((c - 1) / 26)) s = String.fromCharCode(65 + ((c - 1) % 26)) + s;
+  return s;
+}
+
+/** A GridRange (0-based, half-open, open ends to the sheet's end) in A1 notation without the sheet. */
+function gridRangeA1(r: { startRowIndex?: number; endRowIndex?: number; startColumnIndex?: number; endColumnIndex?: number }, sheet: SheetModel): string {
+  const c1 = columnName((r.startColumnIndex ?? 0) + 1);
+  const c2 = columnName(r.endColumnIndex ?? sheet.maxColumns);
+  const r1 = (r.startRowIndex ?? 0) + 1;
+  return r.endRowIndex === undefined ? `${c1}${r1}:${c2}` : `${c1}${r1}:${c2}${r.endRowIndex}`;
 }
 
 export interface ChartJson {
@@ -81,6 +104,14 @@ export function exportWorkbookJson(workbook: Workbook, stats: Record<string, unk
         options: JSON.parse(JSON.stringify(c.options)) as Record<string, unknown>,
         position: { ...c.position },
         numHeaders: c.numHeaders,
+      }));
+    }
+    if (sheet.conditionalFormats.length > 0) {
+      out.conditionalFormats ??= {};
+      out.conditionalFormats[sheet.name] = sheet.conditionalFormats.map((rule) => ({
+        ranges: rule.ranges.map((r) => gridRangeA1(r, sheet)),
+        condition: { type: rule.condition.type, values: rule.condition.values.slice() },
+        format: JSON.parse(JSON.stringify(rule.format)) as Record<string, unknown>,
       }));
     }
   }

@@ -4,6 +4,7 @@ import type { CellWrite } from './input';
 import { displayValue, isDateFormat, type CellScalar } from './number-format';
 import type { ProtectionState } from './protection';
 import type { ChartSpec } from './charts';
+import type { ConditionalFormatRecord } from './conditional-formats';
 
 export interface CellStyle {
   fontWeight?: string;
@@ -34,6 +35,8 @@ export interface SheetProperties {
   protection?: ProtectionState | null;
   /** Embedded charts (Sheet.insertChart), in insertion order. */
   charts?: ChartSpec[];
+  /** Conditional format rules (Sheets API addConditionalFormatRule), first rule first. */
+  conditionalFormats?: ConditionalFormatRecord[];
 }
 
 type RowField = 'v' | 'f' | 'nf' | 'note' | 'style';
@@ -59,6 +62,7 @@ export class SheetModel implements SheetProperties {
   columnWidths: Record<string, number> = {};
   protection: ProtectionState | null = null;
   charts: ChartSpec[] = [];
+  conditionalFormats: ConditionalFormatRecord[] = [];
   rows: Array<RowData | undefined> = [];
   /** Row objects shared with a snapshot of this sheet (write-buffer.ts): copied before this model changes one. */
   private sharedRows: WeakSet<RowData> | null = null;
@@ -244,6 +248,7 @@ export class SheetModel implements SheetProperties {
       columnWidths: { ...columnWidths },
       protection: this.protection ? { ...this.protection, editors: this.protection.editors.slice() } : null,
       charts: this.charts.map((c) => JSON.parse(JSON.stringify(c)) as ChartSpec),
+      conditionalFormats: JSON.parse(JSON.stringify(this.conditionalFormats)) as ConditionalFormatRecord[],
     };
   }
 }

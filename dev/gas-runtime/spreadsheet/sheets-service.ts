@@ -1,4 +1,5 @@
 /** The Advanced Sheets service global `Sheets` (Sheets.Spreadsheets, Sheets.Spreadsheets.Values). */
+import { parseConditionalFormat } from './conditional-formats';
 import type { ExecutionServiceContext } from '../types';
 import { applyFieldMask, FieldMaskError, parseFieldMask } from './field-mask';
 import { checkAccess, GoogleJsonResponseException, type ApiScope } from './sheets-api-common';
@@ -134,6 +135,12 @@ export class SheetsSpreadsheets {
         if (b.dimension === 'ROWS') wb.growSheet(sheet, length, 0);
         else if (b.dimension === 'COLUMNS') wb.growSheet(sheet, 0, length);
         else throw new Error(`Invalid requests[${i}].appendDimension: dimension must be ROWS or COLUMNS`);
+        return {};
+      }
+      case 'addConditionalFormatRule': {
+        const { rule, index } = parseConditionalFormat(b, i, (id) => wb.sheetById(id) !== undefined && wb.sheetById(id) !== null);
+        const sheet = this._sheet(rule.ranges[0].sheetId, i, kind);
+        sheet.conditionalFormats.splice(Math.min(index, sheet.conditionalFormats.length), 0, rule);
         return {};
       }
       case 'updateDimensionProperties':

@@ -190,6 +190,7 @@ export class Workbook {
         columnWidths: saved.columnWidths ?? {},
         protection: saved.protection ?? null,
         charts: saved.charts ?? [],
+        conditionalFormats: saved.conditionalFormats ?? [],
       });
       sheet.rows = saved.rows.map((r) => (r ? reviveRow(r) : undefined));
       wb.sheets.push(sheet);

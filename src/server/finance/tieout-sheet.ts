@@ -4,6 +4,7 @@
  * corrected after the sync shows as ✗ until the next sync fetches it). One Orders read, the daily
  * pages of the range (one request per 400 days), and the sheet's write rides with the Sync log row.
  */
+import { costGapsOf, gapRowsOfTable } from './cost-gaps';
 import { instantToLocalDate, type CellValue } from '../sheets/cells';
 import type { RowWrite } from '../sheets/row-writes';
 import { buildRow } from '../sheets/rows';
@@ -38,6 +39,8 @@ export function tieoutCells(row: TieoutRow, checkedAt: number, timeZone: string)
 /** Runs the tie-out over the synced range and writes the Checks sheet; returns the Sync log's words. */
 export function writeTieout(ctx: JobContext): string {
   const orderRows = ctx.workbook.readTable(ORDERS);
+  // The same read tells the sidebar how many orders carry incomplete costs (no read of its own).
+  ctx.state.save('costGaps', { ...costGapsOf(gapRowsOfTable(orderRows)), checkedAt: ctx.now() });
   const placed = columnIndex(ORDERS, 'placed_date');
   let first: string | null = null;
   for (const row of orderRows) {

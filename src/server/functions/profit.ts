@@ -13,6 +13,8 @@ import type { AnswerCache, Fetched } from './answer-cache';
 import { customFunctionContext, spreadsheetTimeZone } from './context';
 import { freshnessTable, monthlyTable } from './period-tables';
 import { metricArgument, metricListArgument } from './metrics';
+import { COST_GAP_METRICS, costGapTableRows, readCostGaps } from './cost-gaps';
+import type { CostGaps } from '../finance/cost-gaps';
 import { SUMMARY_SCALAR_METRICS, Table, dailyTable, metricCell, orderTable, summaryRecord, summaryTable } from './tables';
 
 /** One page of daily rows holds up to 400 days (spec 8.2); more pages than this is a loop. */
@@ -56,10 +58,15 @@ export function profitSummary(start: unknown, end: unknown, metric: unknown, dep
   return withUserMessages('PROFIT_SUMMARY', () => {
     const timeZone = deps?.timeZone ?? spreadsheetTimeZone();
     const range = dateRangeArguments('PROFIT_SUMMARY', start, end, dayFormatter(timeZone));
-    const chosen = isOmitted(metric) ? null : metricArgument('PROFIT_SUMMARY', 'metric', metric, SUMMARY_SCALAR_METRICS);
-    const answer = readSummary('PROFIT_SUMMARY', depsOrContext(deps, timeZone), range.start, range.end);
-    if (chosen === null) return summaryTable(answer.summary, answer.meta);
-    return metricCell(chosen.read(summaryRecord(answer.summary)), answer.summary, answer.meta);
+    const chosen = isOmitted(metric) ? null : metricArgument('PROFIT_SUMMARY', 'metric', metric, [...SUMMARY_SCALAR_METRICS, ...COST_GAP_METRICS]);
+    const d = depsOrContext(deps, timeZone);
+    const answer = readSummary('PROFIT_SUMMARY', d, range.start, range.end);
+    // Orders with incomplete costs come from the synced Orders sheet, read only when asked for.
+    const wantsGaps = chosen === null || (COST_GAP_METRICS as readonly string[]).includes(chosen.name);
+    const gaps = wantsGaps ? readGaps(d, range.start, range.end, timeZone) : null;
+    if (chosen === null) return [...summaryTable(answer.summary, answer.meta), ...costGapTableRows(gaps)];
+    const record = { ...summaryRecord(answer.summary), orders_with_incomplete_costs: gaps?.orders ?? null, net_revenue_with_incomplete_costs: gaps?.netRevenue ?? null };
+    return metricCell(chosen.read(record), answer.summary, answer.meta);
   });
 }
 
@@ -102,6 +109,11 @@ const ACCOUNT_KEEP_SECONDS = 300;
 
 function cached<T>(fn: string, deps: FunctionDeps | Omit<FunctionDeps, 'timeZone'>, key: string, fetch: () => Fetched<T>): T {
   return deps.answers ? deps.answers.answer(fn, key, fetch) : fetch().value;
+}
+
+/** The Orders sheet's count, shared like the other answers until the next sync that changes data (the generation). */
+function readGaps(deps: FunctionDeps, start: string, end: string, timeZone: string): CostGaps | null {
+  return cached<CostGaps | null>('PROFIT_SUMMARY', deps, `costgaps:${start}:${end}`, () => ({ value: readCostGaps(start, end, timeZone), keepSeconds: DAILY_KEEP_SECONDS }));
 }
 
 interface SummaryData {

@@ -48,3 +48,23 @@ export function findHeaderProblem(schema: TableSchema, row: readonly unknown[], 
     message: `The header of column ${columnLetter(column)} in ${sheet} reads "${found}" but must be "${want}" (the sync writes each API field under its own name). Rename it back to "${want}". ${end}`,
   };
 }
+
+/**
+ * How many of the schema's added columns (TableSchema.addedColumns, the last ones) a header row
+ * lacks while every column before them is in place and their header cells are empty: a sheet set
+ * up by an earlier version, completed in place. 0 when none is missing or the row has another problem.
+ */
+export function missingAddedColumns(schema: TableSchema, row: readonly unknown[]): number {
+  const added = schema.addedColumns ?? 0;
+  if (added === 0) return 0;
+  const expected = schema.columns.map((c) => c.header);
+  const held = row.map(headerText);
+  const kept = expected.length - added;
+  for (let i = 0; i < kept; i++) if (held[i] !== expected[i]) return 0;
+  let present = kept;
+  while (present < expected.length && held[present] === expected[present]) present++;
+  if (present === expected.length) return 0;
+  // Only a run of empty header cells may follow: anything else is the user's column, not ours to take.
+  for (let i = present; i < expected.length; i++) if ((held[i] ?? '') !== '') return 0;
+  return expected.length - present;
+}

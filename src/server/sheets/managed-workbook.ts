@@ -5,12 +5,13 @@
  */
 import { a1Range } from './a1';
 import { KeyIndex } from './key-index';
-import { setUpRequests } from './layout';
+import { columnWidthPx, setUpRequests } from './layout';
 import { lastRowOf, mergeRowWrites, type RangeWrite, type RowWrite } from './row-writes';
 import { numberFormatFor } from './rows';
 import type { SheetName, TableSchema } from './schema';
 import { CHECKS, DAILY, LINE_ITEMS, MONTHLY, ORDERS, PRODUCTS, RESTATEMENTS, SYNC_LOG, VARIANTS } from './schema';
-import { findHeaderProblem } from './header-check';
+import { findHeaderProblem, missingAddedColumns } from './header-check';
+import { highlightRequests } from './highlights';
 import { indexCellsOf } from './change-check';
 import type { CellValue } from './cells';
 import { readGridCells, readManagedRows, readSheetInfos, sheetsService, type ReadRequest, type SheetInfo, type SheetReads } from './sheet-snapshot';
@@ -174,7 +175,11 @@ export class ManagedWorkbook {
         opened.created = true;
         opened.keys = [];
         if (opened.rows) opened.rows = [];
-      } else if (schema.storeData) checkHeaderRow(existing, schema, header);
+      } else if (schema.storeData) {
+        const missing = missingAddedColumns(schema, header);
+        if (missing > 0) this.completeAddedColumns(opened, schema, missing);
+        else checkHeaderRow(existing, schema, header);
+      }
       if (!schema.storeData) this.lastRowOf(opened);
     } else {
       const sheet = this.spreadsheet.insertSheet(schema.sheetName);
@@ -239,7 +244,7 @@ export class ManagedWorkbook {
     this.usedCells = null;
     this.gridChanged = true;
     // Column count and widths in ONE call (setColumnWidths would take one call per width).
-    const requests = setUpRequests(sheet.getSheetId(), schema, sheet.getMaxColumns());
+    const requests = [...setUpRequests(sheet.getSheetId(), schema, sheet.getMaxColumns()), ...highlightRequests(sheet.getSheetId(), schema)];
     const id = this.id();
     sheetsRequest('write', () => sheetsService().batchUpdate({ requests }, id));
     sheet.setFrozenRows(1);
@@ -251,6 +256,38 @@ export class ManagedWorkbook {
     if (maxRows > 1) this.applyFormats(sheet, schema, 2, maxRows - 1);
     header.setFontWeight('bold');
     header.setValues([schema.columns.map((c) => c.header)]);
+  }
+
+  /**
+   * A sheet an earlier version set up without the schema's newest columns (schema.addedColumns):
+   * the grid grows by the missing columns where needed, and they get their widths, header, note,
+   * number format and highlight, once. Rows already there are filled as the sync rewrites them.
+   */
+  private completeAddedColumns(opened: OpenSheet, schema: TableSchema, missing: number): void {
+    const sheet = this.handle(opened);
+    const width = schema.columns.length;
+    const first = width - missing + 1;
+    const columns = sheet.getMaxColumns();
+    const sheetId = sheet.getSheetId();
+    // Widths of the new columns only: the user's widths of the others stay.
+    const widths = schema.columns.slice(first - 1).map((column, i) => ({
+      updateDimensionProperties: { range: { sheetId, dimension: 'COLUMNS', startIndex: first - 1 + i, endIndex: first + i }, properties: { pixelSize: columnWidthPx(column) }, fields: 'pixelSize' },
+    }));
+    const grow = columns < width ? [{ appendDimension: { sheetId, dimension: 'COLUMNS', length: width - columns } }] : [];
+    const id = this.id();
+    sheetsRequest('write', () => sheetsService().batchUpdate({ requests: [...grow, ...widths, ...highlightRequests(sheetId, schema)] }, id));
+    this.usedCells = null;
+    this.gridChanged = true;
+    noteSpreadsheetChange();
+    opened.maxColumns = null;
+    const added = schema.columns.slice(first - 1);
+    const header = sheet.getRange(1, first, 1, missing);
+    header.setNotes([added.map((c) => c.note ?? '')]);
+    header.setFontWeight('bold');
+    header.setValues([added.map((c) => c.header)]);
+    const rows = sheet.getMaxRows() - 1;
+    const formats = added.map((c) => numberFormatFor(c.kind, this.currency) ?? 'General');
+    if (rows > 0 && formats.some((f) => f !== 'General')) sheet.getRange(2, first, rows, missing).setNumberFormats(Array.from({ length: rows }, () => formats));
   }
 
   private applyFormats(sheet: GoogleAppsScript.Spreadsheet.Sheet, schema: TableSchema, firstRow: number, count: number): void {

@@ -4,6 +4,7 @@
  * Key columns come first so one read of the leading columns gives the id → row index.
  */
 import { PROFIT_TOTALS_FIELDS } from '../api/types';
+import { COST_STATUS_NOTE } from './cost-status';
 
 export type ColumnKind = 'text' | 'int' | 'number' | 'amount' | 'pct' | 'bool' | 'timestamp' | 'date';
 
@@ -35,6 +36,11 @@ export interface TableSchema {
    * written again (for orders and products, updated_at: the spec's change marker, 3.x rule 4).
    */
   changeColumns?: { from: string; to: string };
+  /**
+   * The last N columns were added after sheets were first set up: a header row that lacks only
+   * them is completed in place (header, note, format, highlight) instead of being refused.
+   */
+  addedColumns?: number;
 }
 
 export type SheetName = 'Orders' | 'Line items' | 'Products' | 'Variants' | 'Daily P&L' | 'Monthly P&L' | 'Restatements' | 'Checks' | 'Sync log';
@@ -121,7 +127,10 @@ export const ORDERS: TableSchema = {
     nested('attribution', 'text', 'device_type'),
     field('shipping_country_code', 'text'),
     field('customer_ref', 'text'),
+    // Last, so a sheet set up before it existed gains it without moving a column (header-check.ts).
+    derived('cost_status', 'text', COST_STATUS_NOTE),
   ],
+  addedColumns: 1,
 };
 
 export const LINE_ITEMS: TableSchema = {

@@ -1,3 +1,4 @@
+import type { CostGapsView } from '../../contract/cost-gaps-text';
 import type { ClosedMonthLine } from '../../contract/sidebar';
 import type {
   CellsView,
@@ -102,6 +103,8 @@ export interface SyncPort {
   capacity(): CapacityFacts;
   /** Closed months as the last sync found them (finance/refresh.ts), newest first. */
   closedMonths?(): ClosedMonthLine[];
+  /** Orders with incomplete costs as the last full read of Orders found them; null before one. */
+  costGaps?(): CostGapsView | null;
   /** Throws an error with userMessage when the date is not acceptable; changes nothing then. */
   setOrdersWindow(createdAfter: string | null): void;
 }

@@ -113,7 +113,8 @@ function stateOf(ports: SidebarPorts, now: number): SidebarState {
   const facts = ports.sync.capacity();
   const cells = { ...base.cells, ordersWindow: facts.ordersWindow, offer: windowOfferOf(base.cells, facts) };
   const closedMonths = ports.sync.closedMonths ? ports.sync.closedMonths() : [];
-  const withSync = (connected: boolean, schedule: ScheduleView): SidebarState => ({ ...base, cells, jobs: ports.sync.jobs(connected), schedule, closedMonths });
+  const costGaps = ports.sync.costGaps ? ports.sync.costGaps() : null;
+  const withSync = (connected: boolean, schedule: ScheduleView): SidebarState => ({ ...base, cells, jobs: ports.sync.jobs(connected), schedule, closedMonths, costGaps });
   const schedule = pausedIfBroken(ports, status.state, ports.sync.schedule());
   const lastStore = ports.memory.lastStore();
   // A broken connection names the store it read; "not connected" names none.

@@ -131,6 +131,12 @@ export function syncModulePort(): SyncPort {
       const views = new SyncStateStore(documentProperties()).get('closedMonths');
       return views.map((view) => ({ ...view, text: closedMonthText(view, views) }));
     },
+    costGaps() {
+      const state = new SyncStateStore(documentProperties());
+      const gaps = state.get('costGaps');
+      if (gaps.checkedAt === null) return null;
+      return { orders: gaps.orders, ordersCounted: gaps.ordersCounted, netRevenue: gaps.netRevenue, currency: state.get('meta').storeCurrency };
+    },
     latestRunStamp() {
       const state = new SyncStateStore(documentProperties());
       const run = state.get('lastRuns')[0];

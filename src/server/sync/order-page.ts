@@ -8,6 +8,7 @@ import type { KeyIndex } from '../sheets/key-index';
 import type { RowWrite } from '../sheets/row-writes';
 import { indexCellsOf, isUnchanged } from '../sheets/change-check';
 import { buildRow } from '../sheets/rows';
+import { costStatusOf } from '../sheets/cost-status';
 import { columnIndex, LINE_ITEMS, ORDERS, type OrderStatus } from '../sheets/schema';
 import type { MemberIndex } from './members';
 
@@ -92,6 +93,7 @@ export function planOrderPage(
         placed_date: placedDate,
         gone_at: null,
         synced_at: new Date(ctx.syncedAt).toISOString(),
+        cost_status: costStatusOf(order.economics?.cogs_source, order.economics?.cogs_coverage_pct),
       },
       ctx.spreadsheetTimeZone,
     );

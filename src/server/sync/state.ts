@@ -140,6 +140,15 @@ export interface TieoutState {
   cutFrom: string | null;
 }
 
+/** Orders with incomplete costs as the last read of the whole Orders sheet found them (finance/cost-gaps.ts). */
+export interface CostGapsState {
+  orders: number;
+  netRevenue: number;
+  ordersCounted: number;
+  /** Epoch ms of that read; null before the first. */
+  checkedAt: number | null;
+}
+
 export interface SyncState {
   orders: OrdersState;
   products: ProductsState;
@@ -155,6 +164,7 @@ export interface SyncState {
   basis: BasisState;
   sheetsBasis: SheetsBasis;
   tieout: TieoutState;
+  costGaps: CostGapsState;
 }
 
 export type SyncStateKey = keyof SyncState;
@@ -173,6 +183,7 @@ const DEFAULTS: SyncState = {
   basis: { text: null, checkedAt: null },
   sheetsBasis: { basis: null, previous: null, refreshingSince: null },
   tieout: { checkedAt: null, days: 0, failedDays: [], failedCount: 0, rows: 0, cutFrom: null },
+  costGaps: { orders: 0, netRevenue: 0, ordersCounted: 0, checkedAt: null },
 };
 
 /** Where state lives: document properties in Apps Script, a map in unit tests. */
@@ -201,6 +212,7 @@ export class SyncStateStore {
       basis: read('basis'),
       sheetsBasis: read('sheetsBasis'),
       tieout: read('tieout'),
+      costGaps: read('costGaps'),
     };
   }
 

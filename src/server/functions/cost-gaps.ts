@@ -1,0 +1,47 @@
+/**
+ * PROFIT_SUMMARY's rows on orders with incomplete costs in the period: how many, and their net
+ * revenue, counted from the synced Orders sheet (finance/cost-gaps.ts) by placed_date. The API's
+ * summary gives the unit coverage only; these rows say where profit is overstated. A custom
+ * function may read the spreadsheet: two column blocks of Orders through SpreadsheetApp (dates
+ * arrive as Date values in the spreadsheet's zone). Without an Orders sheet the values stay empty
+ * (unknown), never 0.
+ */
+import { COST_GAP_COLUMNS, costGapsOf, type CostGaps, type CostGapRow } from '../finance/cost-gaps';
+import { instantToLocalDate, serialToDate } from '../sheets/cells';
+import { ORDERS } from '../sheets/schema';
+import type { Table } from './tables';
+
+export const COST_GAP_METRICS = ['orders_with_incomplete_costs', 'net_revenue_with_incomplete_costs'] as const;
+
+function dayOf(cell: unknown, timeZone: string): string | null {
+  if (cell instanceof Date) return instantToLocalDate(cell.getTime(), timeZone);
+  if (typeof cell === 'number') return serialToDate(cell);
+  return typeof cell === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(cell) ? cell : null;
+}
+
+/** The Orders sheet's count for [start, end] (YYYY-MM-DD, placed_date), or null when there is no Orders data. */
+export function readCostGaps(start: string, end: string, timeZone: string): CostGaps | null {
+  const sheet = SpreadsheetApp.getActive().getSheetByName(ORDERS.sheetName);
+  if (!sheet || sheet.getLastRow() < 2) return null;
+  const rows = sheet.getLastRow() - 1;
+  const c = COST_GAP_COLUMNS;
+  const heads = sheet.getRange(2, c.status + 1, rows, c.placed - c.status + 1).getValues();
+  const costs = sheet.getRange(2, c.netRevenue + 1, rows, c.coverage - c.netRevenue + 1).getValues();
+  const gapRows: CostGapRow[] = heads.map((head, i) => ({
+    status: head[0],
+    placedDay: dayOf(head[c.placed - c.status], timeZone),
+    netRevenue: costs[i][0],
+    source: costs[i][c.source - c.netRevenue],
+    coverage: costs[i][c.coverage - c.netRevenue],
+  }));
+  return costGapsOf(gapRows, start, end);
+}
+
+/** The rows PROFIT_SUMMARY's table ends with. */
+export function costGapTableRows(gaps: CostGaps | null): Table {
+  return [
+    ['orders_with_incomplete_costs', gaps ? gaps.orders : ''],
+    ['net_revenue_with_incomplete_costs', gaps ? gaps.netRevenue : ''],
+    ['incomplete_costs_note', gaps ? 'Orders whose cost is unknown or only partly known (Orders: cost_status): their profit is overstated by the missing costs.' : 'No Orders sheet yet: run Sync now to count orders with incomplete costs.'],
+  ];
+}

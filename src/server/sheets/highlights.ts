@@ -1,0 +1,48 @@
+/**
+ * Conditional formatting the add-on sets on a managed sheet: what the figures mean made visible
+ * without changing them. Orders: an order whose cost is unknown or covered only in part has its
+ * cost and profit cells in amber (its profit is overstated by the missing costs). The rule reads
+ * the API's own columns (cogs_source, cogs_coverage_pct), so rows written before cost_status
+ * existed are highlighted too. Pure: Sheets API requests for the set-up's batchUpdate.
+ */
+import { columnLetter } from './a1';
+import { UNKNOWN_COGS_SOURCE } from './cost-status';
+import { columnIndex, ORDERS, type TableSchema } from './schema';
+
+type SheetsRequest = GoogleAppsScript.Sheets.Schema.Request;
+
+/** Light amber: Sheets' "light yellow 2"-like fill, readable under black text. */
+export const UNKNOWN_COST_FILL = { red: 1, green: 0.949, blue: 0.8 };
+
+/** The Orders cells an incomplete cost makes wrong: the cost itself, its coverage, and the profits built on it. */
+export const UNKNOWN_COST_COLUMNS = ['cogs', 'cogs_source', 'cogs_coverage_pct', 'contribution_profit', 'contribution_margin_pct', 'net_profit', 'net_margin_pct', 'cost_status'] as const;
+
+/** The custom formula, relative to row 2 (the first range's top row). */
+export function unknownCostFormula(): string {
+  const source = columnLetter(columnIndex(ORDERS, 'cogs_source') + 1);
+  const coverage = columnLetter(columnIndex(ORDERS, 'cogs_coverage_pct') + 1);
+  return `=OR($${source}2="${UNKNOWN_COGS_SOURCE}",AND(ISNUMBER($${coverage}2),$${coverage}2<100))`;
+}
+
+/** The conditional format rules of a schema (none for most sheets). */
+export function highlightRequests(sheetId: number, schema: TableSchema): SheetsRequest[] {
+  if (schema.sheetName !== ORDERS.sheetName) return [];
+  const ranges = UNKNOWN_COST_COLUMNS.map((header) => {
+    const column = columnIndex(ORDERS, header);
+    return { sheetId, startRowIndex: 1, startColumnIndex: column, endColumnIndex: column + 1 };
+  });
+  return [
+    {
+      addConditionalFormatRule: {
+        index: 0,
+        rule: {
+          ranges,
+          booleanRule: {
+            condition: { type: 'CUSTOM_FORMULA', values: [{ userEnteredValue: unknownCostFormula() }] },
+            format: { backgroundColor: UNKNOWN_COST_FILL },
+          },
+        },
+      },
+    },
+  ];
+}
