@@ -16,6 +16,14 @@ export interface WorkbookJson {
   stats: Record<string, unknown>;
   /** Embedded charts per sheet (spreadsheet/export.ts ChartJson), when a sheet has any. */
   charts?: Record<string, ExportedChart[]>;
+  /** Conditional format rules per sheet (spreadsheet/export.ts ConditionalFormatJson), when a sheet has any. */
+  conditionalFormats?: Record<string, ExportedConditionalFormat[]>;
+}
+
+export interface ExportedConditionalFormat {
+  ranges: string[];
+  condition: { type: string; values: string[] };
+  format: Record<string, unknown>;
 }
 
 export interface ExportedChart {

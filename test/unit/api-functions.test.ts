@@ -88,7 +88,13 @@ describe('PROFIT_SUMMARY: a 2-column table, header first, every totals field', (
     expect(asMap.get('cogs_coverage_pct')).toBe(87.5);
     for (const f of PROFIT_TOTALS_FIELDS) expect(asMap.get(f)).toBe(totals[f]);
     expect(table.every((row) => row.length === 2)).toBe(true);
-    expect(table).toHaveLength(1 + 9 + 2 + PROFIT_TOTALS_FIELDS.length);
+    // Then the Orders sheet's count of orders with incomplete costs: not counted here (no sheet), so empty, never 0.
+    expect(table).toHaveLength(1 + 9 + 2 + PROFIT_TOTALS_FIELDS.length + 3);
+    expect(table.slice(-3).map((r) => r.slice(0, 2))).toEqual([
+      ['orders_with_incomplete_costs', ''],
+      ['net_revenue_with_incomplete_costs', ''],
+      ['incomplete_costs_note', 'No Orders sheet yet: run Sync now to count orders with incomplete costs.'],
+    ]);
   });
   it('bad arguments fail before any request', () => {
     const { client } = fakeClient({});

@@ -28,6 +28,8 @@ export interface FunctionDeps {
   timeZone: string;
   /** Shared answers (document cache, one fetcher per argument set); without it every call fetches. */
   answers?: AnswerCache;
+  /** Orders with incomplete costs placed in [start, end] (the Orders sheet); absent: not counted (empty cells). */
+  costGaps?: (start: string, end: string) => CostGaps | null;
 }
 
 /**
@@ -46,7 +48,7 @@ function dayFormatter(timeZone: string): DateFormatter {
 function depsOrContext(deps: FunctionDeps | undefined, timeZone: string): FunctionDeps {
   if (deps) return deps;
   const ctx = customFunctionContext();
-  return { client: ctx.client, budget: ctx.budget, answers: ctx.answers, timeZone };
+  return { client: ctx.client, budget: ctx.budget, answers: ctx.answers, timeZone, costGaps: (start, end) => readCostGaps(start, end, timeZone) };
 }
 
 /**
@@ -63,7 +65,7 @@ export function profitSummary(start: unknown, end: unknown, metric: unknown, dep
     const answer = readSummary('PROFIT_SUMMARY', d, range.start, range.end);
     // Orders with incomplete costs come from the synced Orders sheet, read only when asked for.
     const wantsGaps = chosen === null || (COST_GAP_METRICS as readonly string[]).includes(chosen.name);
-    const gaps = wantsGaps ? readGaps(d, range.start, range.end, timeZone) : null;
+    const gaps = wantsGaps ? readGaps(d, range.start, range.end) : null;
     if (chosen === null) return [...summaryTable(answer.summary, answer.meta), ...costGapTableRows(gaps)];
     const record = { ...summaryRecord(answer.summary), orders_with_incomplete_costs: gaps?.orders ?? null, net_revenue_with_incomplete_costs: gaps?.netRevenue ?? null };
     return metricCell(chosen.read(record), answer.summary, answer.meta);
@@ -112,8 +114,10 @@ function cached<T>(fn: string, deps: FunctionDeps | Omit<FunctionDeps, 'timeZone
 }
 
 /** The Orders sheet's count, shared like the other answers until the next sync that changes data (the generation). */
-function readGaps(deps: FunctionDeps, start: string, end: string, timeZone: string): CostGaps | null {
-  return cached<CostGaps | null>('PROFIT_SUMMARY', deps, `costgaps:${start}:${end}`, () => ({ value: readCostGaps(start, end, timeZone), keepSeconds: DAILY_KEEP_SECONDS }));
+function readGaps(deps: FunctionDeps, start: string, end: string): CostGaps | null {
+  const count = deps.costGaps;
+  if (!count) return null;
+  return cached<CostGaps | null>('PROFIT_SUMMARY', deps, `costgaps:${start}:${end}`, () => ({ value: count(start, end), keepSeconds: DAILY_KEEP_SECONDS }));
 }
 
 interface SummaryData {
