@@ -149,6 +149,11 @@ export async function compareWithTruth(stack: Stack, options: TruthOptions = {})
     compareRecords('Orders', String(o.id), actual, (h) => {
       if (h === 'status') return o.canceled_at ? 'cancelled' : 'active';
       if (h === 'placed_date') return localDay(String(o.created_at), timeZone);
+      // The truth's own reading of its cost fields: none known, part of it, or all.
+      if (h === 'cost_status') {
+        const e = o.economics as { cogs_source?: unknown; cogs_coverage_pct?: unknown };
+        return e.cogs_source === 'unknown' ? 'unknown' : typeof e.cogs_coverage_pct === 'number' && e.cogs_coverage_pct < 100 ? 'incomplete' : 'complete';
+      }
       return lookup(o, h, ['economics', 'attribution']);
     }, out);
   }

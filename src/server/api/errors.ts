@@ -3,6 +3,7 @@
  * Each carries a message a finance person understands and the action to take. Messages are built
  * here from fixed text and never from response bodies that could hold secrets.
  */
+import { messageTimeZone, resumeTimeText } from '../platform/local-time';
 
 /** Every error.code of spec section 7 (5.8 codes included). */
 export const SPEC_ERROR_CODES = [
@@ -181,8 +182,9 @@ export class RateLimitBudgetError extends ApiError {
   }
 }
 
+/** "after 14:05 (Europe/Berlin time)": the spreadsheet's zone, named; never a UTC string. */
 function resumeText(retryAt: number | null | undefined): string {
-  return retryAt == null ? 'shortly' : `at ${new Date(retryAt).toISOString().replace(/\.\d{3}Z$/, 'Z')}`;
+  return retryAt == null ? 'shortly' : `after ${resumeTimeText(retryAt, messageTimeZone(), Date.now())}`;
 }
 
 export function isApiError(e: unknown): e is ApiError {

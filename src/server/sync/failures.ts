@@ -8,9 +8,9 @@ import { isApiError, RateLimitedError, type RateLimitReason } from '../api';
 import { isConnectionError, recordAuthFailure } from '../auth';
 import { NotConfiguredError } from '../config';
 import { CellLimitError, SheetLayoutError, SheetOwnershipError } from '../sheets/managed-workbook';
-import { instantToLocalDate } from '../sheets/cells';
 import { SheetsQuotaPause } from '../sheets/sheets-requests';
 import { BackfillTooLargeError } from './backfill-check';
+import { resumeTimeText } from '../platform/local-time';
 
 export interface RunFailure {
   code: string;
@@ -55,12 +55,7 @@ export function classifyFailure(e: unknown): RunFailure {
 }
 
 /** "14:05 (Europe/Berlin time)": an instant in the spreadsheet's zone, with the day when it is not today there. */
-export function resumeTimeText(at: number, timeZone: string, now: number): string {
-  const time = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(at));
-  const day = instantToLocalDate(at, timeZone);
-  const when = day === instantToLocalDate(now, timeZone) ? time : `${time} on ${day}`;
-  return `${when} (${timeZone} time)`;
-}
+export { resumeTimeText };
 
 const PAUSE_REASONS: Record<PauseCause, string> = {
   reserve: 'Paused to keep the hourly request allowance of Merchant Analytics.',

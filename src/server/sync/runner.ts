@@ -137,14 +137,18 @@ export function runSync(options: RunOptions): RunOutcome {
       const account = api.account();
       if (!confirmStore({ id: account.store.id, name: account.store.name })) {
         const tag = storeTag();
-        const message = `This spreadsheet holds data of store ${tag}, but the connection now reads ${account.store.id}. Nothing was written. Reconnect the original store here, or use a new spreadsheet.${pauseNote(tag)}`;
+        const message = `${storeChangedMessage(state.get('meta').storeName ?? null, tag, account)}${pauseNote(tag)}`;
         log.close({ ...blankEntry(startedAt, jobs.join(', ')), endedAt: Date.now(), outcome: 'error', message, failureCode: 'store_changed', connectionLost: true });
         return { done: true, job: null, tally, message, outcome: 'error', failureCode: 'store_changed', position: null, counts: tally.counts, pausedUntil: null };
       }
       const resumed = resumeSuspendedSchedule(account.store.id, storeTag());
       if (storeTag() === null) setStoreTag(account.store.id);
       workbook.bindStore(account.store.id, account.store.currency || null);
-      state.update('meta', { storeTimeZone: clipText(String(account.store.timezone ?? ''), 100) || null, storeCurrency: clipText(String(account.store.currency ?? ''), 20) || null });
+      state.update('meta', {
+        storeTimeZone: clipText(String(account.store.timezone ?? ''), 100) || null,
+        storeCurrency: clipText(String(account.store.currency ?? ''), 20) || null,
+        storeName: clipText(String(account.store.name ?? ''), 100) || null,
+      });
       const watermarkAtStart = state.get('orders').watermark;
       const ctx: JobContext = { api, workbook, state, budget, now: () => Date.now(), storeTimeZone: account.store.timezone || workbook.timeZone, tally };
       const messages: string[] = resumed ? [`Automatic sync resumed: ${describeSchedule(resumed, scheduleTimeZone())}.`] : [];
@@ -244,6 +248,19 @@ function pausedEnding(failure: RunFailure, timeZone: string): Ending {
   const cause: PauseCause | undefined = failure.pauseFor;
   const message = failure.code === 'sheets_quota' ? failure.userMessage : pauseMessage(pausedUntil, timeZone, Date.now(), cause);
   return { done: false, message, outcome: 'partial', failureCode: null, position: null, pausedUntil };
+}
+
+/**
+ * The connection moved to another store (the same merchant user connected a different one): both
+ * stores named as the service names them, and what to do about each.
+ */
+export function storeChangedMessage(sheetsStoreName: string | null, sheetsStoreId: string | null, account: { store: { id: string; name?: string | null; shop_domain?: string | null } }): string {
+  const held = sheetsStoreName ? `${sheetsStoreName} (${sheetsStoreId ?? 'unknown id'})` : `store ${sheetsStoreId ?? 'unknown'}`;
+  const now = account.store.name ? `${clipText(String(account.store.name), 100)}${account.store.shop_domain ? ` (${clipText(String(account.store.shop_domain), 100)})` : ''}` : `store ${account.store.id}`;
+  return (
+    `This spreadsheet holds the data of ${held}, but the connection now reads another store: ${now}. Nothing was written. ` +
+    `To keep syncing ${sheetsStoreName ?? 'the original store'} here, Reconnect and choose it; to sync ${account.store.name ?? 'the other store'}, use a new spreadsheet.`
+  );
 }
 
 function failedEnding(failure: RunFailure, state: SyncStateStore): Ending {

@@ -61,6 +61,8 @@ export interface MetaState {
   truncated: boolean;
   storeTimeZone: string | null;
   storeCurrency: string | null;
+  /** The name of the store these sheets hold, as the service gave it at the last run (absent in older state). */
+  storeName?: string | null;
 }
 
 /** What the orders backfill was estimated to need before it started (backfill-estimate.ts). */
