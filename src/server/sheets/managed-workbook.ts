@@ -244,7 +244,8 @@ export class ManagedWorkbook {
     this.usedCells = null;
     this.gridChanged = true;
     // Column count and widths in ONE call (setColumnWidths would take one call per width).
-    const requests = [...setUpRequests(sheet.getSheetId(), schema, sheet.getMaxColumns()), ...highlightRequests(sheet.getSheetId(), schema)];
+    const sheetId = sheet.getSheetId();
+    const requests = [...setUpRequests(sheetId, schema, sheet.getMaxColumns()), ...highlightRequests(sheetId, schema)];
     const id = this.id();
     sheetsRequest('write', () => sheetsService().batchUpdate({ requests }, id));
     sheet.setFrozenRows(1);
