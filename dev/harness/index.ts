@@ -17,6 +17,8 @@ export interface StackOptions {
   orders?: number;
   seed?: number;
   plan?: 'starter' | 'pro' | 'plus';
+  /** Days of history the emulator generates (its default 400). */
+  days?: number;
   /** Load (and later save) the runtime's stores from here. */
   stateDir?: string;
   /**
@@ -63,6 +65,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         ...(options.orders !== undefined ? { orders: options.orders } : {}),
         ...(options.seed !== undefined ? { seed: options.seed } : {}),
         ...(options.plan !== undefined ? { plan: options.plan } : {}),
+        ...(options.days !== undefined ? { days: options.days } : {}),
       });
   const apiUrl = (options.apiUrl ?? emulator!.url).replace(/\/+$/, '');
   const control = (controlPath: string, body?: unknown): Promise<unknown> =>
