@@ -17,6 +17,8 @@ export interface StackOptions {
   orders?: number;
   seed?: number;
   plan?: 'starter' | 'pro' | 'plus';
+  /** More URL prefixes UrlFetchApp may reach besides the API (another server a test runs). */
+  urlFetchAllow?: string[];
   /** Days of history the emulator generates (its default 400). */
   days?: number;
   /** Load (and later save) the runtime's stores from here. */
@@ -78,7 +80,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     runtime = await createRuntime({
       distDir: options.distDir ?? path.join(ROOT, 'dist'),
       startTime: Date.parse(clock.now),
-      urlFetchAllow: [`${apiUrl}/`],
+      urlFetchAllow: [`${apiUrl}/`, ...(options.urlFetchAllow ?? [])],
       ...(options.libraries ? { libraries: options.libraries } : {}),
       ...(options.stateDir ? { stateDir: options.stateDir } : {}),
       ...(options.modelledTimeOnly ? { modelledTimeOnly: true } : {}),
