@@ -98,7 +98,7 @@ export function planOrderPage(
         ctx.spreadsheetTimeZone,
       );
       const placed = lineItems.put(item.id, itemCells.slice(0, LINE_ITEMS.indexColumns));
-      writes.lineItems.push({ row: placed.row, column: 1, cells: itemCells });
+      writes.lineItems.push({ row: placed.row, column: 1, cells: itemCells, currency: typeof order.currency === 'string' ? order.currency : null });
     }
     writes.lineItems.push(...members.replaceChildren(order.id, items.map((i) => i.id), syncedSerial));
   }
