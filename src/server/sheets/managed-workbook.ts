@@ -253,6 +253,16 @@ export class ManagedWorkbook {
     return opened.index;
   }
 
+  /**
+   * The note on a sheet's first header cell: where the sheet says what the plan's history window
+   * left out (null removes it). The schema's own note of that column comes back then.
+   */
+  setHeaderNote(schema: TableSchema, note: string | null): void {
+    const sheet = this.handle(this.sheetFor(schema));
+    sheet.getRange(1, 1).setNote(note ?? schema.columns[0].note ?? '');
+    noteSpreadsheetChange();
+  }
+
   /** Makes sure the sheet exists (for tables written without an index, e.g. the Sync log). */
   ensure(schema: TableSchema): GoogleAppsScript.Spreadsheet.Sheet {
     return this.handle(this.sheetFor(schema));
