@@ -33,6 +33,7 @@ export type ConnectionStateName =
   | 'revoked'
   | 'store_changed'
   | 'invalid_claims'
+  | 'missing_scope'
   | 'lapsed'
   | 'operator_problem';
 
