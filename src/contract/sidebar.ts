@@ -154,6 +154,14 @@ export interface SidebarState {
   problem: ProblemView | null;
   /** Closed months and what moved in them since closing, as of the last sync (newest month first). */
   closedMonths?: ClosedMonthLine[];
+  /** The e-mail a failed scheduled run sends, when someone opted in. */
+  failureNotices?: FailureNoticeView;
+}
+
+/** Failure e-mails: on, and to whom (the account that switched them on). */
+export interface FailureNoticeView {
+  on: boolean;
+  email: string | null;
 }
 
 /** A closed month in the sidebar: "October changed by −$312.40 net profit since you closed it". */

@@ -8,13 +8,14 @@
 import { handleAuthCallback as completeAuthorization, type AuthCallbackRequest } from './auth';
 import { buildAddOnMenu, openSidebar, showHelpDialog } from './menu';
 import * as sidebar from './sidebar';
-import type { CloseMonthResult, ConnectStart, DashboardResult, ScheduleView, SidebarState, SyncProgress } from '../contract/sidebar';
+import type { CloseMonthResult, ConnectStart, DashboardResult, FailureNoticeView, ScheduleView, SidebarState, SyncProgress } from '../contract/sidebar';
 import { closeMonth as closeMonthSnapshot } from './finance/close-month';
 import { insertDashboard as insertPnlDashboard } from './finance/dashboard';
 import { maFreshness, productCost, profitDaily, profitMonthly, profitOrder, profitSummary, refreshFormulas, type Table } from './functions';
 import { profitTieout } from './functions/tieout';
 import { checkConnection, type ConnectionCheck } from './api/connection-check';
 import * as sync from './sync';
+import { setFailureNotices as setFailureNoticeSetting } from './sync/failure-notice';
 import { EXECUTION_LIMIT_MS } from './platform/budget';
 
 // ---- Connection ---------------------------------------------------------------------------------
@@ -157,6 +158,17 @@ export function insertDashboard(): DashboardResult {
   const result = insertPnlDashboard();
   SpreadsheetApp.getActive().toast(result.message, 'Merchant Analytics');
   return result;
+}
+
+/**
+ * Sidebar → "E-mail me when a scheduled sync needs me": a scheduled run that fails in a way only a
+ * person can fix sends the current user one e-mail a day per problem (MailApp, from and to their
+ * own account). Off removes the request.
+ * @param {boolean} on true to receive the e-mails, false to stop them
+ * @return {Object} FailureNoticeView {on, email}
+ */
+export function setFailureNotices(on: boolean): FailureNoticeView {
+  return setFailureNoticeSetting(on === true);
 }
 
 // ---- Custom functions ---------------------------------------------------------------------------

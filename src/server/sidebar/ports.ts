@@ -1,4 +1,4 @@
-import type { ClosedMonthLine } from '../../contract/sidebar';
+import type { ClosedMonthLine, FailureNoticeView } from '../../contract/sidebar';
 import type {
   CellsView,
   ConnectionStateName,
@@ -100,6 +100,7 @@ export interface SyncPort {
   capacity(): CapacityFacts;
   /** Closed months as the last sync found them (finance/refresh.ts), newest first. */
   closedMonths?(): ClosedMonthLine[];
+  failureNotices?(): FailureNoticeView;
   /** Throws an error with userMessage when the date is not acceptable; changes nothing then. */
   setOrdersWindow(createdAfter: string | null): void;
 }

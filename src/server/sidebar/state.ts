@@ -80,7 +80,8 @@ export function sidebarState(ports: SidebarPorts, now: number = Date.now()): Sid
   const facts = ports.sync.capacity();
   const cells = { ...base.cells, ordersWindow: facts.ordersWindow, offer: windowOfferOf(base.cells, facts) };
   const closedMonths = ports.sync.closedMonths ? ports.sync.closedMonths() : [];
-  const withSync = (connected: boolean, schedule: ScheduleView): SidebarState => ({ ...base, cells, jobs: ports.sync.jobs(connected), schedule, closedMonths });
+  const failureNotices = ports.sync.failureNotices ? ports.sync.failureNotices() : undefined;
+  const withSync = (connected: boolean, schedule: ScheduleView): SidebarState => ({ ...base, cells, jobs: ports.sync.jobs(connected), schedule, closedMonths, failureNotices });
   const schedule = pausedIfBroken(ports, status.state, ports.sync.schedule());
   const lastStore = ports.memory.lastStore();
   // A broken connection names the store it read; "not connected" names none.

@@ -31,6 +31,11 @@ export type PauseCause = 'reserve' | RateLimitReason | 'unnamed';
 const CONNECTION_CODES = ['grant_revoked', 'invalid_token_claims', 'client_not_authorized', 'insufficient_scope'];
 const BROKEN_STATES = ['revoked', 'store_changed', 'invalid_claims', 'missing_scope', 'lapsed', 'operator_problem', 'not_connected', 'not_configured'];
 
+/** A failure code that means the connection cannot be used until someone reconnects. */
+export function isConnectionLoss(code: string): boolean {
+  return CONNECTION_CODES.indexOf(code) >= 0 || BROKEN_STATES.indexOf(code) >= 0;
+}
+
 export function classifyFailure(e: unknown): RunFailure {
   if (isApiError(e)) {
     if (e.code === 'rate_limit_budget') return { code: e.code, userMessage: e.userMessage, connectionLost: false, pausedUntil: e.retryAt, pauseFor: 'reserve' };
