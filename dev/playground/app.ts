@@ -10,6 +10,7 @@ import path from 'node:path';
 import { outlastClientKeepAlive } from '../shared/loopback-server';
 import type { Workbook } from '../gas-runtime/spreadsheet/workbook';
 import { userEnteredWrite } from '../gas-runtime/spreadsheet/input';
+import { chartViews } from './chart-data';
 import { FormulaCells } from './formula-cells';
 import { customFunctionsOfBundle, globalsOfBundle, injectShim } from './gas-shim';
 import { gridSheets, gridWindow } from './grid-view';
@@ -160,6 +161,10 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       const sheet = ensureReportSheet(workbook(), String(truth.today));
       await formulas.settle(sheet);
       return sendJson(response, 200, { ok: true, sheet: sheet.name });
+    }
+    if (method === 'GET' && url.pathname === '/playground/charts') {
+      const name = url.searchParams.get('sheet') ?? '';
+      return sendJson(response, 200, { charts: chartViews(stack.runtime.exportJson() as Parameters<typeof chartViews>[0])[name] ?? [] });
     }
     if (method === 'GET' && url.pathname === '/playground/workbook') {
       return sendJson(response, 200, workbookView(stack.runtime.exportJson(), stack.runtime.triggers));

@@ -30,6 +30,8 @@ export interface GridSheet {
   widths: number[];
   /** True while a formula of the sheet is still running (the page polls until it is false). */
   computing: boolean;
+  /** Embedded charts on the sheet (drawn above its cells). */
+  charts: number;
 }
 
 export interface GridCell {
@@ -105,6 +107,7 @@ export function gridSheets(workbook: Workbook, formulas: FormulaCells): GridShee
       frozenColumns: sheet.frozenColumns,
       widths: Array.from({ length: columnCount }, (_, c) => sheet.columnWidth(c + 1)),
       computing: formulas.pending(sheet),
+      charts: sheet.charts.length,
     };
   });
 }
