@@ -11,7 +11,7 @@ import type { Workbook } from '../gas-runtime/spreadsheet/workbook';
 import type { FormulaCells, SpilledCell } from './formula-cells';
 
 /** Empty rows drawn below the last row with content (the sheet's other empty rows are not drawn). */
-export const EMPTY_ROWS_BELOW = 50;
+export const EMPTY_ROWS_BELOW = 10;
 /** The most rows one window request returns. */
 export const MAX_WINDOW_ROWS = 500;
 

@@ -134,12 +134,14 @@ function renderTabs(sheets: GridSheet[], selected: string): void {
 async function renderSyncLog(sheets: GridSheet[]): Promise<void> {
   const log = sheets.find((s) => s.name === SYNC_LOG);
   const table = byId<HTMLTableElement>('sync-log');
-  if (!log || log.lastRow < 1) {
-    table.replaceChildren();
+  if (!log || log.lastRow < 2) {
+    const empty = document.createElement('caption');
+    empty.textContent = 'No runs yet: each sync adds a row here (newest first), with what it wrote and how it ended.';
+    table.replaceChildren(empty);
     return;
   }
   const first = Math.max(2, log.lastRow - LOG_ROWS + 1);
-  const [header, rows] = await Promise.all([fetchRows(SYNC_LOG, 1, 1), log.lastRow >= 2 ? fetchRows(SYNC_LOG, first, log.lastRow - first + 1) : Promise.resolve([])]);
+  const [header, rows] = await Promise.all([fetchRows(SYNC_LOG, 1, 1), fetchRows(SYNC_LOG, first, log.lastRow - first + 1)]);
   const line = (cells: Array<GridCell | null>, tag: 'th' | 'td'): HTMLTableRowElement => {
     const tr = document.createElement('tr');
     for (let c = 0; c < log.columnCount; c++) {
@@ -215,6 +217,12 @@ async function refreshOnce(data: boolean): Promise<void> {
   }
   const sameSheet = grid.current?.name === selected.name;
   grid.show(selected, data);
+  if (!sameSheet) {
+    byId('cell-ref').textContent = '';
+    formulaInput.value = '';
+    formulaInput.disabled = true;
+    editing = null;
+  }
   const before = seenLastRow.get(selected.name);
   seenLastRow.set(selected.name, selected.lastRow);
   // Rows just written to the sheet on show: jump to the first of them and mark them.
