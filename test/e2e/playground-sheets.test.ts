@@ -139,10 +139,10 @@ describe.skipIf(!ready)('the playground shows the workbook as Sheets would (Chro
       expect(await cell(1, at(name)).evaluate((el) => el.getBoundingClientRect().width), name).toBe(model.columnWidth(at(name)));
     }
     expect(model.columnWidth(at('id'))).toBeGreaterThan(100);
-    // The screenshot shows the date-times and amounts (the grid scrolled to created_at).
+    // The screenshot shows the amounts (the grid scrolled to gross_revenue).
     await page.evaluate((x) => {
       document.querySelector('#grid')!.scrollLeft = x;
-    }, await cell(1, at('created_at')).evaluate((el) => (el as HTMLElement).offsetLeft - 52));
+    }, await cell(1, at('gross_revenue')).evaluate((el) => (el as HTMLElement).offsetLeft - 52));
     await page.screenshot({ path: path.join(screenshots, 'orders-synced.png') });
 
     // The frozen header stays on top and hides the rows scrolled beneath it.
@@ -155,7 +155,7 @@ describe.skipIf(!ready)('the playground shows the workbook as Sheets would (Chro
       const header = document.querySelector<HTMLElement>(`#grid .g-c[data-row="1"][data-column="${column}"]`)!.getBoundingClientRect();
       const under = document.elementFromPoint(header.x + 5, header.y + 5) as HTMLElement | null;
       return { offset: header.y - grid.y, topmostRow: under?.dataset.row };
-    }, at('created_at'));
+    }, at('gross_revenue'));
     expect(frozen).toEqual({ offset: 21, topmostRow: '1' });
   }, 400_000);
 
@@ -210,6 +210,21 @@ describe.skipIf(!ready)('the playground shows the workbook as Sheets would (Chro
     expect(await cell(5, 8).getAttribute('title')).toMatch(/^Error\n.*start/i);
     expect(consoleErrors).toEqual([]);
   }, 90_000);
+
+  it('after a sync writes new orders, the grid jumps to the rows just written and marks them', async () => {
+    await page.click('#tabs button:has-text("Orders")');
+    await page.evaluate(() => {
+      document.querySelector('#grid')!.scrollTop = 0;
+    });
+    const before = (stack.runtime.workbook as Workbook).sheetByName('Orders')!.lastRow();
+    await page.fill('#order-count', '3');
+    await page.click('button[data-control="orders"]');
+    await page.waitForFunction(() => /^Place new: done\. The store has 3 new orders\./.test(document.querySelector('#control-result')?.textContent ?? ''));
+    await sidebar().click('#sync-now');
+    await sidebar().waitForFunction(() => document.querySelector('#status')?.textContent === 'Sync finished.', undefined, { timeout: 120_000 });
+    expect((stack.runtime.workbook as Workbook).sheetByName('Orders')!.lastRow()).toBe(before + 3);
+    await expect.poll(() => page.locator('#grid .g-row.g-new .g-rn').allTextContents()).toEqual([before + 1, before + 2, before + 3].map(String));
+  }, 150_000);
 
   it('a sync that fails on the API\'s errors is shown in the sidebar and the Sync log', async () => {
     await page.fill('#fault-count', '40');
