@@ -135,9 +135,12 @@ async function renderSyncLog(sheets: GridSheet[]): Promise<void> {
   const log = sheets.find((s) => s.name === SYNC_LOG);
   const table = byId<HTMLTableElement>('sync-log');
   if (!log || log.lastRow < 2) {
-    const empty = document.createElement('caption');
+    const row = document.createElement('tr');
+    const empty = document.createElement('td');
+    empty.className = 'empty';
     empty.textContent = 'No runs yet: each sync adds a row here (newest first), with what it wrote and how it ended.';
-    table.replaceChildren(empty);
+    row.append(empty);
+    table.replaceChildren(row);
     return;
   }
   const first = Math.max(2, log.lastRow - LOG_ROWS + 1);
