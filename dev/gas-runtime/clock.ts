@@ -4,8 +4,11 @@
  * modelled service costs, tests calling clock.advance).
  */
 export class RuntimeClock {
-  /** Two BigInt64 slots: the offset in ms added to the real clock, and 1 while real time flows (0: modelled time only). */
-  readonly buffer = new SharedArrayBuffer(2 * BigInt64Array.BYTES_PER_ELEMENT);
+  /**
+   * Three BigInt64 slots: the offset in ms added to the real clock; 1 while real time flows (0:
+   * modelled time only); the ms moved by advance() — time that passed for every execution alike.
+   */
+  readonly buffer = new SharedArrayBuffer(3 * BigInt64Array.BYTES_PER_ELEMENT);
   private readonly offset = new BigInt64Array(this.buffer);
 
   /**
@@ -26,9 +29,16 @@ export class RuntimeClock {
     return this.real() + Number(Atomics.load(this.offset, 0));
   }
 
+  /** Time passes for everyone (a test or tool moving the clock): executions running now age by it too. */
   advance(ms: number): void {
     if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`clock.advance needs a non-negative number of ms, got ${ms}`);
     Atomics.add(this.offset, 0, BigInt(Math.round(ms)));
+    Atomics.add(this.offset, 2, BigInt(Math.round(ms)));
+  }
+
+  /** Total ms moved by advance() so far. */
+  advanced(): number {
+    return Number(Atomics.load(this.offset, 2));
   }
 
   /**

@@ -10,6 +10,7 @@ import { readManifest, type Manifest } from './manifest.js';
 import { Blob } from './services/blob.js';
 import { escapeHtml, HtmlOutput } from './services/html-service.js';
 import { createServiceRoots, type ServiceWiring } from './services/index.js';
+import type { SentMail } from './services/mail.js';
 import type { PropertyStores } from './services/properties.js';
 import type { TriggerRecord } from './services/triggers.js';
 import {
@@ -93,6 +94,11 @@ export class LocalRuntime {
   /** Per-user quota use (Sheets API per minute, UrlFetch per day, trigger runtime per day). */
   get quotas(): QuotaLedger {
     return this.stores.quotas;
+  }
+
+  /** Messages sent with MailApp, oldest first. */
+  get mail(): SentMail[] {
+    return this.stores.mail.sent;
   }
 
   get triggers(): TriggerRecord[] {

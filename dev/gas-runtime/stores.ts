@@ -2,6 +2,7 @@ import type { RuntimeClock } from './clock.js';
 import { CacheStore, type CacheStores } from './services/cache.js';
 import { QuotaLedger, type AccountKind } from './quotas.js';
 import { LockManager } from './services/lock.js';
+import { Outbox } from './services/mail.js';
 import { PropertyStore, type PropertyStores } from './services/properties.js';
 import { StateTokenCodec } from './services/state-token.js';
 import type { TriggerRecord } from './services/triggers.js';
@@ -17,6 +18,8 @@ export interface SharedStores {
   stateTokens: StateTokenCodec;
   /** Per-user Sheets API, UrlFetch and trigger-runtime use (quotas.ts). */
   quotas: QuotaLedger;
+  /** Every MailApp message sent (nothing leaves the machine). */
+  mail: Outbox;
 }
 
 export function createStores(clock: RuntimeClock, account: AccountKind = 'consumer'): SharedStores {
@@ -28,5 +31,6 @@ export function createStores(clock: RuntimeClock, account: AccountKind = 'consum
     ui: new UiLog(),
     stateTokens: new StateTokenCodec(clock),
     quotas: new QuotaLedger(clock, account),
+    mail: new Outbox(clock, account),
   };
 }

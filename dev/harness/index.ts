@@ -17,6 +17,10 @@ export interface StackOptions {
   orders?: number;
   seed?: number;
   plan?: 'starter' | 'pro' | 'plus';
+  /** More URL prefixes UrlFetchApp may reach besides the API (another server a test runs). */
+  urlFetchAllow?: string[];
+  /** Days of history the emulator generates (its default 400). */
+  days?: number;
   /** Load (and later save) the runtime's stores from here. */
   stateDir?: string;
   /**
@@ -63,6 +67,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         ...(options.orders !== undefined ? { orders: options.orders } : {}),
         ...(options.seed !== undefined ? { seed: options.seed } : {}),
         ...(options.plan !== undefined ? { plan: options.plan } : {}),
+        ...(options.days !== undefined ? { days: options.days } : {}),
       });
   const apiUrl = (options.apiUrl ?? emulator!.url).replace(/\/+$/, '');
   const control = (controlPath: string, body?: unknown): Promise<unknown> =>
@@ -75,7 +80,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     runtime = await createRuntime({
       distDir: options.distDir ?? path.join(ROOT, 'dist'),
       startTime: Date.parse(clock.now),
-      urlFetchAllow: [`${apiUrl}/`],
+      urlFetchAllow: [`${apiUrl}/`, ...(options.urlFetchAllow ?? [])],
       ...(options.libraries ? { libraries: options.libraries } : {}),
       ...(options.stateDir ? { stateDir: options.stateDir } : {}),
       ...(options.modelledTimeOnly ? { modelledTimeOnly: true } : {}),

@@ -8,7 +8,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { outlastClientKeepAlive } from '../shared/loopback-server';
-import { globalsOfBundle, injectShim } from './gas-shim';
+import type { Workbook } from '../gas-runtime/spreadsheet/workbook';
+import { userEnteredWrite } from '../gas-runtime/spreadsheet/input';
+import { chartViews } from './chart-data';
+import { FormulaCells } from './formula-cells';
+import { customFunctionsOfBundle, globalsOfBundle, injectShim } from './gas-shim';
+import { gridSheets, gridWindow } from './grid-view';
+import { ensureReportSheet } from './report-sheet';
 import type { PlaygroundStack, RunReply, RunResultLike } from './types';
 import { workbookView } from './workbook-view';
 
@@ -96,12 +102,70 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     return injectShim(html, globalsOfBundle(code));
   }
 
+  const workbook = (): Workbook => {
+    if (!stack.runtime.workbook) throw new Error('This runtime has no workbook model.');
+    return stack.runtime.workbook as Workbook;
+  };
+  const formulas = new FormulaCells(stack.runtime, workbook, async () => customFunctionsOfBundle(await readFile(path.join(distDir, 'Code.js'), 'utf8')));
+  const sheetNamed = (name: unknown) => {
+    const sheet = typeof name === 'string' ? workbook().sheetByName(name) : undefined;
+    if (!sheet) throw new BadRequest(`No sheet named ${JSON.stringify(name)}.`);
+    return sheet;
+  };
+  const position = (value: unknown, what: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1) throw new BadRequest(`${what} must be a whole number from 1.`);
+    return n;
+  };
+
   async function route(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const method = request.method ?? 'GET';
     if (method === 'GET' && url.pathname === '/') return send(response, 200, 'text/html; charset=utf-8', pageHtml);
     if (method === 'GET' && url.pathname === '/playground/page.js') return send(response, 200, 'text/javascript; charset=utf-8', pageScript);
     if (method === 'GET' && url.pathname === '/playground/sidebar') return send(response, 200, 'text/html; charset=utf-8', await sidebarHtml());
+    // The page declares no icon file (a data: URL); a browser that still asks gets an empty answer, not a 404.
+    if (method === 'GET' && url.pathname === '/favicon.ico') {
+      response.writeHead(204, { 'Cache-Control': 'max-age=86400' }).end();
+      return;
+    }
+    if (method === 'GET' && url.pathname === '/playground/sheets') {
+      return sendJson(response, 200, {
+        timeZone: workbook().timeZone,
+        sheets: gridSheets(workbook(), formulas),
+        triggers: workbookView({ sheets: {} }, stack.runtime.triggers).triggers,
+      });
+    }
+    if (method === 'GET' && url.pathname === '/playground/cells') {
+      const sheet = sheetNamed(url.searchParams.get('sheet'));
+      return sendJson(response, 200, gridWindow(sheet, position(url.searchParams.get('from'), 'from'), position(url.searchParams.get('count'), 'count'), formulas));
+    }
+    if (method === 'POST' && url.pathname === '/playground/cell') {
+      // A cell typed into, as in Sheets: text that starts with "=" is a formula, other text is parsed (numbers, dates).
+      const body = await readJson(request);
+      const sheet = sheetNamed(body.sheet);
+      const row = position(body.row, 'row');
+      const column = position(body.column, 'column');
+      if (typeof body.input !== 'string') throw new BadRequest('input must be text.');
+      const input = body.input;
+      try {
+        sheet.write(row, column, input.startsWith('=') && input.length > 1 ? { formula: input } : userEnteredWrite(input, workbook().timeZone));
+      } catch (error) {
+        throw new BadRequest(error instanceof Error ? error.message : String(error));
+      }
+      const result = await formulas.recalculate(sheet, row, column);
+      return sendJson(response, 200, { ok: true, result: result ?? null });
+    }
+    if (method === 'POST' && url.pathname === '/playground/report') {
+      const truth = (await stack.control('truth/store')) as { today?: unknown };
+      const sheet = ensureReportSheet(workbook(), String(truth.today));
+      await formulas.settle(sheet);
+      return sendJson(response, 200, { ok: true, sheet: sheet.name });
+    }
+    if (method === 'GET' && url.pathname === '/playground/charts') {
+      const name = url.searchParams.get('sheet') ?? '';
+      return sendJson(response, 200, { charts: chartViews(stack.runtime.exportJson() as Parameters<typeof chartViews>[0])[name] ?? [] });
+    }
     if (method === 'GET' && url.pathname === '/playground/workbook') {
       return sendJson(response, 200, workbookView(stack.runtime.exportJson(), stack.runtime.triggers));
     }
@@ -141,7 +205,15 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     });
   });
   outlastClientKeepAlive(server);
-  await new Promise<void>((resolve) => server.listen(options.port ?? 8080, '127.0.0.1', resolve));
+  const wanted = options.port ?? 8080;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      reject(error.code === 'EADDRINUSE'
+        ? new Error(`Port ${wanted} on 127.0.0.1 is busy (another playground, or another program). Start on a free port: npm start -- --port ${wanted === 65535 ? 8081 : wanted + 1}`)
+        : error);
+    });
+    server.listen(wanted, '127.0.0.1', resolve);
+  });
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/`,

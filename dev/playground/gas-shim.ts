@@ -25,3 +25,14 @@ export function globalsOfBundle(codeJs: string): string[] {
   }
   return names;
 }
+
+/** The globals Sheets offers as custom functions: those whose JSDoc says `@customfunction`. */
+export function customFunctionsOfBundle(codeJs: string): string[] {
+  const names: string[] = [];
+  const pattern = /\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*function ([A-Za-z_$][A-Za-z0-9_$]*)\s*\(/g;
+  let match: RegExpExecArray | null;
+  while ((match = pattern.exec(codeJs)) !== null) {
+    if (/@customfunction\b/.test(match[1]!) && !match[2]!.endsWith('_')) names.push(match[2]!);
+  }
+  return names;
+}

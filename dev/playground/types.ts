@@ -23,6 +23,8 @@ export interface PlaygroundRuntime {
   fireTrigger(triggerUid: string): Promise<RunResultLike>;
   readonly triggers: readonly TriggerLike[];
   exportJson(): { sheets: Record<string, unknown[][]> };
+  /** The workbook model (dev/gas-runtime/spreadsheet Workbook) the executions read and write. */
+  readonly workbook?: unknown;
 }
 
 export interface PlaygroundStack {

@@ -3,6 +3,7 @@ import type {
   CloseMonthResult,
   ConnectStart,
   DashboardResult,
+  FailureNoticeView,
   OrdersWindowRequest,
   ScheduleRequest,
   ScheduleView,
@@ -30,6 +31,8 @@ export interface SidebarServerApi {
   closeMonth(request: CloseMonthRequest): CloseMonthResult;
   /** Inserts (or updates) the P&L dashboard sheet with its charts. */
   insertDashboard(): DashboardResult;
+  /** Failure e-mails on (to the current user) or off. */
+  setFailureNotices(on: boolean): FailureNoticeView;
 }
 
 export type SidebarCallName = keyof SidebarServerApi;
@@ -46,6 +49,7 @@ const callNames: Record<SidebarCallName, true> = {
   setOrdersWindow: true,
   closeMonth: true,
   insertDashboard: true,
+  setFailureNotices: true,
 };
 
 /** The same names at run time, for the bundle test and the playground's allow-list. */

@@ -34,6 +34,7 @@ export type ConnectionStateName =
   | 'revoked'
   | 'store_changed'
   | 'invalid_claims'
+  | 'missing_scope'
   | 'lapsed'
   | 'operator_problem';
 
@@ -160,6 +161,14 @@ export interface SidebarState {
   costGaps?: CostGapsView | null;
   /** What getSidebarStamp answered as this state was read: a later, different stamp means something changed since. */
   stamp?: string;
+  /** The e-mail a failed scheduled run sends, when someone opted in. */
+  failureNotices?: FailureNoticeView;
+}
+
+/** Failure e-mails: on, and to whom (the account that switched them on). */
+export interface FailureNoticeView {
+  on: boolean;
+  email: string | null;
 }
 
 /** A closed month in the sidebar: "October changed by −$312.40 net profit since you closed it". */

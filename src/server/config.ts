@@ -41,7 +41,8 @@ export function getDeploymentConfig(): DeploymentConfig {
   const read = (key: string): string => (props[key] ?? '').trim();
   const missing = [CONFIG_KEYS.apiBaseUrl, CONFIG_KEYS.clientId, CONFIG_KEYS.clientSecret].filter((key) => read(key) === '');
   if (missing.length > 0) throw new NotConfiguredError(missing);
-  const apiBaseUrl = read(CONFIG_KEYS.apiBaseUrl).replace(/\/+$/, '');
+  // The API root with or without its /api/v1 suffix or a trailing slash: every caller appends paths to the root.
+  const apiBaseUrl = read(CONFIG_KEYS.apiBaseUrl).replace(/\/+$/, '').replace(/\/api\/v1$/i, '');
   if (!/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(apiBaseUrl)) {
     throw new NotConfiguredError([CONFIG_KEYS.apiBaseUrl], `${CONFIG_KEYS.apiBaseUrl} is not an http(s) address`);
   }

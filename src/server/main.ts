@@ -8,13 +8,14 @@
 import { handleAuthCallback as completeAuthorization, type AuthCallbackRequest } from './auth';
 import { buildAddOnMenu, openSidebar, showHelpDialog } from './menu';
 import * as sidebar from './sidebar';
-import type { CloseMonthResult, ConnectStart, DashboardResult, ScheduleView, SidebarState, SyncProgress } from '../contract/sidebar';
+import type { CloseMonthResult, ConnectStart, DashboardResult, FailureNoticeView, ScheduleView, SidebarState, SyncProgress } from '../contract/sidebar';
 import { closeMonth as closeMonthSnapshot } from './finance/close-month';
 import { insertDashboard as insertPnlDashboard } from './finance/dashboard';
-import { maFreshness, profitDaily, profitMonthly, profitOrder, profitSummary, refreshFormulas, type Table } from './functions';
+import { maFreshness, productCost, profitDaily, profitMonthly, profitOrder, profitSummary, refreshFormulas, type Table } from './functions';
 import { profitTieout } from './functions/tieout';
 import { checkConnection, type ConnectionCheck } from './api/connection-check';
 import * as sync from './sync';
+import { setFailureNotices as setFailureNoticeSetting } from './sync/failure-notice';
 import { EXECUTION_LIMIT_MS } from './platform/budget';
 
 // ---- Connection ---------------------------------------------------------------------------------
@@ -168,6 +169,17 @@ export function insertDashboard(): DashboardResult {
   return result;
 }
 
+/**
+ * Sidebar → "E-mail me when a scheduled sync needs me": a scheduled run that fails in a way only a
+ * person can fix sends the current user one e-mail a day per problem (MailApp, from and to their
+ * own account). Off removes the request.
+ * @param {boolean} on true to receive the e-mails, false to stop them
+ * @return {Object} FailureNoticeView {on, email}
+ */
+export function setFailureNotices(on: boolean): FailureNoticeView {
+  return setFailureNoticeSetting(on === true);
+}
+
 // ---- Custom functions ---------------------------------------------------------------------------
 
 /**
@@ -225,12 +237,24 @@ export function MA_FRESHNESS(): Table {
 /**
  * One order's economics as a 2-column table (field, value): status, dates, revenue, refunds,
  * COGS, fees, ad spend, contribution and net profit with margins.
- * @param {string|number} order_id The order id (ord_…), external:<platform order id>, or the platform's order number.
+ * @param {string|number} order_id The order number the store shows (#1001), the order id (ord_…), or external:<platform order id>.
  * @return {Array<Array<string|number|boolean>>} a header row, then one row per field.
  * @customfunction
  */
 export function PROFIT_ORDER(order_id: unknown): Table {
   return profitOrder(order_id);
+}
+
+/**
+ * The current base cost of a product or variant: unit and handling cost, currency, since when,
+ * and whether it is known, unknown (never 0) or partial (tiered or per-market costs also exist).
+ * @param {string} sku_or_id A SKU from the Products or Variants sheet, a product id (prd_…), or external:<platform product id>.
+ * @param {string=} field One field only, for a report cell: unit_cost, handling_cost, currency, cost_status, … (an unknown cost reads "unknown").
+ * @return {Array<Array<string|number|boolean|Date>>} a header row, then one row per field; or one value.
+ * @customfunction
+ */
+export function PRODUCT_COST(sku_or_id: unknown, field?: unknown): Table {
+  return productCost(sku_or_id, field);
 }
 
 /**

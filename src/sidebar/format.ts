@@ -73,6 +73,8 @@ export function connectionHeadline(view: ConnectionView): { text: string; tone: 
       return { text: 'Connection moved to another store', tone: 'bad' };
     case 'invalid_claims':
       return { text: 'Connection is not bound to a store', tone: 'bad' };
+    case 'missing_scope':
+      return { text: 'Connection lacks a permission', tone: 'bad' };
     case 'lapsed':
       return { text: 'Connection lapsed', tone: 'warn' };
     case 'operator_problem':
@@ -90,6 +92,7 @@ export function connectionButtons(view: ConnectionView): { connect: boolean; rec
     case 'revoked':
     case 'store_changed':
     case 'invalid_claims':
+    case 'missing_scope':
     case 'lapsed':
       return { connect: false, reconnect: true, disconnect: true };
     case 'not_configured':

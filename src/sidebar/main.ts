@@ -3,7 +3,7 @@ import type { ScheduleRequest, SidebarState, SyncProgress } from '../contract/si
 import { byId, setText, show } from './dom';
 import { connectionNotMadeText, formatTime, ordersWindowText, scheduleText, windowDateProblem } from './format';
 import { renderFinance, wireFinance } from './finance';
-import { fillHourOptions, renderCells, renderProblem, renderProgress, renderSchedule, renderState, showHourRow } from './render';
+import { fillHourOptions, renderCells, renderFailureNotices, renderProblem, renderProgress, renderSchedule, renderState, showHourRow } from './render';
 import { call } from './server';
 
 const POLL_INTERVAL_MS = 2000;
@@ -234,6 +234,14 @@ const saveSchedule = () =>
     return scheduleText(schedule);
   });
 
+const saveFailureNotices = () =>
+  perform('Saving…', 'change the failure e-mails', async () => {
+    const view = await call('setFailureNotices', byId<HTMLInputElement>('failure-notices').checked);
+    renderFailureNotices(view);
+    if (current) current.failureNotices = view;
+    return view.on ? `Failure e-mails go to ${view.email ?? 'you'}.` : 'Failure e-mails are off.';
+  });
+
 const keepRecentOrders = () =>
   perform('Saving the first day of orders…', 'keep only recent orders', async () => {
     const input = byId<HTMLInputElement>('window-from');
@@ -298,6 +306,7 @@ function wire(): void {
   });
   byId('schedule-mode').addEventListener('change', () => showHourRow(byId<HTMLSelectElement>('schedule-mode').value === 'daily'));
   byId('schedule-save').addEventListener('click', () => void saveSchedule());
+  byId('failure-notices').addEventListener('change', () => void saveFailureNotices());
   byId('problem-action').addEventListener('click', onProblemAction);
   byId('window-apply').addEventListener('click', () => void keepRecentOrders());
   wireFinance({ perform, reload: async () => apply(await call('getSidebarState')) });

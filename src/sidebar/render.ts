@@ -1,5 +1,5 @@
 import { costGapsText } from '../contract/cost-gaps-text';
-import type { CellsView, ProblemView, ScheduleView, SidebarState, SyncProgress } from '../contract/sidebar';
+import type { CellsView, FailureNoticeView, ProblemView, ScheduleView, SidebarState, SyncProgress } from '../contract/sidebar';
 import { byId, element, setText, show } from './dom';
 import {
   actionButton,
@@ -66,6 +66,7 @@ export function renderState(state: SidebarState): void {
   show('schedule-card', connected || state.schedule.note !== null);
   show('schedule-controls', connected);
   renderSchedule(state.schedule);
+  renderFailureNotices(state.failureNotices ?? { on: false, email: null });
 
   renderCells(state.cells);
   renderWindowOffer(state.cells, connected);
@@ -109,6 +110,17 @@ export function renderSchedule(schedule: ScheduleView): void {
   note.hidden = schedule.note === null;
   note.textContent = schedule.note ? schedule.note.message : '';
   note.className = schedule.note && schedule.note.kind === 'paused' ? 'note paused small' : 'note small';
+}
+
+/** The failure e-mail switch, and who receives them. */
+export function renderFailureNotices(view: FailureNoticeView): void {
+  byId<HTMLInputElement>('failure-notices').checked = view.on;
+  setText(
+    'failure-notices-note',
+    view.on && view.email
+      ? `When a scheduled sync stops on something only a person can fix, ${view.email} gets one e-mail a day about it.`
+      : 'Google sends no e-mail when a scheduled sync fails; tick this to get one (at most once a day per problem).',
+  );
 }
 
 /** The hour and its time zone only matter for a daily sync. */

@@ -220,24 +220,28 @@ describe('spec 5.8 — invalid_token_claims: the token is not bound to a store',
   });
 });
 
-describe('spec 5.8 — insufficient_scope: the token lacks the scope an endpoint needs', () => {
-  it('a message for whoever operates the deployment', async () => {
+describe('spec 5.8 — insufficient_scope: the token lacks the scope an endpoint needs [issue 9 hole 11]', () => {
+  it('asks the merchant to reconnect and approve every permission, not the operator', async () => {
     const minted = (await stack.control('tokens', { scope: 'orders:read offline_access', store: storeA.id })) as Record<string, unknown>;
     await installToken(minted);
     const check = await checkAsTrigger();
     expect(check.value).toMatchObject({ ok: false, code: 'insufficient_scope' });
     const seen = await sidebarConnection(stack.runtime);
-    expect(seen).toMatchObject({ state: 'operator_problem', action: 'contact_operator' });
-    expect(seen.message).toContain('was not given the permissions it needs');
+    expect(seen).toMatchObject({ state: 'missing_scope', action: 'reconnect' });
+    expect(seen.message).toContain('Click Reconnect and approve all of them');
+    expect(seen.message).not.toMatch(/operator|whoever set up/);
   });
 
-  it('a token short of a scope stays an operator problem when the sidebar rechecks, though /account answers it', async () => {
+  it('a sync short of a scope says the same, though /account answers; a reconnect that grants every scope clears it', async () => {
     const minted = (await stack.control('tokens', { scope: 'store:read offline_access', store: storeA.id })) as Record<string, unknown>;
     await installToken(minted);
     const sync = await stack.runtime.run('onScheduledSync', [], { authMode: 'FULL' });
     expect(sync.ok).toBe(true);
-    expect((await sidebarConnection(stack.runtime)).state).toBe('operator_problem');
-    expect(await sidebarConnection(stack.runtime)).toMatchObject({ state: 'operator_problem', action: 'contact_operator' });
+    expect(await sidebarConnection(stack.runtime)).toMatchObject({ state: 'missing_scope', action: 'reconnect' });
+    const reconnected = await stack.connect({ storeId: storeA.id });
+    expect(reconnected.outcome, reconnected.html.slice(0, 400)).toBe('connected');
+    expect(await sidebarConnection(stack.runtime)).toMatchObject({ state: 'connected' });
+    expect((await checkAsTrigger()).value).toMatchObject({ ok: true, storeId: storeA.id });
   });
 });
 

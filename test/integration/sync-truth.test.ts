@@ -173,10 +173,11 @@ describe('the exported workbook after a demo-sized sync', () => {
     // Excel shows a number as ##### when its formatted text is wider than the column (in characters).
     const shownLength = (value: unknown, numFmt: string): number | null => {
       if (value instanceof Date) return numFmt.replace(/"[^"]*"|\[[^\]]*\]/g, '').trim().length;
-      const currency = /\[\$([A-Z]{3})\]/.exec(numFmt);
+      // "[$USD]" adds " USD", "[$$]" adds "$".
+      const currency = /\[\$([^\]-]+)(?:-[^\]]*)?\]/.exec(numFmt);
       if (typeof value === 'number' && /#,##0\.00/.test(numFmt)) {
         const text = value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-        return text.length + (currency ? currency[1].length + 1 : 0);
+        return text.length + (currency ? currency[1].length + (/^[A-Z]{3}$/.test(currency[1]) ? 1 : 0) : 0);
       }
       return null;
     };
@@ -201,6 +202,22 @@ describe('the exported workbook after a demo-sized sync', () => {
       });
     }
     expect(dateTimeColumns).toBeGreaterThanOrEqual(10);
+  });
+
+  it('ids, gids and URLs in the .xlsx have columns wide enough to read (in characters of Excel\'s default font)', () => {
+    for (const [sheet, header] of [['Orders', 'id'], ['Orders', 'external_order_gid'], ['Orders', 'customer_ref'], ['Products', 'id'], ['Line items', 'order_id']] as const) {
+      const ws = book.getWorksheet(sheet)!;
+      let column = 0;
+      ws.getRow(1).eachCell((cell, c) => {
+        if (cell.value === header) column = c;
+      });
+      expect(column, `${sheet} ${header}`).toBeGreaterThan(0);
+      let longest = 0;
+      ws.getColumn(column).eachCell((cell, r) => {
+        if (r > 1) longest = Math.max(longest, String(cell.value ?? '').length);
+      });
+      expect(ws.getColumn(column).width ?? 0, `${sheet} ${header}`).toBeGreaterThanOrEqual(longest);
+    }
   });
 
   it('formatting is done once, when a sheet is created; later runs make no formatting calls and the same few calls per page', () => {

@@ -57,6 +57,9 @@ async function faultOnRandomPages(stack: ReliabilityStack, random: Random, fault
 /** Orders in the faulted stores: six pages of 250. */
 const FAULTED_STORE = 1_400;
 
+/** The runtime's default user, whose Sheets API quota the scenarios use up. */
+const SHEETS_USER = 'user@example.com';
+
 const RATE_LIMIT_REASONS = ['burst', 'hour', 'day', 'concurrency', 'client_global'] as const;
 
 export const SCENARIOS: Scenario[] = [
@@ -220,6 +223,29 @@ export const SCENARIOS: Scenario[] = [
       const seen: string[] = [];
       const [sidebar, trigger] = await Promise.all([sidebarSync(stack), runUntilSettled(stack)]);
       for (const end of [sidebar, trigger]) if (end.outcome !== 'ok') seen.push(`a sync ended ${end.outcome}: ${end.message}`);
+      return seen;
+    },
+  },
+  {
+    // Another execution of the same Google user (another spreadsheet's sync, another add-on) used
+    // the minute's 60 Sheets API writes (developers.google.com/workspace/sheets/api/limits).
+    name: 'Sheets write-quota refusals',
+    orders: FAULTED_STORE,
+    async run(stack, random) {
+      const seen: string[] = [];
+      let refused = 0;
+      for (let round = 0; round < 3; round++) {
+        for (let i = 0; i < 60; i++) stack.runtime.quotas.takeSheetsRequest(SHEETS_USER, 'write');
+        const r = await stack.runtime.run('onScheduledSync', [], { killAtServiceCall: round === 1 ? random.int(20, 60) : undefined });
+        refused += r.counts.quotaRefusals;
+        if (!r.ok && !r.timedOut) seen.push(`a run with the minute's writes used up threw: ${r.error?.message}`);
+        const value = r.value as { outcome?: string; message?: string } | undefined;
+        if (value?.outcome === 'error') seen.push(`a Sheets 429 reached the user as an error: ${value.message}`);
+        await stack.control('orders', { count: random.int(20, 120) });
+        await stack.advanceClocks(random.int(5, 30) * 1000);
+      }
+      if (refused === 0) seen.push('Google never refused a write: the scenario proved nothing');
+      await survive(stack, seen);
       return seen;
     },
   },

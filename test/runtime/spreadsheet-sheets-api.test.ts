@@ -131,3 +131,31 @@ describe('Spreadsheets.batchUpdate', () => {
     expect(got.sheets.map((s) => s.properties.title)).toEqual(['Sheet1', 'Line items', 'Products']);
   });
 });
+
+describe('spreadsheets.batchUpdate repeatCell (number format)', () => {
+  it('sets the number format of a GridRange, 0-based and half-open, and leaves the values', () => {
+    const { Sheets, items } = setup();
+    items.getRange('A2:C2').setValues([[1.5, 2, 3]]);
+    const sheetId = items.getSheetId();
+    Sheets.Spreadsheets.batchUpdate({ requests: [{ repeatCell: {
+      range: { sheetId, startRowIndex: 1, endRowIndex: 2, startColumnIndex: 0, endColumnIndex: 2 },
+      cell: { userEnteredFormat: { numberFormat: { type: 'NUMBER', pattern: '#,##0.00 [$EUR]' } } },
+      fields: 'userEnteredFormat.numberFormat',
+    } }] }, ID);
+    const untouched = items.getRange('D2').getNumberFormat();
+    expect(items.getRange('A2:C2').getNumberFormats()).toEqual([['#,##0.00 [$EUR]', '#,##0.00 [$EUR]', untouched]]);
+    expect(items.getRange('A2').getDisplayValue()).toBe('1.50 EUR');
+    expect(items.getRange('A2:C2').getValues()).toEqual([[1.5, 2, 3]]);
+  });
+
+  it('refuses fields it does not model, and a range past the grid, changing nothing (atomic)', () => {
+    const { Sheets, items } = setup();
+    const sheetId = items.getSheetId();
+    const before = items.getRange('A1').getNumberFormat();
+    const format = { repeatCell: { range: { sheetId, startRowIndex: 0, endRowIndex: 1 }, cell: { userEnteredFormat: { numberFormat: { pattern: '0.0' } } }, fields: 'userEnteredFormat.numberFormat' } };
+    expect(() => Sheets.Spreadsheets.batchUpdate({ requests: [format, { repeatCell: { ...format.repeatCell, fields: 'userEnteredFormat' } }] }, ID)).toThrow(/models only userEnteredFormat.numberFormat/);
+    expect(() => Sheets.Spreadsheets.batchUpdate({ requests: [format, { repeatCell: { ...format.repeatCell, range: { sheetId, startRowIndex: 0, endRowIndex: items.getMaxRows() + 1 } } }] }, ID)).toThrow(/exceeds grid limits/);
+    expect(items.getRange('A1').getNumberFormat()).toBe(before);
+    expect(before).not.toBe('0.0');
+  });
+});

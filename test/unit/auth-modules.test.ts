@@ -92,6 +92,7 @@ describe('every connection state has a plain message and the action to take', ()
     revoked: 'reconnect',
     store_changed: 'reconnect',
     invalid_claims: 'reconnect',
+    missing_scope: 'reconnect',
     lapsed: 'reconnect',
     operator_problem: 'contact_operator',
   };

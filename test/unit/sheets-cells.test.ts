@@ -13,6 +13,7 @@ import {
 } from '../../src/server/sheets/cells';
 import { a1Range, columnLetter } from '../../src/server/sheets/a1';
 import { buildRow, numberFormatFor } from '../../src/server/sheets/rows';
+import { displayValue } from '../../dev/gas-runtime/spreadsheet/number-format';
 import { LINE_ITEMS, ORDERS, PRODUCTS } from '../../src/server/sheets/schema';
 
 describe('null becomes an empty cell, never 0 (unknown cost is not free cost)', () => {
@@ -123,5 +124,10 @@ describe('A1 ranges and formats', () => {
   it('percentages from the API are 0–100 and are not scaled again', () => {
     expect(numberFormatFor('pct', null)).toBe('0.00"%"');
     expect(numberFormatFor('amount', 'EUR')).toContain('EUR');
+  });
+  it('USD amounts show as Sheets\' Currency format does ($1,234.50); other currencies keep their code', () => {
+    expect(displayValue(1234.5, numberFormatFor('amount', 'USD')!)).toBe('$1,234.50');
+    expect(displayValue(-5, numberFormatFor('amount', 'USD')!)).toBe('-$5.00');
+    expect(displayValue(1234.5, numberFormatFor('amount', 'CAD')!)).toBe('1,234.50 CAD');
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { instantToSerial } from '../../src/server/sheets/cells';
 import { KeyIndex } from '../../src/server/sheets/key-index';
 import { columnWidthPx, DEFAULT_COLUMN_PX, setUpRequests } from '../../src/server/sheets/layout';
-import { DAILY, ORDERS, SYNC_LOG } from '../../src/server/sheets/schema';
+import { DAILY, ORDERS, PRODUCTS, SYNC_LOG, type TableSchema } from '../../src/server/sheets/schema';
 import { planGoneMarks } from '../../src/server/sync/gone-marks';
 
 const TZ = 'UTC';
@@ -58,6 +58,18 @@ describe('managed sheet layout at creation', () => {
     expect(at('created_at')).toBeGreaterThanOrEqual('yyyy-mm-dd hh:mm:ss'.length * 7 + 10);
     expect(at('net_profit')).toBeGreaterThanOrEqual('-1,234,567.89 USD'.length * 7);
     for (const c of ORDERS.columns) expect(columnWidthPx(c)).toBeGreaterThanOrEqual(DEFAULT_COLUMN_PX);
+  });
+
+  it('ids, gids, names and URLs get columns wide enough to read the emulator\'s values', () => {
+    const width = (schema: TableSchema, header: string) => columnWidthPx(schema.columns.find((c) => c.header === header)!);
+    const fits = (text: string) => text.length * 7 + 10;
+    expect(width(ORDERS, 'id')).toBeGreaterThanOrEqual(fits('ord_01kcb965hnc8hxjp'));
+    expect(width(ORDERS, 'customer_ref')).toBeGreaterThanOrEqual(fits('cus_4n1eq9mtrg5y8b'));
+    expect(width(ORDERS, 'external_order_gid')).toBeGreaterThanOrEqual(fits('gid://shopify/Order/5200000024'));
+    expect(width(ORDERS, 'landing_page')).toBeGreaterThanOrEqual(fits('https://l.facebook.com/pages/sale'));
+    expect(width(PRODUCTS, 'name')).toBeGreaterThanOrEqual(fits('Organic Backpack 52'));
+    expect(width(PRODUCTS, 'url')).toBeGreaterThanOrEqual(fits('https://northwind-outfitters.myshopify.com/'));
+    expect(width(ORDERS, 'currency')).toBe(DEFAULT_COLUMN_PX);
   });
 
   it('one request sets the column count (only when it differs) and widths that cover every column exactly once', () => {

@@ -29,6 +29,12 @@ function count(path: string, v: unknown, min: number): number {
 const ORDER_FIELDS: Record<string, (o: OrderRecord, v: unknown) => void> = {
   order_number: (o, v) => { o.orderNumber = str('order_number', v); },
   platform: (o, v) => { o.platform = str('platform', v); },
+  // An order in another currency than the store's (spec 2.3: amounts are in the order currency).
+  currency: (o, v) => {
+    const c = str('currency', v);
+    if (!/^[A-Z]{3}$/.test(c)) throw new PatchError('currency must be a three-letter ISO 4217 code such as EUR');
+    o.currency = c;
+  },
   fulfillment_status: (o, v) => { o.fulfillmentStatus = str('fulfillment_status', v); },
   shipping_country_code: (o, v) => { o.shippingCountryCode = str('shipping_country_code', v); },
   customer_ref: (o, v) => { o.customerRef = str('customer_ref', v); },

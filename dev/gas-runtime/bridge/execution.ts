@@ -60,6 +60,8 @@ export class Execution {
   private readonly startedAt: number;
   /** This execution's own timeline: real time since it started plus the time it spent (modelled costs, sleeps, lock waits). */
   private readonly realStart: number;
+  /** clock.advanced() at the start: time the world moved on since is this execution's time too. */
+  private readonly advancedAtStart: number;
   private spentMs = 0;
   private worker: Worker | undefined;
   private watchdog: NodeJS.Timeout | undefined;
@@ -70,12 +72,18 @@ export class Execution {
     this.table = new HandleTable(env.reviveBlob);
     this.startedAt = env.clock.now();
     this.realStart = env.clock.real();
+    this.advancedAtStart = env.clock.advanced();
     plan.ctx.syncClock = () => this.syncToClock();
   }
 
   /** Where this execution's own time is. Never ahead of the shared clock, which is the furthest execution. */
   private ownNow(): number {
-    return this.startedAt + (this.env.clock.real() - this.realStart) + this.spentMs;
+    return this.startedAt + this.passedMs() + this.spentMs;
+  }
+
+  /** Time that passed for everyone since this execution started: real time, and clock.advance(). */
+  private passedMs(): number {
+    return this.env.clock.real() - this.realStart + (this.env.clock.advanced() - this.advancedAtStart);
   }
 
   /**
@@ -91,7 +99,7 @@ export class Execution {
 
   /** After waiting on a lock: the holder's time has passed, so this execution is at least at the shared clock. */
   private syncToClock(): void {
-    this.spentMs = Math.max(this.spentMs, this.env.clock.now() - this.startedAt - (this.env.clock.real() - this.realStart));
+    this.spentMs = Math.max(this.spentMs, this.env.clock.now() - this.startedAt - this.passedMs());
   }
 
   async run(): Promise<ExecutionResult> {

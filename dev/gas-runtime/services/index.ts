@@ -6,6 +6,7 @@ import type { ExecutionServiceContext } from '../types.js';
 import { CacheService } from './cache.js';
 import { HtmlService } from './html-service.js';
 import { LockService } from './lock.js';
+import { MailApp } from './mail.js';
 import { PropertiesService } from './properties.js';
 import { ScriptApp } from './script-app.js';
 import { Session, UtilitiesHost } from './session.js';
@@ -38,8 +39,10 @@ export function createServiceRoots(wiring: ServiceWiring, ctx: ExecutionServiceC
       { records: stores.triggers, documentId: wiring.documentId, userEmail: wiring.userEmail, ctx },
     ),
     HtmlService: new HtmlService(wiring.distDir),
-    Session: new Session(ctx, wiring.userEmail, manifest.timeZone),
+    Session: new Session(ctx, wiring.userEmail, manifest.timeZone, manifest.oauthScopes.length > 0 ? manifest.oauthScopes : null),
     Utilities: new UtilitiesHost(wiring.sleep),
+    // An empty scope list means Google detects the scopes itself: no permission is missing then.
+    MailApp: new MailApp(stores.mail, ctx, wiring.userEmail, manifest.oauthScopes.length > 0 ? manifest.oauthScopes : null, wiring.clock),
   };
   if (wiring.spreadsheet) {
     const { module, workbook } = wiring.spreadsheet;

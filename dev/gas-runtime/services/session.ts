@@ -10,20 +10,33 @@ export class User {
   }
 }
 
+/** Session.getActiveUser and getEffectiveUser need it (reference/base/session, "Authorization"). */
+export const USERINFO_EMAIL_SCOPE = 'https://www.googleapis.com/auth/userinfo.email';
+
 export class Session {
   constructor(
     private readonly ctx: ExecutionServiceContext,
     private readonly userEmail: string,
     private readonly scriptTimeZone: string,
+    /** The manifest's explicit scopes; null when Google detects them itself. */
+    private readonly scopes: readonly string[] | null = null,
   ) {}
+
+  private requireEmailScope(method: string): void {
+    if (this.scopes !== null && !this.scopes.includes(USERINFO_EMAIL_SCOPE)) {
+      throw new Error(`You do not have permission to call Session.${method}. Required permissions: ${USERINFO_EMAIL_SCOPE}`);
+    }
+  }
 
   /** Custom functions and unauthorized runs do not see who the user is: blank e-mail. */
   getActiveUser(): User {
+    this.requireEmailScope('getActiveUser');
     const identified = this.ctx.authMode === 'FULL' || this.ctx.authMode === 'LIMITED';
     return new User(identified ? this.userEmail : '');
   }
 
   getEffectiveUser(): User {
+    this.requireEmailScope('getEffectiveUser');
     return new User(this.ctx.authMode === 'FULL' ? this.userEmail : '');
   }
 

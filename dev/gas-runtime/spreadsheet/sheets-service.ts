@@ -146,6 +146,9 @@ export class SheetsSpreadsheets {
       case 'updateDimensionProperties':
         setColumnPixelSize(this._sheet((b.range as DimensionRangeInput | undefined)?.sheetId, i, kind), b, i);
         return {};
+      case 'repeatCell':
+        repeatNumberFormat(this._sheet((b.range as GridRangeInput | undefined)?.sheetId, i, kind), b, i);
+        return {};
       default:
         throw new GoogleJsonResponseException('spreadsheets.batchUpdate', `Invalid JSON payload received. Unknown name "${kind}" at 'requests[${i}]': Cannot find field.`, 400);
     }
@@ -183,6 +186,40 @@ function setColumnPixelSize(sheet: SheetModel, body: Record<string, unknown>, i:
   const size = props.pixelSize;
   if (typeof size !== 'number' || !Number.isInteger(size) || size < 0) throw new Error(`${where}: pixelSize must be a whole number of pixels.`);
   for (let c = start; c < end; c++) sheet.columnWidths[String(c + 1)] = size;
+}
+
+interface GridRangeInput {
+  sheetId?: number;
+  startRowIndex?: number;
+  endRowIndex?: number;
+  startColumnIndex?: number;
+  endColumnIndex?: number;
+}
+
+/**
+ * repeatCell with a number format (developers.google.com/workspace/sheets/api/reference/rest/v4/spreadsheets/request#repeatcellrequest):
+ * the one cell property the model holds. A GridRange is 0-based and half-open; omitted bounds are
+ * the sheet's edges. Other fields are refused with a clear message rather than silently dropped,
+ * and a range past the grid fails as a Values write past it does.
+ */
+function repeatNumberFormat(sheet: SheetModel, body: Record<string, unknown>, i: number): void {
+  const where = `Invalid requests[${i}].repeatCell`;
+  if (typeof body.fields !== 'string' || body.fields === '') throw new Error(`${where}: You must specify which fields you want to update.`);
+  if (body.fields.split(',').some((f) => f.trim() !== 'userEnteredFormat.numberFormat')) {
+    throw new Error(`${where}: the local runtime models only userEnteredFormat.numberFormat (fields "${body.fields}").`);
+  }
+  const range = (body.range ?? {}) as GridRangeInput;
+  const rows: [number, number] = [range.startRowIndex ?? 0, range.endRowIndex ?? sheet.maxRows];
+  const columns: [number, number] = [range.startColumnIndex ?? 0, range.endColumnIndex ?? sheet.maxColumns];
+  for (const [start, end] of [rows, columns]) {
+    if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end <= start) throw new Error(`${where}: invalid range [${start}, ${end}).`);
+  }
+  if (rows[1] > sheet.maxRows || columns[1] > sheet.maxColumns) {
+    throw new Error(`${where}: Range exceeds grid limits. Max rows: ${sheet.maxRows}, max columns: ${sheet.maxColumns}`);
+  }
+  const format = ((body.cell as { userEnteredFormat?: { numberFormat?: { pattern?: unknown } } } | undefined)?.userEnteredFormat?.numberFormat ?? {}).pattern;
+  if (format !== undefined && typeof format !== 'string') throw new Error(`${where}: numberFormat.pattern must be text.`);
+  for (let r = rows[0] + 1; r <= rows[1]; r++) for (let c = columns[0] + 1; c <= columns[1]; c++) sheet.setFormat(r, c, format);
 }
 
 /** A DeveloperMetadata resource as the API returns it (metadataValue absent when unset). */

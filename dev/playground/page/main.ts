@@ -1,11 +1,12 @@
-/** The playground page: the workbook view and the emulator's controls. Every value is shown as text. */
+/**
+ * The playground page: the workbook as Sheets shows it (tabs in the workbook's order, a
+ * virtualized grid of displayed values, a formula bar to type into cells), the Sync log, and the
+ * emulator's controls, which answer in words. Every value is shown as text.
+ */
 import { renderCharts, type ChartViewData } from './charts';
+import { describeControl, describeScheduledRun } from './control-words';
+import { columnLetters, VirtualGrid, type GridCell, type GridSheet, type Selection } from './grid';
 
-interface SheetPreview {
-  name: string;
-  rows: unknown[][];
-  totalRows: number;
-}
 interface TriggerView {
   uid: string;
   handlerFunction: string;
@@ -13,117 +14,256 @@ interface TriggerView {
   everyHours?: number;
   atHour?: number;
 }
-interface WorkbookView {
-  sheets: SheetPreview[];
+interface SheetsView {
+  timeZone: string;
+  sheets: GridSheet[];
   triggers: TriggerView[];
-  charts?: Record<string, ChartViewData[]>;
 }
 type Reply = { ok: true; value?: unknown } | { ok: false; error: { name: string; message: string } };
 
 const SYNC_LOG = 'Sync log';
+const LOG_ROWS = 50;
 /** The tab the user chose (Orders until then); shown as soon as it exists, e.g. after the first sync. */
 let chosen = 'Orders';
-let selected = chosen;
-let lastView: WorkbookView | null = null;
+let view: SheetsView | null = null;
+const seenLastRow = new Map<string, number>();
 
 function byId<T extends HTMLElement>(id: string): T {
   return document.getElementById(id) as T;
 }
 
-function cellText(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+async function getJson<T>(path: string): Promise<T> {
+  const response = await fetch(path);
+  const body = (await response.json()) as T & { ok?: boolean; error?: { message: string } };
+  if (!response.ok) throw new Error(body.error?.message ?? `HTTP ${response.status}`);
+  return body;
 }
 
-function renderTable(table: HTMLTableElement, rows: unknown[][], numbered: boolean): void {
-  const [header = [], ...body] = rows;
-  const head = document.createElement('thead');
-  const headRow = document.createElement('tr');
-  if (numbered) headRow.append(document.createElement('th'));
-  for (const value of header) {
-    const th = document.createElement('th');
-    th.textContent = cellText(value);
-    headRow.append(th);
+async function post(path: string, body: unknown): Promise<Reply & Record<string, unknown>> {
+  const response = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  return (await response.json()) as Reply & Record<string, unknown>;
+}
+
+async function fetchRows(sheet: string, from: number, count: number): Promise<Array<Array<GridCell | null>>> {
+  const window = await getJson<{ rows: Array<Array<GridCell | null>> }>(`/playground/cells?sheet=${encodeURIComponent(sheet)}&from=${from}&count=${count}`);
+  return window.rows;
+}
+
+// ---- formula bar ---------------------------------------------------------------------------------
+
+const formulaInput = byId<HTMLInputElement>('formula-input');
+let editing: { sheet: string; row: number; column: number } | null = null;
+
+function showSelection(selection: Selection): void {
+  const sheet = grid.current;
+  if (!sheet) return;
+  byId('cell-ref').textContent = `${columnLetters(selection.column)}${selection.row}`;
+  editing = { sheet: sheet.name, row: selection.row, column: selection.column };
+  if (document.activeElement !== formulaInput) formulaInput.value = selection.cell?.edit ?? selection.cell?.t ?? '';
+  formulaInput.disabled = false;
+}
+
+const grid = new VirtualGrid(byId('grid'), fetchRows, showSelection);
+
+async function commitEdit(): Promise<void> {
+  if (!editing) return;
+  const target = editing;
+  const input = formulaInput.value;
+  byId('formula-status').textContent = input.startsWith('=') ? 'Calculating…' : '';
+  const reply = await post('/playground/cell', { ...target, input });
+  byId('formula-status').textContent = reply.ok === false ? reply.error.message : '';
+  formulaInput.blur();
+  await refreshSheets(true);
+  grid.select(target.row + 1, target.column);
+}
+
+formulaInput.addEventListener('keydown', (event) => {
+  if (event.key === 'Enter') {
+    event.preventDefault();
+    void commitEdit();
+  } else if (event.key === 'Escape') {
+    formulaInput.blur();
+    const at = grid.selection;
+    if (at) grid.select(at.row, at.column);
   }
-  head.append(headRow);
-  const tbody = document.createElement('tbody');
-  body.forEach((row, index) => {
-    const tr = document.createElement('tr');
-    if (numbered) {
-      const num = document.createElement('td');
-      num.className = 'rownum';
-      num.textContent = String(index + 2);
-      tr.append(num);
-    }
-    for (const value of row) {
-      const td = document.createElement('td');
-      td.textContent = cellText(value);
-      td.title = td.textContent;
-      tr.append(td);
-    }
-    tbody.append(tr);
-  });
-  table.replaceChildren(head, tbody);
-}
+});
 
-function render(view: WorkbookView): void {
-  lastView = view;
-  const tabs = byId<HTMLDivElement>('tabs');
-  selected = view.sheets.some((s) => s.name === chosen) ? chosen : (view.sheets[0]?.name ?? chosen);
-  tabs.replaceChildren(
-    ...view.sheets.map((sheet) => {
+byId('grid').addEventListener('keydown', (event) => {
+  const at = grid.selection;
+  if (!at || event.ctrlKey || event.metaKey || event.altKey) return;
+  const moves: Record<string, [number, number]> = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1], Tab: [0, 1] };
+  const move = moves[event.key];
+  if (move) {
+    event.preventDefault();
+    grid.select(at.row + move[0], at.column + move[1]);
+  } else if (event.key === 'Enter' || event.key === 'F2') {
+    event.preventDefault();
+    formulaInput.focus();
+  } else if (event.key.length === 1) {
+    // Typing on a selected cell starts an entry, as in Sheets.
+    event.preventDefault();
+    formulaInput.value = event.key;
+    formulaInput.focus();
+  } else if (event.key === 'Delete' || event.key === 'Backspace') {
+    event.preventDefault();
+    formulaInput.value = '';
+    void commitEdit();
+  }
+});
+
+// ---- sheets, tabs, Sync log ------------------------------------------------------------------------
+
+function renderTabs(sheets: GridSheet[], selected: string): void {
+  byId('tabs').replaceChildren(
+    ...sheets.filter((s) => !s.hidden).map((sheet) => {
       const tab = document.createElement('button');
       tab.type = 'button';
       tab.setAttribute('role', 'tab');
       tab.setAttribute('aria-selected', String(sheet.name === selected));
-      tab.textContent = `${sheet.name} (${Math.max(0, sheet.totalRows - 1)})`;
+      tab.textContent = sheet.name;
+      tab.title = `${sheet.name}: ${Math.max(0, sheet.lastRow - 1).toLocaleString('en-US')} rows below the header`;
       tab.addEventListener('click', () => {
         chosen = sheet.name;
-        if (lastView) render(lastView);
+        void refreshSheets(false);
       });
       return tab;
     }),
   );
-  const sheet = view.sheets.find((s) => s.name === selected);
-  renderTable(byId('sheet'), sheet ? sheet.rows : [], true);
-  renderCharts(byId('charts'), (sheet && view.charts?.[sheet.name]) || []);
-  byId('sheet-info').textContent = sheet
-    ? `${sheet.name}: ${Math.max(0, sheet.totalRows - 1)} data rows${sheet.totalRows - 1 > sheet.rows.length - 1 ? ` (first ${sheet.rows.length - 1} shown)` : ''}`
-    : 'No sheets yet: connect and sync from the sidebar.';
-  const log = view.sheets.find((s) => s.name === SYNC_LOG);
-  const logRows = log ? [log.rows[0] ?? [], ...log.rows.slice(1).slice(-50).reverse()] : [];
-  renderTable(byId('sync-log'), logRows, false);
-  byId('triggers').textContent = view.triggers.length
-    ? `Triggers: ${view.triggers.map((t) => `${t.handlerFunction} (${t.everyHours ? `every ${t.everyHours} h` : t.atHour !== undefined ? `daily at ${t.atHour}:00` : t.type})`).join(', ')}`
-    : 'Triggers: none';
-  const firstOrder = view.sheets.find((s) => s.name === 'Orders')?.rows[1]?.[0];
-  const orderId = byId<HTMLInputElement>('order-id');
-  if (!orderId.value && typeof firstOrder === 'string') orderId.value = firstOrder;
 }
 
-async function refreshWorkbook(): Promise<void> {
-  try {
-    const response = await fetch('/playground/workbook');
-    render((await response.json()) as WorkbookView);
-  } catch (error) {
-    byId('sheet-info').textContent = `Could not read the workbook: ${String(error)}`;
+async function renderSyncLog(sheets: GridSheet[]): Promise<void> {
+  const log = sheets.find((s) => s.name === SYNC_LOG);
+  const table = byId<HTMLTableElement>('sync-log');
+  if (!log || log.lastRow < 2) {
+    const row = document.createElement('tr');
+    const empty = document.createElement('td');
+    empty.className = 'empty';
+    empty.textContent = 'No runs yet: each sync adds a row here (newest first), with what it wrote and how it ended.';
+    row.append(empty);
+    table.replaceChildren(row);
+    return;
   }
+  const first = Math.max(2, log.lastRow - LOG_ROWS + 1);
+  const [header, rows] = await Promise.all([fetchRows(SYNC_LOG, 1, 1), fetchRows(SYNC_LOG, first, log.lastRow - first + 1)]);
+  const line = (cells: Array<GridCell | null>, tag: 'th' | 'td'): HTMLTableRowElement => {
+    const tr = document.createElement('tr');
+    for (let c = 0; c < log.columnCount; c++) {
+      const el = document.createElement(tag);
+      el.textContent = cells[c]?.t ?? '';
+      if (cells[c]?.k === 'n') el.className = 'num';
+      if (tag === 'td') el.title = el.textContent;
+      tr.append(el);
+    }
+    return tr;
+  };
+  const head = document.createElement('thead');
+  head.append(line(header[0] ?? [], 'th'));
+  const body = document.createElement('tbody');
+  body.append(...rows.slice().reverse().map((r) => line(r, 'td')));
+  table.replaceChildren(head, body);
 }
 
-async function post(path: string, body: unknown): Promise<Reply> {
-  const response = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-  return (await response.json()) as Reply;
+let chartsShown = '';
+async function renderSheetCharts(sheet: GridSheet | undefined, changed: boolean): Promise<void> {
+  const host = byId<HTMLDivElement>('charts');
+  if (!sheet || sheet.charts === 0) {
+    chartsShown = '';
+    renderCharts(host, []);
+    return;
+  }
+  if (!changed && chartsShown === sheet.name) return;
+  chartsShown = sheet.name;
+  const { charts } = await getJson<{ charts: ChartViewData[] }>(`/playground/charts?sheet=${encodeURIComponent(sheet.name)}`);
+  renderCharts(host, charts);
 }
+
+function describeTriggers(triggers: TriggerView[]): string {
+  if (triggers.length === 0) return 'Triggers: none (set a schedule in the sidebar).';
+  return `Triggers: ${triggers.map((t) => `${t.handlerFunction} (${t.everyHours ? `every ${t.everyHours} h` : t.atHour !== undefined ? `daily at ${String(t.atHour).padStart(2, '0')}:00` : t.type})`).join(', ')}`;
+}
+
+let refreshing: Promise<void> | null = null;
+let again = false;
+let pollTimer = 0;
+
+/** Reads the sheets again; `data` = the workbook may have changed (re-read the rows in view). */
+function refreshSheets(data: boolean): Promise<void> {
+  if (refreshing) {
+    again ||= data;
+    return refreshing;
+  }
+  refreshing = (async () => {
+    try {
+      await refreshOnce(data);
+    } catch (error) {
+      byId('sheet-info').textContent = `Could not read the workbook: ${error instanceof Error ? error.message : String(error)}`;
+    } finally {
+      refreshing = null;
+      if (again) {
+        again = false;
+        void refreshSheets(true);
+      }
+    }
+  })();
+  return refreshing;
+}
+
+async function refreshOnce(data: boolean): Promise<void> {
+  view = await getJson<SheetsView>('/playground/sheets');
+  const visible = view.sheets.filter((s) => !s.hidden);
+  const selected = visible.find((s) => s.name === chosen) ?? visible[0];
+  renderTabs(view.sheets, selected?.name ?? '');
+  byId('triggers').textContent = describeTriggers(view.triggers);
+  if (!selected) {
+    byId('sheet-info').textContent = 'No sheets yet.';
+    return;
+  }
+  const sameSheet = grid.current?.name === selected.name;
+  grid.show(selected, data);
+  if (!sameSheet) {
+    byId('cell-ref').textContent = '';
+    formulaInput.value = '';
+    formulaInput.disabled = true;
+    editing = null;
+  }
+  const before = seenLastRow.get(selected.name);
+  seenLastRow.set(selected.name, selected.lastRow);
+  // Rows just written to the sheet on show: jump to the first of them and mark them.
+  if (sameSheet && before !== undefined && selected.lastRow > before && before > 0) {
+    grid.scrollToRow(before + 1, { from: before + 1, to: selected.lastRow });
+  }
+  const dataRows = Math.max(0, selected.lastRow - selected.frozenRows);
+  byId('sheet-info').textContent = `${selected.name}: ${dataRows.toLocaleString('en-US')} ${selected.frozenRows ? 'data ' : ''}rows` +
+    `${selected.frozenRows ? `, ${selected.frozenRows} frozen` : ''}. Times in ${view.timeZone} (the spreadsheet's time zone).`;
+  await Promise.all([renderSyncLog(view.sheets), renderSheetCharts(selected, data || !sameSheet)]);
+  const orderId = byId<HTMLInputElement>('order-id');
+  if (!orderId.value && view.sheets.some((s) => s.name === 'Orders' && s.lastRow >= 2)) {
+    const first = (await fetchRows('Orders', 2, 1))[0]?.[0]?.t;
+    if (first) orderId.value = first;
+  }
+  window.clearTimeout(pollTimer);
+  // Formulas still running: look again shortly (as Sheets shows "Loading..." until they answer).
+  if (view.sheets.some((s) => s.computing)) pollTimer = window.setTimeout(() => void refreshSheets(true), 500);
+}
+
+// ---- controls ---------------------------------------------------------------------------------------
 
 function numberOf(id: string): number {
   return Number(byId<HTMLInputElement>(id).value);
+}
+
+function clockSeconds(): { seconds: number; amount: string } {
+  const n = numberOf('advance-amount');
+  const unit = byId<HTMLSelectElement>('advance-unit').value;
+  const seconds = { minutes: 60, hours: 3600, days: 86_400 }[unit] ?? 3600;
+  return { seconds: Math.round(n * seconds), amount: `${n} ${n === 1 ? unit.replace(/s$/, '') : unit}` };
 }
 
 function controlRequest(kind: string): { path: string; body?: unknown } {
   const orderId = encodeURIComponent(byId<HTMLInputElement>('order-id').value.trim());
   switch (kind) {
     case 'clock':
-      return { path: '/_emulator/clock', body: { advance_seconds: numberOf('advance-seconds') } };
+      return { path: '/_emulator/clock', body: { advance_seconds: clockSeconds().seconds } };
     case 'orders':
       return { path: '/_emulator/orders', body: { count: numberOf('order-count') } };
     case 'change':
@@ -150,34 +290,58 @@ function controlRequest(kind: string): { path: string; body?: unknown } {
   }
 }
 
-async function withResult(label: string, action: () => Promise<Reply>): Promise<void> {
+async function withResult(label: string, action: () => Promise<Reply>, words: (value: unknown) => string): Promise<void> {
   const result = byId('control-result');
   const buttons = document.querySelectorAll<HTMLButtonElement>('#controls button');
   buttons.forEach((b) => (b.disabled = true));
   result.textContent = `${label}…`;
   try {
     const reply = await action();
-    result.textContent = reply.ok ? `${label}: done. ${reply.value !== undefined ? JSON.stringify(reply.value).slice(0, 300) : ''}` : `${label} failed: ${reply.error.message}`;
+    result.textContent = reply.ok ? `${label}: done. ${words(reply.value)}` : `${label} failed: ${reply.error.message}`;
   } catch (error) {
     result.textContent = `${label} failed: ${String(error)}`;
   } finally {
     buttons.forEach((b) => (b.disabled = false));
-    await refreshWorkbook();
+    await refreshSheets(true);
   }
 }
 
 document.querySelectorAll<HTMLButtonElement>('[data-control]').forEach((button) => {
   button.addEventListener('click', () => {
-    const request = controlRequest(button.dataset.control ?? '');
-    void withResult(button.textContent ?? 'Control', () => post('/playground/control', request));
+    const kind = button.dataset.control ?? '';
+    const request = controlRequest(kind);
+    const context = {
+      timeZone: view?.timeZone ?? 'UTC',
+      amount: clockSeconds().amount,
+      changeKind: byId<HTMLSelectElement>('change-kind').value,
+      faultStatus: byId<HTMLSelectElement>('fault-status').value,
+    };
+    void withResult(button.textContent ?? 'Control', () => post('/playground/control', request), (value) => describeControl(kind, value, context));
   });
 });
-byId('fire-trigger').addEventListener('click', () => void withResult('Scheduled trigger', () => post('/playground/trigger', {})));
+byId('fire-trigger').addEventListener('click', () => void withResult('Scheduled trigger', () => post('/playground/trigger', {}), describeScheduledRun));
+byId('open-report').addEventListener('click', () => {
+  byId('control-result').textContent = 'Report: adding the example formulas and running them…';
+  void post('/playground/report', {}).then(async (reply) => {
+    byId('control-result').textContent = reply.ok ? 'Report: click a cell to see its formula, or type your own (start with =).' : `Report failed: ${reply.error.message}`;
+    chosen = 'Report';
+    await refreshSheets(true);
+  });
+});
+byId('goto-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const row = numberOf('goto-row');
+  if (Number.isInteger(row) && row >= 1) grid.scrollToRow(row);
+});
+byId('last-row').addEventListener('click', () => {
+  const sheet = grid.current;
+  if (sheet) grid.scrollToRow(Math.max(1, sheet.lastRow - 5));
+});
 byId('reload-sidebar').addEventListener('click', () => {
   byId<HTMLIFrameElement>('sidebar').contentWindow?.location.reload();
 });
 window.addEventListener('message', (event) => {
   const data = event.data as { type?: string } | null;
-  if (data && data.type === 'playground:ran') void refreshWorkbook();
+  if (data && data.type === 'playground:ran') void refreshSheets(true);
 });
-void refreshWorkbook();
+void refreshSheets(true);

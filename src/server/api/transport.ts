@@ -8,7 +8,7 @@ import type { ExecutionBudget } from '../platform/budget';
 import { BackoffPolicy, DEFAULT_BACKOFF, backoffDelayMs } from './backoff';
 import { MetaInfo, PageInfo, excerpt, parseBody } from './envelope';
 import { errorForAnswer } from './error-mapping';
-import { ApiError, InvalidTokenError, MalformedResponseError, NetworkError, RateLimitBudgetError, RateLimitedError } from './errors';
+import { ApiError, ApiRedirectedError, InvalidTokenError, MalformedResponseError, NetworkError, RateLimitBudgetError, RateLimitedError, redirectTarget } from './errors';
 import { DEFAULT_PAGE_RESERVE, readHourlyBudget } from './hourly-budget';
 import { HttpAnswer, HttpFetcher, urlFetchFetcher } from './http';
 import { CacheLike, MAX_CACHED_BODY_CHARS, cacheableSeconds, responseCacheKey, utilitiesDigest } from './response-cache';
@@ -171,6 +171,7 @@ export class Transport {
   }
 
   private readFailure(answer: HttpAnswer): ApiError {
+    if (answer.status >= 300 && answer.status < 400) return new ApiRedirectedError({ status: answer.status, location: redirectTarget(answer.header('Location')) });
     const parsed = parseBody(answer.body);
     const isAuth = answer.status === 401 || answer.status === 403;
     let detail: string | undefined;

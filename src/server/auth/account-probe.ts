@@ -23,6 +23,8 @@ export function probeAccount(apiBaseUrl: string, accessToken: string): AccountPr
     return { ok: false, status: 0, code: 'network' };
   }
   const status = response.getResponseCode();
+  // The configured address is not the API's own (see ApiRedirectedError): a set-up problem.
+  if (status >= 300 && status < 400) return { ok: false, status, code: 'api_redirected' };
   let body: unknown = null;
   try {
     body = JSON.parse(response.getContentText());

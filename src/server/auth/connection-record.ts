@@ -7,6 +7,7 @@ const STATES: ReadonlyArray<ConnectionRecord['state']> = [
   'revoked',
   'store_changed',
   'invalid_claims',
+  'missing_scope',
   'lapsed',
   'operator_problem',
 ];

@@ -10,7 +10,7 @@ import {
 import { messageFor } from './messages';
 import type { BrokenReason, ConnectionDetail, ConnectionRecord, ConnectionStatus, StoreRef } from './types';
 
-const BROKEN_REASONS: readonly BrokenReason[] = ['revoked', 'store_changed', 'invalid_claims', 'lapsed'];
+const BROKEN_REASONS: readonly BrokenReason[] = ['revoked', 'store_changed', 'invalid_claims', 'missing_scope', 'lapsed'];
 const DETAILS: readonly ConnectionDetail[] = [
   'moved_to_other_store',
   'store_differs_from_sheets',
@@ -58,8 +58,8 @@ export function markConnectionBroken(reason: BrokenReason, detail?: string, othe
   return statusOf(record.state, record);
 }
 
-/** client_not_authorized / insufficient_scope: only the deployment's operator can fix it. */
-export function markOperatorProblem(detail: 'client_not_authorized' | 'insufficient_scope'): ConnectionStatus {
+/** client_not_authorized: only the deployment's operator can fix it. */
+export function markOperatorProblem(detail: 'client_not_authorized'): ConnectionStatus {
   const previous = readConnectionRecord();
   const record = writeConnectionRecord({
     state: 'operator_problem',
@@ -83,8 +83,11 @@ export function recordAuthFailure(code: string): ConnectionStatus | null {
     case 'invalid_token_claims':
       return markConnectionBroken('invalid_claims');
     case 'client_not_authorized':
-    case 'insufficient_scope':
       return markOperatorProblem(code);
+    case 'insufficient_scope':
+      // The merchant approved fewer permissions than the add-on asks for: a reconnect that grants
+      // them fixes it (spec 5.8), not the operator.
+      return markConnectionBroken('missing_scope', 'insufficient_scope');
     default:
       return null;
   }

@@ -56,6 +56,11 @@ export function messageFor(
         message: `Merchant Analytics did not accept this spreadsheet's connection to ${name} (the sign-in is not tied to a store). ${KEPT} Click Reconnect and pick the store again.`,
         action: 'reconnect',
       };
+    case 'missing_scope':
+      return {
+        message: `Merchant Analytics refused part of the data for ${name}: the connection was approved without every permission the add-on asks for (read store, orders, products and profitability, and stay connected). ${KEPT} Click Reconnect and approve all of them.`,
+        action: 'reconnect',
+      };
     case 'lapsed':
       return {
         message: `This spreadsheet's connection to ${name} is no longer valid: it was not used for 90 days, or it was turned off or replaced in Merchant Analytics. ${KEPT} Click Reconnect to resume syncing.`,
@@ -63,10 +68,7 @@ export function messageFor(
       };
     case 'operator_problem':
       return {
-        message:
-          detail === 'insufficient_scope'
-            ? `Merchant Analytics refused part of the data for ${name} because the add-on was not given the permissions it needs. ` + OPERATOR
-            : 'Merchant Analytics does not currently accept this add-on (the application is not provisioned or was disabled). ' + OPERATOR,
+        message: 'Merchant Analytics does not currently accept this add-on (the application is not provisioned or was disabled). ' + OPERATOR,
         action: 'contact_operator',
       };
   }

@@ -1,10 +1,10 @@
 import type { TokenSource } from '../api/transport';
-import { CUSTOM_FUNCTION_TOKEN_MARGIN_MS, PROACTIVE_REFRESH_BELOW_MS, REQUESTED_SCOPES, TOKEN_PROPERTY_KEY } from './constants';
+import { CUSTOM_FUNCTION_TOKEN_MARGIN_MS, PROACTIVE_REFRESH_BELOW_MS, TOKEN_PROPERTY_KEY } from './constants';
 import { ConnectionError, customFunctionTokenExpired, notConnectedError } from './errors';
 import { probeAccount } from './account-probe';
 import { confirmStore, connectionStatus, recordAuthFailure } from './lifecycle';
 import { connectionErrorAfterRefresh } from './refresh-failure';
-import { accessTokenOf, expiresAtMs, grantedScopes, hasRefreshToken, openSession, withDocumentLock, type AuthSession } from './session';
+import { accessTokenOf, expiresAtMs, hasRefreshToken, openSession, withDocumentLock, type AuthSession } from './session';
 import type { ConnectionStatus } from './types';
 import { documentProperties } from '../platform/properties';
 
@@ -130,11 +130,7 @@ function needsRefresh(stored: ReturnType<AuthSession['service']['getToken']>, re
  * sidebar opening and scheduled run asks the API once whether it has been fixed.
  */
 function recheckOperatorProblem(): ConnectionStatus {
-  const before = connectionStatus();
   const s = openSession();
-  // A refresh can only narrow scopes: a token that lacks one stays short of it whatever /account says.
-  const named = grantedScopes(s.service.getToken(true));
-  if (before.detail === 'insufficient_scope' && named.length > 0 && REQUESTED_SCOPES.some((scope) => !named.includes(scope))) return before;
   let token: string | null = null;
   try {
     if (s.service.hasAccess()) token = accessTokenOf(s.service.getToken());

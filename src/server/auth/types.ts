@@ -3,7 +3,7 @@ import type { ConnectionStateName, UserAction } from '../../contract/sidebar';
 export type { ConnectionStateName };
 
 /** Why a connection stopped working; markConnectionBroken's public reasons plus operator problems. */
-export type BrokenReason = 'revoked' | 'store_changed' | 'invalid_claims' | 'lapsed';
+export type BrokenReason = 'revoked' | 'store_changed' | 'invalid_claims' | 'missing_scope' | 'lapsed';
 
 /** The finer cause behind a state, for the message and for support. */
 export type ConnectionDetail =

@@ -56,6 +56,27 @@ export function dateRangeArguments(fn: string, start: unknown, end: unknown, for
 }
 
 /**
+ * What PROFIT_ORDER was given: the service id or `external:<platform id>` (id), or a display
+ * number as the store shows it (`#1001`; digits may be either, so both are tried: the number
+ * through the Orders sheet first, then `external:<digits>`).
+ */
+export interface OrderReference {
+  id: string | null;
+  displayNumbers: string[];
+}
+
+export function orderReference(fn: string, value: unknown): OrderReference {
+  if (Array.isArray(value)) throw argumentError(fn, 'order_id must be a single cell, not a range');
+  const text = typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? String(value) : typeof value === 'string' ? value.trim() : '';
+  if (/^#\s*[A-Za-z0-9_-]{1,40}$/.test(text)) {
+    const bare = text.replace(/^#\s*/, '');
+    return { id: null, displayNumbers: [`#${bare}`, bare] };
+  }
+  if (/^\d{1,20}$/.test(text)) return { id: `external:${text}`, displayNumbers: [`#${text}`, text] };
+  return { id: orderIdArgument(fn, value), displayNumbers: [] };
+}
+
+/**
  * An order reference: the service id (`ord_…`), `external:<platform id>`, or the platform's
  * numeric order id as typed in a cell (number or digits), which becomes `external:<id>`.
  */
@@ -67,5 +88,5 @@ export function orderIdArgument(fn: string, value: unknown): string {
     if (/^\d+$/.test(text)) return `external:${text}`;
     if (/^ord_[A-Za-z0-9_-]+$/.test(text) || /^external:[A-Za-z0-9_-]+$/.test(text)) return text;
   }
-  throw argumentError(fn, 'order_id must be an order id (ord_…), external:<platform order id>, or the platform order number');
+  throw argumentError(fn, 'order_id must be an order id (ord_…), external:<platform order id>, or the order number the store shows (#1001)');
 }

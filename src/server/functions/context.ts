@@ -32,7 +32,8 @@ export function customFunctionContext(): CustomFunctionContext {
     tokens,
     budget,
     cache,
-    transport: { cacheScope: store, cacheGeneration: generation },
+    // The hourly reserve exists for formulas and the sidebar: formulas may spend it (spec 8.1).
+    transport: { cacheScope: store, cacheGeneration: generation, pageReserve: 0 },
   });
   // Answers belong to one connection (a digest of the token, never the token) and one generation.
   const connection = utilitiesDigest(`connection:${tokens.accessToken()}`).slice(0, 12);

@@ -8,13 +8,15 @@ import type { MetaInfo } from '../api/envelope';
 import type { DailyRow, ProfitabilitySummary } from '../api/types';
 import type { ExecutionBudget } from '../platform/budget';
 import { instantToLocalDate } from '../sheets/cells';
-import { DateFormatter, FormulaError, dateRangeArguments, orderIdArgument } from './args';
+import { DateFormatter, FormulaError, dateRangeArguments, orderReference } from './args';
 import type { AnswerCache, Fetched } from './answer-cache';
 import { customFunctionContext, spreadsheetTimeZone } from './context';
 import { freshnessTable, monthlyTable } from './period-tables';
 import { metricArgument, metricListArgument } from './metrics';
 import { COST_GAP_METRICS, costGapTableRows, readCostGaps } from './cost-gaps';
 import type { CostGaps } from '../finance/cost-gaps';
+import { findInSheet } from './sheet-lookup';
+import { ORDERS } from '../sheets/schema';
 import { SUMMARY_SCALAR_METRICS, Table, dailyTable, metricCell, orderTable, summaryRecord, summaryTable } from './tables';
 
 /** One page of daily rows holds up to 400 days (spec 8.2); more pages than this is a loop. */
@@ -147,9 +149,20 @@ function isOmitted(value: unknown): boolean {
   return value === undefined || value === null || value === '';
 }
 
-export function profitOrder(orderId: unknown, deps?: Omit<FunctionDeps, 'timeZone'>): Table {
+/** The Orders sheet's id of an order shown as one of these display numbers, or null. */
+export type OrderNumberLookup = (displayNumbers: readonly string[]) => string | null;
+
+const orderBySheet: OrderNumberLookup = (numbers) => findInSheet(ORDERS, 'order_number', numbers)?.key ?? null;
+
+export function profitOrder(orderId: unknown, deps?: Omit<FunctionDeps, 'timeZone'> & { lookup?: OrderNumberLookup }): Table {
   return withUserMessages('PROFIT_ORDER', () => {
-    const id = orderIdArgument('PROFIT_ORDER', orderId);
+    const ref = orderReference('PROFIT_ORDER', orderId);
+    // The display number (#1001) is not an API key: the synced Orders sheet maps it to the order's id.
+    const found = ref.displayNumbers.length > 0 ? (deps?.lookup ?? orderBySheet)(ref.displayNumbers) : null;
+    const id = found ?? ref.id;
+    if (id === null) {
+      throw new FormulaError('PROFIT_ORDER', `no order numbered ${ref.displayNumbers[0]} in the Orders sheet: run Sync now if it is new, or give the order id (ord_…)`);
+    }
     const { client } = deps ?? customFunctionContext();
     return orderTable(client.getOrder(id));
   });
@@ -178,7 +191,7 @@ function readAllDays(fn: string, client: ApiClient, budget: ExecutionBudget, sta
 }
 
 /** Typed failures (API, connection, set-up) carry a userMessage: show that, prefixed by the function. */
-function withUserMessages(fn: string, body: () => Table): Table {
+export function withUserMessages(fn: string, body: () => Table): Table {
   try {
     return body();
   } catch (e) {

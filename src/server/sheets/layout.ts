@@ -21,8 +21,25 @@ const VALUE_CHARS: Readonly<Partial<Record<ColumnKind, number>>> = {
   amount: '-1,234,567.89 USD'.length,
 };
 
+/**
+ * Text columns whose values are long and read whole: ids (`var_01k1s2hp5wnzpm8g`), platform gids
+ * (`gid://shopify/Order/5200000024`), names and titles, and URLs — wide enough for the value (a
+ * URL for its domain and the start of its path; longer text is clipped, as in Sheets).
+ */
+const TEXT_CHARS: ReadonlyArray<readonly [RegExp, number]> = [
+  [/_gid$/, 'gid://shopify/Order/5200000024'.length],
+  [/^(id|.+_id|customer_ref)$/, 'var_01k1s2hp5wnzpm8g'.length],
+  [/^(name|title|store_name)$/, 'Organic Cotton Backpack 52 – L'.length],
+  [/(url|landing_page|referrer)$/, 'https://northwind-outfitters.myshopify.com/products/'.length],
+];
+
+function valueChars(column: ColumnSpec): number {
+  if (column.kind === 'text') return TEXT_CHARS.find(([pattern]) => pattern.test(column.header))?.[1] ?? 0;
+  return VALUE_CHARS[column.kind] ?? 0;
+}
+
 export function columnWidthPx(column: ColumnSpec): number {
-  const value = (VALUE_CHARS[column.kind] ?? 0) * CHAR_PX + PADDING_PX;
+  const value = valueChars(column) * CHAR_PX + PADDING_PX;
   const header = Math.min(MAX_HEADER_PX, column.header.length * CHAR_PX + PADDING_PX);
   return Math.max(DEFAULT_COLUMN_PX, value, header);
 }

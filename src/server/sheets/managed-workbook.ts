@@ -7,6 +7,7 @@ import { a1Range } from './a1';
 import { KeyIndex } from './key-index';
 import { columnWidthPx, setUpRequests } from './layout';
 import { lastRowOf, mergeRowWrites, type RangeWrite, type RowWrite } from './row-writes';
+import { foreignCurrencyFormats } from './currency-formats';
 import { numberFormatFor } from './rows';
 import type { SheetName, TableSchema } from './schema';
 import { CHECKS, DAILY, LINE_ITEMS, MONTHLY, ORDERS, PRODUCTS, RESTATEMENTS, SYNC_LOG, VARIANTS } from './schema';
@@ -314,6 +315,16 @@ export class ManagedWorkbook {
     return opened.index;
   }
 
+  /**
+   * The note on a sheet's first header cell: where the sheet says what the plan's history window
+   * left out (null removes it). The schema's own note of that column comes back then.
+   */
+  setHeaderNote(schema: TableSchema, note: string | null): void {
+    const sheet = this.handle(this.sheetFor(schema));
+    sheet.getRange(1, 1).setNote(note ?? schema.columns[0].note ?? '');
+    noteSpreadsheetChange();
+  }
+
   /** Makes sure the sheet exists (for tables written without an index, e.g. the Sync log). */
   ensure(schema: TableSchema): GoogleAppsScript.Spreadsheet.Sheet {
     return this.handle(this.sheetFor(schema));
@@ -371,6 +382,7 @@ export class ManagedWorkbook {
   /** Every row write of a page: grid growth where needed, then one batchUpdate. */
   write(tables: readonly TableWrite[]): number {
     const data: RangeWrite[] = [];
+    const formats: GoogleAppsScript.Sheets.Schema.Request[] = [];
     const all = this.deferred.concat(tables);
     this.deferred = [];
     for (const t of all) {
@@ -379,12 +391,22 @@ export class ManagedWorkbook {
       const opened = this.sheetFor(t.schema);
       if (opened.rows) for (const w of t.rows) if (w.column === 1) opened.rows[w.row - 2] = w.cells.slice();
       data.push(...mergeRowWrites(opened.name, t.rows));
+      if (this.currency !== null && t.schema.storeData) {
+        const foreign = foreignCurrencyFormats(0, t.schema, t.rows, this.currency);
+        if (foreign.length > 0) {
+          const sheetId = this.handle(opened).getSheetId();
+          for (const r of foreign) r.repeatCell!.range!.sheetId = sheetId;
+          formats.push(...foreign);
+        }
+      }
     }
     if (data.length === 0) return 0;
     const cells = data.reduce((n, d) => n + d.values.length * (d.values[0]?.length ?? 0), 0);
     const id = this.id();
     sheetsRequest('write', () => valuesService().batchUpdate({ valueInputOption: 'RAW', data }, id));
     this.cellsWritten += cells;
+    // Rows in another currency than the store's (rare): their amount cells' format, in one more request.
+    if (formats.length > 0) sheetsRequest('write', () => sheetsService().batchUpdate({ requests: formats }, id));
     return cells;
   }
 

@@ -10,6 +10,11 @@ export interface RowWrite {
   /** 1-based first column written. */
   column: number;
   cells: CellValue[];
+  /**
+   * The currency of the row's amounts when no column of the row names it (a line item's amounts
+   * are in its order's currency, spec 2.3); see currency-formats.ts.
+   */
+  currency?: string | null;
 }
 
 export interface RangeWrite {

@@ -43,10 +43,16 @@ export function buildRow(schema: TableSchema, record: unknown, derived: DerivedV
   });
 }
 
-/** Number format of a column (amounts carry the store currency code; API percentages are 0–100). */
+/**
+ * Number format of a column (API percentages are 0–100). Amounts of a USD store use Sheets' own
+ * "Currency" format (Format → Number → Currency: `[$$]#,##0.00`, shown `$1,234.50`, `-$5.00`);
+ * any other currency keeps its ISO code (`1,234.50 EUR`): a bare `$` is shared by CAD, AUD, … and
+ * would let a figure be misread.
+ */
 export function numberFormatFor(kind: ColumnKind, currency: string | null): string | null {
   switch (kind) {
     case 'amount':
+      if (currency === 'USD') return '[$$]#,##0.00';
       return currency ? `#,##0.00 [$${currency}]` : '#,##0.00';
     case 'pct':
       return '0.00"%"';

@@ -1,5 +1,5 @@
 import type { CostGapsView } from '../../contract/cost-gaps-text';
-import type { ClosedMonthLine } from '../../contract/sidebar';
+import type { ClosedMonthLine, FailureNoticeView } from '../../contract/sidebar';
 import type {
   CellsView,
   ConnectionStateName,
@@ -105,6 +105,7 @@ export interface SyncPort {
   closedMonths?(): ClosedMonthLine[];
   /** Orders with incomplete costs as the last full read of Orders found them; null before one. */
   costGaps?(): CostGapsView | null;
+  failureNotices?(): FailureNoticeView;
   /** Throws an error with userMessage when the date is not acceptable; changes nothing then. */
   setOrdersWindow(createdAfter: string | null): void;
 }

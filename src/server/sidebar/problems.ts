@@ -13,6 +13,8 @@ export function brokenReasonOf(error: ApiError): BrokenReason | null {
       return 'revoked';
     case 'invalid_token_claims':
       return 'invalid_claims';
+    case 'insufficient_scope':
+      return 'missing_scope';
     case 'invalid_token':
       // Still invalid after a refresh: the merchant user's connection now reads another store.
       return error.action === 'reconnect' ? 'store_changed' : null;

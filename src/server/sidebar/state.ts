@@ -114,7 +114,8 @@ function stateOf(ports: SidebarPorts, now: number): SidebarState {
   const cells = { ...base.cells, ordersWindow: facts.ordersWindow, offer: windowOfferOf(base.cells, facts) };
   const closedMonths = ports.sync.closedMonths ? ports.sync.closedMonths() : [];
   const costGaps = ports.sync.costGaps ? ports.sync.costGaps() : null;
-  const withSync = (connected: boolean, schedule: ScheduleView): SidebarState => ({ ...base, cells, jobs: ports.sync.jobs(connected), schedule, closedMonths, costGaps });
+  const failureNotices = ports.sync.failureNotices ? ports.sync.failureNotices() : undefined;
+  const withSync = (connected: boolean, schedule: ScheduleView): SidebarState => ({ ...base, cells, jobs: ports.sync.jobs(connected), schedule, closedMonths, costGaps, failureNotices });
   const schedule = pausedIfBroken(ports, status.state, ports.sync.schedule());
   const lastStore = ports.memory.lastStore();
   // A broken connection names the store it read; "not connected" names none.

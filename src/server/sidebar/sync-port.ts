@@ -10,6 +10,7 @@ import { SyncStateStore } from '../sync/state';
 import { loggedRuns, type LoggedRun } from '../sync/sync-log';
 import type { SyncPort } from './ports';
 import { documentProperties } from '../platform/properties';
+import { failureNoticeSetting } from '../sync/failure-notice';
 
 /**
  * Sync failures the user fixes in the spreadsheet, not by retrying: room (the sidebar's window
@@ -127,6 +128,7 @@ export function syncModulePort(): SyncPort {
       };
     },
     setOrdersWindow,
+    failureNotices: failureNoticeSetting,
     closedMonths() {
       const views = new SyncStateStore(documentProperties()).get('closedMonths');
       return views.map((view) => ({ ...view, text: closedMonthText(view, views) }));

@@ -7,7 +7,7 @@ import type { Page } from '../api';
 import type { DailyRow } from '../api/types';
 import { instantToLocalDate, serialToDate } from '../sheets/cells';
 import { DAILY, ORDERS } from '../sheets/schema';
-import { pageContext, type JobContext, type JobPosition, type JobResult } from './job-context';
+import { isCursorRejected, pageContext, type JobContext, type JobPosition, type JobResult } from './job-context';
 import { planDailyPage } from './daily-page';
 import { addDays, daysBetween } from './calendar';
 
@@ -51,8 +51,21 @@ export function runDailyJob(ctx: JobContext): JobResult {
   const total = Math.max(1, daysBetween(rangeFrom, today) + 1);
   let position: JobPosition = { done: Math.max(0, Math.min(total, daysBetween(rangeFrom, startDate))), total, unit: 'days' };
   let cursor: string | null = null;
+  let restarts = 0;
   while (ctx.budget.canStartStep()) {
-    const page: Page<DailyRow> = ctx.api.listDaily({ startDate, endDate: today, limit: DAILY_PAGE_LIMIT, cursor });
+    let page: Page<DailyRow>;
+    try {
+      page = ctx.api.listDaily({ startDate, endDate: today, limit: DAILY_PAGE_LIMIT, cursor });
+    } catch (e) {
+      // Spec 4.4 rule 3 and 7: a refused cursor restarts the range without it, from the last day
+      // written (days are upserted, so reading one twice is harmless), as the orders job does.
+      if (!isCursorRejected(e) || cursor === null || restarts >= 2) throw e;
+      restarts++;
+      cursor = null;
+      const resumeFrom = ctx.state.get('daily').resumeFrom;
+      if (resumeFrom !== null && resumeFrom > startDate) startDate = resumeFrom;
+      continue;
+    }
     const plan = planDailyPage(page.data, days, pageContext(ctx));
     ctx.workbook.write([{ schema: DAILY, rows: plan.rows }]);
     ctx.tally.pages++;

@@ -29,7 +29,12 @@ export interface RunFailure {
 export type PauseCause = 'reserve' | RateLimitReason | 'unnamed';
 
 const CONNECTION_CODES = ['grant_revoked', 'invalid_token_claims', 'client_not_authorized', 'insufficient_scope'];
-const BROKEN_STATES = ['revoked', 'store_changed', 'invalid_claims', 'lapsed', 'operator_problem', 'not_connected', 'not_configured'];
+const BROKEN_STATES = ['revoked', 'store_changed', 'invalid_claims', 'missing_scope', 'lapsed', 'operator_problem', 'not_connected', 'not_configured'];
+
+/** A failure code that means the connection cannot be used until someone reconnects. */
+export function isConnectionLoss(code: string): boolean {
+  return CONNECTION_CODES.indexOf(code) >= 0 || BROKEN_STATES.indexOf(code) >= 0;
+}
 
 export function classifyFailure(e: unknown): RunFailure {
   if (isApiError(e)) {

@@ -2,7 +2,9 @@
 import { clipText } from '../platform/property-size';
 import { isApiError, type ApiClient } from '../api';
 import type { ExecutionBudget } from '../platform/budget';
+import { instantToLocalDate } from '../sheets/cells';
 import type { ManagedWorkbook } from '../sheets/managed-workbook';
+import { DAILY, ORDERS } from '../sheets/schema';
 import type { PageContext } from './order-page';
 import type { SyncCounts } from '../../contract/sidebar';
 import { emptyCounts } from '../../contract/counts-text';
@@ -81,4 +83,15 @@ export function recordMeta(ctx: JobContext, meta: { historyAvailableFrom: string
   if (current.historyAvailableFrom === meta.historyAvailableFrom && current.truncated === meta.truncated) return;
   const from = meta.historyAvailableFrom === null || meta.historyAvailableFrom === undefined ? null : clipText(String(meta.historyAvailableFrom), 40);
   ctx.state.update('meta', { historyAvailableFrom: from, truncated: meta.truncated });
+  // The sheets say what the plan left out (spec 8.3), where a reader of their figures looks first.
+  const today = instantToLocalDate(ctx.now(), ctx.storeTimeZone);
+  ctx.workbook.setHeaderNote(ORDERS, meta.truncated && from ? historyWindowNote(from, today, 'orders placed') : null);
+  ctx.workbook.setHeaderNote(DAILY, meta.truncated && from ? historyWindowNote(from, today, 'days') : null);
+}
+
+/** "Covers 2025-03-17 … 2025-06-14: your plan shows 90 days of history; orders placed before 2025-03-17 are not in this sheet." */
+export function historyWindowNote(from: string, today: string, what: string): string {
+  const days = Math.max(1, Math.round((Date.parse(today + 'T00:00:00Z') - Date.parse(from.slice(0, 10) + 'T00:00:00Z')) / 86_400_000));
+  const day = from.slice(0, 10);
+  return `Covers ${day} … ${today}: your plan shows ${days} days of history; ${what} before ${day} are not in this sheet (Merchant Analytics does not return them on this plan).`;
 }

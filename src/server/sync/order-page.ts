@@ -65,10 +65,11 @@ export function lastOccurrences<T extends { id: string }>(records: readonly T[])
   return [...byId.values()];
 }
 
-function lineItemWrite(item: LineItem, orderId: string, status: OrderStatus, lineItems: KeyIndex, ctx: PageContext): RowWrite {
-  const cells = buildRow(LINE_ITEMS, item, { order_id: orderId, sync_status: status, synced_at: new Date(ctx.syncedAt).toISOString() }, ctx.spreadsheetTimeZone);
+/** A line item's amounts are in its order's currency (spec 2.3): the write carries it for the number format. */
+function lineItemWrite(item: LineItem, order: Order, status: OrderStatus, lineItems: KeyIndex, ctx: PageContext): RowWrite {
+  const cells = buildRow(LINE_ITEMS, item, { order_id: order.id, sync_status: status, synced_at: new Date(ctx.syncedAt).toISOString() }, ctx.spreadsheetTimeZone);
   const placed = lineItems.put(item.id, cells.slice(0, LINE_ITEMS.indexColumns));
-  return { row: placed.row, column: 1, cells };
+  return { row: placed.row, column: 1, cells, currency: typeof order.currency === 'string' ? order.currency : null };
 }
 
 export function planOrderPage(
@@ -112,7 +113,7 @@ export function planOrderPage(
       }
       // Line item rows the user deleted (or a Line items sheet built again) are put back; the order itself did not change.
       const missing = items.filter((item) => lineItems.get(item.id) === undefined);
-      for (const item of missing) writes.lineItems.push(lineItemWrite(item, order.id, status, lineItems, ctx));
+      for (const item of missing) writes.lineItems.push(lineItemWrite(item, order, status, lineItems, ctx));
       writes.counts.children += missing.length;
       continue;
     }
@@ -127,7 +128,7 @@ export function planOrderPage(
 
     // A line item carries its order's status (spec 2.6), so a pivot on Line items excludes
     // cancelled and gone orders exactly as one on Orders does.
-    for (const item of items) writes.lineItems.push(lineItemWrite(item, order.id, status, lineItems, ctx));
+    for (const item of items) writes.lineItems.push(lineItemWrite(item, order, status, lineItems, ctx));
     const removed = members.replaceChildren(order.id, items.map((i) => i.id), syncedSerial);
     writes.lineItems.push(...removed);
     writes.counts.children += items.length + removed.length;

@@ -13,7 +13,9 @@ import { checkBasis, finishBasisRefresh } from './basis-change';
 import { writeTieout } from '../finance/tieout-sheet';
 import { runDailyJob } from './daily-job';
 import { refreshFinanceSheets } from '../finance/refresh';
-import { classifyFailure, pauseMessage, resumeTimeText, type PauseCause, type RunFailure } from './failures';
+import { classifyFailure, isConnectionLoss, pauseMessage, resumeTimeText, type PauseCause, type RunFailure } from './failures';
+import { sendFailureNotice } from './failure-notice';
+import { instantToLocalDate } from '../sheets/cells';
 import { setSheetsWaitBudget } from '../sheets/sheets-requests';
 import { clipText } from '../platform/property-size';
 import { emptyTally, type JobContext, type JobName, type JobPosition, type JobResult, type RunTally } from './job-context';
@@ -84,10 +86,18 @@ export function runScheduledSync(options: { trigger: boolean } = { trigger: fals
   const jobs: JobName[] = ['orders', 'products', 'daily'];
   if (!allowance) return runSync({ jobs, budgetMs: EXECUTION_LIMIT_MS, addDueReconciliation: true });
   try {
-    return runSync({ jobs, budgetMs: allowance.budgetMs - (Date.now() - startedAt), addDueReconciliation: true, partialNote: CUT_SHORT_NOTE });
+    const outcome = runSync({ jobs, budgetMs: allowance.budgetMs - (Date.now() - startedAt), addDueReconciliation: true, partialNote: CUT_SHORT_NOTE });
+    if (outcome.outcome === 'error' && outcome.failureCode !== null) noticeFailure(outcome.failureCode, outcome.message);
+    return outcome;
   } finally {
     recordScheduledRun(Date.now(), Date.now() - startedAt);
   }
+}
+
+/** A fired trigger's failure that needs a person: the opted-in user's e-mail (failure-notice.ts). */
+function noticeFailure(code: string, message: string): void {
+  const now = Date.now();
+  sendFailureNotice({ code, connectionLost: isConnectionLoss(code), message, day: instantToLocalDate(now, scheduleTimeZone() ?? 'UTC') });
 }
 
 /** The day's share of trigger time is spent: say so in the Sync log once a day, and do nothing else. */
@@ -105,6 +115,7 @@ function skippedRun(startedAt: number, allowance: ScheduledAllowance): RunOutcom
       }
     }
   }
+  noticeFailure('trigger_allowance', message);
   const tally = emptyTally();
   return { done: false, job: null, tally, message, outcome: 'partial', failureCode: null, position: null, counts: emptyCounts(), pausedUntil: null };
 }

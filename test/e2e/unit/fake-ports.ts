@@ -43,6 +43,7 @@ const brokenMessages: Record<BrokenReason, string> = {
   revoked: 'turned off in Merchant Analytics',
   store_changed: 'now reads another store',
   invalid_claims: 'not tied to a store',
+  missing_scope: 'approve all of them',
   lapsed: 'lapsed',
 };
 

@@ -1,0 +1,183 @@
+/**
+ * The playground's formula results. The workbook model keeps a formula cell's text only (Sheets'
+ * value is computed by Sheets, which the local runtime is not); here a formula that calls one of
+ * the add-on's custom functions is run as a CUSTOM_FUNCTION execution of the built bundle, as
+ * Sheets runs it, and its answer is kept beside the workbook and spilled when the grid is drawn:
+ * - arguments as Sheets passes them: a date cell as a Date (its wall time in the spreadsheet's
+ *   zone), a range as a 2-D array, an empty cell as "";
+ * - an execution that fails shows `#ERROR!` with its message, as Sheets does;
+ * - a spill that would cover a cell with content shows `#REF!` with Sheets' message;
+ * - every formula cell is its own execution and they run concurrently, as Sheets recalculates.
+ * A result is reused while the cell's formula text is the same; typing a formula again runs it again.
+ */
+import { columnToLetters } from '../gas-runtime/spreadsheet/a1';
+import { epochToSerial, serialToEpoch } from '../gas-runtime/spreadsheet/dates';
+import { DEFAULT_DATE_FORMAT, DEFAULT_DATETIME_FORMAT, isDateFormat, type CellScalar } from '../gas-runtime/spreadsheet/number-format';
+import type { SheetModel } from '../gas-runtime/spreadsheet/sheet-model';
+import type { Workbook } from '../gas-runtime/spreadsheet/workbook';
+import { parseFormulaCall, type FormulaArg } from './formula-call';
+import type { PlaygroundRuntime, RunResultLike } from './types';
+
+export interface SpilledCell {
+  value: CellScalar;
+  format?: string;
+}
+
+export type FormulaResult =
+  | { state: 'pending' }
+  | { state: 'value'; cells: SpilledCell[][] }
+  | { state: 'error'; code: '#ERROR!' | '#N/A'; message: string };
+
+interface Entry {
+  formula: string;
+  result: FormulaResult;
+  done: Promise<void>;
+}
+
+const key = (row: number, column: number): string => `${row}:${column}`;
+
+/** Converts what a custom function returned into grid cells (Dates become date serials). */
+function spillOf(value: unknown, timeZone: string): SpilledCell[][] {
+  const cell = (v: unknown): SpilledCell => {
+    if (v instanceof Date) {
+      const serial = epochToSerial(v.getTime(), timeZone);
+      return { value: serial, format: Number.isInteger(Math.round(serial * 86_400_000) / 86_400_000) ? DEFAULT_DATE_FORMAT : DEFAULT_DATETIME_FORMAT };
+    }
+    if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') return { value: v };
+    return { value: '' };
+  };
+  if (!Array.isArray(value)) return [[cell(value)]];
+  if (value.length === 0) return [[{ value: '' }]];
+  return value.map((row: unknown) => (Array.isArray(row) ? row.map(cell) : [cell(row)]));
+}
+
+export class FormulaCells {
+  /** Per sheet id, per anchor cell. */
+  private readonly entries = new Map<number, Map<string, Entry>>();
+
+  constructor(
+    private readonly runtime: PlaygroundRuntime,
+    private readonly workbook: () => Workbook,
+    private readonly customFunctions: () => Promise<readonly string[]>,
+  ) {}
+
+  private sheetEntries(sheet: SheetModel): Map<string, Entry> {
+    let map = this.entries.get(sheet.sheetId);
+    if (!map) {
+      map = new Map();
+      this.entries.set(sheet.sheetId, map);
+    }
+    return map;
+  }
+
+  /** The result for a formula cell, starting its execution when it has none for this text yet. */
+  resultAt(sheet: SheetModel, row: number, column: number): FormulaResult | undefined {
+    const formula = sheet.formula(row, column);
+    if (formula === undefined) return undefined;
+    const map = this.sheetEntries(sheet);
+    const entry = map.get(key(row, column));
+    if (entry && entry.formula === formula) return entry.result;
+    return this.start(sheet, row, column, formula).result;
+  }
+
+  /** Runs the formula of a cell now (after it was typed) and waits for its answer. */
+  async recalculate(sheet: SheetModel, row: number, column: number): Promise<FormulaResult | undefined> {
+    const formula = sheet.formula(row, column);
+    if (formula === undefined) {
+      this.sheetEntries(sheet).delete(key(row, column));
+      return undefined;
+    }
+    const entry = this.start(sheet, row, column, formula);
+    await entry.done;
+    return entry.result;
+  }
+
+  /** Starts every formula of a sheet not computed yet and waits for all of them (concurrently). */
+  async settle(sheet: SheetModel): Promise<void> {
+    const pending: Array<Promise<void>> = [];
+    sheet.rows.forEach((data, i) => data?.f?.forEach((f, c) => {
+      if (f === undefined) return;
+      this.resultAt(sheet, i + 1, c + 1);
+      const entry = this.sheetEntries(sheet).get(key(i + 1, c + 1));
+      if (entry) pending.push(entry.done);
+    }));
+    await Promise.all(pending);
+  }
+
+  /** True while any formula of the sheet is still running. */
+  pending(sheet: SheetModel): boolean {
+    for (const entry of this.sheetEntries(sheet).values()) if (entry.result.state === 'pending') return true;
+    return false;
+  }
+
+  /**
+   * The spilled answers of a sheet whose anchor still holds the formula they answer: anchor
+   * position, the cells, and the #REF! message when a cell it would cover has content.
+   */
+  spills(sheet: SheetModel): Array<{ row: number; column: number; cells: SpilledCell[][]; blockedBy?: string }> {
+    const out: Array<{ row: number; column: number; cells: SpilledCell[][]; blockedBy?: string }> = [];
+    for (const [k, entry] of this.sheetEntries(sheet)) {
+      const [row, column] = k.split(':').map(Number) as [number, number];
+      if (entry.result.state !== 'value' || sheet.formula(row, column) !== entry.formula) continue;
+      const cells = entry.result.cells;
+      let blockedBy: string | undefined;
+      for (let r = 0; r < cells.length && !blockedBy; r++) {
+        for (let c = 0; c < (cells[r]?.length ?? 0); c++) {
+          if (r === 0 && c === 0) continue;
+          if (sheet.value(row + r, column + c) !== undefined || sheet.formula(row + r, column + c) !== undefined) {
+            blockedBy = `${columnToLetters(column + c)}${row + r}`;
+            break;
+          }
+        }
+      }
+      out.push({ row, column, cells, ...(blockedBy ? { blockedBy } : {}) });
+    }
+    return out;
+  }
+
+  private start(sheet: SheetModel, row: number, column: number, formula: string): Entry {
+    const entry: Entry = { formula, result: { state: 'pending' }, done: Promise.resolve() };
+    this.sheetEntries(sheet).set(key(row, column), entry);
+    entry.done = this.evaluate(sheet, formula).then((result) => {
+      entry.result = result;
+    });
+    return entry;
+  }
+
+  private async evaluate(sheet: SheetModel, formula: string): Promise<FormulaResult> {
+    const call = parseFormulaCall(formula);
+    const names = await this.customFunctions();
+    if (!call) {
+      return { state: 'error', code: '#N/A', message: `The playground computes only Merchant Analytics functions called with values or cell references (${names.join(', ')}).` };
+    }
+    if (!names.includes(call.name)) {
+      return { state: 'error', code: '#N/A', message: `'${call.name}' is not a Merchant Analytics function: the playground computes only those (${names.join(', ')}); Sheets computes its own.` };
+    }
+    const wb = this.workbook();
+    let args: unknown[];
+    try {
+      args = call.args.map((a) => this.argument(a, sheet, wb));
+    } catch (error) {
+      return { state: 'error', code: '#ERROR!', message: error instanceof Error ? error.message : String(error) };
+    }
+    const result: RunResultLike = await this.runtime.run(call.name, args, { authMode: 'CUSTOM_FUNCTION' });
+    if (result.timedOut) return { state: 'error', code: '#ERROR!', message: 'Exceeded maximum execution time (line 0).' };
+    if (!result.ok) return { state: 'error', code: '#ERROR!', message: result.error?.message ?? 'The function failed.' };
+    return { state: 'value', cells: spillOf(result.value, wb.timeZone) };
+  }
+
+  /** A formula argument as Sheets hands it to a custom function. */
+  private argument(arg: FormulaArg, sheet: SheetModel, wb: Workbook): unknown {
+    if (arg.kind === 'value') return arg.value;
+    const target = arg.sheetName === undefined ? sheet : wb.sheetByName(arg.sheetName);
+    if (!target) throw new Error(`Unresolved sheet name '${arg.sheetName ?? ''}'.`);
+    const read = (r: number, c: number): unknown => {
+      const value = target.value(r, c);
+      if (value === undefined) return '';
+      if (typeof value === 'number' && isDateFormat(target.format(r, c))) return new Date(serialToEpoch(value, wb.timeZone));
+      return value;
+    };
+    if (arg.numRows === 1 && arg.numColumns === 1) return read(arg.row, arg.column);
+    return Array.from({ length: arg.numRows }, (_, r) => Array.from({ length: arg.numColumns }, (_, c) => read(arg.row + r, arg.column + c)));
+  }
+}

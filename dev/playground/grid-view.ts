@@ -1,0 +1,165 @@
+/**
+ * The workbook as the playground's grid draws it, read from the runtime's workbook model: sheets
+ * in the workbook's order with their frozen rows and column widths, and windows of rows with
+ * each cell's displayed text — the runtime's own `displayValue` for its number format (the text
+ * `Range.getDisplayValues` gives), so what the page shows is what Sheets would show — its notes,
+ * bold, and formula results (formula-cells.ts) spilled into the cells around them.
+ */
+import { displayValue, DEFAULT_DATE_FORMAT, DEFAULT_DATETIME_FORMAT, isDateFormat, type CellScalar } from '../gas-runtime/spreadsheet/number-format';
+import type { SheetModel } from '../gas-runtime/spreadsheet/sheet-model';
+import type { Workbook } from '../gas-runtime/spreadsheet/workbook';
+import type { FormulaCells, SpilledCell } from './formula-cells';
+
+/** Empty rows drawn below the last row with content (the sheet's other empty rows are not drawn). */
+export const EMPTY_ROWS_BELOW = 10;
+/** The most rows one window request returns. */
+export const MAX_WINDOW_ROWS = 500;
+
+export interface GridSheet {
+  name: string;
+  sheetId: number;
+  hidden: boolean;
+  /** Last row with a value, formula or spilled answer. */
+  lastRow: number;
+  /** Rows the grid draws: past the last row by EMPTY_ROWS_BELOW, at most the sheet's rows. */
+  rowCount: number;
+  columnCount: number;
+  frozenRows: number;
+  frozenColumns: number;
+  /** Pixel width of each column, as set (Sheets' 100 px where nobody set one). */
+  widths: number[];
+  /** True while a formula of the sheet is still running (the page polls until it is false). */
+  computing: boolean;
+  /** Embedded charts on the sheet (drawn above its cells). */
+  charts: number;
+}
+
+export interface GridCell {
+  /** Displayed text. */
+  t: string;
+  /** n = number (right-aligned), b = boolean (centred), e = error; absent for text. */
+  k?: 'n' | 'b' | 'e';
+  /** What the formula bar shows when it differs from t: the formula, or the value as typed. */
+  edit?: string;
+  note?: string;
+  bold?: true;
+  /** Error message (hover), for k = 'e'. */
+  message?: string;
+  /** Part of a formula's spilled answer. */
+  spill?: true;
+}
+
+export interface GridWindow {
+  sheet: string;
+  from: number;
+  rows: Array<Array<GridCell | null>>;
+}
+
+function kindOf(value: CellScalar): GridCell['k'] {
+  return typeof value === 'number' ? 'n' : typeof value === 'boolean' ? 'b' : undefined;
+}
+
+/** The text Sheets' formula bar shows for a value: a date as a date, a number unformatted. */
+function editText(value: CellScalar, format: string | undefined): string {
+  if (typeof value === 'number' && isDateFormat(format)) {
+    return displayValue(value, Number.isInteger(value) ? DEFAULT_DATE_FORMAT : DEFAULT_DATETIME_FORMAT);
+  }
+  return displayValue(value, undefined);
+}
+
+function valueCell(value: CellScalar, format: string | undefined): GridCell {
+  const t = displayValue(value, format);
+  const cell: GridCell = { t };
+  const k = kindOf(value);
+  if (k) cell.k = k;
+  const edit = editText(value, format);
+  if (edit !== t) cell.edit = edit;
+  return cell;
+}
+
+function spilledCell(spilled: SpilledCell): GridCell {
+  return { ...valueCell(spilled.value, spilled.format), spill: true };
+}
+
+function extent(sheet: SheetModel, formulas: FormulaCells): { rows: number; columns: number } {
+  let rows = sheet.lastRow();
+  let columns = sheet.lastColumn();
+  for (const s of formulas.spills(sheet)) {
+    if (s.blockedBy) continue;
+    rows = Math.max(rows, s.row + s.cells.length - 1);
+    columns = Math.max(columns, s.column + Math.max(...s.cells.map((r) => r.length)) - 1);
+  }
+  return { rows, columns };
+}
+
+export function gridSheets(workbook: Workbook, formulas: FormulaCells): GridSheet[] {
+  return workbook.sheets.map((sheet) => {
+    const used = extent(sheet, formulas);
+    const columnCount = Math.max(sheet.maxColumns, used.columns);
+    return {
+      name: sheet.name,
+      sheetId: sheet.sheetId,
+      hidden: sheet.hidden,
+      lastRow: used.rows,
+      rowCount: Math.max(used.rows, Math.min(sheet.maxRows, Math.max(used.rows + EMPTY_ROWS_BELOW, 100))),
+      columnCount,
+      frozenRows: sheet.frozenRows,
+      frozenColumns: sheet.frozenColumns,
+      widths: Array.from({ length: columnCount }, (_, c) => sheet.columnWidth(c + 1)),
+      computing: formulas.pending(sheet),
+      charts: sheet.charts.length,
+    };
+  });
+}
+
+/** Rows from..from+count-1 of a sheet (1-based), each cell null when empty. */
+export function gridWindow(sheet: SheetModel, from: number, count: number, formulas: FormulaCells): GridWindow {
+  const first = Math.max(1, Math.floor(from));
+  const last = first + Math.min(MAX_WINDOW_ROWS, Math.max(0, Math.floor(count))) - 1;
+  const spilled = new Map<string, GridCell>();
+  for (const s of formulas.spills(sheet)) {
+    if (s.blockedBy) continue;
+    s.cells.forEach((cells, r) => {
+      const row = s.row + r;
+      if (row < first || row > last) return;
+      cells.forEach((cell, c) => {
+        if (r > 0 || c > 0) spilled.set(`${row}:${s.column + c}`, spilledCell(cell));
+      });
+    });
+  }
+  const blocked = new Map(formulas.spills(sheet).filter((s) => s.blockedBy).map((s) => [`${s.row}:${s.column}`, s.blockedBy!]));
+  const columns = Math.max(sheet.maxColumns, sheet.lastColumn());
+  const rows: Array<Array<GridCell | null>> = [];
+  for (let r = first; r <= last; r++) {
+    const line: Array<GridCell | null> = [];
+    for (let c = 1; c <= columns; c++) {
+      const formula = sheet.formula(r, c);
+      const value = sheet.value(r, c);
+      let cell: GridCell | null = null;
+      if (formula !== undefined) {
+        const result = formulas.resultAt(sheet, r, c);
+        const at = `${r}:${c}`;
+        if (blocked.has(at)) {
+          cell = { t: '#REF!', k: 'e', message: `Array result was not expanded because it would overwrite data in ${blocked.get(at)!}.` };
+        } else if (!result || result.state === 'pending') cell = { t: 'Loading...' };
+        else if (result.state === 'error') cell = { t: result.code, k: 'e', message: result.message };
+        else cell = valueCell(result.cells[0]?.[0]?.value ?? '', result.cells[0]?.[0]?.format);
+        cell.edit = formula;
+        delete cell.spill;
+      } else if (value !== undefined) {
+        cell = valueCell(value, sheet.format(r, c));
+      } else cell = spilled.get(`${r}:${c}`) ?? null;
+      const note = sheet.note(r, c);
+      const bold = sheet.style(r, c)?.fontWeight === 'bold';
+      if (note !== undefined || bold) {
+        cell ??= { t: '' };
+        if (note !== undefined) cell.note = note;
+        if (bold) cell.bold = true;
+      }
+      line.push(cell);
+    }
+    while (line.length > 0 && line[line.length - 1] === null) line.pop();
+    rows.push(line);
+  }
+  return { sheet: sheet.name, from: first, rows };
+}

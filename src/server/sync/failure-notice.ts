@@ -1,0 +1,121 @@
+/**
+ * Failure notices: a scheduled run that fails in a way only a person can fix (the connection was
+ * revoked or moved, a managed heading was edited, the sheet is full, the day's trigger time is
+ * spent…) sends an e-mail to the user who opted in — at most once a day per problem. Google sends
+ * no e-mail for add-on trigger failures (apps-script-facts.md), so without this a schedule can
+ * stop for weeks unseen.
+ *
+ * The notice goes from the account the trigger runs as to that same account: the opt-in records
+ * who asked, and a run under another account (another editor's trigger) sends nothing. Nothing in
+ * it comes from the API but the store's name and the add-on's own message; never a token.
+ */
+import { documentProperties } from '../platform/properties';
+import { clipText } from '../platform/property-size';
+
+const OPT_IN_KEY = 'ma.failure-notice';
+const SENT_KEY = 'ma.failure-notice.sent';
+
+/** failures.ts codes that need a person; a connection loss always does. */
+const NEEDS_A_PERSON = ['sheet_owner', 'sheet_layout', 'cell_limit', 'backfill_too_large', 'not_configured', 'api_redirected', 'trigger_allowance'];
+
+export interface FailureNoticeSetting {
+  on: boolean;
+  /** Who receives the notices (the account that opted in); null when off. */
+  email: string | null;
+}
+
+export interface NoticeInput {
+  code: string;
+  connectionLost: boolean;
+  message: string;
+  /** When the run ended, and the day it counts on (YYYY-MM-DD in the spreadsheet's zone). */
+  day: string;
+}
+
+function currentUserEmail(): string {
+  try {
+    return Session.getEffectiveUser().getEmail();
+  } catch {
+    return '';
+  }
+}
+
+export function failureNoticeSetting(): FailureNoticeSetting {
+  const raw = documentProperties().getProperty(OPT_IN_KEY);
+  if (!raw) return { on: false, email: null };
+  try {
+    const parsed = JSON.parse(raw) as { email?: unknown };
+    return typeof parsed.email === 'string' && parsed.email !== '' ? { on: true, email: parsed.email } : { on: false, email: null };
+  } catch {
+    return { on: false, email: null };
+  }
+}
+
+/** The sidebar's switch: on records the current user as the recipient; off removes it. */
+export function setFailureNotices(on: boolean): FailureNoticeSetting {
+  if (!on) {
+    documentProperties().deleteProperty(OPT_IN_KEY);
+    return { on: false, email: null };
+  }
+  const email = currentUserEmail();
+  if (email === '') throw new Error('Failure e-mails need to know your e-mail address, and Google did not give it to the add-on. Open the add-on again from the Extensions menu and try once more.');
+  documentProperties().setProperty(OPT_IN_KEY, JSON.stringify({ email: clipText(email, 320) }));
+  return { on: true, email };
+}
+
+export function needsAPerson(input: Pick<NoticeInput, 'code' | 'connectionLost'>): boolean {
+  return input.connectionLost || NEEDS_A_PERSON.indexOf(input.code) >= 0;
+}
+
+/**
+ * Sends the notice when it is wanted, due and possible; returns whether it was sent. Never throws:
+ * a notice that cannot go (quota, no permission) is logged, and the run's own result stands.
+ */
+export function sendFailureNotice(input: NoticeInput): boolean {
+  try {
+    if (!needsAPerson(input)) return false;
+    const setting = failureNoticeSetting();
+    if (!setting.on || setting.email === null) return false;
+    // Only the account that opted in sends, to itself.
+    if (currentUserEmail().toLowerCase() !== setting.email.toLowerCase()) return false;
+    const props = documentProperties();
+    const sent = readSent(props.getProperty(SENT_KEY));
+    if (sent[input.code] === input.day) return false;
+    if (MailApp.getRemainingDailyQuota() < 1) return false;
+    const spreadsheet = SpreadsheetApp.getActive();
+    const name = spreadsheet ? spreadsheet.getName() : 'your spreadsheet';
+    MailApp.sendEmail(
+      setting.email,
+      `Merchant Analytics: the scheduled sync of "${clipText(name, 80)}" needs you`,
+      [
+        `The scheduled sync of the spreadsheet "${name}" stopped and will not go on by itself:`,
+        '',
+        input.message,
+        '',
+        spreadsheet ? `Open the spreadsheet: ${spreadsheet.getUrl()}` : '',
+        'Then open Extensions → Merchant Analytics → Open sidebar to see what to do.',
+        '',
+        'You get at most one e-mail a day for each problem. To stop them, untick "E-mail me when a scheduled sync needs me" in the sidebar.',
+      ].join('\n'),
+    );
+    sent[input.code] = input.day;
+    props.setProperty(SENT_KEY, JSON.stringify(sent));
+    return true;
+  } catch (e) {
+    console.log(`Failure notice not sent: ${e instanceof Error ? e.message.slice(0, 200) : 'unknown error'}`);
+    return false;
+  }
+}
+
+function readSent(raw: string | null): Record<string, string> {
+  if (!raw) return {};
+  try {
+    const parsed = JSON.parse(raw) as Record<string, unknown>;
+    const out: Record<string, string> = {};
+    // Bounded: one entry per problem code (a few dozen bytes each).
+    for (const [code, day] of Object.entries(parsed)) if (typeof day === 'string' && code.length <= 40) out[code] = day;
+    return out;
+  } catch {
+    return {};
+  }
+}
