@@ -43,7 +43,9 @@ export function connectedPage(storeName: string | null): CallbackPage {
       storeName
         ? `This spreadsheet can now read "${storeName}" from Merchant Analytics (read-only: nothing in your store can be changed from the spreadsheet).`
         : 'This spreadsheet can now read your store from Merchant Analytics (read-only). The store details will appear in the sidebar.',
-      'Open the sidebar again to start the first sync.',
+      // True after a first connection and after a reconnect alike: the page cannot tell which the sheets are in.
+      'Go back to the spreadsheet: the Merchant Analytics sidebar, if it is still open, shows the connection within a few seconds (otherwise open it from Extensions → Merchant Analytics → Open sidebar). ' +
+        'Sync now then fetches your data; after a reconnect it continues from where the sheets left off, and automatic sync that the lost connection paused resumes once the sidebar shows the connection.',
     ],
     reference: null,
   };
