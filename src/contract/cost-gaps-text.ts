@@ -23,10 +23,9 @@ export function money(amount: number, currency: string | null): string {
 
 export function costGapsText(view: CostGapsView): string {
   if (view.ordersCounted === 0) return 'No orders synced yet.';
-  if (view.orders === 0) return `Costs are known for all ${count(view.ordersCounted)} orders.`;
-  const orders = view.orders === 1 ? '1 order' : `${count(view.orders)} orders`;
+  if (view.orders === 0) return `Costs are known for all ${count(view.ordersCounted)} active orders.`;
   return (
-    `Incomplete costs: ${orders} of ${count(view.ordersCounted)}, ${money(view.netRevenue, view.currency)} of net revenue. ` +
-    'Their profit is overstated by the missing costs (Orders: cost_status, highlighted in amber).'
+    `Incomplete costs on ${count(view.orders)} of ${count(view.ordersCounted)} active orders (${money(view.netRevenue, view.currency)} net revenue): ` +
+    'their profit is overstated by the missing costs. See cost_status in Orders (highlighted in amber).'
   );
 }
