@@ -43,12 +43,13 @@ export function messageFor(
     case 'store_changed':
       if (detail === 'store_differs_from_sheets') {
         return {
-          message: `You picked ${storeName(otherStore)}, but the sheets in this spreadsheet hold data of ${name}. Nothing was changed and the two stores are never mixed. Click Reconnect and pick ${name} to resume syncing here, or connect ${storeName(otherStore)} from a new spreadsheet.`,
+          // The connection may have moved here (a pick in the consent window) or elsewhere (the same user connected another spreadsheet).
+          message: `This spreadsheet's connection now reads ${storeName(otherStore)}, but the sheets in this spreadsheet hold data of ${name}. Nothing was changed and the two stores are never mixed. Click Reconnect and pick ${name} to resume syncing here, or connect ${storeName(otherStore)} from a new spreadsheet.`,
           action: 'reconnect',
         };
       }
       return {
-        message: `This connection now reads another store: the same Merchant Analytics user connected a different store (here or in another spreadsheet), which moves the user's only connection. ${KEPT} Reconnect here, or connect the other store with a different merchant user.`,
+        message: `This connection now reads another store${otherStore ? ` (${storeName(otherStore)})` : ''}: the same Merchant Analytics user connected a different store (here or in another spreadsheet), which moves the user's only connection. ${KEPT} Reconnect here, or connect the other store with a different merchant user.`,
         action: 'reconnect',
       };
     case 'invalid_claims':
