@@ -78,7 +78,9 @@ describe('spec 8.1: 429 carries Retry-After and X-RateLimit-Reason', () => {
     expect(e).toBeInstanceOf(errors.RateLimitedError);
     expect(e.retryAt).toBe(NOW + 7000);
     expect((e as errors.RateLimitedError).reason).toBe('burst');
-    expect(e.userMessage).toContain('2025-01-15T12:00:07Z');
+    // In the spreadsheet's zone (UTC here: no spreadsheet in a unit test), to the minute rounded up, never a Z string.
+    expect(e.userMessage).toContain('resumes after 12:01 on 2025-01-15 (UTC time)');
+    expect(e.userMessage).not.toMatch(/\d{2}:\d{2}:\d{2}Z/);
   });
 
   it('Retry-After as an HTTP date', () => {
@@ -105,6 +107,6 @@ describe('client failures', () => {
     expect(e.code).toBe('rate_limit_budget');
     expect(e.action).toBe('wait');
     expect(e.retryAt).toBe(NOW + 60_000);
-    expect(e.userMessage).toContain('2025-01-15T12:01:00Z');
+    expect(e.userMessage).toContain('resumes after 12:01 on 2025-01-15 (UTC time)');
   });
 });
