@@ -187,7 +187,9 @@ describe('a run stopped by the hourly request reserve is partial and continues',
     expect(value).toMatchObject({ outcome: 'partial', done: false });
     expect(value.pausedUntil).not.toBeNull();
     const zone = (stack.runtime.workbook as unknown as Workbook).timeZone;
-    const expected = new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(value.pausedUntil as string));
+    // "resumes after HH:MM" to the minute rounded up: never earlier than the pause ends.
+    const resumeMinute = Math.ceil(Date.parse(value.pausedUntil as string) / 60_000) * 60_000;
+    const expected = new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(resumeMinute));
     const last = logRows().at(-1);
     expect(last?.outcome).toBe('partial');
     expect(String(last?.message)).toContain(`resumes after ${expected}`);
