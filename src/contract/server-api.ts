@@ -24,6 +24,8 @@ export interface SidebarServerApi {
   disconnectStore(): SidebarState;
   startSync(): SyncProgress;
   runSyncStep(): SyncProgress;
+  /** Cancel: the running step stops before its next page (it answers with what it wrote). */
+  cancelSync(): void;
   setSchedule(request: ScheduleRequest): ScheduleView;
   /** Limits the orders sync to orders placed since a day (the offer when the sheets fill up). */
   setOrdersWindow(request: OrdersWindowRequest): SidebarState;
@@ -45,6 +47,7 @@ const callNames: Record<SidebarCallName, true> = {
   disconnectStore: true,
   startSync: true,
   runSyncStep: true,
+  cancelSync: true,
   setSchedule: true,
   setOrdersWindow: true,
   closeMonth: true,

@@ -115,6 +115,14 @@ export function startSync(): SyncProgress {
 }
 
 /**
+ * Sidebar → Cancel: the running sync step stops before its next page.
+ * @return {void}
+ */
+export function cancelSync(): void {
+  sidebar.cancelSync();
+}
+
+/**
  * Sidebar → Sync now: one budgeted slice of the sync; the sidebar calls it until done.
  * @return {Object} SyncProgress
  */

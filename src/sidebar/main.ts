@@ -302,7 +302,9 @@ function wire(): void {
   byId('sync-now').addEventListener('click', () => void syncNow());
   byId('sync-cancel').addEventListener('click', () => {
     cancelRequested = true;
-    setBusy('Cancelling: the sync stops once the pages it is writing now are saved (up to a minute)…');
+    setBusy('Cancelling: the sync stops before its next page (the page being written now is saved)…');
+    // Runs beside the step in progress; if it fails, the sync still stops after this step.
+    call('cancelSync').catch(() => undefined);
   });
   byId('schedule-mode').addEventListener('change', () => showHourRow(byId<HTMLSelectElement>('schedule-mode').value === 'daily'));
   byId('schedule-save').addEventListener('click', () => void saveSchedule());

@@ -76,6 +76,7 @@ const stack: PlaygroundStack = {
       if (name === 'getSidebarState') return ok({ ...script.state, stamp: script.stamp });
       if (name === 'beginConnect') return ok({ authorizationUrl: 'about:blank' });
       if (name === 'startSync') return ok(progress({ phase: 'Starting' }));
+      if (name === 'cancelSync') return ok(null);
       if (name === 'runSyncStep') {
         await new Promise((resolve) => setTimeout(resolve, script.stepDelayMs));
         if (script.stepGate) await script.stepGate;
@@ -206,7 +207,7 @@ describe.skipIf(!hasChromium || !existsSync(path.join(dist, 'Sidebar.html')))('s
     await page.close();
   });
 
-  it('Cancel stops after the current step: other controls stay disabled until then, rows written are kept', async () => {
+  it('Cancel asks the server to stop before the next page and no further step starts: other controls stay disabled until then, rows written are kept', async () => {
     const step = progress({ counts: { ...ZERO, ordersAdded: 250, lineItems: 700 }, fraction: 0.1 });
     script.steps = [step, step, step, step];
     let endStep = (): void => {};
@@ -222,6 +223,8 @@ describe.skipIf(!hasChromium || !existsSync(path.join(dist, 'Sidebar.html')))('s
     endStep();
     await frame.waitForFunction(() => /^Sync cancelled\. Rows written so far are kept/.test(document.querySelector('#status')?.textContent ?? ''));
     expect(await frame.textContent('#sync-phase')).toBe('Cancelled');
+    // The running step was asked to stop (cancelSync runs beside it), and no further step started.
+    expect(script.calls).toContain('cancelSync');
     expect(script.calls.filter((c) => c === 'runSyncStep')).toHaveLength(1);
     expect(script.steps).toHaveLength(3);
     expect(await frame.isEnabled('#sync-now')).toBe(true);

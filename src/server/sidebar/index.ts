@@ -12,6 +12,7 @@ import { parseOrdersWindowRequest } from './orders-window-request';
 import { parseScheduleRequest } from './schedule-request';
 import { sidebarStamp, sidebarState } from './state';
 import { syncModulePort } from './sync-port';
+import { clearCancel, requestCancel } from '../sync/cancel';
 import { runSyncSessionStep, startSyncSession } from './sync-session';
 
 /** Menu "Sync now" runs in one execution: stop well before Apps Script's 6 minutes. */
@@ -50,7 +51,14 @@ export function disconnectStore(): SidebarState {
 }
 
 export function startSync(): SyncProgress {
+  // A Cancel of an earlier Sync now does not stop this one.
+  clearCancel();
   return startSyncSession(ports());
+}
+
+/** Sidebar → Cancel: the running step stops before its next page (sync/cancel.ts). */
+export function cancelSync(): void {
+  requestCancel();
 }
 
 export function runSyncStep(): SyncProgress {

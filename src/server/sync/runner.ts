@@ -7,6 +7,7 @@ import { createApiClient, type ApiClient } from '../api';
 import { confirmStore, documentLock, refreshProactively, setStoreTag, storeTag, triggerTokenSource } from '../auth';
 import { getDeploymentConfig } from '../config';
 import { ExecutionBudget, EXECUTION_LIMIT_MS } from '../platform/budget';
+import { CancellableBudget, CANCELLED_NOTE } from './cancel';
 import { documentProperties } from '../platform/properties';
 import { ManagedWorkbook } from '../sheets/managed-workbook';
 import { checkBasis, finishBasisRefresh } from './basis-change';
@@ -44,6 +45,8 @@ export interface RunOptions {
   tieOut?: boolean;
   /** Added to the message of a run that stopped at its budget with work left. */
   partialNote?: string;
+  /** Sync now from the sidebar: a Cancel there stops the run before its next page (cancel.ts). */
+  cancellable?: boolean;
 }
 
 export interface RunOutcome {
@@ -122,7 +125,7 @@ function skippedRun(startedAt: number, allowance: ScheduledAllowance): RunOutcom
 
 export function runSync(options: RunOptions): RunOutcome {
   const startedAt = Date.now();
-  const budget = new ExecutionBudget(options.budgetMs);
+  const budget = options.cancellable ? new CancellableBudget(options.budgetMs) : new ExecutionBudget(options.budgetMs);
   setSheetsWaitBudget((ms) => budget.canWait(ms));
   const workbook = new ManagedWorkbook();
   const tally = emptyTally();
@@ -198,6 +201,8 @@ export function runSync(options: RunOptions): RunOutcome {
       const tiesOut = options.tieOut === true || (jobs.indexOf('orders') >= 0 && jobs.indexOf('daily') >= 0 && tieoutDue(state, watermarkAtStart, tally.counts.ordersGone, basisRefreshed));
       if (allCaughtUp && tiesOut && budget.canStartStep()) messages.push(tieoutOrNote(ctx));
       if (!allCaughtUp && options.partialNote) messages.push(options.partialNote);
+      // A cancelled run says so, not "stopped before the time limit".
+      if (!allCaughtUp && budget instanceof CancellableBudget && budget.cancelled) messages.splice(0, messages.length, CANCELLED_NOTE);
       result = { done: allCaughtUp, job: current, tally, message: messages.join(' '), outcome: allCaughtUp ? 'ok' : 'partial', failureCode: null, position, counts: tally.counts, pausedUntil: null };
     } catch (e) {
       // Pages written before the failure are in the sheets (and checkpointed): the tally counts them.

@@ -1,0 +1,38 @@
+/**
+ * Cancel from the sidebar, honoured before the next page: the sidebar's Cancel stores a request in
+ * the document properties (cancelSync, a separate execution running while the step runs), and a
+ * run started by Sync now looks at it each time it would start another page. Sync now's start
+ * clears it, so a request never outlives the run it was made for.
+ */
+import { ExecutionBudget } from '../platform/budget';
+import { documentProperties } from '../platform/properties';
+
+const CANCEL_KEY = 'ma.sync.cancelAt';
+
+export function requestCancel(now: number = Date.now()): void {
+  documentProperties().setProperty(CANCEL_KEY, String(now));
+}
+
+export function clearCancel(): void {
+  documentProperties().deleteProperty(CANCEL_KEY);
+}
+
+/**
+ * A budget that also ends when a cancel was requested: one document-property read per page
+ * (getProperty reads the store each time; another execution wrote it). Once seen, it stays cancelled.
+ */
+export class CancellableBudget extends ExecutionBudget {
+  private seen = false;
+
+  get cancelled(): boolean {
+    return this.seen;
+  }
+
+  override canStartStep(): boolean {
+    if (!super.canStartStep()) return false;
+    if (!this.seen) this.seen = documentProperties().getProperty(CANCEL_KEY) !== null;
+    return !this.seen;
+  }
+}
+
+export const CANCELLED_NOTE = 'Cancelled in the sidebar before the next page. Rows written so far are kept; Sync now continues from where it stopped.';

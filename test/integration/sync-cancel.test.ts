@@ -1,0 +1,72 @@
+/**
+ * Cancel in the sidebar stops a Sync now step before its next page: cancelSync runs as its own
+ * execution while runSyncStep runs (as google.script.run calls do), the step sees the request
+ * when it would start another page, and ends partial with rows written so far kept, at a page
+ * boundary, saying it was cancelled. The next Sync now is not stopped by the old request.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack } from '../../dev/harness/index';
+import { sheetTable } from './sync-support';
+
+const PAGE = 250;
+let stack: Stack;
+let total: number;
+
+beforeAll(async () => {
+  stack = await startStack({ orders: 5000, seed: 12, modelledTimeOnly: true });
+  await stack.connect();
+  total = ((await stack.truth('orders')) as { data: unknown[] }).data.length;
+}, 120_000);
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+const orderRows = (): number => Math.max(0, (stack.runtime.exportJson().sheets['Orders']?.length ?? 1) - 1);
+
+/** Resolves once the Orders sheet holds at least `rows` data rows (the step's own writes, seen from the host). */
+async function ordersReach(rows: number, step: Promise<unknown>): Promise<boolean> {
+  let ended = false;
+  void step.then(() => (ended = true));
+  while (!ended) {
+    if (orderRows() >= rows) return true;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return false;
+}
+
+describe('Cancel from the sidebar', () => {
+  it('stops the running step before its next page; what was written is kept, at a page boundary', async () => {
+    expect((await stack.runtime.run('startSync', [], { authMode: 'FULL' })).ok).toBe(true);
+    const step = stack.runtime.run('runSyncStep', [], { authMode: 'FULL' });
+    const midway = await ordersReach(PAGE, step);
+    expect(midway, 'the step ended before a page was written: the store is too small to cancel midway').toBe(true);
+    const cancel = await stack.runtime.run('cancelSync', [], { authMode: 'FULL' });
+    expect(cancel.ok, cancel.error?.message).toBe(true);
+    const result = await step;
+    expect(result.ok, result.error?.message).toBe(true);
+    const progress = result.value as { done: boolean; problem: unknown; counts: { ordersAdded: number } };
+    expect(progress.done).toBe(false);
+    expect(progress.problem).toBeNull();
+    const written = orderRows();
+    expect(written).toBeLessThan(total);
+    expect(written % PAGE).toBe(0);
+    expect(progress.counts.ordersAdded).toBe(written);
+    const log = sheetTable(stack, 'Sync log');
+    const last = log[log.length - 1];
+    expect(last[log[0].indexOf('outcome')]).toBe('partial');
+    expect(String(last[log[0].indexOf('message')])).toMatch(/^Cancelled in the sidebar before the next page/);
+  }, 180_000);
+
+  it('the next Sync now is not stopped by that request and brings every order', async () => {
+    expect((await stack.runtime.run('startSync', [], { authMode: 'FULL' })).ok).toBe(true);
+    let done = false;
+    for (let i = 0; i < 10 && !done; i++) {
+      const r = await stack.runtime.run('runSyncStep', [], { authMode: 'FULL' });
+      expect(r.ok, r.error?.message).toBe(true);
+      done = (r.value as { done: boolean }).done;
+    }
+    expect(done).toBe(true);
+    expect(orderRows()).toBe(total);
+  }, 180_000);
+});
