@@ -3,6 +3,7 @@ import type { ExecutionResult } from './bridge/execution.js';
 import type { QuotaLedger } from './quotas.js';
 import type { PropertyStore } from './services/properties.js';
 import type { TriggerRecord } from './services/triggers.js';
+import type { SentMail } from './services/mail.js';
 import { createLocalRuntime, type RunOptions, type RuntimeCounts, type RuntimeOptions } from './runtime.js';
 import type { WorkbookJson } from './spreadsheet-adapter.js';
 import type { Workbook } from './spreadsheet/workbook.js';
@@ -14,6 +15,7 @@ export type { RunOptions, RuntimeCounts, RuntimeOptions } from './runtime.js';
 export { CUSTOM_FUNCTION_TIME_LIMIT_MS, DEFAULT_TIME_LIMIT_MS } from './runtime.js';
 export type { PropertyStore } from './services/properties.js';
 export type { TriggerRecord } from './services/triggers.js';
+export type { SentMail } from './services/mail.js';
 export type { WorkbookJson } from './spreadsheet-adapter.js';
 export type { AuthMode, ExecutionCounts, ExecutionServiceContext, FetchRecord } from './types.js';
 export { UiLog } from './types.js';
@@ -31,6 +33,8 @@ export interface GasRuntime {
   readonly triggers: TriggerRecord[];
   /** Per-user quota use on the runtime clock (quotas.ts). */
   readonly quotas: QuotaLedger;
+  /** Messages sent with MailApp (services/mail.ts), oldest first. */
+  readonly mail: SentMail[];
   readonly ui: UiLog;
   readonly totals: RuntimeCounts;
   /** Starts the loopback /usercallback endpoint; returns e.g. "http://127.0.0.1:PORT/usercallback". */
