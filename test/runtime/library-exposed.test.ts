@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRuntime, type GasRuntime } from '../../dev/gas-runtime/index.js';
-import { REAL_OAUTH2_LIBRARY } from '../../dev/harness/libraries.js';
+import { OAUTH2_STANDIN, REAL_OAUTH2_LIBRARY } from '../../dev/harness/libraries.js';
 import { LIBRARY_DIST } from './fixture-runtime.js';
 
 const OAUTH2_DIST = path.join(path.dirname(LIBRARY_DIST), 'oauth2-library');
@@ -78,8 +78,8 @@ describe('the real apps-script-oauth2 v1.43.0 (../shared/vendor) loads as Google
     expect(result.value as string).not.toContain('v'.repeat(43));
   });
 
-  it('v1.43.0 refuses a callback without a client secret, before any request', async () => {
-    runtime = await createRuntime({ distDir: OAUTH2_DIST, libraries: { OAuth2: REAL_OAUTH2_LIBRARY } });
+  it.each([['real', REAL_OAUTH2_LIBRARY], ['stand-in', OAUTH2_STANDIN]])('%s: v1.43.0 refuses a callback without a client secret, before any request', async (_name, file) => {
+    runtime = await createRuntime({ distDir: OAUTH2_DIST, libraries: { OAuth2: file } });
     const result = await runtime.run('oauth2CallbackWithoutSecret');
     expect(result.value).toBe('Client Secret is required.');
     expect(result.counts.urlFetches).toBe(0);
