@@ -7,13 +7,16 @@ import {
   connectedPage,
   deniedPage,
   expiredPage,
+  linkUsedPage,
   operatorPage,
   renderCallbackPage,
   serverErrorPage,
   storeMismatchPage,
+  wrongSpreadsheetPage,
   type CallbackPage,
 } from './pages';
 import { createOAuthService } from './service';
+import { takeConnectFlow } from './connect-flow';
 import { accessTokenOf, documentLock, grantedScopes, withDocumentLock } from './session';
 
 /** What Apps Script passes to the callback function: query parameters plus the state's arguments. */
@@ -25,6 +28,12 @@ export interface AuthCallbackRequest {
 export function handleAuthCallback(request: AuthCallbackRequest): GoogleAppsScript.HTML.HtmlOutput {
   const page = completeAuthorization(request);
   return HtmlService.createHtmlOutput(renderCallbackPage(page)).setTitle(page.title);
+}
+
+/** A callback that runs with a document may only complete that document's flow; without one, the flow names it. */
+function isCallbackSpreadsheet(spreadsheetId: string): boolean {
+  const active = SpreadsheetApp.getActive();
+  return active === null || active.getId() === spreadsheetId;
 }
 
 function completeAuthorization(request: AuthCallbackRequest): CallbackPage {
@@ -40,6 +49,10 @@ function completeAuthorization(request: AuthCallbackRequest): CallbackPage {
   if (error === 'access_denied') return deniedPage();
   if (error) return serverErrorPage(String(error).slice(0, 64));
   if (!parameter['code']) return serverErrorPage('missing_code');
+  // Before any token request: a replayed code would make the server revoke the tokens it gave for it.
+  const flow = takeConnectFlow(parameter['flow']);
+  if (!flow) return linkUsedPage();
+  if (flow.spreadsheetId !== parameter['sheet'] || !isCallbackSpreadsheet(flow.spreadsheetId)) return wrongSpreadsheetPage();
 
   const service = createOAuthService(config, documentLock());
   let granted: boolean;

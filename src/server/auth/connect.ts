@@ -1,6 +1,7 @@
 /// <reference types="google-apps-script-oauth2" />
 import { getDeploymentConfig } from '../config';
 import { TOKEN_PROPERTY_KEY } from './constants';
+import { openConnectFlow } from './connect-flow';
 import { forgetConnection } from './lifecycle';
 import { secureCodeVerifier } from './pkce';
 import { createOAuthService } from './service';
@@ -9,14 +10,19 @@ import { documentProperties } from '../platform/properties';
 
 /**
  * The URL that starts the flow (spec 5.3): code, S256 challenge of a fresh verifier (which the
- * library carries inside the state token), the scopes, and no `resource` parameter.
+ * library carries inside the state token), the scopes, and no `resource` parameter. The state also
+ * names this flow's one-time mark and this spreadsheet (connect-flow.ts).
  */
 export function authorizationUrl(): string {
   const config = getDeploymentConfig();
+  const spreadsheet = SpreadsheetApp.getActive();
+  if (!spreadsheet) throw new Error('Connect needs the spreadsheet: open the Merchant Analytics sidebar from the spreadsheet to connect.');
+  const spreadsheetId = spreadsheet.getId();
   const service = createOAuthService(config, null)
     .setCodeVerififer(secureCodeVerifier())
     .setCodeChallengeMethod('S256' as GoogleAppsScriptOAuth2.CodeChallengeMethod);
-  return service.getAuthorizationUrl();
+  // Both travel sealed in the state token; the callback checks them against the user's flow mark.
+  return service.getAuthorizationUrl({ flow: openConnectFlow(spreadsheetId), sheet: spreadsheetId });
 }
 
 /**

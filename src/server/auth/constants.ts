@@ -11,6 +11,12 @@ export const REQUESTED_SCOPES: readonly string[] = [
   'offline_access',
 ];
 
+/** How long the library's state token lives (it calls withTimeout(3600)): a Connect click is good for this long. */
+export const STATE_TOKEN_SECONDS = 3600;
+
+/** User properties marking each open Connect flow (connect-flow.ts): `ma.connectFlow.<uuid>`. */
+export const FLOW_MARK_PREFIX = 'ma.connectFlow.';
+
 /** The global Apps Script runs when the authorization server redirects back (src/server/main.ts). */
 export const CALLBACK_FUNCTION = 'authCallback';
 
