@@ -1,16 +1,19 @@
 /**
  * The stand-in (dev/gas-runtime/libraries/oauth2-standin.ts) and the real apps-script-oauth2
  * v1.43.0 (../shared/vendor) behave the same under the add-on, on the same flows: where the token
- * is stored and in what shape, when it counts as expired, refresh and rotation, reset (Disconnect),
- * and what each failure becomes. Each flow runs once per library on its own stack (same seed);
- * every observation is first checked against the emulator's ground truth (issued tokens, token
- * endpoint counters), then the two libraries' observations must be equal.
+ * is stored and in what shape, when it counts as expired, refresh and rotation, two executions
+ * refreshing at once (the lock), reset (Disconnect), and what each failure becomes (denied consent,
+ * token-endpoint outages, disabled client, revoked grant, with their error texts). Each flow runs
+ * once per library on its own stack (same seed); every observation is first checked against the
+ * emulator's ground truth (issued tokens, token-endpoint counters), then the two libraries'
+ * observations must be equal.
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { OAUTH2_STANDIN, REAL_OAUTH2_LIBRARY, startStack, type Stack } from '../../dev/harness/index';
 import { issuedTokenValues, sidebarConnection, tokenRequestStats } from '../../dev/harness/inspect';
 
 type Library = 'real' | 'stand-in';
+const TOKEN_PATH = '/api/auth/oauth2/token';
 const FILES: Record<Library, string> = { real: REAL_OAUTH2_LIBRARY, 'stand-in': OAUTH2_STANDIN };
 
 interface StoredToken {
@@ -106,6 +109,12 @@ async function connectAndExpire(library: Library) {
   await moveToSecondsLeft(stack, 30);
   const again = { check: await checkAsTrigger(stack), failures: (await tokenRequestStats(stack.control)).failures };
 
+  // Two executions find the token inside its last minute at once: the lock lets one refresh, the other reads its token.
+  await moveToSecondsLeft(stack, 30);
+  const beforeRace = await refreshCount(stack);
+  const race = await Promise.all([checkAsTrigger(stack), checkAsTrigger(stack)]);
+  const concurrent = { checks: race, refreshed: (await refreshCount(stack)) - beforeRace, failures: (await tokenRequestStats(stack.control)).failures };
+
   const disconnected = await stack.runtime.run('disconnectStore', [], { authMode: 'FULL' });
   const afterReset = {
     ok: disconnected.ok,
@@ -113,7 +122,7 @@ async function connectAndExpire(library: Library) {
     state: (await sidebarConnection(stack.runtime)).state,
     requestsAfter: (await stack.runtime.run('checkApiConnection', ['trigger'], { authMode: 'FULL' })).counts.requests.length,
   };
-  return { afterConnect, with90s, afterRefresh, again, afterReset };
+  return { afterConnect, with90s, afterRefresh, again, concurrent, afterReset };
 }
 
 /** What each failure becomes: a denied consent, a revoked grant found at refresh, a disabled client at refresh. */
@@ -123,6 +132,12 @@ async function failures(library: Library) {
   const deniedView = { outcome: denied.outcome, keys: oauthKeys(stack) };
 
   expect((await stack.connect()).outcome).toBe('connected');
+  // The token endpoint answers an HTML 502, then a JSON 500: temporary, nothing recorded, the connection stays.
+  await stack.control('faults', { path_prefix: TOKEN_PATH, status: 502, body: 'html', count: 1 });
+  await stack.control('faults', { path_prefix: TOKEN_PATH, status: 500, count: 1 });
+  await moveToSecondsLeft(stack, 30);
+  const transient = { html: await checkAsTrigger(stack), json: await checkAsTrigger(stack), afterwards: await checkAsTrigger(stack), seen: await sidebarConnection(stack.runtime) };
+
   await stack.control('client/disable', { disabled: true });
   await moveToSecondsLeft(stack, 30);
   const disabledCheck = await checkAsTrigger(stack);
@@ -136,7 +151,7 @@ async function failures(library: Library) {
   const revokedCheck = await checkAsTrigger(stack);
   const revokedFailures = (await tokenRequestStats(stack.control)).failures;
   const revoked = { check: revokedCheck, failures: revokedFailures, seen: await sidebarConnection(stack.runtime) };
-  return { deniedView, disabled, revoked };
+  return { deniedView, transient, disabled, revoked };
 }
 
 describe('connect, expiry, refresh, reset: the real library and the stand-in', () => {
@@ -166,6 +181,10 @@ describe('connect, expiry, refresh, reset: the real library and the stand-in', (
     expect(s.again.failures).toEqual({});
   });
 
+  it.each(['real', 'stand-in'] as const)('%s: two executions at once in the last minute: one refresh, both served', (library) => {
+    expect(seen[library].concurrent).toEqual({ checks: [{ ok: true, code: null }, { ok: true, code: null }], refreshed: 1, failures: {} });
+  });
+
   it.each(['real', 'stand-in'] as const)('%s: Disconnect (reset) removes every stored key; nothing is requested afterwards', (library) => {
     expect(seen[library].afterReset).toEqual({ ok: true, keys: [], state: 'not_connected', requestsAfter: 0 });
   });
@@ -182,9 +201,13 @@ describe('failures: the real library and the stand-in', () => {
     for (const stack of stacks.splice(0)) await stack.close();
   });
 
-  it.each(['real', 'stand-in'] as const)('%s: denied keeps nothing; a disabled client is an operator problem; a revoked grant is revoked', (library) => {
+  it.each(['real', 'stand-in'] as const)('%s: denied keeps nothing; token endpoint 502/500 is temporary; a disabled client is an operator problem; a revoked grant is revoked', (library) => {
     const s = seen[library];
     expect(s.deniedView).toEqual({ outcome: 'denied', keys: [] });
+    expect(s.transient.html).toMatchObject({ ok: false, error: expect.stringContaining('could not renew its access just now') });
+    expect(s.transient.json).toMatchObject({ ok: false, error: expect.stringContaining('could not renew its access just now') });
+    expect(s.transient.afterwards).toEqual({ ok: true, code: null });
+    expect(s.transient.seen.state).toBe('connected');
     expect(s.disabled.check.ok).toBe(false);
     expect(s.disabled.seen.state).toBe('operator_problem');
     expect(s.disabled.failures).toMatchObject({ invalid_client: 1 });
