@@ -30,6 +30,8 @@ export interface GasRuntime {
   readonly clock: { now(): number; advance(ms: number): void };
   readonly workbook: Workbook;
   readonly properties: { script: PropertyStore; document: PropertyStore; user: PropertyStore };
+  /** The file each manifest library was loaded from, by userSymbol (env, options, or the stand-in). */
+  readonly libraryFiles: Record<string, string>;
   readonly triggers: TriggerRecord[];
   /** Per-user quota use on the runtime clock (quotas.ts). */
   readonly quotas: QuotaLedger;

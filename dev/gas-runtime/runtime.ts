@@ -91,6 +91,11 @@ export class LocalRuntime {
     return this.stores.properties;
   }
 
+  /** The file each manifest library was loaded from, by userSymbol. */
+  get libraryFiles(): Record<string, string> {
+    return Object.fromEntries(this.libraries.map((l) => [l.userSymbol, l.filename]));
+  }
+
   /** Per-user quota use (Sheets API per minute, UrlFetch per day, trigger runtime per day). */
   get quotas(): QuotaLedger {
     return this.stores.quotas;

@@ -24,10 +24,10 @@ export function defaultLibraries(): Record<string, string> | undefined {
   return existsSync(REAL_OAUTH2_LIBRARY) ? { OAuth2: REAL_OAUTH2_LIBRARY } : undefined;
 }
 
-/** Which OAuth2 source a stack with these options runs: for test names and the bench's report. */
-export function oauth2Source(libraries: Record<string, string> | undefined): 'real' | 'stand-in' | string {
-  const file = process.env['GAS_LIBRARY_OAuth2'] ?? libraries?.['OAuth2'];
-  if (!file) return 'stand-in';
+/** Which OAuth2 library a runtime loaded: 'real', 'stand-in', or the path of another file. */
+export function oauth2Source(libraryFiles: Record<string, string>): string {
+  const file = libraryFiles['OAuth2'];
+  if (!file) return 'none';
   if (path.resolve(file) === REAL_OAUTH2_LIBRARY) return 'real';
   if (path.resolve(file) === OAUTH2_STANDIN) return 'stand-in';
   return path.resolve(file);

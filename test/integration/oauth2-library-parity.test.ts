@@ -9,7 +9,7 @@
  * observations must be equal.
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { OAUTH2_STANDIN, REAL_OAUTH2_LIBRARY, startStack, type Stack } from '../../dev/harness/index';
+import { OAUTH2_STANDIN, REAL_OAUTH2_LIBRARY, oauth2Source, startStack, type Stack } from '../../dev/harness/index';
 import { issuedTokenValues, sidebarConnection, tokenRequestStats } from '../../dev/harness/inspect';
 
 type Library = 'real' | 'stand-in';
@@ -218,5 +218,21 @@ describe('failures: the real library and the stand-in', () => {
 
   it('the stand-in observes exactly what the real library does', () => {
     expect(seen['stand-in']).toEqual(seen.real);
+  });
+});
+
+describe('which library the suites run', () => {
+  it('a stack started without options loads the real v1.43.0 from ../shared/vendor (the stand-in only when it is absent)', async () => {
+    const stack = await startStack({ orders: 1 });
+    stacks.push(stack);
+    expect(oauth2Source(stack.runtime.libraryFiles)).toBe('real');
+    expect(stack.runtime.libraryFiles['OAuth2']).toBe(REAL_OAUTH2_LIBRARY);
+  });
+
+  it('each stack of this file runs the library it names', async () => {
+    for (const library of ['real', 'stand-in'] as const) {
+      const stack = await stackWith(library);
+      expect(oauth2Source(stack.runtime.libraryFiles)).toBe(library);
+    }
   });
 });
