@@ -284,8 +284,8 @@ export function checkApiConnection(tokenMode?: 'trigger' | 'custom_function'): C
  */
 export function onScheduledSync(e?: unknown): sync.SyncProgress {
   // Fired by its clock trigger (the event names it), the run counts against the daily trigger runtime.
-  const trigger = typeof e === 'object' && e !== null && typeof (e as { triggerUid?: unknown }).triggerUid === 'string';
-  return sync.runScheduledSync({ trigger });
+  const triggerUid = typeof e === 'object' && e !== null && typeof (e as { triggerUid?: unknown }).triggerUid === 'string' ? (e as { triggerUid: string }).triggerUid : null;
+  return sync.runScheduledSync({ trigger: triggerUid !== null, triggerUid });
 }
 
 /**

@@ -1,6 +1,24 @@
-/** The OAuth2 library's service name; the token lives in document property `oauth2.<name>`. */
+/** The OAuth2 library's service name; one service per spreadsheet (tokenServiceName). */
 export const SERVICE_NAME = 'merchant-analytics';
-export const TOKEN_PROPERTY_KEY = `oauth2.${SERVICE_NAME}`;
+/** Where versions before the per-user connection kept the token (document properties); read only to tidy up. */
+export const LEGACY_TOKEN_PROPERTY_KEY = `oauth2.${SERVICE_NAME}`;
+
+/**
+ * The connecting user's token for one spreadsheet lives in THEIR user properties under
+ * `oauth2.<this name>` (the library's key): the callback, that user's sidebar and the trigger they
+ * created reach it with or without the document; no other editor can spend it.
+ */
+export function tokenServiceName(spreadsheetId: string): string {
+  return `${SERVICE_NAME}.${spreadsheetId}`;
+}
+
+/** Document property: the access token (never the refresh token) and its expiry, for formulas and other editors. */
+export const SHARED_ACCESS_TOKEN_KEY = 'ma.accessToken';
+
+/** User property: what the documentless callback hands to the spreadsheet's sidebar (handoff.ts). */
+export function handoffKey(spreadsheetId: string): string {
+  return `ma.connectHandoff.${spreadsheetId}`;
+}
 
 /** Spec 5.1: every read scope this add-on uses, plus offline_access for a refresh token. */
 export const REQUESTED_SCOPES: readonly string[] = [

@@ -3,6 +3,7 @@
  * index once per run, and writes every row write of a page in ONE Values.batchUpdate (RAW),
  * growing the grid first when needed. Only managed columns are written; rows never move.
  */
+import { currentSpreadsheet } from '../platform/context';
 import { a1Range } from './a1';
 import { KeyIndex } from './key-index';
 import { setUpRequests } from './layout';
@@ -92,7 +93,7 @@ export class ManagedWorkbook {
   private currency: string | null = null;
 
   constructor() {
-    this.spreadsheet = SpreadsheetApp.getActive();
+    this.spreadsheet = currentSpreadsheet('opening the sheets to sync');
     this.timeZone = this.spreadsheet.getSpreadsheetTimeZone();
   }
 

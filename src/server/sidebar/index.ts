@@ -5,6 +5,7 @@
 import { countsText as writtenText } from '../../contract/counts-text';
 import type { ConnectStart, ScheduleView, SidebarState, SyncProgress } from '../../contract/sidebar';
 import { measureSpreadsheetCells } from './cells-gauge';
+import { adoptPendingConnection } from '../auth';
 import { apiAccountPort, authConnectionPort } from './connection-port';
 import { documentSidebarMemory } from './memory';
 import type { SidebarPorts } from './ports';
@@ -27,8 +28,14 @@ function ports(): SidebarPorts {
   };
 }
 
+/**
+ * The sidebar polls this: it also adopts a connection the (documentless) callback handed off for
+ * this spreadsheet (auth/handoff.ts); a busy document leaves it for the next poll.
+ */
 export function getSidebarState(): SidebarState {
-  return sidebarState(ports());
+  const p = ports();
+  if (adoptPendingConnection() === 'adopted') p.sync.handOverSchedule?.();
+  return sidebarState(p);
 }
 
 export function beginConnect(): ConnectStart {

@@ -11,6 +11,8 @@ import { runScheduledSync as runScheduled, runSync, type RunOutcome } from './ru
 import { describeSchedule, resumeSuspendedSchedule, scheduleTimeZone, suspendedSchedule, type Schedule } from './schedule';
 import { SyncStateStore } from './state';
 import { SyncLog } from './sync-log';
+import { enterScheduledRun } from './scheduled-entry';
+import { emptyCounts } from '../../contract/counts-text';
 
 export { resumeTimeText } from './failures';
 export type { JobName, JobPosition } from './job-context';
@@ -46,10 +48,18 @@ export function runSyncStep(options: { jobs?: JobName[]; budgetMs?: number; tieO
   return toProgress(outcome, fromMark);
 }
 
-/** The time-driven trigger's work: refresh, lock, every job until caught up or out of budget. */
-export function runScheduledSync(options: { trigger: boolean } = { trigger: false }): SyncProgress {
+/**
+ * The time-driven trigger's work: refresh, lock, every job until caught up or out of budget. Fired
+ * by its trigger (`triggerUid`), with or without its document (scheduled-entry.ts).
+ */
+export function runScheduledSync(options: { trigger: boolean; triggerUid?: string | null } = { trigger: false }): SyncProgress {
+  const entry = enterScheduledRun(options.triggerUid ?? null);
+  if (!entry.run) {
+    const counts = emptyCounts();
+    return { done: true, job: null, pagesDone: 0, rowsWritten: 0, counts, pausedUntil: null, fraction: null, message: entry.message, outcome: 'ok' };
+  }
   const fromMark = ordersWatermark();
-  return toProgress(runScheduled(options), fromMark);
+  return toProgress(runScheduled({ trigger: options.trigger }), fromMark);
 }
 
 function ordersWatermark(): string | null {

@@ -8,6 +8,8 @@ import { confirmStore, documentLock, refreshProactively, setStoreTag, storeTag, 
 import { getDeploymentConfig } from '../config';
 import { ExecutionBudget, EXECUTION_LIMIT_MS } from '../platform/budget';
 import { documentProperties } from '../platform/properties';
+import { documentCacheOrNull } from '../platform/context';
+import { adoptScheduledRunState, refreshOwnerCopy } from './owner-state';
 import { ManagedWorkbook } from '../sheets/managed-workbook';
 import { checkBasis, finishBasisRefresh } from './basis-change';
 import { writeTieout } from '../finance/tieout-sheet';
@@ -134,6 +136,8 @@ export function runSync(options: RunOptions): RunOutcome {
     leaveBusyNote(properties, Utilities.getUuid(), { ...blankEntry(startedAt, options.jobs.join(', ')), endedAt: Date.now(), outcome: 'busy', message });
     return { done: false, job: null, tally, message, outcome: 'busy', failureCode: null, position: null, counts: emptyCounts(), pausedUntil: null };
   }
+  // A documentless scheduled run of this user worked on their copy of the state: take it in first.
+  adoptScheduledRunState();
   // Read under the lock: a run that just ended while this one waited saved its checkpoints and log row.
   const state = new SyncStateStore(properties);
   const log = new SyncLog(workbook, state, properties);
@@ -146,7 +150,7 @@ export function runSync(options: RunOptions): RunOutcome {
     let failure: RunFailure | null = null;
     try {
       const config = getDeploymentConfig();
-      api = createApiClient({ baseUrl: config.apiBaseUrl, tokens: triggerTokenSource(), budget, cache: CacheService.getDocumentCache() });
+      api = createApiClient({ baseUrl: config.apiBaseUrl, tokens: triggerTokenSource(), budget, cache: documentCacheOrNull() });
       const account = api.account();
       if (!confirmStore({ id: account.store.id, name: account.store.name })) {
         const tag = storeTag();
@@ -230,6 +234,7 @@ export function runSync(options: RunOptions): RunOutcome {
       connectionLost: failure !== null && failure.connectionLost,
       pausedUntil: result.pausedUntil,
     });
+    refreshOwnerCopy();
   } finally {
     lock.releaseLock();
   }
