@@ -64,6 +64,8 @@ export interface RunOptions {
 /** fireTrigger's options: `document: false` fires a clock trigger without its document (Google does not say which it does). */
 export interface FireTriggerOptions {
   document?: boolean;
+  /** As RunOptions.killAtServiceCall: the trigger's execution ends at that service call. */
+  killAtServiceCall?: number;
 }
 
 export interface RuntimeCounts extends ExecutionCounts {
@@ -236,7 +238,9 @@ export class LocalRuntime {
     };
     const user = trigger.userEmail;
     const run = (): Promise<ExecutionResult> =>
-      this.run(trigger.handlerFunction, [], { authMode: 'FULL', event, user, document: options.document !== false, ...this.triggerLimit(user) });
+      this.run(trigger.handlerFunction, [], {
+        authMode: 'FULL', event, user, document: options.document !== false, killAtServiceCall: options.killAtServiceCall, ...this.triggerLimit(user),
+      });
     return this.runTrigger(user, run);
   }
 
