@@ -55,7 +55,17 @@ export type AdoptOutcome = 'none' | 'adopted' | 'busy';
  * With the document: takes over a connection the callback handed off (or, once, a token an older
  * version kept in the document). Needs write access: never from a custom function.
  */
+let adoptedThisExecution = false;
+
 export function adoptPendingConnection(): AdoptOutcome {
+  // Once per execution is enough (it is called before every token use); a busy lock tries again.
+  if (adoptedThisExecution) return 'none';
+  const outcome = adoptOnce();
+  if (outcome !== 'busy') adoptedThisExecution = true;
+  return outcome;
+}
+
+function adoptOnce(): AdoptOutcome {
   const props = realDocumentProperties();
   const spreadsheetId = props ? currentSpreadsheetId() : null;
   if (!props || !spreadsheetId) return 'none';

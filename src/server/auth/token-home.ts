@@ -10,12 +10,16 @@ import type { ConnectionRecord } from './types';
 import { accessTokenOf, expiresAtMs } from './session';
 
 /** The Google user this execution runs as ('' when Google does not say). */
+let userEmail: string | null = null;
+
 export function currentUserEmail(): string {
+  if (userEmail !== null) return userEmail;
   try {
-    return Session.getEffectiveUser().getEmail() || Session.getActiveUser().getEmail() || '';
+    userEmail = Session.getEffectiveUser().getEmail() || Session.getActiveUser().getEmail() || '';
   } catch {
-    return '';
+    userEmail = '';
   }
+  return userEmail;
 }
 
 /** True when the connection on record is this user's (so their user properties hold its refresh token). */

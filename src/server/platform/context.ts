@@ -21,6 +21,18 @@ export class MissingContextError extends Error {
 
 let boundSpreadsheetId: string | null = null;
 let openedSpreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet | null = null;
+// Asked once per execution: every SpreadsheetApp call is a billed service call.
+let activeKnown = false;
+let active: GoogleAppsScript.Spreadsheet.Spreadsheet | null = null;
+let activeId: string | null = null;
+
+function activeSpreadsheet(): GoogleAppsScript.Spreadsheet.Spreadsheet | null {
+  if (!activeKnown) {
+    active = SpreadsheetApp.getActive();
+    activeKnown = true;
+  }
+  return active;
+}
 
 /** A documentless execution (a scheduled run) names the spreadsheet it serves. */
 export function bindSpreadsheet(id: string): void {
@@ -35,22 +47,29 @@ export function boundSpreadsheet(): string | null {
 
 /** True when this execution has its document (SpreadsheetApp.getActive() is not null). */
 export function hasActiveDocument(): boolean {
-  return SpreadsheetApp.getActive() !== null;
+  return activeSpreadsheet() !== null;
 }
 
 /** The active spreadsheet, or the bound one opened by id; throws MissingContextError when neither. */
 export function currentSpreadsheet(where: string): GoogleAppsScript.Spreadsheet.Spreadsheet {
-  const active = SpreadsheetApp.getActive();
-  if (active) return active;
+  const document = activeSpreadsheet();
+  if (document) return document;
   if (boundSpreadsheetId) return (openedSpreadsheet ??= SpreadsheetApp.openById(boundSpreadsheetId));
   throw new MissingContextError('the spreadsheet', where);
 }
 
 /** The id of the spreadsheet this execution serves, or null when it has none (the callback). */
 export function currentSpreadsheetId(): string | null {
-  const active = SpreadsheetApp.getActive();
-  if (active) return active.getId();
+  const document = activeSpreadsheet();
+  if (document) return (activeId ??= document.getId());
   return boundSpreadsheetId;
+}
+
+/** The id of a spreadsheet this module handed out, asked of the service once per execution. */
+export function spreadsheetIdOf(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet): string {
+  if (spreadsheet === activeSpreadsheet()) return (activeId ??= spreadsheet.getId());
+  if (spreadsheet === openedSpreadsheet && boundSpreadsheetId) return boundSpreadsheetId;
+  return spreadsheet.getId();
 }
 
 /** The document cache, or null without a document (callers then do without a shared cache). */

@@ -11,7 +11,7 @@ let documentStore: GoogleAppsScript.Properties.Properties | null = null;
 
 export function documentProperties(): GoogleAppsScript.Properties.Properties {
   if (documentStore) return documentStore;
-  const real = PropertiesService.getDocumentProperties();
+  const real = realDocumentProperties();
   if (real) return (documentStore = real);
   const bound = boundSpreadsheet();
   if (bound) return (documentStore = ownerCopyOfDocumentState(bound));
@@ -19,6 +19,13 @@ export function documentProperties(): GoogleAppsScript.Properties.Properties {
 }
 
 /** The real document properties, or null in an execution without a document. */
+let realKnown = false;
+let realStore: GoogleAppsScript.Properties.Properties | null = null;
+
 export function realDocumentProperties(): GoogleAppsScript.Properties.Properties | null {
-  return PropertiesService.getDocumentProperties();
+  if (!realKnown) {
+    realStore = PropertiesService.getDocumentProperties();
+    realKnown = true;
+  }
+  return realStore;
 }

@@ -3,7 +3,7 @@
  * index once per run, and writes every row write of a page in ONE Values.batchUpdate (RAW),
  * growing the grid first when needed. Only managed columns are written; rows never move.
  */
-import { currentSpreadsheet } from '../platform/context';
+import { currentSpreadsheet, spreadsheetIdOf } from '../platform/context';
 import { a1Range } from './a1';
 import { KeyIndex } from './key-index';
 import { setUpRequests } from './layout';
@@ -376,7 +376,7 @@ export class ManagedWorkbook {
   }
 
   id(): string {
-    if (this.spreadsheetId === null) this.spreadsheetId = this.spreadsheet.getId();
+    if (this.spreadsheetId === null) this.spreadsheetId = spreadsheetIdOf(this.spreadsheet);
     return this.spreadsheetId;
   }
 }

@@ -18,7 +18,7 @@
  * to that same store.
  */
 import { currentUserEmail, readConnectionRecord } from '../auth';
-import { currentSpreadsheet } from '../platform/context';
+import { currentSpreadsheet, spreadsheetIdOf } from '../platform/context';
 import { dropOwnerCopy, takeOwnerCopy } from '../platform/owner-copy';
 import { documentProperties, realDocumentProperties } from '../platform/properties';
 import { forgetScheduleTrigger, registerScheduleTrigger } from './schedule-registry';
@@ -149,7 +149,7 @@ function installSchedule(schedule: Schedule): Schedule {
   stopSchedule();
   if (schedule.kind === 'off') return schedule;
   const timeZone = spreadsheetTimeZone();
-  const spreadsheetId = currentSpreadsheet('setting the schedule').getId();
+  const spreadsheetId = spreadsheetIdOf(currentSpreadsheet('setting the schedule'));
   const builder = ScriptApp.newTrigger(SCHEDULED_SYNC_HANDLER).timeBased();
   let trigger: GoogleAppsScript.Script.Trigger;
   if (schedule.kind === 'hourly') trigger = builder.everyHours(1).create();
@@ -177,7 +177,7 @@ export function stopSchedule(): void {
     ScriptApp.deleteTrigger(trigger);
   }
   const { spreadsheetId } = scheduleOwnership();
-  const id = spreadsheetId ?? currentSpreadsheet('stopping the schedule').getId();
+  const id = spreadsheetId ?? spreadsheetIdOf(currentSpreadsheet('stopping the schedule'));
   if (realDocumentProperties()) dropOwnerCopy(id);
   properties().deleteProperty(SCHEDULE_PROPERTY);
 }
