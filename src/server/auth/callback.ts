@@ -100,9 +100,7 @@ function completeAuthorization(request: AuthCallbackRequest): CallbackPage {
   }
   if (probe && !probe.ok && isConnectionCode(probe.code)) {
     leaveHandoff(spreadsheetId, { kind: 'auth_failure', code: probe.code, scopes, at });
-    if (probe.code === 'client_not_authorized' || probe.code === 'insufficient_scope') {
-      return operatorPage(messageFor('operator_problem', null, probe.code).message, probe.code);
-    }
+    if (probe.code === 'client_not_authorized') return operatorPage(messageFor('operator_problem', null, probe.code).message, probe.code);
     return serverErrorPage(probe.code);
   }
   // The account could not be read right now: the connection stands; the sidebar reads the store later.

@@ -6,6 +6,7 @@ import { countsText as writtenText } from '../../contract/counts-text';
 import type { ConnectStart, ScheduleView, SidebarState, SyncProgress } from '../../contract/sidebar';
 import { measureSpreadsheetCells } from './cells-gauge';
 import { adoptPendingConnection } from '../auth';
+import { adoptScheduledRunStateIfFree } from '../sync/owner-state';
 import { apiAccountPort, authConnectionPort } from './connection-port';
 import { documentSidebarMemory } from './memory';
 import type { SidebarPorts } from './ports';
@@ -35,6 +36,7 @@ function ports(): SidebarPorts {
 export function getSidebarState(): SidebarState {
   const p = ports();
   if (adoptPendingConnection() === 'adopted') p.sync.handOverSchedule?.();
+  adoptScheduledRunStateIfFree();
   return sidebarState(p);
 }
 

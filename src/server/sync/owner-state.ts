@@ -4,7 +4,7 @@
  * scheduled run wrote is adopted first, and the copy is taken afresh after a sync run, so the next
  * documentless run starts from what every editor's runs left.
  */
-import { currentUserEmail } from '../auth';
+import { currentUserEmail, documentLock } from '../auth';
 import { currentSpreadsheetId } from '../platform/context';
 import { adoptOwnerCopy, takeOwnerCopy } from '../platform/owner-copy';
 import { realDocumentProperties } from '../platform/properties';
@@ -30,4 +30,20 @@ export function adoptScheduledRunState(): string[] {
 export function refreshOwnerCopy(): void {
   const owners = ownersDocument();
   if (owners) takeOwnerCopy(owners.id, owners.document);
+}
+
+/**
+ * The sidebar (polling, with the document): folds in a documentless run's writes when the
+ * document is free; a busy document (a sync holds it and adopts them itself) is left alone.
+ */
+export function adoptScheduledRunStateIfFree(): void {
+  if (!ownersDocument()) return;
+  const lock = documentLock();
+  const held = lock.hasLock();
+  if (!held && !lock.tryLock(1_000)) return;
+  try {
+    adoptScheduledRunState();
+  } finally {
+    if (!held) lock.releaseLock();
+  }
 }

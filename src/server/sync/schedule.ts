@@ -22,6 +22,7 @@ import { currentSpreadsheet, spreadsheetIdOf } from '../platform/context';
 import { dropOwnerCopy, takeOwnerCopy } from '../platform/owner-copy';
 import { documentProperties, realDocumentProperties } from '../platform/properties';
 import { forgetScheduleTrigger, registerScheduleTrigger } from './schedule-registry';
+import { markScheduleTrigger } from './schedule-marker';
 
 export const SCHEDULED_SYNC_HANDLER = 'onScheduledSync';
 const SCHEDULE_PROPERTY = 'ma.sync.schedule';
@@ -159,6 +160,7 @@ function installSchedule(schedule: Schedule): Schedule {
   }
   const triggerUid = trigger.getUniqueId();
   registerScheduleTrigger(triggerUid, spreadsheetId);
+  markScheduleTrigger(currentSpreadsheet('setting the schedule'), triggerUid);
   const saved: Schedule = schedule.kind === 'daily' ? { kind: 'daily', hour: schedule.hour } : { kind: 'hourly' };
   properties().setProperty(SCHEDULE_PROPERTY, JSON.stringify({ ...saved, timeZone, owner: currentUserEmail() || null, triggerUid, spreadsheetId }));
   const document = realDocumentProperties();
@@ -177,8 +179,10 @@ export function stopSchedule(): void {
     ScriptApp.deleteTrigger(trigger);
   }
   const { spreadsheetId } = scheduleOwnership();
-  const id = spreadsheetId ?? spreadsheetIdOf(currentSpreadsheet('stopping the schedule'));
+  const spreadsheet = currentSpreadsheet('stopping the schedule');
+  const id = spreadsheetId ?? spreadsheetIdOf(spreadsheet);
   if (realDocumentProperties()) dropOwnerCopy(id);
+  if (properties().getProperty(SCHEDULE_PROPERTY) !== null) markScheduleTrigger(spreadsheet, null);
   properties().deleteProperty(SCHEDULE_PROPERTY);
 }
 

@@ -4,12 +4,28 @@
  * owner's properties (recorded when the schedule was set) and opens it by id. Either way a trigger
  * the schedule no longer names (turned off or paused by another editor, replaced) removes itself.
  */
-import { bindSpreadsheet, hasActiveDocument, MissingContextError } from '../platform/context';
+import { bindSpreadsheet, currentSpreadsheet, hasActiveDocument, MissingContextError } from '../platform/context';
+import { markedScheduleTrigger } from './schedule-marker';
 import { scheduleOwnership, parseSchedule } from './schedule';
 import { deleteOwnTrigger, forgetScheduleTrigger, spreadsheetOfTrigger } from './schedule-registry';
 import { documentProperties } from '../platform/properties';
 
 const SCHEDULE_PROPERTY = 'ma.sync.schedule';
+
+/**
+ * With the document, the schedule record says; without it, the owner's copy may be behind another
+ * editor's change, so the spreadsheet's own marker (schedule-marker.ts) decides.
+ */
+function namesThisTrigger(triggerUid: string): boolean {
+  if (!hasActiveDocument()) {
+    const marked = markedScheduleTrigger(currentSpreadsheet('checking the schedule'));
+    if (marked !== undefined) return marked === triggerUid;
+  }
+  const { triggerUid: named } = scheduleOwnership();
+  const inForce = parseSchedule(documentProperties().getProperty(SCHEDULE_PROPERTY)).kind !== 'off';
+  // A record from an older version names no trigger: it still stands for this one.
+  return inForce && (named === null || named === triggerUid);
+}
 
 export type ScheduledEntry = { run: true } | { run: false; message: string };
 
@@ -25,10 +41,7 @@ export function enterScheduledRun(triggerUid: string | null): ScheduledEntry {
     bindSpreadsheet(spreadsheetId);
   }
   if (!triggerUid) return { run: true };
-  const { triggerUid: named } = scheduleOwnership();
-  const inForce = parseSchedule(documentProperties().getProperty(SCHEDULE_PROPERTY)).kind !== 'off';
-  // A record from an older version names no trigger: it still stands for this one.
-  if (inForce && (named === null || named === triggerUid)) return { run: true };
+  if (namesThisTrigger(triggerUid)) return { run: true };
   deleteOwnTrigger(triggerUid);
   forgetScheduleTrigger(triggerUid);
   console.log(`[schedule] trigger ${triggerUid} is no longer this spreadsheet's schedule: removed`);
