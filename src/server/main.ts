@@ -6,7 +6,7 @@
  */
 
 import { handleAuthCallback as completeAuthorization, type AuthCallbackRequest } from './auth';
-import { buildAddOnMenu, openSidebar, showHelpDialog } from './menu';
+import { buildAddOnMenu, openSidebar, showEnvironmentDialog, showHelpDialog } from './menu';
 import * as sidebar from './sidebar';
 import type { CloseMonthResult, ConnectStart, DashboardResult, FailureNoticeView, ScheduleView, SidebarState, SyncProgress } from '../contract/sidebar';
 import { closeMonth as closeMonthSnapshot } from './finance/close-month';
@@ -52,6 +52,14 @@ export function onInstall(e?: GoogleAppsScript.Events.AddonOnInstall): void {
 /** Menu → Open sidebar: shows the Merchant Analytics sidebar. */
 export function showSidebar(): void {
   openSidebar();
+}
+
+/**
+ * Menu → Check the add-on's environment: for this spreadsheet and user, which contexts each kind of
+ * execution (sidebar, scheduled run, connect callback, formula) found the last time it ran.
+ */
+export function showEnvironmentCheck(): void {
+  showEnvironmentDialog();
 }
 
 /** Menu → Help: what the add-on does and how to start. */

@@ -98,6 +98,23 @@ describe('A\'s trigger fired without the document', () => {
   });
 });
 
+describe('what each kind of execution found (menu: Check the add-on\'s environment)', () => {
+  it('the first scheduled run said in the Sync log that it had no document; the menu shows every kind', async () => {
+    const log = stack.runtime.workbook.sheetByName('Sync log');
+    expect(log).toBeTruthy();
+    const text = JSON.stringify(stack.runtime.exportJson().sheets);
+    const line = 'This scheduled run found: document properties NO, active spreadsheet NO, document lock NO, Intl time zones yes, OAuth2 library (v43) yes.';
+    expect(text.split(line).length - 1).toBe(1);
+    const shown = await stack.runtime.run('showEnvironmentCheck', [], { user: A });
+    expect(shown.ok, shown.error?.message).toBe(true);
+    const report = stack.runtime.ui.alerts.at(-1)!.prompt;
+    expect(report).toMatch(/^Sidebar \([^)]+\): document properties yes, active spreadsheet yes, document lock yes, Intl time zones yes, OAuth2 library \(v43\) yes\./m);
+    expect(report).toMatch(/^Scheduled run \([^)]+\): document properties NO, active spreadsheet NO, document lock NO/m);
+    expect(report).toMatch(/^Connect \(the OAuth callback\) \([^)]+\): document properties NO, active spreadsheet NO, document lock NO/m);
+    expect(report).toMatch(/^Formula \(custom function\): not seen yet/m);
+  });
+});
+
 describe('user B, another editor', () => {
   it('sees whose connection and whose schedule it is', async () => {
     const state = await sidebarAs(B);
@@ -183,5 +200,34 @@ describe('B connects with their own account', () => {
     const { ['ma.accessToken']: _shared, ...rest } = stack.runtime.properties.document.all();
     void _shared;
     expect(leakedTokens(JSON.stringify(rest), issued)).toEqual([]);
+  });
+});
+
+describe('another editor\'s sidebar pauses A\'s schedule (the connection was lost)', () => {
+  let own: Stack;
+
+  beforeAll(async () => {
+    own = await startStack({ orders: 40, seed: 22 });
+    expect((await own.connect()).outcome).toBe('connected');
+    expect((await own.runtime.run('setSchedule', [{ mode: 'hourly' }], { user: A })).ok).toBe(true);
+  });
+  afterAll(async () => {
+    await own?.close();
+  });
+
+  it('A\'s trigger, fired without the document, reads the spreadsheet\'s marker and removes itself', async () => {
+    await own.control('grants/revoke', {});
+    await own.advanceClocks(2 * 60_000);
+    const seen = await own.runtime.run('getSidebarState', [], { authMode: 'FULL', user: B });
+    expect((seen.value as SidebarState).connection.state).toBe('revoked');
+    expect((seen.value as SidebarState).schedule).toMatchObject({ mode: 'off', note: { kind: 'paused' } });
+    // B could not reach A's trigger: it is still there until it fires.
+    const [trigger] = own.runtime.triggers.filter((t) => t.userEmail === A);
+    expect(trigger).toBeDefined();
+    const fired = await own.runtime.fireTrigger(trigger!.uid, { document: false });
+    expect(fired.ok, fired.error?.message).toBe(true);
+    expect((fired.value as { message: string }).message).toMatch(/removed itself/);
+    expect(own.runtime.triggers.filter((t) => t.handlerFunction === 'onScheduledSync')).toHaveLength(0);
+    expect(fired.counts.requests).toEqual([]);
   });
 });

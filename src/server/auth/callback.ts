@@ -17,6 +17,7 @@ import {
 } from './pages';
 import { createOAuthService } from './service';
 import { takeConnectFlow } from './connect-flow';
+import { recordEnvironment } from '../platform/environment';
 import { accessTokenOf, grantedScopes, userLock, withUserLock } from './session';
 
 /** What Apps Script passes to the callback function: query parameters plus the state's arguments. */
@@ -66,6 +67,7 @@ function completeAuthorization(request: AuthCallbackRequest): CallbackPage {
   if (flow.spreadsheetId !== parameter[STATE_SPREADSHEET_ID] || !isCallbackSpreadsheet(flow.spreadsheetId)) return wrongSpreadsheetPage();
   const spreadsheetId = flow.spreadsheetId;
 
+  recordEnvironment('callback', spreadsheetId);
   const service = createOAuthService(config, spreadsheetId, userLock());
   const at = Date.now();
   let granted: boolean;

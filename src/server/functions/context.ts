@@ -11,6 +11,7 @@ import { getDeploymentConfig } from '../config';
 import { CUSTOM_FUNCTION_LIMIT_MS, ExecutionBudget } from '../platform/budget';
 import { AnswerCache } from './answer-cache';
 import { formulaGeneration } from './generation';
+import { recordFormulaEnvironment } from '../platform/environment';
 
 export interface CustomFunctionContext {
   client: ApiClient;
@@ -25,6 +26,7 @@ export function customFunctionContext(): CustomFunctionContext {
   const budget = new ExecutionBudget(CUSTOM_FUNCTION_LIMIT_MS);
   const tokens = customFunctionTokenSource();
   const cache = CacheService.getDocumentCache();
+  recordFormulaEnvironment(cache);
   const store = storeTag() ?? '';
   const generation = formulaGeneration();
   const client = createApiClient({

@@ -7,6 +7,7 @@ import type { ConnectStart, ScheduleView, SidebarState, SyncProgress } from '../
 import { measureSpreadsheetCells } from './cells-gauge';
 import { adoptPendingConnection } from '../auth';
 import { adoptScheduledRunStateIfFree } from '../sync/owner-state';
+import { recordEnvironment } from '../platform/environment';
 import { apiAccountPort, authConnectionPort } from './connection-port';
 import { documentSidebarMemory } from './memory';
 import type { SidebarPorts } from './ports';
@@ -37,6 +38,7 @@ export function getSidebarState(): SidebarState {
   const p = ports();
   if (adoptPendingConnection() === 'adopted') p.sync.handOverSchedule?.();
   adoptScheduledRunStateIfFree();
+  recordEnvironment('sidebar');
   return sidebarState(p);
 }
 

@@ -12,6 +12,8 @@ import { describeSchedule, resumeSuspendedSchedule, scheduleTimeZone, suspendedS
 import { SyncStateStore } from './state';
 import { SyncLog } from './sync-log';
 import { enterScheduledRun } from './scheduled-entry';
+import { environmentLine, recordEnvironment } from '../platform/environment';
+import { currentSpreadsheetId } from '../platform/context';
 import { emptyCounts } from '../../contract/counts-text';
 
 export { resumeTimeText } from './failures';
@@ -58,8 +60,11 @@ export function runScheduledSync(options: { trigger: boolean; triggerUid?: strin
     const counts = emptyCounts();
     return { done: true, job: null, pagesDone: 0, rowsWritten: 0, counts, pausedUntil: null, fraction: null, message: entry.message, outcome: 'ok' };
   }
+  // The first scheduled run (and any whose context differs) says in the Sync log what it found.
+  const observed = options.trigger ? recordEnvironment('scheduled', currentSpreadsheetId()) : null;
+  const environmentNote = observed ? `This scheduled run found: ${environmentLine(observed)}.` : undefined;
   const fromMark = ordersWatermark();
-  return toProgress(runScheduled({ trigger: options.trigger }), fromMark);
+  return toProgress(runScheduled({ trigger: options.trigger, environmentNote }), fromMark);
 }
 
 function ordersWatermark(): string | null {

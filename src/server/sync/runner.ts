@@ -46,6 +46,8 @@ export interface RunOptions {
   tieOut?: boolean;
   /** Added to the message of a run that stopped at its budget with work left. */
   partialNote?: string;
+  /** What the execution found of its context, the first time (or when it changed): into the Sync log. */
+  environmentNote?: string;
 }
 
 export interface RunOutcome {
@@ -76,7 +78,7 @@ const RUNNERS: Record<JobName, (ctx: JobContext) => JobResult> = {
  * runtime (trigger-allowance.ts): a short budget, a daily share, and a note when cut short. Run
  * any other way (the demo, a test, the script editor) it has the whole execution budget.
  */
-export function runScheduledSync(options: { trigger: boolean } = { trigger: false }): RunOutcome {
+export function runScheduledSync(options: { trigger: boolean; environmentNote?: string } = { trigger: false }): RunOutcome {
   const startedAt = Date.now();
   const allowance = options.trigger ? scheduledAllowance(startedAt) : null;
   if (allowance && allowance.budgetMs === 0) return skippedRun(startedAt, allowance);
@@ -86,9 +88,10 @@ export function runScheduledSync(options: { trigger: boolean } = { trigger: fals
     // A busy lock or a transient failure: the run below reports what matters.
   }
   const jobs: JobName[] = ['orders', 'products', 'daily'];
-  if (!allowance) return runSync({ jobs, budgetMs: EXECUTION_LIMIT_MS, addDueReconciliation: true });
+  const environmentNote = options.environmentNote;
+  if (!allowance) return runSync({ jobs, budgetMs: EXECUTION_LIMIT_MS, addDueReconciliation: true, environmentNote });
   try {
-    const outcome = runSync({ jobs, budgetMs: allowance.budgetMs - (Date.now() - startedAt), addDueReconciliation: true, partialNote: CUT_SHORT_NOTE });
+    const outcome = runSync({ jobs, budgetMs: allowance.budgetMs - (Date.now() - startedAt), addDueReconciliation: true, partialNote: CUT_SHORT_NOTE , environmentNote });
     if (outcome.outcome === 'error' && outcome.failureCode !== null) noticeFailure(outcome.failureCode, outcome.message);
     return outcome;
   } finally {
@@ -165,6 +168,7 @@ export function runSync(options: RunOptions): RunOutcome {
       const watermarkAtStart = state.get('orders').watermark;
       const ctx: JobContext = { api, workbook, state, budget, now: () => Date.now(), storeTimeZone: account.store.timezone || workbook.timeZone, tally };
       const messages: string[] = resumed ? [`Automatic sync resumed: ${describeSchedule(resumed, scheduleTimeZone())}.`] : [];
+      if (options.environmentNote) messages.push(options.environmentNote);
       messages.push(...checkManagedSheets(ctx, jobs));
       const refreshesFigures = jobs.indexOf('orders') >= 0 || jobs.indexOf('daily') >= 0;
       if (refreshesFigures) messages.push(...checkBasis(ctx));
