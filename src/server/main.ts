@@ -5,6 +5,7 @@
  * `@customfunction` from there for autocomplete).
  */
 
+import { currentSpreadsheet } from './platform/context';
 import { handleAuthCallback as completeAuthorization, type AuthCallbackRequest } from './auth';
 import { buildAddOnMenu, openSidebar, showEnvironmentDialog, showHelpDialog } from './menu';
 import * as sidebar from './sidebar';
@@ -78,7 +79,7 @@ export function syncNowFromMenu(): void {
  */
 export function refreshFormulasFromMenu(): void {
   const { formulas } = refreshFormulas();
-  SpreadsheetApp.getActiveSpreadsheet().toast(formulas === 1 ? '1 formula recalculates.' : `${formulas} formulas recalculate.`, 'Merchant Analytics', 5);
+  currentSpreadsheet('refreshing formulas').toast(formulas === 1 ? '1 formula recalculates.' : `${formulas} formulas recalculate.`, 'Merchant Analytics', 5);
 }
 
 /**
@@ -164,7 +165,7 @@ export function closeMonth(request: unknown): CloseMonthResult {
  */
 export function insertDashboard(): DashboardResult {
   const result = insertPnlDashboard();
-  SpreadsheetApp.getActive().toast(result.message, 'Merchant Analytics');
+  currentSpreadsheet('inserting the dashboard').toast(result.message, 'Merchant Analytics');
   return result;
 }
 

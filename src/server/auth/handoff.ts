@@ -28,7 +28,9 @@ function clipStore(store: StoreRef): StoreRef {
 }
 
 /** Callback side (no document): the result, for the spreadsheet named in the state token. */
-export function leaveHandoff(spreadsheetId: string, handoff: Handoff): void {
+export function leaveHandoff(spreadsheetId: string, given: Handoff): void {
+  // Scopes come from the token response: bounded like every other text from the service.
+  const handoff: Handoff = { ...given, scopes: given.scopes.slice(0, 20).map((scope) => clipText(scope, 64)) };
   const bounded: Handoff =
     handoff.kind === 'connected'
       ? { ...handoff, store: handoff.store ? clipStore(handoff.store) : null }

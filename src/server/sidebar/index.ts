@@ -2,6 +2,7 @@
  * The server functions behind the sidebar (google.script.run) and the menu. Thin: the logic is in
  * state.ts and sync-session.ts over the ports; this file binds the real modules.
  */
+import { currentSpreadsheet } from '../platform/context';
 import { countsText as writtenText } from '../../contract/counts-text';
 import type { ConnectStart, ScheduleView, SidebarState, SyncProgress } from '../../contract/sidebar';
 import { measureSpreadsheetCells } from './cells-gauge';
@@ -79,7 +80,7 @@ export function setSchedule(request: unknown): ScheduleView {
 /** Menu → Sync now: one budgeted run, its outcome as a toast (menu runs have no sidebar to report to). */
 export function syncFromMenu(): void {
   const p = ports();
-  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  const spreadsheet = currentSpreadsheet('the menu\'s Sync now');
   const start = startSyncSession(p);
   const progress = start.problem ? start : runSyncSessionStep(p, MENU_SYNC_BUDGET_MS);
   if (progress.problem) {

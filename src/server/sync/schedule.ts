@@ -21,6 +21,7 @@ import { currentUserEmail, readConnectionRecord } from '../auth';
 import { currentSpreadsheet, spreadsheetIdOf } from '../platform/context';
 import { dropOwnerCopy, takeOwnerCopy } from '../platform/owner-copy';
 import { documentProperties, realDocumentProperties } from '../platform/properties';
+import { clipText } from '../platform/property-size';
 import { forgetScheduleTrigger, registerScheduleTrigger } from './schedule-registry';
 import { markScheduleTrigger } from './schedule-marker';
 
@@ -162,7 +163,7 @@ function installSchedule(schedule: Schedule): Schedule {
   registerScheduleTrigger(triggerUid, spreadsheetId);
   markScheduleTrigger(currentSpreadsheet('setting the schedule'), triggerUid);
   const saved: Schedule = schedule.kind === 'daily' ? { kind: 'daily', hour: schedule.hour } : { kind: 'hourly' };
-  properties().setProperty(SCHEDULE_PROPERTY, JSON.stringify({ ...saved, timeZone, owner: currentUserEmail() || null, triggerUid, spreadsheetId }));
+  properties().setProperty(SCHEDULE_PROPERTY, JSON.stringify({ ...saved, timeZone, owner: clipText(currentUserEmail(), 320) || null, triggerUid, spreadsheetId }));
   const document = realDocumentProperties();
   if (document) takeOwnerCopy(spreadsheetId, document);
   return saved;
