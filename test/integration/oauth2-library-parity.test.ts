@@ -165,7 +165,8 @@ describe('connect, expiry, refresh, reset: the real library and the stand-in', (
     const c = seen[library].afterConnect;
     expect(c.outcome).toBe('connected');
     expect(c.keys).toHaveLength(1);
-    expect(c.keys[0]).toMatch(/:oauth2\.merchant-analytics$/);
+    // The connecting user's store, one service per spreadsheet (README, "Where the connection lives").
+    expect(c.keys[0]).toMatch(/^user:oauth2\.merchant-analytics\.[A-Za-z0-9_-]+$/);
     expect(c.fields).toEqual(expect.arrayContaining(['access_token', 'refresh_token', 'expires_in', 'expiresAt']));
     expect(c.issuedByEmulator).toBe(true);
     expect(c.datedFromReceipt).toBe(true);

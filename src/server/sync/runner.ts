@@ -91,7 +91,7 @@ export function runScheduledSync(options: { trigger: boolean; environmentNote?: 
   const environmentNote = options.environmentNote;
   if (!allowance) return runSync({ jobs, budgetMs: EXECUTION_LIMIT_MS, addDueReconciliation: true, environmentNote });
   try {
-    const outcome = runSync({ jobs, budgetMs: allowance.budgetMs - (Date.now() - startedAt), addDueReconciliation: true, partialNote: CUT_SHORT_NOTE , environmentNote });
+    const outcome = runSync({ jobs, budgetMs: allowance.budgetMs - (Date.now() - startedAt), addDueReconciliation: true, partialNote: CUT_SHORT_NOTE, environmentNote });
     if (outcome.outcome === 'error' && outcome.failureCode !== null) noticeFailure(outcome.failureCode, outcome.message);
     return outcome;
   } finally {
