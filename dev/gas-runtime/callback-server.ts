@@ -15,7 +15,8 @@ export interface CallbackOutcome {
   html: string;
 }
 
-export type CallbackRunner = (method: string, request: CallbackRequest) => Promise<CallbackOutcome>;
+/** `user`: who made the state token (the browser's signed-in user), undefined for the runtime's default. */
+export type CallbackRunner = (method: string, request: CallbackRequest, user: string | undefined) => Promise<CallbackOutcome>;
 
 export interface CallbackServer {
   url: string;
@@ -60,7 +61,7 @@ export async function startCallbackServer(codec: StateTokenCodec, run: CallbackR
       send(400, REFUSED_PAGE(check.reason === 'expired' ? 'the state token has expired.' : 'the state token is invalid.'));
       return;
     }
-    run(check.payload.method, callbackRequest(url.searchParams, check.payload.args)).then(
+    run(check.payload.method, callbackRequest(url.searchParams, check.payload.args), check.payload.user).then(
       (outcome) => send(outcome.status, outcome.html),
       (error: unknown) => send(500, `<!doctype html><title>Error</title><p>${escapeHtml(error instanceof Error ? error.message : String(error))}</p>`),
     );

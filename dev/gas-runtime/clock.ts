@@ -26,7 +26,12 @@ export class RuntimeClock {
   }
 
   now(): number {
-    return this.real() + Number(Atomics.load(this.offset, 0));
+    return this.nowAt(this.real());
+  }
+
+  /** The clock at a real-time reading taken with real(). */
+  nowAt(real: number): number {
+    return real + Number(Atomics.load(this.offset, 0));
   }
 
   /** Time passes for everyone (a test or tool moving the clock): executions running now age by it too. */

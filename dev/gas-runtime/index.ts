@@ -3,17 +3,19 @@ import type { ExecutionResult } from './bridge/execution.js';
 import type { QuotaLedger } from './quotas.js';
 import type { PropertyStore } from './services/properties.js';
 import type { TriggerRecord } from './services/triggers.js';
-import { createLocalRuntime, type RunOptions, type RuntimeCounts, type RuntimeOptions } from './runtime.js';
+import type { SentMail } from './services/mail.js';
+import { createLocalRuntime, type FireTriggerOptions, type RunOptions, type RuntimeCounts, type RuntimeOptions } from './runtime.js';
 import type { WorkbookJson } from './spreadsheet-adapter.js';
 import type { Workbook } from './spreadsheet/workbook.js';
 import type { UiLog } from './types.js';
 
 export type { ExecutionResult } from './bridge/execution.js';
 export { TIME_LIMIT_MESSAGE } from './bridge/execution.js';
-export type { RunOptions, RuntimeCounts, RuntimeOptions } from './runtime.js';
+export type { FireTriggerOptions, RunOptions, RuntimeCounts, RuntimeOptions } from './runtime.js';
 export { CUSTOM_FUNCTION_TIME_LIMIT_MS, DEFAULT_TIME_LIMIT_MS } from './runtime.js';
 export type { PropertyStore } from './services/properties.js';
 export type { TriggerRecord } from './services/triggers.js';
+export type { SentMail } from './services/mail.js';
 export type { WorkbookJson } from './spreadsheet-adapter.js';
 export type { AuthMode, ExecutionCounts, ExecutionServiceContext, FetchRecord } from './types.js';
 export { UiLog } from './types.js';
@@ -23,14 +25,19 @@ export type { AccountKind } from './quotas.js';
 
 export interface GasRuntime {
   run(functionName: string, args?: unknown[], options?: RunOptions): Promise<ExecutionResult>;
-  /** Runs the trigger's handler with a time-driven event object. */
-  fireTrigger(triggerUid: string): Promise<ExecutionResult>;
+  /** Runs the trigger's handler with a time-driven event object, as its creator; `{ document: false }` without its document. */
+  fireTrigger(triggerUid: string, options?: FireTriggerOptions): Promise<ExecutionResult>;
   readonly clock: { now(): number; advance(ms: number): void };
   readonly workbook: Workbook;
-  readonly properties: { script: PropertyStore; document: PropertyStore; user: PropertyStore };
+  /** `user` is the default user's store; `users` every other user's, by e-mail. */
+  readonly properties: { script: PropertyStore; document: PropertyStore; user: PropertyStore; users: Record<string, PropertyStore> };
+  /** The file each manifest library was loaded from, by userSymbol (env, options, or the stand-in). */
+  readonly libraryFiles: Record<string, string>;
   readonly triggers: TriggerRecord[];
   /** Per-user quota use on the runtime clock (quotas.ts). */
   readonly quotas: QuotaLedger;
+  /** Messages sent with MailApp (services/mail.ts), oldest first. */
+  readonly mail: SentMail[];
   readonly ui: UiLog;
   readonly totals: RuntimeCounts;
   /** Starts the loopback /usercallback endpoint; returns e.g. "http://127.0.0.1:PORT/usercallback". */

@@ -52,6 +52,20 @@ export interface RunOptions {
   event?: unknown;
   /** What the time limit's error says (a trigger past the daily allowance). */
   timeLimitMessage?: string;
+  /** The Google user (e-mail) the execution runs as; default the runtime's user. */
+  user?: string;
+  /**
+   * False runs it without a document, as Google runs the OAuth callback: SpreadsheetApp.getActive(),
+   * document properties, lock and cache are null. Default true.
+   */
+  document?: boolean;
+}
+
+/** fireTrigger's options: `document: false` fires a clock trigger without its document (Google does not say which it does). */
+export interface FireTriggerOptions {
+  document?: boolean;
+  /** As RunOptions.killAtServiceCall: the trigger's execution ends at that service call. */
+  killAtServiceCall?: number;
 }
 
 export interface RuntimeCounts extends ExecutionCounts {
@@ -91,6 +105,11 @@ export class LocalRuntime {
     return this.stores.properties;
   }
 
+  /** The file each manifest library was loaded from, by userSymbol. */
+  get libraryFiles(): Record<string, string> {
+    return Object.fromEntries(this.libraries.map((l) => [l.userSymbol, l.filename]));
+  }
+
   /** Per-user quota use (Sheets API per minute, UrlFetch per day, trigger runtime per day). */
   get quotas(): QuotaLedger {
     return this.stores.quotas;
@@ -117,10 +136,10 @@ export class LocalRuntime {
     return `1${createHash('sha256').update(path.resolve(this.options.distDir)).digest('base64url')}`;
   }
 
-  private wiring(): ServiceWiring {
+  private wiring(userEmail: string = this.userEmail): ServiceWiring {
     return {
       distDir: this.options.distDir, manifest: this.manifest, stores: this.stores, clock: this.clock,
-      userEmail: this.options.user?.email ?? 'user@example.com',
+      userEmail, defaultUserEmail: this.userEmail,
       documentId: this.workbookModel?.id ?? `local-${this.scriptId.slice(1, 23)}`,
       scriptId: this.scriptId, urlFetchAllow: this.options.urlFetchAllow ?? [],
       spreadsheet: this.spreadsheetModule && this.workbookModel ? { module: this.spreadsheetModule, workbook: this.workbookModel } : undefined,
@@ -133,13 +152,16 @@ export class LocalRuntime {
   }
 
   /** The wiring of one execution: Utilities.sleep spends that execution's time. */
-  private executionWiring(execution: () => Execution): ServiceWiring {
-    return { ...this.wiring(), sleep: (ms) => execution().spend(ms) };
+  private executionWiring(execution: () => Execution, userEmail: string): ServiceWiring {
+    return { ...this.wiring(userEmail), sleep: (ms) => execution().spend(ms) };
   }
 
   async run(functionName: string, args: unknown[] = [], options: RunOptions = {}): Promise<ExecutionResult> {
     const authMode = options.authMode ?? 'FULL';
-    const ctx = { authMode, timeZone: this.timeZone, executionId: `exec-${++this.executionSeq}`, counts: emptyCounts() };
+    const userEmail = options.user ?? this.userEmail;
+    const ctx: ExecutionServiceContext = {
+      authMode, timeZone: this.timeZone, executionId: `exec-${++this.executionSeq}`, counts: emptyCounts(), userEmail, document: options.document !== false,
+    };
     // The wiring's sleep is called only once the execution runs, after this assignment.
     const execution: Execution = new Execution(
       {
@@ -150,7 +172,7 @@ export class LocalRuntime {
       {
         ctx, functionName, args: options.event === undefined ? args : [options.event, ...args],
         timeLimitMs: options.timeLimitMs ?? (authMode === 'CUSTOM_FUNCTION' ? CUSTOM_FUNCTION_TIME_LIMIT_MS : DEFAULT_TIME_LIMIT_MS),
-        killAtServiceCall: options.killAtServiceCall, roots: createServiceRoots(this.executionWiring(() => execution), ctx),
+        killAtServiceCall: options.killAtServiceCall, roots: createServiceRoots(this.executionWiring(() => execution, userEmail), ctx),
         interceptors: this.interceptors(ctx), timeLimitMessage: options.timeLimitMessage,
         libraries: this.libraries, code: this.code, codeFilename: path.join(this.options.distDir, 'Code.js'),
       },
@@ -167,7 +189,7 @@ export class LocalRuntime {
 
   /** Quotas first (a refused call never happens), then the SpreadsheetApp write buffer. */
   private interceptors(ctx: ExecutionServiceContext): CallInterceptor[] {
-    const list: CallInterceptor[] = [new QuotaGuard(this.stores.quotas, this.userEmail, ctx, this.projectNumber)];
+    const list: CallInterceptor[] = [new QuotaGuard(this.stores.quotas, ctx.userEmail ?? this.userEmail, ctx, this.projectNumber)];
     if (this.spreadsheetModule && this.workbookModel) list.push(this.spreadsheetModule.writeBufferOf(this.workbookModel));
     return list;
   }
@@ -199,8 +221,12 @@ export class LocalRuntime {
     for (const [k, n] of Object.entries(c.byMethod)) t.byMethod[k] = (t.byMethod[k] ?? 0) + n;
   }
 
-  /** Runs a clock trigger's handler with a time-driven event object, as Apps Script does. */
-  fireTrigger(triggerUid: string): Promise<ExecutionResult> {
+  /**
+   * Runs a clock trigger's handler with a time-driven event object, as Apps Script does, as the
+   * user who created it ("installable triggers always run under the account of the person who
+   * created them"); `document: false` runs it without its document.
+   */
+  fireTrigger(triggerUid: string, options: FireTriggerOptions = {}): Promise<ExecutionResult> {
     const trigger = this.stores.triggers.find((t) => t.uid === triggerUid);
     if (!trigger) return Promise.reject(new Error(`No trigger with id ${triggerUid}`));
     const now = new Date(this.clock.now());
@@ -210,7 +236,12 @@ export class LocalRuntime {
       'day-of-week': now.getUTCDay() === 0 ? 7 : now.getUTCDay(), 'week-of-year': Math.floor((now.getTime() - jan1) / (7 * 86_400_000)) + 1,
       hour: now.getUTCHours(), minute: now.getUTCMinutes(), second: now.getUTCSeconds(), timezone: 'UTC',
     };
-    return this.runTrigger(this.userEmail, () => this.run(trigger.handlerFunction, [], { authMode: 'FULL', event, ...this.triggerLimit(this.userEmail) }));
+    const user = trigger.userEmail;
+    const run = (): Promise<ExecutionResult> =>
+      this.run(trigger.handlerFunction, [], {
+        authMode: 'FULL', event, user, document: options.document !== false, killAtServiceCall: options.killAtServiceCall, ...this.triggerLimit(user),
+      });
+    return this.runTrigger(user, run);
   }
 
   /** A trigger's time limit: the execution limit, or what is left of the user's daily trigger runtime. */
@@ -234,8 +265,9 @@ export class LocalRuntime {
   }
 
   async startCallbackServer(): Promise<string> {
-    this.callbackServer ??= await startCallbackServer(this.stores.stateTokens, async (method, request) => {
-      const result = await this.run(method, [request], { authMode: 'FULL' });
+    // The callback runs for the add-on, not for a spreadsheet: no document (apps-script-facts.md).
+    this.callbackServer ??= await startCallbackServer(this.stores.stateTokens, async (method, request, user) => {
+      const result = await this.run(method, [request], { authMode: 'FULL', document: false, user });
       if (!result.ok) return { status: 500, html: `<!doctype html><title>Error</title><p>${escapeHtml(result.error?.message ?? 'Error')}</p>` };
       const value = result.value;
       const html = value instanceof HtmlOutput ? value.getContent() : value === undefined || value === null ? '' : String(value);

@@ -24,6 +24,10 @@ async function readJson(dir: string, file: string): Promise<unknown> {
   }
 }
 
+function objectOf(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+}
+
 export interface LoadedState {
   workbook: unknown;
 }
@@ -34,12 +38,16 @@ export async function loadState(dir: string, stores: SharedStores, clock: Runtim
     stores.properties.script = PropertyStore.fromJSON(properties.script);
     stores.properties.document = PropertyStore.fromJSON(properties.document);
     stores.properties.user = PropertyStore.fromJSON(properties.user);
+    stores.properties.users = {};
+    for (const [email, json] of Object.entries(objectOf(properties.users))) stores.properties.users[email] = PropertyStore.fromJSON(json);
   }
   const cache = (await readJson(dir, FILES.cache)) as Record<string, unknown> | undefined;
   if (cache) {
     stores.caches.script = CacheStore.fromJSON(cache.script, clock);
     stores.caches.document = CacheStore.fromJSON(cache.document, clock);
     stores.caches.user = CacheStore.fromJSON(cache.user, clock);
+    stores.caches.users = {};
+    for (const [email, json] of Object.entries(objectOf(cache.users))) stores.caches.users[email] = CacheStore.fromJSON(json, clock);
   }
   const triggers = await readJson(dir, FILES.triggers);
   if (Array.isArray(triggers)) stores.triggers.splice(0, stores.triggers.length, ...(triggers as TriggerRecord[]));

@@ -24,8 +24,8 @@ export interface SharedStores {
 
 export function createStores(clock: RuntimeClock, account: AccountKind = 'consumer'): SharedStores {
   return {
-    properties: { script: new PropertyStore(), document: new PropertyStore(), user: new PropertyStore() },
-    caches: { script: new CacheStore(clock), document: new CacheStore(clock), user: new CacheStore(clock) },
+    properties: { script: new PropertyStore(), document: new PropertyStore(), user: new PropertyStore(), users: {} },
+    caches: { script: new CacheStore(clock), document: new CacheStore(clock), user: new CacheStore(clock), users: {} },
     locks: new LockManager(clock),
     triggers: [],
     ui: new UiLog(),

@@ -100,8 +100,20 @@ export interface ExecutionServiceContext {
   timeZone: string;
   executionId: string;
   counts: ExecutionCounts;
+  /** The Google user the execution runs as (`run(..., { user })`; a trigger runs as its creator). */
+  userEmail?: string;
+  /**
+   * False when the execution has no document (the OAuth callback; a clock trigger fired with
+   * `{ document: false }`): the active spreadsheet, document properties, lock and cache are null.
+   */
+  document?: boolean;
   /** After a lock wait: the holder's time has passed for this execution too (set by the Execution). */
   syncClock?: () => void;
+}
+
+/** True unless the execution was started without a document. */
+export function hasDocument(ctx: ExecutionServiceContext): boolean {
+  return ctx.document !== false;
 }
 
 /** Google's refusal for what an auth mode forbids, e.g. writes in a custom function. */

@@ -9,6 +9,10 @@ export interface ConnectOptions {
   deny?: boolean;
   /** Merchant user e-mail (a different user holds a different connection). */
   user?: string;
+  /** The Google user whose sidebar connects (runs beginConnect and the poll); default the runtime's user. */
+  googleUser?: string;
+  /** False: no sidebar poll after the callback (the handoff stays pending). Default true. */
+  sidebarPoll?: boolean;
 }
 
 export interface ConnectResult {
@@ -21,13 +25,15 @@ export interface ConnectResult {
   authorizationUrl: string;
   /** Where the authorization server redirected the browser (the runtime's /usercallback). */
   callbackUrl: string;
+  /** What the sidebar's poll after the callback answered (getSidebarState), null without a poll. */
+  sidebar: unknown;
 }
 
 /** The global that hands out the authorization URL: the sidebar's beginConnect (returns { authorizationUrl }). */
 export const AUTHORIZATION_URL_GLOBAL = 'beginConnect';
 
-export async function readAuthorizationUrl(runtime: GasRuntime, globalName: string = AUTHORIZATION_URL_GLOBAL): Promise<string> {
-  const result = await runtime.run(globalName, [], { authMode: 'FULL' });
+export async function readAuthorizationUrl(runtime: GasRuntime, globalName: string = AUTHORIZATION_URL_GLOBAL, googleUser?: string): Promise<string> {
+  const result = await runtime.run(globalName, [], { authMode: 'FULL', ...(googleUser !== undefined ? { user: googleUser } : {}) });
   if (!result.ok) throw new Error(`${globalName} failed: ${result.error?.name}: ${result.error?.message}`);
   const value = result.value;
   if (typeof value === 'string') return value;
@@ -43,13 +49,16 @@ export async function readAuthorizationUrl(runtime: GasRuntime, globalName: stri
  * runtime's /usercallback, which runs authCallback → the page it returned.
  */
 export async function connectOverHttp(runtime: GasRuntime, options: ConnectOptions = {}, globalName?: string): Promise<ConnectResult> {
-  const authorizationUrl = await readAuthorizationUrl(runtime, globalName);
+  const authorizationUrl = await readAuthorizationUrl(runtime, globalName, options.googleUser);
   const callbackUrl = await approveAuthorization(authorizationUrl, {
     ...(options.storeId !== undefined ? { storeId: options.storeId } : {}),
     ...(options.user !== undefined ? { email: options.user } : {}),
     decision: options.deny ? 'deny' : 'approve',
   });
   const page = await httpExchange(callbackUrl);
+  // The callback runs without the document and hands its result to the spreadsheet; the sidebar
+  // that started the flow polls getSidebarState, which adopts it (src/server/auth/handoff.ts).
+  const poll = options.sidebarPoll === false ? null : await runtime.run('getSidebarState', [], { authMode: 'FULL', ...(options.googleUser !== undefined ? { user: options.googleUser } : {}) });
   const outcome = /data-outcome="([a-z_]+)"/.exec(page.body);
-  return { status: page.status, html: page.body, outcome: outcome ? outcome[1]! : null, authorizationUrl, callbackUrl };
+  return { status: page.status, html: page.body, outcome: outcome ? outcome[1]! : null, authorizationUrl, callbackUrl, sidebar: poll && poll.ok ? poll.value : null };
 }

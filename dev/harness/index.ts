@@ -9,9 +9,11 @@ import { startEmulator, type RunningEmulator } from '../emulator/index';
 import { createRuntime, type GasRuntime } from '../gas-runtime/index';
 import { connectOverHttp, type ConnectOptions, type ConnectResult } from './connect';
 import { jsonCall } from './http';
+import { defaultLibraries } from './libraries';
 
 export type { ConnectOptions, ConnectResult } from './connect';
 export { AUTHORIZATION_URL_GLOBAL, readAuthorizationUrl } from './connect';
+export { OAUTH2_STANDIN, REAL_OAUTH2_LIBRARY, defaultLibraries, oauth2Source } from './libraries';
 
 export interface StackOptions {
   orders?: number;
@@ -31,7 +33,10 @@ export interface StackOptions {
   apiUrl?: string;
   /** Built add-on to load; default dist/ at the repository root. */
   distDir?: string;
-  /** Library files by userSymbol (default: env GAS_LIBRARY_<symbol>, else the stand-in). */
+  /**
+   * Library files by userSymbol. Default: the real OAuth2 library at ../shared/vendor when present
+   * (see libraries.ts); env GAS_LIBRARY_<symbol> wins over both; else the runtime's stand-in.
+   */
   libraries?: Record<string, string>;
   /** Global that returns the authorization URL; default the sidebar's beginConnect. */
   authorizationUrlGlobal?: string;
@@ -75,13 +80,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
   let runtime: GasRuntime | null = null;
   let pendingSleepMs = 0;
+  const libraries = options.libraries ?? defaultLibraries();
   try {
     const clock = (await control('clock')) as { now: string };
     runtime = await createRuntime({
       distDir: options.distDir ?? path.join(ROOT, 'dist'),
       startTime: Date.parse(clock.now),
       urlFetchAllow: [`${apiUrl}/`, ...(options.urlFetchAllow ?? [])],
-      ...(options.libraries ? { libraries: options.libraries } : {}),
+      ...(libraries ? { libraries } : {}),
       ...(options.stateDir ? { stateDir: options.stateDir } : {}),
       ...(options.modelledTimeOnly ? { modelledTimeOnly: true } : {}),
       // Modelled waits come in small steps: the emulator's clock follows in whole seconds.

@@ -53,6 +53,10 @@ export interface ConnectionView {
   store: StoreView | null;
   /** Why the connection is not usable, with the action; null when connected. */
   problem: ProblemView | null;
+  /** Whose connection it is (the Google account that connected; only they can renew it); null when unknown. */
+  connectedBy?: string | null;
+  /** True when it is the connection of the user looking at the sidebar. */
+  yours?: boolean;
 }
 
 export interface PlanView {
@@ -101,6 +105,13 @@ export interface ScheduleView {
   timeZone: string | null;
   /** What happened to the schedule, when there is something to say; null otherwise. */
   note: ScheduleNote | null;
+  /**
+   * Who set the schedule in force (its trigger runs as them; other editors cannot see or change
+   * it); null when off or unknown.
+   */
+  owner?: string | null;
+  /** False when the schedule is another editor's: only they can change or turn it off. */
+  yours?: boolean;
 }
 
 /**

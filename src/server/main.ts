@@ -5,8 +5,9 @@
  * `@customfunction` from there for autocomplete).
  */
 
+import { currentSpreadsheet } from './platform/context';
 import { handleAuthCallback as completeAuthorization, type AuthCallbackRequest } from './auth';
-import { buildAddOnMenu, openSidebar, showHelpDialog } from './menu';
+import { buildAddOnMenu, openSidebar, showEnvironmentDialog, showHelpDialog } from './menu';
 import * as sidebar from './sidebar';
 import type { CloseMonthResult, ConnectStart, DashboardResult, FailureNoticeView, ScheduleView, SidebarState, SyncProgress } from '../contract/sidebar';
 import { closeMonth as closeMonthSnapshot } from './finance/close-month';
@@ -54,6 +55,14 @@ export function showSidebar(): void {
   openSidebar();
 }
 
+/**
+ * Menu → Check the add-on's environment: for this spreadsheet and user, which contexts each kind of
+ * execution (sidebar, scheduled run, connect callback, formula) found the last time it ran.
+ */
+export function showEnvironmentCheck(): void {
+  showEnvironmentDialog();
+}
+
 /** Menu → Help: what the add-on does and how to start. */
 export function showHelp(): void {
   showHelpDialog();
@@ -70,7 +79,7 @@ export function syncNowFromMenu(): void {
  */
 export function refreshFormulasFromMenu(): void {
   const { formulas } = refreshFormulas();
-  SpreadsheetApp.getActiveSpreadsheet().toast(formulas === 1 ? '1 formula recalculates.' : `${formulas} formulas recalculate.`, 'Merchant Analytics', 5);
+  currentSpreadsheet('refreshing formulas').toast(formulas === 1 ? '1 formula recalculates.' : `${formulas} formulas recalculate.`, 'Merchant Analytics', 5);
 }
 
 /**
@@ -173,7 +182,7 @@ export function closeMonth(request: unknown): CloseMonthResult {
  */
 export function insertDashboard(): DashboardResult {
   const result = insertPnlDashboard();
-  SpreadsheetApp.getActive().toast(result.message, 'Merchant Analytics');
+  currentSpreadsheet('inserting the dashboard').toast(result.message, 'Merchant Analytics');
   return result;
 }
 
@@ -301,8 +310,8 @@ export function checkApiConnection(tokenMode?: 'trigger' | 'custom_function'): C
  */
 export function onScheduledSync(e?: unknown): sync.SyncProgress {
   // Fired by its clock trigger (the event names it), the run counts against the daily trigger runtime.
-  const trigger = typeof e === 'object' && e !== null && typeof (e as { triggerUid?: unknown }).triggerUid === 'string';
-  return sync.runScheduledSync({ trigger });
+  const triggerUid = typeof e === 'object' && e !== null && typeof (e as { triggerUid?: unknown }).triggerUid === 'string' ? (e as { triggerUid: string }).triggerUid : null;
+  return sync.runScheduledSync({ trigger: triggerUid !== null, triggerUid });
 }
 
 /**

@@ -3,6 +3,9 @@
  * off limits: it only builds the menu. The menu items run in FULL.
  */
 
+import { currentSpreadsheet, spreadsheetIdOf } from './platform/context';
+import { environmentReport, recordedEnvironments, recordEnvironment } from './platform/environment';
+
 export const SIDEBAR_TITLE = 'Merchant Analytics';
 
 export const MENU_ITEMS = [
@@ -10,6 +13,7 @@ export const MENU_ITEMS = [
   { caption: 'Sync now', functionName: 'syncNowFromMenu' },
   { caption: 'Insert P&L dashboard', functionName: 'insertDashboard' },
   { caption: 'Refresh formulas', functionName: 'refreshFormulasFromMenu' },
+  { caption: 'Check the add-on\'s environment', functionName: 'showEnvironmentCheck' },
   { caption: 'Help', functionName: 'showHelp' },
 ] as const;
 
@@ -35,4 +39,13 @@ export const HELP_TEXT = [
 export function showHelpDialog(): void {
   const ui = SpreadsheetApp.getUi();
   ui.alert('Merchant Analytics — help', HELP_TEXT, ui.ButtonSet.OK);
+}
+
+/** Menu → Check the add-on's environment: what each kind of execution found, for this user and spreadsheet. */
+export function showEnvironmentDialog(): void {
+  recordEnvironment('sidebar');
+  const spreadsheet = currentSpreadsheet('checking the environment');
+  const report = environmentReport(recordedEnvironments(spreadsheetIdOf(spreadsheet)), spreadsheet.getSpreadsheetTimeZone());
+  const ui = SpreadsheetApp.getUi();
+  ui.alert('Merchant Analytics — environment', report, ui.ButtonSet.OK);
 }

@@ -149,6 +149,20 @@ export function scheduleText(schedule: ScheduleView): string {
   return `Syncs every day at ${hourText(schedule.hour)}${zone}.`;
 }
 
+/** Whose connection it is: only that Google account renews it. Null when nothing is known. */
+export function connectedByText(connection: ConnectionView): string | null {
+  if (connection.connectedBy === undefined || connection.connectedBy === null) return null;
+  if (connection.yours) return 'Connected with your Google account.';
+  return `Connected by ${connection.connectedBy}: their Google account keeps it working. Reconnect to use your own.`;
+}
+
+/** Whose schedule it is: only they can change or turn it off (other editors cannot see its trigger). */
+export function scheduleOwnerText(schedule: ScheduleView): string | null {
+  if (schedule.mode === 'off' || !schedule.owner) return null;
+  if (schedule.yours !== false) return 'Set by you.';
+  return `Set by ${schedule.owner}: only they can change it or turn it off.`;
+}
+
 export function cellsText(cells: CellsView): string {
   return `${formatCount(cells.used)} of ${formatCount(cells.limit)} cells (${cells.percent}%)`;
 }

@@ -2,6 +2,8 @@ import { costGapsText } from '../contract/cost-gaps-text';
 import type { CellsView, FailureNoticeView, ProblemView, ScheduleView, SidebarState, SyncProgress } from '../contract/sidebar';
 import { byId, element, setText, show } from './dom';
 import {
+  connectedByText,
+  scheduleOwnerText,
   actionButton,
   cellsText,
   cellsWarning,
@@ -32,6 +34,9 @@ export function renderState(state: SidebarState): void {
   show('store-line', store !== null);
   setText('store-name', store ? store.name : '');
   setText('store-domain', store ? `(${store.domain})` : '');
+  const by = connectedByText(state.connection);
+  show('connected-by', by !== null);
+  setText('connected-by', by ?? '');
 
   const buttons = connectionButtons(connection);
   show('connect', buttons.connect);
@@ -106,6 +111,13 @@ export function renderSchedule(schedule: ScheduleView): void {
   setText('schedule-summary', scheduleText(schedule));
   setText('schedule-zone', schedule.timeZone ? `Hours are in ${schedule.timeZone} time, the spreadsheet's time zone (File → Settings).` : '');
   showHourRow(schedule.mode === 'daily');
+  const owner = scheduleOwnerText(schedule);
+  show('schedule-owner', owner !== null);
+  setText('schedule-owner', owner ?? '');
+  // Another editor's schedule: shown, not changeable from here (the server refuses it too).
+  const theirs = schedule.yours === false;
+  byId<HTMLSelectElement>('schedule-mode').disabled = theirs;
+  byId<HTMLSelectElement>('schedule-hour').disabled = theirs;
   const note = byId('schedule-note');
   note.hidden = schedule.note === null;
   note.textContent = schedule.note ? schedule.note.message : '';

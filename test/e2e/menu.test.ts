@@ -28,6 +28,7 @@ describe.skipIf(!built)('menu: onOpen / onInstall / showSidebar (built bundle, l
       { kind: 'item', caption: 'Sync now', functionName: 'syncNowFromMenu' },
       { kind: 'item', caption: 'Insert P&L dashboard', functionName: 'insertDashboard' },
       { kind: 'item', caption: 'Refresh formulas', functionName: 'refreshFormulasFromMenu' },
+      { kind: 'item', caption: 'Check the add-on\'s environment', functionName: 'showEnvironmentCheck' },
       { kind: 'item', caption: 'Help', functionName: 'showHelp' },
     ]);
   });

@@ -4,6 +4,7 @@
  * added to the registered redirect URIs, and nothing the emulator holds (grants, data) is reset,
  * so the next run with the same state continues the same connection. Needs dist/ (npm run build).
  */
+import { connectionToken } from '../../dev/harness/tokens';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -77,7 +78,7 @@ describe('a stack on an emulator that is already running', () => {
   it('the next run with the same state continues the same connection: no new authorization, no reset', async () => {
     const before = await tokenRequestStats(jsonControl);
     const stack = await stackOn(stateDir);
-    expect(stack.runtime.properties.document.get('oauth2.merchant-analytics')).not.toBeNull();
+    expect(connectionToken(stack.runtime)).not.toBeNull();
     // The new runtime listens on its own callback; the earlier one stays registered too.
     const client = (await stack.control('client')) as { redirect_uris: string[] };
     expect(client.redirect_uris).toEqual(expect.arrayContaining([firstRedirectUri, stack.redirectUri]));

@@ -4,12 +4,12 @@
  * saves nothing; a failed scheduled refresh loses nothing, and the connection works again once
  * the service recovers. Built add-on in the local runtime; needs dist/ (npm run build).
  */
+import { connectionToken } from '../../dev/harness/tokens';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
 import { issuedTokenValues, leakedTokens, sidebarConnection } from '../../dev/harness/inspect';
 
 const TOKEN_PATH = '/api/auth/oauth2/token';
-const TOKEN_PROPERTY = 'oauth2.merchant-analytics';
 const HOUR_MS = 3_600_000;
 
 let stack: Stack;
@@ -25,8 +25,8 @@ beforeEach(async () => {
 });
 
 function storedRefreshToken(): string | null {
-  const raw = stack.runtime.properties.document.get(TOKEN_PROPERTY);
-  return raw ? String((JSON.parse(raw) as { refresh_token?: string }).refresh_token) : null;
+  const token = connectionToken<{ refresh_token?: string }>(stack.runtime);
+  return token ? String(token.refresh_token) : null;
 }
 
 /** Token-endpoint answers the emulator gave, by HTTP status. */
@@ -56,7 +56,7 @@ describe('the code exchange meets a server error', () => {
     expect(result.html).not.toMatch(/Error retrieving token|Token response not valid JSON|at [A-Za-z_.]+ \(/);
     expect(leakedTokens(result.html, await issuedTokenValues(stack.control))).toEqual([]);
 
-    expect(stack.runtime.properties.document.get(TOKEN_PROPERTY)).toBeNull();
+    expect(connectionToken(stack.runtime)).toBeNull();
     expect(stack.runtime.properties.document.all()).toEqual(documentBefore);
     expect((await sidebarConnection(stack.runtime)).state).toBe('not_connected');
     // Trying again once the service answers connects.

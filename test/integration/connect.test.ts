@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approveAuthorization } from '../../dev/emulator/oauth/scripted-merchant';
 import { readAuthorizationUrl, startStack, type Stack } from '../../dev/harness/index';
 import { httpExchange } from '../../dev/harness/http';
+import { connectionToken } from '../../dev/harness/tokens';
 import { issuedTokenValues, leakedTokens, sidebarConnection, tokenRequestStats } from '../../dev/harness/inspect';
 
-const TOKEN_PROPERTY = 'oauth2.merchant-analytics';
 const HOUR_MS = 3_600_000;
 
 interface StoredToken {
@@ -19,9 +19,10 @@ interface StoredToken {
 }
 
 function storedToken(stack: Stack): StoredToken {
-  const raw = stack.runtime.properties.document.get(TOKEN_PROPERTY);
-  if (!raw) throw new Error('no stored token');
-  return JSON.parse(raw) as StoredToken;
+  // The connecting user's own store (README, "Where the connection lives").
+  const token = connectionToken<StoredToken>(stack.runtime);
+  if (!token) throw new Error('no stored token');
+  return token;
 }
 
 async function stores(stack: Stack): Promise<Array<{ id: string; name: string }>> {
@@ -202,7 +203,7 @@ describe('the callback pages a finance person reads', () => {
     expect(result.outcome).toBe('denied');
     expect(result.html).toContain('You chose not to allow access');
     expect((await tokenRequestStats(stack.control)).total).toBe(0);
-    expect(stack.runtime.properties.document.get(TOKEN_PROPERTY)).toBeNull();
+    expect(connectionToken(stack.runtime)).toBeNull();
     expect((await sidebarConnection(stack.runtime)).state).toBe('not_connected');
   });
 
@@ -214,7 +215,7 @@ describe('the callback pages a finance person reads', () => {
     expect(page.body).toContain('data-outcome="expired"');
     expect(page.body).toContain('The sign-in took too long');
     expect(page.body).toContain('click Connect');
-    expect(stack.runtime.properties.document.get(TOKEN_PROPERTY)).toBeNull();
+    expect(connectionToken(stack.runtime)).toBeNull();
   });
 
   it('a state token older than its hour is refused before authCallback runs; nothing is saved', async () => {
@@ -224,7 +225,7 @@ describe('the callback pages a finance person reads', () => {
     const page = await httpExchange(callbackUrl);
     expect(page.status).toBe(400);
     expect(page.body).toContain('expired');
-    expect(stack.runtime.properties.document.get(TOKEN_PROPERTY)).toBeNull();
+    expect(connectionToken(stack.runtime)).toBeNull();
     expect((await tokenRequestStats(stack.control)).byGrantType['authorization_code'] ?? 0).toBe(1); // only the expired-code attempt
   });
 
@@ -236,7 +237,7 @@ describe('the callback pages a finance person reads', () => {
     expect(page.body).toContain('data-outcome="server_error"');
     expect(page.body).toContain('Something went wrong on the Merchant Analytics side');
     expect(page.body).toContain('Nothing was changed');
-    expect(stack.runtime.properties.document.get(TOKEN_PROPERTY)).toBeNull();
+    expect(connectionToken(stack.runtime)).toBeNull();
     // The next attempt goes through.
     const retry = await stack.connect();
     expect(retry.outcome).toBe('connected');

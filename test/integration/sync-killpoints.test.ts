@@ -6,10 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
-import { compareWithTruth, sheetTable, syncUntilCaughtUp } from './sync-support';
+import { compareWithTruth, scheduledRun, SCHEDULED_RUNS, sheetTable, syncUntilCaughtUp, type ScheduledRuns } from './sync-support';
 
 type Json = Record<string, unknown>;
 let stack: Stack;
+let mode: ScheduledRuns = 'direct';
 
 function seeded(seed: number): () => number {
   let s = seed >>> 0;
@@ -18,10 +19,10 @@ function seeded(seed: number): () => number {
     return s / 2 ** 32;
   };
 }
-const random = seeded(20261121);
+let random = seeded(20261121);
 
 async function killedRun(atServiceCall: number): Promise<void> {
-  const r = await stack.runtime.run('onScheduledSync', [], { killAtServiceCall: atServiceCall });
+  const r = await scheduledRun(stack, mode, atServiceCall);
   // A kill point past the run's last call lets the run finish: both are fine.
   expect(r.timedOut || r.ok).toBe(true);
 }
@@ -46,35 +47,40 @@ function expectExact(result: Awaited<ReturnType<typeof compareWithTruth>>): void
   expect(result).toEqual({ mismatches: [], missing: [], unexpected: [], duplicates: [] });
 }
 
-beforeAll(async () => {
-  stack = await startStack({ orders: 300, seed: 5 });
-  await stack.connect();
-});
-
-afterAll(async () => {
-  await stack?.close();
-});
-
-describe('kill points during the first backfill', () => {
-  it('five executions killed at seeded points, then one run to the end: equal to the truth', async () => {
-    for (let k = 0; k < 5; k++) await killedRun(1 + Math.floor(random() * 140));
-    await syncUntilCaughtUp(stack);
-    expectExact(await compareWithTruth(stack));
-  });
-});
-
-describe('kill points during incremental runs', () => {
-  it.each([1, 2, 3])('round %i: changes, three killed executions, then a full run: equal to the truth', async (round) => {
-    await changeSomething(round);
-    for (let k = 0; k < 3; k++) await killedRun(1 + Math.floor(random() * 120));
-    await syncUntilCaughtUp(stack);
-    expectExact(await compareWithTruth(stack));
+// Scheduled runs called with the document, and fired by their trigger without it (issue 8).
+describe.each(SCHEDULED_RUNS)('scheduled runs: %s', (runs) => {
+  beforeAll(async () => {
+    random = seeded(20261121);
+    mode = runs;
+    stack = await startStack({ orders: 300, seed: 5 });
+    await stack.connect();
   });
 
-  it('no Sync log row is left "running"; interrupted runs are marked', () => {
-    const [headers, ...rows] = sheetTable(stack, 'Sync log');
-    const outcomes = rows.map((r) => r[headers.indexOf('outcome')]);
-    expect(outcomes).not.toContain('running');
-    expect(outcomes).toContain('interrupted');
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  describe('kill points during the first backfill', () => {
+    it('five executions killed at seeded points, then one run to the end: equal to the truth', async () => {
+      for (let k = 0; k < 5; k++) await killedRun(1 + Math.floor(random() * 140));
+      await syncUntilCaughtUp(stack, 20, 'onScheduledSync', mode);
+      expectExact(await compareWithTruth(stack));
+    });
+  });
+
+  describe('kill points during incremental runs', () => {
+    it.each([1, 2, 3])('round %i: changes, three killed executions, then a full run: equal to the truth', async (round) => {
+      await changeSomething(round);
+      for (let k = 0; k < 3; k++) await killedRun(1 + Math.floor(random() * 120));
+      await syncUntilCaughtUp(stack, 20, 'onScheduledSync', mode);
+      expectExact(await compareWithTruth(stack));
+    });
+
+    it('no Sync log row is left "running"; interrupted runs are marked', () => {
+      const [headers, ...rows] = sheetTable(stack, 'Sync log');
+      const outcomes = rows.map((r) => r[headers.indexOf('outcome')]);
+      expect(outcomes).not.toContain('running');
+      expect(outcomes).toContain('interrupted');
+    });
   });
 });

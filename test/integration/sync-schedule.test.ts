@@ -32,7 +32,7 @@ describe('one time-driven trigger per document', () => {
 
     const daily = await stack.runtime.run('setSchedule', [{ mode: 'daily', hour: 7 }]);
     // The hour is the spreadsheet's (the trigger is pinned to its zone), and the answer names that zone.
-    expect(daily.value).toEqual({ mode: 'daily', hour: 7, timeZone: (stack.runtime.workbook as unknown as Workbook).timeZone, note: null });
+    expect(daily.value).toEqual({ mode: 'daily', hour: 7, timeZone: (stack.runtime.workbook as unknown as Workbook).timeZone, note: null, owner: 'user@example.com', yours: true });
     expect(ourTriggers()).toHaveLength(1);
     expect(ourTriggers()[0]).toMatchObject({
       type: 'CLOCK', atHour: 7, timeZone: (stack.runtime.workbook as unknown as Workbook).timeZone,
@@ -131,8 +131,10 @@ describe('a schedule paused by a lost connection comes back after reconnecting t
 
   it('reconnecting the sheets\' store restores it, says so in the sidebar and the Sync log; the old failure is history', async () => {
     const tag = stack.runtime.properties.document.get('ma.storeTag');
-    expect((await stack.connect({ storeId: tag ?? undefined })).outcome).toBe('connected');
-    const state = await sidebarState();
+    const reconnected = await stack.connect({ storeId: tag ?? undefined });
+    expect(reconnected.outcome).toBe('connected');
+    // The sidebar's poll after the callback adopted the connection: that is the state it showed.
+    const state = reconnected.sidebar as SidebarState;
     expect(state.connection.state).toBe('connected');
     expect(state.schedule).toMatchObject({ mode: 'hourly', note: { kind: 'resumed', message: 'Automatic sync resumed: every hour.' } });
     expect(ourTriggers()).toHaveLength(1);
@@ -156,8 +158,9 @@ describe('the sidebar shows a revoke within about a minute (spec: "within about 
     // The sidebar found it first: the trigger must not keep firing, the schedule waits for the reconnect.
     expect(ourTriggers()).toHaveLength(0);
     expect(state.schedule.note?.kind).toBe('paused');
-    expect((await stack.connect({ storeId: stack.runtime.properties.document.get('ma.storeTag') ?? undefined })).outcome).toBe('connected');
-    expect((await sidebarState()).schedule).toMatchObject({ mode: 'hourly', note: { kind: 'resumed' } });
+    const reconnected = await stack.connect({ storeId: stack.runtime.properties.document.get('ma.storeTag') ?? undefined });
+    expect(reconnected.outcome).toBe('connected');
+    expect((reconnected.sidebar as SidebarState).schedule).toMatchObject({ mode: 'hourly', note: { kind: 'resumed' } });
   });
 });
 

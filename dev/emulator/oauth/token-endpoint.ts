@@ -6,6 +6,7 @@ import { namesThisApi } from './discovery';
 import type { GrantStore } from './grant-store';
 import { parseForm, sendJson, sendTruncatedJson } from './http-io';
 import { isWellFormedVerifier, verifierMatches } from './pkce';
+import type { PkceLedger } from './pkce-ledger';
 import { parseScope } from './scopes';
 import type { RegisteredClient, TokenResponse } from './types';
 
@@ -15,6 +16,7 @@ export interface TokenEndpointContext {
   client: () => RegisteredClient;
   baseUrl: () => string;
   stats: AuthStats;
+  pkce: PkceLedger;
 }
 
 type Outcome = { ok: true; tokens: TokenResponse } | { ok: false; error: string; description: string };
@@ -65,8 +67,16 @@ export class TokenEndpoint {
     const verifier = field('code_verifier');
     if (code === null) return failure('invalid_request', 'code is required');
     if (verifier === null) return failure('invalid_request', 'code_verifier is required (PKCE)');
-    if (!isWellFormedVerifier(verifier)) return failure('invalid_request', 'code_verifier must be 43-128 characters of [A-Za-z0-9-._~]');
     const record = this.ctx.grants.findCode(code);
+    const wellFormed = isWellFormedVerifier(verifier);
+    this.ctx.pkce.record({
+      at: new Date(this.ctx.clock.now()).toISOString(),
+      code_verifier: verifier,
+      code_challenge: record ? record.codeChallenge : null,
+      well_formed: wellFormed,
+      matched: record !== undefined && wellFormed && verifierMatches(verifier, record.codeChallenge),
+    });
+    if (!wellFormed) return failure('invalid_request', 'code_verifier must be 43-128 characters of [A-Za-z0-9-._~]');
     const clientId = this.ctx.client().clientId;
     if (!record || record.clientId !== clientId) return failure('invalid_grant', 'the authorization code is not valid');
     if (record.used) {

@@ -52,7 +52,7 @@ export type HostReply = { ok: true; value: unknown } | { ok: false; error: WireE
 export interface LibraryCode {
   userSymbol: string;
   source: string;
-  /** Names the library's source declares at top level: its namespace. */
+  /** Names the library's source declares at top level: its namespace (none: the one object it puts on its global object). */
   exportNames: string[];
   filename: string;
 }

@@ -12,7 +12,12 @@
  * omits one; hasAccess re-reads the token under the lock before refreshing; the lock wrapper has
  * no finally; refresh failures inside hasAccess are kept for getLastError and return false; the
  * PKCE verifier travels inside the state token; client credentials go in the body unless a
- * payload handler removes them; generateCodeVerifier uses Math.random (as the library does).
+ * payload handler removes them; handleCallback and refresh require a client secret (v1.43.0; later,
+ * unreleased commits drop that); generateCodeVerifier uses Math.random (as the library does).
+ *
+ * The harness loads the real release (../shared/vendor/apps-script-oauth2/OAuth2.gs) when it is
+ * there; this stand-in serves where it is not, and test/integration/oauth2-library-parity.test.ts
+ * holds the two to the same observations.
  */
 
 /* eslint-disable @typescript-eslint/no-explicit-any, no-var, @typescript-eslint/no-unused-vars -- a library script: its top-level declarations are its public API */
@@ -167,7 +172,8 @@ class Service_ {
       if (error === 'access_denied') return false;
       throw new Error('Error authorizing token: ' + error);
     }
-    requireValues_({ 'Client ID': this.clientId_, 'Token URL': this.tokenUrl_ });
+    // v1.43.0 (the manifest's version 43) insists on a secret even when a payload handler drops it.
+    requireValues_({ 'Client ID': this.clientId_, 'Client Secret': this.clientSecret_, 'Token URL': this.tokenUrl_ });
     const payload: Params = {
       code: code as string,
       client_id: this.clientId_ as string,
@@ -227,7 +233,7 @@ class Service_ {
   }
 
   refresh(): void {
-    requireValues_({ 'Client ID': this.clientId_, 'Token URL': this.tokenUrl_ });
+    requireValues_({ 'Client ID': this.clientId_, 'Client Secret': this.clientSecret_, 'Token URL': this.tokenUrl_ });
     this.lockable_(() => {
       const token = this.getToken() as TokenObject;
       if (!token['refresh_token']) throw new Error('Offline access is required.');

@@ -1,4 +1,5 @@
 import type { RuntimeClock } from '../clock.js';
+import { hasDocument, type ExecutionServiceContext } from '../types.js';
 
 /** Apps Script's CacheService limits (reference/cache/cache). */
 export const MAX_CACHE_KEY_CHARS = 250;
@@ -122,22 +123,31 @@ export class Cache {
 export interface CacheStores {
   script: CacheStore;
   document: CacheStore;
+  /** The runtime's default user's cache. */
   user: CacheStore;
+  /** Every other user's cache, by e-mail (created on first use). */
+  users: Record<string, CacheStore>;
+}
+
+export function userCacheStore(stores: CacheStores, email: string, defaultEmail: string, clock: RuntimeClock): CacheStore {
+  if (email === defaultEmail) return stores.user;
+  return (stores.users[email] ??= new CacheStore(clock));
 }
 
 export class CacheService {
-  constructor(private readonly stores: CacheStores) {}
+  constructor(private readonly stores: CacheStores, private readonly ctx: ExecutionServiceContext, private readonly userStore: CacheStore) {}
 
   getScriptCache(): Cache {
     return new Cache(this.stores.script);
   }
 
-  /** Exists for container-bound and add-on contexts, which is what this runtime plays. */
-  getDocumentCache(): Cache {
+  /** "Returns null if called outside the context of a containing document" (callback, documentless trigger). */
+  getDocumentCache(): Cache | null {
+    if (!hasDocument(this.ctx)) return null;
     return new Cache(this.stores.document);
   }
 
   getUserCache(): Cache {
-    return new Cache(this.stores.user);
+    return new Cache(this.userStore);
   }
 }

@@ -3,11 +3,11 @@ import type { Manifest } from '../manifest.js';
 import type { SpreadsheetModule, WorkbookLike } from '../spreadsheet-adapter.js';
 import type { SharedStores } from '../stores.js';
 import type { ExecutionServiceContext } from '../types.js';
-import { CacheService } from './cache.js';
+import { CacheService, userCacheStore } from './cache.js';
 import { HtmlService } from './html-service.js';
 import { LockService } from './lock.js';
 import { MailApp } from './mail.js';
-import { PropertiesService } from './properties.js';
+import { PropertiesService, userPropertyStore } from './properties.js';
 import { ScriptApp } from './script-app.js';
 import { Session, UtilitiesHost } from './session.js';
 import { UrlFetchApp } from './url-fetch.js';
@@ -17,7 +17,10 @@ export interface ServiceWiring {
   manifest: Manifest;
   stores: SharedStores;
   clock: RuntimeClock;
+  /** The user this execution runs as. */
   userEmail: string;
+  /** The runtime's default user: the spreadsheet's owner, whose user store a custom function reads. */
+  defaultUserEmail: string;
   documentId: string;
   scriptId: string;
   urlFetchAllow: string[];
@@ -29,9 +32,11 @@ export interface ServiceWiring {
 /** The host service objects one execution sees as globals (global name → object). */
 export function createServiceRoots(wiring: ServiceWiring, ctx: ExecutionServiceContext): Record<string, object> {
   const { stores, manifest } = wiring;
+  // Custom functions: "getUserProperties ... returns the owner's store" (apps-script-facts.md).
+  const propertiesUser = ctx.authMode === 'CUSTOM_FUNCTION' ? wiring.defaultUserEmail : wiring.userEmail;
   const roots: Record<string, object> = {
-    PropertiesService: new PropertiesService(stores.properties, ctx),
-    CacheService: new CacheService(stores.caches),
+    PropertiesService: new PropertiesService(stores.properties, ctx, userPropertyStore(stores.properties, propertiesUser, wiring.defaultUserEmail)),
+    CacheService: new CacheService(stores.caches, ctx, userCacheStore(stores.caches, wiring.userEmail, wiring.defaultUserEmail, wiring.clock)),
     LockService: new LockService(stores.locks, ctx, wiring.documentId, wiring.userEmail),
     UrlFetchApp: new UrlFetchApp(ctx, { whitelist: manifest.urlFetchWhitelist, allow: wiring.urlFetchAllow }),
     ScriptApp: new ScriptApp(

@@ -1,5 +1,5 @@
 import type { RuntimeClock } from '../clock.js';
-import type { ExecutionServiceContext } from '../types.js';
+import { hasDocument, type ExecutionServiceContext } from '../types.js';
 
 const POLL_MS = 10;
 
@@ -122,7 +122,9 @@ export class LockService {
     private readonly userEmail: string,
   ) {}
 
-  getDocumentLock(): Lock {
+  /** "Returns null if called outside the context of a containing document". */
+  getDocumentLock(): Lock | null {
+    if (!hasDocument(this.ctx)) return null;
     return new Lock(this.locks, `document:${this.documentId}`, this.ctx);
   }
 

@@ -1,5 +1,5 @@
 import type { ExecutionServiceContext } from '../types.js';
-import { refuseInCustomFunction } from '../types.js';
+import { hasDocument, refuseInCustomFunction } from '../types.js';
 
 /** Apps Script's Properties limits (guides/services/quotas). */
 export const MAX_PROPERTY_VALUE_BYTES = 9 * 1024;
@@ -117,22 +117,41 @@ export class Properties {
 export interface PropertyStores {
   script: PropertyStore;
   document: PropertyStore;
+  /** The runtime's default user's store. */
   user: PropertyStore;
+  /** Every other user's store, by e-mail (created on first use). */
+  users: Record<string, PropertyStore>;
+}
+
+/** One user's store: the default user's is `stores.user`, any other's is made on first use. */
+export function userPropertyStore(stores: PropertyStores, email: string, defaultEmail: string): PropertyStore {
+  if (email === defaultEmail) return stores.user;
+  return (stores.users[email] ??= new PropertyStore());
 }
 
 export class PropertiesService {
-  constructor(private readonly stores: PropertyStores, private readonly ctx: ExecutionServiceContext) {}
+  constructor(
+    private readonly stores: PropertyStores,
+    private readonly ctx: ExecutionServiceContext,
+    /** The store of the user this execution runs as (custom functions: the spreadsheet owner's, see below). */
+    private readonly userStore: PropertyStore,
+  ) {}
 
   getScriptProperties(): Properties {
     return new Properties(this.stores.script, this.ctx);
   }
 
-  getDocumentProperties(): Properties {
+  /** "Returns null when document properties are not available" (the callback, a documentless trigger). */
+  getDocumentProperties(): Properties | null {
+    if (!hasDocument(this.ctx)) return null;
     return new Properties(this.stores.document, this.ctx);
   }
 
-  /** In a custom function this is the spreadsheet owner's store (read-only); one user here. */
+  /**
+   * The executing user's store. In a custom function Google documents it as the spreadsheet
+   * owner's store: the runtime plays the default user as the owner (the wiring passes that store).
+   */
   getUserProperties(): Properties {
-    return new Properties(this.stores.user, this.ctx);
+    return new Properties(this.userStore, this.ctx);
   }
 }

@@ -79,7 +79,7 @@ export class ScriptApp {
   }
 
   newStateToken(): StateTokenBuilder {
-    return new StateTokenBuilder(this.settings.codec, this.settings.clock);
+    return new StateTokenBuilder(this.settings.codec, this.settings.clock, this.triggers.userEmail);
   }
 
   newTrigger(functionName: unknown): TriggerBuilder {
@@ -91,6 +91,7 @@ export class ScriptApp {
     return this.triggers.records.filter((t) => t.userEmail === this.triggers.userEmail).map((t) => new Trigger(t));
   }
 
+  /** This user's triggers of the given document ("a given account cannot see triggers installed from a second account"). */
   getUserTriggers(document: unknown): Trigger[] {
     const id = typeof document === 'string' ? document : (document as { getId?: () => string })?.getId?.();
     return this.triggers.records.filter((t) => t.userEmail === this.triggers.userEmail && t.documentId === id).map((t) => new Trigger(t));

@@ -14,6 +14,11 @@ export interface StatePayload {
   method: string;
   args: Record<string, string>;
   expiresAt: number;
+  /**
+   * The Google user who made the token. The browser that comes back to /usercallback is signed in
+   * as that user, so the callback runs as them (host-side only: the script never sees it).
+   */
+  user?: string;
 }
 
 export type StateCheck = { ok: true; payload: StatePayload } | { ok: false; reason: 'invalid' | 'expired' };
@@ -53,7 +58,7 @@ export class StateTokenBuilder {
   private readonly args: Record<string, string> = {};
   private timeoutSeconds = DEFAULT_STATE_TOKEN_TIMEOUT_S;
 
-  constructor(private readonly codec: StateTokenCodec, private readonly clock: RuntimeClock) {}
+  constructor(private readonly codec: StateTokenCodec, private readonly clock: RuntimeClock, private readonly user?: string) {}
 
   withMethod(method: unknown): StateTokenBuilder {
     this.method = String(method);
@@ -74,6 +79,6 @@ export class StateTokenBuilder {
 
   createToken(): string {
     if (!this.method) throw new Error('A state token needs a callback method: call withMethod first');
-    return this.codec.seal({ method: this.method, args: { ...this.args }, expiresAt: this.clock.now() + this.timeoutSeconds * 1000 });
+    return this.codec.seal({ method: this.method, args: { ...this.args }, expiresAt: this.clock.now() + this.timeoutSeconds * 1000, user: this.user });
   }
 }

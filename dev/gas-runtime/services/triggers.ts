@@ -44,6 +44,8 @@ const TYPE_WORDS: Record<TriggerType, string> = {
 };
 
 function addTrigger(scope: TriggerScope, record: Omit<TriggerRecord, 'uid' | 'documentId' | 'userEmail'>): Trigger {
+  // An add-on's trigger belongs to a document; an execution without one has none to give it (stricter reading).
+  if (scope.ctx.document === false) throw new Error('Add-ons can only create triggers for the current document.');
   const mine = scope.records.filter((t) => t.userEmail === scope.userEmail);
   if (mine.some((t) => t.documentId === scope.documentId && t.type === record.type)) {
     // Editor add-ons: one trigger of each type per user per document.

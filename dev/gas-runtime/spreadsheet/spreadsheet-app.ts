@@ -1,6 +1,6 @@
 /** The host-side SpreadsheetApp global for one execution. */
 import type { ExecutionServiceContext, UiLog } from '../types';
-import { permissionDenied } from '../types';
+import { hasDocument, permissionDenied } from '../types';
 import type { Range } from './range';
 import type { SpreadsheetScope } from './scope';
 import type { Sheet } from './sheet';
@@ -9,6 +9,14 @@ import { Ui } from './ui';
 import type { Workbook } from './workbook';
 
 const NO_UI = 'Cannot call SpreadsheetApp.getUi() from this context.';
+
+/**
+ * Google returns null for the active document of an execution without one. Typed as the object so
+ * host-side code (tests, tools), which always has the document, reads it without null checks.
+ */
+function noDocument<T>(): T {
+  return null as unknown as T;
+}
 
 export class SpreadsheetApp {
   readonly DeveloperMetadataVisibility = { DOCUMENT: 'DOCUMENT', PROJECT: 'PROJECT' } as const;
@@ -24,22 +32,28 @@ export class SpreadsheetApp {
     return new Spreadsheet(this.scope);
   }
 
+  /** Null in an execution without a document (the OAuth callback, a documentless trigger), as Google documents. */
   getActive(): Spreadsheet {
+    if (!hasDocument(this.scope.ctx)) return noDocument();
     return this._document('getActive');
   }
 
   getActiveSpreadsheet(): Spreadsheet {
+    if (!hasDocument(this.scope.ctx)) return noDocument();
     return this._document('getActiveSpreadsheet');
   }
 
   getActiveSheet(): Sheet {
+    if (!hasDocument(this.scope.ctx)) return noDocument();
     return this._document('getActiveSheet').getActiveSheet();
   }
 
   getActiveRange(): Range {
+    if (!hasDocument(this.scope.ctx)) return noDocument();
     return this._document('getActiveRange').getActiveSheet().getRange(1, 1);
   }
 
+  /** The one local workbook by its id (with or without a document); any other id fails as Google's does. */
   openById(id: string): Spreadsheet {
     if (this.scope.ctx.authMode !== 'FULL') throw permissionDenied('SpreadsheetApp.openById');
     if (id !== this.scope.workbook.id) throw new Error('Unexpected error while getting the method or property openById on object SpreadsheetApp.');
@@ -50,7 +64,7 @@ export class SpreadsheetApp {
   flush(): void {}
 
   getUi(): Ui {
-    if (this.scope.ctx.authMode === 'CUSTOM_FUNCTION') throw new Error(NO_UI);
+    if (this.scope.ctx.authMode === 'CUSTOM_FUNCTION' || !hasDocument(this.scope.ctx)) throw new Error(NO_UI);
     return new Ui(this.scope);
   }
 }

@@ -3,6 +3,7 @@ import { workerData } from 'node:worker_threads';
 import type { WireError, WorkerStart } from '../bridge/protocol.js';
 import { createGasContext } from './context.js';
 import { HostChannel } from './host-channel.js';
+import { libraryNamespace } from './library-namespace.js';
 
 /** One execution: load the libraries and Code.js into fresh contexts, call the named global. */
 
@@ -21,9 +22,9 @@ async function execute(): Promise<void> {
   const main = createGasContext(channel, start.clock, start.roots);
   for (const library of start.libraries) {
     const lib = createGasContext(channel, start.clock, start.roots);
+    const globalsBefore = new Set(Object.getOwnPropertyNames(lib.context));
     vm.runInContext(library.source, lib.context, { filename: library.filename });
-    const listing = library.exportNames.map((n) => `${JSON.stringify(n)}: typeof ${n} === 'undefined' ? undefined : ${n}`).join(', ');
-    main.context[library.userSymbol] = vm.runInContext(`({ ${listing} })`, lib.context);
+    main.context[library.userSymbol] = libraryNamespace(library, lib.context, globalsBefore);
   }
   vm.runInContext(start.code, main.context, { filename: start.codeFilename });
   const fn: unknown = main.context[start.functionName];

@@ -1,25 +1,35 @@
 import { getDeploymentConfig, NotConfiguredError } from '../config';
 import { probeAccount } from './account-probe';
 import { oauthErrorCode } from './errors';
-import { confirmStore, connectionStatus, markConnected, recordAuthFailure } from './lifecycle';
+import { leaveHandoff } from './handoff';
 import { messageFor } from './messages';
 import {
   connectedPage,
   deniedPage,
   expiredPage,
+  linkUsedPage,
   operatorPage,
   renderCallbackPage,
   serverErrorPage,
   storeMismatchPage,
+  wrongSpreadsheetPage,
   type CallbackPage,
 } from './pages';
 import { createOAuthService } from './service';
-import { accessTokenOf, documentLock, grantedScopes, withDocumentLock } from './session';
+import { takeConnectFlow } from './connect-flow';
+import { recordEnvironment } from '../platform/environment';
+import { accessTokenOf, grantedScopes, userLock, withUserLock } from './session';
 
 /** What Apps Script passes to the callback function: query parameters plus the state's arguments. */
 export interface AuthCallbackRequest {
   parameter?: Record<string, string | undefined>;
 }
+
+/** The state token's arguments that authorizationUrl() adds (connect.ts): `flow` (connect-flow.ts), the spreadsheet, the sheets' store. */
+export const STATE_FLOW = 'flow';
+export const STATE_SPREADSHEET_ID = 'sheet';
+export const STATE_SHEETS_STORE = 'sheetsStore';
+export const STATE_SHEETS_STORE_NAME = 'sheetsStoreName';
 
 /** authCallback: finishes the flow, learns which store was picked and returns the page to show. */
 export function handleAuthCallback(request: AuthCallbackRequest): GoogleAppsScript.HTML.HtmlOutput {
@@ -27,6 +37,17 @@ export function handleAuthCallback(request: AuthCallbackRequest): GoogleAppsScri
   return HtmlService.createHtmlOutput(renderCallbackPage(page)).setTitle(page.title);
 }
 
+/** A callback that runs with a document may only complete that document's flow; without one, the flow names it. */
+function isCallbackSpreadsheet(spreadsheetId: string): boolean {
+  const active = SpreadsheetApp.getActive();
+  return active === null || active.getId() === spreadsheetId;
+}
+
+/**
+ * Runs without a document (Google's /usercallback belongs to the add-on, not to a spreadsheet):
+ * everything it needs comes from the state token (the spreadsheet, the store its sheets hold) and
+ * the user's own storage; the result is handed to the spreadsheet's sidebar (handoff.ts).
+ */
 function completeAuthorization(request: AuthCallbackRequest): CallbackPage {
   let config;
   try {
@@ -40,16 +61,23 @@ function completeAuthorization(request: AuthCallbackRequest): CallbackPage {
   if (error === 'access_denied') return deniedPage();
   if (error) return serverErrorPage(String(error).slice(0, 64));
   if (!parameter['code']) return serverErrorPage('missing_code');
+  // Before any token request: a replayed code would make the server revoke the tokens it gave for it.
+  const flow = takeConnectFlow(parameter[STATE_FLOW]);
+  if (!flow) return linkUsedPage();
+  if (flow.spreadsheetId !== parameter[STATE_SPREADSHEET_ID] || !isCallbackSpreadsheet(flow.spreadsheetId)) return wrongSpreadsheetPage();
+  const spreadsheetId = flow.spreadsheetId;
 
-  const service = createOAuthService(config, documentLock());
+  recordEnvironment('callback', spreadsheetId);
+  const service = createOAuthService(config, spreadsheetId, userLock());
+  const at = Date.now();
   let granted: boolean;
   try {
-    granted = withDocumentLock(() => service.handleCallback({ parameter }));
+    granted = withUserLock(() => service.handleCallback({ parameter }));
   } catch (e) {
     const code = oauthErrorCode(e) ?? 'token_request_failed';
     if (code === 'invalid_grant') return expiredPage(code);
     if (code === 'invalid_client' || code === 'unauthorized_client') {
-      recordAuthFailure('client_not_authorized');
+      leaveHandoff(spreadsheetId, { kind: 'auth_failure', code: 'client_not_authorized', scopes: [], at });
       return operatorPage(messageFor('operator_problem', null, 'client_not_authorized').message, code);
     }
     return serverErrorPage(code);
@@ -59,22 +87,30 @@ function completeAuthorization(request: AuthCallbackRequest): CallbackPage {
   const token = service.getToken();
   const accessToken = accessTokenOf(token);
   const scopes = grantedScopes(token);
-  // Record the connection before asking which store it reads, so a failed read still leaves it usable.
-  markConnected(null, scopes);
   const probe = accessToken ? probeAccount(config.apiBaseUrl, accessToken) : null;
   if (probe && probe.ok) {
-    if (!confirmStore(probe.store)) {
-      // The merchant user's connection now reads the other store; keep nothing of it here.
-      withDocumentLock(() => service.reset());
-      return storeMismatchPage(connectionStatus().message);
+    const sheetsStore = parameter[STATE_SHEETS_STORE];
+    if (sheetsStore && sheetsStore !== probe.store.id) {
+      // The merchant user's connection now reads the other store; keep nothing of it.
+      withUserLock(() => service.reset());
+      const tagged = { id: sheetsStore, name: parameter[STATE_SHEETS_STORE_NAME] || sheetsStore };
+      leaveHandoff(spreadsheetId, { kind: 'store_mismatch', sheetsStore: tagged, otherStore: probe.store, scopes, at });
+      return storeMismatchPage(messageFor('store_changed', tagged, 'store_differs_from_sheets', probe.store).message);
     }
-    markConnected(probe.store, scopes);
+    leaveHandoff(spreadsheetId, { kind: 'connected', store: probe.store, scopes, at });
     return connectedPage(probe.store.name);
   }
-  if (probe && !probe.ok) {
-    const status = recordAuthFailure(probe.code);
-    if (status && status.state === 'operator_problem') return operatorPage(status.message, probe.code);
-    if (status) return serverErrorPage(probe.code);
+  if (probe && !probe.ok && isConnectionCode(probe.code)) {
+    leaveHandoff(spreadsheetId, { kind: 'auth_failure', code: probe.code, scopes, at });
+    if (probe.code === 'client_not_authorized') return operatorPage(messageFor('operator_problem', null, probe.code).message, probe.code);
+    return serverErrorPage(probe.code);
   }
+  // The account could not be read right now: the connection stands; the sidebar reads the store later.
+  leaveHandoff(spreadsheetId, { kind: 'connected', store: null, scopes, at });
   return connectedPage(null);
+}
+
+/** API error codes that say something about the connection (lifecycle.recordAuthFailure). */
+function isConnectionCode(code: string): boolean {
+  return code === 'grant_revoked' || code === 'invalid_token_claims' || code === 'client_not_authorized' || code === 'insufficient_scope';
 }

@@ -1,26 +1,42 @@
 /// <reference types="google-apps-script-oauth2" />
 import { getDeploymentConfig } from '../config';
-import { TOKEN_PROPERTY_KEY } from './constants';
+import { currentSpreadsheet } from '../platform/context';
+import { STATE_FLOW, STATE_SHEETS_STORE, STATE_SHEETS_STORE_NAME, STATE_SPREADSHEET_ID } from './callback';
+import { openConnectFlow } from './connect-flow';
+import { readConnectionRecord, storeTag, storeTagName } from './connection-record';
+import { dropHandoff } from './handoff';
 import { forgetConnection } from './lifecycle';
 import { secureCodeVerifier } from './pkce';
-import { createOAuthService } from './service';
-import { documentLock, withDocumentLock } from './session';
-import { documentProperties } from '../platform/properties';
+import { openSession, withDocumentLock, withUserLock } from './session';
+import { clearSharedAccessToken, isConnector } from './token-home';
 
 /**
  * The URL that starts the flow (spec 5.3): code, S256 challenge of a fresh verifier (which the
- * library carries inside the state token), the scopes, and no `resource` parameter.
+ * library carries inside the state token), the scopes, and no `resource` parameter. The state
+ * token also names this flow's one-time mark (connect-flow.ts), this spreadsheet and the store its
+ * sheets hold: the callback has no document.
  */
 export function authorizationUrl(): string {
-  const config = getDeploymentConfig();
-  const service = createOAuthService(config, null)
-    .setCodeVerififer(secureCodeVerifier())
+  getDeploymentConfig();
+  const spreadsheet = currentSpreadsheet('starting to connect');
+  const service = openSession()
+    .service.setCodeVerififer(secureCodeVerifier())
     .setCodeChallengeMethod('S256' as GoogleAppsScriptOAuth2.CodeChallengeMethod);
-  return service.getAuthorizationUrl();
+  // Sealed in the state token; the callback checks flow and spreadsheet against the user's flow mark.
+  const spreadsheetId = spreadsheet.getId();
+  const state: Record<string, string> = { [STATE_FLOW]: openConnectFlow(spreadsheetId), [STATE_SPREADSHEET_ID]: spreadsheetId };
+  const tag = storeTag();
+  if (tag) {
+    state[STATE_SHEETS_STORE] = tag;
+    state[STATE_SHEETS_STORE_NAME] = storeTagName() ?? tag;
+  }
+  return service.getAuthorizationUrl(state);
 }
 
 /**
- * Disconnect: the stored tokens and the connection record are removed; the sheets and their store
+ * Disconnect: the connection record and the document's access token are removed, and the user's
+ * own tokens when the connection is theirs (another editor's stay with them: they cannot be
+ * reached from here, and no longer count once the record is gone); the sheets and their store
  * tag stay, so reconnecting the same store continues where the sync left off.
  */
 export function disconnect(): void {
@@ -31,10 +47,9 @@ export function disconnect(): void {
     } catch {
       config = null;
     }
-    if (config) createOAuthService(config, documentLock()).reset();
-    else documentProperties().deleteProperty(TOKEN_PROPERTY_KEY);
-    const cache = CacheService.getDocumentCache();
-    if (cache) cache.remove(TOKEN_PROPERTY_KEY);
+    if (config && isConnector(readConnectionRecord())) withUserLock(() => openSession().service.reset());
+    dropHandoff();
+    clearSharedAccessToken();
     forgetConnection();
   });
 }

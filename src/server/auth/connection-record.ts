@@ -1,6 +1,7 @@
-import { CONNECTION_PROPERTY_KEY, STORE_TAG_NAME_PROPERTY_KEY, STORE_TAG_PROPERTY_KEY, TOKEN_PROPERTY_KEY } from './constants';
+import { CONNECTION_PROPERTY_KEY, STORE_TAG_NAME_PROPERTY_KEY, STORE_TAG_PROPERTY_KEY } from './constants';
 import type { ConnectionRecord, StoreRef } from './types';
 import { documentProperties } from '../platform/properties';
+import { clipText } from '../platform/property-size';
 
 const STATES: ReadonlyArray<ConnectionRecord['state']> = [
   'connected',
@@ -26,14 +27,17 @@ export function readConnectionRecord(): ConnectionRecord | null {
       detail: value.detail ?? null,
       otherStore: isStoreRef(value.otherStore) ? value.otherStore : null,
       since: typeof value.since === 'string' ? value.since : new Date(0).toISOString(),
+      connectedBy: typeof value.connectedBy === 'string' && value.connectedBy !== '' ? value.connectedBy : null,
     };
   } catch {
     return null;
   }
 }
 
+/** Writes the record; who connected is kept from the previous record unless given. */
 export function writeConnectionRecord(record: Omit<ConnectionRecord, 'since'>): ConnectionRecord {
-  const full: ConnectionRecord = { ...record, since: new Date().toISOString() };
+  const connectedBy = record.connectedBy !== undefined ? record.connectedBy : (readConnectionRecord()?.connectedBy ?? null);
+  const full: ConnectionRecord = { ...record, connectedBy: connectedBy ? clipText(connectedBy, 320) : null, since: new Date().toISOString() };
   try {
     documentProperties().setProperty(CONNECTION_PROPERTY_KEY, JSON.stringify(full));
   } catch {
@@ -44,11 +48,6 @@ export function writeConnectionRecord(record: Omit<ConnectionRecord, 'since'>): 
 
 export function clearConnectionRecord(): void {
   documentProperties().deleteProperty(CONNECTION_PROPERTY_KEY);
-}
-
-/** True when the library holds a token for this document (read without the library). */
-export function hasStoredToken(): boolean {
-  return !!documentProperties().getProperty(TOKEN_PROPERTY_KEY);
 }
 
 /** The store id this document's sheets belong to, or null before the first sync wrote any. */

@@ -1,6 +1,24 @@
-/** The OAuth2 library's service name; the token lives in document property `oauth2.<name>`. */
+/** The OAuth2 library's service name; one service per spreadsheet (tokenServiceName). */
 export const SERVICE_NAME = 'merchant-analytics';
-export const TOKEN_PROPERTY_KEY = `oauth2.${SERVICE_NAME}`;
+/** Where versions before the per-user connection kept the token (document properties); read only to tidy up. */
+export const LEGACY_TOKEN_PROPERTY_KEY = `oauth2.${SERVICE_NAME}`;
+
+/**
+ * The connecting user's token for one spreadsheet lives in THEIR user properties under
+ * `oauth2.<this name>` (the library's key): the callback, that user's sidebar and the trigger they
+ * created reach it with or without the document; no other editor can spend it.
+ */
+export function tokenServiceName(spreadsheetId: string): string {
+  return `${SERVICE_NAME}.${spreadsheetId}`;
+}
+
+/** Document property: the access token (never the refresh token) and its expiry, for formulas and other editors. */
+export const SHARED_ACCESS_TOKEN_KEY = 'ma.accessToken';
+
+/** User property: what the documentless callback hands to the spreadsheet's sidebar (handoff.ts). */
+export function handoffKey(spreadsheetId: string): string {
+  return `ma.connectHandoff.${spreadsheetId}`;
+}
 
 /** Spec 5.1: every read scope this add-on uses, plus offline_access for a refresh token. */
 export const REQUESTED_SCOPES: readonly string[] = [
@@ -10,6 +28,12 @@ export const REQUESTED_SCOPES: readonly string[] = [
   'profitability:read',
   'offline_access',
 ];
+
+/** How long the library's state token lives (it calls withTimeout(3600)): a Connect click is good for this long. */
+export const STATE_TOKEN_SECONDS = 3600;
+
+/** User properties marking each open Connect flow (connect-flow.ts): `ma.connectFlow.<uuid>`. */
+export const FLOW_MARK_PREFIX = 'ma.connectFlow.';
 
 /** The global Apps Script runs when the authorization server redirects back (src/server/main.ts). */
 export const CALLBACK_FUNCTION = 'authCallback';

@@ -5,7 +5,8 @@ import type { ConnectionStatus } from './types';
 export type ConnectionErrorCode =
   | ConnectionStatus['state']
   | 'token_refresh_failed'
-  | 'custom_function_token_expired';
+  | 'custom_function_token_expired'
+  | 'another_users_connection';
 
 /** The connection cannot give a token right now; userMessage says what to do. Never holds a token. */
 export class ConnectionError extends Error {
@@ -59,4 +60,17 @@ export function oauthErrorCode(e: unknown): string | null {
   const message = typeof e === 'string' ? e : e !== null && typeof e === 'object' && typeof (e as { message?: unknown }).message === 'string' ? (e as { message: string }).message : '';
   const match = /^Error retrieving token: ([A-Za-z0-9_]+)/.exec(message);
   return match ? match[1] : null;
+}
+
+/**
+ * Another editor's connection: this user cannot renew it (the refresh token is theirs) and the
+ * access token the document holds has run out.
+ */
+export function anotherUsersConnection(connectedBy: string | null): ConnectionError {
+  const who = connectedBy ? connectedBy : 'another editor';
+  return new ConnectionError(
+    'another_users_connection',
+    `This spreadsheet's connection belongs to ${who}: only their sidebar or scheduled sync renews its access, and it has run out. Ask them to open the Merchant Analytics sidebar, or Reconnect to connect with your own account.`,
+    'reconnect',
+  );
 }

@@ -6,3 +6,7 @@ export { storeTag, setStoreTag } from './connection-record';
 export { triggerTokenSource, customFunctionTokenSource, refreshProactively } from './token-sources';
 export { documentLock } from './session';
 export { isConnectionError } from './errors';
+export { adoptPendingConnection } from './handoff';
+export { currentUserEmail, isConnector } from './token-home';
+export { readConnectionRecord } from './connection-record';
+export { withUserLock, userLock } from './session';

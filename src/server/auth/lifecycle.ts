@@ -1,7 +1,6 @@
 import { isConfigured } from '../config';
 import {
   clearConnectionRecord,
-  hasStoredToken,
   readConnectionRecord,
   storeTag,
   storeTagName,
@@ -24,21 +23,20 @@ const DETAILS: readonly ConnectionDetail[] = [
 export function connectionStatus(): ConnectionStatus {
   if (!isConfigured()) return statusOf('not_configured', null);
   const record = readConnectionRecord();
-  if (record && record.state !== 'connected') return statusOf(record.state, record);
-  if (!hasStoredToken()) return statusOf('not_connected', null);
-  return statusOf('connected', record);
+  if (!record) return statusOf('not_connected', null);
+  return statusOf(record.state, record);
 }
 
 function statusOf(state: ConnectionStatus['state'], record: ConnectionRecord | null): ConnectionStatus {
   const store = record ? record.store : null;
   const detail = record ? record.detail : null;
   const { message, action } = messageFor(state, store, detail, record ? record.otherStore : null);
-  return { state, store, scopes: record ? record.scopes : [], detail, message, action, since: record ? record.since : null };
+  return { state, store, scopes: record ? record.scopes : [], detail, message, action, since: record ? record.since : null, connectedBy: record ? (record.connectedBy ?? null) : null };
 }
 
-/** Records that the connection works and reads `store` with `scopes`. */
-export function markConnected(store: StoreRef | null, scopes: string[]): void {
-  writeConnectionRecord({ state: 'connected', store, scopes, detail: null, otherStore: null });
+/** Records that the connection works and reads `store` with `scopes` (and, on connecting, whose it is). */
+export function markConnected(store: StoreRef | null, scopes: string[], connectedBy?: string | null): void {
+  writeConnectionRecord({ state: 'connected', store, scopes, detail: null, otherStore: null, ...(connectedBy !== undefined ? { connectedBy } : {}) });
 }
 
 /**

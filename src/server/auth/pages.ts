@@ -1,6 +1,6 @@
 /** The pages the browser shows after the merchant comes back from Merchant Analytics. */
 
-export type CallbackOutcome = 'connected' | 'denied' | 'expired' | 'store_mismatch' | 'operator' | 'server_error';
+export type CallbackOutcome = 'connected' | 'denied' | 'expired' | 'link_used' | 'wrong_spreadsheet' | 'store_mismatch' | 'operator' | 'server_error';
 
 export interface CallbackPage {
   outcome: CallbackOutcome;
@@ -66,6 +66,24 @@ export function expiredPage(reference: string): CallbackPage {
     title: 'The sign-in took too long',
     paragraphs: ['For your security the approval is only valid for a short time, and it ran out before the connection was made. Nothing was changed.', RETRY],
     reference,
+  };
+}
+
+export function linkUsedPage(): CallbackPage {
+  return {
+    outcome: 'link_used',
+    title: 'This sign-in link was already used',
+    paragraphs: ['Each sign-in link works once, and this one has been used or has run out. Nothing was changed. If the sidebar does not show your store as connected, connect again.', RETRY],
+    reference: 'link_used',
+  };
+}
+
+export function wrongSpreadsheetPage(): CallbackPage {
+  return {
+    outcome: 'wrong_spreadsheet',
+    title: 'This sign-in belongs to another spreadsheet',
+    paragraphs: ['The sign-in was started from a different spreadsheet, so nothing was connected here and nothing was changed.', 'Open the spreadsheet you want to connect and click Connect in its Merchant Analytics sidebar.'],
+    reference: 'wrong_spreadsheet',
   };
 }
 

@@ -1,8 +1,7 @@
 /// <reference types="google-apps-script-oauth2" />
 import type { DeploymentConfig } from '../config';
-import { CALLBACK_FUNCTION, REQUESTED_SCOPES, SERVICE_NAME } from './constants';
+import { CALLBACK_FUNCTION, REQUESTED_SCOPES, tokenServiceName } from './constants';
 import { authorizationEndpoints } from './discovery';
-import { documentProperties } from '../platform/properties';
 
 export type OAuthService = GoogleAppsScriptOAuth2.OAuth2Service;
 
@@ -22,25 +21,26 @@ export function withoutClientSecret(payload: GoogleAppsScriptOAuth2.TokenPayload
 }
 
 /**
- * The library's service for this API. Token, cache and lock are document-scoped: one connection
- * per spreadsheet, shared by every editor, the triggers and custom functions. The lock passed in
- * must be the same object the caller itself locks with, so the library sees it as already held.
+ * The library's service for this API and one spreadsheet. Token, cache and lock are the current
+ * user's: the connection lives with the Google user who connected (README, "Where the
+ * connection lives"), reachable from the callback and from their trigger without a document.
+ * The lock passed in must be the same object the caller itself locks with, so the library sees it
+ * as already held.
  */
-export function createOAuthService(config: DeploymentConfig, lock: GoogleAppsScript.Lock.Lock | null): OAuthService {
+export function createOAuthService(config: DeploymentConfig, spreadsheetId: string, lock: GoogleAppsScript.Lock.Lock | null): OAuthService {
   const endpoints = authorizationEndpoints(config.apiBaseUrl);
-  const service = OAuth2.createService(SERVICE_NAME)
+  const service = OAuth2.createService(tokenServiceName(spreadsheetId))
     .setAuthorizationBaseUrl(endpoints.authorizationEndpoint)
     .setTokenUrl(endpoints.tokenEndpoint)
     .setClientId(config.clientId)
     // Some library versions insist on a secret before a token request; the handler below drops it from the body.
     .setClientSecret(config.clientSecret)
     .setCallbackFunction(CALLBACK_FUNCTION)
-    .setPropertyStore(documentProperties())
+    .setPropertyStore(PropertiesService.getUserProperties())
+    .setCache(CacheService.getUserCache())
     .setScope(REQUESTED_SCOPES)
     .setTokenHeaders({ Authorization: basicAuthorization(config.clientId, config.clientSecret) })
     .setTokenPayloadHandler(withoutClientSecret);
-  const cache = CacheService.getDocumentCache();
-  if (cache) service.setCache(cache);
   if (lock) service.setLock(lock);
   if (config.redirectUri) service.setRedirectUri(config.redirectUri);
   return service;

@@ -1,24 +1,37 @@
 import { getDeploymentConfig, type DeploymentConfig } from '../config';
+import { boundSpreadsheet, currentSpreadsheetId, MissingContextError } from '../platform/context';
 import { createOAuthService, type OAuthService } from './service';
 
 /** Waiting longer than this for another execution's refresh means something is stuck. */
 const LOCK_WAIT_MS = 30_000;
 
 let executionDocumentLock: GoogleAppsScript.Lock.Lock | null = null;
+let executionUserLock: GoogleAppsScript.Lock.Lock | null = null;
+
+/**
+ * The user lock of this execution, one object shared by the OAuth library and by this module: it
+ * guards the user's own token (refresh and save), which only that user's executions touch.
+ */
+export function userLock(): GoogleAppsScript.Lock.Lock {
+  if (!executionUserLock) executionUserLock = LockService.getUserLock();
+  return executionUserLock;
+}
 
 /**
  * The document lock of this execution, one object shared by everything that locks the document
- * (auth, sync): the library skips locking when this object already holds the lock, and a second
- * Lock object could otherwise wait on the first.
+ * (auth, sync): a second Lock object could otherwise wait on the first. A scheduled run that
+ * Google started without the document works on its owner's copy of the document state
+ * (platform/owner-copy.ts), which only the owner's executions touch: the user lock guards it.
  */
 export function documentLock(): GoogleAppsScript.Lock.Lock {
-  if (!executionDocumentLock) executionDocumentLock = LockService.getDocumentLock();
-  return executionDocumentLock;
+  if (executionDocumentLock) return executionDocumentLock;
+  const lock = LockService.getDocumentLock();
+  if (lock) return (executionDocumentLock = lock);
+  if (boundSpreadsheet()) return (executionDocumentLock = userLock());
+  throw new MissingContextError('the document lock', 'this execution has no document');
 }
 
-/** Runs fn holding the document lock (re-entrant for this execution), releasing it in finally. */
-export function withDocumentLock<T>(fn: () => T): T {
-  const lock = documentLock();
+function withLock<T>(lock: GoogleAppsScript.Lock.Lock, fn: () => T): T {
   const alreadyHeld = lock.hasLock();
   if (!alreadyHeld) lock.waitLock(LOCK_WAIT_MS);
   try {
@@ -28,14 +41,27 @@ export function withDocumentLock<T>(fn: () => T): T {
   }
 }
 
+/** Runs fn holding the document lock (re-entrant for this execution), releasing it in finally. */
+export function withDocumentLock<T>(fn: () => T): T {
+  return withLock(documentLock(), fn);
+}
+
+/** Runs fn holding the user lock (the user's token), re-entrant for this execution. */
+export function withUserLock<T>(fn: () => T): T {
+  return withLock(userLock(), fn);
+}
+
 export interface AuthSession {
   config: DeploymentConfig;
   service: OAuthService;
 }
 
+/** The library's service over this user's token for the spreadsheet this execution serves. */
 export function openSession(): AuthSession {
   const config = getDeploymentConfig();
-  return { config, service: createOAuthService(config, documentLock()) };
+  const spreadsheetId = currentSpreadsheetId();
+  if (!spreadsheetId) throw new MissingContextError('the spreadsheet', 'no document and no spreadsheet named for this execution');
+  return { config, service: createOAuthService(config, spreadsheetId, userLock()) };
 }
 
 /** The fields of the library's stored token this module reads (raw token response + expiresAt). */

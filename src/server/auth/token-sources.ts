@@ -1,12 +1,14 @@
 import type { TokenSource } from '../api/transport';
-import { CUSTOM_FUNCTION_TOKEN_MARGIN_MS, PROACTIVE_REFRESH_BELOW_MS, TOKEN_PROPERTY_KEY } from './constants';
-import { ConnectionError, customFunctionTokenExpired, notConnectedError } from './errors';
+import { CUSTOM_FUNCTION_TOKEN_MARGIN_MS, PROACTIVE_REFRESH_BELOW_MS } from './constants';
+import { anotherUsersConnection, ConnectionError, customFunctionTokenExpired, notConnectedError } from './errors';
 import { probeAccount } from './account-probe';
+import { readConnectionRecord } from './connection-record';
+import { adoptPendingConnection } from './handoff';
 import { confirmStore, connectionStatus, recordAuthFailure } from './lifecycle';
 import { connectionErrorAfterRefresh } from './refresh-failure';
-import { accessTokenOf, expiresAtMs, hasRefreshToken, openSession, withDocumentLock, type AuthSession } from './session';
+import { accessTokenOf, expiresAtMs, hasRefreshToken, openSession, withUserLock, type AuthSession } from './session';
+import { isConnector, publishSharedAccessToken, readSharedAccessToken } from './token-home';
 import type { ConnectionStatus } from './types';
-import { documentProperties } from '../platform/properties';
 
 /** Throws the state's message when the connection is not usable (nothing is requested). */
 function requireConnected(): void {
@@ -14,34 +16,51 @@ function requireConnected(): void {
   if (status.state !== 'connected') throw ConnectionError.fromStatus(status);
 }
 
+/** The document's access token while it has `marginMs` to live; else the error that says what to do. */
+function sharedToken(marginMs: number, expired: () => ConnectionError): string {
+  const shared = readSharedAccessToken();
+  if (!shared) throw notConnectedError();
+  if (shared.expiresAt !== null && shared.expiresAt - Date.now() < marginMs) throw expired();
+  return shared.accessToken;
+}
+
 /**
- * Tokens for triggers, menu actions and the sidebar. Expired tokens are refreshed by the library
- * under the document lock, re-reading the stored token after taking it, and the rotated refresh
- * token is saved by the library on every refresh.
+ * Tokens for triggers, menu actions and the sidebar. The connecting user's executions use their
+ * own token: expired tokens are refreshed by the library under the user lock, re-reading the
+ * stored token after taking it, and the rotated refresh token is saved on every refresh; with the
+ * document, the new access token is copied where formulas read it. Another editor's executions
+ * use that copy while it lasts (they cannot renew someone else's connection).
  */
 export function triggerTokenSource(): TokenSource {
   let session: AuthSession | null = null;
   let lastGiven: string | null = null;
+  let mine: boolean | null = null;
   const open = (): AuthSession => session ?? (session = openSession());
+  const connector = (): boolean => (mine ??= isConnector(readConnectionRecord()));
 
   return {
     accessToken(): string {
+      adoptPendingConnection();
       requireConnected();
+      if (!connector()) return (lastGiven = sharedToken(60_000, () => anotherUsersConnection(readConnectionRecord()?.connectedBy ?? null)));
       const s = open();
       if (!s.service.hasAccess()) {
         const stored = s.service.getToken(true);
         if (!stored || !hasRefreshToken(stored)) throw notConnectedError();
         throw connectionErrorAfterRefresh(s, s.service.getLastError(), accessTokenOf(stored), false);
       }
-      const token = accessTokenOf(s.service.getToken());
+      const stored = s.service.getToken();
+      const token = accessTokenOf(stored);
       if (!token) throw notConnectedError();
+      publishSharedAccessToken(stored);
       lastGiven = token;
       return token;
     },
 
     refreshAfterInvalidToken(): string | null {
+      if (!connector()) return null;
       const s = open();
-      return withDocumentLock(() => {
+      return withUserLock(() => {
         const stored = s.service.getToken(true);
         const current = accessTokenOf(stored);
         // Another execution refreshed while this one's request was in flight: use its token.
@@ -54,7 +73,9 @@ export function triggerTokenSource(): TokenSource {
         } catch (e) {
           throw connectionErrorAfterRefresh(s, e, current, wasStillValid);
         }
-        const next = accessTokenOf(s.service.getToken(true));
+        const renewed = s.service.getToken(true);
+        publishSharedAccessToken(renewed);
+        const next = accessTokenOf(renewed);
         lastGiven = next;
         return next;
       });
@@ -63,26 +84,17 @@ export function triggerTokenSource(): TokenSource {
 }
 
 /**
- * Tokens for custom functions: the stored access token read straight from document properties,
- * used only while it has CUSTOM_FUNCTION_TOKEN_MARGIN_MS to live. Never refreshes (a refresh here
- * would rotate the refresh token and then fail to save the new one): it says how to fix it instead.
+ * Tokens for custom functions: the document's copy of the access token, used only while it has
+ * CUSTOM_FUNCTION_TOKEN_MARGIN_MS to live. Custom functions read only document-scoped data (in a
+ * custom function getUserProperties is the owner's store, not the user's). Never refreshes (a
+ * refresh here would rotate the refresh token and then fail to save the new one): it says how to
+ * fix it instead.
  */
 export function customFunctionTokenSource(): TokenSource {
   return {
     accessToken(): string {
       requireConnected();
-      const raw = documentProperties().getProperty(TOKEN_PROPERTY_KEY);
-      let token: object | null = null;
-      try {
-        token = raw ? (JSON.parse(raw) as object) : null;
-      } catch {
-        token = null;
-      }
-      const accessToken = accessTokenOf(token);
-      if (!accessToken) throw notConnectedError();
-      const expiry = expiresAtMs(token);
-      if (expiry !== null && expiry - Date.now() < CUSTOM_FUNCTION_TOKEN_MARGIN_MS) throw customFunctionTokenExpired();
-      return accessToken;
+      return sharedToken(CUSTOM_FUNCTION_TOKEN_MARGIN_MS, customFunctionTokenExpired);
     },
     refreshAfterInvalidToken(): string | null {
       return null;
@@ -96,14 +108,21 @@ export function customFunctionTokenSource(): TokenSource {
  * failure leaves everything as it was.
  */
 export function refreshProactively(refreshBelowMs: number = PROACTIVE_REFRESH_BELOW_MS): ConnectionStatus {
+  adoptPendingConnection();
   const before = connectionStatus();
+  // Only the connecting user's executions can renew; other editors' read what they renew.
+  if (!isConnector(readConnectionRecord())) return before;
   if (before.state === 'operator_problem') return recheckOperatorProblem();
   if (before.state !== 'connected') return before;
   const s = openSession();
   // A fresh token needs no lock: the sidebar must not wait behind a scheduled sync holding it.
-  if (!needsRefresh(s.service.getToken(true), refreshBelowMs)) return before;
+  const current = s.service.getToken(true);
+  if (!needsRefresh(current, refreshBelowMs)) {
+    publishSharedAccessToken(current);
+    return before;
+  }
   try {
-    withDocumentLock(() => {
+    withUserLock(() => {
       const stored = s.service.getToken(true);
       if (!stored || !needsRefresh(stored, refreshBelowMs)) return;
       const expiry = expiresAtMs(stored);
@@ -112,6 +131,7 @@ export function refreshProactively(refreshBelowMs: number = PROACTIVE_REFRESH_BE
       } catch (e) {
         throw connectionErrorAfterRefresh(s, e, accessTokenOf(stored), expiry !== null && expiry - Date.now() > 60_000);
       }
+      publishSharedAccessToken(s.service.getToken(true));
     });
   } catch (e) {
     if (!(e instanceof ConnectionError)) throw e;

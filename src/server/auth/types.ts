@@ -30,6 +30,11 @@ export interface ConnectionRecord {
   otherStore: StoreRef | null;
   /** ISO time of the last state change. */
   since: string;
+  /**
+   * The Google user whose connection this is (their user properties hold the refresh token); null
+   * when not known (recorded before connections moved to the user). Shown to every editor.
+   */
+  connectedBy?: string | null;
 }
 
 /** What connectionStatus() returns: JSON-safe, ready for the sidebar and the Sync log. */
@@ -43,4 +48,6 @@ export interface ConnectionStatus {
   /** What to do next; null when the connection works. */
   action: UserAction | null;
   since: string | null;
+  /** Whose connection it is (e-mail), when known. */
+  connectedBy: string | null;
 }

@@ -5,6 +5,7 @@
  * Inserting again updates the block and the charts it made (found by title), never duplicates.
  * A sync that grows a P&L sheet's grid re-points the charts (refresh.ts).
  */
+import { currentSpreadsheet } from '../platform/context';
 import type { DashboardResult } from '../../contract/sidebar';
 import { DASHBOARD_CHARTS, DASHBOARD_SHEET, KPI_HEADER_ROW, kpiBlock, sourceColumn, type DashboardChart } from './dashboard-spec';
 
@@ -15,7 +16,7 @@ type Builder = GoogleAppsScript.Spreadsheet.EmbeddedChartBuilder;
 export type { DashboardResult };
 
 export function insertDashboard(): DashboardResult {
-  const spreadsheet = SpreadsheetApp.getActive();
+  const spreadsheet = currentSpreadsheet('inserting the dashboard');
   const missing = ['Daily P&L', 'Monthly P&L'].filter((name) => spreadsheet.getSheetByName(name) === null);
   if (missing.length > 0) {
     return { status: 'refused', message: `Sync first: the dashboard draws the ${missing.join(' and ')} sheet${missing.length > 1 ? 's' : ''}, which this spreadsheet does not have yet.`, charts: 0 };

@@ -3,6 +3,7 @@
  * the 30 s budget, the document cache (Cache-Control answers and shared formula answers), and
  * the spreadsheet's time zone for dates.
  */
+import { currentSpreadsheet, MissingContextError } from '../platform/context';
 import { createApiClient } from '../api/client';
 import type { ApiClient } from '../api/client';
 import { utilitiesDigest } from '../api/response-cache';
@@ -11,6 +12,7 @@ import { getDeploymentConfig } from '../config';
 import { CUSTOM_FUNCTION_LIMIT_MS, ExecutionBudget } from '../platform/budget';
 import { AnswerCache } from './answer-cache';
 import { formulaGeneration } from './generation';
+import { recordFormulaEnvironment } from '../platform/environment';
 
 export interface CustomFunctionContext {
   client: ApiClient;
@@ -25,6 +27,8 @@ export function customFunctionContext(): CustomFunctionContext {
   const budget = new ExecutionBudget(CUSTOM_FUNCTION_LIMIT_MS);
   const tokens = customFunctionTokenSource();
   const cache = CacheService.getDocumentCache();
+  if (!cache) throw new MissingContextError('the document cache', 'a formula without its document');
+  recordFormulaEnvironment(cache);
   const store = storeTag() ?? '';
   const generation = formulaGeneration();
   const client = createApiClient({
@@ -49,5 +53,5 @@ export function customFunctionContext(): CustomFunctionContext {
 
 /** The spreadsheet's time zone (not the script's): Date arguments are read, and dates returned, in it. */
 export function spreadsheetTimeZone(): string {
-  return SpreadsheetApp.getActive().getSpreadsheetTimeZone();
+  return currentSpreadsheet('reading the time zone').getSpreadsheetTimeZone();
 }

@@ -9,6 +9,7 @@
  * Two Values.batchUpdate calls for the whole spreadsheet, whatever the number of cells. The
  * add-on's own data sheets hold no user formulas and are not read (they can hold a million cells).
  */
+import { currentSpreadsheet } from '../platform/context';
 import { a1Range } from '../sheets/a1';
 import { sheetsService } from '../sheets/sheet-snapshot';
 import { nextFormulaGeneration } from './generation';
@@ -38,7 +39,7 @@ export function lowerCasedCalls(formula: string): string {
 
 export function refreshFormulas(): FormulaRefresh {
   const generation = nextFormulaGeneration();
-  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  const spreadsheet = currentSpreadsheet('refreshing formulas');
   const cells: Array<{ range: string; formula: string }> = [];
   for (const sheet of spreadsheet.getSheets()) {
     const name = sheet.getName();

@@ -4,6 +4,7 @@
  * (the id column and the one searched); a found id is kept in the document cache for six hours,
  * since neither an order's number nor a variant's SKU moves to another record once synced.
  */
+import { currentSpreadsheet } from '../platform/context';
 import type { TableSchema } from '../sheets/schema';
 
 const CACHE_SECONDS = 21_600;
@@ -32,7 +33,7 @@ export function findInSheet(schema: TableSchema, header: string, candidates: rea
   }
   const searched = schema.columns.findIndex((c) => c.header === header) + 1;
   const returned = schema.columns.findIndex((c) => c.header === returnHeader) + 1;
-  const sheet = SpreadsheetApp.getActive().getSheetByName(schema.sheetName);
+  const sheet = currentSpreadsheet('reading a synced sheet').getSheetByName(schema.sheetName);
   if (!sheet || searched === 0 || returned === 0) return null;
   const rows = sheet.getLastRow() - 1;
   if (rows < 1) return null;

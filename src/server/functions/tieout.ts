@@ -4,6 +4,7 @@
  * spreadsheet but not write it: it reads Orders through SpreadsheetApp (dates arrive as Date
  * values in the spreadsheet's zone) and the P&L with the stored access token, never refreshed.
  */
+import { currentSpreadsheet } from '../platform/context';
 import { instantToLocalDate } from '../sheets/cells';
 import { CHECKS, ORDERS } from '../sheets/schema';
 import { basisOf, basisWords } from '../sync/basis-change';
@@ -22,7 +23,7 @@ export function profitTieout(start: unknown, end: unknown): Table {
   try {
     const timeZone = spreadsheetTimeZone();
     const range = dateRangeArguments(FN, start, end, (date) => instantToLocalDate(date.getTime(), timeZone));
-    const sheet = SpreadsheetApp.getActive().getSheetByName(ORDERS.sheetName);
+    const sheet = currentSpreadsheet('reading the Orders sheet').getSheetByName(ORDERS.sheetName);
     if (!sheet || sheet.getLastRow() < 2) throw new FormulaError(FN, 'there is no Orders sheet to check yet: run Sync now first');
     const orderRows = sheet.getRange(2, 1, sheet.getLastRow() - 1, ORDERS.columns.length).getValues();
     const dayOf: TieoutInput['dayOf'] = (cell) => {

@@ -3,6 +3,7 @@
  * index once per run, and writes every row write of a page in ONE Values.batchUpdate (RAW),
  * growing the grid first when needed. Only managed columns are written; rows never move.
  */
+import { currentSpreadsheet, spreadsheetIdOf } from '../platform/context';
 import { a1Range } from './a1';
 import { KeyIndex } from './key-index';
 import { columnWidthPx, setUpRequests } from './layout';
@@ -96,7 +97,7 @@ export class ManagedWorkbook {
   private currency: string | null = null;
 
   constructor() {
-    this.spreadsheet = SpreadsheetApp.getActive();
+    this.spreadsheet = currentSpreadsheet('opening the sheets to sync');
     this.timeZone = this.spreadsheet.getSpreadsheetTimeZone();
   }
 
@@ -410,6 +411,12 @@ export class ManagedWorkbook {
     return cells;
   }
 
+  /**
+   * Grows the grid and formats the new rows in ONE Sheets API request (requests in a batchUpdate
+   * are applied atomically). Through SpreadsheetApp the rows were inserted and formatted in two
+   * buffered writes, which Apps Script may apply apart (a SpreadsheetApp read of the sheet applies
+   * pending writes): an execution ended between them left rows no later run would format.
+   */
   private growTo(schema: TableSchema, lastRow: number): void {
     const opened = this.sheetFor(schema);
     if (lastRow <= opened.maxRows) return;
@@ -419,10 +426,12 @@ export class ManagedWorkbook {
     const needed = lastRow - opened.maxRows;
     if (used + needed * columns > SPREADSHEET_CELL_LIMIT) throw new CellLimitError(used, needed * columns);
     const add = Math.min(Math.max(needed, GROW_ROWS), Math.floor((SPREADSHEET_CELL_LIMIT - used) / columns));
-    sheet.insertRowsAfter(opened.maxRows, add);
+    const sheetId = sheet.getSheetId();
+    const requests: GoogleAppsScript.Sheets.Schema.Request[] = [{ appendDimension: { sheetId, dimension: 'ROWS', length: add } }];
+    requests.push(...formatRequests(schema, this.currency, sheetId, opened.maxRows, opened.maxRows + add));
+    const id = this.id();
+    sheetsRequest('write', () => sheetsService().batchUpdate({ requests }, id));
     this.grown.add(schema.sheetName);
-    noteSpreadsheetChange();
-    this.applyFormats(sheet, schema, opened.maxRows + 1, add);
     opened.maxRows += add;
     this.usedCells = used + add * columns;
   }
@@ -437,11 +446,31 @@ export class ManagedWorkbook {
   }
 
   id(): string {
-    if (this.spreadsheetId === null) this.spreadsheetId = this.spreadsheet.getId();
+    if (this.spreadsheetId === null) this.spreadsheetId = spreadsheetIdOf(this.spreadsheet);
     return this.spreadsheetId;
   }
 }
 
 function valuesService(): GoogleAppsScript.Sheets.Collection.Spreadsheets.ValuesCollection {
   return sheetsService().Values as GoogleAppsScript.Sheets.Collection.Spreadsheets.ValuesCollection;
+}
+
+/** The Sheets API number-format type of a pattern's column kind (the API needs one with the pattern). */
+const FORMAT_TYPES: Partial<Record<string, string>> = { amount: 'NUMBER', pct: 'NUMBER', int: 'NUMBER', timestamp: 'DATE_TIME', date: 'DATE', text: 'TEXT' };
+
+/** repeatCell requests giving rows [startRow, endRow) (0-based) each managed column's number format. */
+function formatRequests(schema: TableSchema, currency: string | null, sheetId: number, startRow: number, endRow: number): GoogleAppsScript.Sheets.Schema.Request[] {
+  const requests: GoogleAppsScript.Sheets.Schema.Request[] = [];
+  schema.columns.forEach((column, i) => {
+    const pattern = numberFormatFor(column.kind, currency);
+    if (pattern === null) return;
+    requests.push({
+      repeatCell: {
+        range: { sheetId, startRowIndex: startRow, endRowIndex: endRow, startColumnIndex: i, endColumnIndex: i + 1 },
+        cell: { userEnteredFormat: { numberFormat: { type: FORMAT_TYPES[column.kind] ?? 'NUMBER', pattern } } },
+        fields: 'userEnteredFormat.numberFormat',
+      },
+    });
+  });
+  return requests;
 }

@@ -1,3 +1,4 @@
+import { currentSpreadsheet } from '../platform/context';
 import type { CellsView } from '../../contract/sidebar';
 import { SPREADSHEET_CELL_LIMIT, spreadsheetGridCells } from '../sheets/managed-workbook';
 
@@ -10,5 +11,5 @@ export function cellsView(used: number, limit = SPREADSHEET_CELL_LIMIT): CellsVi
 
 /** The cells gauge of the active spreadsheet. */
 export function measureSpreadsheetCells(): CellsView {
-  return cellsView(spreadsheetGridCells(SpreadsheetApp.getActiveSpreadsheet()));
+  return cellsView(spreadsheetGridCells(currentSpreadsheet('measuring the cells used')));
 }

@@ -2,6 +2,7 @@ import { createApiClient } from '../api';
 import {
   authorizationUrl,
   connectionStatus,
+  currentUserEmail,
   disconnect,
   markConnectionBroken,
   refreshProactively,
@@ -12,6 +13,7 @@ import { getDeploymentConfig } from '../config';
 import { ExecutionBudget } from '../platform/budget';
 import type { CacheLike } from '../api';
 import type { AccountPort, ConnectionPort } from './ports';
+import { documentCacheOrNull } from '../platform/context';
 
 /** Short: the sidebar waits for this call; a slow service should show a problem, not a frozen panel. */
 const ACCOUNT_BUDGET_MS = 60_000;
@@ -20,7 +22,8 @@ export function authConnectionPort(): ConnectionPort {
   return {
     status: () => {
       const status = connectionStatus();
-      return { state: status.state, message: status.message, action: status.action };
+      const yours = status.connectedBy !== null && status.connectedBy === currentUserEmail();
+      return { state: status.state, message: status.message, action: status.action, connectedBy: status.connectedBy, yours };
     },
     authorizationUrl,
     disconnect,
@@ -35,7 +38,7 @@ export function apiAccountPort(): AccountPort {
   return {
     account: ({ fresh }) => {
       const config = getDeploymentConfig();
-      const cache = CacheService.getDocumentCache();
+      const cache = documentCacheOrNull();
       const client = createApiClient({
         baseUrl: config.apiBaseUrl,
         tokens: triggerTokenSource(),

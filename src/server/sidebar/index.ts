@@ -2,9 +2,13 @@
  * The server functions behind the sidebar (google.script.run) and the menu. Thin: the logic is in
  * state.ts and sync-session.ts over the ports; this file binds the real modules.
  */
+import { currentSpreadsheet } from '../platform/context';
 import { countsText as writtenText } from '../../contract/counts-text';
 import type { ConnectStart, ScheduleView, SidebarState, SyncProgress } from '../../contract/sidebar';
 import { measureSpreadsheetCells } from './cells-gauge';
+import { adoptPendingConnection } from '../auth';
+import { adoptScheduledRunStateIfFree } from '../sync/owner-state';
+import { recordEnvironment } from '../platform/environment';
 import { apiAccountPort, authConnectionPort } from './connection-port';
 import { documentSidebarMemory } from './memory';
 import type { SidebarPorts } from './ports';
@@ -28,8 +32,16 @@ function ports(): SidebarPorts {
   };
 }
 
+/**
+ * The sidebar polls this: it also adopts a connection the (documentless) callback handed off for
+ * this spreadsheet (auth/handoff.ts); a busy document leaves it for the next poll.
+ */
 export function getSidebarState(): SidebarState {
-  return sidebarState(ports());
+  const p = ports();
+  if (adoptPendingConnection() === 'adopted') p.sync.handOverSchedule?.();
+  adoptScheduledRunStateIfFree();
+  recordEnvironment('sidebar');
+  return sidebarState(p);
 }
 
 export function getSidebarStamp(): string {
@@ -80,7 +92,7 @@ export function setSchedule(request: unknown): ScheduleView {
 /** Menu → Sync now: one budgeted run, its outcome as a toast (menu runs have no sidebar to report to). */
 export function syncFromMenu(): void {
   const p = ports();
-  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  const spreadsheet = currentSpreadsheet('the menu\'s Sync now');
   const start = startSyncSession(p);
   const progress = start.problem ? start : runSyncSessionStep(p, MENU_SYNC_BUDGET_MS);
   if (progress.problem) {

@@ -26,6 +26,10 @@ export interface ConnectionStatusView {
   message: string;
   /** What to do next; null when the connection works. */
   action: UserAction | null;
+  /** Whose connection it is, when known. */
+  connectedBy?: string | null;
+  /** True when it is this user's. */
+  yours?: boolean;
 }
 
 export interface ConnectionPort {
@@ -100,6 +104,11 @@ export interface SyncPort {
   resumeSchedule(storeId: string): ScheduleView | null;
   /** The connection was found lost: removes the trigger, remembering the schedule for the reconnect; the schedule now (off, with a 'paused' note). */
   pauseSchedule(): ScheduleView;
+  /**
+   * This user just took over the connection: a schedule another editor set (it runs with their
+   * connection) is paused, to resume as this user's once the store is confirmed.
+   */
+  handOverSchedule?(): void;
   capacity(): CapacityFacts;
   /** Closed months as the last sync found them (finance/refresh.ts), newest first. */
   closedMonths?(): ClosedMonthLine[];

@@ -25,7 +25,12 @@ export function storeViewOf(account: Account): StoreView {
 }
 
 function connectionView(status: ConnectionStatusView, store: StoreView | null): ConnectionView {
-  return { state: status.state, store, problem: connectionProblem(status) };
+  const view: ConnectionView = { state: status.state, store, problem: connectionProblem(status) };
+  if (status.connectedBy !== undefined && status.state !== 'not_connected' && status.state !== 'not_configured') {
+    view.connectedBy = status.connectedBy;
+    view.yours = status.yours === true;
+  }
+  return view;
 }
 
 /**

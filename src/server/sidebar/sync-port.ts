@@ -1,10 +1,11 @@
 import { closedMonthText } from '../../contract/closed-month-text';
 import type { JobView, ScheduleNote, ScheduleView, UserAction } from '../../contract/sidebar';
-import { connectionStatus, storeTag } from '../auth';
+import { connectionStatus, currentUserEmail, storeTag } from '../auth';
 import { setOrdersWindow } from '../sync/orders-window';
 import { instantToLocalDate } from '../sheets/cells';
 import { runSync } from '../sync/runner';
-import { describeSchedule, getSchedule, scheduleTimeZone, setSchedule, suspendedSchedule, suspendSchedule, type Schedule } from '../sync/schedule';
+import { describeSchedule, getSchedule, scheduleOwnership, scheduleTimeZone, setSchedule, suspendedSchedule, suspendSchedule, type Schedule } from '../sync/schedule';
+import { currentSpreadsheet } from '../platform/context';
 import { resumeScheduleAfterReconnect, resumeTimeText } from '../sync';
 import { SyncStateStore } from '../sync/state';
 import { loggedRuns, type LoggedRun } from '../sync/sync-log';
@@ -41,7 +42,8 @@ export function stopActionOf(failureCode: string, connection: { state: string; a
 
 function scheduleView(schedule: Schedule, timeZone: string | null, note: ScheduleNote | null): ScheduleView {
   const hour = schedule.kind === 'daily' ? schedule.hour : null;
-  return { mode: schedule.kind, hour, timeZone, note };
+  const owner = schedule.kind === 'off' ? null : scheduleOwnership().owner;
+  return { mode: schedule.kind, hour, timeZone, note, owner, yours: owner === null || owner === currentUserEmail() };
 }
 
 /** The schedule in force, or off with what a lost connection paused. */
@@ -87,7 +89,7 @@ export function jobViewsOf(runs: readonly LoggedRun[], connected: boolean, timeZ
 }
 
 function spreadsheetZone(): string {
-  return SpreadsheetApp.getActive().getSpreadsheetTimeZone();
+  return currentSpreadsheet('reading the time zone').getSpreadsheetTimeZone();
 }
 
 /** The sync module (runner, schedule, state) as the sidebar sees it. */
@@ -161,6 +163,10 @@ export function syncModulePort(): SyncPort {
     pauseSchedule() {
       suspendSchedule(storeTag(), Date.now());
       return currentSchedule();
+    },
+    handOverSchedule() {
+      const { owner } = scheduleOwnership();
+      if (owner && owner !== currentUserEmail() && getSchedule().kind !== 'off') suspendSchedule(storeTag(), Date.now());
     },
   };
 }

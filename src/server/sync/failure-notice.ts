@@ -9,6 +9,7 @@
  * who asked, and a run under another account (another editor's trigger) sends nothing. Nothing in
  * it comes from the API but the store's name and the add-on's own message; never a token.
  */
+import { boundSpreadsheet, currentSpreadsheet, hasActiveDocument } from '../platform/context';
 import { documentProperties } from '../platform/properties';
 import { clipText } from '../platform/property-size';
 
@@ -82,7 +83,8 @@ export function sendFailureNotice(input: NoticeInput): boolean {
     const sent = readSent(props.getProperty(SENT_KEY));
     if (sent[input.code] === input.day) return false;
     if (MailApp.getRemainingDailyQuota() < 1) return false;
-    const spreadsheet = SpreadsheetApp.getActive();
+    // A scheduled run without its document opened its spreadsheet by id: name and link it too.
+    const spreadsheet = hasActiveDocument() || boundSpreadsheet() ? currentSpreadsheet('the failure notice') : null;
     const name = spreadsheet ? spreadsheet.getName() : 'your spreadsheet';
     MailApp.sendEmail(
       setting.email,

@@ -12,6 +12,10 @@ import { runScheduledSync as runScheduled, runSync, type RunOutcome } from './ru
 import { describeSchedule, resumeSuspendedSchedule, scheduleTimeZone, suspendedSchedule, type Schedule } from './schedule';
 import { SyncStateStore } from './state';
 import { SyncLog } from './sync-log';
+import { enterScheduledRun } from './scheduled-entry';
+import { environmentLine, recordEnvironment } from '../platform/environment';
+import { currentSpreadsheetId } from '../platform/context';
+import { emptyCounts } from '../../contract/counts-text';
 
 export { resumeTimeText } from './failures';
 export type { JobName, JobPosition } from './job-context';
@@ -47,10 +51,21 @@ export function runSyncStep(options: { jobs?: JobName[]; budgetMs?: number; tieO
   return toProgress(outcome, fromMark);
 }
 
-/** The time-driven trigger's work: refresh, lock, every job until caught up or out of budget. */
-export function runScheduledSync(options: { trigger: boolean } = { trigger: false }): SyncProgress {
+/**
+ * The time-driven trigger's work: refresh, lock, every job until caught up or out of budget. Fired
+ * by its trigger (`triggerUid`), with or without its document (scheduled-entry.ts).
+ */
+export function runScheduledSync(options: { trigger: boolean; triggerUid?: string | null } = { trigger: false }): SyncProgress {
+  const entry = enterScheduledRun(options.triggerUid ?? null);
+  if (!entry.run) {
+    const counts = emptyCounts();
+    return { done: true, job: null, pagesDone: 0, rowsWritten: 0, counts, pausedUntil: null, fraction: null, message: entry.message, outcome: 'ok' };
+  }
+  // The first scheduled run (and any whose context differs) says in the Sync log what it found.
+  const observed = options.trigger ? recordEnvironment('scheduled', currentSpreadsheetId()) : null;
+  const environmentNote = observed ? `This scheduled run found: ${environmentLine(observed)}.` : undefined;
   const fromMark = ordersWatermark();
-  return toProgress(runScheduled(options), fromMark);
+  return toProgress(runScheduled({ trigger: options.trigger, environmentNote }), fromMark);
 }
 
 function ordersWatermark(): string | null {

@@ -1,4 +1,5 @@
 /** The created_after window the orders sync keeps to when a store's full history would not fit. */
+import { currentSpreadsheet } from '../platform/context';
 import { instantToLocalDate } from '../sheets/cells';
 import { isCalendarDate } from './calendar';
 import { documentProperties } from '../platform/properties';
@@ -24,7 +25,7 @@ export function setOrdersWindow(createdAfter: string | null): void {
     throw new OrdersWindowError('The start date must be a real date like 2025-01-31; nothing was changed.');
   }
   const state = new SyncStateStore(documentProperties());
-  const zone = state.get('meta').storeTimeZone ?? SpreadsheetApp.getActive().getSpreadsheetTimeZone();
+  const zone = state.get('meta').storeTimeZone ?? currentSpreadsheet('setting the orders window').getSpreadsheetTimeZone();
   if (createdAfter !== null && createdAfter > instantToLocalDate(Date.now(), zone)) {
     throw new OrdersWindowError('The start date is in the future: choose today or an earlier day; nothing was changed.');
   }

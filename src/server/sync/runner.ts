@@ -9,6 +9,8 @@ import { getDeploymentConfig } from '../config';
 import { ExecutionBudget, EXECUTION_LIMIT_MS } from '../platform/budget';
 import { CancellableBudget, CANCELLED_NOTE } from './cancel';
 import { documentProperties } from '../platform/properties';
+import { documentCacheOrNull } from '../platform/context';
+import { adoptScheduledRunState, refreshOwnerCopy } from './owner-state';
 import { ManagedWorkbook } from '../sheets/managed-workbook';
 import { checkBasis, finishBasisRefresh } from './basis-change';
 import { writeTieout } from '../finance/tieout-sheet';
@@ -47,6 +49,8 @@ export interface RunOptions {
   partialNote?: string;
   /** Sync now from the sidebar: a Cancel there stops the run before its next page (cancel.ts). */
   cancellable?: boolean;
+  /** What the execution found of its context, the first time (or when it changed): into the Sync log. */
+  environmentNote?: string;
 }
 
 export interface RunOutcome {
@@ -77,7 +81,7 @@ const RUNNERS: Record<JobName, (ctx: JobContext) => JobResult> = {
  * runtime (trigger-allowance.ts): a short budget, a daily share, and a note when cut short. Run
  * any other way (the demo, a test, the script editor) it has the whole execution budget.
  */
-export function runScheduledSync(options: { trigger: boolean } = { trigger: false }): RunOutcome {
+export function runScheduledSync(options: { trigger: boolean; environmentNote?: string } = { trigger: false }): RunOutcome {
   const startedAt = Date.now();
   const allowance = options.trigger ? scheduledAllowance(startedAt) : null;
   if (allowance && allowance.budgetMs === 0) return skippedRun(startedAt, allowance);
@@ -87,9 +91,10 @@ export function runScheduledSync(options: { trigger: boolean } = { trigger: fals
     // A busy lock or a transient failure: the run below reports what matters.
   }
   const jobs: JobName[] = ['orders', 'products', 'daily'];
-  if (!allowance) return runSync({ jobs, budgetMs: EXECUTION_LIMIT_MS, addDueReconciliation: true });
+  const environmentNote = options.environmentNote;
+  if (!allowance) return runSync({ jobs, budgetMs: EXECUTION_LIMIT_MS, addDueReconciliation: true, environmentNote });
   try {
-    const outcome = runSync({ jobs, budgetMs: allowance.budgetMs - (Date.now() - startedAt), addDueReconciliation: true, partialNote: CUT_SHORT_NOTE });
+    const outcome = runSync({ jobs, budgetMs: allowance.budgetMs - (Date.now() - startedAt), addDueReconciliation: true, partialNote: CUT_SHORT_NOTE, environmentNote });
     if (outcome.outcome === 'error' && outcome.failureCode !== null) noticeFailure(outcome.failureCode, outcome.message);
     return outcome;
   } finally {
@@ -137,6 +142,8 @@ export function runSync(options: RunOptions): RunOutcome {
     leaveBusyNote(properties, Utilities.getUuid(), { ...blankEntry(startedAt, options.jobs.join(', ')), endedAt: Date.now(), outcome: 'busy', message });
     return { done: false, job: null, tally, message, outcome: 'busy', failureCode: null, position: null, counts: emptyCounts(), pausedUntil: null };
   }
+  // A documentless scheduled run of this user worked on their copy of the state: take it in first.
+  adoptScheduledRunState();
   // Read under the lock: a run that just ended while this one waited saved its checkpoints and log row.
   const state = new SyncStateStore(properties);
   const log = new SyncLog(workbook, state, properties);
@@ -147,7 +154,7 @@ export function runSync(options: RunOptions): RunOutcome {
     let failure: RunFailure | null = null;
     try {
       const config = getDeploymentConfig();
-      api = createApiClient({ baseUrl: config.apiBaseUrl, tokens: triggerTokenSource(), budget, cache: CacheService.getDocumentCache() });
+      api = createApiClient({ baseUrl: config.apiBaseUrl, tokens: triggerTokenSource(), budget, cache: documentCacheOrNull() });
       const account = api.account();
       if (!confirmStore({ id: account.store.id, name: account.store.name })) {
         const tag = storeTag();
@@ -166,6 +173,7 @@ export function runSync(options: RunOptions): RunOutcome {
       const watermarkAtStart = state.get('orders').watermark;
       const ctx: JobContext = { api, workbook, state, budget, now: () => Date.now(), storeTimeZone: account.store.timezone || workbook.timeZone, tally };
       const messages: string[] = resumed ? [`Automatic sync resumed: ${describeSchedule(resumed, scheduleTimeZone())}.`] : [];
+      if (options.environmentNote) messages.push(options.environmentNote);
       messages.push(...checkManagedSheets(ctx, jobs));
       const refreshesFigures = jobs.indexOf('orders') >= 0 || jobs.indexOf('daily') >= 0;
       if (refreshesFigures) messages.push(...checkBasis(ctx));
@@ -231,6 +239,7 @@ export function runSync(options: RunOptions): RunOutcome {
       connectionLost: failure !== null && failure.connectionLost,
       pausedUntil: result.pausedUntil,
     });
+    refreshOwnerCopy();
   } finally {
     lock.releaseLock();
   }

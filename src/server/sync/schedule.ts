@@ -1,7 +1,13 @@
 /**
  * One time-driven trigger per document (add-on rule: one of each type per user per document,
  * at most hourly): hourly, or daily at a chosen hour. The choice is kept in a document property
- * because a trigger does not say its own frequency.
+ * because a trigger does not say its own frequency — and because other editors cannot see the
+ * trigger at all ("a given account cannot see triggers installed from a second account"): the
+ * record names its owner, the trigger's id and the spreadsheet, so every editor's sidebar shows
+ * whose schedule it is, only the owner changes or removes it, and a trigger the record no longer
+ * names removes itself when it fires (runScheduledSync). The owner's user properties map the
+ * trigger to the spreadsheet (schedule-registry.ts) and hold a copy of the document state
+ * (platform/owner-copy.ts) for a run Google starts without the document.
  *
  * A clock trigger's atHour is read in the SCRIPT's time zone unless inTimezone says otherwise
  * (ClockTriggerBuilder.inTimezone: "by default, the timezone is that of the script"); the user
@@ -11,7 +17,13 @@
  * but the schedule is remembered with the store the sheets hold, and restored after a reconnect
  * to that same store.
  */
-import { documentProperties } from '../platform/properties';
+import { currentUserEmail, readConnectionRecord } from '../auth';
+import { currentSpreadsheet, spreadsheetIdOf } from '../platform/context';
+import { dropOwnerCopy, takeOwnerCopy } from '../platform/owner-copy';
+import { documentProperties, realDocumentProperties } from '../platform/properties';
+import { clipText } from '../platform/property-size';
+import { forgetScheduleTrigger, registerScheduleTrigger } from './schedule-registry';
+import { markScheduleTrigger } from './schedule-marker';
 
 export const SCHEDULED_SYNC_HANDLER = 'onScheduledSync';
 const SCHEDULE_PROPERTY = 'ma.sync.schedule';
@@ -37,16 +49,38 @@ export class ScheduleError extends Error {
 }
 
 function ourTriggers(): GoogleAppsScript.Script.Trigger[] {
-  return ScriptApp.getUserTriggers(SpreadsheetApp.getActive()).filter((t) => t.getHandlerFunction() === SCHEDULED_SYNC_HANDLER);
+  return ScriptApp.getUserTriggers(currentSpreadsheet('reading the schedule')).filter((t) => t.getHandlerFunction() === SCHEDULED_SYNC_HANDLER);
 }
 
 function properties(): GoogleAppsScript.Properties.Properties {
   return documentProperties();
 }
 
+/** Who set the schedule in force and which trigger runs it (null fields: recorded by an older version). */
+export interface ScheduleOwnership {
+  owner: string | null;
+  triggerUid: string | null;
+  spreadsheetId: string | null;
+}
+
+export function scheduleOwnership(): ScheduleOwnership {
+  const saved = readJson(properties().getProperty(SCHEDULE_PROPERTY));
+  const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+  return { owner: text(saved?.owner), triggerUid: text(saved?.triggerUid), spreadsheetId: text(saved?.spreadsheetId) };
+}
+
+/** True when the schedule in force is another user's (this user cannot see or change its trigger). */
+function ownedByAnother(): string | null {
+  const { owner } = scheduleOwnership();
+  const me = currentUserEmail();
+  return owner && owner !== me && parseSchedule(properties().getProperty(SCHEDULE_PROPERTY)).kind !== 'off' ? owner : null;
+}
+
 export function getSchedule(): Schedule {
-  if (ourTriggers().length === 0) return { kind: 'off' };
   const parsed = parseSchedule(properties().getProperty(SCHEDULE_PROPERTY));
+  // Another editor's trigger is invisible to this user: the record is what every editor sees.
+  if (ownedByAnother()) return parsed;
+  if (ourTriggers().length === 0) return { kind: 'off' };
   return parsed.kind === 'off' ? { kind: 'hourly' } : parsed;
 }
 
@@ -83,14 +117,25 @@ function isHour(hour: unknown): boolean {
 
 function spreadsheetTimeZone(): string | null {
   try {
-    return SpreadsheetApp.getActive().getSpreadsheetTimeZone() || null;
+    return currentSpreadsheet('reading the time zone').getSpreadsheetTimeZone() || null;
   } catch {
     return null;
   }
 }
 
-/** The user's choice: replaces the document's sync trigger (deletes it for 'off') and forgets a paused one. */
+/**
+ * The user's choice: replaces the document's sync trigger (deletes it for 'off') and forgets a
+ * paused one. Only the schedule's owner changes or removes it; turning it on is for the user whose
+ * connection it is (the scheduled run renews access with their token).
+ */
 export function setSchedule(schedule: Schedule): Schedule {
+  const owner = ownedByAnother();
+  if (owner) throw new ScheduleError(`The automatic sync was set by ${owner}: only they can change it or turn it off.`);
+  const connection = readConnectionRecord();
+  const me = currentUserEmail();
+  if (schedule && schedule.kind !== 'off' && connection && connection.connectedBy && connection.connectedBy !== me) {
+    throw new ScheduleError(`The connection belongs to ${connection.connectedBy}: only they can turn on the automatic sync (it runs with their access). Reconnect to use your own account.`);
+  }
   const saved = installSchedule(schedule);
   properties().deleteProperty(SUSPENDED_PROPERTY);
   return saved;
@@ -106,20 +151,39 @@ function installSchedule(schedule: Schedule): Schedule {
   stopSchedule();
   if (schedule.kind === 'off') return schedule;
   const timeZone = spreadsheetTimeZone();
+  const spreadsheetId = spreadsheetIdOf(currentSpreadsheet('setting the schedule'));
   const builder = ScriptApp.newTrigger(SCHEDULED_SYNC_HANDLER).timeBased();
-  if (schedule.kind === 'hourly') builder.everyHours(1).create();
+  let trigger: GoogleAppsScript.Script.Trigger;
+  if (schedule.kind === 'hourly') trigger = builder.everyHours(1).create();
   else {
     const daily = builder.atHour(schedule.hour).everyDays(1);
-    (timeZone ? daily.inTimezone(timeZone) : daily).create();
+    trigger = (timeZone ? daily.inTimezone(timeZone) : daily).create();
   }
+  const triggerUid = trigger.getUniqueId();
+  registerScheduleTrigger(triggerUid, spreadsheetId);
+  markScheduleTrigger(currentSpreadsheet('setting the schedule'), triggerUid);
   const saved: Schedule = schedule.kind === 'daily' ? { kind: 'daily', hour: schedule.hour } : { kind: 'hourly' };
-  properties().setProperty(SCHEDULE_PROPERTY, JSON.stringify({ ...saved, timeZone }));
+  properties().setProperty(SCHEDULE_PROPERTY, JSON.stringify({ ...saved, timeZone, owner: clipText(currentUserEmail(), 320) || null, triggerUid, spreadsheetId }));
+  const document = realDocumentProperties();
+  if (document) takeOwnerCopy(spreadsheetId, document);
   return saved;
 }
 
-/** Removes the trigger and forgets the schedule (the user turned it off). */
+/**
+ * Removes this user's trigger and forgets the schedule (the user turned it off, or a lost
+ * connection paused it). Another user's trigger cannot be reached from here: with the record gone
+ * it no longer names that trigger, which removes itself the next time it fires.
+ */
 export function stopSchedule(): void {
-  for (const trigger of ourTriggers()) ScriptApp.deleteTrigger(trigger);
+  for (const trigger of ourTriggers()) {
+    forgetScheduleTrigger(trigger.getUniqueId());
+    ScriptApp.deleteTrigger(trigger);
+  }
+  const { spreadsheetId } = scheduleOwnership();
+  const spreadsheet = currentSpreadsheet('stopping the schedule');
+  const id = spreadsheetId ?? spreadsheetIdOf(spreadsheet);
+  if (realDocumentProperties()) dropOwnerCopy(id);
+  if (properties().getProperty(SCHEDULE_PROPERTY) !== null) markScheduleTrigger(spreadsheet, null);
   properties().deleteProperty(SCHEDULE_PROPERTY);
 }
 
@@ -158,6 +222,11 @@ export function suspendedSchedule(): SuspendedSchedule | null {
 export function resumeSuspendedSchedule(storeId: string, sheetsStoreId: string | null): Schedule | null {
   const suspended = suspendedSchedule();
   if (!suspended) return null;
+  // The restored trigger runs as whoever restores it: that must be the user whose connection it is.
+  const connection = readConnectionRecord();
+  if (connection && connection.connectedBy && connection.connectedBy !== currentUserEmail()) return null;
+  // A documentless run cannot create a trigger (it has no document to tie it to): the sidebar will.
+  if (!realDocumentProperties()) return null;
   const expected = sheetsStoreId ?? suspended.storeId;
   if (expected !== null && expected !== storeId) return null;
   const restored = installSchedule(suspended.schedule);

@@ -4,8 +4,19 @@
  * pinned to the spreadsheet's zone. And a schedule stopped for a lost connection is remembered and
  * restored only for the sheets' store. schedule.ts against small stand-ins of ScriptApp & co.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { describeSchedule, getSchedule, resumeSuspendedSchedule, scheduleTimeZone, setSchedule, suspendSchedule, suspendedSchedule } from '../../../src/server/sync/schedule';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+type ScheduleModule = typeof import('../../../src/server/sync/schedule');
+// Each test is one execution: the add-on keeps per-execution state in its modules (as Apps Script
+// starts every execution with fresh globals), so the module is loaded afresh for each test.
+let schedule: ScheduleModule;
+const describeSchedule: ScheduleModule['describeSchedule'] = (...a) => schedule.describeSchedule(...a);
+const getSchedule: ScheduleModule['getSchedule'] = () => schedule.getSchedule();
+const resumeSuspendedSchedule: ScheduleModule['resumeSuspendedSchedule'] = (...a) => schedule.resumeSuspendedSchedule(...a);
+const scheduleTimeZone: ScheduleModule['scheduleTimeZone'] = () => schedule.scheduleTimeZone();
+const setSchedule: ScheduleModule['setSchedule'] = (...a) => schedule.setSchedule(...a);
+const suspendSchedule: ScheduleModule['suspendSchedule'] = (...a) => schedule.suspendSchedule(...a);
+const suspendedSchedule: ScheduleModule['suspendedSchedule'] = () => schedule.suspendedSchedule();
 
 interface Built {
   handler: string;
@@ -16,19 +27,46 @@ let triggers: Built[];
 let props: Map<string, string>;
 const g = globalThis as Record<string, unknown>;
 
-beforeEach(() => {
-  triggers = [];
-  props = new Map();
-  g.SpreadsheetApp = { getActive: () => ({ getSpreadsheetTimeZone: () => 'Asia/Tokyo' }) };
-  g.PropertiesService = {
-    getDocumentProperties: () => ({
-      getProperty: (k: string) => props.get(k) ?? null,
-      setProperty: (k: string, v: string) => props.set(k, v),
-      deleteProperty: (k: string) => props.delete(k),
+function store(map: () => Map<string, string>) {
+  return {
+    getProperty: (k: string) => map().get(k) ?? null,
+    setProperty: (k: string, v: string) => map().set(k, v),
+    setProperties: (values: Record<string, string>) => Object.entries(values).forEach(([k, v]) => map().set(k, v)),
+    deleteProperty: (k: string) => map().delete(k),
+    getProperties: () => Object.fromEntries(map()),
+    getKeys: () => [...map().keys()],
+  };
+}
+
+let userProps: Map<string, string>;
+let metadata: Map<string, string>;
+
+function spreadsheet(zone: string) {
+  return {
+    getId: () => 'sheet-1',
+    getSpreadsheetTimeZone: () => zone,
+    addDeveloperMetadata: (key: string, value: string) => metadata.set(key, value),
+    createDeveloperMetadataFinder: () => ({
+      withKey: (key: string) => ({
+        find: () => (metadata.has(key) ? [{ getValue: () => metadata.get(key), setValue: (v: string) => metadata.set(key, v), remove: () => metadata.delete(key) }] : []),
+      }),
     }),
   };
+}
+
+beforeEach(async () => {
+  triggers = [];
+  props = new Map();
+  userProps = new Map();
+  metadata = new Map();
+  g.SpreadsheetApp = { getActive: () => spreadsheet('Asia/Tokyo'), DeveloperMetadataVisibility: { PROJECT: 'PROJECT' } };
+  g.Session = { getEffectiveUser: () => ({ getEmail: () => 'owner@example.com' }), getActiveUser: () => ({ getEmail: () => 'owner@example.com' }) };
+  g.PropertiesService = {
+    getDocumentProperties: () => store(() => props),
+    getUserProperties: () => store(() => userProps),
+  };
   g.ScriptApp = {
-    getUserTriggers: () => triggers.map((t) => ({ getHandlerFunction: () => t.handler, built: t })),
+    getUserTriggers: () => triggers.map((t) => ({ getHandlerFunction: () => t.handler, getUniqueId: () => `uid-${triggers.indexOf(t)}`, built: t })),
     deleteTrigger: (t: { built: Built }) => {
       triggers = triggers.filter((x) => x !== t.built);
     },
@@ -43,17 +81,20 @@ beforeEach(() => {
       }
       builder.create = () => {
         triggers.push(built);
-        return built;
+        return { getUniqueId: () => `uid-${triggers.indexOf(built)}` };
       };
       return builder;
     },
   };
+  vi.resetModules();
+  schedule = await import('../../../src/server/sync/schedule');
 });
 
 afterEach(() => {
   delete g.SpreadsheetApp;
   delete g.PropertiesService;
   delete g.ScriptApp;
+  delete g.Session;
 });
 
 describe('a daily sync runs at the hour of the spreadsheet\'s time zone, and the sidebar names it', () => {
@@ -68,7 +109,7 @@ describe('a daily sync runs at the hour of the spreadsheet\'s time zone, and the
 
   it('keeps naming the zone the trigger was made in after the spreadsheet\'s zone changes', () => {
     setSchedule({ kind: 'daily', hour: 7 });
-    g.SpreadsheetApp = { getActive: () => ({ getSpreadsheetTimeZone: () => 'Europe/Paris' }) };
+    g.SpreadsheetApp = { getActive: () => spreadsheet('Europe/Paris'), DeveloperMetadataVisibility: { PROJECT: 'PROJECT' } };
     expect(scheduleTimeZone()).toBe('Asia/Tokyo');
   });
 });

@@ -1,0 +1,67 @@
+/**
+ * Where the tokens live (README, "Where the connection lives"): the refresh token with the user
+ * who connected (their user properties, per spreadsheet: service.ts); the document holds a copy
+ * of the short-lived access token only, for formulas and for the other editors, written by the
+ * connecting user's executions that have the document.
+ */
+import { realDocumentProperties, documentProperties } from '../platform/properties';
+import { SHARED_ACCESS_TOKEN_KEY } from './constants';
+import type { ConnectionRecord } from './types';
+import { accessTokenOf, expiresAtMs } from './session';
+
+/** The Google user this execution runs as ('' when Google does not say). */
+let userEmail: string | null = null;
+
+export function currentUserEmail(): string {
+  if (userEmail !== null) return userEmail;
+  try {
+    userEmail = Session.getEffectiveUser().getEmail() || Session.getActiveUser().getEmail() || '';
+  } catch {
+    userEmail = '';
+  }
+  return userEmail;
+}
+
+/** True when the connection on record is this user's (so their user properties hold its refresh token). */
+export function isConnector(record: ConnectionRecord | null): boolean {
+  if (!record || !record.connectedBy) return false;
+  return record.connectedBy === currentUserEmail();
+}
+
+export interface SharedAccessToken {
+  accessToken: string;
+  /** Epoch ms, or null when the token did not say. */
+  expiresAt: number | null;
+}
+
+/** The document's copy of the access token (never a refresh token), or null. */
+export function readSharedAccessToken(): SharedAccessToken | null {
+  const raw = documentProperties().getProperty(SHARED_ACCESS_TOKEN_KEY);
+  if (!raw) return null;
+  try {
+    const value = JSON.parse(raw) as { access_token?: unknown; expiresAt?: unknown };
+    const accessToken = accessTokenOf(value);
+    if (!accessToken) return null;
+    return { accessToken, expiresAt: typeof value.expiresAt === 'number' ? value.expiresAt : null };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Puts the access token of the connector's stored token where formulas and other editors read it.
+ * Only with the document (a documentless run cannot reach it; the next sidebar or run with the
+ * document does it); written only when it changed.
+ */
+export function publishSharedAccessToken(token: object | null): void {
+  const props = realDocumentProperties();
+  const accessToken = accessTokenOf(token);
+  if (!props || !accessToken) return;
+  const text = JSON.stringify({ access_token: accessToken, expiresAt: expiresAtMs(token) });
+  if (props.getProperty(SHARED_ACCESS_TOKEN_KEY) !== text) props.setProperty(SHARED_ACCESS_TOKEN_KEY, text);
+}
+
+export function clearSharedAccessToken(): void {
+  const props = realDocumentProperties();
+  if (props) props.deleteProperty(SHARED_ACCESS_TOKEN_KEY);
+}

@@ -1,0 +1,125 @@
+/**
+ * The schedule owner's copy of a spreadsheet's document state, in the owner's user properties.
+ *
+ * Why: Google may run an add-on's clock trigger without its document (apps-script-facts.md), and
+ * then no execution can read that spreadsheet's document properties. The trigger runs as the user
+ * who created it, so that user's properties are the one store it surely reaches. The copy is
+ * taken from the document properties when the owner sets the schedule and after each sync run of
+ * the owner that has the document; a documentless run reads and writes the copy (noting which
+ * keys it wrote), and the owner's next execution with the document adopts those keys into the
+ * document properties (the truth every editor and formula reads) and takes a fresh copy.
+ *
+ * Keys: `d:<spreadsheet id>:<document key>`, plus `d:<spreadsheet id>#written` (JSON list).
+ */
+
+type Properties = GoogleAppsScript.Properties.Properties;
+
+const prefixOf = (spreadsheetId: string): string => `d:${spreadsheetId}:`;
+const writtenKeyOf = (spreadsheetId: string): string => `d:${spreadsheetId}#written`;
+
+function userProperties(): Properties {
+  return PropertiesService.getUserProperties();
+}
+
+function readWritten(user: Properties, spreadsheetId: string): string[] {
+  try {
+    const parsed: unknown = JSON.parse(user.getProperty(writtenKeyOf(spreadsheetId)) ?? '[]');
+    return Array.isArray(parsed) ? parsed.filter((k): k is string => typeof k === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** A Properties look-alike over the owner's copy: what a documentless run uses as document properties. */
+export function ownerCopyOfDocumentState(spreadsheetId: string): Properties {
+  const user = userProperties();
+  const prefix = prefixOf(spreadsheetId);
+  const written = new Set(readWritten(user, spreadsheetId));
+  const noteWritten = (keys: string[]): void => {
+    const before = written.size;
+    for (const k of keys) written.add(k);
+    if (written.size !== before) user.setProperty(writtenKeyOf(spreadsheetId), JSON.stringify([...written]));
+  };
+  const all = (): Record<string, string> => {
+    const out: Record<string, string> = {};
+    const raw = user.getProperties();
+    for (const key of Object.keys(raw)) if (key.indexOf(prefix) === 0) out[key.slice(prefix.length)] = raw[key]!;
+    return out;
+  };
+  const copy = {
+    getProperty: (key: string) => user.getProperty(prefix + key),
+    getProperties: all,
+    getKeys: () => Object.keys(all()),
+    setProperty(key: string, value: string) {
+      user.setProperty(prefix + key, value);
+      noteWritten([key]);
+      return copy;
+    },
+    setProperties(values: Record<string, string>, deleteAllOthers?: boolean) {
+      if (deleteAllOthers) for (const key of Object.keys(all())) if (!(key in values)) copy.deleteProperty(key);
+      const prefixed: Record<string, string> = {};
+      for (const key of Object.keys(values)) prefixed[prefix + key] = values[key]!;
+      user.setProperties(prefixed);
+      noteWritten(Object.keys(values));
+      return copy;
+    },
+    deleteProperty(key: string) {
+      user.deleteProperty(prefix + key);
+      noteWritten([key]);
+      return copy;
+    },
+    deleteAllProperties() {
+      for (const key of Object.keys(all())) copy.deleteProperty(key);
+      return copy;
+    },
+  };
+  return copy as unknown as Properties;
+}
+
+/** Replaces the owner's copy with the document's properties as they are now (3 service calls). */
+export function takeOwnerCopy(spreadsheetId: string, documentProps: Properties): void {
+  const user = userProperties();
+  const prefix = prefixOf(spreadsheetId);
+  const doc = documentProps.getProperties();
+  const current = user.getProperties();
+  for (const key of Object.keys(current)) {
+    const stale = key.indexOf(prefix) === 0 && !(key.slice(prefix.length) in doc);
+    if (stale || key === writtenKeyOf(spreadsheetId)) user.deleteProperty(key);
+  }
+  const values: Record<string, string> = {};
+  for (const key of Object.keys(doc)) if (current[prefix + key] !== doc[key]) values[prefix + key] = doc[key]!;
+  if (Object.keys(values).length > 0) user.setProperties(values);
+}
+
+/**
+ * What a documentless run wrote goes into the document properties (the owner's execution with the
+ * document calls this, under the document lock), then the copy is taken afresh. Returns the keys adopted.
+ */
+export function adoptOwnerCopy(spreadsheetId: string, documentProps: Properties): string[] {
+  const user = userProperties();
+  const written = readWritten(user, spreadsheetId);
+  if (written.length === 0) return [];
+  const prefix = prefixOf(spreadsheetId);
+  const set: Record<string, string> = {};
+  for (const key of written) {
+    const value = user.getProperty(prefix + key);
+    if (value === null) documentProps.deleteProperty(key);
+    else set[key] = value;
+  }
+  if (Object.keys(set).length > 0) documentProps.setProperties(set);
+  takeOwnerCopy(spreadsheetId, documentProps);
+  return written;
+}
+
+/** True when the user holds a copy of this spreadsheet's state (they own its schedule). */
+export function hasOwnerCopy(spreadsheetId: string): boolean {
+  const prefix = prefixOf(spreadsheetId);
+  return userProperties().getKeys().some((k) => k.indexOf(prefix) === 0);
+}
+
+/** Forgets the copy (the schedule is no longer this user's). */
+export function dropOwnerCopy(spreadsheetId: string): void {
+  const user = userProperties();
+  const prefix = prefixOf(spreadsheetId);
+  for (const key of user.getKeys()) if (key.indexOf(prefix) === 0 || key === writtenKeyOf(spreadsheetId)) user.deleteProperty(key);
+}

@@ -1,0 +1,49 @@
+/**
+ * Keeps the schedule owner's copy of the document state (platform/owner-copy.ts) and the document
+ * properties in step, from the owner's executions that have the document: what a documentless
+ * scheduled run wrote is adopted first, and the copy is taken afresh after a sync run, so the next
+ * documentless run starts from what every editor's runs left.
+ */
+import { currentUserEmail, documentLock } from '../auth';
+import { currentSpreadsheetId } from '../platform/context';
+import { adoptOwnerCopy, takeOwnerCopy } from '../platform/owner-copy';
+import { realDocumentProperties } from '../platform/properties';
+import { scheduleOwnership } from './schedule';
+
+function ownersDocument(): { id: string; document: GoogleAppsScript.Properties.Properties } | null {
+  const document = realDocumentProperties();
+  if (!document) return null;
+  const { owner } = scheduleOwnership();
+  const me = currentUserEmail();
+  if (!owner || owner !== me) return null;
+  const id = currentSpreadsheetId();
+  return id ? { id, document } : null;
+}
+
+/** Under the document lock: folds a documentless run's writes into the document properties. */
+export function adoptScheduledRunState(): string[] {
+  const owners = ownersDocument();
+  return owners ? adoptOwnerCopy(owners.id, owners.document) : [];
+}
+
+/** Under the document lock, after a run with the document: the owner's copy follows the document. */
+export function refreshOwnerCopy(): void {
+  const owners = ownersDocument();
+  if (owners) takeOwnerCopy(owners.id, owners.document);
+}
+
+/**
+ * The sidebar (polling, with the document): folds in a documentless run's writes when the
+ * document is free; a busy document (a sync holds it and adopts them itself) is left alone.
+ */
+export function adoptScheduledRunStateIfFree(): void {
+  if (!ownersDocument()) return;
+  const lock = documentLock();
+  const held = lock.hasLock();
+  if (!held && !lock.tryLock(1_000)) return;
+  try {
+    adoptScheduledRunState();
+  } finally {
+    if (!held) lock.releaseLock();
+  }
+}
