@@ -25,3 +25,41 @@ export function costStatusOf(cogsSource: unknown, coveragePct: unknown): CostSta
 export const COST_STATUS_NOTE =
   'complete, incomplete (cogs_coverage_pct below 100: some units have no known cost) or unknown (cogs_source unknown: no cost known). ' +
   'Where it is not complete, cogs is too low and profit overstated by the missing costs; the figures are the API\'s, unchanged. Highlighted in amber.';
+
+/**
+ * Whether a line item's cost is known (the Line items sheet's derived column cost_status).
+ * Spec 2.5 gives a line only a number (cogs, the cost applied to the sale), so a 0 there means
+ * either "genuinely free" or "unknown"; its order tells which (spec 2.3): cogs_source unknown → no
+ * line's cost is known; coverage 100 → every line's is; otherwise the lines with cogs 0 hold the
+ * uncovered units. When their units are exactly the uncovered ones they are all unknown; when
+ * there are more, the order cannot say which are free: 'unknown_or_free' (stricter reading: never
+ * shown as known; the variant's cogs in Variants tell, 2.7: empty = unknown, 0 = free).
+ */
+export type LineCostStatus = 'known' | 'unknown' | 'unknown_or_free';
+
+export interface LineCostFacts {
+  cogs: unknown;
+  quantity: unknown;
+}
+
+export function lineCostStatuses(
+  cogsSource: unknown,
+  coveragePct: unknown,
+  lines: readonly LineCostFacts[],
+): Array<LineCostStatus | null> {
+  const order = costStatusOf(cogsSource, coveragePct);
+  if (order === null) return lines.map(() => null);
+  if (order === 'unknown') return lines.map(() => 'unknown');
+  if (order === 'complete') return lines.map(() => 'known');
+  const units = (l: LineCostFacts) => (typeof l.quantity === 'number' && Number.isFinite(l.quantity) ? l.quantity : 0);
+  const zeroCost = (l: LineCostFacts) => l.cogs === 0 || l.cogs === null || l.cogs === undefined;
+  const allUnits = lines.reduce((sum, l) => sum + units(l), 0);
+  const uncovered = Math.round((allUnits * (100 - (coveragePct as number))) / 100);
+  const zeroUnits = lines.filter(zeroCost).reduce((sum, l) => sum + units(l), 0);
+  const zeroStatus: LineCostStatus = zeroUnits === uncovered ? 'unknown' : 'unknown_or_free';
+  return lines.map((l) => (zeroCost(l) ? zeroStatus : 'known'));
+}
+
+export const LINE_COST_STATUS_NOTE =
+  "known, unknown (no cost known for this sale: cogs 0 is not its cost) or unknown_or_free (cogs 0 in an order with uncovered units, the order does not say which of its zero-cost lines are free; Variants' cogs_unit_cost tells: empty = unknown, 0 = free). " +
+  "Read from the order's cogs_source and cogs_coverage_pct; cogs is the API's, unchanged. Highlighted in amber.";

@@ -3,11 +3,13 @@
  * without changing them. Orders: an order whose cost is unknown or covered only in part has its
  * cost and profit cells in amber (its profit is overstated by the missing costs). The rule reads
  * the API's own columns (cogs_source, cogs_coverage_pct), so rows written before cost_status
- * existed are highlighted too. Pure: Sheets API requests for the set-up's batchUpdate.
+ * existed are highlighted too. Line items: a line whose cost is unknown (or may be: see
+ * LineCostStatus) has its cogs and cost_status cells in the same amber; the line alone cannot say
+ * it, so the rule reads the derived cost_status. Pure: Sheets API requests for the set-up's batchUpdate.
  */
 import { columnLetter } from './a1';
 import { UNKNOWN_COGS_SOURCE } from './cost-status';
-import { columnIndex, ORDERS, type TableSchema } from './schema';
+import { columnIndex, LINE_ITEMS, ORDERS, type TableSchema } from './schema';
 
 type SheetsRequest = GoogleAppsScript.Sheets.Schema.Request;
 
@@ -24,25 +26,37 @@ export function unknownCostFormula(): string {
   return `=OR($${source}2="${UNKNOWN_COGS_SOURCE}",AND(ISNUMBER($${coverage}2),$${coverage}2<100))`;
 }
 
-/** The conditional format rules of a schema (none for most sheets). */
-export function highlightRequests(sheetId: number, schema: TableSchema): SheetsRequest[] {
-  if (schema.sheetName !== ORDERS.sheetName) return [];
-  const ranges = UNKNOWN_COST_COLUMNS.map((header) => {
-    const column = columnIndex(ORDERS, header);
+/** The Line items cells an unknown cost makes wrong: the cost itself and its status. */
+export const UNKNOWN_LINE_COST_COLUMNS = ['cogs', 'cost_status'] as const;
+
+/** The Line items custom formula, relative to row 2: cost_status is unknown or unknown_or_free. */
+export function unknownLineCostFormula(): string {
+  const status = columnLetter(columnIndex(LINE_ITEMS, 'cost_status') + 1);
+  return `=OR($${status}2="unknown",$${status}2="unknown_or_free")`;
+}
+
+function amberRule(sheetId: number, schema: TableSchema, headers: readonly string[], formula: string): SheetsRequest {
+  const ranges = headers.map((header) => {
+    const column = columnIndex(schema, header);
     return { sheetId, startRowIndex: 1, startColumnIndex: column, endColumnIndex: column + 1 };
   });
-  return [
-    {
-      addConditionalFormatRule: {
-        index: 0,
-        rule: {
-          ranges,
-          booleanRule: {
-            condition: { type: 'CUSTOM_FORMULA', values: [{ userEnteredValue: unknownCostFormula() }] },
-            format: { backgroundColor: UNKNOWN_COST_FILL },
-          },
+  return {
+    addConditionalFormatRule: {
+      index: 0,
+      rule: {
+        ranges,
+        booleanRule: {
+          condition: { type: 'CUSTOM_FORMULA', values: [{ userEnteredValue: formula }] },
+          format: { backgroundColor: UNKNOWN_COST_FILL },
         },
       },
     },
-  ];
+  };
+}
+
+/** The conditional format rules of a schema (none for most sheets). */
+export function highlightRequests(sheetId: number, schema: TableSchema): SheetsRequest[] {
+  if (schema.sheetName === ORDERS.sheetName) return [amberRule(sheetId, ORDERS, UNKNOWN_COST_COLUMNS, unknownCostFormula())];
+  if (schema.sheetName === LINE_ITEMS.sheetName) return [amberRule(sheetId, LINE_ITEMS, UNKNOWN_LINE_COST_COLUMNS, unknownLineCostFormula())];
+  return [];
 }

@@ -4,7 +4,7 @@
  * Key columns come first so one read of the leading columns gives the id → row index.
  */
 import { PROFIT_TOTALS_FIELDS } from '../api/types';
-import { COST_STATUS_NOTE } from './cost-status';
+import { COST_STATUS_NOTE, LINE_COST_STATUS_NOTE } from './cost-status';
 
 export type ColumnKind = 'text' | 'int' | 'number' | 'amount' | 'pct' | 'bool' | 'timestamp' | 'date';
 
@@ -154,7 +154,10 @@ export const LINE_ITEMS: TableSchema = {
     field('fulfillment_cost', 'amount'),
     field('refund_amount', 'amount'),
     field('refunded_quantity', 'int'),
+    // Last, so a sheet set up before it existed gains it without moving a column (header-check.ts).
+    derived('cost_status', 'text', LINE_COST_STATUS_NOTE),
   ],
+  addedColumns: 1,
 };
 
 export const PRODUCTS: TableSchema = {

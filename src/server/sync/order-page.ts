@@ -8,7 +8,7 @@ import type { KeyIndex } from '../sheets/key-index';
 import type { RowWrite } from '../sheets/row-writes';
 import { indexCellsOf, isUnchanged } from '../sheets/change-check';
 import { buildRow } from '../sheets/rows';
-import { costStatusOf } from '../sheets/cost-status';
+import { costStatusOf, lineCostStatuses, type LineCostStatus } from '../sheets/cost-status';
 import { columnIndex, LINE_ITEMS, ORDERS, type OrderStatus } from '../sheets/schema';
 import type { MemberIndex } from './members';
 
@@ -66,8 +66,9 @@ export function lastOccurrences<T extends { id: string }>(records: readonly T[])
 }
 
 /** A line item's amounts are in its order's currency (spec 2.3): the write carries it for the number format. */
-function lineItemWrite(item: LineItem, order: Order, status: OrderStatus, lineItems: KeyIndex, ctx: PageContext): RowWrite {
-  const cells = buildRow(LINE_ITEMS, item, { order_id: order.id, sync_status: status, synced_at: new Date(ctx.syncedAt).toISOString() }, ctx.spreadsheetTimeZone);
+function lineItemWrite(item: LineItem, order: Order, status: OrderStatus, costStatus: LineCostStatus | null, lineItems: KeyIndex, ctx: PageContext): RowWrite {
+  const derived = { order_id: order.id, sync_status: status, synced_at: new Date(ctx.syncedAt).toISOString(), cost_status: costStatus };
+  const cells = buildRow(LINE_ITEMS, item, derived, ctx.spreadsheetTimeZone);
   const placed = lineItems.put(item.id, cells.slice(0, LINE_ITEMS.indexColumns));
   return { row: placed.row, column: 1, cells, currency: typeof order.currency === 'string' ? order.currency : null };
 }
@@ -105,6 +106,8 @@ export function planOrderPage(
       writes.maxUpdatedAt = order.updated_at;
     }
     const items: readonly LineItem[] = Array.isArray(order.line_items) ? lastOccurrences(order.line_items) : [];
+    const costs = lineCostStatuses(order.economics?.cogs_source, order.economics?.cogs_coverage_pct, items);
+    const costOf = new Map(items.map((item, i) => [item.id, costs[i] ?? null]));
     // Re-read in the overlap or repeated by the feed, with the same change marker and status: nothing to write.
     if (before && !ctx.rewriteAll && isUnchanged(ORDERS, before, cells, [STATUS_COLUMN])) {
       if (ctx.markSeen) {
@@ -113,7 +116,7 @@ export function planOrderPage(
       }
       // Line item rows the user deleted (or a Line items sheet built again) are put back; the order itself did not change.
       const missing = items.filter((item) => lineItems.get(item.id) === undefined);
-      for (const item of missing) writes.lineItems.push(lineItemWrite(item, order, status, lineItems, ctx));
+      for (const item of missing) writes.lineItems.push(lineItemWrite(item, order, status, costOf.get(item.id) ?? null, lineItems, ctx));
       writes.counts.children += missing.length;
       continue;
     }
@@ -128,7 +131,7 @@ export function planOrderPage(
 
     // A line item carries its order's status (spec 2.6), so a pivot on Line items excludes
     // cancelled and gone orders exactly as one on Orders does.
-    for (const item of items) writes.lineItems.push(lineItemWrite(item, order, status, lineItems, ctx));
+    for (const item of items) writes.lineItems.push(lineItemWrite(item, order, status, costOf.get(item.id) ?? null, lineItems, ctx));
     const removed = members.replaceChildren(order.id, items.map((i) => i.id), syncedSerial);
     writes.lineItems.push(...removed);
     writes.counts.children += items.length + removed.length;
