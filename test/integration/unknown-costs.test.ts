@@ -13,6 +13,7 @@ import { sheetTable } from './sync-support';
 type Json = Record<string, unknown>;
 let stack: Stack;
 let truth: Json[];
+let products: Json[];
 let today: string;
 
 const economics = (o: Json) => o.economics as { cogs_source: string; cogs_coverage_pct: number; net_revenue: number; cogs: number; net_profit: number };
@@ -32,6 +33,7 @@ beforeAll(async () => {
   const run = await stack.runtime.run('onScheduledSync', []);
   expect(run.ok, run.error?.message).toBe(true);
   truth = ((await stack.truth('orders')) as { data: Json[] }).data;
+  products = ((await stack.truth('products')) as { data: Json[] }).data;
   today = ((await stack.truth('store')) as { today: string }).today;
 }, 120_000);
 
@@ -97,6 +99,54 @@ describe('orders with incomplete costs are visible', () => {
     expect(Math.round(Number(values.get('net_revenue_with_incomplete_costs')) * 100)).toBe(inPeriod.reduce((s, o) => s + Math.round(economics(o).net_revenue * 100), 0));
     const metric = await stack.runtime.run('PROFIT_SUMMARY', [start, today, 'orders_with_incomplete_costs'], { authMode: 'CUSTOM_FUNCTION' });
     expect(metric.value).toEqual([[inPeriod.length]]);
+  });
+
+  it('Line items carries cost_status as the catalogue truth reads it (spec 2.7: variant cogs null = unknown), cogs unchanged', () => {
+    // Ground truth: the variant's cost, as the emulator holds it (no cost changes applied yet).
+    const variantCost = new Map<string, { unit_cost: number; handling_cost: number } | null>();
+    for (const p of products) for (const v of p.variants as Json[]) variantCost.set(String(v.id), v.cogs as { unit_cost: number; handling_cost: number } | null);
+    // unknown: no cost known; zero: a known cost that came to 0 on this line (a free product, a cancelled or refunded line).
+    const kindOf = (line: Json) => {
+      const cost = variantCost.get(String(line.variant_id));
+      expect(cost, String(line.variant_id)).not.toBeUndefined();
+      return cost === null ? 'unknown' : line.cogs === 0 ? 'zero' : 'costed';
+    };
+    const [header, ...rows] = sheetTable(stack, 'Line items');
+    const col = (name: string) => header.indexOf(name);
+    expect(header[header.length - 1]).toBe('cost_status');
+    const byId = new Map(rows.map((r) => [String(r[col('id')]), r]));
+    const seen = new Map<string, number>();
+    for (const order of truth) {
+      const lines = order.line_items as Json[];
+      const kinds = lines.map(kindOf);
+      for (const [i, line] of lines.entries()) {
+        // An unknown line in an order that also holds a zero-cost known one cannot be told from it by the order's figures.
+        const expected = kinds[i] === 'unknown' ? (kinds.includes('zero') ? 'possibly_unknown' : 'unknown')
+          : kinds[i] === 'zero' && kinds.includes('unknown') ? 'possibly_unknown' : 'known';
+        const row = byId.get(String(line.id));
+        expect(row, String(line.id)).toBeDefined();
+        expect(row![col('cost_status')], `${String(order.id)} ${String(line.id)}`).toBe(expected);
+        expect(row![col('cogs')]).toBeCloseTo(line.cogs as number, 6);
+        seen.set(expected, (seen.get(expected) ?? 0) + 1);
+      }
+    }
+    // The truth holds known and unknown lines, else this proves nothing.
+    expect(seen.get('known')).toBeGreaterThan(0);
+    expect(seen.get('unknown')).toBeGreaterThan(0);
+    expect(seen.get('possibly_unknown')).toBeGreaterThan(0);
+  });
+
+  it('a conditional format highlights the cogs and cost_status cells of those line items', () => {
+    const [header] = sheetTable(stack, 'Line items');
+    const rules = stack.runtime.exportJson().conditionalFormats?.['Line items'] ?? [];
+    expect(rules).toHaveLength(1);
+    const status = columnLetter(header.indexOf('cost_status') + 1);
+    expect(rules[0]!.condition).toEqual({ type: 'CUSTOM_FORMULA', values: [`=OR($${status}2="unknown",$${status}2="possibly_unknown")`] });
+    expect(rules[0]!.format).toHaveProperty('backgroundColor');
+    for (const name of ['cogs', 'cost_status']) {
+      const letter = columnLetter(header.indexOf(name) + 1);
+      expect(rules[0]!.ranges, name).toContain(`${letter}2:${letter}`);
+    }
   });
 
   it('an Orders sheet set up before cost_status existed gains the column in place, and the sync goes on', async () => {

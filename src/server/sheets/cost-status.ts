@@ -28,38 +28,36 @@ export const COST_STATUS_NOTE =
 
 /**
  * Whether a line item's cost is known (the Line items sheet's derived column cost_status).
- * Spec 2.5 gives a line only a number (cogs, the cost applied to the sale), so a 0 there means
- * either "genuinely free" or "unknown"; its order tells which (spec 2.3): cogs_source unknown → no
- * line's cost is known; coverage 100 → every line's is; otherwise the lines with cogs 0 hold the
- * uncovered units. When their units are exactly the uncovered ones they are all unknown; when
- * there are more, the order cannot say which are free: 'unknown_or_free' (stricter reading: never
- * shown as known; the variant's cogs in Variants tell, 2.7: empty = unknown, 0 = free).
+ * Spec 2.5 gives a line only a number (cogs, the cost applied to the sale), so a 0 there may be a
+ * genuinely free product (2.7), a cancelled or refunded line, or an unknown cost; its order tells
+ * which (2.3): cogs_source unknown → no line's cost is known; coverage 100 → every line's is;
+ * otherwise the uncovered units are among the lines with cogs 0. When those lines hold exactly the
+ * uncovered units they are all unknown; when they hold more, the order cannot say which ones:
+ * 'possibly_unknown' (the stricter reading: never shown as known; Variants' cogs_unit_cost tells,
+ * empty = unknown). A line with cogs above 0 had a cost applied: known.
  */
-export type LineCostStatus = 'known' | 'unknown' | 'unknown_or_free';
+export type LineCostStatus = 'known' | 'unknown' | 'possibly_unknown';
 
 export interface LineCostFacts {
   cogs: unknown;
   quantity: unknown;
 }
 
-export function lineCostStatuses(
-  cogsSource: unknown,
-  coveragePct: unknown,
-  lines: readonly LineCostFacts[],
-): Array<LineCostStatus | null> {
+/** The status of each of an order's lines, in order; null each when the order carries no cost fields. */
+export function lineCostStatuses(cogsSource: unknown, coveragePct: unknown, lines: readonly LineCostFacts[]): Array<LineCostStatus | null> {
   const order = costStatusOf(cogsSource, coveragePct);
   if (order === null) return lines.map(() => null);
   if (order === 'unknown') return lines.map(() => 'unknown');
   if (order === 'complete') return lines.map(() => 'known');
   const units = (l: LineCostFacts) => (typeof l.quantity === 'number' && Number.isFinite(l.quantity) ? l.quantity : 0);
-  const zeroCost = (l: LineCostFacts) => l.cogs === 0 || l.cogs === null || l.cogs === undefined;
+  const zeroCost = (l: LineCostFacts) => !(typeof l.cogs === 'number' && l.cogs !== 0);
   const allUnits = lines.reduce((sum, l) => sum + units(l), 0);
   const uncovered = Math.round((allUnits * (100 - (coveragePct as number))) / 100);
   const zeroUnits = lines.filter(zeroCost).reduce((sum, l) => sum + units(l), 0);
-  const zeroStatus: LineCostStatus = zeroUnits === uncovered ? 'unknown' : 'unknown_or_free';
+  const zeroStatus: LineCostStatus = zeroUnits === uncovered ? 'unknown' : 'possibly_unknown';
   return lines.map((l) => (zeroCost(l) ? zeroStatus : 'known'));
 }
 
 export const LINE_COST_STATUS_NOTE =
-  "known, unknown (no cost known for this sale: cogs 0 is not its cost) or unknown_or_free (cogs 0 in an order with uncovered units, the order does not say which of its zero-cost lines are free; Variants' cogs_unit_cost tells: empty = unknown, 0 = free). " +
+  "known, unknown (no cost known for this sale: its cogs 0 is not a cost) or possibly_unknown (cogs 0 in an order with uncovered units, and the order does not say which of its zero-cost lines they are: a free product, a cancelled or refunded line also shows 0; Variants' cogs_unit_cost empty = unknown). " +
   "Read from the order's cogs_source and cogs_coverage_pct; cogs is the API's, unchanged. Highlighted in amber.";

@@ -29,10 +29,10 @@ export function unknownCostFormula(): string {
 /** The Line items cells an unknown cost makes wrong: the cost itself and its status. */
 export const UNKNOWN_LINE_COST_COLUMNS = ['cogs', 'cost_status'] as const;
 
-/** The Line items custom formula, relative to row 2: cost_status is unknown or unknown_or_free. */
+/** The Line items custom formula, relative to row 2: cost_status is unknown or possibly_unknown. */
 export function unknownLineCostFormula(): string {
   const status = columnLetter(columnIndex(LINE_ITEMS, 'cost_status') + 1);
-  return `=OR($${status}2="unknown",$${status}2="unknown_or_free")`;
+  return `=OR($${status}2="unknown",$${status}2="possibly_unknown")`;
 }
 
 function amberRule(sheetId: number, schema: TableSchema, headers: readonly string[], formula: string): SheetsRequest {
