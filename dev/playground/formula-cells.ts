@@ -8,7 +8,10 @@
  * - an execution that fails shows `#ERROR!` with its message, as Sheets does;
  * - a spill that would cover a cell with content shows `#REF!` with Sheets' message;
  * - every formula cell is its own execution and they run concurrently, as Sheets recalculates.
- * A result is reused while the cell's formula text is the same; typing a formula again runs it again.
+ * A result is reused while the cell holds the same formula entry: a formula entered anew (typed,
+ * or re-entered by the add-on's "Refresh formulas", also run after a sync that changed data: the
+ * runtime counts each entry whose text changed, SheetModel.formulaEntry) runs again, as Sheets
+ * recalculates a cell whose formula was re-entered.
  */
 import { columnToLetters } from '../gas-runtime/spreadsheet/a1';
 import { epochToSerial, serialToEpoch } from '../gas-runtime/spreadsheet/dates';
@@ -30,6 +33,8 @@ export type FormulaResult =
 
 interface Entry {
   formula: string;
+  /** The formula entry this answers (SheetModel.formulaEntry). */
+  entered: number | undefined;
   result: FormulaResult;
   done: Promise<void>;
 }
@@ -76,7 +81,7 @@ export class FormulaCells {
     if (formula === undefined) return undefined;
     const map = this.sheetEntries(sheet);
     const entry = map.get(key(row, column));
-    if (entry && entry.formula === formula) return entry.result;
+    if (entry && this.answers(entry, sheet, row, column)) return entry.result;
     return this.start(sheet, row, column, formula).result;
   }
 
@@ -92,8 +97,11 @@ export class FormulaCells {
     return entry.result;
   }
 
-  /** Starts every formula of a sheet not computed yet and waits for all of them (concurrently). */
-  async settle(sheet: SheetModel): Promise<void> {
+  /**
+   * Starts every formula of a sheet without an answer to its current entry (new, or re-entered
+   * since), concurrently, as Sheets recalculates; returns what they will be done by.
+   */
+  recalculateStale(sheet: SheetModel): Promise<void> {
     const pending: Array<Promise<void>> = [];
     sheet.rows.forEach((data, i) => data?.f?.forEach((f, c) => {
       if (f === undefined) return;
@@ -101,7 +109,17 @@ export class FormulaCells {
       const entry = this.sheetEntries(sheet).get(key(i + 1, c + 1));
       if (entry) pending.push(entry.done);
     }));
-    await Promise.all(pending);
+    return Promise.all(pending).then(() => undefined);
+  }
+
+  /** Starts every formula of a sheet not computed yet and waits for all of them (concurrently). */
+  async settle(sheet: SheetModel): Promise<void> {
+    await this.recalculateStale(sheet);
+  }
+
+  /** True when the entry answers the formula the cell holds now (the same entry of the same text). */
+  private answers(entry: Entry, sheet: SheetModel, row: number, column: number): boolean {
+    return entry.formula === sheet.formula(row, column) && entry.entered === sheet.formulaEntry(row, column);
   }
 
   /** True while any formula of the sheet is still running. */
@@ -118,7 +136,7 @@ export class FormulaCells {
     const out: Array<{ row: number; column: number; cells: SpilledCell[][]; blockedBy?: string }> = [];
     for (const [k, entry] of this.sheetEntries(sheet)) {
       const [row, column] = k.split(':').map(Number) as [number, number];
-      if (entry.result.state !== 'value' || sheet.formula(row, column) !== entry.formula) continue;
+      if (entry.result.state !== 'value' || !this.answers(entry, sheet, row, column)) continue;
       const cells = entry.result.cells;
       let blockedBy: string | undefined;
       for (let r = 0; r < cells.length && !blockedBy; r++) {
@@ -136,7 +154,7 @@ export class FormulaCells {
   }
 
   private start(sheet: SheetModel, row: number, column: number, formula: string): Entry {
-    const entry: Entry = { formula, result: { state: 'pending' }, done: Promise.resolve() };
+    const entry: Entry = { formula, entered: sheet.formulaEntry(row, column), result: { state: 'pending' }, done: Promise.resolve() };
     this.sheetEntries(sheet).set(key(row, column), entry);
     entry.done = this.evaluate(sheet, formula).then((result) => {
       entry.result = result;

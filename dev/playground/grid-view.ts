@@ -94,6 +94,8 @@ function extent(sheet: SheetModel, formulas: FormulaCells): { rows: number; colu
 
 export function gridSheets(workbook: Workbook, formulas: FormulaCells): GridSheet[] {
   return workbook.sheets.map((sheet) => {
+    // A formula re-entered since its answer (Refresh formulas, a sync that changed data) runs again now.
+    void formulas.recalculateStale(sheet);
     const used = extent(sheet, formulas);
     const columnCount = Math.max(sheet.maxColumns, used.columns);
     return {

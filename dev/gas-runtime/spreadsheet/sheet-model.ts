@@ -17,6 +17,8 @@ export interface CellStyle {
 export interface RowData {
   v: Array<CellScalar | undefined>;
   f?: Array<string | undefined>;
+  /** When each formula was entered (a workbook-wide count): a formula whose text changes is entered anew, and Sheets recalculates it. */
+  fe?: Array<number | undefined>;
   nf?: Array<string | undefined>;
   note?: Array<string | undefined>;
   style?: Array<CellStyle | undefined>;
@@ -39,7 +41,10 @@ export interface SheetProperties {
   conditionalFormats?: ConditionalFormatRecord[];
 }
 
-type RowField = 'v' | 'f' | 'nf' | 'note' | 'style';
+type RowField = 'v' | 'f' | 'fe' | 'nf' | 'note' | 'style';
+
+/** Formula entries so far, across every sheet (RowData.fe). */
+let formulaEntries = 0;
 
 /** Google Sheets' width of a column nobody resized, in pixels. */
 export const DEFAULT_COLUMN_WIDTH = 100;
@@ -105,6 +110,11 @@ export class SheetModel implements SheetProperties {
     return this.cell(row, column, 'f');
   }
 
+  /** When the cell's formula was last entered with a different text (undefined without a formula). */
+  formulaEntry(row: number, column: number): number | undefined {
+    return this.cell(row, column, 'fe');
+  }
+
   format(row: number, column: number): string | undefined {
     return this.cell(row, column, 'nf');
   }
@@ -120,6 +130,8 @@ export class SheetModel implements SheetProperties {
   /** Writes content; a formula's value is not computed (the cell reads as ""). */
   write(row: number, column: number, content: CellWrite): void {
     this.put(row, column, 'v', content.formula !== undefined ? undefined : content.value);
+    if (content.formula === undefined) this.put(row, column, 'fe', undefined);
+    else if (content.formula !== this.formula(row, column)) this.put(row, column, 'fe', ++formulaEntries);
     this.put(row, column, 'f', content.formula);
     if (content.impliedFormat !== undefined) {
       const current = this.format(row, column);
@@ -256,6 +268,7 @@ export class SheetModel implements SheetProperties {
 function copyRow(r: RowData): RowData {
   const out: RowData = { v: [...r.v] };
   if (r.f) out.f = [...r.f];
+  if (r.fe) out.fe = [...r.fe];
   if (r.nf) out.nf = [...r.nf];
   if (r.note) out.note = [...r.note];
   if (r.style) out.style = [...r.style];

@@ -2,7 +2,7 @@
  * One sync execution: document lock (a busy document → log and exit), account read and store
  * check, then the jobs in order until caught up or out of budget; one Sync log row per run.
  */
-import { nextFormulaGeneration } from '../functions/generation';
+import { refreshFormulas } from '../functions/refresh';
 import { createApiClient, type ApiClient } from '../api';
 import { confirmStore, documentLock, refreshProactively, setStoreTag, storeTag, triggerTokenSource } from '../auth';
 import { getDeploymentConfig } from '../config';
@@ -251,14 +251,14 @@ export function runSync(options: RunOptions): RunOutcome {
 }
 
 /**
- * Data changed: formula answers cached before are not read again. A failure here never fails the
- * sync that wrote the data.
+ * Data changed: formula answers cached before are not read again, and every cell that calls one
+ * of the add-on's functions is re-entered so Sheets recalculates it (refreshFormulas: the report
+ * sheets' formulas read once, two Values.batchUpdate calls). A failure here never fails the sync
+ * that wrote the data.
  */
 function refreshFormulasAfterSync(): void {
   try {
-    // Re-entering the formulas (refreshFormulas) scans every report sheet, a dozen Sheets calls per
-    // run: only the menu's "Refresh formulas" does that for now. The generation alone is one write.
-    nextFormulaGeneration();
+    refreshFormulas();
   } catch (e) {
     console.warn(`Formulas were not refreshed after the sync: ${e instanceof Error ? e.message : String(e)}`);
   }
