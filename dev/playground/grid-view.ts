@@ -3,11 +3,13 @@
  * in the workbook's order with their frozen rows and column widths, and windows of rows with
  * each cell's displayed text — the runtime's own `displayValue` for its number format (the text
  * `Range.getDisplayValues` gives), so what the page shows is what Sheets would show — its notes,
- * bold, and formula results (formula-cells.ts) spilled into the cells around them.
+ * bold, formula results (formula-cells.ts) spilled into the cells around them, and the fills and
+ * text styles of the sheet's conditional format rules (conditional-draw.ts).
  */
 import { displayValue, DEFAULT_DATE_FORMAT, DEFAULT_DATETIME_FORMAT, isDateFormat, type CellScalar } from '../gas-runtime/spreadsheet/number-format';
 import type { SheetModel } from '../gas-runtime/spreadsheet/sheet-model';
 import type { Workbook } from '../gas-runtime/spreadsheet/workbook';
+import { ruleDrawer } from './conditional-draw';
 import type { FormulaCells, SpilledCell } from './formula-cells';
 
 /** Empty rows drawn below the last row with content (the sheet's other empty rows are not drawn). */
@@ -47,12 +49,19 @@ export interface GridCell {
   message?: string;
   /** Part of a formula's spilled answer. */
   spill?: true;
+  /** Set by a conditional format rule: fill and text colour (CSS), italic, strikethrough (bold sets `bold`). */
+  bg?: string;
+  fg?: string;
+  italic?: true;
+  strike?: true;
 }
 
 export interface GridWindow {
   sheet: string;
   from: number;
   rows: Array<Array<GridCell | null>>;
+  /** Conditional format rules the playground could not evaluate (drawn as no format, never guessed). */
+  undrawnRules?: string[];
 }
 
 function kindOf(value: CellScalar): GridCell['k'] {
@@ -131,6 +140,7 @@ export function gridWindow(sheet: SheetModel, from: number, count: number, formu
   }
   const blocked = new Map(formulas.spills(sheet).filter((s) => s.blockedBy).map((s) => [`${s.row}:${s.column}`, s.blockedBy!]));
   const columns = Math.max(sheet.maxColumns, sheet.lastColumn());
+  const rules = sheet.conditionalFormats.length > 0 ? ruleDrawer(sheet) : null;
   const rows: Array<Array<GridCell | null>> = [];
   for (let r = first; r <= last; r++) {
     const line: Array<GridCell | null> = [];
@@ -158,10 +168,20 @@ export function gridWindow(sheet: SheetModel, from: number, count: number, formu
         if (note !== undefined) cell.note = note;
         if (bold) cell.bold = true;
       }
+      const drawn = rules?.at(r, c);
+      if (drawn && Object.keys(drawn).length > 0) {
+        cell ??= { t: '' };
+        if (drawn.background) cell.bg = drawn.background;
+        if (drawn.color) cell.fg = drawn.color;
+        if (drawn.bold) cell.bold = true;
+        if (drawn.italic) cell.italic = true;
+        if (drawn.strike) cell.strike = true;
+      }
       line.push(cell);
     }
     while (line.length > 0 && line[line.length - 1] === null) line.pop();
     rows.push(line);
   }
-  return { sheet: sheet.name, from: first, rows };
+  const undrawn = rules?.undrawn ?? [];
+  return undrawn.length > 0 ? { sheet: sheet.name, from: first, rows, undrawnRules: undrawn } : { sheet: sheet.name, from: first, rows };
 }

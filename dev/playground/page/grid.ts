@@ -32,6 +32,10 @@ export interface GridCell {
   bold?: true;
   message?: string;
   spill?: true;
+  bg?: string;
+  fg?: string;
+  italic?: true;
+  strike?: true;
 }
 
 export interface Selection {
@@ -186,6 +190,11 @@ export class VirtualGrid {
         // Text runs on into empty cells to its right, as in Sheets.
         else if (cell?.t && this.cellAt(row, c + 1) === null) el.classList.add('g-over');
         if (cell?.bold) el.classList.add('g-bold');
+        // A conditional format's fill and text style (the server evaluated the rule; colours are #rrggbb).
+        if (cell?.bg && /^#[0-9a-f]{6}$/.test(cell.bg)) el.style.backgroundColor = cell.bg;
+        if (cell?.fg && /^#[0-9a-f]{6}$/.test(cell.fg)) el.style.color = cell.fg;
+        if (cell?.italic) el.style.fontStyle = 'italic';
+        if (cell?.strike) el.style.textDecoration = 'line-through';
         if (cell?.note) el.classList.add('g-note');
         const hover = [cell?.k === 'e' ? `Error\n${cell.message ?? ''}` : '', cell?.note ?? ''].filter(Boolean).join('\n\n');
         if (hover) el.title = hover;
