@@ -69,6 +69,8 @@ export class VirtualGrid {
   private readonly top = div('g-top');
   private readonly body = div('g-body');
   private blocks = new Map<number, Array<Array<GridCell | null>>>();
+  /** Blocks read since the last refetch; the others are still drawn until their new rows arrive. */
+  private fresh = new Set<number>();
   private loading = new Set<number>();
   private generation = 0;
   private frame = 0;
@@ -93,15 +95,20 @@ export class VirtualGrid {
     return this.sheet;
   }
 
-  /** Shows a sheet (or the same one with new dimensions); cached rows are dropped when `refetch`. */
+  /**
+   * Shows a sheet (or the same one with new dimensions). `refetch`: the rows are read again, and
+   * the rows drawn stay on screen until their new values arrive (a refetch never blanks a cell:
+   * the sidebar's own polling refetches every few seconds). Another sheet starts empty.
+   */
   show(sheet: GridSheet, refetch: boolean): void {
     const changed = this.sheet?.name !== sheet.name;
     this.sheet = sheet;
     if (changed || refetch) {
       this.generation++;
-      this.blocks = new Map();
+      this.fresh = new Set();
       this.loading = new Set();
     }
+    if (changed) this.blocks = new Map();
     if (changed) {
       this.selected = null;
       this.highlight = null;
@@ -155,7 +162,7 @@ export class VirtualGrid {
   }
 
   private load(block: number): void {
-    if (!this.sheet || this.blocks.has(block) || this.loading.has(block)) return;
+    if (!this.sheet || this.fresh.has(block) || this.loading.has(block)) return;
     const generation = this.generation;
     const name = this.sheet.name;
     this.loading.add(block);
@@ -163,6 +170,7 @@ export class VirtualGrid {
       .then((rows) => {
         if (generation !== this.generation) return;
         this.blocks.set(block, rows);
+        this.fresh.add(block);
         this.loading.delete(block);
         this.schedule();
         if (this.selected && Math.floor((this.selected.row - 1) / BLOCK_ROWS) === block) {

@@ -328,6 +328,9 @@ byId('open-report').addEventListener('click', () => {
     await refreshSheets(true);
   });
 });
+byId('refresh-formulas').addEventListener('click', () => {
+  void withResult('Refresh formulas', () => post('/playground/run', { name: 'refreshFormulasFromMenu', args: [] }), () => 'Every cell using a Merchant Analytics function recalculates.');
+});
 byId('goto-form').addEventListener('submit', (event) => {
   event.preventDefault();
   const row = numberOf('goto-row');
