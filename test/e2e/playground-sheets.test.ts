@@ -120,8 +120,11 @@ describe.skipIf(!ready)('the playground shows the workbook as Sheets would (Chro
     const truth = (await getJson<{ data: Json[] }>(`${stack.apiUrl}/_emulator/truth/orders`)).data;
     const byId = new Map(truth.map((o) => [String(o.id), o]));
     for (const row of [2, 3, 4, 5]) {
-      await expect.poll(() => textNow(row, at('id'))).toMatch(/^ord_/);
-      const order = byId.get((await cell(row, at('id')).textContent())!)!;
+      // The id as drawn, read once: the value polled is the value checked.
+      let id = '';
+      await expect.poll(async () => (id = (await textNow(row, at('id'))) ?? '')).toMatch(/^ord_/);
+      const order = byId.get(id)!;
+      expect(order, `${id} (row ${row}) is an order of the emulator's truth`).toBeDefined();
       const economics = order.economics as Json;
       expect(await cell(row, at('net_revenue')).textContent()).toBe(usd(Number(economics.net_revenue)));
       expect(await cell(row, at('net_profit')).textContent()).toBe(usd(Number(economics.net_profit)));
