@@ -16,7 +16,7 @@ describe('findHeaderProblem', () => {
     const problem = findHeaderProblem(LINE_ITEMS, row);
     expect(problem?.column).toBe(6);
     expect(problem?.message).toContain('"(empty)" in column F, where "name" belongs ("name" is now in column G)');
-    expect(problem?.message).toContain('to the right of column O');
+    expect(problem?.message).toContain('to the right of column P');
   });
 
   it('a deleted managed column: says which one is missing', () => {
