@@ -127,6 +127,20 @@ export interface TruthOptions {
   userColumns?: readonly string[];
 }
 
+/**
+ * The truth's reading of a line's cost (spec 2.3/2.5): its order knows no cost → unknown; all of
+ * it → known; a line with a cost above 0 → known; a zero-cost line in a partly covered order is
+ * unknown or possibly_unknown (which one needs the order's unit arithmetic: the line alone allows
+ * both). Returns the sheet's value when it is allowed, else what was allowed.
+ */
+function lineCostReading(order: Json, line: Json, actual: unknown): string {
+  const e = order.economics as { cogs_source?: unknown; cogs_coverage_pct?: unknown };
+  if (e.cogs_source === 'unknown') return 'unknown';
+  if (typeof e.cogs_coverage_pct !== 'number' || e.cogs_coverage_pct >= 100) return 'known';
+  if (typeof line.cogs === 'number' && line.cogs !== 0) return 'known';
+  return actual === 'unknown' || actual === 'possibly_unknown' ? actual : 'unknown or possibly_unknown';
+}
+
 /** Orders, Line items, Products, Variants and Daily P&L against the emulator's truth. */
 export async function compareWithTruth(stack: Stack, options: TruthOptions = {}): Promise<Comparison> {
   const out: Comparison = { mismatches: [], missing: [], unexpected: [], duplicates: [] };
@@ -177,7 +191,12 @@ export async function compareWithTruth(stack: Stack, options: TruthOptions = {})
       }
       // A line item carries its order's status (spec 2.6): a pivot on it excludes cancelled orders.
       const itemStatus = o.canceled_at ? 'cancelled' : 'active';
-      compareRecords('Line items', String(li.id), actual, (h) => (h === 'order_id' ? o.id : h === 'sync_status' ? itemStatus : lookup(li, h, [])), out);
+      compareRecords('Line items', String(li.id), actual, (h) => {
+        if (h === 'order_id') return o.id;
+        if (h === 'sync_status') return itemStatus;
+        if (h === 'cost_status') return lineCostReading(o, li, actual.cost_status);
+        return lookup(li, h, []);
+      }, out);
     }
   }
   for (const [id, row] of lineRows) {
