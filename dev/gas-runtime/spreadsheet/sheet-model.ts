@@ -58,6 +58,12 @@ export class SheetModel implements SheetProperties {
   maxColumns = 26;
   frozenRows = 0;
   frozenColumns = 0;
+  /**
+   * Formulas entered in this sheet so far: entering a formula is what makes Sheets recalculate it
+   * (the runtime computes none), so a test or the playground can see that a cell was asked to
+   * recalculate. Not saved with the workbook.
+   */
+  formulaEntries = 0;
   hidden = false;
   columnWidths: Record<string, number> = {};
   protection: ProtectionState | null = null;
@@ -121,6 +127,7 @@ export class SheetModel implements SheetProperties {
   write(row: number, column: number, content: CellWrite): void {
     this.put(row, column, 'v', content.formula !== undefined ? undefined : content.value);
     this.put(row, column, 'f', content.formula);
+    if (content.formula !== undefined) this.formulaEntries += 1;
     if (content.impliedFormat !== undefined) {
       const current = this.format(row, column);
       if (current === undefined || (content.dateValue === true && !isDateFormat(current))) {

@@ -107,6 +107,13 @@ export class ManagedWorkbook {
     this.currency = currency;
   }
 
+  /** The sheets as this run's one Sheets API read listed them, and whether each is a managed table. */
+  scannedSheets(): Array<{ title: string; rows: number; columns: number; managed: boolean }> {
+    const tagged = new Set<number>();
+    for (const sheets of this.taggedSheets().values()) for (const s of sheets) tagged.add(s.sheetId);
+    return this.snapshot().map((s) => ({ title: s.title, rows: s.rows, columns: s.columns, managed: tagged.has(s.sheetId) }));
+  }
+
   private snapshot(): SheetInfo[] {
     return (this.sheets ??= readSheetInfos(this.id()));
   }

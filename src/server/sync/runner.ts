@@ -3,6 +3,7 @@
  * check, then the jobs in order until caught up or out of budget; one Sync log row per run.
  */
 import { nextFormulaGeneration } from '../functions/generation';
+import { reenterFormulas } from '../functions/refresh';
 import { createApiClient, type ApiClient } from '../api';
 import { confirmStore, documentLock, refreshProactively, setStoreTag, storeTag, triggerTokenSource } from '../auth';
 import { getDeploymentConfig } from '../config';
@@ -246,19 +247,20 @@ export function runSync(options: RunOptions): RunOutcome {
   // Orders and products changed: the figures behind them did (a cost correction or refund moves
   // the order, spec 3.1). Daily P&L days are rewritten every run (trailing window) and do not count.
   const changed = result.counts.ordersAdded + result.counts.ordersUpdated + result.counts.products + result.counts.variants;
-  if (changed > 0) refreshFormulasAfterSync();
+  if (changed > 0) refreshFormulasAfterSync(workbook);
   return result;
 }
 
 /**
- * Data changed: formula answers cached before are not read again. A failure here never fails the
- * sync that wrote the data.
+ * Data changed: formula answers cached before are not read again, and every add-on formula of the
+ * report sheets is re-entered so that Sheets recalculates it (functions/refresh.ts: from the sheet
+ * list this run already read, one more read and, only when formulas exist, two writes). A failure
+ * here never fails the sync that wrote the data.
  */
-function refreshFormulasAfterSync(): void {
+function refreshFormulasAfterSync(workbook: ManagedWorkbook): void {
   try {
-    // Re-entering the formulas (refreshFormulas) scans every report sheet, a dozen Sheets calls per
-    // run: only the menu's "Refresh formulas" does that for now. The generation alone is one write.
     nextFormulaGeneration();
+    reenterFormulas(workbook.id(), workbook.scannedSheets());
   } catch (e) {
     console.warn(`Formulas were not refreshed after the sync: ${e instanceof Error ? e.message : String(e)}`);
   }
