@@ -141,6 +141,11 @@ export function syncModulePort(): SyncPort {
       if (gaps.checkedAt === null) return null;
       return { orders: gaps.orders, ordersCounted: gaps.ordersCounted, netRevenue: gaps.netRevenue, currency: state.get('meta').storeCurrency };
     },
+    tieout() {
+      const t = new SyncStateStore(documentProperties()).get('tieout');
+      if (t.checkedAt === null) return null;
+      return { checkedAt: new Date(t.checkedAt).toISOString(), days: t.days, failedDays: t.failedDays.slice(), failedCount: t.failedCount, cutFrom: t.cutFrom };
+    },
     latestRunStamp() {
       const state = new SyncStateStore(documentProperties());
       const run = state.get('lastRuns')[0];
