@@ -29,5 +29,5 @@ export function tieoutText(view: TieoutView): string {
 /** What to do about ✗ days: Sync now fetches their orders and P&L again; a day still ✗ after it has an edited Orders cell. */
 export function tieoutAdvice(view: TieoutView): string | null {
   if (view.failedCount === 0) return null;
-  return 'Sync now fetches those days again; a day that stays ✗ after a sync has an edited Orders cell (see the Checks sheet).';
+  return 'Sync now fetches what changed at the service since; a day that stays ✗ after a sync has an edited Orders cell (see the Checks sheet).';
 }
