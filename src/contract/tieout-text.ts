@@ -26,8 +26,8 @@ export function tieoutText(view: TieoutView): string {
   return `✗ ${named} ${view.failedCount === 1 ? 'does' : 'do'} not tie out${window}.`;
 }
 
-/** What to do about ✗ days: Sync now fetches their orders and P&L again; a day still ✗ after it has an edited Orders cell. */
+/** What to do about ✗ days: Sync now fetches their orders again, whole (server/sync/refetch-days.ts). */
 export function tieoutAdvice(view: TieoutView): string | null {
   if (view.failedCount === 0) return null;
-  return 'Sync now fetches what changed at the service since; a day that stays ✗ after a sync has an edited Orders cell (see the Checks sheet).';
+  return 'Sync now fetches the orders of those days again and puts edited Orders cells back (the Checks sheet shows each figure).';
 }

@@ -69,7 +69,7 @@ describe.skipIf(!ready)('the sidebar shows the tie-out and finds vanished orders
     expect(await sidebar.textContent('#tieout-checked')).toMatch(/^Checked \d{4}-\d{2}-\d{2} \d{2}:\d{2}\.$/);
   }, 60_000);
 
-  it('a corrupted Orders cell turns exactly its day ✗ after Check again, and Sync now is offered', async () => {
+  it('a corrupted Orders cell turns exactly its day ✗ after Check again; the offered Sync now puts the cell back and the day is ✓', async () => {
     const order = await activeOrder(30);
     const day = localDay(String(order.created_at));
     const [headers, ...rows] = ordersTable();
@@ -77,17 +77,18 @@ describe.skipIf(!ready)('the sidebar shows the tie-out and finds vanished orders
     const column = headers!.indexOf('cogs') + 1;
     const original = rows[at]![column - 1] as number;
     ordersSheet().write(at + 2, column, { value: original + 7.5 });
-    try {
-      await checkAgain();
-      expect(await tieoutText()).toBe(`✗ ${day} does not tie out.`);
-      expect(await sidebar.isVisible('#tieout-sync')).toBe(true);
-      await session.sidebar.locator('main').screenshot({ path: path.join(SCREENSHOTS, 'checks-failed-day.png') });
-    } finally {
-      ordersSheet().write(at + 2, column, { value: original });
-    }
     await checkAgain();
+    expect(await tieoutText()).toBe(`✗ ${day} does not tie out.`);
+    expect(await sidebar.isVisible('#tieout-sync')).toBe(true);
+    await session.sidebar.locator('main').screenshot({ path: path.join(SCREENSHOTS, 'checks-failed-day.png') });
+    await syncFromSidebar(sidebar, '#tieout-sync');
     expect(await tieoutText()).toMatch(/^Checks: all \d+ days tie out\.$/);
-  }, 180_000);
+    // Put back from the service (the truth's cogs), not from what the test wrote.
+    const [, ...after] = ordersTable();
+    const row = after.find((r) => r[0] === order.id)!;
+    expect(row[column - 1]).toBe((order.economics as Json).cogs);
+    expect(row[column - 1]).not.toBe(original + 7.5);
+  }, 240_000);
 
   it('a cost corrected after the sync turns its day ✗; the offered Sync now brings it back to ✓', async () => {
     const order = await activeOrder(80);

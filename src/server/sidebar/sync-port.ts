@@ -97,7 +97,7 @@ export function syncModulePort(): SyncPort {
   return {
     runStep(budgetMs) {
       const ordersFrom = new SyncStateStore(documentProperties()).get('orders').watermark;
-      const outcome = runSync({ jobs: ['orders', 'products', 'daily'], budgetMs, addDueReconciliation: true, cancellable: true });
+      const outcome = runSync({ jobs: ['orders', 'products', 'daily'], budgetMs, addDueReconciliation: true, cancellable: true, refetchFailedDays: true });
       if (outcome.outcome === 'error') {
         // The runner has already recorded connection failures; the connection state says what to do.
         const stop = stopActionOf(outcome.failureCode ?? 'sync_failed', connectionStatus());

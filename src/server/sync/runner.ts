@@ -14,6 +14,7 @@ import { adoptScheduledRunState, refreshOwnerCopy } from './owner-state';
 import { ManagedWorkbook } from '../sheets/managed-workbook';
 import { checkBasis, finishBasisRefresh } from './basis-change';
 import { writeTieout } from '../finance/tieout-sheet';
+import { refetchFailedDays } from './refetch-days';
 import { runDailyJob } from './daily-job';
 import { refreshFinanceSheets } from '../finance/refresh';
 import { classifyFailure, isConnectionLoss, pauseMessage, resumeTimeText, type PauseCause, type RunFailure } from './failures';
@@ -45,6 +46,8 @@ export interface RunOptions {
   addDueReconciliation: boolean;
   /** Run the tie-out (Checks sheet) even without the orders and daily jobs: the on-demand check. */
   tieOut?: boolean;
+  /** Sync now: the orders of the days the last tie-out found ✗ are fetched again and written whole (refetch-days.ts). */
+  refetchFailedDays?: boolean;
   /** Added to the message of a run that stopped at its budget with work left. */
   partialNote?: string;
   /** Sync now from the sidebar: a Cancel there stops the run before its next page (cancel.ts). */
@@ -180,6 +183,8 @@ export function runSync(options: RunOptions): RunOutcome {
       if (options.addDueReconciliation && jobs.indexOf('reconcile') < 0 && reconciliationDue(ctx)) jobs = [...jobs, 'reconcile'];
       jobs = inRunOrder(jobs);
       log.open({ ...blankEntry(startedAt, jobs.join(', ')), outcome: 'running', message: 'Running…' });
+      const refetched = options.refetchFailedDays === true && jobs.indexOf('orders') >= 0 ? refetchFailedDays(ctx) : null;
+      if (refetched) messages.push(refetched);
       let allCaughtUp = true;
       let position: JobPosition | null = null;
       for (const job of jobs) {
@@ -206,7 +211,7 @@ export function runSync(options: RunOptions): RunOutcome {
       if (allCaughtUp && jobs.indexOf('daily') >= 0 && budget.canStartStep()) messages.push(...refreshFinanceSheets(ctx));
       // The tie-out follows every run that brought Orders and Daily P&L up to date with new changes (an
       // idle run leaves the last one standing, at most a day old: it costs an Orders read), and on demand.
-      const tiesOut = options.tieOut === true || (jobs.indexOf('orders') >= 0 && jobs.indexOf('daily') >= 0 && tieoutDue(state, watermarkAtStart, tally.counts.ordersGone, basisRefreshed));
+      const tiesOut = options.tieOut === true || (jobs.indexOf('orders') >= 0 && jobs.indexOf('daily') >= 0 && (refetched !== null || tieoutDue(state, watermarkAtStart, tally.counts.ordersGone, basisRefreshed)));
       if (allCaughtUp && tiesOut && budget.canStartStep()) messages.push(tieoutOrNote(ctx));
       if (!allCaughtUp && options.partialNote) messages.push(options.partialNote);
       // A cancelled run says so, not "stopped before the time limit".
