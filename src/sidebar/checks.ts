@@ -73,6 +73,11 @@ const checkVanished = (actions: ChecksActions) =>
       if (step.done) break;
       actions.status(`${RECONCILE_PHASE}: ${counts.ordersGone} marked gone so far…`);
     }
+    // Orders marked gone leave their days' sums: the tie-out shown must not be the one from before.
+    if (counts.ordersGone > 0) {
+      actions.status('Checking Orders against the Daily P&L…');
+      await call('tieOutNow');
+    }
     await actions.reload();
     return goneText(counts.ordersGone);
   });

@@ -102,10 +102,13 @@ describe.skipIf(!ready)('the sidebar shows the tie-out and finds vanished orders
     expect(await sidebar.isVisible('#tieout-sync')).toBe(false);
   }, 240_000);
 
-  it('Check for vanished orders marks gone exactly the orders the truth no longer holds, and says how many', async () => {
-    const orders = await truthOrders();
-    const vanished = String(orders[60]!.id);
+  it('Check for vanished orders marks gone exactly the orders the truth no longer holds, says how many, and its day ties out again', async () => {
+    const order = await activeOrder(60);
+    const vanished = String(order.id);
     await stack.control(`orders/${vanished}/vanish`, {});
+    await checkAgain();
+    // The service's P&L no longer counts it; the sheet still does.
+    expect(await tieoutText()).toBe(`✗ ${localDay(String(order.created_at))} does not tie out.`);
     await sidebar.click('#reconcile');
     await idle();
     expect(await sidebar.textContent('#status')).toBe('Checked every order: 1 order was marked gone (they no longer count in the Daily P&L).');
@@ -118,6 +121,7 @@ describe.skipIf(!ready)('the sidebar shows the tie-out and finds vanished orders
     expect(gone).toEqual([vanished]);
     expect(notInTruth).toEqual([vanished]);
     expect(await sidebar.textContent('#sync-phase')).toBe('Checked every order');
+    expect(await tieoutText()).toMatch(/^Checks: all \d+ days tie out\.$/);
     await session.sidebar.locator('main').screenshot({ path: path.join(SCREENSHOTS, 'checks-vanished.png') });
   }, 240_000);
 });

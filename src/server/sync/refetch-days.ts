@@ -13,7 +13,10 @@ import { PAGE_LIMIT } from './job-context';
 /** What the Sync log says, or null when the last tie-out had no ✗ day to fetch again. */
 export function refetchFailedDays(ctx: JobContext): string | null {
   const window = ctx.state.get('orders').createdAfter;
-  const days = ctx.state.get('tieout').failedDays.filter((day) => window === null || day >= window);
+  const tieout = ctx.state.get('tieout');
+  // Fetched already since this tie-out (an earlier step of the same Sync now): the run's own tie-out tells.
+  if (tieout.checkedAt === null || (typeof tieout.refetchedAt === 'number' && tieout.refetchedAt >= tieout.checkedAt)) return null;
+  const days = tieout.failedDays.filter((day) => window === null || day >= window);
   if (days.length === 0) return null;
   const writer = orderWriter(ctx, false, true);
   const fetched: string[] = [];
@@ -28,6 +31,7 @@ export function refetchFailedDays(ctx: JobContext): string | null {
     }
     fetched.push(day);
   }
+  ctx.state.update('tieout', { refetchedAt: ctx.now() });
   return fetchedText(fetched);
 }
 
