@@ -211,7 +211,7 @@ export function runSync(options: RunOptions): RunOutcome {
       if (allCaughtUp && jobs.indexOf('daily') >= 0 && budget.canStartStep()) messages.push(...refreshFinanceSheets(ctx));
       // The tie-out follows every run that brought Orders and Daily P&L up to date with new changes (an
       // idle run leaves the last one standing, at most a day old: it costs an Orders read), and on demand.
-      const tiesOut = options.tieOut === true || (jobs.indexOf('orders') >= 0 && jobs.indexOf('daily') >= 0 && (refetched !== null || tieoutDue(state, watermarkAtStart, tally.counts.ordersGone, basisRefreshed)));
+      const tiesOut = options.tieOut === true || (jobs.indexOf('orders') >= 0 && jobs.indexOf('daily') >= 0 && tieoutDue(state, watermarkAtStart, tally.counts.ordersGone, basisRefreshed));
       if (allCaughtUp && tiesOut && budget.canStartStep()) messages.push(tieoutOrNote(ctx));
       if (!allCaughtUp && options.partialNote) messages.push(options.partialNote);
       // A cancelled run says so, not "stopped before the time limit".
@@ -307,10 +307,15 @@ function pauseNote(sheetsStoreId: string | null): string {
   return paused ? ` Automatic sync is off until you reconnect this store; then it resumes ${describeSchedule(paused.schedule, paused.timeZone)}.` : '';
 }
 
-/** Orders changed in this run (new changes or gone marks), the basis is being refreshed, or the last tie-out is a day old. */
+/**
+ * Orders changed in this run (new changes or gone marks), Sync now fetched the ✗ days again (in
+ * this step or an earlier one of the same Sync now), the basis is being refreshed, or the last
+ * tie-out is a day old.
+ */
 function tieoutDue(state: SyncStateStore, watermarkAtStart: string | null, gone: number, basisRefreshed: boolean): boolean {
-  const last = state.get('tieout').checkedAt;
+  const { checkedAt: last, refetchedAt } = state.get('tieout');
   return (
+    (typeof refetchedAt === 'number' && last !== null && refetchedAt > last) ||
     state.get('orders').watermark !== watermarkAtStart ||
     gone > 0 ||
     basisRefreshed ||
