@@ -15,6 +15,7 @@ import { adoptScheduledRunState, refreshOwnerCopy } from './owner-state';
 import { ManagedWorkbook } from '../sheets/managed-workbook';
 import { checkBasis, finishBasisRefresh } from './basis-change';
 import { writeTieout } from '../finance/tieout-sheet';
+import { refetchFailedDays } from './refetch-days';
 import { runDailyJob } from './daily-job';
 import { refreshFinanceSheets } from '../finance/refresh';
 import { classifyFailure, isConnectionLoss, pauseMessage, resumeTimeText, type PauseCause, type RunFailure } from './failures';
@@ -46,6 +47,8 @@ export interface RunOptions {
   addDueReconciliation: boolean;
   /** Run the tie-out (Checks sheet) even without the orders and daily jobs: the on-demand check. */
   tieOut?: boolean;
+  /** Sync now: the orders of the days the last tie-out found ✗ are fetched again and written whole (refetch-days.ts). */
+  refetchFailedDays?: boolean;
   /** Added to the message of a run that stopped at its budget with work left. */
   partialNote?: string;
   /** Sync now from the sidebar: a Cancel there stops the run before its next page (cancel.ts). */
@@ -181,6 +184,8 @@ export function runSync(options: RunOptions): RunOutcome {
       if (options.addDueReconciliation && jobs.indexOf('reconcile') < 0 && reconciliationDue(ctx)) jobs = [...jobs, 'reconcile'];
       jobs = inRunOrder(jobs);
       log.open({ ...blankEntry(startedAt, jobs.join(', ')), outcome: 'running', message: 'Running…' });
+      const refetched = options.refetchFailedDays === true && jobs.indexOf('orders') >= 0 ? refetchFailedDays(ctx) : null;
+      if (refetched) messages.push(refetched);
       let allCaughtUp = true;
       let position: JobPosition | null = null;
       for (const job of jobs) {
@@ -304,10 +309,15 @@ function pauseNote(sheetsStoreId: string | null): string {
   return paused ? ` Automatic sync is off until you reconnect this store; then it resumes ${describeSchedule(paused.schedule, paused.timeZone)}.` : '';
 }
 
-/** Orders changed in this run (new changes or gone marks), the basis is being refreshed, or the last tie-out is a day old. */
+/**
+ * Orders changed in this run (new changes or gone marks), Sync now fetched the ✗ days again (in
+ * this step or an earlier one of the same Sync now), the basis is being refreshed, or the last
+ * tie-out is a day old.
+ */
 function tieoutDue(state: SyncStateStore, watermarkAtStart: string | null, gone: number, basisRefreshed: boolean): boolean {
-  const last = state.get('tieout').checkedAt;
+  const { checkedAt: last, refetchedAt } = state.get('tieout');
   return (
+    (typeof refetchedAt === 'number' && last !== null && refetchedAt > last) ||
     state.get('orders').watermark !== watermarkAtStart ||
     gone > 0 ||
     basisRefreshed ||
