@@ -132,7 +132,7 @@ export function costOf(family: string, qualifiedName: string, args: unknown[], r
   const method = qualifiedName.slice(qualifiedName.lastIndexOf('.') + 1);
   if (family === 'Sheets' && qualifiedName.includes('Values.')) return sheetsValuesCost(method, args, result);
   if (family === 'Sheets') return { ms: BATCH_UPDATE_FIXED_MS, cellsRead: 0, cellsWritten: 0 };
-  if (family === 'SpreadsheetApp' && /^(Ui|Menu)\./.test(qualifiedName)) return { ms: 0, cellsRead: 0, cellsWritten: 0 };
+  if (family === 'SpreadsheetApp' && (/^(Ui|Menu)\./.test(qualifiedName) || qualifiedName === 'SpreadsheetApp.getUi')) return { ms: 0, cellsRead: 0, cellsWritten: 0 };
   if (family === 'SpreadsheetApp') return spreadsheetCost(method, args, result);
   return { ms: FLAT_COSTS[qualifiedName] ?? 0, cellsRead: 0, cellsWritten: 0 };
 }

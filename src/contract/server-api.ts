@@ -5,6 +5,7 @@ import type {
   DashboardResult,
   FailureNoticeView,
   OrdersWindowRequest,
+  RunStepView,
   ScheduleRequest,
   ScheduleView,
   SidebarState,
@@ -35,6 +36,10 @@ export interface SidebarServerApi {
   insertDashboard(): DashboardResult;
   /** Failure e-mails on (to the current user) or off. */
   setFailureNotices(on: boolean): FailureNoticeView;
+  /** "Check again": ties Orders out against the Daily P&L as they are now (no sync); the state then shows the result. */
+  tieOutNow(): RunStepView;
+  /** "Check for vanished orders": one budgeted step of the reconciliation pass; call again while not done. */
+  reconcileOrdersNow(budgetMs?: number): RunStepView;
 }
 
 export type SidebarCallName = keyof SidebarServerApi;
@@ -53,6 +58,8 @@ const callNames: Record<SidebarCallName, true> = {
   closeMonth: true,
   insertDashboard: true,
   setFailureNotices: true,
+  tieOutNow: true,
+  reconcileOrdersNow: true,
 };
 
 /** The same names at run time, for the bundle test and the playground's allow-list. */

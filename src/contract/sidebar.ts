@@ -1,5 +1,6 @@
 import type { CostGapsView } from './cost-gaps-text';
 import type { ClosedMonthView } from './closed-month-text';
+import type { TieoutView } from './tieout-text';
 /**
  * What crosses google.script.run between the sidebar and the server. Everything here is JSON-safe
  * (strings, numbers, booleans, null, arrays, plain objects): Apps Script drops Dates and class
@@ -170,6 +171,8 @@ export interface SidebarState {
   closedMonths?: ClosedMonthLine[];
   /** Orders with incomplete costs as of the last sync that read the whole Orders sheet; null before one. */
   costGaps?: CostGapsView | null;
+  /** The latest tie-out of Orders against the Daily P&L (the Checks sheet); null before the first. */
+  tieout?: TieoutView | null;
   /** What getSidebarStamp answered as this state was read: a later, different stamp means something changed since. */
   stamp?: string;
   /** The e-mail a failed scheduled run sends, when someone opted in. */
@@ -249,6 +252,22 @@ export interface SyncProgress {
   pausedUntil: string | null;
   /** The cells gauge after the step (the sheets grow during a first sync); absent when not measured. */
   cells?: CellsView;
+}
+
+/**
+ * One step of a run the sidebar starts beside Sync now ("Check again", "Check for vanished
+ * orders"): the server's own progress record, of which the sidebar reads these fields.
+ */
+export interface RunStepView {
+  done: boolean;
+  counts: SyncCounts;
+  /** 0..1 when measurable, else null. */
+  fraction: number | null;
+  /** What the run did or found, in words (the Sync log's message). */
+  message: string;
+  /** 'ok' | 'partial' | 'error' | 'busy' (another sync of this spreadsheet holds the lock). */
+  outcome: string;
+  pausedUntil: string | null;
 }
 
 export interface ConnectStart {

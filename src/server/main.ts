@@ -16,6 +16,7 @@ import { maFreshness, productCost, profitDaily, profitMonthly, profitOrder, prof
 import { profitTieout } from './functions/tieout';
 import { checkConnection, type ConnectionCheck } from './api/connection-check';
 import * as sync from './sync';
+import { refuseInCell } from './platform/cell-guard';
 import { setFailureNotices as setFailureNoticeSetting } from './sync/failure-notice';
 import { EXECUTION_LIMIT_MS } from './platform/budget';
 
@@ -70,6 +71,7 @@ export function showHelp(): void {
 
 /** Menu → Sync now: one sync run within the execution budget; the outcome appears as a toast. */
 export function syncNowFromMenu(): void {
+  refuseInCell('syncNowFromMenu');
   sidebar.syncFromMenu();
 }
 
@@ -78,6 +80,7 @@ export function syncNowFromMenu(): void {
  * (answers cached before are not read again); a toast says how many.
  */
 export function refreshFormulasFromMenu(): void {
+  refuseInCell('refreshFormulasFromMenu');
   const { formulas } = refreshFormulas();
   currentSpreadsheet('refreshing formulas').toast(formulas === 1 ? '1 formula recalculates.' : `${formulas} formulas recalculate.`, 'Merchant Analytics', 5);
 }
@@ -87,6 +90,7 @@ export function refreshFormulasFromMenu(): void {
  * @return {Object} SidebarState
  */
 export function getSidebarState(): SidebarState {
+  refuseInCell('getSidebarState');
   return sidebar.getSidebarState();
 }
 
@@ -104,6 +108,7 @@ export function getSidebarStamp(): string {
  * @return {Object} ConnectStart
  */
 export function beginConnect(): ConnectStart {
+  refuseInCell('beginConnect');
   return sidebar.beginConnect();
 }
 
@@ -112,6 +117,7 @@ export function beginConnect(): ConnectStart {
  * @return {Object} SidebarState after disconnecting
  */
 export function disconnectStore(): SidebarState {
+  refuseInCell('disconnectStore');
   return sidebar.disconnectStore();
 }
 
@@ -120,6 +126,7 @@ export function disconnectStore(): SidebarState {
  * @return {Object} SyncProgress
  */
 export function startSync(): SyncProgress {
+  refuseInCell('startSync');
   return sidebar.startSync();
 }
 
@@ -128,6 +135,7 @@ export function startSync(): SyncProgress {
  * @return {void}
  */
 export function cancelSync(): void {
+  refuseInCell('cancelSync');
   sidebar.cancelSync();
 }
 
@@ -136,6 +144,7 @@ export function cancelSync(): void {
  * @return {Object} SyncProgress
  */
 export function runSyncStep(): SyncProgress {
+  refuseInCell('runSyncStep');
   return sidebar.runSyncStep();
 }
 
@@ -145,6 +154,7 @@ export function runSyncStep(): SyncProgress {
  * @return {Object} ScheduleView
  */
 export function setSchedule(request: unknown): ScheduleView {
+  refuseInCell('setSchedule');
   return sidebar.setSchedule(request);
 }
 
@@ -156,6 +166,7 @@ export function setSchedule(request: unknown): ScheduleView {
  * @return {Object} SidebarState after the change
  */
 export function setOrdersWindow(request: unknown): SidebarState {
+  refuseInCell('setOrdersWindow');
   return sidebar.setOrdersWindow(request);
 }
 
@@ -171,6 +182,7 @@ export function setOrdersWindow(request: unknown): SidebarState {
  * @return {Object} CloseMonthResult {status: 'closed'|'confirm'|'refused', month, message, sheetName}
  */
 export function closeMonth(request: unknown): CloseMonthResult {
+  refuseInCell('closeMonth');
   return closeMonthSnapshot(request);
 }
 
@@ -181,6 +193,7 @@ export function closeMonth(request: unknown): CloseMonthResult {
  * @return {Object} DashboardResult {status: 'inserted'|'updated'|'refused', message, charts}
  */
 export function insertDashboard(): DashboardResult {
+  refuseInCell('insertDashboard');
   const result = insertPnlDashboard();
   currentSpreadsheet('inserting the dashboard').toast(result.message, 'Merchant Analytics');
   return result;
@@ -194,6 +207,7 @@ export function insertDashboard(): DashboardResult {
  * @return {Object} FailureNoticeView {on, email}
  */
 export function setFailureNotices(on: boolean): FailureNoticeView {
+  refuseInCell('setFailureNotices');
   return setFailureNoticeSetting(on === true);
 }
 
@@ -297,6 +311,7 @@ export function PROFIT_TIEOUT(start: unknown, end: unknown): Table {
  * @return {Object} { ok, storeId, storeName, rateLimitRemaining, stats } or { ok: false, code, userMessage, action, retryAt, stats }
  */
 export function checkApiConnection(tokenMode?: 'trigger' | 'custom_function'): ConnectionCheck {
+  if (tokenMode !== 'custom_function') refuseInCell('checkApiConnection');
   return checkConnection(tokenMode === 'custom_function' ? 'custom_function' : 'trigger');
 }
 
@@ -309,6 +324,7 @@ export function checkApiConnection(tokenMode?: 'trigger' | 'custom_function'): C
  * @return {Object} SyncProgress of the run
  */
 export function onScheduledSync(e?: unknown): sync.SyncProgress {
+  refuseInCell('onScheduledSync', e);
   // Fired by its clock trigger (the event names it), the run counts against the daily trigger runtime.
   const triggerUid = typeof e === 'object' && e !== null && typeof (e as { triggerUid?: unknown }).triggerUid === 'string' ? (e as { triggerUid: string }).triggerUid : null;
   return sync.runScheduledSync({ trigger: triggerUid !== null, triggerUid });
@@ -322,6 +338,7 @@ export function onScheduledSync(e?: unknown): sync.SyncProgress {
  * @return {Object} SyncProgress of the step
  */
 export function reconcileOrdersNow(budgetMs?: number): sync.SyncProgress {
+  refuseInCell('reconcileOrdersNow');
   const budget = Math.min(typeof budgetMs === 'number' && budgetMs > 0 ? budgetMs : EXECUTION_LIMIT_MS, EXECUTION_LIMIT_MS);
   return sync.runSyncStep({ jobs: ['reconcile', 'daily'], budgetMs: budget });
 }
@@ -332,5 +349,6 @@ export function reconcileOrdersNow(budgetMs?: number): sync.SyncProgress {
  * @return {Object} SyncProgress of the check (its message says which days do not tie out)
  */
 export function tieOutNow(): sync.SyncProgress {
+  refuseInCell('tieOutNow');
   return sync.runSyncStep({ jobs: [], budgetMs: EXECUTION_LIMIT_MS, tieOut: true });
 }

@@ -3,6 +3,7 @@ import type { ScheduleRequest, SidebarState, SyncProgress } from '../contract/si
 import { byId, setText, show } from './dom';
 import { connectionNotMadeText, formatTime, ordersWindowText, scheduleText, windowDateProblem } from './format';
 import { renderFinance, wireFinance } from './finance';
+import { renderChecks, wireChecks } from './checks';
 import { fillHourOptions, renderCells, renderFailureNotices, renderProblem, renderProgress, renderSchedule, renderState, showHourRow } from './render';
 import { call } from './server';
 
@@ -62,6 +63,7 @@ function apply(state: SidebarState): void {
   // The stamp this state answers to: a later poll that differs from it is a change not shown yet.
   if (typeof state.stamp === 'string') watchedStamp = state.stamp;
   renderState(state);
+  renderChecks(state);
   renderFinance(state);
 }
 
@@ -312,6 +314,7 @@ function wire(): void {
   byId('problem-action').addEventListener('click', onProblemAction);
   byId('window-apply').addEventListener('click', () => void keepRecentOrders());
   wireFinance({ perform, reload: async () => apply(await call('getSidebarState')) });
+  wireChecks({ perform, reload: async () => apply(await call('getSidebarState')), syncNow: () => void syncNow(), status: (label) => setBusy(label) });
 }
 
 wire();

@@ -51,6 +51,10 @@ describe('4.6/4.7 products', () => {
     const [corrected, extended] = [products[5]!, products[2]!];
     const { now } = (await h.control<{ now: string }>('/_emulator/clock', { advance_seconds: 1 })).body;
     await h.control(`/_emulator/products/${corrected.id}/change`, { kind: 'cost_correction' });
+    // Two changes in the same millisecond share their change marker and then come in id order:
+    // the second change is made a second later so that "oldest first" is defined (it failed
+    // now and then when both calls landed in one millisecond).
+    await h.control('/_emulator/clock', { advance_seconds: 1 });
     await h.control(`/_emulator/products/${extended.id}/change`, { kind: 'new_variant' });
     const feed = await pageAll<Product>(h, `/api/v1/products?updated_after=${encodeURIComponent(now)}`);
     expect(feed.map((p) => p.id)).toEqual([corrected.id, extended.id]);

@@ -191,7 +191,8 @@ export class Execution {
     const qualified = `${entry.name}.${method}`;
     counts.serviceCalls += 1;
     counts.byMethod[qualified] = (counts.byMethod[qualified] ?? 0) + 1;
-    if (SHEETS_FAMILIES.has(entry.family) && !UI_CLASSES.has(entry.name)) counts.sheetsCalls += 1;
+    // The UI (menus, dialogs, getUi itself) is not the spreadsheet's data: not a Sheets call.
+    if (SHEETS_FAMILIES.has(entry.family) && !UI_CLASSES.has(entry.name) && qualified !== 'SpreadsheetApp.getUi') counts.sheetsCalls += 1;
     const target = (entry.object as Record<string, unknown>)[method];
     if (typeof target !== 'function' || method.startsWith('_')) {
       return { ok: false, error: { name: 'TypeError', message: `${method} is not a function` } };

@@ -72,7 +72,7 @@ export function tieoutText(days: number, failed: readonly string[], cutFrom: str
   if (failed.length === 0) return `Tie-out: Orders agree with the Daily P&L on all ${days} days (see Checks).${window}`;
   const named = failed.slice(0, NAMED_DAYS).join(', ') + (failed.length > NAMED_DAYS ? ` and ${failed.length - NAMED_DAYS} more` : '');
   return (
-    `Tie-out: ✗ on ${failed.length} of ${days} days (${named}; see Checks). Run Sync now to fetch them again; ` +
-    `a day that stays ✗ after a sync has an edited Orders cell.${window}`
+    `Tie-out: ✗ on ${failed.length} of ${days} days (${named}; see Checks). Run Sync now to fetch their orders again ` +
+    `(edited Orders cells are put back).${window}`
   );
 }

@@ -6,12 +6,15 @@
  *    add-on's function names in lower case (Sheets reads function names case-insensitively, so the
  *    cell keeps working even if the execution ended here) and then back as it was. A formula whose
  *    text changed is recalculated, the second write leaves it exactly as the user typed it.
- * Two Values.batchUpdate calls for the whole spreadsheet, whatever the number of cells. The
- * add-on's own data sheets hold no user formulas and are not read (they can hold a million cells).
+ * One read and two Values.batchUpdate calls for the whole spreadsheet, whatever the number of
+ * cells. The add-on's own data sheets hold no user formulas and are not read (they can hold a
+ * million cells).
  */
 import { currentSpreadsheet } from '../platform/context';
 import { a1Range } from '../sheets/a1';
-import { sheetsService } from '../sheets/sheet-snapshot';
+import { readSheetInfos, sheetsService } from '../sheets/sheet-snapshot';
+import { TABLE_METADATA_KEY } from '../sheets/sheet-tags';
+import { sheetsRequest } from '../sheets/sheets-requests';
 import { nextFormulaGeneration } from './generation';
 
 /** The add-on's functions, and those other modules add with the same prefixes. */
@@ -37,29 +40,46 @@ export function lowerCasedCalls(formula: string): string {
   return formula.replace(ADD_ON_CALL, (_, name: string, paren: string) => `${name.toLowerCase()}${paren}`);
 }
 
-export function refreshFormulas(): FormulaRefresh {
-  const generation = nextFormulaGeneration();
-  const spreadsheet = currentSpreadsheet('refreshing formulas');
+/** A sheet as the Sheets API lists it: its grid size, and whether the add-on manages it (a table tag). */
+export interface ScannedSheet {
+  title: string;
+  rows: number;
+  columns: number;
+  managed: boolean;
+}
+
+/**
+ * Re-enters every add-on formula of the report sheets: ONE Values.batchGet of their formulas and,
+ * when there are any, the two writes described above. Managed data sheets, and sheets too big to
+ * be reports, are not read.
+ */
+export function reenterFormulas(spreadsheetId: string, sheets: readonly ScannedSheet[]): number {
+  const scanned = sheets.filter((s) => !s.managed && !DATA_SHEETS.includes(s.title) && s.rows > 0 && s.columns > 0 && s.rows * s.columns <= MAX_SCANNED_CELLS);
+  if (scanned.length === 0) return 0;
+  const service = sheetsService();
+  const got = sheetsRequest('read', () =>
+    service.Values!.batchGet(spreadsheetId, { ranges: scanned.map((s) => a1Range(s.title, 1, 1, s.rows, s.columns)), valueRenderOption: 'FORMULA' }),
+  ) as { valueRanges?: Array<{ values?: unknown[][] }> };
   const cells: Array<{ range: string; formula: string }> = [];
-  for (const sheet of spreadsheet.getSheets()) {
-    const name = sheet.getName();
-    if (DATA_SHEETS.includes(name)) continue;
-    const rows = sheet.getLastRow();
-    const columns = sheet.getLastColumn();
-    if (rows === 0 || columns === 0 || rows * columns > MAX_SCANNED_CELLS) continue;
-    const formulas = sheet.getRange(1, 1, rows, columns).getFormulas();
-    formulas.forEach((row, r) =>
-      row.forEach((formula, c) => {
-        if (formula !== '' && usesAddOnFunction(formula)) cells.push({ range: a1Range(name, r + 1, c + 1, r + 1, c + 1), formula });
+  scanned.forEach((sheet, i) => {
+    (got.valueRanges?.[i]?.values ?? []).forEach((row, r) =>
+      row.forEach((value, c) => {
+        if (typeof value === 'string' && value.charAt(0) === '=' && usesAddOnFunction(value)) cells.push({ range: a1Range(sheet.title, r + 1, c + 1, r + 1, c + 1), formula: value });
       }),
     );
-  }
-  if (cells.length > 0) {
-    const service = sheetsService();
-    const write = (text: (formula: string) => string) =>
-      service.Values!.batchUpdate({ valueInputOption: 'USER_ENTERED', data: cells.map((c) => ({ range: c.range, values: [[text(c.formula)]] })) }, spreadsheet.getId());
-    write(lowerCasedCalls);
-    write((formula) => formula);
-  }
-  return { generation, formulas: cells.length };
+  });
+  if (cells.length === 0) return 0;
+  const write = (text: (formula: string) => string) =>
+    sheetsRequest('write', () => service.Values!.batchUpdate({ valueInputOption: 'USER_ENTERED', data: cells.map((c) => ({ range: c.range, values: [[text(c.formula)]] })) }, spreadsheetId));
+  write(lowerCasedCalls);
+  write((formula) => formula);
+  return cells.length;
+}
+
+/** The menu's "Refresh formulas": a new generation, then every add-on formula re-entered. */
+export function refreshFormulas(): FormulaRefresh {
+  const generation = nextFormulaGeneration();
+  const spreadsheetId = currentSpreadsheet('refreshing formulas').getId();
+  const sheets = readSheetInfos(spreadsheetId).map((s) => ({ title: s.title, rows: s.rows, columns: s.columns, managed: s.tags.some((t) => t.key === TABLE_METADATA_KEY) }));
+  return { generation, formulas: reenterFormulas(spreadsheetId, sheets) };
 }

@@ -24,6 +24,8 @@ export { SheetLayoutError, SheetOwnershipError, STORE_METADATA_KEY } from './she
 
 /** Rows added at a time when a sheet's grid is full: fewer insert calls, little unused grid. */
 const GROW_ROWS = 1000;
+/** Rows of a sheet Google creates (insertSheet). */
+const NEW_SHEET_ROWS = 1000;
 
 /** A spreadsheet holds at most 10 million cells. */
 export const SPREADSHEET_CELL_LIMIT = 10_000_000;
@@ -105,6 +107,13 @@ export class ManagedWorkbook {
   bindStore(storeId: string, currency: string | null): void {
     this.storeId = storeId;
     this.currency = currency;
+  }
+
+  /** The sheets as this run's one Sheets API read listed them, and whether each is a managed table. */
+  scannedSheets(): Array<{ title: string; rows: number; columns: number; managed: boolean }> {
+    const tagged = new Set<number>();
+    for (const sheets of this.taggedSheets().values()) for (const s of sheets) tagged.add(s.sheetId);
+    return this.snapshot().map((s) => ({ title: s.title, rows: s.rows, columns: s.columns, managed: tagged.has(s.sheetId) }));
   }
 
   private snapshot(): SheetInfo[] {
@@ -324,6 +333,26 @@ export class ManagedWorkbook {
     const sheet = this.handle(this.sheetFor(schema));
     sheet.getRange(1, 1).setNote(note ?? schema.columns[0].note ?? '');
     noteSpreadsheetChange();
+  }
+
+  /**
+   * Grid cells the set-up of these tables has still to add: a table with no sheet yet gets a new
+   * sheet of Google's 1,000 rows by its columns. The backfill check counts them with the cells in use
+   * (a first backfill creates Line items, Daily P&L, … after its first orders page).
+   */
+  setUpCellsToCome(tables: readonly TableSchema[]): number {
+    let cells = 0;
+    for (const table of tables) {
+      if (this.open.has(table.sheetName)) continue;
+      let located = null;
+      try {
+        located = locateSheet(this.snapshot(), table, () => this.taggedSheets());
+      } catch {
+        located = null;
+      }
+      if (!located) cells += NEW_SHEET_ROWS * table.columns.length;
+    }
+    return cells;
   }
 
   /** Makes sure the sheet exists (for tables written without an index, e.g. the Sync log). */

@@ -97,7 +97,7 @@ export function syncModulePort(): SyncPort {
   return {
     runStep(budgetMs) {
       const ordersFrom = new SyncStateStore(documentProperties()).get('orders').watermark;
-      const outcome = runSync({ jobs: ['orders', 'products', 'daily'], budgetMs, addDueReconciliation: true, cancellable: true });
+      const outcome = runSync({ jobs: ['orders', 'products', 'daily'], budgetMs, addDueReconciliation: true, cancellable: true, refetchFailedDays: true });
       if (outcome.outcome === 'error') {
         // The runner has already recorded connection failures; the connection state says what to do.
         const stop = stopActionOf(outcome.failureCode ?? 'sync_failed', connectionStatus());
@@ -140,6 +140,11 @@ export function syncModulePort(): SyncPort {
       const gaps = state.get('costGaps');
       if (gaps.checkedAt === null) return null;
       return { orders: gaps.orders, ordersCounted: gaps.ordersCounted, netRevenue: gaps.netRevenue, currency: state.get('meta').storeCurrency };
+    },
+    tieout() {
+      const t = new SyncStateStore(documentProperties()).get('tieout');
+      if (t.checkedAt === null) return null;
+      return { checkedAt: new Date(t.checkedAt).toISOString(), days: t.days, failedDays: t.failedDays.slice(), failedCount: t.failedCount, cutFrom: t.cutFrom };
     },
     latestRunStamp() {
       const state = new SyncStateStore(documentProperties());

@@ -7,7 +7,7 @@ import type { Page } from '../api';
 import type { Order } from '../api/types';
 import { instantToLocalDate } from '../sheets/cells';
 import { SPREADSHEET_CELL_LIMIT } from '../sheets/managed-workbook';
-import { LINE_ITEMS, ORDERS } from '../sheets/schema';
+import { CHECKS, DAILY, LINE_ITEMS, MONTHLY, ORDERS, PRODUCTS, SYNC_LOG, VARIANTS } from '../sheets/schema';
 import { estimateBackfill } from './backfill-estimate';
 import { laterDay } from './calendar';
 import type { JobContext } from './job-context';
@@ -64,7 +64,7 @@ export function checkBackfillFits(ctx: JobContext, firstPage: Page<Order>): void
     createdAfter,
     today,
     earliestPlaced,
-    usedCells: ctx.workbook.cellsUsed(),
+    usedCells: ctx.workbook.cellsUsed() + ctx.workbook.setUpCellsToCome([ORDERS, LINE_ITEMS, PRODUCTS, VARIANTS, DAILY, MONTHLY, CHECKS, SYNC_LOG]),
     cellLimit: SPREADSHEET_CELL_LIMIT,
     orderColumns: ORDERS.columns.length,
     lineItemColumns: LINE_ITEMS.columns.length,

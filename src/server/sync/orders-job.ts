@@ -28,13 +28,13 @@ interface OrderWriter {
   write(orders: readonly Order[]): string | null;
 }
 
-function orderWriter(ctx: JobContext, markSeen = false): OrderWriter {
+export function orderWriter(ctx: JobContext, markSeen = false, rewrite = false): OrderWriter {
   const ordersIndex = ctx.workbook.index(ORDERS);
   const lineIndex = ctx.workbook.index(LINE_ITEMS);
   const members = new MemberIndex(lineIndex);
   return {
     write(orders) {
-      const rewriteAll = ctx.state.get('sheetsBasis').refreshingSince !== null;
+      const rewriteAll = rewrite || ctx.state.get('sheetsBasis').refreshingSince !== null;
       const plan = planOrderPage(orders, ordersIndex, lineIndex, members, { ...pageContext(ctx), markSeen, rewriteAll });
       ctx.workbook.write([
         { schema: ORDERS, rows: plan.orders },

@@ -2,7 +2,8 @@
  * One sync execution: document lock (a busy document → log and exit), account read and store
  * check, then the jobs in order until caught up or out of budget; one Sync log row per run.
  */
-import { refreshFormulas } from '../functions/refresh';
+import { nextFormulaGeneration } from '../functions/generation';
+import { reenterFormulas } from '../functions/refresh';
 import { createApiClient, type ApiClient } from '../api';
 import { confirmStore, documentLock, refreshProactively, setStoreTag, storeTag, triggerTokenSource } from '../auth';
 import { getDeploymentConfig } from '../config';
@@ -14,6 +15,7 @@ import { adoptScheduledRunState, refreshOwnerCopy } from './owner-state';
 import { ManagedWorkbook } from '../sheets/managed-workbook';
 import { checkBasis, finishBasisRefresh } from './basis-change';
 import { writeTieout } from '../finance/tieout-sheet';
+import { refetchFailedDays } from './refetch-days';
 import { runDailyJob } from './daily-job';
 import { refreshFinanceSheets } from '../finance/refresh';
 import { classifyFailure, isConnectionLoss, pauseMessage, resumeTimeText, type PauseCause, type RunFailure } from './failures';
@@ -45,6 +47,8 @@ export interface RunOptions {
   addDueReconciliation: boolean;
   /** Run the tie-out (Checks sheet) even without the orders and daily jobs: the on-demand check. */
   tieOut?: boolean;
+  /** Sync now: the orders of the days the last tie-out found ✗ are fetched again and written whole (refetch-days.ts). */
+  refetchFailedDays?: boolean;
   /** Added to the message of a run that stopped at its budget with work left. */
   partialNote?: string;
   /** Sync now from the sidebar: a Cancel there stops the run before its next page (cancel.ts). */
@@ -180,6 +184,8 @@ export function runSync(options: RunOptions): RunOutcome {
       if (options.addDueReconciliation && jobs.indexOf('reconcile') < 0 && reconciliationDue(ctx)) jobs = [...jobs, 'reconcile'];
       jobs = inRunOrder(jobs);
       log.open({ ...blankEntry(startedAt, jobs.join(', ')), outcome: 'running', message: 'Running…' });
+      const refetched = options.refetchFailedDays === true && jobs.indexOf('orders') >= 0 ? refetchFailedDays(ctx) : null;
+      if (refetched) messages.push(refetched);
       let allCaughtUp = true;
       let position: JobPosition | null = null;
       for (const job of jobs) {
@@ -246,19 +252,20 @@ export function runSync(options: RunOptions): RunOutcome {
   // Orders and products changed: the figures behind them did (a cost correction or refund moves
   // the order, spec 3.1). Daily P&L days are rewritten every run (trailing window) and do not count.
   const changed = result.counts.ordersAdded + result.counts.ordersUpdated + result.counts.products + result.counts.variants;
-  if (changed > 0) refreshFormulasAfterSync();
+  if (changed > 0) refreshFormulasAfterSync(workbook);
   return result;
 }
 
 /**
- * Data changed: formula answers cached before are not read again, and every cell that calls one
- * of the add-on's functions is re-entered so Sheets recalculates it (refreshFormulas: the report
- * sheets' formulas read once, two Values.batchUpdate calls). A failure here never fails the sync
- * that wrote the data.
+ * Data changed: formula answers cached before are not read again, and every add-on formula of the
+ * report sheets is re-entered so that Sheets recalculates it (functions/refresh.ts: from the sheet
+ * list this run already read, one more read and, only when formulas exist, two writes). A failure
+ * here never fails the sync that wrote the data.
  */
-function refreshFormulasAfterSync(): void {
+function refreshFormulasAfterSync(workbook: ManagedWorkbook): void {
   try {
-    refreshFormulas();
+    nextFormulaGeneration();
+    reenterFormulas(workbook.id(), workbook.scannedSheets());
   } catch (e) {
     console.warn(`Formulas were not refreshed after the sync: ${e instanceof Error ? e.message : String(e)}`);
   }
@@ -302,10 +309,15 @@ function pauseNote(sheetsStoreId: string | null): string {
   return paused ? ` Automatic sync is off until you reconnect this store; then it resumes ${describeSchedule(paused.schedule, paused.timeZone)}.` : '';
 }
 
-/** Orders changed in this run (new changes or gone marks), the basis is being refreshed, or the last tie-out is a day old. */
+/**
+ * Orders changed in this run (new changes or gone marks), Sync now fetched the ✗ days again (in
+ * this step or an earlier one of the same Sync now), the basis is being refreshed, or the last
+ * tie-out is a day old.
+ */
 function tieoutDue(state: SyncStateStore, watermarkAtStart: string | null, gone: number, basisRefreshed: boolean): boolean {
-  const last = state.get('tieout').checkedAt;
+  const { checkedAt: last, refetchedAt } = state.get('tieout');
   return (
+    (typeof refetchedAt === 'number' && last !== null && refetchedAt > last) ||
     state.get('orders').watermark !== watermarkAtStart ||
     gone > 0 ||
     basisRefreshed ||

@@ -140,6 +140,8 @@ export interface TieoutState {
   rows: number;
   /** The plan window's first day when it cut the range, else null. */
   cutFrom: string | null;
+  /** When Sync now last fetched the ✗ days' orders again (refetch-days.ts): once per tie-out, not on every step. */
+  refetchedAt?: number | null;
 }
 
 /** Orders with incomplete costs as the last read of the whole Orders sheet found them (finance/cost-gaps.ts). */

@@ -210,3 +210,19 @@ describe('getSidebarStamp: what the open sidebar polls is cheap and changes when
     expect(state.stamp).toMatch(/^revoked\|/);
   });
 });
+
+describe('getSidebarState: the latest tie-out comes from the sync state, without a request of its own', () => {
+  it('passes the stored tie-out on, and null before the first', () => {
+    const world = fakeWorld();
+    const view = { checkedAt: '2026-11-24T06:00:00.000Z', days: 40, failedDays: ['2026-10-03'], failedCount: 1, cutFrom: null };
+    let asked = 0;
+    world.ports.sync.tieout = () => {
+      asked++;
+      return view;
+    };
+    expect(sidebarState(world.ports).tieout).toEqual(view);
+    expect(asked).toBe(1);
+    world.ports.sync.tieout = () => null;
+    expect(sidebarState(world.ports).tieout).toBeNull();
+  });
+});

@@ -1,0 +1,33 @@
+/** What the sidebar says about the latest tie-out (finance/tieout-sheet.ts). Pure, shared by server and sidebar. */
+
+/** The latest tie-out, as the last sync or "Check again" left it (sync state `tieout`, no request of its own). */
+export interface TieoutView {
+  /** ISO time of the check; the sidebar shows it in the spreadsheet's time zone. */
+  checkedAt: string;
+  /** Days compared. */
+  days: number;
+  /** The first days that do not tie out (YYYY-MM-DD, store time zone); the Checks sheet lists them all. */
+  failedDays: string[];
+  failedCount: number;
+  /** The plan window's first day when it cut the range checked, else null. */
+  cutFrom: string | null;
+}
+
+function count(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** "Checks: all 183 days tie out" / "✗ 2026-10-03, 2026-10-07 do not tie out". */
+export function tieoutText(view: TieoutView): string {
+  const window = view.cutFrom ? ` (from ${view.cutFrom}: your plan shows no older history)` : '';
+  if (view.failedCount === 0) return `Checks: all ${count(view.days)} ${view.days === 1 ? 'day ties' : 'days tie'} out${window}.`;
+  const more = view.failedCount - view.failedDays.length;
+  const named = view.failedDays.join(', ') + (more > 0 ? ` and ${count(more)} more` : '');
+  return `✗ ${named} ${view.failedCount === 1 ? 'does' : 'do'} not tie out${window}.`;
+}
+
+/** What to do about ✗ days: Sync now fetches their orders again, whole (server/sync/refetch-days.ts). */
+export function tieoutAdvice(view: TieoutView): string | null {
+  if (view.failedCount === 0) return null;
+  return 'Sync now fetches the orders of those days again and puts edited Orders cells back (the Checks sheet shows each figure).';
+}

@@ -1,0 +1,40 @@
+/**
+ * Sync now after a tie-out with ✗ days: the orders placed on those days (the days the tie-out
+ * named, store time zone) are read again and written whole, whatever their updated_at says, so an
+ * edited Orders cell is put back; the run then ties out again. Only Sync now (sidebar and menu)
+ * does this: a scheduled run leaves a day that stays ✗ (another currency) to the person reading it.
+ */
+import type { Page } from '../api';
+import type { Order } from '../api/types';
+import type { JobContext } from './job-context';
+import { orderWriter } from './orders-job';
+import { PAGE_LIMIT } from './job-context';
+
+/** What the Sync log says, or null when the last tie-out had no ✗ day to fetch again. */
+export function refetchFailedDays(ctx: JobContext): string | null {
+  const window = ctx.state.get('orders').createdAfter;
+  const tieout = ctx.state.get('tieout');
+  // Fetched already since this tie-out (an earlier step of the same Sync now): the run's own tie-out tells.
+  if (tieout.checkedAt === null || (typeof tieout.refetchedAt === 'number' && tieout.refetchedAt >= tieout.checkedAt)) return null;
+  const days = tieout.failedDays.filter((day) => window === null || day >= window);
+  if (days.length === 0) return null;
+  const writer = orderWriter(ctx, false, true);
+  const fetched: string[] = [];
+  for (const day of days) {
+    let cursor: string | null = null;
+    for (;;) {
+      if (!ctx.budget.canStartStep()) return fetchedText(fetched);
+      const page: Page<Order> = ctx.api.listOrders({ status: 'all', limit: PAGE_LIMIT, createdAfter: day, createdBefore: day, cursor });
+      writer.write(page.data);
+      if (!page.hasMore || !page.nextCursor) break;
+      cursor = page.nextCursor;
+    }
+    fetched.push(day);
+  }
+  ctx.state.update('tieout', { refetchedAt: ctx.now() });
+  return fetchedText(fetched);
+}
+
+function fetchedText(days: readonly string[]): string | null {
+  return days.length === 0 ? null : `Fetched again the orders of the days that did not tie out (${days.join(', ')}).`;
+}

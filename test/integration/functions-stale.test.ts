@@ -1,0 +1,60 @@
+/**
+ * "Never silently stale" (issue 10): after a sync that changed data, every cell of a report sheet
+ * that calls one of the add-on's functions is entered again — what makes Sheets recalculate it —
+ * and left exactly as the user typed it; other formulas and an idle sync leave the cells alone.
+ * The runtime computes no formula: it numbers each entry of a formula with a new text
+ * (SheetModel.formulaEntry), as the playground does to know what to run again.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
+import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
+import { startStack, type Stack } from '../../dev/harness/index';
+import { syncUntilCaughtUp } from './sync-support';
+
+type Json = Record<string, unknown>;
+const ADD_ON = '=PROFIT_SUMMARY("2026-10-01","2026-10-31","net_profit")';
+const OTHER = '=SUM(1,2)';
+let stack: Stack;
+let report: SheetModel;
+
+beforeAll(async () => {
+  stack = await startStack({ orders: 80, seed: 14, plan: 'plus' });
+  await stack.connect();
+  await syncUntilCaughtUp(stack);
+  report = (stack.runtime.workbook as unknown as Workbook).insertSheet('Report');
+  report.write(1, 1, { formula: ADD_ON });
+  report.write(2, 1, { formula: OTHER });
+}, 120_000);
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+describe('formulas recalculate after a sync that changed data', () => {
+  it('a changed order: the add-on formula is entered again and stays as typed; the other is not touched', async () => {
+    const orders = ((await stack.truth('orders')) as { data: Json[] }).data;
+    await stack.control(`orders/${String(orders[2].id)}/change`, { kind: 'cost_correction' });
+    await stack.advanceClocks(3_600_000);
+    const [addOn, other] = [report.formulaEntry(1, 1)!, report.formulaEntry(2, 1)];
+    await syncUntilCaughtUp(stack);
+    expect(report.formulaEntry(1, 1)!).toBeGreaterThan(addOn); // entered again (lower-cased, then as typed)
+    expect(report.formulaEntry(2, 1)).toBe(other);
+    expect(report.formula(1, 1)).toBe(ADD_ON);
+    expect(report.formula(2, 1)).toBe(OTHER);
+  }, 120_000);
+
+  it('a sync with nothing new leaves every formula alone', async () => {
+    await stack.advanceClocks(3_600_000);
+    const before = report.formulaEntry(1, 1);
+    await syncUntilCaughtUp(stack);
+    expect(report.formulaEntry(1, 1)).toBe(before);
+  }, 120_000);
+
+  it('the menu\'s Refresh formulas does the same on demand', async () => {
+    const before = report.formulaEntry(1, 1)!;
+    const r = await stack.runtime.run('refreshFormulasFromMenu', []);
+    expect(r.ok, r.error?.message).toBe(true);
+    expect(report.formulaEntry(1, 1)!).toBeGreaterThan(before);
+    expect(report.formula(1, 1)).toBe(ADD_ON);
+  });
+});
