@@ -46,6 +46,14 @@ export interface ExecutionCounts {
   quotaRefusals: number;
   /** The user's use of the quotas when the execution ended, on the runtime clock. */
   quota?: QuotaUse;
+  /** modelledMs per root service ("SpreadsheetApp", "Sheets", "UrlFetchApp", "PropertiesService", ...). */
+  modelledMsByService: Record<string, number>;
+  /** Time spent in Utilities.sleep (backoff, rate-limit waits, pacing): on the clock, not in modelledMs. */
+  sleptMs: number;
+  /** CPU time of the execution's worker thread (worker/usage.ts); null when unknown (no /proc, or ended by the time limit). */
+  workerCpuMs: number | null;
+  /** Largest V8 heap in use in the execution's worker isolate, sampled at every service call and at the end (0 when unknown). */
+  peakHeapBytes: number;
 }
 
 /** One user's standing against the quotas the runtime enforces (see quotas.ts). */
@@ -91,6 +99,10 @@ export function emptyCounts(): ExecutionCounts {
     sheetsApiReads: 0,
     sheetsApiWrites: 0,
     quotaRefusals: 0,
+    modelledMsByService: {},
+    sleptMs: 0,
+    workerCpuMs: null,
+    peakHeapBytes: 0,
   };
 }
 

@@ -165,6 +165,10 @@ export class Execution {
   private async onMessage(message: WorkerToHost): Promise<void> {
     if (this.finished) return;
     if (message.type === 'done') {
+      if (message.usage) {
+        this.plan.ctx.counts.workerCpuMs = message.usage.cpuMs;
+        this.plan.ctx.counts.peakHeapBytes = message.usage.peakHeapBytes;
+      }
       if (message.ok) this.finish({ ok: true, value: this.table.decode(message.value) });
       else this.finish({ ok: false, error: message.error });
       return;
@@ -221,6 +225,7 @@ export class Execution {
     counts.cellsWritten += cost.cellsWritten;
     if (!this.env.costModel || cost.ms <= 0) return;
     counts.modelledMs += cost.ms;
+    counts.modelledMsByService[family] = (counts.modelledMsByService[family] ?? 0) + cost.ms;
     await this.spend(cost.ms);
   }
 
