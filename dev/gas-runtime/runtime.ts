@@ -101,6 +101,17 @@ export class LocalRuntime {
     return this.workbookModel;
   }
 
+  /**
+   * Puts `next` (default: a new empty workbook with the same id and time zone) in place of the
+   * document and returns the one it replaced; executions started afterwards see it. The bench keeps
+   * one workbook per approach it compares, over the same stores and connection.
+   */
+  replaceWorkbook(next?: WorkbookLike): WorkbookLike {
+    const previous = this.workbook;
+    this.workbookModel = next ?? new this.spreadsheetModule!.Workbook({ timeZone: (previous as unknown as { timeZone: string }).timeZone, id: previous.id });
+    return previous;
+  }
+
   get properties(): PropertyStores {
     return this.stores.properties;
   }
