@@ -240,6 +240,7 @@ export class LocalRuntime {
     for (const [k, ms] of Object.entries(c.modelledMsByService)) t.modelledMsByService[k] = (t.modelledMsByService[k] ?? 0) + ms;
     t.requests.push(...c.requests);
     for (const [k, n] of Object.entries(c.byMethod)) t.byMethod[k] = (t.byMethod[k] ?? 0) + n;
+    for (const [k, n] of Object.entries(c.sheetsByMethod)) t.sheetsByMethod[k] = (t.sheetsByMethod[k] ?? 0) + n;
   }
 
   /**

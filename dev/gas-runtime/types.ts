@@ -33,6 +33,8 @@ export interface ExecutionCounts {
   byMethod: Record<string, number>;
   /** SpreadsheetApp + Advanced Sheets calls only. */
   sheetsCalls: number;
+  /** The sheetsCalls by "<Class>.<method>" (byMethod restricted to SpreadsheetApp and Advanced Sheets). */
+  sheetsByMethod: Record<string, number>;
   cellsRead: number;
   cellsWritten: number;
   urlFetches: number;
@@ -91,6 +93,7 @@ export function emptyCounts(): ExecutionCounts {
     serviceCalls: 0,
     byMethod: {},
     sheetsCalls: 0,
+    sheetsByMethod: {},
     cellsRead: 0,
     cellsWritten: 0,
     urlFetches: 0,

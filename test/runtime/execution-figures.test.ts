@@ -30,6 +30,16 @@ describe('execution figures', () => {
     expect(slept.elapsedMs).toBe(2_500);
   });
 
+  it('lists the Sheets calls by method, apart from the other services', async () => {
+    await runtime.run('writeGrid', [2, 2]);
+    const result = await runtime.run('batchWrite');
+    expect(result.ok).toBe(true);
+    const sheets = result.counts.sheetsByMethod;
+    expect(sheets['Sheets.Spreadsheets.Values.batchUpdate']).toBe(1);
+    expect(Object.values(sheets).reduce((a, b) => a + b, 0)).toBe(result.counts.sheetsCalls);
+    expect(Object.keys(sheets).some((k) => k.startsWith('Properties'))).toBe(false);
+  });
+
   it('measures the worker thread\'s CPU time: fixed heavy work costs more than none', async () => {
     const idle = await runtime.run('spinWork', [0]);
     const busy = await runtime.run('spinWork', [300_000_000]);

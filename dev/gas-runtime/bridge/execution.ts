@@ -196,7 +196,10 @@ export class Execution {
     counts.serviceCalls += 1;
     counts.byMethod[qualified] = (counts.byMethod[qualified] ?? 0) + 1;
     // The UI (menus, dialogs, getUi itself) is not the spreadsheet's data: not a Sheets call.
-    if (SHEETS_FAMILIES.has(entry.family) && !UI_CLASSES.has(entry.name) && qualified !== 'SpreadsheetApp.getUi') counts.sheetsCalls += 1;
+    if (SHEETS_FAMILIES.has(entry.family) && !UI_CLASSES.has(entry.name) && qualified !== 'SpreadsheetApp.getUi') {
+      counts.sheetsCalls += 1;
+      counts.sheetsByMethod[qualified] = (counts.sheetsByMethod[qualified] ?? 0) + 1;
+    }
     const target = (entry.object as Record<string, unknown>)[method];
     if (typeof target !== 'function' || method.startsWith('_')) {
       return { ok: false, error: { name: 'TypeError', message: `${method} is not a function` } };
