@@ -5,7 +5,10 @@
  * so they reach the same connection (the OAuth2 library's token in the document properties).
  */
 
-/** The apps-script-oauth2 service over the add-on's stored token, as its README shows. */
+/**
+ * The apps-script-oauth2 service over the add-on's stored token, with the property store, cache
+ * and lock its README recommends (the add-on's own service uses the same three).
+ */
 function altService() {
   var config = PropertiesService.getScriptProperties();
   var base = config.getProperty('MA_API_BASE_URL');
@@ -17,6 +20,7 @@ function altService() {
     .setClientId(id)
     .setClientSecret(secret)
     .setPropertyStore(PropertiesService.getDocumentProperties())
+    .setCache(CacheService.getDocumentCache())
     .setLock(LockService.getDocumentLock())
     .setTokenHeaders({ Authorization: 'Basic ' + Utilities.base64Encode(id + ':' + secret) })
     .setTokenPayloadHandler(function (payload) {
