@@ -46,10 +46,13 @@ export interface Figures {
   time_split_seconds: TimeSplit;
   /** The runtime clock over the executions (modelled costs and waits, no JavaScript): a cross-check. */
   clock_seconds: number;
+  /** Over the executions whose CPU time is known (see cpu_unknown_executions). */
   js_cpu_ms_per_1000_orders: number | null;
+  /** Executions ended where they stood (time limit): their CPU time is not in the JavaScript part. */
+  cpu_unknown_executions: number;
   peak_heap_mb: number;
   hourly_api_budget_share_pct: number;
-  /** Executions ended by the time limit (their CPU time is unknown). */
+  /** Executions ended by the time limit. */
   timed_out: number;
 }
 
@@ -95,7 +98,7 @@ export function figuresOf(input: FigureInput): Figures {
   let cells = 0;
   let clockMs = 0;
   let cpuMs = 0;
-  let cpuKnown = true;
+  let cpuUnknown = 0;
   let peakHeap = 0;
   let timedOut = 0;
   for (const r of input.results) {
@@ -119,7 +122,7 @@ export function figuresOf(input: FigureInput): Figures {
       else split.storage += ms;
     }
     split.waiting += c.sleptMs;
-    if (c.workerCpuMs === null) cpuKnown = false;
+    if (c.workerCpuMs === null) cpuUnknown++;
     else cpuMs += c.workerCpuMs;
     peakHeap = Math.max(peakHeap, c.peakHeapBytes);
     if (r.timedOut) timedOut++;
@@ -142,7 +145,8 @@ export function figuresOf(input: FigureInput): Figures {
     modelled_seconds: round(modelledMs / 1000),
     time_split_seconds: seconds,
     clock_seconds: round(clockMs / 1000),
-    js_cpu_ms_per_1000_orders: cpuKnown && input.orders > 0 ? round((cpuMs / input.orders) * 1000, 0) : null,
+    js_cpu_ms_per_1000_orders: cpuUnknown < input.results.length && input.orders > 0 ? round((cpuMs / input.orders) * 1000, 0) : null,
+    cpu_unknown_executions: cpuUnknown,
     peak_heap_mb: round(peakHeap / 1_048_576),
     hourly_api_budget_share_pct: round((apiRequests / HOURLY_API_BUDGET) * 100),
     timed_out: timedOut,

@@ -126,12 +126,15 @@ async function benchStore(size: number, results: Results, withAlternatives: bool
       }
     }
 
-    // 1 % of the orders change (cost corrections spread over the store), then the hourly run.
+    // 1 % of the orders change during the hour (cost corrections spread over the store and the
+    // hour, so their change markers differ as real ones do), then the hourly run.
     const uid = await ensureHourlySchedule(stack);
     const changedCount = Math.max(1, Math.round(size / 100));
     const changed = Array.from({ length: changedCount }, (_, i) => truth.orders[(i * 97) % truth.orders.length]);
-    for (const order of changed) await stack.control(`orders/${order.id}/change`, { kind: 'cost_correction' });
-    await stack.advanceClocks(HOUR_MS);
+    for (const order of changed) {
+      await stack.control(`orders/${order.id}/change`, { kind: 'cost_correction' });
+      await stack.advanceClocks(Math.floor(HOUR_MS / changedCount));
+    }
     const hourly = await hourlyTrigger(stack, uid);
     const changedItems = changed.reduce((s, o) => s + o.line_items.length, 0);
     const days = new Set(changed.map((o) => dayOf(o.created_at, truth.timeZone))).size;
@@ -175,7 +178,10 @@ async function benchStore(size: number, results: Results, withAlternatives: bool
   }
 }
 
+let saveProgress: () => void = () => undefined;
+
 function report(name: string, e: WorkloadEntry | AlternativeEntry): void {
+  saveProgress();
   const f = 'figures' in e ? e.figures : e;
   console.log(
     `${name.padEnd(34)} executions ${f.executions} | API ${f.api_requests} (429s ${f.api_429s}) | Sheets calls ${f.sheets_calls} | cells ${f.cells_written} | ` +
@@ -204,6 +210,8 @@ async function main(): Promise<void> {
     },
     workloads: {},
   };
+  // Written after every workload too: a run that fails later keeps what it measured.
+  saveProgress = () => writeResults(out, results);
   for (const size of sizes) await benchStore(size, results, withAlternatives, size === Math.max(...sizes), bundleDir);
   writeResults(out, results);
   console.log(`\n${workloadTable(results)}\n\nOur sync over its lower bound:\n\n${ratioTable(results)}\n\nSide by side:\n\n${alternativesTable(results)}\n\nwrote ${out}`);
