@@ -41,7 +41,11 @@ export interface Figures {
   sheets_calls_by_kind: SheetsCallKinds;
   sheets_write_requests: number;
   sheets_writes_per_minute_max: number;
+  /** Sheets API requests Google's per-minute quota refused (each a 429 the add-on absorbed or reported). */
+  sheets_quota_refusals: number;
   cells_written: number;
+  /** Cells read back (key columns, snapshots): explains Sheets time that writes do not. */
+  cells_read: number;
   modelled_seconds: number;
   time_split_seconds: TimeSplit;
   /** The runtime clock over the executions (modelled costs and waits, no JavaScript): a cross-check. */
@@ -96,6 +100,8 @@ export function figuresOf(input: FigureInput): Figures {
   let bytes = 0;
   let sheetsCalls = 0;
   let cells = 0;
+  let cellsRead = 0;
+  let refusals = 0;
   let clockMs = 0;
   let cpuMs = 0;
   let cpuUnknown = 0;
@@ -115,6 +121,8 @@ export function figuresOf(input: FigureInput): Figures {
     for (const [method, n] of Object.entries(c.sheetsByMethod)) kinds[sheetsKind(method)] += n;
     sheetsCalls += c.sheetsCalls;
     cells += c.cellsWritten;
+    cellsRead += c.cellsRead;
+    refusals += c.quotaRefusals;
     clockMs += r.elapsedMs;
     for (const [service, ms] of Object.entries(c.modelledMsByService)) {
       if (service === 'UrlFetchApp') split.api += ms;
@@ -141,7 +149,9 @@ export function figuresOf(input: FigureInput): Figures {
     sheets_calls_by_kind: kinds,
     sheets_write_requests: kinds.api_write + kinds.spreadsheetapp_write,
     sheets_writes_per_minute_max: input.sheetsWritesPerMinuteMax,
+    sheets_quota_refusals: refusals,
     cells_written: cells,
+    cells_read: cellsRead,
     modelled_seconds: round(modelledMs / 1000),
     time_split_seconds: seconds,
     clock_seconds: round(clockMs / 1000),

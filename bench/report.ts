@@ -57,7 +57,7 @@ function split(f: Figures): string {
 
 export function workloadTable(results: Results): string {
   const lines = [
-    '| workload | executions (min) | API requests (min) | 429s | Sheets calls by kind | Sheets API writes/min max | cells written (min) | bytes received | modelled s (API / Sheets / waiting / JS / storage) (min) | JS CPU ms per 1k orders | peak heap MB | hourly API budget | trigger min/day |',
+    '| workload | executions (min) | API requests (min) | API 429s / Sheets quota refusals | Sheets calls by kind | Sheets API writes/min max | cells written (min) / read | bytes received | modelled s (API / Sheets / waiting / JS / storage) (min) | JS CPU ms per 1k orders | peak heap MB | hourly API budget | trigger min/day |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const [name, w] of Object.entries(results.workloads)) {
@@ -65,7 +65,7 @@ export function workloadTable(results: Results): string {
     const lb = w.lower_bound;
     const trigger = typeof f.trigger_minutes_per_day === 'number' ? n(f.trigger_minutes_per_day as number) : '–';
     lines.push(
-      `| ${name} | ${f.executions} (${lb.executions}) | ${n(f.api_requests)} (${n(lb.api_requests)}) | ${f.api_429s} | ${kinds(f)} | ${f.sheets_writes_per_minute_max} | ${n(f.cells_written)} (${n(lb.cells_written)}) | ${n(f.bytes_received)} | ${split(f)} (${n(lb.modelled_seconds)}) | ${n(f.js_cpu_ms_per_1000_orders)} | ${f.peak_heap_mb} | ${f.hourly_api_budget_share_pct} % | ${trigger} |`,
+      `| ${name} | ${f.executions} (${lb.executions}) | ${n(f.api_requests)} (${n(lb.api_requests)}) | ${f.api_429s} / ${f.sheets_quota_refusals} | ${kinds(f)} | ${f.sheets_writes_per_minute_max} | ${n(f.cells_written)} (${n(lb.cells_written)}) / ${n(f.cells_read)} | ${n(f.bytes_received)} | ${split(f)} (${n(lb.modelled_seconds)}) | ${n(f.js_cpu_ms_per_1000_orders)} | ${f.peak_heap_mb} | ${f.hourly_api_budget_share_pct} % | ${trigger} |`,
     );
   }
   return lines.join('\n');

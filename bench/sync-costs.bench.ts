@@ -11,6 +11,7 @@
  * Writes bench/results.json; never passes or fails on time.
  * Usage: npx tsx bench/sync-costs.bench.ts [--sizes 1000,10000,100000] [--no-alternatives] [--out FILE]
  */
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { Stack } from '../dev/harness/index';
@@ -85,6 +86,7 @@ class Contestants {
     const { fn, ordersSheet } = ALTERNATIVES[name];
     const previous = this.stack.runtime.replaceWorkbook(this.workbooks.get(name) as never);
     try {
+      phase(`alternative ${name}`);
       const run = await alternative(this.stack, fn);
       this.workbooks.set(name, this.stack.runtime.workbook);
       const rows = sheetSize(this.stack, ordersSheet).rows - 1;
@@ -98,15 +100,19 @@ class Contestants {
 
 async function benchStore(size: number, results: Results, withAlternatives: boolean, withFormulas: boolean, bundleDir: string): Promise<void> {
   const started = Date.now();
+  const label = size >= 1000 ? `${size / 1000}k` : String(size);
+  phase(`${label}: starting the emulator and connecting`);
   const bench = await startBenchStack(size, bundleDir);
   const stack = bench.stack;
-  const label = size >= 1000 ? `${size / 1000}k` : String(size);
   try {
+    phase(`${label}: connected`);
     const truth = await storeTruth(stack);
     const contestants = new Contestants(stack);
 
     // Backfill through the sidebar, then every data sheet against the emulator's truth.
+    phase(`${label}: backfill`);
     const backfill = await sidebarSync(stack);
+    phase(`${label}: comparing with the truth`);
     const comparison = await compareWithTruth(stack);
     const sizes = Object.fromEntries(DATA_SHEETS.map((s) => [s, sheetSize(stack, s)]));
     const dataCells = Object.values(sizes).reduce((sum, s) => sum + s.rows * s.columns, 0);
@@ -128,6 +134,7 @@ async function benchStore(size: number, results: Results, withAlternatives: bool
 
     // 1 % of the orders change during the hour (cost corrections spread over the store and the
     // hour, so their change markers differ as real ones do), then the hourly run.
+    phase(`${label}: 1 % of the orders change`);
     const uid = await ensureHourlySchedule(stack);
     const changedCount = Math.max(1, Math.round(size / 100));
     const changed = Array.from({ length: changedCount }, (_, i) => truth.orders[(i * 97) % truth.orders.length]);
@@ -135,6 +142,7 @@ async function benchStore(size: number, results: Results, withAlternatives: bool
       await stack.control(`orders/${order.id}/change`, { kind: 'cost_correction' });
       await stack.advanceClocks(Math.floor(HOUR_MS / changedCount));
     }
+    phase(`${label}: hourly run`);
     const hourly = await hourlyTrigger(stack, uid);
     const changedItems = changed.reduce((s, o) => s + o.line_items.length, 0);
     const days = new Set(changed.map((o) => dayOf(o.created_at, truth.timeZone))).size;
@@ -157,6 +165,7 @@ async function benchStore(size: number, results: Results, withAlternatives: bool
     }
 
     // The monthly reconciliation pass: every order paged again, nothing vanished.
+    phase(`${label}: reconciliation`);
     const reconcile = await reconciliation(stack);
     const reconcileEntry = entry(reconcile, size, { records: size, fixedRequests: { account: 1 }, cells: 0, ranges: 0, keyRows: sizes.Orders.rows });
     results.workloads[`reconcile_${label}`] = reconcileEntry;
@@ -166,6 +175,7 @@ async function benchStore(size: number, results: Results, withAlternatives: bool
       // The next hourly run renews the token the formulas read (custom functions never refresh).
       await stack.advanceClocks(HOUR_MS);
       await stack.runtime.fireTrigger(uid);
+      phase(`${label}: 200 formula cells`);
       const recalc = await recalculation(stack, reportCells(truth.today));
       const longest = Math.max(...recalc.results.map((r) => r.elapsedMs));
       const formulasEntry = entry(recalc, 0, { records: 0, fixedRequests: { one_per_argument_set: 12 }, cells: 0, ranges: 0, keyRows: 0, minExecutions: 200, cacheReads: 188 }, { cells_failed: recalc.failed, longest_cell_seconds: Math.round(longest / 100) / 10 });
@@ -179,6 +189,12 @@ async function benchStore(size: number, results: Results, withAlternatives: bool
 }
 
 let saveProgress: () => void = () => undefined;
+const benchStarted = Date.now();
+
+/** Progress on stderr (wall time since the start, for whoever watches the run; not a figure). */
+function phase(text: string): void {
+  process.stderr.write(`[bench ${Math.round((Date.now() - benchStarted) / 1000)} s] ${text}\n`);
+}
 
 function report(name: string, e: WorkloadEntry | AlternativeEntry): void {
   saveProgress();
@@ -190,6 +206,10 @@ function report(name: string, e: WorkloadEntry | AlternativeEntry): void {
 }
 
 async function main(): Promise<void> {
+  // The emulator runs in this process: a synchronous stretch longer than its 65 s idle-connection
+  // timeout (comparing 100k rows with the truth) lets the next control call take a pooled socket
+  // the server closes in the same tick (read ECONNRESET). One connection per request avoids it.
+  http.globalAgent = new http.Agent({ keepAlive: false });
   const sizes = (option('--sizes') ?? '1000,10000,100000').split(',').map(Number);
   const withAlternatives = !process.argv.includes('--no-alternatives');
   const out = option('--out') ?? path.join(__dirname, 'results.json');

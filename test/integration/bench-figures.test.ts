@@ -53,6 +53,8 @@ describe('bench figures', () => {
       expect(n, endpoint).toBe((after.by_endpoint[`GET ${endpoint}`]?.total ?? 0) - (before.by_endpoint[`GET ${endpoint}`]?.total ?? 0));
     }
     expect(figures.api_429s).toBe(0);
+    expect(figures.sheets_quota_refusals).toBe(0);
+    expect(figures.cells_read).toBeGreaterThan(0);
     const kinds = Object.values(figures.sheets_calls_by_kind).reduce((a, b) => a + b, 0);
     expect(kinds).toBe(figures.sheets_calls);
     expect(figures.sheets_calls_by_kind.api_write).toBeGreaterThan(0);
