@@ -299,8 +299,8 @@ export class LocalRuntime {
   }
 
   private stats(): Record<string, unknown> {
-    const { requests, byMethod, ...figures } = this.totals;
-    return { ...figures, requests: requests.length, methods: Object.keys(byMethod).length };
+    const { requests, byMethod, sheetsByMethod, ...figures } = this.totals;
+    return { ...figures, requests: requests.length, methods: Object.keys(byMethod).length, sheetsMethods: Object.keys(sheetsByMethod).length };
   }
 
   exportJson(): WorkbookJson {
