@@ -104,6 +104,7 @@ async function benchStore(size: number, results: Results, withAlternatives: bool
   phase(`${label}: starting the emulator and connecting`);
   const bench = await startBenchStack(size, bundleDir);
   const stack = bench.stack;
+  results.machine.oauth2_library ??= path.relative(path.resolve(__dirname, '..'), stack.runtime.libraryFiles.OAuth2 ?? 'none');
   try {
     phase(`${label}: connected`);
     const truth = await storeTruth(stack);
@@ -221,7 +222,6 @@ async function main(): Promise<void> {
       memory_gb: Math.round(os.totalmem() / 1e9),
       node: process.version,
       platform: `${process.platform} ${os.release()}`,
-      oauth2_library: process.env.GAS_LIBRARY_OAuth2 ? path.basename(process.env.GAS_LIBRARY_OAuth2) : 'stand-in (dev/gas-runtime/libraries/oauth2-standin.ts)',
       seed: 1,
       emulator_now: new Date(BENCH_NOW).toISOString(),
       command: `npx tsx bench/sync-costs.bench.ts --sizes ${sizes.join(',')}${withAlternatives ? '' : ' --no-alternatives'}`,
