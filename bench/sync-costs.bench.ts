@@ -224,7 +224,7 @@ async function main(): Promise<void> {
       platform: `${process.platform} ${os.release()}`,
       seed: 1,
       emulator_now: new Date(BENCH_NOW).toISOString(),
-      command: `npx tsx bench/sync-costs.bench.ts --sizes ${sizes.join(',')}${withAlternatives ? '' : ' --no-alternatives'}`,
+      command: `node --max-old-space-size=12288 --import tsx bench/sync-costs.bench.ts --sizes ${sizes.join(',')}${withAlternatives ? '' : ' --no-alternatives'}`,
       started_at: new Date().toISOString(),
       wall_seconds: {},
     },
