@@ -1,3 +1,4 @@
+/* eslint-disable -- Apps Script files of one project: the services and the other files' functions are globals, and the runtime calls the entry points by name. */
 /**
  * Shared by the bench's alternative scripts (bench/alternatives/*.js): written the way merchant
  * scripts commonly are, not the add-on's way. Never shipped: bench/bundle.ts appends these files

@@ -1,3 +1,4 @@
+/* eslint-disable -- Apps Script files of one project: the services and the other files' functions are globals, and the runtime calls the entry points by name. */
 /**
  * Alternative (a): re-fetch everything and rewrite the sheets on every run, the approach of
  * connectors that "refresh" a whole import. A run clears the sheets, then pages every order

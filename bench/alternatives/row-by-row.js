@@ -1,3 +1,4 @@
+/* eslint-disable -- Apps Script files of one project: the services and the other files' functions are globals, and the runtime calls the entry points by name. */
 /**
  * Alternative (b): incremental like the add-on (updated_after = watermark - 5 min, status=all,
  * 250 a page, the watermark saved after each page), but each changed row is written with its own
