@@ -62,6 +62,12 @@ function sheetSize(stack: Stack, name: string): { rows: number; columns: number 
   return sheet ? { rows: sheet.lastRow(), columns: sheet.lastColumn() } : { rows: 0, columns: 0 };
 }
 
+/** Cells, rows and duplicates of the five data sheets that differ from /_emulator/truth/* (0 = equal). */
+async function truthMismatches(stack: Stack): Promise<number> {
+  const c = await compareWithTruth(stack);
+  return c.mismatches.length + c.missing.length + c.unexpected.length + c.duplicates.length;
+}
+
 function dayOf(iso: string, timeZone: string): string {
   return new Date(iso).toLocaleDateString('en-CA', { timeZone });
 }
@@ -114,14 +120,14 @@ async function benchStore(size: number, results: Results, withAlternatives: bool
     phase(`${label}: backfill`);
     const backfill = await sidebarSync(stack);
     phase(`${label}: comparing with the truth`);
-    const comparison = await compareWithTruth(stack);
+    const comparison = await truthMismatches(stack);
     const sizes = Object.fromEntries(DATA_SHEETS.map((s) => [s, sheetSize(stack, s)]));
     const dataCells = Object.values(sizes).reduce((sum, s) => sum + s.rows * s.columns, 0);
     const backfillEntry = entry(
       backfill,
       size,
       { records: size, fixedRequests: { account: 1, products_pages: Math.ceil(truth.products / 250), daily_pnl_pages: Math.ceil((sizes['Daily P&L'].rows - 1) / 400) }, cells: dataCells, ranges: DATA_SHEETS.length, keyRows: 0 },
-      { truth_mismatches: comparison.mismatches.length + comparison.missing.length + comparison.unexpected.length + comparison.duplicates.length },
+      { truth_mismatches: comparison },
     );
     results.workloads[`backfill_${label}`] = backfillEntry;
     report(`backfill_${label}`, backfillEntry);
@@ -148,12 +154,14 @@ async function benchStore(size: number, results: Results, withAlternatives: bool
     const changedItems = changed.reduce((s, o) => s + o.line_items.length, 0);
     const days = new Set(changed.map((o) => dayOf(o.created_at, truth.timeZone))).size;
     const hourlyCells = changedCount * sizes.Orders.columns + changedItems * sizes['Line items'].columns + days * sizes['Daily P&L'].columns;
+    phase(`${label}: comparing with the truth`);
+    const hourlyTruth = await truthMismatches(stack);
     const hourlyFigures = figuresOf({ results: hourly.results, sheetsWritesPerMinuteMax: hourly.sheetsWritesPerMinuteMax, orders: size });
     const hourlyEntry = entry(
       hourly,
       size,
       { records: changedCount, fixedRequests: { account: 1, products_changes: 1, daily_pnl_window: 1 }, cells: hourlyCells, ranges: changedCount + changedItems + days, keyRows: sizes.Orders.rows + sizes['Line items'].rows },
-      { changed_orders: changedCount, trigger_minutes_per_day: Math.round(((24 * hourlyFigures.modelled_seconds) / 60) * 10) / 10 },
+      { changed_orders: changedCount, truth_mismatches: hourlyTruth, trigger_minutes_per_day: Math.round(((24 * hourlyFigures.modelled_seconds) / 60) * 10) / 10 },
     );
     results.workloads[`hourly_1pct_${label}`] = hourlyEntry;
     report(`hourly_1pct_${label}`, hourlyEntry);
@@ -168,7 +176,9 @@ async function benchStore(size: number, results: Results, withAlternatives: bool
     // The monthly reconciliation pass: every order paged again, nothing vanished.
     phase(`${label}: reconciliation`);
     const reconcile = await reconciliation(stack);
-    const reconcileEntry = entry(reconcile, size, { records: size, fixedRequests: { account: 1 }, cells: 0, ranges: 0, keyRows: sizes.Orders.rows });
+    phase(`${label}: comparing with the truth`);
+    const reconcileTruth = await truthMismatches(stack);
+    const reconcileEntry = entry(reconcile, size, { records: size, fixedRequests: { account: 1 }, cells: 0, ranges: 0, keyRows: sizes.Orders.rows }, { truth_mismatches: reconcileTruth });
     results.workloads[`reconcile_${label}`] = reconcileEntry;
     report(`reconcile_${label}`, reconcileEntry);
 
