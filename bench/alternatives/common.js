@@ -3,26 +3,27 @@
  * Shared by the bench's alternative scripts (bench/alternatives/*.js): written the way merchant
  * scripts commonly are, not the add-on's way. Never shipped: bench/bundle.ts appends these files
  * to a copy of dist/Code.js for the bench's runtime only, as extra .gs files of the same project,
- * so they reach the same connection (the OAuth2 library's token in the document properties).
+ * so they reach the same connection (the OAuth2 library's token in the connecting user's properties).
  */
 
 /**
- * The apps-script-oauth2 service over the add-on's stored token, with the property store, cache
- * and lock its README recommends (the add-on's own service uses the same three).
+ * The apps-script-oauth2 service over the add-on's connection, configured as the add-on's own
+ * (src/server/auth/service.ts): one service per spreadsheet in the connecting user's properties,
+ * with that user's cache and lock, as the library's README recommends.
  */
 function altService() {
   var config = PropertiesService.getScriptProperties();
   var base = config.getProperty('MA_API_BASE_URL');
   var id = config.getProperty('MA_CLIENT_ID');
   var secret = config.getProperty('MA_CLIENT_SECRET');
-  return OAuth2.createService('merchant-analytics')
+  return OAuth2.createService('merchant-analytics.' + SpreadsheetApp.getActive().getId())
     .setAuthorizationBaseUrl(base + '/api/auth/oauth2/authorize')
     .setTokenUrl(base + '/api/auth/oauth2/token')
     .setClientId(id)
     .setClientSecret(secret)
-    .setPropertyStore(PropertiesService.getDocumentProperties())
-    .setCache(CacheService.getDocumentCache())
-    .setLock(LockService.getDocumentLock())
+    .setPropertyStore(PropertiesService.getUserProperties())
+    .setCache(CacheService.getUserCache())
+    .setLock(LockService.getUserLock())
     .setTokenHeaders({ Authorization: 'Basic ' + Utilities.base64Encode(id + ':' + secret) })
     .setTokenPayloadHandler(function (payload) {
       delete payload.client_secret;
