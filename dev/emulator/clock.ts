@@ -1,9 +1,22 @@
-/** The emulator's clock: real time plus an offset that tests move forward through the control API. */
+/**
+ * The emulator's clock: real time plus an offset that tests move forward through the control API.
+ * With `followsRealTime` false it stands still between those moves, so it stays in step with a
+ * runtime whose clock moves by modelled time only (the bench).
+ */
 export class EmulatorClock {
   private offsetMs = 0;
+  private readonly frozenAt: number;
+
+  constructor(private readonly followsRealTime = true) {
+    this.frozenAt = Date.now();
+  }
+
+  private base(): number {
+    return this.followsRealTime ? Date.now() : this.frozenAt;
+  }
 
   now(): number {
-    return Date.now() + this.offsetMs;
+    return this.base() + this.offsetMs;
   }
 
   nowDate(): Date {
@@ -17,6 +30,6 @@ export class EmulatorClock {
 
   /** Pins the clock to an absolute instant (used by state reset with a fixed start). */
   setNow(ms: number): void {
-    this.offsetMs = ms - Date.now();
+    this.offsetMs = ms - this.base();
   }
 }

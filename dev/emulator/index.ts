@@ -27,6 +27,8 @@ export interface StartOptions extends Partial<EmulatorOptions> {
   clientId?: string;
   /** Overrides of the spec 8.1 limits (benchmarks lift them). */
   rateLimits?: Partial<RateLimits>;
+  /** false: the clock moves only through the control API (default true: real time plus those moves). */
+  clockFollowsRealTime?: boolean;
 }
 
 export interface RunningEmulator {
@@ -40,12 +42,12 @@ export interface RunningEmulator {
 
 /** Starts the whole emulator on loopback; `port` defaults to 0 (ephemeral) when started from code. */
 export async function startEmulator(options: StartOptions = {}): Promise<RunningEmulator> {
-  const { clientSecret: givenSecret, clientId: givenId, rateLimits, ...dataOptions } = options;
+  const { clientSecret: givenSecret, clientId: givenId, rateLimits, clockFollowsRealTime, ...dataOptions } = options;
   const startOptions: EmulatorOptions = { ...DEFAULT_OPTIONS, port: 0, ...dataOptions };
   if (startOptions.host !== '127.0.0.1' && startOptions.host !== 'localhost') throw new Error('the emulator binds loopback only');
   const clientId = givenId ?? DEMO_CLIENT_ID;
   const clientSecret = givenSecret ?? `mas_${randomBytes(24).toString('base64url')}`;
-  const clock = new EmulatorClock();
+  const clock = new EmulatorClock(clockFollowsRealTime !== false);
   const state = new EmulatorState(clock, startOptions);
   let baseUrl = '';
   const auth = new AuthServer({

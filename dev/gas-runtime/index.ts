@@ -29,6 +29,8 @@ export interface GasRuntime {
   fireTrigger(triggerUid: string, options?: FireTriggerOptions): Promise<ExecutionResult>;
   readonly clock: { now(): number; advance(ms: number): void };
   readonly workbook: Workbook;
+  /** Puts `next` (default: an empty workbook with the same id and time zone) in place of the document; returns the one replaced. */
+  replaceWorkbook(next?: Workbook): Workbook;
   /** `user` is the default user's store; `users` every other user's, by e-mail. */
   readonly properties: { script: PropertyStore; document: PropertyStore; user: PropertyStore; users: Record<string, PropertyStore> };
   /** The file each manifest library was loaded from, by userSymbol (env, options, or the stand-in). */

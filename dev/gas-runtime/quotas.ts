@@ -116,7 +116,12 @@ export class QuotaLedger {
     this.user(email).triggers.push({ at: this.clock.now(), ms });
   }
 
-  /** The most Sheets API requests of each kind the user sent in any 60 s so far. */
+  /** Starts a new measurement of peakPerMinute (the bench measures each workload apart). */
+  resetPeakPerMinute(email: string): void {
+    this.user(email).peak = { read: 0, write: 0 };
+  }
+
+  /** The most Sheets API requests of each kind the user sent in any 60 s so far (since the last reset). */
   peakPerMinute(email: string): Record<SheetsKind, number> {
     return { ...(this.user(email).peak ?? { read: 0, write: 0 }) };
   }

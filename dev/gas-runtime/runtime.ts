@@ -101,6 +101,17 @@ export class LocalRuntime {
     return this.workbookModel;
   }
 
+  /**
+   * Puts `next` (default: a new empty workbook with the same id and time zone) in place of the
+   * document and returns the one it replaced; executions started afterwards see it. The bench keeps
+   * one workbook per approach it compares, over the same stores and connection.
+   */
+  replaceWorkbook(next?: WorkbookLike): WorkbookLike {
+    const previous = this.workbook;
+    this.workbookModel = next ?? new this.spreadsheetModule!.Workbook({ timeZone: (previous as unknown as { timeZone: string }).timeZone, id: previous.id });
+    return previous;
+  }
+
   get properties(): PropertyStores {
     return this.stores.properties;
   }
@@ -152,8 +163,14 @@ export class LocalRuntime {
   }
 
   /** The wiring of one execution: Utilities.sleep spends that execution's time. */
-  private executionWiring(execution: () => Execution, userEmail: string): ServiceWiring {
-    return { ...this.wiring(userEmail), sleep: (ms) => execution().spend(ms) };
+  private executionWiring(execution: () => Execution, userEmail: string, counts: ExecutionCounts): ServiceWiring {
+    return {
+      ...this.wiring(userEmail),
+      sleep: (ms) => {
+        counts.sleptMs += ms;
+        return execution().spend(ms);
+      },
+    };
   }
 
   async run(functionName: string, args: unknown[] = [], options: RunOptions = {}): Promise<ExecutionResult> {
@@ -172,7 +189,7 @@ export class LocalRuntime {
       {
         ctx, functionName, args: options.event === undefined ? args : [options.event, ...args],
         timeLimitMs: options.timeLimitMs ?? (authMode === 'CUSTOM_FUNCTION' ? CUSTOM_FUNCTION_TIME_LIMIT_MS : DEFAULT_TIME_LIMIT_MS),
-        killAtServiceCall: options.killAtServiceCall, roots: createServiceRoots(this.executionWiring(() => execution, userEmail), ctx),
+        killAtServiceCall: options.killAtServiceCall, roots: createServiceRoots(this.executionWiring(() => execution, userEmail, ctx.counts), ctx),
         interceptors: this.interceptors(ctx), timeLimitMessage: options.timeLimitMessage,
         libraries: this.libraries, code: this.code, codeFilename: path.join(this.options.distDir, 'Code.js'),
       },
@@ -217,8 +234,13 @@ export class LocalRuntime {
     t.sheetsApiReads += c.sheetsApiReads;
     t.sheetsApiWrites += c.sheetsApiWrites;
     t.quotaRefusals += c.quotaRefusals;
+    t.sleptMs += c.sleptMs;
+    if (c.workerCpuMs !== null) t.workerCpuMs = (t.workerCpuMs ?? 0) + c.workerCpuMs;
+    t.peakHeapBytes = Math.max(t.peakHeapBytes, c.peakHeapBytes);
+    for (const [k, ms] of Object.entries(c.modelledMsByService)) t.modelledMsByService[k] = (t.modelledMsByService[k] ?? 0) + ms;
     t.requests.push(...c.requests);
     for (const [k, n] of Object.entries(c.byMethod)) t.byMethod[k] = (t.byMethod[k] ?? 0) + n;
+    for (const [k, n] of Object.entries(c.sheetsByMethod)) t.sheetsByMethod[k] = (t.sheetsByMethod[k] ?? 0) + n;
   }
 
   /**
@@ -277,8 +299,8 @@ export class LocalRuntime {
   }
 
   private stats(): Record<string, unknown> {
-    const { requests, byMethod, ...figures } = this.totals;
-    return { ...figures, requests: requests.length, methods: Object.keys(byMethod).length };
+    const { requests, byMethod, sheetsByMethod, ...figures } = this.totals;
+    return { ...figures, requests: requests.length, methods: Object.keys(byMethod).length, sheetsMethods: Object.keys(sheetsByMethod).length };
   }
 
   exportJson(): WorkbookJson {

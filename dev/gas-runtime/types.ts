@@ -33,6 +33,8 @@ export interface ExecutionCounts {
   byMethod: Record<string, number>;
   /** SpreadsheetApp + Advanced Sheets calls only. */
   sheetsCalls: number;
+  /** The sheetsCalls by "<Class>.<method>" (byMethod restricted to SpreadsheetApp and Advanced Sheets). */
+  sheetsByMethod: Record<string, number>;
   cellsRead: number;
   cellsWritten: number;
   urlFetches: number;
@@ -46,6 +48,14 @@ export interface ExecutionCounts {
   quotaRefusals: number;
   /** The user's use of the quotas when the execution ended, on the runtime clock. */
   quota?: QuotaUse;
+  /** modelledMs per root service ("SpreadsheetApp", "Sheets", "UrlFetchApp", "PropertiesService", ...). */
+  modelledMsByService: Record<string, number>;
+  /** Time spent in Utilities.sleep (backoff, rate-limit waits, pacing): on the clock, not in modelledMs. */
+  sleptMs: number;
+  /** CPU time of the execution's worker thread (worker/usage.ts); null when unknown (no /proc, or ended by the time limit). */
+  workerCpuMs: number | null;
+  /** Largest V8 heap in use in the execution's worker isolate, sampled at every service call and at the end (0 when unknown). */
+  peakHeapBytes: number;
 }
 
 /** One user's standing against the quotas the runtime enforces (see quotas.ts). */
@@ -83,6 +93,7 @@ export function emptyCounts(): ExecutionCounts {
     serviceCalls: 0,
     byMethod: {},
     sheetsCalls: 0,
+    sheetsByMethod: {},
     cellsRead: 0,
     cellsWritten: 0,
     urlFetches: 0,
@@ -91,6 +102,10 @@ export function emptyCounts(): ExecutionCounts {
     sheetsApiReads: 0,
     sheetsApiWrites: 0,
     quotaRefusals: 0,
+    modelledMsByService: {},
+    sleptMs: 0,
+    workerCpuMs: null,
+    peakHeapBytes: 0,
   };
 }
 

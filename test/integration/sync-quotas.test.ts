@@ -3,8 +3,8 @@
  * a scheduled run spends about a minute of the user's 90-minute daily trigger allowance and says
  * so when that cuts it short; scheduled runs stop at their daily share and note it once; a Sheets
  * API 429 (another execution used the minute's writes) is a pause that resumes, never an error the
- * user sees, and the sheets end equal to the emulator's truth. (bench/quotas.bench.ts runs the
- * 100k-order backfill through the sidebar and a day of hourly runs.)
+ * user sees, and the sheets end equal to the emulator's truth. (bench/sync-costs.bench.ts runs the
+ * 100k-order backfill through the sidebar, compared with the truth, and the hourly run.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';

@@ -165,6 +165,10 @@ export class Execution {
   private async onMessage(message: WorkerToHost): Promise<void> {
     if (this.finished) return;
     if (message.type === 'done') {
+      if (message.usage) {
+        this.plan.ctx.counts.workerCpuMs = message.usage.cpuMs;
+        this.plan.ctx.counts.peakHeapBytes = message.usage.peakHeapBytes;
+      }
       if (message.ok) this.finish({ ok: true, value: this.table.decode(message.value) });
       else this.finish({ ok: false, error: message.error });
       return;
@@ -192,7 +196,10 @@ export class Execution {
     counts.serviceCalls += 1;
     counts.byMethod[qualified] = (counts.byMethod[qualified] ?? 0) + 1;
     // The UI (menus, dialogs, getUi itself) is not the spreadsheet's data: not a Sheets call.
-    if (SHEETS_FAMILIES.has(entry.family) && !UI_CLASSES.has(entry.name) && qualified !== 'SpreadsheetApp.getUi') counts.sheetsCalls += 1;
+    if (SHEETS_FAMILIES.has(entry.family) && !UI_CLASSES.has(entry.name) && qualified !== 'SpreadsheetApp.getUi') {
+      counts.sheetsCalls += 1;
+      counts.sheetsByMethod[qualified] = (counts.sheetsByMethod[qualified] ?? 0) + 1;
+    }
     const target = (entry.object as Record<string, unknown>)[method];
     if (typeof target !== 'function' || method.startsWith('_')) {
       return { ok: false, error: { name: 'TypeError', message: `${method} is not a function` } };
@@ -221,6 +228,7 @@ export class Execution {
     counts.cellsWritten += cost.cellsWritten;
     if (!this.env.costModel || cost.ms <= 0) return;
     counts.modelledMs += cost.ms;
+    counts.modelledMsByService[family] = (counts.modelledMsByService[family] ?? 0) + cost.ms;
     await this.spend(cost.ms);
   }
 

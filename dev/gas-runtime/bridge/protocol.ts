@@ -44,8 +44,14 @@ export interface WireError {
 export type WorkerToHost =
   | { type: 'call'; handle: number; method: string; args: unknown[] }
   | { type: 'log'; line: string }
-  | { type: 'done'; ok: true; value: unknown }
-  | { type: 'done'; ok: false; error: WireError };
+  | { type: 'done'; ok: true; value: unknown; usage?: WorkerUsageReport }
+  | { type: 'done'; ok: false; error: WireError; usage?: WorkerUsageReport };
+
+/** The worker thread's own CPU time and peak heap (worker/usage.ts), sent with its answer. */
+export interface WorkerUsageReport {
+  cpuMs: number | null;
+  peakHeapBytes: number;
+}
 
 export type HostReply = { ok: true; value: unknown } | { ok: false; error: WireError };
 

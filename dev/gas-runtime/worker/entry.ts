@@ -4,11 +4,13 @@ import type { WireError, WorkerStart } from '../bridge/protocol.js';
 import { createGasContext } from './context.js';
 import { HostChannel } from './host-channel.js';
 import { libraryNamespace } from './library-namespace.js';
+import { WorkerUsage } from './usage.js';
 
 /** One execution: load the libraries and Code.js into fresh contexts, call the named global. */
 
+const usage = new WorkerUsage();
 const start = workerData as WorkerStart;
-const channel = new HostChannel(start.port, start.signal);
+const channel = new HostChannel(start.port, start.signal, usage);
 
 function toWireError(error: unknown): WireError {
   if (error !== null && typeof error === 'object' && 'message' in error) {

@@ -1,5 +1,6 @@
 import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import type { HostReply, WorkerToHost } from '../bridge/protocol.js';
+import type { WorkerUsage } from './usage.js';
 
 /**
  * The worker's synchronous line to the host: post the request, block on the shared flag until
@@ -12,11 +13,12 @@ export class HostChannel {
   private readonly flag: Int32Array;
   private readonly pause = new Int32Array(new SharedArrayBuffer(4));
 
-  constructor(private readonly port: MessagePort, signal: SharedArrayBuffer) {
+  constructor(private readonly port: MessagePort, signal: SharedArrayBuffer, private readonly usage?: WorkerUsage) {
     this.flag = new Int32Array(signal);
   }
 
   request(message: WorkerToHost): HostReply {
+    this.usage?.sampleHeap();
     Atomics.store(this.flag, 0, 0);
     this.port.postMessage(message);
     Atomics.wait(this.flag, 0, 0);
@@ -32,7 +34,7 @@ export class HostChannel {
 
   /** Sends the outcome, then keeps the worker alive until the host has read it and terminates us. */
   finish(message: WorkerToHost): void {
-    this.port.postMessage(message);
+    this.port.postMessage(message.type === 'done' && this.usage ? { ...message, usage: this.usage.report() } : message);
     this.port.on('message', () => undefined);
   }
 }
