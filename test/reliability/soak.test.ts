@@ -14,5 +14,6 @@ describe('seeded soak', () => {
     expect(report.problems).toEqual([]);
     expect({ mismatches: report.mismatches, tokensFound: report.tokensFound, connection: report.connection }).toEqual({ mismatches: 0, tokensFound: 0, connection: 'connected' });
     expect(Object.values(report.drawn).reduce((a, b) => a + b, 0)).toBe(operations);
+    expect(report.documentless).toBeGreaterThan(0);
   }, 600_000);
 });
