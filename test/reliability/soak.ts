@@ -47,6 +47,7 @@ async function refreshOrderIds(s: SoakState): Promise<void> {
   s.orderIds = ((await s.stack.truth('orders')) as { data: Json[] }).data.map((o) => String(o.id));
 }
 
+/** A lever that does not apply now (a refund of a cancelled order, a revoke with no live connection) is refused with 409. */
 async function tolerate409(call: Promise<unknown>): Promise<void> {
   try {
     await call;
@@ -111,11 +112,12 @@ const OPERATIONS: ReadonlyArray<readonly [string, number, (s: SoakState) => Prom
     // Custom functions never refresh: a refresh there loses the rotated token (ARCHITECTURE.md).
     if (r.counts.requests.some((q) => q.url.includes(TOKEN_PATH))) s.problems.push(`${name} asked the token endpoint`);
   }],
+  // Both need a live connection: drawn again before a reconnect, the emulator answers 409 no_connection.
   ['revoke', 1, async (s) => {
-    await s.stack.control('grants/revoke', { reason: 'disconnected' });
+    await tolerate409(s.stack.control('grants/revoke', { reason: 'disconnected' }));
   }],
   ['switch store', 1, async (s) => {
-    await s.stack.control('grants/switch-store', {});
+    await tolerate409(s.stack.control('grants/switch-store', {}));
   }],
   ['client disabled / enabled', 2, async (s) => {
     s.clientDisabled = !s.clientDisabled;
@@ -159,7 +161,21 @@ async function reconnectIfLost(s: SoakState): Promise<void> {
   if (state === 'revoked' || state === 'store_changed' || state === 'invalid_claims' || state === 'lapsed') {
     const page = await s.stack.connect({ storeId: s.stack.storeId });
     if (page.outcome !== 'connected') s.problems.push(`reconnecting after ${state} ended ${page.outcome ?? page.status}`);
+    // The sidebar reloads its state once the connect dialog closes: that restores a paused schedule.
+    await sidebarConnection(s.stack.runtime);
   }
+}
+
+/**
+ * The trace's view after an operation: the emulator's connections and whether the schedule's
+ * trigger exists. Read without running the add-on (getSidebarState refreshes tokens and restores
+ * schedules), so a traced replay runs exactly the operations the failing run did.
+ */
+async function traceState(s: SoakState): Promise<string> {
+  const { connections } = (await s.stack.control('grants')) as { connections: Array<{ state: string; store_id: string }> };
+  const grants = connections.map((c) => `${c.state}${c.store_id === s.stack.storeId ? '' : ` (store ${c.store_id})`}`).join(', ') || 'no grant';
+  const trigger = s.stack.runtime.triggers.some((t) => t.handlerFunction === 'onScheduledSync');
+  return `${grants}; schedule trigger ${trigger ? 'on' : 'off'}`;
 }
 
 /** `trace` receives one line per operation (what was drawn, and the connection after it) to replay a failing seed. */
@@ -177,7 +193,7 @@ export async function runSoak(seed: number, operations: number, orders = 200, tr
       drawn[name] = (drawn[name] ?? 0) + 1;
       const problemsBefore = s.problems.length;
       await operate(s);
-      if (trace) trace(`${n + 1} ${name}: ${(await sidebarConnection(stack.runtime)).state}${s.problems.length > problemsBefore ? ` — ${s.problems.at(-1)}` : ''}`);
+      if (trace) trace(`${n + 1} ${name}: ${await traceState(s)}${s.problems.length > problemsBefore ? ` — ${s.problems.at(-1)}` : ''}`);
     }
     // The end of the story: the service recovers, the merchant reconnects where needed.
     if (s.clientDisabled) await stack.control('client/disable', { disabled: false });
