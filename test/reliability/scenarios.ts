@@ -47,12 +47,17 @@ async function someOrderIds(stack: ReliabilityStack, random: Random, count: numb
 }
 
 /**
- * Faults on later pages of the first backfill. Faults are served one after the other, each letting
- * `after` matching requests through first, so the `after`s add up: with FAULTED_STORE's six pages,
- * four faults of `after` ≤ 1 are always reached (a fault nobody reached fails the verdict).
+ * Bursts on pages of the first backfill, each burst on a request of its own. Faults are served one
+ * after the other, each letting `after` matching requests through first: the first burst lands on
+ * page 1 or 2, every later one lets one request through (the retried page) first. Laid with
+ * `after: 0`, bursts stacked on one request (seed 2000: 2+2+1+2 failures in a row), an outage
+ * past the 5 attempts the transport gives a request, not a burst. With FAULTED_STORE's six pages,
+ * four bursts are always reached (a fault nobody reached fails the verdict).
  */
-async function faultOnRandomPages(stack: ReliabilityStack, random: Random, fault: Json, times: number): Promise<void> {
-  for (let i = 0; i < times; i++) await stack.control('faults', { path_prefix: ORDERS_PATH, after: random.int(0, 1), count: random.int(1, 2), ...fault });
+async function burstsOnRandomPages(stack: ReliabilityStack, random: Random, bursts: Json[]): Promise<void> {
+  for (const [i, fault] of bursts.entries()) {
+    await stack.control('faults', { path_prefix: ORDERS_PATH, after: i === 0 ? random.int(0, 1) : 1, count: random.int(1, 2), ...fault });
+  }
 }
 
 /** Orders in the faulted stores: six pages of 250. */
@@ -68,8 +73,7 @@ export const SCENARIOS: Scenario[] = [
     name: '500/502 bursts on random pages',
     orders: FAULTED_STORE,
     async run(stack, random) {
-      await faultOnRandomPages(stack, random, { status: 500 }, 2);
-      await faultOnRandomPages(stack, random, { status: 502 }, 2);
+      await burstsOnRandomPages(stack, random, [{ status: 500 }, { status: 500 }, { status: 502 }, { status: 502 }]);
       const seen: string[] = [];
       await survive(stack, seen);
       return seen;
@@ -79,8 +83,7 @@ export const SCENARIOS: Scenario[] = [
     name: 'HTML error pages and truncated bodies on random pages',
     orders: FAULTED_STORE,
     async run(stack, random) {
-      await faultOnRandomPages(stack, random, { status: 502, body: 'html' }, 2);
-      await faultOnRandomPages(stack, random, { body: 'truncated' }, 2);
+      await burstsOnRandomPages(stack, random, [{ status: 502, body: 'html' }, { status: 502, body: 'html' }, { body: 'truncated' }, { body: 'truncated' }]);
       const seen: string[] = [];
       await survive(stack, seen);
       return seen;
@@ -238,9 +241,7 @@ export const SCENARIOS: Scenario[] = [
       if (!set.ok) return [`setSchedule threw: ${set.error?.message}`];
       const uid = stack.runtime.triggers.find((t) => t.handlerFunction === 'onScheduledSync')?.uid;
       if (!uid) return ['setSchedule created no trigger'];
-      await faultOnRandomPages(stack, random, { status: 502 }, 1);
-      await faultOnRandomPages(stack, random, { body: 'truncated' }, 1);
-      await stack.control('faults', { status: 429, reason: 'burst', retry_after: random.int(1, 20), path_prefix: ORDERS_PATH, after: random.int(0, 1), count: 1 });
+      await burstsOnRandomPages(stack, random, [{ status: 502 }, { body: 'truncated' }, { status: 429, reason: 'burst', retry_after: random.int(1, 20) }]);
       const cut = await stack.runtime.fireTrigger(uid, { document: false, killAtServiceCall: random.int(10, 60) });
       if (!cut.ok && !cut.timedOut) seen.push(`a documentless trigger run threw: ${cut.error?.message}`);
       await documentlessCatchUp(stack, uid, 'the backfill', seen);
