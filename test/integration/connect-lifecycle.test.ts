@@ -188,6 +188,21 @@ describe('spec 3.2/5.8 — application not provisioned or disabled: 403 client_n
     expect(await sidebarConnection(stack.runtime)).toMatchObject({ state: 'connected', storeId: storeA.id });
   });
 
+  it('the grant moved to another store while the client was disabled: the sidebar asks to reconnect, not to wait for the operator [soak seed 1]', async () => {
+    await stack.control('client/disable', { disabled: true });
+    await checkAsTrigger();
+    expect((await sidebarConnection(stack.runtime)).state).toBe('operator_problem');
+    await stack.control('grants/switch-store', {});
+    await stack.control('client/disable', { disabled: false });
+    // The held access token is answered 401 invalid_token (spec 5.8: refresh or re-run the flow);
+    // the refresh is refused, so the sidebar must say Reconnect — no scheduled run will come to say it.
+    const seen = await sidebarConnection(stack.runtime);
+    expect(seen.state).not.toBe('operator_problem');
+    expect(seen.action).toBe('reconnect');
+    const grants = (await stack.control('grants')) as { connections: Array<{ state: string; store_id: string }> };
+    expect(grants.connections.filter((c) => c.state === 'active').map((c) => c.store_id)).not.toContain(storeA.id);
+  });
+
   it('at a refresh (the token endpoint refuses the client): the same operator message', async () => {
     await stack.control('client/disable', { disabled: true });
     await stack.advanceClocks(HOUR_MS + 60_000);

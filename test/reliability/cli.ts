@@ -118,7 +118,7 @@ function printTable(reports: JobReport[]): boolean {
     if (r.kind === 'soak') {
       if (!r.passed) ok = false;
       const drawn = Object.entries(r.drawn).map(([k, v]) => `${k} ${v}`).join(', ');
-      console.log(`\nsoak seed ${r.seed}: ${n(r.operations)} operations — ${r.passed ? 'passed' : 'FAILED'}; rows compared ${n(r.rowsCompared)}, mismatches ${r.mismatches}, tokens found ${r.tokensFound}, connection ${r.connection}\n  drawn: ${drawn}`);
+      console.log(`\nsoak seed ${r.seed}: ${n(r.operations)} operations (${n(r.documentless)} scheduled runs fired without the document) — ${r.passed ? 'passed' : 'FAILED'}; rows compared ${n(r.rowsCompared)}, mismatches ${r.mismatches}, tokens found ${r.tokensFound}, connection ${r.connection}\n  drawn: ${drawn}`);
     }
   }
   for (const r of reports) {

@@ -6,7 +6,8 @@
 import { sidebarConnection } from '../../dev/harness/inspect';
 import type { Random } from './support/random';
 import type { ReliabilityStack } from './support/reliability-stack';
-import { runUntilSettled, sidebarSync } from './support/verdict';
+import { compareWithTruth } from '../integration/sync-support';
+import { runUntilSettled, sidebarSync, triggerUntilSettled } from './support/verdict';
 
 export interface Scenario {
   name: string;
@@ -46,12 +47,17 @@ async function someOrderIds(stack: ReliabilityStack, random: Random, count: numb
 }
 
 /**
- * Faults on later pages of the first backfill. Faults are served one after the other, each letting
- * `after` matching requests through first, so the `after`s add up: with FAULTED_STORE's six pages,
- * four faults of `after` ≤ 1 are always reached (a fault nobody reached fails the verdict).
+ * Bursts on pages of the first backfill, each burst on a request of its own. Faults are served one
+ * after the other, each letting `after` matching requests through first: the first burst lands on
+ * page 1 or 2, every later one lets one request through (the retried page) first. Laid with
+ * `after: 0`, bursts stacked on one request (seed 2000: 2+2+1+2 failures in a row), an outage
+ * past the 5 attempts the transport gives a request, not a burst. With FAULTED_STORE's six pages,
+ * four bursts are always reached (a fault nobody reached fails the verdict).
  */
-async function faultOnRandomPages(stack: ReliabilityStack, random: Random, fault: Json, times: number): Promise<void> {
-  for (let i = 0; i < times; i++) await stack.control('faults', { path_prefix: ORDERS_PATH, after: random.int(0, 1), count: random.int(1, 2), ...fault });
+async function burstsOnRandomPages(stack: ReliabilityStack, random: Random, bursts: Json[]): Promise<void> {
+  for (const [i, fault] of bursts.entries()) {
+    await stack.control('faults', { path_prefix: ORDERS_PATH, after: i === 0 ? random.int(0, 1) : 1, count: random.int(1, 2), ...fault });
+  }
 }
 
 /** Orders in the faulted stores: six pages of 250. */
@@ -67,8 +73,7 @@ export const SCENARIOS: Scenario[] = [
     name: '500/502 bursts on random pages',
     orders: FAULTED_STORE,
     async run(stack, random) {
-      await faultOnRandomPages(stack, random, { status: 500 }, 2);
-      await faultOnRandomPages(stack, random, { status: 502 }, 2);
+      await burstsOnRandomPages(stack, random, [{ status: 500 }, { status: 500 }, { status: 502 }, { status: 502 }]);
       const seen: string[] = [];
       await survive(stack, seen);
       return seen;
@@ -78,8 +83,7 @@ export const SCENARIOS: Scenario[] = [
     name: 'HTML error pages and truncated bodies on random pages',
     orders: FAULTED_STORE,
     async run(stack, random) {
-      await faultOnRandomPages(stack, random, { status: 502, body: 'html' }, 2);
-      await faultOnRandomPages(stack, random, { body: 'truncated' }, 2);
+      await burstsOnRandomPages(stack, random, [{ status: 502, body: 'html' }, { status: 502, body: 'html' }, { body: 'truncated' }, { body: 'truncated' }]);
       const seen: string[] = [];
       await survive(stack, seen);
       return seen;
@@ -227,6 +231,28 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
+    // Google may fire an add-on's clock trigger without its document (apps-script-facts.md): the run
+    // finds its spreadsheet through its owner's record and keeps its checkpoint in their copy.
+    name: 'a trigger fired without its document',
+    orders: FAULTED_STORE,
+    async run(stack, random) {
+      const seen: string[] = [];
+      const set = await stack.runtime.run('setSchedule', [{ mode: 'hourly' }]);
+      if (!set.ok) return [`setSchedule threw: ${set.error?.message}`];
+      const uid = stack.runtime.triggers.find((t) => t.handlerFunction === 'onScheduledSync')?.uid;
+      if (!uid) return ['setSchedule created no trigger'];
+      await burstsOnRandomPages(stack, random, [{ status: 502 }, { body: 'truncated' }, { status: 429, reason: 'burst', retry_after: random.int(1, 20) }]);
+      const cut = await stack.runtime.fireTrigger(uid, { document: false, killAtServiceCall: random.int(10, 60) });
+      if (!cut.ok && !cut.timedOut) seen.push(`a documentless trigger run threw: ${cut.error?.message}`);
+      await documentlessCatchUp(stack, uid, 'the backfill', seen);
+      for (const id of await someOrderIds(stack, random, 10)) await changeOrder(stack, id, random.pick(['refund', 'cost_correction', 'late_fulfillment']));
+      await stack.control('orders', { count: random.int(20, 120) });
+      await stack.advanceClocks(random.int(5, 60) * 60_000);
+      await documentlessCatchUp(stack, uid, 'an hourly run', seen);
+      return seen;
+    },
+  },
+  {
     // Another execution of the same Google user (another spreadsheet's sync, another add-on) used
     // the minute's 60 Sheets API writes (developers.google.com/workspace/sheets/api/limits).
     name: 'Sheets write-quota refusals',
@@ -278,6 +304,18 @@ export const SCENARIOS: Scenario[] = [
     },
   },
 ];
+
+/**
+ * Trigger runs without the document until caught up; the sheets are compared right then, before
+ * the final verdict's own (documented) run could make up for anything they missed.
+ */
+async function documentlessCatchUp(stack: ReliabilityStack, triggerUid: string, what: string, seen: string[]): Promise<void> {
+  const end = await triggerUntilSettled(stack, triggerUid);
+  if (end.outcome !== 'ok') seen.push(`${what} fired without the document ended ${end.outcome}: ${end.message}`);
+  const c = await compareWithTruth(stack);
+  const differences = c.mismatches.length + c.missing.length + c.unexpected.length + c.duplicates.length;
+  if (differences > 0) seen.push(`after ${what} fired without the document, ${differences} sheet rows differ from the truth: ${JSON.stringify(c).slice(0, 400)}`);
+}
 
 async function changeOrder(stack: ReliabilityStack, id: string, kind: string): Promise<void> {
   try {

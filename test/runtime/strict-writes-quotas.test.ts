@@ -68,6 +68,14 @@ describe('SpreadsheetApp write buffer', () => {
     const rt = await strictRuntime();
     expect(await value(rt, 'tagThenApiRead')).toEqual({ before: [], after: ['owner=store-1'] });
   });
+
+  it('keeps a pending metadata setValue when a Sheets API write comes before the flush', async () => {
+    const rt = await strictRuntime();
+    await value(rt, 'retagThenApiWrite', ['first']);
+    await value(rt, 'retagThenApiWrite', ['second']);
+    expect(await value(rt, 'markerValues')).toEqual(['second']);
+    expect(rt.workbook.developerMetadata.filter((m) => m.key === 'marker').map((m) => m.value)).toEqual(['second']);
+  });
 });
 
 describe('Sheets API quotas', () => {

@@ -62,6 +62,22 @@ function cloneMetadata(list: DeveloperMetadataRecord[]): DeveloperMetadataRecord
   return list.map((m) => ({ ...m, location: { ...m.location } }));
 }
 
+/**
+ * The live list after a Sheets API write: what the server now holds, carried into the live records
+ * (matched by id) rather than fresh copies, so that the DeveloperMetadata objects the script holds,
+ * and the pending writes replayed on them next, still reach the spreadsheet.
+ */
+function adoptServerMetadata(live: DeveloperMetadataRecord[], server: DeveloperMetadataRecord[]): DeveloperMetadataRecord[] {
+  const byId = new Map(live.map((m) => [m.id, m]));
+  return server.map((m) => {
+    const record = byId.get(m.id);
+    if (!record) return { ...m, location: { ...m.location } };
+    for (const key of Object.keys(record)) if (!(key in m)) delete (record as unknown as Record<string, unknown>)[key];
+    Object.assign(record, m, { location: { ...m.location } });
+    return record;
+  });
+}
+
 function modelOf(target: object): SheetModel | null {
   const model = (target as { _model?: () => SheetModel })._model;
   return typeof model === 'function' ? model.call(target) : null;
@@ -133,7 +149,7 @@ export class SpreadsheetWriteBuffer implements CallInterceptor {
           const liveSheet = byId.get(s.sheetId);
           return liveSheet && this.snapshots.get(liveSheet) === s ? liveSheet : s;
         });
-        this.workbook.developerMetadata = this.metadata ? cloneMetadata(this.metadata) : this.workbook.developerMetadata;
+        if (this.metadata) this.workbook.developerMetadata = adoptServerMetadata(liveMetadata, this.metadata);
         this.replay();
       } else {
         this.workbook.sheets = live;

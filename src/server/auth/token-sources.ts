@@ -164,8 +164,34 @@ function recheckOperatorProblem(): ConnectionStatus {
     token = null;
   }
   if (!token) return connectionStatus();
-  const probe = probeAccount(s.config.apiBaseUrl, token);
+  let probe = probeAccount(s.config.apiBaseUrl, token);
+  if (!probe.ok && probe.code === 'invalid_token') {
+    // The token is no longer accepted (the grant moved to another store, or it ended early):
+    // "refresh or re-run the flow" (spec 5.8). A refused refresh records why (Reconnect).
+    const renewed = renewRefusedToken(s, token);
+    if (!renewed) return connectionStatus();
+    probe = probeAccount(s.config.apiBaseUrl, renewed);
+  }
   if (probe.ok) confirmStore(probe.store);
   else recordAuthFailure(probe.code);
   return connectionStatus();
+}
+
+/** Refreshes after the API refused `refused`; the new access token, or null (the reason recorded, or a temporary failure). */
+function renewRefusedToken(s: AuthSession, refused: string): string | null {
+  try {
+    return withUserLock(() => {
+      try {
+        s.service.refresh();
+      } catch (e) {
+        throw connectionErrorAfterRefresh(s, e, refused, false);
+      }
+      const token = s.service.getToken(true);
+      publishSharedAccessToken(token);
+      return accessTokenOf(token);
+    });
+  } catch (e) {
+    if (e instanceof ConnectionError) return null;
+    throw e;
+  }
 }

@@ -5,6 +5,7 @@
  */
 import { issuedTokenValues, leakedTokens, sidebarConnection } from '../../../dev/harness/inspect';
 import { compareWithTruth, sheetTable, type Comparison } from '../../integration/sync-support';
+import type { ExecutionResult } from '../../../dev/gas-runtime/index';
 import type { ReliabilityStack } from './reliability-stack';
 
 type Progress = { done?: boolean; outcome?: string; message?: string; pausedUntil?: string | null };
@@ -22,10 +23,19 @@ export interface SyncEnd {
  * moves both clocks past its end first.
  */
 export async function runUntilSettled(stack: ReliabilityStack, handler = 'onScheduledSync', maxExecutions = 40): Promise<SyncEnd> {
+  return settle(stack, handler, () => stack.runtime.run(handler, []), maxExecutions);
+}
+
+/** As runUntilSettled, each run fired by the schedule's trigger without its document (as Google may fire it). */
+export async function triggerUntilSettled(stack: ReliabilityStack, triggerUid: string, maxExecutions = 40): Promise<SyncEnd> {
+  return settle(stack, `trigger ${triggerUid}`, () => stack.runtime.fireTrigger(triggerUid, { document: false }), maxExecutions);
+}
+
+async function settle(stack: ReliabilityStack, label: string, once: () => Promise<ExecutionResult>, maxExecutions: number): Promise<SyncEnd> {
   for (let n = 1; n <= maxExecutions; n++) {
-    const result = await stack.runtime.run(handler, []);
+    const result = await once();
     if (result.timedOut) continue;
-    if (!result.ok) throw new Error(`${handler} threw: ${result.error?.name}: ${result.error?.message}`);
+    if (!result.ok) throw new Error(`${label} threw: ${result.error?.name}: ${result.error?.message}`);
     const progress = result.value as Progress;
     if (progress.outcome === 'busy') continue;
     if (progress.outcome === 'error') return { executions: n, outcome: 'error', message: String(progress.message) };
@@ -35,7 +45,7 @@ export async function runUntilSettled(stack: ReliabilityStack, handler = 'onSche
       if (wait > 0) await stack.advanceClocks(Math.ceil(wait / 1000) * 1000 + 1000);
     }
   }
-  throw new Error(`${handler} did not settle in ${maxExecutions} executions`);
+  throw new Error(`${label} did not settle in ${maxExecutions} executions`);
 }
 
 /** The sidebar's Sync now: startSync, then runSyncStep until done (bounded). */
