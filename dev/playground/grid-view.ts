@@ -11,50 +11,14 @@ import type { SheetModel } from '../gas-runtime/spreadsheet/sheet-model';
 import type { Workbook } from '../gas-runtime/spreadsheet/workbook';
 import { ruleDrawer } from './conditional-draw';
 import type { FormulaCells, SpilledCell } from './formula-cells';
+import type { GridCell, GridSheet } from './grid-types';
 
 /** Empty rows drawn below the last row with content (the sheet's other empty rows are not drawn). */
 export const EMPTY_ROWS_BELOW = 10;
 /** The most rows one window request returns. */
 export const MAX_WINDOW_ROWS = 500;
 
-export interface GridSheet {
-  name: string;
-  sheetId: number;
-  hidden: boolean;
-  /** Last row with a value, formula or spilled answer. */
-  lastRow: number;
-  /** Rows the grid draws: past the last row by EMPTY_ROWS_BELOW, at most the sheet's rows. */
-  rowCount: number;
-  columnCount: number;
-  frozenRows: number;
-  frozenColumns: number;
-  /** Pixel width of each column, as set (Sheets' 100 px where nobody set one). */
-  widths: number[];
-  /** True while a formula of the sheet is still running (the page polls until it is false). */
-  computing: boolean;
-  /** Embedded charts on the sheet (drawn above its cells). */
-  charts: number;
-}
-
-export interface GridCell {
-  /** Displayed text. */
-  t: string;
-  /** n = number (right-aligned), b = boolean (centred), e = error; absent for text. */
-  k?: 'n' | 'b' | 'e';
-  /** What the formula bar shows when it differs from t: the formula, or the value as typed. */
-  edit?: string;
-  note?: string;
-  bold?: true;
-  /** Error message (hover), for k = 'e'. */
-  message?: string;
-  /** Part of a formula's spilled answer. */
-  spill?: true;
-  /** Set by a conditional format rule: fill and text colour (CSS), italic, strikethrough (bold sets `bold`). */
-  bg?: string;
-  fg?: string;
-  italic?: true;
-  strike?: true;
-}
+export type { GridCell, GridSheet };
 
 export interface GridWindow {
   sheet: string;

@@ -10,33 +10,9 @@
  * Community build is ~1 MB for a fraction of its features; Tabulator's virtual DOM wants its own
  * data model. This is about 250 lines with no dependency.
  */
-export interface GridSheet {
-  name: string;
-  sheetId: number;
-  hidden: boolean;
-  lastRow: number;
-  rowCount: number;
-  columnCount: number;
-  frozenRows: number;
-  frozenColumns: number;
-  widths: number[];
-  computing: boolean;
-  charts: number;
-}
+import type { GridCell, GridSheet } from '../grid-types';
 
-export interface GridCell {
-  t: string;
-  k?: 'n' | 'b' | 'e';
-  edit?: string;
-  note?: string;
-  bold?: true;
-  message?: string;
-  spill?: true;
-  bg?: string;
-  fg?: string;
-  italic?: true;
-  strike?: true;
-}
+export type { GridCell, GridSheet };
 
 export interface Selection {
   row: number;
