@@ -4,6 +4,7 @@ import type {
   ConnectStart,
   DashboardResult,
   FailureNoticeView,
+  ColumnChoiceRequest,
   OrdersWindowRequest,
   RunStepView,
   ScheduleRequest,
@@ -36,6 +37,8 @@ export interface SidebarServerApi {
   insertDashboard(): DashboardResult;
   /** Failure e-mails on (to the current user) or off. */
   setFailureNotices(on: boolean): FailureNoticeView;
+  /** Sidebar → Columns: the Orders and Line items columns to sync; the next sync applies it. */
+  setColumns(request: ColumnChoiceRequest): SidebarState;
   /** "Check again": ties Orders out against the Daily P&L as they are now (no sync); the state then shows the result. */
   tieOutNow(): RunStepView;
   /** "Check for vanished orders": one budgeted step of the reconciliation pass; call again while not done. */
@@ -58,6 +61,7 @@ const callNames: Record<SidebarCallName, true> = {
   closeMonth: true,
   insertDashboard: true,
   setFailureNotices: true,
+  setColumns: true,
   tieOutNow: true,
   reconcileOrdersNow: true,
 };

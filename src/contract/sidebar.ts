@@ -177,7 +177,49 @@ export interface SidebarState {
   stamp?: string;
   /** The e-mail a failed scheduled run sends, when someone opted in. */
   failureNotices?: FailureNoticeView;
+  /** The Orders and Line items columns the spreadsheet syncs (sidebar → Columns). */
+  columns?: ColumnsView;
 }
+
+export type ColumnPresetName = 'essentials' | 'all' | 'custom';
+
+/** One table's columns: every column of the API's record, and what the sync does with it. */
+export interface ColumnTableView {
+  table: 'Orders' | 'Line items';
+  preset: ColumnPresetName;
+  columns: Array<{
+    header: string;
+    chosen: boolean;
+    /** Always synced (a key, a derived column, or one the add-on reads back): cannot be unchosen. */
+    kept: boolean;
+    /** Part of the "Essentials" preset. */
+    essential: boolean;
+    /** In the sheet but no longer synced (values as of when it was removed). */
+    retired: boolean;
+  }>;
+}
+
+/** How many orders (with their line items) fit in Google's 10 million cells at each width. */
+export interface ColumnFitView {
+  essentials: number;
+  all: number;
+  chosen: number;
+  /** Line items per order, from the rows synced so far (what the figures assume). */
+  lineItemsPerOrder: number;
+  /** Cells one order takes with the current choice (its row plus its line items' rows). */
+  cellsPerOrder: number;
+}
+
+export interface ColumnsView {
+  tables: ColumnTableView[];
+  /** Null until the first orders are synced (the line items per order are not known before). */
+  fit: ColumnFitView | null;
+  /** Columns added later being filled for rows already synced; null when none are. */
+  filling: { orders: number; columns: string[] } | null;
+}
+
+/** What setColumns takes: a preset per table, or a custom list of headers. */
+export type ColumnChoiceRequest = Partial<Record<'Orders' | 'Line items', { preset: ColumnPresetName; columns?: string[] }>>;
 
 /** Failure e-mails: on, and to whom (the account that switched them on). */
 export interface FailureNoticeView {

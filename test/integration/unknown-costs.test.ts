@@ -157,6 +157,8 @@ describe('orders with incomplete costs are visible', () => {
     for (const row of orders.rows) if (row) row.v.length = Math.min(row.v.length, width - 1);
     orders.maxColumns = width - 1;
     orders.conditionalFormats = [];
+    // An older version kept no layout of the sheet (sheets/sheet-layout.ts).
+    stack.runtime.properties.document.set('ma.sync.columns', JSON.stringify({ choice: {}, layouts: {}, fill: null }));
     const order = truth.find((o) => active(o) && expectedStatus(o) === 'unknown')!;
     await stack.control(`orders/${String(order.id)}/change`, { kind: 'attribution' });
     await stack.advanceClocks(3_600_000);

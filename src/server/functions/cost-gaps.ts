@@ -9,6 +9,7 @@
 import { COST_GAP_COLUMNS, costGapsOf, type CostGaps, type CostGapRow } from '../finance/cost-gaps';
 import { instantToLocalDate, serialToDate } from '../sheets/cells';
 import { ORDERS } from '../sheets/schema';
+import { readColumnsAs } from './sheet-columns';
 import type { Table } from './tables';
 
 export const COST_GAP_METRICS = ['orders_with_incomplete_costs', 'net_revenue_with_incomplete_costs'] as const;
@@ -23,16 +24,15 @@ function dayOf(cell: unknown, timeZone: string): string | null {
 export function readCostGaps(start: string, end: string, timeZone: string): CostGaps | null {
   const sheet = SpreadsheetApp.getActive().getSheetByName(ORDERS.sheetName);
   if (!sheet || sheet.getLastRow() < 2) return null;
-  const rows = sheet.getLastRow() - 1;
   const c = COST_GAP_COLUMNS;
-  const heads = sheet.getRange(2, c.status + 1, rows, c.placed - c.status + 1).getValues();
-  const costs = sheet.getRange(2, c.netRevenue + 1, rows, c.coverage - c.netRevenue + 1).getValues();
-  const gapRows: CostGapRow[] = heads.map((head, i) => ({
-    status: head[0],
-    placedDay: dayOf(head[c.placed - c.status], timeZone),
-    netRevenue: costs[i][0],
-    source: costs[i][c.source - c.netRevenue],
-    coverage: costs[i][c.coverage - c.netRevenue],
+  const rows = readColumnsAs(sheet, ['status', 'placed_date', 'net_revenue', 'cogs_source', 'cogs_coverage_pct'], [c.status, c.placed, c.netRevenue, c.source, c.coverage], ORDERS.columns.length);
+  if (rows === null) return null;
+  const gapRows: CostGapRow[] = rows.map((row) => ({
+    status: row[c.status],
+    placedDay: dayOf(row[c.placed], timeZone),
+    netRevenue: row[c.netRevenue],
+    source: row[c.source],
+    coverage: row[c.coverage],
   }));
   return costGapsOf(gapRows, start, end);
 }

@@ -1,11 +1,12 @@
 /**
  * Finds a record's id through a synced sheet (an order by its display number, a product by its
- * SKU): a custom function may read the spreadsheet. Two column reads, whatever the sheet's size
- * (the id column and the one searched); a found id is kept in the document cache for six hours,
+ * SKU): a custom function may read the spreadsheet. The header row, then two column reads whatever
+ * the sheet's size (the id column and the one searched); a found id is kept in the document cache for six hours,
  * since neither an order's number nor a variant's SKU moves to another record once synced.
  */
 import { currentSpreadsheet } from '../platform/context';
 import type { TableSchema } from '../sheets/schema';
+import { headerColumns } from './sheet-columns';
 
 const CACHE_SECONDS = 21_600;
 
@@ -31,10 +32,11 @@ export function findInSheet(schema: TableSchema, header: string, candidates: rea
       // An unreadable entry is read again from the sheet.
     }
   }
-  const searched = schema.columns.findIndex((c) => c.header === header) + 1;
-  const returned = schema.columns.findIndex((c) => c.header === returnHeader) + 1;
   const sheet = currentSpreadsheet('reading a synced sheet').getSheetByName(schema.sheetName);
-  if (!sheet || searched === 0 || returned === 0) return null;
+  if (!sheet) return null;
+  // By the header row: Orders and Line items hold the columns the user chose (sheets/sheet-layout.ts).
+  const [searched, returned] = headerColumns(sheet, [header, returnHeader]);
+  if (searched === 0 || returned === 0) return null;
   const rows = sheet.getLastRow() - 1;
   if (rows < 1) return null;
   const values = sheet.getRange(2, searched, rows, 1).getValues();

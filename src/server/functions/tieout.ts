@@ -6,7 +6,8 @@
  */
 import { currentSpreadsheet } from '../platform/context';
 import { instantToLocalDate } from '../sheets/cells';
-import { CHECKS, ORDERS } from '../sheets/schema';
+import { CHECKS, columnIndex, ORDERS, TIEOUT_FIGURES } from '../sheets/schema';
+import { readColumnsAs } from './sheet-columns';
 import { basisOf, basisWords } from '../sync/basis-change';
 import { SyncStateStore } from '../sync/state';
 import { documentProperties } from '../platform/properties';
@@ -18,6 +19,8 @@ import { customFunctionContext, spreadsheetTimeZone } from './context';
 import type { Cell, Table } from './tables';
 
 const FN = 'PROFIT_TIEOUT';
+/** The Orders columns the tie-out reads (finance/tieout.ts), always synced whatever columns are chosen. */
+const TIEOUT_COLUMNS = ['status', 'placed_date', 'currency', ...TIEOUT_FIGURES.map((f) => f.orders)];
 
 export function profitTieout(start: unknown, end: unknown): Table {
   try {
@@ -25,7 +28,8 @@ export function profitTieout(start: unknown, end: unknown): Table {
     const range = dateRangeArguments(FN, start, end, (date) => instantToLocalDate(date.getTime(), timeZone));
     const sheet = currentSpreadsheet('reading the Orders sheet').getSheetByName(ORDERS.sheetName);
     if (!sheet || sheet.getLastRow() < 2) throw new FormulaError(FN, 'there is no Orders sheet to check yet: run Sync now first');
-    const orderRows = sheet.getRange(2, 1, sheet.getLastRow() - 1, ORDERS.columns.length).getValues();
+    const orderRows = readColumnsAs(sheet, TIEOUT_COLUMNS, TIEOUT_COLUMNS.map((h) => columnIndex(ORDERS, h)), ORDERS.columns.length);
+    if (orderRows === null) throw new FormulaError(FN, `the Orders sheet lacks one of the columns the tie-out sums (${TIEOUT_COLUMNS.join(', ')}): run Sync now`);
     const dayOf: TieoutInput['dayOf'] = (cell) => {
       if (cell instanceof Date) return instantToLocalDate(cell.getTime(), timeZone);
       return typeof cell === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(cell) ? cell : null;

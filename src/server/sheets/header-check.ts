@@ -21,7 +21,8 @@ function headerText(value: unknown): string {
 export function findHeaderProblem(schema: TableSchema, row: readonly unknown[], sheetName: string = schema.sheetName): HeaderProblem | null {
   const expected = schema.columns.map((c) => c.header);
   const held = row.map(headerText);
-  const at = expected.findIndex((header, i) => held[i] !== header);
+  // A retired chosen column, or a user's column between the add-on's (sheet-layout.ts), is not checked.
+  const at = expected.findIndex((header, i) => !schema.columns[i].skip && held[i] !== header);
   if (at < 0) return null;
   const column = at + 1;
   const sheet = `"${sheetName}"`;

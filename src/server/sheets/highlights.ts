@@ -20,9 +20,9 @@ export const UNKNOWN_COST_FILL = { red: 1, green: 0.949, blue: 0.8 };
 export const UNKNOWN_COST_COLUMNS = ['cogs', 'cogs_source', 'cogs_coverage_pct', 'contribution_profit', 'contribution_margin_pct', 'net_profit', 'net_margin_pct', 'cost_status'] as const;
 
 /** The custom formula, relative to row 2 (the first range's top row). */
-export function unknownCostFormula(): string {
-  const source = columnLetter(columnIndex(ORDERS, 'cogs_source') + 1);
-  const coverage = columnLetter(columnIndex(ORDERS, 'cogs_coverage_pct') + 1);
+export function unknownCostFormula(schema: TableSchema = ORDERS): string {
+  const source = columnLetter(columnIndex(schema, 'cogs_source') + 1);
+  const coverage = columnLetter(columnIndex(schema, 'cogs_coverage_pct') + 1);
   return `=OR($${source}2="${UNKNOWN_COGS_SOURCE}",AND(ISNUMBER($${coverage}2),$${coverage}2<100))`;
 }
 
@@ -30,17 +30,20 @@ export function unknownCostFormula(): string {
 export const UNKNOWN_LINE_COST_COLUMNS = ['cogs', 'cost_status'] as const;
 
 /** The Line items custom formula, relative to row 2: cost_status is unknown or possibly_unknown. */
-export function unknownLineCostFormula(): string {
-  const status = columnLetter(columnIndex(LINE_ITEMS, 'cost_status') + 1);
+export function unknownLineCostFormula(schema: TableSchema = LINE_ITEMS): string {
+  const status = columnLetter(columnIndex(schema, 'cost_status') + 1);
   return `=OR($${status}2="unknown",$${status}2="possibly_unknown")`;
 }
 
-function amberRule(sheetId: number, schema: TableSchema, headers: readonly string[], formula: string): SheetsRequest {
+function amberRule(sheetId: number, schema: TableSchema, wanted: readonly string[], formula: string, only?: ReadonlySet<string>): SheetsRequest[] {
+  // The sheet's synced columns only (a chosen-columns layout may lack some: sheet-layout.ts).
+  const headers = wanted.filter((h) => schema.columns.some((c) => c.header === h && !c.skip) && (!only || only.has(h)));
+  if (headers.length === 0) return [];
   const ranges = headers.map((header) => {
     const column = columnIndex(schema, header);
     return { sheetId, startRowIndex: 1, startColumnIndex: column, endColumnIndex: column + 1 };
   });
-  return {
+  return [{
     addConditionalFormatRule: {
       index: 0,
       rule: {
@@ -51,12 +54,15 @@ function amberRule(sheetId: number, schema: TableSchema, headers: readonly strin
         },
       },
     },
-  };
+  }];
 }
 
-/** The conditional format rules of a schema (none for most sheets). */
-export function highlightRequests(sheetId: number, schema: TableSchema): SheetsRequest[] {
-  if (schema.sheetName === ORDERS.sheetName) return [amberRule(sheetId, ORDERS, UNKNOWN_COST_COLUMNS, unknownCostFormula())];
-  if (schema.sheetName === LINE_ITEMS.sheetName) return [amberRule(sheetId, LINE_ITEMS, UNKNOWN_LINE_COST_COLUMNS, unknownLineCostFormula())];
+/**
+ * The conditional format rules of a sheet's schema (none for most sheets); `only`: for columns
+ * added to a sheet later, a rule over those columns alone (the others have theirs).
+ */
+export function highlightRequests(sheetId: number, schema: TableSchema, only?: ReadonlySet<string>): SheetsRequest[] {
+  if (schema.sheetName === ORDERS.sheetName) return amberRule(sheetId, schema, UNKNOWN_COST_COLUMNS, unknownCostFormula(schema), only);
+  if (schema.sheetName === LINE_ITEMS.sheetName) return amberRule(sheetId, schema, UNKNOWN_LINE_COST_COLUMNS, unknownLineCostFormula(schema), only);
   return [];
 }

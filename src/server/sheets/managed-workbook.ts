@@ -19,6 +19,9 @@ import type { CellValue } from './cells';
 import { readGridCells, readManagedRows, readSheetInfos, sheetsService, type ReadRequest, type SheetInfo, type SheetReads } from './sheet-snapshot';
 import { noteSpreadsheetChange, sheetsRequest } from './sheets-requests';
 import { checkHeaderRow, claimSheet, locateSheet, taggedSheets, tagNewSheet, type LocatedSheet } from './sheet-tags';
+import { chosenHeaders, isChoosable, type ChoosableTable, type ColumnChoice } from './column-choice';
+import { columnMap, layoutSchema, newLayout, planLayoutChange, RETIRED_NOTE, toCatalogRow, toSheetWrites, type LayoutChange, type TableLayout } from './sheet-layout';
+import { withoutSkipped } from './row-writes';
 
 export { SheetLayoutError, SheetOwnershipError, STORE_METADATA_KEY } from './sheet-tags';
 
@@ -44,8 +47,24 @@ export class CellLimitError extends Error {
   }
 }
 
+/**
+ * The columns a spreadsheet syncs (sync/column-settings.ts): what the user chose, each sheet's
+ * layout as set up, and where a changed layout is saved (with the columns its existing rows lack).
+ */
+export interface ColumnSettings {
+  choice: ColumnChoice;
+  layouts: Partial<Record<ChoosableTable, TableLayout>>;
+  /** `fill`: headers existing rows lack; `created`: the sheet was set up afresh (nothing to fill). */
+  saveLayout(table: ChoosableTable, layout: TableLayout, fill: readonly string[], created: boolean): void;
+}
+
 interface OpenSheet {
+  /** The sheet's own schema: for Orders and Line items, the catalog at the layout's columns (sheet-layout.ts). */
   schema: TableSchema;
+  /** Catalog position → sheet column (sheet-layout.ts columnMap); null when they are the same. */
+  map: number[] | null;
+  /** Per sheet column (0-based), true when the sync never writes it. */
+  skipped: boolean[];
   /** Fetched only when a call needs the sheet itself (set-up, growth, last row, tagging). */
   sheet: GoogleAppsScript.Spreadsheet.Sheet | null;
   maxRows: number;
@@ -97,6 +116,7 @@ export class ManagedWorkbook {
 
   private storeId: string | null = null;
   private currency: string | null = null;
+  private columns: ColumnSettings | null = null;
 
   constructor() {
     this.spreadsheet = currentSpreadsheet('opening the sheets to sync');
@@ -107,6 +127,11 @@ export class ManagedWorkbook {
   bindStore(storeId: string, currency: string | null): void {
     this.storeId = storeId;
     this.currency = currency;
+  }
+
+  /** The columns this spreadsheet syncs: needed before Orders or Line items is opened. */
+  useColumns(settings: ColumnSettings): void {
+    this.columns = settings;
   }
 
   /** The sheets as this run's one Sheets API read listed them, and whether each is a managed table. */
@@ -129,13 +154,15 @@ export class ManagedWorkbook {
     if (!this.reads) {
       const requests: ReadRequest[] = [];
       for (const table of STORE_TABLES) {
+        // A run that never opens Orders or Line items (the Sync log's note, a close) has no layouts to read them by.
+        if (isChoosable(table) && !this.columns) continue;
         let located: LocatedSheet | null = null;
         try {
           located = locateSheet(this.snapshot(), table, () => this.taggedSheets());
         } catch {
           located = null;
         }
-        if (located) requests.push({ schema: table, info: located.info, wholeRows: WHOLE_ROW_TABLES.has(table.sheetName) });
+        if (located) requests.push({ schema: this.layoutFor(table, true).schema, info: located.info, wholeRows: WHOLE_ROW_TABLES.has(table.sheetName) });
       }
       const read = readManagedRows(this.id(), requests);
       this.reads = new Map(requests.map((r, i) => [r.schema.sheetName, read[i]]));
@@ -144,7 +171,7 @@ export class ManagedWorkbook {
     if (found) return found;
     // Not among the tables read up front: read it on its own.
     const info = locateSheet(this.snapshot(), schema, () => this.taggedSheets());
-    const own = info ? readManagedRows(this.id(), [{ schema, info: info.info, wholeRows: WHOLE_ROW_TABLES.has(schema.sheetName) }])[0] : { header: [], keys: [] };
+    const own = info ? readManagedRows(this.id(), [{ schema: this.layoutFor(schema, true).schema, info: info.info, wholeRows: WHOLE_ROW_TABLES.has(schema.sheetName) }])[0] : { header: [], keys: [] };
     this.reads.set(schema.sheetName, own);
     return own;
   }
@@ -162,7 +189,9 @@ export class ManagedWorkbook {
     let opened: OpenSheet;
     if (existing) {
       const { info, name } = existing;
-      opened = { schema, sheet: null, maxRows: info.rows, maxColumns: info.columns, index: null, lastRow: null, keys: [], rows: null, created: false, name };
+      const placed = this.layoutFor(schema, true);
+      opened = { schema, map: null, skipped: [], sheet: null, maxRows: info.rows, maxColumns: info.columns, index: null, lastRow: null, keys: [], rows: null, created: false, name };
+      this.place(opened, schema, placed.layout);
       let header: unknown[] = [];
       if (schema.storeData) {
         const read = this.readsFor(schema);
@@ -181,15 +210,17 @@ export class ManagedWorkbook {
           noteSpreadsheetChange();
         });
       if (empty) {
-        this.setUp(this.handle(opened), schema);
+        this.place(opened, schema, this.layoutForNewSheet(schema));
+        this.setUp(this.handle(opened), opened.schema);
         opened.maxColumns = null;
         opened.created = true;
         opened.keys = [];
         if (opened.rows) opened.rows = [];
       } else if (schema.storeData) {
-        const missing = missingAddedColumns(schema, header);
-        if (missing > 0) this.completeAddedColumns(opened, schema, missing);
-        else checkHeaderRow(existing, schema, header);
+        const missing = missingAddedColumns(opened.schema, header);
+        if (missing > 0) this.completeAddedColumns(opened, opened.schema, missing);
+        else checkHeaderRow(existing, opened.schema, header);
+        if (isChoosable(schema)) this.followChoice(opened, schema, placed.layout);
       }
       if (!schema.storeData) this.lastRowOf(opened);
     } else {
@@ -198,11 +229,131 @@ export class ManagedWorkbook {
       this.gridChanged = true;
       if (schema.storeData) tagNewSheet(sheet, schema, this.requireStore());
       noteSpreadsheetChange();
-      this.setUp(sheet, schema);
-      opened = { schema, sheet, maxRows: sheet.getMaxRows(), maxColumns: null, index: null, lastRow: 1, keys: [], rows: WHOLE_ROW_TABLES.has(schema.sheetName) ? [] : null, created: true, name: schema.sheetName };
+      opened = { schema, map: null, skipped: [], sheet, maxRows: 0, maxColumns: null, index: null, lastRow: 1, keys: [], rows: WHOLE_ROW_TABLES.has(schema.sheetName) ? [] : null, created: true, name: schema.sheetName };
+      this.place(opened, schema, this.layoutForNewSheet(schema));
+      this.setUp(sheet, opened.schema);
+      opened.maxRows = sheet.getMaxRows();
     }
     this.open.set(schema.sheetName, opened);
     return opened;
+  }
+
+  private requireColumns(): ColumnSettings {
+    if (!this.columns) throw new Error('The chosen columns were not loaded before opening Orders or Line items (ManagedWorkbook.useColumns).');
+    return this.columns;
+  }
+
+  /**
+   * The layout of an existing sheet (`located`) or of one set up now: Orders and Line items follow
+   * the chosen columns (sheet-layout.ts); a sheet an older version set up, with no stored layout,
+   * holds every catalog column (null layout: the catalog itself). Other tables have none.
+   */
+  private layoutFor(table: TableSchema, located: boolean): { schema: TableSchema; layout: TableLayout | null } {
+    if (!isChoosable(table)) return { schema: table, layout: null };
+    const settings = this.requireColumns();
+    const name = table.sheetName as ChoosableTable;
+    if (located) {
+      const stored = settings.layouts[name];
+      return stored ? { schema: layoutSchema(table, stored), layout: stored } : { schema: table, layout: null };
+    }
+    const layout = newLayout(table, settings.choice[name]);
+    return { schema: layoutSchema(table, layout), layout };
+  }
+
+  /**
+   * A sheet about to be set up: for Orders and Line items, the chosen columns, saved as its layout
+   * BEFORE the set-up writes its header (a set-up cut short leaves an empty sheet, set up again).
+   */
+  private layoutForNewSheet(table: TableSchema): TableLayout | null {
+    const { layout } = this.layoutFor(table, false);
+    if (layout) this.requireColumns().saveLayout(table.sheetName as ChoosableTable, layout, [], true);
+    return layout;
+  }
+
+  /** The sheet's schema, catalog map and skipped columns from its layout (null: the catalog's own). */
+  private place(opened: OpenSheet, table: TableSchema, layout: TableLayout | null): void {
+    opened.schema = layout ? layoutSchema(table, layout) : table;
+    opened.map = layout ? columnMap(table, layout) : null;
+    opened.skipped = opened.schema.columns.map((c) => c.skip !== undefined);
+    opened.index = null;
+  }
+
+  /**
+   * Brings an existing Orders or Line items sheet in line with the chosen columns: a newly chosen
+   * column is added right of everything the sheet holds (header, note, widths, format, highlight);
+   * one no longer chosen keeps its place and values, its header note saying it is no longer synced;
+   * one chosen again is synced again. The sheet changes first, then the layout is saved with the
+   * columns the fill pass (sync/column-fill.ts) must write for rows already there; a run cut short
+   * in between finds its added headers and takes them back (planLayoutChange).
+   */
+  private followChoice(opened: OpenSheet, table: TableSchema, stored: TableLayout | null): void {
+    const settings = this.requireColumns();
+    const name = table.sheetName as ChoosableTable;
+    const layout = stored ?? { columns: table.columns.map((c) => c.header), retired: [] };
+    let lastColumn: number | null = null;
+    const sheetLast = (): number => (lastColumn ??= this.handle(opened).getLastColumn());
+    const change = planLayoutChange(layout, chosenHeaders(table, settings.choice[name]), () => sheetLast() + 1, () => {
+      const last = sheetLast();
+      return last > 0 ? this.handle(opened).getRange(1, 1, 1, last).getValues()[0] : [];
+    });
+    if (!change) return;
+    this.applyLayoutChange(opened, table, change);
+    settings.saveLayout(name, change.layout, [...change.add.map((a) => a.header), ...change.revive], false);
+    this.place(opened, table, change.layout);
+  }
+
+  private applyLayoutChange(opened: OpenSheet, table: TableSchema, change: LayoutChange): void {
+    const sheet = this.handle(opened);
+    const byHeader = new Map(table.columns.map((c) => [c.header, c]));
+    const after = layoutSchema(table, change.layout);
+    const columnOf = (header: string): number => change.layout.columns.indexOf(header) + 1;
+    if (change.add.length > 0) {
+      const sheetId = sheet.getSheetId();
+      const maxColumns = sheet.getMaxColumns();
+      const maxRows = sheet.getMaxRows();
+      const widest = Math.max(...change.add.map((a) => a.column));
+      const requests: GoogleAppsScript.Sheets.Schema.Request[] = [];
+      if (widest > maxColumns) {
+        const used = this.cellsUsed();
+        const more = (widest - maxColumns) * maxRows;
+        if (used + more > SPREADSHEET_CELL_LIMIT) throw new CellLimitError(used, more);
+        requests.push({ appendDimension: { sheetId, dimension: 'COLUMNS', length: widest - maxColumns } });
+      }
+      for (const { header, column } of change.add) {
+        const spec = byHeader.get(header)!;
+        requests.push({ updateDimensionProperties: { range: { sheetId, dimension: 'COLUMNS', startIndex: column - 1, endIndex: column }, properties: { pixelSize: columnWidthPx(spec) }, fields: 'pixelSize' } });
+      }
+      if (maxRows > 1) requests.push(...formatRequests(after, this.currency, sheetId, 1, maxRows, new Set(change.add.map((a) => a.header))));
+      requests.push(...highlightRequests(sheetId, after, new Set(change.add.map((a) => a.header))));
+      const id = this.id();
+      sheetsRequest('write', () => sheetsService().batchUpdate({ requests }, id));
+      this.usedCells = null;
+      this.gridChanged = true;
+      opened.maxColumns = null;
+      for (const run of adjacentRuns(change.add.map((a) => a.column))) {
+        const specs = run.map((column) => byHeader.get(change.layout.columns[column - 1]!)!);
+        const header = sheet.getRange(1, run[0], 1, run.length);
+        header.setNotes([specs.map((c) => c.note ?? '')]);
+        header.setFontWeight('bold');
+        header.setValues([specs.map((c) => c.header)]);
+      }
+    }
+    for (const header of change.retire) sheet.getRange(1, columnOf(header)).setNote(RETIRED_NOTE);
+    for (const header of change.revive) sheet.getRange(1, columnOf(header)).setNote(byHeader.get(header)?.note ?? '');
+    noteSpreadsheetChange();
+  }
+
+  /** Columns (1-based) of a table's sheet as it is or will be set up: what the capacity estimate counts per row. */
+  widthOf(table: TableSchema): number {
+    const open = this.open.get(table.sheetName);
+    if (open) return open.schema.columns.length;
+    let located = null;
+    try {
+      located = locateSheet(this.snapshot(), table, () => this.taggedSheets());
+    } catch {
+      located = null;
+    }
+    return this.layoutFor(table, located !== null).schema.columns.length;
   }
 
   /**
@@ -350,7 +501,7 @@ export class ManagedWorkbook {
       } catch {
         located = null;
       }
-      if (!located) cells += NEW_SHEET_ROWS * table.columns.length;
+      if (!located) cells += NEW_SHEET_ROWS * this.layoutFor(table, false).schema.columns.length;
     }
     return cells;
   }
@@ -384,9 +535,12 @@ export class ManagedWorkbook {
     // The whole grid: the API leaves out trailing empty rows, and rows written in this run are in it.
     if (opened.maxRows < 2) return [];
     const id = this.id();
-    const range = a1Range(opened.name, 2, 1, opened.maxRows, schema.columns.length);
+    const range = a1Range(opened.name, 2, 1, opened.maxRows, opened.schema.columns.length);
     const got = sheetsRequest('read', () => valuesService().get(id, range, { valueRenderOption: 'UNFORMATTED_VALUE', dateTimeRenderOption: 'SERIAL_NUMBER' }));
-    return (got.values ?? []) as unknown[][];
+    const rows = (got.values ?? []) as unknown[][];
+    // Callers read by the catalog's columns, whatever the sheet's layout.
+    const map = opened.map;
+    return map ? rows.map((row) => toCatalogRow(map, row)) : rows;
   }
 
   /**
@@ -417,12 +571,14 @@ export class ManagedWorkbook {
     this.deferred = [];
     for (const t of all) {
       if (t.rows.length === 0) continue;
-      this.growTo(t.schema, lastRowOf(t.rows));
       const opened = this.sheetFor(t.schema);
-      if (opened.rows) for (const w of t.rows) if (w.column === 1) opened.rows[w.row - 2] = w.cells.slice();
-      data.push(...mergeRowWrites(opened.name, t.rows));
+      // Rows come in the catalog's column order: placed at the sheet's own columns.
+      const rows = opened.map ? toSheetWrites(opened.map, opened.schema.columns.length, t.rows) : t.rows;
+      this.growTo(t.schema, lastRowOf(rows));
+      if (opened.rows) for (const w of rows) if (w.column === 1) opened.rows[w.row - 2] = w.cells.slice();
+      data.push(...mergeRowWrites(opened.name, withoutSkipped(opened.skipped, rows)));
       if (this.currency !== null && t.schema.storeData) {
-        const foreign = foreignCurrencyFormats(0, t.schema, t.rows, this.currency);
+        const foreign = foreignCurrencyFormats(0, opened.schema, rows, this.currency);
         if (foreign.length > 0) {
           const sheetId = this.handle(opened).getSheetId();
           for (const r of foreign) r.repeatCell!.range!.sheetId = sheetId;
@@ -457,7 +613,7 @@ export class ManagedWorkbook {
     const add = Math.min(Math.max(needed, GROW_ROWS), Math.floor((SPREADSHEET_CELL_LIMIT - used) / columns));
     const sheetId = sheet.getSheetId();
     const requests: GoogleAppsScript.Sheets.Schema.Request[] = [{ appendDimension: { sheetId, dimension: 'ROWS', length: add } }];
-    requests.push(...formatRequests(schema, this.currency, sheetId, opened.maxRows, opened.maxRows + add));
+    requests.push(...formatRequests(opened.schema, this.currency, sheetId, opened.maxRows, opened.maxRows + add));
     const id = this.id();
     sheetsRequest('write', () => sheetsService().batchUpdate({ requests }, id));
     this.grown.add(schema.sheetName);
@@ -488,9 +644,11 @@ function valuesService(): GoogleAppsScript.Sheets.Collection.Spreadsheets.Values
 const FORMAT_TYPES: Partial<Record<string, string>> = { amount: 'NUMBER', pct: 'NUMBER', int: 'NUMBER', timestamp: 'DATE_TIME', date: 'DATE', text: 'TEXT' };
 
 /** repeatCell requests giving rows [startRow, endRow) (0-based) each managed column's number format. */
-function formatRequests(schema: TableSchema, currency: string | null, sheetId: number, startRow: number, endRow: number): GoogleAppsScript.Sheets.Schema.Request[] {
+function formatRequests(schema: TableSchema, currency: string | null, sheetId: number, startRow: number, endRow: number, only?: ReadonlySet<string>): GoogleAppsScript.Sheets.Schema.Request[] {
   const requests: GoogleAppsScript.Sheets.Schema.Request[] = [];
   schema.columns.forEach((column, i) => {
+    // A retired or user's column keeps the format it has.
+    if (column.skip || (only && !only.has(column.header))) return;
     const pattern = numberFormatFor(column.kind, currency);
     if (pattern === null) return;
     requests.push({
@@ -502,4 +660,16 @@ function formatRequests(schema: TableSchema, currency: string | null, sheetId: n
     });
   });
   return requests;
+}
+
+/** 1-based columns grouped into runs of adjacent ones (sorted). */
+function adjacentRuns(columns: readonly number[]): number[][] {
+  const sorted = [...columns].sort((a, b) => a - b);
+  const runs: number[][] = [];
+  for (const column of sorted) {
+    const run = runs[runs.length - 1];
+    if (run && run[run.length - 1] + 1 === column) run.push(column);
+    else runs.push([column]);
+  }
+  return runs;
 }

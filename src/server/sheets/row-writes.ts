@@ -52,3 +52,40 @@ export function mergeRowWrites(sheetName: string, writes: readonly RowWrite[]): 
 export function lastRowOf(writes: readonly RowWrite[]): number {
   return writes.reduce((max, w) => Math.max(max, w.row), 0);
 }
+
+/**
+ * Row writes with the cells of `skip` columns (a retired chosen column, a user's column between the
+ * add-on's: see sheet-layout.ts) cut out, so their cells keep what the user or an earlier sync left.
+ */
+export function withoutSkipped(skipped: readonly boolean[], writes: readonly RowWrite[]): RowWrite[] {
+  if (!skipped.some(Boolean)) return writes.slice();
+  const out: RowWrite[] = [];
+  for (const w of writes) {
+    let start = -1;
+    for (let i = 0; i <= w.cells.length; i++) {
+      const keep = i < w.cells.length && !skipped[w.column - 1 + i];
+      if (keep && start < 0) start = i;
+      if (!keep && start >= 0) {
+        out.push({ ...w, column: w.column + start, cells: w.cells.slice(start, i) });
+        start = -1;
+      }
+    }
+  }
+  return out;
+}
+
+/** Writes of the given cells only (0-based positions in `cells`, a row written from column 1): one per run of adjacent positions. */
+export function writesOfColumns(row: number, cells: readonly CellValue[], positions: readonly number[], currency?: string | null): RowWrite[] {
+  const sorted = [...new Set(positions)].filter((p) => p >= 0 && p < cells.length).sort((a, b) => a - b);
+  const out: RowWrite[] = [];
+  let i = 0;
+  while (i < sorted.length) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
+    const w: RowWrite = { row, column: sorted[i] + 1, cells: cells.slice(sorted[i], sorted[j] + 1) };
+    if (currency !== undefined) w.currency = currency;
+    out.push(w);
+    i = j + 1;
+  }
+  return out;
+}

@@ -14,6 +14,11 @@ export interface ColumnSpec {
   /** Where the value is in the API record; absent for derived columns (filled by the job). */
   path?: readonly string[];
   note?: string;
+  /**
+   * Never written by the sync, header not checked: a column removed from the chosen columns
+   * ('retired', kept with its values) or one between the add-on's that is the user's ('foreign').
+   */
+  skip?: 'retired' | 'foreign';
 }
 
 export interface TableSchema {

@@ -2,6 +2,7 @@
  * The server functions behind the sidebar (google.script.run) and the menu. Thin: the logic is in
  * state.ts and sync-session.ts over the ports; this file binds the real modules.
  */
+import { setColumnChoice } from '../sync/column-choice-setting';
 import { currentSpreadsheet } from '../platform/context';
 import { countsText as writtenText } from '../../contract/counts-text';
 import type { ConnectStart, ScheduleView, SidebarState, SyncProgress } from '../../contract/sidebar';
@@ -82,6 +83,12 @@ export function setOrdersWindow(request: unknown): SidebarState {
   const p = ports();
   p.sync.setOrdersWindow(parseOrdersWindowRequest(request).createdAfter);
   return sidebarState(p);
+}
+
+/** Sidebar → Columns: saves the choice (checked first); the next sync applies it. */
+export function setColumns(request: unknown): SidebarState {
+  setColumnChoice(request);
+  return sidebarState(ports());
 }
 
 export function setSchedule(request: unknown): ScheduleView {

@@ -1,6 +1,6 @@
 import type { CostGapsView } from '../../contract/cost-gaps-text';
 import type { TieoutView } from '../../contract/tieout-text';
-import type { ClosedMonthLine, FailureNoticeView } from '../../contract/sidebar';
+import type { ClosedMonthLine, ColumnsView, FailureNoticeView } from '../../contract/sidebar';
 import type {
   CellsView,
   ConnectionStateName,
@@ -116,6 +116,8 @@ export interface SyncPort {
   /** Orders with incomplete costs as the last full read of Orders found them; null before one. */
   costGaps?(): CostGapsView | null;
   failureNotices?(): FailureNoticeView;
+  /** The chosen columns and what fits (sidebar → Columns). */
+  columns?(): ColumnsView;
   /** The latest tie-out as the sync state keeps it (no request, no sheet read); null before the first. */
   tieout?(): TieoutView | null;
   /** Throws an error with userMessage when the date is not acceptable; changes nothing then. */

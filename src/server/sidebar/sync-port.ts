@@ -12,6 +12,7 @@ import { loggedRuns, type LoggedRun } from '../sync/sync-log';
 import type { SyncPort } from './ports';
 import { documentProperties } from '../platform/properties';
 import { failureNoticeSetting } from '../sync/failure-notice';
+import { columnsView } from './columns-view';
 
 /**
  * Sync failures the user fixes in the spreadsheet, not by retrying: room (the sidebar's window
@@ -131,6 +132,10 @@ export function syncModulePort(): SyncPort {
     },
     setOrdersWindow,
     failureNotices: failureNoticeSetting,
+    columns() {
+      const state = new SyncStateStore(documentProperties());
+      return columnsView(state.get('columns'), state.get('orders').rowCounts);
+    },
     closedMonths() {
       const views = new SyncStateStore(documentProperties()).get('closedMonths');
       return views.map((view) => ({ ...view, text: closedMonthText(view, views) }));

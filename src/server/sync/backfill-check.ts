@@ -66,8 +66,8 @@ export function checkBackfillFits(ctx: JobContext, firstPage: Page<Order>): void
     earliestPlaced,
     usedCells: ctx.workbook.cellsUsed() + ctx.workbook.setUpCellsToCome([ORDERS, LINE_ITEMS, PRODUCTS, VARIANTS, DAILY, MONTHLY, CHECKS, SYNC_LOG]),
     cellLimit: SPREADSHEET_CELL_LIMIT,
-    orderColumns: ORDERS.columns.length,
-    lineItemColumns: LINE_ITEMS.columns.length,
+    orderColumns: ctx.workbook.widthOf(ORDERS),
+    lineItemColumns: ctx.workbook.widthOf(LINE_ITEMS),
   });
   ctx.state.update('capacity', { estimate });
   if (estimate && !estimate.fits) throw new BackfillTooLargeError(estimate);

@@ -5,7 +5,7 @@
 import type { LineItem, Order } from '../api/types';
 import { instantToLocalDate, instantToSerial, type CellValue } from '../sheets/cells';
 import type { KeyIndex } from '../sheets/key-index';
-import type { RowWrite } from '../sheets/row-writes';
+import { writesOfColumns, type RowWrite } from '../sheets/row-writes';
 import { indexCellsOf, isUnchanged } from '../sheets/change-check';
 import { buildRow } from '../sheets/rows';
 import { costStatusOf, lineCostStatuses, type LineCostStatus } from '../sheets/cost-status';
@@ -27,6 +27,11 @@ export interface PageContext {
    * net_profit on every order without a new updated_at (basis-change.ts).
    */
   rewriteAll?: boolean;
+  /**
+   * The fill pass (column-fill.ts): catalog positions of columns added to the sheets later. An
+   * unchanged order, and its line items, get those cells written (and nothing else); not counted.
+   */
+  fill?: { orders: readonly number[]; lineItems: readonly number[] };
 }
 
 /** Rows a page wrote, by what happened to them; records returned again unchanged are in none. */
@@ -114,6 +119,14 @@ export function planOrderPage(
         before.cells[SYNCED_COLUMN] = syncedSerial;
         writes.orders.push({ row: before.row, column: SYNCED_COLUMN + 1, cells: [syncedSerial] });
       }
+      if (ctx.fill) writes.orders.push(...fillWrites(before.row, cells, ctx.fill.orders));
+      if (ctx.fill && ctx.fill.lineItems.length > 0) {
+        for (const item of items) {
+          if (lineItems.get(item.id) === undefined) continue;
+          const line = lineItemWrite(item, order, status, costOf.get(item.id) ?? null, lineItems, ctx);
+          writes.lineItems.push(...writesOfColumns(line.row, line.cells, ctx.fill.lineItems, line.currency));
+        }
+      }
       // Line item rows the user deleted (or a Line items sheet built again) are put back; the order itself did not change.
       const missing = items.filter((item) => lineItems.get(item.id) === undefined);
       for (const item of missing) writes.lineItems.push(lineItemWrite(item, order, status, costOf.get(item.id) ?? null, lineItems, ctx));
@@ -137,4 +150,9 @@ export function planOrderPage(
     writes.counts.children += items.length + removed.length;
   }
   return writes;
+}
+
+/** An order's cells of the filled columns (its currency comes with the row: the currency column is always kept). */
+function fillWrites(row: number, cells: readonly CellValue[], positions: readonly number[]): RowWrite[] {
+  return positions.length === 0 ? [] : writesOfColumns(row, cells, positions);
 }

@@ -20,7 +20,7 @@ import {
 import { checkBackfillFits, startsBackfill } from './backfill-check';
 import { laterDay } from './calendar';
 import { MemberIndex } from './members';
-import { planOrderPage } from './order-page';
+import { planOrderPage, type PageContext } from './order-page';
 import { startPass, widens } from './reconcile-pass';
 import { rowCounts } from './sheet-health';
 
@@ -28,14 +28,14 @@ interface OrderWriter {
   write(orders: readonly Order[]): string | null;
 }
 
-export function orderWriter(ctx: JobContext, markSeen = false, rewrite = false): OrderWriter {
+export function orderWriter(ctx: JobContext, markSeen = false, rewrite = false, fill?: PageContext['fill']): OrderWriter {
   const ordersIndex = ctx.workbook.index(ORDERS);
   const lineIndex = ctx.workbook.index(LINE_ITEMS);
   const members = new MemberIndex(lineIndex);
   return {
     write(orders) {
       const rewriteAll = rewrite || ctx.state.get('sheetsBasis').refreshingSince !== null;
-      const plan = planOrderPage(orders, ordersIndex, lineIndex, members, { ...pageContext(ctx), markSeen, rewriteAll });
+      const plan = planOrderPage(orders, ordersIndex, lineIndex, members, { ...pageContext(ctx), markSeen, rewriteAll, fill });
       ctx.workbook.write([
         { schema: ORDERS, rows: plan.orders },
         { schema: LINE_ITEMS, rows: plan.lineItems },

@@ -25,6 +25,8 @@ import { setSheetsWaitBudget } from '../sheets/sheets-requests';
 import { clipText } from '../platform/property-size';
 import { emptyTally, type JobContext, type JobName, type JobPosition, type JobResult, type RunTally } from './job-context';
 import { reconciliationDue, runOrdersJob, runReconcileJob } from './orders-job';
+import { fillDue, runColumnFill } from './column-fill';
+import { columnSettings } from './column-settings';
 import { runProductsJob } from './products-job';
 import { emptyCounts } from '../../contract/counts-text';
 import type { SyncCounts } from '../../contract/sidebar';
@@ -150,6 +152,7 @@ export function runSync(options: RunOptions): RunOutcome {
   adoptScheduledRunState();
   // Read under the lock: a run that just ended while this one waited saved its checkpoints and log row.
   const state = new SyncStateStore(properties);
+  workbook.useColumns(columnSettings(state, () => Date.now()));
   const log = new SyncLog(workbook, state, properties);
     let api: ApiClient | null = null;
     let jobs = options.jobs.slice();
@@ -214,6 +217,12 @@ export function runSync(options: RunOptions): RunOutcome {
       // idle run leaves the last one standing, at most a day old: it costs an Orders read), and on demand.
       const tiesOut = options.tieOut === true || (jobs.indexOf('orders') >= 0 && jobs.indexOf('daily') >= 0 && tieoutDue(state, watermarkAtStart, tally.counts.ordersGone, basisRefreshed));
       if (allCaughtUp && tiesOut && budget.canStartStep()) messages.push(tieoutOrNote(ctx));
+      // Columns chosen later are filled last, with what the run has left: new orders never wait for them.
+      if (allCaughtUp && jobs.indexOf('orders') >= 0 && fillDue(ctx)) {
+        const filled = budget.canStartStep() ? runColumnFill(ctx) : null;
+        if (filled?.message) messages.push(filled.message);
+        if (!filled || !filled.caughtUp) allCaughtUp = false;
+      }
       if (!allCaughtUp && options.partialNote) messages.push(options.partialNote);
       // A cancelled run says so, not "stopped before the time limit".
       if (!allCaughtUp && budget instanceof CancellableBudget && budget.cancelled) messages.splice(0, messages.length, CANCELLED_NOTE);

@@ -1,4 +1,6 @@
 import { checkPropertySize } from '../platform/property-size';
+import type { ChoosableTable, ColumnChoice } from '../sheets/column-choice';
+import type { TableLayout } from '../sheets/sheet-layout';
 
 /**
  * Sync state in document properties (one JSON value per job), read once per execution and
@@ -153,6 +155,26 @@ export interface CostGapsState {
   checkedAt: number | null;
 }
 
+/** The Orders and Line items columns the user chose, each sheet's layout, and the fill pass (column-fill.ts). */
+export interface ColumnsState {
+  /** Absent for a table: "All", what every earlier version synced. */
+  choice: ColumnChoice;
+  /** Absent for a table: its sheet holds every catalog column (set up by an earlier version, or not yet). */
+  layouts: Partial<Record<ChoosableTable, TableLayout>>;
+  /** Columns rows already in the sheets lack (added or synced again), and how far the pass has read; null when none. */
+  fill: ColumnFill | null;
+}
+
+export interface ColumnFill {
+  columns: Partial<Record<ChoosableTable, string[]>>;
+  /** Epoch ms the pass (re)started: a column added while it runs restarts it. */
+  startedAt: number;
+  /** The last updated_at the pass has written (it reads every order, oldest change first). */
+  watermark: string | null;
+  /** Orders the pass has read so far (for the sidebar's progress). */
+  orders: number;
+}
+
 export interface SyncState {
   orders: OrdersState;
   products: ProductsState;
@@ -169,6 +191,7 @@ export interface SyncState {
   sheetsBasis: SheetsBasis;
   tieout: TieoutState;
   costGaps: CostGapsState;
+  columns: ColumnsState;
 }
 
 export type SyncStateKey = keyof SyncState;
@@ -188,6 +211,7 @@ const DEFAULTS: SyncState = {
   sheetsBasis: { basis: null, previous: null, refreshingSince: null },
   tieout: { checkedAt: null, days: 0, failedDays: [], failedCount: 0, rows: 0, cutFrom: null },
   costGaps: { orders: 0, netRevenue: 0, ordersCounted: 0, checkedAt: null },
+  columns: { choice: {}, layouts: {}, fill: null },
 };
 
 /** Where state lives: document properties in Apps Script, a map in unit tests. */
@@ -217,6 +241,7 @@ export class SyncStateStore {
       sheetsBasis: read('sheetsBasis'),
       tieout: read('tieout'),
       costGaps: read('costGaps'),
+      columns: read('columns'),
     };
   }
 
