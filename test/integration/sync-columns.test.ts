@@ -1,0 +1,147 @@
+/**
+ * Issue 11, "Columns you choose": with Essentials the sheets hold the chosen columns and equal the
+ * truth on them, and twice as many orders fit in 10 M cells as with All; a column chosen later is
+ * added right of everything the sheet holds (a user's column there keeps its values) and filled
+ * for every existing row by the fill pass, while new orders are synced in the same run; a column
+ * removed stays in place with its values and a note, and the sync no longer writes it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack } from '../../dev/harness/index';
+import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
+import type { SidebarState } from '../../src/contract/sidebar';
+import { compareWithTruth, sheetTable, syncUntilCaughtUp } from './sync-support';
+
+type Json = Record<string, unknown>;
+
+/** The Essentials preset as the issue's user knows it: keys, derived columns, what the add-on reads back, and a few finance fields. */
+const ESSENTIAL_ORDERS = [
+  'id', 'status', 'placed_date', 'gone_at', 'synced_at', 'order_number', 'created_at', 'updated_at', 'canceled_at', 'currency', 'financial_status',
+  'gross_revenue', 'discount', 'refunds', 'net_revenue', 'cogs', 'cogs_source', 'cogs_coverage_pct', 'fulfillment_cost', 'payment_fee', 'ad_spend_allocated',
+  'contribution_profit', 'net_profit', 'cost_status',
+];
+const ESSENTIAL_LINES = ['id', 'order_id', 'sync_status', 'synced_at', 'sku', 'quantity', 'total', 'cogs', 'cost_status'];
+/** Every field of an order and a line item (API spec 2.3, 2.4, flattened) with the derived columns: the All preset. */
+const ALL_ORDER_COLUMNS = 54;
+const ALL_LINE_COLUMNS = 16;
+const EXACT = { mismatches: [], missing: [], unexpected: [], duplicates: [] };
+
+let stack: Stack;
+
+function sheet(name: string): SheetModel {
+  return stack.runtime.workbook.sheets.find((s) => s.name === name)! as unknown as SheetModel;
+}
+
+async function setColumns(request: unknown): Promise<SidebarState> {
+  const run = await stack.runtime.run('setColumns', [request]);
+  expect(run.ok, run.error?.message).toBe(true);
+  return run.value as SidebarState;
+}
+
+async function truthOrders(): Promise<Json[]> {
+  return ((await stack.truth('orders')) as { data: Json[] }).data;
+}
+
+beforeAll(async () => {
+  stack = await startStack({ orders: 600, seed: 23 });
+  await stack.connect();
+});
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+describe('Essentials', () => {
+  it('syncs exactly the Essentials columns, equal to the truth', async () => {
+    await setColumns({ Orders: { preset: 'essentials' }, 'Line items': { preset: 'essentials' } });
+    await syncUntilCaughtUp(stack);
+    expect(sheetTable(stack, 'Orders')[0]).toEqual(ESSENTIAL_ORDERS);
+    expect(sheetTable(stack, 'Line items')[0]).toEqual(ESSENTIAL_LINES);
+    expect(sheet('Orders').maxColumns).toBe(ESSENTIAL_ORDERS.length);
+    expect(await compareWithTruth(stack)).toEqual(EXACT);
+  });
+
+  it('fits at least twice as many orders in 10 M cells as All, by the line items per order synced', async () => {
+    const run = await stack.runtime.run('getSidebarState', []);
+    const fit = (run.value as SidebarState).columns?.fit;
+    expect(fit).toBeTruthy();
+    const orders = await truthOrders();
+    const lines = orders.reduce((n, o) => n + ((o.line_items as unknown[]) ?? []).length, 0);
+    // The truth's own ratio, and the catalog's widths as the sheets of an All choice would hold them.
+    expect(fit!.lineItemsPerOrder).toBeCloseTo(lines / orders.length, 1);
+    const per = lines / orders.length;
+    const expected = (orderColumns: number, lineColumns: number): number => 10_000_000 / (orderColumns + per * lineColumns);
+    expect(Math.abs(fit!.essentials / expected(ESSENTIAL_ORDERS.length, ESSENTIAL_LINES.length) - 1)).toBeLessThan(0.001);
+    expect(Math.abs(fit!.all / expected(ALL_ORDER_COLUMNS, ALL_LINE_COLUMNS) - 1)).toBeLessThan(0.001);
+    expect(fit!.essentials).toBeGreaterThanOrEqual(2 * fit!.all);
+    expect(fit!.chosen).toBe(fit!.essentials);
+  });
+
+  it('refuses a column the table does not have, and changes nothing', async () => {
+    const before = stack.runtime.properties.document.get('ma.sync.columns');
+    const run = await stack.runtime.run('setColumns', [{ Orders: { preset: 'custom', columns: ['net_profit', '=HYPERLINK("x")'] } }]);
+    expect(run.ok).toBe(false);
+    expect(String(run.error?.message)).toContain('Orders has no column');
+    expect(stack.runtime.properties.document.get('ma.sync.columns')).toBe(before);
+  });
+});
+
+describe('a column chosen later', () => {
+  let userColumn = 0;
+  let ordersBefore = 0;
+
+  it('is added right of the user\'s own column, and new orders are synced in the same run', async () => {
+    const orders = sheet('Orders');
+    userColumn = ESSENTIAL_ORDERS.length + 1;
+    orders.insertColumns(ESSENTIAL_ORDERS.length, 1);
+    orders.write(1, userColumn, { value: 'my note' });
+    orders.write(2, userColumn, { value: 'keep me' });
+    ordersBefore = sheetTable(stack, 'Orders').length - 1;
+    await setColumns({ Orders: { preset: 'all' }, 'Line items': { preset: 'essentials' } });
+    await stack.control('orders', { count: 3 });
+    await stack.advanceClocks(60_000);
+    const run = await stack.runtime.run('onScheduledSync', []);
+    expect(run.ok, run.error?.message).toBe(true);
+    const header = sheetTable(stack, 'Orders')[0];
+    expect(header.slice(0, ESSENTIAL_ORDERS.length)).toEqual(ESSENTIAL_ORDERS);
+    expect(header[userColumn - 1]).toBe('my note');
+    expect(orders.value(2, userColumn)).toBe('keep me');
+    const added = header.slice(userColumn);
+    expect(added).toContain('utm_campaign');
+    expect(new Set([...ESSENTIAL_ORDERS, ...added]).size).toBe(ESSENTIAL_ORDERS.length + added.length);
+    // The three new orders are in, whatever the fill pass has reached.
+    expect(sheetTable(stack, 'Orders').length - 1).toBe(ordersBefore + 3);
+  });
+
+  it('is filled for every existing order by the fill pass, equal to the truth', async () => {
+    await syncUntilCaughtUp(stack);
+    const state = JSON.parse(stack.runtime.properties.document.get('ma.sync.columns') ?? '{}') as { fill: unknown };
+    expect(state.fill).toBeNull();
+    expect(await compareWithTruth(stack, { userColumns: ['my note'] })).toEqual(EXACT);
+    expect(sheet('Orders').value(2, userColumn)).toBe('keep me');
+    expect(sheetTable(stack, 'Orders').length - 1).toBe(ordersBefore + 3);
+  });
+});
+
+describe('a column removed', () => {
+  it('stays with its values and a note, and is no longer written', async () => {
+    await setColumns({ Orders: { preset: 'essentials' } });
+    const header = sheetTable(stack, 'Orders')[0];
+    const campaign = header.indexOf('utm_campaign') + 1;
+    const orders = await truthOrders();
+    const order = orders[5];
+    const row = sheetTable(stack, 'Orders').findIndex((r) => r[0] === order.id) + 1;
+    const before = sheet('Orders').value(row, campaign);
+    await stack.control(`orders/${String(order.id)}/patch`, { attribution: { utm_campaign: 'spring-retired-test' } });
+    await stack.advanceClocks(60_000);
+    await syncUntilCaughtUp(stack);
+    expect(sheetTable(stack, 'Orders')[0]).toEqual(header);
+    expect(sheet('Orders').note(1, campaign)).toContain('No longer synced');
+    expect(sheet('Orders').value(row, campaign)).toBe(before);
+    const retired = header.slice(userColumn(header)).filter((h) => ESSENTIAL_ORDERS.indexOf(h) < 0);
+    expect(await compareWithTruth(stack, { userColumns: ['my note', ...retired] })).toEqual(EXACT);
+  });
+});
+
+function userColumn(header: readonly unknown[]): number {
+  return header.indexOf('my note') + 1;
+}
