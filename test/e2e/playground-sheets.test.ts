@@ -157,9 +157,10 @@ describe.skipIf(!ready)('the playground shows the workbook as Sheets would (Chro
       const grid = document.querySelector('#grid')!.getBoundingClientRect();
       const header = document.querySelector<HTMLElement>(`#grid .g-c[data-row="1"][data-column="${column}"]`)!.getBoundingClientRect();
       const under = document.elementFromPoint(header.x + 5, header.y + 5) as HTMLElement | null;
-      return { offset: header.y - grid.y, topmostRow: under?.dataset.row };
+      const seen = under ? `${under.tagName}.${under.className} at ${header.x},${header.y} in ${innerWidth}x${innerHeight}, grid ${grid.x},${grid.y} ${grid.width}x${grid.height}, scroll ${document.querySelector('#grid')!.scrollLeft},${document.querySelector('#grid')!.scrollTop}` : `nothing at ${header.x},${header.y} in ${innerWidth}x${innerHeight}, grid ${grid.x},${grid.y} ${grid.width}x${grid.height}, window scroll ${scrollX},${scrollY}`;
+      return { frozen: { offset: header.y - grid.y, topmostRow: under?.dataset.row }, seen };
     }, at('gross_revenue'));
-    expect(frozen).toEqual({ offset: 21, topmostRow: '1' });
+    expect(frozen.frozen, frozen.seen).toEqual({ offset: 21, topmostRow: '1' });
   }, 400_000);
 
   it('the last row of the 20,000-order sheet is reachable by scrolling', async () => {

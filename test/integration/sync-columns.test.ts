@@ -26,6 +26,7 @@ const ALL_LINE_COLUMNS = 16;
 const EXACT = { mismatches: [], missing: [], unexpected: [], duplicates: [] };
 
 let stack: Stack;
+let foreign: Json;
 
 function sheet(name: string): SheetModel {
   return stack.runtime.workbook.sheets.find((s) => s.name === name)! as unknown as SheetModel;
@@ -52,12 +53,21 @@ afterAll(async () => {
 
 describe('Essentials', () => {
   it('syncs exactly the Essentials columns, equal to the truth', async () => {
+    // One order in another currency than the store's: its amounts keep it, in the columns filled later too.
+    const store = String((((await stack.truth('store')) as Json).store as Json).currency);
+    const target = (await truthOrders()).find((o) => !o.canceled_at && Number((o.economics as Json).shipping_revenue) > 0)!;
+    foreign = ((await stack.control(`orders/${String(target.id)}/patch`, { currency: store === 'EUR' ? 'GBP' : 'EUR' })) as { data: Json }).data;
     await setColumns({ Orders: { preset: 'essentials' }, 'Line items': { preset: 'essentials' } });
     await syncUntilCaughtUp(stack);
     expect(sheetTable(stack, 'Orders')[0]).toEqual(ESSENTIAL_ORDERS);
     expect(sheetTable(stack, 'Line items')[0]).toEqual(ESSENTIAL_LINES);
     expect(sheet('Orders').maxColumns).toBe(ESSENTIAL_ORDERS.length);
     expect(await compareWithTruth(stack)).toEqual(EXACT);
+    // The backfill check estimated by the chosen width: the first page's orders (oldest change first) and their line items.
+    const firstPage = (await truthOrders()).sort((a, b) => Date.parse(String(a.updated_at)) - Date.parse(String(b.updated_at))).slice(0, 250);
+    const perOrder = firstPage.reduce((n, o) => n + ((o.line_items as unknown[]) ?? []).length, 0) / firstPage.length;
+    const capacity = JSON.parse(stack.runtime.properties.document.get('ma.sync.capacity') ?? '{}') as { estimate?: { cellsPerOrder: number } };
+    expect(capacity.estimate?.cellsPerOrder).toBeCloseTo(ESSENTIAL_ORDERS.length + perOrder * ESSENTIAL_LINES.length, 0);
   });
 
   it('fits at least twice as many orders in 10 M cells as All, by the line items per order synced', async () => {
@@ -119,6 +129,10 @@ describe('a column chosen later', () => {
     expect(await compareWithTruth(stack, { userColumns: ['my note'] })).toEqual(EXACT);
     expect(sheet('Orders').value(2, userColumn)).toBe('keep me');
     expect(sheetTable(stack, 'Orders').length - 1).toBe(ordersBefore + 3);
+    const table = sheetTable(stack, 'Orders');
+    const row = table.findIndex((r) => r[0] === foreign.id) + 1;
+    const format = sheet('Orders').format(row, table[0].indexOf('shipping_revenue') + 1) ?? '';
+    expect(format).toContain(String(foreign.currency));
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * The Checks sheet: after every sync that brought Orders and Daily P&L up to date, and on demand,
  * the tie-out of the Orders sheet against the service's Daily P&L read at that moment (so a cost
- * corrected after the sync shows as ✗ until the next sync fetches it). One Orders read, the daily
+ * corrected after the sync shows as ✗ until the next sync fetches it). One read of the Orders columns it sums, the daily
  * pages of the range (one request per 400 days), and the sheet's write rides with the Sync log row.
  */
 import { costGapsOf, gapRowsOfTable } from './cost-gaps';
@@ -14,6 +14,9 @@ import type { JobContext } from '../sync/job-context';
 import { dayKey } from './daily-figures';
 import { readPnlBooks } from './tieout-books';
 import { tieOut, type TieoutRow } from './tieout';
+
+/** The Orders columns the tie-out and the cost-gap count read (tieout.ts, cost-gaps.ts): not the whole sheet. */
+const ORDERS_READ = ['status', 'placed_date', 'currency', 'cogs_source', 'cogs_coverage_pct', ...TIEOUT_FIGURES.map((f) => f.orders)];
 
 /** Days named in the Sync log and the sidebar when they do not tie out (the sheet lists them all). */
 const NAMED_DAYS = 10;
@@ -38,7 +41,7 @@ export function tieoutCells(row: TieoutRow, checkedAt: number, timeZone: string)
 
 /** Runs the tie-out over the synced range and writes the Checks sheet; returns the Sync log's words. */
 export function writeTieout(ctx: JobContext): string {
-  const orderRows = ctx.workbook.readTable(ORDERS);
+  const orderRows = ctx.workbook.readColumns(ORDERS, ORDERS_READ);
   // The same read tells the sidebar how many orders carry incomplete costs (no read of its own).
   ctx.state.save('costGaps', { ...costGapsOf(gapRowsOfTable(orderRows)), checkedAt: ctx.now() });
   const placed = columnIndex(ORDERS, 'placed_date');

@@ -31,24 +31,35 @@ function currencyOf(write: RowWrite, source: number): string | null {
 /**
  * repeatCell requests (number format only) for the amount cells of the rows written in a currency
  * other than the store's, one per run of adjacent columns in the same currency. Partial writes
- * (a status cell, a gone mark) carry no amounts and are skipped.
+ * (a status cell, a gone mark) carry no amounts and are skipped, unless they name their row's
+ * currency (the fill pass's cells of added columns).
  */
 export function foreignCurrencyFormats(sheetId: number, schema: TableSchema, writes: readonly RowWrite[], storeCurrency: string | null): SheetsRequest[] {
   if (storeCurrency === null) return [];
   const sources = currencySources(schema);
   if (sources.every((s) => s === -2)) return [];
+  const rowCurrency = schema.columns.findIndex((c) => c.header === 'currency');
   const requests: SheetsRequest[] = [];
   for (const write of writes) {
-    if (write.column !== 1 || write.cells.length !== schema.columns.length) continue;
-    let c = 0;
-    while (c < sources.length) {
-      const currency = sources[c] === -2 ? null : currencyOf(write, sources[c]);
+    const whole = write.column === 1 && write.cells.length === schema.columns.length;
+    // A partial write (the fill pass's added columns) carries its row's currency; others have no amounts.
+    if (!whole && (write.currency === undefined || write.currency === null)) continue;
+    const first = write.column - 1;
+    const end0 = first + write.cells.length;
+    const at = (c: number): string | null => {
+      if (sources[c] === -2) return null;
+      if (whole) return currencyOf(write, sources[c]);
+      return sources[c] === -1 || sources[c] === rowCurrency ? currencyOf(write, -1) : null;
+    };
+    let c = first;
+    while (c < end0) {
+      const currency = at(c);
       if (currency === null || currency === storeCurrency.toUpperCase()) {
         c++;
         continue;
       }
       let end = c + 1;
-      while (end < sources.length && sources[end] !== -2 && currencyOf(write, sources[end]) === currency) end++;
+      while (end < end0 && at(end) === currency) end++;
       requests.push({
         repeatCell: {
           range: { sheetId, startRowIndex: write.row - 1, endRowIndex: write.row, startColumnIndex: c, endColumnIndex: end },

@@ -10,7 +10,7 @@ import { columnWidthPx, setUpRequests } from './layout';
 import { lastRowOf, mergeRowWrites, type RangeWrite, type RowWrite } from './row-writes';
 import { foreignCurrencyFormats } from './currency-formats';
 import { numberFormatFor } from './rows';
-import type { SheetName, TableSchema } from './schema';
+import { columnIndex, type SheetName, type TableSchema } from './schema';
 import { CHECKS, DAILY, LINE_ITEMS, MONTHLY, ORDERS, PRODUCTS, RESTATEMENTS, SYNC_LOG, VARIANTS } from './schema';
 import { findHeaderProblem, missingAddedColumns } from './header-check';
 import { highlightRequests } from './highlights';
@@ -541,6 +541,38 @@ export class ManagedWorkbook {
     // Callers read by the catalog's columns, whatever the sheet's layout.
     const map = opened.map;
     return map ? rows.map((row) => toCatalogRow(map, row)) : rows;
+  }
+
+  /**
+   * Only the named columns of a table, row 2 down, at their catalog positions (other cells empty),
+   * in ONE Values.batchGet of the runs of adjacent columns: the tie-out needs 13 of Orders' 54.
+   */
+  readColumns(table: TableSchema, headers: readonly string[]): unknown[][] {
+    const located = locateSheet(this.snapshot(), table, () => this.taggedSheets());
+    if (!located && !this.open.has(table.sheetName)) return [];
+    const opened = this.sheetFor(table);
+    if (opened.maxRows < 2) return [];
+    const catalogAt = new Map<number, number>();
+    for (const header of headers) {
+      const position = columnIndex(table, header);
+      const column = opened.map ? opened.map[position] : position + 1;
+      if (column > 0) catalogAt.set(column, position);
+    }
+    const runs = adjacentRuns([...catalogAt.keys()]);
+    const got = this.readRanges(runs.map((run) => a1Range(opened.name, 2, run[0], opened.maxRows, run[run.length - 1])));
+    const count = got.reduce((n, values) => Math.max(n, values.length), 0);
+    const rows: unknown[][] = [];
+    for (let r = 0; r < count; r++) {
+      const row: unknown[] = new Array<unknown>(table.columns.length).fill('');
+      runs.forEach((run, i) => {
+        const values = got[i][r] ?? [];
+        run.forEach((column, k) => {
+          row[catalogAt.get(column)!] = values[k] ?? '';
+        });
+      });
+      rows.push(row);
+    }
+    return rows;
   }
 
   /**

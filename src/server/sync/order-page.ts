@@ -119,7 +119,7 @@ export function planOrderPage(
         before.cells[SYNCED_COLUMN] = syncedSerial;
         writes.orders.push({ row: before.row, column: SYNCED_COLUMN + 1, cells: [syncedSerial] });
       }
-      if (ctx.fill) writes.orders.push(...fillWrites(before.row, cells, ctx.fill.orders));
+      if (ctx.fill) writes.orders.push(...fillWrites(before.row, cells, ctx.fill.orders, typeof order.currency === 'string' ? order.currency : null));
       if (ctx.fill && ctx.fill.lineItems.length > 0) {
         for (const item of items) {
           if (lineItems.get(item.id) === undefined) continue;
@@ -152,7 +152,7 @@ export function planOrderPage(
   return writes;
 }
 
-/** An order's cells of the filled columns (its currency comes with the row: the currency column is always kept). */
-function fillWrites(row: number, cells: readonly CellValue[], positions: readonly number[]): RowWrite[] {
-  return positions.length === 0 ? [] : writesOfColumns(row, cells, positions);
+/** An order's cells of the filled columns, with its currency for their number format (currency-formats.ts). */
+function fillWrites(row: number, cells: readonly CellValue[], positions: readonly number[], currency: string | null): RowWrite[] {
+  return positions.length === 0 ? [] : writesOfColumns(row, cells, positions, currency);
 }
