@@ -98,6 +98,7 @@ describe('Essentials', () => {
 describe('a column chosen later', () => {
   let userColumn = 0;
   let ordersBefore = 0;
+  let savedBeforeRun = '';
 
   it('is added right of the user\'s own column, and new orders are synced in the same run', async () => {
     const orders = sheet('Orders');
@@ -107,6 +108,7 @@ describe('a column chosen later', () => {
     orders.write(2, userColumn, { value: 'keep me' });
     ordersBefore = sheetTable(stack, 'Orders').length - 1;
     await setColumns({ Orders: { preset: 'all' }, 'Line items': { preset: 'essentials' } });
+    savedBeforeRun = stack.runtime.properties.document.get('ma.sync.columns')!;
     await stack.control('orders', { count: 3 });
     await stack.advanceClocks(60_000);
     const run = await stack.runtime.run('onScheduledSync', []);
@@ -120,6 +122,16 @@ describe('a column chosen later', () => {
     expect(new Set([...ESSENTIAL_ORDERS, ...added]).size).toBe(ESSENTIAL_ORDERS.length + added.length);
     // The three new orders are in, whatever the fill pass has reached.
     expect(sheetTable(stack, 'Orders').length - 1).toBe(ordersBefore + 3);
+  });
+
+  it('a run ended between adding the columns and saving the layout: the next run takes them back, never adds them twice', async () => {
+    const header = sheetTable(stack, 'Orders')[0];
+    // The state as the cut-short run left it: the sheet has the columns, the saved layout does not.
+    stack.runtime.properties.document.set('ma.sync.columns', savedBeforeRun);
+    const run = await stack.runtime.run('onScheduledSync', []);
+    expect(run.ok, run.error?.message).toBe(true);
+    expect(sheetTable(stack, 'Orders')[0]).toEqual(header);
+    expect(sheet('Orders').maxColumns).toBe(header.length);
   });
 
   it('is filled for every existing order by the fill pass, equal to the truth', async () => {
@@ -151,7 +163,7 @@ describe('a column removed', () => {
     expect(sheetTable(stack, 'Orders')[0]).toEqual(header);
     expect(sheet('Orders').note(1, campaign)).toContain('No longer synced');
     expect(sheet('Orders').value(row, campaign)).toBe(before);
-    const retired = header.slice(userColumn(header)).filter((h) => ESSENTIAL_ORDERS.indexOf(h) < 0);
+    const retired = header.slice(userColumn(header)).map(String).filter((h) => ESSENTIAL_ORDERS.indexOf(h) < 0);
     expect(await compareWithTruth(stack, { userColumns: ['my note', ...retired] })).toEqual(EXACT);
   });
 });

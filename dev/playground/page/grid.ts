@@ -52,6 +52,10 @@ export class VirtualGrid {
   private frame = 0;
   private selected: { row: number; column: number } | null = null;
   private highlight: { from: number; to: number } | null = null;
+  /** Moves when a block's cells change: a refetch that brings the same cells redraws nothing. */
+  private dataVersion = 0;
+  /** What the DOM shows now (sheet, rows in view, data, selection): a render that would draw the same is skipped. */
+  private drawn = '';
 
   constructor(
     private readonly host: HTMLElement,
@@ -84,7 +88,10 @@ export class VirtualGrid {
       this.fresh = new Set();
       this.loading = new Set();
     }
-    if (changed) this.blocks = new Map();
+    if (changed) {
+      this.blocks = new Map();
+      this.dataVersion++;
+    }
     if (changed) {
       this.selected = null;
       this.highlight = null;
@@ -145,6 +152,9 @@ export class VirtualGrid {
     this.fetchRows(name, block * BLOCK_ROWS + 1, BLOCK_ROWS)
       .then((rows) => {
         if (generation !== this.generation) return;
+        // The sidebar's polling refetches every few seconds: unchanged cells keep their elements
+        // (a hovered note, a selection, a test's element handle are not swept away each time).
+        if (JSON.stringify(this.blocks.get(block)) !== JSON.stringify(rows)) this.dataVersion++;
         this.blocks.set(block, rows);
         this.fresh.add(block);
         this.loading.delete(block);
@@ -200,6 +210,9 @@ export class VirtualGrid {
     for (let r = firstBody; r <= lastBody; r += BLOCK_ROWS) this.load(Math.floor((r - 1) / BLOCK_ROWS));
     this.load(Math.floor((lastBody - 1) / BLOCK_ROWS));
 
+    const view = JSON.stringify([sheet, frozen, firstBody, lastBody, this.dataVersion, this.selected, this.highlight]);
+    if (view === this.drawn) return;
+    this.drawn = view;
     const topRows = [this.rowElement(0, true)];
     for (let r = 1; r <= frozen; r++) {
       const line = this.rowElement(r);

@@ -220,7 +220,8 @@ export function runSync(options: RunOptions): RunOutcome {
       // Columns chosen later are filled last, with what the run has left: new orders never wait for them.
       if (allCaughtUp && jobs.indexOf('orders') >= 0 && fillDue(ctx)) {
         const filled = budget.canStartStep() ? runColumnFill(ctx) : null;
-        if (filled?.message) messages.push(filled.message);
+        if (!filled) messages.push('Filling the columns you added continues in the next run.');
+        else if (filled.message) messages.push(filled.message);
         if (!filled || !filled.caughtUp) allCaughtUp = false;
       }
       if (!allCaughtUp && options.partialNote) messages.push(options.partialNote);
