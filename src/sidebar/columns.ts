@@ -77,12 +77,18 @@ function tableControls(table: ColumnTableView): HTMLFieldSetElement {
   list.hidden = table.preset !== 'custom';
   list.append(...table.columns.map((column) => columnItem(column)));
   presets.addEventListener('change', () => {
-    edited = true;
+    markEdited();
     list.hidden = presetOf(box) !== 'custom';
   });
-  list.addEventListener('change', () => (edited = true));
+  list.addEventListener('change', markEdited);
   box.append(presets, list);
   return box;
+}
+
+/** A change not applied yet: the last "Saved." no longer describes what the card shows. */
+function markEdited(): void {
+  edited = true;
+  show('columns-result', false);
 }
 
 function columnItem(column: ColumnTableView['columns'][number]): HTMLLIElement {

@@ -149,6 +149,24 @@ describe.skipIf(!ready)('the sidebar\'s Columns card (Chromium, emulator, local 
     expect(await sidebar.isVisible('#columns-filling')).toBe(false);
     await sidebar.locator('#columns-card').screenshot({ path: path.join(SCREENSHOTS, 'columns-all.png') });
   }, 240_000);
+
+  it('a column unticked in Custom stays in the sheet with its values, marked "no longer synced" in the card', async () => {
+    const before = sheetTable(stack, 'Orders');
+    const campaign = before[0]!.indexOf('utm_campaign');
+    await sidebar.check('#columns-orders-custom');
+    await sidebar.uncheck('#columns-orders-list input[value="utm_campaign"]');
+    await applyColumns();
+    expect(await sidebar.isChecked('#columns-orders-custom')).toBe(true);
+    await syncFromSidebar(sidebar);
+    const after = sheetTable(stack, 'Orders');
+    expect(after[0]).toEqual(before[0]);
+    expect(after.map((row) => row[campaign])).toEqual(before.map((row) => row[campaign]));
+    const item = sidebar.locator('#columns-orders-list li:has(input[value="utm_campaign"])');
+    expect(await item.textContent()).toContain('no longer synced');
+    expect(await item.locator('input').isChecked()).toBe(false);
+    expect(await sidebar.locator('#columns-orders-list li.retired').count()).toBe(1);
+    await sidebar.locator('#columns-card').screenshot({ path: path.join(SCREENSHOTS, 'columns-custom.png') });
+  }, 200_000);
 });
 
 if (!ready) describe('the sidebar\'s Columns card', () => it.skip('Chromium or dist/ is missing', () => undefined));
