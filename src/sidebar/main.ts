@@ -4,6 +4,7 @@ import { byId, setText, show } from './dom';
 import { connectionNotMadeText, formatTime, ordersWindowText, scheduleText, windowDateProblem } from './format';
 import { renderFinance, wireFinance } from './finance';
 import { renderChecks, wireChecks } from './checks';
+import { renderColumns, wireColumns } from './columns';
 import { fillHourOptions, renderCells, renderFailureNotices, renderProblem, renderProgress, renderSchedule, renderState, showHourRow } from './render';
 import { call } from './server';
 
@@ -35,7 +36,8 @@ function setBusy(label: string | null, idleMessage = ''): void {
   status.classList.toggle('busy', busy);
   byId('status').closest('main')?.setAttribute('aria-busy', String(busy));
   document.querySelectorAll<HTMLButtonElement | HTMLSelectElement | HTMLInputElement>('button, select, input').forEach((control) => {
-    control.disabled = busy && !(syncing && control.id === 'sync-cancel');
+    // A locked control (a column always synced) stays disabled whatever the busy state.
+    control.disabled = control.dataset.locked === 'true' || (busy && !(syncing && control.id === 'sync-cancel'));
   });
 }
 
@@ -65,6 +67,7 @@ function apply(state: SidebarState): void {
   renderState(state);
   renderChecks(state);
   renderFinance(state);
+  renderColumns(state);
 }
 
 const refresh = () =>
@@ -314,6 +317,7 @@ function wire(): void {
   byId('problem-action').addEventListener('click', onProblemAction);
   byId('window-apply').addEventListener('click', () => void keepRecentOrders());
   wireFinance({ perform, reload: async () => apply(await call('getSidebarState')) });
+  wireColumns({ perform, apply });
   wireChecks({ perform, reload: async () => apply(await call('getSidebarState')), syncNow: () => void syncNow(), status: (label) => setBusy(label) });
 }
 
