@@ -16,20 +16,11 @@ import { startStack, type Stack } from '../../dev/harness/index';
 import { compareWithTruth, sheetTable } from '../integration/sync-support';
 import { hasChromium } from './chromium';
 import { connectFromSidebar, DIST, openSidebar, SCREENSHOTS, syncFromSidebar, type SidebarSession } from './sidebar-session';
+import { ALL_LINE_COLUMNS, ALL_ORDER_COLUMNS, ESSENTIAL_LINES, ESSENTIAL_ORDERS } from '../integration/column-presets';
 
 type Json = Record<string, unknown>;
 const ready = hasChromium && existsSync(path.join(DIST, 'Sidebar.html'));
 
-/** Essentials as the user knows it: keys, derived columns, what the add-on reads back, a few finance fields. */
-const ESSENTIAL_ORDERS = [
-  'id', 'status', 'placed_date', 'gone_at', 'synced_at', 'order_number', 'created_at', 'updated_at', 'canceled_at', 'currency', 'financial_status',
-  'gross_revenue', 'discount', 'refunds', 'net_revenue', 'cogs', 'cogs_source', 'cogs_coverage_pct', 'fulfillment_cost', 'payment_fee', 'ad_spend_allocated',
-  'contribution_profit', 'net_profit', 'cost_status',
-];
-const ESSENTIAL_LINES = ['id', 'order_id', 'sync_status', 'synced_at', 'sku', 'quantity', 'total', 'cogs', 'cost_status'];
-/** Every field of an order and a line item (API spec 2.3, 2.4, flattened) with the derived columns. */
-const ALL_ORDER_COLUMNS = 54;
-const ALL_LINE_COLUMNS = 16;
 const EXACT = { mismatches: [], missing: [], unexpected: [], duplicates: [] };
 const SAVED = 'Saved. The next sync adds the chosen columns to the right of your sheets and fills them for the orders already there; columns you removed stay with their values, marked as no longer synced.';
 

@@ -10,19 +10,10 @@ import { startStack, type Stack } from '../../dev/harness/index';
 import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
 import type { SidebarState } from '../../src/contract/sidebar';
 import { compareWithTruth, sheetTable, syncUntilCaughtUp } from './sync-support';
+import { ALL_LINE_COLUMNS, ALL_ORDER_COLUMNS, ESSENTIAL_LINES, ESSENTIAL_ORDERS } from './column-presets';
 
 type Json = Record<string, unknown>;
 
-/** The Essentials preset as the user knows it: keys, derived columns, what the add-on reads back, and a few finance fields. */
-const ESSENTIAL_ORDERS = [
-  'id', 'status', 'placed_date', 'gone_at', 'synced_at', 'order_number', 'created_at', 'updated_at', 'canceled_at', 'currency', 'financial_status',
-  'gross_revenue', 'discount', 'refunds', 'net_revenue', 'cogs', 'cogs_source', 'cogs_coverage_pct', 'fulfillment_cost', 'payment_fee', 'ad_spend_allocated',
-  'contribution_profit', 'net_profit', 'cost_status',
-];
-const ESSENTIAL_LINES = ['id', 'order_id', 'sync_status', 'synced_at', 'sku', 'quantity', 'total', 'cogs', 'cost_status'];
-/** Every field of an order and a line item (API spec 2.3, 2.4, flattened) with the derived columns: the All preset. */
-const ALL_ORDER_COLUMNS = 54;
-const ALL_LINE_COLUMNS = 16;
 const EXACT = { mismatches: [], missing: [], unexpected: [], duplicates: [] };
 
 let stack: Stack;

@@ -7,7 +7,7 @@ import { currentSpreadsheet, spreadsheetIdOf } from '../platform/context';
 import { a1Range } from './a1';
 import { KeyIndex } from './key-index';
 import { columnWidthPx, setUpRequests } from './layout';
-import { lastRowOf, mergeRowWrites, type RangeWrite, type RowWrite } from './row-writes';
+import { lastRowOf, mergeRowWrites, withoutSkipped, type RangeWrite, type RowWrite } from './row-writes';
 import { foreignCurrencyFormats } from './currency-formats';
 import { numberFormatFor } from './rows';
 import { columnIndex, type SheetName, type TableSchema } from './schema';
@@ -21,7 +21,6 @@ import { noteSpreadsheetChange, sheetsRequest } from './sheets-requests';
 import { checkHeaderRow, claimSheet, locateSheet, taggedSheets, tagNewSheet, type LocatedSheet } from './sheet-tags';
 import { chosenHeaders, isChoosable, type ChoosableTable, type ColumnChoice } from './column-choice';
 import { columnMap, layoutSchema, newLayout, planLayoutChange, RETIRED_NOTE, toCatalogRow, toSheetWrites, type LayoutChange, type TableLayout } from './sheet-layout';
-import { withoutSkipped } from './row-writes';
 
 export { SheetLayoutError, SheetOwnershipError, STORE_METADATA_KEY } from './sheet-tags';
 

@@ -5,12 +5,11 @@
 import { documentProperties } from '../platform/properties';
 import { CHOOSABLE_TABLES, parseTableChoice, type ChoosableTable, type ColumnChoice } from '../sheets/column-choice';
 import { SyncStateStore } from './state';
+import { FixRequestError } from './request-error';
 
-export class ColumnChoiceError extends Error {
-  readonly code = 'invalid_columns';
-  readonly action = 'fix_request';
-  constructor(readonly userMessage: string) {
-    super(userMessage);
+export class ColumnChoiceError extends FixRequestError {
+  constructor(userMessage: string) {
+    super('invalid_columns', userMessage);
     this.name = 'ColumnChoiceError';
   }
 }

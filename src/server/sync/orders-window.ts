@@ -4,12 +4,11 @@ import { instantToLocalDate } from '../sheets/cells';
 import { isCalendarDate } from './calendar';
 import { documentProperties } from '../platform/properties';
 import { SyncStateStore } from './state';
+import { FixRequestError } from './request-error';
 
-export class OrdersWindowError extends Error {
-  readonly code = 'invalid_window';
-  readonly action = 'fix_request';
-  constructor(readonly userMessage: string) {
-    super(userMessage);
+export class OrdersWindowError extends FixRequestError {
+  constructor(userMessage: string) {
+    super('invalid_window', userMessage);
     this.name = 'OrdersWindowError';
   }
 }
