@@ -5,15 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
+import { burnHourlyBudget } from './sync-support';
 
 let stack: Stack;
 let today: string;
-
-async function post(path: string, body: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${stack.apiUrl}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-  expect(res.status).toBe(200);
-  return (await res.json()) as Record<string, unknown>;
-}
 
 function addDays(date: string, days: number): string {
   const d = new Date(`${date}T00:00:00Z`);
@@ -21,27 +16,12 @@ function addDays(date: string, days: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-/** Uses up the store's hourly budget from another merchant user of the same store until `left` remain. */
-async function burnHourlyBudget(storeId: string, left: number): Promise<void> {
-  const token = (await post('/_emulator/tokens', { store: storeId, user: 'burner@example.com' })).access_token as string;
-  let remaining = Infinity;
-  while (remaining > left) {
-    for (let i = 0; i < 55 && remaining > left; i++) {
-      const res = await fetch(`${stack.apiUrl}/api/v1/stores`, { headers: { Authorization: `Bearer ${token}` } });
-      expect(res.status).toBe(200);
-      await res.arrayBuffer();
-      remaining = Number(res.headers.get('RateLimit-Remaining'));
-    }
-    await post('/_emulator/clock', { advance_seconds: 61 }); // past the 60/minute burst window, well inside the hour
-  }
-}
-
 beforeAll(async () => {
   stack = await startStack({ orders: 120, seed: 4, plan: 'plus' });
   await stack.connect();
   const store = (await (await fetch(`${stack.apiUrl}/_emulator/truth/store`)).json()) as { today: string; store: { id: string } };
   today = store.today;
-  await burnHourlyBudget(store.store.id, 20);
+  await burnHourlyBudget(stack, store.store.id, 20);
 });
 
 afterAll(async () => {

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
-import { compareWithTruth, sheetTable, syncUntilCaughtUp } from './sync-support';
+import { burnHourlyBudget, compareWithTruth, sheetTable, syncUntilCaughtUp } from './sync-support';
 
 type Json = Record<string, unknown>;
 const EXACT = { mismatches: [], missing: [], unexpected: [], duplicates: [] };
@@ -106,27 +106,13 @@ describe('hostile values', () => {
   });
 });
 
-/** Uses up the store's hourly budget from another merchant user of the same store until `left` remain. */
-async function burnHourlyBudget(left: number): Promise<void> {
-  const store = (await stack.truth('store')) as { store: { id: string } };
-  const { access_token: token } = (await stack.control('tokens', { store: store.store.id, user: 'burner@example.com' })) as { access_token: string };
-  let remaining = Infinity;
-  while (remaining > left) {
-    for (let i = 0; i < 55 && remaining > left; i++) {
-      const res = await fetch(`${stack.apiUrl}/api/v1/stores`, { headers: { Authorization: `Bearer ${token}` } });
-      await res.arrayBuffer();
-      remaining = Number(res.headers.get('RateLimit-Remaining'));
-    }
-    await stack.control('clock', { advance_seconds: 61 }); // past the burst window, well inside the hour
-  }
-}
-
 describe('the hourly request budget runs out in the middle of a backfill', () => {
   it('the run stops after the pages it could afford, logs when it resumes, and the next run continues to the truth', async () => {
     await stack.control('orders', { count: 1_500 });
     await stack.advanceClocks(60_000);
     const before = sheetTable(stack, 'Orders').length;
-    await burnHourlyBudget(24);
+    const store = (await stack.truth('store')) as { store: { id: string } };
+    await burnHourlyBudget(stack, store.store.id, 24);
 
     const stopped = await stack.runtime.run('onScheduledSync', []);
     expect(stopped.ok, stopped.error?.message).toBe(true);

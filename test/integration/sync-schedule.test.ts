@@ -9,7 +9,7 @@ import type { SidebarState, SyncProgress } from '../../src/contract/sidebar';
 import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
 import { startStack, type Stack } from '../../dev/harness/index';
-import { compareWithTruth, sheetTable } from './sync-support';
+import { burnHourlyBudget, compareWithTruth, sheetTable } from './sync-support';
 
 let stack: Stack;
 
@@ -182,7 +182,7 @@ describe('a managed column renamed by the user stops Sync now with what to fix, 
 describe('a run stopped by the hourly request reserve is partial and continues', () => {
   it('is logged and answered as partial, with the resume time in the spreadsheet\'s time zone', async () => {
     const store = (await stack.truth('store')) as { store: { id: string } };
-    await burnHourlyBudget(store.store.id, 20);
+    await burnHourlyBudget(stack, store.store.id, 20);
     await stack.control('orders', { count: 300 });
     const r = await stack.runtime.run('onScheduledSync', [], { authMode: 'FULL' });
     expect(r.ok, r.error?.message).toBe(true);
@@ -202,16 +202,3 @@ describe('a run stopped by the hourly request reserve is partial and continues',
   });
 });
 
-/** Uses up the store's hourly budget from another merchant user of the same store until `left` remain. */
-async function burnHourlyBudget(storeId: string, left: number): Promise<void> {
-  const minted = (await stack.control('tokens', { store: storeId, user: 'burner@example.com' })) as { access_token: string };
-  let remaining = Infinity;
-  while (remaining > left) {
-    for (let i = 0; i < 55 && remaining > left; i++) {
-      const res = await fetch(`${stack.apiUrl}/api/v1/stores`, { headers: { Authorization: `Bearer ${minted.access_token}` } });
-      await res.arrayBuffer();
-      remaining = Number(res.headers.get('RateLimit-Remaining'));
-    }
-    await stack.control('clock', { advance_seconds: 61 }); // past the 60/minute burst window, well inside the hour
-  }
-}
