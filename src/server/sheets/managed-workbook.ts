@@ -20,7 +20,7 @@ import { readGridCells, readManagedRows, readSheetInfos, sheetsService, type Rea
 import { noteSpreadsheetChange, sheetsRequest } from './sheets-requests';
 import { checkHeaderRow, claimSheet, locateSheet, taggedSheets, tagNewSheet, type LocatedSheet } from './sheet-tags';
 import { chosenHeaders, isChoosable, type ChoosableTable, type ColumnChoice } from './column-choice';
-import { columnMap, layoutSchema, newLayout, planLayoutChange, RETIRED_NOTE, toCatalogRow, toSheetWrites, type LayoutChange, type TableLayout } from './sheet-layout';
+import { catalogLayout, columnMap, layoutSchema, newLayout, planLayoutChange, RETIRED_NOTE, toCatalogRow, toSheetWrites, type LayoutChange, type TableLayout } from './sheet-layout';
 
 export { SheetLayoutError, SheetOwnershipError, STORE_METADATA_KEY } from './sheet-tags';
 
@@ -288,7 +288,7 @@ export class ManagedWorkbook {
   private followChoice(opened: OpenSheet, table: TableSchema, stored: TableLayout | null): void {
     const settings = this.requireColumns();
     const name = table.sheetName as ChoosableTable;
-    const layout = stored ?? { columns: table.columns.map((c) => c.header), retired: [] };
+    const layout = stored ?? catalogLayout(table);
     let lastColumn: number | null = null;
     const sheetLast = (): number => (lastColumn ??= this.handle(opened).getLastColumn());
     const change = planLayoutChange(layout, chosenHeaders(table, settings.choice[name]), () => sheetLast() + 1, () => {

@@ -119,7 +119,8 @@ export function planOrderPage(
         before.cells[SYNCED_COLUMN] = syncedSerial;
         writes.orders.push({ row: before.row, column: SYNCED_COLUMN + 1, cells: [syncedSerial] });
       }
-      if (ctx.fill) writes.orders.push(...fillWrites(before.row, cells, ctx.fill.orders, typeof order.currency === 'string' ? order.currency : null));
+      // The filled cells carry the order's currency for their number format (currency-formats.ts).
+      if (ctx.fill) writes.orders.push(...writesOfColumns(before.row, cells, ctx.fill.orders, typeof order.currency === 'string' ? order.currency : null));
       if (ctx.fill && ctx.fill.lineItems.length > 0) {
         for (const item of items) {
           if (lineItems.get(item.id) === undefined) continue;
@@ -150,9 +151,4 @@ export function planOrderPage(
     writes.counts.children += items.length + removed.length;
   }
   return writes;
-}
-
-/** An order's cells of the filled columns, with its currency for their number format (currency-formats.ts). */
-function fillWrites(row: number, cells: readonly CellValue[], positions: readonly number[], currency: string | null): RowWrite[] {
-  return positions.length === 0 ? [] : writesOfColumns(row, cells, positions, currency);
 }
