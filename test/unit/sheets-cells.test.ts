@@ -124,6 +124,10 @@ describe('A1 ranges and formats', () => {
   it('percentages from the API are 0–100 and are not scaled again', () => {
     expect(numberFormatFor('pct', null)).toBe('0.00"%"');
     expect(numberFormatFor('amount', 'EUR')).toContain('EUR');
+    // As Sheets shows them: a quoted or escaped % is literal, only a bare % multiplies by 100.
+    expect(displayValue(55.08, numberFormatFor('pct', null)!)).toBe('55.08%');
+    expect(displayValue(100, '0.00\\%')).toBe('100.00%');
+    expect(displayValue(0.5508, '0.00%')).toBe('55.08%');
   });
   it('USD amounts show as Sheets\' Currency format does ($1,234.50); other currencies keep their code', () => {
     expect(displayValue(1234.5, numberFormatFor('amount', 'USD')!)).toBe('$1,234.50');

@@ -123,7 +123,10 @@ function formatNumberSection(value: number, section: string): string {
   const prefix = literalOf(section.slice(0, first));
   const suffix = literalOf(section.slice(last + 1));
   const digits = section.slice(first, last + 1);
-  const percent = (prefix + suffix).includes('%') ? 100 : 1;
+  // Only a bare % scales by 100; a quoted ("%") or escaped (\%) one is literal text. Google's
+  // "Date and number formats" guide (developers.google.com/sheets/api/guides/formats): text in
+  // quotes and characters after a backslash are shown as they are.
+  const percent = (cleaned.slice(0, first) + cleaned.slice(last + 1)).includes('%') ? 100 : 1;
   const [intPattern, fracPattern = ''] = digits.split('.');
   const decimals = fracPattern.replace(/[^0#?]/g, '').length;
   const minDecimals = fracPattern.replace(/[^0]/g, '').length;
