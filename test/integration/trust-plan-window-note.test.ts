@@ -2,7 +2,7 @@
  * Issue 9 hole 6 [spec 2.1, 8.3]: when the plan's history window cuts what the API returns, the
  * sheets say so where their reader looks first (a note on the first header cell of Orders and
  * Daily P&L, with the days the plan shows), never a silently shorter history; widening the plan
- * takes the note away with the next sync.
+ * takes the note away with the next sync. Revenue and discount headers say how they relate (spec 2.3).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
@@ -48,4 +48,25 @@ describe('the plan window in the sheets [spec 8.3]', () => {
     expect(headerNote('Orders')).toBe('');
     expect(headerNote('Daily P&L')).toBe('');
   }, 120_000);
+});
+
+describe('the discount trap, where the reader looks [spec 2.3]', () => {
+  function noteOfHeader(name: string, header: string): string {
+    const sheet = (stack.runtime.workbook as unknown as Workbook).sheetByName(name) as SheetModel;
+    let column = 0;
+    for (let c = 1; c <= sheet.lastColumn() && column === 0; c++) if (sheet.value(1, c) === header) column = c;
+    expect(column, `${name} has ${header}`).toBeGreaterThan(0);
+    return sheet.note(1, column) ?? '';
+  }
+
+  it('revenue says it is already after discounts, and discounts say they are reference only', async () => {
+    // The API's own figures: gross_revenue already excludes the discount, so gross − discount is not net.
+    const orders = ((await stack.truth('orders')) as { data: Json[] }).data;
+    const discounted = orders.find((o) => Number((o.economics as Json).discount) > 0);
+    expect(discounted, 'the store has a discounted order').toBeDefined();
+    for (const [sheet, gross, discount] of [['Orders', 'gross_revenue', 'discount'], ['Daily P&L', 'gross_revenue', 'discounts']] as const) {
+      expect(noteOfHeader(sheet, gross)).toMatch(/already after discounts/i);
+      expect(noteOfHeader(sheet, discount)).toMatch(/reference only.*counts it twice/i);
+    }
+  });
 });

@@ -72,6 +72,11 @@ const cogsColumns = (): ColumnSpec[] => [
 /** Derived order status values. */
 export type OrderStatus = 'active' | 'cancelled' | 'gone';
 
+/** The discount trap (spec 2.3): revenue is already net of discounts, so subtracting them again counts them twice. */
+const GROSS_AFTER_DISCOUNTS = 'Already after discounts (API spec 2.3): do not subtract discount again.';
+const DISCOUNT_REFERENCE = 'For reference only: already taken off gross_revenue (API spec 2.3); subtracting it again counts it twice.';
+const DAILY_NOTES: Readonly<Record<string, string>> = { ad_spend: ESTIMATE_AD_SPEND, gross_revenue: GROSS_AFTER_DISCOUNTS, discounts: DISCOUNT_REFERENCE };
+
 export const ORDERS: TableSchema = {
   sheetName: 'Orders',
   indexColumns: 5,
@@ -100,9 +105,9 @@ export const ORDERS: TableSchema = {
     field('is_first_order', 'bool'),
     field('customer_order_sequence', 'int'),
     field('is_subscription_renewal', 'bool'),
-    nested('economics', 'amount', 'gross_revenue'),
+    nested('economics', 'amount', 'gross_revenue', GROSS_AFTER_DISCOUNTS),
     nested('economics', 'amount', 'shipping_revenue'),
-    nested('economics', 'amount', 'discount'),
+    nested('economics', 'amount', 'discount', DISCOUNT_REFERENCE),
     nested('economics', 'amount', 'tax'),
     nested('economics', 'bool', 'tax_included_in_price'),
     nested('economics', 'amount', 'refunds'),
@@ -217,7 +222,7 @@ export const DAILY: TableSchema = {
   columns: [
     field('date', 'date'),
     derived('synced_at', 'timestamp'),
-    ...PROFIT_TOTALS_FIELDS.map((name) => field(name, 'amount', [name], name === 'ad_spend' ? ESTIMATE_AD_SPEND : undefined)),
+    ...PROFIT_TOTALS_FIELDS.map((name) => field(name, 'amount', [name], DAILY_NOTES[name])),
   ],
 };
 
@@ -236,7 +241,7 @@ export const MONTHLY: TableSchema = {
     derived('last_day', 'date'),
     derived('days', 'int'),
     derived('synced_at', 'timestamp'),
-    ...PROFIT_TOTALS_FIELDS.map((name) => derived(name, 'amount', name === 'ad_spend' ? ESTIMATE_AD_SPEND : 'Sum of the Daily P&L days of the month.')),
+    ...PROFIT_TOTALS_FIELDS.map((name) => derived(name, 'amount', DAILY_NOTES[name] ?? 'Sum of the Daily P&L days of the month.')),
     derived('contribution_margin_pct', 'pct', MARGIN_NOTE),
     derived('net_margin_pct', 'pct', MARGIN_NOTE),
     derived('currency', 'text'),
