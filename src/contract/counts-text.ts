@@ -31,6 +31,11 @@ function n(value: number): string {
   return value.toLocaleString('en-US');
 }
 
+/** "1 day of P&L", "2 days of P&L": the noun agrees with its number. */
+function counted(value: number, one: string, many: string): string {
+  return `${n(value)} ${value === 1 ? one : many}`;
+}
+
 /**
  * "Orders: 1,200 new, 40 updated (2 cancelled) · 3,410 line items · 12 products · 30 variants · 90 days of P&L".
  * Every figure is said, zeros included, so the line reads the same as the run's Sync log row.
@@ -40,10 +45,10 @@ export function countsText(counts: SyncCounts): string {
   const gone = counts.ordersGone > 0 ? `, ${n(counts.ordersGone)} gone` : '';
   return [
     `Orders: ${n(counts.ordersAdded)} new, ${n(counts.ordersUpdated)} updated${cancelled}${gone}`,
-    `${n(counts.lineItems)} line items`,
-    `${n(counts.products)} products`,
-    `${n(counts.variants)} variants`,
-    `${n(counts.days)} days of P&L`,
+    counted(counts.lineItems, 'line item', 'line items'),
+    counted(counts.products, 'product', 'products'),
+    counted(counts.variants, 'variant', 'variants'),
+    counted(counts.days, 'day of P&L', 'days of P&L'),
   ].join(' · ');
 }
 

@@ -14,6 +14,8 @@ describe('sync counts name orders, line items, products, variants and days, neve
 
   it('a run that wrote nothing says 0 updated, not "Nothing new to write"', () => {
     expect(countsText(emptyCounts())).toBe('Orders: 0 new, 0 updated · 0 line items · 0 products · 0 variants · 0 days of P&L');
+    const one = { ...emptyCounts(), ordersAdded: 1, lineItems: 1, products: 1, variants: 1, days: 1 };
+    expect(countsText(one)).toBe('Orders: 1 new, 0 updated · 1 line item · 1 product · 1 variant · 1 day of P&L');
     expect(rowsWritten(emptyCounts())).toBe(0);
   });
 
