@@ -2,6 +2,7 @@
  * What `npm run deploy` needs before it spends minutes on lint and tests: a real Apps Script
  * project in .clasp.json, a real API base URL, and a clasp login. Pure: the caller reads the files.
  */
+import type { ClaspLogin } from './clasp';
 import { normaliseBaseUrl } from './manifest';
 
 export interface DeployInputs {
@@ -11,8 +12,8 @@ export interface DeployInputs {
   deployConfigJson: string | null;
   /** MA_API_BASE_URL from the environment, which the build prefers to deploy.config.json. */
   apiBaseUrlOverride?: string;
-  /** Whether clasp's credentials file exists (`npx clasp login` writes it). */
-  claspCredentialsFound: boolean;
+  /** What clasp says about its login (`npx clasp login` makes it 'logged-in'). */
+  claspLogin: ClaspLogin;
 }
 
 function parsed(text: string): Record<string, unknown> | null {
@@ -64,6 +65,9 @@ function apiBaseUrlProblem(deployConfigJson: string | null, override: string | u
 /** Every reason the deploy cannot succeed yet, each with what to do; empty when it can go ahead. */
 export function deployProblems(inputs: DeployInputs): string[] {
   const problems = [scriptIdProblem(inputs.claspJson), apiBaseUrlProblem(inputs.deployConfigJson, inputs.apiBaseUrlOverride)];
-  if (!inputs.claspCredentialsFound) problems.push('clasp is not logged in: run `npx clasp login` once (it opens Google sign-in).');
+  if (inputs.claspLogin === 'logged-out') problems.push('clasp is not logged in: run `npx clasp login` once (it opens Google sign-in).');
+  if (inputs.claspLogin === 'unknown') {
+    problems.push('clasp could not say whether it is logged in (`npx clasp show-authorized-user --json` failed): run that to see why, or `npx clasp login` again.');
+  }
   return problems.filter((p): p is string => p !== null);
 }

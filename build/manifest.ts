@@ -15,9 +15,14 @@ export function normaliseBaseUrl(raw: string): string {
   return trimmed;
 }
 
-/** Apps Script matches whitelist entries as prefixes, and requires a path: the origin plus "/". */
+/**
+ * Apps Script matches whitelist entries as prefixes, and requires a path: the origin plus "/". The
+ * origin and not the base URL: a base given as https://host/api/v1 must still let the add-on reach
+ * the token endpoint (/api/auth/oauth2/token) and discovery (/.well-known/…), spec 5.2, which the
+ * add-on fetches on the API's own origin only.
+ */
 export function whitelistFor(apiBaseUrl: string): string[] {
-  return [`${normaliseBaseUrl(apiBaseUrl)}/`];
+  return [`${new URL(normaliseBaseUrl(apiBaseUrl)).origin}/`];
 }
 
 export function buildManifest(source: Manifest, apiBaseUrl: string): Manifest {

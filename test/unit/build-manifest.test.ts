@@ -12,6 +12,20 @@ describe('manifest: urlFetchWhitelist is derived from the configured API base UR
     expect(whitelistFor('https://api.example.com/')).toEqual(['https://api.example.com/']);
   });
 
+  it('an API base URL given with /api/v1 still allows the token endpoint and discovery (spec 5.2)', () => {
+    const whitelist = whitelistFor('https://api.merchant-analytics.com/api/v1');
+    // The spec's endpoints, matched as Apps Script matches urlFetchWhitelist entries: by prefix.
+    const allowed = (url: string) => whitelist.some((prefix) => url.startsWith(prefix));
+    for (const url of [
+      'https://api.merchant-analytics.com/api/v1/orders',
+      'https://api.merchant-analytics.com/api/auth/oauth2/token',
+      'https://api.merchant-analytics.com/.well-known/oauth-authorization-server',
+    ]) {
+      expect(allowed(url), url).toBe(true);
+    }
+    expect(allowed('https://api.merchant-analytics.com.evil.example/api/v1/orders')).toBe(false);
+  });
+
   it('refuses a base URL that is not https or carries a query', () => {
     expect(() => normaliseBaseUrl('http://api.example.com')).toThrow(/https/);
     expect(() => normaliseBaseUrl('https://api.example.com/?token=x')).toThrow(/query/);

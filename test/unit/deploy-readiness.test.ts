@@ -12,7 +12,7 @@ const root = path.resolve(__dirname, '../..');
 const ready: DeployInputs = {
   claspJson: JSON.stringify({ scriptId: '1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefghijklmnop', rootDir: 'dist' }),
   deployConfigJson: JSON.stringify({ apiBaseUrl: 'https://api.merchant-analytics.com' }),
-  claspCredentialsFound: true,
+  claspLogin: 'logged-in',
 };
 
 describe('deploy readiness: every reason clasp push would fail, each with the fix', () => {
@@ -25,7 +25,7 @@ describe('deploy readiness: every reason clasp push would fail, each with the fi
     const problems = deployProblems({
       claspJson: JSON.stringify({ scriptId: 'REPLACE_WITH_YOUR_SCRIPT_ID', rootDir: 'dist' }),
       deployConfigJson: JSON.stringify({ apiBaseUrl: 'https://api.merchant-analytics.example' }),
-      claspCredentialsFound: true,
+      claspLogin: 'logged-in',
     });
     expect(problems).toHaveLength(2);
     expect(problems[0]).toMatch(/\.clasp\.json.*script id.*Script ID/);
@@ -46,7 +46,7 @@ describe('deploy readiness: every reason clasp push would fail, each with the fi
   });
 
   it('without a clasp login it says to run npx clasp login', () => {
-    expect(deployProblems({ ...ready, claspCredentialsFound: false })).toEqual([expect.stringMatching(/npx clasp login/)]);
+    expect(deployProblems({ ...ready, claspLogin: 'logged-out' })).toEqual([expect.stringMatching(/npx clasp login/)]);
   });
 });
 

@@ -34,15 +34,24 @@ const WOULD_NEED_MORE: RegExp[] = [
   /\bScriptApp\.getIdentityToken\b/,
 ];
 
-function readmeScopes(): string[] {
-  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## OAuth scopes'), readme.indexOf('\n# ', readme.indexOf('## OAuth scopes')));
+/** The scopes a table in the section from `heading` to `end` justifies, each in a sentence. */
+function justifiedScopes(file: string, heading: string, end: string): string[] {
+  const text = readFileSync(path.join(root, file), 'utf8');
+  const section = text.slice(text.indexOf(heading), text.indexOf(end, text.indexOf(heading) + heading.length));
   return [...section.matchAll(/^\| `(https:\/\/www\.googleapis\.com\/auth\/[^`]+)` \| (.+) \|$/gm)].filter((m) => m[2]!.trim().length > 20).map((m) => m[1]!);
+}
+
+function readmeScopes(): string[] {
+  return justifiedScopes('README.md', '## OAuth scopes', '\n# ');
 }
 
 describe('Google scopes', () => {
   it('the README justifies exactly the manifest\'s scopes, each in a sentence', () => {
     expect(readmeScopes().sort()).toEqual([...manifest.oauthScopes].sort());
+  });
+
+  it('docs/deploy.md gives the OAuth consent screen exactly the manifest\'s scopes, each with a justification', () => {
+    expect(justifiedScopes('docs/deploy.md', '## 6. OAuth consent screen', '\n## ').sort()).toEqual([...manifest.oauthScopes].sort());
   });
 
   it.each(Object.keys(NEEDS))('%s is used by the bundle', (scope) => {
