@@ -9,6 +9,7 @@
  * - the list names them in the Sync log, the sidebar and the tie-out (their days show ✗).
  */
 import { isApiError } from '../api';
+import { utf8Bytes } from '../platform/property-size';
 import type { Order } from '../api/types';
 import type { JobContext } from './job-context';
 import type { SkippedRecord } from './record-check';
@@ -18,6 +19,8 @@ export type SkippedKind = keyof SkippedState;
 
 /** Kept per kind (the Sync log row of the run that skipped more names them all). */
 export const SKIPPED_KEPT = 20;
+/** The list stays well under Google's 9 KB per property (ids are the API's text): the oldest go first. */
+const SKIPPED_MAX_BYTES = 6 * 1024;
 /** Skipped orders asked for again per run: a few requests, never a page. */
 export const RETRIES_PER_RUN = 3;
 
@@ -28,6 +31,8 @@ export function noteSkipped(ctx: JobContext, kind: SkippedKind, skipped: readonl
   const settled = new Set([...written, ...skipped.map((r) => r.id)]);
   if (skipped.length === 0 && !kept.some((r) => settled.has(r.id))) return;
   const next = [...kept.filter((r) => !settled.has(r.id)), ...skipped.map((r) => ({ id: r.id, day: r.day, reason: r.reason }))].slice(-SKIPPED_KEPT);
+  const other = ctx.state.get('skipped')[kind === 'orders' ? 'products' : 'orders'];
+  while (next.length > 0 && utf8Bytes(JSON.stringify([next, other])) > SKIPPED_MAX_BYTES) next.shift();
   ctx.state.update('skipped', { [kind]: next });
 }
 
