@@ -1,6 +1,7 @@
 import type { CostGapsView } from './cost-gaps-text';
 import type { ClosedMonthView } from './closed-month-text';
 import type { TieoutView } from './tieout-text';
+import type { SkippedView } from './skipped-text';
 /**
  * What crosses google.script.run between the sidebar and the server. Everything here is JSON-safe
  * (strings, numbers, booleans, null, arrays, plain objects): Apps Script drops Dates and class
@@ -173,6 +174,8 @@ export interface SidebarState {
   costGaps?: CostGapsView | null;
   /** The latest tie-out of Orders against the Daily P&L (the Checks sheet); null before the first. */
   tieout?: TieoutView | null;
+  /** Records the sync skipped because they cannot be written to the sheet; null when there are none. */
+  skipped?: SkippedView | null;
   /** What getSidebarStamp answered as this state was read: a later, different stamp means something changed since. */
   stamp?: string;
   /** The e-mail a failed scheduled run sends, when someone opted in. */

@@ -6,6 +6,7 @@
 import { emptyCounts, sumCounts } from '../contract/counts-text';
 import type { RunStepView, SidebarState, SyncProgress } from '../contract/sidebar';
 import { tieoutAdvice, tieoutText } from '../contract/tieout-text';
+import { skippedRecordsText } from '../contract/skipped-text';
 import { byId, setText, show } from './dom';
 import { formatTime } from './format';
 import { renderProgress } from './render';
@@ -24,6 +25,9 @@ export interface ChecksActions {
 }
 
 export function renderChecks(state: SidebarState): void {
+  const skipped = state.skipped ? skippedRecordsText(state.skipped) : null;
+  show('skipped-records', skipped !== null);
+  setText('skipped-records', skipped ?? '');
   const view = state.tieout ?? null;
   show('tieout', view !== null);
   if (!view) return;

@@ -3,6 +3,7 @@ import type { AuthServer } from '../oauth/index.js';
 import { rateLimitedHeaders, type RateLimiter } from '../ratelimit.js';
 import { isCursorFault, sendHtmlErrorPage, type FaultInjector } from '../faults.js';
 import { sendError, sendJson } from '../http.js';
+import { bodyText } from '../data/raw-fields.js';
 import type { EmulatorState } from '../state.js';
 import { account, stores } from './account.js';
 import type { ApiContext, ApiResult } from './context.js';
@@ -120,7 +121,7 @@ export class ApiRouter {
     }
     const headers = { 'Cache-Control': 'no-store', ...admission.headers, ...result.headers };
     if (fault?.body === 'truncated') {
-      const text = JSON.stringify(result.body);
+      const text = bodyText(result.body);
       const cut = text.slice(0, Math.max(1, Math.floor(text.length / 2)));
       res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(cut), ...headers });
       res.end(cut);

@@ -2,6 +2,7 @@ import type { components } from '../../../src/server/api/generated/schema.js';
 import { computeEconomics } from '../data/economics.js';
 import type { CostRecord, OrderRecord, ProductRecord, StoreRecord } from '../data/model.js';
 import { toAmount } from '../money.js';
+import { withRawFields } from '../data/raw-fields.js';
 
 export type Order = components['schemas']['Order'];
 export type Product = components['schemas']['Product'];
@@ -24,6 +25,10 @@ export function storeJson(store: StoreRecord): Store {
 }
 
 export function orderJson(order: OrderRecord, taxTreatedAsCost: boolean): Order {
+  return withRawFields(plainOrderJson(order, taxTreatedAsCost), order.rawFields);
+}
+
+function plainOrderJson(order: OrderRecord, taxTreatedAsCost: boolean): Order {
   const e = computeEconomics(order, taxTreatedAsCost);
   const gid = `gid://shopify/Order/${order.externalId}`;
   return {

@@ -2,6 +2,7 @@ import { orderJson, productJson, storeJson } from '../api/serialize.js';
 import { applyOrderChange, applyProductChange, ChangeConflict, ORDER_CHANGE_KINDS, PRODUCT_CHANGE_KINDS, type OrderChangeKind, type ProductChangeKind } from '../data/changes.js';
 import { fulfil } from '../data/orders.js';
 import { PatchError, patchedOrder } from '../data/patch.js';
+import { isRawFieldPath, rawJsonMark } from '../data/raw-fields.js';
 import { dailyRows } from '../data/pnl.js';
 import type { StoreData } from '../data/store-data.js';
 import { FaultInjector, parseFault } from '../faults.js';
@@ -125,6 +126,30 @@ export class ControlActions {
     Object.assign(order, copy);
     data.touchOrder(order, this.state.nextMarker(order.updatedMs));
     return { success: true, data: orderJson(order, data.store.taxTreatedAsCost) };
+  }
+
+  /**
+   * Test control only: `{field, json}` serves `field` (`customer_ref`, `line_items.0.name`) as the
+   * raw JSON text `json`, spec or not; `json: null` serves the field as before. A change: updated_at moves.
+   */
+  rawOrderField(id: string, json: Json): Json {
+    const { data, order } = this.findOrder(id);
+    const field = json.field;
+    if (typeof field !== 'string' || !isRawFieldPath(field)) throw new ApplyError(400, 'invalid_parameter', 'field must be an order field name or line_items.<index>.<field>');
+    const raw = { ...order.rawFields };
+    if (json.json === null) delete raw[field];
+    else {
+      if (typeof json.json !== 'string') throw new ApplyError(400, 'invalid_parameter', 'json must be JSON text, or null to serve the field as before');
+      try {
+        JSON.parse(json.json);
+      } catch {
+        throw new ApplyError(400, 'invalid_parameter', 'json is not valid JSON text');
+      }
+      raw[field] = rawJsonMark(json.json);
+    }
+    order.rawFields = Object.keys(raw).length > 0 ? raw : undefined;
+    data.touchOrder(order, this.state.nextMarker(order.updatedMs));
+    return { success: true, id: order.id, updated_at: new Date(order.updatedMs).toISOString() };
   }
 
   vanishOrder(id: string): Json {

@@ -1,6 +1,7 @@
 import type { components } from '../../../src/server/api/generated/schema.js';
 import type { Cents } from '../money.js';
 import type { Plan } from '../options.js';
+import type { RawFields } from './raw-fields.js';
 
 /** Internal records: amounts in cents, instants in ms. Published shapes are built by ../api/serialize.ts. */
 
@@ -109,6 +110,8 @@ export interface OrderRecord {
   paymentFee: Cents;
   adSpend: Cents;
   adSpendBasis: string;
+  /** Test control only: fields served as raw JSON text (raw-fields.ts); absent normally. */
+  rawFields?: RawFields;
 }
 
 /** Share of net revenue allocated as overhead, and how the overhead splits for the P&L. */

@@ -56,7 +56,8 @@ export function writeTieout(ctx: JobContext): string {
   if (first === null) return '';
   const books = readPnlBooks(ctx.api, first, today, () => ctx.budget.canStartStep());
   const held = basisWords(ctx.state.get('sheetsBasis').basis);
-  const rows = tieOut({ orderRows, dayOf: dayKey, pnlDays: books.days, storeCurrency: ctx.state.get('meta').storeCurrency, basisHeld: held, basisNow: held });
+  const skippedOrders = ctx.state.get('skipped').orders;
+  const rows = tieOut({ orderRows, dayOf: dayKey, pnlDays: books.days, storeCurrency: ctx.state.get('meta').storeCurrency, basisHeld: held, basisNow: held, skippedOrders });
   const checkedAt = ctx.now();
   const writes: RowWrite[] = rows.map((r, i) => ({ row: i + 2, column: 1, cells: tieoutCells(r, checkedAt, ctx.workbook.timeZone) }));
   const previous = ctx.state.get('tieout').rows;

@@ -49,6 +49,8 @@ export interface TieoutInput {
   /** The basis the sheets hold and the one the service reports now (words); unequal → every day ✗. */
   basisHeld: string | null;
   basisNow: string | null;
+  /** Orders the sync skipped (sync/skipped-records.ts): their days cannot tie out, whatever the sums say. */
+  skippedOrders?: ReadonlyArray<{ id: string; day: string | null }>;
 }
 
 const FIGURES = TIEOUT_FIGURES.map((f) => f.figure);
@@ -118,6 +120,7 @@ export function tieOut(input: TieoutInput): TieoutRow[] {
   const counts = new Map<string, number>();
   const otherCurrency = new Map<string, number>();
   const rows: TieoutRow[] = [];
+  const skippedOn = skippedByDay(input.skippedOrders ?? []);
   for (const day of [...input.pnlDays].sort((a, b) => (a.date < b.date ? -1 : 1))) {
     const od = orderDays.get(day.date);
     const oc = od ? od.cents : emptyCents();
@@ -126,7 +129,7 @@ export function tieOut(input: TieoutInput): TieoutRow[] {
     pnlSide.push({ date: day.date, figures: asFigures(pc) });
     counts.set(day.date, od ? od.count : 0);
     otherCurrency.set(day.date, od ? od.otherCurrency : 0);
-    rows.push(compare(day.date, 'day', od ? od.count : 0, asFigures(oc), asFigures(pc), od ? od.otherCurrency : 0, basisNote));
+    rows.push(compare(day.date, 'day', od ? od.count : 0, asFigures(oc), asFigures(pc), od ? od.otherCurrency : 0, basisNote, skippedOn.get(day.date) ?? []));
   }
   const ordersMonths = sumByPeriod(ordersSide);
   const pnlMonths = new Map(sumByPeriod(pnlSide).map((m) => [m.key, m]));
@@ -137,12 +140,19 @@ export function tieOut(input: TieoutInput): TieoutRow[] {
       count += n;
       other += otherCurrency.get(date) ?? 0;
     }
-    rows.push(compare(m.key, 'month', count, m.figures, pnlMonths.get(m.key)!.figures, other, basisNote));
+    const skipped = [...skippedOn].filter(([date]) => date.startsWith(m.key)).flatMap(([, ids]) => ids);
+    rows.push(compare(m.key, 'month', count, m.figures, pnlMonths.get(m.key)!.figures, other, basisNote, skipped));
   }
   return rows;
 }
 
-function compare(period: string, kind: 'day' | 'month', count: number, orders: PnlFigures, pnl: PnlFigures, otherCurrency: number, basisNote: string): TieoutRow {
+function skippedByDay(skipped: NonNullable<TieoutInput['skippedOrders']>): Map<string, string[]> {
+  const byDay = new Map<string, string[]>();
+  for (const { id, day } of skipped) if (day !== null) byDay.set(day, [...(byDay.get(day) ?? []), id]);
+  return byDay;
+}
+
+function compare(period: string, kind: 'day' | 'month', count: number, orders: PnlFigures, pnl: PnlFigures, otherCurrency: number, basisNote: string, skipped: readonly string[]): TieoutRow {
   const tolerance = Math.max(1, count); // cents
   const figures = {} as Record<TieoutFigure, TieoutLine>;
   const off: string[] = [];
@@ -158,5 +168,6 @@ function compare(period: string, kind: 'day' | 'month', count: number, orders: P
   if (basisNote) notes.push(basisNote);
   if (off.length > 0) notes.push(`Differs: ${off.join(', ')}.`);
   if (otherCurrency > 0) notes.push(`${otherCurrency} order(s) in another currency than the store's are not summed.`);
-  return { period, kind, ok: off.length === 0 && basisNote === '' && otherCurrency === 0, orders: count, figures, note: notes.join(' ') };
+  if (skipped.length > 0) notes.push(`Not synced: ${skipped.join(', ')} (the service sent values that cannot be written to the sheet; see the Sync log).`);
+  return { period, kind, ok: off.length === 0 && basisNote === '' && otherCurrency === 0 && skipped.length === 0, orders: count, figures, note: notes.join(' ') };
 }

@@ -46,6 +46,7 @@ export function profitTieout(start: unknown, end: unknown): Table {
       storeCurrency: state.get('meta').storeCurrency,
       basisHeld: held ? basisWords(held) : null,
       basisNow: now ? basisWords(now) : null,
+      skippedOrders: state.get('skipped').orders,
     });
     const checkedAt = Date.now();
     const table: Table = [CHECKS.columns.map((c) => c.header)];

@@ -1,5 +1,6 @@
 import type { CostGapsView } from '../../contract/cost-gaps-text';
 import type { TieoutView } from '../../contract/tieout-text';
+import type { SkippedView } from '../../contract/skipped-text';
 import type { ClosedMonthLine, ColumnsView, FailureNoticeView } from '../../contract/sidebar';
 import type {
   CellsView,
@@ -120,6 +121,8 @@ export interface SyncPort {
   columns?(): ColumnsView;
   /** The latest tie-out as the sync state keeps it (no request, no sheet read); null before the first. */
   tieout?(): TieoutView | null;
+  /** Records the sync skipped, as the sync state keeps them; null when there are none. */
+  skipped?(): SkippedView | null;
   /** Throws an error with userMessage when the date is not acceptable; changes nothing then. */
   setOrdersWindow(createdAfter: string | null): void;
 }

@@ -121,8 +121,9 @@ function stateOf(ports: SidebarPorts, now: number): SidebarState {
   const costGaps = ports.sync.costGaps ? ports.sync.costGaps() : null;
   const failureNotices = ports.sync.failureNotices ? ports.sync.failureNotices() : undefined;
   const tieout = ports.sync.tieout ? ports.sync.tieout() : null;
+  const skipped = ports.sync.skipped ? ports.sync.skipped() : null;
   const columns = ports.sync.columns ? ports.sync.columns() : undefined;
-  const withSync = (connected: boolean, schedule: ScheduleView): SidebarState => ({ ...base, cells, jobs: ports.sync.jobs(connected), schedule, closedMonths, costGaps, failureNotices, tieout, columns });
+  const withSync = (connected: boolean, schedule: ScheduleView): SidebarState => ({ ...base, cells, jobs: ports.sync.jobs(connected), schedule, closedMonths, costGaps, failureNotices, tieout, skipped, columns });
   const schedule = pausedIfBroken(ports, status.state, ports.sync.schedule());
   const lastStore = ports.memory.lastStore();
   // A broken connection names the store it read; "not connected" names none.

@@ -151,6 +151,11 @@ export function syncModulePort(): SyncPort {
       if (t.checkedAt === null) return null;
       return { checkedAt: new Date(t.checkedAt).toISOString(), days: t.days, failedDays: t.failedDays.slice(), failedCount: t.failedCount, cutFrom: t.cutFrom };
     },
+    skipped() {
+      const { orders, products } = new SyncStateStore(documentProperties()).get('skipped');
+      if (orders.length === 0 && products.length === 0) return null;
+      return { orders: orders.map((o) => ({ ...o })), products: products.map((p) => ({ id: p.id, reason: p.reason })) };
+    },
     latestRunStamp() {
       const state = new SyncStateStore(documentProperties());
       const run = state.get('lastRuns')[0];

@@ -9,6 +9,7 @@ import type { PageContext } from './order-page';
 import type { SyncCounts } from '../../contract/sidebar';
 import { emptyCounts } from '../../contract/counts-text';
 import type { SyncStateStore } from './state';
+import type { RunSkipped } from './skipped-records';
 
 export type JobName = 'orders' | 'products' | 'daily' | 'reconcile';
 
@@ -18,10 +19,12 @@ export interface RunTally {
   counts: SyncCounts;
   /** Row writes sent (all sheets; a seen-mark of the monthly check included). */
   rows: number;
+  /** Records this run could not write, by id (skipped-records.ts). */
+  skipped: RunSkipped;
 }
 
 export function emptyTally(): RunTally {
-  return { pages: 0, counts: emptyCounts(), rows: 0 };
+  return { pages: 0, counts: emptyCounts(), rows: 0, skipped: { orders: [], products: [] } };
 }
 
 export interface JobContext {

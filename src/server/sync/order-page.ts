@@ -11,6 +11,7 @@ import { buildRow } from '../sheets/rows';
 import { costStatusOf, lineCostStatuses, type LineCostStatus } from '../sheets/cost-status';
 import { columnIndex, LINE_ITEMS, ORDERS, type OrderStatus } from '../sheets/schema';
 import type { MemberIndex } from './members';
+import { recordProblem, skippedRecord, updatedAtMs, type SkippedRecord } from './record-check';
 
 export interface PageContext {
   spreadsheetTimeZone: string;
@@ -54,6 +55,10 @@ export interface OrderPageWrites {
   maxUpdatedAt: string | null;
   /** Earliest placement date (store zone) among the page's orders: Daily P&L from there is stale. */
   minPlacedDate: string | null;
+  /** Orders that could not be turned into cells: nothing of them written. */
+  skipped: SkippedRecord[];
+  /** Ids of the orders the page wrote or found unchanged. */
+  written: string[];
 }
 
 export function orderStatus(order: Order): OrderStatus {
@@ -62,20 +67,63 @@ export function orderStatus(order: Order): OrderStatus {
 
 /** The feed is at-least-once: an id may repeat; its last occurrence is the current one. */
 export function lastOccurrences<T extends { id: string }>(records: readonly T[]): T[] {
-  const byId = new Map<string, T>();
+  const byId = new Map<unknown, T>();
   for (const r of records) {
-    byId.delete(r.id);
-    byId.set(r.id, r);
+    // A record without a text id (not even an object) is kept on its own, for the page to skip by name.
+    const id: unknown = r !== null && typeof r === 'object' && typeof r.id === 'string' ? r.id : {};
+    byId.delete(id);
+    byId.set(id, r);
   }
   return [...byId.values()];
 }
 
 /** A line item's amounts are in its order's currency (spec 2.3): the write carries it for the number format. */
-function lineItemWrite(item: LineItem, order: Order, status: OrderStatus, costStatus: LineCostStatus | null, lineItems: KeyIndex, ctx: PageContext): RowWrite {
+function lineItemCells(item: LineItem, order: Order, status: OrderStatus, costStatus: LineCostStatus | null, ctx: PageContext): CellValue[] {
   const derived = { order_id: order.id, sync_status: status, synced_at: new Date(ctx.syncedAt).toISOString(), cost_status: costStatus };
-  const cells = buildRow(LINE_ITEMS, item, derived, ctx.spreadsheetTimeZone);
+  return buildRow(LINE_ITEMS, item, derived, ctx.spreadsheetTimeZone);
+}
+
+function lineItemWrite(item: LineItem, cells: CellValue[], order: Order, lineItems: KeyIndex): RowWrite {
   const placed = lineItems.put(item.id, cells.slice(0, LINE_ITEMS.indexColumns));
   return { row: placed.row, column: 1, cells, currency: typeof order.currency === 'string' ? order.currency : null };
+}
+
+/** The key index and the members are touched only once every cell of the order and its line items is built. */
+interface BuiltOrder {
+  status: OrderStatus;
+  placedDate: string | null;
+  cells: CellValue[];
+  items: readonly LineItem[];
+  itemCells: Map<string, CellValue[]>;
+}
+
+function buildOrder(order: Order, ctx: PageContext): BuiltOrder {
+  const status = orderStatus(order);
+  const placedDate = placedDayOf(order, ctx.storeTimeZone);
+  const cells = buildRow(
+    ORDERS,
+    order,
+    {
+      status,
+      placed_date: placedDate,
+      gone_at: null,
+      synced_at: new Date(ctx.syncedAt).toISOString(),
+      cost_status: costStatusOf(order.economics?.cogs_source, order.economics?.cogs_coverage_pct),
+    },
+    ctx.spreadsheetTimeZone,
+  );
+  const items: readonly LineItem[] = Array.isArray(order.line_items) ? lastOccurrences(order.line_items) : [];
+  if (items.some((item) => item === null || typeof item !== 'object' || typeof item.id !== 'string' || item.id === '')) throw new Error('a line item without an id');
+  const costs = lineCostStatuses(order.economics?.cogs_source, order.economics?.cogs_coverage_pct, items);
+  const itemCells = new Map(items.map((item, i) => [item.id, lineItemCells(item, order, status, costs[i] ?? null, ctx)]));
+  return { status, placedDate, cells, items, itemCells };
+}
+
+/** Only a text created_at is parsed: Date.parse of an array turns it into text, recursively. */
+function placedDayOf(order: Order, storeTimeZone: string): string | null {
+  const created: unknown = order !== null && typeof order === 'object' ? order.created_at : undefined;
+  const createdMs = typeof created === 'string' ? Date.parse(created) : NaN;
+  return Number.isNaN(createdMs) ? null : instantToLocalDate(createdMs, storeTimeZone);
 }
 
 export function planOrderPage(
@@ -85,34 +133,29 @@ export function planOrderPage(
   members: MemberIndex,
   ctx: PageContext,
 ): OrderPageWrites {
-  const writes: OrderPageWrites = { orders: [], lineItems: [], counts: { inserted: 0, updated: 0, cancelled: 0, children: 0 }, maxUpdatedAt: null, minPlacedDate: null };
+  const writes: OrderPageWrites = { orders: [], lineItems: [], counts: { inserted: 0, updated: 0, cancelled: 0, children: 0 }, maxUpdatedAt: null, minPlacedDate: null, skipped: [], written: [] };
   const syncedSerial: CellValue = instantToSerial(ctx.syncedAt, ctx.spreadsheetTimeZone);
   let maxMs = -Infinity;
   for (const order of lastOccurrences(page)) {
-    const status = orderStatus(order);
-    const createdMs = Date.parse(order.created_at);
-    const placedDate = Number.isNaN(createdMs) ? null : instantToLocalDate(createdMs, ctx.storeTimeZone);
-    const cells = buildRow(
-      ORDERS,
-      order,
-      {
-        status,
-        placed_date: placedDate,
-        gone_at: null,
-        synced_at: new Date(ctx.syncedAt).toISOString(),
-        cost_status: costStatusOf(order.economics?.cogs_source, order.economics?.cogs_coverage_pct),
-      },
-      ctx.spreadsheetTimeZone,
-    );
-    const before = orders.get(order.id);
-    const updatedMs = Date.parse(order.updated_at);
+    // A skipped order still moves the watermark: it is retried by id (skipped-records.ts), not by reading pages again.
+    const updatedMs = updatedAtMs(order);
     if (!Number.isNaN(updatedMs) && updatedMs > maxMs) {
       maxMs = updatedMs;
       writes.maxUpdatedAt = order.updated_at;
     }
-    const items: readonly LineItem[] = Array.isArray(order.line_items) ? lastOccurrences(order.line_items) : [];
-    const costs = lineCostStatuses(order.economics?.cogs_source, order.economics?.cogs_coverage_pct, items);
-    const costOf = new Map(items.map((item, i) => [item.id, costs[i] ?? null]));
+    const problem = recordProblem(order);
+    let built: BuiltOrder;
+    try {
+      if (problem !== null) throw new Error(problem);
+      built = buildOrder(order, ctx);
+    } catch (e) {
+      writes.skipped.push(skippedRecord(order, placedDayOf(order, ctx.storeTimeZone), e));
+      continue;
+    }
+    writes.written.push(order.id);
+    const { status, placedDate, cells, items, itemCells } = built;
+    const lineCells = (item: LineItem): CellValue[] => itemCells.get(item.id) ?? [];
+    const before = orders.get(order.id);
     // Re-read in the overlap or repeated by the feed, with the same change marker and status: nothing to write.
     if (before && !ctx.rewriteAll && isUnchanged(ORDERS, before, cells, [STATUS_COLUMN])) {
       if (ctx.markSeen) {
@@ -124,13 +167,13 @@ export function planOrderPage(
       if (ctx.fill && ctx.fill.lineItems.length > 0) {
         for (const item of items) {
           if (lineItems.get(item.id) === undefined) continue;
-          const line = lineItemWrite(item, order, status, costOf.get(item.id) ?? null, lineItems, ctx);
+          const line = lineItemWrite(item, lineCells(item), order, lineItems);
           writes.lineItems.push(...writesOfColumns(line.row, line.cells, ctx.fill.lineItems, line.currency));
         }
       }
       // Line item rows the user deleted (or a Line items sheet built again) are put back; the order itself did not change.
       const missing = items.filter((item) => lineItems.get(item.id) === undefined);
-      for (const item of missing) writes.lineItems.push(lineItemWrite(item, order, status, costOf.get(item.id) ?? null, lineItems, ctx));
+      for (const item of missing) writes.lineItems.push(lineItemWrite(item, lineCells(item), order, lineItems));
       writes.counts.children += missing.length;
       continue;
     }
@@ -145,7 +188,7 @@ export function planOrderPage(
 
     // A line item carries its order's status (spec 2.6), so a pivot on Line items excludes
     // cancelled and gone orders exactly as one on Orders does.
-    for (const item of items) writes.lineItems.push(lineItemWrite(item, order, status, costOf.get(item.id) ?? null, lineItems, ctx));
+    for (const item of items) writes.lineItems.push(lineItemWrite(item, lineCells(item), order, lineItems));
     const removed = members.replaceChildren(order.id, items.map((i) => i.id), syncedSerial);
     writes.lineItems.push(...removed);
     writes.counts.children += items.length + removed.length;

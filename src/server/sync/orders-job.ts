@@ -23,6 +23,7 @@ import { MemberIndex } from './members';
 import { planOrderPage, type PageContext } from './order-page';
 import { startPass, widens } from './reconcile-pass';
 import { rowCounts } from './sheet-health';
+import { noteSkipped, retrySkippedOrders } from './skipped-records';
 
 interface OrderWriter {
   write(orders: readonly Order[]): string | null;
@@ -46,6 +47,7 @@ export function orderWriter(ctx: JobContext, markSeen = false, rewrite = false, 
       ctx.tally.counts.ordersCancelled += plan.counts.cancelled;
       ctx.tally.counts.lineItems += plan.counts.children;
       ctx.tally.rows += plan.orders.length + plan.lineItems.length;
+      noteSkipped(ctx, 'orders', plan.skipped, plan.written);
       const daily = ctx.state.get('daily');
       if (plan.minPlacedDate !== null && daily.historyDone && (daily.dirtyFrom === null || plan.minPlacedDate < daily.dirtyFrom)) {
         ctx.state.update('daily', { dirtyFrom: plan.minPlacedDate });
@@ -57,6 +59,7 @@ export function orderWriter(ctx: JobContext, markSeen = false, rewrite = false, 
 
 export function runOrdersJob(ctx: JobContext): JobResult {
   const writer = orderWriter(ctx);
+  retrySkippedOrders(ctx, (orders) => writer.write(orders));
   let cursor: string | null = null;
   let updatedAfter = updatedAfterFor(ctx.state.get('orders').watermark);
   let restarts = 0;

@@ -5,6 +5,7 @@ import { PRODUCTS, VARIANTS } from '../sheets/schema';
 import { isCursorRejected, laterOf, pageContext, PAGE_LIMIT, updatedAfterFor, type JobContext, type JobResult } from './job-context';
 import { MemberIndex } from './members';
 import { planProductPage } from './product-page';
+import { noteSkipped } from './skipped-records';
 
 export function runProductsJob(ctx: JobContext): JobResult {
   const productIndex = ctx.workbook.index(PRODUCTS);
@@ -33,6 +34,7 @@ export function runProductsJob(ctx: JobContext): JobResult {
     ctx.tally.counts.products += plan.counts.inserted + plan.counts.updated;
     ctx.tally.counts.variants += plan.counts.children;
     ctx.tally.rows += plan.products.length + plan.variants.length;
+    noteSkipped(ctx, 'products', plan.skipped, plan.written);
     const state = ctx.state.get('products');
     ctx.state.update('products', { watermark: laterOf(state.watermark, plan.maxUpdatedAt), caughtUp: !page.hasMore });
     if (!page.hasMore || !page.nextCursor) return { job: 'products', caughtUp: true, message: 'Products are up to date.' };

@@ -35,6 +35,7 @@ import { describeSchedule, resumeSuspendedSchedule, scheduleTimeZone, suspendSch
 import { SyncStateStore } from './state';
 import { leaveBusyNote } from './busy-notes';
 import { SyncLog, type LogEntry } from './sync-log';
+import { skippedText } from './skipped-records';
 import { claimSkipNote, CUT_SHORT_NOTE, recordScheduledRun, scheduledAllowance, skippedMessage, type ScheduledAllowance } from './trigger-allowance';
 
 /** Time kept after the closing row's write: the log row and the lock release. */
@@ -202,6 +203,8 @@ export function runSync(options: RunOptions): RunOutcome {
           break;
         }
       }
+      const skipped = skippedText(tally.skipped);
+      if (skipped) messages.push(skipped);
       const meta = state.get('meta');
       if (meta.truncated) messages.push(`The plan shows history from ${meta.historyAvailableFrom ?? 'a limited date'} (older data is not available).`);
       if (allCaughtUp && state.get('capacity').stoppedAt !== null) state.update('capacity', { stoppedAt: null });

@@ -175,6 +175,12 @@ export interface ColumnFill {
   orders: number;
 }
 
+/** Records the sync could not write, oldest first (skipped-records.ts); absent in state of older versions. */
+export interface SkippedState {
+  orders: Array<{ id: string; day: string | null; reason: string }>;
+  products: Array<{ id: string; day: string | null; reason: string }>;
+}
+
 export interface SyncState {
   orders: OrdersState;
   products: ProductsState;
@@ -192,6 +198,7 @@ export interface SyncState {
   tieout: TieoutState;
   costGaps: CostGapsState;
   columns: ColumnsState;
+  skipped: SkippedState;
 }
 
 export type SyncStateKey = keyof SyncState;
@@ -212,6 +219,7 @@ const DEFAULTS: SyncState = {
   tieout: { checkedAt: null, days: 0, failedDays: [], failedCount: 0, rows: 0, cutFrom: null },
   costGaps: { orders: 0, netRevenue: 0, ordersCounted: 0, checkedAt: null },
   columns: { choice: {}, layouts: {}, fill: null },
+  skipped: { orders: [], products: [] },
 };
 
 /** Where state lives: document properties in Apps Script, a map in unit tests. */
@@ -242,6 +250,7 @@ export class SyncStateStore {
       tieout: read('tieout'),
       costGaps: read('costGaps'),
       columns: read('columns'),
+      skipped: read('skipped'),
     };
   }
 

@@ -1,0 +1,55 @@
+/**
+ * Whether one API record can be turned into cells (issue 19, item 5). A record the sheets cannot
+ * hold is skipped on its own, never the page: one poisoned order must not stop every later sync.
+ * Iterative on purpose: a value nested 20,000 deep overflows any recursive walk (JSON.stringify of
+ * a text cell included), so its depth is measured before a cell is built from it.
+ */
+
+/** Far deeper than any record of the spec (an order is 3 levels deep); a text cell's JSON stays readable. */
+export const MAX_RECORD_DEPTH = 32;
+
+/** A record a page could not turn into cells: left out of the sheets, named in the Sync log (skipped-records.ts). */
+export interface SkippedRecord {
+  id: string;
+  /** An order's placement day (store zone) when created_at can be read: its tie-out shows ✗. */
+  day: string | null;
+  reason: string;
+}
+
+/** The record's id as the Sync log names it (clipped: it is the API's text). */
+export function skippedRecord(record: unknown, day: string | null, error: unknown): SkippedRecord {
+  const id = record !== null && typeof record === 'object' ? (record as { id?: unknown }).id : undefined;
+  const text = typeof id === 'string' && id !== '' ? id : '(no id)';
+  return { id: text.length > 80 ? `${text.slice(0, 79)}…` : text, day, reason: buildFailure(error) };
+}
+
+/** Why the record cannot be written, in words for the Sync log; null when it can. */
+export function recordProblem(record: unknown): string | null {
+  if (record === null || typeof record !== 'object' || Array.isArray(record)) return 'not an object';
+  const id = (record as { id?: unknown }).id;
+  if (typeof id !== 'string' || id === '') return 'no id';
+  return nestedDeeperThan(record, MAX_RECORD_DEPTH) ? `a value nested more than ${MAX_RECORD_DEPTH} levels deep` : null;
+}
+
+function nestedDeeperThan(root: object, limit: number): boolean {
+  const stack: Array<{ value: unknown; depth: number }> = [{ value: root, depth: 1 }];
+  while (stack.length > 0) {
+    const { value, depth } = stack.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth > limit) return true;
+    for (const key of Object.keys(value)) stack.push({ value: (value as Record<string, unknown>)[key], depth: depth + 1 });
+  }
+  return false;
+}
+
+/** A failure while building a record's cells, as the Sync log says it (a message, never a stack). */
+function buildFailure(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
+
+/** updated_at in epoch ms, NaN when it is not RFC 3339 text (Date.parse of an array would stringify it, recursively). */
+export function updatedAtMs(record: unknown): number {
+  const value = record !== null && typeof record === 'object' ? (record as { updated_at?: unknown }).updated_at : undefined;
+  return typeof value === 'string' ? Date.parse(value) : NaN;
+}
