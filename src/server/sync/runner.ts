@@ -36,6 +36,7 @@ import { SyncStateStore } from './state';
 import { leaveBusyNote } from './busy-notes';
 import { SyncLog, type LogEntry } from './sync-log';
 import { skippedText } from './skipped-records';
+import type { SheetPlace } from '../sheets/sheet-tags';
 import { claimSkipNote, CUT_SHORT_NOTE, recordScheduledRun, scheduledAllowance, skippedMessage, type ScheduledAllowance } from './trigger-allowance';
 
 /** Time kept after the closing row's write: the log row and the lock release. */
@@ -68,6 +69,8 @@ export interface RunOutcome {
   outcome: 'ok' | 'partial' | 'error' | 'busy';
   /** Why an 'error' run stopped (failures.ts codes, e.g. 'cell_limit'); null otherwise. */
   failureCode: string | null;
+  /** Which sheet and column an 'error' run stopped on, when a sheet stopped it (never its cells' text). */
+  failurePlace?: SheetPlace;
   /** Where the last job stands, when that can be known (progress.ts). */
   position: JobPosition | null;
   /** What the run wrote, per sheet (the same figures as its Sync log row). */
@@ -102,7 +105,7 @@ export function runScheduledSync(options: { trigger: boolean; environmentNote?: 
   if (!allowance) return runSync({ jobs, budgetMs: EXECUTION_LIMIT_MS, addDueReconciliation: true, environmentNote });
   try {
     const outcome = runSync({ jobs, budgetMs: allowance.budgetMs - (Date.now() - startedAt), addDueReconciliation: true, partialNote: CUT_SHORT_NOTE, environmentNote });
-    if (outcome.outcome === 'error' && outcome.failureCode !== null) noticeFailure(outcome.failureCode, outcome.message);
+    if (outcome.outcome === 'error' && outcome.failureCode !== null) noticeFailure(outcome.failureCode, outcome.failurePlace);
     return outcome;
   } finally {
     recordScheduledRun(Date.now(), Date.now() - startedAt);
@@ -110,9 +113,9 @@ export function runScheduledSync(options: { trigger: boolean; environmentNote?: 
 }
 
 /** A fired trigger's failure that needs a person: the opted-in user's e-mail (failure-notice.ts). */
-function noticeFailure(code: string, message: string): void {
+function noticeFailure(code: string, place?: SheetPlace): void {
   const now = Date.now();
-  sendFailureNotice({ code, connectionLost: isConnectionLoss(code), message, day: instantToLocalDate(now, scheduleTimeZone() ?? 'UTC') });
+  sendFailureNotice({ code, connectionLost: isConnectionLoss(code), place, day: instantToLocalDate(now, scheduleTimeZone() ?? 'UTC') });
 }
 
 /** The day's share of trigger time is spent: say so in the Sync log once a day, and do nothing else. */
@@ -130,7 +133,7 @@ function skippedRun(startedAt: number, allowance: ScheduledAllowance): RunOutcom
       }
     }
   }
-  noticeFailure('trigger_allowance', message);
+  noticeFailure('trigger_allowance');
   const tally = emptyTally();
   return { done: false, job: null, tally, message, outcome: 'partial', failureCode: null, position: null, counts: emptyCounts(), pausedUntil: null };
 }
@@ -313,7 +316,7 @@ function failedEnding(failure: RunFailure, state: SyncStateStore): Ending {
   if (failure.connectionLost) message += pauseNote(storeTag());
   // The sidebar offers a created_after window while this stands (cleared by a window or a complete run).
   if (failure.code === 'cell_limit' || failure.code === 'backfill_too_large') state.update('capacity', { stoppedAt: Date.now() });
-  return { done: true, message, outcome: 'error', failureCode: failure.code, position: null, pausedUntil: null };
+  return { done: true, message, outcome: 'error', failureCode: failure.code, failurePlace: failure.place, position: null, pausedUntil: null };
 }
 
 /** Pauses the schedule of a lost connection (remembering it for the reconnect) and says so. */
