@@ -71,8 +71,8 @@ describe('issue 19 item 3: a token endpoint that redirects is not followed', () 
       s.runtime.properties.script.set('MA_API_BASE_URL', f.url);
 
       const page = await s.connect({ storeId: s.storeId });
-      expect(f.redirected).toBe(1);
       expect(f.received).toEqual([]);
+      expect(f.redirected).toBe(1);
       expect(page.outcome).toBe('operator');
       expect(page.html).toContain('MA_API_BASE_URL');
       // The code was never redeemed anywhere: the emulator saw no token request either.
