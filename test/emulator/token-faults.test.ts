@@ -114,3 +114,35 @@ describe('POST /_emulator/faults/clear: the service recovers', () => {
     expect((await refresh(token)).status).toBe(200);
   });
 });
+
+describe('POST /_emulator/token-answers: a token endpoint that answers other than spec 5.5 (test control)', () => {
+  it('token_type: the next successful answer names it; the one after says Bearer again', async () => {
+    const token = await mintedRefreshToken();
+    expect((await control('/_emulator/token-answers', { token_type: 'mac' })).status).toBe(200);
+    const odd = JSON.parse((await refresh(token)).body) as { token_type: string; refresh_token: string };
+    expect(odd.token_type).toBe('mac');
+    const next = JSON.parse((await refresh(odd.refresh_token)).body) as { token_type: string };
+    expect(next.token_type).toBe('Bearer');
+  });
+
+  it('scope: the code is redeemed for fewer scopes than were approved, and the API enforces them', async () => {
+    const pkce = newPkcePair();
+    const url = authorizeUrl(emulator.url, { clientId: emulator.clientId, redirectUri: REDIRECT, scope: 'store:read orders:read offline_access', state: 's', challenge: pkce.challenge });
+    const code = new URL(await approveAuthorization(url)).searchParams.get('code')!;
+    await control('/_emulator/token-answers', { scope: 'store:read offline_access' });
+    const answer = JSON.parse((await tokenRequest({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: pkce.verifier })).body) as { access_token: string; scope: string };
+    expect(answer.scope).toBe('store:read offline_access');
+    const orders = await httpRequest(emulator.url + '/api/v1/orders', { headers: { Authorization: `Bearer ${answer.access_token}` } });
+    expect(orders.status).toBe(403);
+    expect(JSON.parse(orders.body)).toMatchObject({ error: { code: 'insufficient_scope' } });
+  });
+
+  it('refuses an unknown field or scope, and is forgotten by /_emulator/reset', async () => {
+    expect((await control('/_emulator/token-answers', { token_types: 'mac' })).status).toBe(400);
+    expect((await control('/_emulator/token-answers', { scope: 'orders:write' })).status).toBe(400);
+    await control('/_emulator/token-answers', { token_type: 'mac' });
+    await control('/_emulator/reset', {});
+    const token = await mintedRefreshToken();
+    expect(JSON.parse((await refresh(token)).body)).toMatchObject({ token_type: 'Bearer' });
+  });
+});

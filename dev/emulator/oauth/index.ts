@@ -9,6 +9,7 @@ import { authorizationServerMetadata, protectedResourceMetadata, resourceMetadat
 import { GrantStore } from './grant-store';
 import { PkceLedger } from './pkce-ledger';
 import { parseJsonObject, sendApiError, sendHtml, sendJson, sendRedirect } from './http-io';
+import { TokenAnswerOverrides } from './token-answer';
 import { TokenEndpoint } from './token-endpoint';
 import {
   AS_METADATA_PATH,
@@ -34,6 +35,7 @@ export class AuthServer {
   private readonly client: RegisteredClient;
   private readonly statsCounters = new AuthStats();
   private readonly pkce = new PkceLedger();
+  private readonly tokenAnswers = new TokenAnswerOverrides();
   private readonly consent: ConsentFlow;
   private readonly tokenEndpoint: TokenEndpoint;
   private readonly control: AuthControl;
@@ -56,7 +58,7 @@ export class AuthServer {
       client,
       stores: deps.stores,
     });
-    this.tokenEndpoint = new TokenEndpoint({ clock: deps.clock, grants: this.grants, client, baseUrl: deps.baseUrl, stats: this.statsCounters, pkce: this.pkce });
+    this.tokenEndpoint = new TokenEndpoint({ clock: deps.clock, grants: this.grants, client, baseUrl: deps.baseUrl, stats: this.statsCounters, pkce: this.pkce, answers: this.tokenAnswers });
     this.control = new AuthControl({ grants: this.grants, client, stores: deps.stores, defaultStoreId: deps.defaultStoreId });
   }
 
@@ -98,6 +100,13 @@ export class AuthServer {
         return this.getOnly(method, res, () => this.control.describeClient(res, this.client));
       case '/_emulator/tokens':
         return this.postJson(method, res, body, (json) => this.control.mintTokens(res, json));
+      case '/_emulator/token-answers':
+        if (method === 'GET') return this.getOnly(method, res, () => sendJson(res, 200, this.tokenAnswers.describe()));
+        return this.postJson(method, res, body, (json) => {
+          const problem = this.tokenAnswers.set(json);
+          if (problem) return sendApiError(res, 400, 'invalid_parameter', problem);
+          sendJson(res, 200, this.tokenAnswers.describe());
+        });
       default:
         return false;
     }
@@ -127,6 +136,7 @@ export class AuthServer {
     this.consent.clear();
     this.statsCounters.clear();
     this.pkce.clear();
+    this.tokenAnswers.clear();
     this.client.disabled = false;
     this.client.redirectUris = [...(options.redirectUris ?? this.deps.redirectUris)];
   }

@@ -8,6 +8,8 @@ import { parseForm, sendJson, sendTruncatedJson } from './http-io';
 import { isWellFormedVerifier, verifierMatches } from './pkce';
 import type { PkceLedger } from './pkce-ledger';
 import { parseScope } from './scopes';
+import type { TokenAnswerOverrides } from './token-answer';
+import type { IssueRequest } from './grant-store';
 import type { RegisteredClient, TokenResponse } from './types';
 
 export interface TokenEndpointContext {
@@ -17,6 +19,7 @@ export interface TokenEndpointContext {
   baseUrl: () => string;
   stats: AuthStats;
   pkce: PkceLedger;
+  answers: TokenAnswerOverrides;
 }
 
 type Outcome = { ok: true; tokens: TokenResponse } | { ok: false; error: string; description: string };
@@ -95,8 +98,7 @@ export class TokenEndpoint {
       return failure('invalid_grant', 'the connection behind this code no longer exists');
     }
     this.ctx.grants.touch(connection);
-    const tokens = this.ctx.grants.issueTokens({ clientId, connection, storeId: record.storeId, scopes: record.scopes, originCode: record.id });
-    return { ok: true, tokens };
+    return { ok: true, tokens: this.issue({ clientId, connection, storeId: record.storeId, scopes: record.scopes, originCode: record.id }) };
   }
 
   private refresh(field: (name: string) => string | null): Outcome {
@@ -128,7 +130,7 @@ export class TokenEndpoint {
     token.rotated = true;
     this.ctx.grants.touch(connection);
     // Rotation keeps the lineage, so a replayed authorization code still revokes the whole chain.
-    const tokens = this.ctx.grants.issueTokens({
+    const tokens = this.issue({
       clientId: token.clientId,
       connection,
       storeId: token.storeId,
@@ -136,5 +138,13 @@ export class TokenEndpoint {
       originCode: token.originCode,
     });
     return { ok: true, tokens };
+  }
+
+  /** Issues the tokens of a successful exchange, as a test control may have asked (token-answer.ts). */
+  private issue(request: IssueRequest): TokenResponse {
+    const override = this.ctx.answers.take();
+    const scopes = override?.scopes ? request.scopes.filter((scope) => override.scopes!.includes(scope)) : request.scopes;
+    const tokens = this.ctx.grants.issueTokens({ ...request, scopes });
+    return override?.tokenType ? { ...tokens, token_type: override.tokenType } : tokens;
   }
 }

@@ -53,7 +53,8 @@ export type BearerResult =
 /** RFC 6749 token endpoint answer (success). */
 export interface TokenResponse {
   access_token: string;
-  token_type: 'Bearer';
+  /** 'Bearer' (spec 5.5); another type only through the token-answers test control. */
+  token_type: string;
   expires_in: number;
   refresh_token?: string;
   scope: string;

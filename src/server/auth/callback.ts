@@ -8,6 +8,7 @@ import {
   deniedPage,
   expiredPage,
   linkUsedPage,
+  missingScopePage,
   operatorPage,
   renderCallbackPage,
   serverErrorPage,
@@ -18,7 +19,10 @@ import {
 import { createOAuthService } from './service';
 import { takeConnectFlow } from './connect-flow';
 import { recordEnvironment } from '../platform/environment';
-import { accessTokenOf, grantedScopes, userLock, withUserLock } from './session';
+import { accessTokenOf, userLock, withUserLock } from './session';
+import { isOperatorDetail } from './lifecycle';
+import { redeemAuthorizationCode } from './token-grant';
+import { grantedScopesOf, missingScopes, type TokenRecord } from './token-request';
 
 /** What Apps Script passes to the callback function: query parameters plus the state's arguments. */
 export interface AuthCallbackRequest {
@@ -70,23 +74,28 @@ function completeAuthorization(request: AuthCallbackRequest): CallbackPage {
   recordEnvironment('callback', spreadsheetId);
   const service = createOAuthService(config, spreadsheetId, userLock());
   const at = Date.now();
-  let granted: boolean;
+  let token: TokenRecord;
   try {
-    granted = withUserLock(() => service.handleCallback({ parameter }));
+    // The library carried the PKCE verifier in the state token (codeVerifier_); the request is made here (token-request.ts).
+    token = withUserLock(() => redeemAuthorizationCode(service, config, String(parameter['code']), parameter['codeVerifier_']));
   } catch (e) {
     const code = oauthErrorCode(e) ?? 'token_request_failed';
     if (code === 'invalid_grant') return expiredPage(code);
-    if (code === 'invalid_client' || code === 'unauthorized_client') {
-      leaveHandoff(spreadsheetId, { kind: 'auth_failure', code: 'client_not_authorized', scopes: [], at });
-      return operatorPage(messageFor('operator_problem', null, 'client_not_authorized').message, code);
+    const operatorCode = code === 'invalid_client' || code === 'unauthorized_client' ? 'client_not_authorized' : code;
+    if (isOperatorDetail(operatorCode)) {
+      leaveHandoff(spreadsheetId, { kind: 'auth_failure', code: operatorCode, scopes: [], at });
+      return operatorPage(messageFor('operator_problem', null, operatorCode).message, code);
     }
     return serverErrorPage(code);
   }
-  if (!granted) return deniedPage();
 
-  const token = service.getToken();
   const accessToken = accessTokenOf(token);
-  const scopes = grantedScopes(token);
+  const scopes = grantedScopesOf(token);
+  if (missingScopes(token).length > 0) {
+    // Approved with fewer permissions than the add-on uses: never "Connected" (RFC 6749 3.3).
+    leaveHandoff(spreadsheetId, { kind: 'auth_failure', code: 'insufficient_scope', scopes, at });
+    return missingScopePage(messageFor('missing_scope', null, 'insufficient_scope').message);
+  }
   const probe = accessToken ? probeAccount(config.apiBaseUrl, accessToken) : null;
   if (probe && probe.ok) {
     const sheetsStore = parameter[STATE_SHEETS_STORE];

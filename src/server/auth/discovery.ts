@@ -38,6 +38,17 @@ export function endpointsFromMetadata(metadata: unknown, apiBaseUrl: string): Au
  * document cannot be read.
  */
 export function authorizationEndpoints(apiBaseUrl: string): AuthorizationEndpoints {
+  // Asked for by the library's service and by each token request (token-request.ts): one cache read per execution.
+  const known = readThisExecution.get(apiBaseUrl);
+  if (known) return known;
+  const endpoints = readEndpoints(apiBaseUrl);
+  readThisExecution.set(apiBaseUrl, endpoints);
+  return endpoints;
+}
+
+const readThisExecution = new Map<string, AuthorizationEndpoints>();
+
+function readEndpoints(apiBaseUrl: string): AuthorizationEndpoints {
   const cache = CacheService.getScriptCache();
   const cacheKey = `ma.as-metadata.${originOf(apiBaseUrl) ?? apiBaseUrl}`.slice(0, 250);
   const cached = cache ? cache.get(cacheKey) : null;

@@ -10,7 +10,7 @@ import { currentSpreadsheetId } from '../platform/context';
 import { clipText } from '../platform/property-size';
 import { handoffKey, LEGACY_TOKEN_PROPERTY_KEY } from './constants';
 import { readConnectionRecord, writeConnectionRecord } from './connection-record';
-import { confirmStore, markConnected, markOperatorProblem, recordAuthFailure } from './lifecycle';
+import { confirmStore, isOperatorDetail, markConnected, markOperatorProblem, recordAuthFailure } from './lifecycle';
 import { documentLock, grantedScopes, openSession } from './session';
 import { currentUserEmail, publishSharedAccessToken } from './token-home';
 import type { StoreRef } from './types';
@@ -101,12 +101,16 @@ function apply(handoff: Handoff): void {
     return;
   }
   const token = openSession().service.getToken(true);
-  // The token it announced is gone (the user disconnected since): nothing to adopt.
-  if (!token) return;
+  if (!token) {
+    // The code exchange itself failed for a reason only the operator fixes: say so (no token was stored).
+    if (handoff.kind === 'auth_failure' && isOperatorDetail(handoff.code)) markOperatorProblem(handoff.code, me);
+    // Otherwise the token it announced is gone (the user disconnected since): nothing to adopt.
+    return;
+  }
   markConnected(null, handoff.scopes, me);
   publishSharedAccessToken(token);
   if (handoff.kind === 'auth_failure') {
-    if (handoff.code === 'client_not_authorized') markOperatorProblem('client_not_authorized');
+    if (isOperatorDetail(handoff.code)) markOperatorProblem(handoff.code);
     else recordAuthFailure(handoff.code);
     return;
   }

@@ -7,13 +7,15 @@ import {
   writeConnectionRecord,
 } from './connection-record';
 import { messageFor } from './messages';
-import type { BrokenReason, ConnectionDetail, ConnectionRecord, ConnectionStatus, StoreRef } from './types';
+import type { BrokenReason, ConnectionDetail, ConnectionRecord, ConnectionStatus, OperatorDetail, StoreRef } from './types';
+
+const OPERATOR_DETAILS: readonly OperatorDetail[] = ['client_not_authorized', 'token_endpoint_redirected', 'unsupported_token_type'];
 
 const BROKEN_REASONS: readonly BrokenReason[] = ['revoked', 'store_changed', 'invalid_claims', 'missing_scope', 'lapsed'];
 const DETAILS: readonly ConnectionDetail[] = [
   'moved_to_other_store',
   'store_differs_from_sheets',
-  'client_not_authorized',
+  ...OPERATOR_DETAILS,
   'insufficient_scope',
   'no_plan',
   'refresh_rejected',
@@ -56,8 +58,12 @@ export function markConnectionBroken(reason: BrokenReason, detail?: string, othe
   return statusOf(record.state, record);
 }
 
-/** client_not_authorized: only the deployment's operator can fix it. */
-export function markOperatorProblem(detail: 'client_not_authorized'): ConnectionStatus {
+export function isOperatorDetail(code: string): code is OperatorDetail {
+  return (OPERATOR_DETAILS as readonly string[]).includes(code);
+}
+
+/** Only the deployment's operator can fix it (OperatorDetail); connectedBy is given when no connection was made yet. */
+export function markOperatorProblem(detail: OperatorDetail, connectedBy?: string | null): ConnectionStatus {
   const previous = readConnectionRecord();
   const record = writeConnectionRecord({
     state: 'operator_problem',
@@ -65,6 +71,7 @@ export function markOperatorProblem(detail: 'client_not_authorized'): Connection
     scopes: previous ? previous.scopes : [],
     detail,
     otherStore: null,
+    ...(connectedBy !== undefined ? { connectedBy } : {}),
   });
   return statusOf(record.state, record);
 }

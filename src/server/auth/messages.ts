@@ -68,9 +68,19 @@ export function messageFor(
         action: 'reconnect',
       };
     case 'operator_problem':
-      return {
-        message: 'Merchant Analytics does not currently accept this add-on (the application is not provisioned or was disabled). ' + OPERATOR,
-        action: 'contact_operator',
-      };
+      return { message: operatorProblemMessage(detail), action: 'contact_operator' };
   }
+}
+
+const CHECK_ADDRESS =
+  'Please ask whoever set up Merchant Analytics for your organisation to check the script property MA_API_BASE_URL: it must be the service\'s own address, whose sign-in answers without redirecting. There is nothing to change in the spreadsheet.';
+
+function operatorProblemMessage(detail: ConnectionDetail | null): string {
+  if (detail === 'token_endpoint_redirected') {
+    return `Merchant Analytics' sign-in address (its token endpoint) answered with a redirect. The add-on never follows it with its sign-in, so it cannot connect or renew its access. ${CHECK_ADDRESS}`;
+  }
+  if (detail === 'unsupported_token_type') {
+    return `Merchant Analytics answered the sign-in with a kind of access token this add-on cannot use (it uses Bearer tokens only), so the token was not used. ${CHECK_ADDRESS}`;
+  }
+  return 'Merchant Analytics does not currently accept this add-on (the application is not provisioned or was disabled). ' + OPERATOR;
 }

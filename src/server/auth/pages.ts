@@ -1,6 +1,6 @@
 /** The pages the browser shows after the merchant comes back from Merchant Analytics. */
 
-export type CallbackOutcome = 'connected' | 'denied' | 'expired' | 'link_used' | 'wrong_spreadsheet' | 'store_mismatch' | 'operator' | 'server_error';
+export type CallbackOutcome = 'connected' | 'denied' | 'expired' | 'link_used' | 'wrong_spreadsheet' | 'store_mismatch' | 'missing_scope' | 'operator' | 'server_error';
 
 export interface CallbackPage {
   outcome: CallbackOutcome;
@@ -98,6 +98,10 @@ export function serverErrorPage(reference: string): CallbackPage {
 
 export function operatorPage(message: string, reference: string): CallbackPage {
   return { outcome: 'operator', title: 'Merchant Analytics is not available for this add-on', paragraphs: [message], reference };
+}
+
+export function missingScopePage(message: string): CallbackPage {
+  return { outcome: 'missing_scope', title: 'Merchant Analytics was not given every permission', paragraphs: [message], reference: 'insufficient_scope' };
 }
 
 export function storeMismatchPage(message: string): CallbackPage {

@@ -3,6 +3,7 @@ import { oauthErrorCode, refreshFailedTemporarily, ConnectionError } from './err
 import { markConnectionBroken, markOperatorProblem } from './lifecycle';
 import type { ConnectionStatus } from './types';
 import type { AuthSession } from './session';
+import { TOKEN_ENDPOINT_REDIRECTED, UNSUPPORTED_TOKEN_TYPE } from './token-request';
 
 /**
  * The token endpoint refused a refresh. invalid_grant is all the endpoint says (revoked, moved to
@@ -20,6 +21,8 @@ export function connectionErrorAfterRefresh(
   if (code === 'invalid_client' || code === 'unauthorized_client') {
     return ConnectionError.fromStatus(markOperatorProblem('client_not_authorized'));
   }
+  // The token endpoint's answer could not be used (token-request.ts): a set-up problem, not the merchant's.
+  if (code === TOKEN_ENDPOINT_REDIRECTED || code === UNSUPPORTED_TOKEN_TYPE) return ConnectionError.fromStatus(markOperatorProblem(code));
   if (code !== 'invalid_grant') return refreshFailedTemporarily();
   const probe = oldAccessToken ? probeAccount(session.config.apiBaseUrl, oldAccessToken) : null;
   const probeCode = probe && !probe.ok ? probe.code : null;

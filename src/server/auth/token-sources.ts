@@ -7,6 +7,7 @@ import { adoptPendingConnection } from './handoff';
 import { confirmStore, connectionStatus, recordAuthFailure } from './lifecycle';
 import { connectionErrorAfterRefresh } from './refresh-failure';
 import { accessTokenOf, expiresAtMs, hasRefreshToken, openSession, withUserLock, type AuthSession } from './session';
+import { ensureAccess, refreshAccessToken } from './token-grant';
 import { isConnector, publishSharedAccessToken, readSharedAccessToken } from './token-home';
 import type { ConnectionStatus } from './types';
 
@@ -44,10 +45,11 @@ export function triggerTokenSource(): TokenSource {
       requireConnected();
       if (!connector()) return (lastGiven = sharedToken(60_000, () => anotherUsersConnection(readConnectionRecord()?.connectedBy ?? null)));
       const s = open();
-      if (!s.service.hasAccess()) {
+      const access = ensureAccess(s);
+      if (!access.ok) {
         const stored = s.service.getToken(true);
         if (!stored || !hasRefreshToken(stored)) throw notConnectedError();
-        throw connectionErrorAfterRefresh(s, s.service.getLastError(), accessTokenOf(stored), false);
+        throw connectionErrorAfterRefresh(s, access.error, accessTokenOf(stored), false);
       }
       const stored = s.service.getToken();
       const token = accessTokenOf(stored);
@@ -69,7 +71,7 @@ export function triggerTokenSource(): TokenSource {
         const expiry = expiresAtMs(stored);
         const wasStillValid = expiry === null || expiry - Date.now() > 60_000;
         try {
-          s.service.refresh();
+          refreshAccessToken(s);
         } catch (e) {
           throw connectionErrorAfterRefresh(s, e, current, wasStillValid);
         }
@@ -127,7 +129,7 @@ export function refreshProactively(refreshBelowMs: number = PROACTIVE_REFRESH_BE
       if (!stored || !needsRefresh(stored, refreshBelowMs)) return;
       const expiry = expiresAtMs(stored);
       try {
-        s.service.refresh();
+        refreshAccessToken(s);
       } catch (e) {
         throw connectionErrorAfterRefresh(s, e, accessTokenOf(stored), expiry !== null && expiry - Date.now() > 60_000);
       }
@@ -153,12 +155,13 @@ function recheckOperatorProblem(): ConnectionStatus {
   const s = openSession();
   let token: string | null = null;
   try {
-    if (s.service.hasAccess()) token = accessTokenOf(s.service.getToken());
+    const access = ensureAccess(s);
+    if (access.ok) token = accessTokenOf(s.service.getToken());
     else {
       // The refresh was refused: the grant may have been revoked or moved while the operator was
       // fixing their side; record that (Reconnect), else the merchant is told to wait for the operator forever.
       const stored = s.service.getToken(true);
-      if (stored && hasRefreshToken(stored)) connectionErrorAfterRefresh(s, s.service.getLastError(), accessTokenOf(stored), false);
+      if (stored && hasRefreshToken(stored)) connectionErrorAfterRefresh(s, access.error, accessTokenOf(stored), false);
     }
   } catch {
     token = null;
@@ -182,7 +185,7 @@ function renewRefusedToken(s: AuthSession, refused: string): string | null {
   try {
     return withUserLock(() => {
       try {
-        s.service.refresh();
+        refreshAccessToken(s);
       } catch (e) {
         throw connectionErrorAfterRefresh(s, e, refused, false);
       }

@@ -5,11 +5,14 @@ export type { ConnectionStateName };
 /** Why a connection stopped working; markConnectionBroken's public reasons plus operator problems. */
 export type BrokenReason = 'revoked' | 'store_changed' | 'invalid_claims' | 'missing_scope' | 'lapsed';
 
+/** Why only whoever set up the add-on can fix the connection (state operator_problem). */
+export type OperatorDetail = 'client_not_authorized' | 'token_endpoint_redirected' | 'unsupported_token_type';
+
 /** The finer cause behind a state, for the message and for support. */
 export type ConnectionDetail =
   | 'moved_to_other_store'
   | 'store_differs_from_sheets'
-  | 'client_not_authorized'
+  | OperatorDetail
   | 'insufficient_scope'
   | 'no_plan'
   | 'refresh_rejected';
