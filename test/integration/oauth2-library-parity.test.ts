@@ -57,7 +57,7 @@ async function moveToSecondsLeft(stack: Stack, secondsLeft: number): Promise<voi
 
 const stacks: Stack[] = [];
 async function stackWith(library: Library): Promise<Stack> {
-  const stack = await startStack({ orders: 4, seed: 23, libraries: { OAuth2: FILES[library] } });
+  const stack = await startStack({ orders: 4, seed: 23, modelledTimeOnly: true, libraries: { OAuth2: FILES[library] } });
   stacks.push(stack);
   return stack;
 }
