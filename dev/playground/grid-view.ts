@@ -117,7 +117,7 @@ export function gridWindow(sheet: SheetModel, from: number, count: number, formu
         const at = `${r}:${c}`;
         if (blocked.has(at)) {
           cell = { t: '#REF!', k: 'e', message: `Array result was not expanded because it would overwrite data in ${blocked.get(at)!}.` };
-        } else if (!result || result.state === 'pending') cell = { t: 'Loading...' };
+        } else if (!result || result.state === 'pending' || result.state === 'loading') cell = { t: 'Loading...' };
         else if (result.state === 'error') cell = { t: result.code, k: 'e', message: result.message };
         else cell = valueCell(result.cells[0]?.[0]?.value ?? '', result.cells[0]?.[0]?.format);
         cell.edit = formula;
