@@ -134,4 +134,14 @@ describe('formula cells', () => {
     await formulas.settle(sheet);
     expect(calls).toHaveLength(2);
   });
+
+  it('shows a formula\'s answer in the number format of its cell, as Sheets does (the dashboard\'s #,##0.00 and 0.00"%")', async () => {
+    const { sheet, formulas } = setup((_name, args) => ({ ok: true, value: args[2] === 'net_margin_pct' ? 12.3456 : 10280.3 }));
+    sheet.write(1, 1, { formula: '=PROFIT_SUMMARY("2026-10-01", "2026-10-31", "net_revenue")' });
+    sheet.write(1, 2, { formula: '=PROFIT_SUMMARY("2026-10-01", "2026-10-31", "net_margin_pct")' });
+    sheet.setFormat(1, 1, '#,##0.00');
+    sheet.setFormat(1, 2, '0.00"%"');
+    await formulas.settle(sheet);
+    expect(gridWindow(sheet, 1, 1, formulas).rows[0]!.map((c) => c?.t)).toEqual(['10,280.30', '12.35%']);
+  });
 });
