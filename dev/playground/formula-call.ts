@@ -85,3 +85,68 @@ export function parseFormulaCall(formula: string): FormulaCall | null {
   }
   return { name: head[1]!.toUpperCase(), args };
 }
+
+/**
+ * Sheets' built-ins "that return a different result each time they calculate" (NOW, RAND named by
+ * the custom functions guide, developers.google.com/apps-script/guides/sheets/functions#arguments;
+ * TODAY and the other RAND functions by the stricter reading of apps-script-facts.md).
+ */
+export const VOLATILE_FUNCTIONS: readonly string[] = ['NOW', 'TODAY', 'RAND', 'RANDBETWEEN', 'RANDARRAY'];
+
+/** What a formula's text mentions outside its string literals: the functions it calls and the cells it references. */
+export interface FormulaMentions {
+  calls: string[];
+  refs: Array<Extract<FormulaArg, { kind: 'ref' }>>;
+}
+
+const IDENTIFIER_CHAR = /[A-Za-z0-9_.]/;
+
+/** Scans any formula (nested calls, operators) for the calls and references it holds. Pure. */
+export function formulaMentions(formula: string): FormulaMentions {
+  const out: FormulaMentions = { calls: [], refs: [] };
+  const text = formula.replace(/^\s*=/, '');
+  let i = 0;
+  while (i < text.length) {
+    const ch = text[i]!;
+    if (ch === '"') {
+      const end = /^"(?:[^"]|"")*"?/.exec(text.slice(i))![0].length;
+      i += end;
+      continue;
+    }
+    if (i > 0 && IDENTIFIER_CHAR.test(text[i - 1]!)) {
+      i++;
+      continue;
+    }
+    const rest = text.slice(i);
+    const ref = REF.exec(rest);
+    if (ref && !/^\s*\(|^[A-Za-z0-9_.]/.test(rest.slice(ref[0].length))) {
+      const arg = parseArg(ref[0]);
+      if (arg?.kind === 'ref') out.refs.push(arg);
+      i += ref[0].length;
+      continue;
+    }
+    const call = /^([A-Za-z_][A-Za-z0-9_.]*)\s*\(/.exec(rest);
+    if (call) out.calls.push(call[1]!.toUpperCase());
+    const word = /^[A-Za-z_][A-Za-z0-9_.]*/.exec(rest);
+    i += word ? word[0].length : 1;
+  }
+  return out;
+}
+
+/** The outer function a formula calls (`=NAME(…)` as the whole formula), whatever its arguments hold. */
+export function outerCallName(formula: string): string | null {
+  const head = NAME.exec(formula);
+  if (!head) return null;
+  let depth = 1;
+  let inString = false;
+  for (let i = head[0].length; i < formula.length; i++) {
+    const ch = formula[i]!;
+    if (inString) {
+      if (ch === '"' && formula[i + 1] === '"') i++;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if (ch === '(') depth++;
+    else if (ch === ')' && --depth === 0) return formula.slice(i + 1).trim() === '' ? head[1]!.toUpperCase() : null;
+  }
+  return null;
+}

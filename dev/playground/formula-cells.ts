@@ -8,17 +8,24 @@
  * - an execution that fails shows `#ERROR!` with its message, as Sheets does;
  * - a spill that would cover a cell with content shows `#REF!` with Sheets' message;
  * - every formula cell is its own execution and they run concurrently, as Sheets recalculates.
- * A result is reused while the cell holds the same formula entry: a formula entered anew (typed,
- * or re-entered by the add-on's "Refresh formulas", also run after a sync that changed data: the
- * runtime counts each entry whose text changed, SheetModel.formulaEntry) runs again, as Sheets
- * recalculates a cell whose formula was re-entered.
+ * - a custom function whose arguments hold a volatile built-in (NOW, TODAY, RAND…: directly, nested,
+ *   or in the formula of a cell they reference) is never run: the cell shows "Loading..." for good.
+ *   Google's custom functions guide (developers.google.com/apps-script/guides/sheets/functions,
+ *   "Arguments"): such functions "are not allowed as arguments to a custom function", and the cell
+ *   stays "Loading..." — TODAY by the stricter reading (apps-script-facts.md, "Volatile arguments").
+ * A result is reused while the cell holds the same formula entry and its arguments hold the same
+ * values: a formula entered anew (typed, or re-entered by the add-on's "Refresh formulas", also run
+ * after a sync that changed data: the runtime counts each entry whose text changed,
+ * SheetModel.formulaEntry) or whose referenced cells changed runs again, as Sheets recalculates a
+ * custom function when its formula or a directly referenced cell changes (the same guide;
+ * apps-script-facts.md "Results recalculate only when the formula or a directly referenced cell changes").
  */
 import { columnToLetters } from '../gas-runtime/spreadsheet/a1';
 import { epochToSerial, serialToEpoch } from '../gas-runtime/spreadsheet/dates';
 import { DEFAULT_DATE_FORMAT, DEFAULT_DATETIME_FORMAT, isDateFormat, type CellScalar } from '../gas-runtime/spreadsheet/number-format';
 import type { SheetModel } from '../gas-runtime/spreadsheet/sheet-model';
 import type { Workbook } from '../gas-runtime/spreadsheet/workbook';
-import { parseFormulaCall, type FormulaArg } from './formula-call';
+import { formulaMentions, outerCallName, parseFormulaCall, VOLATILE_FUNCTIONS, type FormulaArg } from './formula-call';
 import type { PlaygroundRuntime, RunResultLike } from './types';
 
 export interface SpilledCell {
@@ -28,6 +35,8 @@ export interface SpilledCell {
 
 export type FormulaResult =
   | { state: 'pending' }
+  /** Sheets never runs it (a volatile argument): "Loading..." for good, nothing computing. */
+  | { state: 'loading'; reason: string }
   | { state: 'value'; cells: SpilledCell[][] }
   | { state: 'error'; code: '#ERROR!' | '#N/A'; message: string };
 
@@ -35,6 +44,8 @@ interface Entry {
   formula: string;
   /** The formula entry this answers (SheetModel.formulaEntry). */
   entered: number | undefined;
+  /** The argument values it was run with (argumentsKey). */
+  args: string;
   result: FormulaResult;
   done: Promise<void>;
 }
@@ -119,7 +130,8 @@ export class FormulaCells {
 
   /** True when the entry answers the formula the cell holds now (the same entry of the same text). */
   private answers(entry: Entry, sheet: SheetModel, row: number, column: number): boolean {
-    return entry.formula === sheet.formula(row, column) && entry.entered === sheet.formulaEntry(row, column);
+    const formula = sheet.formula(row, column);
+    return entry.formula === formula && entry.entered === sheet.formulaEntry(row, column) && entry.args === this.argumentsKey(sheet, formula);
   }
 
   /** True while any formula of the sheet is still running. */
@@ -154,7 +166,7 @@ export class FormulaCells {
   }
 
   private start(sheet: SheetModel, row: number, column: number, formula: string): Entry {
-    const entry: Entry = { formula, entered: sheet.formulaEntry(row, column), result: { state: 'pending' }, done: Promise.resolve() };
+    const entry: Entry = { formula, entered: sheet.formulaEntry(row, column), args: this.argumentsKey(sheet, formula), result: { state: 'pending' }, done: Promise.resolve() };
     this.sheetEntries(sheet).set(key(row, column), entry);
     entry.done = this.evaluate(sheet, formula).then((result) => {
       entry.result = result;
@@ -165,6 +177,11 @@ export class FormulaCells {
   private async evaluate(sheet: SheetModel, formula: string): Promise<FormulaResult> {
     const call = parseFormulaCall(formula);
     const names = await this.customFunctions();
+    const outer = outerCallName(formula);
+    if (outer !== null && names.includes(outer)) {
+      const volatile = this.volatileIn(formula, sheet, new Set());
+      if (volatile) return { state: 'loading', reason: `Sheets never runs ${outer} with ${volatile}() in its arguments: the cell stays "Loading...".` };
+    }
     if (!call) {
       return { state: 'error', code: '#N/A', message: `The playground computes only Merchant Analytics functions called with values or cell references (${names.join(', ')}).` };
     }
@@ -182,6 +199,49 @@ export class FormulaCells {
     if (result.timedOut) return { state: 'error', code: '#ERROR!', message: 'Exceeded maximum execution time (line 0).' };
     if (!result.ok) return { state: 'error', code: '#ERROR!', message: result.error?.message ?? 'The function failed.' };
     return { state: 'value', cells: spillOf(result.value, wb.timeZone) };
+  }
+
+  /**
+   * The volatile built-in a formula's arguments hold — directly, nested, or in the formula of a cell
+   * they reference (followed from cell to cell) — or null.
+   */
+  private volatileIn(formula: string, sheet: SheetModel, seen: Set<string>): string | null {
+    const mentions = formulaMentions(formula);
+    const direct = mentions.calls.find((name) => VOLATILE_FUNCTIONS.includes(name));
+    if (direct) return direct;
+    for (const ref of mentions.refs) {
+      const target = ref.sheetName === undefined ? sheet : this.workbook().sheetByName(ref.sheetName);
+      if (!target) continue;
+      const lastRow = Math.min(ref.row + ref.numRows - 1, target.lastRow());
+      for (let r = ref.row; r <= lastRow; r++) {
+        for (let c = ref.column; c < ref.column + ref.numColumns; c++) {
+          const inner = target.formula(r, c);
+          const at = `${target.sheetId}:${key(r, c)}`;
+          if (inner === undefined || seen.has(at)) continue;
+          seen.add(at);
+          const found = this.volatileIn(inner, target, seen);
+          if (found) return found;
+        }
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The values a formula's arguments hold now (and the formulas of the cells they reference), as
+   * text: a change means Sheets would recalculate the cell.
+   */
+  private argumentsKey(sheet: SheetModel, formula: string | undefined): string {
+    const call = formula === undefined ? null : parseFormulaCall(formula);
+    if (!call) return '';
+    const wb = this.workbook();
+    return JSON.stringify(call.args.map((arg) => {
+      if (arg.kind === 'value') return arg.value;
+      const target = arg.sheetName === undefined ? sheet : wb.sheetByName(arg.sheetName);
+      if (!target) return null;
+      const formulas = Array.from({ length: arg.numRows }, (_, r) => Array.from({ length: arg.numColumns }, (_, c) => target.formula(arg.row + r, arg.column + c) ?? ''));
+      return [this.argument(arg, sheet, wb), formulas];
+    }));
   }
 
   /** A formula argument as Sheets hands it to a custom function. */

@@ -117,9 +117,10 @@ export function gridWindow(sheet: SheetModel, from: number, count: number, formu
         const at = `${r}:${c}`;
         if (blocked.has(at)) {
           cell = { t: '#REF!', k: 'e', message: `Array result was not expanded because it would overwrite data in ${blocked.get(at)!}.` };
-        } else if (!result || result.state === 'pending') cell = { t: 'Loading...' };
+        } else if (!result || result.state === 'pending' || result.state === 'loading') cell = { t: 'Loading...' };
         else if (result.state === 'error') cell = { t: result.code, k: 'e', message: result.message };
-        else cell = valueCell(result.cells[0]?.[0]?.value ?? '', result.cells[0]?.[0]?.format);
+        // A formula's answer shows in its cell's own number format, as in Sheets; else the one its value implies (a date).
+        else cell = valueCell(result.cells[0]?.[0]?.value ?? '', sheet.format(r, c) ?? result.cells[0]?.[0]?.format);
         cell.edit = formula;
         delete cell.spill;
       } else if (value !== undefined) {

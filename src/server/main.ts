@@ -12,6 +12,7 @@ import * as sidebar from './sidebar';
 import type { CloseMonthResult, ConnectStart, DashboardResult, FailureNoticeView, ScheduleView, SidebarState, SyncProgress } from '../contract/sidebar';
 import { closeMonth as closeMonthSnapshot } from './finance/close-month';
 import { insertDashboard as insertPnlDashboard } from './finance/dashboard';
+import { refreshDashboardPeriodsOnOpen } from './finance/dashboard-periods';
 import { maFreshness, productCost, profitDaily, profitMonthly, profitOrder, profitSummary, refreshFormulas, type Table } from './functions';
 import { profitTieout } from './functions/tieout';
 import { checkConnection, type ConnectionCheck } from './api/connection-check';
@@ -35,12 +36,13 @@ export function authCallback(request: AuthCallbackRequest): GoogleAppsScript.HTM
 // ---- Menu and sidebar ---------------------------------------------------------------------------
 
 /**
- * Adds the add-on menu. Runs in AuthMode.NONE or LIMITED: builds the menu and nothing else.
+ * Adds the add-on menu. Runs in AuthMode.NONE or LIMITED: builds the menu and, where the mode
+ * lets it write the document (LIMITED), moves the dashboard's period cells to today.
  * @param {Object} e the open event
  */
 export function onOpen(e?: GoogleAppsScript.Events.SheetsOnOpen): void {
-  void e;
   buildAddOnMenu();
+  refreshDashboardPeriodsOnOpen(e?.authMode);
 }
 
 /**

@@ -108,8 +108,29 @@ describe.skipIf(!ready)('finance workspace end to end (Chromium, emulator, local
     const captions = await page.locator('#charts figcaption').allTextContents();
     expect(captions.some((c) => c.includes("'Daily P&L'!A1:A"))).toBe(true);
     expect(captions.some((c) => c.includes("'Monthly P&L'!A1:A"))).toBe(true);
+
+    // Issues 22 and 24: the headline cells are computed in the playground (no TODAY(), DATE() or
+    // EOMONTH() it cannot compute): From/To dates in B5:D6, numbers in B7:D10, never #N/A or Loading...
+    const textNow = (row: number, column: number): Promise<string | null> =>
+      page.evaluate(([r, c]) => document.querySelector(`#grid .g-c[data-row="${r}"][data-column="${c}"]`)?.textContent ?? null, [row, column]);
+    const grid = (rows: number[]): Promise<Array<Array<string | null>>> => Promise.all(rows.map((r) => Promise.all([2, 3, 4].map((c) => textNow(r, c)))));
+    await expect.poll(async () => (await grid([5, 6])).flat().every((t) => /^\d{4}-\d{2}-\d{2}$/.test(t ?? '')), { timeout: 30_000 }).toBe(true);
+    const [[thisFrom, lastFrom, yearFrom], [thisTo, lastTo, yearTo]] = (await grid([5, 6])) as string[][];
+    const sheetToday = new Date(stack.runtime.clock.now()).toLocaleDateString('en-CA', { timeZone: stack.runtime.workbook.timeZone });
+    expect(Math.abs(Date.parse(thisTo!) - Date.parse(sheetToday))).toBeLessThanOrEqual(86_400_000); // today, in the sheet's zone
+    expect([thisFrom, yearFrom, yearTo]).toEqual([`${thisTo!.slice(0, 8)}01`, `${thisTo!.slice(0, 4)}-01-01`, thisTo]);
+    expect(lastFrom).toBe(`${monthBefore(thisTo!.slice(0, 7))}-01`);
+    expect(new Date(Date.parse(lastTo!) + 86_400_000).toISOString().slice(0, 10)).toBe(thisFrom); // the day before this month
+    // The charts take most of the height: bring the metric rows into the grid's view.
+    await page.fill('#goto-row', '7');
+    await page.click('#goto-form button[type="submit"]');
+    await expect.poll(async () => (await grid([7, 8, 9, 10])).flat().some((t) => t === 'Loading...' || t === null), { timeout: 60_000 }).toBe(false);
+    const [revenue, ...figures] = await grid([7, 8, 9, 10]);
+    for (const amount of [revenue!, ...figures.slice(0, 2)].flat()) expect(amount).toMatch(/^-?[\d,]+\.\d{2}$/);
+    // Net margin % is empty only where net revenue is 0.
+    figures[2]!.forEach((margin, i) => expect(margin).toMatch(revenue![i] === '0.00' ? /^$/ : /^-?\d+\.\d{2}%$/));
     await page.screenshot({ path: path.join(screenshots, 'dashboard.png') });
-  }, 60_000);
+  }, 120_000);
 
   it('closing last month, then changing one of its orders and syncing, shows the restatement in the sidebar', async () => {
     const month = monthBefore(today.slice(0, 7));

@@ -4,10 +4,21 @@
  * sheet's last grid row — for the fields the issue names; the KPI block holds PROFIT_SUMMARY(start,
  * end, "metric") formulas for this month, last month and the year; inserting again updates and
  * never duplicates. Read from workbook.json's "charts", as the playground draws them.
+ * Issue 22: the KPI formulas hold no volatile argument (Sheets never runs a custom function with
+ * TODAY() in its arguments); they reference period cells the add-on writes as dates, and computed
+ * as Sheets would (the playground's formula cells, each a CUSTOM_FUNCTION execution of the bundle)
+ * equal GET /api/v1/profitability/summary for those periods; a sync after the clock crossed into
+ * the next month, and onOpen in LIMITED, move the periods and the figures follow.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
 import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
+import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
+import { formulaMentions, VOLATILE_FUNCTIONS } from '../../dev/playground/formula-call';
+import { FormulaCells } from '../../dev/playground/formula-cells';
+import { customFunctionsOfBundle } from '../../dev/playground/gas-shim';
 import { sheetTable, syncUntilCaughtUp } from './sync-support';
 
 type Json = Record<string, unknown>;
@@ -71,9 +82,10 @@ describe('insertDashboard', () => {
       expect(texts.filter((t) => t.includes(`"${metric}"`)), metric).toHaveLength(3);
     }
     expect(texts.every((t) => /^=PROFIT_SUMMARY\(.+, .+, "[a-z0-9_]+"\)$/.test(t))).toBe(true);
-    expect(texts).toContain('=PROFIT_SUMMARY(DATE(YEAR(TODAY()),MONTH(TODAY()),1), TODAY(), "net_profit")');
-    expect(texts).toContain('=PROFIT_SUMMARY(EOMONTH(TODAY(),-2)+1, EOMONTH(TODAY(),-1), "net_profit")');
-    expect(texts).toContain('=PROFIT_SUMMARY(DATE(YEAR(TODAY()),1,1), TODAY(), "net_profit")');
+    // Issue 22: each period's From and To cells (B5:D6), never TODAY() — a volatile argument never runs.
+    expect(texts).toContain('=PROFIT_SUMMARY($B$5, $B$6, "net_profit")');
+    expect(texts).toContain('=PROFIT_SUMMARY($C$5, $C$6, "net_profit")');
+    expect(texts).toContain('=PROFIT_SUMMARY($D$5, $D$6, "net_profit")');
   });
 
   it('inserting twice updates the same charts, never duplicates; a chart of the user stays', async () => {
@@ -86,5 +98,125 @@ describe('insertDashboard', () => {
     expect(after.filter((c) => c.title !== 'My own chart').map((c) => c.chartId).sort()).toEqual(before.map((c) => c.chartId).sort());
     expect(after.find((c) => c.title === 'My own chart')?.chartId).toBe(999);
     expect(Object.keys(stack.runtime.exportJson().sheets).filter((n) => n === 'Dashboard')).toHaveLength(1);
+  });
+});
+
+describe('the KPI block over period cells (issue 22)', () => {
+  const DAY_MS = 86_400_000;
+  const METRICS = ['net_revenue', 'contribution_margin_cm3', 'net_profit', 'net_margin_pct'];
+  let token = '';
+  const dashboard = (): SheetModel => stack.runtime.workbook.sheetByName('Dashboard') as SheetModel;
+  const zone = (): string => stack.runtime.workbook.timeZone;
+  const todayInSheetZone = (): string => new Date(stack.runtime.clock.now()).toLocaleDateString('en-CA', { timeZone: zone() });
+  const monthEnd = (ymd: string): string => new Date(Date.UTC(Number(ymd.slice(0, 4)), Number(ymd.slice(5, 7)), 0)).toISOString().slice(0, 10);
+  const monthBefore = (ymd: string): string => new Date(Date.UTC(Number(ymd.slice(0, 4)), Number(ymd.slice(5, 7)) - 2, 1)).toISOString().slice(0, 10);
+
+  /** The periods the dashboard must show on `today`, worked out here: [start, end] per column B, C, D. */
+  const expectedPeriods = (today: string): string[][] => [
+    [`${today.slice(0, 8)}01`, today],
+    [monthBefore(today), monthEnd(monthBefore(today))],
+    [`${today.slice(0, 4)}-01-01`, today],
+  ];
+
+  /** B5:D6 as [start, end] per column: each a date value (a serial with a date format), never a formula. */
+  function periodCells(): string[][] {
+    const sheet = dashboard();
+    expect([sheet.value(5, 1), sheet.value(6, 1)]).toEqual(['From', 'To']);
+    return [2, 3, 4].map((column) => [5, 6].map((row) => {
+      expect(sheet.formula(row, column), `${row}:${column}`).toBeUndefined();
+      const serial = sheet.value(row, column);
+      expect(typeof serial, `${row}:${column}`).toBe('number');
+      expect(sheet.format(row, column), `${row}:${column}`).toMatch(/y+.*d+|d+.*y+/);
+      expect(Number.isInteger(serial), `${row}:${column} is midnight`).toBe(true);
+      return new Date(Date.UTC(1899, 11, 30) + (serial as number) * DAY_MS).toISOString().slice(0, 10);
+    }));
+  }
+
+  async function summary(start: string, end: string): Promise<Record<string, number>> {
+    const res = await fetch(`${stack.apiUrl}/api/v1/profitability/summary?start_date=${start}&end_date=${end}`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { data: { totals: Record<string, number> } }).data.totals;
+  }
+
+  /** Rows 7–10 × columns B–D computed as Sheets would, each equal to the summary of its column's period. */
+  async function expectKpisEqualSummaries(formulas: FormulaCells, periods: string[][]): Promise<void> {
+    await formulas.settle(dashboard());
+    for (const [i, [start, end]] of periods.entries()) {
+      const totals = await summary(start!, end!);
+      // Net margin % is empty where net revenue is 0 (the README's metric list).
+      const expected: Record<string, number | ''> = { ...totals, net_margin_pct: totals.net_revenue === 0 ? '' : (totals.net_profit! / totals.net_revenue!) * 100 };
+      for (const [r, metric] of METRICS.entries()) {
+        const result = formulas.resultAt(dashboard(), 7 + r, 2 + i);
+        expect(result, `${metric} ${start}..${end}`).toMatchObject({ state: 'value' });
+        const value = result?.state === 'value' ? result.cells[0]![0]!.value : NaN;
+        const want = expected[metric];
+        if (want === '') expect(value, `${metric} ${start}..${end}`).toBe('');
+        else expect(Math.abs(Number(value) - want!), `${metric} ${start}..${end}: ${String(value)} vs ${want}`).toBeLessThan(metric === 'net_margin_pct' ? 0.006 : 0.005);
+      }
+    }
+  }
+
+  let formulas: FormulaCells;
+  beforeAll(async () => {
+    token = String(((await stack.control('tokens', { scope: 'profitability:read' })) as Json).access_token);
+    const code = readFileSync(path.resolve(__dirname, '../../dist/Code.js'), 'utf8');
+    formulas = new FormulaCells(stack.runtime, () => stack.runtime.workbook as Workbook, async () => customFunctionsOfBundle(code));
+  });
+
+  it('KPI formulas reference the period cells, hold no volatile argument, and equal the summary of the periods written', async () => {
+    const sheet = dashboard();
+    const kpis = [7, 8, 9, 10].flatMap((row) => [2, 3, 4].map((column) => sheet.formula(row, column) ?? ''));
+    expect(kpis).toHaveLength(12);
+    for (const formula of kpis) {
+      const mentions = formulaMentions(formula);
+      expect(mentions.calls, formula).toEqual(['PROFIT_SUMMARY']);
+      expect(mentions.calls.filter((c) => VOLATILE_FUNCTIONS.includes(c))).toEqual([]);
+      expect(mentions.refs.every((ref) => ref.row === 5 || ref.row === 6), formula).toBe(true);
+    }
+    // Inserting again writes the periods of the day it runs on (bracketed, so a midnight passing meanwhile cannot fail it).
+    const dayBefore = todayInSheetZone();
+    expect(await run('insertDashboard')).toMatchObject({ status: 'updated' });
+    const periods = periodCells();
+    expect([expectedPeriods(dayBefore), expectedPeriods(todayInSheetZone())]).toContainEqual(periods);
+    await expectKpisEqualSummaries(formulas, periods);
+  });
+
+  it('a sync after the clock crossed into the next month moves the period cells, and the KPI cells recalculate to them', async () => {
+    const before = periodCells();
+    const today = todayInSheetZone();
+    const lastDay = monthEnd(today);
+    // Whole days to the month's last day, then hour by hour past its midnight in the sheet zone.
+    if (lastDay > today) await stack.advanceClocks(Date.parse(lastDay) - Date.parse(today));
+    while (todayInSheetZone() <= lastDay) await stack.advanceClocks(3_600_000);
+    const newToday = todayInSheetZone();
+    expect(newToday.slice(5, 7)).not.toBe(today.slice(5, 7));
+    expect(periodCells()).toEqual(before); // nothing moves without a sync (or an open)
+    await syncUntilCaughtUp(stack);
+    const after = periodCells();
+    expect(after).toEqual(expectedPeriods(newToday));
+    expect(after[1]).toEqual([before[0]![0], monthEnd(today)]); // last month is the month that was in progress
+    token = String(((await stack.control('tokens', { scope: 'profitability:read' })) as Json).access_token);
+    await expectKpisEqualSummaries(formulas, after);
+  });
+
+  it('onOpen in LIMITED moves the period cells to today (one write), in NONE touches nothing; the KPI cells follow', async () => {
+    await stack.advanceClocks(DAY_MS);
+    // The sidebar keeps the access formulas use fresh (they never renew it); it leaves the period cells alone.
+    expect((await stack.runtime.run('getSidebarState', [], { authMode: 'FULL' })).ok).toBe(true);
+    const stale = periodCells();
+    const none = await stack.runtime.run('onOpen', [{ authMode: 'NONE' }], { authMode: 'NONE' });
+    expect(none.ok, none.error?.message).toBe(true);
+    expect(periodCells()).toEqual(stale);
+    const limited = await stack.runtime.run('onOpen', [{ authMode: 'LIMITED' }], { authMode: 'LIMITED' });
+    expect(limited.ok, limited.error?.message).toBe(true);
+    const moved = periodCells();
+    expect(moved).toEqual(expectedPeriods(todayInSheetZone()));
+    expect(moved[0]![1]).not.toBe(stale[0]![1]);
+    const writes = (r: typeof limited): Record<string, number> => Object.fromEntries(Object.entries(r.counts.byMethod).filter(([m]) => /\.set[A-Z]/.test(m)));
+    expect(writes(limited)).toEqual({ 'Range.setValues': 1 });
+    const again = await stack.runtime.run('onOpen', [{ authMode: 'LIMITED' }], { authMode: 'LIMITED' });
+    expect(writes(again)).toEqual({}); // already right: nothing written
+    token = String(((await stack.control('tokens', { scope: 'profitability:read' })) as Json).access_token);
+    await expectKpisEqualSummaries(formulas, moved);
   });
 });

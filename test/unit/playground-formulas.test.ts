@@ -92,4 +92,56 @@ describe('formula cells', () => {
     expect(calls).toHaveLength(0);
     expect(gridWindow(sheet, 1, 1, formulas).rows[0]![0]).toMatchObject({ t: '#N/A', k: 'e' });
   });
+
+  it('never runs a custom function with a volatile argument (direct, nested, or in a referenced cell): "Loading..." for good', async () => {
+    const { calls, sheet, formulas } = setup(() => ({ ok: true, value: 1 }));
+    sheet.write(1, 1, { formula: '=EOMONTH(TODAY(),-1)' }); // A1: computed from TODAY()
+    sheet.write(2, 1, { formula: '=A1+1' }); // A2: from A1, so from TODAY() too
+    sheet.write(3, 1, userEnteredWrite('2026-10-31', ZONE));
+    const volatile = [
+      '=PROFIT_SUMMARY(TODAY(), "2026-10-31", "net_profit")',
+      '=profit_summary(DATE(YEAR(NOW()),1,1), A3)',
+      '=PROFIT_DAILY(A3, A3, RANDARRAY(1))',
+      '=PROFIT_SUMMARY(RANDBETWEEN(1, 2), A3)',
+      '=PROFIT_SUMMARY(A3, rand())',
+      '=PROFIT_SUMMARY(A1, A3)',
+      '=PROFIT_SUMMARY(A2:A3, A3)',
+    ];
+    volatile.forEach((f, i) => sheet.write(5 + i, 2, { formula: f }));
+    // A volatile name inside a text argument is text, not a call: that formula runs.
+    sheet.write(20, 2, { formula: '=PROFIT_SUMMARY(A3, "TODAY()", "now")' });
+    await formulas.settle(sheet);
+    await formulas.settle(sheet);
+    expect(calls.map((c) => c.args.slice(1))).toEqual([['TODAY()', 'now']]);
+    const rows = gridWindow(sheet, 5, volatile.length, formulas).rows;
+    expect(rows.map((r) => r[1])).toEqual(volatile.map((edit) => ({ t: 'Loading...', edit })));
+    expect(formulas.pending(sheet)).toBe(false); // nothing is computing: it never will
+  });
+
+  it('recalculates a custom function when a cell it references changes value, and only then', async () => {
+    const { calls, sheet, formulas } = setup((_name, args) => ({ ok: true, value: (args[0] as Date).toISOString() }));
+    sheet.write(1, 1, userEnteredWrite('2026-10-01', ZONE));
+    sheet.write(2, 1, userEnteredWrite('2026-10-31', ZONE));
+    sheet.write(4, 2, { formula: '=PROFIT_SUMMARY($A$1, $A$2, "net_profit")' });
+    await formulas.settle(sheet);
+    await formulas.settle(sheet);
+    expect(calls).toHaveLength(1);
+    sheet.write(1, 1, userEnteredWrite('2026-11-01', ZONE)); // the period cell moves, the formula does not
+    await formulas.settle(sheet);
+    expect(calls).toHaveLength(2);
+    expect((calls[1]!.args[0] as Date).toISOString()).toBe('2026-10-31T15:00:00.000Z'); // midnight of 2026-11-01 in Tokyo
+    expect(gridWindow(sheet, 4, 1, formulas).rows[0]![1]).toMatchObject({ t: '2026-10-31T15:00:00.000Z' });
+    await formulas.settle(sheet);
+    expect(calls).toHaveLength(2);
+  });
+
+  it('shows a formula\'s answer in the number format of its cell, as Sheets does (the dashboard\'s #,##0.00 and 0.00"%")', async () => {
+    const { sheet, formulas } = setup((_name, args) => ({ ok: true, value: args[2] === 'net_margin_pct' ? 12.3456 : 10280.3 }));
+    sheet.write(1, 1, { formula: '=PROFIT_SUMMARY("2026-10-01", "2026-10-31", "net_revenue")' });
+    sheet.write(1, 2, { formula: '=PROFIT_SUMMARY("2026-10-01", "2026-10-31", "net_margin_pct")' });
+    sheet.setFormat(1, 1, '#,##0.00');
+    sheet.setFormat(1, 2, '0.00"%"');
+    await formulas.settle(sheet);
+    expect(gridWindow(sheet, 1, 1, formulas).rows[0]!.map((c) => c?.t)).toEqual(['10,280.30', '12.35%']);
+  });
 });

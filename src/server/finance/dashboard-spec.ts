@@ -1,8 +1,11 @@
 /**
- * What the P&L dashboard shows: the KPI block (PROFIT_SUMMARY formulas) and the charts, each over
- * whole columns of the Daily or Monthly P&L sheet, by header name. Pure.
+ * What the P&L dashboard shows: the KPI block (the periods' date cells and PROFIT_SUMMARY formulas
+ * over them) and the charts, each over whole columns of the Daily or Monthly P&L sheet, by header
+ * name. Pure.
  */
+import { columnLetter } from '../sheets/a1';
 import { DAILY, MONTHLY, columnIndex, type TableSchema } from '../sheets/schema';
+import { addDays } from '../sync/calendar';
 
 export const DASHBOARD_SHEET = 'Dashboard';
 
@@ -19,10 +22,10 @@ export interface DashboardChart {
 }
 
 export const DASHBOARD_CHARTS: readonly DashboardChart[] = [
-  { title: 'Net revenue, CM3 and net profit by day', type: 'LINE', source: DAILY, columns: ['date', 'net_revenue', 'contribution_margin_cm3', 'net_profit'], row: 11, column: 1 },
-  { title: 'Net revenue, CM3 and net profit by month', type: 'COLUMN', source: MONTHLY, columns: ['month', 'net_revenue', 'contribution_margin_cm3', 'net_profit'], row: 11, column: 8 },
-  { title: 'Net margin % by month', type: 'LINE', source: MONTHLY, columns: ['month', 'net_margin_pct'], row: 31, column: 1 },
-  { title: 'Costs by month', type: 'COLUMN', source: MONTHLY, columns: ['month', 'cogs', 'fulfillment_cost', 'payment_fees', 'ad_spend'], stacked: true, row: 31, column: 8 },
+  { title: 'Net revenue, CM3 and net profit by day', type: 'LINE', source: DAILY, columns: ['date', 'net_revenue', 'contribution_margin_cm3', 'net_profit'], row: 12, column: 1 },
+  { title: 'Net revenue, CM3 and net profit by month', type: 'COLUMN', source: MONTHLY, columns: ['month', 'net_revenue', 'contribution_margin_cm3', 'net_profit'], row: 12, column: 8 },
+  { title: 'Net margin % by month', type: 'LINE', source: MONTHLY, columns: ['month', 'net_margin_pct'], row: 32, column: 1 },
+  { title: 'Costs by month', type: 'COLUMN', source: MONTHLY, columns: ['month', 'cogs', 'fulfillment_cost', 'payment_fees', 'ad_spend'], stacked: true, row: 32, column: 8 },
 ];
 
 /** 1-based column of a header in its P&L sheet. */
@@ -32,15 +35,21 @@ export function sourceColumn(chart: DashboardChart, header: string): number {
 
 export interface KpiPeriod {
   label: string;
-  start: string;
-  end: string;
+  /** First and last day (YYYY-MM-DD) of the period on the day `today`. */
+  days(today: string): { start: string; end: string };
 }
 
-/** Periods in the spreadsheet's calendar (TODAY()); the API reads the days in the store's zone. */
+const monthStart = (ymd: string): string => `${ymd.slice(0, 8)}01`;
+
+/**
+ * Periods in the spreadsheet's calendar. Their days are written into the period cells as dates by
+ * the add-on (dashboard-periods.ts), never computed by TODAY() in the formulas: a custom function
+ * with a volatile argument never runs (Google's custom functions guide, "Arguments").
+ */
 export const KPI_PERIODS: readonly KpiPeriod[] = [
-  { label: 'This month', start: 'DATE(YEAR(TODAY()),MONTH(TODAY()),1)', end: 'TODAY()' },
-  { label: 'Last month', start: 'EOMONTH(TODAY(),-2)+1', end: 'EOMONTH(TODAY(),-1)' },
-  { label: 'Year to date', start: 'DATE(YEAR(TODAY()),1,1)', end: 'TODAY()' },
+  { label: 'This month', days: (today) => ({ start: monthStart(today), end: today }) },
+  { label: 'Last month', days: (today) => ({ start: monthStart(addDays(monthStart(today), -1)), end: addDays(monthStart(today), -1) }) },
+  { label: 'Year to date', days: (today) => ({ start: `${today.slice(0, 4)}-01-01`, end: today }) },
 ];
 
 export const KPI_METRICS: ReadonlyArray<{ label: string; metric: string }> = [
@@ -51,11 +60,29 @@ export const KPI_METRICS: ReadonlyArray<{ label: string; metric: string }> = [
 ];
 
 export const KPI_HEADER_ROW = 4;
+/** The period cells under each period's label: its first day, then its last. */
+export const PERIOD_START_ROW = KPI_HEADER_ROW + 1;
+export const PERIOD_END_ROW = KPI_HEADER_ROW + 2;
+export const PERIOD_LABELS: readonly string[] = ['From', 'To'];
+export const FIRST_METRIC_ROW = PERIOD_END_ROW + 1;
 
-/** The KPI block from A{KPI_HEADER_ROW}: a header row, then one row per metric of PROFIT_SUMMARY(start, end, "metric") formulas. */
+/** The period cells' days on the day `today`: one row of starts, one of ends, a column per period. */
+export function periodDays(today: string): string[][] {
+  const spans = KPI_PERIODS.map((p) => p.days(today));
+  return [spans.map((s) => s.start), spans.map((s) => s.end)];
+}
+
+/**
+ * The KPI block from A{KPI_HEADER_ROW}: a header row of the periods, their From and To rows, then
+ * one row per metric of PROFIT_SUMMARY(start cell, end cell, "metric") formulas.
+ */
 export function kpiBlock(): { header: string[]; rows: Array<{ label: string; formulas: string[] }> } {
+  const cell = (column: number, row: number): string => `$${columnLetter(column)}$${row}`;
   return {
     header: ['Metric', ...KPI_PERIODS.map((p) => p.label)],
-    rows: KPI_METRICS.map(({ label, metric }) => ({ label, formulas: KPI_PERIODS.map((p) => `=PROFIT_SUMMARY(${p.start}, ${p.end}, "${metric}")`) })),
+    rows: KPI_METRICS.map(({ label, metric }) => ({
+      label,
+      formulas: KPI_PERIODS.map((_, i) => `=PROFIT_SUMMARY(${cell(i + 2, PERIOD_START_ROW)}, ${cell(i + 2, PERIOD_END_ROW)}, "${metric}")`),
+    })),
   };
 }

@@ -1,5 +1,6 @@
 /**
- * Insert P&L dashboard: the `Dashboard` sheet with a KPI block of PROFIT_SUMMARY formulas and
+ * Insert P&L dashboard: the `Dashboard` sheet with a KPI block — each period's From and To date
+ * cells (dashboard-periods.ts) and PROFIT_SUMMARY formulas referencing them — and
  * native charts built with EmbeddedChartBuilder over whole columns of the Daily and Monthly P&L
  * sheets (row 1 to the sheet's last grid row, so the chart covers the data as rows fill in).
  * Inserting again updates the block and the charts it made (found by title), never duplicates.
@@ -7,7 +8,8 @@
  */
 import { currentSpreadsheet } from '../platform/context';
 import type { DashboardResult } from '../../contract/sidebar';
-import { DASHBOARD_CHARTS, DASHBOARD_SHEET, KPI_HEADER_ROW, kpiBlock, sourceColumn, type DashboardChart } from './dashboard-spec';
+import { PERIOD_FORMAT, refreshDashboardPeriods } from './dashboard-periods';
+import { DASHBOARD_CHARTS, DASHBOARD_SHEET, FIRST_METRIC_ROW, KPI_HEADER_ROW, PERIOD_LABELS, PERIOD_START_ROW, kpiBlock, sourceColumn, type DashboardChart } from './dashboard-spec';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -24,7 +26,7 @@ export function insertDashboard(): DashboardResult {
   let sheet = spreadsheet.getSheetByName(DASHBOARD_SHEET);
   const existed = sheet !== null;
   if (!sheet) sheet = spreadsheet.insertSheet(DASHBOARD_SHEET, 0);
-  writeKpiBlock(sheet);
+  writeKpiBlock(sheet, spreadsheet.getSpreadsheetTimeZone());
   const charts = placeCharts(spreadsheet, sheet);
   sheet.activate();
   const verb = existed ? 'Updated' : 'Inserted';
@@ -41,17 +43,20 @@ export function refreshDashboardRanges(spreadsheet: Spreadsheet): void {
   if (sheet) placeCharts(spreadsheet, sheet);
 }
 
-function writeKpiBlock(sheet: Sheet): void {
+function writeKpiBlock(sheet: Sheet, timeZone: string): void {
   const block = kpiBlock();
   const width = block.header.length;
+  const periodRows = PERIOD_LABELS.length;
   sheet.getRange(1, 1).setValue('P&L dashboard').setFontWeight('bold');
   sheet.getRange(2, 1).setValue("Figures from Merchant Analytics (store's time zone). Charts draw the Daily P&L and Monthly P&L sheets and follow them as they fill.");
   const header = sheet.getRange(KPI_HEADER_ROW, 1, 1, width);
   header.setValues([block.header]).setFontWeight('bold');
-  sheet.getRange(KPI_HEADER_ROW + 1, 1, block.rows.length, 1).setValues(block.rows.map((r) => [r.label]));
-  sheet.getRange(KPI_HEADER_ROW + 1, 2, block.rows.length, width - 1).setFormulas(block.rows.map((r) => r.formulas));
-  sheet.getRange(KPI_HEADER_ROW + 1, 2, block.rows.length - 1, width - 1).setNumberFormat('#,##0.00');
-  sheet.getRange(KPI_HEADER_ROW + block.rows.length, 2, 1, width - 1).setNumberFormat('0.00"%"');
+  sheet.getRange(PERIOD_START_ROW, 1, periodRows + block.rows.length, 1).setValues([...PERIOD_LABELS, ...block.rows.map((r) => r.label)].map((label) => [label]));
+  sheet.getRange(PERIOD_START_ROW, 2, periodRows, width - 1).setNumberFormat(PERIOD_FORMAT);
+  refreshDashboardPeriods(sheet, timeZone, Date.now());
+  sheet.getRange(FIRST_METRIC_ROW, 2, block.rows.length, width - 1).setFormulas(block.rows.map((r) => r.formulas));
+  sheet.getRange(FIRST_METRIC_ROW, 2, block.rows.length - 1, width - 1).setNumberFormat('#,##0.00');
+  sheet.getRange(FIRST_METRIC_ROW + block.rows.length - 1, 2, 1, width - 1).setNumberFormat('0.00"%"');
 }
 
 /** Inserts the charts missing from the sheet, updates the ones it has (by title); returns how many. */

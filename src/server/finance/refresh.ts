@@ -2,7 +2,8 @@
  * After a sync brought the Daily P&L up to date: the Monthly P&L is rebuilt from it, and every
  * closed month is checked against its close (the Restatements sheet and the sidebar's line).
  * Costs: one Values.get of the Daily P&L, one summary request (for the basis; cached per its
- * Cache-Control), one Values.batchGet of the close sheets and one Values.batchUpdate per sheet.
+ * Cache-Control), one Values.batchGet of the close sheets and one Values.batchUpdate per sheet;
+ * with a dashboard, one read of its period cells and, on a new day, one setValues.
  */
 import { a1Range } from '../sheets/a1';
 import { instantToLocalDate, type CellValue } from '../sheets/cells';
@@ -15,6 +16,7 @@ import { freshBasis, recordBasis } from './basis';
 import { CLOSE_COLUMNS, closedMonthOf, readCloseSheet, type ClosedSnapshot } from './close-sheet';
 import { dailyFigures } from './daily-figures';
 import { refreshDashboardRanges } from './dashboard';
+import { refreshDashboardPeriods } from './dashboard-periods';
 import { DASHBOARD_SHEET } from './dashboard-spec';
 import { planMonthlyRows } from './monthly-sheet';
 import { sumByPeriod, type DayFigures, type PnlFigures } from './period-sums';
@@ -27,6 +29,7 @@ export function currentBasis(ctx: Pick<JobContext, 'api' | 'state' | 'now'>, tod
 }
 
 export function refreshFinanceSheets(ctx: JobContext): string[] {
+  refreshPeriodCells(ctx);
   // Never two bases in one sheet: while the Daily P&L is refetched after a basis change, the
   // Monthly P&L and the closes' comparison keep what they hold (all on the old basis).
   if (ctx.state.get('sheetsBasis').refreshingSince !== null) return ['Monthly P&L and Restatements wait until every Daily P&L day holds the new basis.'];
@@ -44,6 +47,13 @@ export function refreshFinanceSheets(ctx: JobContext): string[] {
   const closed = checkClosedMonths(ctx, days, basis, currency);
   if (closed !== null) messages.push(closed);
   return messages;
+}
+
+/** The dashboard's period cells follow the calendar: a sync on a new day or month moves them (and so its KPI formulas). */
+function refreshPeriodCells(ctx: JobContext): void {
+  if (!ctx.workbook.sheetInfos().some((s) => s.title === DASHBOARD_SHEET)) return;
+  const sheet = ctx.workbook.spreadsheet.getSheetByName(DASHBOARD_SHEET);
+  if (sheet) refreshDashboardPeriods(sheet, ctx.workbook.timeZone, ctx.now());
 }
 
 /** Restatements sheet and the closed months' summary; null when no month is closed and there is nothing to clear. */
