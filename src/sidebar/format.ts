@@ -95,8 +95,11 @@ export function connectionButtons(view: ConnectionView): { connect: boolean; rec
     case 'missing_scope':
     case 'lapsed':
       return { connect: false, reconnect: true, disconnect: true };
-    case 'not_configured':
     case 'operator_problem':
+      // A Connect that failed at the token endpoint never reached a store: once the operator has
+      // fixed the set-up, Connect is the only way to try again ("Check again" has no grant to test).
+      return { connect: view.store === null, reconnect: false, disconnect: false };
+    case 'not_configured':
       return { connect: false, reconnect: false, disconnect: false };
   }
 }

@@ -15,6 +15,8 @@ import { leakedTokens, sidebarConnection, tokenRequestStats } from '../../dev/ha
 import { startReliabilityStack, type ReliabilityStack } from '../reliability/support/reliability-stack';
 import { tokensIn } from '../reliability/support/verdict';
 import { startTokenEndpointFront, type TokenEndpointFront } from './token-endpoint-front';
+import { connectionButtons } from '../../src/sidebar/format';
+import type { ConnectionView } from '../../src/contract/sidebar';
 
 const HOUR_MS = 3_600_000;
 
@@ -88,6 +90,14 @@ describe('issue 19 item 3: a token endpoint that redirects is not followed', () 
       const recorded = [...s.outputs.filter((o) => o !== page.callbackUrl), spreadsheetAndUserProperties(s), JSON.stringify(s.runtime.exportJson())].join('\n');
       expect(leakedTokens(recorded, [code, secret])).toEqual([]);
       expect(await tokensIn(s)).toEqual([]);
+
+      // No store was ever reached: the sidebar offers Connect, and once the operator has fixed
+      // the address a Connect goes through.
+      expect(seen.storeId).toBeNull();
+      expect(connectionButtons({ state: seen.state, store: null, problem: null } as ConnectionView).connect).toBe(true);
+      s.runtime.properties.script.set('MA_API_BASE_URL', s.apiUrl);
+      expect((await s.connect({ storeId: s.storeId })).outcome).toBe('connected');
+      expect((await sidebarConnection(s.runtime)).state).toBe('connected');
     }, 120_000);
 
     it(`${status} at a refresh: the target receives nothing; the state says what to fix, and the stored refresh token still works once fixed`, async () => {
