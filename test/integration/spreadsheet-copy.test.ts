@@ -111,6 +111,12 @@ describe('a copy of a connected spreadsheet (File → Make a copy carrying docum
   });
 
   it('the original is not disturbed: its record, token, schedule, A\'s trigger and state copy stay, and it keeps syncing to the truth', async () => {
+    // The copy has no schedule of its own (the record it carried names the original's trigger);
+    // A turning it off there must not drop A's state copy of the original.
+    const inCopy = await stack.runtime.run('getSidebarState', [], { user: A, spreadsheetId: copyId });
+    expect((inCopy.value as SidebarState).schedule).toMatchObject({ mode: 'off' });
+    const off = await stack.runtime.run('setSchedule', [{ mode: 'off' }], { user: A, spreadsheetId: copyId });
+    expect(off.ok, off.error?.message).toBe(true);
     expect(Object.keys(ownerCopy)).toContain(`d:${stack.runtime.workbook.id}:ma.sync.orders`);
     expect(ownerCopyOfOriginal()).toEqual(ownerCopy);
     expect(stack.runtime.triggers.map((t) => t.uid)).toEqual([triggerUid]);
