@@ -31,6 +31,13 @@ export interface GasRuntime {
   readonly workbook: Workbook;
   /** Puts `next` (default: an empty workbook with the same id and time zone) in place of the document; returns the one replaced. */
   replaceWorkbook(next?: Workbook): Workbook;
+  /**
+   * File → Make a copy by `user`: a new id, the same sheets and document properties (the stricter
+   * reading, document-copies.ts); run(…, { spreadsheetId }) runs in the copy. Returns its id.
+   */
+  makeCopy(user: string): string;
+  /** A copy's workbook and document properties. */
+  copyOf(spreadsheetId: string): { workbook: Workbook; properties: PropertyStore };
   /** `user` is the default user's store; `users` every other user's, by e-mail. */
   readonly properties: { script: PropertyStore; document: PropertyStore; user: PropertyStore; users: Record<string, PropertyStore> };
   /** The file each manifest library was loaded from, by userSymbol (env, options, or the stand-in). */

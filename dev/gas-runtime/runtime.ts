@@ -5,6 +5,7 @@ import { Execution, type ExecutionResult } from './bridge/execution.js';
 import type { LibraryCode } from './bridge/protocol.js';
 import { startCallbackServer, type CallbackServer } from './callback-server.js';
 import { RuntimeClock } from './clock.js';
+import { copyDocument, type LocalDocument } from './document-copies.js';
 import { loadLibrary } from './libraries.js';
 import { readManifest, type Manifest } from './manifest.js';
 import { Blob } from './services/blob.js';
@@ -59,6 +60,8 @@ export interface RunOptions {
    * document properties, lock and cache are null. Default true.
    */
   document?: boolean;
+  /** The spreadsheet the execution runs in: a copy made with makeCopy (default: the runtime's own). */
+  spreadsheetId?: string;
 }
 
 /** fireTrigger's options: `document: false` fires a clock trigger without its document (Google does not say which it does). */
@@ -80,6 +83,8 @@ export class LocalRuntime {
   private readonly running = new Set<Execution>();
   private callbackServer: CallbackServer | undefined;
   private executionSeq = 0;
+  /** Spreadsheets made with makeCopy, by id (document-copies.ts). */
+  private readonly copies = new Map<string, LocalDocument>();
 
   constructor(
     private readonly options: RuntimeOptions,
@@ -116,6 +121,27 @@ export class LocalRuntime {
     return this.stores.properties;
   }
 
+  /**
+   * File → Make a copy by `user`, carrying the document properties (the stricter reading:
+   * document-copies.ts). Returns the copy's id; run(…, { spreadsheetId }) runs in it.
+   */
+  makeCopy(user: string): string {
+    const copy = copyDocument(this.ownDocument(), this.spreadsheetModule!, user, this.clock);
+    this.copies.set(copy.workbook.id, copy);
+    return copy.workbook.id;
+  }
+
+  /** A copy's workbook and document properties (for tests). */
+  copyOf(spreadsheetId: string): LocalDocument {
+    const copy = this.copies.get(spreadsheetId);
+    if (!copy) throw new Error(`No copy with id ${spreadsheetId}`);
+    return copy;
+  }
+
+  private ownDocument(): LocalDocument {
+    return { workbook: this.workbook, properties: this.stores.properties.document, cache: this.stores.caches.document, owner: this.userEmail };
+  }
+
   /** The file each manifest library was loaded from, by userSymbol. */
   get libraryFiles(): Record<string, string> {
     return Object.fromEntries(this.libraries.map((l) => [l.userSymbol, l.filename]));
@@ -147,13 +173,17 @@ export class LocalRuntime {
     return `1${createHash('sha256').update(path.resolve(this.options.distDir)).digest('base64url')}`;
   }
 
-  private wiring(userEmail: string = this.userEmail): ServiceWiring {
+  private wiring(userEmail: string = this.userEmail, copy?: LocalDocument): ServiceWiring {
+    const workbook = copy ? copy.workbook : this.workbookModel;
+    const stores = copy
+      ? { ...this.stores, properties: { ...this.stores.properties, document: copy.properties }, caches: { ...this.stores.caches, document: copy.cache } }
+      : this.stores;
     return {
-      distDir: this.options.distDir, manifest: this.manifest, stores: this.stores, clock: this.clock,
-      userEmail, defaultUserEmail: this.userEmail,
-      documentId: this.workbookModel?.id ?? `local-${this.scriptId.slice(1, 23)}`,
+      distDir: this.options.distDir, manifest: this.manifest, stores, clock: this.clock,
+      userEmail, defaultUserEmail: this.userEmail, documentOwnerEmail: copy ? copy.owner : this.userEmail,
+      documentId: workbook?.id ?? `local-${this.scriptId.slice(1, 23)}`,
       scriptId: this.scriptId, urlFetchAllow: this.options.urlFetchAllow ?? [],
-      spreadsheet: this.spreadsheetModule && this.workbookModel ? { module: this.spreadsheetModule, workbook: this.workbookModel } : undefined,
+      spreadsheet: this.spreadsheetModule && workbook ? { module: this.spreadsheetModule, workbook } : undefined,
       serviceUrl: () => (this.callbackServer ? this.callbackServer.url.replace(/\/usercallback$/, '/exec') : null),
       sleep: async (ms) => {
         this.clock.advance(ms);
@@ -163,9 +193,9 @@ export class LocalRuntime {
   }
 
   /** The wiring of one execution: Utilities.sleep spends that execution's time. */
-  private executionWiring(execution: () => Execution, userEmail: string, counts: ExecutionCounts): ServiceWiring {
+  private executionWiring(execution: () => Execution, userEmail: string, counts: ExecutionCounts, copy?: LocalDocument): ServiceWiring {
     return {
-      ...this.wiring(userEmail),
+      ...this.wiring(userEmail, copy),
       sleep: (ms) => {
         counts.sleptMs += ms;
         return execution().spend(ms);
@@ -176,6 +206,7 @@ export class LocalRuntime {
   async run(functionName: string, args: unknown[] = [], options: RunOptions = {}): Promise<ExecutionResult> {
     const authMode = options.authMode ?? 'FULL';
     const userEmail = options.user ?? this.userEmail;
+    const copy = options.spreadsheetId === undefined || options.spreadsheetId === this.workbookModel?.id ? undefined : this.copyOf(options.spreadsheetId);
     const ctx: ExecutionServiceContext = {
       authMode, timeZone: this.timeZone, executionId: `exec-${++this.executionSeq}`, counts: emptyCounts(), userEmail, document: options.document !== false,
     };
@@ -189,8 +220,8 @@ export class LocalRuntime {
       {
         ctx, functionName, args: options.event === undefined ? args : [options.event, ...args],
         timeLimitMs: options.timeLimitMs ?? (authMode === 'CUSTOM_FUNCTION' ? CUSTOM_FUNCTION_TIME_LIMIT_MS : DEFAULT_TIME_LIMIT_MS),
-        killAtServiceCall: options.killAtServiceCall, roots: createServiceRoots(this.executionWiring(() => execution, userEmail, ctx.counts), ctx),
-        interceptors: this.interceptors(ctx), timeLimitMessage: options.timeLimitMessage,
+        killAtServiceCall: options.killAtServiceCall, roots: createServiceRoots(this.executionWiring(() => execution, userEmail, ctx.counts, copy), ctx),
+        interceptors: this.interceptors(ctx, copy?.workbook ?? this.workbookModel), timeLimitMessage: options.timeLimitMessage,
         libraries: this.libraries, code: this.code, codeFilename: path.join(this.options.distDir, 'Code.js'),
       },
     );
@@ -205,9 +236,9 @@ export class LocalRuntime {
   }
 
   /** Quotas first (a refused call never happens), then the SpreadsheetApp write buffer. */
-  private interceptors(ctx: ExecutionServiceContext): CallInterceptor[] {
+  private interceptors(ctx: ExecutionServiceContext, workbook: WorkbookLike | undefined): CallInterceptor[] {
     const list: CallInterceptor[] = [new QuotaGuard(this.stores.quotas, ctx.userEmail ?? this.userEmail, ctx, this.projectNumber)];
-    if (this.spreadsheetModule && this.workbookModel) list.push(this.spreadsheetModule.writeBufferOf(this.workbookModel));
+    if (this.spreadsheetModule && workbook) list.push(this.spreadsheetModule.writeBufferOf(workbook));
     return list;
   }
 
@@ -262,6 +293,8 @@ export class LocalRuntime {
     const run = (): Promise<ExecutionResult> =>
       this.run(trigger.handlerFunction, [], {
         authMode: 'FULL', event, user, document: options.document !== false, killAtServiceCall: options.killAtServiceCall, ...this.triggerLimit(user),
+        // A trigger runs in the document it was created for (a copy's own trigger in the copy).
+        ...(this.copies.has(trigger.documentId) ? { spreadsheetId: trigger.documentId } : {}),
       });
     return this.runTrigger(user, run);
   }

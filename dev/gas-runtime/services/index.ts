@@ -19,8 +19,10 @@ export interface ServiceWiring {
   clock: RuntimeClock;
   /** The user this execution runs as. */
   userEmail: string;
-  /** The runtime's default user: the spreadsheet's owner, whose user store a custom function reads. */
+  /** The runtime's default user (their stores are `stores.*.user`). */
   defaultUserEmail: string;
+  /** The spreadsheet's owner, whose user store a custom function reads: the default user, or whoever made the copy. */
+  documentOwnerEmail: string;
   documentId: string;
   scriptId: string;
   urlFetchAllow: string[];
@@ -33,7 +35,7 @@ export interface ServiceWiring {
 export function createServiceRoots(wiring: ServiceWiring, ctx: ExecutionServiceContext): Record<string, object> {
   const { stores, manifest } = wiring;
   // Custom functions: "getUserProperties ... returns the owner's store" (apps-script-facts.md).
-  const propertiesUser = ctx.authMode === 'CUSTOM_FUNCTION' ? wiring.defaultUserEmail : wiring.userEmail;
+  const propertiesUser = ctx.authMode === 'CUSTOM_FUNCTION' ? wiring.documentOwnerEmail : wiring.userEmail;
   const roots: Record<string, object> = {
     PropertiesService: new PropertiesService(stores.properties, ctx, userPropertyStore(stores.properties, propertiesUser, wiring.defaultUserEmail)),
     CacheService: new CacheService(stores.caches, ctx, userCacheStore(stores.caches, wiring.userEmail, wiring.defaultUserEmail, wiring.clock)),

@@ -1,7 +1,8 @@
-import { CONNECTION_PROPERTY_KEY, STORE_TAG_NAME_PROPERTY_KEY, STORE_TAG_PROPERTY_KEY } from './constants';
+import { CONNECTION_PROPERTY_KEY, COPIED_CONNECTION_PROPERTY_KEY, STORE_TAG_NAME_PROPERTY_KEY, STORE_TAG_PROPERTY_KEY } from './constants';
 import type { ConnectionRecord, StoreRef } from './types';
 import { documentProperties } from '../platform/properties';
 import { clipText } from '../platform/property-size';
+import { bindingId, bindingOf, type Binding } from './spreadsheet-binding';
 
 const STATES: ReadonlyArray<ConnectionRecord['state']> = [
   'connected',
@@ -13,41 +14,69 @@ const STATES: ReadonlyArray<ConnectionRecord['state']> = [
   'operator_problem',
 ];
 
-/** The document's connection record, or null when it has none (or an unreadable one). */
+/**
+ * The document's connection record, or null when it has none, an unreadable one, or one written
+ * for another spreadsheet (this one is a copy: spreadsheet-binding.ts).
+ */
 export function readConnectionRecord(): ConnectionRecord | null {
+  const stored = readStoredConnectionRecord();
+  return stored && stored.binding !== 'copy' ? stored.record : null;
+}
+
+/** The record as stored, with the spreadsheet it was written for. */
+export function readStoredConnectionRecord(): { record: ConnectionRecord; binding: Binding } | null {
   const raw = documentProperties().getProperty(CONNECTION_PROPERTY_KEY);
   if (!raw) return null;
   try {
     const value = JSON.parse(raw) as Partial<ConnectionRecord>;
     if (!value || !STATES.includes(value.state as ConnectionRecord['state'])) return null;
-    return {
-      state: value.state as ConnectionRecord['state'],
-      store: isStoreRef(value.store) ? value.store : null,
-      scopes: Array.isArray(value.scopes) ? value.scopes.filter((s) => typeof s === 'string') : [],
-      detail: value.detail ?? null,
-      otherStore: isStoreRef(value.otherStore) ? value.otherStore : null,
-      since: typeof value.since === 'string' ? value.since : new Date(0).toISOString(),
-      connectedBy: typeof value.connectedBy === 'string' && value.connectedBy !== '' ? value.connectedBy : null,
-    };
+    return { binding: bindingOf(value.spreadsheetId), record: recordOf(value) };
   } catch {
     return null;
   }
+}
+
+function recordOf(value: Partial<ConnectionRecord>): ConnectionRecord {
+  return {
+    state: value.state as ConnectionRecord['state'],
+    store: isStoreRef(value.store) ? value.store : null,
+    scopes: Array.isArray(value.scopes) ? value.scopes.filter((s) => typeof s === 'string') : [],
+    detail: value.detail ?? null,
+    otherStore: isStoreRef(value.otherStore) ? value.otherStore : null,
+    since: typeof value.since === 'string' ? value.since : new Date(0).toISOString(),
+    connectedBy: typeof value.connectedBy === 'string' && value.connectedBy !== '' ? value.connectedBy : null,
+    spreadsheetId: typeof value.spreadsheetId === 'string' && value.spreadsheetId !== '' ? value.spreadsheetId : null,
+  };
 }
 
 /** Writes the record; who connected is kept from the previous record unless given. */
 export function writeConnectionRecord(record: Omit<ConnectionRecord, 'since'>): ConnectionRecord {
   const connectedBy = record.connectedBy !== undefined ? record.connectedBy : (readConnectionRecord()?.connectedBy ?? null);
   const full: ConnectionRecord = { ...record, connectedBy: connectedBy ? clipText(connectedBy, 320) : null, since: new Date().toISOString() };
-  try {
-    documentProperties().setProperty(CONNECTION_PROPERTY_KEY, JSON.stringify(full));
-  } catch {
-    // Read-only context (a custom function): the next trigger or sidebar run records the state.
-  }
+  storeRecord(full);
   return full;
 }
 
+/** A record an older version wrote (no spreadsheet id), bound to this spreadsheet as it is (copy-guard.ts decides when). */
+export function bindConnectionRecord(record: ConnectionRecord): void {
+  storeRecord(record);
+}
+
+/** Stored with this spreadsheet's id; a connection of its own replaces any note that a copied one was refused. */
+function storeRecord(record: ConnectionRecord): void {
+  try {
+    const props = documentProperties();
+    props.setProperty(CONNECTION_PROPERTY_KEY, JSON.stringify({ ...record, spreadsheetId: bindingId() }));
+    props.deleteProperty(COPIED_CONNECTION_PROPERTY_KEY);
+  } catch {
+    // Read-only context (a custom function): the next trigger or sidebar run records the state.
+  }
+}
+
 export function clearConnectionRecord(): void {
-  documentProperties().deleteProperty(CONNECTION_PROPERTY_KEY);
+  const props = documentProperties();
+  props.deleteProperty(CONNECTION_PROPERTY_KEY);
+  props.deleteProperty(COPIED_CONNECTION_PROPERTY_KEY);
 }
 
 /** The store id this document's sheets belong to, or null before the first sync wrote any. */

@@ -46,6 +46,8 @@ export const ACCOUNT_PATH = '/api/v1/account';
 
 /** Document properties written by this module (besides the library's token). */
 export const CONNECTION_PROPERTY_KEY = 'ma.connection';
+/** Document property: this spreadsheet refused the connection of the one it was copied from (copy-guard.ts). */
+export const COPIED_CONNECTION_PROPERTY_KEY = 'ma.connectionCopied';
 export const STORE_TAG_PROPERTY_KEY = 'ma.storeTag';
 export const STORE_TAG_NAME_PROPERTY_KEY = 'ma.storeTagName';
 

@@ -10,6 +10,7 @@ import { currentSpreadsheetId } from '../platform/context';
 import { clipText } from '../platform/property-size';
 import { handoffKey, LEGACY_TOKEN_PROPERTY_KEY } from './constants';
 import { readConnectionRecord, writeConnectionRecord } from './connection-record';
+import { settleDocumentConnection } from './copy-guard';
 import { confirmStore, isOperatorDetail, markConnected, markOperatorProblem, recordAuthFailure } from './lifecycle';
 import { documentLock, grantedScopes, openSession } from './session';
 import { currentUserEmail, publishSharedAccessToken } from './token-home';
@@ -62,6 +63,8 @@ let adoptedThisExecution = false;
 export function adoptPendingConnection(): AdoptOutcome {
   // Once per execution is enough (it is called before every token use); a busy lock tries again.
   if (adoptedThisExecution) return 'none';
+  // A connection this spreadsheet carried from the one it was copied from goes first: never adopted, never used.
+  settleDocumentConnection();
   const outcome = adoptOnce();
   if (outcome !== 'busy') adoptedThisExecution = true;
   return outcome;

@@ -1,7 +1,9 @@
 import { isConfigured } from '../config';
+import { copiedConnectionNoted } from './copy-guard';
 import {
   clearConnectionRecord,
   readConnectionRecord,
+  readStoredConnectionRecord,
   storeTag,
   storeTagName,
   writeConnectionRecord,
@@ -24,9 +26,17 @@ const DETAILS: readonly ConnectionDetail[] = [
 /** The connection as the sidebar and the Sync log show it. Reads properties only; no request. */
 export function connectionStatus(): ConnectionStatus {
   if (!isConfigured()) return statusOf('not_configured', null);
-  const record = readConnectionRecord();
-  if (!record) return statusOf('not_connected', null);
-  return statusOf(record.state, record);
+  const stored = readStoredConnectionRecord();
+  if (stored && stored.binding !== 'copy') return statusOf(stored.record.state, stored.record);
+  if (stored || copiedConnectionNoted()) return copyStatus();
+  return statusOf('not_connected', null);
+}
+
+/** A copy of a connected spreadsheet: not connected, and saying why (copy-guard.ts). */
+function copyStatus(): ConnectionStatus {
+  const detail: ConnectionDetail = 'copy_of_connected_spreadsheet';
+  const { message, action } = messageFor('not_connected', null, detail);
+  return { state: 'not_connected', store: null, scopes: [], detail, message, action, since: null, connectedBy: null };
 }
 
 function statusOf(state: ConnectionStatus['state'], record: ConnectionRecord | null): ConnectionStatus {

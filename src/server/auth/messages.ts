@@ -29,6 +29,13 @@ export function messageFor(
         action: 'configure',
       };
     case 'not_connected':
+      if (detail === 'copy_of_connected_spreadsheet') {
+        return {
+          message:
+            'Not connected: this is a copy of a connected spreadsheet — connect it yourself. The connection of the spreadsheet it was copied from is not used here; open Extensions → Merchant Analytics → Open sidebar and click Connect.',
+          action: 'connect',
+        };
+      }
       return { message: 'This spreadsheet is not connected to a Merchant Analytics store. Click Connect to choose one.', action: 'connect' };
     case 'connected':
       return { message: `Connected to ${name}.`, action: null };

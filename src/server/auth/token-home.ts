@@ -8,6 +8,7 @@ import { realDocumentProperties, documentProperties } from '../platform/properti
 import { SHARED_ACCESS_TOKEN_KEY } from './constants';
 import type { ConnectionRecord } from './types';
 import { accessTokenOf, expiresAtMs } from './session';
+import { bindingId, bindingOf } from './spreadsheet-binding';
 
 /** The Google user this execution runs as ('' when Google does not say). */
 let userEmail: string | null = null;
@@ -34,12 +35,18 @@ export interface SharedAccessToken {
   expiresAt: number | null;
 }
 
-/** The document's copy of the access token (never a refresh token), or null. */
+/**
+ * The document's copy of the access token (never a refresh token), or null. Only one published
+ * for this spreadsheet is used: one naming another spreadsheet came with a copy, and one naming
+ * none was written by an older version and cannot say which spreadsheet it is for (the
+ * connector's next execution with the document publishes it again, bound).
+ */
 export function readSharedAccessToken(): SharedAccessToken | null {
   const raw = documentProperties().getProperty(SHARED_ACCESS_TOKEN_KEY);
   if (!raw) return null;
   try {
-    const value = JSON.parse(raw) as { access_token?: unknown; expiresAt?: unknown };
+    const value = JSON.parse(raw) as { access_token?: unknown; expiresAt?: unknown; spreadsheetId?: unknown };
+    if (bindingOf(value.spreadsheetId) !== 'here') return null;
     const accessToken = accessTokenOf(value);
     if (!accessToken) return null;
     return { accessToken, expiresAt: typeof value.expiresAt === 'number' ? value.expiresAt : null };
@@ -56,8 +63,9 @@ export function readSharedAccessToken(): SharedAccessToken | null {
 export function publishSharedAccessToken(token: object | null): void {
   const props = realDocumentProperties();
   const accessToken = accessTokenOf(token);
-  if (!props || !accessToken) return;
-  const text = JSON.stringify({ access_token: accessToken, expiresAt: expiresAtMs(token) });
+  const spreadsheetId = bindingId();
+  if (!props || !accessToken || !spreadsheetId) return;
+  const text = JSON.stringify({ access_token: accessToken, expiresAt: expiresAtMs(token), spreadsheetId });
   if (props.getProperty(SHARED_ACCESS_TOKEN_KEY) !== text) props.setProperty(SHARED_ACCESS_TOKEN_KEY, text);
 }
 

@@ -15,7 +15,9 @@ export type ConnectionDetail =
   | OperatorDetail
   | 'insufficient_scope'
   | 'no_plan'
-  | 'refresh_rejected';
+  | 'refresh_rejected'
+  /** The document's connection was written for the spreadsheet this one was copied from. */
+  | 'copy_of_connected_spreadsheet';
 
 export interface StoreRef {
   id: string;
@@ -38,6 +40,11 @@ export interface ConnectionRecord {
    * when not known (recorded before connections moved to the user). Shown to every editor.
    */
   connectedBy?: string | null;
+  /**
+   * The spreadsheet the record was written for (a copy carries its original's document
+   * properties); null when written by a version before records were bound (copy-guard.ts).
+   */
+  spreadsheetId?: string | null;
 }
 
 /** What connectionStatus() returns: JSON-safe, ready for the sidebar and the Sync log. */

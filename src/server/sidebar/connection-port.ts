@@ -23,7 +23,7 @@ export function authConnectionPort(): ConnectionPort {
     status: () => {
       const status = connectionStatus();
       const yours = status.connectedBy !== null && status.connectedBy === currentUserEmail();
-      return { state: status.state, message: status.message, action: status.action, connectedBy: status.connectedBy, yours };
+      return { state: status.state, message: status.message, action: status.action, connectedBy: status.connectedBy, yours, detail: status.detail };
     },
     authorizationUrl,
     disconnect,

@@ -32,6 +32,8 @@ export interface ConnectionStatusView {
   connectedBy?: string | null;
   /** True when it is this user's. */
   yours?: boolean;
+  /** Why, when the state alone does not say (e.g. a copy of a connected spreadsheet: auth/copy-guard.ts). */
+  detail?: string | null;
 }
 
 export interface ConnectionPort {

@@ -23,9 +23,13 @@ export function brokenReasonOf(error: ApiError): BrokenReason | null {
   }
 }
 
-/** The banner for a connection state: auth's message and action; none while connected or simply not connected yet. */
+/**
+ * The banner for a connection state: auth's message and action; none while connected or simply not
+ * connected yet (a copy of a connected spreadsheet is told why it is not).
+ */
 export function connectionProblem(status: ConnectionStatusView): ProblemView | null {
-  if (status.state === 'connected' || status.state === 'not_connected' || status.action === null) return null;
+  if (status.state === 'connected' || status.action === null) return null;
+  if (status.state === 'not_connected' && !status.detail) return null;
   return { code: status.state, userMessage: status.message, action: status.action, retryAt: null };
 }
 

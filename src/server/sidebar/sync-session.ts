@@ -3,7 +3,7 @@ import { emptyCounts, sumCounts } from '../../contract/counts-text';
 import { isApiError } from '../api/errors';
 import { monotonicFraction, ordersShare, overallFraction, positionShare } from '../sync/progress';
 import type { SidebarPorts, SyncJobName, SyncStepReport } from './ports';
-import { brokenReasonOf, problemOf } from './problems';
+import { brokenReasonOf, connectionProblem, problemOf } from './problems';
 
 /**
  * Each "Sync now" step gets a short budget so the progress bar moves every few seconds; the sync
@@ -32,7 +32,8 @@ export function estimateFraction(report: SyncStepReport, startMark: string | nul
 /** Starts counting a new "Sync now" run; the work itself happens in runSyncStep. */
 export function startSyncSession(ports: SidebarPorts): SyncProgress {
   const counts = emptyCounts();
-  if (ports.connection.status().state === 'connected') {
+  const status = ports.connection.status();
+  if (status.state === 'connected') {
     ports.memory.setSyncSession({ counts, startMark: null, fraction: null });
     return { done: false, phase: 'Starting', counts, fraction: null, problem: null, pausedUntil: null };
   }
@@ -42,7 +43,8 @@ export function startSyncSession(ports: SidebarPorts): SyncProgress {
     phase: 'Not connected',
     counts,
     fraction: null,
-    problem: { code: 'not_connected', userMessage: 'Connect a store before syncing.', action: 'connect', retryAt: null },
+    // A copy of a connected spreadsheet says why it is not connected (auth/copy-guard.ts).
+    problem: (status.state === 'not_connected' ? connectionProblem(status) : null) ?? { code: 'not_connected', userMessage: 'Connect a store before syncing.', action: 'connect', retryAt: null },
     pausedUntil: null,
   };
 }

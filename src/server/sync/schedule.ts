@@ -18,7 +18,7 @@
  * to that same store.
  */
 import { currentUserEmail, readConnectionRecord } from '../auth';
-import { currentSpreadsheet, spreadsheetIdOf } from '../platform/context';
+import { currentSpreadsheet, currentSpreadsheetId, spreadsheetIdOf } from '../platform/context';
 import { dropOwnerCopy, takeOwnerCopy } from '../platform/owner-copy';
 import { documentProperties, realDocumentProperties } from '../platform/properties';
 import { clipText } from '../platform/property-size';
@@ -56,6 +56,18 @@ function properties(): GoogleAppsScript.Properties.Properties {
   return documentProperties();
 }
 
+/**
+ * The schedule record, unless it names another spreadsheet: a copy carries its original's document
+ * properties (stricter reading, auth/copy-guard.ts), and that record's trigger, owner copy and
+ * registry entry belong to the original, which the copy must neither use nor disturb.
+ */
+function storedSchedule(): string | null {
+  const raw = properties().getProperty(SCHEDULE_PROPERTY);
+  const spreadsheetId = readJson(raw)?.spreadsheetId;
+  if (typeof spreadsheetId === 'string' && spreadsheetId !== '' && spreadsheetId !== currentSpreadsheetId()) return null;
+  return raw;
+}
+
 /** Who set the schedule in force and which trigger runs it (null fields: recorded by an older version). */
 export interface ScheduleOwnership {
   owner: string | null;
@@ -64,7 +76,7 @@ export interface ScheduleOwnership {
 }
 
 export function scheduleOwnership(): ScheduleOwnership {
-  const saved = readJson(properties().getProperty(SCHEDULE_PROPERTY));
+  const saved = readJson(storedSchedule());
   const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
   return { owner: text(saved?.owner), triggerUid: text(saved?.triggerUid), spreadsheetId: text(saved?.spreadsheetId) };
 }
@@ -73,11 +85,11 @@ export function scheduleOwnership(): ScheduleOwnership {
 function ownedByAnother(): string | null {
   const { owner } = scheduleOwnership();
   const me = currentUserEmail();
-  return owner && owner !== me && parseSchedule(properties().getProperty(SCHEDULE_PROPERTY)).kind !== 'off' ? owner : null;
+  return owner && owner !== me && parseSchedule(storedSchedule()).kind !== 'off' ? owner : null;
 }
 
 export function getSchedule(): Schedule {
-  const parsed = parseSchedule(properties().getProperty(SCHEDULE_PROPERTY));
+  const parsed = parseSchedule(storedSchedule());
   // Another editor's trigger is invisible to this user: the record is what every editor sees.
   if (ownedByAnother()) return parsed;
   if (ourTriggers().length === 0) return { kind: 'off' };
@@ -86,7 +98,7 @@ export function getSchedule(): Schedule {
 
 /** The zone the schedule's hour is in: the one the trigger was pinned to, else the spreadsheet's now. */
 export function scheduleTimeZone(): string | null {
-  const saved = readJson(properties().getProperty(SCHEDULE_PROPERTY));
+  const saved = readJson(storedSchedule());
   if (saved && typeof saved.timeZone === 'string' && saved.timeZone) return saved.timeZone;
   return spreadsheetTimeZone();
 }
@@ -183,7 +195,7 @@ export function stopSchedule(): void {
   const spreadsheet = currentSpreadsheet('stopping the schedule');
   const id = spreadsheetId ?? spreadsheetIdOf(spreadsheet);
   if (realDocumentProperties()) dropOwnerCopy(id);
-  if (properties().getProperty(SCHEDULE_PROPERTY) !== null) markScheduleTrigger(spreadsheet, null);
+  if (storedSchedule() !== null) markScheduleTrigger(spreadsheet, null);
   properties().deleteProperty(SCHEDULE_PROPERTY);
 }
 
