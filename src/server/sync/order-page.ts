@@ -56,6 +56,12 @@ export interface OrderPageWrites {
   minPlacedDate: string | null;
 }
 
+/** The order's day in the STORE's time zone (YYYY-MM-DD), the day the Daily P&L counts it on; null when created_at is unreadable. */
+export function placedDateOf(createdAt: unknown, storeTimeZone: string): string | null {
+  const createdMs = typeof createdAt === 'string' ? Date.parse(createdAt) : NaN;
+  return Number.isNaN(createdMs) ? null : instantToLocalDate(createdMs, storeTimeZone);
+}
+
 export function orderStatus(order: Order): OrderStatus {
   return order.canceled_at ? 'cancelled' : 'active';
 }
@@ -90,8 +96,7 @@ export function planOrderPage(
   let maxMs = -Infinity;
   for (const order of lastOccurrences(page)) {
     const status = orderStatus(order);
-    const createdMs = Date.parse(order.created_at);
-    const placedDate = Number.isNaN(createdMs) ? null : instantToLocalDate(createdMs, ctx.storeTimeZone);
+    const placedDate = placedDateOf(order.created_at, ctx.storeTimeZone);
     const cells = buildRow(
       ORDERS,
       order,
