@@ -4,7 +4,8 @@ import { NotFoundError } from '../../src/server/api/errors';
 import type { DailyRow, Order, ProfitabilitySummary } from '../../src/server/api/types';
 import { PROFIT_TOTALS_FIELDS } from '../../src/server/api/types';
 import { dateArgument, dateRangeArguments, orderIdArgument } from '../../src/server/functions/args';
-import { profitDaily, profitOrder, profitSummary } from '../../src/server/functions/profit';
+import { profitDaily, profitMonthly, profitOrder, profitSummary } from '../../src/server/functions/profit';
+import { mayBeFuture } from '../../src/server/functions/store-zone';
 import { ExecutionBudget } from '../../src/server/platform/budget';
 
 // What Utilities.formatDate(date, 'America/New_York', 'yyyy-MM-dd') returns, via Intl.
@@ -147,12 +148,12 @@ describe('PROFIT_DAILY: header row + one row per day, oldest first, following ne
 describe('PROFIT_ORDER and typed failures', () => {
   it('an API error becomes the function name plus the user message', () => {
     const { client } = fakeClient({ getOrder: () => { throw new NotFoundError({ status: 404 }); } });
-    expect(() => profitOrder('ord_x', { client, budget: budget() })).toThrow(/^PROFIT_ORDER: No such record in this store/);
+    expect(() => profitOrder('ord_x', { client, budget: budget(), timeZone: 'UTC', storeTimeZone: () => 'UTC' })).toThrow(/^PROFIT_ORDER: No such record in this store/);
   });
   it('null values become empty cells, never 0', () => {
     const order = { id: 'ord_1', canceled_at: null, economics: { net_profit: 12.5, cogs: null } } as unknown as Order;
     const { client } = fakeClient({ getOrder: () => order });
-    const map = new Map(profitOrder('ord_1', { client, budget: budget() }).map(([k, v]) => [k, v]));
+    const map = new Map(profitOrder('ord_1', { client, budget: budget(), timeZone: 'UTC', storeTimeZone: () => 'UTC' }).map(([k, v]) => [k, v]));
     expect(map.get('canceled_at')).toBe('');
     expect(map.get('cogs')).toBe('');
     expect(map.get('net_profit')).toBe(12.5);
@@ -215,5 +216,48 @@ describe('metric names: case-insensitive, CM1–CM3 and margins in percent', () 
     expect(fromRange[0]).toEqual(['date', 'product_margin_cm1', 'net_margin_pct']);
     expect(() => profitDaily('2025-01-01', '2025-01-02', 'cm3, cm3', { client, ...ny })).toThrow('PROFIT_DAILY: metrics names contribution_margin_cm3 twice');
     expect(() => profitDaily('2025-01-01', '2025-01-02', 'revenue', { client, ...ny })).toThrow('PROFIT_DAILY: metrics: "revenue" is not a metric');
+  });
+});
+
+describe("periods past the store's today (issue 24, item 5)", () => {
+  // 20:00 on 3 November 2026 in Los Angeles is already 4 November in UTC and in Auckland.
+  const now = () => Date.parse('2026-11-04T04:00:00Z');
+  const zones = { timeZone: 'Pacific/Auckland', storeTimeZone: () => 'America/Los_Angeles', now };
+  const days = (from: string, to: string): DailyRow[] => {
+    const rows: DailyRow[] = [];
+    for (let d = from; d <= to; d = new Date(Date.parse(`${d}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)) rows.push(day(d, 1));
+    return rows;
+  };
+
+  it('a day up to UTC\'s yesterday needs no zone: every zone has begun it', () => {
+    expect(mayBeFuture('2026-11-03', now())).toBe(false);
+    expect(mayBeFuture('2026-11-04', now())).toBe(true);
+  });
+
+  it('PROFIT_DAILY asks the API up to the store\'s today; later days are dates with empty figures', () => {
+    const queries: DailyQuery[] = [];
+    const { client } = fakeClient({ listDaily: (q) => (queries.push(q), { data: days(q.startDate, q.endDate), hasMore: false, nextCursor: null, limit: 400, meta: null, rateLimitRemaining: null }) });
+    const table = profitDaily('2026-11-02', '2026-11-05', 'net_profit', { client, budget: budget(), ...zones });
+    expect(queries.map((q) => q.endDate)).toEqual(['2026-11-03']);
+    expect(table.slice(1).map((r) => r[1])).toEqual([1, 1, '', '']);
+  });
+
+  it('PROFIT_MONTHLY: the Monthly P&L sheet\'s key and status words; months not begun are listed empty', () => {
+    const { client } = fakeClient({ listDaily: (q) => ({ data: days(q.startDate, q.endDate), hasMore: false, nextCursor: null, limit: 400, meta: null, rateLimitRemaining: null }) });
+    const table = profitMonthly('2026-10-30', '2027-01-15', 'net_profit', { client, budget: budget(), ...zones });
+    expect(table[0]).toEqual(['month', 'status', 'first_day', 'last_day', 'days', 'net_profit']);
+    expect(table.slice(1).map((r) => [r[0], r[1], r[4], r[5]])).toEqual([
+      ['2026-10', 'partial: 2026-10-30 to 2026-10-31 only', 2, 2],
+      ['2026-11', 'partial: month in progress', 3, 3],
+      ['2026-12', 'future: no figures yet', 0, ''],
+      ['2027-01', 'future: no figures yet', 0, ''],
+    ]);
+  });
+
+  it('a period wholly after the store\'s today asks nothing and says so', () => {
+    const { client } = fakeClient({});
+    const note = "no figures yet: 2026-11-04 is after today (2026-11-03 in the store's time zone)";
+    expect(profitSummary('2026-11-04', '2026-11-04', 'net_profit', { client, budget: budget(), ...zones })).toEqual([['', note]]);
+    expect(profitDaily('2026-11-04', '2026-11-04', 'net_profit', { client, budget: budget(), ...zones })).toEqual([['date', 'net_profit'], [note, '']]);
   });
 });

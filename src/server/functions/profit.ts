@@ -16,6 +16,10 @@ import { metricArgument, metricListArgument } from './metrics';
 import { COST_GAP_METRICS, costGapTableRows, readCostGaps } from './cost-gaps';
 import type { CostGaps } from '../finance/cost-gaps';
 import { findInSheet } from './sheet-lookup';
+import { emptyDays, futureNote, lastDayWithFigures, noteUnder } from './future-days';
+import { mayBeFuture, once, storeTimeZoneOf, storeToday } from './store-zone';
+import { addDays } from '../sync/calendar';
+import { lastDayOfMonth, monthOf } from '../finance/period-sums';
 import { ORDERS } from '../sheets/schema';
 import { SUMMARY_SCALAR_METRICS, Table, dailyTable, metricCell, orderTable, summaryRecord, summaryTable } from './tables';
 
@@ -32,6 +36,10 @@ export interface FunctionDeps {
   answers?: AnswerCache;
   /** Orders with incomplete costs placed in [start, end] (the Orders sheet); absent: not counted (empty cells). */
   costGaps?: (start: string, end: string) => CostGaps | null;
+  /** The store's time zone, asked only when a period reaches today or an order's day is shown (store-zone.ts); default: `timeZone`. */
+  storeTimeZone?: () => string;
+  /** Epoch ms now; default Date.now. */
+  now?: () => number;
 }
 
 /**
@@ -50,7 +58,21 @@ function dayFormatter(timeZone: string): DateFormatter {
 function depsOrContext(deps: FunctionDeps | undefined, timeZone: string): FunctionDeps {
   if (deps) return deps;
   const ctx = customFunctionContext();
-  return { client: ctx.client, budget: ctx.budget, answers: ctx.answers, timeZone, costGaps: (start, end) => readCostGaps(start, end, timeZone) };
+  return {
+    client: ctx.client,
+    budget: ctx.budget,
+    answers: ctx.answers,
+    timeZone,
+    costGaps: (start, end) => readCostGaps(start, end, timeZone),
+    storeTimeZone: once(() => storeTimeZoneOf(null, () => timeZone)),
+  };
+}
+
+/** The store's today when `day` may be after it, else null (no zone read: see mayBeFuture). */
+function todayIfReached(deps: FunctionDeps, day: string): string | null {
+  const now = deps.now?.() ?? Date.now();
+  if (!mayBeFuture(day, now)) return null;
+  return storeToday(deps.storeTimeZone?.() ?? deps.timeZone, now);
 }
 
 /**
@@ -64,6 +86,11 @@ export function profitSummary(start: unknown, end: unknown, metric: unknown, dep
     const range = dateRangeArguments('PROFIT_SUMMARY', start, end, dayFormatter(timeZone));
     const chosen = isOmitted(metric) ? null : metricArgument('PROFIT_SUMMARY', 'metric', metric, [...SUMMARY_SCALAR_METRICS, ...COST_GAP_METRICS]);
     const d = depsOrContext(deps, timeZone);
+    const today = todayIfReached(d, range.start);
+    if (today !== null && range.start > today) {
+      const note = futureNote(range.start, range.end, today);
+      return chosen === null ? [['field', 'value'], ['period_start', range.start], ['period_end', range.end], ['note', note]] : [['', note]];
+    }
     const answer = readSummary('PROFIT_SUMMARY', d, range.start, range.end);
     // Orders with incomplete costs come from the synced Orders sheet, read only when asked for.
     const wantsGaps = chosen === null || (COST_GAP_METRICS as readonly string[]).includes(chosen.name);
@@ -80,8 +107,13 @@ export function profitDaily(start: unknown, end: unknown, metrics: unknown, deps
     const timeZone = deps?.timeZone ?? spreadsheetTimeZone();
     const range = dateRangeArguments('PROFIT_DAILY', start, end, dayFormatter(timeZone));
     const columns = isOmitted(metrics) ? null : metricListArgument('PROFIT_DAILY', 'metrics', metrics);
-    const days = readDays('PROFIT_DAILY', depsOrContext(deps, timeZone), range.start, range.end);
-    return dailyTable(days.rows, timeZone, columns, days.historyFrom);
+    const d = depsOrContext(deps, timeZone);
+    const today = todayIfReached(d, range.end);
+    if (today !== null && range.start > today) return noteUnder(dailyTable([], timeZone, columns)[0], futureNote(range.start, range.end, today));
+    const last = lastDayWithFigures(range.end, today);
+    const days = readDays('PROFIT_DAILY', d, range.start, last);
+    const table = dailyTable(days.rows, timeZone, columns, days.historyFrom);
+    return last === range.end ? table : [...table, ...emptyDays(addDays(last, 1), range.end, table[0].length, timeZone)];
   });
 }
 
@@ -91,8 +123,12 @@ export function profitMonthly(start: unknown, end: unknown, metrics: unknown, de
     const timeZone = deps?.timeZone ?? spreadsheetTimeZone();
     const range = dateRangeArguments('PROFIT_MONTHLY', start, end, dayFormatter(timeZone));
     const columns = isOmitted(metrics) ? null : metricListArgument('PROFIT_MONTHLY', 'metrics', metrics);
-    const days = readDays('PROFIT_MONTHLY', depsOrContext(deps, timeZone), range.start, range.end);
-    return monthlyTable(days.rows, timeZone, columns, days.historyFrom);
+    const d = depsOrContext(deps, timeZone);
+    // The last month's status needs today whenever that month may still be in progress.
+    const today = todayIfReached(d, lastDayOfMonth(monthOf(range.end)));
+    if (today !== null && range.start > today) return noteUnder(monthlyTable([], timeZone, columns, null, { today, end: range.end })[0], futureNote(range.start, range.end, today));
+    const days = readDays('PROFIT_MONTHLY', d, range.start, lastDayWithFigures(range.end, today));
+    return monthlyTable(days.rows, timeZone, columns, days.historyFrom, { today, end: range.end });
   });
 }
 
@@ -154,7 +190,7 @@ export type OrderNumberLookup = (displayNumbers: readonly string[]) => string | 
 
 const orderBySheet: OrderNumberLookup = (numbers) => findInSheet(ORDERS, 'order_number', numbers)?.key ?? null;
 
-export function profitOrder(orderId: unknown, deps?: Omit<FunctionDeps, 'timeZone'> & { lookup?: OrderNumberLookup }): Table {
+export function profitOrder(orderId: unknown, deps?: Partial<FunctionDeps> & { lookup?: OrderNumberLookup }): Table {
   return withUserMessages('PROFIT_ORDER', () => {
     const ref = orderReference('PROFIT_ORDER', orderId);
     // The display number (#1001) is not an API key: the synced Orders sheet maps it to the order's id.
@@ -163,8 +199,12 @@ export function profitOrder(orderId: unknown, deps?: Omit<FunctionDeps, 'timeZon
     if (id === null) {
       throw new FormulaError('PROFIT_ORDER', `no order numbered ${ref.displayNumbers[0]} in the Orders sheet: run Sync now if it is new, or give the order id (ord_…)`);
     }
-    const { client } = deps ?? customFunctionContext();
-    return orderTable(client.getOrder(id));
+    const timeZone = deps?.timeZone ?? spreadsheetTimeZone();
+    const client = deps?.client ?? customFunctionContext().client;
+    const order = client.getOrder(id);
+    // The order's day as the Orders sheet gives it: in the store's zone, the day the P&L counts it on.
+    const storeZone = deps?.storeTimeZone ? deps.storeTimeZone() : storeTimeZoneOf(client, () => timeZone);
+    return orderTable(order, timeZone, storeZone);
   });
 }
 

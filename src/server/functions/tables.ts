@@ -6,6 +6,7 @@ import { PROFIT_TOTALS_FIELDS } from '../api/types';
 import type { DailyRow, Order, ProfitabilitySummary } from '../api/types';
 import { dayStartInstant } from '../sheets/cells';
 import type { Metric } from './metrics';
+import { placedDateOf } from '../sync/order-page';
 
 /** A Date is shown by Sheets as a date (or date-time) in the spreadsheet's time zone. */
 export type Cell = string | number | boolean | Date;
@@ -92,18 +93,34 @@ export function dailyTable(rows: DailyRow[], timeZone: string, metrics: Metric[]
   return [[dateHeader, ...DAILY_HEADER.slice(1)], ...sorted.map((row) => DAILY_HEADER.map((field) => (field === 'date' ? dayCell(row.date, timeZone) : cell((row as unknown as Record<string, unknown>)[field]))))];
 }
 
-function dayCell(value: unknown, timeZone: string): Cell {
+/** A YYYY-MM-DD day as a Date at its midnight in the spreadsheet's zone (Sheets shows that day). */
+export function dayCell(value: unknown, timeZone: string): Cell {
   const start = typeof value === 'string' ? dayStartInstant(value, timeZone) : null;
   return start === null ? cell(value) : new Date(start);
 }
 
-const ORDER_FIELDS = ['id', 'order_number', 'external_order_id', 'created_at', 'updated_at', 'canceled_at', 'refunded_at', 'currency', 'financial_status', 'fulfillment_status', 'sales_channel'] as const;
+/** An RFC 3339 instant as a Date: Sheets shows it as a date-time in the spreadsheet's zone (unparseable text stays text). */
+export function instantCell(value: unknown): Cell {
+  if (typeof value !== 'string') return '';
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? value : new Date(ms);
+}
 
-/** One order's economics as a 2-column table (field, value). */
-export function orderTable(order: Order): Table {
+const ORDER_FIELDS = ['id', 'order_number', 'external_order_id', 'created_at', 'updated_at', 'canceled_at', 'refunded_at', 'currency', 'financial_status', 'fulfillment_status', 'sales_channel'] as const;
+const ORDER_INSTANTS: readonly string[] = ['created_at', 'updated_at', 'canceled_at', 'refunded_at'];
+
+/**
+ * One order's economics as a 2-column table (field, value). Times are date-times and
+ * `placed_date` is the order's day in the store's zone, as the Orders sheet holds them
+ * (order-page.ts), so the order ties to the P&L day it is counted on.
+ */
+export function orderTable(order: Order, timeZone: string, storeTimeZone: string): Table {
   const rows: Table = [['field', 'value']];
   const record = order as unknown as Record<string, unknown>;
-  for (const field of ORDER_FIELDS) rows.push([field, cell(record[field])]);
+  for (const field of ORDER_FIELDS) {
+    rows.push([field, ORDER_INSTANTS.includes(field) ? instantCell(record[field]) : cell(record[field])]);
+    if (field === 'created_at') rows.push(['placed_date', dayCell(placedDateOf(record.created_at, storeTimeZone), timeZone)]);
+  }
   const economics = (order.economics ?? {}) as unknown as Record<string, unknown>;
   for (const [field, value] of Object.entries(economics)) rows.push([field, cell(value)]);
   return rows;

@@ -61,6 +61,12 @@ export interface OrderPageWrites {
   written: string[];
 }
 
+/** The order's day in the STORE's time zone (YYYY-MM-DD), the day the Daily P&L counts it on; null when created_at is unreadable. */
+export function placedDateOf(createdAt: unknown, storeTimeZone: string): string | null {
+  const createdMs = typeof createdAt === 'string' ? Date.parse(createdAt) : NaN;
+  return Number.isNaN(createdMs) ? null : instantToLocalDate(createdMs, storeTimeZone);
+}
+
 export function orderStatus(order: Order): OrderStatus {
   return order.canceled_at ? 'cancelled' : 'active';
 }
@@ -121,9 +127,7 @@ function buildOrder(order: Order, ctx: PageContext): BuiltOrder {
 
 /** Only a text created_at is parsed: Date.parse of an array turns it into text, recursively. */
 function placedDayOf(order: Order, storeTimeZone: string): string | null {
-  const created: unknown = order !== null && typeof order === 'object' ? order.created_at : undefined;
-  const createdMs = typeof created === 'string' ? Date.parse(created) : NaN;
-  return Number.isNaN(createdMs) ? null : instantToLocalDate(createdMs, storeTimeZone);
+  return placedDateOf(order !== null && typeof order === 'object' ? order.created_at : undefined, storeTimeZone);
 }
 
 export function planOrderPage(

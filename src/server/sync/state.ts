@@ -283,6 +283,11 @@ export class SyncStateStore {
   }
 }
 
+/** One part of the state with one property read (a formula cell reads only what it needs, not every key). */
+export function readStateValue<K extends SyncStateKey>(store: Pick<PropertyStoreLike, 'getProperty'>, key: K): SyncState[K] {
+  return parseState(key, store.getProperty(PREFIX + key) ?? undefined);
+}
+
 function parseState<K extends SyncStateKey>(key: K, raw: string | undefined): SyncState[K] {
   if (raw === undefined) return clone(DEFAULTS[key]);
   try {
