@@ -188,9 +188,11 @@ describe('metric names: case-insensitive, CM1–CM3 and margins in percent', () 
     expect(one('Net margin %')).toEqual([[expected]]);
     expect(one('net_margin_pct')).toEqual([[expected]]);
   });
-  it('a margin over zero net revenue is unknown (an empty cell), never 0', () => {
-    const { client } = fakeClient({ summaryAnswer: () => ({ summary: { ...summary, totals: { ...totals, net_revenue: 0 } }, meta: null, maxAgeSeconds: null }) });
-    expect(profitSummary('2025-01-01', '2025-01-31', 'net_margin_pct', { client, ...ny })).toEqual([['']]);
+  it('a margin over zero or negative net revenue is 0 (spec 2.3 rule 5), as the Monthly P&L has it', () => {
+    for (const netRevenue of [0, -120]) {
+      const { client } = fakeClient({ summaryAnswer: () => ({ summary: { ...summary, totals: { ...totals, net_revenue: netRevenue, net_profit: -228.61 } }, meta: null, maxAgeSeconds: null }) });
+      expect(profitSummary('2025-01-01', '2025-01-31', 'net_margin_pct', { client, ...ny })).toEqual([[0]]);
+    }
   });
   it('a period the plan window shortened says so in the cell beside the number', () => {
     const table = one('net_profit', { historyAvailableFrom: '2025-01-10', truncated: true });
