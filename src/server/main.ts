@@ -303,7 +303,7 @@ export function PRODUCT_COST(sku_or_id: unknown, field?: unknown): Table {
 
 /**
  * Tie-out: the Orders sheet summed by placed_date beside the store's Daily P&L from Merchant
- * Analytics, for each day and month of the range, with ✓ or ✗ (one cent per order of tolerance).
+ * Analytics, for each day and month of the range, with ✓ only when every figure agrees to the cent, else ✗.
  * Cancelled and gone orders are left out as the P&L leaves them out; overhead figures are not
  * compared (they cannot be matched from orders).
  * @param {Date|string} start First day (a date cell or "YYYY-MM-DD"), in the store's time zone.
