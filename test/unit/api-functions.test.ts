@@ -194,6 +194,18 @@ describe('metric names: case-insensitive, CM1–CM3 and margins in percent', () 
       expect(profitSummary('2025-01-01', '2025-01-31', 'net_margin_pct', { client, ...ny })).toEqual([[0]]);
     }
   });
+  it('net revenue with incomplete costs is the store currency\'s: other currencies get their own rows and a note, never added', () => {
+    const { client } = fakeClient({ summaryAnswer: () => ({ summary, meta: null, maxAgeSeconds: null }) });
+    const gaps = () => ({ orders: 3, netRevenue: 100, ordersCounted: 9, otherCurrencies: [{ currency: 'EUR', orders: 1, netRevenue: 56 }] });
+    const table = profitSummary('2025-01-01', '2025-01-31', undefined, { client, ...ny, costGaps: gaps });
+    const values = new Map(table.map(([k, v]) => [k, v]));
+    expect(values.get('net_revenue_with_incomplete_costs')).toBe(100);
+    expect(values.get('net_revenue_with_incomplete_costs_eur')).toBe(56);
+    expect(String(values.get('incomplete_costs_note'))).toContain('1 order in EUR (€56.00)');
+    const one = profitSummary('2025-01-01', '2025-01-31', 'net_revenue_with_incomplete_costs', { client, ...ny, costGaps: gaps });
+    expect(one[0][0]).toBe(100);
+    expect(one[0][1]).toContain(`is in ${String(summary.currency)} only`);
+  });
   it('a period the plan window shortened says so in the cell beside the number', () => {
     const table = one('net_profit', { historyAvailableFrom: '2025-01-10', truncated: true });
     expect(table[0][0]).toBe(totals.net_profit);

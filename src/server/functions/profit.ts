@@ -13,7 +13,7 @@ import type { AnswerCache, Fetched } from './answer-cache';
 import { customFunctionContext, spreadsheetTimeZone } from './context';
 import { freshnessTable, monthlyTable } from './period-tables';
 import { metricArgument, metricListArgument } from './metrics';
-import { COST_GAP_METRICS, costGapTableRows, readCostGaps } from './cost-gaps';
+import { COST_GAP_METRICS, costGapTableRows, netRevenueNote, readCostGaps } from './cost-gaps';
 import type { CostGaps } from '../finance/cost-gaps';
 import { findInSheet } from './sheet-lookup';
 import { ORDERS } from '../sheets/schema';
@@ -30,8 +30,8 @@ export interface FunctionDeps {
   timeZone: string;
   /** Shared answers (document cache, one fetcher per argument set); without it every call fetches. */
   answers?: AnswerCache;
-  /** Orders with incomplete costs placed in [start, end] (the Orders sheet); absent: not counted (empty cells). */
-  costGaps?: (start: string, end: string) => CostGaps | null;
+  /** Orders with incomplete costs placed in [start, end] (the Orders sheet), net revenue in `currency`; absent: not counted (empty cells). */
+  costGaps?: (start: string, end: string, currency: string | null) => CostGaps | null;
 }
 
 /**
@@ -50,13 +50,13 @@ function dayFormatter(timeZone: string): DateFormatter {
 function depsOrContext(deps: FunctionDeps | undefined, timeZone: string): FunctionDeps {
   if (deps) return deps;
   const ctx = customFunctionContext();
-  return { client: ctx.client, budget: ctx.budget, answers: ctx.answers, timeZone, costGaps: (start, end) => readCostGaps(start, end, timeZone) };
+  return { client: ctx.client, budget: ctx.budget, answers: ctx.answers, timeZone, costGaps: (start, end, currency) => readCostGaps(start, end, timeZone, currency) };
 }
 
 /**
  * Without a metric: the 2-column table. With one: that number alone (one cell), followed by a
  * second cell saying so when the plan window shortened the period (the number then covers less
- * than was asked).
+ * than was asked) or the number leaves orders in other currencies out.
  */
 export function profitSummary(start: unknown, end: unknown, metric: unknown, deps?: FunctionDeps): Table {
   return withUserMessages('PROFIT_SUMMARY', () => {
@@ -65,12 +65,14 @@ export function profitSummary(start: unknown, end: unknown, metric: unknown, dep
     const chosen = isOmitted(metric) ? null : metricArgument('PROFIT_SUMMARY', 'metric', metric, [...SUMMARY_SCALAR_METRICS, ...COST_GAP_METRICS]);
     const d = depsOrContext(deps, timeZone);
     const answer = readSummary('PROFIT_SUMMARY', d, range.start, range.end);
+    const currency = typeof answer.summary.currency === 'string' ? answer.summary.currency : null;
     // Orders with incomplete costs come from the synced Orders sheet, read only when asked for.
     const wantsGaps = chosen === null || (COST_GAP_METRICS as readonly string[]).includes(chosen.name);
-    const gaps = wantsGaps ? readGaps(d, range.start, range.end) : null;
-    if (chosen === null) return [...summaryTable(answer.summary, answer.meta), ...costGapTableRows(gaps)];
+    const gaps = wantsGaps ? readGaps(d, range.start, range.end, currency) : null;
+    if (chosen === null) return [...summaryTable(answer.summary, answer.meta), ...costGapTableRows(gaps, currency)];
     const record = { ...summaryRecord(answer.summary), orders_with_incomplete_costs: gaps?.orders ?? null, net_revenue_with_incomplete_costs: gaps?.netRevenue ?? null };
-    return metricCell(chosen.read(record), answer.summary, answer.meta);
+    const left = chosen.name === 'net_revenue_with_incomplete_costs' && gaps ? netRevenueNote(gaps, currency) : '';
+    return metricCell(chosen.read(record), answer.summary, answer.meta, left);
   });
 }
 
@@ -116,10 +118,10 @@ function cached<T>(fn: string, deps: FunctionDeps | Omit<FunctionDeps, 'timeZone
 }
 
 /** The Orders sheet's count, shared like the other answers until the next sync that changes data (the generation). */
-function readGaps(deps: FunctionDeps, start: string, end: string): CostGaps | null {
+function readGaps(deps: FunctionDeps, start: string, end: string, currency: string | null): CostGaps | null {
   const count = deps.costGaps;
   if (!count) return null;
-  return cached<CostGaps | null>('PROFIT_SUMMARY', deps, `costgaps:${start}:${end}`, () => ({ value: count(start, end), keepSeconds: DAILY_KEEP_SECONDS }));
+  return cached<CostGaps | null>('PROFIT_SUMMARY', deps, `costgaps:${currency ?? ''}:${start}:${end}`, () => ({ value: count(start, end, currency), keepSeconds: DAILY_KEEP_SECONDS }));
 }
 
 interface SummaryData {
