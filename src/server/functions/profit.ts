@@ -56,7 +56,9 @@ function depsOrContext(deps: FunctionDeps | undefined, timeZone: string): Functi
 /**
  * Without a metric: the 2-column table. With one: that number alone (one cell), followed by a
  * second cell saying so when the plan window shortened the period (the number then covers less
- * than was asked) or the number leaves orders in other currencies out.
+ * than was asked) or the number leaves orders in other currencies out. The incomplete-cost counts
+ * cover the days the totals cover. A period wholly before the plan's history has no figures: an
+ * empty cell with a note for one metric, an error saying so for the table — never 0.
  */
 export function profitSummary(start: unknown, end: unknown, metric: unknown, deps?: FunctionDeps): Table {
   return withUserMessages('PROFIT_SUMMARY', () => {
@@ -65,15 +67,33 @@ export function profitSummary(start: unknown, end: unknown, metric: unknown, dep
     const chosen = isOmitted(metric) ? null : metricArgument('PROFIT_SUMMARY', 'metric', metric, [...SUMMARY_SCALAR_METRICS, ...COST_GAP_METRICS]);
     const d = depsOrContext(deps, timeZone);
     const answer = readSummary('PROFIT_SUMMARY', d, range.start, range.end);
+    const covered = coveredPeriod(range, answer);
+    if (covered === null) {
+      const from = answer.meta?.historyAvailableFrom ?? answer.summary.period?.start;
+      const said = `no figures: ${range.start} to ${range.end} is before your plan's history, which starts ${String(from)}`;
+      if (chosen === null) throw new FormulaError('PROFIT_SUMMARY', `${said}; choose a period from ${String(from)}`);
+      return [['', said]];
+    }
     const currency = typeof answer.summary.currency === 'string' ? answer.summary.currency : null;
     // Orders with incomplete costs come from the synced Orders sheet, read only when asked for.
     const wantsGaps = chosen === null || (COST_GAP_METRICS as readonly string[]).includes(chosen.name);
-    const gaps = wantsGaps ? readGaps(d, range.start, range.end, currency) : null;
+    const gaps = wantsGaps ? readGaps(d, covered.start, covered.end, currency) : null;
     if (chosen === null) return [...summaryTable(answer.summary, answer.meta), ...costGapTableRows(gaps, currency)];
     const record = { ...summaryRecord(answer.summary), orders_with_incomplete_costs: gaps?.orders ?? null, net_revenue_with_incomplete_costs: gaps?.netRevenue ?? null };
     const left = chosen.name === 'net_revenue_with_incomplete_costs' && gaps ? netRevenueNote(gaps, currency) : '';
     return metricCell(chosen.read(record), answer.summary, answer.meta, left);
   });
+}
+
+/**
+ * The days the summary's totals cover: the period asked, from the plan window's first day when the
+ * window cut it (spec 8.3: meta.truncated); null when the window leaves none of it.
+ */
+function coveredPeriod(range: { start: string; end: string }, answer: SummaryData): { start: string; end: string } | null {
+  if (answer.meta?.truncated !== true) return range;
+  const from = [answer.meta.historyAvailableFrom, answer.summary.period?.start].find((d): d is string => typeof d === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(d));
+  const start = from !== undefined && from > range.start ? from : range.start;
+  return start > range.end ? null : { start, end: range.end };
 }
 
 /** `metrics` (a comma-separated list or a range of names) chooses and orders the columns after date. */
