@@ -230,7 +230,8 @@ export function setFailureNotices(on: boolean): FailureNoticeView {
  * Profit and loss of the connected store for a period. With a metric ("net_profit", "cm3",
  * "net_margin_pct", any totals field; case-insensitive): that one number. Without: a 2-column
  * table (field, value) of period, currency, basis, COGS coverage and every total. Read the basis
- * before comparing figures. When the plan's history cuts the period, a cell beside the number says so.
+ * before comparing figures. When the plan's history cuts the period, a cell beside the number says so;
+ * a period wholly before that history has no figures (an empty cell and a note, never 0).
  * @param {Date|string} start First day (a date cell or "YYYY-MM-DD"), in the store's time zone.
  * @param {Date|string} end Last day, included (a date cell or "YYYY-MM-DD").
  * @param {string=} metric Optional: one metric name, e.g. "net_profit", "cm1", "cm2", "cm3", "net_margin_pct".
