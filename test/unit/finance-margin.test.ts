@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { marginPct } from '../../src/server/finance/margin';
 import { marginPct as emulatorMarginPct } from '../../dev/emulator/money.js';
+import { metricByName } from '../../src/server/functions/metrics';
 
 describe('the one margin rule (spec 2.3 rules 2, 4, 5)', () => {
   it('is 0 when net revenue is zero or negative: a loss never shows as a positive margin', () => {
@@ -23,5 +24,16 @@ describe('the one margin rule (spec 2.3 rules 2, 4, 5)', () => {
     for (const [part, revenue] of [[-1, 800], [1, 800], [12345, 98765], [-2861, 12000], [100549, 10000], [-7, 40]] as const) {
       expect(marginPct(part / 100, revenue / 100), `${part}/${revenue}`).toBe(emulatorMarginPct(part, revenue));
     }
+  });
+});
+
+describe('the functions\' margin metrics are that rule', () => {
+  it('net_margin_pct and cm3_margin_pct: 0 on a loss on negative revenue and on no revenue, halves away from zero', () => {
+    const net = metricByName('Net margin %')!;
+    const cm3 = metricByName('cm3_margin_pct')!;
+    expect(net.read({ net_profit: -228.61, net_revenue: -120 })).toBe(0);
+    expect(cm3.read({ contribution_margin_cm3: -5, net_revenue: 0 })).toBe(0);
+    expect(net.read({ net_profit: -0.01, net_revenue: 8 })).toBe(-0.13);
+    expect(net.read({ net_profit: null, net_revenue: 8 })).toBeNull();
   });
 });
