@@ -1,14 +1,23 @@
 /** What the sidebar says about orders with incomplete costs (finance/cost-gaps.ts). Pure, shared by server and sidebar. */
 import { signedMoney } from './closed-month-text';
 
+/** Orders with incomplete costs in one currency other than the store's, and their net revenue in it. */
+export interface CurrencyGap {
+  currency: string;
+  orders: number;
+  netRevenue: number;
+}
+
 export interface CostGapsView {
-  /** Active orders whose cost is incomplete or unknown. */
+  /** Active orders whose cost is incomplete or unknown, in every currency. */
   orders: number;
   /** Active orders counted in all. */
   ordersCounted: number;
-  /** Their net revenue (the API's figures summed). */
+  /** The net revenue of those in the store's currency (the API's figures summed). */
   netRevenue: number;
   currency: string | null;
+  /** Those in other currencies, per currency: never added to netRevenue (absent in a state from before). */
+  otherCurrencies?: CurrencyGap[];
 }
 
 function count(n: number): string {
@@ -21,11 +30,18 @@ export function money(amount: number, currency: string | null): string {
   return signed.startsWith('+') ? signed.slice(1) : signed;
 }
 
+/** "1 order in EUR (€56.00), 2 orders in CHF (1,234.50 CHF)"; '' when there are none. */
+export function otherCurrenciesText(others: readonly CurrencyGap[]): string {
+  return others.map((g) => `${count(g.orders)} ${g.orders === 1 ? 'order' : 'orders'} in ${g.currency} (${money(g.netRevenue, g.currency)})`).join(', ');
+}
+
 export function costGapsText(view: CostGapsView): string {
   if (view.ordersCounted === 0) return 'No orders synced yet.';
   if (view.orders === 0) return `Costs are known for all ${count(view.ordersCounted)} active orders.`;
+  const others = otherCurrenciesText(view.otherCurrencies ?? []);
+  const revenue = others === '' ? `${money(view.netRevenue, view.currency)} net revenue` : `${money(view.netRevenue, view.currency)} net revenue, and ${others}`;
   return (
-    `Incomplete costs on ${count(view.orders)} of ${count(view.ordersCounted)} active orders (${money(view.netRevenue, view.currency)} net revenue): ` +
+    `Incomplete costs on ${count(view.orders)} of ${count(view.ordersCounted)} active orders (${revenue}): ` +
     'their profit is overstated by the missing costs. See cost_status in Orders (highlighted in amber).'
   );
 }

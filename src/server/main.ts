@@ -232,7 +232,8 @@ export function setFailureNotices(on: boolean): FailureNoticeView {
  * Profit and loss of the connected store for a period. With a metric ("net_profit", "cm3",
  * "net_margin_pct", any totals field; case-insensitive): that one number. Without: a 2-column
  * table (field, value) of period, currency, basis, COGS coverage and every total. Read the basis
- * before comparing figures. When the plan's history cuts the period, a cell beside the number says so.
+ * before comparing figures. When the plan's history cuts the period, a cell beside the number says so;
+ * a period wholly before that history has no figures (an empty cell and a note, never 0).
  * @param {Date|string} start First day (a date cell or "YYYY-MM-DD"), in the store's time zone.
  * @param {Date|string} end Last day, included (a date cell or "YYYY-MM-DD").
  * @param {string=} metric Optional: one metric name, e.g. "net_profit", "cm1", "cm2", "cm3", "net_margin_pct".
@@ -305,7 +306,7 @@ export function PRODUCT_COST(sku_or_id: unknown, field?: unknown): Table {
 
 /**
  * Tie-out: the Orders sheet summed by placed_date beside the store's Daily P&L from Merchant
- * Analytics, for each day and month of the range, with ✓ or ✗ (one cent per order of tolerance).
+ * Analytics, for each day and month of the range, with ✓ only when every figure agrees to the cent, else ✗.
  * Cancelled and gone orders are left out as the P&L leaves them out; overhead figures are not
  * compared (they cannot be matched from orders).
  * @param {Date|string} start First day (a date cell or "YYYY-MM-DD"), in the store's time zone.

@@ -189,9 +189,39 @@ describe('metric names: case-insensitive, CM1–CM3 and margins in percent', () 
     expect(one('Net margin %')).toEqual([[expected]]);
     expect(one('net_margin_pct')).toEqual([[expected]]);
   });
-  it('a margin over zero net revenue is unknown (an empty cell), never 0', () => {
-    const { client } = fakeClient({ summaryAnswer: () => ({ summary: { ...summary, totals: { ...totals, net_revenue: 0 } }, meta: null, maxAgeSeconds: null }) });
-    expect(profitSummary('2025-01-01', '2025-01-31', 'net_margin_pct', { client, ...ny })).toEqual([['']]);
+  it('a margin over zero or negative net revenue is 0 (spec 2.3 rule 5), as the Monthly P&L has it', () => {
+    for (const netRevenue of [0, -120]) {
+      const { client } = fakeClient({ summaryAnswer: () => ({ summary: { ...summary, totals: { ...totals, net_revenue: netRevenue, net_profit: -228.61 } }, meta: null, maxAgeSeconds: null }) });
+      expect(profitSummary('2025-01-01', '2025-01-31', 'net_margin_pct', { client, ...ny })).toEqual([[0]]);
+    }
+  });
+  it('a period wholly before the plan window is an empty cell with a note for a metric, an error for the table, never 0', () => {
+    const cut = { ...summary, period: { start: '2025-03-01', end: '2025-01-31', days: 0 } };
+    const { client } = fakeClient({ summaryAnswer: () => ({ summary: cut, meta: { historyAvailableFrom: '2025-03-01', truncated: true }, maxAgeSeconds: null }) });
+    const gaps = () => ({ orders: 3, netRevenue: 10, ordersCounted: 9, otherCurrencies: [] });
+    expect(profitSummary('2025-01-01', '2025-01-31', 'net_profit', { client, ...ny, costGaps: gaps })).toEqual([['', "no figures: 2025-01-01 to 2025-01-31 is before your plan's history, which starts 2025-03-01"]]);
+    expect(profitSummary('2025-01-01', '2025-01-31', 'orders_with_incomplete_costs', { client, ...ny, costGaps: gaps })[0][0]).toBe('');
+    expect(() => profitSummary('2025-01-01', '2025-01-31', undefined, { client, ...ny, costGaps: gaps })).toThrow("PROFIT_SUMMARY: no figures: 2025-01-01 to 2025-01-31 is before your plan's history, which starts 2025-03-01");
+  });
+  it('the incomplete-cost counts cover the days the totals cover when the plan window cut the period', () => {
+    const cut = { ...summary, period: { start: '2025-01-10', end: '2025-01-31', days: 22 } };
+    const { client } = fakeClient({ summaryAnswer: () => ({ summary: cut, meta: { historyAvailableFrom: '2025-01-10', truncated: true }, maxAgeSeconds: null }) });
+    const asked: string[][] = [];
+    const gaps = (start: string, end: string) => (asked.push([start, end]), { orders: 3, netRevenue: 10, ordersCounted: 9, otherCurrencies: [] });
+    profitSummary('2025-01-01', '2025-01-31', undefined, { client, ...ny, costGaps: gaps });
+    expect(asked).toEqual([['2025-01-10', '2025-01-31']]);
+  });
+  it('net revenue with incomplete costs is the store currency\'s: other currencies get their own rows and a note, never added', () => {
+    const { client } = fakeClient({ summaryAnswer: () => ({ summary, meta: null, maxAgeSeconds: null }) });
+    const gaps = () => ({ orders: 3, netRevenue: 100, ordersCounted: 9, otherCurrencies: [{ currency: 'EUR', orders: 1, netRevenue: 56 }] });
+    const table = profitSummary('2025-01-01', '2025-01-31', undefined, { client, ...ny, costGaps: gaps });
+    const values = new Map(table.map(([k, v]) => [k, v]));
+    expect(values.get('net_revenue_with_incomplete_costs')).toBe(100);
+    expect(values.get('net_revenue_with_incomplete_costs_eur')).toBe(56);
+    expect(String(values.get('incomplete_costs_note'))).toContain('1 order in EUR (€56.00)');
+    const one = profitSummary('2025-01-01', '2025-01-31', 'net_revenue_with_incomplete_costs', { client, ...ny, costGaps: gaps });
+    expect(one[0][0]).toBe(100);
+    expect(one[0][1]).toContain(`is in ${String(summary.currency)} only`);
   });
   it('a period the plan window shortened says so in the cell beside the number', () => {
     const table = one('net_profit', { historyAvailableFrom: '2025-01-10', truncated: true });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PROFIT_TOTALS_FIELDS } from '../../src/server/api/types';
-import { marginPct, monthStatus, sumByPeriod, type DayFigures, type PnlFigures } from '../../src/server/finance/period-sums';
+import { marginPct } from '../../src/server/finance/margin';
+import { monthStatus, sumByPeriod, type DayFigures, type PnlFigures } from '../../src/server/finance/period-sums';
 
 function day(date: string, values: Partial<PnlFigures>): DayFigures {
   const figures = Object.fromEntries(PROFIT_TOTALS_FIELDS.map((f) => [f, 0])) as PnlFigures;

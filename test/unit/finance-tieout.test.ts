@@ -25,22 +25,36 @@ const dayOf = (cell: unknown): string | null => (typeof cell === 'string' ? cell
 const base = { dayOf, storeCurrency: 'USD', basisHeld: 'a', basisNow: 'a' };
 
 describe('tie-out (pure)', () => {
-  it('leaves cancelled and gone orders out, as the P&L does, and allows one cent per order', () => {
+  it('leaves cancelled and gone orders out, as the P&L does, and ties out only to the cent (no tolerance)', () => {
     const orders = [
-      { status: 'active', day: '2026-01-01', gross: 10.005 },
+      { status: 'active', day: '2026-01-01', gross: 10.01 },
       { status: 'active', day: '2026-01-01', gross: 20 },
       { status: 'cancelled', day: '2026-01-01', gross: 99 },
       { status: 'gone', day: '2026-01-02', gross: 50 },
     ].map(row);
-    const rows = tieOut({ ...base, orderRows: orders, pnlDays: [pnl('2026-01-01', 30.02, 2), pnl('2026-01-02', 0, 0)] });
+    const rows = tieOut({ ...base, orderRows: orders, pnlDays: [pnl('2026-01-01', 30.01, 2), pnl('2026-01-02', 0, 0)] });
     expect(rows.map((r) => [r.period, r.kind, r.ok, r.orders])).toEqual([
       ['2026-01-01', 'day', true, 2],
       ['2026-01-02', 'day', true, 0],
       ['2026-01', 'month', true, 2],
     ]);
+    // One cent on a two-order day was ✓ at one cent per order; the API's figures are exact cents.
+    const cent = tieOut({ ...base, orderRows: orders, pnlDays: [pnl('2026-01-01', 30.02, 2)] });
+    expect(cent[0]).toMatchObject({ ok: false, note: 'Differs: gross_revenue, net_revenue.' });
+    expect(cent[0].figures.gross_revenue).toEqual({ orders: 30.01, pnl: 30.02, difference: -0.01 });
     const off = tieOut({ ...base, orderRows: orders, pnlDays: [pnl('2026-01-01', 30.04, 2)] });
     expect(off[0]).toMatchObject({ ok: false, note: 'Differs: gross_revenue, net_revenue.' });
     expect(off[0].figures.gross_revenue).toEqual({ orders: 30.01, pnl: 30.04, difference: -0.03 });
+  });
+
+  it('four cents on a five-order day is ✗, and a month of such days too', () => {
+    const orders = [1, 2, 3, 4, 5].map((i) => row({ status: 'active', day: '2026-02-03', gross: 10, cogs: i }));
+    const rows = tieOut({ ...base, orderRows: orders, pnlDays: [pnl('2026-02-03', 50, 15.04)] });
+    expect(rows.map((r) => [r.period, r.ok, r.note])).toEqual([
+      ['2026-02-03', false, 'Differs: cogs.'],
+      ['2026-02', false, 'Differs: cogs.'],
+    ]);
+    expect(rows[0].figures.cogs.difference).toBe(-0.04);
   });
 
   it('an unreadable amount is unknown (✗), never 0; another currency is said; a basis change fails every day', () => {

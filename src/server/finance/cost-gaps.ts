@@ -3,19 +3,24 @@
  * Orders sheet marks incomplete or unknown in cost_status, where cogs is too low and profit is
  * overstated. Counted from the sheet's own API columns (cogs_source, cogs_coverage_pct), so rows
  * written before cost_status existed count too; only active orders, as the P&L counts them
- * (cancelled and gone ones are left out). Pure.
+ * (cancelled and gone ones are left out). Amounts keep their currency: net revenue is summed per
+ * currency (spec 2.3: an order's amounts are in the order's currency), the store's apart, never one
+ * currency added to another. Pure.
  */
+import type { CurrencyGap } from '../../contract/cost-gaps-text';
 import { costStatusOf } from '../sheets/cost-status';
 import { serialToDate } from '../sheets/cells';
 import { columnIndex, ORDERS } from '../sheets/schema';
 
 export interface CostGaps {
-  /** Active orders whose cost is incomplete or unknown. */
+  /** Active orders whose cost is incomplete or unknown, in every currency. */
   orders: number;
-  /** Their net_revenue, summed in cents (the API's figures, unchanged). */
+  /** The net_revenue of those in the store's currency, summed in cents (the API's figures, unchanged). */
   netRevenue: number;
   /** Active orders counted in all. */
   ordersCounted: number;
+  /** Those in other currencies, per currency (code order); their amounts are not in netRevenue. */
+  otherCurrencies: CurrencyGap[];
 }
 
 /** The fields of one Orders row the count needs; placedDay as YYYY-MM-DD (store calendar day). */
@@ -23,6 +28,8 @@ export interface CostGapRow {
   status: unknown;
   placedDay: string | null;
   netRevenue: unknown;
+  /** The order's currency; empty (older rows) reads as the store's. */
+  currency: unknown;
   source: unknown;
   coverage: unknown;
 }
@@ -30,6 +37,7 @@ export interface CostGapRow {
 const STATUS = columnIndex(ORDERS, 'status');
 const PLACED = columnIndex(ORDERS, 'placed_date');
 const NET_REVENUE = columnIndex(ORDERS, 'net_revenue');
+const CURRENCY = columnIndex(ORDERS, 'currency');
 const SOURCE = columnIndex(ORDERS, 'cogs_source');
 const COVERAGE = columnIndex(ORDERS, 'cogs_coverage_pct');
 
@@ -41,17 +49,21 @@ export function gapRowsOfTable(rows: readonly unknown[][]): CostGapRow[] {
       status: row ? row[STATUS] : null,
       placedDay: typeof placed === 'number' ? serialToDate(placed) : null,
       netRevenue: row ? row[NET_REVENUE] : null,
+      currency: row ? row[CURRENCY] : null,
       source: row ? row[SOURCE] : null,
       coverage: row ? row[COVERAGE] : null,
     };
   });
 }
 
-/** Over the rows, limited by placed day (inclusive YYYY-MM-DD bounds; null = open). */
-export function costGapsOf(rows: Iterable<CostGapRow>, fromDay: string | null = null, toDay: string | null = null): CostGaps {
+/**
+ * Over the rows, limited by placed day (inclusive YYYY-MM-DD bounds; null = open). `storeCurrency`
+ * is the currency netRevenue is in (null: unknown, then only rows without a currency are summed there).
+ */
+export function costGapsOf(rows: Iterable<CostGapRow>, storeCurrency: string | null, fromDay: string | null = null, toDay: string | null = null): CostGaps {
   let orders = 0;
-  let cents = 0;
   let counted = 0;
+  const cents = new Map<string | null, { orders: number; cents: number }>();
   for (const row of rows) {
     if (row.status !== 'active') continue;
     if (fromDay !== null && (row.placedDay === null || row.placedDay < fromDay)) continue;
@@ -60,10 +72,19 @@ export function costGapsOf(rows: Iterable<CostGapRow>, fromDay: string | null = 
     const status = costStatusOf(row.source, row.coverage);
     if (status !== 'incomplete' && status !== 'unknown') continue;
     orders++;
-    if (typeof row.netRevenue === 'number' && Number.isFinite(row.netRevenue)) cents += Math.round(row.netRevenue * 100);
+    const currency = typeof row.currency === 'string' && row.currency.trim() !== '' ? row.currency.trim().toUpperCase() : storeCurrency;
+    const acc = cents.get(currency) ?? { orders: 0, cents: 0 };
+    acc.orders++;
+    if (typeof row.netRevenue === 'number' && Number.isFinite(row.netRevenue)) acc.cents += Math.round(row.netRevenue * 100);
+    cents.set(currency, acc);
   }
-  return { orders, netRevenue: cents / 100, ordersCounted: counted };
+  const own = cents.get(storeCurrency);
+  const otherCurrencies = [...cents]
+    .filter((entry): entry is [string, { orders: number; cents: number }] => entry[0] !== storeCurrency && entry[0] !== null)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([currency, acc]) => ({ currency, orders: acc.orders, netRevenue: acc.cents / 100 }));
+  return { orders, netRevenue: own ? own.cents / 100 : 0, ordersCounted: counted, otherCurrencies };
 }
 
-/** 0-based Orders columns the count reads: status and placed_date are adjacent, net_revenue … cogs_coverage_pct too. */
-export const COST_GAP_COLUMNS = { status: STATUS, placed: PLACED, netRevenue: NET_REVENUE, source: SOURCE, coverage: COVERAGE } as const;
+/** 0-based Orders columns the count reads. */
+export const COST_GAP_COLUMNS = { status: STATUS, placed: PLACED, netRevenue: NET_REVENUE, currency: CURRENCY, source: SOURCE, coverage: COVERAGE } as const;

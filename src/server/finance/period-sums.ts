@@ -4,10 +4,10 @@
  *
  * Amounts are summed in whole cents (the API's amounts are cents; floating sums of 30 decimals
  * drift), an unknown day value makes the month's value unknown (null is never 0), and margins are
- * recomputed from the sums, never averaged (spec 2.3 rules 2, 4 and 5: 0 when net revenue is
- * zero or negative; rounded half away from zero to 2 decimals as the API rounds them).
+ * recomputed from the sums, never averaged, by the one margin rule (margin.ts).
  */
 import { PROFIT_TOTALS_FIELDS, type ProfitTotalsField } from '../api/types';
+import { marginPct } from './margin';
 
 export type PnlFigures = Record<ProfitTotalsField, number | null>;
 
@@ -32,14 +32,6 @@ export interface PeriodFigures {
 }
 
 const toCents = (amount: number): number => Math.round(amount * 100);
-
-/** x / net revenue × 100, 2 decimals half away from zero; 0 when net revenue ≤ 0 (spec 2.3 rule 5). */
-export function marginPct(amount: number | null, netRevenue: number | null): number | null {
-  if (amount === null || netRevenue === null) return null;
-  if (netRevenue <= 0) return 0;
-  const pct = (amount / netRevenue) * 100;
-  return (Math.sign(pct) * Math.round(Math.abs(pct) * 100 + 1e-9)) / 100;
-}
 
 export function monthOf(date: string): string {
   return date.slice(0, 7);

@@ -43,7 +43,7 @@ export function tieoutCells(row: TieoutRow, checkedAt: number, timeZone: string)
 export function writeTieout(ctx: JobContext): string {
   const orderRows = ctx.workbook.readColumns(ORDERS, ORDERS_READ);
   // The same read tells the sidebar how many orders carry incomplete costs (no read of its own).
-  ctx.state.save('costGaps', { ...costGapsOf(gapRowsOfTable(orderRows)), checkedAt: ctx.now() });
+  ctx.state.save('costGaps', { ...costGapsOf(gapRowsOfTable(orderRows), ctx.state.get('meta').storeCurrency), checkedAt: ctx.now() });
   const placed = columnIndex(ORDERS, 'placed_date');
   let first: string | null = null;
   for (const row of orderRows) {

@@ -1,6 +1,8 @@
 /**
  * The tie-out (pure): the Orders sheet summed by placed_date (store time zone) beside the
- * service's Daily P&L, per day and per month, with ✓ / ✗ at a tolerance of one cent per order.
+ * service's Daily P&L, per day and per month, with ✓ only when every figure agrees to the cent:
+ * the API's amounts are exact cents and the spec names no tolerance, so none is allowed (one cent
+ * per order would hide dollars on a busy day).
  * Cancelled and gone orders are left out as the P&L's basis leaves them out (refunds recognised on
  * the sale date, so by placement day; blended ad spend allocated to orders). Sums are in whole
  * cents; an unreadable amount makes its day's sum unknown, never 0. Months are summed by the
@@ -153,16 +155,15 @@ function skippedByDay(skipped: NonNullable<TieoutInput['skippedOrders']>): Map<s
 }
 
 function compare(period: string, kind: 'day' | 'month', count: number, orders: PnlFigures, pnl: PnlFigures, otherCurrency: number, basisNote: string, skipped: readonly string[]): TieoutRow {
-  const tolerance = Math.max(1, count); // cents
   const figures = {} as Record<TieoutFigure, TieoutLine>;
   const off: string[] = [];
   for (const f of FIGURES) {
     const o = orders[f];
     const p = pnl[f];
-    const difference = o === null || p === null ? null : (toCents(o) - toCents(p)) / 100;
-    figures[f] = { orders: o, pnl: p, difference };
-    if (difference === null) off.push(`${f} unknown`);
-    else if (Math.abs(toCents(o!) - toCents(p!)) > tolerance) off.push(f);
+    const cents = o === null || p === null ? null : toCents(o) - toCents(p);
+    figures[f] = { orders: o, pnl: p, difference: cents === null ? null : cents / 100 };
+    if (cents === null) off.push(`${f} unknown`);
+    else if (cents !== 0) off.push(f);
   }
   const notes: string[] = [];
   if (basisNote) notes.push(basisNote);

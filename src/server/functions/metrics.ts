@@ -5,6 +5,7 @@
  * ("Net margin %" → net_margin_pct).
  */
 import { PROFIT_TOTALS_FIELDS } from '../api/types';
+import { marginPct } from '../finance/margin';
 import { FormulaError } from './args';
 
 /** A metric read from a totals-shaped record (summary totals, a daily row, a month's sums). null: unknown. */
@@ -20,7 +21,7 @@ const SHORT_NAMES: Readonly<Record<string, string>> = {
   cm3: 'contribution_margin_cm3',
 };
 
-/** Margins in percent of net revenue; unknown (null) when net revenue is 0 or unknown. */
+/** Margins in percent of net revenue, by the one margin rule (finance/margin.ts); unknown (null) when a figure is. */
 const MARGINS: Readonly<Record<string, string>> = {
   net_margin_pct: 'net_profit',
   cm1_margin_pct: 'product_margin_cm1',
@@ -40,12 +41,7 @@ function fieldMetric(name: string): Metric {
 function marginMetric(name: string, field: string): Metric {
   return {
     name,
-    read: (totals) => {
-      const part = numberOf(totals[field]);
-      const revenue = numberOf(totals.net_revenue);
-      if (part === null || revenue === null || revenue === 0) return null;
-      return Math.round((part / revenue) * 100 * 100) / 100;
-    },
+    read: (totals) => marginPct(numberOf(totals[field]), numberOf(totals.net_revenue)),
   };
 }
 

@@ -13,7 +13,7 @@ import type { AnswerCache, Fetched } from './answer-cache';
 import { customFunctionContext, spreadsheetTimeZone } from './context';
 import { freshnessTable, monthlyTable } from './period-tables';
 import { metricArgument, metricListArgument } from './metrics';
-import { COST_GAP_METRICS, costGapTableRows, readCostGaps } from './cost-gaps';
+import { COST_GAP_METRICS, costGapTableRows, netRevenueNote, readCostGaps } from './cost-gaps';
 import type { CostGaps } from '../finance/cost-gaps';
 import { findInSheet } from './sheet-lookup';
 import { emptyDays, futureNote, lastDayWithFigures, noteUnder } from './future-days';
@@ -34,8 +34,8 @@ export interface FunctionDeps {
   timeZone: string;
   /** Shared answers (document cache, one fetcher per argument set); without it every call fetches. */
   answers?: AnswerCache;
-  /** Orders with incomplete costs placed in [start, end] (the Orders sheet); absent: not counted (empty cells). */
-  costGaps?: (start: string, end: string) => CostGaps | null;
+  /** Orders with incomplete costs placed in [start, end] (the Orders sheet), net revenue in `currency`; absent: not counted (empty cells). */
+  costGaps?: (start: string, end: string, currency: string | null) => CostGaps | null;
   /** The store's time zone, asked only when a period reaches today or an order's day is shown (store-zone.ts); default: `timeZone`. */
   storeTimeZone?: () => string;
   /** Epoch ms now; default Date.now. */
@@ -63,7 +63,7 @@ function depsOrContext(deps: FunctionDeps | undefined, timeZone: string): Functi
     budget: ctx.budget,
     answers: ctx.answers,
     timeZone,
-    costGaps: (start, end) => readCostGaps(start, end, timeZone),
+    costGaps: (start, end, currency) => readCostGaps(start, end, timeZone, currency),
     storeTimeZone: once(() => storeTimeZoneOf(null, () => timeZone)),
   };
 }
@@ -78,7 +78,9 @@ function todayIfReached(deps: FunctionDeps, day: string): string | null {
 /**
  * Without a metric: the 2-column table. With one: that number alone (one cell), followed by a
  * second cell saying so when the plan window shortened the period (the number then covers less
- * than was asked).
+ * than was asked) or the number leaves orders in other currencies out. The incomplete-cost counts
+ * cover the days the totals cover. A period wholly before the plan's history has no figures: an
+ * empty cell with a note for one metric, an error saying so for the table — never 0.
  */
 export function profitSummary(start: unknown, end: unknown, metric: unknown, deps?: FunctionDeps): Table {
   return withUserMessages('PROFIT_SUMMARY', () => {
@@ -92,13 +94,33 @@ export function profitSummary(start: unknown, end: unknown, metric: unknown, dep
       return chosen === null ? [['field', 'value'], ['period_start', range.start], ['period_end', range.end], ['note', note]] : [['', note]];
     }
     const answer = readSummary('PROFIT_SUMMARY', d, range.start, range.end);
+    const covered = coveredPeriod(range, answer);
+    if (covered === null) {
+      const from = answer.meta?.historyAvailableFrom ?? answer.summary.period?.start;
+      const said = `no figures: ${range.start} to ${range.end} is before your plan's history, which starts ${String(from)}`;
+      if (chosen === null) throw new FormulaError('PROFIT_SUMMARY', `${said}; choose a period from ${String(from)}`);
+      return [['', said]];
+    }
+    const currency = typeof answer.summary.currency === 'string' ? answer.summary.currency : null;
     // Orders with incomplete costs come from the synced Orders sheet, read only when asked for.
     const wantsGaps = chosen === null || (COST_GAP_METRICS as readonly string[]).includes(chosen.name);
-    const gaps = wantsGaps ? readGaps(d, range.start, range.end) : null;
-    if (chosen === null) return [...summaryTable(answer.summary, answer.meta), ...costGapTableRows(gaps)];
+    const gaps = wantsGaps ? readGaps(d, covered.start, covered.end, currency) : null;
+    if (chosen === null) return [...summaryTable(answer.summary, answer.meta), ...costGapTableRows(gaps, currency)];
     const record = { ...summaryRecord(answer.summary), orders_with_incomplete_costs: gaps?.orders ?? null, net_revenue_with_incomplete_costs: gaps?.netRevenue ?? null };
-    return metricCell(chosen.read(record), answer.summary, answer.meta);
+    const left = chosen.name === 'net_revenue_with_incomplete_costs' && gaps ? netRevenueNote(gaps, currency) : '';
+    return metricCell(chosen.read(record), answer.summary, answer.meta, left);
   });
+}
+
+/**
+ * The days the summary's totals cover: the period asked, from the plan window's first day when the
+ * window cut it (spec 8.3: meta.truncated); null when the window leaves none of it.
+ */
+function coveredPeriod(range: { start: string; end: string }, answer: SummaryData): { start: string; end: string } | null {
+  if (answer.meta?.truncated !== true) return range;
+  const from = [answer.meta.historyAvailableFrom, answer.summary.period?.start].find((d): d is string => typeof d === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(d));
+  const start = from !== undefined && from > range.start ? from : range.start;
+  return start > range.end ? null : { start, end: range.end };
 }
 
 /** `metrics` (a comma-separated list or a range of names) chooses and orders the columns after date. */
@@ -152,10 +174,10 @@ function cached<T>(fn: string, deps: FunctionDeps | Omit<FunctionDeps, 'timeZone
 }
 
 /** The Orders sheet's count, shared like the other answers until the next sync that changes data (the generation). */
-function readGaps(deps: FunctionDeps, start: string, end: string): CostGaps | null {
+function readGaps(deps: FunctionDeps, start: string, end: string, currency: string | null): CostGaps | null {
   const count = deps.costGaps;
   if (!count) return null;
-  return cached<CostGaps | null>('PROFIT_SUMMARY', deps, `costgaps:${start}:${end}`, () => ({ value: count(start, end), keepSeconds: DAILY_KEEP_SECONDS }));
+  return cached<CostGaps | null>('PROFIT_SUMMARY', deps, `costgaps:${currency ?? ''}:${start}:${end}`, () => ({ value: count(start, end, currency), keepSeconds: DAILY_KEEP_SECONDS }));
 }
 
 interface SummaryData {

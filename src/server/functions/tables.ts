@@ -67,13 +67,18 @@ export function summaryRecord(summary: ProfitabilitySummary): Record<string, unk
 
 /**
  * One number for one cell; unknown stays an empty cell. When the plan window cut the period the
- * number covers less than was asked: a second cell beside it says which days it covers.
+ * number covers less than was asked: a second cell beside it says which days it covers, and what
+ * else the number leaves out (`leftOut`, e.g. orders in other currencies).
  */
-export function metricCell(value: number | null, summary: ProfitabilitySummary, meta: MetaInfo | null): Table {
+export function metricCell(value: number | null, summary: ProfitabilitySummary, meta: MetaInfo | null, leftOut = ''): Table {
   const shown = value === null ? '' : value;
-  if (meta?.truncated !== true) return [[shown]];
-  const period = summary.period ?? ({} as Partial<ProfitabilitySummary['period']>);
-  return [[shown, `covers ${String(period.start)} to ${String(period.end)} only: the plan's history starts ${String(meta.historyAvailableFrom ?? period.start)}`]];
+  const notes: string[] = [];
+  if (meta?.truncated === true) {
+    const period = summary.period ?? ({} as Partial<ProfitabilitySummary['period']>);
+    notes.push(`covers ${String(period.start)} to ${String(period.end)} only: the plan's history starts ${String(meta.historyAvailableFrom ?? period.start)}`);
+  }
+  if (leftOut !== '') notes.push(leftOut);
+  return notes.length === 0 ? [[shown]] : [[shown, notes.join('; ')]];
 }
 
 export const DAILY_HEADER: readonly string[] = ['date', ...PROFIT_TOTALS_FIELDS];

@@ -289,7 +289,7 @@ export const CHECKS: TableSchema = {
   columns: [
     derived('period', 'text', "A day (YYYY-MM-DD) or a month (YYYY-MM), store time zone."),
     derived('kind', 'text'),
-    derived('result', 'text', '✓ when every figure agrees within one cent per order; ✗ names why in note.'),
+    derived('result', 'text', "✓ when every figure agrees to the cent (no tolerance: the API's amounts are exact cents); ✗ names why in note."),
     derived('orders', 'int', 'Orders counted: cancelled and gone orders are left out, as the P&L leaves them out (refunds on the sale date).'),
     ...TIEOUT_FIGURES.flatMap((f) => [
       derived(`${f.figure}_orders`, 'amount', `Sum of Orders ${f.orders} by placed_date.`),

@@ -144,7 +144,7 @@ export function syncModulePort(): SyncPort {
       const state = new SyncStateStore(documentProperties());
       const gaps = state.get('costGaps');
       if (gaps.checkedAt === null) return null;
-      return { orders: gaps.orders, ordersCounted: gaps.ordersCounted, netRevenue: gaps.netRevenue, currency: state.get('meta').storeCurrency };
+      return { orders: gaps.orders, ordersCounted: gaps.ordersCounted, netRevenue: gaps.netRevenue, currency: state.get('meta').storeCurrency, otherCurrencies: gaps.otherCurrencies.slice() };
     },
     tieout() {
       const t = new SyncStateStore(documentProperties()).get('tieout');

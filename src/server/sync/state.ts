@@ -1,3 +1,4 @@
+import type { CurrencyGap } from '../../contract/cost-gaps-text';
 import { checkPropertySize } from '../platform/property-size';
 import type { ChoosableTable, ColumnChoice } from '../sheets/column-choice';
 import type { TableLayout } from '../sheets/sheet-layout';
@@ -149,8 +150,10 @@ export interface TieoutState {
 /** Orders with incomplete costs as the last read of the whole Orders sheet found them (finance/cost-gaps.ts). */
 export interface CostGapsState {
   orders: number;
+  /** In the store's currency (meta.storeCurrency); other currencies are in otherCurrencies, never added. */
   netRevenue: number;
   ordersCounted: number;
+  otherCurrencies: CurrencyGap[];
   /** Epoch ms of that read; null before the first. */
   checkedAt: number | null;
 }
@@ -217,7 +220,7 @@ const DEFAULTS: SyncState = {
   basis: { text: null, checkedAt: null },
   sheetsBasis: { basis: null, previous: null, refreshingSince: null },
   tieout: { checkedAt: null, days: 0, failedDays: [], failedCount: 0, rows: 0, cutFrom: null },
-  costGaps: { orders: 0, netRevenue: 0, ordersCounted: 0, checkedAt: null },
+  costGaps: { orders: 0, netRevenue: 0, ordersCounted: 0, otherCurrencies: [], checkedAt: null },
   columns: { choice: {}, layouts: {}, fill: null },
   skipped: { orders: [], products: [] },
 };
