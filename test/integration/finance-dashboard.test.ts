@@ -143,8 +143,8 @@ describe('the KPI block over period cells (issue 22)', () => {
     await formulas.settle(dashboard());
     for (const [i, [start, end]] of periods.entries()) {
       const totals = await summary(start!, end!);
-      // Net margin % is empty where net revenue is 0 (the README's metric list).
-      const expected: Record<string, number | ''> = { ...totals, net_margin_pct: totals.net_revenue === 0 ? '' : (totals.net_profit! / totals.net_revenue!) * 100 };
+      // Net margin % is 0 where net revenue is zero or negative (spec 2.3 rule 5).
+      const expected: Record<string, number | ''> = { ...totals, net_margin_pct: totals.net_revenue! <= 0 ? 0 : (totals.net_profit! / totals.net_revenue!) * 100 };
       for (const [r, metric] of METRICS.entries()) {
         const result = formulas.resultAt(dashboard(), 7 + r, 2 + i);
         expect(result, `${metric} ${start}..${end}`).toMatchObject({ state: 'value' });
