@@ -21,12 +21,16 @@ export function connectionToken<T = Record<string, unknown>>(runtime: GasRuntime
 }
 
 /**
- * Installs a token in the library's format as the default user's connection, the way an older
- * version kept it (document properties): the next execution with the document adopts it as that
- * user's (auth/handoff.ts). Disconnect first so no cached copy of a previous token remains.
+ * Installs a token in the library's format as the default user's connection, the way the OAuth
+ * callback leaves one: in the user's own store for this spreadsheet, with a handoff the next
+ * execution with the document adopts (auth/handoff.ts). Disconnect first so no cached copy of a
+ * previous token remains.
  */
-export function installLegacyConnectionToken(runtime: GasRuntime, token: Record<string, unknown>): void {
-  runtime.properties.document.set('oauth2.merchant-analytics', JSON.stringify(token));
+export function installConnectionToken(runtime: GasRuntime, token: Record<string, unknown>): void {
+  const user = runtime.properties.user;
+  user.set(connectionTokenKey(runtime), JSON.stringify(token));
+  const scopes = typeof token.scope === 'string' ? token.scope.split(' ').filter(Boolean) : [];
+  user.set(`ma.connectHandoff.${runtime.workbook.id}`, JSON.stringify({ kind: 'connected', store: null, scopes, at: runtime.clock.now() }));
 }
 
 /** The document's copy of the access token (for formulas and other editors), or null. */

@@ -3,7 +3,7 @@
  * failures) ends in the right state with the right message, and never touches the sheets.
  * Built add-on in the local runtime against the emulator over HTTP; needs dist/ (npm run build).
  */
-import { connectionToken, installLegacyConnectionToken } from '../../dev/harness/tokens';
+import { connectionToken, installConnectionToken } from '../../dev/harness/tokens';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
 import { sidebarConnection, tokenRequestStats } from '../../dev/harness/inspect';
@@ -52,8 +52,8 @@ async function installToken(token: Record<string, unknown>): Promise<void> {
   const disconnected = await stack.runtime.run('disconnectStore', [], { authMode: 'FULL' });
   expect(disconnected.ok).toBe(true);
   const expiresAt = Math.floor(stack.runtime.clock.now() / 1000) + Number(token['expires_in']);
-  // Stored where an older version kept it: the next execution with the document makes it the user's.
-  installLegacyConnectionToken(stack.runtime, { ...token, expiresAt });
+  // Left as the callback leaves a connection: the next execution with the document adopts it.
+  installConnectionToken(stack.runtime, { ...token, expiresAt });
 }
 
 describe('spec 3.2 — authorization flow completed: the connection points at the picked store', () => {

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SidebarState, SyncProgress } from '../../src/contract/sidebar';
 import { startStack, type Stack } from '../../dev/harness/index';
-import { sharedAccessToken } from '../../dev/harness/tokens';
+import { connectionToken, sharedAccessToken } from '../../dev/harness/tokens';
 import { compareWithTruth, scheduleTrigger, syncUntilCaughtUp } from './sync-support';
 
 const A = 'user@example.com';
@@ -158,6 +158,23 @@ describe('a connection recorded by the previous version (no spreadsheet id)', ()
     expect(formula.ok).toBe(false);
     const check = await stack.runtime.run('checkApiConnection', ['trigger'], { user: B, spreadsheetId: copyId });
     expect(check.ok).toBe(false);
+    expect(await addOnRequests(stack)).toBe(before);
+  });
+
+  it('a token an older version kept whole in the document is never adopted in a copy: deleted, nothing sent', async () => {
+    // The oldest format: the library's whole token (refresh token included) in document properties.
+    stack.runtime.properties.document.set('oauth2.merchant-analytics', JSON.stringify(connectionToken(stack.runtime, A)));
+    const copyId = stack.runtime.makeCopy(B);
+    const copied = stack.runtime.copyOf(copyId).properties;
+    expect(copied.get('oauth2.merchant-analytics')).not.toBeNull();
+    const before = await addOnRequests(stack);
+    const r = await stack.runtime.run('getSidebarState', [], { user: B, spreadsheetId: copyId });
+    expect(r.ok, r.error?.message).toBe(true);
+    expect(copied.get('oauth2.merchant-analytics')).toBeNull();
+    expect(stack.runtime.properties.users[B]?.get(`oauth2.merchant-analytics.${copyId}`) ?? null).toBeNull();
+    const { start, end } = await lastMonth(stack);
+    const formula = await stack.runtime.run('PROFIT_SUMMARY', [start, end, 'net_profit'], { authMode: 'CUSTOM_FUNCTION', user: B, spreadsheetId: copyId });
+    expect(formula.ok).toBe(false);
     expect(await addOnRequests(stack)).toBe(before);
   });
 

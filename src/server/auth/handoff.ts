@@ -9,10 +9,10 @@ import { realDocumentProperties } from '../platform/properties';
 import { currentSpreadsheetId } from '../platform/context';
 import { clipText } from '../platform/property-size';
 import { handoffKey, LEGACY_TOKEN_PROPERTY_KEY } from './constants';
-import { readConnectionRecord, writeConnectionRecord } from './connection-record';
+import { writeConnectionRecord } from './connection-record';
 import { settleDocumentConnection } from './copy-guard';
 import { confirmStore, isOperatorDetail, markConnected, markOperatorProblem, recordAuthFailure } from './lifecycle';
-import { documentLock, grantedScopes, openSession } from './session';
+import { documentLock, openSession } from './session';
 import { currentUserEmail, publishSharedAccessToken } from './token-home';
 import type { StoreRef } from './types';
 
@@ -55,7 +55,7 @@ function readHandoff(spreadsheetId: string): Handoff | null {
 export type AdoptOutcome = 'none' | 'adopted' | 'busy';
 
 /**
- * With the document: takes over a connection the callback handed off (or, once, a token an older
+ * With the document: takes over a connection the callback handed off (and deletes a token an older
  * version kept in the document). Needs write access: never from a custom function.
  */
 let adoptedThisExecution = false;
@@ -88,7 +88,9 @@ function adoptOnce(): AdoptOutcome {
       apply(current);
       PropertiesService.getUserProperties().deleteProperty(handoffKey(spreadsheetId));
     } else if (legacy) {
-      adoptLegacyToken(legacy);
+      // A token an older version kept whole in the document (refresh token included) names no
+      // spreadsheet, and a copy carries it as it is: nothing tells the original from a copy, so it
+      // is never adopted. It is deleted, and whoever connected connects again.
       props.deleteProperty(LEGACY_TOKEN_PROPERTY_KEY);
     }
     return 'adopted';
@@ -118,26 +120,6 @@ function apply(handoff: Handoff): void {
     return;
   }
   if (handoff.store && !confirmStore(handoff.store)) openSession().service.reset();
-}
-
-/** A token an older version kept in the document's properties becomes this user's. */
-function adoptLegacyToken(raw: string): void {
-  const record = readConnectionRecord();
-  const spreadsheetId = currentSpreadsheetId();
-  if (!spreadsheetId) return;
-  const service = openSession().service;
-  let token: object | null = null;
-  try {
-    token = JSON.parse(raw) as object;
-  } catch {
-    return;
-  }
-  // Through the library's storage, so its cache (which remembers "no token") learns it too.
-  service.getStorage().setValue(null as unknown as string, token);
-  const me = currentUserEmail() || null;
-  if (record) writeConnectionRecord({ ...record, connectedBy: me });
-  else markConnected(null, grantedScopes(token), me);
-  publishSharedAccessToken(token);
 }
 
 /** Disconnect: a handoff not yet adopted must not bring the connection back. */
