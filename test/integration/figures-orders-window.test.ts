@@ -151,4 +151,19 @@ describe('an order placed before the orders window, in a closed month older than
     const ordersAfter = sheetTable(stack, 'Orders').slice(1).map((r) => String(r[0]));
     expect(ordersAfter.filter((o) => ordersBefore.indexOf(o) < 0).every((o) => orders.find((t) => t.id === o) === undefined || placedDay(orders.find((t) => t.id === o)!) >= windowFrom)).toBe(true);
   });
+
+  it('costs one orders request more per run than the window\'s own feed, and one daily page', async () => {
+    const counts = async (): Promise<Record<string, number>> => {
+      const stats = (await stack.control('stats')) as { by_endpoint: Record<string, { total: number }> };
+      return { orders: stats.by_endpoint['GET /api/v1/orders']?.total ?? 0, daily: stats.by_endpoint['GET /api/v1/profitability/daily']?.total ?? 0 };
+    };
+    await stack.advanceClocks(60_000);
+    const before = await counts();
+    const r = await stack.runtime.run('onScheduledSync', []);
+    expect(r.ok, r.error?.message).toBe(true);
+    expect((r.value as { done?: boolean }).done).toBe(true);
+    const after = await counts();
+    // The window's feed (created_after) and the feed of changes before it (created_before): one page each.
+    expect({ orders: after.orders - before.orders, daily: after.daily - before.daily }).toEqual({ orders: 2, daily: 1 });
+  });
 });
