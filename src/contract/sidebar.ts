@@ -197,7 +197,7 @@ export interface ColumnTableView {
     kept: boolean;
     /** Part of the "Essentials" preset. */
     essential: boolean;
-    /** In the sheet but no longer synced (values as of when it was removed). */
+    /** In the sheet but no longer synced (its values cleared by the sync that retired it). */
     retired: boolean;
   }>;
 }

@@ -176,7 +176,7 @@ export function setOrdersWindow(request: unknown): SidebarState {
  * Sidebar → Columns: which Orders and Line items columns are synced ("essentials", "all", or a
  * custom list; keys and the columns the add-on reads back always stay). The next sync adds newly
  * chosen columns to the right and fills them for rows already there; a column no longer chosen
- * stays in place with its values, marked as no longer synced.
+ * stays in place, its values cleared, marked as no longer synced since that day.
  * @param {Object} request {"Orders": {preset, columns?}, "Line items": {preset, columns?}}
  * @return {Object} SidebarState after the change
  */

@@ -30,4 +30,4 @@ export function fillingText(filling: ColumnsView['filling']): string | null {
 }
 
 export const SAVED_TEXT =
-  'Saved. The next sync adds the chosen columns to the right of your sheets and fills them for the orders already there; columns you removed stay with their values, marked as no longer synced.';
+  'Saved. The next sync adds the chosen columns to the right of your sheets and fills them for the orders already there; columns you removed stay in place, their values cleared and marked as no longer synced. Clearing frees no cells: delete a column you no longer need to free its cells.';

@@ -108,7 +108,7 @@ function columnItem(column: ColumnTableView['columns'][number]): HTMLLIElement {
   item.append(label);
   if (column.retired) {
     item.className = 'retired';
-    item.append(element('span', 'small muted', ' no longer synced'));
+    item.append(element('span', 'small muted', ' no longer synced, values cleared'));
   }
   return item;
 }

@@ -105,11 +105,15 @@ let spreadsheetZone = 'UTC';
 /** Headers of the user's own columns (right of the managed ones): not API data. */
 let userColumns: ReadonlySet<string> = new Set();
 
+/** Headers of columns no longer synced: a cell there is empty or the truth, never another figure. */
+let retiredColumns: ReadonlySet<string> = new Set();
+
 function compareRecords(sheet: string, key: string, actual: Record<string, Cell>, expectedOf: (header: string) => unknown, out: Comparison): void {
   for (const header of Object.keys(actual)) {
     if (header === '' || BOOKKEEPING.has(header) || userColumns.has(header)) continue; // a user's own column, or sync bookkeeping
     const expected = expectedCell(expectedOf(header), header, spreadsheetZone);
     const held = actualCell(actual[header], header, spreadsheetZone);
+    if (retiredColumns.has(header) && held === '') continue;
     if (!sameCell(expected, held)) out.mismatches.push({ sheet, key, header, expected, actual: held });
   }
 }
@@ -125,6 +129,8 @@ export interface TruthOptions {
   sheetNames?: Readonly<Record<string, string>>;
   /** Headers of columns the user added to the right of the managed ones. */
   userColumns?: readonly string[];
+  /** Headers of columns the sync no longer writes (sidebar → Columns): empty cells pass, any figure must be the truth. */
+  retiredColumns?: readonly string[];
 }
 
 /**
@@ -147,6 +153,7 @@ export async function compareWithTruth(stack: Stack, options: TruthOptions = {})
   const table = (name: string): Table => sheetTable(stack, options.sheetNames?.[name] ?? name);
   spreadsheetZone = stack.runtime.workbook.timeZone;
   userColumns = new Set(options.userColumns ?? []);
+  retiredColumns = new Set(options.retiredColumns ?? []);
   const store = (await stack.truth('store')) as Json;
   const timeZone = String((store.store as Json).timezone);
   const allOrders = ((await stack.truth('orders')) as { data: Json[] }).data;

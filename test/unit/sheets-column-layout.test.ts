@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { chosenHeaders, keptColumns, parseTableChoice } from '../../src/server/sheets/column-choice';
-import { columnMap, layoutSchema, newLayout, planLayoutChange, toCatalogRow, toSheetWrites } from '../../src/server/sheets/sheet-layout';
+import { columnMap, layoutSchema, newLayout, planLayoutChange, toCatalogRow, toSheetWrites, withClearedOn } from '../../src/server/sheets/sheet-layout';
 import { withoutSkipped, writesOfColumns } from '../../src/server/sheets/row-writes';
 import { LINE_ITEMS, ORDERS, TIEOUT_FIGURES } from '../../src/server/sheets/schema';
 
@@ -57,6 +57,22 @@ describe('a layout following the choice', () => {
     const widened = planLayoutChange(narrowed.layout, all, () => 999, () => [])!;
     expect(widened.revive).toEqual(narrowed.retire);
     expect(widened.layout.retired).toEqual([]);
+  });
+
+  it('clears a retired column once, its values included when an older version kept them, and forgets the day when it is chosen again', () => {
+    const layout = newLayout(ORDERS, { preset: 'all' });
+    const narrowed = planLayoutChange(layout, essentials.columns as string[], () => 999, () => [])!;
+    expect(narrowed.clear).toEqual(narrowed.retire);
+    const cleared = withClearedOn(narrowed.layout, narrowed.clear, '2026-11-26');
+    expect(planLayoutChange(cleared, essentials.columns as string[], () => 999, () => [])).toBeNull();
+    expect(layoutSchema(ORDERS, cleared).columns[layout.columns.indexOf('utm_campaign')].note).toMatch(/^No longer synced since 2026-11-26; values cleared/);
+    // Retired by an older version (no day): its values are still there, so the next sync clears them.
+    const older = planLayoutChange({ columns: cleared.columns, retired: cleared.retired }, essentials.columns as string[], () => 999, () => [])!;
+    expect(older.retire).toEqual([]);
+    expect(older.clear).toEqual(cleared.retired);
+    const widened = planLayoutChange(cleared, all, () => 999, () => [])!;
+    expect(widened.clear).toEqual([]);
+    expect(widened.layout.cleared).toEqual({});
   });
 });
 

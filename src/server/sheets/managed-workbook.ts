@@ -20,7 +20,7 @@ import { readGridCells, readManagedRows, readSheetInfos, sheetsService, type Rea
 import { noteSpreadsheetChange, sheetsRequest } from './sheets-requests';
 import { checkHeaderRow, claimSheet, locateSheet, taggedSheets, tagNewSheet, type LocatedSheet } from './sheet-tags';
 import { chosenHeaders, isChoosable, type ChoosableTable, type ColumnChoice } from './column-choice';
-import { catalogLayout, columnMap, layoutSchema, newLayout, planLayoutChange, RETIRED_NOTE, toCatalogRow, toSheetWrites, type LayoutChange, type TableLayout } from './sheet-layout';
+import { catalogLayout, columnMap, layoutSchema, newLayout, planLayoutChange, retiredNote, toCatalogRow, toSheetWrites, withClearedOn, type LayoutChange, type TableLayout } from './sheet-layout';
 
 export { SheetLayoutError, SheetOwnershipError, STORE_METADATA_KEY } from './sheet-tags';
 
@@ -280,7 +280,8 @@ export class ManagedWorkbook {
   /**
    * Brings an existing Orders or Line items sheet in line with the chosen columns: a newly chosen
    * column is added right of everything the sheet holds (header, note, widths, format, highlight);
-   * one no longer chosen keeps its place and values, its header note saying it is no longer synced;
+   * one no longer chosen keeps its place, its values cleared (one range per run of adjacent columns)
+   * and its header note saying since when it is no longer synced;
    * one chosen again is synced again. The sheet changes first, then the layout is saved with the
    * columns the fill pass (sync/column-fill.ts) must write for rows already there; a run cut short
    * in between finds its added headers and takes them back (planLayoutChange).
@@ -296,12 +297,14 @@ export class ManagedWorkbook {
       return last > 0 ? this.handle(opened).getRange(1, 1, 1, last).getValues()[0] : [];
     });
     if (!change) return;
-    this.applyLayoutChange(opened, table, change);
-    settings.saveLayout(name, change.layout, [...change.add.map((a) => a.header), ...change.revive], false);
-    this.place(opened, table, change.layout);
+    const today = Utilities.formatDate(new Date(), this.timeZone, 'yyyy-MM-dd');
+    this.applyLayoutChange(opened, table, change, today);
+    const layoutNow = change.clear.length > 0 ? withClearedOn(change.layout, change.clear, today) : change.layout;
+    settings.saveLayout(name, layoutNow, [...change.add.map((a) => a.header), ...change.revive], false);
+    this.place(opened, table, layoutNow);
   }
 
-  private applyLayoutChange(opened: OpenSheet, table: TableSchema, change: LayoutChange): void {
+  private applyLayoutChange(opened: OpenSheet, table: TableSchema, change: LayoutChange, today: string): void {
     const sheet = this.handle(opened);
     const byHeader = new Map(table.columns.map((c) => [c.header, c]));
     const after = layoutSchema(table, change.layout);
@@ -337,7 +340,13 @@ export class ManagedWorkbook {
         header.setValues([specs.map((c) => c.header)]);
       }
     }
-    for (const header of change.retire) sheet.getRange(1, columnOf(header)).setNote(RETIRED_NOTE);
+    if (change.clear.length > 0) {
+      // A retired column's old figures would sit beside its row's current ones (issue 21): cleared,
+      // formats and notes kept (Range.clearContent). The cells stay part of the grid.
+      const rows = sheet.getMaxRows() - 1;
+      if (rows > 0) for (const run of adjacentRuns(change.clear.map(columnOf))) sheet.getRange(2, run[0], rows, run.length).clearContent();
+      for (const header of change.clear) sheet.getRange(1, columnOf(header)).setNote(retiredNote(today));
+    }
     for (const header of change.revive) sheet.getRange(1, columnOf(header)).setNote(byHeader.get(header)?.note ?? '');
     noteSpreadsheetChange();
   }

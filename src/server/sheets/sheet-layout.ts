@@ -2,7 +2,8 @@
  * Where each column of an Orders or Line items sheet is, once the user chooses columns. A sheet is
  * set up with the chosen columns in the catalog's order; a column chosen later goes to the right of
  * everything the sheet holds (no column moves, nothing of the user's is overwritten); a column no
- * longer chosen stays where it is with its values, marked as no longer synced. The layout lists the
+ * longer chosen stays where it is, its values cleared and its header note saying since when (a
+ * figure left there would contradict its row after the next change). The layout lists the
  * sheet's columns by position: a header the sync writes or has retired, or null for a column that
  * is not the add-on's (the user's own, between ours). Pure.
  */
@@ -16,6 +17,11 @@ export interface TableLayout {
   columns: Array<string | null>;
   /** Headers of the layout the sync no longer writes (removed from the choice). */
   retired: string[];
+  /**
+   * The day (YYYY-MM-DD, spreadsheet time zone) each retired column's values were cleared. A retired
+   * column missing here (retired by an older version, which kept its values) is cleared next.
+   */
+  cleared?: Record<string, string>;
 }
 
 /** The layout of a sheet set up now: the chosen columns, in the catalog's order. */
@@ -28,7 +34,12 @@ export function catalogLayout(catalog: TableSchema): TableLayout {
   return { columns: catalog.columns.map((c) => c.header), retired: [] };
 }
 
-export const RETIRED_NOTE = 'No longer synced: this column was removed from the chosen columns (sidebar → Columns). Its values are as of then and are kept; delete the column if you no longer need it, or choose it again to have it filled.';
+/** The header note of a retired column, cleared on `day` (null: not cleared yet). */
+export function retiredNote(day: string | null): string {
+  const since = day === null ? '' : ` since ${day}`;
+  const cleared = day === null ? '' : '; values cleared, so that none is taken for a current figure';
+  return `No longer synced${since}${cleared}. It was removed from the chosen columns (sidebar → Columns): choose it again to have it filled for every order. Clearing frees no cells: delete the column to free them.`;
+}
 
 /**
  * The schema the sync writes a sheet by: the catalog's columns at the layout's positions. A retired
@@ -42,7 +53,7 @@ export function layoutSchema(catalog: TableSchema, layout: TableLayout): TableSc
   const columns: ColumnSpec[] = layout.columns.map((header) => {
     const spec = header === null ? undefined : byHeader.get(header);
     if (!spec) return { header: '', kind: 'text', skip: 'foreign' };
-    return retired.has(spec.header) ? { header: spec.header, kind: spec.kind, skip: 'retired', note: RETIRED_NOTE } : spec;
+    return retired.has(spec.header) ? { header: spec.header, kind: spec.kind, skip: 'retired', note: retiredNote(layout.cleared?.[spec.header] ?? null) } : spec;
   });
   return { ...catalog, columns, addedColumns: undefined };
 }
@@ -54,6 +65,8 @@ export interface LayoutChange {
   revive: string[];
   /** Synced headers no longer chosen. */
   retire: string[];
+  /** Retired headers whose values are still in the sheet: cleared now (withClearedOn stamps the day). */
+  clear: string[];
   layout: TableLayout;
 }
 
@@ -69,7 +82,9 @@ export function planLayoutChange(layout: TableLayout, chosen: readonly string[],
   const revive = layout.retired.filter((h) => wanted.has(h));
   const retire = [...placed].filter((h) => !retired.has(h) && !wanted.has(h));
   const missing = chosen.filter((h) => !placed.has(h));
-  if (revive.length === 0 && retire.length === 0 && missing.length === 0) return null;
+  const cleared = layout.cleared ?? {};
+  const clear = layout.retired.filter((h) => !wanted.has(h) && cleared[h] === undefined).concat(retire);
+  if (revive.length === 0 && clear.length === 0 && missing.length === 0) return null;
   const columns = layout.columns.slice();
   const add: LayoutChange['add'] = [];
   if (missing.length > 0) {
@@ -85,7 +100,16 @@ export function planLayoutChange(layout: TableLayout, chosen: readonly string[],
     }
   }
   const stillRetired = layout.retired.filter((h) => !wanted.has(h)).concat(retire);
-  return { add, revive, retire, layout: { columns, retired: stillRetired } };
+  const keptDays: Record<string, string> = {};
+  for (const h of stillRetired) if (cleared[h] !== undefined) keptDays[h] = cleared[h];
+  return { add, revive, retire, clear, layout: { columns, retired: stillRetired, cleared: keptDays } };
+}
+
+/** The layout once `headers` were cleared on `day`. */
+export function withClearedOn(layout: TableLayout, headers: readonly string[], day: string): TableLayout {
+  const cleared = { ...(layout.cleared ?? {}) };
+  for (const h of headers) cleared[h] = day;
+  return { ...layout, cleared };
 }
 
 /** Headers of the catalog that a layout writes (placed and not retired). */

@@ -1,7 +1,8 @@
 /**
  * Daily P&L: the first run fetches the full history within the plan window (resumable by date);
  * every later run re-fetches a trailing window (default 60 days), because past days change when
- * the costs behind them change. Rows are upserted by date.
+ * the costs behind them change, and the days of orders changed since the last run, inside the
+ * orders window or before it (days-before-window.ts). Rows are upserted by date.
  */
 import type { Page } from '../api';
 import type { DailyRow } from '../api/types';
@@ -10,6 +11,7 @@ import { DAILY, ORDERS } from '../sheets/schema';
 import { isCursorRejected, pageContext, type JobContext, type JobPosition, type JobResult } from './job-context';
 import { planDailyPage } from './daily-page';
 import { addDays, daysBetween } from './calendar';
+import { learnChangesBeforeWindow } from './days-before-window';
 
 const DAILY_PAGE_LIMIT = 400;
 /** When neither the plan nor the account nor the Orders sheet says where history starts. */
@@ -37,6 +39,7 @@ function historyStart(ctx: JobContext, today: string): string {
 }
 
 export function runDailyJob(ctx: JobContext): JobResult {
+  learnChangesBeforeWindow(ctx);
   const days = ctx.workbook.index(DAILY);
   const today = instantToLocalDate(ctx.now(), ctx.storeTimeZone);
   const state = ctx.state.get('daily');

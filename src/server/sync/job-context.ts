@@ -76,6 +76,13 @@ export function laterOf(a: string | null, b: string | null): string | null {
   return Date.parse(b) > Date.parse(a) ? b : a;
 }
 
+/** The earlier of two RFC 3339 instants; null is unknown, so the other one is taken. */
+export function earlierOf(a: string | null, b: string | null): string | null {
+  if (!a) return b;
+  if (!b) return a;
+  return Date.parse(b) < Date.parse(a) ? b : a;
+}
+
 export function isCursorRejected(e: unknown): boolean {
   return isApiError(e) && (e.code === 'CURSOR_FILTER_MISMATCH' || e.code === 'INVALID_CURSOR');
 }

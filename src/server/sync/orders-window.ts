@@ -5,6 +5,7 @@ import { isCalendarDate } from './calendar';
 import { documentProperties } from '../platform/properties';
 import { SyncStateStore } from './state';
 import { FixRequestError } from './request-error';
+import { earlierOf } from './job-context';
 
 export class OrdersWindowError extends FixRequestError {
   constructor(userMessage: string) {
@@ -17,7 +18,9 @@ export class OrdersWindowError extends FixRequestError {
  * Limits the orders sync to orders placed on or after `createdAfter` (YYYY-MM-DD, store time
  * zone), for a store whose full history would not fit in one spreadsheet; null removes the limit.
  * Rows already in the sheet stay. A wider window (or none) than before restarts the orders feed
- * from the beginning, since older orders were never fetched (upserts keep rows unique).
+ * from the beginning, since older orders were never fetched (upserts keep rows unique). Changes to
+ * orders placed before the window are still read, for their days only (days-before-window.ts):
+ * from where the orders feed had read (a narrower window), or where that read had got to (a wider one).
  */
 export function setOrdersWindow(createdAfter: string | null): void {
   if (createdAfter !== null && !isCalendarDate(createdAfter)) {
@@ -31,6 +34,10 @@ export function setOrdersWindow(createdAfter: string | null): void {
   const orders = state.get('orders');
   if (createdAfter === orders.createdAfter) return;
   const widens = orders.createdAfter !== null && (createdAfter === null || createdAfter < orders.createdAfter);
+  if (createdAfter !== null && !widens) {
+    const before = orders.createdAfter === null ? null : state.get('daily').beforeWindowWatermark ?? null;
+    state.update('daily', { beforeWindowWatermark: earlierOf(before, orders.watermark) });
+  }
   state.update('orders', widens ? { createdAfter, watermark: null, caughtUp: false } : { createdAfter });
   state.save('capacity', { stoppedAt: null, estimate: null });
 }

@@ -40,6 +40,11 @@ export interface DailyState {
   dirtyFrom: string | null;
   /** During the first backfill: the day it began from (for progress across executions). */
   backfillFrom: string | null;
+  /**
+   * The latest change marker (RFC 3339) read among orders placed before the orders window
+   * (days-before-window.ts). Absent in state saved by older versions.
+   */
+  beforeWindowWatermark?: string | null;
 }
 
 export interface ReconcileState {
