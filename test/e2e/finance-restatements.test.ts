@@ -94,17 +94,17 @@ describe.skipIf(!ready)('Restatements a controller can sign (Chromium, emulator,
     const before = await truthOrders();
 
     const inMonth = [...before.values()].filter(
-      (o) => !o.canceled_at && cents((o.economics as Economics).refunds) === 0 && new Date(String(o.created_at)).toLocaleDateString('en-CA', { timeZone: zone }).startsWith(month),
+      (o) => !o.canceled_at && cents((o.economics as Economics).refunds) === 0 && cents((o.economics as Economics).net_revenue) > 0 && new Date(String(o.created_at)).toLocaleDateString('en-CA', { timeZone: zone }).startsWith(month),
     );
     expect(inMonth.length).toBeGreaterThanOrEqual(3);
     const [refunded, corrected, cancelled] = [inMonth[0]!, inMonth[Math.floor(inMonth.length / 2)]!, inMonth[inMonth.length - 1]!].map((o) => String(o.id));
     await stack.control(`orders/${refunded}/change`, { kind: 'refund' });
     await stack.control(`orders/${corrected}/change`, { kind: 'cost_correction' });
     await stack.control(`orders/${cancelled}/change`, { kind: 'cancel' });
-    const after = await truthOrders();
-    const now = await summary();
     await stack.advanceClocks(60_000);
     await syncFromSidebar(sidebar);
+    const after = await truthOrders();
+    const now = await summary();
 
     const [header, ...rows] = table('Restatements');
     const col = (name: string): number => header!.indexOf(name);
@@ -128,25 +128,28 @@ describe.skipIf(!ready)('Restatements a controller can sign (Chromium, emulator,
       ]);
     }
 
-    // Exactly the three orders, each with its kind and the Δ the truth moved its P&L contribution by.
-    const counted = (o: Json): Economics => (o.canceled_at ? { net_revenue: 0, cogs: 0, contribution_profit: 0 } : (o.economics as Economics));
-    const expected = [
-      [refunded, 'refund'],
-      [corrected, 'cost correction'],
-      [cancelled, 'cancellation'],
-    ].map(([id, kind]) => {
-      const a = counted(before.get(id!)!);
-      const b = counted(after.get(id!)!);
-      const d = (f: string): number => cents(b[f]) - cents(a[f]);
-      return [id, String(after.get(id!)!.order_number), kind, d('net_revenue'), d('cogs'), d('contribution_profit')];
-    });
-    const listed = section('order').map((r) => [r[col('order_id')], r[col('order_number')], r[col('change')], cents(r[col('delta_net_revenue')]), cents(r[col('delta_cogs')]), cents(r[col('delta_profit')])]);
+    // Exactly the orders the truth moved (the three; any other the emulator's own order life moved
+    // meanwhile would be listed too), each with the Δ the truth moved its P&L contribution by.
+    const counted = (o: Json | undefined): Economics => (!o || o.canceled_at ? { net_revenue: 0, cogs: 0, contribution_profit: 0, allocated_overhead: 0 } : (o.economics as Economics));
+    const placedInMonth = (o: Json): boolean => new Date(String(o.created_at)).toLocaleDateString('en-CA', { timeZone: zone }).startsWith(month);
+    const expected = [...after.values()]
+      .filter(placedInMonth)
+      .map((o) => {
+        const d = (f: string): number => cents(counted(o)[f]) - cents(counted(before.get(String(o.id)))[f]);
+        return [String(o.id), String(o.order_number), d('net_revenue'), d('cogs'), d('contribution_profit')];
+      })
+      .filter(([, , ...deltas]) => deltas.some((d) => d !== 0));
+    expect(expected.map((e) => e[0])).toEqual(expect.arrayContaining([refunded, corrected, cancelled]));
+    const orderRows = section('order');
+    const listed = orderRows.map((r) => [r[col('order_id')], r[col('order_number')], cents(r[col('delta_net_revenue')]), cents(r[col('delta_cogs')]), cents(r[col('delta_profit')])]);
     expect(listed.sort()).toEqual(expected.sort());
+    const kindOf = (id: string): unknown => orderRows.find((r) => r[col('order_id')] === id)?.[col('change')];
+    expect([kindOf(refunded), kindOf(corrected), kindOf(cancelled)]).toEqual(['refund', 'cost correction', 'cancellation']);
 
     // The allocation apart: the lines that moved only because overhead is shared out by revenue,
     // in words, their total equal to the orders' allocated_overhead the truth moved.
     const allocation = section('allocation');
-    const overheadMoved = [refunded, cancelled].reduce((n, id) => n + cents(counted(after.get(id)!).allocated_overhead ?? 0) - cents(counted(before.get(id)!).allocated_overhead), 0);
+    const overheadMoved = expected.reduce((n, [id]) => n + cents(counted(after.get(String(id))).allocated_overhead) - cents(counted(before.get(String(id))).allocated_overhead), 0);
     expect(overheadMoved).not.toBe(0);
     const total = allocation.find((r) => r[col('field')] === 'allocated_overhead');
     expect(cents(total?.[col('difference')])).toBe(overheadMoved);
