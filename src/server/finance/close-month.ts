@@ -12,11 +12,13 @@ import { ManagedWorkbook } from '../sheets/managed-workbook';
 import { numberFormatFor } from '../sheets/rows';
 import { sheetsService } from '../sheets/sheet-snapshot';
 import { sheetsRequest } from '../sheets/sheets-requests';
-import { DAILY, MONTHLY, columnIndex } from '../sheets/schema';
+import { DAILY, MONTHLY, ORDERS, columnIndex } from '../sheets/schema';
+import { columnSettings } from '../sync/column-settings';
 import { SyncStateStore, type ClosedMonthRecord } from '../sync/state';
 import { monthName } from '../../contract/closed-month-text';
 import type { CloseMonthResult } from '../../contract/sidebar';
-import { CLOSE_COLUMNS, CLOSE_FIRST_DAY_ROW, CLOSE_HEADER_ROW, closeSheetName, closeSheetValues, isMonth, type CloseRecord } from './close-sheet';
+import { CLOSE_ORDER_COLUMNS, ORDER_FIGURE_COLUMNS, orderFiguresOf, type OrderFigures } from './close-orders';
+import { CLOSE_COLUMNS, CLOSE_FIRST_DAY_ROW, CLOSE_HEADER_ROW, CLOSE_ORDERS_HEADER_ROW, CLOSE_ORDERS_TITLE_ROW, closeSheetName, closeSheetValues, isMonth, type CloseRecord } from './close-sheet';
 import { dailyFigures } from './daily-figures';
 import { monthOf, sumByPeriod } from './period-sums';
 
@@ -46,6 +48,7 @@ export function closeMonth(request: unknown): CloseMonthResult {
     const meta = state.get('meta');
     const workbook = new ManagedWorkbook();
     workbook.bindStore(store, meta.storeCurrency);
+    workbook.useColumns(columnSettings(state, () => Date.now()));
     const today = instantToLocalDate(Date.now(), meta.storeTimeZone ?? workbook.timeZone);
     const label = monthLabel(month);
     if (month >= monthOf(today)) return refused(month, `${label} is not over yet (today is ${today} in the store's time zone): close it once it has ended.`);
@@ -64,6 +67,7 @@ export function closeMonth(request: unknown): CloseMonthResult {
       watermark: state.get('orders').watermark,
       summary: sumByPeriod(days)[0],
       days,
+      orders: ordersOfMonth(workbook, month),
     };
     if (existing) workbook.spreadsheet.deleteSheet(existing);
     writeCloseSheet(workbook, name, record);
@@ -86,6 +90,20 @@ function basisOfMonth(workbook: ManagedWorkbook, month: string): string | null {
 }
 
 /**
+ * Every order placed in the month as the Orders sheet holds it: one Values.batchGet of the 11
+ * columns it needs (of Orders' 54), once per close.
+ */
+function ordersOfMonth(workbook: ManagedWorkbook, month: string): OrderFigures[] {
+  const at = new Map(ORDER_FIGURE_COLUMNS.map((c) => [c, columnIndex(ORDERS, c)]));
+  const out: OrderFigures[] = [];
+  for (const row of workbook.readColumns(ORDERS, ORDER_FIGURE_COLUMNS)) {
+    const order = orderFiguresOf((c) => row[at.get(c)!]);
+    if (order && order.placedDate.slice(0, 7) === month) out.push(order);
+  }
+  return out;
+}
+
+/**
  * Structure and formats with SpreadsheetApp, flushed before the values go in through the Sheets
  * API (RAW: the month stays text), then the grid is cut to the table (cells count toward the
  * 10 M limit) and the sheet protected.
@@ -97,13 +115,26 @@ function writeCloseSheet(workbook: ManagedWorkbook, name: string, record: CloseR
   const sheet = spreadsheet.insertSheet(name, spreadsheet.getNumSheets());
   const amount = numberFormatFor('amount', record.currency) ?? '#,##0.00';
   const dayRows = record.days.length;
+  const timestamp = numberFormatFor('timestamp', null)!;
   sheet.getRange(1, 1, 6, 1).setFontWeight('bold');
   sheet.getRange(1, 2, 6, 1).setNumberFormat('@');
-  sheet.getRange(2, 2).setNumberFormat('yyyy-mm-dd hh:mm:ss');
+  // Times as every other sheet shows them: date-times in the spreadsheet's zone.
+  sheet.getRange(2, 2).setNumberFormat(timestamp);
+  sheet.getRange(5, 2).setNumberFormat(timestamp);
   sheet.getRange(CLOSE_HEADER_ROW, 1, 2, width).setFontWeight('bold');
   sheet.getRange(CLOSE_HEADER_ROW + 1, 2, dayRows + 1, width - 3).setNumberFormat(amount);
   sheet.getRange(CLOSE_HEADER_ROW + 1, width - 1, 1, 2).setNumberFormat('0.00"%"');
   sheet.getRange(CLOSE_FIRST_DAY_ROW, 1, dayRows, 1).setNumberFormat('yyyy-mm-dd');
+  sheet.getRange(CLOSE_ORDERS_TITLE_ROW, 1, 2, CLOSE_ORDER_COLUMNS.length).setFontWeight('bold');
+  const orderRows = record.orders.length;
+  if (orderRows > 0) {
+    const first = CLOSE_ORDERS_HEADER_ROW + 1;
+    const column = (name: (typeof CLOSE_ORDER_COLUMNS)[number]): number => CLOSE_ORDER_COLUMNS.indexOf(name) + 1;
+    sheet.getRange(first, 1, orderRows, 3).setNumberFormat('@');
+    sheet.getRange(first, column('placed_date'), orderRows, 1).setNumberFormat('yyyy-mm-dd');
+    sheet.getRange(first, column('updated_at'), orderRows, 1).setNumberFormat(timestamp);
+    sheet.getRange(first, column('refunds'), orderRows, 4).setNumberFormat(amount);
+  }
   sheet.setFrozenRows(CLOSE_HEADER_ROW);
   SpreadsheetApp.flush();
   const sheetId = sheet.getSheetId();

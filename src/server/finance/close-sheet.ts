@@ -3,19 +3,29 @@
  * layout both ways (values to write, values read back), so the Restatements check reads exactly
  * what the close wrote.
  *
- *   A1:B6   Closed month | Closed at | Basis | Currency | Orders sync watermark | Daily P&L read at
+ *   A1:B6   Closed month | Closed at | Basis | Currency | Orders sync watermark | Daily P&L days
+ *           (times as date-times in the spreadsheet's zone, as every other sheet shows them)
  *   A8      header: date, the P&L totals fields, contribution_margin_pct, net_margin_pct
  *   A9      "Month" and the month's sums (margins from the sums)
- *   A10…    one row per day of the month, as the Daily P&L held it
+ *   A10…    one row per day of the month, as the Daily P&L held it (at most 31: rows 10 to 40)
+ *   A42     "Orders at close", then the order section's header (A43) and one row per order
+ *           placed in the month as the Orders sheet held it (A44…): the restatements' order list
+ *           compares against it. A close made before the section existed has none.
  */
 import { PROFIT_TOTALS_FIELDS, type ProfitTotalsField } from '../api/types';
-import { dateToSerial, instantToSerial, type CellValue } from '../sheets/cells';
+import { dateToSerial, instantToSerial, timestampCell, type CellValue } from '../sheets/cells';
+import { CLOSE_ORDER_COLUMNS, closeOrderRows, readCloseOrders, type OrderFigures } from './close-orders';
 import { amountOf, dayKey } from './daily-figures';
 import type { DayFigures, PeriodFigures, PnlFigures } from './period-sums';
 
 export const CLOSE_SHEET_PREFIX = 'Close ';
 export const CLOSE_HEADER_ROW = 8;
 export const CLOSE_FIRST_DAY_ROW = 10;
+/** The last row a day can take (a month has at most 31 days). */
+export const CLOSE_LAST_DAY_ROW = CLOSE_FIRST_DAY_ROW + 30;
+export const CLOSE_ORDERS_TITLE_ROW = CLOSE_LAST_DAY_ROW + 2;
+export const CLOSE_ORDERS_HEADER_ROW = CLOSE_ORDERS_TITLE_ROW + 1;
+export const CLOSE_ORDERS_TITLE = 'Orders at close';
 export const CLOSE_COLUMNS = ['date', ...PROFIT_TOTALS_FIELDS, 'contribution_margin_pct', 'net_margin_pct'];
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 
@@ -42,6 +52,8 @@ export interface CloseRecord {
   watermark: string | null;
   summary: PeriodFigures;
   days: DayFigures[];
+  /** Every order placed in the month, as the Orders sheet held it. */
+  orders: OrderFigures[];
 }
 
 const blankIfNull = (v: number | null): CellValue => (v === null ? '' : v);
@@ -56,13 +68,18 @@ export function closeSheetValues(record: CloseRecord, timeZone: string): CellVal
     pad(['Closed at', instantToSerial(record.closedAt, timeZone)]),
     pad(['Basis', record.basis]),
     pad(['Currency', record.currency ?? '']),
-    pad(['Orders sync watermark', record.watermark ?? '']),
+    pad(['Orders sync watermark', timestampCell(record.watermark, timeZone)]),
     pad(['Daily P&L days', `${record.summary.firstDay} to ${record.summary.lastDay} (${record.summary.days} days)`]),
     pad([]),
     CLOSE_COLUMNS.slice(),
     ['Month', ...figureCells(record.summary.figures), blankIfNull(record.summary.contributionMarginPct), blankIfNull(record.summary.netMarginPct)],
   ];
   for (const day of record.days) rows.push(pad([dateToSerial(day.date) ?? day.date, ...figureCells(day.figures)]));
+  while (rows.length < CLOSE_ORDERS_TITLE_ROW - 1) rows.push(pad([]));
+  const count = record.orders.length;
+  rows.push(pad([CLOSE_ORDERS_TITLE, `${count} order${count === 1 ? '' : 's'} placed in the month, as the Orders sheet held them; profit is contribution profit, before allocated overhead`]));
+  rows.push(pad([...CLOSE_ORDER_COLUMNS]));
+  for (const row of closeOrderRows(record.orders, (d) => dateToSerial(d) ?? d)) rows.push(pad(row));
   return rows;
 }
 
@@ -72,6 +89,8 @@ export interface ClosedSnapshot {
   closedAt: number | null;
   basis: string;
   days: Map<string, PnlFigures>;
+  /** The orders at close; null for a close made before the order section existed. */
+  orders: OrderFigures[] | null;
 }
 
 /** A close sheet's values read back (unformatted); null when the sheet does not hold a close. */
@@ -85,7 +104,7 @@ export function readCloseSheet(values: ReadonlyArray<ReadonlyArray<unknown>>): C
     if (i >= 0) columns.set(field, i);
   }
   const days = new Map<string, PnlFigures>();
-  for (let r = CLOSE_FIRST_DAY_ROW - 1; r < values.length; r++) {
+  for (let r = CLOSE_FIRST_DAY_ROW - 1; r < Math.min(values.length, CLOSE_LAST_DAY_ROW); r++) {
     const row = values[r];
     const date = dayKey(row?.[0]);
     if (date === null || date.slice(0, 7) !== month) continue;
@@ -94,5 +113,7 @@ export function readCloseSheet(values: ReadonlyArray<ReadonlyArray<unknown>>): C
   }
   const closedAt = values[1]?.[1];
   const basis = values[2]?.[1];
-  return { month, closedAt: typeof closedAt === 'number' ? closedAt : null, basis: typeof basis === 'string' ? basis : '', days };
+  const hasOrders = values[CLOSE_ORDERS_TITLE_ROW - 1]?.[0] === CLOSE_ORDERS_TITLE;
+  const orders = hasOrders ? readCloseOrders(values.slice(CLOSE_ORDERS_HEADER_ROW - 1)) : null;
+  return { month, closedAt: typeof closedAt === 'number' ? closedAt : null, basis: typeof basis === 'string' ? basis : '', days, orders };
 }

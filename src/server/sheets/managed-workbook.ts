@@ -560,27 +560,35 @@ export class ManagedWorkbook {
     if (!located && !this.open.has(table.sheetName)) return [];
     const opened = this.sheetFor(table);
     if (opened.maxRows < 2) return [];
+    const { runs, catalogAt } = this.columnRuns(opened, table, headers);
+    const got = this.readRanges(runs.map((run) => a1Range(opened.name, 2, run[0], opened.maxRows, run[run.length - 1])));
+    const count = got.reduce((n, values) => Math.max(n, values.length), 0);
+    const rows: unknown[][] = [];
+    for (let r = 0; r < count; r++) rows.push(catalogRow(table, runs, catalogAt, (i) => got[i][r] ?? []));
+    return rows;
+  }
+
+  /**
+   * The named columns of some rows of a table (1-based sheet rows), at their catalog positions, in
+   * ONE Values.batchGet of one range per row and run of adjacent columns: a few rows, never the sheet.
+   */
+  readRows(table: TableSchema, sheetRows: readonly number[], headers: readonly string[]): unknown[][] {
+    if (sheetRows.length === 0) return [];
+    const opened = this.sheetFor(table);
+    const { runs, catalogAt } = this.columnRuns(opened, table, headers);
+    const got = this.readRanges(sheetRows.flatMap((row) => runs.map((run) => a1Range(opened.name, row, run[0], row, run[run.length - 1]))));
+    return sheetRows.map((_, r) => catalogRow(table, runs, catalogAt, (i) => got[r * runs.length + i][0] ?? []));
+  }
+
+  /** The sheet columns of the named catalog columns, grouped into runs of adjacent ones. */
+  private columnRuns(opened: OpenSheet, table: TableSchema, headers: readonly string[]): { runs: number[][]; catalogAt: Map<number, number> } {
     const catalogAt = new Map<number, number>();
     for (const header of headers) {
       const position = columnIndex(table, header);
       const column = opened.map ? opened.map[position] : position + 1;
       if (column > 0) catalogAt.set(column, position);
     }
-    const runs = adjacentRuns([...catalogAt.keys()]);
-    const got = this.readRanges(runs.map((run) => a1Range(opened.name, 2, run[0], opened.maxRows, run[run.length - 1])));
-    const count = got.reduce((n, values) => Math.max(n, values.length), 0);
-    const rows: unknown[][] = [];
-    for (let r = 0; r < count; r++) {
-      const row: unknown[] = new Array<unknown>(table.columns.length).fill('');
-      runs.forEach((run, i) => {
-        const values = got[i][r] ?? [];
-        run.forEach((column, k) => {
-          row[catalogAt.get(column)!] = values[k] ?? '';
-        });
-      });
-      rows.push(row);
-    }
-    return rows;
+    return { runs: adjacentRuns([...catalogAt.keys()]), catalogAt };
   }
 
   /**
@@ -700,6 +708,18 @@ function formatRequests(schema: TableSchema, currency: string | null, sheetId: n
     });
   });
   return requests;
+}
+
+/** One row at catalog positions (other cells empty) from the values read for each run. */
+function catalogRow(table: TableSchema, runs: readonly number[][], catalogAt: ReadonlyMap<number, number>, valuesOf: (run: number) => readonly unknown[]): unknown[] {
+  const row: unknown[] = new Array<unknown>(table.columns.length).fill('');
+  runs.forEach((run, i) => {
+    const values = valuesOf(i);
+    run.forEach((column, k) => {
+      row[catalogAt.get(column)!] = values[k] ?? '';
+    });
+  });
+  return row;
 }
 
 /** 1-based columns grouped into runs of adjacent ones (sorted). */

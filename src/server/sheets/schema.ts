@@ -249,21 +249,36 @@ export const MONTHLY: TableSchema = {
   ],
 };
 
-/** Per closed month, every day and field whose current Daily P&L value differs from the closed one. */
+/**
+ * Per closed month, what a controller signs first, then the detail (finance/restatements.ts), one
+ * kind of row per `section`, in this order: `summary` (every P&L line: closed, current, difference),
+ * `order` (each order whose figures moved since the close: kind of change and its Δ), `allocation`
+ * (overhead the service shares out by revenue, apart from the orders), then `day` (every day and
+ * field that differs). The columns from `section` on were added after the first layout.
+ */
 export const RESTATEMENTS: TableSchema = {
   sheetName: 'Restatements',
   indexColumns: 0,
   storeData: true,
   columns: [
     derived('closed_month', 'text'),
-    derived('date', 'date'),
-    derived('field', 'text'),
+    derived('date', 'date', 'The day (day rows) or the order\'s placement day (order rows), store time zone.'),
+    derived('field', 'text', 'The P&L line (summary, allocation and day rows).'),
     derived('closed_value', 'amount'),
     derived('current_value', 'amount'),
     derived('difference', 'amount', 'current_value − closed_value'),
     derived('closed_at', 'timestamp'),
     derived('checked_at', 'timestamp'),
+    derived('section', 'text', 'summary (the month per P&L line), order (orders changed since the close), allocation (overhead allocation, not an order\'s change), day (the detail by day).'),
+    derived('change', 'text', 'refund, cancellation, cost correction, new, gone or other change: what happened to the order since the close.'),
+    derived('order_number', 'text'),
+    derived('order_id', 'text'),
+    derived('delta_net_revenue', 'amount', 'Change of the order\'s net revenue in the month\'s P&L (a cancelled or gone order counts no more).'),
+    derived('delta_cogs', 'amount'),
+    derived('delta_profit', 'amount', 'Change of the order\'s contribution profit (before allocated overhead: see the allocation rows).'),
+    derived('explanation', 'text'),
   ],
+  addedColumns: 8,
 };
 
 /** Figures the tie-out compares: Orders column → Daily P&L field(s) (finance/tieout.ts). */

@@ -1,0 +1,183 @@
+/**
+ * After a sync: every closed month compared with its close, written to the Restatements sheet
+ * (summary per P&L line, the orders changed since the close, the overhead allocation apart, then
+ * the detail by day) and to the sidebar's closed-month lines.
+ *
+ * Costs per sync with closed months: one Values.batchGet of the close sheets (their first 42 rows,
+ * and the 9 columns of each one's order section: one row per order placed in the month); the orders
+ * that may have changed come from the Orders key index the run reads anyway (status and updated_at
+ * against the close's), and only those are read (one range per order and run of columns, in the same
+ * single batchGet; above 100 orders, the 11 columns once instead). One Values.batchUpdate with the
+ * Sync log's closing row.
+ */
+import { a1Range } from '../sheets/a1';
+import { serialToDate, type CellValue } from '../sheets/cells';
+import type { RowWrite } from '../sheets/row-writes';
+import { buildRow } from '../sheets/rows';
+import { ORDERS, RESTATEMENTS, columnIndex } from '../sheets/schema';
+import type { JobContext } from '../sync/job-context';
+import type { ClosedMonthRecord } from '../sync/state';
+import { CLOSE_ORDER_COLUMNS, ORDER_FIGURE_COLUMNS, orderChangeOf, orderFiguresOf, ordersToCompare, type OrderChange, type OrderFigures, type OrderMarker } from './close-orders';
+import { CLOSE_COLUMNS, CLOSE_ORDERS_TITLE_ROW, closedMonthOf, readCloseSheet, type ClosedSnapshot } from './close-sheet';
+import type { DayFigures, PnlFigures } from './period-sums';
+import { ALLOCATION_FIELDS, allocationOf, changeOf, restatementsOf, summaryOf, type AllocationLine, type Restatement, type SummaryLine } from './restatements';
+import { serialToInstant } from '../sheets/cells';
+
+/** Above this many orders to compare, their columns are read whole once rather than row by row. */
+const ROW_READ_LIMIT = 100;
+
+interface MonthReport {
+  snapshot: ClosedSnapshot;
+  summary: SummaryLine[];
+  orders: OrderChange[];
+  allocation: AllocationLine[];
+  days: Restatement[];
+}
+
+/** Restatements sheet and the closed months' summary; null when no month is closed and there is nothing to clear. */
+export function checkClosedMonths(ctx: JobContext, days: readonly DayFigures[], basis: string, currency: string | null): string | null {
+  const closeSheets = ctx.workbook.sheetInfos().filter((s) => closedMonthOf(s.title) !== null);
+  const hadRestatements = ctx.workbook.sheetInfos().some((s) => s.title === RESTATEMENTS.sheetName);
+  if (closeSheets.length === 0 && !hadRestatements && ctx.state.get('closedMonths').length === 0) return null;
+  const snapshots = readCloseSheets(ctx, closeSheets);
+  snapshots.sort((a, b) => (a.month < b.month ? 1 : -1));
+  const current = new Map<string, PnlFigures>(days.map((d) => [d.date, d.figures]));
+  const changes = orderChanges(ctx, snapshots);
+  const reports: MonthReport[] = snapshots.map((snapshot) => {
+    const summary = summaryOf(snapshot, current);
+    const orders = changes.get(snapshot.month) ?? [];
+    return { snapshot, summary, orders, allocation: allocationOf(summary, orders, currency), days: restatementsOf(snapshot, current) };
+  });
+  writeRestatements(ctx, reports);
+  const summary: ClosedMonthRecord[] = reports.map((r) => ({ ...changeOf(r.snapshot, r.days, basis), currency }));
+  ctx.state.save('closedMonths', summary);
+  const changed = summary.filter((s) => s.changedValues > 0).length;
+  return `Closed months: ${summary.length} checked, ${changed} changed since closing (see Restatements).`;
+}
+
+/** The close sheets: the head (meta, month, days) at the table's width, the order section at its own. */
+function readCloseSheets(ctx: JobContext, sheets: ReadonlyArray<{ title: string; rows: number }>): ClosedSnapshot[] {
+  const ranges = sheets.flatMap((s) => {
+    const head = a1Range(s.title, 1, 1, Math.max(1, Math.min(s.rows, CLOSE_ORDERS_TITLE_ROW)), CLOSE_COLUMNS.length);
+    return s.rows > CLOSE_ORDERS_TITLE_ROW ? [head, a1Range(s.title, CLOSE_ORDERS_TITLE_ROW + 1, 1, s.rows, CLOSE_ORDER_COLUMNS.length)] : [head];
+  });
+  const read = ctx.workbook.readRanges(ranges);
+  const out: ClosedSnapshot[] = [];
+  let at = 0;
+  for (const s of sheets) {
+    const head = read[at++]!.slice();
+    if (s.rows > CLOSE_ORDERS_TITLE_ROW) {
+      while (head.length < CLOSE_ORDERS_TITLE_ROW) head.push([]);
+      head.push(...read[at++]!);
+    }
+    const snapshot = readCloseSheet(head);
+    if (snapshot) out.push(snapshot);
+  }
+  return out;
+}
+
+/** The orders of each closed month whose contribution moved since its close, by placement day then number. */
+function orderChanges(ctx: JobContext, snapshots: readonly ClosedSnapshot[]): Map<string, OrderChange[]> {
+  const out = new Map<string, OrderChange[]>();
+  const kept = snapshots.filter((s) => s.orders !== null);
+  if (kept.length === 0) return out;
+  const index = ctx.workbook.index(ORDERS);
+  const markers = new Map<string, OrderMarker & { row: number }>();
+  const statusAt = columnIndex(ORDERS, 'status');
+  const placedAt = columnIndex(ORDERS, 'placed_date');
+  for (const [id, entry] of index.entries()) {
+    const placed = entry.cells[placedAt];
+    const updated = entry.cells[ORDERS.indexColumns];
+    markers.set(id, {
+      row: entry.row,
+      status: String(entry.cells[statusAt] ?? ''),
+      placedDate: typeof placed === 'number' ? serialToDate(Math.round(placed)) : typeof placed === 'string' && placed !== '' ? placed : null,
+      updatedAt: typeof updated === 'number' ? updated : null,
+    });
+  }
+  const toCompare = new Map(kept.map((s) => [s.month, ordersToCompare(s.month, s.orders!, markers)]));
+  const now = currentFigures(ctx, [...new Set([...toCompare.values()].flat())], markers);
+  for (const s of kept) {
+    const before = new Map(s.orders!.map((o) => [o.id, o]));
+    const changes = toCompare
+      .get(s.month)!
+      .map((id) => orderChangeOf(s.month, before.get(id), now.get(id)))
+      .filter((c): c is OrderChange => c !== null)
+      .sort((a, b) => (a.placedDate !== b.placedDate ? (a.placedDate < b.placedDate ? -1 : 1) : a.orderNumber.localeCompare(b.orderNumber, 'en', { numeric: true })));
+    out.set(s.month, changes);
+  }
+  return out;
+}
+
+/** The named orders' figures as the Orders sheet holds them now (an order it no longer holds is absent). */
+function currentFigures(ctx: JobContext, ids: readonly string[], markers: ReadonlyMap<string, { row: number }>): Map<string, OrderFigures> {
+  const found = new Map<string, OrderFigures>();
+  const held = ids.filter((id) => markers.has(id));
+  if (held.length === 0) return found;
+  const rows = held.length <= ROW_READ_LIMIT ? ctx.workbook.readRows(ORDERS, held.map((id) => markers.get(id)!.row), ORDER_FIGURE_COLUMNS) : ctx.workbook.readColumns(ORDERS, ORDER_FIGURE_COLUMNS);
+  const at = new Map(ORDER_FIGURE_COLUMNS.map((c) => [c, columnIndex(ORDERS, c)]));
+  const wanted = new Set(held);
+  for (const row of rows) {
+    const order = orderFiguresOf((c) => row[at.get(c)!]);
+    if (order && wanted.has(order.id) && !found.has(order.id)) found.set(order.id, order);
+  }
+  return found;
+}
+
+type RestatementRow = Partial<Record<(typeof RESTATEMENTS.columns)[number]['header'], unknown>>;
+
+const OLD_CLOSE =
+  'This month was closed before the add-on kept its orders at close: the orders behind the differences cannot be named. Close the month again (Replace snapshot) to list the orders that change from then on.';
+
+/** The sheet's rows: per closed month its summary, orders and allocation; then the detail by day. */
+export function restatementRows(reports: readonly MonthReport[]): RestatementRow[] {
+  const rows: RestatementRow[] = [];
+  const allocated = new Set<string>(ALLOCATION_FIELDS);
+  for (const r of reports) {
+    const month = r.snapshot.month;
+    for (const l of r.summary) {
+      const explanation = allocated.has(l.field) && l.difference !== 0 ? 'Overhead allocation, not an order\'s change: see the allocation rows.' : null;
+      rows.push({ closed_month: month, section: 'summary', field: l.field, closed_value: l.closed, current_value: l.current, difference: l.difference, explanation });
+    }
+    if (r.snapshot.orders === null) rows.push({ closed_month: month, section: 'order', explanation: OLD_CLOSE });
+    for (const o of r.orders) {
+      rows.push({
+        closed_month: month,
+        section: 'order',
+        date: o.placedDate,
+        change: o.kind,
+        order_number: o.orderNumber,
+        order_id: o.id,
+        delta_net_revenue: o.deltaNetRevenue,
+        delta_cogs: o.deltaCogs,
+        delta_profit: o.deltaProfit,
+      });
+    }
+    for (const a of r.allocation) rows.push({ closed_month: month, section: 'allocation', field: a.field, closed_value: a.closed, current_value: a.current, difference: a.difference, explanation: a.explanation });
+  }
+  for (const r of reports) {
+    for (const d of r.days) {
+      const explanation = allocated.has(d.field) ? 'Overhead allocation (shared out by net revenue), not an order\'s change.' : null;
+      rows.push({ closed_month: d.month, section: 'day', date: d.date, field: d.field, closed_value: d.closed, current_value: d.current, difference: d.difference, explanation });
+    }
+  }
+  return rows;
+}
+
+function writeRestatements(ctx: JobContext, reports: readonly MonthReport[]): void {
+  const before = ctx.workbook.readTable(RESTATEMENTS).length;
+  const closedAt = new Map(reports.map((r) => [r.snapshot.month, r.snapshot.closedAt]));
+  const checkedIso = new Date(ctx.now()).toISOString();
+  const tz = ctx.workbook.timeZone;
+  const found = restatementRows(reports);
+  const rows: RowWrite[] = found.map((r, i) => {
+    const at = closedAt.get(String(r.closed_month));
+    const closed_at = at === null || at === undefined ? null : new Date(serialToInstant(at, tz)).toISOString();
+    return { row: i + 2, column: 1, cells: buildRow(RESTATEMENTS, null, { ...r, closed_at, checked_at: checkedIso }, tz) };
+  });
+  // Rows of the previous check beyond this one's are blanked (the sheet lists the current differences only).
+  const blank: CellValue[] = RESTATEMENTS.columns.map(() => '');
+  for (let row = found.length + 2; row <= before + 1; row++) rows.push({ row, column: 1, cells: blank.slice() });
+  ctx.workbook.ensure(RESTATEMENTS);
+  ctx.workbook.defer([{ schema: RESTATEMENTS, rows }]);
+}
