@@ -22,7 +22,10 @@ export interface TieoutView {
  */
 export function tieoutScopeText(view: Pick<TieoutView, 'provenFrom' | 'ordersFrom'>): string {
   if (!view.provenFrom) return '';
-  const orders = view.ordersFrom ? ` Orders from ${view.ordersFrom}: gross_revenue, refunds, net_revenue, cogs, payment_fee, fulfillment_cost, ad_spend_allocated, tax, contribution_profit, allocated_overhead and net_profit summed by day and month against the service's Daily P&L.` : '';
+  const orders = view.ordersFrom
+    ? ` Orders from ${view.ordersFrom}: gross_revenue, refunds, net_revenue, cogs, payment_fee, fulfillment_cost, ad_spend_allocated, and tax, ` +
+      "contribution_profit, allocated_overhead and net_profit where the Orders sheet syncs them, summed by day and month against the service's Daily P&L."
+    : '';
   return `Proves every Daily P&L figure and every Monthly P&L total against the service's daily figures from ${view.provenFrom} to today, to the cent.${orders}`;
 }
 

@@ -72,7 +72,8 @@ export function writeTieout(ctx: JobContext): string {
   const held = basisWords(ctx.state.get('sheetsBasis').basis);
   const skippedOrders = ctx.state.get('skipped').orders;
   const pnlSheets = checkPnlSheets(dailyRows, monthlyRows, books.days);
-  const rows = tieOut({ orderRows, dayOf: dayKey, pnlDays: books.days, storeCurrency: ctx.state.get('meta').storeCurrency, basisHeld: held, basisNow: held, skippedOrders, pnlSheets, ordersFrom: first });
+  const compared = TIEOUT_FIGURES.filter((f) => ctx.workbook.holdsColumn(ORDERS, f.orders)).map((f) => f.figure);
+  const rows = tieOut({ orderRows, dayOf: dayKey, pnlDays: books.days, storeCurrency: ctx.state.get('meta').storeCurrency, basisHeld: held, basisNow: held, skippedOrders, pnlSheets, ordersFrom: first, compared });
   const checkedAt = ctx.now();
   const provenFrom = books.days.length > 0 ? books.days[0].date : from;
   const writes: RowWrite[] = rows.map((r, i) => ({ row: i + 2, column: 1, cells: tieoutCells(r, checkedAt, ctx.workbook.timeZone) }));

@@ -58,6 +58,8 @@ export interface TieoutInput {
   skippedOrders?: ReadonlyArray<{ id: string; day: string | null }>;
   /** The P&L sheets' rows beside the service's; a period that differs is ✗ (before the first order too). */
   pnlSheets?: PnlSheetChecks;
+  /** The figures compared (default every one): a figure whose Orders column is not synced is left out. */
+  compared?: readonly TieoutFigure[];
   /** Service days before this are read for the P&L sheets only (no orders are synced before it). */
   ordersFrom?: string | null;
 }
@@ -140,6 +142,7 @@ export function tieOut(input: TieoutInput): TieoutRow[] {
   const skippedOn = skippedByDay(input.skippedOrders ?? []);
   const sheets = input.pnlSheets ?? { days: new Map<string, string>(), months: new Map<string, string>() };
   const from = input.ordersFrom ?? null;
+  const compared = new Set<TieoutFigure>(input.compared ?? FIGURES);
   const ordered = [...input.pnlDays].sort((a, b) => (a.date < b.date ? -1 : 1));
   // Before the first synced order only the P&L sheets are checked, and only a difference is listed.
   for (const day of ordered) if (from !== null && day.date < from) rows.push(...sheetOnlyRow(day.date, 'day', sheets.days.get(day.date), basisNote));
@@ -152,11 +155,11 @@ export function tieOut(input: TieoutInput): TieoutRow[] {
     pnlSide.push({ date: day.date, figures: asFigures(pc) });
     counts.set(day.date, od ? od.count : 0);
     otherCurrency.set(day.date, od ? od.otherCurrency : 0);
-    rows.push(compare(day.date, 'day', od ? od.count : 0, asFigures(oc), asFigures(pc), od ? od.otherCurrency : 0, basisNote, skippedOn.get(day.date) ?? [], sheets.days.get(day.date) ?? ''));
+    rows.push(compare(day.date, 'day', od ? od.count : 0, asFigures(oc), asFigures(pc), od ? od.otherCurrency : 0, basisNote, skippedOn.get(day.date) ?? [], sheets.days.get(day.date) ?? '', compared));
   }
   const ordersMonths = sumByPeriod(ordersSide);
-  const compared = new Set(ordersMonths.map((m) => m.key));
-  for (const [month, words] of [...sheets.months].sort(([a], [b]) => (a < b ? -1 : 1))) if (!compared.has(month)) rows.push(...sheetOnlyRow(month, 'month', words, basisNote));
+  const monthsOfOrders = new Set(ordersMonths.map((m) => m.key));
+  for (const [month, words] of [...sheets.months].sort(([a], [b]) => (a < b ? -1 : 1))) if (!monthsOfOrders.has(month)) rows.push(...sheetOnlyRow(month, 'month', words, basisNote));
   const pnlMonths = new Map(sumByPeriod(pnlSide).map((m) => [m.key, m]));
   for (const m of ordersMonths) {
     let count = 0;
@@ -166,7 +169,7 @@ export function tieOut(input: TieoutInput): TieoutRow[] {
       other += otherCurrency.get(date) ?? 0;
     }
     const skipped = [...skippedOn].filter(([date]) => date.startsWith(m.key)).flatMap(([, ids]) => ids);
-    rows.push(compare(m.key, 'month', count, m.figures, pnlMonths.get(m.key)!.figures, other, basisNote, skipped, sheets.months.get(m.key) ?? ''));
+    rows.push(compare(m.key, 'month', count, m.figures, pnlMonths.get(m.key)!.figures, other, basisNote, skipped, sheets.months.get(m.key) ?? '', compared));
   }
   return rows;
 }
@@ -185,12 +188,16 @@ function sheetOnlyRow(period: string, kind: 'day' | 'month', words: string | und
   return [{ period, kind, ok: false, orders: 0, figures, pnlSheet: words, note: notes.join(' ') }];
 }
 
-function compare(period: string, kind: 'day' | 'month', count: number, orders: PnlFigures, pnl: PnlFigures, otherCurrency: number, basisNote: string, skipped: readonly string[], pnlSheet: string): TieoutRow {
+function compare(period: string, kind: 'day' | 'month', count: number, orders: PnlFigures, pnl: PnlFigures, otherCurrency: number, basisNote: string, skipped: readonly string[], pnlSheet: string, compared: ReadonlySet<TieoutFigure>): TieoutRow {
   const figures = {} as Record<TieoutFigure, TieoutLine>;
   const off: string[] = [];
   for (const f of FIGURES) {
-    const o = orders[SLOT[f]];
+    const o = compared.has(f) ? orders[SLOT[f]] : null;
     const p = pnl[SLOT[f]];
+    if (!compared.has(f)) {
+      figures[f] = { orders: null, pnl: p, difference: null };
+      continue;
+    }
     const cents = o === null || p === null ? null : toCents(o) - toCents(p);
     figures[f] = { orders: o, pnl: p, difference: cents === null ? null : cents / 100 };
     if (cents === null) off.push(`${f} unknown`);

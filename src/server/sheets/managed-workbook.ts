@@ -543,6 +543,14 @@ export class ManagedWorkbook {
     return map ? rows.map((row) => toCatalogRow(map, row)) : rows;
   }
 
+  /** Whether the table's sheet holds a column (a column choice may leave one out); a sheet not set up yet holds every one. */
+  holdsColumn(table: TableSchema, header: string): boolean {
+    const located = locateSheet(this.snapshot(), table, () => this.taggedSheets());
+    if (!located && !this.open.has(table.sheetName)) return true;
+    const opened = this.sheetFor(table);
+    return opened.map ? opened.map[columnIndex(table, header)] > 0 : true;
+  }
+
   /** Whole rows as they stand once this run's deferred writes of the table are sent (the Monthly P&L rebuilt before the tie-out). */
   private withDeferred(schema: TableSchema, rows: unknown[][]): unknown[][] {
     for (const t of this.deferred) {

@@ -267,8 +267,8 @@ export const RESTATEMENTS: TableSchema = {
 };
 
 /** Figures the tie-out compares: Orders column → Daily P&L field(s) (finance/tieout.ts). */
-/** The figures tied out since the Checks sheet began (their columns come before note). */
-const TIEOUT_FIGURES_FIRST = [
+/** The figures tied out since the Checks sheet began (their columns come before note); always synced. */
+export const TIEOUT_FIGURES_FIRST = [
   { figure: 'gross_revenue', orders: 'gross_revenue', pnl: ['gross_revenue'] },
   { figure: 'refunds', orders: 'refunds', pnl: ['refunds'] },
   { figure: 'net_revenue', orders: 'net_revenue', pnl: ['net_revenue'] },
@@ -287,7 +287,8 @@ const TIEOUT_FIGURES_FIRST = [
  * allocated_overhead (− tax when tax is treated as a cost, rule 6), the P&L's is CM3 − opex −
  * amortised_expenses − interest_expense (− tax on that basis), so allocated_overhead sums to the
  * three overhead lines together; tax is summed as it is reported. The emulator's own P&L
- * (dev/emulator/data/pnl.ts) sums exactly these, in cents.
+ * (dev/emulator/data/pnl.ts) sums exactly these, in cents. Compared when the Orders sheet syncs
+ * the column (a column choice may leave it out: then no one reads it there).
  */
 const TIEOUT_FIGURES_ADDED = [
   { figure: 'tax', orders: 'tax', pnl: ['tax'] },
@@ -303,7 +304,8 @@ const NOT_COMPARED =
   "Not matchable from orders: the P&L's cogs_coverage_pct and the orders' margin percentages are ratios, not sums; " +
   "product_margin_cm1 needs the handling part of COGS, which an order does not carry; opex, amortised_expenses and interest_expense " +
   "apart (and so ebitda): an order carries one allocated_overhead for all three, which is compared with their sum; discounts: " +
-  "an order's discount is a reference figure only (spec 2.3). Those P&L figures are proven cell by cell in the pnl_sheet column instead.";
+  "an order's discount is a reference figure only (spec 2.3). Orders tax, contribution_profit, allocated_overhead and net_profit " +
+  "are compared when the Orders sheet syncs them (Columns). Those P&L figures are proven cell by cell in the pnl_sheet column instead.";
 
 const TIEOUT_FIGURE_COLUMNS = (figures: ReadonlyArray<(typeof TIEOUT_FIGURES)[number]>): ColumnSpec[] =>
   figures.flatMap((f) => [
