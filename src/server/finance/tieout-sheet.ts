@@ -11,7 +11,7 @@ import { costGapsOf, gapRowsOfTable } from './cost-gaps';
 import { instantToLocalDate, type CellValue } from '../sheets/cells';
 import type { RowWrite } from '../sheets/row-writes';
 import { buildRow } from '../sheets/rows';
-import { CHECKS, DAILY, MONTHLY, ORDERS, TIEOUT_FIGURES, columnIndex } from '../sheets/schema';
+import { CHECKS, DAILY, MONTHLY, ORDERS, TIEOUT_COMPARED, columnIndex } from '../sheets/schema';
 import { basisWords } from '../sync/basis-change';
 import type { JobContext } from '../sync/job-context';
 import { dayKey } from './daily-figures';
@@ -21,7 +21,7 @@ import { checkPnlSheets } from './tieout-pnl-sheets';
 import { tieoutScopeText } from '../../contract/tieout-text';
 
 /** The Orders columns the tie-out and the cost-gap count read (tieout.ts, cost-gaps.ts): not the whole sheet. */
-const ORDERS_READ = ['status', 'placed_date', 'currency', 'cogs_source', 'cogs_coverage_pct', ...TIEOUT_FIGURES.map((f) => f.orders)];
+const ORDERS_READ = ['status', 'placed_date', 'currency', 'cogs_source', 'cogs_coverage_pct', ...TIEOUT_COMPARED.map((f) => f.orders)];
 
 /** Days named in the Sync log and the sidebar when they do not tie out (the sheet lists them all). */
 const NAMED_DAYS = 10;
@@ -36,7 +36,7 @@ export function tieoutCells(row: TieoutRow, checkedAt: number, timeZone: string)
     checked_at: new Date(checkedAt).toISOString(),
     pnl_sheet: row.pnlSheet,
   };
-  for (const f of TIEOUT_FIGURES) {
+  for (const f of TIEOUT_COMPARED) {
     const line = row.figures[f.figure];
     values[`${f.figure}_orders`] = line.orders;
     values[`${f.figure}_pnl`] = line.pnl;
@@ -72,7 +72,7 @@ export function writeTieout(ctx: JobContext): string {
   const held = basisWords(ctx.state.get('sheetsBasis').basis);
   const skippedOrders = ctx.state.get('skipped').orders;
   const pnlSheets = checkPnlSheets(dailyRows, monthlyRows, books.days);
-  const compared = TIEOUT_FIGURES.filter((f) => ctx.workbook.holdsColumn(ORDERS, f.orders)).map((f) => f.figure);
+  const compared = TIEOUT_COMPARED.filter((f) => ctx.workbook.holdsColumn(ORDERS, f.orders)).map((f) => f.figure);
   const rows = tieOut({ orderRows, dayOf: dayKey, pnlDays: books.days, storeCurrency: ctx.state.get('meta').storeCurrency, basisHeld: held, basisNow: held, skippedOrders, pnlSheets, ordersFrom: first, compared });
   const checkedAt = ctx.now();
   const provenFrom = books.days.length > 0 ? books.days[0].date : from;

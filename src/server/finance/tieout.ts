@@ -9,11 +9,11 @@
  * shared period-sums module, the same summation as the Monthly P&L.
  */
 import { PROFIT_TOTALS_FIELDS, type ProfitTotalsField } from '../api/types';
-import { ORDERS, TIEOUT_FIGURES, columnIndex } from '../sheets/schema';
+import { ORDERS, TIEOUT_COMPARED, columnIndex } from '../sheets/schema';
 import { sumByPeriod, type DayFigures, type PnlFigures } from './period-sums';
 import type { PnlSheetChecks } from './tieout-pnl-sheets';
 
-export type TieoutFigure = (typeof TIEOUT_FIGURES)[number]['figure'];
+export type TieoutFigure = (typeof TIEOUT_COMPARED)[number]['figure'];
 
 export interface TieoutLine {
   orders: number | null;
@@ -64,13 +64,13 @@ export interface TieoutInput {
   ordersFrom?: string | null;
 }
 
-const FIGURES = TIEOUT_FIGURES.map((f) => f.figure);
+const FIGURES = TIEOUT_COMPARED.map((f) => f.figure);
 const COL = {
   status: columnIndex(ORDERS, 'status'),
   placed: columnIndex(ORDERS, 'placed_date'),
   currency: columnIndex(ORDERS, 'currency'),
 };
-const ORDER_COLUMNS = TIEOUT_FIGURES.map((f) => [f.figure, columnIndex(ORDERS, f.orders)] as const);
+const ORDER_COLUMNS = TIEOUT_COMPARED.map((f) => [f.figure, columnIndex(ORDERS, f.orders)] as const);
 
 const toCents = (value: number): number => Math.round(value * 100);
 
@@ -150,7 +150,7 @@ export function tieOut(input: TieoutInput): TieoutRow[] {
     if (from !== null && day.date < from) continue;
     const od = orderDays.get(day.date);
     const oc = od ? od.cents : emptyCents();
-    const pc = Object.fromEntries(TIEOUT_FIGURES.map((f) => [f.figure, pnlCents(day, f.pnl)])) as Record<TieoutFigure, number | null>;
+    const pc = Object.fromEntries(TIEOUT_COMPARED.map((f) => [f.figure, pnlCents(day, f.pnl)])) as Record<TieoutFigure, number | null>;
     ordersSide.push({ date: day.date, figures: asFigures(oc) });
     pnlSide.push({ date: day.date, figures: asFigures(pc) });
     counts.set(day.date, od ? od.count : 0);

@@ -6,7 +6,7 @@
  */
 import { currentSpreadsheet } from '../platform/context';
 import { instantToLocalDate } from '../sheets/cells';
-import { CHECKS, columnIndex, ORDERS, TIEOUT_FIGURES, TIEOUT_FIGURES_FIRST } from '../sheets/schema';
+import { CHECKS, columnIndex, ORDERS, TIEOUT_FIGURES, TIEOUT_FIGURES_WHEN_SYNCED } from '../sheets/schema';
 import { headerColumns, readColumnsAs } from './sheet-columns';
 import { basisOf, basisWords } from '../sync/basis-change';
 import { SyncStateStore } from '../sync/state';
@@ -20,9 +20,7 @@ import type { Cell, Table } from './tables';
 
 const FN = 'PROFIT_TIEOUT';
 /** The Orders columns the tie-out reads (finance/tieout.ts), always synced whatever columns are chosen. */
-const TIEOUT_COLUMNS = ['status', 'placed_date', 'currency', ...TIEOUT_FIGURES_FIRST.map((f) => f.orders)];
-/** Figures compared when the Orders sheet syncs their column (the Columns choice may leave them out). */
-const WHEN_SYNCED = TIEOUT_FIGURES.filter((f) => !TIEOUT_FIGURES_FIRST.some((g) => g.figure === f.figure));
+const TIEOUT_COLUMNS = ['status', 'placed_date', 'currency', ...TIEOUT_FIGURES.map((f) => f.orders)];
 
 export function profitTieout(start: unknown, end: unknown): Table {
   try {
@@ -30,8 +28,8 @@ export function profitTieout(start: unknown, end: unknown): Table {
     const range = dateRangeArguments(FN, start, end, (date) => instantToLocalDate(date.getTime(), timeZone));
     const sheet = currentSpreadsheet('reading the Orders sheet').getSheetByName(ORDERS.sheetName);
     if (!sheet || sheet.getLastRow() < 2) throw new FormulaError(FN, 'there is no Orders sheet to check yet: run Sync now first');
-    const held = headerColumns(sheet, WHEN_SYNCED.map((f) => f.orders));
-    const synced = WHEN_SYNCED.filter((_, i) => held[i] > 0);
+    const held = headerColumns(sheet, TIEOUT_FIGURES_WHEN_SYNCED.map((f) => f.orders));
+    const synced = TIEOUT_FIGURES_WHEN_SYNCED.filter((_, i) => held[i] > 0);
     const headers = [...TIEOUT_COLUMNS, ...synced.map((f) => f.orders)];
     const orderRows = readColumnsAs(sheet, headers, headers.map((h) => columnIndex(ORDERS, h)), ORDERS.columns.length);
     if (orderRows === null) throw new FormulaError(FN, `the Orders sheet lacks one of the columns the tie-out sums (${TIEOUT_COLUMNS.join(', ')}): run Sync now`);
@@ -52,7 +50,7 @@ export function profitTieout(start: unknown, end: unknown): Table {
       basisHeld: heldBasis ? basisWords(heldBasis) : null,
       basisNow: now ? basisWords(now) : null,
       skippedOrders: state.get('skipped').orders,
-      compared: [...TIEOUT_FIGURES_FIRST, ...synced].map((f) => f.figure),
+      compared: [...TIEOUT_FIGURES, ...synced].map((f) => f.figure),
     });
     const checkedAt = Date.now();
     const table: Table = [CHECKS.columns.map((c) => c.header)];

@@ -4,7 +4,7 @@
  * (the tie-out's figures, the cost check, PROFIT_ORDER's order number, the change marker) always
  * stay, whatever the choice. Pure.
  */
-import { TIEOUT_FIGURES_FIRST, LINE_ITEMS, ORDERS, type TableSchema } from './schema';
+import { TIEOUT_FIGURES, LINE_ITEMS, ORDERS, type TableSchema } from './schema';
 
 export type ColumnPreset = 'essentials' | 'all' | 'custom';
 export type ChoosableTable = 'Orders' | 'Line items';
@@ -19,7 +19,7 @@ export interface TableChoice {
 export type ColumnChoice = Partial<Record<ChoosableTable, TableChoice>>;
 
 /** Read back by the add-on: the tie-out's sums, the cost checks and highlight, PROFIT_ORDER, the change marker. */
-const ORDERS_READ_BACK = ['order_number', 'updated_at', 'currency', 'cogs_source', 'cogs_coverage_pct', ...TIEOUT_FIGURES_FIRST.map((f) => f.orders)];
+const ORDERS_READ_BACK = ['order_number', 'updated_at', 'currency', 'cogs_source', 'cogs_coverage_pct', ...TIEOUT_FIGURES.map((f) => f.orders)];
 
 const ESSENTIALS: Record<ChoosableTable, readonly string[]> = {
   Orders: ['created_at', 'canceled_at', 'financial_status', 'discount', 'contribution_profit', 'net_profit'],

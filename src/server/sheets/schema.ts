@@ -266,9 +266,11 @@ export const RESTATEMENTS: TableSchema = {
   ],
 };
 
-/** Figures the tie-out compares: Orders column → Daily P&L field(s) (finance/tieout.ts). */
-/** The figures tied out since the Checks sheet began (their columns come before note); always synced. */
-export const TIEOUT_FIGURES_FIRST = [
+/**
+ * Figures the tie-out compares: Orders column → Daily P&L field(s) (finance/tieout.ts). These since
+ * the Checks sheet began (their columns come before note); always synced, whatever columns are chosen.
+ */
+export const TIEOUT_FIGURES = [
   { figure: 'gross_revenue', orders: 'gross_revenue', pnl: ['gross_revenue'] },
   { figure: 'refunds', orders: 'refunds', pnl: ['refunds'] },
   { figure: 'net_revenue', orders: 'net_revenue', pnl: ['net_revenue'] },
@@ -290,14 +292,15 @@ export const TIEOUT_FIGURES_FIRST = [
  * (dev/emulator/data/pnl.ts) sums exactly these, in cents. Compared when the Orders sheet syncs
  * the column (a column choice may leave it out: then no one reads it there).
  */
-const TIEOUT_FIGURES_ADDED = [
+export const TIEOUT_FIGURES_WHEN_SYNCED = [
   { figure: 'tax', orders: 'tax', pnl: ['tax'] },
   { figure: 'contribution_profit', orders: 'contribution_profit', pnl: ['contribution_margin_cm3'] },
   { figure: 'allocated_overhead', orders: 'allocated_overhead', pnl: ['opex', 'amortised_expenses', 'interest_expense'] },
   { figure: 'net_profit', orders: 'net_profit', pnl: ['net_profit'] },
 ] as const;
 
-export const TIEOUT_FIGURES = [...TIEOUT_FIGURES_FIRST, ...TIEOUT_FIGURES_ADDED] as const;
+/** Every figure the tie-out compares. */
+export const TIEOUT_COMPARED = [...TIEOUT_FIGURES, ...TIEOUT_FIGURES_WHEN_SYNCED] as const;
 
 /** What the tie-out cannot prove from orders, and why (the note column's header note). */
 const NOT_COMPARED =
@@ -307,7 +310,7 @@ const NOT_COMPARED =
   "an order's discount is a reference figure only (spec 2.3). Orders tax, contribution_profit, allocated_overhead and net_profit " +
   "are compared when the Orders sheet syncs them (Columns). Those P&L figures are proven cell by cell in the pnl_sheet column instead.";
 
-const TIEOUT_FIGURE_COLUMNS = (figures: ReadonlyArray<(typeof TIEOUT_FIGURES)[number]>): ColumnSpec[] =>
+const TIEOUT_FIGURE_COLUMNS = (figures: ReadonlyArray<(typeof TIEOUT_COMPARED)[number]>): ColumnSpec[] =>
   figures.flatMap((f) => [
     derived(`${f.figure}_orders`, 'amount', `Sum of Orders ${f.orders} by placed_date.`),
     derived(`${f.figure}_pnl`, 'amount', `Merchant Analytics daily P&L ${f.pnl.join(' + ')}, read at checked_at.`),
@@ -322,16 +325,16 @@ export const CHECKS: TableSchema = {
   sheetName: 'Checks',
   indexColumns: 0,
   storeData: true,
-  addedColumns: TIEOUT_FIGURES_ADDED.length * 3 + 1,
+  addedColumns: TIEOUT_FIGURES_WHEN_SYNCED.length * 3 + 1,
   columns: [
     derived('period', 'text', "A day (YYYY-MM-DD) or a month (YYYY-MM), store time zone."),
     derived('kind', 'text'),
     derived('result', 'text', "✓ when every figure agrees to the cent (no tolerance: the API's amounts are exact cents); ✗ names why in note."),
     derived('orders', 'int', 'Orders counted: cancelled and gone orders are left out, as the P&L leaves them out (refunds on the sale date).'),
-    ...TIEOUT_FIGURE_COLUMNS(TIEOUT_FIGURES_FIRST),
+    ...TIEOUT_FIGURE_COLUMNS(TIEOUT_FIGURES),
     derived('note', 'text', NOT_COMPARED),
     derived('checked_at', 'timestamp'),
-    ...TIEOUT_FIGURE_COLUMNS(TIEOUT_FIGURES_ADDED),
+    ...TIEOUT_FIGURE_COLUMNS(TIEOUT_FIGURES_WHEN_SYNCED),
     derived(
       'pnl_sheet',
       'text',
