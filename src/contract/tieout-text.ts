@@ -11,6 +11,22 @@ export interface TieoutView {
   failedCount: number;
   /** The plan window's first day when it cut the range checked, else null. */
   cutFrom: string | null;
+  /** The first day of the P&L sheets proved, and of the orders summed (older versions' state: absent). */
+  provenFrom?: string | null;
+  ordersFrom?: string | null;
+}
+
+/**
+ * Which figures the tie-out proves, and from which day (the Checks sheet's last line, the sidebar's
+ * Checks card). The figures left out and why are in the Checks sheet's note column header.
+ */
+export function tieoutScopeText(view: Pick<TieoutView, 'provenFrom' | 'ordersFrom'>): string {
+  if (!view.provenFrom) return '';
+  const orders = view.ordersFrom
+    ? ` Orders from ${view.ordersFrom}: gross_revenue, refunds, net_revenue, cogs, payment_fee, fulfillment_cost, ad_spend_allocated, and tax, ` +
+      "contribution_profit, allocated_overhead and net_profit where the Orders sheet syncs them, summed by day and month against the service's Daily P&L."
+    : '';
+  return `Proves every Daily P&L figure and every Monthly P&L total against the service's daily figures from ${view.provenFrom} to today, to the cent.${orders}`;
 }
 
 function count(n: number): string {
@@ -26,8 +42,8 @@ export function tieoutText(view: TieoutView): string {
   return `✗ ${named} ${view.failedCount === 1 ? 'does' : 'do'} not tie out${window}.`;
 }
 
-/** What to do about ✗ days: Sync now fetches their orders again, whole (server/sync/refetch-days.ts). */
+/** What to do about ✗ days: Sync now fetches their orders and P&L days again, whole (server/sync/refetch-days.ts). */
 export function tieoutAdvice(view: TieoutView): string | null {
   if (view.failedCount === 0) return null;
-  return 'Sync now fetches the orders of those days again and puts edited Orders cells back (the Checks sheet shows each figure).';
+  return 'Sync now fetches the orders of those days again and their Daily P&L, and puts edited Orders and P&L cells back (the Checks sheet shows each figure).';
 }

@@ -5,7 +5,7 @@
  */
 import { emptyCounts, sumCounts } from '../contract/counts-text';
 import type { RunStepView, SidebarState, SyncProgress } from '../contract/sidebar';
-import { tieoutAdvice, tieoutText } from '../contract/tieout-text';
+import { tieoutAdvice, tieoutScopeText, tieoutText } from '../contract/tieout-text';
 import { skippedRecordsText } from '../contract/skipped-text';
 import { byId, setText, show } from './dom';
 import { formatTime } from './format';
@@ -35,6 +35,9 @@ export function renderChecks(state: SidebarState): void {
   setText('tieout-text', tieoutText(view));
   byId('tieout-text').className = failed ? 'small tieout-bad' : 'small tieout-ok';
   setText('tieout-checked', `Checked ${formatTime(view.checkedAt)}.`);
+  const scope = tieoutScopeText(view);
+  show('tieout-scope', scope !== '');
+  setText('tieout-scope', scope);
   const advice = tieoutAdvice(view);
   show('tieout-advice', advice !== null);
   setText('tieout-advice', advice ?? '');

@@ -129,6 +129,24 @@ export class ControlActions {
   }
 
   /**
+   * Test control only: the patch of `patchOrder`, but the change marker does not move (updated_at
+   * stays): a correction the service made without telling the feed, as a late writer that never
+   * bumped updated_at. Orders, daily rows and the summary show it at once; an incremental feed never does.
+   */
+  silentPatchOrder(id: string, json: Json): Json {
+    const { data, order } = this.findOrder(id);
+    let copy;
+    try {
+      copy = patchedOrder(order, json);
+    } catch (error) {
+      if (error instanceof PatchError) throw new ApplyError(400, 'invalid_parameter', error.message);
+      throw error;
+    }
+    Object.assign(order, copy);
+    return { success: true, data: orderJson(order, data.store.taxTreatedAsCost) };
+  }
+
+  /**
    * Test control only: `{field, json}` serves `field` (`customer_ref`, `line_items.0.name`) as the
    * raw JSON text `json`, spec or not; `json: null` serves the field as before. A change: updated_at moves.
    */

@@ -29,7 +29,7 @@ export function handleControl(actions: ControlActions, method: string, url: URL,
     sendJson(res, 200, run());
   };
   try {
-    const record = /^\/_emulator\/(orders|products)\/([^/]+)\/(change|patch|vanish|raw)$/.exec(path);
+    const record = /^\/_emulator\/(orders|products)\/([^/]+)\/(change|patch|silent-patch|vanish|raw)$/.exec(path);
     if (record) {
       let id: string;
       try {
@@ -40,6 +40,7 @@ export function handleControl(actions: ControlActions, method: string, url: URL,
       const [, collection, , action] = record;
       if (collection === 'orders' && action === 'change') return post((json) => actions.changeOrder(id, json));
       if (collection === 'orders' && action === 'patch') return post((json) => actions.patchOrder(id, json));
+      if (collection === 'orders' && action === 'silent-patch') return post((json) => actions.silentPatchOrder(id, json));
       if (collection === 'orders' && action === 'raw') return post((json) => actions.rawOrderField(id, json));
       if (collection === 'orders' && action === 'vanish') return post(() => actions.vanishOrder(id));
       if (collection === 'products' && action === 'change') return post((json) => actions.changeProduct(id, json));

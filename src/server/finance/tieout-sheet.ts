@@ -3,20 +3,25 @@
  * the tie-out of the Orders sheet against the service's Daily P&L read at that moment (so a cost
  * corrected after the sync shows as ✗ until the next sync fetches it). One read of the Orders columns it sums, the daily
  * pages of the range (one request per 400 days), and the sheet's write rides with the Sync log row.
+ * The same daily pages prove the Daily P&L and Monthly P&L sheets (tieout-pnl-sheets.ts) over the whole
+ * synced history in every tie-out: no request of their own (both sheets' rows come with the run's
+ * set-up read, managed-workbook.ts), so a 2-year store costs 2 daily requests per tie-out, as before.
  */
 import { costGapsOf, gapRowsOfTable } from './cost-gaps';
 import { instantToLocalDate, type CellValue } from '../sheets/cells';
 import type { RowWrite } from '../sheets/row-writes';
 import { buildRow } from '../sheets/rows';
-import { CHECKS, ORDERS, TIEOUT_FIGURES, columnIndex } from '../sheets/schema';
+import { CHECKS, DAILY, MONTHLY, ORDERS, TIEOUT_COMPARED, columnIndex } from '../sheets/schema';
 import { basisWords } from '../sync/basis-change';
 import type { JobContext } from '../sync/job-context';
 import { dayKey } from './daily-figures';
 import { readPnlBooks } from './tieout-books';
 import { tieOut, type TieoutRow } from './tieout';
+import { checkPnlSheets } from './tieout-pnl-sheets';
+import { tieoutScopeText } from '../../contract/tieout-text';
 
 /** The Orders columns the tie-out and the cost-gap count read (tieout.ts, cost-gaps.ts): not the whole sheet. */
-const ORDERS_READ = ['status', 'placed_date', 'currency', 'cogs_source', 'cogs_coverage_pct', ...TIEOUT_FIGURES.map((f) => f.orders)];
+const ORDERS_READ = ['status', 'placed_date', 'currency', 'cogs_source', 'cogs_coverage_pct', ...TIEOUT_COMPARED.map((f) => f.orders)];
 
 /** Days named in the Sync log and the sidebar when they do not tie out (the sheet lists them all). */
 const NAMED_DAYS = 10;
@@ -29,8 +34,9 @@ export function tieoutCells(row: TieoutRow, checkedAt: number, timeZone: string)
     orders: row.orders,
     note: row.note,
     checked_at: new Date(checkedAt).toISOString(),
+    pnl_sheet: row.pnlSheet,
   };
-  for (const f of TIEOUT_FIGURES) {
+  for (const f of TIEOUT_COMPARED) {
     const line = row.figures[f.figure];
     values[`${f.figure}_orders`] = line.orders;
     values[`${f.figure}_pnl`] = line.pnl;
@@ -54,29 +60,55 @@ export function writeTieout(ctx: JobContext): string {
   const createdAfter = ctx.state.get('orders').createdAfter;
   if (createdAfter !== null && (first === null || first < createdAfter)) first = createdAfter;
   if (first === null) return '';
-  const books = readPnlBooks(ctx.api, first, today, () => ctx.budget.canStartStep());
+  // The Daily P&L may begin before the first order (the plan's history): its days are read too.
+  const dailyRows = ctx.workbook.readTable(DAILY);
+  const monthlyRows = ctx.workbook.readTable(MONTHLY);
+  let from = first;
+  for (const row of dailyRows) {
+    const day = dayKey(row[0]);
+    if (day !== null && day < from) from = day;
+  }
+  const books = readPnlBooks(ctx.api, from, today, () => ctx.budget.canStartStep());
   const held = basisWords(ctx.state.get('sheetsBasis').basis);
   const skippedOrders = ctx.state.get('skipped').orders;
-  const rows = tieOut({ orderRows, dayOf: dayKey, pnlDays: books.days, storeCurrency: ctx.state.get('meta').storeCurrency, basisHeld: held, basisNow: held, skippedOrders });
+  const pnlSheets = checkPnlSheets(dailyRows, monthlyRows, books.days);
+  const compared = TIEOUT_COMPARED.filter((f) => ctx.workbook.holdsColumn(ORDERS, f.orders)).map((f) => f.figure);
+  const rows = tieOut({ orderRows, dayOf: dayKey, pnlDays: books.days, storeCurrency: ctx.state.get('meta').storeCurrency, basisHeld: held, basisNow: held, skippedOrders, pnlSheets, ordersFrom: first, compared });
   const checkedAt = ctx.now();
+  const provenFrom = books.days.length > 0 ? books.days[0].date : from;
   const writes: RowWrite[] = rows.map((r, i) => ({ row: i + 2, column: 1, cells: tieoutCells(r, checkedAt, ctx.workbook.timeZone) }));
+  writes.push({ row: rows.length + 2, column: 1, cells: scopeCells(provenFrom, first, today, checkedAt, ctx.workbook.timeZone) });
   const previous = ctx.state.get('tieout').rows;
   const blank: CellValue[] = CHECKS.columns.map(() => '');
-  for (let row = rows.length + 2; row <= previous + 1; row++) writes.push({ row, column: 1, cells: blank.slice() });
+  for (let row = rows.length + 3; row <= previous + 1; row++) writes.push({ row, column: 1, cells: blank.slice() });
   ctx.workbook.ensure(CHECKS);
   ctx.workbook.defer([{ schema: CHECKS, rows: writes }]);
-  const failed = rows.filter((r) => r.kind === 'day' && !r.ok).map((r) => r.period);
-  const days = rows.filter((r) => r.kind === 'day').length;
-  ctx.state.save('tieout', { checkedAt, days, failedDays: failed.slice(0, NAMED_DAYS), failedCount: failed.length, rows: rows.length, cutFrom: books.cutFrom });
+  const failedDays = rows.filter((r) => r.kind === 'day' && !r.ok).map((r) => r.period);
+  // A month is named when it fails on its own (its Monthly P&L row): a ✗ day names its month already.
+  const failedMonths = rows.filter((r) => r.kind === 'month' && !r.ok && !failedDays.some((d) => d.startsWith(r.period))).map((r) => r.period);
+  const failed = [...failedDays, ...failedMonths];
+  const days = rows.filter((r) => r.kind === 'day' && r.period >= first!).length;
+  ctx.state.save('tieout', { checkedAt, days, failedDays: failed.slice(0, NAMED_DAYS), failedCount: failed.length, rows: rows.length + 1, cutFrom: books.cutFrom, provenFrom, ordersFrom: first });
   return tieoutText(days, failed, books.cutFrom);
+}
+
+/** The Checks sheet's last line: which figures it proves, and from which day (the sidebar says the same). */
+function scopeCells(provenFrom: string, ordersFrom: string, today: string, checkedAt: number, timeZone: string): CellValue[] {
+  const values: Record<string, unknown> = {
+    period: `${provenFrom} … ${today}`,
+    kind: 'scope',
+    note: tieoutScopeText({ provenFrom, ordersFrom }),
+    checked_at: new Date(checkedAt).toISOString(),
+  };
+  return buildRow(CHECKS, null, values, timeZone);
 }
 
 export function tieoutText(days: number, failed: readonly string[], cutFrom: string | null): string {
   const window = cutFrom ? ` It covers ${cutFrom} onwards: your plan shows no older history.` : '';
-  if (failed.length === 0) return `Tie-out: Orders agree with the Daily P&L on all ${days} days (see Checks).${window}`;
+  if (failed.length === 0) return `Tie-out: Orders agree with the Daily P&L on all ${days} days, and the P&L sheets with the service (see Checks).${window}`;
   const named = failed.slice(0, NAMED_DAYS).join(', ') + (failed.length > NAMED_DAYS ? ` and ${failed.length - NAMED_DAYS} more` : '');
   return (
-    `Tie-out: ✗ on ${failed.length} of ${days} days (${named}; see Checks). Run Sync now to fetch their orders again ` +
-    `(edited Orders cells are put back).${window}`
+    `Tie-out: ✗ on ${failed.length} of ${days} days (${named}; see Checks). Run Sync now to fetch their orders and P&L days again ` +
+    `(edited Orders and P&L cells are put back).${window}`
   );
 }

@@ -8,11 +8,12 @@
  * cents; an unreadable amount makes its day's sum unknown, never 0. Months are summed by the
  * shared period-sums module, the same summation as the Monthly P&L.
  */
-import { PROFIT_TOTALS_FIELDS } from '../api/types';
-import { ORDERS, TIEOUT_FIGURES, columnIndex } from '../sheets/schema';
+import { PROFIT_TOTALS_FIELDS, type ProfitTotalsField } from '../api/types';
+import { ORDERS, TIEOUT_COMPARED, columnIndex } from '../sheets/schema';
 import { sumByPeriod, type DayFigures, type PnlFigures } from './period-sums';
+import type { PnlSheetChecks } from './tieout-pnl-sheets';
 
-export type TieoutFigure = (typeof TIEOUT_FIGURES)[number]['figure'];
+export type TieoutFigure = (typeof TIEOUT_COMPARED)[number]['figure'];
 
 export interface TieoutLine {
   orders: number | null;
@@ -26,6 +27,8 @@ export interface TieoutRow {
   ok: boolean;
   orders: number;
   figures: Record<TieoutFigure, TieoutLine>;
+  /** The Daily or Monthly P&L sheet's row beside the service (tieout-pnl-sheets.ts): '✓', what differs, or '' when not checked. */
+  pnlSheet: string;
   note: string;
 }
 
@@ -53,15 +56,21 @@ export interface TieoutInput {
   basisNow: string | null;
   /** Orders the sync skipped (sync/skipped-records.ts): their days cannot tie out, whatever the sums say. */
   skippedOrders?: ReadonlyArray<{ id: string; day: string | null }>;
+  /** The P&L sheets' rows beside the service's; a period that differs is ✗ (before the first order too). */
+  pnlSheets?: PnlSheetChecks;
+  /** The figures compared (default every one): a figure whose Orders column is not synced is left out. */
+  compared?: readonly TieoutFigure[];
+  /** Service days before this are read for the P&L sheets only (no orders are synced before it). */
+  ordersFrom?: string | null;
 }
 
-const FIGURES = TIEOUT_FIGURES.map((f) => f.figure);
+const FIGURES = TIEOUT_COMPARED.map((f) => f.figure);
 const COL = {
   status: columnIndex(ORDERS, 'status'),
   placed: columnIndex(ORDERS, 'placed_date'),
   currency: columnIndex(ORDERS, 'currency'),
 };
-const ORDER_COLUMNS = TIEOUT_FIGURES.map((f) => [f.figure, columnIndex(ORDERS, f.orders)] as const);
+const ORDER_COLUMNS = TIEOUT_COMPARED.map((f) => [f.figure, columnIndex(ORDERS, f.orders)] as const);
 
 const toCents = (value: number): number => Math.round(value * 100);
 
@@ -103,10 +112,18 @@ function pnlCents(day: PnlDay, fields: readonly string[]): number | null {
   return sum;
 }
 
+/**
+ * Where each figure travels in the PnlFigures shape: its own totals field, or (an order-only name)
+ * the one it is compared with. Only a place to sum: every field is summed on its own.
+ */
+const SLOT: Record<TieoutFigure, ProfitTotalsField> = Object.fromEntries(
+  FIGURES.map((f) => [f, f === 'contribution_profit' ? 'contribution_margin_cm3' : f === 'allocated_overhead' ? 'opex' : f]),
+) as Record<TieoutFigure, ProfitTotalsField>;
+
 /** As PnlFigures (the shared period-sums shape), so months are summed the Monthly P&L's way. */
 function asFigures(cents: Record<TieoutFigure, number | null>): PnlFigures {
   const out = Object.fromEntries(PROFIT_TOTALS_FIELDS.map((f) => [f, 0])) as PnlFigures;
-  for (const f of FIGURES) out[f] = cents[f] === null ? null : cents[f]! / 100;
+  for (const f of FIGURES) out[SLOT[f]] = cents[f] === null ? null : cents[f]! / 100;
   return out;
 }
 
@@ -123,17 +140,26 @@ export function tieOut(input: TieoutInput): TieoutRow[] {
   const otherCurrency = new Map<string, number>();
   const rows: TieoutRow[] = [];
   const skippedOn = skippedByDay(input.skippedOrders ?? []);
-  for (const day of [...input.pnlDays].sort((a, b) => (a.date < b.date ? -1 : 1))) {
+  const sheets = input.pnlSheets ?? { days: new Map<string, string>(), months: new Map<string, string>() };
+  const from = input.ordersFrom ?? null;
+  const compared = new Set<TieoutFigure>(input.compared ?? FIGURES);
+  const ordered = [...input.pnlDays].sort((a, b) => (a.date < b.date ? -1 : 1));
+  // Before the first synced order only the P&L sheets are checked, and only a difference is listed.
+  for (const day of ordered) if (from !== null && day.date < from) rows.push(...sheetOnlyRow(day.date, 'day', sheets.days.get(day.date), basisNote));
+  for (const day of ordered) {
+    if (from !== null && day.date < from) continue;
     const od = orderDays.get(day.date);
     const oc = od ? od.cents : emptyCents();
-    const pc = Object.fromEntries(TIEOUT_FIGURES.map((f) => [f.figure, pnlCents(day, f.pnl)])) as Record<TieoutFigure, number | null>;
+    const pc = Object.fromEntries(TIEOUT_COMPARED.map((f) => [f.figure, pnlCents(day, f.pnl)])) as Record<TieoutFigure, number | null>;
     ordersSide.push({ date: day.date, figures: asFigures(oc) });
     pnlSide.push({ date: day.date, figures: asFigures(pc) });
     counts.set(day.date, od ? od.count : 0);
     otherCurrency.set(day.date, od ? od.otherCurrency : 0);
-    rows.push(compare(day.date, 'day', od ? od.count : 0, asFigures(oc), asFigures(pc), od ? od.otherCurrency : 0, basisNote, skippedOn.get(day.date) ?? []));
+    rows.push(compare(day.date, 'day', od ? od.count : 0, asFigures(oc), asFigures(pc), od ? od.otherCurrency : 0, basisNote, skippedOn.get(day.date) ?? [], sheets.days.get(day.date) ?? '', compared));
   }
   const ordersMonths = sumByPeriod(ordersSide);
+  const monthsOfOrders = new Set(ordersMonths.map((m) => m.key));
+  for (const [month, words] of [...sheets.months].sort(([a], [b]) => (a < b ? -1 : 1))) if (!monthsOfOrders.has(month)) rows.push(...sheetOnlyRow(month, 'month', words, basisNote));
   const pnlMonths = new Map(sumByPeriod(pnlSide).map((m) => [m.key, m]));
   for (const m of ordersMonths) {
     let count = 0;
@@ -143,7 +169,7 @@ export function tieOut(input: TieoutInput): TieoutRow[] {
       other += otherCurrency.get(date) ?? 0;
     }
     const skipped = [...skippedOn].filter(([date]) => date.startsWith(m.key)).flatMap(([, ids]) => ids);
-    rows.push(compare(m.key, 'month', count, m.figures, pnlMonths.get(m.key)!.figures, other, basisNote, skipped));
+    rows.push(compare(m.key, 'month', count, m.figures, pnlMonths.get(m.key)!.figures, other, basisNote, skipped, sheets.months.get(m.key) ?? '', compared));
   }
   return rows;
 }
@@ -154,12 +180,24 @@ function skippedByDay(skipped: NonNullable<TieoutInput['skippedOrders']>): Map<s
   return byDay;
 }
 
-function compare(period: string, kind: 'day' | 'month', count: number, orders: PnlFigures, pnl: PnlFigures, otherCurrency: number, basisNote: string, skipped: readonly string[]): TieoutRow {
+/** A period checked on its P&L sheet only: listed when it differs (orders' figures empty: none are synced there). */
+function sheetOnlyRow(period: string, kind: 'day' | 'month', words: string | undefined, basisNote: string): TieoutRow[] {
+  if (words === undefined || words === '✓') return [];
+  const figures = Object.fromEntries(FIGURES.map((f) => [f, { orders: null, pnl: null, difference: null }])) as Record<TieoutFigure, TieoutLine>;
+  const notes = [basisNote, `The ${kind === 'day' ? 'Daily' : 'Monthly'} P&L sheet differs from the service: ${words}.`].filter((n) => n !== '');
+  return [{ period, kind, ok: false, orders: 0, figures, pnlSheet: words, note: notes.join(' ') }];
+}
+
+function compare(period: string, kind: 'day' | 'month', count: number, orders: PnlFigures, pnl: PnlFigures, otherCurrency: number, basisNote: string, skipped: readonly string[], pnlSheet: string, compared: ReadonlySet<TieoutFigure>): TieoutRow {
   const figures = {} as Record<TieoutFigure, TieoutLine>;
   const off: string[] = [];
   for (const f of FIGURES) {
-    const o = orders[f];
-    const p = pnl[f];
+    const o = compared.has(f) ? orders[SLOT[f]] : null;
+    const p = pnl[SLOT[f]];
+    if (!compared.has(f)) {
+      figures[f] = { orders: null, pnl: p, difference: null };
+      continue;
+    }
     const cents = o === null || p === null ? null : toCents(o) - toCents(p);
     figures[f] = { orders: o, pnl: p, difference: cents === null ? null : cents / 100 };
     if (cents === null) off.push(`${f} unknown`);
@@ -169,6 +207,8 @@ function compare(period: string, kind: 'day' | 'month', count: number, orders: P
   if (basisNote) notes.push(basisNote);
   if (off.length > 0) notes.push(`Differs: ${off.join(', ')}.`);
   if (otherCurrency > 0) notes.push(`${otherCurrency} order(s) in another currency than the store's are not summed.`);
+  const sheetOk = pnlSheet === '' || pnlSheet === '✓';
+  if (!sheetOk) notes.push(`The ${kind === 'day' ? 'Daily' : 'Monthly'} P&L sheet differs from the service: ${pnlSheet}.`);
   if (skipped.length > 0) notes.push(`Not synced: ${skipped.join(', ')} (the service sent values that cannot be written to the sheet; see the Sync log).`);
-  return { period, kind, ok: off.length === 0 && basisNote === '' && otherCurrency === 0 && skipped.length === 0, orders: count, figures, note: notes.join(' ') };
+  return { period, kind, ok: off.length === 0 && basisNote === '' && otherCurrency === 0 && skipped.length === 0 && sheetOk, orders: count, figures, pnlSheet, note: notes.join(' ') };
 }

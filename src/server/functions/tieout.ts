@@ -6,8 +6,8 @@
  */
 import { currentSpreadsheet } from '../platform/context';
 import { instantToLocalDate } from '../sheets/cells';
-import { CHECKS, columnIndex, ORDERS, TIEOUT_FIGURES } from '../sheets/schema';
-import { readColumnsAs } from './sheet-columns';
+import { CHECKS, columnIndex, ORDERS, TIEOUT_FIGURES, TIEOUT_FIGURES_WHEN_SYNCED } from '../sheets/schema';
+import { headerColumns, readColumnsAs } from './sheet-columns';
 import { basisOf, basisWords } from '../sync/basis-change';
 import { SyncStateStore } from '../sync/state';
 import { documentProperties } from '../platform/properties';
@@ -28,7 +28,10 @@ export function profitTieout(start: unknown, end: unknown): Table {
     const range = dateRangeArguments(FN, start, end, (date) => instantToLocalDate(date.getTime(), timeZone));
     const sheet = currentSpreadsheet('reading the Orders sheet').getSheetByName(ORDERS.sheetName);
     if (!sheet || sheet.getLastRow() < 2) throw new FormulaError(FN, 'there is no Orders sheet to check yet: run Sync now first');
-    const orderRows = readColumnsAs(sheet, TIEOUT_COLUMNS, TIEOUT_COLUMNS.map((h) => columnIndex(ORDERS, h)), ORDERS.columns.length);
+    const held = headerColumns(sheet, TIEOUT_FIGURES_WHEN_SYNCED.map((f) => f.orders));
+    const synced = TIEOUT_FIGURES_WHEN_SYNCED.filter((_, i) => held[i] > 0);
+    const headers = [...TIEOUT_COLUMNS, ...synced.map((f) => f.orders)];
+    const orderRows = readColumnsAs(sheet, headers, headers.map((h) => columnIndex(ORDERS, h)), ORDERS.columns.length);
     if (orderRows === null) throw new FormulaError(FN, `the Orders sheet lacks one of the columns the tie-out sums (${TIEOUT_COLUMNS.join(', ')}): run Sync now`);
     const dayOf: TieoutInput['dayOf'] = (cell) => {
       if (cell instanceof Date) return instantToLocalDate(cell.getTime(), timeZone);
@@ -37,16 +40,17 @@ export function profitTieout(start: unknown, end: unknown): Table {
     const { client, budget } = customFunctionContext();
     const books = readPnlBooks(client, range.start, range.end, () => budget.canStartStep());
     const state = new SyncStateStore(documentProperties());
-    const held = state.get('sheetsBasis').basis;
+    const heldBasis = state.get('sheetsBasis').basis;
     const now = basisOf(client.summary(range.start, range.end).basis);
     const rows = tieOut({
       orderRows,
       dayOf,
       pnlDays: books.days,
       storeCurrency: state.get('meta').storeCurrency,
-      basisHeld: held ? basisWords(held) : null,
+      basisHeld: heldBasis ? basisWords(heldBasis) : null,
       basisNow: now ? basisWords(now) : null,
       skippedOrders: state.get('skipped').orders,
+      compared: [...TIEOUT_FIGURES, ...synced].map((f) => f.figure),
     });
     const checkedAt = Date.now();
     const table: Table = [CHECKS.columns.map((c) => c.header)];

@@ -88,7 +88,8 @@ export interface TableWrite {
 }
 
 /** Tables whose data rows the set-up read takes whole (the finance sheets sum them after the sync): no extra read. */
-const WHOLE_ROW_TABLES: ReadonlySet<SheetName> = new Set<SheetName>(['Daily P&L']);
+// The Monthly P&L too (a row a month): the tie-out proves it without a read of its own (finance/tieout-sheet.ts).
+const WHOLE_ROW_TABLES: ReadonlySet<SheetName> = new Set<SheetName>(['Daily P&L', 'Monthly P&L']);
 
 /** The tables whose header row and key columns the first sheet access reads, all in one call (the Sync log: its header). */
 const STORE_TABLES: readonly TableSchema[] = [ORDERS, LINE_ITEMS, PRODUCTS, VARIANTS, DAILY, MONTHLY, RESTATEMENTS, CHECKS, SYNC_LOG];
@@ -539,7 +540,7 @@ export class ManagedWorkbook {
     const located = locateSheet(this.snapshot(), schema, () => this.taggedSheets());
     if (!located && !this.open.has(schema.sheetName)) return [];
     const opened = this.sheetFor(schema);
-    if (opened.rows) return opened.rows.map((r) => (r ? r.slice() : []));
+    if (opened.rows) return this.withDeferred(schema, opened.rows.map((r) => (r ? r.slice() : [])));
     // The whole grid: the API leaves out trailing empty rows, and rows written in this run are in it.
     if (opened.maxRows < 2) return [];
     const id = this.id();
@@ -549,6 +550,24 @@ export class ManagedWorkbook {
     // Callers read by the catalog's columns, whatever the sheet's layout.
     const map = opened.map;
     return map ? rows.map((row) => toCatalogRow(map, row)) : rows;
+  }
+
+  /** Whether the table's sheet holds a column (a column choice may leave one out); a sheet not set up yet holds every one. */
+  holdsColumn(table: TableSchema, header: string): boolean {
+    const located = locateSheet(this.snapshot(), table, () => this.taggedSheets());
+    if (!located && !this.open.has(table.sheetName)) return true;
+    const opened = this.sheetFor(table);
+    return opened.map ? opened.map[columnIndex(table, header)] > 0 : true;
+  }
+
+  /** Whole rows as they stand once this run's deferred writes of the table are sent (the Monthly P&L rebuilt before the tie-out). */
+  private withDeferred(schema: TableSchema, rows: unknown[][]): unknown[][] {
+    for (const t of this.deferred) {
+      if (t.schema.sheetName !== schema.sheetName) continue;
+      for (const w of t.rows) if (w.column === 1) rows[w.row - 2] = w.cells.slice();
+    }
+    for (let i = 0; i < rows.length; i++) if (rows[i] === undefined) rows[i] = [];
+    return rows;
   }
 
   /**

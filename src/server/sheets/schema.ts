@@ -281,7 +281,10 @@ export const RESTATEMENTS: TableSchema = {
   addedColumns: 8,
 };
 
-/** Figures the tie-out compares: Orders column → Daily P&L field(s) (finance/tieout.ts). */
+/**
+ * Figures the tie-out compares: Orders column → Daily P&L field(s) (finance/tieout.ts). These since
+ * the Checks sheet began (their columns come before note); always synced, whatever columns are chosen.
+ */
 export const TIEOUT_FIGURES = [
   { figure: 'gross_revenue', orders: 'gross_revenue', pnl: ['gross_revenue'] },
   { figure: 'refunds', orders: 'refunds', pnl: ['refunds'] },
@@ -293,26 +296,66 @@ export const TIEOUT_FIGURES = [
   { figure: 'ad_spend', orders: 'ad_spend_allocated', pnl: ['ad_spend'] },
 ] as const;
 
-const NOT_COMPARED =
-  'opex, amortised_expenses, interest_expense and so net_profit/ebitda are allocated overhead: they cannot be matched from orders by construction and are not compared.';
+/**
+ * Figures tied out later (their columns are appended after checked_at, so a Checks sheet of an
+ * older version keeps its columns). Each is a sum of the orders' own figures, on the same basis:
+ * spec 2.3 rule 1 makes Σ contribution_profit = net revenue − COGS − shipping − fulfilment − fees
+ * − ad spend, which is CM3 by 2.8's definition; an order's net_profit is contribution_profit −
+ * allocated_overhead (− tax when tax is treated as a cost, rule 6), the P&L's is CM3 − opex −
+ * amortised_expenses − interest_expense (− tax on that basis), so allocated_overhead sums to the
+ * three overhead lines together; tax is summed as it is reported. The emulator's own P&L
+ * (dev/emulator/data/pnl.ts) sums exactly these, in cents. Compared when the Orders sheet syncs
+ * the column (a column choice may leave it out: then no one reads it there).
+ */
+export const TIEOUT_FIGURES_WHEN_SYNCED = [
+  { figure: 'tax', orders: 'tax', pnl: ['tax'] },
+  { figure: 'contribution_profit', orders: 'contribution_profit', pnl: ['contribution_margin_cm3'] },
+  { figure: 'allocated_overhead', orders: 'allocated_overhead', pnl: ['opex', 'amortised_expenses', 'interest_expense'] },
+  { figure: 'net_profit', orders: 'net_profit', pnl: ['net_profit'] },
+] as const;
 
-/** The tie-out: Orders summed by placed_date beside the service's Daily P&L, per day and per month. */
+/** Every figure the tie-out compares. */
+export const TIEOUT_COMPARED = [...TIEOUT_FIGURES, ...TIEOUT_FIGURES_WHEN_SYNCED] as const;
+
+/** What the tie-out cannot prove from orders, and why (the note column's header note). */
+const NOT_COMPARED =
+  "Not matchable from orders: the P&L's cogs_coverage_pct and the orders' margin percentages are ratios, not sums; " +
+  "product_margin_cm1 needs the handling part of COGS, which an order does not carry; opex, amortised_expenses and interest_expense " +
+  "apart (and so ebitda): an order carries one allocated_overhead for all three, which is compared with their sum; discounts: " +
+  "an order's discount is a reference figure only (spec 2.3). Orders tax, contribution_profit, allocated_overhead and net_profit " +
+  "are compared when the Orders sheet syncs them (Columns). Those P&L figures are proven cell by cell in the pnl_sheet column instead.";
+
+const TIEOUT_FIGURE_COLUMNS = (figures: ReadonlyArray<(typeof TIEOUT_COMPARED)[number]>): ColumnSpec[] =>
+  figures.flatMap((f) => [
+    derived(`${f.figure}_orders`, 'amount', `Sum of Orders ${f.orders} by placed_date.`),
+    derived(`${f.figure}_pnl`, 'amount', `Merchant Analytics daily P&L ${f.pnl.join(' + ')}, read at checked_at.`),
+    derived(`${f.figure}_difference`, 'amount', 'orders − pnl'),
+  ]);
+
+/**
+ * The tie-out: Orders summed by placed_date beside the service's Daily P&L, per day and per month;
+ * and every Daily P&L and Monthly P&L figure beside the service's (pnl_sheet).
+ */
 export const CHECKS: TableSchema = {
   sheetName: 'Checks',
   indexColumns: 0,
   storeData: true,
+  addedColumns: TIEOUT_FIGURES_WHEN_SYNCED.length * 3 + 1,
   columns: [
     derived('period', 'text', "A day (YYYY-MM-DD) or a month (YYYY-MM), store time zone."),
     derived('kind', 'text'),
     derived('result', 'text', "✓ when every figure agrees to the cent (no tolerance: the API's amounts are exact cents); ✗ names why in note."),
     derived('orders', 'int', 'Orders counted: cancelled and gone orders are left out, as the P&L leaves them out (refunds on the sale date).'),
-    ...TIEOUT_FIGURES.flatMap((f) => [
-      derived(`${f.figure}_orders`, 'amount', `Sum of Orders ${f.orders} by placed_date.`),
-      derived(`${f.figure}_pnl`, 'amount', `Merchant Analytics daily P&L ${f.pnl.join(' + ')}, read at checked_at.`),
-      derived(`${f.figure}_difference`, 'amount', 'orders − pnl'),
-    ]),
+    ...TIEOUT_FIGURE_COLUMNS(TIEOUT_FIGURES),
     derived('note', 'text', NOT_COMPARED),
     derived('checked_at', 'timestamp'),
+    ...TIEOUT_FIGURE_COLUMNS(TIEOUT_FIGURES_WHEN_SYNCED),
+    derived(
+      'pnl_sheet',
+      'text',
+      "The Daily P&L row of the day (every field) or the Monthly P&L row of the month (every total, summed from the service's daily rows) " +
+        'beside the service, to the cent: ✓, or the fields that differ.',
+    ),
   ],
 };
 

@@ -149,7 +149,7 @@ export function syncModulePort(): SyncPort {
     tieout() {
       const t = new SyncStateStore(documentProperties()).get('tieout');
       if (t.checkedAt === null) return null;
-      return { checkedAt: new Date(t.checkedAt).toISOString(), days: t.days, failedDays: t.failedDays.slice(), failedCount: t.failedCount, cutFrom: t.cutFrom };
+      return { checkedAt: new Date(t.checkedAt).toISOString(), days: t.days, failedDays: t.failedDays.slice(), failedCount: t.failedCount, cutFrom: t.cutFrom, provenFrom: t.provenFrom ?? null, ordersFrom: t.ordersFrom ?? null };
     },
     skipped() {
       const { orders, products } = new SyncStateStore(documentProperties()).get('skipped');

@@ -141,13 +141,16 @@ export interface SheetsBasis {
 export interface TieoutState {
   checkedAt: number | null;
   days: number;
-  /** The first days that did not tie out (the Checks sheet lists them all). */
+  /** The first days (YYYY-MM-DD) and months (YYYY-MM, a Monthly P&L row alone) that did not tie out (the Checks sheet lists them all). */
   failedDays: string[];
   failedCount: number;
   /** Data rows the Checks sheet holds. */
   rows: number;
   /** The plan window's first day when it cut the range, else null. */
   cutFrom: string | null;
+  /** The first day whose Daily P&L and Monthly P&L figures the tie-out proved, and the first day of orders it summed. */
+  provenFrom?: string | null;
+  ordersFrom?: string | null;
   /** When Sync now last fetched the ✗ days' orders again (refetch-days.ts): once per tie-out, not on every step. */
   refetchedAt?: number | null;
 }
