@@ -1,0 +1,55 @@
+/**
+ * Attack (role 3, issue 19 item 5 variant): one order the service lists with a hostile value (a
+ * field nested 20,000 deep) while the reconciliation pass (Check for vanished orders,
+ * reconcileOrdersNow) runs. SAFE: the order is skipped and retried, never marked gone: the service
+ * still lists it ("gone" means the service no longer has it), and no other order is either.
+ */
+import { afterEach, expect, it } from 'vitest';
+import { sheetTable } from '../integration/sync-support';
+import { deepArrayText, startHostileFront, type HostileFront } from './support/hostile-front';
+import { startReliabilityStack, type ReliabilityStack } from './support/reliability-stack';
+import { runUntilSettled } from './support/verdict';
+
+let stack: ReliabilityStack | undefined;
+let front: HostileFront | undefined;
+
+afterEach(async () => {
+  await stack?.close();
+  await front?.close();
+  stack = undefined;
+  front = undefined;
+});
+
+it('the reconciliation pass marks no order gone when the service lists one with a value nested 20,000 deep', async () => {
+  const f = (front = await startHostileFront());
+  const s = (stack = await startReliabilityStack({ orders: 20, seed: 7, urlFetchAllow: [`${f.url}/`] }));
+  f.upstream = s.apiUrl;
+  s.runtime.properties.script.set('MA_API_BASE_URL', f.url);
+  expect((await runUntilSettled(s)).outcome).toBe('ok');
+  const statusesBefore = statuses(s);
+  let hostileId: string | null = null;
+  f.rewrite = (req, status, body) => {
+    if (!req.path.startsWith('/api/v1/orders') || status !== 200) return null;
+    const json = JSON.parse(body) as { data?: unknown };
+    if (!Array.isArray(json.data) || json.data.length === 0) return null;
+    const first = json.data[0] as Record<string, unknown>;
+    hostileId = String(first.id);
+    first.note = '__DEEP__';
+    return JSON.stringify(json).replace('"__DEEP__"', deepArrayText(20_000));
+  };
+  const pass = await runUntilSettled(s, 'reconcileOrdersNow');
+  expect(hostileId).not.toBeNull();
+  expect(pass.outcome).toBe('ok');
+  // Today: "Reconciliation complete: 1 order(s) marked gone" — the order the service just listed.
+  const after = statuses(s);
+  const changed = Object.keys(after).filter((id) => after[id] !== statusesBefore[id]).map((id) => `${id}${id === hostileId ? ' (the hostile one)' : ''}: ${statusesBefore[id]} → ${after[id]}`);
+  expect({ markedGone: /\d+ order\(s\) marked gone/.exec(pass.message)?.[0] ?? null, changed }).toEqual({ markedGone: '0 order(s) marked gone', changed: [] });
+}, 200_000);
+
+/** Orders sheet: id → status. */
+function statuses(s: ReliabilityStack): Record<string, string> {
+  const [headers = [], ...rows] = sheetTable(s, 'Orders');
+  const id = headers.indexOf('id');
+  const status = headers.indexOf('status');
+  return Object.fromEntries(rows.map((r) => [String(r[id]), String(r[status])]));
+}
