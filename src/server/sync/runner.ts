@@ -4,6 +4,7 @@
  */
 import { nextFormulaGeneration } from '../functions/generation';
 import { reenterFormulas } from '../functions/refresh';
+import { clearFormulasOwed, formulasOwed, markFormulasOwed } from '../functions/formulas-owed';
 import { createApiClient, type ApiClient } from '../api';
 import { confirmStore, documentLock, refreshProactively, setStoreTag, storeTag, triggerTokenSource } from '../auth';
 import { getDeploymentConfig } from '../config';
@@ -171,6 +172,7 @@ export function runSync(options: RunOptions): RunOutcome {
         const tag = storeTag();
         const message = `${storeChangedMessage(state.get('meta').storeName ?? null, tag, account)}${pauseNote(tag)}`;
         log.close({ ...blankEntry(startedAt, jobs.join(', ')), endedAt: Date.now(), outcome: 'error', message, failureCode: 'store_changed', connectionLost: true });
+        markFormulasOwed();
         return { done: true, job: null, tally, message, outcome: 'error', failureCode: 'store_changed', position: null, counts: tally.counts, pausedUntil: null };
       }
       const resumed = resumeSuspendedSchedule(account.store.id, storeTag());
@@ -267,21 +269,25 @@ export function runSync(options: RunOptions): RunOutcome {
   }
   // Orders and products changed: the figures behind them did (a cost correction or refund moves
   // the order, spec 3.1). Daily P&L days are rewritten every run (trailing window) and do not count.
+  // A failed run leaves the formulas that ran meanwhile with its error: the next good run re-enters them.
   const changed = result.counts.ordersAdded + result.counts.ordersUpdated + result.counts.products + result.counts.variants;
-  if (changed > 0) refreshFormulasAfterSync(workbook);
+  if (result.outcome === 'error') markFormulasOwed();
+  else if (changed > 0 || formulasOwed()) refreshFormulasAfterSync(workbook);
   return result;
 }
 
 /**
- * Data changed: formula answers cached before are not read again, and every add-on formula of the
- * report sheets is re-entered so that Sheets recalculates it (functions/refresh.ts: from the sheet
- * list this run already read, one more read and, only when formulas exist, two writes). A failure
- * here never fails the sync that wrote the data.
+ * Data changed, or formulas are owed a recalculation (functions/formulas-owed.ts): formula answers
+ * cached before are not read again, and every add-on formula of the report sheets is re-entered so
+ * that Sheets recalculates it (functions/refresh.ts: from the sheet list this run already read, one
+ * more read and, only when formulas exist, two writes). A failure here never fails the sync that
+ * wrote the data (the formulas stay owed).
  */
 function refreshFormulasAfterSync(workbook: ManagedWorkbook): void {
   try {
     nextFormulaGeneration();
     reenterFormulas(workbook.id(), workbook.scannedSheets());
+    clearFormulasOwed();
   } catch (e) {
     console.warn(`Formulas were not refreshed after the sync: ${e instanceof Error ? e.message : String(e)}`);
   }
