@@ -211,6 +211,14 @@ export interface ColumnFitView {
   lineItemsPerOrder: number;
   /** Cells one order takes with the current choice (its row plus its line items' rows). */
   cellsPerOrder: number;
+  /**
+   * What the sheets hold now, when it is more than the choice: columns no longer synced keep their
+   * cells until the user deletes them. The orders that fit at that width, the cells per order, and
+   * how many such columns there are (0: the sheets hold just the choice).
+   */
+  held?: number;
+  heldCellsPerOrder?: number;
+  notSyncedColumns?: number;
 }
 
 export interface ColumnsView {
