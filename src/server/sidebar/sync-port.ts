@@ -8,7 +8,7 @@ import { describeSchedule, getSchedule, scheduleOwnership, scheduleTimeZone, set
 import { currentSpreadsheet } from '../platform/context';
 import { resumeScheduleAfterReconnect, resumeTimeText } from '../sync';
 import { SyncStateStore } from '../sync/state';
-import { loggedRuns, type LoggedRun } from '../sync/sync-log';
+import { CHECK_JOB, loggedRuns, type LoggedRun } from '../sync/sync-log';
 import type { SyncPort } from './ports';
 import { documentProperties } from '../platform/properties';
 import { failureNoticeSetting } from '../sync/failure-notice';
@@ -70,19 +70,20 @@ export function jobViewsOf(runs: readonly LoggedRun[], connected: boolean, timeZ
   return runs.map((record, index) => {
     const laterSuccess = runs.slice(0, index).some((r) => r.outcome === 'ok' || r.outcome === 'partial');
     const past = record.outcome === 'error' && (laterSuccess || (record.connectionLost && connected));
-    let message: string | null = record.outcome === 'ok' ? null : record.message;
+    // A tie-out check's message is its result.
+    let message: string | null = record.outcome === 'ok' && record.job !== CHECK_JOB ? null : record.message;
     if (past) message = record.connectionLost && connected ? 'Stopped: the connection was lost. It works again.' : 'Stopped; a later sync succeeded.';
     else if (record.outcome === 'partial' && record.pausedUntil !== null) {
       message = `Paused for the hourly request allowance; resumes after ${resumeTimeText(record.pausedUntil, timeZone, now)}.`;
-    } else if (record.outcome !== 'error') message = null;
-    const label = record.job ? record.job.charAt(0).toUpperCase() + record.job.slice(1) : 'Sync';
+    } else if (record.outcome !== 'error' && record.job !== CHECK_JOB) message = null;
+    const label = record.job === CHECK_JOB ? 'Tie-out check' : record.job ? record.job.charAt(0).toUpperCase() + record.job.slice(1) : 'Sync';
     return {
       job: record.job,
       label,
       lastRunAt: new Date(record.endedAt ?? record.startedAt).toISOString(),
       outcome: outcomeOf(record),
       rows: record.rows,
-      counts: record.counts,
+      counts: record.job === CHECK_JOB ? null : record.counts,
       message,
       past,
     };
