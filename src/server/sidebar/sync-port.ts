@@ -8,6 +8,8 @@ import { describeSchedule, getSchedule, scheduleOwnership, scheduleTimeZone, set
 import { currentSpreadsheet } from '../platform/context';
 import { resumeScheduleAfterReconnect, resumeTimeText } from '../sync';
 import { SyncStateStore } from '../sync/state';
+import { nextRunText } from '../sync/next-run';
+import { lastScheduledRunStart } from '../sync/trigger-allowance';
 import { CHECK_JOB, loggedRuns, type LoggedRun } from '../sync/sync-log';
 import type { SyncPort } from './ports';
 import { documentProperties } from '../platform/properties';
@@ -44,7 +46,11 @@ export function stopActionOf(failureCode: string, connection: { state: string; a
 function scheduleView(schedule: Schedule, timeZone: string | null, note: ScheduleNote | null): ScheduleView {
   const hour = schedule.kind === 'daily' ? schedule.hour : null;
   const owner = schedule.kind === 'off' ? null : scheduleOwnership().owner;
-  return { mode: schedule.kind, hour, timeZone, note, owner, yours: owner === null || owner === currentUserEmail() };
+  const yours = owner === null || owner === currentUserEmail();
+  // The last run's start is in the owner's own record (trigger-allowance.ts): another editor gets "within the hour".
+  const lastRun = yours && schedule.kind !== 'off' ? lastScheduledRunStart(Date.now()) : null;
+  const nextRun = timeZone ? nextRunText(schedule, timeZone, Date.now(), lastRun) : null;
+  return { mode: schedule.kind, hour, timeZone, note, owner, yours, nextRun };
 }
 
 /** The schedule in force, or off with what a lost connection paused. */
