@@ -114,6 +114,8 @@ export interface ScheduleView {
   owner?: string | null;
   /** False when the schedule is another editor's: only they can change or turn it off. */
   yours?: boolean;
+  /** "Next run: today between 14:00 and 15:00." in `timeZone`; null when off (sync/next-run.ts). */
+  nextRun?: string | null;
 }
 
 /**
@@ -211,6 +213,14 @@ export interface ColumnFitView {
   lineItemsPerOrder: number;
   /** Cells one order takes with the current choice (its row plus its line items' rows). */
   cellsPerOrder: number;
+  /**
+   * What the sheets hold now, when it is more than the choice: columns no longer synced keep their
+   * cells until the user deletes them. The orders that fit at that width, the cells per order, and
+   * how many such columns there are (0: the sheets hold just the choice).
+   */
+  held?: number;
+  heldCellsPerOrder?: number;
+  notSyncedColumns?: number;
 }
 
 export interface ColumnsView {

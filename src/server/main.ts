@@ -13,7 +13,7 @@ import type { CloseMonthResult, ConnectStart, DashboardResult, FailureNoticeView
 import { closeMonth as closeMonthSnapshot } from './finance/close-month';
 import { insertDashboard as insertPnlDashboard } from './finance/dashboard';
 import { refreshDashboardPeriodsOnOpen } from './finance/dashboard-periods';
-import { maFreshness, productCost, profitDaily, profitMonthly, profitOrder, profitSummary, refreshFormulas, type Table } from './functions';
+import { maFreshness, productCost, profitDaily, profitMonthlyLaidOut, profitOrder, profitSummary, refreshFormulas, type Table } from './functions';
 import { profitTieout } from './functions/tieout';
 import { checkConnection, type ConnectionCheck } from './api/connection-check';
 import * as sync from './sync';
@@ -260,15 +260,17 @@ export function PROFIT_DAILY(start: unknown, end: unknown, metrics?: unknown): T
 /**
  * Monthly profit and loss of the connected store, summed from its daily figures: a header row
  * (month, days, then the metrics), then one row per calendar month, oldest first. `days` shows
- * how many days of the month the period holds (a partial first or last month).
+ * how many days of the month the period holds (a partial first or last month). With "months
+ * across", a P&L as finance lays it out: one row per field, one column per month.
  * @param {Date|string} start First day (a date cell or "YYYY-MM-DD"), in the store's time zone.
  * @param {Date|string} end Last day, included (a date cell or "YYYY-MM-DD").
  * @param {string|Array<Array<string>>=} metrics Optional: "net_revenue, cm3, net_margin_pct" or a range of names.
- * @return {Array<Array<string|number|Date>>} a header row, then one row per month.
+ * @param {string=} layout Optional: "months down" (default) or "months across".
+ * @return {Array<Array<string|number|Date>>} a header row, then one row per month (or turned, months across).
  * @customfunction
  */
-export function PROFIT_MONTHLY(start: unknown, end: unknown, metrics?: unknown): Table {
-  return profitMonthly(start, end, metrics);
+export function PROFIT_MONTHLY(start: unknown, end: unknown, metrics?: unknown, layout?: unknown): Table {
+  return profitMonthlyLaidOut(start, end, metrics, layout);
 }
 
 /**

@@ -24,6 +24,21 @@ export function chosenFitText(fit: ColumnFitView | null): string | null {
   return `Your choice: ~${Math.round(fit.cellsPerOrder).toLocaleString('en-US')} cells per order, about ${aboutCount(fit.chosen)} orders.`;
 }
 
+/** Said wherever columns are no longer synced: deleting them is the only way their cells are freed. */
+export const NOT_SYNCED_SPACE = 'Columns no longer synced still take space until you delete them (right-click the column letter → Delete column).';
+
+/**
+ * What the sheets hold beside the choice: after Apply and a sync, the columns no longer synced keep
+ * their cells (Google counts every cell of a sheet, empty or not), so the choice's figures apply
+ * only once they are deleted. Null when the sheets hold just the choice.
+ */
+export function heldFitText(fit: ColumnFitView | null): string | null {
+  const count = fit?.notSyncedColumns ?? 0;
+  if (!fit || count === 0 || fit.held === undefined || fit.heldCellsPerOrder === undefined) return null;
+  const columns = count === 1 ? '1 column no longer synced' : `${count.toLocaleString('en-US')} columns no longer synced`;
+  return `Your sheets now, with ${columns}: ~${Math.round(fit.heldCellsPerOrder).toLocaleString('en-US')} cells per order, about ${aboutCount(fit.held)} orders. ${NOT_SYNCED_SPACE}`;
+}
+
 export function fillingText(filling: ColumnsView['filling']): string | null {
   if (!filling) return null;
   return `Filling the added columns: ${filling.orders.toLocaleString('en-US')} orders so far.`;

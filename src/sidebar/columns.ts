@@ -6,7 +6,7 @@
  * renderColumns(state) with every state and wireColumns(actions) once.
  */
 import type { ColumnChoiceRequest, ColumnPresetName, ColumnsView, ColumnTableView, SidebarState } from '../contract/sidebar';
-import { chosenFitText, fillingText, fitText, SAVED_TEXT } from './columns-text';
+import { chosenFitText, fillingText, fitText, heldFitText, SAVED_TEXT } from './columns-text';
 import { byId, element, setText, show } from './dom';
 import { call } from './server';
 
@@ -39,6 +39,9 @@ export function renderColumns(state: SidebarState): void {
   const chosen = chosenFitText(view.fit);
   show('columns-chosen-fit', chosen !== null);
   setText('columns-chosen-fit', chosen ?? '');
+  const held = heldFitText(view.fit);
+  show('columns-held-fit', held !== null);
+  setText('columns-held-fit', held ?? '');
   const filling = fillingText(view.filling);
   show('columns-filling', filling !== null);
   setText('columns-filling', filling ?? '');

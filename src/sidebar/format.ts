@@ -129,6 +129,8 @@ export function jobDetail(job: JobView): string {
   const when = formatTime(job.lastRunAt);
   if (job.outcome === 'error' && job.past) return `${when} · ${job.message ?? 'Stopped; fixed since.'}`;
   if (job.outcome === 'error') return `${when} · failed${job.message ? `: ${job.message}` : ''}`;
+  // A tie-out check syncs nothing: its result, never "0 new, 0 updated".
+  if (job.job === 'check') return `${when} · ${job.message ?? 'checked'}`;
   const partial = job.outcome === 'partial' ? ` · ${job.message ?? 'continues next run'}` : '';
   // The run's own Sync log figures; records of older versions only know their row total.
   const written = job.counts ? countsText(job.counts) : `${formatCount(job.rows)} rows`;

@@ -109,6 +109,8 @@ export function renderSchedule(schedule: ScheduleView): void {
   byId<HTMLSelectElement>('schedule-mode').value = schedule.mode;
   byId<HTMLSelectElement>('schedule-hour').value = String(schedule.hour ?? 6);
   setText('schedule-summary', scheduleText(schedule));
+  show('schedule-next', Boolean(schedule.nextRun));
+  setText('schedule-next', schedule.nextRun ?? '');
   setText('schedule-zone', schedule.timeZone ? `Hours are in ${schedule.timeZone} time, the spreadsheet's time zone (File → Settings).` : '');
   showHourRow(schedule.mode === 'daily');
   const owner = scheduleOwnerText(schedule);

@@ -165,3 +165,34 @@ describe('months one way: PROFIT_MONTHLY and the Monthly P&L sheet', () => {
     }
   });
 });
+
+describe('a P&L with the months across (issue 24 item 14)', () => {
+  it('"months across": one row per field, one column per month, each month\'s figures the truth\'s daily sums', async () => {
+    const start = `${addDays(today, -100).slice(0, 7)}-01`;
+    const across = valueOf(await run('PROFIT_MONTHLY', [start, today, 'net_revenue, net_profit', 'months across']));
+    expect(across.map((row) => row[0])).toEqual(['month', 'status', 'first_day', 'last_day', 'days', 'net_revenue', 'net_profit']);
+    const months = across[0].slice(1).map(String);
+    expect(months.length).toBeGreaterThanOrEqual(4);
+    expect(months).toEqual([...months].sort());
+    const truth = await truthDaily(start, today);
+    months.forEach((month, i) => {
+      const days = truth.filter((d) => d.date.startsWith(month));
+      expect(across[4][i + 1], month).toBe(days.length);
+      for (const [row, field] of [[5, 'net_revenue'], [6, 'net_profit']] as const) {
+        const cents = days.reduce((n, d) => n + Math.round(Number(d[field]) * 100), 0);
+        expect(Math.round(Number(across[row][i + 1]) * 100), `${month} ${field}`).toBe(cents);
+      }
+    });
+    // The same answer as months down, turned.
+    const down = valueOf(await run('PROFIT_MONTHLY', [start, today, 'net_revenue, net_profit']));
+    expect(across).toEqual(down[0].map((_, c) => down.map((row) => row[c])));
+  });
+
+  it('a layout it does not know fails naming the argument, before any request', async () => {
+    const r = await run('PROFIT_MONTHLY', [addDays(today, -40), today, 'net_profit', 'sideways']);
+    expect(r.ok).toBe(false);
+    expect(String(r.error?.message)).toMatch(/^PROFIT_MONTHLY: layout must be "months down" or "months across"/);
+    expect(requestsTo(r, '/profitability/')).toBe(0);
+  });
+});
+

@@ -50,6 +50,24 @@ describe('formulas recalculate after a sync that changed data', () => {
     expect(report.formulaEntry(1, 1)).toBe(before);
   }, 120_000);
 
+  it('the first good sync after a failed one enters them again even with nothing new (issue 24 item 3); the next does not', async () => {
+    await stack.advanceClocks(3_600_000);
+    await stack.control('faults', { status: 500, count: 1000, path_prefix: '/api/v1/orders' });
+    const failed = await stack.runtime.run('onScheduledSync', []);
+    await stack.control('faults/clear', {});
+    expect(failed.ok, failed.error?.message).toBe(true);
+    expect((failed.value as { outcome: string }).outcome).toBe('error');
+    const before = report.formulaEntry(1, 1)!;
+    await stack.advanceClocks(3_600_000);
+    await syncUntilCaughtUp(stack);
+    expect(report.formulaEntry(1, 1)!).toBeGreaterThan(before);
+    expect(report.formula(1, 1)).toBe(ADD_ON);
+    const after = report.formulaEntry(1, 1);
+    await stack.advanceClocks(3_600_000);
+    await syncUntilCaughtUp(stack);
+    expect(report.formulaEntry(1, 1)).toBe(after);
+  }, 120_000);
+
   it('the menu\'s Refresh formulas does the same on demand', async () => {
     const before = report.formulaEntry(1, 1)!;
     const r = await stack.runtime.run('refreshFormulasFromMenu', []);

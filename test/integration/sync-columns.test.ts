@@ -162,6 +162,30 @@ describe('a column removed', () => {
   });
 });
 
+describe('the Columns card after Apply and a sync (issue 24 item 7)', () => {
+  it('shows the current choice\'s figures, and apart from them what the columns no longer synced still take', async () => {
+    await setColumns({ Orders: { preset: 'essentials' }, 'Line items': { preset: 'essentials' } });
+    await syncUntilCaughtUp(stack);
+    const state = (await stack.runtime.run('getSidebarState', [])).value as SidebarState;
+    const fit = state.columns!.fit!;
+    const orders = await truthOrders();
+    const per = orders.reduce((n, o) => n + ((o.line_items as unknown[]) ?? []).length, 0) / orders.length;
+    // The choice: what the sync writes, the Essentials of the issue's list, not the sheets' old width.
+    expect(state.columns!.tables.map((t) => t.preset)).toEqual(['essentials', 'essentials']);
+    expect(fit.cellsPerOrder).toBeCloseTo(ESSENTIAL_ORDERS.length + per * ESSENTIAL_LINES.length, 0);
+    expect(fit.chosen).toBe(fit.essentials);
+    // The sheets: every column they hold (read from the sheets themselves), the retired ones by their note.
+    const ordersHeader = sheetTable(stack, 'Orders')[0].map(String);
+    const linesHeader = sheetTable(stack, 'Line items')[0].map(String);
+    const notes = [...ordersHeader.map((_, i) => sheet('Orders').note(1, i + 1)), ...linesHeader.map((_, i) => sheet('Line items').note(1, i + 1))];
+    const notSynced = notes.filter((note) => String(note ?? '').includes('No longer synced')).length;
+    expect(notSynced).toBeGreaterThan(0);
+    expect(fit.notSyncedColumns).toBe(notSynced);
+    expect(fit.heldCellsPerOrder).toBeCloseTo(ordersHeader.length + per * linesHeader.length, 0);
+    expect(fit.held!).toBeLessThan(fit.chosen);
+  });
+});
+
 function userColumn(header: readonly unknown[]): number {
   return header.indexOf('my note') + 1;
 }

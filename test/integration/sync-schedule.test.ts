@@ -32,7 +32,11 @@ describe('one time-driven trigger per document', () => {
 
     const daily = await stack.runtime.run('setSchedule', [{ mode: 'daily', hour: 7 }]);
     // The hour is the spreadsheet's (the trigger is pinned to its zone), and the answer names that zone.
-    expect(daily.value).toEqual({ mode: 'daily', hour: 7, timeZone: (stack.runtime.workbook as unknown as Workbook).timeZone, note: null, owner: 'user@example.com', yours: true });
+    // Issue 24 item 14: it also says when it runs next (the day depends on the runtime's clock, the window does not).
+    expect(daily.value).toEqual({
+      mode: 'daily', hour: 7, timeZone: (stack.runtime.workbook as unknown as Workbook).timeZone, note: null, owner: 'user@example.com', yours: true,
+      nextRun: expect.stringMatching(/^Next run: (today|tomorrow) between 07:00 and 08:00\.$|^Next run: today before 08:00\.$/),
+    });
     expect(ourTriggers()).toHaveLength(1);
     expect(ourTriggers()[0]).toMatchObject({
       type: 'CLOCK', atHour: 7, timeZone: (stack.runtime.workbook as unknown as Workbook).timeZone,

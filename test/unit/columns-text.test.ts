@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aboutCount, chosenFitText, fillingText, fitText } from '../../src/sidebar/columns-text';
+import { aboutCount, chosenFitText, fillingText, fitText, heldFitText } from '../../src/sidebar/columns-text';
 
 const fit = { essentials: 232_871, all: 114_402, chosen: 137_360, lineItemsPerOrder: 2.07, cellsPerOrder: 72.8 };
 
@@ -25,5 +25,16 @@ describe('the Columns card’s lines', () => {
   it('says how far the fill pass is, only while it runs', () => {
     expect(fillingText({ orders: 12_345, columns: ['utm_campaign'] })).toBe('Filling the added columns: 12,345 orders so far.');
     expect(fillingText(null)).toBeNull();
+  });
+
+  it('after columns were removed, says what the sheets still hold and that only deleting the columns frees their space', () => {
+    const held = { ...fit, held: 100_123, heldCellsPerOrder: 99.9, notSyncedColumns: 26 };
+    expect(heldFitText(held)).toBe(
+      'Your sheets now, with 26 columns no longer synced: ~100 cells per order, about 100,000 orders. Columns no longer synced still take space until you delete them (right-click the column letter → Delete column).',
+    );
+    expect(heldFitText({ ...held, notSyncedColumns: 1 })).toMatch(/^Your sheets now, with 1 column no longer synced:/);
+    expect(heldFitText({ ...held, notSyncedColumns: 0 })).toBeNull();
+    expect(heldFitText(fit)).toBeNull();
+    expect(heldFitText(null)).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 /** Custom functions: bodies for the PROFIT_* and MA_* globals in main.ts, and their refresh. */
-export { maFreshness, profitDaily, profitMonthly, profitOrder, profitSummary } from './profit';
+export { maFreshness, profitDaily, profitMonthly, profitMonthlyLaidOut, profitOrder, profitSummary } from './profit';
 export { productCost } from './product-cost';
 export { refreshFormulas } from './refresh';
 export type { Table, Cell } from './tables';

@@ -12,6 +12,7 @@ import { DateFormatter, FormulaError, dateRangeArguments, orderReference } from 
 import type { AnswerCache, Fetched } from './answer-cache';
 import { customFunctionContext, spreadsheetTimeZone } from './context';
 import { freshnessTable, monthlyTable } from './period-tables';
+import { monthLayoutArgument, monthsAcross } from './month-layout';
 import { metricArgument, metricListArgument } from './metrics';
 import { COST_GAP_METRICS, costGapTableRows, netRevenueNote, readCostGaps } from './cost-gaps';
 import type { CostGaps } from '../finance/cost-gaps';
@@ -152,6 +153,14 @@ export function profitMonthly(start: unknown, end: unknown, metrics: unknown, de
     const days = readDays('PROFIT_MONTHLY', d, range.start, lastDayWithFigures(range.end, today));
     return monthlyTable(days.rows, timeZone, columns, days.historyFrom, { today, end: range.end });
   });
+}
+
+/** PROFIT_MONTHLY with its layout: the same table, turned when the months go across (month-layout.ts). */
+export function profitMonthlyLaidOut(start: unknown, end: unknown, metrics: unknown, layout: unknown, deps?: FunctionDeps): Table {
+  // Checked before any request, like every other argument.
+  const across = monthLayoutArgument('PROFIT_MONTHLY', layout) === 'across';
+  const table = profitMonthly(start, end, metrics, deps);
+  return across ? monthsAcross(table) : table;
 }
 
 /** When the service last synced the store's data, whether it calls that stale, and the plan's history. */

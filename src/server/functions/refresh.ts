@@ -16,6 +16,7 @@ import { a1Range } from '../sheets/a1';
 import { readSheetInfos, sheetsService } from '../sheets/sheet-snapshot';
 import { TABLE_METADATA_KEY } from '../sheets/sheet-tags';
 import { sheetsRequest } from '../sheets/sheets-requests';
+import { clearFormulasOwed } from './formulas-owed';
 import { nextFormulaGeneration } from './generation';
 
 /** The add-on's functions, and those other modules add with the same prefixes. */
@@ -105,4 +106,18 @@ export function refreshFormulas(): FormulaRefresh {
   const spreadsheetId = currentSpreadsheet('refreshing formulas').getId();
   const sheets = readSheetInfos(spreadsheetId).map((s) => ({ title: s.title, rows: s.rows, columns: s.columns, managed: s.tags.some((t) => t.key === TABLE_METADATA_KEY) }));
   return { generation, formulas: reenterFormulas(spreadsheetId, sheets) };
+}
+
+/**
+ * A connection adopted after the consent window (a reconnect): formulas that answered "not
+ * connected" or "reconnect" meanwhile recalculate now, not only after a sync that changes data.
+ * A failure leaves them owed for the next successful sync (formulas-owed.ts); never fails the caller.
+ */
+export function refreshFormulasAfterReconnect(): void {
+  try {
+    refreshFormulas();
+    clearFormulasOwed();
+  } catch (e) {
+    console.warn(`Formulas were not refreshed after reconnecting: ${e instanceof Error ? e.message : String(e)}`);
+  }
 }

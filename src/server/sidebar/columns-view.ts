@@ -27,20 +27,40 @@ export function columnsView(columns: ColumnsState, rowCounts: OrdersState['rowCo
   return { tables, fit: fitOf(columns, rowCounts), filling };
 }
 
-/** Cells per order at a width: the order's row and its line items' rows. */
+/**
+ * Cells per order at a width: the order's row and its line items' rows. The current choice is
+ * what the sync writes; the sheets also keep the columns it no longer writes (and the user's own)
+ * until someone deletes them, so what they hold is said beside it.
+ */
 function fitOf(columns: ColumnsState, rowCounts: OrdersState['rowCounts']): ColumnsView['fit'] {
   if (!rowCounts || rowCounts.orders === 0) return null;
   const [orders, lines] = CHOOSABLE_TABLES;
   const perOrder = rowCounts.lineItems / rowCounts.orders;
-  // A sheet keeps its retired columns: the current choice takes the sheet's width, plus what it will add.
-  const tableWidth = (catalog: typeof orders, preset: 'essentials' | 'all' | null): number => {
+  const synced = (catalog: typeof orders, preset: 'essentials' | 'all' | null): number =>
+    chosenHeaders(catalog, preset ? { preset } : columns.choice[catalog.sheetName as ChoosableTable]).length;
+  // The sheet's width: its layout (retired and the user's columns included) plus what the choice will add.
+  const held = (catalog: typeof orders): number => {
     const name = catalog.sheetName as ChoosableTable;
-    const headers = chosenHeaders(catalog, preset ? { preset } : columns.choice[name]);
-    const layout = preset ? undefined : columns.layouts[name];
+    const headers = chosenHeaders(catalog, columns.choice[name]);
+    const layout = columns.layouts[name];
     return layout ? layout.columns.length + headers.filter((h) => layout.columns.indexOf(h) < 0).length : headers.length;
   };
-  const width = (preset: 'essentials' | 'all' | null): number => tableWidth(orders, preset) + perOrder * tableWidth(lines, preset);
+  const notSynced = (catalog: typeof orders): number => {
+    const layout = columns.layouts[catalog.sheetName as ChoosableTable];
+    return layout ? layout.retired.filter((h) => layout.columns.indexOf(h) >= 0).length : 0;
+  };
+  const width = (preset: 'essentials' | 'all' | null): number => synced(orders, preset) + perOrder * synced(lines, preset);
+  const heldWidth = held(orders) + perOrder * held(lines);
   const fits = (cells: number): number => Math.floor(SPREADSHEET_CELL_LIMIT / cells);
   const chosen = width(null);
-  return { essentials: fits(width('essentials')), all: fits(width('all')), chosen: fits(chosen), lineItemsPerOrder: Math.round(perOrder * 100) / 100, cellsPerOrder: Math.round(chosen * 10) / 10 };
+  return {
+    essentials: fits(width('essentials')),
+    all: fits(width('all')),
+    chosen: fits(chosen),
+    lineItemsPerOrder: Math.round(perOrder * 100) / 100,
+    cellsPerOrder: Math.round(chosen * 10) / 10,
+    held: fits(heldWidth),
+    heldCellsPerOrder: Math.round(heldWidth * 10) / 10,
+    notSyncedColumns: notSynced(orders) + notSynced(lines),
+  };
 }

@@ -7,7 +7,9 @@ import { currentSpreadsheet } from '../platform/context';
 import { countsText as writtenText } from '../../contract/counts-text';
 import type { ConnectStart, ScheduleView, SidebarState, SyncProgress } from '../../contract/sidebar';
 import { measureSpreadsheetCells } from './cells-gauge';
-import { adoptPendingConnection } from '../auth';
+import { adoptPendingConnection, storeTag } from '../auth';
+import { formulasOwed, markFormulasOwed } from '../functions/formulas-owed';
+import { refreshFormulasAfterReconnect } from '../functions/refresh';
 import { adoptScheduledRunStateIfFree } from '../sync/owner-state';
 import { recordEnvironment } from '../platform/environment';
 import { apiAccountPort, authConnectionPort } from './connection-port';
@@ -39,7 +41,12 @@ function ports(): SidebarPorts {
  */
 export function getSidebarState(): SidebarState {
   const p = ports();
-  if (adoptPendingConnection() === 'adopted') p.sync.handOverSchedule?.();
+  if (adoptPendingConnection() === 'adopted') {
+    p.sync.handOverSchedule?.();
+    // A reconnect (the sheets hold a store's data, or formulas ran while disconnected): the
+    // formulas' "not connected" answers go now. A first connect has none to mend.
+    if (formulasOwed() || storeTag() !== null) refreshFormulasAfterReconnect();
+  }
   adoptScheduledRunStateIfFree();
   recordEnvironment('sidebar');
   return sidebarState(p);
@@ -56,6 +63,8 @@ export function beginConnect(): ConnectStart {
 export function disconnectStore(): SidebarState {
   const p = ports();
   p.connection.disconnect();
+  // Formulas that run from now on answer "not connected": the next good sync re-enters them.
+  markFormulasOwed();
   // Syncing stops until a store is connected again; reconnecting the sheets' store resumes the schedule.
   p.sync.pauseSchedule();
   p.memory.rememberStore(null);

@@ -8,7 +8,9 @@ import { describeSchedule, getSchedule, scheduleOwnership, scheduleTimeZone, set
 import { currentSpreadsheet } from '../platform/context';
 import { resumeScheduleAfterReconnect, resumeTimeText } from '../sync';
 import { SyncStateStore } from '../sync/state';
-import { loggedRuns, type LoggedRun } from '../sync/sync-log';
+import { nextRunText } from '../sync/next-run';
+import { lastScheduledRunStart } from '../sync/trigger-allowance';
+import { CHECK_JOB, loggedRuns, type LoggedRun } from '../sync/sync-log';
 import type { SyncPort } from './ports';
 import { documentProperties } from '../platform/properties';
 import { failureNoticeSetting } from '../sync/failure-notice';
@@ -44,7 +46,11 @@ export function stopActionOf(failureCode: string, connection: { state: string; a
 function scheduleView(schedule: Schedule, timeZone: string | null, note: ScheduleNote | null): ScheduleView {
   const hour = schedule.kind === 'daily' ? schedule.hour : null;
   const owner = schedule.kind === 'off' ? null : scheduleOwnership().owner;
-  return { mode: schedule.kind, hour, timeZone, note, owner, yours: owner === null || owner === currentUserEmail() };
+  const yours = owner === null || owner === currentUserEmail();
+  // The last run's start is in the owner's own record (trigger-allowance.ts): another editor gets "within the hour".
+  const lastRun = yours && schedule.kind !== 'off' ? lastScheduledRunStart(Date.now()) : null;
+  const nextRun = timeZone ? nextRunText(schedule, timeZone, Date.now(), lastRun) : null;
+  return { mode: schedule.kind, hour, timeZone, note, owner, yours, nextRun };
 }
 
 /** The schedule in force, or off with what a lost connection paused. */
@@ -70,19 +76,20 @@ export function jobViewsOf(runs: readonly LoggedRun[], connected: boolean, timeZ
   return runs.map((record, index) => {
     const laterSuccess = runs.slice(0, index).some((r) => r.outcome === 'ok' || r.outcome === 'partial');
     const past = record.outcome === 'error' && (laterSuccess || (record.connectionLost && connected));
-    let message: string | null = record.outcome === 'ok' ? null : record.message;
+    // A tie-out check's message is its result.
+    let message: string | null = record.outcome === 'ok' && record.job !== CHECK_JOB ? null : record.message;
     if (past) message = record.connectionLost && connected ? 'Stopped: the connection was lost. It works again.' : 'Stopped; a later sync succeeded.';
     else if (record.outcome === 'partial' && record.pausedUntil !== null) {
       message = `Paused for the hourly request allowance; resumes after ${resumeTimeText(record.pausedUntil, timeZone, now)}.`;
-    } else if (record.outcome !== 'error') message = null;
-    const label = record.job ? record.job.charAt(0).toUpperCase() + record.job.slice(1) : 'Sync';
+    } else if (record.outcome !== 'error' && record.job !== CHECK_JOB) message = null;
+    const label = record.job === CHECK_JOB ? 'Tie-out check' : record.job ? record.job.charAt(0).toUpperCase() + record.job.slice(1) : 'Sync';
     return {
       job: record.job,
       label,
       lastRunAt: new Date(record.endedAt ?? record.startedAt).toISOString(),
       outcome: outcomeOf(record),
       rows: record.rows,
-      counts: record.counts,
+      counts: record.job === CHECK_JOB ? null : record.counts,
       message,
       past,
     };

@@ -13,7 +13,7 @@ import { describeSchedule, resumeSuspendedSchedule, scheduleTimeZone, suspendedS
 import { SyncStateStore } from './state';
 import { SyncLog } from './sync-log';
 import { enterScheduledRun } from './scheduled-entry';
-import { environmentLine, recordEnvironment } from '../platform/environment';
+import { recordEnvironment } from '../platform/environment';
 import { currentSpreadsheetId } from '../platform/context';
 import { emptyCounts } from '../../contract/counts-text';
 
@@ -61,11 +61,11 @@ export function runScheduledSync(options: { trigger: boolean; triggerUid?: strin
     const counts = emptyCounts();
     return { done: true, job: null, pagesDone: 0, rowsWritten: 0, counts, pausedUntil: null, fraction: null, message: entry.message, outcome: 'ok' };
   }
-  // The first scheduled run (and any whose context differs) says in the Sync log what it found.
-  const observed = options.trigger ? recordEnvironment('scheduled', currentSpreadsheetId()) : null;
-  const environmentNote = observed ? `This scheduled run found: ${environmentLine(observed)}.` : undefined;
+  // What a scheduled run found of its context is kept for the menu's "Check the add-on's
+  // environment" (platform/environment.ts), never in the user's Sync log.
+  if (options.trigger) recordEnvironment('scheduled', currentSpreadsheetId());
   const fromMark = ordersWatermark();
-  return toProgress(runScheduled({ trigger: options.trigger, environmentNote }), fromMark);
+  return toProgress(runScheduled({ trigger: options.trigger }), fromMark);
 }
 
 function ordersWatermark(): string | null {

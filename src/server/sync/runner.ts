@@ -4,6 +4,7 @@
  */
 import { nextFormulaGeneration } from '../functions/generation';
 import { reenterFormulas } from '../functions/refresh';
+import { clearFormulasOwed, formulasOwed, markFormulasOwed } from '../functions/formulas-owed';
 import { createApiClient, type ApiClient } from '../api';
 import { confirmStore, documentLock, refreshProactively, setStoreTag, storeTag, triggerTokenSource } from '../auth';
 import { getDeploymentConfig } from '../config';
@@ -34,7 +35,7 @@ import { checkManagedSheets } from './sheet-health';
 import { describeSchedule, resumeSuspendedSchedule, scheduleTimeZone, suspendSchedule } from './schedule';
 import { SyncStateStore } from './state';
 import { leaveBusyNote } from './busy-notes';
-import { SyncLog, type LogEntry } from './sync-log';
+import { CHECK_JOB, SyncLog, type LogEntry } from './sync-log';
 import { skippedText } from './skipped-records';
 import type { SheetPlace } from '../sheets/sheet-tags';
 import { claimSkipNote, CUT_SHORT_NOTE, recordScheduledRun, scheduledAllowance, skippedMessage, type ScheduledAllowance } from './trigger-allowance';
@@ -57,8 +58,6 @@ export interface RunOptions {
   partialNote?: string;
   /** Sync now from the sidebar: a Cancel there stops the run before its next page (cancel.ts). */
   cancellable?: boolean;
-  /** What the execution found of its context, the first time (or when it changed): into the Sync log. */
-  environmentNote?: string;
 }
 
 export interface RunOutcome {
@@ -91,7 +90,7 @@ const RUNNERS: Record<JobName, (ctx: JobContext) => JobResult> = {
  * runtime (trigger-allowance.ts): a short budget, a daily share, and a note when cut short. Run
  * any other way (the demo, a test, the script editor) it has the whole execution budget.
  */
-export function runScheduledSync(options: { trigger: boolean; environmentNote?: string } = { trigger: false }): RunOutcome {
+export function runScheduledSync(options: { trigger: boolean } = { trigger: false }): RunOutcome {
   const startedAt = Date.now();
   const allowance = options.trigger ? scheduledAllowance(startedAt) : null;
   if (allowance && allowance.budgetMs === 0) return skippedRun(startedAt, allowance);
@@ -101,10 +100,9 @@ export function runScheduledSync(options: { trigger: boolean; environmentNote?: 
     // A busy lock or a transient failure: the run below reports what matters.
   }
   const jobs: JobName[] = ['orders', 'products', 'daily'];
-  const environmentNote = options.environmentNote;
-  if (!allowance) return runSync({ jobs, budgetMs: EXECUTION_LIMIT_MS, addDueReconciliation: true, environmentNote });
+  if (!allowance) return runSync({ jobs, budgetMs: EXECUTION_LIMIT_MS, addDueReconciliation: true });
   try {
-    const outcome = runSync({ jobs, budgetMs: allowance.budgetMs - (Date.now() - startedAt), addDueReconciliation: true, partialNote: CUT_SHORT_NOTE, environmentNote });
+    const outcome = runSync({ jobs, budgetMs: allowance.budgetMs - (Date.now() - startedAt), addDueReconciliation: true, partialNote: CUT_SHORT_NOTE });
     if (outcome.outcome === 'error' && outcome.failureCode !== null) noticeFailure(outcome.failureCode, outcome.failurePlace);
     return outcome;
   } finally {
@@ -149,7 +147,7 @@ export function runSync(options: RunOptions): RunOutcome {
   const properties = documentProperties();
   if (!locked) {
     const message = 'Another sync of this spreadsheet is running; this run did nothing and the next one continues.';
-    leaveBusyNote(properties, Utilities.getUuid(), { ...blankEntry(startedAt, options.jobs.join(', ')), endedAt: Date.now(), outcome: 'busy', message });
+    leaveBusyNote(properties, Utilities.getUuid(), { ...blankEntry(startedAt, runLabel(options.jobs, options)), endedAt: Date.now(), outcome: 'busy', message });
     return { done: false, job: null, tally, message, outcome: 'busy', failureCode: null, position: null, counts: emptyCounts(), pausedUntil: null };
   }
   // A documentless scheduled run of this user worked on their copy of the state: take it in first.
@@ -170,7 +168,8 @@ export function runSync(options: RunOptions): RunOutcome {
       if (!confirmStore({ id: account.store.id, name: account.store.name })) {
         const tag = storeTag();
         const message = `${storeChangedMessage(state.get('meta').storeName ?? null, tag, account)}${pauseNote(tag)}`;
-        log.close({ ...blankEntry(startedAt, jobs.join(', ')), endedAt: Date.now(), outcome: 'error', message, failureCode: 'store_changed', connectionLost: true });
+        log.close({ ...blankEntry(startedAt, runLabel(jobs, options)), endedAt: Date.now(), outcome: 'error', message, failureCode: 'store_changed', connectionLost: true });
+        markFormulasOwed();
         return { done: true, job: null, tally, message, outcome: 'error', failureCode: 'store_changed', position: null, counts: tally.counts, pausedUntil: null };
       }
       const resumed = resumeSuspendedSchedule(account.store.id, storeTag());
@@ -184,13 +183,12 @@ export function runSync(options: RunOptions): RunOutcome {
       const watermarkAtStart = state.get('orders').watermark;
       const ctx: JobContext = { api, workbook, state, budget, now: () => Date.now(), storeTimeZone: account.store.timezone || workbook.timeZone, tally };
       const messages: string[] = resumed ? [`Automatic sync resumed: ${describeSchedule(resumed, scheduleTimeZone())}.`] : [];
-      if (options.environmentNote) messages.push(options.environmentNote);
       messages.push(...checkManagedSheets(ctx, jobs));
       const refreshesFigures = jobs.indexOf('orders') >= 0 || jobs.indexOf('daily') >= 0;
       if (refreshesFigures) messages.push(...checkBasis(ctx));
       if (options.addDueReconciliation && jobs.indexOf('reconcile') < 0 && reconciliationDue(ctx)) jobs = [...jobs, 'reconcile'];
       jobs = inRunOrder(jobs);
-      log.open({ ...blankEntry(startedAt, jobs.join(', ')), outcome: 'running', message: 'Running…' });
+      log.open({ ...blankEntry(startedAt, runLabel(jobs, options)), outcome: 'running', message: 'Running…' });
       const refetched = options.refetchFailedDays === true && jobs.indexOf('orders') >= 0 ? refetchFailedDays(ctx) : null;
       if (refetched) messages.push(refetched);
       let allCaughtUp = true;
@@ -249,7 +247,7 @@ export function runSync(options: RunOptions): RunOutcome {
     setSheetsWaitBudget((ms) => closing.canWait(ms));
     try {
       log.close({
-      ...blankEntry(startedAt, jobs.join(', ')),
+      ...blankEntry(startedAt, runLabel(jobs, options)),
       endedAt: Date.now(),
       pages: tally.pages,
       counts: tally.counts,
@@ -267,24 +265,33 @@ export function runSync(options: RunOptions): RunOutcome {
   }
   // Orders and products changed: the figures behind them did (a cost correction or refund moves
   // the order, spec 3.1). Daily P&L days are rewritten every run (trailing window) and do not count.
+  // A failed run leaves the formulas that ran meanwhile with its error: the next good run re-enters them.
   const changed = result.counts.ordersAdded + result.counts.ordersUpdated + result.counts.products + result.counts.variants;
-  if (changed > 0) refreshFormulasAfterSync(workbook);
+  if (result.outcome === 'error') markFormulasOwed();
+  else if (changed > 0 || formulasOwed()) refreshFormulasAfterSync(workbook);
   return result;
 }
 
 /**
- * Data changed: formula answers cached before are not read again, and every add-on formula of the
- * report sheets is re-entered so that Sheets recalculates it (functions/refresh.ts: from the sheet
- * list this run already read, one more read and, only when formulas exist, two writes). A failure
- * here never fails the sync that wrote the data.
+ * Data changed, or formulas are owed a recalculation (functions/formulas-owed.ts): formula answers
+ * cached before are not read again, and every add-on formula of the report sheets is re-entered so
+ * that Sheets recalculates it (functions/refresh.ts: from the sheet list this run already read, one
+ * more read and, only when formulas exist, two writes). A failure here never fails the sync that
+ * wrote the data (the formulas stay owed).
  */
 function refreshFormulasAfterSync(workbook: ManagedWorkbook): void {
   try {
     nextFormulaGeneration();
     reenterFormulas(workbook.id(), workbook.scannedSheets());
+    clearFormulasOwed();
   } catch (e) {
     console.warn(`Formulas were not refreshed after the sync: ${e instanceof Error ? e.message : String(e)}`);
   }
+}
+
+/** The Sync log's job: the jobs run, or "check" for the on-demand tie-out, which syncs nothing. */
+function runLabel(jobs: readonly JobName[], options: RunOptions): string {
+  return jobs.length === 0 && options.tieOut === true ? CHECK_JOB : jobs.join(', ');
 }
 
 /** How a run that did not reach its end ended. */

@@ -13,6 +13,9 @@ import type { RunRecord, SyncStateStore } from './state';
 import { emptyCounts, packCounts, rowsWritten, unpackCounts } from '../../contract/counts-text';
 import type { SyncCounts } from '../../contract/sidebar';
 
+/** The Sync log's job of the on-demand tie-out ("Check again"), which syncs nothing. */
+export const CHECK_JOB = 'check';
+
 export const MAX_LOG_ROWS = 500;
 /** Trim only when this many rows are over the bound, so trimming is rare. */
 const TRIM_SLACK = 50;
@@ -143,6 +146,9 @@ export class SyncLog {
   }
 
   private cells(entry: LogEntry): ReturnType<typeof buildRow> {
+    // A tie-out check syncs nothing: its row says its result, with no counts (never "0 new").
+    const counted = entry.job !== CHECK_JOB;
+    const count = (n: number): number | null => (counted ? n : null);
     return buildRow(
       SYNC_LOG,
       {},
@@ -150,15 +156,15 @@ export class SyncLog {
         started_at: new Date(entry.startedAt).toISOString(),
         ended_at: entry.endedAt === null ? null : new Date(entry.endedAt).toISOString(),
         job: entry.job,
-        orders_added: entry.counts.ordersAdded,
-        orders_updated: entry.counts.ordersUpdated,
-        orders_cancelled: entry.counts.ordersCancelled,
-        orders_gone: entry.counts.ordersGone,
-        line_items: entry.counts.lineItems,
-        products: entry.counts.products,
-        variants: entry.counts.variants,
-        pnl_days: entry.counts.days,
-        pages: entry.pages,
+        orders_added: count(entry.counts.ordersAdded),
+        orders_updated: count(entry.counts.ordersUpdated),
+        orders_cancelled: count(entry.counts.ordersCancelled),
+        orders_gone: count(entry.counts.ordersGone),
+        line_items: count(entry.counts.lineItems),
+        products: count(entry.counts.products),
+        variants: count(entry.counts.variants),
+        pnl_days: count(entry.counts.days),
+        pages: count(entry.pages),
         requests: entry.requests,
         rate_limit_waits: entry.rateLimitWaits,
         outcome: entry.outcome,

@@ -74,6 +74,13 @@ export function recordScheduledRun(now: number, ms: number): void {
   write(record);
 }
 
+/** When this user's last scheduled run started (its end less its runtime), in the last 24 hours; else null. */
+export function lastScheduledRunStart(now: number): number | null {
+  const runs = read(now).runs;
+  const last = runs.length > 0 ? runs[runs.length - 1] : undefined;
+  return last ? last[0] - last[1] : null;
+}
+
 /** True (and remembered) when a skipped run should write its note: at most once a day. */
 export function claimSkipNote(now: number): boolean {
   const record = read(now);

@@ -1,0 +1,24 @@
+/**
+ * Formulas owed a recalculation: a formula that ran while the store could not be reached (after
+ * Disconnect, or while a sync failed) keeps its "not connected… Click Connect" answer, because
+ * Sheets recalculates a custom function only when its formula or a referenced cell changes
+ * (developers.google.com/apps-script/guides/sheets/functions; apps-script-facts.md). Disconnect
+ * and a failed sync mark them owed; the first successful sync after it re-enters them (runner.ts)
+ * even when it wrote nothing, and a reconnect re-enters them at once (sidebar/index.ts).
+ * A document property: one flag per spreadsheet, never a token.
+ */
+import { documentProperties } from '../platform/properties';
+
+const OWED_KEY = 'ma.formulasOwed';
+
+export function markFormulasOwed(): void {
+  documentProperties().setProperty(OWED_KEY, '1');
+}
+
+export function formulasOwed(): boolean {
+  return documentProperties().getProperty(OWED_KEY) === '1';
+}
+
+export function clearFormulasOwed(): void {
+  documentProperties().deleteProperty(OWED_KEY);
+}
