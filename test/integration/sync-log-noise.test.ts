@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
-import type { SidebarState, SyncProgress } from '../../src/contract/sidebar';
+import type { RunStepView, SidebarState } from '../../src/contract/sidebar';
 import { scheduleTrigger, sheetTable, syncUntilCaughtUp } from './sync-support';
 
 let stack: Stack;
@@ -44,7 +44,7 @@ describe('Check again (the on-demand tie-out)', () => {
     const before = logRows().length;
     const check = await stack.runtime.run('tieOutNow', [], { authMode: 'FULL' });
     expect(check.ok, check.error?.message).toBe(true);
-    const result = (check.value as SyncProgress).message;
+    const result = (check.value as RunStepView).message;
     expect(result).toMatch(/^Tie-out: /);
     const rows = logRows();
     expect(rows).toHaveLength(before + 1);
