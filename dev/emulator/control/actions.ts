@@ -115,17 +115,7 @@ export class ControlActions {
   }
 
   patchOrder(id: string, json: Json): Json {
-    const { data, order } = this.findOrder(id);
-    let copy;
-    try {
-      copy = patchedOrder(order, json);
-    } catch (error) {
-      if (error instanceof PatchError) throw new ApplyError(400, 'invalid_parameter', error.message);
-      throw error;
-    }
-    Object.assign(order, copy);
-    data.touchOrder(order, this.state.nextMarker(order.updatedMs));
-    return { success: true, data: orderJson(order, data.store.taxTreatedAsCost) };
+    return this.applyPatch(id, json, true);
   }
 
   /**
@@ -134,6 +124,11 @@ export class ControlActions {
    * bumped updated_at. Orders, daily rows and the summary show it at once; an incremental feed never does.
    */
   silentPatchOrder(id: string, json: Json): Json {
+    return this.applyPatch(id, json, false);
+  }
+
+  /** The patch applied; `moveMarker` false leaves updated_at as it was. */
+  private applyPatch(id: string, json: Json, moveMarker: boolean): Json {
     const { data, order } = this.findOrder(id);
     let copy;
     try {
@@ -143,6 +138,7 @@ export class ControlActions {
       throw error;
     }
     Object.assign(order, copy);
+    if (moveMarker) data.touchOrder(order, this.state.nextMarker(order.updatedMs));
     return { success: true, data: orderJson(order, data.store.taxTreatedAsCost) };
   }
 
