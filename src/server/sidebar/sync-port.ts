@@ -11,7 +11,7 @@ import { SyncStateStore } from '../sync/state';
 import { loggedRuns, type LoggedRun } from '../sync/sync-log';
 import type { SyncPort } from './ports';
 import { documentProperties } from '../platform/properties';
-import { failureNoticeSetting } from '../sync/failure-notice';
+import { failureNoticeView } from '../sync/failure-notice';
 import { columnsView } from './columns-view';
 
 /**
@@ -131,7 +131,7 @@ export function syncModulePort(): SyncPort {
       };
     },
     setOrdersWindow,
-    failureNotices: failureNoticeSetting,
+    failureNotices: failureNoticeView,
     columns() {
       const state = new SyncStateStore(documentProperties());
       return columnsView(state.get('columns'), state.get('orders').rowCounts);
