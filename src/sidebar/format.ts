@@ -12,6 +12,7 @@ import type {
 } from '../contract/sidebar';
 
 import { countsText } from '../contract/counts-text';
+import { noticeOwnerText } from '../contract/notice-owner-text';
 
 export { countsText };
 
@@ -178,9 +179,7 @@ export function scheduleOwnerText(schedule: ScheduleView): string | null {
 
 /** Who receives the failure e-mails; another editor's opt-in is theirs alone to change. */
 export function failureNoticeText(view: FailureNoticeView): string {
-  if (view.on && view.email && view.yours === false) {
-    return `Failure e-mails go to ${view.email}, who switched them on: only they can change them or turn them off.`;
-  }
+  if (view.on && view.email && view.yours === false) return noticeOwnerText(view.email);
   if (view.on && view.email) return `When a scheduled sync stops on something only a person can fix, ${view.email} gets one e-mail a day about it.`;
   return 'Google sends no e-mail when a scheduled sync fails; tick this to get one (at most once a day per problem).';
 }

@@ -10,6 +10,7 @@
  * are fixed per kind of failure (failure-notice-text.ts): nothing an editor or the API wrote, never
  * a token.
  */
+import { noticeOwnerText } from '../../contract/notice-owner-text';
 import { boundSpreadsheet, currentSpreadsheet, hasActiveDocument } from '../platform/context';
 import { documentProperties } from '../platform/properties';
 import { clipText } from '../platform/property-size';
@@ -85,7 +86,7 @@ function isMe(email: string): boolean {
 export function setFailureNotices(on: boolean): FailureNoticeSetting {
   const current = failureNoticeSetting();
   if (current.email !== null && !isMe(current.email)) {
-    throw new FailureNoticeError(`Failure e-mails go to ${current.email}, who switched them on: only they can change them or turn them off.`);
+    throw new FailureNoticeError(noticeOwnerText(current.email));
   }
   if (!on) {
     documentProperties().deleteProperty(OPT_IN_KEY);
