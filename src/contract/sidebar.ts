@@ -238,6 +238,8 @@ export type ColumnChoiceRequest = Partial<Record<'Orders' | 'Line items', { pres
 export interface FailureNoticeView {
   on: boolean;
   email: string | null;
+  /** false when another editor switched them on: only they can change them (absent when off or yours). */
+  yours?: boolean;
 }
 
 /** A closed month in the sidebar: "October changed by −$312.40 net profit since you closed it". */

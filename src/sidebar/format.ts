@@ -1,5 +1,6 @@
 import type {
   CellsView,
+  FailureNoticeView,
   ConnectionView,
   FreshnessView,
   JobView,
@@ -11,6 +12,7 @@ import type {
 } from '../contract/sidebar';
 
 import { countsText } from '../contract/counts-text';
+import { noticeOwnerText } from '../contract/notice-owner-text';
 
 export { countsText };
 
@@ -82,8 +84,17 @@ export function connectionHeadline(view: ConnectionView): { text: string; tone: 
   }
 }
 
-/** Which connection buttons make sense in a state. */
+/**
+ * Which connection buttons make sense in a state. Another editor's connection is theirs to
+ * disconnect (the server refuses anyone else): its other editors get Reconnect, which makes it theirs.
+ */
 export function connectionButtons(view: ConnectionView): { connect: boolean; reconnect: boolean; disconnect: boolean } {
+  const theirs = typeof view.connectedBy === 'string' && view.connectedBy !== '' && view.yours === false;
+  const buttons = buttonsForState(view);
+  return theirs && buttons.disconnect ? { ...buttons, reconnect: true, disconnect: false } : buttons;
+}
+
+function buttonsForState(view: ConnectionView): { connect: boolean; reconnect: boolean; disconnect: boolean } {
   switch (view.state) {
     case 'not_connected':
       return { connect: true, reconnect: false, disconnect: false };
@@ -158,7 +169,7 @@ export function scheduleText(schedule: ScheduleView): string {
 export function connectedByText(connection: ConnectionView): string | null {
   if (connection.connectedBy === undefined || connection.connectedBy === null) return null;
   if (connection.yours) return 'Connected with your Google account.';
-  return `Connected by ${connection.connectedBy}: their Google account keeps it working. Reconnect to use your own.`;
+  return `Connected by ${connection.connectedBy}: their Google account keeps it working, and only they can disconnect it. Reconnect to use your own.`;
 }
 
 /** Whose schedule it is: only they can change or turn it off (other editors cannot see its trigger). */
@@ -166,6 +177,13 @@ export function scheduleOwnerText(schedule: ScheduleView): string | null {
   if (schedule.mode === 'off' || !schedule.owner) return null;
   if (schedule.yours !== false) return 'Set by you.';
   return `Set by ${schedule.owner}: only they can change it or turn it off.`;
+}
+
+/** Who receives the failure e-mails; another editor's opt-in is theirs alone to change. */
+export function failureNoticeText(view: FailureNoticeView): string {
+  if (view.on && view.email && view.yours === false) return noticeOwnerText(view.email);
+  if (view.on && view.email) return `When a scheduled sync stops on something only a person can fix, ${view.email} gets one e-mail a day about it.`;
+  return 'Google sends no e-mail when a scheduled sync fails; tick this to get one (at most once a day per problem).';
 }
 
 export function cellsText(cells: CellsView): string {

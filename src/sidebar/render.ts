@@ -3,6 +3,7 @@ import type { CellsView, FailureNoticeView, ProblemView, ScheduleView, SidebarSt
 import { byId, element, setText, show } from './dom';
 import {
   connectedByText,
+  failureNoticeText,
   scheduleOwnerText,
   actionButton,
   cellsText,
@@ -129,12 +130,9 @@ export function renderSchedule(schedule: ScheduleView): void {
 /** The failure e-mail switch, and who receives them. */
 export function renderFailureNotices(view: FailureNoticeView): void {
   byId<HTMLInputElement>('failure-notices').checked = view.on;
-  setText(
-    'failure-notices-note',
-    view.on && view.email
-      ? `When a scheduled sync stops on something only a person can fix, ${view.email} gets one e-mail a day about it.`
-      : 'Google sends no e-mail when a scheduled sync fails; tick this to get one (at most once a day per problem).',
-  );
+  // Another editor's opt-in: no "E-mail me" switch (the server refuses the change too), only whose it is.
+  show('failure-notices-switch', view.yours !== false);
+  setText('failure-notices-note', failureNoticeText(view));
 }
 
 /** The hour and its time zone only matter for a daily sync. */

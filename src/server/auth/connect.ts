@@ -4,6 +4,7 @@ import { currentSpreadsheet } from '../platform/context';
 import { STATE_FLOW, STATE_SHEETS_STORE, STATE_SHEETS_STORE_NAME, STATE_SPREADSHEET_ID } from './callback';
 import { openConnectFlow } from './connect-flow';
 import { readConnectionRecord, storeTag, storeTagName } from './connection-record';
+import { anotherUsersDisconnect } from './errors';
 import { dropHandoff } from './handoff';
 import { forgetConnection } from './lifecycle';
 import { secureCodeVerifier } from './pkce';
@@ -34,20 +35,22 @@ export function authorizationUrl(): string {
 }
 
 /**
- * Disconnect: the connection record and the document's access token are removed, and the user's
- * own tokens when the connection is theirs (another editor's stay with them: they cannot be
- * reached from here, and no longer count once the record is gone); the sheets and their store
- * tag stay, so reconnecting the same store continues where the sync left off.
+ * Disconnect: the connection record, the document's access token and the user's own tokens are
+ * removed; only the user who connected may (another editor is refused, anotherUsersDisconnect).
+ * A record of an older version that does not say who connected can be disconnected by anyone.
+ * The sheets and their store tag stay, so reconnecting the same store continues where the sync left off.
  */
 export function disconnect(): void {
   withDocumentLock(() => {
+    const record = readConnectionRecord();
+    if (record && record.connectedBy && !isConnector(record)) throw anotherUsersDisconnect(record.connectedBy);
     let config = null;
     try {
       config = getDeploymentConfig();
     } catch {
       config = null;
     }
-    if (config && isConnector(readConnectionRecord())) withUserLock(() => openSession().service.reset());
+    if (config && isConnector(record)) withUserLock(() => openSession().service.reset());
     dropHandoff();
     clearSharedAccessToken();
     forgetConnection();

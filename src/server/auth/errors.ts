@@ -74,3 +74,16 @@ export function anotherUsersConnection(connectedBy: string | null): ConnectionEr
     'reconnect',
   );
 }
+
+/**
+ * Disconnect is the connector's (as the schedule is its setter's, sync/schedule.ts): another editor
+ * ending it would stop the connector's sync and pause their schedule. Reconnecting is how another
+ * editor takes over (the connection and the schedule then become theirs).
+ */
+export function anotherUsersDisconnect(connectedBy: string): ConnectionError {
+  return new ConnectionError(
+    'another_users_connection',
+    `The connection was made by ${connectedBy}: only they can disconnect it. Ask them to, or Reconnect to connect the store with your own account (the connection and the automatic sync then become yours).`,
+    'reconnect',
+  );
+}

@@ -1,4 +1,5 @@
 import { isConfigured } from '../config';
+import { REQUESTED_SCOPES } from './constants';
 import { copiedConnectionNoted } from './copy-guard';
 import {
   clearConnectionRecord,
@@ -65,6 +66,17 @@ export function markConnectionBroken(reason: BrokenReason, detail?: string, othe
     detail: DETAILS.includes(detail as ConnectionDetail) ? (detail as ConnectionDetail) : null,
     otherStore: otherStore ?? null,
   });
+  return statusOf(record.state, record);
+}
+
+/**
+ * A refresh granted fewer scopes than the add-on uses: missing_scope, recording which of the
+ * add-on's scopes the grant still has (only those: the server's text is not kept).
+ */
+export function markScopesNarrowed(granted: readonly string[]): ConnectionStatus {
+  const previous = readConnectionRecord();
+  const scopes = REQUESTED_SCOPES.filter((scope) => granted.includes(scope));
+  const record = writeConnectionRecord({ state: 'missing_scope', store: previous ? previous.store : null, scopes, detail: 'insufficient_scope', otherStore: null });
   return statusOf(record.state, record);
 }
 

@@ -1,9 +1,9 @@
 import { probeAccount } from './account-probe';
 import { oauthErrorCode, refreshFailedTemporarily, ConnectionError } from './errors';
-import { markConnectionBroken, markOperatorProblem } from './lifecycle';
+import { markConnectionBroken, markOperatorProblem, markScopesNarrowed } from './lifecycle';
 import type { ConnectionStatus } from './types';
 import type { AuthSession } from './session';
-import { TOKEN_ENDPOINT_REDIRECTED, UNSUPPORTED_TOKEN_TYPE } from './token-request';
+import { NarrowedGrantError, TOKEN_ENDPOINT_REDIRECTED, UNSUPPORTED_TOKEN_TYPE } from './token-request';
 
 /**
  * The token endpoint refused a refresh. invalid_grant is all the endpoint says (revoked, moved to
@@ -17,6 +17,8 @@ export function connectionErrorAfterRefresh(
   oldAccessToken: string | null,
   accessTokenWasStillValid: boolean,
 ): ConnectionError {
+  // Fewer permissions than the add-on uses: never "Connected", as at Connect (callback.ts); a reconnect that grants them fixes it.
+  if (error instanceof NarrowedGrantError) return ConnectionError.fromStatus(markScopesNarrowed(error.granted));
   const code = oauthErrorCode(error);
   if (code === 'invalid_client' || code === 'unauthorized_client') {
     return ConnectionError.fromStatus(markOperatorProblem('client_not_authorized'));

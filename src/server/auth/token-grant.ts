@@ -1,7 +1,7 @@
 import type { DeploymentConfig } from '../config';
 import type { OAuthService } from './service';
 import { expiresAtMs, hasRefreshToken, withUserLock, type AuthSession } from './session';
-import { isBearer, requestToken, unsupportedTokenType, type TokenRecord } from './token-request';
+import { grantedScopesOf, isBearer, missingScopes, NarrowedGrantError, requestToken, unsupportedTokenType, type TokenRecord } from './token-request';
 
 /** The library's margin: a token counts as expired this long before it does (its EXPIRATION_BUFFER_SECONDS_). */
 const EXPIRY_MARGIN_MS = 60_000;
@@ -24,7 +24,8 @@ export function redeemAuthorizationCode(service: OAuthService, config: Deploymen
 /**
  * Spec 5.7: renews the stored token under the user lock and stores the answer with its rotated
  * refresh token (the old one, when the answer names none). Throws when refused; then the
- * stored access token stays as it was.
+ * stored access token stays as it was. A renewed token that lacks a scope the add-on uses is
+ * stored (its refresh token has rotated) but throws NarrowedGrantError, as Connect refuses it.
  */
 export function refreshAccessToken(s: AuthSession): void {
   withUserLock(() => {
@@ -39,7 +40,10 @@ export function refreshAccessToken(s: AuthSession): void {
     }
     if (!hasRefreshToken(renewed)) renewed['refresh_token'] = stored['refresh_token'];
     if (renewed['refreshTokenExpiresAt'] === undefined && stored['refreshTokenExpiresAt'] !== undefined) renewed['refreshTokenExpiresAt'] = stored['refreshTokenExpiresAt'];
+    // RFC 6749 5.1: an answer without `scope` keeps the scope the grant had.
+    if (renewed['scope'] === undefined && stored['scope'] !== undefined) renewed['scope'] = stored['scope'];
     saveToken(s.service, renewed);
+    if (missingScopes(renewed).length > 0) throw new NarrowedGrantError(grantedScopesOf(renewed));
   });
 }
 

@@ -78,6 +78,14 @@ export function unsupportedTokenType(): Error {
   return tokenError(UNSUPPORTED_TOKEN_TYPE);
 }
 
+/** A refresh granted fewer scopes than the add-on uses (RFC 6749 3.3): `granted` is what it has now. */
+export class NarrowedGrantError extends Error {
+  constructor(readonly granted: string[]) {
+    super('Error retrieving token: insufficient_scope');
+    this.name = 'NarrowedGrantError';
+  }
+}
+
 /** RFC 6749 3.3/5.1: the scopes granted; an answer without `scope` granted what was asked. */
 export function grantedScopesOf(token: TokenRecord): string[] {
   const scope = token['scope'];

@@ -13,7 +13,7 @@ import { lastScheduledRunStart } from '../sync/trigger-allowance';
 import { CHECK_JOB, loggedRuns, type LoggedRun } from '../sync/sync-log';
 import type { SyncPort } from './ports';
 import { documentProperties } from '../platform/properties';
-import { failureNoticeSetting } from '../sync/failure-notice';
+import { failureNoticeView } from '../sync/failure-notice';
 import { columnsView } from './columns-view';
 
 /**
@@ -138,7 +138,7 @@ export function syncModulePort(): SyncPort {
       };
     },
     setOrdersWindow,
-    failureNotices: failureNoticeSetting,
+    failureNotices: failureNoticeView,
     columns() {
       const state = new SyncStateStore(documentProperties());
       return columnsView(state.get('columns'), state.get('orders').rowCounts);

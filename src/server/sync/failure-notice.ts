@@ -10,6 +10,7 @@
  * are fixed per kind of failure (failure-notice-text.ts): nothing an editor or the API wrote, never
  * a token.
  */
+import { noticeOwnerText } from '../../contract/notice-owner-text';
 import { boundSpreadsheet, currentSpreadsheet, hasActiveDocument } from '../platform/context';
 import { documentProperties } from '../platform/properties';
 import { clipText } from '../platform/property-size';
@@ -26,6 +27,16 @@ export interface FailureNoticeSetting {
   on: boolean;
   /** Who receives the notices (the account that opted in); null when off. */
   email: string | null;
+  /** false when another account opted in: only they change it (absent when off or the current user's). */
+  yours?: boolean;
+}
+
+/** Another editor tried to change the opt-in of the account that receives the e-mails. */
+export class FailureNoticeError extends Error {
+  constructor(readonly userMessage: string) {
+    super(userMessage);
+    this.name = 'FailureNoticeError';
+  }
 }
 
 export interface NoticeInput {
@@ -56,8 +67,27 @@ export function failureNoticeSetting(): FailureNoticeSetting {
   }
 }
 
-/** The sidebar's switch: on records the current user as the recipient; off removes it. */
+/** The setting as the current user sees it: whether it is another account's to change. */
+export function failureNoticeView(): FailureNoticeSetting {
+  const setting = failureNoticeSetting();
+  return setting.email !== null && !isMe(setting.email) ? { ...setting, yours: false } : setting;
+}
+
+function isMe(email: string): boolean {
+  return email.toLowerCase() === currentUserEmail().toLowerCase();
+}
+
+/**
+ * The sidebar's switch: on records the current user as the recipient; off removes it. One opt-in
+ * per document, changed only by the account that made it (as the schedule, schedule.ts): the
+ * e-mail goes from the trigger's account to itself, so another editor replacing it (off, or
+ * themselves as recipient) would silence the e-mails of the person who asked for them.
+ */
 export function setFailureNotices(on: boolean): FailureNoticeSetting {
+  const current = failureNoticeSetting();
+  if (current.email !== null && !isMe(current.email)) {
+    throw new FailureNoticeError(noticeOwnerText(current.email));
+  }
   if (!on) {
     documentProperties().deleteProperty(OPT_IN_KEY);
     return { on: false, email: null };
@@ -82,7 +112,7 @@ export function sendFailureNotice(input: NoticeInput): boolean {
     const setting = failureNoticeSetting();
     if (!setting.on || setting.email === null) return false;
     // Only the account that opted in sends, to itself.
-    if (currentUserEmail().toLowerCase() !== setting.email.toLowerCase()) return false;
+    if (!isMe(setting.email)) return false;
     const props = documentProperties();
     const sent = readSent(props.getProperty(SENT_KEY));
     if (sent[input.code] === input.day) return false;
