@@ -119,8 +119,12 @@ export function renderSchedule(schedule: ScheduleView): void {
   setText('schedule-owner', owner ?? '');
   // Another editor's schedule: shown, not changeable from here (the server refuses it too).
   const theirs = schedule.yours === false;
-  byId<HTMLSelectElement>('schedule-mode').disabled = theirs;
-  byId<HTMLSelectElement>('schedule-hour').disabled = theirs;
+  for (const id of ['schedule-mode', 'schedule-hour']) {
+    const control = byId<HTMLSelectElement>(id);
+    control.disabled = theirs;
+    // Locked, so the end of a busy state (main.ts setBusy) does not enable it again.
+    control.dataset.locked = String(theirs);
+  }
   const note = byId('schedule-note');
   note.hidden = schedule.note === null;
   note.textContent = schedule.note ? schedule.note.message : '';
