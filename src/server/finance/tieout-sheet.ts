@@ -71,9 +71,10 @@ export function writeTieout(ctx: JobContext): string {
   const books = readPnlBooks(ctx.api, from, today, () => ctx.budget.canStartStep());
   const held = basisWords(ctx.state.get('sheetsBasis').basis);
   const skippedOrders = ctx.state.get('skipped').orders;
+  const skippedDays = ctx.state.get('skipped').days;
   const pnlSheets = checkPnlSheets(dailyRows, monthlyRows, books.days);
   const compared = TIEOUT_COMPARED.filter((f) => ctx.workbook.holdsColumn(ORDERS, f.orders)).map((f) => f.figure);
-  const rows = tieOut({ orderRows, dayOf: dayKey, pnlDays: books.days, storeCurrency: ctx.state.get('meta').storeCurrency, basisHeld: held, basisNow: held, skippedOrders, pnlSheets, ordersFrom: first, compared });
+  const rows = tieOut({ orderRows, dayOf: dayKey, pnlDays: books.days, storeCurrency: ctx.state.get('meta').storeCurrency, basisHeld: held, basisNow: held, skippedOrders, skippedDays, pnlSheets, ordersFrom: first, compared });
   const checkedAt = ctx.now();
   const provenFrom = books.days.length > 0 ? books.days[0].date : from;
   const writes: RowWrite[] = rows.map((r, i) => ({ row: i + 2, column: 1, cells: tieoutCells(r, checkedAt, ctx.workbook.timeZone) }));

@@ -56,6 +56,8 @@ export interface TieoutInput {
   basisNow: string | null;
   /** Orders the sync skipped (sync/skipped-records.ts): their days cannot tie out, whatever the sums say. */
   skippedOrders?: ReadonlyArray<{ id: string; day: string | null }>;
+  /** Daily P&L days the sync skipped: the Daily P&L sheet holds no current figures for them, so they cannot tie out. */
+  skippedDays?: ReadonlyArray<{ day: string | null }>;
   /** The P&L sheets' rows beside the service's; a period that differs is ✗ (before the first order too). */
   pnlSheets?: PnlSheetChecks;
   /** The figures compared (default every one): a figure whose Orders column is not synced is left out. */
@@ -139,7 +141,7 @@ export function tieOut(input: TieoutInput): TieoutRow[] {
   const counts = new Map<string, number>();
   const otherCurrency = new Map<string, number>();
   const rows: TieoutRow[] = [];
-  const skippedOn = skippedByDay(input.skippedOrders ?? []);
+  const skippedOn = skippedByDay([...(input.skippedOrders ?? []), ...(input.skippedDays ?? []).map(({ day }) => ({ id: 'its Daily P&L row', day }))]);
   const sheets = input.pnlSheets ?? { days: new Map<string, string>(), months: new Map<string, string>() };
   const from = input.ordersFrom ?? null;
   const compared = new Set<TieoutFigure>(input.compared ?? FIGURES);

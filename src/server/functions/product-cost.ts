@@ -6,6 +6,7 @@
 import type { Product, Variant } from '../api/types';
 import { PRODUCTS, VARIANTS } from '../sheets/schema';
 import { FormulaError } from './args';
+import { readableAnswer } from './readable-answer';
 import { customFunctionContext } from './context';
 import { withUserMessages } from './profit';
 import { findInSheet } from './sheet-lookup';
@@ -76,7 +77,7 @@ export function productCost(skuOrId: unknown, field?: unknown): Table {
     const wanted = fieldArgument(field);
     const where = locate(reference);
     const { client } = customFunctionContext();
-    const product = client.getProduct(where.productId);
+    const product = readableAnswer(FN, client.getProduct(where.productId));
     const sku = where.variantSku === null ? null : where.variantSku.toLowerCase();
     const variant = sku === null ? null : (product.variants ?? []).find((v) => String(v.sku).toLowerCase() === sku) ?? null;
     if (sku !== null && variant === null) throw new FormulaError(FN, `product ${product.id} no longer lists SKU "${where.variantSku!.slice(0, 60)}": run Sync now`);

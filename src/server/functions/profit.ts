@@ -9,6 +9,7 @@ import type { DailyRow, ProfitabilitySummary } from '../api/types';
 import type { ExecutionBudget } from '../platform/budget';
 import { instantToLocalDate } from '../sheets/cells';
 import { DateFormatter, FormulaError, dateRangeArguments, orderReference } from './args';
+import { readableAnswer } from './readable-answer';
 import type { AnswerCache, Fetched } from './answer-cache';
 import { customFunctionContext, spreadsheetTimeZone } from './context';
 import { freshnessTable, monthlyTable } from './period-tables';
@@ -178,8 +179,14 @@ export function maFreshness(deps?: Omit<FunctionDeps, 'timeZone'>): Table {
 /** The account's own Cache-Control is 5 minutes on the emulator; freshness is not kept longer. */
 const ACCOUNT_KEEP_SECONDS = 300;
 
+/** Every answer a formula reads from the service passes here: one too deep to read is refused in words. */
 function cached<T>(fn: string, deps: FunctionDeps | Omit<FunctionDeps, 'timeZone'>, key: string, fetch: () => Fetched<T>): T {
-  return deps.answers ? deps.answers.answer(fn, key, fetch) : fetch().value;
+  const readable = (): Fetched<T> => {
+    const fetched = fetch();
+    readableAnswer(fn, fetched.value);
+    return fetched;
+  };
+  return deps.answers ? deps.answers.answer(fn, key, readable) : readable().value;
 }
 
 /** The Orders sheet's count, shared like the other answers until the next sync that changes data (the generation). */
@@ -232,7 +239,7 @@ export function profitOrder(orderId: unknown, deps?: Partial<FunctionDeps> & { l
     }
     const timeZone = deps?.timeZone ?? spreadsheetTimeZone();
     const client = deps?.client ?? customFunctionContext().client;
-    const order = client.getOrder(id);
+    const order = readableAnswer('PROFIT_ORDER', client.getOrder(id));
     // The order's day as the Orders sheet gives it: in the store's zone, the day the P&L counts it on.
     const storeZone = deps?.storeTimeZone ? deps.storeTimeZone() : storeTimeZoneOf(client, () => timeZone);
     return orderTable(order, timeZone, storeZone);

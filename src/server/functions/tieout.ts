@@ -50,6 +50,7 @@ export function profitTieout(start: unknown, end: unknown): Table {
       basisHeld: heldBasis ? basisWords(heldBasis) : null,
       basisNow: now ? basisWords(now) : null,
       skippedOrders: state.get('skipped').orders,
+      skippedDays: state.get('skipped').days,
       compared: [...TIEOUT_FIGURES, ...synced].map((f) => f.figure),
     });
     const checkedAt = Date.now();

@@ -159,9 +159,10 @@ export function syncModulePort(): SyncPort {
       return { checkedAt: new Date(t.checkedAt).toISOString(), days: t.days, failedDays: t.failedDays.slice(), failedCount: t.failedCount, cutFrom: t.cutFrom, provenFrom: t.provenFrom ?? null, ordersFrom: t.ordersFrom ?? null };
     },
     skipped() {
-      const { orders, products } = new SyncStateStore(documentProperties()).get('skipped');
-      if (orders.length === 0 && products.length === 0) return null;
-      return { orders: orders.map((o) => ({ ...o })), products: products.map((p) => ({ id: p.id, reason: p.reason })) };
+      const { orders, products, days } = new SyncStateStore(documentProperties()).get('skipped');
+      if (orders.length === 0 && products.length === 0 && days.length === 0) return null;
+      const named = days.flatMap((d) => (d.day === null ? [] : [{ day: d.day, reason: d.reason }]));
+      return { orders: orders.map((o) => ({ ...o })), products: products.map((p) => ({ id: p.id, reason: p.reason })), days: named };
     },
     latestRunStamp() {
       const state = new SyncStateStore(documentProperties());

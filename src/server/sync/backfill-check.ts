@@ -52,7 +52,8 @@ export function checkBackfillFits(ctx: JobContext, firstPage: Page<Order>): void
   const gross = totals && typeof totals.gross_revenue === 'number' ? totals.gross_revenue : 0;
   let earliestPlaced: string | null = null;
   for (const order of firstPage.data) {
-    const ms = Date.parse(order.created_at);
+    // Text only: Date.parse of a hostile array turns it into text, recursively.
+    const ms = typeof order.created_at === 'string' ? Date.parse(order.created_at) : NaN;
     if (Number.isNaN(ms)) continue;
     const day = instantToLocalDate(ms, ctx.storeTimeZone);
     if (earliestPlaced === null || day < earliestPlaced) earliestPlaced = day;

@@ -16,6 +16,8 @@ type Basis = ProfitabilitySummary['basis'];
 
 export function basisOf(basis: Basis | null | undefined): SheetsBasis['basis'] {
   if (!basis) return null;
+  // Only the spec's types are kept (2.8): the basis is saved as JSON, and a hostile nested value would overflow JSON.stringify.
+  if (typeof basis.tax_treated_as_cost !== 'boolean' || typeof basis.refund_recognition !== 'string' || typeof basis.ad_spend !== 'string') return null;
   return { taxTreatedAsCost: basis.tax_treated_as_cost, refundRecognition: basis.refund_recognition, adSpend: basis.ad_spend };
 }
 

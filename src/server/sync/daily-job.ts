@@ -9,7 +9,8 @@ import type { DailyRow } from '../api/types';
 import { instantToLocalDate, serialToDate } from '../sheets/cells';
 import { DAILY, ORDERS } from '../sheets/schema';
 import { isCursorRejected, pageContext, type JobContext, type JobPosition, type JobResult } from './job-context';
-import { planDailyPage } from './daily-page';
+import { planDailyPage, type DailyPageWrites } from './daily-page';
+import { noteSkipped, retrySkippedDays } from './skipped-records';
 import { addDays, daysBetween } from './calendar';
 import { learnChangesBeforeWindow } from './days-before-window';
 
@@ -53,6 +54,18 @@ export function runDailyJob(ctx: JobContext): JobResult {
   if (!state.historyDone && state.backfillFrom === null) ctx.state.update('daily', { backfillFrom: startDate });
   const total = Math.max(1, daysBetween(rangeFrom, today) + 1);
   let position: JobPosition = { done: Math.max(0, Math.min(total, daysBetween(rangeFrom, startDate))), total, unit: 'days' };
+  // One page's days: those that cannot be written are skipped on their own (record-check.ts).
+  const writeDays = (rows: readonly DailyRow[]): DailyPageWrites => {
+    const plan = planDailyPage(rows, days, pageContext(ctx));
+    ctx.workbook.write([{ schema: DAILY, rows: plan.rows }]);
+    noteSkipped(ctx, 'days', plan.skipped, plan.written);
+    ctx.tally.pages++;
+    ctx.tally.counts.days += plan.counts.inserted + plan.counts.updated;
+    ctx.tally.rows += plan.rows.length;
+    return plan;
+  };
+  // Skipped days the range below does not read again are asked for on their own.
+  retrySkippedDays(ctx, startDate, writeDays);
   let cursor: string | null = null;
   let restarts = 0;
   while (ctx.budget.canStartStep()) {
@@ -69,13 +82,8 @@ export function runDailyJob(ctx: JobContext): JobResult {
       if (resumeFrom !== null && resumeFrom > startDate) startDate = resumeFrom;
       continue;
     }
-    const plan = planDailyPage(page.data, days, pageContext(ctx));
-    ctx.workbook.write([{ schema: DAILY, rows: plan.rows }]);
-    ctx.tally.pages++;
-    ctx.tally.counts.days += plan.counts.inserted + plan.counts.updated;
-    ctx.tally.rows += plan.rows.length;
+    const last = writeDays(page.data).lastDate;
     const done = !page.hasMore || !page.nextCursor;
-    const last = page.data.length > 0 ? String(page.data[page.data.length - 1].date) : null;
     position = { done: done ? total : last ? Math.max(position.done, Math.min(total, daysBetween(rangeFrom, last) + 1)) : position.done, total, unit: 'days' };
     if (!ctx.state.get('daily').historyDone) {
       // Resume from the last day written (it is re-fetched: days are upserted, never duplicated).

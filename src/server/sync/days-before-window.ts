@@ -42,7 +42,7 @@ export function learnChangesBeforeWindow(ctx: JobContext): void {
       updatedAfter = updatedAfterFor(ctx.state.get('daily').beforeWindowWatermark ?? from);
       continue;
     }
-    const kept = page.data.filter((order) => order !== null && typeof order === 'object' && held.get(String(order.id)) !== undefined);
+    const kept = page.data.filter((order) => order !== null && typeof order === 'object' && typeof order.id === 'string' && held.get(order.id) !== undefined);
     if (kept.length > 0) writer.write(kept);
     else ctx.tally.pages++;
     const seen = changedDays(page.data, ctx.storeTimeZone, createdAfter);

@@ -24,7 +24,7 @@ export interface RunTally {
 }
 
 export function emptyTally(): RunTally {
-  return { pages: 0, counts: emptyCounts(), rows: 0, skipped: { orders: [], products: [] } };
+  return { pages: 0, counts: emptyCounts(), rows: 0, skipped: { orders: [], products: [], days: [] } };
 }
 
 export interface JobContext {

@@ -154,6 +154,13 @@ export function planOrderPage(
       built = buildOrder(order, ctx);
     } catch (e) {
       writes.skipped.push(skippedRecord(order, placedDayOf(order, ctx.storeTimeZone), e));
+      // The full listing returned it, so the reconciliation pass must not call it gone: its row
+      // (as it was) gets the proof it was seen, and nothing else.
+      const held = ctx.markSeen && problem !== 'not an object' && problem !== 'no id' ? orders.get(order.id) : undefined;
+      if (held) {
+        held.cells[SYNCED_COLUMN] = syncedSerial;
+        writes.orders.push({ row: held.row, column: SYNCED_COLUMN + 1, cells: [syncedSerial] });
+      }
       continue;
     }
     writes.written.push(order.id);

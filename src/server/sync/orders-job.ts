@@ -24,6 +24,7 @@ import { planOrderPage, type PageContext } from './order-page';
 import { startPass, widens } from './reconcile-pass';
 import { rowCounts } from './sheet-health';
 import { noteSkipped, retrySkippedOrders } from './skipped-records';
+import { updatedAtMs } from './record-check';
 
 interface OrderWriter {
   write(orders: readonly Order[]): string | null;
@@ -101,10 +102,11 @@ function oldestUpdatedAt(orders: readonly Order[]): string | null {
   let oldest: string | null = null;
   let oldestMs = Infinity;
   for (const order of orders) {
-    const ms = Date.parse(String(order.updated_at));
+    // Text only: String() of a hostile array walks it recursively (record-check.ts).
+    const ms = updatedAtMs(order);
     if (!Number.isNaN(ms) && ms < oldestMs) {
       oldestMs = ms;
-      oldest = String(order.updated_at);
+      oldest = order.updated_at;
     }
   }
   return oldest;

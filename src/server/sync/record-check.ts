@@ -5,8 +5,9 @@
  * a text cell included), so its depth is measured before a cell is built from it.
  */
 
-/** Far deeper than any record of the spec (an order is 3 levels deep); a text cell's JSON stays readable. */
-export const MAX_RECORD_DEPTH = 32;
+import { MAX_VALUE_DEPTH, nestedDeeperThan } from '../api/value-depth';
+
+export const MAX_RECORD_DEPTH = MAX_VALUE_DEPTH;
 
 /** A record a page could not turn into cells: left out of the sheets, named in the Sync log (skipped-records.ts). */
 export interface SkippedRecord {
@@ -28,18 +29,30 @@ export function recordProblem(record: unknown): string | null {
   if (record === null || typeof record !== 'object' || Array.isArray(record)) return 'not an object';
   const id = (record as { id?: unknown }).id;
   if (typeof id !== 'string' || id === '') return 'no id';
-  return nestedDeeperThan(record, MAX_RECORD_DEPTH) ? `a value nested more than ${MAX_RECORD_DEPTH} levels deep` : null;
+  return depthProblem(record);
 }
 
-function nestedDeeperThan(root: object, limit: number): boolean {
-  const stack: Array<{ value: unknown; depth: number }> = [{ value: root, depth: 1 }];
-  while (stack.length > 0) {
-    const { value, depth } = stack.pop()!;
-    if (value === null || typeof value !== 'object') continue;
-    if (depth > limit) return true;
-    for (const key of Object.keys(value)) stack.push({ value: (value as Record<string, unknown>)[key], depth: depth + 1 });
-  }
-  return false;
+/** A Daily P&L row (spec 2.9) is keyed by its date: YYYY-MM-DD text, else it cannot be placed. */
+export function dayRecordProblem(record: unknown): string | null {
+  if (record === null || typeof record !== 'object' || Array.isArray(record)) return 'not an object';
+  if (dayOfRecord(record) === null) return 'no date';
+  return depthProblem(record);
+}
+
+/** The row's date when it is YYYY-MM-DD text (String() of an array would walk it, recursively). */
+export function dayOfRecord(record: unknown): string | null {
+  const date = record !== null && typeof record === 'object' ? (record as { date?: unknown }).date : undefined;
+  return typeof date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(date) ? date : null;
+}
+
+/** A day the page could not turn into cells, named by its date (the Sync log, the sidebar, its ✗ in Checks). */
+export function skippedDay(record: unknown, error: unknown): SkippedRecord {
+  const day = dayOfRecord(record);
+  return { id: day ?? '(no date)', day, reason: buildFailure(error) };
+}
+
+function depthProblem(record: object): string | null {
+  return nestedDeeperThan(record, MAX_RECORD_DEPTH) ? `a value nested more than ${MAX_RECORD_DEPTH} levels deep` : null;
 }
 
 /** A failure while building a record's cells, as the Sync log says it (a message, never a stack). */

@@ -181,6 +181,7 @@ export function runSync(options: RunOptions): RunOutcome {
         storeName: clipText(String(account.store.name ?? ''), 100) || null,
       });
       const watermarkAtStart = state.get('orders').watermark;
+      const skippedDaysAtStart = skippedDaysKey(state);
       const ctx: JobContext = { api, workbook, state, budget, now: () => Date.now(), storeTimeZone: account.store.timezone || workbook.timeZone, tally };
       const messages: string[] = resumed ? [`Automatic sync resumed: ${describeSchedule(resumed, scheduleTimeZone())}.`] : [];
       messages.push(...checkManagedSheets(ctx, jobs));
@@ -219,7 +220,7 @@ export function runSync(options: RunOptions): RunOutcome {
       if (allCaughtUp && jobs.indexOf('daily') >= 0 && budget.canStartStep()) messages.push(...refreshFinanceSheets(ctx));
       // The tie-out follows every run that brought Orders and Daily P&L up to date with new changes (an
       // idle run leaves the last one standing, at most a day old: it costs an Orders read), and on demand.
-      const tiesOut = options.tieOut === true || (jobs.indexOf('orders') >= 0 && jobs.indexOf('daily') >= 0 && tieoutDue(state, watermarkAtStart, tally.counts.ordersGone, basisRefreshed));
+      const tiesOut = options.tieOut === true || (jobs.indexOf('orders') >= 0 && jobs.indexOf('daily') >= 0 && tieoutDue(state, watermarkAtStart, tally.counts.ordersGone, basisRefreshed, skippedDaysKey(state) !== skippedDaysAtStart));
       if (allCaughtUp && tiesOut && budget.canStartStep()) messages.push(tieoutOrNote(ctx));
       // Columns chosen later are filled last, with what the run has left: new orders never wait for them.
       if (allCaughtUp && jobs.indexOf('orders') >= 0 && fillDue(ctx)) {
@@ -334,20 +335,26 @@ function pauseNote(sheetsStoreId: string | null): string {
 
 /**
  * Orders changed in this run (new changes or gone marks), Sync now fetched the ✗ days again (in
- * this step or an earlier one of the same Sync now), the basis is being refreshed, or the last
- * tie-out is a day old.
+ * this step or an earlier one of the same Sync now), the basis is being refreshed, a Daily P&L day
+ * was skipped or written after being skipped (its ✗ in Checks names it), or the last tie-out is a day old.
  */
-function tieoutDue(state: SyncStateStore, watermarkAtStart: string | null, gone: number, basisRefreshed: boolean): boolean {
+function tieoutDue(state: SyncStateStore, watermarkAtStart: string | null, gone: number, basisRefreshed: boolean, skippedDaysChanged: boolean): boolean {
   const { checkedAt: last, refetchedAt } = state.get('tieout');
   return (
     (typeof refetchedAt === 'number' && last !== null && refetchedAt > last) ||
     state.get('orders').watermark !== watermarkAtStart ||
     gone > 0 ||
     basisRefreshed ||
+    skippedDaysChanged ||
     state.get('sheetsBasis').refreshingSince !== null ||
     last === null ||
     Date.now() - last >= 86_400_000
   );
+}
+
+/** The Daily P&L days skipped so far, as one comparable text. */
+function skippedDaysKey(state: SyncStateStore): string {
+  return state.get('skipped').days.map((d) => d.id).join(',');
 }
 
 /** A tie-out that could not run is said in the log; the data the run wrote stands. */

@@ -10,9 +10,9 @@
  */
 import { isApiError } from '../api';
 import { utf8Bytes } from '../platform/property-size';
-import type { Order } from '../api/types';
+import type { DailyRow, Order } from '../api/types';
 import type { JobContext } from './job-context';
-import type { SkippedRecord } from './record-check';
+import { dayOfRecord, type SkippedRecord } from './record-check';
 import type { SkippedState } from './state';
 
 export type SkippedKind = keyof SkippedState;
@@ -31,8 +31,9 @@ export function noteSkipped(ctx: JobContext, kind: SkippedKind, skipped: readonl
   const settled = new Set([...written, ...skipped.map((r) => r.id)]);
   if (skipped.length === 0 && !kept.some((r) => settled.has(r.id))) return;
   const next = [...kept.filter((r) => !settled.has(r.id)), ...skipped.map((r) => ({ id: r.id, day: r.day, reason: r.reason }))].slice(-SKIPPED_KEPT);
-  const other = ctx.state.get('skipped')[kind === 'orders' ? 'products' : 'orders'];
-  while (next.length > 0 && utf8Bytes(JSON.stringify([next, other])) > SKIPPED_MAX_BYTES) next.shift();
+  const all = ctx.state.get('skipped');
+  const others = (Object.keys(all) as SkippedKind[]).filter((k) => k !== kind).map((k) => all[k]);
+  while (next.length > 0 && utf8Bytes(JSON.stringify([next, ...others])) > SKIPPED_MAX_BYTES) next.shift();
   ctx.state.update('skipped', { [kind]: next });
 }
 
@@ -53,11 +54,27 @@ export function retrySkippedOrders(ctx: JobContext, write: (orders: readonly Ord
   }
 }
 
+/**
+ * The oldest skipped days before `from` (the ones the run's own range does not read again), each
+ * asked for again on its own (one request per day, at most RETRIES_PER_RUN) and planned through
+ * `write` (which notes the outcome). A day the service no longer returns leaves the list.
+ */
+export function retrySkippedDays(ctx: JobContext, from: string, write: (rows: readonly DailyRow[]) => void): void {
+  const days = ctx.state.get('skipped').days.filter((r) => r.day !== null && r.day < from).slice(0, RETRIES_PER_RUN).map((r) => r.day!);
+  for (const day of days) {
+    if (!ctx.budget.canStartStep()) return;
+    const page = ctx.api.listDaily({ startDate: day, endDate: day, limit: 1, cursor: null });
+    if (!page.data.some((row) => dayOfRecord(row) === day)) noteSkipped(ctx, 'days', [], [day]);
+    write(page.data);
+  }
+}
+
 /** The run's words: "Skipped 1 order that cannot be written to the sheet (ord_1); it is tried again on every run." */
 export function skippedText(skipped: RunSkipped): string | null {
   const parts: string[] = [];
   if (skipped.orders.length > 0) parts.push(`${skipped.orders.length} ${skipped.orders.length === 1 ? 'order' : 'orders'} (${skipped.orders.join(', ')})`);
   if (skipped.products.length > 0) parts.push(`${skipped.products.length} ${skipped.products.length === 1 ? 'product' : 'products'} (${skipped.products.join(', ')})`);
+  if (skipped.days.length > 0) parts.push(`${skipped.days.length} ${skipped.days.length === 1 ? 'day' : 'days'} of Daily P&L (${skipped.days.join(', ')})`);
   if (parts.length === 0) return null;
   return `Skipped ${parts.join(' and ')}: the service sent values that cannot be written to the sheet; every other record was written, and these are tried again on every run.`;
 }

@@ -190,6 +190,8 @@ export interface ColumnFill {
 export interface SkippedState {
   orders: Array<{ id: string; day: string | null; reason: string }>;
   products: Array<{ id: string; day: string | null; reason: string }>;
+  /** Daily P&L rows, by date (id = day); absent in state written before days were isolated. */
+  days: Array<{ id: string; day: string | null; reason: string }>;
 }
 
 export interface SyncState {
@@ -230,7 +232,7 @@ const DEFAULTS: SyncState = {
   tieout: { checkedAt: null, days: 0, failedDays: [], failedCount: 0, rows: 0, cutFrom: null },
   costGaps: { orders: 0, netRevenue: 0, ordersCounted: 0, otherCurrencies: [], checkedAt: null },
   columns: { choice: {}, layouts: {}, fill: null },
-  skipped: { orders: [], products: [] },
+  skipped: { orders: [], products: [], days: [] },
 };
 
 /** Where state lives: document properties in Apps Script, a map in unit tests. */

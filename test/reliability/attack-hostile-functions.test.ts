@@ -1,0 +1,47 @@
+/**
+ * A hostile or broken server (support/hostile-front.ts) answers a custom function with a value
+ * nested 20,000 deep. SAFE: the formula fails with words saying the service sent a value the
+ * add-on cannot read, never V8's raw "Maximum call stack size exceeded".
+ */
+import { afterEach, expect, it } from 'vitest';
+import { deepArrayText, startHostileFront, type HostileFront } from './support/hostile-front';
+import { startReliabilityStack, type ReliabilityStack } from './support/reliability-stack';
+import { runUntilSettled } from './support/verdict';
+
+let stack: ReliabilityStack | undefined;
+let front: HostileFront | undefined;
+
+afterEach(async () => {
+  await stack?.close();
+  await front?.close();
+  stack = undefined;
+  front = undefined;
+});
+
+const CASES: Array<{ fn: string; args: unknown[]; path: string; poison: (json: Record<string, unknown>) => void }> = [
+  { fn: 'PROFIT_SUMMARY', args: ['2026-10-01', '2026-10-31'], path: '/api/v1/profitability/summary', poison: (json) => (((json.data ?? json) as { totals: Record<string, unknown> }).totals.net_profit = '__DEEP__') },
+  { fn: 'PROFIT_DAILY', args: ['2026-10-01', '2026-10-03'], path: '/api/v1/profitability/daily', poison: (json) => ((json.data as Array<Record<string, unknown>>)[0]!.net_profit = '__DEEP__') },
+];
+
+for (const c of CASES) {
+  it(`${c.fn} fed a value nested 20,000 deep fails with a clear message, not a raw stack overflow`, async () => {
+    const f = (front = await startHostileFront());
+    const s = (stack = await startReliabilityStack({ orders: 20, seed: 7, urlFetchAllow: [`${f.url}/`] }));
+    f.upstream = s.apiUrl;
+    s.runtime.properties.script.set('MA_API_BASE_URL', f.url);
+    expect((await runUntilSettled(s)).outcome).toBe('ok');
+    let poisoned = 0;
+    f.rewrite = (req, status, body) => {
+      if (!req.path.startsWith(c.path) || status !== 200) return null;
+      const json = JSON.parse(body) as Record<string, unknown>;
+      c.poison(json);
+      poisoned++;
+      return JSON.stringify(json).replace('"__DEEP__"', deepArrayText(20_000));
+    };
+    const r = await s.runtime.run(c.fn, c.args, { authMode: 'CUSTOM_FUNCTION' as 'FULL' });
+    expect(poisoned, f.seen.map((q) => q.path).join('\n')).toBeGreaterThan(0);
+    const message = r.error ? String((r.error as { message?: unknown }).message ?? r.error) : '';
+    expect(message).not.toMatch(/call stack/i);
+    expect(message).toMatch(/sent a value the add-on cannot read/);
+  }, 120_000);
+}
