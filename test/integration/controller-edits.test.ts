@@ -77,7 +77,7 @@ describe('controller: user edits of synced and built figures', () => {
   });
 
   for (const column of ['net_margin_pct', 'contribution_margin_pct'] as const) {
-    it(`Monthly P&L ${column} edited (a loss shown as a +35 % margin) is ✗ for its month`, async () => {
+    it(`Monthly P&L ${column} edited (35 typed over the month's margin) is ✗ for its month`, async () => {
       const month = closedMonth();
       const [headers, ...rows] = sheetTable(stack, 'Monthly P&L');
       const at = rows.findIndex((r) => r[headers.indexOf('month')] === month);
