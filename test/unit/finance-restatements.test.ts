@@ -6,10 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PROFIT_TOTALS_FIELDS } from '../../src/server/api/types';
-import { orderChangeOf, orderFiguresOf, ordersToCompare, type OrderFigures } from '../../src/server/finance/close-orders';
+import { orderChangeOf, orderFiguresOf, ordersOfMonth, ordersToCompare, type OrderFigures } from '../../src/server/finance/close-orders';
 import type { ClosedSnapshot } from '../../src/server/finance/close-sheet';
 import type { PnlFigures } from '../../src/server/finance/period-sums';
-import { allocationOf, summaryOf } from '../../src/server/finance/restatements';
+import { allocationOf, summaryOf, unexplainedLines, unexplainedText } from '../../src/server/finance/restatements';
 
 const MS = 1 / 86_400_000;
 
@@ -32,6 +32,16 @@ describe('orders changed since the close', () => {
       ['ord_6', { status: 'active', placedDate: '2026-11-01', updatedAt: 46301 }],
     ]);
     expect(ordersToCompare('2026-10', atClose, now)).toEqual(['ord_2', 'ord_3', 'ord_4', 'ord_5']);
+  });
+
+  it('compares every order of the month, marker moved or not, when the month is not explained by the marker pass', () => {
+    const atClose = [order(), order({ id: 'ord_2' })];
+    const now = new Map([
+      ['ord_1', { status: 'active', placedDate: '2026-10-04', updatedAt: 46300.5 }],
+      ['ord_5', { status: 'active', placedDate: '2026-10-30', updatedAt: 46301 }],
+      ['ord_6', { status: 'active', placedDate: '2026-11-01', updatedAt: 46301 }],
+    ]);
+    expect(ordersOfMonth('2026-10', atClose, now)).toEqual(['ord_1', 'ord_2', 'ord_5']);
   });
 
   it('names the kind of change and the Δ of the order\'s contribution to the month', () => {
@@ -91,5 +101,19 @@ describe('the month per P&L line and the allocation apart', () => {
     expect(rows[0]!.explanation).toMatch(/^Overhead allocation, not a change of any order's costs: .*by net revenue/);
     expect(rows[3]!.explanation).toContain('Net profit moved by −$28.20: −$30.00 from the 1 order listed (their profit before overhead) and +$1.80 from overhead allocation.');
     expect(allocationOf(summaryOf(snapshot, snapshot.days), [], 'USD')).toEqual([]);
+  });
+
+  it('finds the net revenue and cogs the listed orders do not add up to, and says so in words', () => {
+    const closedDays = new Map([['2026-10-01', pnl({ net_revenue: 100, cogs: 40 })]]);
+    const month: ClosedSnapshot = { month: '2026-10', closedAt: null, basis: '', orders: [], days: closedDays };
+    const lines = summaryOf(month, new Map([['2026-10-01', pnl({ net_revenue: 100, cogs: 90 })]]));
+    const correction = { month: '2026-10', id: 'ord_1', orderNumber: '#1', placedDate: '2026-10-01', kind: 'cost correction' as const, deltaNetRevenue: 0, deltaCogs: 50, deltaProfit: -50 };
+    expect(unexplainedLines(lines, [correction])).toEqual([]);
+    expect(unexplainedText([], [correction], 'USD')).toBeNull();
+    const left = unexplainedLines(lines, []);
+    expect(left.map((l) => [l.field, l.difference])).toEqual([['cogs', 50]]);
+    expect(unexplainedText(left, [], 'USD')).toMatch(/^Unexplained by the synced orders: cogs moved by \+\$50\.00, the orders listed by \+\$0\.00\. .*Run Sync now \/ Check again\.$/);
+    // An unknown difference is not called unexplained.
+    expect(unexplainedLines([{ month: '2026-10', field: 'cogs', closed: null, current: 90, difference: null }], [])).toEqual([]);
   });
 });

@@ -115,13 +115,25 @@ export interface OrderMarker {
  * sheet no longer holds, and an order placed in the month that the snapshot does not hold.
  */
 export function ordersToCompare(month: string, atClose: readonly OrderFigures[], now: ReadonlyMap<string, OrderMarker>): string[] {
-  const held = new Set<string>();
-  const out: string[] = [];
-  for (const o of atClose) {
-    held.add(o.id);
+  const moved = atClose.filter((o) => {
     const m = now.get(o.id);
-    if (!m || m.status !== o.status || !sameInstant(m.updatedAt, o.updatedAt)) out.push(o.id);
-  }
+    return !m || m.status !== o.status || !sameInstant(m.updatedAt, o.updatedAt);
+  });
+  return [...moved.map((o) => o.id), ...placedSinceClose(month, atClose, now)];
+}
+
+/**
+ * Every order of the month, whether or not its marker moved: the snapshot's orders and the orders
+ * placed in the month that it does not hold. For a month whose P&L moved without the marker pass
+ * explaining it (a correction that did not move updated_at: spec 4.4 rule 6, 2.2).
+ */
+export function ordersOfMonth(month: string, atClose: readonly OrderFigures[], now: ReadonlyMap<string, OrderMarker>): string[] {
+  return [...atClose.map((o) => o.id), ...placedSinceClose(month, atClose, now)];
+}
+
+function placedSinceClose(month: string, atClose: readonly OrderFigures[], now: ReadonlyMap<string, OrderMarker>): string[] {
+  const held = new Set(atClose.map((o) => o.id));
+  const out: string[] = [];
   for (const [id, m] of now) if (!held.has(id) && m.placedDate !== null && m.placedDate.slice(0, 7) === month) out.push(id);
   return out;
 }

@@ -7,8 +7,10 @@
  * and the 9 columns of each one's order section: one row per order placed in the month); the orders
  * that may have changed come from the Orders key index the run reads anyway (status and updated_at
  * against the close's), and only those are read (one range per order and run of columns, in the same
- * single batchGet; above 100 orders, the 11 columns once instead). One Values.batchUpdate with the
- * Sync log's closing row.
+ * single batchGet; above 100 orders, the 11 columns once instead). Only when a month's net revenue or
+ * cogs moved by more than those orders explain (a correction that did not move updated_at), every
+ * order of that month is read and compared: one more Values.batchGet, bounded the same way (at most
+ * 100 row ranges, else the 11 columns once). One Values.batchUpdate with the Sync log's closing row.
  */
 import { a1Range } from '../sheets/a1';
 import { serialToDate, type CellValue } from '../sheets/cells';
@@ -17,10 +19,10 @@ import { buildRow } from '../sheets/rows';
 import { ORDERS, RESTATEMENTS, columnIndex } from '../sheets/schema';
 import type { JobContext } from '../sync/job-context';
 import type { ClosedMonthRecord } from '../sync/state';
-import { CLOSE_ORDER_COLUMNS, ORDER_FIGURE_COLUMNS, orderChangeOf, orderFiguresOf, ordersToCompare, type OrderChange, type OrderFigures, type OrderMarker } from './close-orders';
+import { CLOSE_ORDER_COLUMNS, ORDER_FIGURE_COLUMNS, orderChangeOf, orderFiguresOf, ordersOfMonth, ordersToCompare, type OrderChange, type OrderFigures, type OrderMarker } from './close-orders';
 import { CLOSE_COLUMNS, CLOSE_ORDERS_TITLE_ROW, closedMonthOf, readCloseSheet, type ClosedSnapshot } from './close-sheet';
 import type { DayFigures, PnlFigures } from './period-sums';
-import { ALLOCATION_FIELDS, allocationOf, changeOf, restatementsOf, summaryOf, type AllocationLine, type Restatement, type SummaryLine } from './restatements';
+import { ALLOCATION_FIELDS, allocationOf, changeOf, restatementsOf, summaryOf, unexplainedLines, unexplainedText, type AllocationLine, type Restatement, type SummaryLine } from './restatements';
 import { serialToInstant } from '../sheets/cells';
 
 /** Above this many orders to compare, their columns are read whole once rather than row by row. */
@@ -30,6 +32,8 @@ interface MonthReport {
   snapshot: ClosedSnapshot;
   summary: SummaryLine[];
   orders: OrderChange[];
+  /** Why the order section does not account for the month's net revenue or cogs; null when it does. */
+  unexplained: string | null;
   allocation: AllocationLine[];
   days: Restatement[];
 }
@@ -42,11 +46,13 @@ export function checkClosedMonths(ctx: JobContext, days: readonly DayFigures[], 
   const snapshots = readCloseSheets(ctx, closeSheets);
   snapshots.sort((a, b) => (a.month < b.month ? 1 : -1));
   const current = new Map<string, PnlFigures>(days.map((d) => [d.date, d.figures]));
-  const changes = orderChanges(ctx, snapshots);
+  const summaries = new Map(snapshots.map((s) => [s.month, summaryOf(s, current)]));
+  const changes = orderChanges(ctx, snapshots, summaries);
   const reports: MonthReport[] = snapshots.map((snapshot) => {
-    const summary = summaryOf(snapshot, current);
+    const summary = summaries.get(snapshot.month)!;
     const orders = changes.get(snapshot.month) ?? [];
-    return { snapshot, summary, orders, allocation: allocationOf(summary, orders, currency), days: restatementsOf(snapshot, current) };
+    const unexplained = snapshot.orders === null ? null : unexplainedText(unexplainedLines(summary, orders), orders, currency);
+    return { snapshot, summary, orders, unexplained, allocation: allocationOf(summary, orders, currency), days: restatementsOf(snapshot, current) };
   });
   writeRestatements(ctx, reports);
   const summary: ClosedMonthRecord[] = reports.map((r) => ({ ...changeOf(r.snapshot, r.days, basis), currency }));
@@ -76,11 +82,23 @@ function readCloseSheets(ctx: JobContext, sheets: ReadonlyArray<{ title: string;
   return out;
 }
 
-/** The orders of each closed month whose contribution moved since its close, by placement day then number. */
-function orderChanges(ctx: JobContext, snapshots: readonly ClosedSnapshot[]): Map<string, OrderChange[]> {
-  const out = new Map<string, OrderChange[]>();
+/**
+ * The orders of each closed month whose contribution moved since its close, by placement day then
+ * number: those whose marker moved; for a month whose net revenue or cogs they do not explain, every
+ * order of the month.
+ */
+function orderChanges(ctx: JobContext, snapshots: readonly ClosedSnapshot[], summaries: ReadonlyMap<string, SummaryLine[]>): Map<string, OrderChange[]> {
   const kept = snapshots.filter((s) => s.orders !== null);
-  if (kept.length === 0) return out;
+  if (kept.length === 0) return new Map();
+  const markers = orderMarkers(ctx);
+  const out = compareOrders(ctx, kept, (s) => ordersToCompare(s.month, s.orders!, markers), markers);
+  const unexplained = kept.filter((s) => unexplainedLines(summaries.get(s.month)!, out.get(s.month)!).length > 0);
+  if (unexplained.length > 0) for (const [month, changes] of compareOrders(ctx, unexplained, (s) => ordersOfMonth(s.month, s.orders!, markers), markers)) out.set(month, changes);
+  return out;
+}
+
+/** Status, placement day and updated_at of every order, from the Orders key index (no read). */
+function orderMarkers(ctx: JobContext): Map<string, OrderMarker & { row: number }> {
   const index = ctx.workbook.index(ORDERS);
   const markers = new Map<string, OrderMarker & { row: number }>();
   const statusAt = columnIndex(ORDERS, 'status');
@@ -95,7 +113,18 @@ function orderChanges(ctx: JobContext, snapshots: readonly ClosedSnapshot[]): Ma
       updatedAt: typeof updated === 'number' ? updated : null,
     });
   }
-  const toCompare = new Map(kept.map((s) => [s.month, ordersToCompare(s.month, s.orders!, markers)]));
+  return markers;
+}
+
+/** The named orders of each month (`ids`) compared with its close, in one read of the Orders sheet. */
+function compareOrders(
+  ctx: JobContext,
+  kept: readonly ClosedSnapshot[],
+  ids: (s: ClosedSnapshot) => string[],
+  markers: ReadonlyMap<string, { row: number }>,
+): Map<string, OrderChange[]> {
+  const out = new Map<string, OrderChange[]>();
+  const toCompare = new Map(kept.map((s) => [s.month, ids(s)]));
   const now = currentFigures(ctx, [...new Set([...toCompare.values()].flat())], markers);
   for (const s of kept) {
     const before = new Map(s.orders!.map((o) => [o.id, o]));
@@ -140,6 +169,7 @@ export function restatementRows(reports: readonly MonthReport[]): RestatementRow
       rows.push({ closed_month: month, section: 'summary', field: l.field, closed_value: l.closed, current_value: l.current, difference: l.difference, explanation });
     }
     if (r.snapshot.orders === null) rows.push({ closed_month: month, section: 'order', explanation: OLD_CLOSE });
+    if (r.unexplained !== null) rows.push({ closed_month: month, section: 'order', explanation: r.unexplained });
     for (const o of r.orders) {
       rows.push({
         closed_month: month,
