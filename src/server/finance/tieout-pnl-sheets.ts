@@ -5,12 +5,14 @@
  * (period-sums.ts), in whole cents. Against the daily rows and not /profitability/summary: the
  * Monthly P&L is defined as the Daily P&L summed by month, and the spec (2.8, 2.9) does not say a
  * summary equals the sum of its days, so a ✗ there could name a difference no sync can repair.
- * The result per period is '✓' or the words of what differs; a period the service did not return
- * (outside the range read) is not checked.
+ * The Monthly P&L's margins are recomputed from those service totals by the one margin rule
+ * (margin.ts) and compared to the hundredth. The result per period is '✓' or the words of what
+ * differs; a period the service did not return (outside the range read) is not checked.
  */
 import { PROFIT_TOTALS_FIELDS, type ProfitTotalsField } from '../api/types';
 import { MONTHLY, columnIndex } from '../sheets/schema';
 import { amountOf, dailyFigures, dayKey } from './daily-figures';
+import { marginPct } from './margin';
 import { sumByPeriod, type DayFigures, type PnlFigures } from './period-sums';
 import type { PnlDay } from './tieout';
 
@@ -28,6 +30,11 @@ const MONTH = {
   days: columnIndex(MONTHLY, 'days'),
 };
 const MONTH_FIELDS = PROFIT_TOTALS_FIELDS.map((field) => [field, columnIndex(MONTHLY, field)] as const);
+/** Each Monthly P&L margin and the totals it is the ratio of (amount / net_revenue). */
+const MONTH_MARGINS = [
+  { column: columnIndex(MONTHLY, 'contribution_margin_pct'), header: 'contribution_margin_pct', amount: 'contribution_margin_cm3' },
+  { column: columnIndex(MONTHLY, 'net_margin_pct'), header: 'net_margin_pct', amount: 'net_profit' },
+] as const;
 
 function serviceFigures(day: PnlDay): PnlFigures {
   return Object.fromEntries(PROFIT_TOTALS_FIELDS.map((f) => [f, amountOf(day[f])])) as PnlFigures;
@@ -85,7 +92,19 @@ function checkMonthlyRows(rows: ReadonlyArray<ReadonlyArray<unknown>>, serviceDa
     const serviceFiguresOfMonth = summed ? summed.figures : (Object.fromEntries(PROFIT_TOTALS_FIELDS.map((f) => [f, 0])) as PnlFigures);
     const words = [differences(heldFigures, serviceFiguresOfMonth)].filter((w) => w !== '✓');
     if (amountOf(row[MONTH.days]) !== covered.length) words.push(`days ${String(row[MONTH.days])} (service ${covered.length})`);
+    words.push(...marginDifferences(row, serviceFiguresOfMonth));
     months.set(month, words.length === 0 ? '✓' : words.join('; '));
   }
   return months;
+}
+
+/** The row's margins beside the ones the service's totals give (percentage points, to the hundredth). */
+function marginDifferences(row: ReadonlyArray<unknown>, service: PnlFigures): string[] {
+  const off: string[] = [];
+  for (const m of MONTH_MARGINS) {
+    const held = amountOf(row[m.column]);
+    const expected = marginPct(service[m.amount], service.net_revenue);
+    if (held === null || expected === null ? held !== expected : toCents(held) !== toCents(expected)) off.push(`${m.header} ${money(held)} (service's totals give ${money(expected)})`);
+  }
+  return off;
 }

@@ -18,10 +18,11 @@ import { dayKey } from './daily-figures';
 import { readPnlBooks } from './tieout-books';
 import { tieOut, type TieoutRow } from './tieout';
 import { checkPnlSheets } from './tieout-pnl-sheets';
+import { ORDER_RATIO_COLUMNS } from './order-ratios';
 import { tieoutScopeText } from '../../contract/tieout-text';
 
 /** The Orders columns the tie-out and the cost-gap count read (tieout.ts, cost-gaps.ts): not the whole sheet. */
-const ORDERS_READ = ['status', 'placed_date', 'currency', 'cogs_source', 'cogs_coverage_pct', ...TIEOUT_COMPARED.map((f) => f.orders)];
+const ORDERS_READ = ['id', 'status', 'placed_date', 'currency', 'cogs_source', 'cogs_coverage_pct', ...TIEOUT_COMPARED.map((f) => f.orders), ...ORDER_RATIO_COLUMNS];
 
 /** Days named in the Sync log and the sidebar when they do not tie out (the sheet lists them all). */
 const NAMED_DAYS = 10;

@@ -12,6 +12,7 @@ import { PROFIT_TOTALS_FIELDS, type ProfitTotalsField } from '../api/types';
 import { ORDERS, TIEOUT_COMPARED, columnIndex } from '../sheets/schema';
 import { sumByPeriod, type DayFigures, type PnlFigures } from './period-sums';
 import type { PnlSheetChecks } from './tieout-pnl-sheets';
+import { inconsistentRatios } from './order-ratios';
 
 export type TieoutFigure = (typeof TIEOUT_COMPARED)[number]['figure'];
 
@@ -39,6 +40,8 @@ export interface OrderDay {
   cents: Record<TieoutFigure, number | null>;
   /** Orders in another currency than the store's (not summed). */
   otherCurrency: number;
+  /** Orders whose margin percentages disagree with their own figures (order-ratios.ts): "id (column)". */
+  inconsistent: string[];
 }
 
 /** A P&L daily row as the API returns it (spec 2.9). */
@@ -68,6 +71,7 @@ export interface TieoutInput {
 
 const FIGURES = TIEOUT_COMPARED.map((f) => f.figure);
 const COL = {
+  id: columnIndex(ORDERS, 'id'),
   status: columnIndex(ORDERS, 'status'),
   placed: columnIndex(ORDERS, 'placed_date'),
   currency: columnIndex(ORDERS, 'currency'),
@@ -88,13 +92,15 @@ export function sumOrdersByDay(rows: TieoutInput['orderRows'], dayOf: TieoutInpu
     const day = dayOf(row[COL.placed]);
     if (day === null) continue;
     let acc = byDay.get(day);
-    if (!acc) byDay.set(day, (acc = { day, count: 0, cents: emptyCents(), otherCurrency: 0 }));
+    if (!acc) byDay.set(day, (acc = { day, count: 0, cents: emptyCents(), otherCurrency: 0, inconsistent: [] }));
     const currency = row[COL.currency];
     if (storeCurrency !== null && typeof currency === 'string' && currency !== '' && currency !== storeCurrency) {
       acc.otherCurrency++;
       continue;
     }
     acc.count++;
+    const ratios = inconsistentRatios(row);
+    if (ratios.length > 0) acc.inconsistent.push(`${String(row[COL.id])} (${ratios.join(', ')})`);
     for (const [figure, i] of ORDER_COLUMNS) {
       const v = row[i];
       const sum = acc.cents[figure];
@@ -140,6 +146,7 @@ export function tieOut(input: TieoutInput): TieoutRow[] {
   const pnlSide: DayFigures[] = [];
   const counts = new Map<string, number>();
   const otherCurrency = new Map<string, number>();
+  const inconsistent = new Map<string, string[]>();
   const rows: TieoutRow[] = [];
   const skippedOn = skippedByDay([...(input.skippedOrders ?? []), ...(input.skippedDays ?? []).map(({ day }) => ({ id: 'its Daily P&L row', day }))]);
   const sheets = input.pnlSheets ?? { days: new Map<string, string>(), months: new Map<string, string>() };
@@ -157,7 +164,8 @@ export function tieOut(input: TieoutInput): TieoutRow[] {
     pnlSide.push({ date: day.date, figures: asFigures(pc) });
     counts.set(day.date, od ? od.count : 0);
     otherCurrency.set(day.date, od ? od.otherCurrency : 0);
-    rows.push(compare(day.date, 'day', od ? od.count : 0, asFigures(oc), asFigures(pc), od ? od.otherCurrency : 0, basisNote, skippedOn.get(day.date) ?? [], sheets.days.get(day.date) ?? '', compared));
+    inconsistent.set(day.date, od ? od.inconsistent : []);
+    rows.push(compare(day.date, 'day', od ? od.count : 0, asFigures(oc), asFigures(pc), od ? od.otherCurrency : 0, basisNote, skippedOn.get(day.date) ?? [], sheets.days.get(day.date) ?? '', compared, od ? od.inconsistent : []));
   }
   const ordersMonths = sumByPeriod(ordersSide);
   const monthsOfOrders = new Set(ordersMonths.map((m) => m.key));
@@ -171,7 +179,8 @@ export function tieOut(input: TieoutInput): TieoutRow[] {
       other += otherCurrency.get(date) ?? 0;
     }
     const skipped = [...skippedOn].filter(([date]) => date.startsWith(m.key)).flatMap(([, ids]) => ids);
-    rows.push(compare(m.key, 'month', count, m.figures, pnlMonths.get(m.key)!.figures, other, basisNote, skipped, sheets.months.get(m.key) ?? '', compared));
+    const wrongRatios = [...inconsistent].filter(([date]) => date.startsWith(m.key)).flatMap(([, ids]) => ids);
+    rows.push(compare(m.key, 'month', count, m.figures, pnlMonths.get(m.key)!.figures, other, basisNote, skipped, sheets.months.get(m.key) ?? '', compared, wrongRatios));
   }
   return rows;
 }
@@ -190,7 +199,7 @@ function sheetOnlyRow(period: string, kind: 'day' | 'month', words: string | und
   return [{ period, kind, ok: false, orders: 0, figures, pnlSheet: words, note: notes.join(' ') }];
 }
 
-function compare(period: string, kind: 'day' | 'month', count: number, orders: PnlFigures, pnl: PnlFigures, otherCurrency: number, basisNote: string, skipped: readonly string[], pnlSheet: string, compared: ReadonlySet<TieoutFigure>): TieoutRow {
+function compare(period: string, kind: 'day' | 'month', count: number, orders: PnlFigures, pnl: PnlFigures, otherCurrency: number, basisNote: string, skipped: readonly string[], pnlSheet: string, compared: ReadonlySet<TieoutFigure>, wrongRatios: readonly string[]): TieoutRow {
   const figures = {} as Record<TieoutFigure, TieoutLine>;
   const off: string[] = [];
   for (const f of FIGURES) {
@@ -211,6 +220,7 @@ function compare(period: string, kind: 'day' | 'month', count: number, orders: P
   if (otherCurrency > 0) notes.push(`${otherCurrency} order(s) in another currency than the store's are not summed.`);
   const sheetOk = pnlSheet === '' || pnlSheet === '✓';
   if (!sheetOk) notes.push(`The ${kind === 'day' ? 'Daily' : 'Monthly'} P&L sheet differs from the service: ${pnlSheet}.`);
+  if (wrongRatios.length > 0) notes.push(`Margin percentages that disagree with their own order's figures: ${wrongRatios.join(', ')}.`);
   if (skipped.length > 0) notes.push(`Not synced: ${skipped.join(', ')} (the service sent values that cannot be written to the sheet; see the Sync log).`);
-  return { period, kind, ok: off.length === 0 && basisNote === '' && otherCurrency === 0 && skipped.length === 0 && sheetOk, orders: count, figures, pnlSheet, note: notes.join(' ') };
+  return { period, kind, ok: off.length === 0 && basisNote === '' && otherCurrency === 0 && skipped.length === 0 && wrongRatios.length === 0 && sheetOk, orders: count, figures, pnlSheet, note: notes.join(' ') };
 }

@@ -6,7 +6,7 @@
  */
 import { currentSpreadsheet } from '../platform/context';
 import { instantToLocalDate } from '../sheets/cells';
-import { CHECKS, columnIndex, ORDERS, TIEOUT_FIGURES, TIEOUT_FIGURES_WHEN_SYNCED } from '../sheets/schema';
+import { CHECKS, columnIndex, ORDERS, TIEOUT_FIGURES, TIEOUT_OPTIONAL } from '../sheets/schema';
 import { headerColumns, readColumnsAs } from './sheet-columns';
 import { basisOf, basisWords } from '../sync/basis-change';
 import { SyncStateStore } from '../sync/state';
@@ -28,8 +28,8 @@ export function profitTieout(start: unknown, end: unknown): Table {
     const range = dateRangeArguments(FN, start, end, (date) => instantToLocalDate(date.getTime(), timeZone));
     const sheet = currentSpreadsheet('reading the Orders sheet').getSheetByName(ORDERS.sheetName);
     if (!sheet || sheet.getLastRow() < 2) throw new FormulaError(FN, 'there is no Orders sheet to check yet: run Sync now first');
-    const held = headerColumns(sheet, TIEOUT_FIGURES_WHEN_SYNCED.map((f) => f.orders));
-    const synced = TIEOUT_FIGURES_WHEN_SYNCED.filter((_, i) => held[i] > 0);
+    const held = headerColumns(sheet, TIEOUT_OPTIONAL.map((f) => f.orders));
+    const synced = TIEOUT_OPTIONAL.filter((_, i) => held[i] > 0);
     const headers = [...TIEOUT_COLUMNS, ...synced.map((f) => f.orders)];
     const orderRows = readColumnsAs(sheet, headers, headers.map((h) => columnIndex(ORDERS, h)), ORDERS.columns.length);
     if (orderRows === null) throw new FormulaError(FN, `the Orders sheet lacks one of the columns the tie-out sums (${TIEOUT_COLUMNS.join(', ')}): run Sync now`);

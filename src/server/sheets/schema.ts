@@ -314,15 +314,26 @@ export const TIEOUT_FIGURES_WHEN_SYNCED = [
   { figure: 'net_profit', orders: 'net_profit', pnl: ['net_profit'] },
 ] as const;
 
+/**
+ * Figures tied out later still (their columns come after pnl_sheet, for the same reason), compared
+ * when the Orders sheet syncs the column: the P&L's shipping_revenue is the sum of its orders'
+ * shipping_revenue (spec 2.3 reports it apart from gross_revenue; dev/emulator/data/pnl.ts sums it
+ * in cents).
+ */
+export const TIEOUT_FIGURES_ADDED = [{ figure: 'shipping_revenue', orders: 'shipping_revenue', pnl: ['shipping_revenue'] }] as const;
+
+/** The figures compared only where the Orders sheet syncs their column. */
+export const TIEOUT_OPTIONAL = [...TIEOUT_FIGURES_WHEN_SYNCED, ...TIEOUT_FIGURES_ADDED] as const;
+
 /** Every figure the tie-out compares. */
-export const TIEOUT_COMPARED = [...TIEOUT_FIGURES, ...TIEOUT_FIGURES_WHEN_SYNCED] as const;
+export const TIEOUT_COMPARED = [...TIEOUT_FIGURES, ...TIEOUT_OPTIONAL] as const;
 
 /** What the tie-out cannot prove from orders, and why (the note column's header note). */
 const NOT_COMPARED =
   "Not matchable from orders: the P&L's cogs_coverage_pct and the orders' margin percentages are ratios, not sums; " +
   "product_margin_cm1 needs the handling part of COGS, which an order does not carry; opex, amortised_expenses and interest_expense " +
   "apart (and so ebitda): an order carries one allocated_overhead for all three, which is compared with their sum; discounts: " +
-  "an order's discount is a reference figure only (spec 2.3). Orders tax, contribution_profit, allocated_overhead and net_profit " +
+  "an order's discount is a reference figure only (spec 2.3), so neither side proves it. Orders tax, contribution_profit, allocated_overhead, net_profit and shipping_revenue " +
   "are compared when the Orders sheet syncs them (Columns). Those P&L figures are proven cell by cell in the pnl_sheet column instead.";
 
 const TIEOUT_FIGURE_COLUMNS = (figures: ReadonlyArray<(typeof TIEOUT_COMPARED)[number]>): ColumnSpec[] =>
@@ -340,7 +351,7 @@ export const CHECKS: TableSchema = {
   sheetName: 'Checks',
   indexColumns: 0,
   storeData: true,
-  addedColumns: TIEOUT_FIGURES_WHEN_SYNCED.length * 3 + 1,
+  addedColumns: TIEOUT_OPTIONAL.length * 3 + 1,
   columns: [
     derived('period', 'text', "A day (YYYY-MM-DD) or a month (YYYY-MM), store time zone."),
     derived('kind', 'text'),
@@ -356,6 +367,7 @@ export const CHECKS: TableSchema = {
       "The Daily P&L row of the day (every field) or the Monthly P&L row of the month (every total, summed from the service's daily rows) " +
         'beside the service, to the cent: ✓, or the fields that differ.',
     ),
+    ...TIEOUT_FIGURE_COLUMNS(TIEOUT_FIGURES_ADDED),
   ],
 };
 

@@ -182,6 +182,7 @@ export function runSync(options: RunOptions): RunOutcome {
       });
       const watermarkAtStart = state.get('orders').watermark;
       const skippedDaysAtStart = skippedDaysKey(state);
+      const failedAtStart = state.get('tieout').failedDays;
       const ctx: JobContext = { api, workbook, state, budget, now: () => Date.now(), storeTimeZone: account.store.timezone || workbook.timeZone, tally };
       const messages: string[] = resumed ? [`Automatic sync resumed: ${describeSchedule(resumed, scheduleTimeZone())}.`] : [];
       messages.push(...checkManagedSheets(ctx, jobs));
@@ -220,8 +221,17 @@ export function runSync(options: RunOptions): RunOutcome {
       if (allCaughtUp && jobs.indexOf('daily') >= 0 && budget.canStartStep()) messages.push(...refreshFinanceSheets(ctx));
       // The tie-out follows every run that brought Orders and Daily P&L up to date with new changes (an
       // idle run leaves the last one standing, at most a day old: it costs an Orders read), and on demand.
-      const tiesOut = options.tieOut === true || (jobs.indexOf('orders') >= 0 && jobs.indexOf('daily') >= 0 && tieoutDue(state, watermarkAtStart, tally.counts.ordersGone, basisRefreshed, skippedDaysKey(state) !== skippedDaysAtStart));
-      if (allCaughtUp && tiesOut && budget.canStartStep()) messages.push(tieoutOrNote(ctx));
+      const tiesOut = options.tieOut === true || (jobs.indexOf('orders') >= 0 && jobs.indexOf('daily') >= 0 && tieoutDue(state, watermarkAtStart, tally.counts, basisRefreshed, skippedDaysKey(state) !== skippedDaysAtStart));
+      if (allCaughtUp && tiesOut && budget.canStartStep()) {
+        messages.push(tieoutOrNote(ctx));
+        // Sync now: days this tie-out found ✗ that it had not fetched again yet are fetched now, and the
+        // next step (P&L re-read from them, tie-out) finishes the repair; days ✗ already known are not refetched twice.
+        if (options.refetchFailedDays === true && jobs.indexOf('orders') >= 0 && state.get('tieout').failedDays.some((d) => failedAtStart.indexOf(d) < 0) && budget.canStartStep()) {
+          const again = refetchFailedDays(ctx);
+          if (again) messages.push(again);
+          allCaughtUp = false;
+        }
+      }
       // Columns chosen later are filled last, with what the run has left: new orders never wait for them.
       if (allCaughtUp && jobs.indexOf('orders') >= 0 && fillDue(ctx)) {
         const filled = budget.canStartStep() ? runColumnFill(ctx) : null;
@@ -264,10 +274,11 @@ export function runSync(options: RunOptions): RunOutcome {
   } finally {
     lock.releaseLock();
   }
-  // Orders and products changed: the figures behind them did (a cost correction or refund moves
-  // the order, spec 3.1). Daily P&L days are rewritten every run (trailing window) and do not count.
+  // Orders, products or Daily P&L days changed: the figures behind the formulas did (a cost correction
+  // or refund moves the order, spec 3.1; a silent one moves only the P&L day, which PROFIT_DAILY and
+  // PROFIT_MONTHLY read). P&L days count only when written: the daily job writes only days that differ.
   // A failed run leaves the formulas that ran meanwhile with its error: the next good run re-enters them.
-  const changed = result.counts.ordersAdded + result.counts.ordersUpdated + result.counts.products + result.counts.variants;
+  const changed = result.counts.ordersAdded + result.counts.ordersUpdated + result.counts.products + result.counts.variants + result.counts.days;
   if (result.outcome === 'error') markFormulasOwed();
   else if (changed > 0 || formulasOwed()) refreshFormulasAfterSync(workbook);
   return result;
@@ -334,16 +345,18 @@ function pauseNote(sheetsStoreId: string | null): string {
 }
 
 /**
- * Orders changed in this run (new changes or gone marks), Sync now fetched the ✗ days again (in
- * this step or an earlier one of the same Sync now), the basis is being refreshed, a Daily P&L day
- * was skipped or written after being skipped (its ✗ in Checks names it), or the last tie-out is a day old.
+ * Orders or Daily P&L days changed in this run (new changes, gone marks, rewritten P&L days: a
+ * silent correction moves only the P&L), Sync now fetched the ✗ days again (in this step or an
+ * earlier one of the same Sync now), the basis is being refreshed, a Daily P&L day was skipped or
+ * written after being skipped (its ✗ in Checks names it), or the last tie-out is a day old.
  */
-function tieoutDue(state: SyncStateStore, watermarkAtStart: string | null, gone: number, basisRefreshed: boolean, skippedDaysChanged: boolean): boolean {
+function tieoutDue(state: SyncStateStore, watermarkAtStart: string | null, counts: SyncCounts, basisRefreshed: boolean, skippedDaysChanged: boolean): boolean {
   const { checkedAt: last, refetchedAt } = state.get('tieout');
   return (
     (typeof refetchedAt === 'number' && last !== null && refetchedAt > last) ||
     state.get('orders').watermark !== watermarkAtStart ||
-    gone > 0 ||
+    counts.ordersGone > 0 ||
+    counts.days > 0 ||
     basisRefreshed ||
     skippedDaysChanged ||
     state.get('sheetsBasis').refreshingSince !== null ||
