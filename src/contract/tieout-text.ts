@@ -24,9 +24,9 @@ export function tieoutScopeText(view: Pick<TieoutView, 'provenFrom' | 'ordersFro
   if (!view.provenFrom) return '';
   const orders = view.ordersFrom
     ? ` Orders from ${view.ordersFrom}: gross_revenue, refunds, net_revenue, cogs, payment_fee, fulfillment_cost, ad_spend_allocated, and tax, ` +
-      "contribution_profit, allocated_overhead, net_profit and shipping_revenue where the Orders sheet syncs them, summed by day and month against the service's Daily P&L. " +
+      "contribution_profit, allocated_overhead, net_profit, shipping_revenue and discount where the Orders sheet syncs them, summed by day and month against the service's Daily P&L. " +
       'Orders figures are proven as day sums per figure, not order by order: two wrong orders that cancel out within a day are not seen. ' +
-      "An order's margin percentages are checked against its own row's figures."
+      "An order's margin percentages are checked against its own row's figures. Line items, an order's cogs_coverage_pct, currency and cost status are not proven."
     : '';
   return `Proves every Daily P&L figure and every Monthly P&L total against the service's daily figures from ${view.provenFrom} to today, to the cent.${orders}`;
 }

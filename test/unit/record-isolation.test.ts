@@ -61,7 +61,7 @@ describe('a record nested 20,000 deep', () => {
   });
 
   it('the day of a skipped order does not tie out, even when the sums agree; its month neither', () => {
-    const pnl = (date: string) => ({ date, gross_revenue: 0, net_revenue: 0, refunds: 0, cogs: 0, payment_fees: 0, fulfillment_cost: 0, shipping_cost: 0, ad_spend: 0, tax: 0, contribution_margin_cm3: 0, opex: 0, amortised_expenses: 0, interest_expense: 0, net_profit: 0 });
+    const pnl = (date: string) => ({ date, gross_revenue: 0, net_revenue: 0, refunds: 0, cogs: 0, payment_fees: 0, fulfillment_cost: 0, shipping_cost: 0, ad_spend: 0, tax: 0, contribution_margin_cm3: 0, opex: 0, amortised_expenses: 0, interest_expense: 0, net_profit: 0, shipping_revenue: 0, discounts: 0 });
     const rows = tieOut({
       orderRows: [],
       dayOf: () => null,

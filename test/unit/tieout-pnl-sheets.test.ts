@@ -25,6 +25,8 @@ function monthlyRow(month: string, first: string, last: string, days: number, fi
   cells[columnIndex(MONTHLY, 'last_day')] = last;
   cells[columnIndex(MONTHLY, 'days')] = days;
   for (const f of PROFIT_TOTALS_FIELDS) cells[columnIndex(MONTHLY, f)] = figures[f] ?? 0;
+  // No net revenue in these months: both margins are 0 (spec 2.3 rule 5), as the sheet writes them.
+  for (const f of ['contribution_margin_pct', 'net_margin_pct']) cells[columnIndex(MONTHLY, f)] = figures[f] ?? 0;
   return cells;
 }
 

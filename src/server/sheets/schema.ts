@@ -320,7 +320,11 @@ export const TIEOUT_FIGURES_WHEN_SYNCED = [
  * shipping_revenue (spec 2.3 reports it apart from gross_revenue; dev/emulator/data/pnl.ts sums it
  * in cents).
  */
-export const TIEOUT_FIGURES_ADDED = [{ figure: 'shipping_revenue', orders: 'shipping_revenue', pnl: ['shipping_revenue'] }] as const;
+export const TIEOUT_FIGURES_ADDED = [
+  { figure: 'shipping_revenue', orders: 'shipping_revenue', pnl: ['shipping_revenue'] },
+  // A reference figure (spec 2.3: not subtracted again), but the P&L's discounts are its orders' discounts summed.
+  { figure: 'discounts', orders: 'discount', pnl: ['discounts'] },
+] as const;
 
 /** The figures compared only where the Orders sheet syncs their column. */
 export const TIEOUT_OPTIONAL = [...TIEOUT_FIGURES_WHEN_SYNCED, ...TIEOUT_FIGURES_ADDED] as const;
@@ -332,8 +336,8 @@ export const TIEOUT_COMPARED = [...TIEOUT_FIGURES, ...TIEOUT_OPTIONAL] as const;
 const NOT_COMPARED =
   "Not matchable from orders: the P&L's cogs_coverage_pct and the orders' margin percentages are ratios, not sums; " +
   "product_margin_cm1 needs the handling part of COGS, which an order does not carry; opex, amortised_expenses and interest_expense " +
-  "apart (and so ebitda): an order carries one allocated_overhead for all three, which is compared with their sum; discounts: " +
-  "an order's discount is a reference figure only (spec 2.3), so neither side proves it. Orders tax, contribution_profit, allocated_overhead, net_profit and shipping_revenue " +
+  "apart (and so ebitda): an order carries one allocated_overhead for all three, which is compared with their sum. " +
+  "Line items and an order's cogs_coverage_pct: no API total confirms them, so they are not proven. Orders tax, contribution_profit, allocated_overhead, net_profit, shipping_revenue and discount " +
   "are compared when the Orders sheet syncs them (Columns). Those P&L figures are proven cell by cell in the pnl_sheet column instead.";
 
 const TIEOUT_FIGURE_COLUMNS = (figures: ReadonlyArray<(typeof TIEOUT_COMPARED)[number]>): ColumnSpec[] =>
