@@ -78,7 +78,7 @@ describe.skipIf(!ready)('a finance analyst\'s first week in the playground (Chro
     const emulatorBefore = await emulatorNow();
     await page().fill('#advance-amount', '2');
     await page().selectOption('#advance-unit', 'hours');
-    await control('button[data-control="clock"]', /^Advance: done\. Both clocks/);
+    await control('button[data-control="clock"]', /^Advance: done\./);
     // Each clock also runs on by itself meanwhile: each moved by at least the two hours.
     expect(stack.runtime.clock.now() - runtimeBefore).toBeGreaterThanOrEqual(2 * 3_600_000);
     expect((await emulatorNow()) - emulatorBefore).toBeGreaterThanOrEqual(2 * 3_600_000);
