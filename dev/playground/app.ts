@@ -13,7 +13,9 @@ import { userEnteredWrite } from '../gas-runtime/spreadsheet/input';
 import { chartViews } from './chart-data';
 import { FormulaCells } from './formula-cells';
 import { customFunctionsOfBundle, globalsOfBundle, injectShim } from './gas-shim';
+import { deleteRow, insertColumnBefore, renameSheet } from './grid-edit';
 import { gridSheets, gridWindow } from './grid-view';
+import { orderIdFor, type OrderRef } from './order-ref';
 import { ensureReportSheet } from './report-sheet';
 import type { PlaygroundStack, RunReply, RunResultLike } from './types';
 import { workbookView } from './workbook-view';
@@ -34,6 +36,8 @@ export interface Playground {
 
 const MAX_BODY_BYTES = 1_000_000;
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+/** The emulator's per-order controls, whose order the page names as typed (an id or the sheet's #number). */
+const ORDER_CONTROL = /^\/_emulator\/orders\/([^/]+)\/(change|patch|vanish)$/;
 
 class BadRequest extends Error {}
 
@@ -118,6 +122,22 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     return n;
   };
 
+  /** An order control's path with the order as the emulator knows it (its id), whatever the person typed. */
+  async function orderControlPath(controlPath: string): Promise<string> {
+    const match = ORDER_CONTROL.exec(controlPath);
+    if (!match) return controlPath;
+    let typed: string;
+    try {
+      typed = decodeURIComponent(match[1]!);
+    } catch {
+      throw new BadRequest('The order is not valid text.');
+    }
+    const orders = ((await stack.control('truth/orders')) as { data?: OrderRef[] }).data ?? [];
+    const id = orderIdFor(typed, orders);
+    if (id === null) throw new BadRequest(`No order ${JSON.stringify(typed)}: type its id (ord_…) or its number as the Orders sheet shows it (#1234).`);
+    return `/_emulator/orders/${encodeURIComponent(id)}/${match[2]!}`;
+  }
+
   async function route(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const method = request.method ?? 'GET';
@@ -178,9 +198,31 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       const result = await stack.runtime.run(name, args, { authMode: 'FULL' });
       return sendJson(response, 200, replyOf(result));
     }
+    if (method === 'POST' && url.pathname === '/playground/grid') {
+      // A user's own edit to the grid's shape, as in the Sheets UI (grid-edit.ts).
+      const body = await readJson(request);
+      const sheet = sheetNamed(body.sheet);
+      try {
+        if (body.edit === 'delete-row') deleteRow(workbook(), sheet, position(body.row, 'row'));
+        else if (body.edit === 'insert-column') insertColumnBefore(workbook(), sheet, position(body.column, 'column'));
+        else if (body.edit === 'rename-sheet' && typeof body.name === 'string') renameSheet(workbook(), sheet, body.name);
+        else throw new BadRequest('edit must be delete-row, insert-column or rename-sheet (with a name).');
+      } catch (error) {
+        throw error instanceof BadRequest ? error : new BadRequest(error instanceof Error ? error.message : String(error));
+      }
+      return sendJson(response, 200, { ok: true, sheet: sheet.name });
+    }
+    if (method === 'POST' && url.pathname === '/playground/clock') {
+      // Both clocks move together, the runtime's (Last sync, triggers) and the emulator's (store data), as the tests' advanceClocks does.
+      const body = await readJson(request);
+      const seconds = Number(body.seconds);
+      if (!Number.isInteger(seconds) || seconds < 1) throw new BadRequest('seconds must be a whole number from 1.');
+      await stack.advanceClocks(seconds * 1000);
+      return sendJson(response, 200, { ok: true, value: (await stack.control('clock')) ?? null });
+    }
     if (method === 'POST' && url.pathname === '/playground/control') {
       const body = await readJson(request);
-      const controlPath = body.path;
+      const controlPath = typeof body.path === 'string' ? await orderControlPath(body.path) : body.path;
       if (typeof controlPath !== 'string' || !/^\/_emulator\/[A-Za-z0-9_\-/]+$/.test(controlPath)) {
         throw new BadRequest('path must be an /_emulator/ control path.');
       }

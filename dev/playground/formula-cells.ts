@@ -142,24 +142,33 @@ export class FormulaCells {
 
   /**
    * The spilled answers of a sheet whose anchor still holds the formula they answer: anchor
-   * position, the cells, and the #REF! message when a cell it would cover has content.
+   * position, the cells, and the #REF! message when a cell it would cover has content — a value,
+   * a formula, or another formula's spilled answer. As in Sheets, the array already on the sheet
+   * keeps its cells: spills claim cells in the order their formulas were entered, and a blocked
+   * spill writes nothing (so it blocks nothing).
    */
   spills(sheet: SheetModel): Array<{ row: number; column: number; cells: SpilledCell[][]; blockedBy?: string }> {
-    const out: Array<{ row: number; column: number; cells: SpilledCell[][]; blockedBy?: string }> = [];
+    const answered: Array<{ row: number; column: number; cells: SpilledCell[][]; entered: number }> = [];
     for (const [k, entry] of this.sheetEntries(sheet)) {
       const [row, column] = k.split(':').map(Number) as [number, number];
       if (entry.result.state !== 'value' || !this.answers(entry, sheet, row, column)) continue;
-      const cells = entry.result.cells;
+      answered.push({ row, column, cells: entry.result.cells, entered: entry.entered ?? 0 });
+    }
+    answered.sort((a, b) => a.entered - b.entered || a.row - b.row || a.column - b.column);
+    const claimed = new Set<string>();
+    const out: Array<{ row: number; column: number; cells: SpilledCell[][]; blockedBy?: string }> = [];
+    for (const { row, column, cells } of answered) {
       let blockedBy: string | undefined;
       for (let r = 0; r < cells.length && !blockedBy; r++) {
         for (let c = 0; c < (cells[r]?.length ?? 0); c++) {
           if (r === 0 && c === 0) continue;
-          if (sheet.value(row + r, column + c) !== undefined || sheet.formula(row + r, column + c) !== undefined) {
+          if (sheet.value(row + r, column + c) !== undefined || sheet.formula(row + r, column + c) !== undefined || claimed.has(key(row + r, column + c))) {
             blockedBy = `${columnToLetters(column + c)}${row + r}`;
             break;
           }
         }
       }
+      if (!blockedBy) cells.forEach((line, r) => line.forEach((_cell, c) => claimed.add(key(row + r, column + c))));
       out.push({ row, column, cells, ...(blockedBy ? { blockedBy } : {}) });
     }
     return out;

@@ -31,6 +31,8 @@ export interface PlaygroundStack {
   runtime: PlaygroundRuntime;
   apiUrl: string;
   control(path: string, body?: unknown): Promise<unknown>;
+  /** Moves the runtime's and the emulator's clocks together (the harness Stack's advanceClocks). */
+  advanceClocks(ms: number): Promise<void>;
   close(): Promise<void>;
 }
 

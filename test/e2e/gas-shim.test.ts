@@ -40,6 +40,7 @@ const stack: PlaygroundStack = {
     exportJson: () => ({ sheets: {} }),
   },
   control: async () => null,
+  advanceClocks: async () => undefined,
   close: async () => undefined,
 };
 

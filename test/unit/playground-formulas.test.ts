@@ -85,6 +85,21 @@ describe('formula cells', () => {
     expect(first![2]).toMatchObject({ t: '#ERROR!', k: 'e', message: 'PROFIT_SUMMARY: start must be a date or YYYY-MM-DD' });
   });
 
+  it('shows #REF! on a formula whose answer would spill over another formula\'s spilled answer, and writes none of it', async () => {
+    const { sheet, formulas } = setup((_name, args) => ({ ok: true, value: args[0] === 'first' ? [['a1', 'b1'], ['a2', 'b2'], ['a3', 'b3']] : [['x1', 'y1'], ['x2', 'y2']] }));
+    sheet.write(1, 2, { formula: '=PROFIT_DAILY("first", "2026-10-31")' }); // B1: spills B1:C3
+    await formulas.settle(sheet);
+    sheet.write(2, 1, { formula: '=PROFIT_DAILY("second", "2026-10-31")' }); // A2: would spill A2:B3, over B2:B3
+    await formulas.settle(sheet);
+    const rows = gridWindow(sheet, 1, 3, formulas).rows;
+    expect(rows.map((line) => [0, 1, 2].map((c) => line[c]?.t ?? ''))).toEqual([
+      ['', 'a1', 'b1'],
+      ['#REF!', 'a2', 'b2'],
+      ['', 'a3', 'b3'],
+    ]);
+    expect(rows[1]![0]).toMatchObject({ k: 'e', message: 'Array result was not expanded because it would overwrite data in B2.' });
+  });
+
   it('does not run formulas it cannot compute, and says why', async () => {
     const { calls, sheet, formulas } = setup(() => ({ ok: true, value: 1 }));
     sheet.write(1, 1, { formula: '=SUM(B1:B3)' });

@@ -1,7 +1,8 @@
 /**
  * Draws the embedded charts of the sheet on show with Chart.js, from the chart specs the add-on
- * built (type, ranges resolved to labels and series by the server, title, stacking), laid out in
- * their anchor order. The page's only hook: renderCharts(host, charts).
+ * built (type, ranges resolved to labels and series by the server, title, stacking), each placed
+ * at its anchor cell over the grid as Sheets places it (so the cells above and beside it stay in
+ * view). The page's only hook: renderCharts(host, charts, place).
  */
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, Title, Tooltip } from 'chart.js';
 
@@ -12,7 +13,7 @@ export interface ChartViewData {
   type: string;
   title: string;
   stacked: boolean;
-  position: { anchorRow: number; anchorColumn: number };
+  position: { anchorRow: number; anchorColumn: number; offsetX?: number; offsetY?: number };
   width: number | null;
   height: number | null;
   labels: string[];
@@ -28,7 +29,10 @@ function chartJsType(type: string): 'line' | 'bar' {
   return type === 'LINE' || type === 'AREA' ? 'line' : 'bar';
 }
 
-export function renderCharts(host: HTMLElement, charts: readonly ChartViewData[]): void {
+/** Where a chart's anchor cell starts in the grid, px. */
+export type ChartPlace = (anchorRow: number, anchorColumn: number) => { left: number; top: number };
+
+export function renderCharts(host: HTMLElement, charts: readonly ChartViewData[], place: ChartPlace): void {
   for (const chart of drawn) chart.destroy();
   drawn = [];
   host.hidden = charts.length === 0;
@@ -39,6 +43,9 @@ export function renderCharts(host: HTMLElement, charts: readonly ChartViewData[]
       figure.className = 'chart';
       figure.dataset.chartId = String(spec.chartId ?? '');
       figure.dataset.chartType = spec.type;
+      const at = place(spec.position.anchorRow, spec.position.anchorColumn);
+      figure.style.left = `${at.left + (spec.position.offsetX ?? 0)}px`;
+      figure.style.top = `${at.top + (spec.position.offsetY ?? 0)}px`;
       const canvas = document.createElement('canvas');
       canvas.width = spec.width ?? 600;
       canvas.height = spec.height ?? 360;

@@ -30,7 +30,7 @@ export function describeControl(kind: string, value: unknown, context: ControlCo
   const v = asObject(value);
   switch (kind) {
     case 'clock':
-      return `The emulator's clock moved ${context.amount ?? 'forward'}: it is now ${localTime(String(v.now), context.timeZone)}. Nothing syncs by itself unless a schedule is set; use Sync now or Fire the scheduled trigger.`;
+      return `Both clocks (the add-on's and the store's) moved ${context.amount ?? 'forward'}: it is now ${localTime(String(v.now), context.timeZone)}. Nothing syncs by itself unless a schedule is set; use Sync now or Fire the scheduled trigger.`;
     case 'orders': {
       const created = Array.isArray(v.created) ? v.created.length : 0;
       return `The store has ${plural(created, 'new order')}. Sync now to bring ${created === 1 ? 'it' : 'them'} into the Orders sheet.`;

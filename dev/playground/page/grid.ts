@@ -44,6 +44,8 @@ export class VirtualGrid {
   private readonly space = div('g-space');
   private readonly top = div('g-top');
   private readonly body = div('g-body');
+  /** Embedded charts float over the cells, each at its anchor cell, as in Sheets. */
+  readonly overlay = div('g-overlay');
   private blocks = new Map<number, Array<Array<GridCell | null>>>();
   /** Blocks read since the last refetch; the others are still drawn until their new rows arrive. */
   private fresh = new Set<number>();
@@ -62,7 +64,7 @@ export class VirtualGrid {
     private readonly fetchRows: (sheet: string, from: number, count: number) => Promise<Array<Array<GridCell | null>>>,
     private readonly onSelect: (selection: Selection) => void,
   ) {
-    this.space.append(this.top, this.body);
+    this.space.append(this.top, this.body, this.overlay);
     host.append(this.space);
     host.addEventListener('scroll', () => this.schedule());
     host.addEventListener('click', (event) => {
@@ -111,6 +113,14 @@ export class VirtualGrid {
     const frozen = this.sheet.frozenRows;
     this.host.scrollTop = Math.max(0, (row - frozen - 1) * ROW_HEIGHT);
     this.render();
+  }
+
+  /** The top-left corner of a cell in the grid's scrolling space, px (where a chart anchored there starts). */
+  offsetOf(row: number, column: number): { left: number; top: number } {
+    const widths = this.sheet?.widths ?? [];
+    let left = ROW_NUMBER_WIDTH;
+    for (let c = 1; c < column; c++) left += widths[c - 1] ?? 100;
+    return { left, top: HEADER_HEIGHT + (row - 1) * ROW_HEIGHT };
   }
 
   select(row: number, column: number): void {

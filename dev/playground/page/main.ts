@@ -64,6 +64,7 @@ function showSelection(selection: Selection): void {
 }
 
 const grid = new VirtualGrid(byId('grid'), fetchRows, showSelection);
+grid.overlay.append(byId('charts'));
 
 async function commitEdit(): Promise<void> {
   if (!editing) return;
@@ -168,13 +169,13 @@ async function renderSheetCharts(sheet: GridSheet | undefined, changed: boolean)
   const host = byId<HTMLDivElement>('charts');
   if (!sheet || sheet.charts === 0) {
     chartsShown = '';
-    renderCharts(host, []);
+    renderCharts(host, [], grid.offsetOf.bind(grid));
     return;
   }
   if (!changed && chartsShown === sheet.name) return;
   chartsShown = sheet.name;
   const { charts } = await getJson<{ charts: ChartViewData[] }>(`/playground/charts?sheet=${encodeURIComponent(sheet.name)}`);
-  renderCharts(host, charts);
+  renderCharts(host, charts, grid.offsetOf.bind(grid));
 }
 
 function describeTriggers(triggers: TriggerView[]): string {
@@ -262,8 +263,6 @@ function clockSeconds(): { seconds: number; amount: string } {
 function controlRequest(kind: string): { path: string; body?: unknown } {
   const orderId = encodeURIComponent(byId<HTMLInputElement>('order-id').value.trim());
   switch (kind) {
-    case 'clock':
-      return { path: '/_emulator/clock', body: { advance_seconds: clockSeconds().seconds } };
     case 'orders':
       return { path: '/_emulator/orders', body: { count: numberOf('order-count') } };
     case 'change':
@@ -309,14 +308,15 @@ async function withResult(label: string, action: () => Promise<Reply>, words: (v
 document.querySelectorAll<HTMLButtonElement>('[data-control]').forEach((button) => {
   button.addEventListener('click', () => {
     const kind = button.dataset.control ?? '';
-    const request = controlRequest(kind);
     const context = {
       timeZone: view?.timeZone ?? 'UTC',
       amount: clockSeconds().amount,
       changeKind: byId<HTMLSelectElement>('change-kind').value,
       faultStatus: byId<HTMLSelectElement>('fault-status').value,
     };
-    void withResult(button.textContent ?? 'Control', () => post('/playground/control', request), (value) => describeControl(kind, value, context));
+    // The clock moves both clocks (the add-on's and the store's) through the playground, not the emulator alone.
+    const action = kind === 'clock' ? () => post('/playground/clock', { seconds: clockSeconds().seconds }) : () => post('/playground/control', controlRequest(kind));
+    void withResult(button.textContent ?? 'Control', action, (value) => describeControl(kind, value, context));
   });
 });
 byId('fire-trigger').addEventListener('click', () => void withResult('Scheduled trigger', () => post('/playground/trigger', {}), describeScheduledRun));
@@ -340,11 +340,37 @@ byId('last-row').addEventListener('click', () => {
   const sheet = grid.current;
   if (sheet) grid.scrollToRow(Math.max(1, sheet.lastRow - 5));
 });
+async function gridEdit(label: string, edit: Record<string, unknown>): Promise<void> {
+  const sheet = grid.current;
+  if (!sheet) return;
+  const reply = await post('/playground/grid', { sheet: sheet.name, ...edit });
+  byId('control-result').textContent = reply.ok ? `${label}: done.` : `${label} failed: ${reply.error.message}`;
+  if (reply.ok && edit.edit === 'rename-sheet') chosen = String(edit.name).trim();
+  await refreshSheets(true);
+}
+byId('delete-row').addEventListener('click', () => {
+  const at = grid.selection;
+  if (at) void gridEdit(`Delete row ${at.row}`, { edit: 'delete-row', row: at.row });
+  else byId('control-result').textContent = 'Delete row: click a cell of the row first.';
+});
+byId('insert-column').addEventListener('click', () => {
+  const at = grid.selection;
+  if (at) void gridEdit(`Insert 1 column left of ${columnLetters(at.column)}`, { edit: 'insert-column', column: at.column });
+  else byId('control-result').textContent = 'Insert column: click a cell of the column first.';
+});
+byId('rename-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  void gridEdit('Rename sheet', { edit: 'rename-sheet', name: byId<HTMLInputElement>('sheet-name').value });
+});
 byId('reload-sidebar').addEventListener('click', () => {
   byId<HTMLIFrameElement>('sidebar').contentWindow?.location.reload();
 });
 window.addEventListener('message', (event) => {
   const data = event.data as { type?: string } | null;
-  if (data && data.type === 'playground:ran') void refreshSheets(true);
+  if (data && data.type === 'playground:ran') {
+    // Inserting the dashboard shows it, as Sheets shows the sheet the add-on just filled.
+    if ((data as { name?: string }).name === 'insertDashboard') chosen = 'Dashboard';
+    void refreshSheets(true);
+  }
 });
 void refreshSheets(true);
