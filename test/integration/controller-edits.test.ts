@@ -7,10 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
 import { startStack, type Stack } from '../../dev/harness/index';
-import { sheetTable, syncUntilCaughtUp } from './sync-support';
+import { checksRow, checksScope, sheetTable, syncUntilCaughtUp } from './sync-support';
 
 type Json = Record<string, unknown>;
-type Row = Array<string | number | boolean>;
 let stack: Stack;
 let timeZone = '';
 let today = '';
@@ -32,10 +31,9 @@ const localDay = (iso: string): string => new Date(iso).toLocaleDateString('en-C
 const sheet = (name: string): SheetModel => (stack.runtime.workbook as unknown as Workbook).sheetByName(name) as SheetModel;
 
 function checksResult(period: string): { result: unknown; note: unknown } {
-  const [headers, ...rows] = sheetTable(stack, 'Checks') as Row[];
-  const row = rows.find((r) => r[headers.indexOf('period')] === period);
+  const row = checksRow(stack, period);
   expect(row, `Checks has a row for ${period}`).toBeDefined();
-  return { result: row![headers.indexOf('result')], note: row![headers.indexOf('note')] };
+  return row!;
 }
 
 async function tieOutNow(): Promise<void> {
@@ -110,9 +108,7 @@ describe('controller: user edits of synced and built figures', () => {
     ]);
     try {
       await tieOutNow();
-      const [ch, ...checks] = sheetTable(stack, 'Checks') as Row[];
-      const scope = checks.find((r) => r[ch.indexOf('kind')] === 'scope');
-      expect(String(scope?.[ch.indexOf('note')]), `${day}: Orders cogs of ${String(orders[0].id)} reads ${va + 5} (API ${va}), of ${String(orders[1].id)} ${vb - 5} (API ${vb}); Checks says ${String(checksResult(day).result)}`).toMatch(/proven as day sums per figure, not order by order/);
+      expect(checksScope(stack), `${day}: Orders cogs of ${String(orders[0].id)} reads ${va + 5} (API ${va}), of ${String(orders[1].id)} ${vb - 5} (API ${vb}); Checks says ${String(checksResult(day).result)}`).toMatch(/proven as day sums per figure, not order by order/);
     } finally {
       restore();
     }
@@ -150,8 +146,7 @@ describe('controller: user edits of synced and built figures', () => {
       try {
         await tieOutNow();
         const c = checksResult(day);
-        const [ch, ...checks] = sheetTable(stack, 'Checks') as Row[];
-        const scope = String(checks.find((r) => r[ch.indexOf('kind')] === 'scope')?.[ch.indexOf('note')] ?? '');
+        const scope = checksScope(stack);
         const said = new RegExp(`${sheet === 'Orders' ? "an order's cogs_coverage_pct" : 'Line items'}.*not proven`).test(scope);
         expect(c.result === '✗' || said, `${day}: ${sheet} ${column} of ${String(rows[at][0])} reads ${Number(original) + 12.34} (API ${original}); Checks says ${String(c.result)}; scope: ${scope}`).toBe(true);
       } finally {

@@ -5,10 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
-import { compareWithTruth, sheetTable, syncUntilCaughtUp } from './sync-support';
+import { checksRow, checksScope, compareWithTruth, sheetTable, syncUntilCaughtUp } from './sync-support';
 
 type Json = Record<string, unknown>;
-type Row = Array<string | number | boolean>;
 let stack: Stack;
 let timeZone = '';
 let today = '';
@@ -41,15 +40,7 @@ function cellOf(name: string, key: string, header: string): unknown {
 }
 
 function checks(period: string): { result: unknown; note: unknown } {
-  const [headers, ...rows] = sheetTable(stack, 'Checks') as Row[];
-  const row = rows.find((r) => r[headers.indexOf('period')] === period);
-  return { result: row?.[headers.indexOf('result')], note: row?.[headers.indexOf('note')] };
-}
-
-/** The Checks sheet's scope line: which figures it proves, and which it does not. */
-function scopeNote(): string {
-  const [headers, ...rows] = sheetTable(stack, 'Checks') as Row[];
-  return String(rows.find((r) => r[headers.indexOf('kind')] === 'scope')?.[headers.indexOf('note')] ?? '');
+  return checksRow(stack, period) ?? { result: undefined, note: undefined };
 }
 
 async function checkAgain(): Promise<void> {
@@ -111,7 +102,7 @@ describe('controller: corrections whose change marker did not move', () => {
     const c = checks(day);
     // The emulator's P&L sums an order's amounts whatever its currency, so no total moves: until the
     // add-on re-reads such orders, Checks must at least say that an order's currency is not proven.
-    const said = /currency and cost status are not proven/.test(scopeNote());
+    const said = /currency and cost status are not proven/.test(checksScope(stack));
     expect(held === 'EUR' || c.result === '✗' || said, `Orders ${id} currency reads ${String(held)}, the API says EUR (net_revenue ${String(cellOf('Orders', id, 'net_revenue'))} summed as the store's currency); Checks ${day} ${String(c.result)}: ${String(c.note)}`).toBe(true);
   });
 

@@ -85,6 +85,19 @@ export function sheetTable(stack: Stack, name: string): Table {
   return (stack.runtime.exportJson().sheets[name] ?? []) as Table;
 }
 
+/** The Checks sheet's result and note for a period (a day or a month); undefined when it has no row. */
+export function checksRow(stack: Stack, period: string): { result: Cell; note: Cell } | undefined {
+  const [headers = [], ...rows] = sheetTable(stack, 'Checks');
+  const row = rows.find((r) => r[headers.indexOf('period')] === period);
+  return row ? { result: row[headers.indexOf('result')], note: row[headers.indexOf('note')] } : undefined;
+}
+
+/** The Checks sheet's scope line: which figures it proves, from which day, and which it does not. */
+export function checksScope(stack: Stack): string {
+  const [headers = [], ...rows] = sheetTable(stack, 'Checks');
+  return String(rows.find((r) => r[headers.indexOf('kind')] === 'scope')?.[headers.indexOf('note')] ?? '');
+}
+
 function rowsByKey(table: Table, keyHeader: string, sheet: string, out: Comparison): Map<string, Record<string, Cell>> {
   const [headers = [], ...rows] = table;
   const k = headers.indexOf(keyHeader);
