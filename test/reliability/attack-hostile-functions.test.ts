@@ -4,18 +4,14 @@
  * add-on cannot read, never V8's raw "Maximum call stack size exceeded".
  */
 import { afterEach, expect, it } from 'vitest';
-import { deepArrayText, startHostileFront, type HostileFront } from './support/hostile-front';
-import { startReliabilityStack, type ReliabilityStack } from './support/reliability-stack';
+import { deepArrayText, stackBehindHostileFront, type FrontedStack } from './support/hostile-front';
 import { runUntilSettled } from './support/verdict';
 
-let stack: ReliabilityStack | undefined;
-let front: HostileFront | undefined;
+let fronted: FrontedStack | undefined;
 
 afterEach(async () => {
-  await stack?.close();
-  await front?.close();
-  stack = undefined;
-  front = undefined;
+  await fronted?.close();
+  fronted = undefined;
 });
 
 const CASES: Array<{ fn: string; args: unknown[]; path: string; poison: (json: Record<string, unknown>) => void }> = [
@@ -25,10 +21,7 @@ const CASES: Array<{ fn: string; args: unknown[]; path: string; poison: (json: R
 
 for (const c of CASES) {
   it(`${c.fn} fed a value nested 20,000 deep fails with a clear message, not a raw stack overflow`, async () => {
-    const f = (front = await startHostileFront());
-    const s = (stack = await startReliabilityStack({ orders: 20, seed: 7, urlFetchAllow: [`${f.url}/`] }));
-    f.upstream = s.apiUrl;
-    s.runtime.properties.script.set('MA_API_BASE_URL', f.url);
+    const { s, f } = (fronted = await stackBehindHostileFront());
     expect((await runUntilSettled(s)).outcome).toBe('ok');
     let poisoned = 0;
     f.rewrite = (req, status, body) => {

@@ -6,33 +6,20 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { sidebarConnection } from '../../dev/harness/inspect';
 import { sheetTable } from '../integration/sync-support';
-import { deepArrayText, startHostileFront, type HostileFront } from './support/hostile-front';
-import { startReliabilityStack, type ReliabilityStack } from './support/reliability-stack';
+import { deepArrayText, stackBehindHostileFront, type FrontedStack } from './support/hostile-front';
 import { runUntilSettled, tokensIn } from './support/verdict';
 
 const HOUR_MS = 3_600_000;
-let stack: ReliabilityStack | undefined;
-let front: HostileFront | undefined;
+let fronted: FrontedStack | undefined;
 
 afterEach(async () => {
-  await stack?.close();
-  await front?.close();
-  stack = undefined;
-  front = undefined;
+  await fronted?.close();
+  fronted = undefined;
 });
-
-/** A connected stack whose MA_API_BASE_URL points at the hostile front (which passes everything through until told otherwise). */
-async function behindFront(): Promise<{ s: ReliabilityStack; f: HostileFront }> {
-  const f = (front = await startHostileFront());
-  const s = (stack = await startReliabilityStack({ orders: 20, seed: 7, urlFetchAllow: [`${f.url}/`] }));
-  f.upstream = s.apiUrl;
-  s.runtime.properties.script.set('MA_API_BASE_URL', f.url);
-  return { s, f };
-}
 
 describe('issue 19 item 5 variant: one hostile Daily P&L record', () => {
   it('a day whose net_profit is nested 20,000 deep is skipped on its own: every run ends ok and the other days are written', async () => {
-    const { s, f } = await behindFront();
+    const { s, f } = (fronted = await stackBehindHostileFront());
     let poisoned = 0;
     f.rewrite = (req, status, body) => {
       if (!req.path.startsWith('/api/v1/profitability/daily') || status !== 200) return null;
@@ -59,7 +46,7 @@ describe('issue 19 item 5 variant: one hostile Daily P&L record', () => {
 
 describe('issue 19 item 6 variant: the scopes of a refreshed token', () => {
   it('a refresh answer granting fewer scopes than asked for does not leave the connection shown Connected with the old scopes', async () => {
-    const { s, f } = await behindFront();
+    const { s, f } = (fronted = await stackBehindHostileFront());
     let narrowed = 0;
     f.rewrite = (req, status, body) => {
       if (req.method !== 'POST' || !req.path.startsWith('/api/auth/oauth2/token') || !req.body.includes('grant_type=refresh_token') || status !== 200) return null;

@@ -6,25 +6,19 @@
  */
 import { afterEach, expect, it } from 'vitest';
 import { sheetTable } from '../integration/sync-support';
-import { deepArrayText, startHostileFront, type HostileFront } from './support/hostile-front';
-import { startReliabilityStack, type ReliabilityStack } from './support/reliability-stack';
+import { deepArrayText, stackBehindHostileFront, type FrontedStack } from './support/hostile-front';
+import type { ReliabilityStack } from './support/reliability-stack';
 import { runUntilSettled } from './support/verdict';
 
-let stack: ReliabilityStack | undefined;
-let front: HostileFront | undefined;
+let fronted: FrontedStack | undefined;
 
 afterEach(async () => {
-  await stack?.close();
-  await front?.close();
-  stack = undefined;
-  front = undefined;
+  await fronted?.close();
+  fronted = undefined;
 });
 
 it('the reconciliation pass marks no order gone when the service lists one with a value nested 20,000 deep', async () => {
-  const f = (front = await startHostileFront());
-  const s = (stack = await startReliabilityStack({ orders: 20, seed: 7, urlFetchAllow: [`${f.url}/`] }));
-  f.upstream = s.apiUrl;
-  s.runtime.properties.script.set('MA_API_BASE_URL', f.url);
+  const { s, f } = (fronted = await stackBehindHostileFront());
   expect((await runUntilSettled(s)).outcome).toBe('ok');
   const statusesBefore = statuses(s);
   let hostileId: string | null = null;

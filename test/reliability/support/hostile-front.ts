@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { startReliabilityStack, type ReliabilityStack } from './reliability-stack';
 
 export interface FrontRequest {
   method: string;
@@ -74,4 +75,27 @@ export async function startHostileFront(): Promise<HostileFront> {
 /** JSON text of an array nested `depth` deep (JSON.stringify cannot build it: it recurses). */
 export function deepArrayText(depth: number): string {
   return '['.repeat(depth) + ']'.repeat(depth);
+}
+
+/** A connected stack whose MA_API_BASE_URL points at a hostile front (which passes everything through until told otherwise). */
+export interface FrontedStack {
+  s: ReliabilityStack;
+  f: HostileFront;
+  /** The stack first, then the front. */
+  close(): Promise<void>;
+}
+
+export async function stackBehindHostileFront(): Promise<FrontedStack> {
+  const f = await startHostileFront();
+  const s = await startReliabilityStack({ orders: 20, seed: 7, urlFetchAllow: [`${f.url}/`] });
+  f.upstream = s.apiUrl;
+  s.runtime.properties.script.set('MA_API_BASE_URL', f.url);
+  return {
+    s,
+    f,
+    close: async () => {
+      await s.close();
+      await f.close();
+    },
+  };
 }
