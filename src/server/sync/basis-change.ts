@@ -27,9 +27,7 @@ function sameBasis(a: SheetsBasis['basis'], b: SheetsBasis['basis']): boolean {
 
 export function basisWords(basis: SheetsBasis['basis']): string {
   if (!basis) return 'unknown basis';
-  // The service's text, read as text whatever it sent (a hostile non-string never reaches .replace).
-  const words = (value: unknown): string => (typeof value === 'string' ? value.replace('_', ' ') : 'unknown');
-  return `tax ${basis.taxTreatedAsCost === true ? 'treated as a cost' : 'not treated as a cost'}, refunds on the ${words(basis.refundRecognition)}, ${words(basis.adSpend)} ad spend`;
+  return `tax ${basis.taxTreatedAsCost ? 'treated as a cost' : 'not treated as a cost'}, refunds on the ${basis.refundRecognition.replace('_', ' ')}, ${basis.adSpend.replace('_', ' ')} ad spend`;
 }
 
 /** Before the jobs: a basis that changed restarts every order and day; returns what to tell the user. */
