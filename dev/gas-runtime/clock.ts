@@ -49,11 +49,13 @@ export class RuntimeClock {
   /**
    * Moves the clock on to `target` if it is behind it; returns the ms it moved. Concurrent
    * executions each spend time on their own timeline: the shared clock is the furthest of them.
+   * `real`: the real-time reading `target` was computed from (a second reading a millisecond
+   * later would make the move 1 ms short).
    */
-  advanceTo(target: number): number {
+  advanceTo(target: number, real: number = this.real()): number {
     for (;;) {
       const offset = Atomics.load(this.offset, 0);
-      const behind = Math.round(target - (this.real() + Number(offset)));
+      const behind = Math.round(target - (real + Number(offset)));
       if (behind <= 0) return 0;
       if (Atomics.compareExchange(this.offset, 0, offset, offset + BigInt(behind)) === offset) return behind;
     }

@@ -41,6 +41,10 @@ describe.skipIf(!ready)('a finance analyst\'s first week in the playground (Chro
     expect(result).toMatch(done);
     return result;
   };
+  const sharedAccessFresh = (): boolean => {
+    const shared = stack.runtime.properties.document.get('ma.accessToken');
+    return shared !== null && (JSON.parse(shared) as { expiresAt: number }).expiresAt > stack.runtime.clock.now() + 60_000;
+  };
   const ordersColumn = (name: string): number => (workbook().sheetByName('Orders')!.rows[0]!.v as unknown[]).indexOf(name) + 1;
 
   beforeAll(async () => {
@@ -82,6 +86,9 @@ describe.skipIf(!ready)('a finance analyst\'s first week in the playground (Chro
     // Each clock also runs on by itself meanwhile: each moved by at least the two hours.
     expect(stack.runtime.clock.now() - runtimeBefore).toBeGreaterThanOrEqual(2 * 3_600_000);
     expect((await emulatorNow()) - emulatorBefore).toBeGreaterThanOrEqual(2 * 3_600_000);
+    // The access token ran out meanwhile. Formulas never renew it; the open sidebar does at its
+    // next look (every few seconds), and only then can the formulas below read data.
+    await expect.poll(sharedAccessFresh, { timeout: 30_000 }).toBe(true);
   }, 60_000);
 
   it('a formula whose answer would spill over another formula\'s answer shows #REF! and writes nothing', async () => {

@@ -79,13 +79,13 @@ export class Execution {
   }
 
   /** Where this execution's own time is. Never ahead of the shared clock, which is the furthest execution. */
-  private ownNow(): number {
-    return this.startedAt + this.passedMs() + this.spentMs;
+  private ownNow(real: number = this.env.clock.real()): number {
+    return this.startedAt + this.passedMs(real) + this.spentMs;
   }
 
   /** Time that passed for everyone since this execution started: real time, and clock.advance(). */
-  private passedMs(): number {
-    return this.env.clock.real() - this.realStart + (this.env.clock.advanced() - this.advancedAtStart);
+  private passedMs(real: number = this.env.clock.real()): number {
+    return real - this.realStart + (this.env.clock.advanced() - this.advancedAtStart);
   }
 
   /**
@@ -95,7 +95,8 @@ export class Execution {
    */
   async spend(ms: number): Promise<void> {
     this.spentMs += ms;
-    const moved = this.env.clock.advanceTo(this.ownNow());
+    const real = this.env.clock.real();
+    const moved = this.env.clock.advanceTo(this.ownNow(real), real);
     if (moved > 0 && this.env.onSleep) await this.env.onSleep(moved);
   }
 
