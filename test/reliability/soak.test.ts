@@ -8,9 +8,11 @@ import { runSoak } from './soak';
 /** Seeds that once failed, with the operations they needed to fail. */
 const REGRESSION_SEEDS: ReadonlyArray<readonly [number, number]> = [
   [1, 150],
-  // Client disabled, then the grant moved: the sidebar said "contact the operator" for ever (fixed in the recheck).
-  [1, 1000],
 ];
+// Seed 1 also failed at 1,000 operations (client disabled, then the grant moved: the sidebar said
+// "contact the operator" for ever). That sequence is replayed directly, in seconds, by
+// test/integration/connect-lifecycle.test.ts ("[soak seed 1]"); `npm run reliability` still runs
+// 1,000 operations a seed.
 
 describe('seeded soak', () => {
   it.each(REGRESSION_SEEDS)('seed %i, %i operations: sheets equal the truth, no token anywhere, connected', async (seed, operations) => {
