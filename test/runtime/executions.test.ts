@@ -84,6 +84,17 @@ describe('the runtime clock drives the script\'s Date', () => {
       await rt.close();
     }
   });
+  it('a host that cannot move its other clocks (onSleep fails, e.g. the emulator closed) ends the execution with that error, never an unhandled rejection', async () => {
+    const rt = await basicRuntime({ costModel: true, onSleep: async () => { throw new Error('connect ECONNREFUSED 127.0.0.1:1'); } });
+    try {
+      // A property read's modelled 40 ms is what moves the clock here.
+      const result = await rt.run('getProperty', ['any']);
+      expect(result.ok).toBe(false);
+      expect(result.error?.message).toContain('ECONNREFUSED');
+    } finally {
+      await rt.close();
+    }
+  });
 });
 
 describe('the time limit ends an execution as Apps Script does', () => {

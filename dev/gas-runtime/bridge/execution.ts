@@ -97,7 +97,7 @@ export class Execution {
     this.spentMs += ms;
     const real = this.env.clock.real();
     const moved = this.env.clock.advanceTo(this.ownNow(real), real);
-    if (moved > 0 && this.env.onSleep) await this.env.onSleep(moved);
+    if (moved > 0 && this.env.onSleep && !this.finished) await this.env.onSleep(moved);
   }
 
   /** After waiting on a lock: the holder's time has passed, so this execution is at least at the shared clock. */
@@ -123,7 +123,11 @@ export class Execution {
     };
     return new Promise<ExecutionResult>((resolve) => {
       this.settle = resolve;
-      this.channel.port1.on('message', (message: WorkerToHost) => void this.onMessage(message));
+      // A host failure while serving (onSleep cannot reach the emulator any more) ends this execution
+      // with its message; left to itself it was an unhandled rejection that took the process down.
+      this.channel.port1.on('message', (message: WorkerToHost) =>
+        void this.onMessage(message).catch((error: unknown) => this.finish({ ok: false, error: { name: 'Exception', message: error instanceof Error ? error.message : String(error) } })),
+      );
       const worker = new Worker(code, { eval: true, workerData: start, transferList: [this.channel.port2] });
       this.worker = worker;
       worker.on('error', (error) => this.finish({ ok: false, error: { name: error.name, message: error.message } }));
