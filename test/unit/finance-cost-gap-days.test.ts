@@ -71,6 +71,18 @@ describe('incomplete-cost counts kept per day', () => {
     }
   });
 
+  it('say whether they changed: the same rows again write nothing, a changed order does', () => {
+    const rows = orderRows(200);
+    const props = fakeProperties();
+    expect(saveCostGapDays(props, rows)).toBe(true);
+    const kept = new Map(props.map);
+    expect(saveCostGapDays(props, rows)).toBe(false);
+    expect(props.map).toEqual(kept);
+    const corrected = rows.map((r, i) => (i === 0 ? { ...r, source: 'catalog', coverage: 100 } : r));
+    expect(saveCostGapDays(props, corrected)).toBe(true);
+    expect(readCostGapDays(props, '2025-01-01', '2026-12-31', 'USD')).toEqual(costGapsOf(corrected, 'USD', '2025-01-01', '2026-12-31'));
+  });
+
   it('are unknown before a sync counted them, and when the Orders sheet had no rows', () => {
     const props = fakeProperties();
     expect(readCostGapDays(props, '2026-01-01', '2026-01-31', 'USD')).toBeNull();

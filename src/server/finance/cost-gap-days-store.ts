@@ -34,8 +34,12 @@ interface CostGapIndex {
   before: string | null;
 }
 
-/** At sync time: the figures of every placed day of `rows` (the whole Orders sheet), replacing what was stored. */
-export function saveCostGapDays(props: Properties, rows: readonly CostGapRow[]): void {
+/**
+ * At sync time: the figures of every placed day of `rows` (the whole Orders sheet), replacing what
+ * was stored. True when they changed: the formulas showing them must be recalculated (a run that
+ * wrote nothing new can still count differently, e.g. the first tie-out after an interrupted one).
+ */
+export function saveCostGapDays(props: Properties, rows: readonly CostGapRow[]): boolean {
   const months = [...costGapMonthsOf(rows)].sort(([a], [b]) => (a < b ? 1 : -1));
   const index: CostGapIndex = { rows: rows.length, months: [], big: [], before: null };
   const values: Record<string, string> = {};
@@ -55,11 +59,14 @@ export function saveCostGapDays(props: Properties, rows: readonly CostGapRow[]):
     index.months.push(month);
     values[monthKey(month)] = text;
   }
-  const previous = readIndex(props);
   values[INDEX_KEY] = JSON.stringify(index);
+  const stored = props.getProperties();
+  const stale = (parseIndex(stored[INDEX_KEY] ?? null)?.months ?? []).map(monthKey).filter((key) => !(key in values));
+  if (stale.length === 0 && Object.entries(values).every(([key, text]) => stored[key] === text)) return false;
   // The months and their index in one call: a formula never reads an index naming months not written.
   props.setProperties(values);
-  for (const month of previous?.months ?? []) if (!(monthKey(month) in values)) props.deleteProperty(monthKey(month));
+  for (const key of stale) props.deleteProperty(key);
+  return true;
 }
 
 /**
@@ -84,7 +91,10 @@ export function readCostGapDays(props: Properties, start: string, end: string, s
 }
 
 function readIndex(props: Properties): CostGapIndex | null {
-  const text = props.getProperty(INDEX_KEY);
+  return parseIndex(props.getProperty(INDEX_KEY));
+}
+
+function parseIndex(text: string | null): CostGapIndex | null {
   if (text === null) return null;
   try {
     const index = JSON.parse(text) as Partial<CostGapIndex>;

@@ -10,6 +10,7 @@
 import { costGapsOf, gapRowsOfTable } from './cost-gaps';
 import { saveCostGapDays } from './cost-gap-days-store';
 import { documentProperties } from '../platform/properties';
+import { markFormulasOwed } from '../functions/formulas-owed';
 import { instantToLocalDate, type CellValue } from '../sheets/cells';
 import type { RowWrite } from '../sheets/row-writes';
 import { buildRow } from '../sheets/rows';
@@ -55,7 +56,7 @@ export function writeTieout(ctx: JobContext): string {
   // and keeps them per day for the formulas, which then never read Orders (cost-gap-days-store.ts).
   const gapRows = gapRowsOfTable(orderRows);
   ctx.state.save('costGaps', { ...costGapsOf(gapRows, ctx.state.get('meta').storeCurrency), checkedAt: ctx.now() });
-  saveCostGapDays(documentProperties(), gapRows);
+  if (saveCostGapDays(documentProperties(), gapRows)) markFormulasOwed();
   const placed = columnIndex(ORDERS, 'placed_date');
   let first: string | null = null;
   for (const row of orderRows) {
