@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
 import { startStack, type Stack } from '../../dev/harness/index';
-import { syncUntilCaughtUp } from './sync-support';
+import { sheetTable, syncUntilCaughtUp } from './sync-support';
 
 type Json = Record<string, unknown>;
 const ADD_ON = '=PROFIT_SUMMARY("2026-10-01","2026-10-31","net_profit")';
@@ -75,4 +75,25 @@ describe('formulas recalculate after a sync that changed data', () => {
     expect(report.formulaEntry(1, 1)!).toBeGreaterThan(before);
     expect(report.formula(1, 1)).toBe(ADD_ON);
   });
+
+  it('incomplete-cost counts that changed with nothing new synced (an Orders cost cell edited, then Check again): the formulas are entered again, and they count as the sheet reads (issue 23)', async () => {
+    const [headers, ...rows] = sheetTable(stack, 'Orders');
+    const col = (name: string): number => headers.indexOf(name);
+    const index = rows.findIndex((r) => r[col('status')] === 'active' && r[col('cogs_source')] !== 'unknown' && Number(r[col('cogs_coverage_pct')]) >= 100);
+    expect(index).toBeGreaterThanOrEqual(0);
+    const day = String(rows[index][col('placed_date')]).slice(0, 10);
+    expect(day).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    const count = async (): Promise<unknown> => {
+      const r = await stack.runtime.run('PROFIT_SUMMARY', [day, day, 'orders_with_incomplete_costs'], { authMode: 'CUSTOM_FUNCTION' });
+      expect(r.ok, r.error?.message).toBe(true);
+      return (r.value as unknown[][])[0][0];
+    };
+    const before = Number(await count());
+    const entry = report.formulaEntry(1, 1)!;
+    (stack.runtime.workbook as unknown as Workbook).sheetByName('Orders')!.write(index + 2, col('cogs_source') + 1, { value: 'unknown' });
+    const checked = await stack.runtime.run('tieOutNow', []);
+    expect(checked.ok, checked.error?.message).toBe(true);
+    expect(report.formulaEntry(1, 1)!).toBeGreaterThan(entry);
+    expect(await count()).toBe(before + 1);
+  }, 120_000);
 });

@@ -61,29 +61,55 @@ export function gapRowsOfTable(rows: readonly unknown[][]): CostGapRow[] {
  * is the currency netRevenue is in (null: unknown, then only rows without a currency are summed there).
  */
 export function costGapsOf(rows: Iterable<CostGapRow>, storeCurrency: string | null, fromDay: string | null = null, toDay: string | null = null): CostGaps {
-  let orders = 0;
-  let counted = 0;
-  const cents = new Map<string | null, { orders: number; cents: number }>();
+  const tally = new CostGapTally();
   for (const row of rows) {
     if (row.status !== 'active') continue;
     if (fromDay !== null && (row.placedDay === null || row.placedDay < fromDay)) continue;
     if (toDay !== null && (row.placedDay === null || row.placedDay > toDay)) continue;
-    counted++;
+    tally.counted++;
     const status = costStatusOf(row.source, row.coverage);
     if (status !== 'incomplete' && status !== 'unknown') continue;
-    orders++;
-    const currency = typeof row.currency === 'string' && row.currency.trim() !== '' ? row.currency.trim().toUpperCase() : storeCurrency;
-    const acc = cents.get(currency) ?? { orders: 0, cents: 0 };
-    acc.orders++;
-    if (typeof row.netRevenue === 'number' && Number.isFinite(row.netRevenue)) acc.cents += Math.round(row.netRevenue * 100);
-    cents.set(currency, acc);
+    tally.add(currencyCodeOf(row.currency), 1, typeof row.netRevenue === 'number' && Number.isFinite(row.netRevenue) ? Math.round(row.netRevenue * 100) : 0);
   }
-  const own = cents.get(storeCurrency);
-  const otherCurrencies = [...cents]
-    .filter((entry): entry is [string, { orders: number; cents: number }] => entry[0] !== storeCurrency && entry[0] !== null)
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([currency, acc]) => ({ currency, orders: acc.orders, netRevenue: acc.cents / 100 }));
-  return { orders, netRevenue: own ? own.cents / 100 : 0, ordersCounted: counted, otherCurrencies };
+  return tally.gaps(storeCurrency);
+}
+
+/** The order's currency as counted: trimmed upper-case code, '' when the row has none (older rows: the store's). */
+export function currencyCodeOf(cell: unknown): string {
+  return typeof cell === 'string' ? cell.trim().toUpperCase() : '';
+}
+
+/** Orders with incomplete costs summed per currency code ('' = the store's), in whole cents. */
+export class CostGapTally {
+  counted = 0;
+  private readonly byCode = new Map<string, { orders: number; cents: number }>();
+
+  add(code: string, orders: number, cents: number): void {
+    const acc = this.byCode.get(code) ?? { orders: 0, cents: 0 };
+    acc.orders += orders;
+    acc.cents += cents;
+    this.byCode.set(code, acc);
+  }
+
+  /** `storeCurrency` is the currency netRevenue is in (null: unknown, then only rows without a currency are summed there). */
+  gaps(storeCurrency: string | null): CostGaps {
+    let orders = 0;
+    const cents = new Map<string | null, { orders: number; cents: number }>();
+    for (const [code, acc] of this.byCode) {
+      orders += acc.orders;
+      const currency = code === '' ? storeCurrency : code;
+      const sum = cents.get(currency) ?? { orders: 0, cents: 0 };
+      sum.orders += acc.orders;
+      sum.cents += acc.cents;
+      cents.set(currency, sum);
+    }
+    const own = cents.get(storeCurrency);
+    const otherCurrencies = [...cents]
+      .filter((entry): entry is [string, { orders: number; cents: number }] => entry[0] !== storeCurrency && entry[0] !== null)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([currency, acc]) => ({ currency, orders: acc.orders, netRevenue: acc.cents / 100 }));
+    return { orders, netRevenue: own ? own.cents / 100 : 0, ordersCounted: this.counted, otherCurrencies };
+  }
 }
 
 /** 0-based Orders columns the count reads. */

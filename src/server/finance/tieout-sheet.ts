@@ -8,6 +8,9 @@
  * set-up read, managed-workbook.ts), so a 2-year store costs 2 daily requests per tie-out, as before.
  */
 import { costGapsOf, gapRowsOfTable } from './cost-gaps';
+import { saveCostGapDays } from './cost-gap-days-store';
+import { documentProperties } from '../platform/properties';
+import { markFormulasOwed } from '../functions/formulas-owed';
 import { instantToLocalDate, type CellValue } from '../sheets/cells';
 import type { RowWrite } from '../sheets/row-writes';
 import { buildRow } from '../sheets/rows';
@@ -49,8 +52,11 @@ export function tieoutCells(row: TieoutRow, checkedAt: number, timeZone: string)
 /** Runs the tie-out over the synced range and writes the Checks sheet; returns the Sync log's words. */
 export function writeTieout(ctx: JobContext): string {
   const orderRows = ctx.workbook.readColumns(ORDERS, ORDERS_READ);
-  // The same read tells the sidebar how many orders carry incomplete costs (no read of its own).
-  ctx.state.save('costGaps', { ...costGapsOf(gapRowsOfTable(orderRows), ctx.state.get('meta').storeCurrency), checkedAt: ctx.now() });
+  // The same read tells the sidebar how many orders carry incomplete costs (no read of its own),
+  // and keeps them per day for the formulas, which then never read Orders (cost-gap-days-store.ts).
+  const gapRows = gapRowsOfTable(orderRows);
+  ctx.state.save('costGaps', { ...costGapsOf(gapRows, ctx.state.get('meta').storeCurrency), checkedAt: ctx.now() });
+  if (saveCostGapDays(documentProperties(), gapRows)) markFormulasOwed();
   const placed = columnIndex(ORDERS, 'placed_date');
   let first: string | null = null;
   for (const row of orderRows) {

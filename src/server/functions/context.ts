@@ -13,6 +13,8 @@ import { CUSTOM_FUNCTION_LIMIT_MS, ExecutionBudget } from '../platform/budget';
 import { AnswerCache } from './answer-cache';
 import { formulaGeneration } from './generation';
 import { recordFormulaEnvironment } from '../platform/environment';
+import type { TokenSource } from '../api/transport';
+import { once } from './store-zone';
 
 export interface CustomFunctionContext {
   client: ApiClient;
@@ -25,7 +27,7 @@ const AFTER_WAIT_RESERVE_MS = 3_000;
 
 export function customFunctionContext(): CustomFunctionContext {
   const budget = new ExecutionBudget(CUSTOM_FUNCTION_LIMIT_MS);
-  const tokens = customFunctionTokenSource();
+  const tokens = tokensReadOnce(customFunctionTokenSource());
   const cache = CacheService.getDocumentCache();
   if (!cache) throw new MissingContextError('the document cache', 'a formula without its document');
   recordFormulaEnvironment(cache);
@@ -49,6 +51,16 @@ export function customFunctionContext(): CustomFunctionContext {
     digest: utilitiesDigest,
   });
   return { client, budget, answers };
+}
+
+/**
+ * The stored token, read once per cell: it is used only with 90 s left (CUSTOM_FUNCTION_TOKEN_MARGIN_MS),
+ * longer than a cell may run, and reading it again inside the answer lock (three property reads)
+ * made every cell queued behind the fetchers wait that much longer (issue 23).
+ */
+function tokensReadOnce(source: TokenSource): TokenSource {
+  const token = once(() => source.accessToken());
+  return { accessToken: token, refreshAfterInvalidToken: () => source.refreshAfterInvalidToken() };
 }
 
 /** The spreadsheet's time zone (not the script's): Date arguments are read, and dates returned, in it. */

@@ -36,7 +36,7 @@ export interface FunctionDeps {
   timeZone: string;
   /** Shared answers (document cache, one fetcher per argument set); without it every call fetches. */
   answers?: AnswerCache;
-  /** Orders with incomplete costs placed in [start, end] (the Orders sheet), net revenue in `currency`; absent: not counted (empty cells). */
+  /** Orders with incomplete costs placed in [start, end] (counted by the sync), net revenue in `currency`; absent: not counted (empty cells). */
   costGaps?: (start: string, end: string, currency: string | null) => CostGaps | null;
   /** The store's time zone, asked only when a period reaches today or an order's day is shown (store-zone.ts); default: `timeZone`. */
   storeTimeZone?: () => string;
@@ -65,7 +65,7 @@ function depsOrContext(deps: FunctionDeps | undefined, timeZone: string): Functi
     budget: ctx.budget,
     answers: ctx.answers,
     timeZone,
-    costGaps: (start, end, currency) => readCostGaps(start, end, timeZone, currency),
+    costGaps: (start, end, currency) => readCostGaps(start, end, currency),
     storeTimeZone: once(() => storeTimeZoneOf(null, () => timeZone)),
   };
 }
@@ -189,11 +189,9 @@ function cached<T>(fn: string, deps: FunctionDeps | Omit<FunctionDeps, 'timeZone
   return deps.answers ? deps.answers.answer(fn, key, readable) : readable().value;
 }
 
-/** The Orders sheet's count, shared like the other answers until the next sync that changes data (the generation). */
+/** The incomplete-cost count the sync kept per day: a few property reads, no lock, no cache entry of its own. */
 function readGaps(deps: FunctionDeps, start: string, end: string, currency: string | null): CostGaps | null {
-  const count = deps.costGaps;
-  if (!count) return null;
-  return cached<CostGaps | null>('PROFIT_SUMMARY', deps, `costgaps:${currency ?? ''}:${start}:${end}`, () => ({ value: count(start, end, currency), keepSeconds: DAILY_KEEP_SECONDS }));
+  return deps.costGaps ? deps.costGaps(start, end, currency) : null;
 }
 
 interface SummaryData {

@@ -1,0 +1,106 @@
+/**
+ * Where the per-day incomplete-cost figures (cost-gap-days.ts) live between the sync and the
+ * formulas: document properties, one value per month plus an index. Custom functions may read
+ * document properties (never write them) and a read is one call whatever the store's size; the
+ * document cache would lose them after 6 hours at most, a hidden sheet would be one more sheet for
+ * the user to meet. Google's limits (guides/services/quotas: 9 KB per value, 500 KB per store):
+ * a month is a few hundred bytes (31 days); a month over 9 KB is not kept and marked, the newest
+ * months are kept first within TOTAL_MAX_BYTES and older ones marked, and a period touching a
+ * marked month is not counted (empty, never a wrong number).
+ */
+import { PROPERTY_VALUE_MAX_BYTES, utf8Bytes } from '../platform/property-size';
+import type { CostGapRow, CostGaps } from './cost-gaps';
+import { costGapMonthsOf, costGapsOfMonths, monthsBetween, parseCostGapMonth, type CostGapMonth } from './cost-gap-days';
+
+type Properties = GoogleAppsScript.Properties.Properties;
+
+const INDEX_KEY = 'ma.costGapDays';
+const monthKey = (month: string): string => `${INDEX_KEY}.${month}`;
+/** Well under the 500 KB all document properties share with the sync state. */
+const TOTAL_MAX_BYTES = 150_000;
+/** 30 years of months keeps the index itself far below 9 KB. */
+const MAX_MONTHS = 360;
+/** Past this many months a period is read with one getProperties instead of one read per month. */
+const READ_ONE_BY_ONE = 24;
+
+interface CostGapIndex {
+  /** Orders rows the count was made from: 0 means no Orders data (the formulas say so). */
+  rows: number;
+  /** Months stored (with at least one active order). */
+  months: string[];
+  /** Months not stored: over 9 KB alone. */
+  big: string[];
+  /** Months before this one were left out (total size or count): not known. */
+  before: string | null;
+}
+
+/**
+ * At sync time: the figures of every placed day of `rows` (the whole Orders sheet), replacing what
+ * was stored. True when they changed: the formulas showing them must be recalculated (a run that
+ * wrote nothing new can still count differently, e.g. the first tie-out after an interrupted one).
+ */
+export function saveCostGapDays(props: Properties, rows: readonly CostGapRow[]): boolean {
+  const months = [...costGapMonthsOf(rows)].sort(([a], [b]) => (a < b ? 1 : -1));
+  const index: CostGapIndex = { rows: rows.length, months: [], big: [], before: null };
+  const values: Record<string, string> = {};
+  let total = 0;
+  for (const [month, days] of months) {
+    const text = JSON.stringify(days);
+    const bytes = utf8Bytes(text) + utf8Bytes(monthKey(month));
+    if (bytes > PROPERTY_VALUE_MAX_BYTES) {
+      index.big.push(month);
+      continue;
+    }
+    if (total + bytes > TOTAL_MAX_BYTES || index.months.length + index.big.length >= MAX_MONTHS) {
+      index.before = index.months.length > 0 ? index.months[index.months.length - 1] : month;
+      break;
+    }
+    total += bytes;
+    index.months.push(month);
+    values[monthKey(month)] = text;
+  }
+  values[INDEX_KEY] = JSON.stringify(index);
+  const stored = props.getProperties();
+  const stale = (parseIndex(stored[INDEX_KEY] ?? null)?.months ?? []).map(monthKey).filter((key) => !(key in values));
+  if (stale.length === 0 && Object.entries(values).every(([key, text]) => stored[key] === text)) return false;
+  // The months and their index in one call: a formula never reads an index naming months not written.
+  props.setProperties(values);
+  for (const key of stale) props.deleteProperty(key);
+  return true;
+}
+
+/**
+ * In a formula: the count for [start, end] (YYYY-MM-DD), or null when the sync has not counted
+ * any Orders data yet or the period touches a month not kept. Reads the index and the period's months.
+ */
+export function readCostGapDays(props: Properties, start: string, end: string, storeCurrency: string | null): CostGaps | null {
+  const index = readIndex(props);
+  if (index === null || index.rows === 0) return null;
+  const wanted = monthsBetween(start, end);
+  if (wanted.some((m) => index.big.includes(m) || (index.before !== null && m < index.before))) return null;
+  const stored = wanted.filter((m) => index.months.includes(m));
+  const all = stored.length > READ_ONE_BY_ONE ? props.getProperties() : null;
+  const months = new Map<string, CostGapMonth>();
+  for (const month of stored) {
+    const days = parseCostGapMonth(all ? (all[monthKey(month)] ?? null) : props.getProperty(monthKey(month)));
+    // Named by the index but not readable: not counted, rather than counted short.
+    if (days === null) return null;
+    months.set(month, days);
+  }
+  return costGapsOfMonths(months, storeCurrency, start, end);
+}
+
+function readIndex(props: Properties): CostGapIndex | null {
+  return parseIndex(props.getProperty(INDEX_KEY));
+}
+
+function parseIndex(text: string | null): CostGapIndex | null {
+  if (text === null) return null;
+  try {
+    const index = JSON.parse(text) as Partial<CostGapIndex>;
+    if (typeof index.rows !== 'number' || !Array.isArray(index.months) || !Array.isArray(index.big)) return null;
+    return { rows: index.rows, months: index.months, big: index.big, before: typeof index.before === 'string' ? index.before : null };
+  } catch {
+    return null;
+  }
+}
