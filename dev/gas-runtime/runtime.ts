@@ -265,6 +265,7 @@ export class LocalRuntime {
     t.sheetsApiReads += c.sheetsApiReads;
     t.sheetsApiWrites += c.sheetsApiWrites;
     t.quotaRefusals += c.quotaRefusals;
+    t.propertyCalls += c.propertyCalls;
     t.sleptMs += c.sleptMs;
     if (c.workerCpuMs !== null) t.workerCpuMs = (t.workerCpuMs ?? 0) + c.workerCpuMs;
     t.peakHeapBytes = Math.max(t.peakHeapBytes, c.peakHeapBytes);
