@@ -12,6 +12,7 @@ import { formulasOwed, markFormulasOwed } from '../functions/formulas-owed';
 import { refreshFormulasAfterReconnect } from '../functions/refresh';
 import { adoptScheduledRunStateIfFree } from '../sync/owner-state';
 import { recordEnvironment } from '../platform/environment';
+import { cachedStamp } from '../platform/stamp-cache';
 import { apiAccountPort, authConnectionPort } from './connection-port';
 import { documentSidebarMemory } from './memory';
 import type { SidebarPorts } from './ports';
@@ -52,8 +53,9 @@ export function getSidebarState(): SidebarState {
   return sidebarState(p);
 }
 
+/** From the document cache when it holds the stamp: the poll then reads no property (platform/stamp-cache.ts). */
 export function getSidebarStamp(): string {
-  return sidebarStamp(ports());
+  return cachedStamp(() => sidebarStamp(ports()));
 }
 
 export function beginConnect(): ConnectStart {
