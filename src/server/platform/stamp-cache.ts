@@ -4,8 +4,8 @@
  * 50,000 a day per user (developers.google.com/apps-script/guides/services/quotas), and an idle
  * sidebar reading three properties every 4 s spent 2,700 an hour on that alone.
  *
- * Kept at most a minute (the connection check's interval, so a revoke still shows within about a
- * minute: the stamp is worked out again, with that check, when it expires) and dropped at once
+ * Kept until the next connection check is due, at most a minute (so a revoke still shows within
+ * about a minute: the stamp is worked out again, with that check, when it expires) and dropped at once
  * whenever a document property it is made of is written (properties.ts calls forgetStampIfWatched
  * for every write): the connection record and the newest run. Shared by every editor's sidebar.
  * A run Google starts without the document writes its owner's copy, not the document: the stamp
@@ -23,13 +23,16 @@ function documentCache(): Cache | null {
   return CacheService.getDocumentCache();
 }
 
-/** The cached stamp, else `compute()` (then cached); without a document cache, always `compute()`. */
-export function cachedStamp(compute: () => string): string {
+/**
+ * The cached stamp, else `compute()`, kept for `keepSeconds()` (asked after computing: until the next
+ * connection check is due), at most STAMP_CACHE_SECONDS; without a document cache, always `compute()`.
+ */
+export function cachedStamp(compute: () => string, keepSeconds: () => number = () => STAMP_CACHE_SECONDS): string {
   const cache = documentCache();
   const cached = cache ? cache.get(STAMP_CACHE_KEY) : null;
   if (cached !== null) return cached;
   const stamp = compute();
-  if (cache) cache.put(STAMP_CACHE_KEY, stamp, STAMP_CACHE_SECONDS);
+  if (cache) cache.put(STAMP_CACHE_KEY, stamp, Math.min(STAMP_CACHE_SECONDS, Math.max(1, Math.ceil(keepSeconds()))));
   return stamp;
 }
 
