@@ -20,7 +20,7 @@ export type { WorkbookJson } from './spreadsheet-adapter.js';
 export type { AuthMode, ExecutionCounts, ExecutionServiceContext, FetchRecord } from './types.js';
 export { UiLog } from './types.js';
 export type { QuotaUse } from './types.js';
-export { QuotaLedger, TRIGGER_QUOTA_MESSAGE, URL_FETCH_QUOTA_MESSAGE, SHEETS_REQUESTS_PER_MINUTE_PER_USER } from './quotas.js';
+export { QuotaLedger, PROPERTIES_QUOTA_MESSAGE, TRIGGER_QUOTA_MESSAGE, URL_FETCH_QUOTA_MESSAGE, SHEETS_REQUESTS_PER_MINUTE_PER_USER } from './quotas.js';
 export type { AccountKind } from './quotas.js';
 
 export interface GasRuntime {

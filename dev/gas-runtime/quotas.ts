@@ -15,6 +15,14 @@
  *   refresh 24 h after… at a time that "varies between users": the window is the safe side).
  * - UrlFetch calls: 20,000 a day (100,000 for Workspace) → "Service invoked too many times for one
  *   day: urlfetch." (same page).
+ * - Properties read/write: 50,000 a day (500,000 for Workspace), same page. Every call on a
+ *   `Properties` store counts (getProperty, getProperties, getKeys, setProperty, setProperties,
+ *   deleteProperty, deleteAllProperties); `PropertiesService.get…Properties()` only hands out the
+ *   store and reads nothing. Past it: "Service invoked too many times for one day: properties."
+ *   (the pattern of the urlfetch and email messages; public reports quote the same prefix for
+ *   property writes, e.g. googleworkspace/apps-script-oauth2#217). The quota is the executing
+ *   user's; whose a custom function's reads use is unconfirmed (apps-script-facts.md): the runtime
+ *   charges the user the execution runs as.
  */
 import type { RuntimeClock } from './clock.js';
 import type { CallInterceptor, ExecutionServiceContext, InterceptedCall, QuotaUse } from './types.js';
@@ -29,6 +37,8 @@ const TRIGGER_MS_PER_DAY: Record<AccountKind, number> = { consumer: 90 * MINUTE_
 const URL_FETCHES_PER_DAY: Record<AccountKind, number> = { consumer: 20_000, workspace: 100_000 };
 export const TRIGGER_QUOTA_MESSAGE = 'Service using too much computer time for one day';
 export const URL_FETCH_QUOTA_MESSAGE = 'Service invoked too many times for one day: urlfetch.';
+const PROPERTY_CALLS_PER_DAY: Record<AccountKind, number> = { consumer: 50_000, workspace: 500_000 };
+export const PROPERTIES_QUOTA_MESSAGE = 'Service invoked too many times for one day: properties.';
 
 type SheetsKind = 'read' | 'write';
 
@@ -37,12 +47,14 @@ interface UserLedger {
   /** The most requests of each kind any 60 s held (for the bench's writes-per-minute figure). */
   peak?: Record<SheetsKind, number>;
   urlFetches: number[];
+  /** Every read or write on a Properties store (absent in a ledger saved before they were counted). */
+  propertyCalls?: number[];
   /** Trigger executions: when they ended and how long they ran. */
   triggers: Array<{ at: number; ms: number }>;
 }
 
 function emptyUser(): UserLedger {
-  return { sheets: { read: [], write: [] }, urlFetches: [], triggers: [] };
+  return { sheets: { read: [], write: [] }, urlFetches: [], propertyCalls: [], triggers: [] };
 }
 
 /** Drops the entries older than the window (the arrays are in time order). */
@@ -96,6 +108,23 @@ export class QuotaLedger {
     return true;
   }
 
+  /** Counts one Properties read or write, or returns false (nothing counted) when the day's allowance is spent. */
+  takePropertyCall(email: string): boolean {
+    const calls = this.propertyCallsOf(email);
+    if (calls.length >= PROPERTY_CALLS_PER_DAY[this.account]) return false;
+    calls.push(this.clock.now());
+    return true;
+  }
+
+  propertyCallAllowance(): number {
+    return PROPERTY_CALLS_PER_DAY[this.account];
+  }
+
+  private propertyCallsOf(email: string): number[] {
+    const user = this.user(email);
+    return prune((user.propertyCalls ??= []), this.clock.now(), DAY_MS);
+  }
+
   triggerAllowanceMs(): number {
     return TRIGGER_MS_PER_DAY[this.account];
   }
@@ -134,6 +163,8 @@ export class QuotaLedger {
       sheetsReadsLastMinute: prune(u.sheets.read, now, MINUTE_MS).length,
       sheetsWritesLastMinute: prune(u.sheets.write, now, MINUTE_MS).length,
       urlFetchesLast24h: prune(u.urlFetches, now, DAY_MS).length,
+      propertyCallsLast24h: this.propertyCallsOf(email).length,
+      propertyCallAllowance: this.propertyCallAllowance(),
       triggerMsLast24h: this.triggerMsUsed(email),
       triggerAllowanceMs: this.triggerAllowanceMs(),
     };
@@ -174,6 +205,12 @@ export class QuotaGuard implements CallInterceptor {
         this.ctx.counts.quotaRefusals += 1;
         throw new Error(URL_FETCH_QUOTA_MESSAGE);
       }
+    } else if (call.family === 'PropertiesService' && call.className === 'Properties') {
+      if (!this.ledger.takePropertyCall(this.user)) {
+        this.ctx.counts.quotaRefusals += 1;
+        throw new Error(PROPERTIES_QUOTA_MESSAGE);
+      }
+      this.ctx.counts.propertyCalls += 1;
     }
     return proceed();
   }

@@ -24,6 +24,19 @@ import { emptyCounts, type AuthMode, type CallInterceptor, type ExecutionCounts,
 
 export const DEFAULT_TIME_LIMIT_MS = 360_000;
 export const CUSTOM_FUNCTION_TIME_LIMIT_MS = 30_000;
+/**
+ * Simple triggers "cannot run for longer than 30 seconds" (developers.google.com/apps-script/guides/triggers,
+ * "Restrictions"): onOpen, onEdit, onInstall and onSelectionChange, whatever their auth mode. The
+ * runtime gives any execution of those names 30 s (the stricter reading: it cannot tell Sheets
+ * calling onOpen from a script calling it).
+ */
+export const SIMPLE_TRIGGER_TIME_LIMIT_MS = 30_000;
+const SIMPLE_TRIGGERS = new Set(['onOpen', 'onEdit', 'onInstall', 'onSelectionChange']);
+
+function defaultTimeLimitMs(functionName: string, authMode: AuthMode): number {
+  if (authMode === 'CUSTOM_FUNCTION') return CUSTOM_FUNCTION_TIME_LIMIT_MS;
+  return SIMPLE_TRIGGERS.has(functionName) ? SIMPLE_TRIGGER_TIME_LIMIT_MS : DEFAULT_TIME_LIMIT_MS;
+}
 
 export interface RuntimeOptions {
   distDir: string;
@@ -219,7 +232,7 @@ export class LocalRuntime {
       },
       {
         ctx, functionName, args: options.event === undefined ? args : [options.event, ...args],
-        timeLimitMs: options.timeLimitMs ?? (authMode === 'CUSTOM_FUNCTION' ? CUSTOM_FUNCTION_TIME_LIMIT_MS : DEFAULT_TIME_LIMIT_MS),
+        timeLimitMs: options.timeLimitMs ?? defaultTimeLimitMs(functionName, authMode),
         killAtServiceCall: options.killAtServiceCall, roots: createServiceRoots(this.executionWiring(() => execution, userEmail, ctx.counts, copy), ctx),
         interceptors: this.interceptors(ctx, copy?.workbook ?? this.workbookModel), timeLimitMessage: options.timeLimitMessage,
         libraries: this.libraries, code: this.code, codeFilename: path.join(this.options.distDir, 'Code.js'),
@@ -265,6 +278,7 @@ export class LocalRuntime {
     t.sheetsApiReads += c.sheetsApiReads;
     t.sheetsApiWrites += c.sheetsApiWrites;
     t.quotaRefusals += c.quotaRefusals;
+    t.propertyCalls += c.propertyCalls;
     t.sleptMs += c.sleptMs;
     if (c.workerCpuMs !== null) t.workerCpuMs = (t.workerCpuMs ?? 0) + c.workerCpuMs;
     t.peakHeapBytes = Math.max(t.peakHeapBytes, c.peakHeapBytes);

@@ -46,6 +46,8 @@ export interface ExecutionCounts {
   sheetsApiWrites: number;
   /** Calls refused by a quota (Sheets per minute, UrlFetch per day): each threw Google's error. */
   quotaRefusals: number;
+  /** Reads and writes on a Properties store, as the daily Properties quota counts them (quotas.ts). */
+  propertyCalls: number;
   /** The user's use of the quotas when the execution ended, on the runtime clock. */
   quota?: QuotaUse;
   /** modelledMs per root service ("SpreadsheetApp", "Sheets", "UrlFetchApp", "PropertiesService", ...). */
@@ -64,6 +66,9 @@ export interface QuotaUse {
   sheetsReadsLastMinute: number;
   sheetsWritesLastMinute: number;
   urlFetchesLast24h: number;
+  /** Properties reads and writes in the last 24 h, and the day's allowance (quotas.ts). */
+  propertyCallsLast24h: number;
+  propertyCallAllowance: number;
   triggerMsLast24h: number;
   triggerAllowanceMs: number;
 }
@@ -102,6 +107,7 @@ export function emptyCounts(): ExecutionCounts {
     sheetsApiReads: 0,
     sheetsApiWrites: 0,
     quotaRefusals: 0,
+    propertyCalls: 0,
     modelledMsByService: {},
     sleptMs: 0,
     workerCpuMs: null,

@@ -35,9 +35,20 @@ export class NotConfiguredError extends Error {
   }
 }
 
+/**
+ * The script properties, read once per execution (each execution starts with fresh module state):
+ * they change only when the deployment is configured, and every read counts against the user's
+ * 50,000 Properties reads and writes a day (developers.google.com/apps-script/guides/services/quotas).
+ */
+let scriptSettings: Record<string, string> | null = null;
+
+function scriptSettingsOnce(): Record<string, string> {
+  return (scriptSettings ??= PropertiesService.getScriptProperties().getProperties());
+}
+
 /** Reads and checks the deployment configuration; throws NotConfiguredError naming what is missing. */
 export function getDeploymentConfig(): DeploymentConfig {
-  const props = PropertiesService.getScriptProperties().getProperties();
+  const props = scriptSettingsOnce();
   const read = (key: string): string => (props[key] ?? '').trim();
   const missing = [CONFIG_KEYS.apiBaseUrl, CONFIG_KEYS.clientId, CONFIG_KEYS.clientSecret].filter((key) => read(key) === '');
   if (missing.length > 0) throw new NotConfiguredError(missing);

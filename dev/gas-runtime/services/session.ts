@@ -28,11 +28,16 @@ export class Session {
     }
   }
 
-  /** Custom functions and unauthorized runs do not see who the user is: blank e-mail. */
+  /**
+   * Only a FULL execution sees who the user is: blank e-mail in custom functions, NONE and LIMITED.
+   * LIMITED (a simple onOpen in a document where the add-on is enabled) by the stricter reading of the
+   * Editor add-on authorization lifecycle (workspace/add-ons/concepts/editor-auth-lifecycle,
+   * "Authorization modes": user information only "limited" below FULL) and the Session reference
+   * ("if the security policies do not allow access to the user's identity, returns a blank string").
+   */
   getActiveUser(): User {
     this.requireEmailScope('getActiveUser');
-    const identified = this.ctx.authMode === 'FULL' || this.ctx.authMode === 'LIMITED';
-    return new User(identified ? this.userEmail : '');
+    return new User(this.ctx.authMode === 'FULL' ? this.userEmail : '');
   }
 
   getEffectiveUser(): User {

@@ -193,6 +193,12 @@ export class SheetModel implements SheetProperties {
     this.maxRows += count;
   }
 
+  /** Removes rows `first`…`first + count - 1` (1-based); the rows below move up and the grid shrinks. */
+  deleteRows(first: number, count: number): void {
+    if (this.rows.length >= first) this.rows = [...this.rows.slice(0, first - 1), ...this.rows.slice(first - 1 + count)];
+    this.maxRows -= count;
+  }
+
   insertColumns(afterColumn: number, count: number): void {
     for (let i = 0; i < this.rows.length; i++) {
       let row = this.rows[i];

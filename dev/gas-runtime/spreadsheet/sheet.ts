@@ -133,6 +133,31 @@ export class Sheet {
     return this;
   }
 
+  /**
+   * Sheet.deleteRows(rowPosition, howMany) (developers.google.com/apps-script/reference/spreadsheet/sheet#deleterowsrowposition,-howmany):
+   * the rows go, the rows below move up. Refused like Sheets: rows outside the grid ("Those rows are
+   * out of bounds."), or every row that is not frozen ("Sorry, it is not possible to delete all
+   * non-frozen rows."). Stricter than Google: a chart or conditional format rule over the deleted
+   * rows is refused as not modelled (Sheets would shrink its range; the add-on deletes only Sync log rows).
+   */
+  deleteRows(rowPosition: number, howMany: number): Sheet {
+    refuseWrite(this.scope, 'Sheet.deleteRows');
+    const m = this._live();
+    const first = requireInteger(rowPosition, 'SpreadsheetApp.Sheet.deleteRows');
+    const count = requireInteger(howMany, 'SpreadsheetApp.Sheet.deleteRows');
+    const last = first + count - 1;
+    if (first < 1 || count < 1 || last > m.maxRows) throw new Error('Those rows are out of bounds.');
+    if (m.maxRows - count <= m.frozenRows) throw new Error('Sorry, it is not possible to delete all non-frozen rows.');
+    const overlaps = (top: number, bottom: number): boolean => top <= last && bottom >= first;
+    const touched =
+      m.conditionalFormats.some((rule) => rule.ranges.some((r) => r.sheetId === m.sheetId && overlaps((r.startRowIndex ?? 0) + 1, r.endRowIndex ?? m.maxRows))) ||
+      this.scope.workbook.sheets.some((sheet) => sheet.charts.some((chart) => chart.ranges.some((r) => r.sheetId === m.sheetId && overlaps(r.row, r.row + r.numRows - 1))));
+    if (touched) throw new Error('Sheet.deleteRows under a chart or conditional format rule is not modelled by the local runtime.');
+    m.deleteRows(first, count);
+    this.scope.workbook.dropRowMetadata(m.sheetId, first, last);
+    return this;
+  }
+
   insertColumnsAfter(afterPosition: number, howMany: number): Sheet {
     refuseWrite(this.scope, 'Sheet.insertColumnsAfter');
     const m = this._live();

@@ -148,6 +148,24 @@ export class Workbook {
   }
 
   /** Row/column metadata moves with inserted rows and columns, as in Sheets. */
+  /**
+   * Rows `first`…`last` of a sheet were deleted: row metadata anchored only there goes with them,
+   * later rows' metadata moves up. Charts and conditional formats over those rows are not modelled
+   * (refused before anything changed, by Sheet.deleteRows).
+   */
+  dropRowMetadata(sheetId: number, first: number, last: number): void {
+    const count = last - first + 1;
+    this.developerMetadata = this.developerMetadata.filter((m) => {
+      const loc = m.location;
+      if (loc.type !== 'ROW' || loc.sheetId !== sheetId) return true;
+      if (loc.start >= first && loc.end <= last) return false;
+      const cut = (n: number): number => (n > last ? n - count : n >= first ? first - 1 : n);
+      loc.end = cut(loc.end);
+      loc.start = loc.start > last ? loc.start - count : Math.min(loc.start, loc.end);
+      return true;
+    });
+  }
+
   shiftMetadata(sheetId: number, type: 'ROW' | 'COLUMN', after: number, count: number): void {
     shiftChartRanges(this.sheets, sheetId, type, after, count);
     for (const m of this.developerMetadata) {

@@ -1,5 +1,6 @@
 import { boundSpreadsheet, MissingContextError } from './context';
 import { ownerCopyOfDocumentState } from './owner-copy';
+import { forgetStampIfWatched } from './stamp-cache';
 
 /**
  * The document's properties, obtained once per execution: every PropertiesService call is a
@@ -24,8 +25,42 @@ let realStore: GoogleAppsScript.Properties.Properties | null = null;
 
 export function realDocumentProperties(): GoogleAppsScript.Properties.Properties | null {
   if (!realKnown) {
-    realStore = PropertiesService.getDocumentProperties();
+    const store = PropertiesService.getDocumentProperties();
+    realStore = store ? stampKeeping(store) : null;
     realKnown = true;
   }
   return realStore;
+}
+
+type Properties = GoogleAppsScript.Properties.Properties;
+
+/** The document store, dropping the sidebar's cached stamp when a write changes what it is made of (stamp-cache.ts). */
+function stampKeeping(store: Properties): Properties {
+  const wrapped = {
+    getProperty: (key: string) => store.getProperty(key),
+    getProperties: () => store.getProperties(),
+    getKeys: () => store.getKeys(),
+    setProperty(key: string, value: string) {
+      store.setProperty(key, value);
+      forgetStampIfWatched([key]);
+      return wrapped;
+    },
+    setProperties(properties: Record<string, string>, deleteAllOthers?: boolean) {
+      if (deleteAllOthers === undefined) store.setProperties(properties);
+      else store.setProperties(properties, deleteAllOthers);
+      forgetStampIfWatched(deleteAllOthers === true ? null : Object.keys(properties));
+      return wrapped;
+    },
+    deleteProperty(key: string) {
+      store.deleteProperty(key);
+      forgetStampIfWatched([key]);
+      return wrapped;
+    },
+    deleteAllProperties() {
+      store.deleteAllProperties();
+      forgetStampIfWatched(null);
+      return wrapped;
+    },
+  };
+  return wrapped as unknown as Properties;
 }

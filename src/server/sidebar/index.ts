@@ -12,12 +12,13 @@ import { formulasOwed, markFormulasOwed } from '../functions/formulas-owed';
 import { refreshFormulasAfterReconnect } from '../functions/refresh';
 import { adoptScheduledRunStateIfFree } from '../sync/owner-state';
 import { recordEnvironment } from '../platform/environment';
+import { cachedStamp } from '../platform/stamp-cache';
 import { apiAccountPort, authConnectionPort } from './connection-port';
 import { documentSidebarMemory } from './memory';
 import type { SidebarPorts } from './ports';
 import { parseOrdersWindowRequest } from './orders-window-request';
 import { parseScheduleRequest } from './schedule-request';
-import { sidebarStamp, sidebarState } from './state';
+import { CONNECTION_CHECK_INTERVAL_MS, sidebarStamp, sidebarState } from './state';
 import { syncModulePort } from './sync-port';
 import { clearCancel, requestCancel } from '../sync/cancel';
 import { runSyncSessionStep, startSyncSession } from './sync-session';
@@ -52,8 +53,14 @@ export function getSidebarState(): SidebarState {
   return sidebarState(p);
 }
 
+/** From the document cache when it holds the stamp: the poll then reads no property (platform/stamp-cache.ts). */
 export function getSidebarStamp(): string {
-  return sidebarStamp(ports());
+  const p = ports();
+  return cachedStamp(() => sidebarStamp(p), () => {
+    const last = p.memory.lastConnectionCheck();
+    // No check yet (not connected): nothing is due, the record's own writes drop the stamp.
+    return last === null ? CONNECTION_CHECK_INTERVAL_MS / 1000 : (last + CONNECTION_CHECK_INTERVAL_MS - Date.now()) / 1000;
+  });
 }
 
 export function beginConnect(): ConnectStart {

@@ -1,0 +1,44 @@
+/**
+ * The open sidebar's stamp (sidebar/state.ts sidebarStamp), kept in the document cache so that its
+ * poll every few seconds reads no property: Google counts every Properties read and write against
+ * 50,000 a day per user (developers.google.com/apps-script/guides/services/quotas), and an idle
+ * sidebar reading three properties every 4 s spent 2,700 an hour on that alone.
+ *
+ * Kept until the next connection check is due, at most a minute (so a revoke still shows within
+ * about a minute: the stamp is worked out again, with that check, when it expires) and dropped at once
+ * whenever a document property it is made of is written (properties.ts calls forgetStampIfWatched
+ * for every write): the connection record and the newest run. Shared by every editor's sidebar.
+ * A run Google starts without the document writes its owner's copy, not the document: the stamp
+ * never saw those writes before they are adopted either.
+ */
+const STAMP_CACHE_KEY = 'MA_SIDEBAR_STAMP';
+export const STAMP_CACHE_SECONDS = 60;
+
+/** The document properties the stamp is made of (auth/constants.ts, sync/state.ts). */
+const WATCHED_KEYS = new Set(['ma.connection', 'ma.connectionCopied', 'ma.sync.openLogRow', 'ma.sync.lastRuns']);
+
+type Cache = GoogleAppsScript.Cache.Cache;
+
+function documentCache(): Cache | null {
+  return CacheService.getDocumentCache();
+}
+
+/**
+ * The cached stamp, else `compute()`, kept for `keepSeconds()` (asked after computing: until the next
+ * connection check is due), at most STAMP_CACHE_SECONDS; without a document cache, always `compute()`.
+ */
+export function cachedStamp(compute: () => string, keepSeconds: () => number = () => STAMP_CACHE_SECONDS): string {
+  const cache = documentCache();
+  const cached = cache ? cache.get(STAMP_CACHE_KEY) : null;
+  if (cached !== null) return cached;
+  const stamp = compute();
+  if (cache) cache.put(STAMP_CACHE_KEY, stamp, Math.min(STAMP_CACHE_SECONDS, Math.max(1, Math.ceil(keepSeconds()))));
+  return stamp;
+}
+
+/** Drops the cached stamp when one of `keys` (null: every key) is part of it. */
+export function forgetStampIfWatched(keys: readonly string[] | null): void {
+  if (keys !== null && !keys.some((key) => WATCHED_KEYS.has(key))) return;
+  const cache = documentCache();
+  if (cache) cache.remove(STAMP_CACHE_KEY);
+}

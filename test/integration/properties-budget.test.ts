@@ -1,0 +1,114 @@
+/**
+ * A day's Properties reads and writes (issue 22). Google allows 50,000 a day per consumer user
+ * (developers.google.com/apps-script/guides/services/quotas), counted by the runtime on every
+ * Properties call; past it sync, sidebar and formulas all fail until the day's quota frees.
+ *
+ * Measured on the built add-on: an open, idle sidebar polling getSidebarStamp every 4 s, a scheduled
+ * run fired by its trigger, and a 200-cell report of PROFIT_SUMMARY cells. The budget a user meets
+ * on a working day — the sidebar open 8 hours, 24 hourly runs and the report — must stay under half
+ * the day's quota, so a second sidebar, a reconnect or a day of re-entered formulas still fits.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack } from '../../dev/harness/index';
+import type { ExecutionResult } from '../../dev/gas-runtime/index';
+import { scheduleTrigger, syncUntilCaughtUp } from './sync-support';
+
+const USER = 'user@example.com';
+const POLL_MS = 4_000;
+/** Ten minutes of polls: the stamp's pattern repeats every minute (its cache and the connection check). */
+const POLLS = 150;
+const REPORT_CELLS = 200;
+
+let stack: Stack;
+let today: string;
+
+function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+const calls = (results: ExecutionResult[]): number => results.reduce((sum, r) => sum + r.counts.propertyCalls, 0);
+
+beforeAll(async () => {
+  stack = await startStack({ orders: 120, seed: 22, modelledTimeOnly: true });
+  await stack.connect();
+  await scheduleTrigger(stack);
+  await syncUntilCaughtUp(stack);
+  today = ((await stack.control('clock')) as { now: string }).now.slice(0, 10);
+}, 120_000);
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+describe('a working day of Properties calls fits in half the daily quota', () => {
+  const figures = { sidebarHour: 0, pollsReadingProperties: 0, scheduledRun: 0, reportCell: 0, report: 0 };
+
+  it('an idle open sidebar reads properties at most once a minute, not at every 4 s poll', async () => {
+    const opened = await stack.runtime.run('getSidebarState', []);
+    expect(opened.ok).toBe(true);
+    const polls: ExecutionResult[] = [];
+    const startedAt = stack.runtime.clock.now();
+    for (let i = 0; i < POLLS; i++) {
+      await stack.advanceClocks(POLL_MS);
+      const poll = await stack.runtime.run('getSidebarStamp', []);
+      expect(poll.error).toBeUndefined();
+      // Idle: nothing changed, so every answer is the stamp the opened state carries.
+      expect(poll.value).toBe((opened.value as { stamp: string }).stamp);
+      polls.push(poll);
+    }
+    figures.pollsReadingProperties = polls.filter((p) => p.counts.propertyCalls > 0).length;
+    figures.sidebarHour = calls(polls) * (3_600_000 / (POLLS * POLL_MS));
+    // The first poll works the stamp out, then it is worked out again (with the connection check) once a minute at most.
+    const minutes = Math.ceil((stack.runtime.clock.now() - startedAt) / 60_000);
+    expect(figures.pollsReadingProperties).toBeLessThanOrEqual(1 + minutes);
+
+    // Cached, but never stale: a scheduled run that ends shows at the very next poll (the run's
+    // Sync log entry drops the cached stamp), not a minute later.
+    const stampBefore = polls[polls.length - 1].value;
+    const run = await stack.runtime.fireTrigger(await scheduleTrigger(stack));
+    expect(run.error).toBeUndefined();
+    const afterRun = await stack.runtime.run('getSidebarStamp', []);
+    expect(afterRun.value).not.toBe(stampBefore);
+    expect(afterRun.value).toBe(((await stack.runtime.run('getSidebarState', [])).value as { stamp: string }).stamp);
+  }, 180_000);
+
+  it('three hourly scheduled runs and a 200-cell report stay within their share', async () => {
+    const uid = await scheduleTrigger(stack);
+    const runs: ExecutionResult[] = [];
+    for (let hour = 0; hour < 3; hour++) {
+      await stack.advanceClocks(3_600_000);
+      const run = await stack.runtime.fireTrigger(uid);
+      expect(run.error).toBeUndefined();
+      runs.push(run);
+    }
+    figures.scheduledRun = Math.max(...runs.map((r) => r.counts.propertyCalls));
+
+    const sets = Array.from({ length: 10 }, (_, i) => [addDays(today, -30 * (i + 1)), addDays(today, -30 * i - 1)]);
+    const metrics = ['net_profit', 'net_revenue', 'cm3', 'cm1'];
+    const cells = Array.from({ length: REPORT_CELLS }, (_, i) => [...sets[i % sets.length], metrics[i % metrics.length]]);
+    const results: ExecutionResult[] = new Array(cells.length);
+    let next = 0;
+    const lane = async (): Promise<void> => {
+      while (next < cells.length) {
+        const i = next++;
+        results[i] = await stack.runtime.run('PROFIT_SUMMARY', cells[i], { authMode: 'CUSTOM_FUNCTION' });
+      }
+    };
+    await Promise.all(Array.from({ length: 4 }, lane));
+    for (const r of results) expect(r.error).toBeUndefined();
+    figures.report = calls(results);
+    figures.reportCell = Math.max(...results.map((r) => r.counts.propertyCalls));
+
+    const day = 8 * figures.sidebarHour + 24 * figures.scheduledRun + figures.report;
+    const allowance = stack.runtime.quotas.use(USER).propertyCallAllowance;
+    console.log(
+      `Properties calls: idle sidebar ${Math.round(figures.sidebarHour)}/hour (${figures.pollsReadingProperties} of ${POLLS} polls read any), ` +
+        `scheduled run ≤ ${figures.scheduledRun}, formula cell ≤ ${figures.reportCell} (report of ${REPORT_CELLS}: ${figures.report}); ` +
+        `8 h sidebar + 24 runs + report = ${Math.round(day)} = ${((100 * day) / allowance).toFixed(1)} % of ${allowance}`,
+    );
+    expect(stack.runtime.totals.quotaRefusals).toBe(0);
+    expect(day).toBeLessThan(allowance / 2);
+  }, 300_000);
+});
