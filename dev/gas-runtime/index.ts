@@ -36,6 +36,13 @@ export interface GasRuntime {
    * reading, document-copies.ts); run(…, { spreadsheetId }) runs in the copy. Returns its id.
    */
   makeCopy(user: string): string;
+  /**
+   * The spreadsheet (own or a copy) is deleted: openById throws Google's "Document … is missing",
+   * nothing runs in it, and its triggers stay and fire without their document (document-access.ts).
+   */
+  deleteDocument(spreadsheetId: string): void;
+  /** The spreadsheet is no longer shared with `user`: as deleted, for that user only. */
+  revokeAccess(spreadsheetId: string, user: string): void;
   /** A copy's workbook and document properties. */
   copyOf(spreadsheetId: string): { workbook: Workbook; properties: PropertyStore };
   /** `user` is the default user's store; `users` every other user's, by e-mail. */

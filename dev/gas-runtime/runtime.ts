@@ -5,6 +5,7 @@ import { Execution, type ExecutionResult } from './bridge/execution.js';
 import type { LibraryCode } from './bridge/protocol.js';
 import { startCallbackServer, type CallbackServer } from './callback-server.js';
 import { RuntimeClock } from './clock.js';
+import { DocumentAccess, missingDocumentMessage } from './document-access.js';
 import { copyDocument, type LocalDocument } from './document-copies.js';
 import { loadLibrary } from './libraries.js';
 import { readManifest, type Manifest } from './manifest.js';
@@ -98,6 +99,8 @@ export class LocalRuntime {
   private executionSeq = 0;
   /** Spreadsheets made with makeCopy, by id (document-copies.ts). */
   private readonly copies = new Map<string, LocalDocument>();
+  /** Spreadsheets deleted or no longer shared with a user (document-access.ts). */
+  private readonly access = new DocumentAccess();
 
   constructor(
     private readonly options: RuntimeOptions,
@@ -151,6 +154,39 @@ export class LocalRuntime {
     return copy;
   }
 
+  /**
+   * The spreadsheet (the runtime's own or a copy) is deleted: nobody opens it any more, and its
+   * triggers stay and fire without it (document-access.ts).
+   */
+  deleteDocument(spreadsheetId: string): void {
+    this.documentOf(spreadsheetId);
+    this.access.delete(spreadsheetId);
+  }
+
+  /** The spreadsheet is no longer shared with `user`: as deleted, for them only. */
+  revokeAccess(spreadsheetId: string, user: string): void {
+    this.documentOf(spreadsheetId);
+    this.access.revoke(spreadsheetId, user);
+  }
+
+  private documentOf(spreadsheetId: string): LocalDocument {
+    return spreadsheetId === this.workbookModel?.id ? this.ownDocument() : this.copyOf(spreadsheetId);
+  }
+
+  /**
+   * What openById finds for `user`: the execution's own spreadsheet, or another one they own (a
+   * copy is shared with nobody: the stricter reading); one gone for them is 'missing'.
+   */
+  private opener(user: string, current: WorkbookLike | undefined): (id: string) => WorkbookLike | 'missing' | undefined {
+    return (id) => {
+      const document = id === this.workbookModel?.id ? this.ownDocument() : this.copies.get(id);
+      if (!document) return undefined;
+      if (!this.access.canOpen(id, user)) return 'missing';
+      if (document.workbook === current || document.owner === user) return document.workbook;
+      return 'missing';
+    };
+  }
+
   private ownDocument(): LocalDocument {
     return { workbook: this.workbook, properties: this.stores.properties.document, cache: this.stores.caches.document, owner: this.userEmail };
   }
@@ -196,7 +232,7 @@ export class LocalRuntime {
       userEmail, defaultUserEmail: this.userEmail, documentOwnerEmail: copy ? copy.owner : this.userEmail,
       documentId: workbook?.id ?? `local-${this.scriptId.slice(1, 23)}`,
       scriptId: this.scriptId, urlFetchAllow: this.options.urlFetchAllow ?? [],
-      spreadsheet: this.spreadsheetModule && workbook ? { module: this.spreadsheetModule, workbook } : undefined,
+      spreadsheet: this.spreadsheetModule && workbook ? { module: this.spreadsheetModule, workbook, open: this.opener(userEmail, workbook) } : undefined,
       serviceUrl: () => (this.callbackServer ? this.callbackServer.url.replace(/\/usercallback$/, '/exec') : null),
       sleep: async (ms) => {
         this.clock.advance(ms);
@@ -220,6 +256,11 @@ export class LocalRuntime {
     const authMode = options.authMode ?? 'FULL';
     const userEmail = options.user ?? this.userEmail;
     const copy = options.spreadsheetId === undefined || options.spreadsheetId === this.workbookModel?.id ? undefined : this.copyOf(options.spreadsheetId);
+    const documentId = copy?.workbook.id ?? this.workbookModel?.id;
+    // Nobody opens a spreadsheet gone for them, so nothing runs in it (a trigger runs without it: fireTrigger).
+    if (options.document !== false && documentId !== undefined && !this.access.canOpen(documentId, userEmail)) {
+      throw new Error(`${functionName} cannot run in it as ${userEmail}: ${missingDocumentMessage(documentId)}`);
+    }
     const ctx: ExecutionServiceContext = {
       authMode, timeZone: this.timeZone, executionId: `exec-${++this.executionSeq}`, counts: emptyCounts(), userEmail, document: options.document !== false,
     };
@@ -304,9 +345,11 @@ export class LocalRuntime {
       hour: now.getUTCHours(), minute: now.getUTCMinutes(), second: now.getUTCSeconds(), timezone: 'UTC',
     };
     const user = trigger.userEmail;
+    // Its spreadsheet deleted or unshared, Google keeps the trigger and it fires without the document.
+    const documentGone = !this.access.canOpen(trigger.documentId, user);
     const run = (): Promise<ExecutionResult> =>
       this.run(trigger.handlerFunction, [], {
-        authMode: 'FULL', event, user, document: options.document !== false, killAtServiceCall: options.killAtServiceCall, ...this.triggerLimit(user),
+        authMode: 'FULL', event, user, document: options.document !== false && !documentGone, killAtServiceCall: options.killAtServiceCall, ...this.triggerLimit(user),
         // A trigger runs in the document it was created for (a copy's own trigger in the copy).
         ...(this.copies.has(trigger.documentId) ? { spreadsheetId: trigger.documentId } : {}),
       });

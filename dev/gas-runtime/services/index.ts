@@ -26,7 +26,8 @@ export interface ServiceWiring {
   documentId: string;
   scriptId: string;
   urlFetchAllow: string[];
-  spreadsheet: { module: SpreadsheetModule; workbook: WorkbookLike } | undefined;
+  /** `open`: the spreadsheets this execution's user may open by id (../document-access.ts). */
+  spreadsheet: { module: SpreadsheetModule; workbook: WorkbookLike; open?: (id: string) => WorkbookLike | 'missing' | undefined } | undefined;
   serviceUrl: () => string | null;
   sleep: (ms: number) => Promise<void>;
 }
@@ -52,8 +53,8 @@ export function createServiceRoots(wiring: ServiceWiring, ctx: ExecutionServiceC
     MailApp: new MailApp(stores.mail, ctx, wiring.userEmail, manifest.oauthScopes.length > 0 ? manifest.oauthScopes : null, wiring.clock),
   };
   if (wiring.spreadsheet) {
-    const { module, workbook } = wiring.spreadsheet;
-    roots.SpreadsheetApp = module.createSpreadsheetApp(workbook, ctx, stores.ui);
+    const { module, workbook, open } = wiring.spreadsheet;
+    roots.SpreadsheetApp = module.createSpreadsheetApp(workbook, ctx, stores.ui, open);
     for (const service of manifest.advancedServices) {
       if (service.serviceId === 'sheets') roots[service.userSymbol] = module.createSheetsService(workbook, ctx);
     }

@@ -10,7 +10,12 @@ export interface SpreadsheetScope {
   ui: UiLog;
   /** The sheet made active in this execution (Sheet.activate), by id. */
   activeSheetId?: number;
+  /** Other spreadsheets by id, as the execution's user may open them (document-access.ts); absent: only this one. */
+  open?: DocumentOpener;
 }
+
+/** A spreadsheet the user may open, 'missing' when it is gone for them, undefined when no such id exists. */
+export type DocumentOpener = (id: string) => Workbook | 'missing' | undefined;
 
 /** Custom functions are read-only: every mutating call throws "You do not have permission to call X". */
 export function refuseWrite(scope: SpreadsheetScope, method: string): void {

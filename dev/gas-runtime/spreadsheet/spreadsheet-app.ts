@@ -2,7 +2,8 @@
 import type { ExecutionServiceContext, UiLog } from '../types';
 import { hasDocument, permissionDenied } from '../types';
 import type { Range } from './range';
-import type { SpreadsheetScope } from './scope';
+import type { DocumentOpener, SpreadsheetScope } from './scope';
+import { missingDocumentMessage } from '../document-access';
 import type { Sheet } from './sheet';
 import { Spreadsheet } from './spreadsheet';
 import { Ui } from './ui';
@@ -53,11 +54,18 @@ export class SpreadsheetApp {
     return this._document('getActiveRange').getActiveSheet().getRange(1, 1);
   }
 
-  /** The one local workbook by its id (with or without a document); any other id fails as Google's does. */
+  /**
+   * A local workbook by its id (with or without a document). One deleted or no longer shared with
+   * the user fails with Google's "Document … is missing" (../document-access.ts); an id no
+   * spreadsheet has fails as Google's does for it.
+   */
   openById(id: string): Spreadsheet {
     if (this.scope.ctx.authMode !== 'FULL') throw permissionDenied('SpreadsheetApp.openById');
-    if (id !== this.scope.workbook.id) throw new Error('Unexpected error while getting the method or property openById on object SpreadsheetApp.');
-    return new Spreadsheet(this.scope);
+    const found = this.scope.open?.(String(id));
+    if (found === 'missing') throw new Error(missingDocumentMessage(String(id)));
+    if (id === this.scope.workbook.id) return new Spreadsheet(this.scope);
+    if (found) return new Spreadsheet({ workbook: found, ctx: this.scope.ctx, ui: this.scope.ui });
+    throw new Error('Unexpected error while getting the method or property openById on object SpreadsheetApp.');
   }
 
   /** Applies the pending writes: the runtime's write buffer (write-buffer.ts) acts on this call. */
@@ -69,6 +77,6 @@ export class SpreadsheetApp {
   }
 }
 
-export function createSpreadsheetApp(workbook: Workbook, ctx: ExecutionServiceContext, ui: UiLog): SpreadsheetApp {
-  return new SpreadsheetApp({ workbook, ctx, ui });
+export function createSpreadsheetApp(workbook: Workbook, ctx: ExecutionServiceContext, ui: UiLog, open?: DocumentOpener): SpreadsheetApp {
+  return new SpreadsheetApp({ workbook, ctx, ui, ...(open ? { open } : {}) });
 }
