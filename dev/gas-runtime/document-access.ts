@@ -28,6 +28,11 @@ export class DocumentAccess {
     this.revoked.set(id, users);
   }
 
+  /** Shared with `user` again (or a passing outage over). */
+  grant(id: string, user: string): void {
+    this.revoked.get(id)?.delete(user);
+  }
+
   canOpen(id: string, user: string): boolean {
     return !this.deleted.has(id) && !(this.revoked.get(id)?.has(user) ?? false);
   }

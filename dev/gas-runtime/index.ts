@@ -43,6 +43,8 @@ export interface GasRuntime {
   deleteDocument(spreadsheetId: string): void;
   /** The spreadsheet is no longer shared with `user`: as deleted, for that user only. */
   revokeAccess(spreadsheetId: string, user: string): void;
+  /** Shared with `user` again after revokeAccess. */
+  grantAccess(spreadsheetId: string, user: string): void;
   /** A copy's workbook and document properties. */
   copyOf(spreadsheetId: string): { workbook: Workbook; properties: PropertyStore };
   /** `user` is the default user's store; `users` every other user's, by e-mail. */

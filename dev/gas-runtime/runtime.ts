@@ -169,6 +169,11 @@ export class LocalRuntime {
     this.access.revoke(spreadsheetId, user);
   }
 
+  /** Shared with `user` again. */
+  grantAccess(spreadsheetId: string, user: string): void {
+    this.access.grant(spreadsheetId, user);
+  }
+
   private documentOf(spreadsheetId: string): LocalDocument {
     return spreadsheetId === this.workbookModel?.id ? this.ownDocument() : this.copyOf(spreadsheetId);
   }
