@@ -9,6 +9,7 @@ import { markedScheduleTrigger } from './schedule-marker';
 import { scheduleOwnership, parseSchedule } from './schedule';
 import { deleteOwnTrigger, forgetScheduleTrigger, spreadsheetOfTrigger } from './schedule-registry';
 import { documentProperties } from '../platform/properties';
+import { clearOpenFailures, recordOpenFailure } from './open-failures';
 
 const SCHEDULE_PROPERTY = 'ma.sync.schedule';
 
@@ -29,6 +30,31 @@ function namesThisTrigger(triggerUid: string): boolean {
 
 export type ScheduledEntry = { run: true } | { run: false; message: string };
 
+/**
+ * Opens the spreadsheet by id; when it cannot (deleted, no longer shared, or Google failing just
+ * now), counts the failure and, past open-failures.ts's threshold, removes the trigger and its
+ * registry entry so it stops firing and frees its place among the user's 20 triggers.
+ */
+function openOrGiveUp(triggerUid: string, spreadsheetId: string): ScheduledEntry | null {
+  try {
+    currentSpreadsheet('opening the scheduled spreadsheet');
+  } catch (error) {
+    const failures = recordOpenFailure(triggerUid, Date.now());
+    const hours = Math.round((Date.now() - failures.since) / 360_000) / 10;
+    const reason = error instanceof Error ? error.message : String(error);
+    if (!failures.giveUp) {
+      console.warn(`[schedule] trigger ${triggerUid} could not open spreadsheet ${spreadsheetId} (${failures.runs} run(s) in a row): ${reason}`);
+      return { run: false, message: 'The scheduled sync could not open its spreadsheet; it tries again at the next run.' };
+    }
+    deleteOwnTrigger(triggerUid);
+    forgetScheduleTrigger(triggerUid);
+    console.log(`[schedule] trigger ${triggerUid} removed: spreadsheet ${spreadsheetId} could not be opened in ${failures.runs} runs over ${hours} h (${reason})`);
+    return { run: false, message: 'The scheduled sync could not open its spreadsheet in several runs over hours (it was deleted, or is no longer shared with you): it removed its trigger.' };
+  }
+  clearOpenFailures(triggerUid);
+  return null;
+}
+
 export function enterScheduledRun(triggerUid: string | null): ScheduledEntry {
   if (!hasActiveDocument()) {
     if (!triggerUid) throw new MissingContextError('the spreadsheet', 'a scheduled run without its document, and not started by its trigger');
@@ -39,6 +65,8 @@ export function enterScheduledRun(triggerUid: string | null): ScheduledEntry {
       return { run: false, message: 'This scheduled sync does not know its spreadsheet any more (its record is gone); it removed its trigger. Turn the schedule on again from the sidebar.' };
     }
     bindSpreadsheet(spreadsheetId);
+    const unopened = openOrGiveUp(triggerUid, spreadsheetId);
+    if (unopened) return unopened;
   }
   if (!triggerUid) return { run: true };
   if (namesThisTrigger(triggerUid)) return { run: true };

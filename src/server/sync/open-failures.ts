@@ -1,0 +1,58 @@
+/**
+ * Consecutive runs in which a scheduled trigger could not open its spreadsheet, per trigger, in
+ * the user's properties (the trigger runs as them, without its document). A spreadsheet deleted or
+ * no longer shared with the user keeps its trigger on Google's side: it would fire every hour for
+ * ever and hold one of the user's 20 triggers. The same "Document … is missing" error also shows
+ * up for a passing outage (public Apps Script scripts retry on it), so one failure proves nothing:
+ * the trigger gives up only after GIVE_UP_AFTER_RUNS failed runs spanning GIVE_UP_AFTER_MS.
+ * Bounded: one entry per trigger of the user (at most 20).
+ */
+const PROPERTY = 'ma.scheduleOpenFailures';
+export const GIVE_UP_AFTER_RUNS = 3;
+export const GIVE_UP_AFTER_MS = 2 * 3_600_000;
+
+interface Failures {
+  /** When the first of the consecutive failures happened (epoch ms). */
+  since: number;
+  runs: number;
+}
+
+function read(): Record<string, Failures> {
+  try {
+    const value: unknown = JSON.parse(PropertiesService.getUserProperties().getProperty(PROPERTY) ?? '{}');
+    if (value === null || typeof value !== 'object') return {};
+    const out: Record<string, Failures> = {};
+    for (const [uid, f] of Object.entries(value as Record<string, Partial<Failures>>)) {
+      if (f && typeof f.since === 'number' && typeof f.runs === 'number') out[uid] = { since: f.since, runs: f.runs };
+    }
+    return out;
+  } catch {
+    return {};
+  }
+}
+
+function write(map: Record<string, Failures>): void {
+  const props = PropertiesService.getUserProperties();
+  if (Object.keys(map).length === 0) props.deleteProperty(PROPERTY);
+  else props.setProperty(PROPERTY, JSON.stringify(map));
+}
+
+/** Counts one more failed open; true when the trigger should give up (and the count is forgotten). */
+export function recordOpenFailure(triggerUid: string, now: number): { runs: number; since: number; giveUp: boolean } {
+  const map = read();
+  const previous = map[triggerUid];
+  const failures = { since: previous?.since ?? now, runs: (previous?.runs ?? 0) + 1 };
+  const giveUp = failures.runs >= GIVE_UP_AFTER_RUNS && now - failures.since >= GIVE_UP_AFTER_MS;
+  if (giveUp) delete map[triggerUid];
+  else map[triggerUid] = failures;
+  write(map);
+  return { ...failures, giveUp };
+}
+
+/** The spreadsheet opened: the count starts again. */
+export function clearOpenFailures(triggerUid: string): void {
+  const map = read();
+  if (!(triggerUid in map)) return;
+  delete map[triggerUid];
+  write(map);
+}
