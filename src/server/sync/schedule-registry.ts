@@ -53,3 +53,8 @@ export function deleteOwnTrigger(triggerUid: string): boolean {
   }
   return false;
 }
+
+/** Every schedule trigger of this user and the spreadsheet it serves (trigger id → spreadsheet id). */
+export function scheduleTriggers(): Record<string, string> {
+  return read();
+}

@@ -24,6 +24,7 @@ import { documentProperties, realDocumentProperties } from '../platform/properti
 import { clipText } from '../platform/property-size';
 import { forgetScheduleTrigger, registerScheduleTrigger } from './schedule-registry';
 import { markScheduleTrigger } from './schedule-marker';
+import { triggerCapMessage } from './trigger-cap';
 
 export const SCHEDULED_SYNC_HANDLER = 'onScheduledSync';
 const SCHEDULE_PROPERTY = 'ma.sync.schedule';
@@ -166,10 +167,17 @@ function installSchedule(schedule: Schedule): Schedule {
   const spreadsheetId = spreadsheetIdOf(currentSpreadsheet('setting the schedule'));
   const builder = ScriptApp.newTrigger(SCHEDULED_SYNC_HANDLER).timeBased();
   let trigger: GoogleAppsScript.Script.Trigger;
-  if (schedule.kind === 'hourly') trigger = builder.everyHours(1).create();
-  else {
-    const daily = builder.atHour(schedule.hour).everyDays(1);
-    trigger = (timeZone ? daily.inTimezone(timeZone) : daily).create();
+  try {
+    if (schedule.kind === 'hourly') trigger = builder.everyHours(1).create();
+    else {
+      const daily = builder.atHour(schedule.hour).everyDays(1);
+      trigger = (timeZone ? daily.inTimezone(timeZone) : daily).create();
+    }
+  } catch (error) {
+    // The 21st trigger: Google's own error says nothing a finance user can act on.
+    const capMessage = triggerCapMessage();
+    if (capMessage) throw new ScheduleError(capMessage);
+    throw error;
   }
   const triggerUid = trigger.getUniqueId();
   registerScheduleTrigger(triggerUid, spreadsheetId);
