@@ -109,6 +109,8 @@ export class ManagedWorkbook {
   /** The snapshot's grid sizes no longer hold (a sheet was inserted or set up). */
   private gridChanged = false;
   private deferred: TableWrite[] = [];
+  /** Called with a table's row writes (catalog columns) before they are sent (finance/order-sums-store.ts). */
+  private readonly watchers = new Map<SheetName, (rows: readonly RowWrite[]) => void>();
   /** Tables whose grid this run grew (charts over them may need re-pointing). */
   readonly grown = new Set<SheetName>();
   /** Cells sent by batchUpdate during this run. */
@@ -552,6 +554,11 @@ export class ManagedWorkbook {
     return map ? rows.map((row) => toCatalogRow(map, row)) : rows;
   }
 
+  /** Whether the table's sheet exists (found by its tag or name, or opened in this run). */
+  hasSheet(table: TableSchema): boolean {
+    return this.open.has(table.sheetName) || locateSheet(this.snapshot(), table, () => this.taggedSheets()) !== null;
+  }
+
   /** Whether the table's sheet holds a column (a column choice may leave one out); a sheet not set up yet holds every one. */
   holdsColumn(table: TableSchema, header: string): boolean {
     const located = locateSheet(this.snapshot(), table, () => this.taggedSheets());
@@ -630,12 +637,18 @@ export class ManagedWorkbook {
     return ranges.map((_, i) => (got.valueRanges?.[i]?.values ?? []) as unknown[][]);
   }
 
+  /** `watcher` sees every later write of the table's rows before it is sent (it may read the rows first). */
+  watchWrites(schema: TableSchema, watcher: (rows: readonly RowWrite[]) => void): void {
+    this.watchers.set(schema.sheetName, watcher);
+  }
+
   /** Every row write of a page: grid growth where needed, then one batchUpdate. */
   write(tables: readonly TableWrite[]): number {
     const data: RangeWrite[] = [];
     const formats: GoogleAppsScript.Sheets.Schema.Request[] = [];
     const all = this.deferred.concat(tables);
     this.deferred = [];
+    for (const t of all) if (t.rows.length > 0) this.watchers.get(t.schema.sheetName)?.(t.rows);
     for (const t of all) {
       if (t.rows.length === 0) continue;
       const opened = this.sheetFor(t.schema);
