@@ -186,12 +186,12 @@ export function runSync(options: RunOptions): RunOutcome {
       const skippedDaysAtStart = skippedDaysKey(state);
       const failedAtStart = state.get('tieout').failedDays;
       const ctx: JobContext = { api, workbook, state, budget, now: () => Date.now(), storeTimeZone: account.store.timezone || workbook.timeZone, tally };
-      // Before the first Orders write: the Orders day sums follow every row this run writes.
-      tracker = OrderSumsTracker.open(properties, workbook, ctx.state.get('meta').storeCurrency);
       const messages: string[] = resumed ? [`Automatic sync resumed: ${describeSchedule(resumed, scheduleTimeZone())}.`] : [];
       messages.push(...checkManagedSheets(ctx, jobs));
       const refreshesFigures = jobs.indexOf('orders') >= 0 || jobs.indexOf('daily') >= 0;
       if (refreshesFigures) messages.push(...checkBasis(ctx));
+      // Before the first Orders write: the Orders day sums follow every row this run writes.
+      tracker = OrderSumsTracker.open(properties, workbook, ctx.state.get('meta').storeCurrency);
       if (options.addDueReconciliation && jobs.indexOf('reconcile') < 0 && reconciliationDue(ctx)) jobs = [...jobs, 'reconcile'];
       jobs = inRunOrder(jobs);
       log.open({ ...blankEntry(startedAt, runLabel(jobs, options)), outcome: 'running', message: 'Running…' });
