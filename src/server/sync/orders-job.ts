@@ -36,9 +36,13 @@ export function orderWriter(ctx: JobContext, markSeen = false, rewrite = false, 
   const ordersIndex = ctx.workbook.index(ORDERS);
   const lineIndex = ctx.workbook.index(LINE_ITEMS);
   const members = new MemberIndex(lineIndex);
+  // A pass over every order reads the rest of the index once; the feed only the rows its pages touch.
+  const wholePass = markSeen || rewrite || fill !== undefined;
+  if (wholePass) ctx.workbook.completeIndex({ schema: ORDERS }, { schema: LINE_ITEMS });
   return {
     write(orders) {
       const rewriteAll = rewrite || ctx.state.get('sheetsBasis').refreshingSince !== null;
+      if (!wholePass) completePageRows(ctx, orders, members);
       const plan = planOrderPage(orders, ordersIndex, lineIndex, members, { ...pageContext(ctx), markSeen, seen, rewriteAll, fill });
       ctx.workbook.write([
         { schema: ORDERS, rows: plan.orders },
@@ -58,6 +62,20 @@ export function orderWriter(ctx: JobContext, markSeen = false, rewrite = false, 
       return plan.maxUpdatedAt;
     },
   };
+}
+
+/** The index cells of the rows a page may write or compare: its orders, their line items and the ones they listed before. */
+function completePageRows(ctx: JobContext, orders: readonly Order[], members: MemberIndex): void {
+  const orderIds: string[] = [];
+  const itemIds: string[] = [];
+  for (const order of orders) {
+    if (order === null || typeof order !== 'object' || typeof order.id !== 'string') continue;
+    orderIds.push(order.id);
+    itemIds.push(...members.childrenOf(order.id));
+    if (!Array.isArray(order.line_items)) continue;
+    for (const item of order.line_items) if (item !== null && typeof item === 'object' && typeof item.id === 'string') itemIds.push(item.id);
+  }
+  ctx.workbook.completeIndex({ schema: ORDERS, keys: orderIds }, { schema: LINE_ITEMS, keys: itemIds });
 }
 
 export function runOrdersJob(ctx: JobContext): JobResult {
@@ -179,6 +197,7 @@ export function runReconcileJob(ctx: JobContext): JobResult {
       cursor = page.nextCursor;
       continue;
     }
+    ctx.workbook.completeIndex({ schema: ORDERS }, { schema: LINE_ITEMS });
     const marks = planGoneMarks(ctx.workbook.index(ORDERS), {
       passStartedAt: r.passStartedAt ?? ctx.now(),
       // Orders placed before the pass's plan window or the user's orders window are not in its view.
