@@ -3,7 +3,9 @@
  * finds nothing gone, stay within the committed budget (hourly-budget.json) at 10,000 orders; and
  * what the hourly run reads beyond an idle run (which reads the key columns every run needs) is
  * the same at 2,000 and 10,000 orders for the same changes: the tie-out does not read the Orders
- * sheet whole every hour. Modelled figures only (the runtime's exact counts and its modelled clock
+ * sheet whole every hour; and what it reads beyond the key columns every run reads whole (Orders id,
+ * Line items id and order_id) is the same at both sizes: the other index columns are read only for
+ * the rows a page touches. Modelled figures only (the runtime's exact counts and its modelled clock
  * without the JavaScript part, which is measured CPU time): never wall time.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -39,6 +41,8 @@ interface Measured {
   reconcileGone: string;
   /** Orders cells the reconciliation changed (the sheet before and after, cell by cell). */
   ordersCellsChanged: number;
+  /** Cells of the key columns every run reads whole before the hourly run: Orders `id`, Line items `id` and `order_id`. */
+  keyCells: number;
 }
 
 const serviceSeconds = (f: Figures): number => Math.round((f.time_split_seconds.api + f.time_split_seconds.sheets + f.time_split_seconds.waiting + f.time_split_seconds.storage) * 10) / 10;
@@ -59,6 +63,7 @@ async function measure(orders: number, bundleDir: string): Promise<Measured> {
       await stack.control(`orders/${truth[(i * 97) % truth.length].id}/change`, { kind: 'cost_correction' });
       await stack.advanceClocks(Math.floor(HOUR_MS / CHANGED));
     }
+    const keyCells = sheetTable(stack, 'Orders').length - 1 + 2 * (sheetTable(stack, 'Line items').length - 1);
     const hourly = await hourlyTrigger(stack, uid);
     expect(hourly.done, hourly.note).toBe(true);
     await stack.advanceClocks(HOUR_MS);
@@ -68,7 +73,7 @@ async function measure(orders: number, bundleDir: string): Promise<Measured> {
     const after = sheetTable(stack, 'Orders');
     let changed = Math.abs(after.length - before.length);
     before.forEach((row, r) => row.forEach((cell, c) => (changed += after[r]?.[c] === cell ? 0 : 1)));
-    return { idle: figures(idle, orders), hourly: figures(hourly, orders), reconcile: figures(reconcile, orders), hourlyTieout: hourly.note, reconcileGone: reconcile.note, ordersCellsChanged: changed };
+    return { idle: figures(idle, orders), hourly: figures(hourly, orders), reconcile: figures(reconcile, orders), hourlyTieout: hourly.note, reconcileGone: reconcile.note, ordersCellsChanged: changed, keyCells };
   } finally {
     await bench.close();
   }
@@ -95,6 +100,12 @@ describe(`the hourly run after ${CHANGED} orders changed, and the reconciliation
     const extraSmall = small.hourly.cells_read - small.idle.cells_read;
     const extraLarge = large.hourly.cells_read - large.idle.cells_read;
     expect(extraLarge, `cells read beyond the idle run: ${extraSmall} at 2,000 orders, ${extraLarge} at ${budget.orders}`).toBe(extraSmall);
+  });
+
+  it('what the hourly run reads beyond the key columns (Orders id, Line items id and order_id) does not grow with the store', () => {
+    const beyondSmall = small.hourly.cells_read - small.keyCells;
+    const beyondLarge = large.hourly.cells_read - large.keyCells;
+    expect(beyondLarge, `cells read beyond the key columns: ${beyondSmall} at 2,000 orders, ${beyondLarge} at ${budget.orders}`).toBe(beyondSmall);
   });
 
   it('a reconciliation that finds nothing gone changes no Orders cell and stays within the committed budget', () => {
