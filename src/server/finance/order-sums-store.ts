@@ -98,8 +98,9 @@ export class OrderSumsTracker {
    * The sums as saved, when they still describe the Orders sheet this run opens; the tracker
    * watches the run's Orders writes from then on. Call before the run's first Orders write.
    */
-  static open(properties: PropertyBag, workbook: ManagedWorkbook, currency: string | null): OrderSumsTracker {
-    const all = properties.getProperties();
+  static open(properties: PropertyBag, workbook: ManagedWorkbook, currency: string | null, readUnderLock?: Readonly<Record<string, string>>): OrderSumsTracker {
+    // The run's whole read under the document lock (only a locked run writes the sums), else a read of its own.
+    const all = readUnderLock ?? properties.getProperties();
     let stamp: Stamp | null = null;
     let sums: OrderDaySums | null = null;
     try {

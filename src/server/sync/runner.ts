@@ -174,8 +174,10 @@ export function runSync(options: RunOptions): RunOutcome {
         markFormulasOwed();
         return { done: true, job: null, tally, message, outcome: 'error', failureCode: 'store_changed', position: null, counts: tally.counts, pausedUntil: null };
       }
-      const resumed = resumeSuspendedSchedule(account.store.id, storeTag());
-      if (storeTag() === null) setStoreTag(account.store.id);
+      // Confirmed: the tag is this store's or none yet (one read for both uses).
+      const sheetsStore = storeTag();
+      const resumed = resumeSuspendedSchedule(account.store.id, sheetsStore);
+      if (sheetsStore === null) setStoreTag(account.store.id);
       workbook.bindStore(account.store.id, account.store.currency || null);
       state.update('meta', {
         storeTimeZone: clipText(String(account.store.timezone ?? ''), 100) || null,
@@ -191,7 +193,7 @@ export function runSync(options: RunOptions): RunOutcome {
       const refreshesFigures = jobs.indexOf('orders') >= 0 || jobs.indexOf('daily') >= 0;
       if (refreshesFigures) messages.push(...checkBasis(ctx));
       // Before the first Orders write: the Orders day sums follow every row this run writes.
-      tracker = OrderSumsTracker.open(properties, workbook, ctx.state.get('meta').storeCurrency);
+      tracker = OrderSumsTracker.open(properties, workbook, ctx.state.get('meta').storeCurrency, state.readAtStart);
       if (options.addDueReconciliation && jobs.indexOf('reconcile') < 0 && reconciliationDue(ctx)) jobs = [...jobs, 'reconcile'];
       jobs = inRunOrder(jobs);
       log.open({ ...blankEntry(startedAt, runLabel(jobs, options)), outcome: 'running', message: 'Running…' });
