@@ -12,7 +12,6 @@ import { syncUntilCaughtUp } from './sync-support';
 type Json = Record<string, unknown>;
 let stack: Stack;
 let timeZone = '';
-let today = '';
 
 const placedDay = (o: Json) => new Date(String(o.created_at)).toLocaleDateString('en-CA', { timeZone });
 const economics = (o: Json) => o.economics as { cogs_source: string; cogs_coverage_pct: number; net_revenue: number };
@@ -29,7 +28,6 @@ beforeAll(async () => {
   await syncUntilCaughtUp(stack);
   const store = (await stack.truth('store')) as Json;
   timeZone = String((store.store as Json).timezone);
-  today = String(store.today);
 }, 180_000);
 
 afterAll(async () => {

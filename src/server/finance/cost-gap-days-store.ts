@@ -40,8 +40,13 @@ interface CostGapIndex {
  * wrote nothing new can still count differently, e.g. the first tie-out after an interrupted one).
  */
 export function saveCostGapDays(props: Properties, rows: readonly CostGapRow[]): boolean {
-  const months = [...costGapMonthsOf(rows)].sort(([a], [b]) => (a < b ? 1 : -1));
-  const index: CostGapIndex = { rows: rows.length, months: [], big: [], before: null };
+  return saveCostGapMonths(props, costGapMonthsOf(rows), rows.length);
+}
+
+/** As saveCostGapDays, from months already counted (the day sums the sync keeps as it writes: order-day-sums.ts). */
+export function saveCostGapMonths(props: Properties, counted: ReadonlyMap<string, CostGapMonth>, rowCount: number): boolean {
+  const months = [...counted].sort(([a], [b]) => (a < b ? 1 : -1));
+  const index: CostGapIndex = { rows: rowCount, months: [], big: [], before: null };
   const values: Record<string, string> = {};
   let total = 0;
   for (const [month, days] of months) {

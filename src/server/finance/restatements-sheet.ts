@@ -99,6 +99,7 @@ function orderChanges(ctx: JobContext, snapshots: readonly ClosedSnapshot[], sum
 
 /** Status, placement day and updated_at of every order, from the Orders key index (no read). */
 function orderMarkers(ctx: JobContext): Map<string, OrderMarker & { row: number }> {
+  ctx.workbook.completeIndex({ schema: ORDERS });
   const index = ctx.workbook.index(ORDERS);
   const markers = new Map<string, OrderMarker & { row: number }>();
   const statusAt = columnIndex(ORDERS, 'status');

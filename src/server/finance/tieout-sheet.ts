@@ -8,24 +8,25 @@
  * set-up read, managed-workbook.ts), so a 2-year store costs 2 daily requests per tie-out, as before.
  */
 import { costGapsOf, gapRowsOfTable } from './cost-gaps';
-import { saveCostGapDays } from './cost-gap-days-store';
+import { saveCostGapMonths } from './cost-gap-days-store';
 import { documentProperties } from '../platform/properties';
 import { markFormulasOwed } from '../functions/formulas-owed';
 import { instantToLocalDate, type CellValue } from '../sheets/cells';
 import type { RowWrite } from '../sheets/row-writes';
 import { buildRow } from '../sheets/rows';
-import { CHECKS, DAILY, MONTHLY, ORDERS, TIEOUT_COMPARED, columnIndex } from '../sheets/schema';
+import { CHECKS, DAILY, MONTHLY, ORDERS, TIEOUT_COMPARED } from '../sheets/schema';
 import { basisWords } from '../sync/basis-change';
 import type { JobContext } from '../sync/job-context';
 import { dayKey } from './daily-figures';
 import { readPnlBooks } from './tieout-books';
 import { tieOut, type TieoutRow } from './tieout';
 import { checkPnlSheets } from './tieout-pnl-sheets';
-import { ORDER_RATIO_COLUMNS } from './order-ratios';
 import { tieoutScopeText } from '../../contract/tieout-text';
+import { OrderDaySums, ORDER_SUM_COLUMNS } from './order-day-sums';
+import type { OrderSumsTracker } from './order-sums-store';
 
 /** The Orders columns the tie-out and the cost-gap count read (tieout.ts, cost-gaps.ts): not the whole sheet. */
-const ORDERS_READ = ['id', 'status', 'placed_date', 'currency', 'cogs_source', 'cogs_coverage_pct', ...TIEOUT_COMPARED.map((f) => f.orders), ...ORDER_RATIO_COLUMNS];
+const ORDERS_READ = ORDER_SUM_COLUMNS;
 
 /** Days named in the Sync log and the sidebar when they do not tie out (the sheet lists them all). */
 const NAMED_DAYS = 10;
@@ -49,24 +50,38 @@ export function tieoutCells(row: TieoutRow, checkedAt: number, timeZone: string)
   return buildRow(CHECKS, null, values, timeZone);
 }
 
-/** Runs the tie-out over the synced range and writes the Checks sheet; returns the Sync log's words. */
-export function writeTieout(ctx: JobContext): string {
-  const orderRows = ctx.workbook.readColumns(ORDERS, ORDERS_READ);
-  // The same read tells the sidebar how many orders carry incomplete costs (no read of its own),
-  // and keeps them per day for the formulas, which then never read Orders (cost-gap-days-store.ts).
-  const gapRows = gapRowsOfTable(orderRows);
-  ctx.state.save('costGaps', { ...costGapsOf(gapRows, ctx.state.get('meta').storeCurrency), checkedAt: ctx.now() });
-  if (saveCostGapDays(documentProperties(), gapRows)) markFormulasOwed();
-  const placed = columnIndex(ORDERS, 'placed_date');
-  let first: string | null = null;
-  for (const row of orderRows) {
-    const day = dayKey(row[placed]);
-    if (day !== null && (first === null || day < first)) first = day;
+/**
+ * Runs the tie-out over the synced range and writes the Checks sheet; returns the Sync log's words.
+ * `full`: the Orders columns are read whole (Checks → Run, Sync now, at least once a day, and
+ * whenever the day sums cannot be trusted); otherwise the Orders side is the day sums the sync
+ * kept as it wrote (order-sums-store.ts), and the Orders sheet is not read.
+ */
+export function writeTieout(ctx: JobContext, tracker: OrderSumsTracker | null = null, full = true): string {
+  const currency = ctx.state.get('meta').storeCurrency;
+  const kept = full || !tracker ? null : tracker.current();
+  const fullAt = kept ? tracker!.fullAt() : ctx.now();
+  let orderRows: unknown[][] = [];
+  let sums: OrderDaySums;
+  if (kept) sums = kept;
+  else {
+    orderRows = ctx.workbook.readColumns(ORDERS, ORDERS_READ);
+    sums = OrderDaySums.ofRows(orderRows, currency);
   }
+  // The same sums tell the sidebar how many orders carry incomplete costs (no read of their own).
+  // ...and, per day, the formulas (cost-gap-days-store.ts), which then never read Orders: a count
+  // that changed recalculates them.
+  const saveCostGaps = (): void => {
+    ctx.state.save('costGaps', { ...(kept ? sums.costGaps() : costGapsOf(gapRowsOfTable(orderRows), currency)), checkedAt: ctx.now() });
+    if (saveCostGapMonths(documentProperties(), sums.costGapMonths(), kept ? sums.rowCount() : orderRows.length)) markFormulasOwed();
+  };
+  let first = sums.firstDay();
   const today = instantToLocalDate(ctx.now(), ctx.storeTimeZone);
   const createdAfter = ctx.state.get('orders').createdAfter;
   if (createdAfter !== null && (first === null || first < createdAfter)) first = createdAfter;
-  if (first === null) return '';
+  if (first === null) {
+    saveCostGaps();
+    return '';
+  }
   // The Daily P&L may begin before the first order (the plan's history): its days are read too.
   const dailyRows = ctx.workbook.readTable(DAILY);
   const monthlyRows = ctx.workbook.readTable(MONTHLY);
@@ -81,11 +96,14 @@ export function writeTieout(ctx: JobContext): string {
   const skippedDays = ctx.state.get('skipped').days;
   const pnlSheets = checkPnlSheets(dailyRows, monthlyRows, books.days);
   const compared = TIEOUT_COMPARED.filter((f) => ctx.workbook.holdsColumn(ORDERS, f.orders)).map((f) => f.figure);
-  const rows = tieOut({ orderRows, dayOf: dayKey, pnlDays: books.days, storeCurrency: ctx.state.get('meta').storeCurrency, basisHeld: held, basisNow: held, skippedOrders, skippedDays, pnlSheets, ordersFrom: first, compared });
+  const rows = tieOut({ orderRows, orderDays: sums.orderDays(), dayOf: dayKey, pnlDays: books.days, storeCurrency: ctx.state.get('meta').storeCurrency, basisHeld: held, basisNow: held, skippedOrders, skippedDays, pnlSheets, ordersFrom: first, compared });
+  // A ✗ is never said from the kept sums alone: the sheet is read whole first (a hand edit put back since is no ✗).
+  if (kept && rows.some((r) => !r.ok)) return writeTieout(ctx, tracker, true);
+  saveCostGaps();
   const checkedAt = ctx.now();
   const provenFrom = books.days.length > 0 ? books.days[0].date : from;
   const writes: RowWrite[] = rows.map((r, i) => ({ row: i + 2, column: 1, cells: tieoutCells(r, checkedAt, ctx.workbook.timeZone) }));
-  writes.push({ row: rows.length + 2, column: 1, cells: scopeCells(provenFrom, first, today, checkedAt, ctx.workbook.timeZone) });
+  writes.push({ row: rows.length + 2, column: 1, cells: scopeCells(provenFrom, first, today, checkedAt, ctx.workbook.timeZone, kept ? fullAt : null) });
   const previous = ctx.state.get('tieout').rows;
   const blank: CellValue[] = CHECKS.columns.map(() => '');
   for (let row = rows.length + 3; row <= previous + 1; row++) writes.push({ row, column: 1, cells: blank.slice() });
@@ -97,15 +115,24 @@ export function writeTieout(ctx: JobContext): string {
   const failed = [...failedDays, ...failedMonths];
   const days = rows.filter((r) => r.kind === 'day' && r.period >= first!).length;
   ctx.state.save('tieout', { checkedAt, days, failedDays: failed.slice(0, NAMED_DAYS), failedCount: failed.length, rows: rows.length + 1, cutFrom: books.cutFrom, provenFrom, ordersFrom: first });
+  if (tracker && fullAt !== null) tracker.save(sums, fullAt);
   return tieoutText(days, failed, books.cutFrom);
 }
 
-/** The Checks sheet's last line: which figures it proves, and from which day (the sidebar says the same). */
-function scopeCells(provenFrom: string, ordersFrom: string, today: string, checkedAt: number, timeZone: string): CellValue[] {
+/**
+ * The Checks sheet's last line: which figures it proves, and from which day (the sidebar says the
+ * same), and how the Orders side was taken this time: read whole now, or the day sums the sync kept
+ * since the whole sheet was read at `summedSince` (a hand edit of Orders shows from the next read).
+ */
+function scopeCells(provenFrom: string, ordersFrom: string, today: string, checkedAt: number, timeZone: string, summedSince: number | null): CellValue[] {
+  const how =
+    summedSince === null
+      ? ' Orders sheet read in full for this check.'
+      : ` Orders side: the day sums the sync kept as it wrote since the Orders sheet was read in full at ${new Date(summedSince).toISOString()}; a ✗ is only said after reading it in full, and Checks → Run reads it in full now (a scheduled run does once a day).`;
   const values: Record<string, unknown> = {
     period: `${provenFrom} … ${today}`,
     kind: 'scope',
-    note: tieoutScopeText({ provenFrom, ordersFrom }),
+    note: tieoutScopeText({ provenFrom, ordersFrom }) + how,
     checked_at: new Date(checkedAt).toISOString(),
   };
   return buildRow(CHECKS, null, values, timeZone);

@@ -50,6 +50,8 @@ export type PnlDay = { date: string } & Partial<Record<string, unknown>>;
 export interface TieoutInput {
   /** Orders sheet rows (without the header), columns as ORDERS. */
   orderRows: ReadonlyArray<ReadonlyArray<unknown>>;
+  /** The rows already summed by day (order-day-sums.ts); when given, orderRows is not read. */
+  orderDays?: ReadonlyMap<string, OrderDay>;
   /** The placed_date cell → YYYY-MM-DD (serial numbers from the Sheets API, Date objects from SpreadsheetApp). */
   dayOf: (cell: unknown) => string | null;
   pnlDays: readonly PnlDay[];
@@ -137,7 +139,7 @@ function asFigures(cents: Record<TieoutFigure, number | null>): PnlFigures {
 
 /** Every day the P&L returned, then every month of them. */
 export function tieOut(input: TieoutInput): TieoutRow[] {
-  const orderDays = sumOrdersByDay(input.orderRows, input.dayOf, input.storeCurrency);
+  const orderDays = input.orderDays ?? sumOrdersByDay(input.orderRows, input.dayOf, input.storeCurrency);
   const basisChanged = input.basisHeld !== null && input.basisNow !== null && input.basisHeld !== input.basisNow;
   const basisNote = basisChanged
     ? `The service now reports another basis (${input.basisNow}) than the sheets hold (${input.basisHeld}): the next sync fetches every order and day again.`

@@ -5,12 +5,12 @@
  */
 import { currentSpreadsheet, spreadsheetIdOf } from '../platform/context';
 import { a1Range } from './a1';
-import { KeyIndex } from './key-index';
+import { KeyIndex, type IndexedRow } from './key-index';
 import { columnWidthPx, setUpRequests } from './layout';
 import { lastRowOf, mergeRowWrites, withoutSkipped, type RangeWrite, type RowWrite } from './row-writes';
 import { foreignCurrencyFormats } from './currency-formats';
 import { numberFormatFor } from './rows';
-import { columnIndex, type SheetName, type TableSchema } from './schema';
+import { changeSpan, columnIndex, type SheetName, type TableSchema } from './schema';
 import { CHECKS, DAILY, LINE_ITEMS, MONTHLY, ORDERS, PRODUCTS, RESTATEMENTS, SYNC_LOG, VARIANTS } from './schema';
 import { findHeaderProblem, missingAddedColumns } from './header-check';
 import { highlightRequests } from './highlights';
@@ -109,6 +109,8 @@ export class ManagedWorkbook {
   /** The snapshot's grid sizes no longer hold (a sheet was inserted or set up). */
   private gridChanged = false;
   private deferred: TableWrite[] = [];
+  /** Called with a table's row writes (catalog columns) before they are sent (finance/order-sums-store.ts). */
+  private readonly watchers = new Map<SheetName, (rows: readonly RowWrite[]) => void>();
   /** Tables whose grid this run grew (charts over them may need re-pointing). */
   readonly grown = new Set<SheetName>();
   /** Cells sent by batchUpdate during this run. */
@@ -162,7 +164,7 @@ export class ManagedWorkbook {
         } catch {
           located = null;
         }
-        if (located) requests.push({ schema: this.layoutFor(table, true).schema, info: located.info, wholeRows: WHOLE_ROW_TABLES.has(table.sheetName) });
+        if (located) requests.push(this.readRequest(table, located.info));
       }
       const read = readManagedRows(this.id(), requests);
       this.reads = new Map(requests.map((r, i) => [r.schema.sheetName, read[i]]));
@@ -171,9 +173,16 @@ export class ManagedWorkbook {
     if (found) return found;
     // Not among the tables read up front: read it on its own.
     const info = locateSheet(this.snapshot(), schema, () => this.taggedSheets());
-    const own = info ? readManagedRows(this.id(), [{ schema: this.layoutFor(schema, true).schema, info: info.info, wholeRows: WHOLE_ROW_TABLES.has(schema.sheetName) }])[0] : { header: [], keys: [] };
+    const own = info ? readManagedRows(this.id(), [this.readRequest(schema, info.info)])[0] : { header: [], keys: [] };
     this.reads.set(schema.sheetName, own);
     return own;
+  }
+
+  /** What the run's start reads of a table: its header and, for every row, its key columns (schema.keyReadColumns) or index and change columns. */
+  private readRequest(table: TableSchema, info: SheetInfo): ReadRequest {
+    const request: ReadRequest = { schema: this.layoutFor(table, true).schema, info, wholeRows: WHOLE_ROW_TABLES.has(table.sheetName) };
+    if (table.keyReadColumns !== undefined) request.keyColumns = table.keyReadColumns;
+    return request;
   }
 
   /**
@@ -486,6 +495,66 @@ export class ManagedWorkbook {
   }
 
   /**
+   * Fills in the index cells the run's start read left out (schema.keyReadColumns: the other index
+   * columns and the change columns), for every table asked, in ONE Values.batchGet: for named keys,
+   * one range per run of adjacent rows and of columns (what a page touches, never the sheet); without
+   * keys, the whole columns (a pass over all orders: reconciliation, restatements). Rows written in
+   * this run already hold their cells and are not read; nothing to read, no call.
+   */
+  completeIndex(...tables: ReadonlyArray<{ schema: TableSchema; keys?: Iterable<string> }>): void {
+    const plans = tables.map(({ schema, keys }) => this.planCompletion(schema, keys)).filter((p) => p !== null);
+    const got = this.readRanges(plans.flatMap((p) => p.ranges));
+    let at = 0;
+    for (const plan of plans) {
+      plan.apply(got.slice(at, at + plan.ranges.length));
+      at += plan.ranges.length;
+    }
+  }
+
+  private planCompletion(schema: TableSchema, keys: Iterable<string> | undefined): { ranges: string[]; apply: (got: unknown[][][]) => void } | null {
+    const opened = this.sheetFor(schema);
+    const first = opened.schema.keyReadColumns;
+    if (first === undefined || opened.created) return null;
+    const index = this.index(schema);
+    const width = indexWidth(opened.schema);
+    const partial = new Set<IndexedRow>();
+    if (keys) {
+      for (const key of keys) {
+        const entry = index.get(key);
+        if (entry && entry.cells.length < width) partial.add(entry);
+      }
+    } else for (const [, entry] of index.entries()) if (entry.cells.length < width) partial.add(entry);
+    if (partial.size === 0) return null;
+    const span = changeSpan(opened.schema);
+    const columns: number[] = [];
+    for (let c = first + 1; c <= opened.schema.indexColumns; c++) columns.push(c);
+    if (span) for (let c = span.start + 1; c <= span.end; c++) columns.push(c);
+    const columnRuns = adjacentRuns(columns);
+    const rowRuns = keys ? adjacentRuns([...partial].map((e) => e.row)) : [[2, Math.max(2, opened.maxRows)]];
+    const ranges: string[] = [];
+    for (const rows of rowRuns) for (const run of columnRuns) ranges.push(a1Range(opened.name, rows[0], run[0], rows[rows.length - 1], run[run.length - 1]));
+    const apply = (got: unknown[][][]): void => {
+      const byRow = new Map<number, CellValue[]>();
+      rowRuns.forEach((rows, r) => {
+        for (let row = rows[0]; row <= rows[rows.length - 1]; row++) {
+          const cells: CellValue[] = [];
+          columnRuns.forEach((run, c) => {
+            const values = got[r * columnRuns.length + c][row - rows[0]] ?? [];
+            for (let k = 0; k < run.length; k++) cells.push(cellOf(values[k]));
+          });
+          byRow.set(row, cells);
+        }
+      });
+      for (const entry of partial) {
+        const keyCells = entry.cells.slice(0, first);
+        while (keyCells.length < first) keyCells.push('');
+        entry.cells = keyCells.concat(byRow.get(entry.row) ?? columns.map(() => ''));
+      }
+    };
+    return { ranges, apply };
+  }
+
+  /**
    * The note on a sheet's first header cell: where the sheet says what the plan's history window
    * left out (null removes it). The schema's own note of that column comes back then.
    */
@@ -550,6 +619,11 @@ export class ManagedWorkbook {
     // Callers read by the catalog's columns, whatever the sheet's layout.
     const map = opened.map;
     return map ? rows.map((row) => toCatalogRow(map, row)) : rows;
+  }
+
+  /** Whether the table's sheet exists (found by its tag or name, or opened in this run). */
+  hasSheet(table: TableSchema): boolean {
+    return this.open.has(table.sheetName) || locateSheet(this.snapshot(), table, () => this.taggedSheets()) !== null;
   }
 
   /** Whether the table's sheet holds a column (a column choice may leave one out); a sheet not set up yet holds every one. */
@@ -630,12 +704,18 @@ export class ManagedWorkbook {
     return ranges.map((_, i) => (got.valueRanges?.[i]?.values ?? []) as unknown[][]);
   }
 
+  /** `watcher` sees every later write of the table's rows before it is sent (it may read the rows first). */
+  watchWrites(schema: TableSchema, watcher: (rows: readonly RowWrite[]) => void): void {
+    this.watchers.set(schema.sheetName, watcher);
+  }
+
   /** Every row write of a page: grid growth where needed, then one batchUpdate. */
   write(tables: readonly TableWrite[]): number {
     const data: RangeWrite[] = [];
     const formats: GoogleAppsScript.Sheets.Schema.Request[] = [];
     const all = this.deferred.concat(tables);
     this.deferred = [];
+    for (const t of all) if (t.rows.length > 0) this.watchers.get(t.schema.sheetName)?.(t.rows);
     for (const t of all) {
       if (t.rows.length === 0) continue;
       const opened = this.sheetFor(t.schema);
@@ -739,6 +819,18 @@ function catalogRow(table: TableSchema, runs: readonly number[][], catalogAt: Re
     });
   });
   return row;
+}
+
+/** Cells the key index keeps of a row: its index columns, then its change columns (change-check.ts). */
+function indexWidth(schema: TableSchema): number {
+  const span = changeSpan(schema);
+  return schema.indexColumns + (span ? span.end - span.start : 0);
+}
+
+/** A value as read UNFORMATTED (the API leaves out trailing empty cells). */
+function cellOf(value: unknown): CellValue {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  return value === null || value === undefined ? '' : String(value);
 }
 
 /** 1-based columns grouped into runs of adjacent ones (sorted). */

@@ -26,6 +26,12 @@ export interface TableSchema {
   columns: readonly ColumnSpec[];
   /** Leading columns read once per run into the key index (id first). */
   indexColumns: number;
+  /**
+   * Of those, the ones read for EVERY row at a run's start (id first); the other index columns and
+   * the change columns are read only for the rows a run touches (ManagedWorkbook.completeIndex).
+   * Absent: all of them, with the change columns. Keeps the hourly run's read O(changed) beyond the keys.
+   */
+  keyReadColumns?: number;
   /** True for store data (tagged with the store id, refused for another store). */
   storeData: boolean;
   /**
@@ -80,6 +86,7 @@ const DAILY_NOTES: Readonly<Record<string, string>> = { ad_spend: ESTIMATE_AD_SP
 export const ORDERS: TableSchema = {
   sheetName: 'Orders',
   indexColumns: 5,
+  keyReadColumns: 1,
   storeData: true,
   keyPrefix: 'ord_',
   changeColumns: { from: 'updated_at', to: 'updated_at' },
@@ -146,6 +153,8 @@ export const ORDERS: TableSchema = {
 export const LINE_ITEMS: TableSchema = {
   sheetName: 'Line items',
   indexColumns: 3,
+  // id and order_id: which line items an order listed (sync/members.ts) is needed for every order.
+  keyReadColumns: 2,
   storeData: true,
   keyPrefix: 'li_',
   columns: [

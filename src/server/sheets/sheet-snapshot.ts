@@ -69,6 +69,8 @@ export interface ReadRequest {
   info: SheetInfo;
   /** Read every managed column of the data rows, not only the index columns (a table a run sums, e.g. Daily P&L). */
   wholeRows?: boolean;
+  /** Read only this many leading columns (the schema's keyReadColumns), without the change columns. */
+  keyColumns?: number;
 }
 
 /** The header row and key columns of each sheet asked for, in ONE Values.batchGet. */
@@ -76,14 +78,14 @@ export function readManagedRows(spreadsheetId: string, requests: readonly ReadRe
   if (requests.length === 0) return [];
   const ranges: string[] = [];
   const keyRangeAt: Array<{ keys: number; changes: number | null } | null> = [];
-  for (const { schema, info, wholeRows } of requests) {
+  for (const { schema, info, wholeRows, keyColumns: only } of requests) {
     // One column past the managed ones shows where a heading went when a column was inserted before it.
     ranges.push(a1Range(info.title, 1, 1, 1, Math.max(1, Math.min(schema.columns.length + 1, info.columns))));
-    const keyColumns = Math.min(wholeRows ? schema.columns.length : schema.indexColumns, info.columns);
+    const keyColumns = Math.min(wholeRows ? schema.columns.length : only ?? schema.indexColumns, info.columns);
     if (info.rows >= 2 && keyColumns > 0) {
       const keys = ranges.length;
       ranges.push(a1Range(info.title, 2, 1, info.rows, keyColumns));
-      const span = wholeRows ? null : changeSpan(schema);
+      const span = wholeRows || only !== undefined ? null : changeSpan(schema);
       let changes: number | null = null;
       if (span && span.end <= info.columns) {
         changes = ranges.length;
@@ -95,7 +97,7 @@ export function readManagedRows(spreadsheetId: string, requests: readonly ReadRe
   const got = sheetsRequest('read', () => sheetsService().Values?.batchGet(spreadsheetId, { ranges, valueRenderOption: 'UNFORMATTED_VALUE', dateTimeRenderOption: 'SERIAL_NUMBER' }));
   const valueRanges = got?.valueRanges ?? [];
   let at = 0;
-  return requests.map(({ schema, info, wholeRows }, i) => {
+  return requests.map(({ schema, info, wholeRows, keyColumns: only }, i) => {
     const header = padded(valueRanges[at]?.values?.[0] ?? [], Math.min(schema.columns.length + 1, info.columns));
     const reads = keyRangeAt[i];
     let keys: unknown[][] = [];
@@ -104,7 +106,7 @@ export function readManagedRows(spreadsheetId: string, requests: readonly ReadRe
       const span = changeSpan(schema);
       const width = span ? span.end - span.start : 0;
       keys = (valueRanges[reads.keys]?.values ?? []).map((row, r) => {
-        const index = padded(row, wholeRows ? schema.columns.length : schema.indexColumns);
+        const index = padded(row, wholeRows ? schema.columns.length : only ?? schema.indexColumns);
         return changes === null ? index : index.concat(padded(changes[r] ?? [], width));
       });
       at = (reads.changes ?? reads.keys) + 1;

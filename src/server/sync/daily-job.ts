@@ -32,6 +32,7 @@ function historyStart(ctx: JobContext, today: string): string {
   const available = account.data_availability ? account.data_availability.available_from : null;
   if (available) return String(available).slice(0, 10);
   let oldest: number | null = null;
+  ctx.workbook.completeIndex({ schema: ORDERS });
   for (const [, entry] of ctx.workbook.index(ORDERS).entries()) {
     const placed = entry.cells[2];
     if (typeof placed === 'number' && (oldest === null || placed < oldest)) oldest = placed;

@@ -12,6 +12,8 @@ export interface GoneContext {
   historyAvailableFrom: string | null;
   now: number;
   spreadsheetTimeZone: string;
+  /** Rows the pass saw listed without writing them (seen-rows.ts); otherwise only synced_at proves it. */
+  seen?: (row: number) => boolean;
 }
 
 const MS_PER_DAY = 86_400_000;
@@ -48,6 +50,7 @@ export function planGoneMarks(orders: KeyIndex, ctx: GoneContext, lineItems?: Ke
     const [id, status, placed, , synced] = entry.cells;
     if (status === 'gone') continue;
     if (typeof synced === 'number' && synced >= seenFrom) continue;
+    if (ctx.seen && ctx.seen(entry.row)) continue;
     if (windowStart !== null && (typeof placed !== 'number' || placed < windowStart)) continue;
     const cells: CellValue[] = ['gone', placed ?? '', goneAt];
     entry.cells = [id, 'gone', placed ?? '', goneAt, synced ?? ''];

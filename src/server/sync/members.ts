@@ -21,6 +21,11 @@ export class MemberIndex {
     set.add(childId);
   }
 
+  /** The children the parent listed when last written. */
+  childrenOf(parentId: string): readonly string[] {
+    return [...(this.byParent.get(parentId) ?? [])];
+  }
+
   /**
    * Records the parent's current children (already put into the child index) and returns the
    * writes that mark the ones it no longer lists as removed (columns sync_status, synced_at).

@@ -23,6 +23,8 @@ export interface PageContext {
    * written, the proof that the full listing returned it.
    */
   markSeen?: boolean;
+  /** With markSeen: the row of an order listed and not written is told here instead of getting its synced_at (seen-rows.ts). */
+  seen?: (row: number) => void;
   /**
    * Write every order even when its updated_at is unchanged: the P&L basis changed, which moves
    * net_profit on every order without a new updated_at (basis-change.ts).
@@ -157,7 +159,8 @@ export function planOrderPage(
       // The full listing returned it, so the reconciliation pass must not call it gone: its row
       // (as it was) gets the proof it was seen, and nothing else.
       const held = ctx.markSeen && problem !== 'not an object' && problem !== 'no id' ? orders.get(order.id) : undefined;
-      if (held) {
+      if (held && ctx.seen) ctx.seen(held.row);
+      else if (held) {
         held.cells[SYNCED_COLUMN] = syncedSerial;
         writes.orders.push({ row: held.row, column: SYNCED_COLUMN + 1, cells: [syncedSerial] });
       }
@@ -169,7 +172,8 @@ export function planOrderPage(
     const before = orders.get(order.id);
     // Re-read in the overlap or repeated by the feed, with the same change marker and status: nothing to write.
     if (before && !ctx.rewriteAll && isUnchanged(ORDERS, before, cells, [STATUS_COLUMN])) {
-      if (ctx.markSeen) {
+      if (ctx.markSeen && ctx.seen) ctx.seen(before.row);
+      else if (ctx.markSeen) {
         before.cells[SYNCED_COLUMN] = syncedSerial;
         writes.orders.push({ row: before.row, column: SYNCED_COLUMN + 1, cells: [syncedSerial] });
       }

@@ -22,6 +22,8 @@ import { laterDay } from './calendar';
 import { MemberIndex } from './members';
 import { planOrderPage, type PageContext } from './order-page';
 import { startPass, widens } from './reconcile-pass';
+import { SeenRows } from './seen-rows';
+import { documentProperties } from '../platform/properties';
 import { rowCounts } from './sheet-health';
 import { noteSkipped, retrySkippedOrders } from './skipped-records';
 import { updatedAtMs } from './record-check';
@@ -30,14 +32,18 @@ interface OrderWriter {
   write(orders: readonly Order[]): string | null;
 }
 
-export function orderWriter(ctx: JobContext, markSeen = false, rewrite = false, fill?: PageContext['fill']): OrderWriter {
+export function orderWriter(ctx: JobContext, markSeen = false, rewrite = false, fill?: PageContext['fill'], seen?: PageContext['seen']): OrderWriter {
   const ordersIndex = ctx.workbook.index(ORDERS);
   const lineIndex = ctx.workbook.index(LINE_ITEMS);
   const members = new MemberIndex(lineIndex);
+  // A pass over every order reads the rest of the index once; the feed only the rows its pages touch.
+  const wholePass = markSeen || rewrite || fill !== undefined;
+  if (wholePass) ctx.workbook.completeIndex({ schema: ORDERS }, { schema: LINE_ITEMS });
   return {
     write(orders) {
       const rewriteAll = rewrite || ctx.state.get('sheetsBasis').refreshingSince !== null;
-      const plan = planOrderPage(orders, ordersIndex, lineIndex, members, { ...pageContext(ctx), markSeen, rewriteAll, fill });
+      if (!wholePass) completePageRows(ctx, orders, members);
+      const plan = planOrderPage(orders, ordersIndex, lineIndex, members, { ...pageContext(ctx), markSeen, seen, rewriteAll, fill });
       ctx.workbook.write([
         { schema: ORDERS, rows: plan.orders },
         { schema: LINE_ITEMS, rows: plan.lineItems },
@@ -56,6 +62,20 @@ export function orderWriter(ctx: JobContext, markSeen = false, rewrite = false, 
       return plan.maxUpdatedAt;
     },
   };
+}
+
+/** The index cells of the rows a page may write or compare: its orders, their line items and the ones they listed before. */
+function completePageRows(ctx: JobContext, orders: readonly Order[], members: MemberIndex): void {
+  const orderIds: string[] = [];
+  const itemIds: string[] = [];
+  for (const order of orders) {
+    if (order === null || typeof order !== 'object' || typeof order.id !== 'string') continue;
+    orderIds.push(order.id);
+    itemIds.push(...members.childrenOf(order.id));
+    if (!Array.isArray(order.line_items)) continue;
+    for (const item of order.line_items) if (item !== null && typeof item === 'object' && typeof item.id === 'string') itemIds.push(item.id);
+  }
+  ctx.workbook.completeIndex({ schema: ORDERS, keys: orderIds }, { schema: LINE_ITEMS, keys: itemIds });
 }
 
 export function runOrdersJob(ctx: JobContext): JobResult {
@@ -89,7 +109,8 @@ export function runOrdersJob(ctx: JobContext): JobResult {
     }
     // An empty watermark starts the feed afresh (a first sync, a rebuilt sheet, a wider window).
     const feedFrom = state.watermark === null ? oldestUpdatedAt(page.data) : state.feedFrom ?? null;
-    ctx.state.update('orders', { watermark: laterOf(state.watermark, maxUpdatedAt), caughtUp: !page.hasMore, rowCounts: rowCounts(ctx), feedFrom });
+    // Merged into the state just read again (no second read).
+    ctx.state.save('orders', { ...state, watermark: laterOf(state.watermark, maxUpdatedAt), caughtUp: !page.hasMore, rowCounts: rowCounts(ctx), feedFrom });
     recordMeta(ctx, page.meta);
     if (!page.hasMore || !page.nextCursor) return { job: 'orders', caughtUp: true, message: 'Orders are up to date.' };
     cursor = page.nextCursor;
@@ -119,6 +140,15 @@ export function reconciliationDue(ctx: JobContext): boolean {
   return ctx.now() - r.lastCompletedAt >= r.intervalDays * 86_400_000;
 }
 
+/** The rows the pass in progress saw; a pass whose rows were moved since starts again (seen-rows.ts). */
+function seenRowsOfPass(ctx: JobContext): SeenRows {
+  const index = ctx.workbook.index(ORDERS);
+  const loaded = SeenRows.load(documentProperties(), ctx.state.get('reconcile').passStartedAt!, index);
+  if (loaded) return loaded;
+  startPass(ctx);
+  return SeenRows.load(documentProperties(), ctx.state.get('reconcile').passStartedAt!, index)!;
+}
+
 /**
  * The full pass (spec 4.4 rule 7): every order, oldest change first from 1970, so that it resumes
  * across executions from its own watermark (a stored cursor would be stale by the next run). Within
@@ -128,8 +158,9 @@ export function reconciliationDue(ctx: JobContext): boolean {
  * narrows what is judged.
  */
 export function runReconcileJob(ctx: JobContext): JobResult {
-  const writer = orderWriter(ctx, true);
   if (ctx.state.get('reconcile').passStartedAt === null) startPass(ctx);
+  let seen = seenRowsOfPass(ctx);
+  const writer = orderWriter(ctx, true, false, undefined, (row) => seen.mark(row));
   const createdAfter = ctx.state.get('orders').createdAfter;
   let cursor: string | null = null;
   let updatedAfter = updatedAfterFor(ctx.state.get('reconcile').watermark);
@@ -152,11 +183,14 @@ export function runReconcileJob(ctx: JobContext): JobResult {
       // The pages read so far never showed the orders the wider window adds: start over.
       windowRestarts++;
       startPass(ctx);
+      seen = seenRowsOfPass(ctx);
       cursor = null;
       updatedAfter = updatedAfterFor(null);
       continue;
     }
     const maxUpdatedAt = writer.write(page.data);
+    // The rows this page saw are saved before the watermark moves past it.
+    seen.save();
     const passWindow = { from: r.passWindow ? laterDay(r.passWindow.from, pageFrom) : pageFrom };
     ctx.state.update('reconcile', { watermark: laterOf(r.watermark, maxUpdatedAt), passWindow });
     recordMeta(ctx, page.meta);
@@ -164,12 +198,14 @@ export function runReconcileJob(ctx: JobContext): JobResult {
       cursor = page.nextCursor;
       continue;
     }
+    ctx.workbook.completeIndex({ schema: ORDERS }, { schema: LINE_ITEMS });
     const marks = planGoneMarks(ctx.workbook.index(ORDERS), {
       passStartedAt: r.passStartedAt ?? ctx.now(),
       // Orders placed before the pass's plan window or the user's orders window are not in its view.
       historyAvailableFrom: laterDay(passWindow.from, createdAfter),
       now: ctx.now(),
       spreadsheetTimeZone: ctx.workbook.timeZone,
+      seen: (row) => seen.has(row),
     }, ctx.workbook.index(LINE_ITEMS));
     ctx.workbook.write([{ schema: ORDERS, rows: marks.writes }, { schema: LINE_ITEMS, rows: marks.lineItemWrites }]);
     ctx.tally.counts.ordersGone += marks.gone;

@@ -16,6 +16,7 @@ import { adoptScheduledRunState, refreshOwnerCopy } from './owner-state';
 import { ManagedWorkbook } from '../sheets/managed-workbook';
 import { checkBasis, finishBasisRefresh } from './basis-change';
 import { writeTieout } from '../finance/tieout-sheet';
+import { OrderSumsTracker } from '../finance/order-sums-store';
 import { refetchFailedDays } from './refetch-days';
 import { runDailyJob } from './daily-job';
 import { refreshFinanceSheets } from '../finance/refresh';
@@ -161,6 +162,7 @@ export function runSync(options: RunOptions): RunOutcome {
     let current: JobName | null = null;
     let result: RunOutcome;
     let failure: RunFailure | null = null;
+    let tracker: OrderSumsTracker | null = null;
     try {
       const config = getDeploymentConfig();
       api = createApiClient({ baseUrl: config.apiBaseUrl, tokens: triggerTokenSource(), budget, cache: documentCacheOrNull() });
@@ -172,8 +174,10 @@ export function runSync(options: RunOptions): RunOutcome {
         markFormulasOwed();
         return { done: true, job: null, tally, message, outcome: 'error', failureCode: 'store_changed', position: null, counts: tally.counts, pausedUntil: null };
       }
-      const resumed = resumeSuspendedSchedule(account.store.id, storeTag());
-      if (storeTag() === null) setStoreTag(account.store.id);
+      // Confirmed: the tag is this store's or none yet (one read for both uses).
+      const sheetsStore = storeTag();
+      const resumed = resumeSuspendedSchedule(account.store.id, sheetsStore);
+      if (sheetsStore === null) setStoreTag(account.store.id);
       workbook.bindStore(account.store.id, account.store.currency || null);
       state.update('meta', {
         storeTimeZone: clipText(String(account.store.timezone ?? ''), 100) || null,
@@ -188,6 +192,8 @@ export function runSync(options: RunOptions): RunOutcome {
       messages.push(...checkManagedSheets(ctx, jobs));
       const refreshesFigures = jobs.indexOf('orders') >= 0 || jobs.indexOf('daily') >= 0;
       if (refreshesFigures) messages.push(...checkBasis(ctx));
+      // Before the first Orders write: the Orders day sums follow every row this run writes.
+      tracker = OrderSumsTracker.open(properties, workbook, ctx.state.get('meta').storeCurrency, state.readAtStart);
       if (options.addDueReconciliation && jobs.indexOf('reconcile') < 0 && reconciliationDue(ctx)) jobs = [...jobs, 'reconcile'];
       jobs = inRunOrder(jobs);
       log.open({ ...blankEntry(startedAt, runLabel(jobs, options)), outcome: 'running', message: 'Running…' });
@@ -223,7 +229,7 @@ export function runSync(options: RunOptions): RunOutcome {
       // idle run leaves the last one standing, at most a day old: it costs an Orders read), and on demand.
       const tiesOut = options.tieOut === true || (jobs.indexOf('orders') >= 0 && jobs.indexOf('daily') >= 0 && tieoutDue(state, watermarkAtStart, tally.counts, basisRefreshed, skippedDaysKey(state) !== skippedDaysAtStart));
       if (allCaughtUp && tiesOut && budget.canStartStep()) {
-        messages.push(tieoutOrNote(ctx));
+        messages.push(tieoutOrNote(ctx, tracker, tieoutReadsOrders(options, tracker, ctx.now())));
         // Sync now: days this tie-out found ✗ that it had not fetched again yet are fetched now, and the
         // next step (P&L re-read from them, tie-out) finishes the repair; days ✗ already known are not refetched twice.
         if (options.refetchFailedDays === true && jobs.indexOf('orders') >= 0 && state.get('tieout').failedDays.some((d) => failedAtStart.indexOf(d) < 0) && budget.canStartStep()) {
@@ -370,10 +376,20 @@ function skippedDaysKey(state: SyncStateStore): string {
   return state.get('skipped').days.map((d) => d.id).join(',');
 }
 
+/**
+ * Whether the tie-out reads the whole Orders sheet: when the user asks (Checks → Run, Sync now),
+ * when the day sums cannot be trusted, and at least once a day, so a hand edit of an Orders cell
+ * shows within a day; otherwise the hourly run compares the day sums it kept as it wrote.
+ */
+function tieoutReadsOrders(options: RunOptions, tracker: OrderSumsTracker | null, now: number): boolean {
+  const fullAt = tracker ? tracker.fullAt() : null;
+  return options.tieOut === true || options.refetchFailedDays === true || fullAt === null || now - fullAt >= 86_400_000;
+}
+
 /** A tie-out that could not run is said in the log; the data the run wrote stands. */
-function tieoutOrNote(ctx: JobContext): string {
+function tieoutOrNote(ctx: JobContext, tracker: OrderSumsTracker | null, full: boolean): string {
   try {
-    return writeTieout(ctx);
+    return writeTieout(ctx, tracker, full);
   } catch (e) {
     const why = e !== null && typeof e === 'object' && typeof (e as { userMessage?: unknown }).userMessage === 'string' ? (e as { userMessage: string }).userMessage : e instanceof Error ? e.message : String(e);
     return `Tie-out not run this time: ${why}`;

@@ -242,11 +242,20 @@ export interface PropertyStoreLike {
   setProperty(key: string, value: string): unknown;
 }
 
+/**
+ * Parts only a sync run writes, under the document lock (runner.ts reads the state under it; the
+ * sidebar never writes them): an update merges into this execution's copy without a read.
+ */
+const RUN_ONLY: ReadonlySet<SyncStateKey> = new Set<SyncStateKey>(['meta', 'products']);
+
 export class SyncStateStore {
   private readonly state: SyncState;
+  /** Every document property as this store's one whole read found them (other readers of the same moment use it: no second read). */
+  readonly readAtStart: Readonly<Record<string, string>>;
 
   constructor(private readonly store: PropertyStoreLike) {
     const all = store.getProperties();
+    this.readAtStart = all;
     const read = <K extends SyncStateKey>(key: K): SyncState[K] => parseState(key, all[PREFIX + key]);
     this.state = {
       orders: read('orders'),
@@ -281,10 +290,11 @@ export class SyncStateStore {
   /**
    * Merges `patch` into what is stored NOW, not into this execution's copy: a setting the sidebar
    * changed while a sync runs (orders window, reconciliation interval) is never overwritten by the
-   * run's next checkpoint. One property read per update, the price of not losing a setting.
+   * run's next checkpoint. One property read per update, the price of not losing a setting (none
+   * for the parts only a locked sync run writes).
    */
   update<K extends SyncStateKey>(key: K, patch: Partial<SyncState[K]>): void {
-    const stored = this.reload(key);
+    const stored = RUN_ONLY.has(key) ? this.state[key] : this.reload(key);
     this.save(key, { ...(stored as object), ...(patch as object) } as SyncState[K]);
   }
 

@@ -1,0 +1,163 @@
+/**
+ * The Orders sheet summed by placed day, kept up to date row by row (pure): what the tie-out sums
+ * (tieout.ts sumOrdersByDay) and what the incomplete-cost count counts (cost-gaps.ts costGapsOf),
+ * per day, so that a row written later is taken out of its old day and added to its new one
+ * without reading the sheet again. Each row's share is computed by those two functions on the row
+ * alone, so the sums are by construction the ones a read of the whole sheet gives. Whole cents
+ * and counts only: adding and taking out are exact.
+ */
+import { TIEOUT_COMPARED, ORDERS, columnIndex } from '../sheets/schema';
+import { costGapsOf, gapRowsOfTable, type CostGaps } from './cost-gaps';
+import type { CostGapMonth } from './cost-gap-days';
+import { dayKey } from './daily-figures';
+import { sumOrdersByDay, type OrderDay, type TieoutFigure } from './tieout';
+
+const FIGURES = TIEOUT_COMPARED.map((f) => f.figure);
+const PLACED = columnIndex(ORDERS, 'placed_date');
+
+export interface DaySums {
+  /** Rows placed that day, whatever their status (the tie-out starts at the first). */
+  rows: number;
+  /** Active orders in the store's currency (OrderDay.count). */
+  count: number;
+  /** Active orders in another currency (OrderDay.otherCurrency). */
+  other: number;
+  /** Per figure (TIEOUT_COMPARED order): cents summed, and rows whose amount could not be read. */
+  cents: number[];
+  unknown: number[];
+  /** "id (columns)" of orders whose margin percentages disagree with their figures. */
+  inconsistent: string[];
+  /** Active orders the cost-gap count counted, and those with incomplete costs per currency ('' = unknown): [orders, cents]. */
+  counted: number;
+  gaps: Record<string, [number, number]>;
+}
+
+/** The Orders columns a row's share needs (catalog headers). */
+export const ORDER_SUM_COLUMNS: readonly string[] = [
+  ...new Set(['id', 'status', 'placed_date', 'currency', 'cogs_source', 'cogs_coverage_pct', 'net_revenue', 'contribution_margin_pct', 'net_margin_pct', 'contribution_profit', 'net_profit', ...TIEOUT_COMPARED.map((f) => f.orders)]),
+];
+const SUM_POSITIONS = new Set(ORDER_SUM_COLUMNS.map((h) => columnIndex(ORDERS, h)));
+/** Every catalog column from the first to the last the sums read: one range per row when rows are read back. */
+export const ORDER_SUM_SPAN: readonly string[] = ORDERS.columns.slice(Math.min(...SUM_POSITIONS), Math.max(...SUM_POSITIONS) + 1).map((c) => c.header);
+
+/** True when a write of `cells` from 1-based catalog column `column` touches a column the sums read. */
+export function touchesSums(column: number, length: number): boolean {
+  for (let i = column - 1; i < column - 1 + length; i++) if (SUM_POSITIONS.has(i)) return true;
+  return false;
+}
+
+function emptyDay(): DaySums {
+  return { rows: 0, count: 0, other: 0, cents: FIGURES.map(() => 0), unknown: FIGURES.map(() => 0), inconsistent: [], counted: 0, gaps: {} };
+}
+
+export class OrderDaySums {
+  constructor(readonly days: Map<string, DaySums> = new Map(), private readonly storeCurrency: string | null = null) {}
+
+  /** The sums of rows read whole (catalog positions), as a read of the sheet gives them. */
+  static ofRows(rows: ReadonlyArray<ReadonlyArray<unknown>>, storeCurrency: string | null): OrderDaySums {
+    const sums = new OrderDaySums(new Map(), storeCurrency);
+    for (const row of rows) sums.add(row, 1);
+    return sums;
+  }
+
+  /** Adds (sign 1) or takes out (sign −1) one row's share. A row with no placed day has none. */
+  add(row: ReadonlyArray<unknown> | undefined, sign: 1 | -1): void {
+    if (!row) return;
+    const day = dayKey(row[PLACED]);
+    if (day === null) return;
+    let acc = this.days.get(day);
+    if (!acc) this.days.set(day, (acc = emptyDay()));
+    acc.rows += sign;
+    const share: OrderDay | undefined = sumOrdersByDay([row], dayKey, this.storeCurrency).get(day);
+    if (share) {
+      acc.count += sign * share.count;
+      acc.other += sign * share.otherCurrency;
+      if (share.count > 0) {
+        FIGURES.forEach((f, i) => {
+          const c = share.cents[f];
+          if (c === null) acc!.unknown[i] += sign;
+          else acc!.cents[i] += sign * c;
+        });
+      }
+      for (const words of share.inconsistent) {
+        if (sign > 0) acc.inconsistent.push(words);
+        else {
+          const at = acc.inconsistent.indexOf(words);
+          if (at >= 0) acc.inconsistent.splice(at, 1);
+        }
+      }
+    }
+    const gaps = costGapsOf(gapRowsOfTable([row as unknown[]]), this.storeCurrency);
+    acc.counted += sign * gaps.ordersCounted;
+    if (gaps.orders > 0) {
+      const other = gaps.otherCurrencies[0];
+      const key = other ? other.currency : this.storeCurrency ?? '';
+      const cents = Math.round((other ? other.netRevenue : gaps.netRevenue) * 100);
+      const held = acc.gaps[key] ?? [0, 0];
+      acc.gaps[key] = [held[0] + sign, held[1] + sign * cents];
+      if (acc.gaps[key][0] === 0) delete acc.gaps[key];
+    }
+    if (acc.rows === 0) this.days.delete(day);
+  }
+
+  /** Rows with a placed day. */
+  rowCount(): number {
+    let rows = 0;
+    for (const s of this.days.values()) rows += s.rows;
+    return rows;
+  }
+
+  /** The first placed day of any row (the tie-out's first day of orders). */
+  firstDay(): string | null {
+    let first: string | null = null;
+    for (const day of this.days.keys()) if (first === null || day < first) first = day;
+    return first;
+  }
+
+  /** As sumOrdersByDay returns it for the whole sheet. */
+  orderDays(): Map<string, OrderDay> {
+    const out = new Map<string, OrderDay>();
+    for (const [day, s] of this.days) {
+      if (s.count === 0 && s.other === 0) continue;
+      const cents = Object.fromEntries(FIGURES.map((f, i) => [f, s.unknown[i] > 0 ? null : s.cents[i]])) as Record<TieoutFigure, number | null>;
+      out.set(day, { day, count: s.count, cents, otherCurrency: s.other, inconsistent: s.inconsistent.slice() });
+    }
+    return out;
+  }
+
+  /** What the formulas read (cost-gap-days.ts costGapMonthsOf of the whole sheet): per month, per day, per currency. */
+  costGapMonths(): Map<string, CostGapMonth> {
+    const months = new Map<string, CostGapMonth>();
+    for (const [day, s] of [...this.days].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      if (s.counted === 0) continue;
+      const month = months.get(day.slice(0, 7)) ?? {};
+      months.set(day.slice(0, 7), month);
+      // A row without a currency is under the store's code here, under '' there: the same count (CostGapTally.gaps).
+      const gaps = Object.entries(s.gaps).map(([code, [n, cents]]): [string, number, number] => [code, n, cents]);
+      month[day.slice(8)] = [s.counted, ...gaps];
+    }
+    return months;
+  }
+
+  /** As costGapsOf returns it for the whole sheet. */
+  costGaps(): CostGaps {
+    let orders = 0;
+    let counted = 0;
+    const byCurrency = new Map<string, [number, number]>();
+    for (const s of this.days.values()) {
+      counted += s.counted;
+      for (const [currency, [n, cents]] of Object.entries(s.gaps)) {
+        orders += n;
+        const held = byCurrency.get(currency) ?? [0, 0];
+        byCurrency.set(currency, [held[0] + n, held[1] + cents]);
+      }
+    }
+    const ownKey = this.storeCurrency ?? '';
+    const own = byCurrency.get(ownKey);
+    const otherCurrencies = [...byCurrency]
+      .filter(([currency]) => currency !== ownKey)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([currency, [n, cents]]) => ({ currency, orders: n, netRevenue: cents / 100 }));
+    return { orders, netRevenue: own ? own[1] / 100 : 0, ordersCounted: counted, otherCurrencies };
+  }
+}

@@ -1,0 +1,198 @@
+/**
+ * The Orders day sums (order-day-sums.ts) kept between runs in document properties, and kept up
+ * to date by the run that writes Orders: before each Orders write goes out, the rows it overwrites
+ * are taken out of their days (read back in ONE batchGet, only rows that held data when the run
+ * began and were not written in it) and the new rows added. The sums are trusted only while every
+ * write since the last read of the whole sheet was counted: the first write of a run marks them
+ * unsaved until the run saves them again, a write that touches their columns other than as a
+ * whole row (gone marks, a column filled), a sheet set up afresh, another number of keyed rows
+ * (rows the user deleted), another store currency or other columns held, all send the next
+ * tie-out back to a read of the whole sheet, which rebuilds them. Edits a user makes by hand are
+ * not writes of the sync: only that read sees them (Checks → Run, and at least once a day).
+ */
+import { checkPropertySize, utf8Bytes } from '../platform/property-size';
+import type { RowWrite } from '../sheets/row-writes';
+import type { ManagedWorkbook } from '../sheets/managed-workbook';
+import { ORDERS, columnIndex } from '../sheets/schema';
+import { OrderDaySums, ORDER_SUM_COLUMNS, ORDER_SUM_SPAN, touchesSums, type DaySums } from './order-day-sums';
+
+const META_KEY = 'ma.orderSums';
+const CHUNK_KEY = 'ma.orderSums.';
+/** Bytes per chunk, under Google's 9 KB per property value (property-size.ts). */
+const CHUNK_BYTES = 8_500;
+
+interface Stamp {
+  v: 1;
+  valid: boolean;
+  currency: string | null;
+  /** Keyed Orders rows when saved. */
+  rows: number;
+  /** The sum columns the Orders sheet holds when saved. */
+  held: string;
+  chunks: number;
+  /** When the whole sheet was last read (epoch ms). */
+  fullAt: number;
+}
+
+export interface PropertyBag {
+  getProperties(): Record<string, string>;
+  setProperty(key: string, value: string): unknown;
+  setProperties(values: Record<string, string>): unknown;
+}
+
+type Encoded = [string, number, number, number, number, number[], number[]?, string[]?, Record<string, [number, number]>?];
+
+function encode(sums: OrderDaySums): string {
+  const out: Encoded[] = [];
+  for (const [day, s] of sums.days) {
+    const row: Encoded = [day, s.rows, s.count, s.other, s.counted, s.cents];
+    if (s.unknown.some((n) => n !== 0) || s.inconsistent.length > 0 || Object.keys(s.gaps).length > 0) row.push(s.unknown, s.inconsistent, s.gaps);
+    out.push(row);
+  }
+  return JSON.stringify(out);
+}
+
+function decode(text: string, currency: string | null): OrderDaySums {
+  const days = new Map<string, DaySums>();
+  for (const [day, rows, count, other, counted, cents, unknown, inconsistent, gaps] of JSON.parse(text) as Encoded[]) {
+    days.set(day, { rows, count, other, counted, cents, unknown: unknown ?? cents.map(() => 0), inconsistent: inconsistent ?? [], gaps: gaps ?? {} });
+  }
+  return new OrderDaySums(days, currency);
+}
+
+/** Text cut into pieces of at most CHUNK_BYTES (never inside a surrogate pair). */
+function chunks(text: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  while (start < text.length) {
+    let end = Math.min(text.length, start + CHUNK_BYTES);
+    while (end > start + 1 && utf8Bytes(text.slice(start, end)) > CHUNK_BYTES) end = start + Math.floor((end - start) * 0.9);
+    const code = text.charCodeAt(end - 1);
+    if (end < text.length && code >= 0xd800 && code <= 0xdbff) end--;
+    out.push(text.slice(start, end));
+    start = end;
+  }
+  return out;
+}
+
+export class OrderSumsTracker {
+  private sums: OrderDaySums | null;
+  private readonly written = new Map<number, unknown[]>();
+  private marked = false;
+  private watching = false;
+  /** Catalog positions of the sum columns the sheet does not hold (read empty). */
+  private unheld: number[] | null = null;
+
+  private constructor(
+    private readonly properties: PropertyBag,
+    private readonly workbook: ManagedWorkbook,
+    private readonly currency: string | null,
+    sums: OrderDaySums | null,
+    private lastRowAtOpen: number,
+    private stamp: Stamp | null,
+  ) {
+    this.sums = sums;
+  }
+
+  /**
+   * The sums as saved, when they still describe the Orders sheet this run opens; the tracker
+   * watches the run's Orders writes from then on. Call before the run's first Orders write.
+   */
+  static open(properties: PropertyBag, workbook: ManagedWorkbook, currency: string | null, readUnderLock?: Readonly<Record<string, string>>): OrderSumsTracker {
+    // The run's whole read under the document lock (only a locked run writes the sums), else a read of its own.
+    const all = readUnderLock ?? properties.getProperties();
+    let stamp: Stamp | null = null;
+    let sums: OrderDaySums | null = null;
+    try {
+      stamp = JSON.parse(all[META_KEY] ?? 'null') as Stamp | null;
+      if (stamp && stamp.v === 1 && stamp.valid && stamp.currency === currency && workbook.hasSheet(ORDERS) && stamp.held === heldKey(workbook)) {
+        const index = workbook.index(ORDERS);
+        if (!workbook.createdThisRun(ORDERS) && index.size === stamp.rows) {
+          let text = '';
+          for (let i = 0; i < stamp.chunks; i++) text += all[CHUNK_KEY + i] ?? '';
+          sums = decode(text, currency);
+        }
+      }
+    } catch {
+      sums = null;
+    }
+    const tracker = new OrderSumsTracker(properties, workbook, currency, sums, 1, stamp);
+    if (sums) tracker.watch();
+    return tracker;
+  }
+
+  /** The sums as the sheet stands after this run's writes, or null when only a read of the whole sheet can tell. */
+  current(): OrderDaySums | null {
+    return this.sums;
+  }
+
+  /** When the whole sheet was last read (epoch ms), or null. */
+  fullAt(): number | null {
+    return this.sums && this.stamp ? this.stamp.fullAt : null;
+  }
+
+  /** Saves sums that describe the sheet now, in one property write. */
+  save(sums: OrderDaySums, fullAt: number): void {
+    const pieces = chunks(encode(sums));
+    const stamp: Stamp = { v: 1, valid: true, currency: this.currency, rows: this.workbook.index(ORDERS).size, held: heldKey(this.workbook), chunks: pieces.length, fullAt };
+    const values: Record<string, string> = { [META_KEY]: checkPropertySize(META_KEY, JSON.stringify(stamp)) };
+    pieces.forEach((piece, i) => (values[CHUNK_KEY + i] = checkPropertySize(CHUNK_KEY + i, piece)));
+    this.properties.setProperties(values);
+    this.stamp = stamp;
+    this.sums = sums;
+    this.marked = false;
+    // Writes later in this run (Sync now fetching ✗ days again) are counted from here.
+    this.watch();
+  }
+
+  /** Counts the run's Orders writes from now: rows holding data now are read back before they are overwritten. */
+  private watch(): void {
+    let last = 1;
+    for (const [, entry] of this.workbook.index(ORDERS).entries()) if (entry.row > last) last = entry.row;
+    this.lastRowAtOpen = last;
+    this.written.clear();
+    if (this.watching) return;
+    this.watching = true;
+    this.workbook.watchWrites(ORDERS, (rows) => this.beforeWrite(rows));
+  }
+
+  private beforeWrite(rows: readonly RowWrite[]): void {
+    const sums = this.sums;
+    if (!sums) return;
+    const relevant = rows.filter((w) => touchesSums(w.column, w.cells.length));
+    if (relevant.length === 0) return;
+    this.markUnsaved();
+    if (relevant.some((w) => w.column !== 1 || w.cells.length !== ORDERS.columns.length)) {
+      this.sums = null;
+      return;
+    }
+    const unread = [...new Set(relevant.map((w) => w.row).filter((row) => row <= this.lastRowAtOpen && !this.written.has(row)))];
+    const read = this.workbook.readRows(ORDERS, unread, ORDER_SUM_SPAN);
+    unread.forEach((row, i) => this.written.set(row, read[i]));
+    for (const w of relevant) {
+      sums.add(this.written.get(w.row), -1);
+      const now = this.asHeld(w.cells);
+      sums.add(now, 1);
+      this.written.set(w.row, now);
+    }
+  }
+
+  /** The row as a read would give it: cells of columns the sheet does not hold read empty. */
+  private asHeld(cells: readonly unknown[]): unknown[] {
+    this.unheld ??= ORDER_SUM_COLUMNS.filter((h) => !this.workbook.holdsColumn(ORDERS, h)).map((h) => columnIndex(ORDERS, h));
+    const row = cells.slice();
+    for (const at of this.unheld) row[at] = '';
+    return row;
+  }
+
+  /** Until the run saves them, the stored sums no longer describe the sheet (a run cut short leaves them so). */
+  private markUnsaved(): void {
+    if (this.marked || !this.stamp) return;
+    this.properties.setProperty(META_KEY, JSON.stringify({ ...this.stamp, valid: false }));
+    this.marked = true;
+  }
+}
+
+function heldKey(workbook: ManagedWorkbook): string {
+  return ORDER_SUM_COLUMNS.filter((h) => workbook.holdsColumn(ORDERS, h)).join(',');
+}

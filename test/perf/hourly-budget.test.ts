@@ -1,0 +1,119 @@
+/**
+ * Issue 23, in CI: the hourly run after 1 % of the orders changed, and the reconciliation pass that
+ * finds nothing gone, stay within the committed budget (hourly-budget.json) at 10,000 orders; and
+ * what the hourly run reads beyond an idle run (which reads the key columns every run needs) is
+ * the same at 2,000 and 10,000 orders for the same changes: the tie-out does not read the Orders
+ * sheet whole every hour; and what it reads beyond the key columns every run reads whole (Orders id,
+ * Line items id and order_id) is the same at both sizes: the other index columns are read only for
+ * the rows a page touches. Modelled figures only (the runtime's exact counts and its modelled clock
+ * without the JavaScript part, which is measured CPU time): never wall time.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { writeBenchBundle } from '../../bench/bundle';
+import { ensureHourlySchedule, hourlyTrigger, reconciliation, sidebarSync, type Run } from '../../bench/drivers';
+import { figuresOf, type Figures } from '../../bench/figures';
+import { startBenchStack } from '../../bench/stack';
+import { sheetTable } from '../integration/sync-support';
+
+const HOUR_MS = 3_600_000;
+/** Orders changed before the hourly run: 1 % of the larger store, the same ones' count at both sizes. */
+const CHANGED = 100;
+
+interface Budget {
+  api_requests: number;
+  sheets_calls: number;
+  cells_read: number;
+  cells_written: number;
+  /** Modelled seconds of the services (API, Sheets, waits, storage), JavaScript left out. */
+  service_seconds: number;
+}
+const budget = JSON.parse(readFileSync(path.join(__dirname, 'hourly-budget.json'), 'utf8')) as { orders: number; hourly: Budget; reconcile: Budget };
+const BUDGET_KEYS: ReadonlyArray<keyof Budget> = ['api_requests', 'sheets_calls', 'cells_read', 'cells_written', 'service_seconds'];
+
+interface Measured {
+  idle: Figures;
+  hourly: Figures;
+  reconcile: Figures;
+  hourlyTieout: string;
+  reconcileGone: string;
+  /** Orders cells the reconciliation changed (the sheet before and after, cell by cell). */
+  ordersCellsChanged: number;
+  /** Cells of the key columns every run reads whole before the hourly run: Orders `id`, Line items `id` and `order_id`. */
+  keyCells: number;
+}
+
+const serviceSeconds = (f: Figures): number => Math.round((f.time_split_seconds.api + f.time_split_seconds.sheets + f.time_split_seconds.waiting + f.time_split_seconds.storage) * 10) / 10;
+const figures = (run: Run, orders: number): Figures => figuresOf({ results: run.results, sheetsWritesPerMinuteMax: run.sheetsWritesPerMinuteMax, orders });
+
+async function measure(orders: number, bundleDir: string): Promise<Measured> {
+  const bench = await startBenchStack(orders, bundleDir);
+  const stack = bench.stack;
+  try {
+    // Orders of two line items each: the changed rows (an order's and its line items') are as many at both sizes.
+    const truth = ((await stack.truth('orders')) as { data: Array<{ id: string; line_items: unknown[] }> }).data.filter((o) => o.line_items.length === 2);
+    const backfill = await sidebarSync(stack);
+    expect(backfill.done, backfill.note).toBe(true);
+    await stack.advanceClocks(HOUR_MS);
+    const uid = await ensureHourlySchedule(stack);
+    const idle = await hourlyTrigger(stack, uid);
+    expect(idle.done, idle.note).toBe(true);
+    for (let i = 0; i < CHANGED; i++) {
+      await stack.control(`orders/${truth[(i * 97) % truth.length].id}/change`, { kind: 'cost_correction' });
+      await stack.advanceClocks(Math.floor(HOUR_MS / CHANGED));
+    }
+    const keyCells = sheetTable(stack, 'Orders').length - 1 + 2 * (sheetTable(stack, 'Line items').length - 1);
+    const hourly = await hourlyTrigger(stack, uid);
+    expect(hourly.done, hourly.note).toBe(true);
+    await stack.advanceClocks(HOUR_MS);
+    const before = sheetTable(stack, 'Orders');
+    const reconcile = await reconciliation(stack);
+    expect(reconcile.done, reconcile.note).toBe(true);
+    const after = sheetTable(stack, 'Orders');
+    let changed = Math.abs(after.length - before.length);
+    before.forEach((row, r) => row.forEach((cell, c) => (changed += after[r]?.[c] === cell ? 0 : 1)));
+    return { idle: figures(idle, orders), hourly: figures(hourly, orders), reconcile: figures(reconcile, orders), hourlyTieout: hourly.note, reconcileGone: reconcile.note, ordersCellsChanged: changed, keyCells };
+  } finally {
+    await bench.close();
+  }
+}
+
+let small: Measured;
+let large: Measured;
+
+beforeAll(async () => {
+  const dir = writeBenchBundle(path.resolve('dist'), mkdtempSync(path.join(os.tmpdir(), 'perf-dist-')));
+  small = await measure(2_000, dir);
+  large = await measure(budget.orders, dir);
+}, 300_000);
+
+describe(`the hourly run after ${CHANGED} orders changed, and the reconciliation, at ${budget.orders} orders`, () => {
+  it('the hourly run ties out and stays within the committed budget', () => {
+    expect(large.hourlyTieout).toMatch(/Tie-out: Orders agree with the Daily P&L on all \d+ days/);
+    const f = large.hourly;
+    const got = { api_requests: f.api_requests, sheets_calls: f.sheets_calls, cells_read: f.cells_read, cells_written: f.cells_written, service_seconds: serviceSeconds(f) };
+    for (const key of BUDGET_KEYS) expect(got[key], `hourly ${key}: ${JSON.stringify(got)}`).toBeLessThanOrEqual(budget.hourly[key]);
+  });
+
+  it('what the hourly run reads beyond an idle run does not grow with the store (same changes at 2,000 and 10,000 orders)', () => {
+    const extraSmall = small.hourly.cells_read - small.idle.cells_read;
+    const extraLarge = large.hourly.cells_read - large.idle.cells_read;
+    expect(extraLarge, `cells read beyond the idle run: ${extraSmall} at 2,000 orders, ${extraLarge} at ${budget.orders}`).toBe(extraSmall);
+  });
+
+  it('what the hourly run reads beyond the key columns (Orders id, Line items id and order_id) does not grow with the store', () => {
+    const beyondSmall = small.hourly.cells_read - small.keyCells;
+    const beyondLarge = large.hourly.cells_read - large.keyCells;
+    expect(beyondLarge, `cells read beyond the key columns: ${beyondSmall} at 2,000 orders, ${beyondLarge} at ${budget.orders}`).toBe(beyondSmall);
+  });
+
+  it('a reconciliation that finds nothing gone changes no Orders cell and stays within the committed budget', () => {
+    expect(large.reconcileGone).toContain('0 order(s) marked gone');
+    expect(large.ordersCellsChanged, 'Orders cells the reconciliation changed').toBe(0);
+    const f = large.reconcile;
+    const got = { api_requests: f.api_requests, sheets_calls: f.sheets_calls, cells_read: f.cells_read, cells_written: f.cells_written, service_seconds: serviceSeconds(f) };
+    for (const key of BUDGET_KEYS) expect(got[key], `reconcile ${key}: ${JSON.stringify(got)}`).toBeLessThanOrEqual(budget.reconcile[key]);
+  });
+});
