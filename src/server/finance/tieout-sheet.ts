@@ -56,7 +56,8 @@ export function writeTieout(ctx: JobContext): string {
   // and keeps them per day for the formulas, which then never read Orders (cost-gap-days-store.ts).
   const gapRows = gapRowsOfTable(orderRows);
   ctx.state.save('costGaps', { ...costGapsOf(gapRows, ctx.state.get('meta').storeCurrency), checkedAt: ctx.now() });
-  if (saveCostGapDays(documentProperties(), gapRows)) markFormulasOwed();
+  const createdAfter = ctx.state.get('orders').createdAfter;
+  if (saveCostGapDays(documentProperties(), gapRows, createdAfter)) markFormulasOwed();
   const placed = columnIndex(ORDERS, 'placed_date');
   let first: string | null = null;
   for (const row of orderRows) {
@@ -64,7 +65,6 @@ export function writeTieout(ctx: JobContext): string {
     if (day !== null && (first === null || day < first)) first = day;
   }
   const today = instantToLocalDate(ctx.now(), ctx.storeTimeZone);
-  const createdAfter = ctx.state.get('orders').createdAfter;
   if (createdAfter !== null && (first === null || first < createdAfter)) first = createdAfter;
   if (first === null) return '';
   // The Daily P&L may begin before the first order (the plan's history): its days are read too.
