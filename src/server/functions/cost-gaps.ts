@@ -28,7 +28,7 @@ export function notCountedNote(why: CostGapsNotCounted): string {
     case 'not-synced':
       return 'No Orders sheet yet: run Sync now to count orders with incomplete costs.';
     case 'orders-window':
-      return `Not counted: this period starts before ${why.since}, and the orders window ("Keep only orders placed since…") keeps Orders to orders placed since then, so the sheet holds none of the earlier ones; the totals above come from the service and cover them all.`;
+      return `Not counted: this period starts before ${why.since}, and Orders holds only orders placed since then (the orders window, "Keep only orders placed since…"); PROFIT_SUMMARY's totals come from the service and cover every order.`;
     case 'month-too-big':
       return `Not counted: ${why.month} has too many orders with incomplete costs, in too many currencies, for the count to be kept for formulas (Google's 9 KB limit per document property). See cost_status in Orders.`;
     case 'older-months':
