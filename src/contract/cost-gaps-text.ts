@@ -5,7 +5,8 @@ import { signedMoney } from './closed-month-text';
 export interface CurrencyGap {
   currency: string;
   orders: number;
-  netRevenue: number;
+  /** null: an Orders net_revenue cell of one of them holds no number (unknown, never summed as 0). */
+  netRevenue: number | null;
 }
 
 export interface CostGapsView {
@@ -13,8 +14,8 @@ export interface CostGapsView {
   orders: number;
   /** Active orders counted in all. */
   ordersCounted: number;
-  /** The net revenue of those in the store's currency (the API's figures summed). */
-  netRevenue: number;
+  /** The net revenue of those in the store's currency (the API's figures summed); null: not known (a cell holds no number). */
+  netRevenue: number | null;
   currency: string | null;
   /** Those in other currencies, per currency: never added to netRevenue (absent in a state from before). */
   otherCurrencies?: CurrencyGap[];
@@ -32,14 +33,15 @@ export function money(amount: number, currency: string | null): string {
 
 /** "1 order in EUR (€56.00), 2 orders in CHF (1,234.50 CHF)"; '' when there are none. */
 export function otherCurrenciesText(others: readonly CurrencyGap[]): string {
-  return others.map((g) => `${count(g.orders)} ${g.orders === 1 ? 'order' : 'orders'} in ${g.currency} (${money(g.netRevenue, g.currency)})`).join(', ');
+  return others.map((g) => `${count(g.orders)} ${g.orders === 1 ? 'order' : 'orders'} in ${g.currency} (${g.netRevenue === null ? 'net revenue unknown' : money(g.netRevenue, g.currency)})`).join(', ');
 }
 
 export function costGapsText(view: CostGapsView): string {
   if (view.ordersCounted === 0) return 'No orders synced yet.';
   if (view.orders === 0) return `Costs are known for all ${count(view.ordersCounted)} active orders.`;
   const others = otherCurrenciesText(view.otherCurrencies ?? []);
-  const revenue = others === '' ? `${money(view.netRevenue, view.currency)} net revenue` : `${money(view.netRevenue, view.currency)} net revenue, and ${others}`;
+  const own = view.netRevenue === null ? 'net revenue unknown' : `${money(view.netRevenue, view.currency)} net revenue`;
+  const revenue = others === '' ? own : `${own}, and ${others}`;
   return (
     `Incomplete costs on ${count(view.orders)} of ${count(view.ordersCounted)} active orders (${revenue}): ` +
     'their profit is overstated by the missing costs. See cost_status in Orders (highlighted in amber).'

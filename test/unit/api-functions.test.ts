@@ -223,6 +223,39 @@ describe('metric names: case-insensitive, CM1–CM3 and margins in percent', () 
     expect(one[0][0]).toBe(100);
     expect(one[0][1]).toContain(`is in ${String(summary.currency)} only`);
   });
+  it('an unknown net revenue with incomplete costs is an empty cell with a note, never 0', () => {
+    const { client } = fakeClient({ summaryAnswer: () => ({ summary, meta: null, maxAgeSeconds: null }) });
+    const gaps = () => ({ orders: 3, netRevenue: null, ordersCounted: 9, otherCurrencies: [{ currency: 'EUR', orders: 1, netRevenue: null }] });
+    const values = new Map(profitSummary('2025-01-01', '2025-01-31', undefined, { client, ...ny, costGaps: gaps }).map(([k, v]) => [k, v]));
+    expect(values.get('orders_with_incomplete_costs')).toBe(3);
+    expect(values.get('net_revenue_with_incomplete_costs')).toBe('');
+    expect(values.get('net_revenue_with_incomplete_costs_eur')).toBe('');
+    expect(String(values.get('incomplete_costs_note'))).toContain('net_revenue_with_incomplete_costs is unknown');
+    expect(String(values.get('incomplete_costs_note'))).toContain('1 order in EUR (net revenue unknown)');
+    const one = profitSummary('2025-01-01', '2025-01-31', 'net_revenue_with_incomplete_costs', { client, ...ny, costGaps: gaps });
+    expect(one[0][0]).toBe('');
+    expect(one[0][1]).toContain('net_revenue_with_incomplete_costs is unknown');
+  });
+  it('incomplete costs not counted for the period: empty cells and a note naming why, never 0 nor "run Sync now" when a sync cannot help', () => {
+    const { client } = fakeClient({ summaryAnswer: () => ({ summary, meta: null, maxAgeSeconds: null }) });
+    const reasons = [
+      [{ notCounted: 'orders-window', since: '2025-01-15' } as const, /before 2025-01-15.*orders window/],
+      [{ notCounted: 'month-too-big', month: '2025-01' } as const, /2025-01 has too many orders/],
+      [{ notCounted: 'older-months', before: '2025-06' } as const, /from 2025-06 on only/],
+    ] as const;
+    for (const [why, said] of reasons) {
+      const values = new Map(profitSummary('2025-01-01', '2025-01-31', undefined, { client, ...ny, costGaps: () => why }).map(([k, v]) => [k, v]));
+      expect(values.get('orders_with_incomplete_costs')).toBe('');
+      expect(values.get('net_revenue_with_incomplete_costs')).toBe('');
+      expect(String(values.get('incomplete_costs_note'))).toMatch(said);
+      expect(String(values.get('incomplete_costs_note'))).not.toMatch(/run Sync now/);
+      for (const metric of ['orders_with_incomplete_costs', 'net_revenue_with_incomplete_costs']) {
+        const one = profitSummary('2025-01-01', '2025-01-31', metric, { client, ...ny, costGaps: () => why });
+        expect(one[0][0]).toBe('');
+        expect(String(one[0][1])).toMatch(said);
+      }
+    }
+  });
   it('a period the plan window shortened says so in the cell beside the number', () => {
     const table = one('net_profit', { historyAvailableFrom: '2025-01-10', truncated: true });
     expect(table[0][0]).toBe(totals.net_profit);

@@ -2,7 +2,7 @@
  * Issue 23: the incomplete-cost counts a formula reads are kept per day at sync time. Whatever
  * period is asked, the kept days give exactly what counting the Orders rows gives (costGapsOf:
  * same day filter, currency rule and whole cents), and what Google's property limits cannot hold
- * is said unknown (null), never counted short.
+ * is said unknown (why it is not counted), never counted short.
  */
 import { describe, expect, it } from 'vitest';
 import { costGapsOf, type CostGapRow } from '../../src/server/finance/cost-gaps';
@@ -85,9 +85,9 @@ describe('incomplete-cost counts kept per day', () => {
 
   it('are unknown before a sync counted them, and when the Orders sheet had no rows', () => {
     const props = fakeProperties();
-    expect(readCostGapDays(props, '2026-01-01', '2026-01-31', 'USD')).toBeNull();
+    expect(readCostGapDays(props, '2026-01-01', '2026-01-31', 'USD')).toEqual({ notCounted: 'not-synced' });
     saveCostGapDays(props, []);
-    expect(readCostGapDays(props, '2026-01-01', '2026-01-31', 'USD')).toBeNull();
+    expect(readCostGapDays(props, '2026-01-01', '2026-01-31', 'USD')).toEqual({ notCounted: 'not-synced' });
   });
 
   it('replace what an earlier sync kept: a month no longer holding orders is removed and counts 0', () => {
@@ -112,7 +112,32 @@ describe('incomplete-cost counts kept per day', () => {
     rows.push({ status: 'active', placedDay: '2026-02-03', netRevenue: 5, currency: 'USD', source: 'unknown', coverage: 0 });
     const props = fakeProperties();
     saveCostGapDays(props, rows);
-    expect(readCostGapDays(props, '2026-01-20', '2026-02-10', 'USD')).toBeNull();
+    expect(readCostGapDays(props, '2026-01-20', '2026-02-10', 'USD')).toEqual({ notCounted: 'month-too-big', month: '2026-01' });
     expect(readCostGapDays(props, '2026-02-01', '2026-02-10', 'USD')).toEqual(costGapsOf(rows, 'USD', '2026-02-01', '2026-02-10'));
+  });
+
+  it('a period reaching before the orders window is not counted (Orders holds none of its earlier orders); one within it is', () => {
+    const rows = orderRows(300).filter((r) => r.placedDay === null || !/^\d{4}-\d{2}-\d{2}$/.test(r.placedDay) || r.placedDay >= '2026-01-15');
+    const props = fakeProperties();
+    saveCostGapDays(props, rows, '2026-01-15');
+    expect(readCostGapDays(props, '2025-12-01', '2025-12-31', 'USD')).toEqual({ notCounted: 'orders-window', since: '2026-01-15' });
+    expect(readCostGapDays(props, '2026-01-01', '2026-01-31', 'USD')).toEqual({ notCounted: 'orders-window', since: '2026-01-15' });
+    expect(readCostGapDays(props, '2026-01-15', '2026-02-28', 'USD')).toEqual(costGapsOf(rows, 'USD', '2026-01-15', '2026-02-28'));
+  });
+
+  it('an order whose net_revenue cell holds no number makes its day\'s net revenue in its currency unknown, never summed as 0', () => {
+    const gap = { status: 'active', placedDay: '2026-03-04', source: 'unknown', coverage: 0 };
+    const rows: CostGapRow[] = [
+      { ...gap, netRevenue: 10, currency: 'USD' },
+      { ...gap, netRevenue: '', currency: 'USD' },
+      { ...gap, netRevenue: 7, currency: 'EUR' },
+      { ...gap, netRevenue: 5, currency: 'GBP' },
+      { ...gap, netRevenue: null, currency: 'GBP' },
+    ];
+    const props = fakeProperties();
+    saveCostGapDays(props, rows);
+    const read = readCostGapDays(props, '2026-03-01', '2026-03-31', 'USD');
+    expect(read).toEqual({ orders: 5, netRevenue: null, ordersCounted: 5, otherCurrencies: [{ currency: 'EUR', orders: 1, netRevenue: 7 }, { currency: 'GBP', orders: 2, netRevenue: null }] });
+    expect(read).toEqual(costGapsOf(rows, 'USD', '2026-03-01', '2026-03-31'));
   });
 });

@@ -25,4 +25,11 @@ describe('orders with incomplete costs: amounts keep their currency', () => {
   it('limits by placed day', () => {
     expect(costGapsOf([gap('USD', 5, '2026-01-01'), gap('USD', 7, '2026-01-02')], 'USD', '2026-01-02', '2026-01-31').netRevenue).toBe(7);
   });
+
+  it('an order whose net_revenue cell holds no number makes its currency\'s sum unknown, and the sidebar says so, never a sum short of it', () => {
+    const rows = [gap('USD', 100.1), { ...gap('USD', 0), netRevenue: '' }, gap('EUR', 56), { ...gap('EUR', 0), netRevenue: 'n/a' }];
+    const gaps = costGapsOf(rows, 'USD');
+    expect(gaps).toEqual({ orders: 4, netRevenue: null, ordersCounted: 4, otherCurrencies: [{ currency: 'EUR', orders: 2, netRevenue: null }] });
+    expect(costGapsText({ ...gaps, currency: 'USD' })).toContain('(net revenue unknown, and 2 orders in EUR (net revenue unknown))');
+  });
 });

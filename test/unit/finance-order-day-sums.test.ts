@@ -15,6 +15,9 @@ import { dateToSerial } from '../../src/server/sheets/cells';
 
 type Order = { id: string; status?: string; day: string; currency?: string; gross?: number | string; cogs?: number; source?: string; pct?: number };
 
+/** A row as the sheet gives it back: the placed date as a serial number. */
+const asRead = (r: unknown[]): unknown[] => r.map((cell, i) => (i === columnIndex(ORDERS, 'placed_date') ? dateToSerial(String(cell)) : cell));
+
 function row(o: Order): unknown[] {
   const cells: unknown[] = ORDERS.columns.map(() => '');
   const set = (h: string, v: unknown): void => void (cells[columnIndex(ORDERS, h)] = v);
@@ -59,10 +62,10 @@ describe('Orders day sums kept row by row', () => {
     expect(Object.fromEntries(sums.orderDays())).toEqual(Object.fromEntries(sumOrdersByDay(after, dayKey, 'USD')));
     expect(sums.costGaps()).toEqual(costGapsOf(gapRowsOfTable(after), 'USD'));
     // What the formulas read (kept per month in properties) is what counting the sheet's rows gives.
-    const asRead = after.map((r) => r.map((cell, i) => (i === columnIndex(ORDERS, 'placed_date') ? dateToSerial(String(cell)) : cell)));
+    const asReadRows = after.map(asRead);
     expect(sums.costGapMonths().size).toBeGreaterThan(0);
     for (const [from, to] of [['2026-01-01', '2026-12-31'], ['2026-01-01', '2026-01-01'], ['2026-01-02', '2026-02-28']]) {
-      expect(costGapsOfMonths(sums.costGapMonths(), 'USD', from, to)).toEqual(costGapsOfMonths(costGapMonthsOf(gapRowsOfTable(asRead)), 'USD', from, to));
+      expect(costGapsOfMonths(sums.costGapMonths(), 'USD', from, to)).toEqual(costGapsOfMonths(costGapMonthsOf(gapRowsOfTable(asReadRows)), 'USD', from, to));
     }
     expect(sums.firstDay()).toBe('2026-01-01');
   });
@@ -76,5 +79,18 @@ describe('Orders day sums kept row by row', () => {
     sums.add(row({ id: 'c', day: '2026-01-31' }), -1);
     expect(Object.fromEntries(sums.orderDays())).toEqual(Object.fromEntries(sumOrdersByDay([kept], dayKey, 'USD')));
     expect(sums.firstDay()).toBe('2026-02-01');
+  });
+
+  it('an order with incomplete costs whose net revenue cannot be read makes its currency\'s sum unknown (never 0), and known again once it is overwritten', () => {
+    const readable = row({ id: 'a', day: '2026-03-01', gross: 5, source: 'partial' });
+    const unreadable = row({ id: 'b', day: '2026-03-02', gross: '', source: 'partial' });
+    const sums = OrderDaySums.ofRows([readable, unreadable], 'USD');
+    expect(sums.costGaps()).toEqual(costGapsOf(gapRowsOfTable([readable, unreadable].map(asRead)), 'USD'));
+    expect(sums.costGaps().netRevenue).toBeNull();
+    expect(costGapsOfMonths(sums.costGapMonths(), 'USD', '2026-03-02', '2026-03-02').netRevenue).toBeNull();
+    expect(costGapsOfMonths(sums.costGapMonths(), 'USD', '2026-03-01', '2026-03-01').netRevenue).toBe(5);
+    sums.add(unreadable, -1);
+    sums.add(row({ id: 'b', day: '2026-03-02', gross: 7, source: 'partial' }), 1);
+    expect(sums.costGaps().netRevenue).toBe(12);
   });
 });

@@ -6,10 +6,11 @@
  * the user to meet. Google's limits (guides/services/quotas: 9 KB per value, 500 KB per store):
  * a month is a few hundred bytes (31 days); a month over 9 KB is not kept and marked, the newest
  * months are kept first within TOTAL_MAX_BYTES and older ones marked, and a period touching a
- * marked month is not counted (empty, never a wrong number).
+ * marked month is not counted (empty, never a wrong number). So is a period reaching before the
+ * orders window ("Keep only orders placed since…"): Orders holds none of its earlier orders.
  */
 import { PROPERTY_VALUE_MAX_BYTES, utf8Bytes } from '../platform/property-size';
-import type { CostGapRow, CostGaps } from './cost-gaps';
+import type { CostGapRow, CostGapsRead } from './cost-gaps';
 import { costGapMonthsOf, costGapsOfMonths, monthsBetween, parseCostGapMonth, type CostGapMonth } from './cost-gap-days';
 
 type Properties = GoogleAppsScript.Properties.Properties;
@@ -32,21 +33,24 @@ interface CostGapIndex {
   big: string[];
   /** Months before this one were left out (total size or count): not known. */
   before: string | null;
+  /** The orders window's first day (YYYY-MM-DD) when one is set: Orders holds no order placed before it. */
+  since: string | null;
 }
 
 /**
  * At sync time: the figures of every placed day of `rows` (the whole Orders sheet), replacing what
  * was stored. True when they changed: the formulas showing them must be recalculated (a run that
  * wrote nothing new can still count differently, e.g. the first tie-out after an interrupted one).
+ * `since`: the orders window's first day, null when every order is synced.
  */
-export function saveCostGapDays(props: Properties, rows: readonly CostGapRow[]): boolean {
-  return saveCostGapMonths(props, costGapMonthsOf(rows), rows.length);
+export function saveCostGapDays(props: Properties, rows: readonly CostGapRow[], since: string | null = null): boolean {
+  return saveCostGapMonths(props, costGapMonthsOf(rows), rows.length, since);
 }
 
 /** As saveCostGapDays, from months already counted (the day sums the sync keeps as it writes: order-day-sums.ts). */
-export function saveCostGapMonths(props: Properties, counted: ReadonlyMap<string, CostGapMonth>, rowCount: number): boolean {
+export function saveCostGapMonths(props: Properties, counted: ReadonlyMap<string, CostGapMonth>, rowCount: number, since: string | null = null): boolean {
   const months = [...counted].sort(([a], [b]) => (a < b ? 1 : -1));
-  const index: CostGapIndex = { rows: rowCount, months: [], big: [], before: null };
+  const index: CostGapIndex = { rows: rowCount, months: [], big: [], before: null, since };
   const values: Record<string, string> = {};
   let total = 0;
   for (const [month, days] of months) {
@@ -75,21 +79,25 @@ export function saveCostGapMonths(props: Properties, counted: ReadonlyMap<string
 }
 
 /**
- * In a formula: the count for [start, end] (YYYY-MM-DD), or null when the sync has not counted
- * any Orders data yet or the period touches a month not kept. Reads the index and the period's months.
+ * In a formula: the count for [start, end] (YYYY-MM-DD), or why there is none: the sync has not
+ * counted any Orders data yet, the period starts before the orders window, or it touches a month
+ * not kept. Reads the index and the period's months.
  */
-export function readCostGapDays(props: Properties, start: string, end: string, storeCurrency: string | null): CostGaps | null {
+export function readCostGapDays(props: Properties, start: string, end: string, storeCurrency: string | null): CostGapsRead {
   const index = readIndex(props);
-  if (index === null || index.rows === 0) return null;
+  if (index === null || index.rows === 0) return { notCounted: 'not-synced' };
+  if (index.since !== null && start < index.since) return { notCounted: 'orders-window', since: index.since };
   const wanted = monthsBetween(start, end);
-  if (wanted.some((m) => index.big.includes(m) || (index.before !== null && m < index.before))) return null;
+  const big = wanted.find((m) => index.big.includes(m));
+  if (big !== undefined) return { notCounted: 'month-too-big', month: big };
+  if (index.before !== null && wanted[0] < index.before) return { notCounted: 'older-months', before: index.before };
   const stored = wanted.filter((m) => index.months.includes(m));
   const all = stored.length > READ_ONE_BY_ONE ? props.getProperties() : null;
   const months = new Map<string, CostGapMonth>();
   for (const month of stored) {
     const days = parseCostGapMonth(all ? (all[monthKey(month)] ?? null) : props.getProperty(monthKey(month)));
     // Named by the index but not readable: not counted, rather than counted short.
-    if (days === null) return null;
+    if (days === null) return { notCounted: 'not-synced' };
     months.set(month, days);
   }
   return costGapsOfMonths(months, storeCurrency, start, end);
@@ -104,7 +112,8 @@ function parseIndex(text: string | null): CostGapIndex | null {
   try {
     const index = JSON.parse(text) as Partial<CostGapIndex>;
     if (typeof index.rows !== 'number' || !Array.isArray(index.months) || !Array.isArray(index.big)) return null;
-    return { rows: index.rows, months: index.months, big: index.big, before: typeof index.before === 'string' ? index.before : null };
+    const day = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+    return { rows: index.rows, months: index.months, big: index.big, before: day(index.before), since: day(index.since) };
   } catch {
     return null;
   }

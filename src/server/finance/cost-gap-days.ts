@@ -5,12 +5,14 @@
  * depends on its period, never on the store's size. The figures are exactly costGapsOf's over the
  * same rows (same day filter, same currency rule, whole cents). Pure.
  *
- * A day is [active orders counted, ...[currency code ('' = none: the store's), orders, cents]].
+ * A day is [active orders counted, ...[currency code ('' = none: the store's), orders, cents]];
+ * cents is null when one of those orders' net_revenue cells holds no number (unknown, not 0).
  */
-import { CostGapTally, currencyCodeOf, type CostGapRow, type CostGaps } from './cost-gaps';
+import { CostGapTally, centsOf, currencyCodeOf, type CostGapRow, type CostGaps } from './cost-gaps';
 import { costStatusOf } from '../sheets/cost-status';
 
-export type CostGapDay = [number, ...Array<[string, number, number]>];
+export type CostGapDay = [number, ...CurrencyDayGap[]];
+type CurrencyDayGap = [string, number, number | null];
 /** Day of month ("01"…"31") → its figures; days without active orders are absent. */
 export type CostGapMonth = Record<string, CostGapDay>;
 
@@ -27,12 +29,12 @@ export function costGapMonthsOf(rows: Iterable<CostGapRow>): Map<string, CostGap
     const status = costStatusOf(row.source, row.coverage);
     if (status !== 'incomplete' && status !== 'unknown') continue;
     const code = currencyCodeOf(row.currency);
-    const cents = typeof row.netRevenue === 'number' && Number.isFinite(row.netRevenue) ? Math.round(row.netRevenue * 100) : 0;
-    const gaps = day.slice(1) as Array<[string, number, number]>;
+    const cents = centsOf(row.netRevenue);
+    const gaps = day.slice(1) as CurrencyDayGap[];
     const held = gaps.find((g) => g[0] === code);
     if (held) {
       held[1]++;
-      held[2] += cents;
+      held[2] = held[2] === null || cents === null ? null : held[2] + cents;
     } else day.push([code, 1, cents]);
   }
   return months;
@@ -63,7 +65,7 @@ export function costGapsOfMonths(months: ReadonlyMap<string, CostGapMonth>, stor
       const date = `${monthKey}-${dd}`;
       if (date < start || date > end) continue;
       tally.counted += day[0];
-      for (const [code, orders, cents] of day.slice(1) as Array<[string, number, number]>) tally.add(code, orders, cents);
+      for (const [code, orders, cents] of day.slice(1) as CurrencyDayGap[]) tally.add(code, orders, cents);
     }
   }
   return tally.gaps(storeCurrency);
@@ -77,7 +79,7 @@ export function parseCostGapMonth(text: string | null): CostGapMonth | null {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
     for (const day of Object.values(value as Record<string, unknown>)) {
       if (!Array.isArray(day) || typeof day[0] !== 'number') return null;
-      for (const g of day.slice(1)) if (!Array.isArray(g) || typeof g[0] !== 'string' || typeof g[1] !== 'number' || typeof g[2] !== 'number') return null;
+      for (const g of day.slice(1)) if (!Array.isArray(g) || typeof g[0] !== 'string' || typeof g[1] !== 'number' || (typeof g[2] !== 'number' && g[2] !== null)) return null;
     }
     return value as CostGapMonth;
   } catch {

@@ -15,8 +15,8 @@ import { columnIndex, ORDERS } from '../sheets/schema';
 export interface CostGaps {
   /** Active orders whose cost is incomplete or unknown, in every currency. */
   orders: number;
-  /** The net_revenue of those in the store's currency, summed in cents (the API's figures, unchanged). */
-  netRevenue: number;
+  /** The net_revenue of those in the store's currency, summed in cents (the API's figures, unchanged); null when one of them is not a number (unknown, never summed as 0). */
+  netRevenue: number | null;
   /** Active orders counted in all. */
   ordersCounted: number;
   /** Those in other currencies, per currency (code order); their amounts are not in netRevenue. */
@@ -24,6 +24,22 @@ export interface CostGaps {
 }
 
 /** The fields of one Orders row the count needs; placedDay as YYYY-MM-DD (store calendar day). */
+/**
+ * Why a period's orders with incomplete costs are not counted (the formulas say so, never 0):
+ * no sync has counted them yet; the period reaches before the orders window (Orders holds none of
+ * those orders, the API's totals hold all); or the count of a month was not kept (cost-gap-days-store.ts).
+ */
+export type CostGapsNotCounted =
+  | { notCounted: 'not-synced' }
+  | { notCounted: 'orders-window'; since: string }
+  | { notCounted: 'month-too-big'; month: string }
+  | { notCounted: 'older-months'; before: string };
+
+/** What a formula reads for a period: the count, or why there is none. */
+export type CostGapsRead = CostGaps | CostGapsNotCounted;
+
+export const isNotCounted = (read: CostGapsRead): read is CostGapsNotCounted => 'notCounted' in read;
+
 export interface CostGapRow {
   status: unknown;
   placedDay: string | null;
@@ -69,9 +85,14 @@ export function costGapsOf(rows: Iterable<CostGapRow>, storeCurrency: string | n
     tally.counted++;
     const status = costStatusOf(row.source, row.coverage);
     if (status !== 'incomplete' && status !== 'unknown') continue;
-    tally.add(currencyCodeOf(row.currency), 1, typeof row.netRevenue === 'number' && Number.isFinite(row.netRevenue) ? Math.round(row.netRevenue * 100) : 0);
+    tally.add(currencyCodeOf(row.currency), 1, centsOf(row.netRevenue));
   }
   return tally.gaps(storeCurrency);
+}
+
+/** A net_revenue cell in whole cents; null when it holds no number (e.g. cleared by hand): unknown, not 0. */
+export function centsOf(cell: unknown): number | null {
+  return typeof cell === 'number' && Number.isFinite(cell) ? Math.round(cell * 100) : null;
 }
 
 /** The order's currency as counted: trimmed upper-case code, '' when the row has none (older rows: the store's). */
@@ -79,36 +100,40 @@ export function currencyCodeOf(cell: unknown): string {
   return typeof cell === 'string' ? cell.trim().toUpperCase() : '';
 }
 
-/** Orders with incomplete costs summed per currency code ('' = the store's), in whole cents. */
+/** Whole cents summed; one unknown amount makes the sum unknown. */
+const plusCents = (a: number | null, b: number | null): number | null => (a === null || b === null ? null : a + b);
+
+/** Orders with incomplete costs summed per currency code ('' = the store's), in whole cents (null: unknown). */
 export class CostGapTally {
   counted = 0;
-  private readonly byCode = new Map<string, { orders: number; cents: number }>();
+  private readonly byCode = new Map<string, { orders: number; cents: number | null }>();
 
-  add(code: string, orders: number, cents: number): void {
+  add(code: string, orders: number, cents: number | null): void {
     const acc = this.byCode.get(code) ?? { orders: 0, cents: 0 };
     acc.orders += orders;
-    acc.cents += cents;
+    acc.cents = plusCents(acc.cents, cents);
     this.byCode.set(code, acc);
   }
 
   /** `storeCurrency` is the currency netRevenue is in (null: unknown, then only rows without a currency are summed there). */
   gaps(storeCurrency: string | null): CostGaps {
     let orders = 0;
-    const cents = new Map<string | null, { orders: number; cents: number }>();
+    const cents = new Map<string | null, { orders: number; cents: number | null }>();
     for (const [code, acc] of this.byCode) {
       orders += acc.orders;
       const currency = code === '' ? storeCurrency : code;
       const sum = cents.get(currency) ?? { orders: 0, cents: 0 };
       sum.orders += acc.orders;
-      sum.cents += acc.cents;
+      sum.cents = plusCents(sum.cents, acc.cents);
       cents.set(currency, sum);
     }
+    const amount = (c: number | null): number | null => (c === null ? null : c / 100);
     const own = cents.get(storeCurrency);
     const otherCurrencies = [...cents]
-      .filter((entry): entry is [string, { orders: number; cents: number }] => entry[0] !== storeCurrency && entry[0] !== null)
+      .filter((entry): entry is [string, { orders: number; cents: number | null }] => entry[0] !== storeCurrency && entry[0] !== null)
       .sort(([a], [b]) => (a < b ? -1 : 1))
-      .map(([currency, acc]) => ({ currency, orders: acc.orders, netRevenue: acc.cents / 100 }));
-    return { orders, netRevenue: own ? own.cents / 100 : 0, ordersCounted: this.counted, otherCurrencies };
+      .map(([currency, acc]) => ({ currency, orders: acc.orders, netRevenue: amount(acc.cents) }));
+    return { orders, netRevenue: own ? amount(own.cents) : 0, ordersCounted: this.counted, otherCurrencies };
   }
 }
 

@@ -7,7 +7,7 @@
  * and counts only: adding and taking out are exact.
  */
 import { TIEOUT_COMPARED, ORDERS, columnIndex } from '../sheets/schema';
-import { costGapsOf, gapRowsOfTable, type CostGaps } from './cost-gaps';
+import { CostGapTally, costGapsOf, gapRowsOfTable, type CostGaps } from './cost-gaps';
 import type { CostGapMonth } from './cost-gap-days';
 import { dayKey } from './daily-figures';
 import { sumOrdersByDay, type OrderDay, type TieoutFigure } from './tieout';
@@ -27,9 +27,12 @@ export interface DaySums {
   unknown: number[];
   /** "id (columns)" of orders whose margin percentages disagree with their figures. */
   inconsistent: string[];
-  /** Active orders the cost-gap count counted, and those with incomplete costs per currency ('' = unknown): [orders, cents]. */
+  /**
+   * Active orders the cost-gap count counted, and those with incomplete costs per currency ('' =
+   * unknown): [orders, cents, orders whose net revenue could not be read (their sum is then unknown)].
+   */
   counted: number;
-  gaps: Record<string, [number, number]>;
+  gaps: Record<string, [number, number, number?]>;
 }
 
 /** The Orders columns a row's share needs (catalog headers). */
@@ -92,9 +95,9 @@ export class OrderDaySums {
     if (gaps.orders > 0) {
       const other = gaps.otherCurrencies[0];
       const key = other ? other.currency : this.storeCurrency ?? '';
-      const cents = Math.round((other ? other.netRevenue : gaps.netRevenue) * 100);
-      const held = acc.gaps[key] ?? [0, 0];
-      acc.gaps[key] = [held[0] + sign, held[1] + sign * cents];
+      const revenue = other ? other.netRevenue : gaps.netRevenue;
+      const held = acc.gaps[key] ?? [0, 0, 0];
+      acc.gaps[key] = [held[0] + sign, held[1] + (revenue === null ? 0 : sign * Math.round(revenue * 100)), (held[2] ?? 0) + (revenue === null ? sign : 0)];
       if (acc.gaps[key][0] === 0) delete acc.gaps[key];
     }
     if (acc.rows === 0) this.days.delete(day);
@@ -133,7 +136,7 @@ export class OrderDaySums {
       const month = months.get(day.slice(0, 7)) ?? {};
       months.set(day.slice(0, 7), month);
       // A row without a currency is under the store's code here, under '' there: the same count (CostGapTally.gaps).
-      const gaps = Object.entries(s.gaps).map(([code, [n, cents]]): [string, number, number] => [code, n, cents]);
+      const gaps = Object.entries(s.gaps).map(([code, [n, cents, unknown]]): [string, number, number | null] => [code, n, unknown ? null : cents]);
       month[day.slice(8)] = [s.counted, ...gaps];
     }
     return months;
@@ -141,23 +144,11 @@ export class OrderDaySums {
 
   /** As costGapsOf returns it for the whole sheet. */
   costGaps(): CostGaps {
-    let orders = 0;
-    let counted = 0;
-    const byCurrency = new Map<string, [number, number]>();
+    const tally = new CostGapTally();
     for (const s of this.days.values()) {
-      counted += s.counted;
-      for (const [currency, [n, cents]] of Object.entries(s.gaps)) {
-        orders += n;
-        const held = byCurrency.get(currency) ?? [0, 0];
-        byCurrency.set(currency, [held[0] + n, held[1] + cents]);
-      }
+      tally.counted += s.counted;
+      for (const [code, [n, cents, unknown]] of Object.entries(s.gaps)) tally.add(code, n, unknown ? null : cents);
     }
-    const ownKey = this.storeCurrency ?? '';
-    const own = byCurrency.get(ownKey);
-    const otherCurrencies = [...byCurrency]
-      .filter(([currency]) => currency !== ownKey)
-      .sort(([a], [b]) => (a < b ? -1 : 1))
-      .map(([currency, [n, cents]]) => ({ currency, orders: n, netRevenue: cents / 100 }));
-    return { orders, netRevenue: own ? own[1] / 100 : 0, ordersCounted: counted, otherCurrencies };
+    return tally.gaps(this.storeCurrency);
   }
 }

@@ -40,7 +40,7 @@ export interface PropertyBag {
   setProperties(values: Record<string, string>): unknown;
 }
 
-type Encoded = [string, number, number, number, number, number[], number[]?, string[]?, Record<string, [number, number]>?];
+type Encoded = [string, number, number, number, number, number[], number[]?, string[]?, DaySums['gaps']?];
 
 function encode(sums: OrderDaySums): string {
   const out: Encoded[] = [];

@@ -70,13 +70,13 @@ export function writeTieout(ctx: JobContext, tracker: OrderSumsTracker | null = 
   // The same sums tell the sidebar how many orders carry incomplete costs (no read of their own).
   // ...and, per day, the formulas (cost-gap-days-store.ts), which then never read Orders: a count
   // that changed recalculates them.
+  const createdAfter = ctx.state.get('orders').createdAfter;
   const saveCostGaps = (): void => {
     ctx.state.save('costGaps', { ...(kept ? sums.costGaps() : costGapsOf(gapRowsOfTable(orderRows), currency)), checkedAt: ctx.now() });
-    if (saveCostGapMonths(documentProperties(), sums.costGapMonths(), kept ? sums.rowCount() : orderRows.length)) markFormulasOwed();
+    if (saveCostGapMonths(documentProperties(), sums.costGapMonths(), kept ? sums.rowCount() : orderRows.length, createdAfter)) markFormulasOwed();
   };
   let first = sums.firstDay();
   const today = instantToLocalDate(ctx.now(), ctx.storeTimeZone);
-  const createdAfter = ctx.state.get('orders').createdAfter;
   if (createdAfter !== null && (first === null || first < createdAfter)) first = createdAfter;
   if (first === null) {
     saveCostGaps();

@@ -15,8 +15,8 @@ import { customFunctionContext, spreadsheetTimeZone } from './context';
 import { freshnessTable, monthlyTable } from './period-tables';
 import { monthLayoutArgument, monthsAcross } from './month-layout';
 import { metricArgument, metricListArgument } from './metrics';
-import { COST_GAP_METRICS, costGapTableRows, netRevenueNote, readCostGaps } from './cost-gaps';
-import type { CostGaps } from '../finance/cost-gaps';
+import { COST_GAP_METRICS, costGapTableRows, netRevenueNote, notCountedNote, readCostGaps, unknownNetRevenueNote } from './cost-gaps';
+import { isNotCounted, type CostGapsRead } from '../finance/cost-gaps';
 import { findInSheet } from './sheet-lookup';
 import { emptyDays, futureNote, lastDayWithFigures, noteUnder } from './future-days';
 import { mayBeFuture, once, storeTimeZoneOf, storeToday } from './store-zone';
@@ -36,8 +36,8 @@ export interface FunctionDeps {
   timeZone: string;
   /** Shared answers (document cache, one fetcher per argument set); without it every call fetches. */
   answers?: AnswerCache;
-  /** Orders with incomplete costs placed in [start, end] (counted by the sync), net revenue in `currency`; absent: not counted (empty cells). */
-  costGaps?: (start: string, end: string, currency: string | null) => CostGaps | null;
+  /** Orders with incomplete costs placed in [start, end] (counted by the sync), net revenue in `currency`, or why not counted; absent: not counted (empty cells). */
+  costGaps?: (start: string, end: string, currency: string | null) => CostGapsRead;
   /** The store's time zone, asked only when a period reaches today or an order's day is shown (store-zone.ts); default: `timeZone`. */
   storeTimeZone?: () => string;
   /** Epoch ms now; default Date.now. */
@@ -105,12 +105,11 @@ export function profitSummary(start: unknown, end: unknown, metric: unknown, dep
     }
     const currency = typeof answer.summary.currency === 'string' ? answer.summary.currency : null;
     // Orders with incomplete costs come from the synced Orders sheet, read only when asked for.
-    const wantsGaps = chosen === null || (COST_GAP_METRICS as readonly string[]).includes(chosen.name);
-    const gaps = wantsGaps ? readGaps(d, covered.start, covered.end, currency) : null;
-    if (chosen === null) return [...summaryTable(answer.summary, answer.meta), ...costGapTableRows(gaps, currency)];
+    if (chosen === null) return [...summaryTable(answer.summary, answer.meta), ...costGapTableRows(readGaps(d, covered.start, covered.end, currency), currency)];
+    const read = (COST_GAP_METRICS as readonly string[]).includes(chosen.name) ? readGaps(d, covered.start, covered.end, currency) : null;
+    const gaps = read === null || isNotCounted(read) ? null : read;
     const record = { ...summaryRecord(answer.summary), orders_with_incomplete_costs: gaps?.orders ?? null, net_revenue_with_incomplete_costs: gaps?.netRevenue ?? null };
-    const left = chosen.name === 'net_revenue_with_incomplete_costs' && gaps ? netRevenueNote(gaps, currency) : '';
-    return metricCell(chosen.read(record), answer.summary, answer.meta, left);
+    return metricCell(chosen.read(record), answer.summary, answer.meta, gapsLeftOut(chosen.name, read, currency));
   });
 }
 
@@ -190,8 +189,16 @@ function cached<T>(fn: string, deps: FunctionDeps | Omit<FunctionDeps, 'timeZone
 }
 
 /** The incomplete-cost count the sync kept per day: a few property reads, no lock, no cache entry of its own. */
-function readGaps(deps: FunctionDeps, start: string, end: string, currency: string | null): CostGaps | null {
-  return deps.costGaps ? deps.costGaps(start, end, currency) : null;
+function readGaps(deps: FunctionDeps, start: string, end: string, currency: string | null): CostGapsRead {
+  return deps.costGaps ? deps.costGaps(start, end, currency) : { notCounted: 'not-synced' };
+}
+
+/** The note beside an incomplete-cost metric's cell: why it is empty, or what its amount leaves out. */
+function gapsLeftOut(metric: string, read: CostGapsRead | null, currency: string | null): string {
+  if (read === null) return '';
+  if (isNotCounted(read)) return notCountedNote(read);
+  if (metric !== 'net_revenue_with_incomplete_costs') return '';
+  return [unknownNetRevenueNote(read), netRevenueNote(read, currency)].filter((n) => n !== '').join('; ');
 }
 
 interface SummaryData {

@@ -12,6 +12,8 @@
  * Keys: `d:<spreadsheet id>:<document key>`, plus `d:<spreadsheet id>#written` (JSON list).
  */
 
+import { forgetOwnerCopyNote, noteOwnerCopyWritten } from './owner-copy-note';
+
 type Properties = GoogleAppsScript.Properties.Properties;
 
 const prefixOf = (spreadsheetId: string): string => `d:${spreadsheetId}:`;
@@ -36,6 +38,7 @@ export function ownerCopyOfDocumentState(spreadsheetId: string): Properties {
   const prefix = prefixOf(spreadsheetId);
   const written = new Set(readWritten(user, spreadsheetId));
   const noteWritten = (keys: string[]): void => {
+    noteOwnerCopyWritten(spreadsheetId, keys);
     const before = written.size;
     for (const k of keys) written.add(k);
     if (written.size !== before) user.setProperty(writtenKeyOf(spreadsheetId), JSON.stringify([...written]));
@@ -96,6 +99,8 @@ export function takeOwnerCopy(spreadsheetId: string, documentProps: Properties):
  * document calls this, under the document lock), then the copy is taken afresh. Returns the keys adopted.
  */
 export function adoptOwnerCopy(spreadsheetId: string, documentProps: Properties): string[] {
+  // Forgotten first: a write the run makes after this read notes it again (owner-copy-note.ts).
+  forgetOwnerCopyNote(spreadsheetId);
   const user = userProperties();
   const written = readWritten(user, spreadsheetId);
   if (written.length === 0) return [];

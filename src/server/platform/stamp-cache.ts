@@ -8,8 +8,9 @@
  * about a minute: the stamp is worked out again, with that check, when it expires) and dropped at once
  * whenever a document property it is made of is written (properties.ts calls forgetStampIfWatched
  * for every write): the connection record and the newest run. Shared by every editor's sidebar.
- * A run Google starts without the document writes its owner's copy, not the document: the stamp
- * never saw those writes before they are adopted either.
+ * A run Google starts without the document writes its owner's copy, not the document: it notes so
+ * in the owner's user cache (owner-copy-note.ts), and the owner's poll adopts the run, whose writes
+ * then drop the stamp like any other.
  */
 const STAMP_CACHE_KEY = 'MA_SIDEBAR_STAMP';
 export const STAMP_CACHE_SECONDS = 60;
@@ -36,9 +37,12 @@ export function cachedStamp(compute: () => string, keepSeconds: () => number = (
   return stamp;
 }
 
+/** True for a document property the stamp is made of. */
+export const isStampKey = (key: string): boolean => WATCHED_KEYS.has(key);
+
 /** Drops the cached stamp when one of `keys` (null: every key) is part of it. */
 export function forgetStampIfWatched(keys: readonly string[] | null): void {
-  if (keys !== null && !keys.some((key) => WATCHED_KEYS.has(key))) return;
+  if (keys !== null && !keys.some(isStampKey)) return;
   const cache = documentCache();
   if (cache) cache.remove(STAMP_CACHE_KEY);
 }

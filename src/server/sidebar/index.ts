@@ -10,7 +10,7 @@ import { measureSpreadsheetCells } from './cells-gauge';
 import { adoptPendingConnection, storeTag } from '../auth';
 import { formulasOwed, markFormulasOwed } from '../functions/formulas-owed';
 import { refreshFormulasAfterReconnect } from '../functions/refresh';
-import { adoptScheduledRunStateIfFree } from '../sync/owner-state';
+import { adoptNotedScheduledRun, adoptScheduledRunStateIfFree } from '../sync/owner-state';
 import { recordEnvironment } from '../platform/environment';
 import { cachedStamp } from '../platform/stamp-cache';
 import { apiAccountPort, authConnectionPort } from './connection-port';
@@ -53,8 +53,12 @@ export function getSidebarState(): SidebarState {
   return sidebarState(p);
 }
 
-/** From the document cache when it holds the stamp: the poll then reads no property (platform/stamp-cache.ts). */
+/**
+ * From the document cache when it holds the stamp: the poll then reads no property (platform/stamp-cache.ts).
+ * A documentless scheduled run is adopted first when it noted itself, its writes dropping the cached stamp.
+ */
 export function getSidebarStamp(): string {
+  adoptNotedScheduledRun();
   const p = ports();
   return cachedStamp(() => sidebarStamp(p), () => {
     const last = p.memory.lastConnectionCheck();

@@ -7,6 +7,7 @@
 import { currentUserEmail, documentLock } from '../auth';
 import { currentSpreadsheetId } from '../platform/context';
 import { adoptOwnerCopy, takeOwnerCopy } from '../platform/owner-copy';
+import { forgetOwnerCopyNote, ownerCopyNoted } from '../platform/owner-copy-note';
 import { realDocumentProperties } from '../platform/properties';
 import { scheduleOwnership } from './schedule';
 
@@ -45,5 +46,19 @@ export function adoptScheduledRunStateIfFree(): void {
     adoptScheduledRunState();
   } finally {
     if (!held) lock.releaseLock();
+  }
+}
+
+/**
+ * The open sidebar's poll: adopts a documentless run as soon as it has written, so the stamp shows
+ * it within a poll. Idle it costs one user-cache read and no property (owner-copy-note.ts).
+ */
+export function adoptNotedScheduledRun(): void {
+  if (!ownerCopyNoted(currentSpreadsheetId)) return;
+  if (ownersDocument()) adoptScheduledRunStateIfFree();
+  else {
+    // Not this user's copy to adopt (the schedule changed hands): the note would be read at every poll.
+    const id = currentSpreadsheetId();
+    if (id) forgetOwnerCopyNote(id);
   }
 }

@@ -158,8 +158,8 @@ export interface TieoutState {
 /** Orders with incomplete costs as the last read of the whole Orders sheet found them (finance/cost-gaps.ts). */
 export interface CostGapsState {
   orders: number;
-  /** In the store's currency (meta.storeCurrency); other currencies are in otherCurrencies, never added. */
-  netRevenue: number;
+  /** In the store's currency (meta.storeCurrency); other currencies are in otherCurrencies, never added. null: unknown (a cell holds no number). */
+  netRevenue: number | null;
   ordersCounted: number;
   otherCurrencies: CurrencyGap[];
   /** Epoch ms of that read; null before the first. */
