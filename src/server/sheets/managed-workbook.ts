@@ -109,6 +109,7 @@ export class ManagedWorkbook {
   /** The snapshot's grid sizes no longer hold (a sheet was inserted or set up). */
   private gridChanged = false;
   private deferred: TableWrite[] = [];
+  private firstWrite: { sheets: ReadonlySet<SheetName>; callback: () => void } | null = null;
   /** Called with a table's row writes (catalog columns) before they are sent (finance/order-sums-store.ts). */
   private readonly watchers = new Map<SheetName, (rows: readonly RowWrite[]) => void>();
   /** Tables whose grid this run grew (charts over them may need re-pointing). */
@@ -704,6 +705,11 @@ export class ManagedWorkbook {
     return ranges.map((_, i) => (got.valueRanges?.[i]?.values ?? []) as unknown[][]);
   }
 
+  /** `callback` runs once, before this run's first row write to one of `tables` is sent (runner.ts: formulas owed until re-entered). */
+  beforeFirstWrite(tables: readonly TableSchema[], callback: () => void): void {
+    this.firstWrite = { sheets: new Set(tables.map((t) => t.sheetName)), callback };
+  }
+
   /** `watcher` sees every later write of the table's rows before it is sent (it may read the rows first). */
   watchWrites(schema: TableSchema, watcher: (rows: readonly RowWrite[]) => void): void {
     this.watchers.set(schema.sheetName, watcher);
@@ -715,6 +721,11 @@ export class ManagedWorkbook {
     const formats: GoogleAppsScript.Sheets.Schema.Request[] = [];
     const all = this.deferred.concat(tables);
     this.deferred = [];
+    const first = this.firstWrite;
+    if (first && all.some((t) => t.rows.length > 0 && first.sheets.has(t.schema.sheetName))) {
+      this.firstWrite = null;
+      first.callback();
+    }
     for (const t of all) if (t.rows.length > 0) this.watchers.get(t.schema.sheetName)?.(t.rows);
     for (const t of all) {
       if (t.rows.length === 0) continue;

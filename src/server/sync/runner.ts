@@ -17,6 +17,7 @@ import { ManagedWorkbook } from '../sheets/managed-workbook';
 import { checkBasis, finishBasisRefresh } from './basis-change';
 import { writeTieout } from '../finance/tieout-sheet';
 import { OrderSumsTracker } from '../finance/order-sums-store';
+import { DAILY, LINE_ITEMS, ORDERS, PRODUCTS, VARIANTS } from '../sheets/schema';
 import { refetchFailedDays } from './refetch-days';
 import { runDailyJob } from './daily-job';
 import { refreshFinanceSheets } from '../finance/refresh';
@@ -192,6 +193,10 @@ export function runSync(options: RunOptions): RunOutcome {
       messages.push(...checkManagedSheets(ctx, jobs));
       const refreshesFigures = jobs.indexOf('orders') >= 0 || jobs.indexOf('daily') >= 0;
       if (refreshesFigures) messages.push(...checkBasis(ctx));
+      // From the first row this run writes until it re-enters them, the formulas are owed a
+      // recalculation: a run killed in between leaves them owed, and the next run re-enters them
+      // even when it finds nothing new (the figures they show changed with the rows written).
+      workbook.beforeFirstWrite([ORDERS, LINE_ITEMS, PRODUCTS, VARIANTS, DAILY], markFormulasOwed);
       // Before the first Orders write: the Orders day sums follow every row this run writes.
       tracker = OrderSumsTracker.open(properties, workbook, ctx.state.get('meta').storeCurrency, state.readAtStart);
       if (options.addDueReconciliation && jobs.indexOf('reconcile') < 0 && reconciliationDue(ctx)) jobs = [...jobs, 'reconcile'];
@@ -227,7 +232,7 @@ export function runSync(options: RunOptions): RunOutcome {
       if (allCaughtUp && jobs.indexOf('daily') >= 0 && budget.canStartStep()) messages.push(...refreshFinanceSheets(ctx));
       // The tie-out follows every run that brought Orders and Daily P&L up to date with new changes (an
       // idle run leaves the last one standing, at most a day old: it costs an Orders read), and on demand.
-      const tiesOut = options.tieOut === true || (jobs.indexOf('orders') >= 0 && jobs.indexOf('daily') >= 0 && tieoutDue(state, watermarkAtStart, tally.counts, basisRefreshed, skippedDaysKey(state) !== skippedDaysAtStart));
+      const tiesOut = options.tieOut === true || (jobs.indexOf('orders') >= 0 && jobs.indexOf('daily') >= 0 && tieoutDue(state, watermarkAtStart, tally.counts, basisRefreshed, skippedDaysKey(state) !== skippedDaysAtStart, tracker.current() === null));
       if (allCaughtUp && tiesOut && budget.canStartStep()) {
         messages.push(tieoutOrNote(ctx, tracker, tieoutReadsOrders(options, tracker, ctx.now())));
         // Sync now: days this tie-out found ✗ that it had not fetched again yet are fetched now, and the
@@ -354,9 +359,9 @@ function pauseNote(sheetsStoreId: string | null): string {
  * Orders or Daily P&L days changed in this run (new changes, gone marks, rewritten P&L days: a
  * silent correction moves only the P&L), Sync now fetched the ✗ days again (in this step or an
  * earlier one of the same Sync now), the basis is being refreshed, a Daily P&L day was skipped or
- * written after being skipped (its ✗ in Checks names it), or the last tie-out is a day old.
+ * written after being skipped (its ✗ in Checks names it), a run cut short left the day sums unsaved, or the last tie-out is a day old.
  */
-function tieoutDue(state: SyncStateStore, watermarkAtStart: string | null, counts: SyncCounts, basisRefreshed: boolean, skippedDaysChanged: boolean): boolean {
+function tieoutDue(state: SyncStateStore, watermarkAtStart: string | null, counts: SyncCounts, basisRefreshed: boolean, skippedDaysChanged: boolean, sumsUnsaved: boolean): boolean {
   const { checkedAt: last, refetchedAt } = state.get('tieout');
   return (
     (typeof refetchedAt === 'number' && last !== null && refetchedAt > last) ||
@@ -365,6 +370,8 @@ function tieoutDue(state: SyncStateStore, watermarkAtStart: string | null, count
     counts.days > 0 ||
     basisRefreshed ||
     skippedDaysChanged ||
+    // A run cut short after writing Orders left the day sums (and the formulas' counts) unsaved.
+    sumsUnsaved ||
     state.get('sheetsBasis').refreshingSince !== null ||
     last === null ||
     Date.now() - last >= 86_400_000
