@@ -1,13 +1,15 @@
 /**
  * The Apps Script edge of the sheets: opens (or creates) the managed sheets, reads each key
- * index once per run, and writes every row write of a page in ONE Values.batchUpdate (RAW),
- * growing the grid first when needed. Only managed columns are written; rows never move.
+ * index once per run, and writes a page's blocks of new rows with one setValues each and its
+ * scattered rows in ONE Values.batchUpdate (RAW), growing the grid first when needed
+ * (block-writes.ts). Only managed columns are written; rows never move.
  */
 import { currentSpreadsheet, spreadsheetIdOf } from '../platform/context';
 import { a1Range } from './a1';
 import { KeyIndex } from './key-index';
 import { columnWidthPx, setUpRequests } from './layout';
-import { lastRowOf, mergeRowWrites, withoutSkipped, type RangeWrite, type RowWrite } from './row-writes';
+import { lastRowOf, rangeOf, rowRuns, withoutSkipped, type RangeWrite, type RowRun, type RowWrite } from './row-writes';
+import { asTypedText, splitBlocks } from './block-writes';
 import { foreignCurrencyFormats } from './currency-formats';
 import { numberFormatFor } from './rows';
 import { columnIndex, type SheetName, type TableSchema } from './schema';
@@ -17,7 +19,7 @@ import { highlightRequests } from './highlights';
 import { indexCellsOf } from './change-check';
 import type { CellValue } from './cells';
 import { readGridCells, readManagedRows, readSheetInfos, sheetsService, type ReadRequest, type SheetInfo, type SheetReads } from './sheet-snapshot';
-import { noteSpreadsheetChange, sheetsRequest } from './sheets-requests';
+import { flushSpreadsheetChanges, noteSpreadsheetChange, sheetsRequest } from './sheets-requests';
 import { checkHeaderRow, claimSheet, locateSheet, taggedSheets, tagNewSheet, type LocatedSheet } from './sheet-tags';
 import { chosenHeaders, isChoosable, type ChoosableTable, type ColumnChoice } from './column-choice';
 import { catalogLayout, columnMap, layoutSchema, newLayout, planLayoutChange, retiredNote, toCatalogRow, toSheetWrites, withClearedOn, type LayoutChange, type TableLayout } from './sheet-layout';
@@ -630,9 +632,14 @@ export class ManagedWorkbook {
     return ranges.map((_, i) => (got.valueRanges?.[i]?.values ?? []) as unknown[][]);
   }
 
-  /** Every row write of a page: grid growth where needed, then one batchUpdate. */
+  /**
+   * Every row write of a page: grid growth where needed, blocks of many rows with setValues and
+   * the scattered rest in one batchUpdate (block-writes.ts), all applied before it returns (the
+   * caller's checkpoint follows).
+   */
   write(tables: readonly TableWrite[]): number {
     const data: RangeWrite[] = [];
+    const blocks: Array<{ opened: OpenSheet; run: RowRun }> = [];
     const formats: GoogleAppsScript.Sheets.Schema.Request[] = [];
     const all = this.deferred.concat(tables);
     this.deferred = [];
@@ -643,7 +650,9 @@ export class ManagedWorkbook {
       const rows = opened.map ? toSheetWrites(opened.map, opened.schema.columns.length, t.rows) : t.rows;
       this.growTo(t.schema, lastRowOf(rows));
       if (opened.rows) for (const w of rows) if (w.column === 1) opened.rows[w.row - 2] = w.cells.slice();
-      data.push(...mergeRowWrites(opened.name, withoutSkipped(opened.skipped, rows)));
+      const split = splitBlocks(rowRuns(withoutSkipped(opened.skipped, rows)));
+      data.push(...split.scattered.map((run) => rangeOf(opened.name, run)));
+      for (const run of split.blocks) blocks.push({ opened, run });
       if (this.currency !== null && t.schema.storeData) {
         const foreign = foreignCurrencyFormats(0, opened.schema, rows, this.currency);
         if (foreign.length > 0) {
@@ -653,21 +662,28 @@ export class ManagedWorkbook {
         }
       }
     }
-    if (data.length === 0) return 0;
-    const cells = data.reduce((n, d) => n + d.values.length * (d.values[0]?.length ?? 0), 0);
+    let cells = 0;
+    for (const { opened, run } of blocks) {
+      this.handle(opened).getRange(run.row, run.column, run.values.length, run.values[0].length).setValues(asTypedText(run.values));
+      noteSpreadsheetChange();
+      cells += run.values.length * run.values[0].length;
+    }
     const id = this.id();
-    sheetsRequest('write', () => valuesService().batchUpdate({ valueInputOption: 'RAW', data }, id));
-    this.cellsWritten += cells;
+    if (data.length > 0) {
+      sheetsRequest('write', () => valuesService().batchUpdate({ valueInputOption: 'RAW', data }, id));
+      cells += data.reduce((n, d) => n + d.values.length * (d.values[0]?.length ?? 0), 0);
+    }
     // Rows in another currency than the store's (rare): their amount cells' format, in one more request.
     if (formats.length > 0) sheetsRequest('write', () => sheetsService().batchUpdate({ requests: formats }, id));
+    flushSpreadsheetChanges();
+    this.cellsWritten += cells;
     return cells;
   }
 
   /**
-   * Grows the grid and formats the new rows in ONE Sheets API request (requests in a batchUpdate
-   * are applied atomically). Through SpreadsheetApp the rows were inserted and formatted in two
-   * buffered writes, which Apps Script may apply apart (a SpreadsheetApp read of the sheet applies
-   * pending writes): an execution ended between them left rows no later run would format.
+   * Grows the grid and formats the new rows with SpreadsheetApp (no per-minute quota), queued in
+   * one buffer with no read between them and applied by write()'s flush before any checkpoint:
+   * an execution ended before the flush loses both, and the next run grows the grid again.
    */
   private growTo(schema: TableSchema, lastRow: number): void {
     const opened = this.sheetFor(schema);
@@ -678,11 +694,11 @@ export class ManagedWorkbook {
     const needed = lastRow - opened.maxRows;
     if (used + needed * columns > SPREADSHEET_CELL_LIMIT) throw new CellLimitError(used, needed * columns);
     const add = Math.min(Math.max(needed, GROW_ROWS), Math.floor((SPREADSHEET_CELL_LIMIT - used) / columns));
-    const sheetId = sheet.getSheetId();
-    const requests: GoogleAppsScript.Sheets.Schema.Request[] = [{ appendDimension: { sheetId, dimension: 'ROWS', length: add } }];
-    requests.push(...formatRequests(opened.schema, this.currency, sheetId, opened.maxRows, opened.maxRows + add));
-    const id = this.id();
-    sheetsRequest('write', () => sheetsService().batchUpdate({ requests }, id));
+    sheet.insertRowsAfter(opened.maxRows, add);
+    for (const run of formatRuns(opened.schema, this.currency)) {
+      sheet.getRange(opened.maxRows + 1, run.column, add, run.patterns.length).setNumberFormats(Array.from({ length: add }, () => run.patterns));
+    }
+    noteSpreadsheetChange();
     this.grown.add(schema.sheetName);
     opened.maxRows += add;
     this.usedCells = used + add * columns;
@@ -727,6 +743,19 @@ function formatRequests(schema: TableSchema, currency: string | null, sheetId: n
     });
   });
   return requests;
+}
+
+/** Runs of adjacent managed columns with a number format (1-based first column, one pattern each): what formatRequests formats. */
+function formatRuns(schema: TableSchema, currency: string | null): Array<{ column: number; patterns: string[] }> {
+  const runs: Array<{ column: number; patterns: string[] }> = [];
+  schema.columns.forEach((column, i) => {
+    const pattern = column.skip ? null : numberFormatFor(column.kind, currency);
+    if (pattern === null) return;
+    const last = runs[runs.length - 1];
+    if (last && last.column + last.patterns.length === i + 1) last.patterns.push(pattern);
+    else runs.push({ column: i + 1, patterns: [pattern] });
+  });
+  return runs;
 }
 
 /** One row at catalog positions (other cells empty) from the values read for each run. */

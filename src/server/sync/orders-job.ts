@@ -89,7 +89,8 @@ export function runOrdersJob(ctx: JobContext): JobResult {
     }
     // An empty watermark starts the feed afresh (a first sync, a rebuilt sheet, a wider window).
     const feedFrom = state.watermark === null ? oldestUpdatedAt(page.data) : state.feedFrom ?? null;
-    ctx.state.update('orders', { watermark: laterOf(state.watermark, maxUpdatedAt), caughtUp: !page.hasMore, rowCounts: rowCounts(ctx), feedFrom });
+    // Merged into the state just read (reload): one property read a page, not two.
+    ctx.state.save('orders', { ...state, watermark: laterOf(state.watermark, maxUpdatedAt), caughtUp: !page.hasMore, rowCounts: rowCounts(ctx), feedFrom });
     recordMeta(ctx, page.meta);
     if (!page.hasMore || !page.nextCursor) return { job: 'orders', caughtUp: true, message: 'Orders are up to date.' };
     cursor = page.nextCursor;
