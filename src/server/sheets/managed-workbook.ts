@@ -1,15 +1,13 @@
 /**
  * The Apps Script edge of the sheets: opens (or creates) the managed sheets, reads each key
- * index once per run, and writes a page's blocks of new rows with one setValues each and its
- * scattered rows in ONE Values.batchUpdate (RAW), growing the grid first when needed
- * (block-writes.ts). Only managed columns are written; rows never move.
+ * index once per run, and writes every row write of a page in ONE Values.batchUpdate (RAW),
+ * growing the grid first when needed. Only managed columns are written; rows never move.
  */
 import { currentSpreadsheet, spreadsheetIdOf } from '../platform/context';
 import { a1Range } from './a1';
 import { KeyIndex } from './key-index';
 import { columnWidthPx, setUpRequests } from './layout';
-import { lastRowOf, rangeOf, rowRuns, withoutSkipped, type RangeWrite, type RowRun, type RowWrite } from './row-writes';
-import { asTypedText, splitBlocks } from './block-writes';
+import { lastRowOf, mergeRowWrites, withoutSkipped, type RangeWrite, type RowWrite } from './row-writes';
 import { foreignCurrencyFormats } from './currency-formats';
 import { numberFormatFor } from './rows';
 import { columnIndex, type SheetName, type TableSchema } from './schema';
@@ -19,7 +17,7 @@ import { highlightRequests } from './highlights';
 import { indexCellsOf } from './change-check';
 import type { CellValue } from './cells';
 import { readGridCells, readManagedRows, readSheetInfos, sheetsService, type ReadRequest, type SheetInfo, type SheetReads } from './sheet-snapshot';
-import { flushSpreadsheetChanges, noteSpreadsheetChange, sheetsRequest } from './sheets-requests';
+import { noteSpreadsheetChange, sheetsRequest } from './sheets-requests';
 import { checkHeaderRow, claimSheet, locateSheet, taggedSheets, tagNewSheet, type LocatedSheet } from './sheet-tags';
 import { chosenHeaders, isChoosable, type ChoosableTable, type ColumnChoice } from './column-choice';
 import { catalogLayout, columnMap, layoutSchema, newLayout, planLayoutChange, retiredNote, toCatalogRow, toSheetWrites, withClearedOn, type LayoutChange, type TableLayout } from './sheet-layout';
@@ -632,14 +630,9 @@ export class ManagedWorkbook {
     return ranges.map((_, i) => (got.valueRanges?.[i]?.values ?? []) as unknown[][]);
   }
 
-  /**
-   * Every row write of a page: grid growth where needed, blocks of many rows with setValues and
-   * the scattered rest in one batchUpdate (block-writes.ts), all applied before it returns (the
-   * caller's checkpoint follows).
-   */
+  /** Every row write of a page (or of several: orders-job.ts), all applied before it returns: grid growth where needed, then one batchUpdate. */
   write(tables: readonly TableWrite[]): number {
     const data: RangeWrite[] = [];
-    const blocks: Array<{ opened: OpenSheet; run: RowRun }> = [];
     const formats: GoogleAppsScript.Sheets.Schema.Request[] = [];
     const all = this.deferred.concat(tables);
     this.deferred = [];
@@ -650,9 +643,7 @@ export class ManagedWorkbook {
       const rows = opened.map ? toSheetWrites(opened.map, opened.schema.columns.length, t.rows) : t.rows;
       this.growTo(t.schema, lastRowOf(rows));
       if (opened.rows) for (const w of rows) if (w.column === 1) opened.rows[w.row - 2] = w.cells.slice();
-      const split = splitBlocks(rowRuns(withoutSkipped(opened.skipped, rows)));
-      data.push(...split.scattered.map((run) => rangeOf(opened.name, run)));
-      for (const run of split.blocks) blocks.push({ opened, run });
+      data.push(...mergeRowWrites(opened.name, withoutSkipped(opened.skipped, rows)));
       if (this.currency !== null && t.schema.storeData) {
         const foreign = foreignCurrencyFormats(0, opened.schema, rows, this.currency);
         if (foreign.length > 0) {
@@ -662,28 +653,24 @@ export class ManagedWorkbook {
         }
       }
     }
-    let cells = 0;
-    for (const { opened, run } of blocks) {
-      this.handle(opened).getRange(run.row, run.column, run.values.length, run.values[0].length).setValues(asTypedText(run.values));
-      noteSpreadsheetChange();
-      cells += run.values.length * run.values[0].length;
-    }
+    if (data.length === 0) return 0;
+    const cells = data.reduce((n, d) => n + d.values.length * (d.values[0]?.length ?? 0), 0);
     const id = this.id();
-    if (data.length > 0) {
-      sheetsRequest('write', () => valuesService().batchUpdate({ valueInputOption: 'RAW', data }, id));
-      cells += data.reduce((n, d) => n + d.values.length * (d.values[0]?.length ?? 0), 0);
-    }
+    // Pending SpreadsheetApp changes (the grid's growth) are flushed first (sheets-requests.ts).
+    sheetsRequest('write', () => valuesService().batchUpdate({ valueInputOption: 'RAW', data }, id));
+    this.cellsWritten += cells;
     // Rows in another currency than the store's (rare): their amount cells' format, in one more request.
     if (formats.length > 0) sheetsRequest('write', () => sheetsService().batchUpdate({ requests: formats }, id));
-    flushSpreadsheetChanges();
-    this.cellsWritten += cells;
     return cells;
   }
 
   /**
-   * Grows the grid and formats the new rows with SpreadsheetApp (no per-minute quota), queued in
-   * one buffer with no read between them and applied by write()'s flush before any checkpoint:
-   * an execution ended before the flush loses both, and the next run grows the grid again.
+   * Grows the grid and formats the new rows with SpreadsheetApp: no Sheets API write request (60 a
+   * minute, developers.google.com/workspace/sheets/api/limits), and the growth is applied with the
+   * write that needs it (sheetsRequest flushes pending SpreadsheetApp changes before a request; the
+   * runtime models that a write past a pending growth fails). Both calls are queued in one buffer
+   * with no SpreadsheetApp read between them: an execution ended before the flush loses both, and
+   * the next run grows the grid again.
    */
   private growTo(schema: TableSchema, lastRow: number): void {
     const opened = this.sheetFor(schema);
@@ -745,17 +732,21 @@ function formatRequests(schema: TableSchema, currency: string | null, sheetId: n
   return requests;
 }
 
-/** Runs of adjacent managed columns with a number format (1-based first column, one pattern each): what formatRequests formats. */
+/**
+ * The number formats of new rows, one block per run of adjacent managed columns (a retired or
+ * user's column keeps its format): as the set-up formats its first rows, 'General' where a column
+ * has none.
+ */
 function formatRuns(schema: TableSchema, currency: string | null): Array<{ column: number; patterns: string[] }> {
   const runs: Array<{ column: number; patterns: string[] }> = [];
   schema.columns.forEach((column, i) => {
-    const pattern = column.skip ? null : numberFormatFor(column.kind, currency);
-    if (pattern === null) return;
+    if (column.skip) return;
+    const pattern = numberFormatFor(column.kind, currency) ?? 'General';
     const last = runs[runs.length - 1];
     if (last && last.column + last.patterns.length === i + 1) last.patterns.push(pattern);
     else runs.push({ column: i + 1, patterns: [pattern] });
   });
-  return runs;
+  return runs.filter((run) => run.patterns.some((p) => p !== 'General'));
 }
 
 /** One row at catalog positions (other cells empty) from the values read for each run. */

@@ -22,33 +22,21 @@ export interface RangeWrite {
   values: CellValue[][];
 }
 
-/** A block of consecutive rows with the same column span: one range of a write. */
-export interface RowRun {
-  row: number;
-  column: number;
-  values: CellValue[][];
-}
-
 export function mergeRowWrites(sheetName: string, writes: readonly RowWrite[]): RangeWrite[] {
-  return rowRuns(writes).map((run) => rangeOf(sheetName, run));
-}
-
-export function rangeOf(sheetName: string, run: RowRun): RangeWrite {
-  const width = run.values[0]?.length ?? 0;
-  return { range: a1Range(sheetName, run.row, run.column, run.row + run.values.length - 1, run.column + width - 1), values: run.values };
-}
-
-/** The writes as blocks of consecutive rows with the same column span, in the order they are applied. */
-export function rowRuns(writes: readonly RowWrite[]): RowRun[] {
   // Last write of a row/column span wins (the feed is at-least-once: an id may repeat in a page).
   const latest = new Map<string, RowWrite>();
   for (const w of writes) latest.set(`${w.row}:${w.column}:${w.cells.length}`, w);
   const sorted = [...latest.values()].sort((a, b) => a.column - b.column || a.cells.length - b.cells.length || a.row - b.row);
-  const runs: RowRun[] = [];
+  const ranges: RangeWrite[] = [];
   let run: RowWrite[] = [];
   const flush = (): void => {
     if (run.length === 0) return;
-    runs.push({ row: run[0].row, column: run[0].column, values: run.map((w) => w.cells) });
+    const first = run[0];
+    const last = run[run.length - 1];
+    ranges.push({
+      range: a1Range(sheetName, first.row, first.column, last.row, first.column + first.cells.length - 1),
+      values: run.map((w) => w.cells),
+    });
     run = [];
   };
   for (const w of sorted) {
@@ -57,7 +45,7 @@ export function rowRuns(writes: readonly RowWrite[]): RowRun[] {
     run.push(w);
   }
   flush();
-  return runs;
+  return ranges;
 }
 
 /** Highest row a set of writes touches (0 when none). */

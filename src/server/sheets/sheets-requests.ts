@@ -80,18 +80,11 @@ function pace(kind: SheetsRequestKind): void {
   wait(ms, kind);
 }
 
-/**
- * Applies pending SpreadsheetApp changes now. Before a checkpoint: an execution ended by the time
- * limit loses what is still pending (dev/gas-runtime README, "SpreadsheetApp write buffer").
- */
-export function flushSpreadsheetChanges(): void {
-  if (!pendingSpreadsheetChanges) return;
-  SpreadsheetApp.flush();
-  pendingSpreadsheetChanges = false;
-}
-
 export function sheetsRequest<T>(kind: SheetsRequestKind, send: () => T): T {
-  flushSpreadsheetChanges();
+  if (pendingSpreadsheetChanges) {
+    SpreadsheetApp.flush();
+    pendingSpreadsheetChanges = false;
+  }
   for (let refusals = 0; ; refusals++) {
     pace(kind);
     try {

@@ -77,11 +77,12 @@ export class SyncLog {
     const rows = [...busy, { row: next, column: 1, cells: this.cells(entry) }];
     const stale = this.state.get('openLogRow');
     if (stale !== null && stale >= 2 && stale < next) {
-      rows.push({
-        row: stale,
-        column: columnIndex(SYNC_LOG, 'outcome') + 1,
-        cells: ['interrupted', 'The run was ended by the Apps Script time limit; the next run resumed from the last saved checkpoint.'],
-      });
+      // Marked before the marker moves on: a run ended between the two would leave that row
+      // "running" with nothing pointing at it (the next run would write its own row over the marker's).
+      this.workbook.write([{
+        schema: SYNC_LOG,
+        rows: [{ row: stale, column: columnIndex(SYNC_LOG, 'outcome') + 1, cells: ['interrupted', 'The run was ended by the Apps Script time limit; the next run resumed from the last saved checkpoint.'] }],
+      }]);
     }
     // The marker first: a run ended between the two calls must not leave a row "running" that no
     // marker points at. A marker without its row is harmless (the next run writes at that row).
