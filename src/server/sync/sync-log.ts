@@ -70,7 +70,7 @@ export class SyncLog {
   /** `notes`: where runs that found the lock taken left their rows (busy-notes.ts); only a lock holder takes them. */
   constructor(private readonly workbook: ManagedWorkbook, private readonly state: SyncStateStore, private readonly notes: BusyNoteStore) {}
 
-  /** Writes the busy runs' rows, the run's first row (and closes a row an interrupted run left open) in one call. */
+  /** Closes a row an interrupted run left open (one call), then writes the busy runs' rows and the run's first row in one call. */
   open(entry: LogEntry): void {
     const busy = this.busyRows(this.workbook.lastRowAtOpen(SYNC_LOG) + 1);
     const next = this.workbook.lastRowAtOpen(SYNC_LOG) + 1 + busy.length;
