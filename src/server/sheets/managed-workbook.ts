@@ -668,9 +668,10 @@ export class ManagedWorkbook {
    * Grows the grid and formats the new rows with SpreadsheetApp: no Sheets API write request (60 a
    * minute, developers.google.com/workspace/sheets/api/limits), and the growth is applied with the
    * write that needs it (sheetsRequest flushes pending SpreadsheetApp changes before a request; the
-   * runtime models that a write past a pending growth fails). Both calls are queued in one buffer
-   * with no SpreadsheetApp read between them: an execution ended before the flush loses both, and
-   * the next run grows the grid again.
+   * runtime models that a write past a pending growth fails). The insert and the formats are queued
+   * with no SpreadsheetApp read of the sheet between them (dev/gas-runtime write-buffer.ts), so they
+   * are applied together: an execution ended before the flush loses both, and the next run grows
+   * the grid again.
    */
   private growTo(schema: TableSchema, lastRow: number): void {
     const opened = this.sheetFor(schema);
@@ -681,9 +682,12 @@ export class ManagedWorkbook {
     const needed = lastRow - opened.maxRows;
     if (used + needed * columns > SPREADSHEET_CELL_LIMIT) throw new CellLimitError(used, needed * columns);
     const add = Math.min(Math.max(needed, GROW_ROWS), Math.floor((SPREADSHEET_CELL_LIMIT - used) / columns));
+    // The new rows' ranges are offsets of one taken before the insert: a getRange after it could
+    // apply the pending insert alone (a SpreadsheetApp read of a sheet applies its pending writes).
+    const lastCell = sheet.getRange(opened.maxRows, 1);
     sheet.insertRowsAfter(opened.maxRows, add);
     for (const run of formatRuns(opened.schema, this.currency)) {
-      sheet.getRange(opened.maxRows + 1, run.column, add, run.patterns.length).setNumberFormats(Array.from({ length: add }, () => run.patterns));
+      lastCell.offset(1, run.column - 1, add, run.patterns.length).setNumberFormats(Array.from({ length: add }, () => run.patterns));
     }
     noteSpreadsheetChange();
     this.grown.add(schema.sheetName);
