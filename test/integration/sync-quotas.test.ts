@@ -14,7 +14,7 @@ const USER = 'user@example.com';
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await startStack({ orders: 30_000, seed: 31 });
+  stack = await startStack({ orders: 10_000, seed: 31 });
   await stack.connect();
   const view = await stack.runtime.run('setSchedule', [{ mode: 'hourly' }]);
   expect(view.ok, view.error?.message).toBe(true);

@@ -76,11 +76,8 @@ export function orderWriter(ctx: JobContext, markSeen = false, rewrite = false, 
           ctx.tally.counts.lineItems += plan.counts.children;
           ctx.tally.rows += plan.orders.length + plan.lineItems.length;
           noteSkipped(ctx, 'orders', plan.skipped, plan.written);
-          const daily = ctx.state.get('daily');
-          if (plan.minPlacedDate !== null && daily.historyDone && (daily.dirtyFrom === null || plan.minPlacedDate < daily.dirtyFrom)) {
-            ctx.state.update('daily', { dirtyFrom: plan.minPlacedDate });
-          }
         },
+        minPlacedDate: plan.minPlacedDate,
       });
       return plan.maxUpdatedAt;
     },
@@ -88,6 +85,14 @@ export function orderWriter(ctx: JobContext, markSeen = false, rewrite = false, 
       const queued = pages;
       pages = [];
       const send = (group: readonly QueuedPage[]): void => {
+        // The days these pages change are marked stale BEFORE their rows are written: an execution
+        // ended between the two would leave rows the next run finds unchanged, and the days never
+        // re-fetched. Marking a day that is then not written costs only its re-fetch.
+        const changedFrom = group.reduce<string | null>((min, p) => (p.minPlacedDate !== null && (min === null || p.minPlacedDate < min) ? p.minPlacedDate : min), null);
+        const daily = ctx.state.get('daily');
+        if (changedFrom !== null && daily.historyDone && (daily.dirtyFrom === null || changedFrom < daily.dirtyFrom)) {
+          ctx.state.update('daily', { dirtyFrom: changedFrom });
+        }
         ctx.workbook.write([
           { schema: ORDERS, rows: group.flatMap((p) => p.orders) },
           { schema: LINE_ITEMS, rows: group.flatMap((p) => p.lineItems) },
@@ -114,6 +119,8 @@ interface QueuedPage {
   lineItems: RowWrite[];
   /** Counts the page once its rows are written. */
   counted: () => void;
+  /** Earliest placement day among the page's changed orders: Daily P&L from there is stale. */
+  minPlacedDate: string | null;
 }
 
 /**
