@@ -715,7 +715,7 @@ export class ManagedWorkbook {
     this.watchers.set(schema.sheetName, watcher);
   }
 
-  /** Every row write of a page: grid growth where needed, then one batchUpdate. */
+  /** Every row write of a page (or of several: orders-job.ts), all applied before it returns: grid growth where needed, then one batchUpdate. */
   write(tables: readonly TableWrite[]): number {
     const data: RangeWrite[] = [];
     const formats: GoogleAppsScript.Sheets.Schema.Request[] = [];
@@ -747,6 +747,7 @@ export class ManagedWorkbook {
     if (data.length === 0) return 0;
     const cells = data.reduce((n, d) => n + d.values.length * (d.values[0]?.length ?? 0), 0);
     const id = this.id();
+    // Pending SpreadsheetApp changes (the grid's growth) are flushed first (sheets-requests.ts).
     sheetsRequest('write', () => valuesService().batchUpdate({ valueInputOption: 'RAW', data }, id));
     this.cellsWritten += cells;
     // Rows in another currency than the store's (rare): their amount cells' format, in one more request.
@@ -755,10 +756,13 @@ export class ManagedWorkbook {
   }
 
   /**
-   * Grows the grid and formats the new rows in ONE Sheets API request (requests in a batchUpdate
-   * are applied atomically). Through SpreadsheetApp the rows were inserted and formatted in two
-   * buffered writes, which Apps Script may apply apart (a SpreadsheetApp read of the sheet applies
-   * pending writes): an execution ended between them left rows no later run would format.
+   * Grows the grid and formats the new rows with SpreadsheetApp: no Sheets API write request (60 a
+   * minute, developers.google.com/workspace/sheets/api/limits), and the growth is applied with the
+   * write that needs it (sheetsRequest flushes pending SpreadsheetApp changes before a request; the
+   * runtime models that a write past a pending growth fails). The insert and the formats are queued
+   * with no SpreadsheetApp read of the sheet between them (dev/gas-runtime write-buffer.ts), so they
+   * are applied together: an execution ended before the flush loses both, and the next run grows
+   * the grid again.
    */
   private growTo(schema: TableSchema, lastRow: number): void {
     const opened = this.sheetFor(schema);
@@ -769,11 +773,14 @@ export class ManagedWorkbook {
     const needed = lastRow - opened.maxRows;
     if (used + needed * columns > SPREADSHEET_CELL_LIMIT) throw new CellLimitError(used, needed * columns);
     const add = Math.min(Math.max(needed, GROW_ROWS), Math.floor((SPREADSHEET_CELL_LIMIT - used) / columns));
-    const sheetId = sheet.getSheetId();
-    const requests: GoogleAppsScript.Sheets.Schema.Request[] = [{ appendDimension: { sheetId, dimension: 'ROWS', length: add } }];
-    requests.push(...formatRequests(opened.schema, this.currency, sheetId, opened.maxRows, opened.maxRows + add));
-    const id = this.id();
-    sheetsRequest('write', () => sheetsService().batchUpdate({ requests }, id));
+    // The new rows' ranges are offsets of one taken before the insert: a getRange after it could
+    // apply the pending insert alone (a SpreadsheetApp read of a sheet applies its pending writes).
+    const lastCell = sheet.getRange(opened.maxRows, 1);
+    sheet.insertRowsAfter(opened.maxRows, add);
+    for (const run of formatRuns(opened.schema, this.currency)) {
+      lastCell.offset(1, run.column - 1, add, run.patterns.length).setNumberFormats(Array.from({ length: add }, () => run.patterns));
+    }
+    noteSpreadsheetChange();
     this.grown.add(schema.sheetName);
     opened.maxRows += add;
     this.usedCells = used + add * columns;
@@ -818,6 +825,23 @@ function formatRequests(schema: TableSchema, currency: string | null, sheetId: n
     });
   });
   return requests;
+}
+
+/**
+ * The number formats of new rows, one block per run of adjacent managed columns (a retired or
+ * user's column keeps its format): as the set-up formats its first rows, 'General' where a column
+ * has none.
+ */
+function formatRuns(schema: TableSchema, currency: string | null): Array<{ column: number; patterns: string[] }> {
+  const runs: Array<{ column: number; patterns: string[] }> = [];
+  schema.columns.forEach((column, i) => {
+    if (column.skip) return;
+    const pattern = numberFormatFor(column.kind, currency) ?? 'General';
+    const last = runs[runs.length - 1];
+    if (last && last.column + last.patterns.length === i + 1) last.patterns.push(pattern);
+    else runs.push({ column: i + 1, patterns: [pattern] });
+  });
+  return runs.filter((run) => run.patterns.some((p) => p !== 'General'));
 }
 
 /** One row at catalog positions (other cells empty) from the values read for each run. */

@@ -8,6 +8,7 @@ import type { Page } from '../api';
 import { LINE_ITEMS, ORDERS } from '../sheets/schema';
 import { planGoneMarks } from './gone-marks';
 import {
+  earlierOf,
   isCursorRejected,
   laterOf,
   pageContext,
@@ -27,10 +28,27 @@ import { documentProperties } from '../platform/properties';
 import { rowCounts } from './sheet-health';
 import { noteSkipped, retrySkippedOrders } from './skipped-records';
 import { updatedAtMs } from './record-check';
+import type { RowWrite } from '../sheets/row-writes';
+import { CellLimitError } from '../sheets/managed-workbook';
 
 interface OrderWriter {
+  /** Plans and writes one page now; returns its max updated_at. */
   write(orders: readonly Order[]): string | null;
+  /** Plans one page and keeps its rows for the next flush(); returns its max updated_at. */
+  queue(orders: readonly Order[]): string | null;
+  /** Writes every queued page in one call, then counts them. */
+  flush(): void;
+  /** Pages queued and not written yet. */
+  readonly queued: number;
 }
+
+/**
+ * Pages written together by the orders feed: one Values.batchUpdate of several pages costs its
+ * fixed 330 ms once (apps-script-cost-model.md) and takes fewer of the 60 write requests a minute.
+ * The checkpoint moves only after they are written, so an execution ended before loses no row:
+ * the next run reads those pages again.
+ */
+export const PAGES_PER_WRITE = 4;
 
 export function orderWriter(ctx: JobContext, markSeen = false, rewrite = false, fill?: PageContext['fill'], seen?: PageContext['seen']): OrderWriter {
   const ordersIndex = ctx.workbook.index(ORDERS);
@@ -39,29 +57,97 @@ export function orderWriter(ctx: JobContext, markSeen = false, rewrite = false, 
   // A pass over every order reads the rest of the index once; the feed only the rows its pages touch.
   const wholePass = markSeen || rewrite || fill !== undefined;
   if (wholePass) ctx.workbook.completeIndex({ schema: ORDERS }, { schema: LINE_ITEMS });
-  return {
+  let pages: QueuedPage[] = [];
+  const writer: OrderWriter = {
+    get queued() {
+      return pages.length;
+    },
     write(orders) {
+      const maxUpdatedAt = writer.queue(orders);
+      writer.flush();
+      return maxUpdatedAt;
+    },
+    queue(orders) {
       const rewriteAll = rewrite || ctx.state.get('sheetsBasis').refreshingSince !== null;
       if (!wholePass) completePageRows(ctx, orders, members);
       const plan = planOrderPage(orders, ordersIndex, lineIndex, members, { ...pageContext(ctx), markSeen, seen, rewriteAll, fill });
-      ctx.workbook.write([
-        { schema: ORDERS, rows: plan.orders },
-        { schema: LINE_ITEMS, rows: plan.lineItems },
-      ]);
-      ctx.tally.pages++;
-      ctx.tally.counts.ordersAdded += plan.counts.inserted;
-      ctx.tally.counts.ordersUpdated += plan.counts.updated;
-      ctx.tally.counts.ordersCancelled += plan.counts.cancelled;
-      ctx.tally.counts.lineItems += plan.counts.children;
-      ctx.tally.rows += plan.orders.length + plan.lineItems.length;
-      noteSkipped(ctx, 'orders', plan.skipped, plan.written);
-      const daily = ctx.state.get('daily');
-      if (plan.minPlacedDate !== null && daily.historyDone && (daily.dirtyFrom === null || plan.minPlacedDate < daily.dirtyFrom)) {
-        ctx.state.update('daily', { dirtyFrom: plan.minPlacedDate });
-      }
+      pages.push({
+        orders: plan.orders,
+        lineItems: plan.lineItems,
+        counted: () => {
+          ctx.tally.pages++;
+          ctx.tally.counts.ordersAdded += plan.counts.inserted;
+          ctx.tally.counts.ordersUpdated += plan.counts.updated;
+          ctx.tally.counts.ordersCancelled += plan.counts.cancelled;
+          ctx.tally.counts.lineItems += plan.counts.children;
+          ctx.tally.rows += plan.orders.length + plan.lineItems.length;
+          noteSkipped(ctx, 'orders', plan.skipped, plan.written);
+        },
+        minPlacedDate: plan.minPlacedDate,
+      });
       return plan.maxUpdatedAt;
     },
+    flush() {
+      const queued = pages;
+      pages = [];
+      const send = (group: readonly QueuedPage[]): void => {
+        // The days these pages change are marked stale BEFORE their rows are written: an execution
+        // ended between the two would leave rows the next run finds unchanged, and the days never
+        // re-fetched. Marking a day that is then not written costs only its re-fetch.
+        const changedFrom = group.reduce<string | null>((min, p) => (p.minPlacedDate !== null && (min === null || p.minPlacedDate < min) ? p.minPlacedDate : min), null);
+        const daily = ctx.state.get('daily');
+        if (changedFrom !== null && daily.historyDone && (daily.dirtyFrom === null || changedFrom < daily.dirtyFrom)) {
+          ctx.state.update('daily', { dirtyFrom: changedFrom });
+        }
+        ctx.workbook.write([
+          { schema: ORDERS, rows: group.flatMap((p) => p.orders) },
+          { schema: LINE_ITEMS, rows: group.flatMap((p) => p.lineItems) },
+        ]);
+        for (const page of group) page.counted();
+      };
+      for (const group of writeGroups(queued)) {
+        try {
+          send(group);
+        } catch (e) {
+          // Nothing of the group was written (the grid is checked before the one request): the
+          // pages that still fit go in one by one, up to the one that does not.
+          if (!(e instanceof CellLimitError) || group.length === 1) throw e;
+          for (const page of group) send([page]);
+        }
+      }
+    },
   };
+  return writer;
+}
+
+interface QueuedPage {
+  orders: RowWrite[];
+  lineItems: RowWrite[];
+  /** Counts the page once its rows are written. */
+  counted: () => void;
+  /** Earliest placement day among the page's changed orders: Daily P&L from there is stale. */
+  minPlacedDate: string | null;
+}
+
+/**
+ * The queued pages in one group, or one group a page when two pages write one row with different
+ * column spans (a line item marked removed, then written whole): one batchUpdate applies its
+ * ranges by column, not by page, so their order would be lost.
+ */
+function writeGroups(pages: readonly QueuedPage[]): QueuedPage[][] {
+  const byRow = [new Map<number, { page: number; span: string }>(), new Map<number, { page: number; span: string }>()];
+  let clash = false;
+  pages.forEach((page, i) => {
+    [page.orders, page.lineItems].forEach((writes, sheet) => {
+      for (const w of writes) {
+        const span = `${w.column}:${w.cells.length}`;
+        const before = byRow[sheet].get(w.row);
+        if (before && before.page !== i && before.span !== span) clash = true;
+        byRow[sheet].set(w.row, { page: i, span });
+      }
+    });
+  });
+  return clash || pages.length <= 1 ? pages.map((p) => [p]) : [pages.slice()];
 }
 
 /** The index cells of the rows a page may write or compare: its orders, their line items and the ones they listed before. */
@@ -84,12 +170,37 @@ export function runOrdersJob(ctx: JobContext): JobResult {
   let cursor: string | null = null;
   let updatedAfter = updatedAfterFor(ctx.state.get('orders').watermark);
   let restarts = 0;
+  // The pages queued since the last checkpoint (PAGES_PER_WRITE), read under one orders window.
+  let group = null as QueuedGroup | null;
+  /** Writes the queued pages, then moves the checkpoint; false when the orders window changed meanwhile (the feed starts again). */
+  const checkpoint = (): boolean => {
+    if (group === null) return true;
+    const pages = group;
+    group = null;
+    writer.flush();
+    // The checkpoint moves only after the pages it covers are in the sheet, and merges into what is
+    // stored now: the sidebar may have changed the orders window while they were read.
+    const state = ctx.state.reload('orders');
+    if (state.createdAfter !== pages.createdAfter) {
+      // Read under the old window: keep the sidebar's checkpoint and go on under the new filters.
+      cursor = null;
+      updatedAfter = updatedAfterFor(state.watermark);
+      return false;
+    }
+    // An empty watermark starts the feed afresh (a first sync, a rebuilt sheet, a wider window).
+    const feedFrom = state.watermark === null ? pages.oldest : state.feedFrom ?? null;
+    // Merged into the state just read (reload): one property read a checkpoint, not two.
+    ctx.state.save('orders', { ...state, watermark: laterOf(state.watermark, pages.maxUpdatedAt), caughtUp: !pages.hasMore, rowCounts: rowCounts(ctx), feedFrom });
+    return true;
+  };
   while (ctx.budget.canStartStep()) {
     let page: Page<Order>;
     const createdAfter = ctx.state.get('orders').createdAfter;
     try {
       page = ctx.api.listOrders({ status: 'all', limit: PAGE_LIMIT, updatedAfter, createdAfter: createdAfter ?? undefined, cursor });
     } catch (e) {
+      // The pages read before the failure are written and checkpointed, as if each had been on its own.
+      checkpoint();
       if (!isCursorRejected(e) || cursor === null || restarts >= 2) throw e;
       restarts++;
       cursor = null;
@@ -97,25 +208,32 @@ export function runOrdersJob(ctx: JobContext): JobResult {
       continue;
     }
     if (startsBackfill(ctx, cursor)) checkBackfillFits(ctx, page);
-    const maxUpdatedAt = writer.write(page.data);
-    // The checkpoint moves only after the page it covers is in the sheet, and merges into what is
-    // stored now: the sidebar may have changed the orders window while this page was read.
-    const state = ctx.state.reload('orders');
-    if (state.createdAfter !== createdAfter) {
-      // Read under the old window: keep the sidebar's checkpoint and go on under the new filters.
-      cursor = null;
-      updatedAfter = updatedAfterFor(state.watermark);
-      continue;
+    const maxUpdatedAt = writer.queue(page.data);
+    group = {
+      maxUpdatedAt: laterOf(group?.maxUpdatedAt ?? null, maxUpdatedAt),
+      oldest: earlierOf(group?.oldest ?? null, oldestUpdatedAt(page.data)),
+      createdAfter,
+      hasMore: page.hasMore,
+    };
+    const last = !page.hasMore || !page.nextCursor;
+    if (last || writer.queued >= PAGES_PER_WRITE) {
+      if (!checkpoint()) continue;
     }
-    // An empty watermark starts the feed afresh (a first sync, a rebuilt sheet, a wider window).
-    const feedFrom = state.watermark === null ? oldestUpdatedAt(page.data) : state.feedFrom ?? null;
-    // Merged into the state just read again (no second read).
-    ctx.state.save('orders', { ...state, watermark: laterOf(state.watermark, maxUpdatedAt), caughtUp: !page.hasMore, rowCounts: rowCounts(ctx), feedFrom });
     recordMeta(ctx, page.meta);
-    if (!page.hasMore || !page.nextCursor) return { job: 'orders', caughtUp: true, message: 'Orders are up to date.' };
+    if (last) return { job: 'orders', caughtUp: true, message: 'Orders are up to date.' };
     cursor = page.nextCursor;
   }
+  checkpoint();
   return { job: 'orders', caughtUp: false, message: 'Orders: stopped before the time limit; the next run continues.' };
+}
+
+/** Pages queued since the last checkpoint. */
+interface QueuedGroup {
+  maxUpdatedAt: string | null;
+  oldest: string | null;
+  /** The orders window they were read under. */
+  createdAfter: string | null;
+  hasMore: boolean;
 }
 
 /** The earliest updated_at of a page (the feed runs oldest change first, but the check costs nothing). */

@@ -70,18 +70,19 @@ export class SyncLog {
   /** `notes`: where runs that found the lock taken left their rows (busy-notes.ts); only a lock holder takes them. */
   constructor(private readonly workbook: ManagedWorkbook, private readonly state: SyncStateStore, private readonly notes: BusyNoteStore) {}
 
-  /** Writes the busy runs' rows, the run's first row (and closes a row an interrupted run left open) in one call. */
+  /** Closes a row an interrupted run left open (one call), then writes the busy runs' rows and the run's first row in one call. */
   open(entry: LogEntry): void {
     const busy = this.busyRows(this.workbook.lastRowAtOpen(SYNC_LOG) + 1);
     const next = this.workbook.lastRowAtOpen(SYNC_LOG) + 1 + busy.length;
     const rows = [...busy, { row: next, column: 1, cells: this.cells(entry) }];
     const stale = this.state.get('openLogRow');
     if (stale !== null && stale >= 2 && stale < next) {
-      rows.push({
-        row: stale,
-        column: columnIndex(SYNC_LOG, 'outcome') + 1,
-        cells: ['interrupted', 'The run was ended by the Apps Script time limit; the next run resumed from the last saved checkpoint.'],
-      });
+      // Marked before the marker moves on: a run ended between the two would leave that row
+      // "running" with nothing pointing at it (the next run would write its own row over the marker's).
+      this.workbook.write([{
+        schema: SYNC_LOG,
+        rows: [{ row: stale, column: columnIndex(SYNC_LOG, 'outcome') + 1, cells: ['interrupted', 'The run was ended by the Apps Script time limit; the next run resumed from the last saved checkpoint.'] }],
+      }]);
     }
     // The marker first: a run ended between the two calls must not leave a row "running" that no
     // marker points at. A marker without its row is harmless (the next run writes at that row).
