@@ -14,7 +14,7 @@ const USER = 'user@example.com';
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await startStack({ orders: 10_000, seed: 31 });
+  stack = await startStack({ orders: 25_000, seed: 31 });
   await stack.connect();
   const view = await stack.runtime.run('setSchedule', [{ mode: 'hourly' }]);
   expect(view.ok, view.error?.message).toBe(true);
@@ -36,12 +36,14 @@ function lastLogMessage(): string {
 }
 
 describe('the daily trigger allowance', () => {
-  it('a backfill too large for a scheduled run stops after about a minute and says where to finish it', async () => {
+  it('a backfill too large for a scheduled run stops within about a minute and says where to finish it', async () => {
     const fired = await stack.runtime.fireTrigger(trigger().uid);
     expect(fired.ok, fired.error?.message).toBe(true);
-    expect(fired.value).toMatchObject({ done: false, outcome: 'partial' });
+    expect(fired.value).toMatchObject({ done: false });
     expect(fired.elapsedMs).toBeLessThanOrEqual(70_000);
-    expect(lastLogMessage()).toMatch(/Scheduled runs stop after about a minute .* use Sync now/);
+    // 25,000 orders are 100 pages: the API's 60 requests a minute (spec) pause the run before its own
+    // minute is up, or the minute ends it first; either way the log says why and where to finish.
+    expect(lastLogMessage()).toMatch(/^(Scheduled runs stop after about a minute .*|Paused: Merchant Analytics asked for fewer requests a minute\. .*)use Sync now/);
     expect(fired.counts.quota?.triggerMsLast24h).toBe(fired.elapsedMs);
     expect(stack.runtime.totals.quotaRefusals).toBe(0);
   }, 300_000);

@@ -40,7 +40,7 @@ import { leaveBusyNote } from './busy-notes';
 import { CHECK_JOB, SyncLog, type LogEntry } from './sync-log';
 import { skippedText } from './skipped-records';
 import type { SheetPlace } from '../sheets/sheet-tags';
-import { claimSkipNote, CUT_SHORT_NOTE, recordScheduledRun, scheduledAllowance, skippedMessage, type ScheduledAllowance } from './trigger-allowance';
+import { BACKFILL_SOONER_NOTE, claimSkipNote, CUT_SHORT_NOTE, recordScheduledRun, scheduledAllowance, skippedMessage, type ScheduledAllowance } from './trigger-allowance';
 
 /** Time kept after the closing row's write: the log row and the lock release. */
 const CLOSING_RESERVE_MS = 15_000;
@@ -260,6 +260,8 @@ export function runSync(options: RunOptions): RunOutcome {
       let ending = failure.pausedUntil !== undefined ? pausedEnding(failure, workbook.timeZone) : failedEnding(failure, state);
       // A scheduled run that cannot afford the wait for the next Sheets minute is cut short by its own minute.
       if (failure.code === 'sheets_quota' && options.partialNote) ending = { ...ending, message: options.partialNote };
+      // A first backfill paced by the API's own limits: the scheduled runs will get there, Sync now sooner.
+      else if (failure.pausedUntil !== undefined && options.partialNote && !state.get('orders').caughtUp) ending = { ...ending, message: `${ending.message} ${BACKFILL_SOONER_NOTE}` };
       result = { ...ending, job: current, tally, counts: tally.counts };
     }
     // The closing row carries the run's deferred writes (Monthly P&L, Restatements): still under the lock.
