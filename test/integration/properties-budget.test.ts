@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
 import type { ExecutionResult } from '../../dev/gas-runtime/index';
 import { scheduleTrigger, syncUntilCaughtUp } from './sync-support';
+import { addDays } from './truth-orders';
 
 const USER = 'user@example.com';
 const POLL_MS = 4_000;
@@ -24,11 +25,6 @@ const MEASURED_CELLS = 50;
 let stack: Stack;
 let today: string;
 
-function addDays(date: string, days: number): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}
 
 const calls = (results: ExecutionResult[]): number => results.reduce((sum, r) => sum + r.counts.propertyCalls, 0);
 

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
 import { sheetTable, syncUntilCaughtUp } from './sync-support';
+import { placedDayIn, incomplete, active } from './truth-orders';
 
 type Json = Record<string, unknown>;
 let stack: Stack;
@@ -16,10 +17,7 @@ let month = '';
 const DAYS = 8;
 const PER_DAY = 75;
 
-const placedDay = (o: Json) => new Date(String(o.created_at)).toLocaleDateString('en-CA', { timeZone });
-const economics = (o: Json) => o.economics as { cogs_source: string; cogs_coverage_pct: number; net_revenue: number };
-const incomplete = (o: Json) => economics(o).cogs_source === 'unknown' || economics(o).cogs_coverage_pct < 100;
-const active = (o: Json) => o.canceled_at === null || o.canceled_at === undefined;
+const placedDay = (o: Json) => placedDayIn(o, timeZone);
 const code = (n: number) => String.fromCharCode(65 + Math.floor(n / 676) % 26, 65 + Math.floor(n / 26) % 26, 65 + (n % 26));
 
 beforeAll(async () => {

@@ -11,6 +11,7 @@ import { startStack, type Stack } from '../../dev/harness/index';
 import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
 import { sheetTable, syncUntilCaughtUp } from './sync-support';
+import { placedDayIn, incomplete, active, addDays } from './truth-orders';
 
 type Json = Record<string, unknown>;
 let stack: Stack;
@@ -20,15 +21,8 @@ let report: SheetModel;
 let entryBefore = 0;
 let reportFormula = '';
 
-const placedDay = (o: Json) => new Date(String(o.created_at)).toLocaleDateString('en-CA', { timeZone });
-const economics = (o: Json) => o.economics as { cogs_source: string; cogs_coverage_pct: number; net_revenue: number };
-const incomplete = (o: Json) => economics(o).cogs_source === 'unknown' || economics(o).cogs_coverage_pct < 100;
-const active = (o: Json) => o.canceled_at === null || o.canceled_at === undefined;
+const placedDay = (o: Json) => placedDayIn(o, timeZone);
 
-function addDays(day: string, n: number): string {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
-}
 
 beforeAll(async () => {
   stack = await startStack({ orders: 300, seed: 5, modelledTimeOnly: true });

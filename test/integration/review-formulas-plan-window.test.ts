@@ -8,19 +8,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
 import { syncUntilCaughtUp } from './sync-support';
+import { placedDayIn, incomplete, active, addDays } from './truth-orders';
 
 type Json = Record<string, unknown>;
 let stack: Stack;
 let timeZone = '';
 
-const placedDay = (o: Json) => new Date(String(o.created_at)).toLocaleDateString('en-CA', { timeZone });
-const economics = (o: Json) => o.economics as { cogs_source: string; cogs_coverage_pct: number; net_revenue: number };
-const incomplete = (o: Json) => economics(o).cogs_source === 'unknown' || economics(o).cogs_coverage_pct < 100;
-const active = (o: Json) => o.canceled_at === null || o.canceled_at === undefined;
-function addDays(day: string, n: number): string {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
-}
+const placedDay = (o: Json) => placedDayIn(o, timeZone);
 
 beforeAll(async () => {
   stack = await startStack({ orders: 300, seed: 71, plan: 'plus', modelledTimeOnly: true });

@@ -9,6 +9,7 @@ import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
 import { startStack, type Stack } from '../../dev/harness/index';
 import { checksRow, sheetTable, syncUntilCaughtUp } from './sync-support';
+import { placedDayIn, economics, incomplete, active } from './truth-orders';
 
 type Json = Record<string, unknown>;
 let stack: Stack;
@@ -16,10 +17,7 @@ let timeZone = '';
 let today = '';
 const used = new Set<string>();
 
-const placedDay = (o: Json) => new Date(String(o.created_at)).toLocaleDateString('en-CA', { timeZone });
-const economics = (o: Json) => o.economics as { cogs_source: string; cogs_coverage_pct: number; net_revenue: number };
-const incomplete = (o: Json) => economics(o).cogs_source === 'unknown' || economics(o).cogs_coverage_pct < 100;
-const active = (o: Json) => o.canceled_at === null || o.canceled_at === undefined;
+const placedDay = (o: Json) => placedDayIn(o, timeZone);
 const cents = (v: unknown) => Math.round(Number(v) * 100);
 
 beforeAll(async () => {

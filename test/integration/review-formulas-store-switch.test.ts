@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
 import { sheetTable, syncUntilCaughtUp } from './sync-support';
+import { addDays } from './truth-orders';
 
 type Json = Record<string, unknown>;
 let stack: Stack;
@@ -15,10 +16,6 @@ let storeA: { id: string; name: string };
 let storeB: { id: string; name: string };
 let today = '';
 
-function addDays(day: string, n: number): string {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
-}
 const cents = (v: unknown) => Math.round(Number(v) * 100);
 
 beforeAll(async () => {
