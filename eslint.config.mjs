@@ -14,8 +14,22 @@ export default tseslint.config(
   {
     files: ['src/server/**/*.ts'],
     rules: {
-      'no-restricted-globals': ['error', 'URL', 'URLSearchParams', 'TextEncoder', 'TextDecoder', 'setTimeout',
-        'setInterval', 'fetch', 'atob', 'btoa', 'crypto', 'process', 'Buffer', 'structuredClone'],
+      'no-restricted-globals': [
+        'error',
+        'URL',
+        'URLSearchParams',
+        'TextEncoder',
+        'TextDecoder',
+        'setTimeout',
+        'setInterval',
+        'fetch',
+        'atob',
+        'btoa',
+        'crypto',
+        'process',
+        'Buffer',
+        'structuredClone',
+      ],
     },
   },
 );

@@ -9,13 +9,18 @@ import path from 'node:path';
 const ROOT = path.resolve(__dirname, '..');
 const ALTERNATIVES = path.join(__dirname, 'alternatives');
 
-export function writeBenchBundle(distDir = path.join(ROOT, 'dist'), outDir = path.join(ROOT, 'out', 'bench-dist')): string {
+export function writeBenchBundle(
+  distDir = path.join(ROOT, 'dist'),
+  outDir = path.join(ROOT, 'out', 'bench-dist'),
+): string {
   mkdirSync(outDir, { recursive: true });
   for (const file of readdirSync(distDir)) {
     if (file !== 'Code.js') copyFileSync(path.join(distDir, file), path.join(outDir, file));
   }
   const parts = [readFileSync(path.join(distDir, 'Code.js'), 'utf8')];
-  for (const file of readdirSync(ALTERNATIVES).filter((f) => f.endsWith('.js')).sort()) {
+  for (const file of readdirSync(ALTERNATIVES)
+    .filter((f) => f.endsWith('.js'))
+    .sort()) {
     parts.push(`\n// ---- bench/alternatives/${file} ----\n${readFileSync(path.join(ALTERNATIVES, file), 'utf8')}`);
   }
   writeFileSync(path.join(outDir, 'Code.js'), parts.join('\n'));

@@ -18,7 +18,11 @@ export interface Run {
 }
 
 /** Runs `step` until it reports done (or `limit` executions), measuring the quota ledger's peak apart. */
-async function measure(stack: Stack, limit: number, step: (i: number) => Promise<{ result: ExecutionResult; done: boolean; note: string }>): Promise<Run> {
+async function measure(
+  stack: Stack,
+  limit: number,
+  step: (i: number) => Promise<{ result: ExecutionResult; done: boolean; note: string }>,
+): Promise<Run> {
   stack.runtime.quotas.resetPeakPerMinute(USER);
   const results: ExecutionResult[] = [];
   let done = false;
@@ -42,7 +46,8 @@ export function sidebarSync(stack: Stack): Promise<Run> {
     const result = await stack.runtime.run(i === 0 ? 'startSync' : 'runSyncStep', []);
     if (!result.ok) throw new Error(`sidebar step ${failure(result)}`);
     const reply = result.value as { done?: boolean; phase?: string; problem?: { userMessage?: string } | null };
-    if (i > 0 && reply.done && reply.problem) throw new Error(`sidebar sync stopped: ${reply.problem.userMessage ?? ''}`);
+    if (i > 0 && reply.done && reply.problem)
+      throw new Error(`sidebar sync stopped: ${reply.problem.userMessage ?? ''}`);
     return { result, done: i > 0 && reply.done === true, note: reply.phase ?? '' };
   });
 }
@@ -93,7 +98,11 @@ export function alternative(stack: Stack, functionName: string): Promise<Run> {
     else if (!result.ok) throw new Error(`${functionName} ${failure(result)}`);
     const value = result.ok ? (result.value as { done: boolean; pages: number; waits: number }) : null;
     const note = value ? `${value.pages} pages, ${value.waits} waits for Retry-After` : failure(result);
-    return { result, done: value?.done === true, note: killed ? `${note}; ${killed} executions ended by the time limit` : note };
+    return {
+      result,
+      done: value?.done === true,
+      note: killed ? `${note}; ${killed} executions ended by the time limit` : note,
+    };
   });
 }
 
@@ -114,13 +123,17 @@ export function reportCells(today: string): FormulaCell[] {
   const sets: Array<{ fn: FormulaCell['fn']; range: [string, string] }> = [
     ...[r(-60, -31), r(-90, -61), r(-30, -1), r(-120, -91)].map((range) => ({ fn: 'PROFIT_SUMMARY' as const, range })),
     ...[r(-14, -1), r(-28, -15), r(-45, -29), r(-200, -170)].map((range) => ({ fn: 'PROFIT_DAILY' as const, range })),
-    ...[r(-100, -1), r(-365, -1), r(-150, -50), r(-250, -200)].map((range) => ({ fn: 'PROFIT_MONTHLY' as const, range })),
+    ...[r(-100, -1), r(-365, -1), r(-150, -50), r(-250, -200)].map((range) => ({
+      fn: 'PROFIT_MONTHLY' as const,
+      range,
+    })),
   ];
   const summaryMetrics = ['net_profit', 'CM3', 'net_revenue', 'cm1', undefined];
   const listMetrics = [undefined, 'net_profit, cm3', 'net_revenue'];
   return Array.from({ length: 200 }, (_, i) => {
     const set = sets[i % sets.length];
-    const metric = set.fn === 'PROFIT_SUMMARY' ? summaryMetrics[i % summaryMetrics.length] : listMetrics[i % listMetrics.length];
+    const metric =
+      set.fn === 'PROFIT_SUMMARY' ? summaryMetrics[i % summaryMetrics.length] : listMetrics[i % listMetrics.length];
     return { fn: set.fn, args: metric === undefined ? [...set.range] : [...set.range, metric] };
   });
 }
@@ -129,7 +142,11 @@ export function reportCells(today: string): FormulaCell[] {
  * Sheets recalculates the cells at once, each its own custom-function execution; Google does not
  * say how many run in parallel: 20 at a time here (as test/integration/functions-recalc.test.ts).
  */
-export async function recalculation(stack: Stack, cells: FormulaCell[], concurrency = 20): Promise<Run & { failed: number }> {
+export async function recalculation(
+  stack: Stack,
+  cells: FormulaCell[],
+  concurrency = 20,
+): Promise<Run & { failed: number }> {
   stack.runtime.quotas.resetPeakPerMinute(USER);
   const results: ExecutionResult[] = new Array(cells.length);
   let next = 0;
@@ -142,5 +159,11 @@ export async function recalculation(stack: Stack, cells: FormulaCell[], concurre
   await Promise.all(Array.from({ length: concurrency }, lane));
   // A cell that fails is a figure (cells_failed), not the end of the run: Sheets shows it as #ERROR!.
   const failed = results.filter((r) => !r.ok).length;
-  return { results, done: failed === 0, note: failed ? `${failed} cells failed: ${results.find((r) => !r.ok)?.error?.message}` : 'every cell answered', failed, sheetsWritesPerMinuteMax: stack.runtime.quotas.peakPerMinute(USER).write };
+  return {
+    results,
+    done: failed === 0,
+    note: failed ? `${failed} cells failed: ${results.find((r) => !r.ok)?.error?.message}` : 'every cell answered',
+    failed,
+    sheetsWritesPerMinuteMax: stack.runtime.quotas.peakPerMinute(USER).write,
+  };
 }

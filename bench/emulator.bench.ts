@@ -34,7 +34,10 @@ async function main(): Promise<void> {
     let bytes = 0;
     const started = performance.now();
     do {
-      const res = await fetch(`${emu.url}/api/v1/orders?${filters}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers });
+      const res = await fetch(
+        `${emu.url}/api/v1/orders?${filters}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        { headers },
+      );
       const text = await res.text();
       if (res.status !== 200) throw new Error(`status ${res.status}: ${text.slice(0, 200)}`);
       const page = JSON.parse(text) as { data: unknown[]; page: { has_more: boolean; next_cursor: string | null } };
@@ -44,7 +47,9 @@ async function main(): Promise<void> {
       cursor = page.page.has_more ? page.page.next_cursor : null;
     } while (cursor);
     const seconds = (performance.now() - started) / 1000;
-    console.log(`${label}: ${rows} orders in ${requests} requests, ${seconds.toFixed(2)} s, ${(requests / seconds).toFixed(1)} requests/s, ${(bytes / MB / seconds).toFixed(1)} MB/s`);
+    console.log(
+      `${label}: ${rows} orders in ${requests} requests, ${seconds.toFixed(2)} s, ${(requests / seconds).toFixed(1)} requests/s, ${(bytes / MB / seconds).toFixed(1)} MB/s`,
+    );
   }
   const mem = process.memoryUsage();
   console.log(`generation of ${orders} orders + server start: ${(generatedMs / 1000).toFixed(2)} s`);

@@ -61,8 +61,10 @@ export interface Figures {
 }
 
 const SHEETS_API_READS = new Set(['get', 'batchGet', 'batchGetByDataFilter', 'getByDataFilter']);
-const APP_READS = /^(getValues|getDisplayValues|getFormulas|getFormulasR1C1|getNotes|getRichTextValues|getValue|getDisplayValue|getFormula|getNote)$/;
-const APP_WRITES = /^(set|insert|delete|append|clear|add|remove|protect|update|hide|show|autoResize|freeze|copy|move|sort|merge|create)/;
+const APP_READS =
+  /^(getValues|getDisplayValues|getFormulas|getFormulasR1C1|getNotes|getRichTextValues|getValue|getDisplayValue|getFormula|getNote)$/;
+const APP_WRITES =
+  /^(set|insert|delete|append|clear|add|remove|protect|update|hide|show|autoResize|freeze|copy|move|sort|merge|create)/;
 
 export function sheetsKind(qualified: string): keyof SheetsCallKinds {
   const method = qualified.slice(qualified.lastIndexOf('.') + 1);
@@ -92,7 +94,14 @@ export interface FigureInput {
 
 export function figuresOf(input: FigureInput): Figures {
   const byEndpoint: Record<string, number> = {};
-  const kinds: SheetsCallKinds = { api_write: 0, api_read: 0, spreadsheetapp_write: 0, spreadsheetapp_read: 0, spreadsheetapp_flush: 0, spreadsheetapp_other: 0 };
+  const kinds: SheetsCallKinds = {
+    api_write: 0,
+    api_read: 0,
+    spreadsheetapp_write: 0,
+    spreadsheetapp_read: 0,
+    spreadsheetapp_flush: 0,
+    spreadsheetapp_other: 0,
+  };
   const split: TimeSplit = { api: 0, sheets: 0, waiting: 0, javascript: 0, storage: 0 };
   let apiRequests = 0;
   let tokenRequests = 0;
@@ -136,7 +145,9 @@ export function figuresOf(input: FigureInput): Figures {
     if (r.timedOut) timedOut++;
   }
   split.javascript = cpuMs;
-  const seconds = Object.fromEntries(Object.entries(split).map(([k, ms]) => [k, round(ms / 1000)])) as unknown as TimeSplit;
+  const seconds = Object.fromEntries(
+    Object.entries(split).map(([k, ms]) => [k, round(ms / 1000)]),
+  ) as unknown as TimeSplit;
   const modelledMs = split.api + split.sheets + split.waiting + split.javascript + split.storage;
   return {
     executions: input.results.length,
@@ -155,7 +166,8 @@ export function figuresOf(input: FigureInput): Figures {
     modelled_seconds: round(modelledMs / 1000),
     time_split_seconds: seconds,
     clock_seconds: round(clockMs / 1000),
-    js_cpu_ms_per_1000_orders: cpuUnknown < input.results.length && input.orders > 0 ? round((cpuMs / input.orders) * 1000, 0) : null,
+    js_cpu_ms_per_1000_orders:
+      cpuUnknown < input.results.length && input.orders > 0 ? round((cpuMs / input.orders) * 1000, 0) : null,
     cpu_unknown_executions: cpuUnknown,
     peak_heap_mb: round(peakHeap / 1_048_576),
     hourly_api_budget_share_pct: round((apiRequests / HOURLY_API_BUDGET) * 100),

@@ -72,10 +72,15 @@ export function workloadTable(results: Results): string {
 }
 
 export function ratioTable(results: Results): string {
-  const lines = ['| workload | API requests | Sheets write requests | cells written | modelled time | executions |', '| --- | --- | --- | --- | --- | --- |'];
+  const lines = [
+    '| workload | API requests | Sheets write requests | cells written | modelled time | executions |',
+    '| --- | --- | --- | --- | --- | --- |',
+  ];
   for (const [name, w] of Object.entries(results.workloads)) {
     const r = w.lower_bound.ours_ratio;
-    lines.push(`| ${name} | ${x(r.api_requests)} | ${x(r.sheets_write_requests)} | ${x(r.cells_written)} | ${x(r.modelled_seconds)} | ${x(r.executions)} |`);
+    lines.push(
+      `| ${name} | ${x(r.api_requests)} | ${x(r.sheets_write_requests)} | ${x(r.cells_written)} | ${x(r.modelled_seconds)} | ${x(r.executions)} |`,
+    );
   }
   return lines.join('\n');
 }
@@ -88,11 +93,15 @@ export function alternativesTable(results: Results): string {
   for (const [name, w] of Object.entries(results.workloads)) {
     if (Object.keys(w.alternatives).length === 0) continue;
     const f = w.figures;
-    lines.push(`| ${name} | (c) our sync | ${f.executions} | ${n(f.api_requests)} | ${n(f.sheets_calls)} | ${n(f.cells_written)} | ${n(f.modelled_seconds)} | 1× |`);
+    lines.push(
+      `| ${name} | (c) our sync | ${f.executions} | ${n(f.api_requests)} | ${n(f.sheets_calls)} | ${n(f.cells_written)} | ${n(f.modelled_seconds)} | 1× |`,
+    );
     for (const [alt, a] of Object.entries(w.alternatives)) {
       const r = a.ratio_to_ours;
       const unfinished = a.done ? '' : ' (did not finish)';
-      lines.push(`| ${name} | ${alt}${unfinished} | ${a.executions} | ${n(a.api_requests)} | ${n(a.sheets_calls)} | ${n(a.cells_written)} | ${n(a.modelled_seconds)} | ${x(r.api_requests)} / ${x(r.sheets_calls)} / ${x(r.cells_written)} / ${x(r.modelled_seconds)} |`);
+      lines.push(
+        `| ${name} | ${alt}${unfinished} | ${a.executions} | ${n(a.api_requests)} | ${n(a.sheets_calls)} | ${n(a.cells_written)} | ${n(a.modelled_seconds)} | ${x(r.api_requests)} / ${x(r.sheets_calls)} / ${x(r.cells_written)} / ${x(r.modelled_seconds)} |`,
+      );
     }
   }
   return lines.join('\n');

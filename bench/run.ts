@@ -18,7 +18,9 @@ const files = readdirSync(dir)
 let failed = 0;
 for (const file of files) {
   console.log(`\n== ${file} ==`);
-  const result = spawnSync(process.execPath, ['--max-old-space-size=12288', '--import', 'tsx', path.join(dir, file)], { stdio: 'inherit' });
+  const result = spawnSync(process.execPath, ['--max-old-space-size=12288', '--import', 'tsx', path.join(dir, file)], {
+    stdio: 'inherit',
+  });
   if (result.status !== 0) failed++;
 }
 process.exit(failed ? 1 : 0);

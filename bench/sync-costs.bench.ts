@@ -17,11 +17,30 @@ import path from 'node:path';
 import type { Stack } from '../dev/harness/index';
 import { compareWithTruth } from '../test/integration/sync-support';
 import { writeBenchBundle } from './bundle';
-import { alternative, ensureHourlySchedule, hourlyTrigger, reconciliation, recalculation, reportCells, sidebarSync, type Run } from './drivers';
+import {
+  alternative,
+  ensureHourlySchedule,
+  hourlyTrigger,
+  reconciliation,
+  recalculation,
+  reportCells,
+  sidebarSync,
+  type Run,
+} from './drivers';
 import { figuresOf, type Figures } from './figures';
 import { lowerBound, type BoundInput } from './lower-bound';
 import { BENCH_NOW, startBenchStack } from './stack';
-import { alternativesTable, oursRatio, ratioTable, ratioToOurs, workloadTable, writeResults, type AlternativeEntry, type Results, type WorkloadEntry } from './report';
+import {
+  alternativesTable,
+  oursRatio,
+  ratioTable,
+  ratioToOurs,
+  workloadTable,
+  writeResults,
+  type AlternativeEntry,
+  type Results,
+  type WorkloadEntry,
+} from './report';
 
 const HOUR_MS = 3_600_000;
 const DATA_SHEETS = ['Orders', 'Line items', 'Products', 'Variants', 'Daily P&L'];
@@ -54,11 +73,21 @@ async function storeTruth(stack: Stack): Promise<StoreTruth> {
   const orders = ((await stack.truth('orders')) as { data: Order[] }).data;
   const products = ((await stack.truth('products')) as { data: Array<{ variants?: unknown[] }> }).data;
   const store = (await stack.truth('store')) as { store: { timezone: string }; today: string };
-  return { orders, products: products.length, variants: products.reduce((s, p) => s + (p.variants?.length ?? 0), 0), timeZone: store.store.timezone, today: store.today };
+  return {
+    orders,
+    products: products.length,
+    variants: products.reduce((s, p) => s + (p.variants?.length ?? 0), 0),
+    timeZone: store.store.timezone,
+    today: store.today,
+  };
 }
 
 function sheetSize(stack: Stack, name: string): { rows: number; columns: number } {
-  const sheet = (stack.runtime.workbook as unknown as { sheetByName(n: string): { lastRow(): number; lastColumn(): number } | undefined }).sheetByName(name);
+  const sheet = (
+    stack.runtime.workbook as unknown as {
+      sheetByName(n: string): { lastRow(): number; lastColumn(): number } | undefined;
+    }
+  ).sheetByName(name);
   return sheet ? { rows: sheet.lastRow(), columns: sheet.lastColumn() } : { rows: 0, columns: 0 };
 }
 
@@ -73,7 +102,12 @@ function dayOf(iso: string, timeZone: string): string {
 }
 
 function entry(run: Run, orders: number, bound: BoundInput, extra: Json = {}): WorkloadEntry {
-  const figures = { ...figuresOf({ results: run.results, sheetsWritesPerMinuteMax: run.sheetsWritesPerMinuteMax, orders }), done: run.done, note: run.note, ...extra };
+  const figures = {
+    ...figuresOf({ results: run.results, sheetsWritesPerMinuteMax: run.sheetsWritesPerMinuteMax, orders }),
+    done: run.done,
+    note: run.note,
+    ...extra,
+  };
   const lb = lowerBound(bound);
   return { figures, lower_bound: { ...lb, ours_ratio: oursRatio(figures, lb) }, alternatives: {} };
 }
@@ -104,13 +138,22 @@ class Contestants {
   }
 }
 
-async function benchStore(size: number, results: Results, withAlternatives: boolean, withFormulas: boolean, bundleDir: string): Promise<void> {
+async function benchStore(
+  size: number,
+  results: Results,
+  withAlternatives: boolean,
+  withFormulas: boolean,
+  bundleDir: string,
+): Promise<void> {
   const started = Date.now();
   const label = size >= 1000 ? `${size / 1000}k` : String(size);
   phase(`${label}: starting the emulator and connecting`);
   const bench = await startBenchStack(size, bundleDir);
   const stack = bench.stack;
-  results.machine.oauth2_library ??= path.relative(path.resolve(__dirname, '..'), stack.runtime.libraryFiles.OAuth2 ?? 'none');
+  results.machine.oauth2_library ??= path.relative(
+    path.resolve(__dirname, '..'),
+    stack.runtime.libraryFiles.OAuth2 ?? 'none',
+  );
   try {
     phase(`${label}: connected`);
     const truth = await storeTruth(stack);
@@ -126,7 +169,17 @@ async function benchStore(size: number, results: Results, withAlternatives: bool
     const backfillEntry = entry(
       backfill,
       size,
-      { records: size, fixedRequests: { account: 1, products_pages: Math.ceil(truth.products / 250), daily_pnl_pages: Math.ceil((sizes['Daily P&L'].rows - 1) / 400) }, cells: dataCells, ranges: DATA_SHEETS.length, keyRows: 0 },
+      {
+        records: size,
+        fixedRequests: {
+          account: 1,
+          products_pages: Math.ceil(truth.products / 250),
+          daily_pnl_pages: Math.ceil((sizes['Daily P&L'].rows - 1) / 400),
+        },
+        cells: dataCells,
+        ranges: DATA_SHEETS.length,
+        keyRows: 0,
+      },
       { truth_mismatches: comparison },
     );
     results.workloads[`backfill_${label}`] = backfillEntry;
@@ -153,15 +206,32 @@ async function benchStore(size: number, results: Results, withAlternatives: bool
     const hourly = await hourlyTrigger(stack, uid);
     const changedItems = changed.reduce((s, o) => s + o.line_items.length, 0);
     const days = new Set(changed.map((o) => dayOf(o.created_at, truth.timeZone))).size;
-    const hourlyCells = changedCount * sizes.Orders.columns + changedItems * sizes['Line items'].columns + days * sizes['Daily P&L'].columns;
+    const hourlyCells =
+      changedCount * sizes.Orders.columns +
+      changedItems * sizes['Line items'].columns +
+      days * sizes['Daily P&L'].columns;
     phase(`${label}: comparing with the truth`);
     const hourlyTruth = await truthMismatches(stack);
-    const hourlyFigures = figuresOf({ results: hourly.results, sheetsWritesPerMinuteMax: hourly.sheetsWritesPerMinuteMax, orders: size });
+    const hourlyFigures = figuresOf({
+      results: hourly.results,
+      sheetsWritesPerMinuteMax: hourly.sheetsWritesPerMinuteMax,
+      orders: size,
+    });
     const hourlyEntry = entry(
       hourly,
       size,
-      { records: changedCount, fixedRequests: { account: 1, products_changes: 1, daily_pnl_window: 1 }, cells: hourlyCells, ranges: changedCount + changedItems + days, keyRows: sizes.Orders.rows + sizes['Line items'].rows },
-      { changed_orders: changedCount, truth_mismatches: hourlyTruth, trigger_minutes_per_day: Math.round(((24 * hourlyFigures.modelled_seconds) / 60) * 10) / 10 },
+      {
+        records: changedCount,
+        fixedRequests: { account: 1, products_changes: 1, daily_pnl_window: 1 },
+        cells: hourlyCells,
+        ranges: changedCount + changedItems + days,
+        keyRows: sizes.Orders.rows + sizes['Line items'].rows,
+      },
+      {
+        changed_orders: changedCount,
+        truth_mismatches: hourlyTruth,
+        trigger_minutes_per_day: Math.round(((24 * hourlyFigures.modelled_seconds) / 60) * 10) / 10,
+      },
     );
     results.workloads[`hourly_1pct_${label}`] = hourlyEntry;
     report(`hourly_1pct_${label}`, hourlyEntry);
@@ -178,7 +248,12 @@ async function benchStore(size: number, results: Results, withAlternatives: bool
     const reconcile = await reconciliation(stack);
     phase(`${label}: comparing with the truth`);
     const reconcileTruth = await truthMismatches(stack);
-    const reconcileEntry = entry(reconcile, size, { records: size, fixedRequests: { account: 1 }, cells: 0, ranges: 0, keyRows: sizes.Orders.rows }, { truth_mismatches: reconcileTruth });
+    const reconcileEntry = entry(
+      reconcile,
+      size,
+      { records: size, fixedRequests: { account: 1 }, cells: 0, ranges: 0, keyRows: sizes.Orders.rows },
+      { truth_mismatches: reconcileTruth },
+    );
     results.workloads[`reconcile_${label}`] = reconcileEntry;
     report(`reconcile_${label}`, reconcileEntry);
 
@@ -189,7 +264,20 @@ async function benchStore(size: number, results: Results, withAlternatives: bool
       phase(`${label}: 200 formula cells`);
       const recalc = await recalculation(stack, reportCells(truth.today));
       const longest = Math.max(...recalc.results.map((r) => r.elapsedMs));
-      const formulasEntry = entry(recalc, 0, { records: 0, fixedRequests: { one_per_argument_set: 12 }, cells: 0, ranges: 0, keyRows: 0, minExecutions: 200, cacheReads: 188 }, { cells_failed: recalc.failed, longest_cell_seconds: Math.round(longest / 100) / 10 });
+      const formulasEntry = entry(
+        recalc,
+        0,
+        {
+          records: 0,
+          fixedRequests: { one_per_argument_set: 12 },
+          cells: 0,
+          ranges: 0,
+          keyRows: 0,
+          minExecutions: 200,
+          cacheReads: 188,
+        },
+        { cells_failed: recalc.failed, longest_cell_seconds: Math.round(longest / 100) / 10 },
+      );
       results.workloads.formulas_200_cells = formulasEntry;
       report('formulas_200_cells', formulasEntry);
     }
@@ -244,7 +332,9 @@ async function main(): Promise<void> {
   saveProgress = () => writeResults(out, results);
   for (const size of sizes) await benchStore(size, results, withAlternatives, size === Math.max(...sizes), bundleDir);
   writeResults(out, results);
-  console.log(`\n${workloadTable(results)}\n\nOur sync over its lower bound:\n\n${ratioTable(results)}\n\nSide by side:\n\n${alternativesTable(results)}\n\nwrote ${out}`);
+  console.log(
+    `\n${workloadTable(results)}\n\nOur sync over its lower bound:\n\n${ratioTable(results)}\n\nSide by side:\n\n${alternativesTable(results)}\n\nwrote ${out}`,
+  );
 }
 
 main().catch((e: unknown) => {

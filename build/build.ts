@@ -16,7 +16,8 @@ const dist = path.join(root, 'dist');
 async function buildServer(): Promise<number> {
   const mainPath = path.join(root, 'src/server/main.ts');
   const { globals, problems } = readGlobals(await readFile(mainPath, 'utf8'), 'src/server/main.ts');
-  if (problems.length) throw new Error(`main.ts cannot be turned into Apps Script globals:\n  ${problems.join('\n  ')}`);
+  if (problems.length)
+    throw new Error(`main.ts cannot be turned into Apps Script globals:\n  ${problems.join('\n  ')}`);
   const result = await build({
     entryPoints: [mainPath],
     bundle: true,
@@ -32,7 +33,10 @@ async function buildServer(): Promise<number> {
   });
   const bundle = result.outputFiles[0]!.text;
   const header = '// Built by build/build.ts from src/server. Do not edit: edit the TypeScript sources.\n';
-  await writeFile(path.join(dist, 'Code.js'), `${header}${renderGlobalDeclarations(globals, BUNDLE_NAMESPACE)}\n${bundle}`);
+  await writeFile(
+    path.join(dist, 'Code.js'),
+    `${header}${renderGlobalDeclarations(globals, BUNDLE_NAMESPACE)}\n${bundle}`,
+  );
   return globals.length;
 }
 
@@ -75,7 +79,9 @@ async function main(): Promise<void> {
   await rm(dist, { recursive: true, force: true });
   await mkdir(dist, { recursive: true });
   const [globalCount, , apiBaseUrl] = await Promise.all([buildServer(), buildSidebar(), buildManifestFile()]);
-  console.log(`built dist/Code.js (${globalCount} globals), dist/Sidebar.html, dist/appsscript.json (API ${apiBaseUrl})`);
+  console.log(
+    `built dist/Code.js (${globalCount} globals), dist/Sidebar.html, dist/appsscript.json (API ${apiBaseUrl})`,
+  );
 }
 
 main().catch((error: unknown) => {

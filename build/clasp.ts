@@ -16,7 +16,8 @@ export function readClaspLogin(status: number | null, stdout: string): ClaspLogi
   if (status !== 0) return 'unknown';
   try {
     const answer: unknown = JSON.parse(stdout);
-    const loggedIn = answer !== null && typeof answer === 'object' ? (answer as { loggedIn?: unknown }).loggedIn : undefined;
+    const loggedIn =
+      answer !== null && typeof answer === 'object' ? (answer as { loggedIn?: unknown }).loggedIn : undefined;
     if (loggedIn === true) return 'logged-in';
     if (loggedIn === false) return 'logged-out';
     return 'unknown';
@@ -27,7 +28,11 @@ export function readClaspLogin(status: number | null, stdout: string): ClaspLogi
 
 export function askClaspLogin(cwd: string): ClaspLogin {
   // stderr is not shown: a clasp that cannot parse its credentials file quotes the file's text.
-  const run = spawnSync('clasp', ['show-authorized-user', '--json'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const run = spawnSync('clasp', ['show-authorized-user', '--json'], {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return readClaspLogin(run.status, run.stdout ?? '');
 }
 
@@ -38,7 +43,8 @@ export function askClaspLogin(cwd: string): ClaspLogin {
  * is not a push, whatever the exit code.
  */
 export function pushProblem(status: number | null, output: string): string | null {
-  if (status !== 0) return `clasp push failed (${status === null ? 'it did not run to the end' : `exit ${status}`}): see its output above.`;
+  if (status !== 0)
+    return `clasp push failed (${status === null ? 'it did not run to the end' : `exit ${status}`}): see its output above.`;
   if (/^Skipping push\./m.test(output)) {
     return 'clasp printed "Skipping push." and pushed nothing (it would not overwrite the manifest): nothing was deployed.';
   }

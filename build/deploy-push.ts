@@ -16,4 +16,6 @@ if (problem) {
   console.error(`Deploy failed: ${problem}`);
   process.exit(1);
 }
-console.log('Pushed: the Apps Script project now holds this build (its HEAD, which test deployments run; see docs/deploy.md for versions).');
+console.log(
+  'Pushed: the Apps Script project now holds this build (its HEAD, which test deployments run; see docs/deploy.md for versions).',
+);

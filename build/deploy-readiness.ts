@@ -19,14 +19,17 @@ export interface DeployInputs {
 function parsed(text: string): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }
 }
 
 function scriptIdProblem(claspJson: string | null): string | null {
-  if (claspJson === null) return '.clasp.json is missing: create it with {"scriptId": "<your Apps Script project id>", "rootDir": "dist"}.';
+  if (claspJson === null)
+    return '.clasp.json is missing: create it with {"scriptId": "<your Apps Script project id>", "rootDir": "dist"}.';
   const clasp = parsed(claspJson);
   if (!clasp) return '.clasp.json is not a JSON object.';
   const id = typeof clasp.scriptId === 'string' ? clasp.scriptId.trim() : '';
@@ -39,7 +42,9 @@ function scriptIdProblem(claspJson: string | null): string | null {
 
 /** RFC 2606 names (.example, example.com/.net/.org): the committed value is one, a placeholder, not an API. */
 function isReservedExampleHost(host: string): boolean {
-  return ['example', 'example.com', 'example.net', 'example.org'].some((name) => host === name || host.endsWith(`.${name}`));
+  return ['example', 'example.com', 'example.net', 'example.org'].some(
+    (name) => host === name || host.endsWith(`.${name}`),
+  );
 }
 
 function apiBaseUrlProblem(deployConfigJson: string | null, override: string | undefined): string | null {
@@ -64,10 +69,16 @@ function apiBaseUrlProblem(deployConfigJson: string | null, override: string | u
 
 /** Every reason the deploy cannot succeed yet, each with what to do; empty when it can go ahead. */
 export function deployProblems(inputs: DeployInputs): string[] {
-  const problems = [scriptIdProblem(inputs.claspJson), apiBaseUrlProblem(inputs.deployConfigJson, inputs.apiBaseUrlOverride)];
-  if (inputs.claspLogin === 'logged-out') problems.push('clasp is not logged in: run `npx clasp login` once (it opens Google sign-in).');
+  const problems = [
+    scriptIdProblem(inputs.claspJson),
+    apiBaseUrlProblem(inputs.deployConfigJson, inputs.apiBaseUrlOverride),
+  ];
+  if (inputs.claspLogin === 'logged-out')
+    problems.push('clasp is not logged in: run `npx clasp login` once (it opens Google sign-in).');
   if (inputs.claspLogin === 'unknown') {
-    problems.push('clasp could not say whether it is logged in (`npx clasp show-authorized-user --json` failed): run that to see why, or `npx clasp login` again.');
+    problems.push(
+      'clasp could not say whether it is logged in (`npx clasp show-authorized-user --json` failed): run that to see why, or `npx clasp login` again.',
+    );
   }
   return problems.filter((p): p is string => p !== null);
 }

@@ -19,22 +19,28 @@ export function readGlobals(source: string, fileName = 'main.ts'): { globals: Gl
   const globals: GlobalFunction[] = [];
   const problems: string[] = [];
   for (const statement of file.statements) {
-    const exported = ts.canHaveModifiers(statement)
-      && (ts.getModifiers(statement) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+    const exported =
+      ts.canHaveModifiers(statement) &&
+      (ts.getModifiers(statement) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
     if (ts.isExportDeclaration(statement) || ts.isExportAssignment(statement)) {
-      problems.push(`${fileName}: "${statement.getText(file).split('\n')[0]}" — export globals as \`export function NAME()\``);
+      problems.push(
+        `${fileName}: "${statement.getText(file).split('\n')[0]}" — export globals as \`export function NAME()\``,
+      );
       continue;
     }
     if (!exported) continue;
     if (!ts.isFunctionDeclaration(statement) || !statement.name) {
-      problems.push(`${fileName}: "${statement.getText(file).split('\n')[0]}" is exported but is not a named function declaration`);
+      problems.push(
+        `${fileName}: "${statement.getText(file).split('\n')[0]}" is exported but is not a named function declaration`,
+      );
       continue;
     }
     const name = statement.name.text;
     const jsDocNodes = ts.getJSDocCommentsAndTags(statement).filter(ts.isJSDoc);
     const jsDoc = jsDocNodes.map((doc) => doc.getText(file)).join('\n');
     if (!jsDoc) problems.push(`${fileName}: global ${name} has no JSDoc`);
-    if (name.endsWith('_')) problems.push(`${fileName}: global ${name} ends in "_", which Apps Script treats as private`);
+    if (name.endsWith('_'))
+      problems.push(`${fileName}: global ${name} ends in "_", which Apps Script treats as private`);
     globals.push({
       name,
       params: statement.parameters.map((p) => p.name.getText(file).replace(/[^A-Za-z0-9_$]/g, '') || 'arg'),

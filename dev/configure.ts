@@ -30,7 +30,7 @@ const USAGE = [
   '  --api URL           the Merchant Analytics API base URL (https; http only for a loopback emulator)',
   '  --client-id ID      the client id Merchant Analytics issued for this add-on',
   '  --redirect-uri URI  only when it differs from https://script.google.com/macros/d/{SCRIPT_ID}/usercallback',
-  '  --state DIR         write the settings into a local runtime state (the demo\'s --state) instead of printing them',
+  "  --state DIR         write the settings into a local runtime state (the demo's --state) instead of printing them",
   '',
   'The client secret is read from MA_CLIENT_SECRET (never from the command line) and never printed.',
   'Without --state it prints the script properties to enter in the Apps Script editor.',
@@ -67,10 +67,12 @@ function problemsOf(s: Settings): string[] {
     problems.push('--api must be the API base URL, e.g. https://api.merchant-analytics.example');
   }
   const loopback = url !== null && (url.hostname === '127.0.0.1' || url.hostname === 'localhost');
-  if (url && url.protocol !== 'https:' && !(loopback && url.protocol === 'http:')) problems.push('--api must use https (http only for a loopback emulator)');
+  if (url && url.protocol !== 'https:' && !(loopback && url.protocol === 'http:'))
+    problems.push('--api must use https (http only for a loopback emulator)');
   if (url && (url.search || url.hash)) problems.push('--api must not carry a query or fragment');
   if (!s.clientId) problems.push('--client-id is required');
-  if (!s.clientSecret) problems.push('set MA_CLIENT_SECRET in the environment (it is never printed or passed on the command line)');
+  if (!s.clientSecret)
+    problems.push('set MA_CLIENT_SECRET in the environment (it is never printed or passed on the command line)');
   if (s.redirectUri && !/^https?:\/\//.test(s.redirectUri)) problems.push('--redirect-uri must be an http(s) URL');
   if (!s.stateDir && loopback) problems.push('a loopback API only makes sense for the local runtime: add --state DIR');
   return problems;
@@ -84,7 +86,11 @@ function scriptId(): string | null {
 }
 
 async function writeLocalState(s: Settings, stateDir: string): Promise<void> {
-  const runtime = await createRuntime({ distDir: path.join(ROOT, 'dist'), stateDir, urlFetchAllow: [`${s.apiBaseUrl}/`] });
+  const runtime = await createRuntime({
+    distDir: path.join(ROOT, 'dist'),
+    stateDir,
+    urlFetchAllow: [`${s.apiBaseUrl}/`],
+  });
   try {
     const script = runtime.properties.script;
     script.set('MA_API_BASE_URL', s.apiBaseUrl);
@@ -96,7 +102,9 @@ async function writeLocalState(s: Settings, stateDir: string): Promise<void> {
   } finally {
     await runtime.close();
   }
-  console.log(`Saved MA_API_BASE_URL, MA_CLIENT_ID, MA_CLIENT_SECRET${s.redirectUri ? ', MA_REDIRECT_URI' : ''} in the local runtime state ${stateDir}.`);
+  console.log(
+    `Saved MA_API_BASE_URL, MA_CLIENT_ID, MA_CLIENT_SECRET${s.redirectUri ? ', MA_REDIRECT_URI' : ''} in the local runtime state ${stateDir}.`,
+  );
 }
 
 function printDeploymentSteps(s: Settings): void {
@@ -112,7 +120,11 @@ function printDeploymentSteps(s: Settings): void {
       ...(s.redirectUri ? [`  MA_REDIRECT_URI   ${s.redirectUri}`] : []),
       '',
       `Register this redirect URI for the client with Merchant Analytics: ${redirect}`,
-      ...(id || s.redirectUri ? [] : ['({SCRIPT_ID} is the Apps Script project id: Project Settings → IDs, the scriptId you put in .clasp.json.)']),
+      ...(id || s.redirectUri
+        ? []
+        : [
+            '({SCRIPT_ID} is the Apps Script project id: Project Settings → IDs, the scriptId you put in .clasp.json.)',
+          ]),
       'Script properties are shared by every user of the deployment and are never visible in the spreadsheet.',
     ].join('\n'),
   );

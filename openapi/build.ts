@@ -12,8 +12,16 @@ const num = (description?: string): Schema => (description ? { type: 'number', d
 const int = (description?: string): Schema => (description ? { type: 'integer', description } : { type: 'integer' });
 const bool = (description?: string): Schema => (description ? { type: 'boolean', description } : { type: 'boolean' });
 const nullable = (schema: Schema): Schema => ({ ...schema, type: [schema.type as string, 'null'] });
-const dateTime = (description?: string): Schema => ({ type: 'string', format: 'date-time', ...(description ? { description } : {}) });
-const date = (description?: string): Schema => ({ type: 'string', format: 'date', ...(description ? { description } : {}) });
+const dateTime = (description?: string): Schema => ({
+  type: 'string',
+  format: 'date-time',
+  ...(description ? { description } : {}),
+});
+const date = (description?: string): Schema => ({
+  type: 'string',
+  format: 'date',
+  ...(description ? { description } : {}),
+});
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 const obj = (properties: Record<string, Schema>, description?: string): Schema => ({
   type: 'object',
@@ -25,13 +33,33 @@ const obj = (properties: Record<string, Schema>, description?: string): Schema =
 const amounts = (names: readonly string[]): Record<string, Schema> => Object.fromEntries(names.map((n) => [n, num()]));
 
 const TOTALS = [
-  'gross_revenue', 'refunds', 'net_revenue', 'cogs', 'ad_spend', 'payment_fees', 'fulfillment_cost', 'product_margin_cm1',
-  'gross_profit_cm2', 'contribution_margin_cm3', 'ebitda', 'net_profit', 'shipping_revenue', 'discounts', 'tax',
-  'shipping_cost', 'variable_costs', 'opex', 'amortised_expenses', 'interest_expense',
+  'gross_revenue',
+  'refunds',
+  'net_revenue',
+  'cogs',
+  'ad_spend',
+  'payment_fees',
+  'fulfillment_cost',
+  'product_margin_cm1',
+  'gross_profit_cm2',
+  'contribution_margin_cm3',
+  'ebitda',
+  'net_profit',
+  'shipping_revenue',
+  'discounts',
+  'tax',
+  'shipping_cost',
+  'variable_costs',
+  'opex',
+  'amortised_expenses',
+  'interest_expense',
 ];
 
 const schemas: Record<string, Schema> = {
-  Error: obj({ success: { const: false }, error: obj({ code: str('machine-readable code (spec 7)'), message: str('human-readable explanation') }) }),
+  Error: obj({
+    success: { const: false },
+    error: obj({ code: str('machine-readable code (spec 7)'), message: str('human-readable explanation') }),
+  }),
   Page: obj({
     has_more: bool('false on the last page'),
     next_cursor: nullable(str('opaque; pass with the same filters to get the next page; null on the last page')),
@@ -41,7 +69,14 @@ const schemas: Record<string, Schema> = {
     history_available_from: nullable(date('earliest included date; null when history is unlimited')),
     truncated: bool('the plan window cut off part of the requested range'),
   }),
-  Store: obj({ id: str('stable service store id'), name: str(), platform: str(), shop_domain: str(), currency: str(), timezone: str('IANA time zone') }),
+  Store: obj({
+    id: str('stable service store id'),
+    name: str(),
+    platform: str(),
+    shop_domain: str(),
+    currency: str(),
+    timezone: str('IANA time zone'),
+  }),
   Account: obj({
     store: ref('Store'),
     plan: { type: 'string', enum: ['starter', 'pro', 'plus'] },
@@ -52,7 +87,13 @@ const schemas: Record<string, Schema> = {
       last_sync_at: dateTime(),
       stale: bool(),
     }),
-    rate_limits: obj({ burst_per_minute: int(), hourly: int(), daily: int(), concurrent_requests: int(), client_global_per_minute: int() }),
+    rate_limits: obj({
+      burst_per_minute: int(),
+      hourly: int(),
+      daily: int(),
+      concurrent_requests: int(),
+      client_global_per_minute: int(),
+    }),
   }),
   Economics: obj({
     ...amounts(['gross_revenue', 'shipping_revenue', 'discount', 'tax']),
@@ -173,7 +214,8 @@ const schemas: Record<string, Schema> = {
   }),
 };
 
-const envelope = (data: Schema, extra: Record<string, Schema> = {}): Schema => obj({ success: { const: true }, data, ...extra });
+const envelope = (data: Schema, extra: Record<string, Schema> = {}): Schema =>
+  obj({ success: { const: true }, data, ...extra });
 Object.assign(schemas, {
   AccountResponse: envelope(ref('Account')),
   StoreList: envelope({ type: 'array', items: ref('Store'), minItems: 1, maxItems: 1 }),
@@ -191,16 +233,27 @@ const errorResponse = (description: string, codes: string[], headers: Record<str
   content: { 'application/json': { schema: ref('Error') } },
 });
 const responses = {
-  BadRequest: errorResponse('Invalid parameter or cursor', ['invalid_parameter', 'CURSOR_FILTER_MISMATCH', 'INVALID_CURSOR']),
-  Unauthorized: errorResponse('Missing, expired or revoked token', ['missing_token', 'invalid_token', 'invalid_token_claims', 'grant_revoked'], {
-    'WWW-Authenticate': { required: true, schema: str(), description: 'points at the protected-resource metadata' },
-  }),
+  BadRequest: errorResponse('Invalid parameter or cursor', [
+    'invalid_parameter',
+    'CURSOR_FILTER_MISMATCH',
+    'INVALID_CURSOR',
+  ]),
+  Unauthorized: errorResponse(
+    'Missing, expired or revoked token',
+    ['missing_token', 'invalid_token', 'invalid_token_claims', 'grant_revoked'],
+    {
+      'WWW-Authenticate': { required: true, schema: str(), description: 'points at the protected-resource metadata' },
+    },
+  ),
   Forbidden: errorResponse('Scope missing or application disabled', ['insufficient_scope', 'client_not_authorized']),
   NotFound: errorResponse('No such record in this store, or beyond the plan window', ['not_found']),
   MethodNotAllowed: errorResponse('The API is read-only', ['method_not_allowed']),
   RateLimited: errorResponse('A rate limit was exceeded', ['rate_limited'], {
     'Retry-After': { required: true, schema: int(), description: 'seconds' },
-    'X-RateLimit-Reason': { required: true, schema: { type: 'string', enum: ['burst', 'hour', 'day', 'concurrency', 'client_global'] } },
+    'X-RateLimit-Reason': {
+      required: true,
+      schema: { type: 'string', enum: ['burst', 'hour', 'day', 'concurrency', 'client_global'] },
+    },
   }),
   InternalError: errorResponse('Failure on the service side; retry with backoff', ['internal_error']),
 };
@@ -214,17 +267,51 @@ const r = (name: string): Schema => ({ $ref: `#/components/responses/${name}` })
 const p = (name: string): Schema => ({ $ref: `#/components/parameters/${name}` });
 
 const parameters = {
-  updated_after: { name: 'updated_after', in: 'query', description: 'records changed at or after this instant; results oldest change first', schema: dateTime() },
-  created_after: { name: 'created_after', in: 'query', description: 'placed on or after this date (start of day, store timezone)', schema: date() },
-  created_before: { name: 'created_before', in: 'query', description: 'placed on or before this date (end of day, store timezone)', schema: date() },
-  order_status: { name: 'status', in: 'query', description: 'default: revenue-bearing orders; all: adds cancelled orders', schema: { type: 'string', enum: ['default', 'all'], default: 'default' } },
+  updated_after: {
+    name: 'updated_after',
+    in: 'query',
+    description: 'records changed at or after this instant; results oldest change first',
+    schema: dateTime(),
+  },
+  created_after: {
+    name: 'created_after',
+    in: 'query',
+    description: 'placed on or after this date (start of day, store timezone)',
+    schema: date(),
+  },
+  created_before: {
+    name: 'created_before',
+    in: 'query',
+    description: 'placed on or before this date (end of day, store timezone)',
+    schema: date(),
+  },
+  order_status: {
+    name: 'status',
+    in: 'query',
+    description: 'default: revenue-bearing orders; all: adds cancelled orders',
+    schema: { type: 'string', enum: ['default', 'all'], default: 'default' },
+  },
   sales_channel: { name: 'sales_channel', in: 'query', schema: { type: 'string', enum: ['d2c', 'b2b'] } },
   order_limit: { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 250, default: 100 } },
   product_limit: { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 250, default: 100 } },
-  product_status: { name: 'status', in: 'query', schema: { type: 'string', enum: ['all', 'active', 'draft', 'archived'], default: 'all' } },
+  product_status: {
+    name: 'status',
+    in: 'query',
+    schema: { type: 'string', enum: ['all', 'active', 'draft', 'archived'], default: 'all' },
+  },
   daily_limit: { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 400, default: 100 } },
-  cursor: { name: 'cursor', in: 'query', description: 'page.next_cursor of the previous page; repeat every filter', schema: str() },
-  start_date: { name: 'start_date', in: 'query', description: 'store timezone; default: 29 days before end_date', schema: date() },
+  cursor: {
+    name: 'cursor',
+    in: 'query',
+    description: 'page.next_cursor of the previous page; repeat every filter',
+    schema: str(),
+  },
+  start_date: {
+    name: 'start_date',
+    in: 'query',
+    description: 'store timezone; default: 29 days before end_date',
+    schema: date(),
+  },
   end_date: { name: 'end_date', in: 'query', description: 'store timezone; default: today', schema: date() },
   id: { name: 'id', in: 'path', required: true, description: 'service id or external:<platform id>', schema: str() },
 };
@@ -234,8 +321,17 @@ const ok = (schema: string, headers: Record<string, Schema> = {}): Schema => ({
   headers: { ...rateHeaders, ...headers },
   content: { 'application/json': { schema: ref(schema) } },
 });
-const cacheControl = { 'Cache-Control': { required: true, schema: str(), description: 'clients honour it (spec 8.5)' } };
-const op = (operationId: string, scope: string, summary: string, params: string[], response: Schema, extra: string[] = []): Schema => ({
+const cacheControl = {
+  'Cache-Control': { required: true, schema: str(), description: 'clients honour it (spec 8.5)' },
+};
+const op = (
+  operationId: string,
+  scope: string,
+  summary: string,
+  params: string[],
+  response: Schema,
+  extra: string[] = [],
+): Schema => ({
   get: {
     operationId,
     summary,
@@ -259,24 +355,67 @@ export const document = {
   info: {
     title: 'Merchant Analytics Public API',
     version: '1.0.0',
-    description: 'Read-only access to one merchant store: orders with economics, products with costs, profitability. Every endpoint is GET; any other method returns 405.',
+    description:
+      'Read-only access to one merchant store: orders with economics, products with costs, profitability. Every endpoint is GET; any other method returns 405.',
   },
   servers: [{ url: '/', description: 'the API host; paths carry the /api/v1 prefix' }],
   paths: {
-    '/api/v1/account': op('getAccount', 'store:read', 'The store this token reads, the connection, data freshness, rate limits', [], ok('AccountResponse', cacheControl)),
-    '/api/v1/stores': op('listStores', 'store:read', 'Stores covered by the authorization (always one)', [], ok('StoreList', cacheControl)),
-    '/api/v1/orders': op('listOrders', 'orders:read', 'Orders, keyset-paginated', ['updated_after', 'created_after', 'created_before', 'order_status', 'sales_channel', 'order_limit', 'cursor'], ok('OrderList')),
+    '/api/v1/account': op(
+      'getAccount',
+      'store:read',
+      'The store this token reads, the connection, data freshness, rate limits',
+      [],
+      ok('AccountResponse', cacheControl),
+    ),
+    '/api/v1/stores': op(
+      'listStores',
+      'store:read',
+      'Stores covered by the authorization (always one)',
+      [],
+      ok('StoreList', cacheControl),
+    ),
+    '/api/v1/orders': op(
+      'listOrders',
+      'orders:read',
+      'Orders, keyset-paginated',
+      ['updated_after', 'created_after', 'created_before', 'order_status', 'sales_channel', 'order_limit', 'cursor'],
+      ok('OrderList'),
+    ),
     '/api/v1/orders/{id}': op('getOrder', 'orders:read', 'One order', ['id'], ok('OrderResponse'), ['404']),
-    '/api/v1/products': op('listProducts', 'products:read', 'Products with variants and current base cost', ['updated_after', 'product_status', 'product_limit', 'cursor'], ok('ProductList')),
+    '/api/v1/products': op(
+      'listProducts',
+      'products:read',
+      'Products with variants and current base cost',
+      ['updated_after', 'product_status', 'product_limit', 'cursor'],
+      ok('ProductList'),
+    ),
     '/api/v1/products/{id}': op('getProduct', 'products:read', 'One product', ['id'], ok('ProductResponse'), ['404']),
-    '/api/v1/profitability/summary': op('getProfitSummary', 'profitability:read', 'Profitability totals for a period', ['start_date', 'end_date'], ok('SummaryResponse', cacheControl)),
-    '/api/v1/profitability/daily': op('listProfitDaily', 'profitability:read', 'Daily profitability rows, oldest first, paged by date', ['start_date', 'end_date', 'daily_limit', 'cursor'], ok('DailyList')),
+    '/api/v1/profitability/summary': op(
+      'getProfitSummary',
+      'profitability:read',
+      'Profitability totals for a period',
+      ['start_date', 'end_date'],
+      ok('SummaryResponse', cacheControl),
+    ),
+    '/api/v1/profitability/daily': op(
+      'listProfitDaily',
+      'profitability:read',
+      'Daily profitability rows, oldest first, paged by date',
+      ['start_date', 'end_date', 'daily_limit', 'cursor'],
+      ok('DailyList'),
+    ),
     '/api/v1/openapi.json': {
       get: {
         operationId: 'getOpenApi',
         summary: 'This document (no authentication)',
         security: [],
-        responses: { '200': { description: 'OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object' } } } }, '405': r('MethodNotAllowed') },
+        responses: {
+          '200': {
+            description: 'OpenAPI 3.1 document',
+            content: { 'application/json': { schema: { type: 'object' } } },
+          },
+          '405': r('MethodNotAllowed'),
+        },
       },
     },
   },

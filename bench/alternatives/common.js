@@ -35,7 +35,10 @@ function altService() {
 function altGet(path, token, stats) {
   var base = PropertiesService.getScriptProperties().getProperty('MA_API_BASE_URL');
   for (;;) {
-    var response = UrlFetchApp.fetch(base + path, { headers: { Authorization: 'Bearer ' + token }, muteHttpExceptions: true });
+    var response = UrlFetchApp.fetch(base + path, {
+      headers: { Authorization: 'Bearer ' + token },
+      muteHttpExceptions: true,
+    });
     var code = response.getResponseCode();
     if (code === 429) {
       stats.waits++;

@@ -20,7 +20,8 @@ function altRefreshAll() {
   var token = altService().getAccessToken();
   var stats = { pages: 0, waits: 0 };
   do {
-    var path = '/api/v1/orders?status=all&limit=250' + (state.cursor ? '&cursor=' + encodeURIComponent(state.cursor) : '');
+    var path =
+      '/api/v1/orders?status=all&limit=250' + (state.cursor ? '&cursor=' + encodeURIComponent(state.cursor) : '');
     var page = altGet(path, token, stats);
     altAppend(orders, altOrderRows(page.data));
     altAppend(items, altLineItemRows(page.data));

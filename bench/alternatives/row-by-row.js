@@ -19,7 +19,10 @@ function altRowByRow() {
   var since = new Date(Date.parse(watermark) - 5 * 60 * 1000).toISOString();
   var cursor = null;
   do {
-    var path = '/api/v1/orders?status=all&limit=250&updated_after=' + encodeURIComponent(since) + (cursor ? '&cursor=' + encodeURIComponent(cursor) : '');
+    var path =
+      '/api/v1/orders?status=all&limit=250&updated_after=' +
+      encodeURIComponent(since) +
+      (cursor ? '&cursor=' + encodeURIComponent(cursor) : '');
     var page = altGet(path, token, stats);
     altUpsert(orders, orderRows, altOrderRows(page.data));
     altUpsert(items, itemRows, altLineItemRows(page.data));

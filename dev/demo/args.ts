@@ -19,7 +19,17 @@ export class UsageError extends Error {}
 
 /** Parses the demo's flags; a UsageError names the flag that is wrong. */
 export function parseDemoArgs(argv: readonly string[]): DemoArgs {
-  const parsed: DemoArgs = { orders: 5000, seed: 1, api: null, state: null, out: 'out', reconcile: false, call: null, run: null, args: [] };
+  const parsed: DemoArgs = {
+    orders: 5000,
+    seed: 1,
+    api: null,
+    state: null,
+    out: 'out',
+    reconcile: false,
+    call: null,
+    run: null,
+    args: [],
+  };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = (): string => {
@@ -67,8 +77,12 @@ export function parseDemoArgs(argv: readonly string[]): DemoArgs {
         throw new UsageError(`unknown flag ${flag}`);
     }
   }
-  if (parsed.args.length > 0 && parsed.call === null && parsed.run === null) throw new UsageError('--args needs --call NAME or --run NAME');
-  if (parsed.call !== null && parsed.run !== null) throw new UsageError('--call and --run exclude each other: --call runs a custom function instead of the sync, --run a global after it');
+  if (parsed.args.length > 0 && parsed.call === null && parsed.run === null)
+    throw new UsageError('--args needs --call NAME or --run NAME');
+  if (parsed.call !== null && parsed.run !== null)
+    throw new UsageError(
+      '--call and --run exclude each other: --call runs a custom function instead of the sync, --run a global after it',
+    );
   return parsed;
 }
 

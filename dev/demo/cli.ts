@@ -12,7 +12,9 @@ try {
   parsed = parseDemoArgs(process.argv.slice(2));
 } catch (e) {
   if (e instanceof UsageError) {
-    console.error(`demo: ${e.message}\nusage: npm run demo -- [--orders 5000] [--seed 1] [--api URL] [--state DIR] [--out DIR] [--reconcile] [--call NAME --args JSON] [--run NAME [--args JSON]]`);
+    console.error(
+      `demo: ${e.message}\nusage: npm run demo -- [--orders 5000] [--seed 1] [--api URL] [--state DIR] [--out DIR] [--reconcile] [--call NAME --args JSON] [--run NAME [--args JSON]]`,
+    );
     process.exit(2);
   }
   throw e;

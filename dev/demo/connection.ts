@@ -51,7 +51,9 @@ export async function ensureConnection(stack: Stack): Promise<ConnectionOutcome>
   const result = await stack.connect();
   const after = await sidebarState(stack);
   if (after.connection.state !== 'connected') {
-    throw new Error(`connecting did not work (callback page: ${result.outcome ?? `HTTP ${result.status}`}): ${problemText(after)}`);
+    throw new Error(
+      `connecting did not work (callback page: ${result.outcome ?? `HTTP ${result.status}`}): ${problemText(after)}`,
+    );
   }
   return name === 'not_connected' ? 'connected' : 'reconnected';
 }

@@ -25,9 +25,16 @@ export function readAnchor(stateDir: string): EmulatorAnchor | null {
   try {
     value = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<EmulatorAnchor>;
   } catch (e) {
-    throw new Error(`${file} is not readable JSON (${(e as Error).message}); remove it to start a new demo spreadsheet`);
+    throw new Error(
+      `${file} is not readable JSON (${(e as Error).message}); remove it to start a new demo spreadsheet`,
+    );
   }
-  if (!Number.isInteger(value.seed) || !Number.isInteger(value.orders) || typeof value.generatedAt !== 'string' || Number.isNaN(Date.parse(value.generatedAt))) {
+  if (
+    !Number.isInteger(value.seed) ||
+    !Number.isInteger(value.orders) ||
+    typeof value.generatedAt !== 'string' ||
+    Number.isNaN(Date.parse(value.generatedAt))
+  ) {
     throw new Error(`${file} does not hold seed, orders and generatedAt; remove it to start a new demo spreadsheet`);
   }
   return { seed: value.seed as number, orders: value.orders as number, generatedAt: value.generatedAt };

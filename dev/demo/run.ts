@@ -60,7 +60,9 @@ async function ownEmulator(args: DemoArgs, log: (line: string) => void): Promise
   const stateDir = args.state ? path.resolve(args.state) : null;
   const saved = stateDir ? readAnchor(stateDir) : null;
   if (saved && (saved.seed !== args.seed || saved.orders !== args.orders)) {
-    log(`the spreadsheet in ${args.state} was synced from emulator data --seed ${saved.seed} --orders ${saved.orders}: using those`);
+    log(
+      `the spreadsheet in ${args.state} was synced from emulator data --seed ${saved.seed} --orders ${saved.orders}: using those`,
+    );
   }
   const anchor = saved ?? freshAnchor(args.seed, args.orders);
   if (stateDir && !saved) writeAnchor(stateDir, anchor);
@@ -78,7 +80,14 @@ export async function runDemo(args: DemoArgs, log: (line: string) => void = cons
     });
     const connection = await ensureConnection(stack);
     log(connection);
-    const totals: DemoTotals = { executions: 0, requests: 0, orderRequests: 0, sheetsCalls: 0, cellsWritten: 0, modelledMs: 0 };
+    const totals: DemoTotals = {
+      executions: 0,
+      requests: 0,
+      orderRequests: 0,
+      sheetsCalls: 0,
+      cellsWritten: 0,
+      modelledMs: 0,
+    };
     if (args.call) {
       const callArgs = args.args.map((a) => toCellArgument(a, stack!.runtime.workbook.timeZone));
       const r = await stack.runtime.run(args.call, callArgs, { authMode: 'CUSTOM_FUNCTION' });

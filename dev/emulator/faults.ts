@@ -30,7 +30,9 @@ export class FaultInjector {
 
   /** Takes one use of the first fault matching the request, if any; a fault still counting down its `after` lets the request through. */
   take(path: string, sendsCursor = false): Fault | null {
-    const fault = this.faults.find((f) => f.remaining > 0 && path.startsWith(f.pathPrefix) && (sendsCursor || !isCursorFault(f)));
+    const fault = this.faults.find(
+      (f) => f.remaining > 0 && path.startsWith(f.pathPrefix) && (sendsCursor || !isCursorFault(f)),
+    );
     if (!fault) return null;
     if (fault.after > 0) {
       fault.after -= 1;
@@ -55,7 +57,8 @@ const FAULT_REASONS: readonly RateLimitReason[] = ['burst', 'hour', 'day', 'conc
 /** Parses a fault request body; throws a message naming the bad field. */
 export function parseFault(json: Record<string, unknown>): Fault {
   const known = ['status', 'count', 'path_prefix', 'reason', 'retry_after', 'body', 'after'];
-  for (const key of Object.keys(json)) if (!known.includes(key)) throw new Error(`unknown field ${key}; allowed: ${known.join(', ')}`);
+  for (const key of Object.keys(json))
+    if (!known.includes(key)) throw new Error(`unknown field ${key}; allowed: ${known.join(', ')}`);
   const body = json.body ?? 'json';
   const cursorFault = typeof body === 'string' && CURSOR_BODIES.includes(body);
   if (body !== 'json' && body !== 'html' && body !== 'truncated' && !cursorFault) {
@@ -66,25 +69,42 @@ export function parseFault(json: Record<string, unknown>): Fault {
     throw new Error('status must be 500, 502 or 429 (or 200 with body "truncated", 400 with a cursor body)');
   }
   if (status === 200 && body !== 'truncated') throw new Error('status 200 is only for body "truncated"');
-  if ((status === 400) !== cursorFault) throw new Error('status 400 goes with body "invalid_cursor" or "cursor_filter_mismatch", and only with those');
+  if ((status === 400) !== cursorFault)
+    throw new Error('status 400 goes with body "invalid_cursor" or "cursor_filter_mismatch", and only with those');
   const after = json.after ?? 0;
-  if (typeof after !== 'number' || !Number.isInteger(after) || after < 0) throw new Error('after must be a non-negative integer');
+  if (typeof after !== 'number' || !Number.isInteger(after) || after < 0)
+    throw new Error('after must be a non-negative integer');
   const count = json.count ?? 1;
-  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 100000) throw new Error('count must be an integer from 1 to 100000');
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 100000)
+    throw new Error('count must be an integer from 1 to 100000');
   const pathPrefix = json.path_prefix ?? '/api/v1';
-  if (typeof pathPrefix !== 'string' || !pathPrefix.startsWith('/')) throw new Error('path_prefix must be a path starting with /');
+  if (typeof pathPrefix !== 'string' || !pathPrefix.startsWith('/'))
+    throw new Error('path_prefix must be a path starting with /');
   const reason = json.reason ?? 'burst';
   if (typeof reason !== 'string' || !(FAULT_REASONS as readonly string[]).includes(reason)) {
     throw new Error(`reason must be one of ${FAULT_REASONS.join(', ')}`);
   }
   const retryAfter = json.retry_after ?? 1;
-  if (typeof retryAfter !== 'number' || !Number.isInteger(retryAfter) || retryAfter < 0) throw new Error('retry_after must be a non-negative integer');
-  return { status, remaining: count, after, pathPrefix, reason: reason as RateLimitReason, retryAfter, body: body as Fault['body'] };
+  if (typeof retryAfter !== 'number' || !Number.isInteger(retryAfter) || retryAfter < 0)
+    throw new Error('retry_after must be a non-negative integer');
+  return {
+    status,
+    remaining: count,
+    after,
+    pathPrefix,
+    reason: reason as RateLimitReason,
+    retryAfter,
+    body: body as Fault['body'],
+  };
 }
 
 /** A gateway's HTML error page instead of the JSON error body (body "html"), as a proxy in front of the service answers. */
 export function sendHtmlErrorPage(res: ServerResponse, status: number, headers: Record<string, string>): void {
   const html = `<!DOCTYPE html><html><head><title>${status} Error</title></head><body><h1>${status}</h1><p>The server encountered a temporary error and could not complete your request.</p></body></html>`;
-  res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': Buffer.byteLength(html), ...headers });
+  res.writeHead(status, {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Length': Buffer.byteLength(html),
+    ...headers,
+  });
   res.end(html);
 }

@@ -44,7 +44,8 @@ export interface RunningEmulator {
 export async function startEmulator(options: StartOptions = {}): Promise<RunningEmulator> {
   const { clientSecret: givenSecret, clientId: givenId, rateLimits, clockFollowsRealTime, ...dataOptions } = options;
   const startOptions: EmulatorOptions = { ...DEFAULT_OPTIONS, port: 0, ...dataOptions };
-  if (startOptions.host !== '127.0.0.1' && startOptions.host !== 'localhost') throw new Error('the emulator binds loopback only');
+  if (startOptions.host !== '127.0.0.1' && startOptions.host !== 'localhost')
+    throw new Error('the emulator binds loopback only');
   const clientId = givenId ?? DEMO_CLIENT_ID;
   const clientSecret = givenSecret ?? `mas_${randomBytes(24).toString('base64url')}`;
   const clock = new EmulatorClock(clockFollowsRealTime !== false);
@@ -64,7 +65,17 @@ export async function startEmulator(options: StartOptions = {}): Promise<Running
   const faults = new FaultInjector();
   const stats = new RequestStats();
   const openapi = readFileSync(OPENAPI_FILE, 'utf8');
-  const api = new ApiRouter({ state, auth, limiter, faults, cursors: new CursorCodec(() => clock.now(), () => state.generation), openapiText: () => openapi });
+  const api = new ApiRouter({
+    state,
+    auth,
+    limiter,
+    faults,
+    cursors: new CursorCodec(
+      () => clock.now(),
+      () => state.generation,
+    ),
+    openapiText: () => openapi,
+  });
   const control = new ControlActions({ state, auth, limiter, faults, stats, startOptions });
   const server = createEmulatorServer({ api, auth, control, faults, stats, baseUrl: () => baseUrl });
   await new Promise<void>((resolve, reject) => {

@@ -64,24 +64,39 @@ export function mergeOptions(base: EmulatorOptions, given: Record<string, unknow
   const out: EmulatorOptions = { ...base, redirectUris: [...base.redirectUris] };
   for (const [key, value] of Object.entries(given)) {
     switch (key) {
-      case 'port': out.port = integerIn('port', value, 0, 65535); break;
-      case 'seed': out.seed = integerIn('seed', value, 0, 2 ** 32 - 1); break;
-      case 'orders': out.orders = integerIn('orders', value, 0, MAX_ORDERS); break;
-      case 'products': out.products = integerIn('products', value, 1, 5000); break;
-      case 'days': out.days = integerIn('days', value, 1, 3650); break;
+      case 'port':
+        out.port = integerIn('port', value, 0, 65535);
+        break;
+      case 'seed':
+        out.seed = integerIn('seed', value, 0, 2 ** 32 - 1);
+        break;
+      case 'orders':
+        out.orders = integerIn('orders', value, 0, MAX_ORDERS);
+        break;
+      case 'products':
+        out.products = integerIn('products', value, 1, 5000);
+        break;
+      case 'days':
+        out.days = integerIn('days', value, 1, 3650);
+        break;
       case 'plan':
-        if (typeof value !== 'string' || !PLANS.includes(value as Plan)) throw new OptionError('plan must be one of starter, pro, plus');
+        if (typeof value !== 'string' || !PLANS.includes(value as Plan))
+          throw new OptionError('plan must be one of starter, pro, plus');
         out.plan = value as Plan;
         break;
       case 'timezone':
-        if (typeof value !== 'string' || !isValidTimeZone(value)) throw new OptionError('timezone must be an IANA time zone name');
+        if (typeof value !== 'string' || !isValidTimeZone(value))
+          throw new OptionError('timezone must be an IANA time zone name');
         out.timezone = value;
         break;
       case 'currency':
-        if (typeof value !== 'string' || !/^[A-Z]{3}$/.test(value)) throw new OptionError('currency must be a three-letter code');
+        if (typeof value !== 'string' || !/^[A-Z]{3}$/.test(value))
+          throw new OptionError('currency must be a three-letter code');
         out.currency = value;
         break;
-      case 'tax_treated_as_cost': out.taxTreatedAsCost = booleanOf(key, value); break;
+      case 'tax_treated_as_cost':
+        out.taxTreatedAsCost = booleanOf(key, value);
+        break;
       case 'now': {
         const ms = typeof value === 'string' ? Date.parse(value) : NaN;
         if (value !== null && !Number.isFinite(ms)) throw new OptionError('now must be an RFC 3339 timestamp or null');
@@ -91,7 +106,8 @@ export function mergeOptions(base: EmulatorOptions, given: Record<string, unknow
       case 'redirect_uris':
       case 'redirect_uri': {
         const list = Array.isArray(value) ? value : [value];
-        if (!list.every((u): u is string => typeof u === 'string' && isAbsoluteUrl(u))) throw new OptionError(`${key} must be absolute URLs`);
+        if (!list.every((u): u is string => typeof u === 'string' && isAbsoluteUrl(u)))
+          throw new OptionError(`${key} must be absolute URLs`);
         out.redirectUris = list;
         break;
       }

@@ -89,10 +89,16 @@ export class RateLimiter {
     ];
     for (const [reason, window, limit] of checks) {
       if (window.count(now) >= limit) {
-        return { ok: false, status: 429, reason, retryAfterSeconds: Math.max(1, Math.ceil(window.msUntilBelow(limit, now) / 1000)) };
+        return {
+          ok: false,
+          status: 429,
+          reason,
+          retryAfterSeconds: Math.max(1, Math.ceil(window.msUntilBelow(limit, now) / 1000)),
+        };
       }
     }
-    if (budget.inFlight >= this.limits.concurrent) return { ok: false, status: 429, reason: 'concurrency', retryAfterSeconds: 1 };
+    if (budget.inFlight >= this.limits.concurrent)
+      return { ok: false, status: 429, reason: 'concurrency', retryAfterSeconds: 1 };
 
     for (const [, window] of checks) window.record(now);
     budget.inFlight++;
@@ -123,7 +129,12 @@ export class RateLimiter {
     const key = `${clientId}\u0000${storeId}`;
     let budget = this.budgets.get(key);
     if (!budget) {
-      budget = { burst: new SlidingWindow(MINUTE_MS), hour: new SlidingWindow(HOUR_MS), day: new SlidingWindow(DAY_MS), inFlight: 0 };
+      budget = {
+        burst: new SlidingWindow(MINUTE_MS),
+        hour: new SlidingWindow(HOUR_MS),
+        day: new SlidingWindow(DAY_MS),
+        inFlight: 0,
+      };
       this.budgets.set(key, budget);
     }
     return budget;
@@ -140,6 +151,9 @@ export class RateLimiter {
 }
 
 /** Headers of a 429 answer (spec 8.1). */
-export function rateLimitedHeaders(rejection: { reason: RateLimitReason; retryAfterSeconds: number }): Record<string, string> {
+export function rateLimitedHeaders(rejection: {
+  reason: RateLimitReason;
+  retryAfterSeconds: number;
+}): Record<string, string> {
   return { 'Retry-After': String(rejection.retryAfterSeconds), 'X-RateLimit-Reason': rejection.reason };
 }

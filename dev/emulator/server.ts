@@ -38,11 +38,13 @@ export function createEmulatorServer(parts: ServerParts): Server {
     if (url.pathname.startsWith('/_emulator/')) return handleControl(parts.control, method, url, body, res);
     sendError(res, 404, 'not_found', `no route ${url.pathname}`);
   };
-  return outlastClientKeepAlive(createServer((req, res) => {
-    route(req, res).catch((error: unknown) => {
-      process.stderr.write(`emulator: request failed: ${error instanceof Error ? error.message : String(error)}\n`);
-      if (!res.headersSent) sendError(res, 500, 'internal_error', 'failure on the service side; retry with backoff');
-      else res.destroy();
-    });
-  }));
+  return outlastClientKeepAlive(
+    createServer((req, res) => {
+      route(req, res).catch((error: unknown) => {
+        process.stderr.write(`emulator: request failed: ${error instanceof Error ? error.message : String(error)}\n`);
+        if (!res.headersSent) sendError(res, 500, 'internal_error', 'failure on the service side; retry with backoff');
+        else res.destroy();
+      });
+    }),
+  );
 }

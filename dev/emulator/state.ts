@@ -17,7 +17,10 @@ export class EmulatorState {
   private resets = 0;
   options: EmulatorOptions;
 
-  constructor(readonly clock: EmulatorClock, options: EmulatorOptions) {
+  constructor(
+    readonly clock: EmulatorClock,
+    options: EmulatorOptions,
+  ) {
     this.options = options;
     this.reset(options);
   }
@@ -76,7 +79,8 @@ export class EmulatorState {
    * instant up to the configured backdate before it; never before the record's previous marker.
    */
   nextMarker(previousMs: number): number {
-    const backdate = this.lateWriterMaxMs > 0 ? Math.floor(this.lateWriterRandom.float() * (this.lateWriterMaxMs + 1)) : 0;
+    const backdate =
+      this.lateWriterMaxMs > 0 ? Math.floor(this.lateWriterRandom.float() * (this.lateWriterMaxMs + 1)) : 0;
     return Math.max(this.clock.now() - backdate, previousMs + 1);
   }
 

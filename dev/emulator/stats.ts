@@ -17,10 +17,20 @@ export class RequestStats {
     entry.by_status[s] = (entry.by_status[s] ?? 0) + 1;
   }
 
-  snapshot(): { requests_total: number; by_status: Record<string, number>; by_endpoint: Record<string, { total: number; by_status: Record<string, number> }>; token_requests: number } {
+  snapshot(): {
+    requests_total: number;
+    by_status: Record<string, number>;
+    by_endpoint: Record<string, { total: number; by_status: Record<string, number> }>;
+    token_requests: number;
+  } {
     const by_endpoint = Object.fromEntries([...this.byEndpoint].sort(([a], [b]) => (a < b ? -1 : 1)));
     const token = this.byEndpoint.get('POST /api/auth/oauth2/token');
-    return { requests_total: this.total, by_status: { ...this.byStatus }, by_endpoint, token_requests: token ? token.total : 0 };
+    return {
+      requests_total: this.total,
+      by_status: { ...this.byStatus },
+      by_endpoint,
+      token_requests: token ? token.total : 0,
+    };
   }
 
   clear(): void {

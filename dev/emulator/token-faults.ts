@@ -27,14 +27,24 @@ export function applyTokenFault(faults: FaultInjector, path: string, res: Server
 }
 
 function answerTokenFault(res: ServerResponse, fault: Fault): void {
-  const headers: Record<string, string> = { 'Cache-Control': 'no-store', ...(fault.status === 429 ? { 'Retry-After': String(fault.retryAfter) } : {}) };
+  const headers: Record<string, string> = {
+    'Cache-Control': 'no-store',
+    ...(fault.status === 429 ? { 'Retry-After': String(fault.retryAfter) } : {}),
+  };
   if (fault.body === 'html') return sendHtmlErrorPage(res, fault.status, headers);
   // RFC 6749's error shape, as the token endpoint's own errors.
   const body = JSON.stringify(
     fault.status === 429
-      ? { error: 'temporarily_unavailable', error_description: `too many token requests (${fault.reason}); retry after ${fault.retryAfter} s` }
+      ? {
+          error: 'temporarily_unavailable',
+          error_description: `too many token requests (${fault.reason}); retry after ${fault.retryAfter} s`,
+        }
       : { error: 'server_error', error_description: 'temporary failure on the service side; retry with backoff' },
   );
-  res.writeHead(fault.status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), ...headers });
+  res.writeHead(fault.status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    ...headers,
+  });
   res.end(body);
 }

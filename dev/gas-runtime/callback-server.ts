@@ -16,7 +16,11 @@ export interface CallbackOutcome {
 }
 
 /** `user`: who made the state token (the browser's signed-in user), undefined for the runtime's default. */
-export type CallbackRunner = (method: string, request: CallbackRequest, user: string | undefined) => Promise<CallbackOutcome>;
+export type CallbackRunner = (
+  method: string,
+  request: CallbackRequest,
+  user: string | undefined,
+) => Promise<CallbackOutcome>;
 
 export interface CallbackServer {
   url: string;
@@ -43,7 +47,11 @@ export function callbackRequest(query: URLSearchParams, stateArgs: Record<string
 export async function startCallbackServer(codec: StateTokenCodec, run: CallbackRunner): Promise<CallbackServer> {
   const server = http.createServer((req, res) => {
     const send = (status: number, html: string): void => {
-      res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
+      res.writeHead(status, {
+        'Content-Type': 'text/html; charset=utf-8',
+        'Cache-Control': 'no-store',
+        'Referrer-Policy': 'no-referrer',
+      });
       res.end(html);
     };
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -58,12 +66,19 @@ export async function startCallbackServer(codec: StateTokenCodec, run: CallbackR
     }
     const check = codec.open(state);
     if (!check.ok) {
-      send(400, REFUSED_PAGE(check.reason === 'expired' ? 'the state token has expired.' : 'the state token is invalid.'));
+      send(
+        400,
+        REFUSED_PAGE(check.reason === 'expired' ? 'the state token has expired.' : 'the state token is invalid.'),
+      );
       return;
     }
     run(check.payload.method, callbackRequest(url.searchParams, check.payload.args), check.payload.user).then(
       (outcome) => send(outcome.status, outcome.html),
-      (error: unknown) => send(500, `<!doctype html><title>Error</title><p>${escapeHtml(error instanceof Error ? error.message : String(error))}</p>`),
+      (error: unknown) =>
+        send(
+          500,
+          `<!doctype html><title>Error</title><p>${escapeHtml(error instanceof Error ? error.message : String(error))}</p>`,
+        ),
     );
   });
   outlastClientKeepAlive(server);
@@ -74,9 +89,10 @@ export async function startCallbackServer(codec: StateTokenCodec, run: CallbackR
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/usercallback`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

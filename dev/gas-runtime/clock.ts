@@ -36,7 +36,8 @@ export class RuntimeClock {
 
   /** Time passes for everyone (a test or tool moving the clock): executions running now age by it too. */
   advance(ms: number): void {
-    if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`clock.advance needs a non-negative number of ms, got ${ms}`);
+    if (!Number.isFinite(ms) || ms < 0)
+      throw new RangeError(`clock.advance needs a non-negative number of ms, got ${ms}`);
     Atomics.add(this.offset, 0, BigInt(Math.round(ms)));
     Atomics.add(this.offset, 2, BigInt(Math.round(ms)));
   }

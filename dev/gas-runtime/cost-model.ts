@@ -50,7 +50,14 @@ const CACHE_GET_MS = 25; // Poehnelt 2024: 3-45 ms
 const CACHE_PUT_MS = 100; // Poehnelt 2024: 90-110 ms
 const LOCK_MS = 10; // assumption: no published figure
 
-const READ_GRID_METHODS = new Set(['getValues', 'getDisplayValues', 'getFormulas', 'getFormulasR1C1', 'getNotes', 'getRichTextValues']);
+const READ_GRID_METHODS = new Set([
+  'getValues',
+  'getDisplayValues',
+  'getFormulas',
+  'getFormulasR1C1',
+  'getNotes',
+  'getRichTextValues',
+]);
 const WRITE_GRID_METHODS = new Set(['setValues', 'setFormulas', 'setFormulasR1C1', 'setNotes', 'setRichTextValues']);
 const READ_CELL_METHODS = new Set(['getValue', 'getDisplayValue', 'getFormula', 'getNote']);
 const WRITE_CELL_METHODS = new Set(['setValue', 'setFormula', 'setNote']);
@@ -147,7 +154,8 @@ export function costOf(family: string, qualifiedName: string, args: unknown[], r
     return { ms: BATCH_UPDATE_FIXED_MS + cells * READ_PER_CELL_MS, cellsRead: cells, cellsWritten: 0 };
   }
   if (family === 'Sheets') return { ms: BATCH_UPDATE_FIXED_MS, cellsRead: 0, cellsWritten: 0 };
-  if (family === 'SpreadsheetApp' && (/^(Ui|Menu)\./.test(qualifiedName) || qualifiedName === 'SpreadsheetApp.getUi')) return { ms: 0, cellsRead: 0, cellsWritten: 0 };
+  if (family === 'SpreadsheetApp' && (/^(Ui|Menu)\./.test(qualifiedName) || qualifiedName === 'SpreadsheetApp.getUi'))
+    return { ms: 0, cellsRead: 0, cellsWritten: 0 };
   if (family === 'SpreadsheetApp') return spreadsheetCost(method, args, result);
   return { ms: FLAT_COSTS[qualifiedName] ?? 0, cellsRead: 0, cellsWritten: 0 };
 }

@@ -22,8 +22,18 @@ export interface LocalDocument {
   owner: string;
 }
 
-export function copyDocument(original: LocalDocument, module: SpreadsheetModule, owner: string, clock: RuntimeClock): LocalDocument {
+export function copyDocument(
+  original: LocalDocument,
+  module: SpreadsheetModule,
+  owner: string,
+  clock: RuntimeClock,
+): LocalDocument {
   const state = JSON.parse(JSON.stringify(original.workbook.toJSON())) as Record<string, unknown>;
   const workbook = module.Workbook.fromJSON({ ...state, id: randomBytes(33).toString('base64url').slice(0, 44) });
-  return { workbook, properties: PropertyStore.fromJSON(original.properties.toJSON()), cache: new CacheStore(clock), owner };
+  return {
+    workbook,
+    properties: PropertyStore.fromJSON(original.properties.toJSON()),
+    cache: new CacheStore(clock),
+    owner,
+  };
 }

@@ -4,7 +4,13 @@ import type { QuotaLedger } from './quotas.js';
 import type { PropertyStore } from './services/properties.js';
 import type { TriggerRecord } from './services/triggers.js';
 import type { SentMail } from './services/mail.js';
-import { createLocalRuntime, type FireTriggerOptions, type RunOptions, type RuntimeCounts, type RuntimeOptions } from './runtime.js';
+import {
+  createLocalRuntime,
+  type FireTriggerOptions,
+  type RunOptions,
+  type RuntimeCounts,
+  type RuntimeOptions,
+} from './runtime.js';
 import type { WorkbookJson } from './spreadsheet-adapter.js';
 import type { Workbook } from './spreadsheet/workbook.js';
 import type { UiLog } from './types.js';
@@ -20,7 +26,13 @@ export type { WorkbookJson } from './spreadsheet-adapter.js';
 export type { AuthMode, ExecutionCounts, ExecutionServiceContext, FetchRecord } from './types.js';
 export { UiLog } from './types.js';
 export type { QuotaUse } from './types.js';
-export { QuotaLedger, PROPERTIES_QUOTA_MESSAGE, TRIGGER_QUOTA_MESSAGE, URL_FETCH_QUOTA_MESSAGE, SHEETS_REQUESTS_PER_MINUTE_PER_USER } from './quotas.js';
+export {
+  QuotaLedger,
+  PROPERTIES_QUOTA_MESSAGE,
+  TRIGGER_QUOTA_MESSAGE,
+  URL_FETCH_QUOTA_MESSAGE,
+  SHEETS_REQUESTS_PER_MINUTE_PER_USER,
+} from './quotas.js';
 export type { AccountKind } from './quotas.js';
 
 export interface GasRuntime {
@@ -48,7 +60,12 @@ export interface GasRuntime {
   /** A copy's workbook and document properties. */
   copyOf(spreadsheetId: string): { workbook: Workbook; properties: PropertyStore };
   /** `user` is the default user's store; `users` every other user's, by e-mail. */
-  readonly properties: { script: PropertyStore; document: PropertyStore; user: PropertyStore; users: Record<string, PropertyStore> };
+  readonly properties: {
+    script: PropertyStore;
+    document: PropertyStore;
+    user: PropertyStore;
+    users: Record<string, PropertyStore>;
+  };
   /** The file each manifest library was loaded from, by userSymbol (env, options, or the stand-in). */
   readonly libraryFiles: Record<string, string>;
   readonly triggers: TriggerRecord[];

@@ -29,7 +29,9 @@ function topLevelNames(source: string, filename: string): string[] {
 
 function standInCandidates(userSymbol: string): string[] {
   const lower = userSymbol.toLowerCase();
-  return [`${userSymbol}.standin.js`, `${userSymbol}.standin.ts`, `${lower}-standin.js`, `${lower}-standin.ts`].map((f) => path.join(STANDIN_DIR, f));
+  return [`${userSymbol}.standin.js`, `${userSymbol}.standin.ts`, `${lower}-standin.js`, `${lower}-standin.ts`].map(
+    (f) => path.join(STANDIN_DIR, f),
+  );
 }
 
 /**
@@ -43,7 +45,9 @@ function resolveLibraryFile(userSymbol: string, configured: Record<string, strin
   if (fromOptions) return path.resolve(fromOptions);
   const standIn = standInCandidates(userSymbol).find((f) => existsSync(f));
   if (standIn) return standIn;
-  throw new Error(`Library ${userSymbol} has no source: set GAS_LIBRARY_${userSymbol}=/path/to/file.gs or add a stand-in in ${STANDIN_DIR}`);
+  throw new Error(
+    `Library ${userSymbol} has no source: set GAS_LIBRARY_${userSymbol}=/path/to/file.gs or add a stand-in in ${STANDIN_DIR}`,
+  );
 }
 
 /** A library's code as the worker evaluates it; exportNames null = its top-level declarations. */
@@ -73,14 +77,26 @@ async function scriptSource(file: string): Promise<LibraryScript> {
   if (!file.endsWith('.ts')) return { source: text, exportNames: null };
   const plain = await transform(text, { loader: 'ts', target: 'es2022', sourcefile: file, logLevel: 'silent' });
   if (!hasModuleSyntax(plain.code)) return { source: plain.code, exportNames: null };
-  const result = await build({ entryPoints: [file], bundle: true, format: 'iife', globalName: '__library', platform: 'neutral', target: 'es2020', write: false, logLevel: 'silent' });
+  const result = await build({
+    entryPoints: [file],
+    bundle: true,
+    format: 'iife',
+    globalName: '__library',
+    platform: 'neutral',
+    target: 'es2020',
+    write: false,
+    logLevel: 'silent',
+  });
   const exportNames = await moduleExportNames(file);
   // Each export of the bundled module becomes a top-level binding of the script.
   const declarations = exportNames.map((n) => `var ${n} = __library.${n};`).join('\n');
   return { source: `${result.outputFiles[0].text}\n${declarations}`, exportNames };
 }
 
-export async function loadLibrary(userSymbol: string, configured: Record<string, string> | undefined): Promise<LibraryCode> {
+export async function loadLibrary(
+  userSymbol: string,
+  configured: Record<string, string> | undefined,
+): Promise<LibraryCode> {
   const file = resolveLibraryFile(userSymbol, configured);
   let script: LibraryScript;
   try {
@@ -93,7 +109,16 @@ export async function loadLibrary(userSymbol: string, configured: Record<string,
 }
 
 async function moduleExportNames(file: string): Promise<string[]> {
-  const result = await build({ entryPoints: [file], bundle: true, format: 'esm', platform: 'neutral', target: 'es2020', write: false, logLevel: 'silent', metafile: true });
+  const result = await build({
+    entryPoints: [file],
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2020',
+    write: false,
+    logLevel: 'silent',
+    metafile: true,
+  });
   const outputs = Object.values(result.metafile?.outputs ?? {});
   return outputs.flatMap((o) => o.exports).filter((n) => n !== 'default');
 }

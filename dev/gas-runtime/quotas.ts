@@ -72,7 +72,10 @@ export class QuotaLedger {
   private users = new Map<string, UserLedger>();
   private readonly project: Record<SheetsKind, number[]> = { read: [], write: [] };
 
-  constructor(private readonly clock: RuntimeClock, readonly account: AccountKind = 'consumer') {}
+  constructor(
+    private readonly clock: RuntimeClock,
+    readonly account: AccountKind = 'consumer',
+  ) {}
 
   private user(email: string): UserLedger {
     let ledger = this.users.get(email);
@@ -89,8 +92,10 @@ export class QuotaLedger {
     const own = prune(this.user(email).sheets[kind], now, MINUTE_MS);
     const all = prune(this.project[kind], now, MINUTE_MS);
     const metric = kind === 'read' ? 'Read requests' : 'Write requests';
-    if (own.length >= SHEETS_REQUESTS_PER_MINUTE_PER_USER) return `Quota exceeded for quota metric '${metric}' and limit '${metric} per minute per user'`;
-    if (all.length >= SHEETS_REQUESTS_PER_MINUTE_PER_PROJECT) return `Quota exceeded for quota metric '${metric}' and limit '${metric} per minute'`;
+    if (own.length >= SHEETS_REQUESTS_PER_MINUTE_PER_USER)
+      return `Quota exceeded for quota metric '${metric}' and limit '${metric} per minute per user'`;
+    if (all.length >= SHEETS_REQUESTS_PER_MINUTE_PER_PROJECT)
+      return `Quota exceeded for quota metric '${metric}' and limit '${metric} per minute'`;
     own.push(now);
     all.push(now);
     const user = this.user(email);
@@ -184,7 +189,11 @@ export class QuotaLedger {
 
 /** The Sheets method as Google names it in errors: "spreadsheets.values.batchUpdate". */
 function apiMethodName(className: string, method: string): string {
-  const path = className.replace(/^Sheets\.?/, '').split('.').filter(Boolean).map((p) => p.charAt(0).toLowerCase() + p.slice(1));
+  const path = className
+    .replace(/^Sheets\.?/, '')
+    .split('.')
+    .filter(Boolean)
+    .map((p) => p.charAt(0).toLowerCase() + p.slice(1));
   return [...path, method].join('.');
 }
 

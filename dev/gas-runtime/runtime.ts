@@ -16,12 +16,24 @@ import type { SentMail } from './services/mail.js';
 import type { PropertyStores } from './services/properties.js';
 import type { TriggerRecord } from './services/triggers.js';
 import {
-  loadExportModule, loadSpreadsheetModule, type ExportModule, type SpreadsheetModule, type WorkbookJson, type WorkbookLike,
+  loadExportModule,
+  loadSpreadsheetModule,
+  type ExportModule,
+  type SpreadsheetModule,
+  type WorkbookJson,
+  type WorkbookLike,
 } from './spreadsheet-adapter.js';
 import { QuotaGuard, TRIGGER_QUOTA_MESSAGE, type AccountKind, type QuotaLedger } from './quotas.js';
 import { loadState, saveState } from './state.js';
 import { createStores, type SharedStores } from './stores.js';
-import { emptyCounts, type AuthMode, type CallInterceptor, type ExecutionCounts, type ExecutionServiceContext, type UiLog } from './types.js';
+import {
+  emptyCounts,
+  type AuthMode,
+  type CallInterceptor,
+  type ExecutionCounts,
+  type ExecutionServiceContext,
+  type UiLog,
+} from './types.js';
 
 export const DEFAULT_TIME_LIMIT_MS = 360_000;
 export const CUSTOM_FUNCTION_TIME_LIMIT_MS = 30_000;
@@ -129,7 +141,12 @@ export class LocalRuntime {
    */
   replaceWorkbook(next?: WorkbookLike): WorkbookLike {
     const previous = this.workbook;
-    this.workbookModel = next ?? new this.spreadsheetModule!.Workbook({ timeZone: (previous as unknown as { timeZone: string }).timeZone, id: previous.id });
+    this.workbookModel =
+      next ??
+      new this.spreadsheetModule!.Workbook({
+        timeZone: (previous as unknown as { timeZone: string }).timeZone,
+        id: previous.id,
+      });
     return previous;
   }
 
@@ -182,7 +199,10 @@ export class LocalRuntime {
    * What openById finds for `user`: the execution's own spreadsheet, or another one they own (a
    * copy is shared with nobody: the stricter reading); one gone for them is 'missing'.
    */
-  private opener(user: string, current: WorkbookLike | undefined): (id: string) => WorkbookLike | 'missing' | undefined {
+  private opener(
+    user: string,
+    current: WorkbookLike | undefined,
+  ): (id: string) => WorkbookLike | 'missing' | undefined {
     return (id) => {
       const document = id === this.workbookModel?.id ? this.ownDocument() : this.copies.get(id);
       if (!document) return undefined;
@@ -193,7 +213,12 @@ export class LocalRuntime {
   }
 
   private ownDocument(): LocalDocument {
-    return { workbook: this.workbook, properties: this.stores.properties.document, cache: this.stores.caches.document, owner: this.userEmail };
+    return {
+      workbook: this.workbook,
+      properties: this.stores.properties.document,
+      cache: this.stores.caches.document,
+      owner: this.userEmail,
+    };
   }
 
   /** The file each manifest library was loaded from, by userSymbol. */
@@ -230,14 +255,27 @@ export class LocalRuntime {
   private wiring(userEmail: string = this.userEmail, copy?: LocalDocument): ServiceWiring {
     const workbook = copy ? copy.workbook : this.workbookModel;
     const stores = copy
-      ? { ...this.stores, properties: { ...this.stores.properties, document: copy.properties }, caches: { ...this.stores.caches, document: copy.cache } }
+      ? {
+          ...this.stores,
+          properties: { ...this.stores.properties, document: copy.properties },
+          caches: { ...this.stores.caches, document: copy.cache },
+        }
       : this.stores;
     return {
-      distDir: this.options.distDir, manifest: this.manifest, stores, clock: this.clock,
-      userEmail, defaultUserEmail: this.userEmail, documentOwnerEmail: copy ? copy.owner : this.userEmail,
+      distDir: this.options.distDir,
+      manifest: this.manifest,
+      stores,
+      clock: this.clock,
+      userEmail,
+      defaultUserEmail: this.userEmail,
+      documentOwnerEmail: copy ? copy.owner : this.userEmail,
       documentId: workbook?.id ?? `local-${this.scriptId.slice(1, 23)}`,
-      scriptId: this.scriptId, urlFetchAllow: this.options.urlFetchAllow ?? [],
-      spreadsheet: this.spreadsheetModule && workbook ? { module: this.spreadsheetModule, workbook, open: this.opener(userEmail, workbook) } : undefined,
+      scriptId: this.scriptId,
+      urlFetchAllow: this.options.urlFetchAllow ?? [],
+      spreadsheet:
+        this.spreadsheetModule && workbook
+          ? { module: this.spreadsheetModule, workbook, open: this.opener(userEmail, workbook) }
+          : undefined,
       serviceUrl: () => (this.callbackServer ? this.callbackServer.url.replace(/\/usercallback$/, '/exec') : null),
       sleep: async (ms) => {
         this.clock.advance(ms);
@@ -247,7 +285,12 @@ export class LocalRuntime {
   }
 
   /** The wiring of one execution: Utilities.sleep spends that execution's time. */
-  private executionWiring(execution: () => Execution, userEmail: string, counts: ExecutionCounts, copy?: LocalDocument): ServiceWiring {
+  private executionWiring(
+    execution: () => Execution,
+    userEmail: string,
+    counts: ExecutionCounts,
+    copy?: LocalDocument,
+  ): ServiceWiring {
     return {
       ...this.wiring(userEmail, copy),
       sleep: (ms) => {
@@ -260,28 +303,48 @@ export class LocalRuntime {
   async run(functionName: string, args: unknown[] = [], options: RunOptions = {}): Promise<ExecutionResult> {
     const authMode = options.authMode ?? 'FULL';
     const userEmail = options.user ?? this.userEmail;
-    const copy = options.spreadsheetId === undefined || options.spreadsheetId === this.workbookModel?.id ? undefined : this.copyOf(options.spreadsheetId);
+    const copy =
+      options.spreadsheetId === undefined || options.spreadsheetId === this.workbookModel?.id
+        ? undefined
+        : this.copyOf(options.spreadsheetId);
     const documentId = copy?.workbook.id ?? this.workbookModel?.id;
     // Nobody opens a spreadsheet gone for them, so nothing runs in it (a trigger runs without it: fireTrigger).
     if (options.document !== false && documentId !== undefined && !this.access.canOpen(documentId, userEmail)) {
       throw new Error(`${functionName} cannot run in it as ${userEmail}: ${missingDocumentMessage(documentId)}`);
     }
     const ctx: ExecutionServiceContext = {
-      authMode, timeZone: this.timeZone, executionId: `exec-${++this.executionSeq}`, counts: emptyCounts(), userEmail, document: options.document !== false,
+      authMode,
+      timeZone: this.timeZone,
+      executionId: `exec-${++this.executionSeq}`,
+      counts: emptyCounts(),
+      userEmail,
+      document: options.document !== false,
     };
     // The wiring's sleep is called only once the execution runs, after this assignment.
     const execution: Execution = new Execution(
       {
-        clock: this.clock, locks: this.stores.locks, costModel: this.options.costModel !== false, onSleep: this.options.onSleep,
+        clock: this.clock,
+        locks: this.stores.locks,
+        costModel: this.options.costModel !== false,
+        onSleep: this.options.onSleep,
         reviveBlob: (b) => new Blob(Buffer.from(b.bytes.map((x) => x & 0xff)), b.contentType, b.name),
         echoLogs: process.env.GAS_RUNTIME_LOGS === '1',
       },
       {
-        ctx, functionName, args: options.event === undefined ? args : [options.event, ...args],
+        ctx,
+        functionName,
+        args: options.event === undefined ? args : [options.event, ...args],
         timeLimitMs: options.timeLimitMs ?? defaultTimeLimitMs(functionName, authMode),
-        killAtServiceCall: options.killAtServiceCall, roots: createServiceRoots(this.executionWiring(() => execution, userEmail, ctx.counts, copy), ctx),
-        interceptors: this.interceptors(ctx, copy?.workbook ?? this.workbookModel), timeLimitMessage: options.timeLimitMessage,
-        libraries: this.libraries, code: this.code, codeFilename: path.join(this.options.distDir, 'Code.js'),
+        killAtServiceCall: options.killAtServiceCall,
+        roots: createServiceRoots(
+          this.executionWiring(() => execution, userEmail, ctx.counts, copy),
+          ctx,
+        ),
+        interceptors: this.interceptors(ctx, copy?.workbook ?? this.workbookModel),
+        timeLimitMessage: options.timeLimitMessage,
+        libraries: this.libraries,
+        code: this.code,
+        codeFilename: path.join(this.options.distDir, 'Code.js'),
       },
     );
     this.running.add(execution);
@@ -296,7 +359,9 @@ export class LocalRuntime {
 
   /** Quotas first (a refused call never happens), then the SpreadsheetApp write buffer. */
   private interceptors(ctx: ExecutionServiceContext, workbook: WorkbookLike | undefined): CallInterceptor[] {
-    const list: CallInterceptor[] = [new QuotaGuard(this.stores.quotas, ctx.userEmail ?? this.userEmail, ctx, this.projectNumber)];
+    const list: CallInterceptor[] = [
+      new QuotaGuard(this.stores.quotas, ctx.userEmail ?? this.userEmail, ctx, this.projectNumber),
+    ];
     if (this.spreadsheetModule && workbook) list.push(this.spreadsheetModule.writeBufferOf(workbook));
     return list;
   }
@@ -328,7 +393,8 @@ export class LocalRuntime {
     t.sleptMs += c.sleptMs;
     if (c.workerCpuMs !== null) t.workerCpuMs = (t.workerCpuMs ?? 0) + c.workerCpuMs;
     t.peakHeapBytes = Math.max(t.peakHeapBytes, c.peakHeapBytes);
-    for (const [k, ms] of Object.entries(c.modelledMsByService)) t.modelledMsByService[k] = (t.modelledMsByService[k] ?? 0) + ms;
+    for (const [k, ms] of Object.entries(c.modelledMsByService))
+      t.modelledMsByService[k] = (t.modelledMsByService[k] ?? 0) + ms;
     t.requests.push(...c.requests);
     for (const [k, n] of Object.entries(c.byMethod)) t.byMethod[k] = (t.byMethod[k] ?? 0) + n;
     for (const [k, n] of Object.entries(c.sheetsByMethod)) t.sheetsByMethod[k] = (t.sheetsByMethod[k] ?? 0) + n;
@@ -345,16 +411,29 @@ export class LocalRuntime {
     const now = new Date(this.clock.now());
     const jan1 = Date.UTC(now.getUTCFullYear(), 0, 1);
     const event = {
-      authMode: 'FULL', triggerUid, year: now.getUTCFullYear(), month: now.getUTCMonth() + 1, 'day-of-month': now.getUTCDate(),
-      'day-of-week': now.getUTCDay() === 0 ? 7 : now.getUTCDay(), 'week-of-year': Math.floor((now.getTime() - jan1) / (7 * 86_400_000)) + 1,
-      hour: now.getUTCHours(), minute: now.getUTCMinutes(), second: now.getUTCSeconds(), timezone: 'UTC',
+      authMode: 'FULL',
+      triggerUid,
+      year: now.getUTCFullYear(),
+      month: now.getUTCMonth() + 1,
+      'day-of-month': now.getUTCDate(),
+      'day-of-week': now.getUTCDay() === 0 ? 7 : now.getUTCDay(),
+      'week-of-year': Math.floor((now.getTime() - jan1) / (7 * 86_400_000)) + 1,
+      hour: now.getUTCHours(),
+      minute: now.getUTCMinutes(),
+      second: now.getUTCSeconds(),
+      timezone: 'UTC',
     };
     const user = trigger.userEmail;
     // Its spreadsheet deleted or unshared, Google keeps the trigger and it fires without the document.
     const documentGone = !this.access.canOpen(trigger.documentId, user);
     const run = (): Promise<ExecutionResult> =>
       this.run(trigger.handlerFunction, [], {
-        authMode: 'FULL', event, user, document: options.document !== false && !documentGone, killAtServiceCall: options.killAtServiceCall, ...this.triggerLimit(user),
+        authMode: 'FULL',
+        event,
+        user,
+        document: options.document !== false && !documentGone,
+        killAtServiceCall: options.killAtServiceCall,
+        ...this.triggerLimit(user),
         // A trigger runs in the document it was created for (a copy's own trigger in the copy).
         ...(this.copies.has(trigger.documentId) ? { spreadsheetId: trigger.documentId } : {}),
       });
@@ -373,7 +452,16 @@ export class LocalRuntime {
       const now = this.clock.now();
       const counts = emptyCounts();
       counts.quota = this.stores.quotas.use(user);
-      return { ok: false, timedOut: false, error: { name: 'Exception', message: TRIGGER_QUOTA_MESSAGE }, startedAt: now, endedAt: now, elapsedMs: 0, counts, logs: [] };
+      return {
+        ok: false,
+        timedOut: false,
+        error: { name: 'Exception', message: TRIGGER_QUOTA_MESSAGE },
+        startedAt: now,
+        endedAt: now,
+        elapsedMs: 0,
+        counts,
+        logs: [],
+      };
     }
     const result = await run();
     this.stores.quotas.recordTriggerRun(user, result.elapsedMs);
@@ -385,9 +473,14 @@ export class LocalRuntime {
     // The callback runs for the add-on, not for a spreadsheet: no document (apps-script-facts.md).
     this.callbackServer ??= await startCallbackServer(this.stores.stateTokens, async (method, request, user) => {
       const result = await this.run(method, [request], { authMode: 'FULL', document: false, user });
-      if (!result.ok) return { status: 500, html: `<!doctype html><title>Error</title><p>${escapeHtml(result.error?.message ?? 'Error')}</p>` };
+      if (!result.ok)
+        return {
+          status: 500,
+          html: `<!doctype html><title>Error</title><p>${escapeHtml(result.error?.message ?? 'Error')}</p>`,
+        };
       const value = result.value;
-      const html = value instanceof HtmlOutput ? value.getContent() : value === undefined || value === null ? '' : String(value);
+      const html =
+        value instanceof HtmlOutput ? value.getContent() : value === undefined || value === null ? '' : String(value);
       return { status: 200, html };
     });
     return this.callbackServer.url;
@@ -395,16 +488,23 @@ export class LocalRuntime {
 
   private stats(): Record<string, unknown> {
     const { requests, byMethod, sheetsByMethod, ...figures } = this.totals;
-    return { ...figures, requests: requests.length, methods: Object.keys(byMethod).length, sheetsMethods: Object.keys(sheetsByMethod).length };
+    return {
+      ...figures,
+      requests: requests.length,
+      methods: Object.keys(byMethod).length,
+      sheetsMethods: Object.keys(sheetsByMethod).length,
+    };
   }
 
   exportJson(): WorkbookJson {
-    if (!this.exportModule) throw new Error('The spreadsheet export (dev/gas-runtime/spreadsheet/export.ts) is not available');
+    if (!this.exportModule)
+      throw new Error('The spreadsheet export (dev/gas-runtime/spreadsheet/export.ts) is not available');
     return this.exportModule.exportWorkbookJson(this.workbook, this.stats());
   }
 
   async exportXlsx(file: string): Promise<void> {
-    if (!this.exportModule) throw new Error('The spreadsheet export (dev/gas-runtime/spreadsheet/export.ts) is not available');
+    if (!this.exportModule)
+      throw new Error('The spreadsheet export (dev/gas-runtime/spreadsheet/export.ts) is not available');
     await this.exportModule.exportWorkbookXlsx(this.workbook, file);
   }
 
@@ -424,7 +524,12 @@ async function optionalModule<T>(load: () => Promise<T>): Promise<T | undefined>
     return await load();
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND' || /Cannot find module|Failed to load url|does not exist/i.test(String(error))) return undefined;
+    if (
+      code === 'ERR_MODULE_NOT_FOUND' ||
+      code === 'MODULE_NOT_FOUND' ||
+      /Cannot find module|Failed to load url|does not exist/i.test(String(error))
+    )
+      return undefined;
     throw error;
   }
 }
@@ -441,11 +546,18 @@ export async function createLocalRuntime(options: RuntimeOptions): Promise<Local
   const spreadsheetModule = await optionalModule(loadSpreadsheetModule);
   const exportModule = await optionalModule(loadExportModule);
   const timeZone = options.timeZone ?? manifest.timeZone;
-  const saved = options.stateDir ? await loadState(options.stateDir, stores, clock, options.startTime !== undefined) : undefined;
+  const saved = options.stateDir
+    ? await loadState(options.stateDir, stores, clock, options.startTime !== undefined)
+    : undefined;
   let workbook: WorkbookLike | undefined;
   if (spreadsheetModule) {
-    const id = `1${createHash('sha256').update(`workbook:${path.resolve(options.distDir)}`).digest('base64url').slice(0, 43)}`;
-    workbook = saved?.workbook ? spreadsheetModule.Workbook.fromJSON(saved.workbook) : new spreadsheetModule.Workbook({ timeZone, id });
+    const id = `1${createHash('sha256')
+      .update(`workbook:${path.resolve(options.distDir)}`)
+      .digest('base64url')
+      .slice(0, 43)}`;
+    workbook = saved?.workbook
+      ? spreadsheetModule.Workbook.fromJSON(saved.workbook)
+      : new spreadsheetModule.Workbook({ timeZone, id });
   }
   return new LocalRuntime(options, manifest, code, libraries, spreadsheetModule, exportModule, workbook, clock, stores);
 }

@@ -39,7 +39,12 @@ export interface ExportedChart {
 export interface SpreadsheetModule {
   Workbook: { new (options: { timeZone: string; id: string }): WorkbookLike; fromJSON(state: unknown): WorkbookLike };
   /** `open` finds the other spreadsheets the execution's user may open by id (document-access.ts). */
-  createSpreadsheetApp(workbook: WorkbookLike, ctx: ExecutionServiceContext, ui: UiLog, open?: (id: string) => WorkbookLike | 'missing' | undefined): object;
+  createSpreadsheetApp(
+    workbook: WorkbookLike,
+    ctx: ExecutionServiceContext,
+    ui: UiLog,
+    open?: (id: string) => WorkbookLike | 'missing' | undefined,
+  ): object;
   createSheetsService(workbook: WorkbookLike, ctx: ExecutionServiceContext): object;
   /** The spreadsheet's SpreadsheetApp write buffer (spreadsheet/write-buffer.ts). */
   writeBufferOf(workbook: WorkbookLike): CallInterceptor;

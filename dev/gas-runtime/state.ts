@@ -12,7 +12,14 @@ import type { SharedStores } from './stores.js';
  * spreadsheet. (The state-token key is deliberately not saved: tokens die with the process.)
  */
 
-const FILES = { properties: 'properties.json', cache: 'cache.json', triggers: 'triggers.json', clock: 'clock.json', workbook: 'workbook.json', quotas: 'quotas.json' } as const;
+const FILES = {
+  properties: 'properties.json',
+  cache: 'cache.json',
+  triggers: 'triggers.json',
+  clock: 'clock.json',
+  workbook: 'workbook.json',
+  quotas: 'quotas.json',
+} as const;
 
 async function readJson(dir: string, file: string): Promise<unknown> {
   const full = path.join(dir, file);
@@ -32,14 +39,20 @@ export interface LoadedState {
   workbook: unknown;
 }
 
-export async function loadState(dir: string, stores: SharedStores, clock: RuntimeClock, keepClock: boolean): Promise<LoadedState> {
+export async function loadState(
+  dir: string,
+  stores: SharedStores,
+  clock: RuntimeClock,
+  keepClock: boolean,
+): Promise<LoadedState> {
   const properties = (await readJson(dir, FILES.properties)) as Record<string, unknown> | undefined;
   if (properties) {
     stores.properties.script = PropertyStore.fromJSON(properties.script);
     stores.properties.document = PropertyStore.fromJSON(properties.document);
     stores.properties.user = PropertyStore.fromJSON(properties.user);
     stores.properties.users = {};
-    for (const [email, json] of Object.entries(objectOf(properties.users))) stores.properties.users[email] = PropertyStore.fromJSON(json);
+    for (const [email, json] of Object.entries(objectOf(properties.users)))
+      stores.properties.users[email] = PropertyStore.fromJSON(json);
   }
   const cache = (await readJson(dir, FILES.cache)) as Record<string, unknown> | undefined;
   if (cache) {
@@ -47,7 +60,8 @@ export async function loadState(dir: string, stores: SharedStores, clock: Runtim
     stores.caches.document = CacheStore.fromJSON(cache.document, clock);
     stores.caches.user = CacheStore.fromJSON(cache.user, clock);
     stores.caches.users = {};
-    for (const [email, json] of Object.entries(objectOf(cache.users))) stores.caches.users[email] = CacheStore.fromJSON(json, clock);
+    for (const [email, json] of Object.entries(objectOf(cache.users)))
+      stores.caches.users[email] = CacheStore.fromJSON(json, clock);
   }
   const triggers = await readJson(dir, FILES.triggers);
   if (Array.isArray(triggers)) stores.triggers.splice(0, stores.triggers.length, ...(triggers as TriggerRecord[]));
@@ -57,9 +71,15 @@ export async function loadState(dir: string, stores: SharedStores, clock: Runtim
   return { workbook: await readJson(dir, FILES.workbook) };
 }
 
-export async function saveState(dir: string, stores: SharedStores, clock: RuntimeClock, workbook: unknown): Promise<void> {
+export async function saveState(
+  dir: string,
+  stores: SharedStores,
+  clock: RuntimeClock,
+  workbook: unknown,
+): Promise<void> {
   await mkdir(dir, { recursive: true });
-  const write = (file: string, value: unknown): Promise<void> => writeFile(path.join(dir, file), `${JSON.stringify(value, null, 1)}\n`, { mode: 0o600 });
+  const write = (file: string, value: unknown): Promise<void> =>
+    writeFile(path.join(dir, file), `${JSON.stringify(value, null, 1)}\n`, { mode: 0o600 });
   await write(FILES.properties, stores.properties);
   await write(FILES.cache, stores.caches);
   await write(FILES.triggers, stores.triggers);

@@ -32,12 +32,23 @@ export interface ConnectResult {
 /** The global that hands out the authorization URL: the sidebar's beginConnect (returns { authorizationUrl }). */
 export const AUTHORIZATION_URL_GLOBAL = 'beginConnect';
 
-export async function readAuthorizationUrl(runtime: GasRuntime, globalName: string = AUTHORIZATION_URL_GLOBAL, googleUser?: string): Promise<string> {
-  const result = await runtime.run(globalName, [], { authMode: 'FULL', ...(googleUser !== undefined ? { user: googleUser } : {}) });
+export async function readAuthorizationUrl(
+  runtime: GasRuntime,
+  globalName: string = AUTHORIZATION_URL_GLOBAL,
+  googleUser?: string,
+): Promise<string> {
+  const result = await runtime.run(globalName, [], {
+    authMode: 'FULL',
+    ...(googleUser !== undefined ? { user: googleUser } : {}),
+  });
   if (!result.ok) throw new Error(`${globalName} failed: ${result.error?.name}: ${result.error?.message}`);
   const value = result.value;
   if (typeof value === 'string') return value;
-  if (value && typeof value === 'object' && typeof (value as { authorizationUrl?: unknown }).authorizationUrl === 'string') {
+  if (
+    value &&
+    typeof value === 'object' &&
+    typeof (value as { authorizationUrl?: unknown }).authorizationUrl === 'string'
+  ) {
     return (value as { authorizationUrl: string }).authorizationUrl;
   }
   throw new Error(`${globalName} returned no authorization URL`);
@@ -48,7 +59,11 @@ export async function readAuthorizationUrl(runtime: GasRuntime, globalName: stri
  * URL → GET it → the consent form → approve (or deny) with a store → follow the 302 to the
  * runtime's /usercallback, which runs authCallback → the page it returned.
  */
-export async function connectOverHttp(runtime: GasRuntime, options: ConnectOptions = {}, globalName?: string): Promise<ConnectResult> {
+export async function connectOverHttp(
+  runtime: GasRuntime,
+  options: ConnectOptions = {},
+  globalName?: string,
+): Promise<ConnectResult> {
   const authorizationUrl = await readAuthorizationUrl(runtime, globalName, options.googleUser);
   const callbackUrl = await approveAuthorization(authorizationUrl, {
     ...(options.storeId !== undefined ? { storeId: options.storeId } : {}),
@@ -58,7 +73,20 @@ export async function connectOverHttp(runtime: GasRuntime, options: ConnectOptio
   const page = await httpExchange(callbackUrl);
   // The callback runs without the document and hands its result to the spreadsheet; the sidebar
   // that started the flow polls getSidebarState, which adopts it (src/server/auth/handoff.ts).
-  const poll = options.sidebarPoll === false ? null : await runtime.run('getSidebarState', [], { authMode: 'FULL', ...(options.googleUser !== undefined ? { user: options.googleUser } : {}) });
+  const poll =
+    options.sidebarPoll === false
+      ? null
+      : await runtime.run('getSidebarState', [], {
+          authMode: 'FULL',
+          ...(options.googleUser !== undefined ? { user: options.googleUser } : {}),
+        });
   const outcome = /data-outcome="([a-z_]+)"/.exec(page.body);
-  return { status: page.status, html: page.body, outcome: outcome ? outcome[1]! : null, authorizationUrl, callbackUrl, sidebar: poll && poll.ok ? poll.value : null };
+  return {
+    status: page.status,
+    html: page.body,
+    outcome: outcome ? outcome[1]! : null,
+    authorizationUrl,
+    callbackUrl,
+    sidebar: poll && poll.ok ? poll.value : null,
+  };
 }

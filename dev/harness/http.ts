@@ -18,7 +18,11 @@ export async function jsonCall(url: string, body?: unknown): Promise<unknown> {
     url,
     body === undefined
       ? { method: 'GET', headers: { Accept: 'application/json' } }
-      : { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify(body) },
+      : {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+          body: JSON.stringify(body),
+        },
   );
   let parsed: unknown = null;
   try {
@@ -27,7 +31,9 @@ export async function jsonCall(url: string, body?: unknown): Promise<unknown> {
     parsed = answer.body;
   }
   if (answer.status < 200 || answer.status >= 300) {
-    throw new Error(`${body === undefined ? 'GET' : 'POST'} ${new URL(url).pathname} answered ${answer.status}: ${answer.body.slice(0, 300)}`);
+    throw new Error(
+      `${body === undefined ? 'GET' : 'POST'} ${new URL(url).pathname} answered ${answer.status}: ${answer.body.slice(0, 300)}`,
+    );
   }
   return parsed;
 }

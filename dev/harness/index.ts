@@ -134,11 +134,16 @@ interface EmulatorClient {
 }
 
 /** Registers the runtime's callback with the emulator's demo client and reads the client's credentials. */
-async function registerRedirectUri(control: (controlPath: string, body?: unknown) => Promise<unknown>, redirectUri: string): Promise<EmulatorClient> {
+async function registerRedirectUri(
+  control: (controlPath: string, body?: unknown) => Promise<unknown>,
+  redirectUri: string,
+): Promise<EmulatorClient> {
   await control('redirect-uris', { add: [redirectUri] });
   const client = (await control('client')) as { client_id?: unknown; client_secret?: unknown };
   if (typeof client.client_id !== 'string' || typeof client.client_secret !== 'string') {
-    throw new Error('GET /_emulator/client did not answer the demo client\'s client_id and client_secret; is this a Merchant Analytics emulator?');
+    throw new Error(
+      "GET /_emulator/client did not answer the demo client's client_id and client_secret; is this a Merchant Analytics emulator?",
+    );
   }
   return { clientId: client.client_id, clientSecret: client.client_secret };
 }

@@ -12,7 +12,15 @@ export interface ConnectionSeen {
 export async function sidebarConnection(runtime: GasRuntime): Promise<ConnectionSeen> {
   const result = await runtime.run('getSidebarState', [], { authMode: 'FULL' });
   if (!result.ok) throw new Error(`getSidebarState failed: ${result.error?.message}`);
-  const view = (result.value as { connection: { state: string; store: { id: string } | null; problem: { userMessage: string; action: string } | null } }).connection;
+  const view = (
+    result.value as {
+      connection: {
+        state: string;
+        store: { id: string } | null;
+        problem: { userMessage: string; action: string } | null;
+      };
+    }
+  ).connection;
   return {
     state: view.state,
     message: view.problem ? view.problem.userMessage : null,
@@ -29,9 +37,14 @@ export interface TokenRequestStats {
 }
 
 /** Token-endpoint counters from /_emulator/stats. */
-export async function tokenRequestStats(control: (p: string, b?: unknown) => Promise<unknown>): Promise<TokenRequestStats> {
+export async function tokenRequestStats(
+  control: (p: string, b?: unknown) => Promise<unknown>,
+): Promise<TokenRequestStats> {
   const stats = (await control('stats')) as {
-    auth: { token_requests: { by_grant_type: Record<string, number>; by_client_auth_method: Record<string, number> }; token_failures: { by_error: Record<string, number> } };
+    auth: {
+      token_requests: { by_grant_type: Record<string, number>; by_client_auth_method: Record<string, number> };
+      token_failures: { by_error: Record<string, number> };
+    };
   };
   const byGrantType = stats.auth.token_requests.by_grant_type;
   return {

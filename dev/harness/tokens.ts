@@ -30,7 +30,10 @@ export function installConnectionToken(runtime: GasRuntime, token: Record<string
   const user = runtime.properties.user;
   user.set(connectionTokenKey(runtime), JSON.stringify(token));
   const scopes = typeof token.scope === 'string' ? token.scope.split(' ').filter(Boolean) : [];
-  user.set(`ma.connectHandoff.${runtime.workbook.id}`, JSON.stringify({ kind: 'connected', store: null, scopes, at: runtime.clock.now() }));
+  user.set(
+    `ma.connectHandoff.${runtime.workbook.id}`,
+    JSON.stringify({ kind: 'connected', store: null, scopes, at: runtime.clock.now() }),
+  );
 }
 
 /** The document's copy of the access token (for formulas and other editors), or null. */

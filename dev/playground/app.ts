@@ -53,7 +53,8 @@ async function readJson(request: http.IncomingMessage): Promise<Record<string, u
   if (text.trim() === '') return {};
   try {
     const value: unknown = JSON.parse(text);
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new BadRequest('Expected a JSON object.');
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+      throw new BadRequest('Expected a JSON object.');
     return value as Record<string, unknown>;
   } catch (error) {
     if (error instanceof BadRequest) throw error;
@@ -62,7 +63,11 @@ async function readJson(request: http.IncomingMessage): Promise<Record<string, u
 }
 
 function send(response: http.ServerResponse, status: number, type: string, body: string): void {
-  response.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
+  response.writeHead(status, {
+    'Content-Type': type,
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+  });
   response.end(body);
 }
 
@@ -95,7 +100,10 @@ async function bundlePageScript(): Promise<string> {
 /** Serves the playground on 127.0.0.1 (port 0 = ephemeral); close() drops open connections too. */
 export async function startPlayground(options: PlaygroundOptions): Promise<Playground> {
   const { stack, distDir } = options;
-  const [pageHtml, pageScript] = await Promise.all([readFile(path.join(__dirname, 'page', 'index.html'), 'utf8'), bundlePageScript()]);
+  const [pageHtml, pageScript] = await Promise.all([
+    readFile(path.join(__dirname, 'page', 'index.html'), 'utf8'),
+    bundlePageScript(),
+  ]);
 
   async function sidebarHtml(): Promise<string> {
     // Read on each request so a rebuild shows up on reload.
@@ -110,7 +118,9 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     if (!stack.runtime.workbook) throw new Error('This runtime has no workbook model.');
     return stack.runtime.workbook as Workbook;
   };
-  const formulas = new FormulaCells(stack.runtime, workbook, async () => customFunctionsOfBundle(await readFile(path.join(distDir, 'Code.js'), 'utf8')));
+  const formulas = new FormulaCells(stack.runtime, workbook, async () =>
+    customFunctionsOfBundle(await readFile(path.join(distDir, 'Code.js'), 'utf8')),
+  );
   const sheetNamed = (name: unknown) => {
     const sheet = typeof name === 'string' ? workbook().sheetByName(name) : undefined;
     if (!sheet) throw new BadRequest(`No sheet named ${JSON.stringify(name)}.`);
@@ -134,7 +144,10 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     }
     const orders = ((await stack.control('truth/orders')) as { data?: OrderRef[] }).data ?? [];
     const id = orderIdFor(typed, orders);
-    if (id === null) throw new BadRequest(`No order ${JSON.stringify(typed)}: type its id (ord_…) or its number as the Orders sheet shows it (#1234).`);
+    if (id === null)
+      throw new BadRequest(
+        `No order ${JSON.stringify(typed)}: type its id (ord_…) or its number as the Orders sheet shows it (#1234).`,
+      );
     return `/_emulator/orders/${encodeURIComponent(id)}/${match[2]!}`;
   }
 
@@ -142,8 +155,10 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const method = request.method ?? 'GET';
     if (method === 'GET' && url.pathname === '/') return send(response, 200, 'text/html; charset=utf-8', pageHtml);
-    if (method === 'GET' && url.pathname === '/playground/page.js') return send(response, 200, 'text/javascript; charset=utf-8', pageScript);
-    if (method === 'GET' && url.pathname === '/playground/sidebar') return send(response, 200, 'text/html; charset=utf-8', await sidebarHtml());
+    if (method === 'GET' && url.pathname === '/playground/page.js')
+      return send(response, 200, 'text/javascript; charset=utf-8', pageScript);
+    if (method === 'GET' && url.pathname === '/playground/sidebar')
+      return send(response, 200, 'text/html; charset=utf-8', await sidebarHtml());
     // The page declares no icon file (a data: URL); a browser that still asks gets an empty answer, not a 404.
     if (method === 'GET' && url.pathname === '/favicon.ico') {
       response.writeHead(204, { 'Cache-Control': 'max-age=86400' }).end();
@@ -158,7 +173,16 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     }
     if (method === 'GET' && url.pathname === '/playground/cells') {
       const sheet = sheetNamed(url.searchParams.get('sheet'));
-      return sendJson(response, 200, gridWindow(sheet, position(url.searchParams.get('from'), 'from'), position(url.searchParams.get('count'), 'count'), formulas));
+      return sendJson(
+        response,
+        200,
+        gridWindow(
+          sheet,
+          position(url.searchParams.get('from'), 'from'),
+          position(url.searchParams.get('count'), 'count'),
+          formulas,
+        ),
+      );
     }
     if (method === 'POST' && url.pathname === '/playground/cell') {
       // A cell typed into, as in Sheets: text that starts with "=" is a formula, other text is parsed (numbers, dates).
@@ -169,7 +193,11 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       if (typeof body.input !== 'string') throw new BadRequest('input must be text.');
       const input = body.input;
       try {
-        sheet.write(row, column, input.startsWith('=') && input.length > 1 ? { formula: input } : userEnteredWrite(input, workbook().timeZone));
+        sheet.write(
+          row,
+          column,
+          input.startsWith('=') && input.length > 1 ? { formula: input } : userEnteredWrite(input, workbook().timeZone),
+        );
       } catch (error) {
         throw new BadRequest(error instanceof Error ? error.message : String(error));
       }
@@ -184,7 +212,9 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     }
     if (method === 'GET' && url.pathname === '/playground/charts') {
       const name = url.searchParams.get('sheet') ?? '';
-      return sendJson(response, 200, { charts: chartViews(stack.runtime.exportJson() as Parameters<typeof chartViews>[0])[name] ?? [] });
+      return sendJson(response, 200, {
+        charts: chartViews(stack.runtime.exportJson() as Parameters<typeof chartViews>[0])[name] ?? [],
+      });
     }
     if (method === 'GET' && url.pathname === '/playground/workbook') {
       return sendJson(response, 200, workbookView(stack.runtime.exportJson(), stack.runtime.triggers));
@@ -193,7 +223,8 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       const body = await readJson(request);
       const name = body.name;
       const args = body.args ?? [];
-      if (typeof name !== 'string' || !IDENTIFIER.test(name) || name.endsWith('_')) throw new BadRequest('name must be a server function name.');
+      if (typeof name !== 'string' || !IDENTIFIER.test(name) || name.endsWith('_'))
+        throw new BadRequest('name must be a server function name.');
       if (!Array.isArray(args)) throw new BadRequest('args must be an array.');
       const result = await stack.runtime.run(name, args, { authMode: 'FULL' });
       return sendJson(response, 200, replyOf(result));
@@ -205,10 +236,13 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       try {
         if (body.edit === 'delete-row') deleteRow(workbook(), sheet, position(body.row, 'row'));
         else if (body.edit === 'insert-column') insertColumnBefore(workbook(), sheet, position(body.column, 'column'));
-        else if (body.edit === 'rename-sheet' && typeof body.name === 'string') renameSheet(workbook(), sheet, body.name);
+        else if (body.edit === 'rename-sheet' && typeof body.name === 'string')
+          renameSheet(workbook(), sheet, body.name);
         else throw new BadRequest('edit must be delete-row, insert-column or rename-sheet (with a name).');
       } catch (error) {
-        throw error instanceof BadRequest ? error : new BadRequest(error instanceof Error ? error.message : String(error));
+        throw error instanceof BadRequest
+          ? error
+          : new BadRequest(error instanceof Error ? error.message : String(error));
       }
       return sendJson(response, 200, { ok: true, sheet: sheet.name });
     }
@@ -231,10 +265,17 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     }
     if (method === 'POST' && url.pathname === '/playground/trigger') {
       const trigger = stack.runtime.triggers.find((t) => t.type === 'CLOCK');
-      if (!trigger) return sendJson(response, 200, { ok: false, error: { name: 'NoTrigger', message: 'No scheduled trigger: set a schedule in the sidebar first.' } });
+      if (!trigger)
+        return sendJson(response, 200, {
+          ok: false,
+          error: { name: 'NoTrigger', message: 'No scheduled trigger: set a schedule in the sidebar first.' },
+        });
       return sendJson(response, 200, replyOf(await stack.runtime.fireTrigger(trigger.uid)));
     }
-    sendJson(response, 404, { ok: false, error: { name: 'NotFound', message: `No playground route ${method} ${url.pathname}` } });
+    sendJson(response, 404, {
+      ok: false,
+      error: { name: 'NotFound', message: `No playground route ${method} ${url.pathname}` },
+    });
   }
 
   // Executions run concurrently, as google.script.run calls and triggers do in Apps Script.
@@ -242,7 +283,11 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     route(request, response).catch((error: unknown) => {
       const status = error instanceof BadRequest ? 400 : 500;
       const message = error instanceof Error ? error.message : String(error);
-      if (!response.headersSent) sendJson(response, status, { ok: false, error: { name: status === 400 ? 'BadRequest' : 'PlaygroundError', message } });
+      if (!response.headersSent)
+        sendJson(response, status, {
+          ok: false,
+          error: { name: status === 400 ? 'BadRequest' : 'PlaygroundError', message },
+        });
       else response.end();
     });
   });
@@ -250,9 +295,13 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
   const wanted = options.port ?? 8080;
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
-      reject(error.code === 'EADDRINUSE'
-        ? new Error(`Port ${wanted} on 127.0.0.1 is busy (another playground, or another program). Start on a free port: npm start -- --port ${wanted === 65535 ? 8081 : wanted + 1}`)
-        : error);
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(
+              `Port ${wanted} on 127.0.0.1 is busy (another playground, or another program). Start on a free port: npm start -- --port ${wanted === 65535 ? 8081 : wanted + 1}`,
+            )
+          : error,
+      );
     });
     server.listen(wanted, '127.0.0.1', resolve);
   });

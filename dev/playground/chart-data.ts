@@ -71,8 +71,12 @@ export function chartView(chart: ChartJson, sheets: Sheets): ChartView {
 }
 
 /** Every sheet's charts, resolved. */
-export function chartViews(exported: { sheets: Sheets; charts?: Record<string, ChartJson[]> }): Record<string, ChartView[]> {
+export function chartViews(exported: {
+  sheets: Sheets;
+  charts?: Record<string, ChartJson[]>;
+}): Record<string, ChartView[]> {
   const out: Record<string, ChartView[]> = {};
-  for (const [sheet, charts] of Object.entries(exported.charts ?? {})) out[sheet] = charts.map((c) => chartView(c, exported.sheets));
+  for (const [sheet, charts] of Object.entries(exported.charts ?? {}))
+    out[sheet] = charts.map((c) => chartView(c, exported.sheets));
   return out;
 }

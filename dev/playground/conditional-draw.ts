@@ -27,13 +27,20 @@ type Read = (row: number, column: number) => Value;
 
 class Unsupported extends Error {}
 
-interface Rgb { red?: number; green?: number; blue?: number }
+interface Rgb {
+  red?: number;
+  green?: number;
+  blue?: number;
+}
 
 function hex(color: unknown): string | undefined {
   if (!color || typeof color !== 'object') return undefined;
   const c = color as Rgb & { rgbColor?: Rgb };
   const rgb = c.rgbColor ?? c;
-  const part = (n: number | undefined) => Math.round(Math.min(1, Math.max(0, n ?? 0)) * 255).toString(16).padStart(2, '0');
+  const part = (n: number | undefined) =>
+    Math.round(Math.min(1, Math.max(0, n ?? 0)) * 255)
+      .toString(16)
+      .padStart(2, '0');
   return `#${part(rgb.red)}${part(rgb.green)}${part(rgb.blue)}`;
 }
 
@@ -52,11 +59,17 @@ export function drawnFormat(format: Record<string, unknown>): DrawnFormat {
 
 // ---- the formula subset -----------------------------------------------------------------------------
 
-type Token = { kind: 'num'; value: number } | { kind: 'str'; value: string } | { kind: 'ref'; text: string } | { kind: 'name'; text: string } | { kind: 'op'; text: string };
+type Token =
+  | { kind: 'num'; value: number }
+  | { kind: 'str'; value: string }
+  | { kind: 'ref'; text: string }
+  | { kind: 'name'; text: string }
+  | { kind: 'op'; text: string };
 
 function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
-  const re = /\s*(?:(\d+(?:\.\d+)?)|"((?:[^"]|"")*)"|(\$?[A-Za-z]{1,3}\$?\d+)(?![A-Za-z0-9_(])|([A-Za-z_][A-Za-z0-9_.]*)|(<=|>=|<>|[=<>(),&]))/y;
+  const re =
+    /\s*(?:(\d+(?:\.\d+)?)|"((?:[^"]|"")*)"|(\$?[A-Za-z]{1,3}\$?\d+)(?![A-Za-z0-9_(])|([A-Za-z_][A-Za-z0-9_.]*)|(<=|>=|<>|[=<>(),&]))/y;
   let at = 0;
   while (at < text.length) {
     if (/^\s*$/.test(text.slice(at))) break;
@@ -79,7 +92,8 @@ function lettersToColumn(letters: string): number {
   return n;
 }
 
-const truthy = (v: Value): boolean => (typeof v === 'boolean' ? v : typeof v === 'number' ? v !== 0 : v !== '' && v.toUpperCase() === 'TRUE');
+const truthy = (v: Value): boolean =>
+  typeof v === 'boolean' ? v : typeof v === 'number' ? v !== 0 : v !== '' && v.toUpperCase() === 'TRUE';
 const text = (v: Value): string => (typeof v === 'boolean' ? (v ? 'TRUE' : 'FALSE') : String(v));
 
 function compare(a: Value, b: Value, op: string): boolean {
@@ -94,12 +108,18 @@ function compare(a: Value, b: Value, op: string): boolean {
     order = x < y ? -1 : x > y ? 1 : 0;
   } else order = typeof left === 'number' ? -1 : typeof right === 'number' ? 1 : typeof left === 'string' ? -1 : 1; // numbers < text < booleans
   switch (op) {
-    case '=': return order === 0;
-    case '<>': return order !== 0;
-    case '<': return order < 0;
-    case '<=': return order <= 0;
-    case '>': return order > 0;
-    default: return order >= 0;
+    case '=':
+      return order === 0;
+    case '<>':
+      return order !== 0;
+    case '<':
+      return order < 0;
+    case '<=':
+      return order <= 0;
+    case '>':
+      return order > 0;
+    default:
+      return order >= 0;
   }
 }
 
@@ -160,18 +180,26 @@ export function evaluateRuleFormula(formula: string, read: Read, shift: { rows: 
       }
       const a = args();
       switch (t.text) {
-        case 'OR': return a.some(truthy);
-        case 'AND': return a.every(truthy);
-        case 'NOT': return !truthy(a[0] ?? '');
-        case 'ISNUMBER': return typeof a[0] === 'number';
-        case 'ISBLANK': return a[0] === '';
-        case 'LEN': return text(a[0] ?? '').length;
-        case 'LEFT': return text(a[0] ?? '').slice(0, typeof a[1] === 'number' ? a[1] : 1);
+        case 'OR':
+          return a.some(truthy);
+        case 'AND':
+          return a.every(truthy);
+        case 'NOT':
+          return !truthy(a[0] ?? '');
+        case 'ISNUMBER':
+          return typeof a[0] === 'number';
+        case 'ISBLANK':
+          return a[0] === '';
+        case 'LEN':
+          return text(a[0] ?? '').length;
+        case 'LEFT':
+          return text(a[0] ?? '').slice(0, typeof a[1] === 'number' ? a[1] : 1);
         case 'RIGHT': {
           const n = typeof a[1] === 'number' ? a[1] : 1;
           return n === 0 ? '' : text(a[0] ?? '').slice(-n);
         }
-        default: throw new Unsupported(`${t.text} is not drawn by the playground`);
+        default:
+          throw new Unsupported(`${t.text} is not drawn by the playground`);
       }
     }
     if (isOp(t, '(')) {
@@ -189,9 +217,13 @@ export function evaluateRuleFormula(formula: string, read: Read, shift: { rows: 
 // ---- rules → cells ------------------------------------------------------------------------------------
 
 function holds(rule: ConditionalFormatRecord, row: number, column: number): boolean {
-  return rule.ranges.some((r) =>
-    row - 1 >= (r.startRowIndex ?? 0) && (r.endRowIndex === undefined || row - 1 < r.endRowIndex) &&
-    column - 1 >= (r.startColumnIndex ?? 0) && (r.endColumnIndex === undefined || column - 1 < r.endColumnIndex));
+  return rule.ranges.some(
+    (r) =>
+      row - 1 >= (r.startRowIndex ?? 0) &&
+      (r.endRowIndex === undefined || row - 1 < r.endRowIndex) &&
+      column - 1 >= (r.startColumnIndex ?? 0) &&
+      (r.endColumnIndex === undefined || column - 1 < r.endColumnIndex),
+  );
 }
 
 function conditionHolds(rule: ConditionalFormatRecord, value: Value, read: Read, row: number, column: number): boolean {
@@ -201,24 +233,53 @@ function conditionHolds(rule: ConditionalFormatRecord, value: Value, read: Read,
   switch (type) {
     case 'CUSTOM_FORMULA': {
       const anchor = rule.ranges[0]!;
-      return truthy(evaluateRuleFormula(values[0] ?? '', read, { rows: row - 1 - (anchor.startRowIndex ?? 0), columns: column - 1 - (anchor.startColumnIndex ?? 0) }));
+      return truthy(
+        evaluateRuleFormula(values[0] ?? '', read, {
+          rows: row - 1 - (anchor.startRowIndex ?? 0),
+          columns: column - 1 - (anchor.startColumnIndex ?? 0),
+        }),
+      );
     }
-    case 'BLANK': return value === '';
-    case 'NOT_BLANK': return value !== '';
-    case 'TEXT_EQ': return value !== '' && text(value).toLowerCase() === (values[0] ?? '').toLowerCase();
-    case 'TEXT_CONTAINS': return text(value).toLowerCase().includes((values[0] ?? '').toLowerCase());
-    case 'TEXT_NOT_CONTAINS': return !text(value).toLowerCase().includes((values[0] ?? '').toLowerCase());
-    case 'TEXT_STARTS_WITH': return text(value).toLowerCase().startsWith((values[0] ?? '').toLowerCase());
-    case 'TEXT_ENDS_WITH': return text(value).toLowerCase().endsWith((values[0] ?? '').toLowerCase());
-    case 'NUMBER_GREATER': return n !== null && n > num(0);
-    case 'NUMBER_GREATER_THAN_EQ': return n !== null && n >= num(0);
-    case 'NUMBER_LESS': return n !== null && n < num(0);
-    case 'NUMBER_LESS_THAN_EQ': return n !== null && n <= num(0);
-    case 'NUMBER_EQ': return n !== null && n === num(0);
-    case 'NUMBER_NOT_EQ': return n !== null && n !== num(0);
-    case 'NUMBER_BETWEEN': return n !== null && n >= num(0) && n <= num(1);
-    case 'NUMBER_NOT_BETWEEN': return n !== null && (n < num(0) || n > num(1));
-    default: throw new Unsupported(`${type} is not drawn by the playground`);
+    case 'BLANK':
+      return value === '';
+    case 'NOT_BLANK':
+      return value !== '';
+    case 'TEXT_EQ':
+      return value !== '' && text(value).toLowerCase() === (values[0] ?? '').toLowerCase();
+    case 'TEXT_CONTAINS':
+      return text(value)
+        .toLowerCase()
+        .includes((values[0] ?? '').toLowerCase());
+    case 'TEXT_NOT_CONTAINS':
+      return !text(value)
+        .toLowerCase()
+        .includes((values[0] ?? '').toLowerCase());
+    case 'TEXT_STARTS_WITH':
+      return text(value)
+        .toLowerCase()
+        .startsWith((values[0] ?? '').toLowerCase());
+    case 'TEXT_ENDS_WITH':
+      return text(value)
+        .toLowerCase()
+        .endsWith((values[0] ?? '').toLowerCase());
+    case 'NUMBER_GREATER':
+      return n !== null && n > num(0);
+    case 'NUMBER_GREATER_THAN_EQ':
+      return n !== null && n >= num(0);
+    case 'NUMBER_LESS':
+      return n !== null && n < num(0);
+    case 'NUMBER_LESS_THAN_EQ':
+      return n !== null && n <= num(0);
+    case 'NUMBER_EQ':
+      return n !== null && n === num(0);
+    case 'NUMBER_NOT_EQ':
+      return n !== null && n !== num(0);
+    case 'NUMBER_BETWEEN':
+      return n !== null && n >= num(0) && n <= num(1);
+    case 'NUMBER_NOT_BETWEEN':
+      return n !== null && (n < num(0) || n > num(1));
+    default:
+      throw new Unsupported(`${type} is not drawn by the playground`);
   }
 }
 
@@ -230,9 +291,16 @@ export interface RuleDrawer {
 }
 
 /** Draws a sheet's rules; `valueAt` is the cell's value as a formula reads it (a formula's answer included). */
-export function ruleDrawer(sheet: SheetModel, valueAt?: (row: number, column: number) => CellScalar | undefined): RuleDrawer {
+export function ruleDrawer(
+  sheet: SheetModel,
+  valueAt?: (row: number, column: number) => CellScalar | undefined,
+): RuleDrawer {
   const read: Read = (row, column) => (valueAt ? valueAt(row, column) : sheet.value(row, column)) ?? '';
-  const rules = sheet.conditionalFormats.map((rule) => ({ rule, format: drawnFormat(rule.format), broken: null as string | null }));
+  const rules = sheet.conditionalFormats.map((rule) => ({
+    rule,
+    format: drawnFormat(rule.format),
+    broken: null as string | null,
+  }));
   return {
     at(row, column) {
       for (const entry of rules) {
@@ -247,7 +315,9 @@ export function ruleDrawer(sheet: SheetModel, valueAt?: (row: number, column: nu
       return undefined;
     },
     get undrawn() {
-      return rules.filter((r) => r.broken !== null).map((r) => `${r.rule.condition.type} ${r.rule.condition.values.join(' ')}: ${r.broken!}`);
+      return rules
+        .filter((r) => r.broken !== null)
+        .map((r) => `${r.rule.condition.type} ${r.rule.condition.values.join(' ')}: ${r.broken!}`);
     },
   };
 }

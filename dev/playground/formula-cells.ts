@@ -22,7 +22,12 @@
  */
 import { columnToLetters } from '../gas-runtime/spreadsheet/a1';
 import { epochToSerial, serialToEpoch } from '../gas-runtime/spreadsheet/dates';
-import { DEFAULT_DATE_FORMAT, DEFAULT_DATETIME_FORMAT, isDateFormat, type CellScalar } from '../gas-runtime/spreadsheet/number-format';
+import {
+  DEFAULT_DATE_FORMAT,
+  DEFAULT_DATETIME_FORMAT,
+  isDateFormat,
+  type CellScalar,
+} from '../gas-runtime/spreadsheet/number-format';
 import type { SheetModel } from '../gas-runtime/spreadsheet/sheet-model';
 import type { Workbook } from '../gas-runtime/spreadsheet/workbook';
 import { formulaMentions, outerCallName, parseFormulaCall, VOLATILE_FUNCTIONS, type FormulaArg } from './formula-call';
@@ -57,7 +62,12 @@ function spillOf(value: unknown, timeZone: string): SpilledCell[][] {
   const cell = (v: unknown): SpilledCell => {
     if (v instanceof Date) {
       const serial = epochToSerial(v.getTime(), timeZone);
-      return { value: serial, format: Number.isInteger(Math.round(serial * 86_400_000) / 86_400_000) ? DEFAULT_DATE_FORMAT : DEFAULT_DATETIME_FORMAT };
+      return {
+        value: serial,
+        format: Number.isInteger(Math.round(serial * 86_400_000) / 86_400_000)
+          ? DEFAULT_DATE_FORMAT
+          : DEFAULT_DATETIME_FORMAT,
+      };
     }
     if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') return { value: v };
     return { value: '' };
@@ -114,12 +124,14 @@ export class FormulaCells {
    */
   recalculateStale(sheet: SheetModel): Promise<void> {
     const pending: Array<Promise<void>> = [];
-    sheet.rows.forEach((data, i) => data?.f?.forEach((f, c) => {
-      if (f === undefined) return;
-      this.resultAt(sheet, i + 1, c + 1);
-      const entry = this.sheetEntries(sheet).get(key(i + 1, c + 1));
-      if (entry) pending.push(entry.done);
-    }));
+    sheet.rows.forEach((data, i) =>
+      data?.f?.forEach((f, c) => {
+        if (f === undefined) return;
+        this.resultAt(sheet, i + 1, c + 1);
+        const entry = this.sheetEntries(sheet).get(key(i + 1, c + 1));
+        if (entry) pending.push(entry.done);
+      }),
+    );
     return Promise.all(pending).then(() => undefined);
   }
 
@@ -131,7 +143,11 @@ export class FormulaCells {
   /** True when the entry answers the formula the cell holds now (the same entry of the same text). */
   private answers(entry: Entry, sheet: SheetModel, row: number, column: number): boolean {
     const formula = sheet.formula(row, column);
-    return entry.formula === formula && entry.entered === sheet.formulaEntry(row, column) && entry.args === this.argumentsKey(sheet, formula);
+    return (
+      entry.formula === formula &&
+      entry.entered === sheet.formulaEntry(row, column) &&
+      entry.args === this.argumentsKey(sheet, formula)
+    );
   }
 
   /** True while any formula of the sheet is still running. */
@@ -162,7 +178,11 @@ export class FormulaCells {
       for (let r = 0; r < cells.length && !blockedBy; r++) {
         for (let c = 0; c < (cells[r]?.length ?? 0); c++) {
           if (r === 0 && c === 0) continue;
-          if (sheet.value(row + r, column + c) !== undefined || sheet.formula(row + r, column + c) !== undefined || claimed.has(key(row + r, column + c))) {
+          if (
+            sheet.value(row + r, column + c) !== undefined ||
+            sheet.formula(row + r, column + c) !== undefined ||
+            claimed.has(key(row + r, column + c))
+          ) {
             blockedBy = `${columnToLetters(column + c)}${row + r}`;
             break;
           }
@@ -175,7 +195,13 @@ export class FormulaCells {
   }
 
   private start(sheet: SheetModel, row: number, column: number, formula: string): Entry {
-    const entry: Entry = { formula, entered: sheet.formulaEntry(row, column), args: this.argumentsKey(sheet, formula), result: { state: 'pending' }, done: Promise.resolve() };
+    const entry: Entry = {
+      formula,
+      entered: sheet.formulaEntry(row, column),
+      args: this.argumentsKey(sheet, formula),
+      result: { state: 'pending' },
+      done: Promise.resolve(),
+    };
     this.sheetEntries(sheet).set(key(row, column), entry);
     entry.done = this.evaluate(sheet, formula).then((result) => {
       entry.result = result;
@@ -189,13 +215,25 @@ export class FormulaCells {
     const outer = outerCallName(formula);
     if (outer !== null && names.includes(outer)) {
       const volatile = this.volatileIn(formula, sheet, new Set());
-      if (volatile) return { state: 'loading', reason: `Sheets never runs ${outer} with ${volatile}() in its arguments: the cell stays "Loading...".` };
+      if (volatile)
+        return {
+          state: 'loading',
+          reason: `Sheets never runs ${outer} with ${volatile}() in its arguments: the cell stays "Loading...".`,
+        };
     }
     if (!call) {
-      return { state: 'error', code: '#N/A', message: `The playground computes only Merchant Analytics functions called with values or cell references (${names.join(', ')}).` };
+      return {
+        state: 'error',
+        code: '#N/A',
+        message: `The playground computes only Merchant Analytics functions called with values or cell references (${names.join(', ')}).`,
+      };
     }
     if (!names.includes(call.name)) {
-      return { state: 'error', code: '#N/A', message: `'${call.name}' is not a Merchant Analytics function: the playground computes only those (${names.join(', ')}); Sheets computes its own.` };
+      return {
+        state: 'error',
+        code: '#N/A',
+        message: `'${call.name}' is not a Merchant Analytics function: the playground computes only those (${names.join(', ')}); Sheets computes its own.`,
+      };
     }
     const wb = this.workbook();
     let args: unknown[];
@@ -205,8 +243,10 @@ export class FormulaCells {
       return { state: 'error', code: '#ERROR!', message: error instanceof Error ? error.message : String(error) };
     }
     const result: RunResultLike = await this.runtime.run(call.name, args, { authMode: 'CUSTOM_FUNCTION' });
-    if (result.timedOut) return { state: 'error', code: '#ERROR!', message: 'Exceeded maximum execution time (line 0).' };
-    if (!result.ok) return { state: 'error', code: '#ERROR!', message: result.error?.message ?? 'The function failed.' };
+    if (result.timedOut)
+      return { state: 'error', code: '#ERROR!', message: 'Exceeded maximum execution time (line 0).' };
+    if (!result.ok)
+      return { state: 'error', code: '#ERROR!', message: result.error?.message ?? 'The function failed.' };
     return { state: 'value', cells: spillOf(result.value, wb.timeZone) };
   }
 
@@ -244,13 +284,17 @@ export class FormulaCells {
     const call = formula === undefined ? null : parseFormulaCall(formula);
     if (!call) return '';
     const wb = this.workbook();
-    return JSON.stringify(call.args.map((arg) => {
-      if (arg.kind === 'value') return arg.value;
-      const target = arg.sheetName === undefined ? sheet : wb.sheetByName(arg.sheetName);
-      if (!target) return null;
-      const formulas = Array.from({ length: arg.numRows }, (_, r) => Array.from({ length: arg.numColumns }, (_, c) => target.formula(arg.row + r, arg.column + c) ?? ''));
-      return [this.argument(arg, sheet, wb), formulas];
-    }));
+    return JSON.stringify(
+      call.args.map((arg) => {
+        if (arg.kind === 'value') return arg.value;
+        const target = arg.sheetName === undefined ? sheet : wb.sheetByName(arg.sheetName);
+        if (!target) return null;
+        const formulas = Array.from({ length: arg.numRows }, (_, r) =>
+          Array.from({ length: arg.numColumns }, (_, c) => target.formula(arg.row + r, arg.column + c) ?? ''),
+        );
+        return [this.argument(arg, sheet, wb), formulas];
+      }),
+    );
   }
 
   /** A formula argument as Sheets hands it to a custom function. */
@@ -261,10 +305,13 @@ export class FormulaCells {
     const read = (r: number, c: number): unknown => {
       const value = target.value(r, c);
       if (value === undefined) return '';
-      if (typeof value === 'number' && isDateFormat(target.format(r, c))) return new Date(serialToEpoch(value, wb.timeZone));
+      if (typeof value === 'number' && isDateFormat(target.format(r, c)))
+        return new Date(serialToEpoch(value, wb.timeZone));
       return value;
     };
     if (arg.numRows === 1 && arg.numColumns === 1) return read(arg.row, arg.column);
-    return Array.from({ length: arg.numRows }, (_, r) => Array.from({ length: arg.numColumns }, (_, c) => read(arg.row + r, arg.column + c)));
+    return Array.from({ length: arg.numRows }, (_, r) =>
+      Array.from({ length: arg.numColumns }, (_, c) => read(arg.row + r, arg.column + c)),
+    );
   }
 }

@@ -4,7 +4,11 @@ import path from 'node:path';
 const SHIM_PATH = path.join(__dirname, 'public', 'gas-shim.js');
 
 /** The sidebar page with the google.script.run shim as the first script of <head>, before the add-on's own. */
-export async function injectShim(sidebarHtml: string, globalNames: readonly string[], runPath = '/playground/run'): Promise<string> {
+export async function injectShim(
+  sidebarHtml: string,
+  globalNames: readonly string[],
+  runPath = '/playground/run',
+): Promise<string> {
   const setup = `window.__GAS_GLOBALS__=${JSON.stringify(globalNames)};window.__GAS_RUN_PATH__=${JSON.stringify(runPath)};`;
   const script = `${setup}\n${await readFile(SHIM_PATH, 'utf8')}`.replace(/<\/script/gi, '<\\/script');
   const tag = `<script>${script}</script>`;

@@ -6,7 +6,13 @@
  * bold, formula results (formula-cells.ts) spilled into the cells around them, and the fills and
  * text styles of the sheet's conditional format rules (conditional-draw.ts).
  */
-import { displayValue, DEFAULT_DATE_FORMAT, DEFAULT_DATETIME_FORMAT, isDateFormat, type CellScalar } from '../gas-runtime/spreadsheet/number-format';
+import {
+  displayValue,
+  DEFAULT_DATE_FORMAT,
+  DEFAULT_DATETIME_FORMAT,
+  isDateFormat,
+  type CellScalar,
+} from '../gas-runtime/spreadsheet/number-format';
 import type { SheetModel } from '../gas-runtime/spreadsheet/sheet-model';
 import type { Workbook } from '../gas-runtime/spreadsheet/workbook';
 import { ruleDrawer } from './conditional-draw';
@@ -102,7 +108,12 @@ export function gridWindow(sheet: SheetModel, from: number, count: number, formu
       });
     });
   }
-  const blocked = new Map(formulas.spills(sheet).filter((s) => s.blockedBy).map((s) => [`${s.row}:${s.column}`, s.blockedBy!]));
+  const blocked = new Map(
+    formulas
+      .spills(sheet)
+      .filter((s) => s.blockedBy)
+      .map((s) => [`${s.row}:${s.column}`, s.blockedBy!]),
+  );
   const columns = Math.max(sheet.maxColumns, sheet.lastColumn());
   const rules = sheet.conditionalFormats.length > 0 ? ruleDrawer(sheet) : null;
   const rows: Array<Array<GridCell | null>> = [];
@@ -116,7 +127,11 @@ export function gridWindow(sheet: SheetModel, from: number, count: number, formu
         const result = formulas.resultAt(sheet, r, c);
         const at = `${r}:${c}`;
         if (blocked.has(at)) {
-          cell = { t: '#REF!', k: 'e', message: `Array result was not expanded because it would overwrite data in ${blocked.get(at)!}.` };
+          cell = {
+            t: '#REF!',
+            k: 'e',
+            message: `Array result was not expanded because it would overwrite data in ${blocked.get(at)!}.`,
+          };
         } else if (!result || result.state === 'pending' || result.state === 'loading') cell = { t: 'Loading...' };
         else if (result.state === 'error') cell = { t: result.code, k: 'e', message: result.message };
         // A formula's answer shows in its cell's own number format, as in Sheets; else the one its value implies (a date).
@@ -148,5 +163,7 @@ export function gridWindow(sheet: SheetModel, from: number, count: number, formu
     rows.push(line);
   }
   const undrawn = rules?.undrawn ?? [];
-  return undrawn.length > 0 ? { sheet: sheet.name, from: first, rows, undrawnRules: undrawn } : { sheet: sheet.name, from: first, rows };
+  return undrawn.length > 0
+    ? { sheet: sheet.name, from: first, rows, undrawnRules: undrawn }
+    : { sheet: sheet.name, from: first, rows };
 }

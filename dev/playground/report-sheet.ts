@@ -24,14 +24,22 @@ function reportCells(today: string): Array<[number, number, string]> {
   const { start, end, yearStart } = lastMonth(today);
   return [
     [1, 1, 'Report: example formulas (click a cell to see its formula; type your own anywhere)'],
-    [3, 1, 'Period start'], [3, 2, start],
-    [4, 1, 'Period end'], [4, 2, end],
-    [6, 1, 'Net profit'], [6, 2, '=PROFIT_SUMMARY(B3, B4, "net_profit")'],
-    [7, 1, 'Contribution margin (CM3)'], [7, 2, '=PROFIT_SUMMARY(B3, B4, "cm3")'],
-    [8, 1, 'Net margin %'], [8, 2, '=PROFIT_SUMMARY(B3, B4, "net_margin_pct")'],
-    [10, 1, 'How fresh the data is'], [11, 1, '=MA_FRESHNESS()'],
-    [10, 4, 'Last 7 days of the period'], [11, 4, `=PROFIT_DAILY("${addDays(end, -6)}", B4, "net_revenue, net_profit")`],
-    [20, 1, 'Month by month this year'], [21, 1, `=PROFIT_MONTHLY("${yearStart}", B4, "net_revenue, cm3, net_profit")`],
+    [3, 1, 'Period start'],
+    [3, 2, start],
+    [4, 1, 'Period end'],
+    [4, 2, end],
+    [6, 1, 'Net profit'],
+    [6, 2, '=PROFIT_SUMMARY(B3, B4, "net_profit")'],
+    [7, 1, 'Contribution margin (CM3)'],
+    [7, 2, '=PROFIT_SUMMARY(B3, B4, "cm3")'],
+    [8, 1, 'Net margin %'],
+    [8, 2, '=PROFIT_SUMMARY(B3, B4, "net_margin_pct")'],
+    [10, 1, 'How fresh the data is'],
+    [11, 1, '=MA_FRESHNESS()'],
+    [10, 4, 'Last 7 days of the period'],
+    [11, 4, `=PROFIT_DAILY("${addDays(end, -6)}", B4, "net_revenue, net_profit")`],
+    [20, 1, 'Month by month this year'],
+    [21, 1, `=PROFIT_MONTHLY("${yearStart}", B4, "net_revenue, cm3, net_profit")`],
   ];
 }
 

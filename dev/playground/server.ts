@@ -28,7 +28,8 @@ function parseArgs(argv: string[]): CliOptions {
     };
     const int = (min: number, max: number): number => {
       const n = Number(need());
-      if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${flag} must be a whole number from ${min} to ${max}`);
+      if (!Number.isInteger(n) || n < min || n > max)
+        throw new Error(`${flag} must be a whole number from ${min} to ${max}`);
       return n;
     };
     if (flag === '--port') options.port = int(0, 65535);
@@ -36,11 +37,13 @@ function parseArgs(argv: string[]): CliOptions {
     else if (flag === '--seed') options.seed = int(0, Number.MAX_SAFE_INTEGER);
     else if (flag === '--plan') {
       const plan = need();
-      if (plan !== 'starter' && plan !== 'pro' && plan !== 'plus') throw new Error('--plan must be starter, pro or plus');
+      if (plan !== 'starter' && plan !== 'pro' && plan !== 'plus')
+        throw new Error('--plan must be starter, pro or plus');
       options.plan = plan;
     } else if (flag === '--api') {
       const url = need();
-      if (!/^https?:\/\/(127\.0\.0\.1|localhost)(:\d+)?(\/|$)/.test(url)) throw new Error('--api must be a loopback http URL, e.g. http://127.0.0.1:8787');
+      if (!/^https?:\/\/(127\.0\.0\.1|localhost)(:\d+)?(\/|$)/.test(url))
+        throw new Error('--api must be a loopback http URL, e.g. http://127.0.0.1:8787');
       options.apiUrl = url.replace(/\/+$/, '');
     } else throw new Error(`Unknown option ${flag}. Options: --port, --orders, --seed, --plan, --api`);
   }
@@ -49,8 +52,17 @@ function parseArgs(argv: string[]): CliOptions {
 
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
-  const stack = await startStack({ orders: options.orders, seed: options.seed, plan: options.plan, apiUrl: options.apiUrl });
-  const playground = await startPlayground({ stack, distDir: path.resolve(__dirname, '../../dist'), port: options.port }).catch(async (error: unknown) => {
+  const stack = await startStack({
+    orders: options.orders,
+    seed: options.seed,
+    plan: options.plan,
+    apiUrl: options.apiUrl,
+  });
+  const playground = await startPlayground({
+    stack,
+    distDir: path.resolve(__dirname, '../../dist'),
+    port: options.port,
+  }).catch(async (error: unknown) => {
     await stack.close();
     throw error;
   });

@@ -19,7 +19,11 @@ export interface TriggerLike {
 }
 
 export interface PlaygroundRuntime {
-  run(functionName: string, args?: unknown[], options?: { authMode?: 'NONE' | 'LIMITED' | 'FULL' | 'CUSTOM_FUNCTION' }): Promise<RunResultLike>;
+  run(
+    functionName: string,
+    args?: unknown[],
+    options?: { authMode?: 'NONE' | 'LIMITED' | 'FULL' | 'CUSTOM_FUNCTION' },
+  ): Promise<RunResultLike>;
   fireTrigger(triggerUid: string): Promise<RunResultLike>;
   readonly triggers: readonly TriggerLike[];
   exportJson(): { sheets: Record<string, unknown[][]> };

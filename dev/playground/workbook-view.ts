@@ -20,14 +20,23 @@ export interface WorkbookView {
 }
 
 /** What the page shows of the workbook: the first PREVIEW_ROWS rows of each sheet (a large sheet stays cheap to send) and the triggers. */
-export function workbookView(exported: { sheets: Record<string, unknown[][]>; charts?: Record<string, ChartJson[]> }, triggers: readonly TriggerLike[]): WorkbookView {
+export function workbookView(
+  exported: { sheets: Record<string, unknown[][]>; charts?: Record<string, ChartJson[]> },
+  triggers: readonly TriggerLike[],
+): WorkbookView {
   return {
     sheets: Object.entries(exported.sheets).map(([name, rows]) => ({
       name,
       rows: rows.slice(0, PREVIEW_ROWS + 1),
       totalRows: rows.length,
     })),
-    triggers: triggers.map((t) => ({ uid: t.uid, handlerFunction: t.handlerFunction, type: t.type, everyHours: t.everyHours, atHour: t.atHour })),
+    triggers: triggers.map((t) => ({
+      uid: t.uid,
+      handlerFunction: t.handlerFunction,
+      type: t.type,
+      everyHours: t.everyHours,
+      atHour: t.atHour,
+    })),
     charts: chartViews(exported as Parameters<typeof chartViews>[0]),
   };
 }

@@ -10,7 +10,20 @@ export interface ClosedMonthView {
   currency: string | null;
 }
 
-const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTH_NAMES = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const SYMBOLS: Readonly<Record<string, string>> = { USD: '$', EUR: '€', GBP: '£', JPY: '¥', CAD: 'CA$', AUD: 'A$' };
 
 export function monthName(month: string): string {
@@ -33,6 +46,7 @@ export function closedMonthText(view: ClosedMonthView, all: readonly ClosedMonth
   const name = sameName ? `${monthName(view.month)} ${view.month.slice(0, 4)}` : monthName(view.month);
   const basis = view.basisChanged ? ' (the basis of the figures changed since: compare with care)' : '';
   if (view.changedValues === 0) return `${name}: no change since you closed it${basis}`;
-  if (view.netProfitChange === 0) return `${name} changed since you closed it (${view.changedValues} values on ${view.changedDays} days; net profit unchanged)${basis}`;
+  if (view.netProfitChange === 0)
+    return `${name} changed since you closed it (${view.changedValues} values on ${view.changedDays} days; net profit unchanged)${basis}`;
   return `${name} changed by ${signedMoney(view.netProfitChange, view.currency)} net profit since you closed it${basis}`;
 }

@@ -33,7 +33,12 @@ export function money(amount: number, currency: string | null): string {
 
 /** "1 order in EUR (€56.00), 2 orders in CHF (1,234.50 CHF)"; '' when there are none. */
 export function otherCurrenciesText(others: readonly CurrencyGap[]): string {
-  return others.map((g) => `${count(g.orders)} ${g.orders === 1 ? 'order' : 'orders'} in ${g.currency} (${g.netRevenue === null ? 'net revenue unknown' : money(g.netRevenue, g.currency)})`).join(', ');
+  return others
+    .map(
+      (g) =>
+        `${count(g.orders)} ${g.orders === 1 ? 'order' : 'orders'} in ${g.currency} (${g.netRevenue === null ? 'net revenue unknown' : money(g.netRevenue, g.currency)})`,
+    )
+    .join(', ');
 }
 
 export function costGapsText(view: CostGapsView): string {

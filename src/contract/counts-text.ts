@@ -6,7 +6,16 @@
 import type { SyncCounts } from './sidebar';
 
 export function emptyCounts(): SyncCounts {
-  return { ordersAdded: 0, ordersUpdated: 0, ordersCancelled: 0, ordersGone: 0, lineItems: 0, products: 0, variants: 0, days: 0 };
+  return {
+    ordersAdded: 0,
+    ordersUpdated: 0,
+    ordersCancelled: 0,
+    ordersGone: 0,
+    lineItems: 0,
+    products: 0,
+    variants: 0,
+    days: 0,
+  };
 }
 
 export function sumCounts(a: SyncCounts, b: SyncCounts): SyncCounts {
@@ -24,7 +33,15 @@ export function sumCounts(a: SyncCounts, b: SyncCounts): SyncCounts {
 
 /** Rows written in all: 0 means the run found nothing that changed. */
 export function rowsWritten(counts: SyncCounts): number {
-  return counts.ordersAdded + counts.ordersUpdated + counts.ordersGone + counts.lineItems + counts.products + counts.variants + counts.days;
+  return (
+    counts.ordersAdded +
+    counts.ordersUpdated +
+    counts.ordersGone +
+    counts.lineItems +
+    counts.products +
+    counts.variants +
+    counts.days
+  );
 }
 
 function n(value: number): string {
@@ -52,7 +69,16 @@ export function countsText(counts: SyncCounts): string {
   ].join(' · ');
 }
 
-const ORDER: ReadonlyArray<keyof SyncCounts> = ['ordersAdded', 'ordersUpdated', 'ordersCancelled', 'ordersGone', 'lineItems', 'products', 'variants', 'days'];
+const ORDER: ReadonlyArray<keyof SyncCounts> = [
+  'ordersAdded',
+  'ordersUpdated',
+  'ordersCancelled',
+  'ordersGone',
+  'lineItems',
+  'products',
+  'variants',
+  'days',
+];
 
 /** The counts as 8 numbers (kept with each recent run in document properties, where space is short). */
 export function packCounts(counts: SyncCounts): number[] {
@@ -61,7 +87,12 @@ export function packCounts(counts: SyncCounts): number[] {
 
 /** Null when `packed` is not what packCounts wrote (a record from an older version). */
 export function unpackCounts(packed: unknown): SyncCounts | null {
-  if (!Array.isArray(packed) || packed.length !== ORDER.length || !packed.every((n) => typeof n === 'number' && Number.isFinite(n))) return null;
+  if (
+    !Array.isArray(packed) ||
+    packed.length !== ORDER.length ||
+    !packed.every((n) => typeof n === 'number' && Number.isFinite(n))
+  )
+    return null;
   const counts = emptyCounts();
   ORDER.forEach((key, i) => (counts[key] = packed[i] as number));
   return counts;

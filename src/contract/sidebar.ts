@@ -10,14 +10,7 @@ import type { SkippedView } from './skipped-text';
 
 /** What the user should do about a problem; every problem the sidebar shows carries one. */
 export type UserAction =
-  | 'retry_later'
-  | 'refresh'
-  | 'reconnect'
-  | 'wait'
-  | 'contact_operator'
-  | 'fix_request'
-  | 'connect'
-  | 'configure';
+  'retry_later' | 'refresh' | 'reconnect' | 'wait' | 'contact_operator' | 'fix_request' | 'connect' | 'configure';
 
 export interface ProblemView {
   /** ApiError code, connection state or 'internal' — for support, never parsed by the sidebar. */
@@ -232,7 +225,9 @@ export interface ColumnsView {
 }
 
 /** What setColumns takes: a preset per table, or a custom list of headers. */
-export type ColumnChoiceRequest = Partial<Record<'Orders' | 'Line items', { preset: ColumnPresetName; columns?: string[] }>>;
+export type ColumnChoiceRequest = Partial<
+  Record<'Orders' | 'Line items', { preset: ColumnPresetName; columns?: string[] }>
+>;
 
 /** Failure e-mails: on, and to whom (the account that switched them on). */
 export interface FailureNoticeView {

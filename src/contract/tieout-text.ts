@@ -38,7 +38,8 @@ function count(n: number): string {
 /** "Checks: all 183 days tie out" / "✗ 2026-10-03, 2026-10-07 do not tie out". */
 export function tieoutText(view: TieoutView): string {
   const window = view.cutFrom ? ` (from ${view.cutFrom}: your plan shows no older history)` : '';
-  if (view.failedCount === 0) return `Checks: all ${count(view.days)} ${view.days === 1 ? 'day ties' : 'days tie'} out${window}.`;
+  if (view.failedCount === 0)
+    return `Checks: all ${count(view.days)} ${view.days === 1 ? 'day ties' : 'days tie'} out${window}.`;
   const more = view.failedCount - view.failedDays.length;
   const named = view.failedDays.join(', ') + (more > 0 ? ` and ${count(more)} more` : '');
   return `✗ ${named} ${view.failedCount === 1 ? 'does' : 'do'} not tie out${window}.`;

@@ -27,7 +27,9 @@ export class NotConfiguredError extends Error {
   readonly userMessage: string;
 
   constructor(missing: string[], problem?: string) {
-    super(`Merchant Analytics is not set up for this deployment: ${problem ?? `missing script properties ${missing.join(', ')}`}.`);
+    super(
+      `Merchant Analytics is not set up for this deployment: ${problem ?? `missing script properties ${missing.join(', ')}`}.`,
+    );
     this.name = 'NotConfiguredError';
     this.missing = missing;
     this.userMessage =
@@ -50,10 +52,14 @@ function scriptSettingsOnce(): Record<string, string> {
 export function getDeploymentConfig(): DeploymentConfig {
   const props = scriptSettingsOnce();
   const read = (key: string): string => (props[key] ?? '').trim();
-  const missing = [CONFIG_KEYS.apiBaseUrl, CONFIG_KEYS.clientId, CONFIG_KEYS.clientSecret].filter((key) => read(key) === '');
+  const missing = [CONFIG_KEYS.apiBaseUrl, CONFIG_KEYS.clientId, CONFIG_KEYS.clientSecret].filter(
+    (key) => read(key) === '',
+  );
   if (missing.length > 0) throw new NotConfiguredError(missing);
   // The API root with or without its /api/v1 suffix or a trailing slash: every caller appends paths to the root.
-  const apiBaseUrl = read(CONFIG_KEYS.apiBaseUrl).replace(/\/+$/, '').replace(/\/api\/v1$/i, '');
+  const apiBaseUrl = read(CONFIG_KEYS.apiBaseUrl)
+    .replace(/\/+$/, '')
+    .replace(/\/api\/v1$/i, '');
   if (!/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(apiBaseUrl)) {
     throw new NotConfiguredError([CONFIG_KEYS.apiBaseUrl], `${CONFIG_KEYS.apiBaseUrl} is not an http(s) address`);
   }

@@ -9,11 +9,28 @@ import { currentSpreadsheet } from './platform/context';
 import { handleAuthCallback as completeAuthorization, type AuthCallbackRequest } from './auth';
 import { buildAddOnMenu, openSidebar, showEnvironmentDialog, showHelpDialog } from './menu';
 import * as sidebar from './sidebar';
-import type { CloseMonthResult, ConnectStart, DashboardResult, FailureNoticeView, ScheduleView, SidebarState, SyncProgress } from '../contract/sidebar';
+import type {
+  CloseMonthResult,
+  ConnectStart,
+  DashboardResult,
+  FailureNoticeView,
+  ScheduleView,
+  SidebarState,
+  SyncProgress,
+} from '../contract/sidebar';
 import { closeMonth as closeMonthSnapshot } from './finance/close-month';
 import { insertDashboard as insertPnlDashboard } from './finance/dashboard';
 import { refreshDashboardPeriodsOnOpen } from './finance/dashboard-periods';
-import { maFreshness, productCost, profitDaily, profitMonthlyLaidOut, profitOrder, profitSummary, refreshFormulas, type Table } from './functions';
+import {
+  maFreshness,
+  productCost,
+  profitDaily,
+  profitMonthlyLaidOut,
+  profitOrder,
+  profitSummary,
+  refreshFormulas,
+  type Table,
+} from './functions';
 import { profitTieout } from './functions/tieout';
 import { checkConnection, type ConnectionCheck } from './api/connection-check';
 import * as sync from './sync';
@@ -84,7 +101,11 @@ export function syncNowFromMenu(): void {
 export function refreshFormulasFromMenu(): void {
   refuseInCell('refreshFormulasFromMenu');
   const { formulas } = refreshFormulas();
-  currentSpreadsheet('refreshing formulas').toast(formulas === 1 ? '1 formula recalculates.' : `${formulas} formulas recalculate.`, 'Merchant Analytics', 5);
+  currentSpreadsheet('refreshing formulas').toast(
+    formulas === 1 ? '1 formula recalculates.' : `${formulas} formulas recalculate.`,
+    'Merchant Analytics',
+    5,
+  );
 }
 
 /**
@@ -344,7 +365,10 @@ export function checkApiConnection(tokenMode?: 'trigger' | 'custom_function'): C
 export function onScheduledSync(e?: unknown): sync.SyncProgress {
   refuseInCell('onScheduledSync', e);
   // Fired by its clock trigger (the event names it), the run counts against the daily trigger runtime.
-  const triggerUid = typeof e === 'object' && e !== null && typeof (e as { triggerUid?: unknown }).triggerUid === 'string' ? (e as { triggerUid: string }).triggerUid : null;
+  const triggerUid =
+    typeof e === 'object' && e !== null && typeof (e as { triggerUid?: unknown }).triggerUid === 'string'
+      ? (e as { triggerUid: string }).triggerUid
+      : null;
   return sync.runScheduledSync({ trigger: triggerUid !== null, triggerUid });
 }
 
@@ -357,7 +381,10 @@ export function onScheduledSync(e?: unknown): sync.SyncProgress {
  */
 export function reconcileOrdersNow(budgetMs?: number): sync.SyncProgress {
   refuseInCell('reconcileOrdersNow');
-  const budget = Math.min(typeof budgetMs === 'number' && budgetMs > 0 ? budgetMs : EXECUTION_LIMIT_MS, EXECUTION_LIMIT_MS);
+  const budget = Math.min(
+    typeof budgetMs === 'number' && budgetMs > 0 ? budgetMs : EXECUTION_LIMIT_MS,
+    EXECUTION_LIMIT_MS,
+  );
   return sync.runSyncStep({ jobs: ['reconcile', 'daily'], budgetMs: budget });
 }
 

@@ -13,7 +13,7 @@ export const MENU_ITEMS = [
   { caption: 'Sync now', functionName: 'syncNowFromMenu' },
   { caption: 'Insert P&L dashboard', functionName: 'insertDashboard' },
   { caption: 'Refresh formulas', functionName: 'refreshFormulasFromMenu' },
-  { caption: 'Check the add-on\'s environment', functionName: 'showEnvironmentCheck' },
+  { caption: "Check the add-on's environment", functionName: 'showEnvironmentCheck' },
   { caption: 'Help', functionName: 'showHelp' },
 ] as const;
 
@@ -29,7 +29,7 @@ export function openSidebar(): void {
 }
 
 export const HELP_TEXT = [
-  'Merchant Analytics copies your store\'s orders, line items, products and daily profit and loss into this spreadsheet.',
+  "Merchant Analytics copies your store's orders, line items, products and daily profit and loss into this spreadsheet.",
   '1. Open the sidebar (Extensions → Merchant Analytics → Open sidebar) and connect your store.',
   '2. Press "Sync now" for the first copy; choose a schedule to keep the sheets current.',
   '3. Use =PROFIT_SUMMARY(start, end, "net_profit"), =PROFIT_DAILY(start, end) and =PROFIT_MONTHLY(start, end) in any cell; "Refresh formulas" recalculates them.',
@@ -45,7 +45,10 @@ export function showHelpDialog(): void {
 export function showEnvironmentDialog(): void {
   recordEnvironment('sidebar');
   const spreadsheet = currentSpreadsheet('checking the environment');
-  const report = environmentReport(recordedEnvironments(spreadsheetIdOf(spreadsheet)), spreadsheet.getSpreadsheetTimeZone());
+  const report = environmentReport(
+    recordedEnvironments(spreadsheetIdOf(spreadsheet)),
+    spreadsheet.getSpreadsheetTimeZone(),
+  );
   const ui = SpreadsheetApp.getUi();
   ui.alert('Merchant Analytics — environment', report, ui.ButtonSet.OK);
 }

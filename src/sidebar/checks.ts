@@ -46,7 +46,14 @@ export function renderChecks(state: SidebarState): void {
 }
 
 function progressOf(step: RunStepView, counts: SyncProgress['counts']): SyncProgress {
-  return { done: step.done, phase: step.done ? 'Checked every order' : RECONCILE_PHASE, counts, fraction: step.fraction, problem: null, pausedUntil: step.pausedUntil };
+  return {
+    done: step.done,
+    phase: step.done ? 'Checked every order' : RECONCILE_PHASE,
+    counts,
+    fraction: step.fraction,
+    problem: null,
+    pausedUntil: step.pausedUntil,
+  };
 }
 
 function goneText(gone: number): string {

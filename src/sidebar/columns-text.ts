@@ -15,7 +15,8 @@ function perOrder(n: number): string {
 }
 
 export function fitText(fit: ColumnFitView | null): string {
-  if (!fit) return 'How many orders fit in 10 M cells is known after the first sync (it depends on the line items per order).';
+  if (!fit)
+    return 'How many orders fit in 10 M cells is known after the first sync (it depends on the line items per order).';
   return `In 10 M cells: about ${aboutCount(fit.essentials)} orders with Essentials, ${aboutCount(fit.all)} with All (${perOrder(fit.lineItemsPerOrder)} line items per order).`;
 }
 
@@ -25,7 +26,8 @@ export function chosenFitText(fit: ColumnFitView | null): string | null {
 }
 
 /** Said wherever columns are no longer synced: deleting them is the only way their cells are freed. */
-export const NOT_SYNCED_SPACE = 'Columns no longer synced still take space until you delete them (right-click the column letter → Delete column).';
+export const NOT_SYNCED_SPACE =
+  'Columns no longer synced still take space until you delete them (right-click the column letter → Delete column).';
 
 /**
  * What the sheets hold beside the choice: after Apply and a sync, the columns no longer synced keep
@@ -35,7 +37,8 @@ export const NOT_SYNCED_SPACE = 'Columns no longer synced still take space until
 export function heldFitText(fit: ColumnFitView | null): string | null {
   const count = fit?.notSyncedColumns ?? 0;
   if (!fit || count === 0 || fit.held === undefined || fit.heldCellsPerOrder === undefined) return null;
-  const columns = count === 1 ? '1 column no longer synced' : `${count.toLocaleString('en-US')} columns no longer synced`;
+  const columns =
+    count === 1 ? '1 column no longer synced' : `${count.toLocaleString('en-US')} columns no longer synced`;
   return `Your sheets now, with ${columns}: ~${Math.round(fit.heldCellsPerOrder).toLocaleString('en-US')} cells per order, about ${aboutCount(fit.held)} orders. ${NOT_SYNCED_SPACE}`;
 }
 

@@ -5,7 +5,13 @@
  * which sends setColumns and says what the next sync does. The main script calls
  * renderColumns(state) with every state and wireColumns(actions) once.
  */
-import type { ColumnChoiceRequest, ColumnPresetName, ColumnsView, ColumnTableView, SidebarState } from '../contract/sidebar';
+import type {
+  ColumnChoiceRequest,
+  ColumnPresetName,
+  ColumnsView,
+  ColumnTableView,
+  SidebarState,
+} from '../contract/sidebar';
 import { chosenFitText, fillingText, fitText, heldFitText, SAVED_TEXT } from './columns-text';
 import { byId, element, setText, show } from './dom';
 import { call } from './server';
@@ -32,7 +38,7 @@ let edited = false;
 const slug = (table: TableName): string => table.toLowerCase().replace(/[^a-z]+/g, '-');
 
 export function renderColumns(state: SidebarState): void {
-  const view = state.connection.state === 'connected' ? state.columns ?? null : null;
+  const view = state.connection.state === 'connected' ? (state.columns ?? null) : null;
   show('columns-card', view !== null);
   if (!view) return;
   setText('columns-fit', fitText(view.fit));
@@ -131,7 +137,9 @@ function choiceRequest(): ColumnChoiceRequest {
       request[table] = { preset };
       return;
     }
-    const columns = Array.from(box.querySelectorAll<HTMLInputElement>('.column-list input:checked')).map((input) => input.value);
+    const columns = Array.from(box.querySelectorAll<HTMLInputElement>('.column-list input:checked')).map(
+      (input) => input.value,
+    );
     request[table] = { preset, columns };
   });
   return request;

@@ -21,11 +21,13 @@ export function renderFinance(state: SidebarState): void {
   show('finance-card', connected);
   const lines = state.closedMonths ?? [];
   const list = byId('closed-months');
-  list.replaceChildren(...lines.map((line) => {
-    const item = element('li', line.changedValues > 0 ? 'restated' : 'unchanged', line.text);
-    item.dataset.month = line.month;
-    return item;
-  }));
+  list.replaceChildren(
+    ...lines.map((line) => {
+      const item = element('li', line.changedValues > 0 ? 'restated' : 'unchanged', line.text);
+      item.dataset.month = line.month;
+      return item;
+    }),
+  );
   show('closed-months', lines.length > 0);
   const input = byId<HTMLInputElement>('close-month');
   if (!input.value) input.value = previousMonth();

@@ -36,10 +36,20 @@ export function displayTimeZone(): string | null {
 export function formatTime(iso: string): string {
   const date = new Date(iso);
   if (isNaN(date.getTime())) return iso;
-  const options: Intl.DateTimeFormatOptions = { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' };
+  const options: Intl.DateTimeFormatOptions = {
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  };
   let parts: Intl.DateTimeFormatPart[];
   try {
-    parts = new Intl.DateTimeFormat('en-US', displayZone ? { ...options, timeZone: displayZone } : options).formatToParts(date);
+    parts = new Intl.DateTimeFormat(
+      'en-US',
+      displayZone ? { ...options, timeZone: displayZone } : options,
+    ).formatToParts(date);
   } catch {
     parts = new Intl.DateTimeFormat('en-US', options).formatToParts(date);
   }
@@ -49,7 +59,9 @@ export function formatTime(iso: string): string {
 
 /** The one line that names the zone of every time shown. */
 export function timeZoneText(zone: string | null): string {
-  return zone ? `Times are in ${zone} time, the spreadsheet's time zone (File → Settings).` : "Times are in your computer's time zone.";
+  return zone
+    ? `Times are in ${zone} time, the spreadsheet's time zone (File → Settings).`
+    : "Times are in your computer's time zone.";
 }
 
 /** A calendar day as the sheets show it (YYYY-MM-DD): no zone applies to a day. */
@@ -182,7 +194,8 @@ export function scheduleOwnerText(schedule: ScheduleView): string | null {
 /** Who receives the failure e-mails; another editor's opt-in is theirs alone to change. */
 export function failureNoticeText(view: FailureNoticeView): string {
   if (view.on && view.email && view.yours === false) return noticeOwnerText(view.email);
-  if (view.on && view.email) return `When a scheduled sync stops on something only a person can fix, ${view.email} gets one e-mail a day about it.`;
+  if (view.on && view.email)
+    return `When a scheduled sync stops on something only a person can fix, ${view.email} gets one e-mail a day about it.`;
   return 'Google sends no e-mail when a scheduled sync fails; tick this to get one (at most once a day per problem).';
 }
 
@@ -234,6 +247,7 @@ export function actionButton(action: UserAction, fromSync = false): { label: str
 
 /** The problem's message plus what to do when no button does it. */
 export function problemText(problem: ProblemView): string {
-  const waitUntil = problem.action === 'wait' && problem.retryAt ? ` Try again after ${formatTime(problem.retryAt)}.` : '';
+  const waitUntil =
+    problem.action === 'wait' && problem.retryAt ? ` Try again after ${formatTime(problem.retryAt)}.` : '';
   return `${problem.userMessage}${waitUntil}`;
 }

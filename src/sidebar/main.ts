@@ -5,7 +5,16 @@ import { connectionNotMadeText, formatTime, ordersWindowText, scheduleText, wind
 import { renderFinance, wireFinance } from './finance';
 import { renderChecks, wireChecks } from './checks';
 import { renderColumns, wireColumns } from './columns';
-import { fillHourOptions, renderCells, renderFailureNotices, renderProblem, renderProgress, renderSchedule, renderState, showHourRow } from './render';
+import {
+  fillHourOptions,
+  renderCells,
+  renderFailureNotices,
+  renderProblem,
+  renderProgress,
+  renderSchedule,
+  renderState,
+  showHourRow,
+} from './render';
 import { call } from './server';
 
 const POLL_INTERVAL_MS = 2000;
@@ -35,10 +44,12 @@ function setBusy(label: string | null, idleMessage = ''): void {
   status.textContent = label ?? idleMessage;
   status.classList.toggle('busy', busy);
   byId('status').closest('main')?.setAttribute('aria-busy', String(busy));
-  document.querySelectorAll<HTMLButtonElement | HTMLSelectElement | HTMLInputElement>('button, select, input').forEach((control) => {
-    // A locked control (a column always synced) stays disabled whatever the busy state.
-    control.disabled = control.dataset.locked === 'true' || (busy && !(syncing && control.id === 'sync-cancel'));
-  });
+  document
+    .querySelectorAll<HTMLButtonElement | HTMLSelectElement | HTMLInputElement>('button, select, input')
+    .forEach((control) => {
+      // A locked control (a column always synced) stays disabled whatever the busy state.
+      control.disabled = control.dataset.locked === 'true' || (busy && !(syncing && control.id === 'sync-cancel'));
+    });
 }
 
 function messageOf(error: unknown): string {
@@ -53,7 +64,12 @@ async function perform(label: string, what: string, action: () => Promise<string
   try {
     done = await action();
   } catch (error) {
-    renderProblem({ code: 'internal', userMessage: `Could not ${what}: ${messageOf(error)}`, action: 'retry_later', retryAt: null });
+    renderProblem({
+      code: 'internal',
+      userMessage: `Could not ${what}: ${messageOf(error)}`,
+      action: 'retry_later',
+      retryAt: null,
+    });
     done = `Could not ${what}.`;
   } finally {
     setBusy(null, done);
@@ -77,7 +93,9 @@ const refresh = () =>
     apply(state);
     // "Check again" on a problem only the operator can fix: say what the check found.
     if (before === 'operator_problem') {
-      return state.connection.state === 'operator_problem' ? 'Checked again: the service still refuses this add-on.' : 'Checked again: the service accepts this add-on now.';
+      return state.connection.state === 'operator_problem'
+        ? 'Checked again: the service still refuses this add-on.'
+        : 'Checked again: the service accepts this add-on now.';
     }
     return state.schedule.note && state.schedule.note.kind === 'resumed' ? state.schedule.note.message : 'Ready.';
   });
@@ -109,7 +127,8 @@ async function waitForConnection(popup: Window | null): Promise<string> {
     apply(state);
     if (state.connection.state === 'connected') {
       const store = state.connection.store;
-      const resumed = state.schedule.note && state.schedule.note.kind === 'resumed' ? ` ${state.schedule.note.message}` : '';
+      const resumed =
+        state.schedule.note && state.schedule.note.kind === 'resumed' ? ` ${state.schedule.note.message}` : '';
       return `${store ? `Connected to ${store.name}.` : 'Connected.'}${resumed}`;
     }
     if (popup && popup.closed && ++closedReads >= 2) return connectionNotMadeText(state);
@@ -148,7 +167,10 @@ const connect = () => {
 
 function askDisconnect(): void {
   const name = current?.connection.store?.name ?? 'this store';
-  setText('disconnect-question', `Disconnect ${name}? The sheets keep their data; syncing stops until you connect again.`);
+  setText(
+    'disconnect-question',
+    `Disconnect ${name}? The sheets keep their data; syncing stops until you connect again.`,
+  );
   show('disconnect-confirm', true);
   byId('disconnect-no').focus();
 }
@@ -174,7 +196,9 @@ function syncEnded(progress: SyncProgress): string {
   if (progress.pausedUntil) {
     const after = formatTime(progress.pausedUntil);
     renderProgress({ ...progress, phase: `Paused until ${after} (hourly request allowance)` }, true);
-    const next = scheduleIsOn() ? `The schedule continues it by itself after ${after}.` : `Press Sync now after ${after} to continue.`;
+    const next = scheduleIsOn()
+      ? `The schedule continues it by itself after ${after}.`
+      : `Press Sync now after ${after} to continue.`;
     return `Sync paused to stay within the service's hourly request allowance. Rows written so far are kept. ${next}`;
   }
   if (cancelRequested && !progress.done) {
@@ -286,8 +310,10 @@ async function watchForChanges(): Promise<void> {
       const state = await call('getSidebarState');
       if (!busy) {
         apply(state);
-        if (before && state.connection.state !== before.connection.state) setText('status', 'The connection changed: see Connection below.');
-        else if (newestRun(state) !== newestRun(before)) setText('status', 'A sync ran in the background (the schedule or another editor): see Last sync.');
+        if (before && state.connection.state !== before.connection.state)
+          setText('status', 'The connection changed: see Connection below.');
+        else if (newestRun(state) !== newestRun(before))
+          setText('status', 'A sync ran in the background (the schedule or another editor): see Last sync.');
       }
     }
   } catch {
@@ -311,14 +337,21 @@ function wire(): void {
     // Runs beside the step in progress; if it fails, the sync still stops after this step.
     call('cancelSync').catch(() => undefined);
   });
-  byId('schedule-mode').addEventListener('change', () => showHourRow(byId<HTMLSelectElement>('schedule-mode').value === 'daily'));
+  byId('schedule-mode').addEventListener('change', () =>
+    showHourRow(byId<HTMLSelectElement>('schedule-mode').value === 'daily'),
+  );
   byId('schedule-save').addEventListener('click', () => void saveSchedule());
   byId('failure-notices').addEventListener('change', () => void saveFailureNotices());
   byId('problem-action').addEventListener('click', onProblemAction);
   byId('window-apply').addEventListener('click', () => void keepRecentOrders());
   wireFinance({ perform, reload: async () => apply(await call('getSidebarState')) });
   wireColumns({ perform, apply });
-  wireChecks({ perform, reload: async () => apply(await call('getSidebarState')), syncNow: () => void syncNow(), status: (label) => setBusy(label) });
+  wireChecks({
+    perform,
+    reload: async () => apply(await call('getSidebarState')),
+    syncNow: () => void syncNow(),
+    status: (label) => setBusy(label),
+  });
 }
 
 wire();

@@ -1,5 +1,12 @@
 import { costGapsText } from '../contract/cost-gaps-text';
-import type { CellsView, FailureNoticeView, ProblemView, ScheduleView, SidebarState, SyncProgress } from '../contract/sidebar';
+import type {
+  CellsView,
+  FailureNoticeView,
+  ProblemView,
+  ScheduleView,
+  SidebarState,
+  SyncProgress,
+} from '../contract/sidebar';
 import { byId, element, setText, show } from './dom';
 import {
   connectedByText,
@@ -112,7 +119,10 @@ export function renderSchedule(schedule: ScheduleView): void {
   setText('schedule-summary', scheduleText(schedule));
   show('schedule-next', Boolean(schedule.nextRun));
   setText('schedule-next', schedule.nextRun ?? '');
-  setText('schedule-zone', schedule.timeZone ? `Hours are in ${schedule.timeZone} time, the spreadsheet's time zone (File → Settings).` : '');
+  setText(
+    'schedule-zone',
+    schedule.timeZone ? `Hours are in ${schedule.timeZone} time, the spreadsheet's time zone (File → Settings).` : '',
+  );
   showHourRow(schedule.mode === 'daily');
   const owner = scheduleOwnerText(schedule);
   show('schedule-owner', owner !== null);
@@ -152,7 +162,8 @@ export function showHourRow(visible: boolean): void {
 export function renderProblem(problem: ProblemView | null, cardHasConnect = false, fromSync = false): void {
   show('problem', problem !== null);
   if (!problem) return;
-  byId('problem').className = problem.action === 'wait' || problem.action === 'retry_later' ? 'problem wait' : 'problem';
+  byId('problem').className =
+    problem.action === 'wait' || problem.action === 'retry_later' ? 'problem wait' : 'problem';
   setText('problem-message', problemText(problem));
   const offered = actionButton(problem.action, fromSync);
   const button = offered && offered.kind === 'connect' && cardHasConnect ? null : offered;

@@ -13,7 +13,10 @@ interface GoogleScriptHost {
 
 /** A server failure as the sidebar sees it: Apps Script hands the failure handler an Error. */
 export class ServerCallError extends Error {
-  constructor(readonly functionName: string, message: string) {
+  constructor(
+    readonly functionName: string,
+    message: string,
+  ) {
     super(message);
     this.name = 'ServerCallError';
   }
@@ -22,7 +25,10 @@ export class ServerCallError extends Error {
 function runner(): ScriptRunner {
   const host = (globalThis as { google?: GoogleScriptHost }).google;
   if (!host || !host.script || !host.script.run) {
-    throw new ServerCallError('google.script.run', 'This page must be opened from the add-on (google.script.run is missing).');
+    throw new ServerCallError(
+      'google.script.run',
+      'This page must be opened from the add-on (google.script.run is missing).',
+    );
   }
   return host.script.run;
 }

@@ -17,27 +17,59 @@ const mainSource = readFileSync(path.join(root, 'src/server/main.ts'), 'utf8');
 const { globals } = readGlobals(mainSource);
 
 const APPS_SCRIPT_SERVICES = [
-  'SpreadsheetApp', 'Sheets', 'PropertiesService', 'CacheService', 'LockService', 'UrlFetchApp', 'ScriptApp',
-  'HtmlService', 'Session', 'Utilities', 'Logger', 'OAuth2', 'DriveApp', 'MailApp', 'ContentService',
+  'SpreadsheetApp',
+  'Sheets',
+  'PropertiesService',
+  'CacheService',
+  'LockService',
+  'UrlFetchApp',
+  'ScriptApp',
+  'HtmlService',
+  'Session',
+  'Utilities',
+  'Logger',
+  'OAuth2',
+  'DriveApp',
+  'MailApp',
+  'ContentService',
 ];
 
 function loadBare(): { context: vm.Context; touched: string[] } {
   const touched: string[] = [];
   const sandbox: Record<string, unknown> = {};
   for (const service of APPS_SCRIPT_SERVICES) {
-    sandbox[service] = new Proxy({}, {
-      get(_target, property) {
-        touched.push(`${service}.${String(property)}`);
-        throw new Error(`loading Code.js touched ${service}.${String(property)}`);
+    sandbox[service] = new Proxy(
+      {},
+      {
+        get(_target, property) {
+          touched.push(`${service}.${String(property)}`);
+          throw new Error(`loading Code.js touched ${service}.${String(property)}`);
+        },
       },
-    });
+    );
   }
   const context = vm.createContext(sandbox);
   // A fresh context still carries some Node-era intrinsics; Apps Script has none of these.
   vm.runInContext(
-    ['URL', 'URLSearchParams', 'TextEncoder', 'TextDecoder', 'setTimeout', 'setInterval', 'fetch', 'atob', 'btoa',
-      'crypto', 'process', 'Buffer', 'require', 'structuredClone', 'queueMicrotask']
-      .map((name) => `delete globalThis.${name};`).join('\n'),
+    [
+      'URL',
+      'URLSearchParams',
+      'TextEncoder',
+      'TextDecoder',
+      'setTimeout',
+      'setInterval',
+      'fetch',
+      'atob',
+      'btoa',
+      'crypto',
+      'process',
+      'Buffer',
+      'require',
+      'structuredClone',
+      'queueMicrotask',
+    ]
+      .map((name) => `delete globalThis.${name};`)
+      .join('\n'),
     context,
   );
   vm.runInContext(code, context, { filename: 'Code.js' });
@@ -78,7 +110,9 @@ describe('dist/Code.js loads in a bare Apps Script V8 context', () => {
     const custom = globals.filter((g) => g.isCustomFunction);
     expect(custom.length).toBeGreaterThan(0);
     for (const fn of custom) {
-      const declaration = new RegExp(`/\\*\\*(?:(?!\\*/)[\\s\\S])*@customfunction(?:(?!\\*/)[\\s\\S])*\\*/\\s*function ${fn.name}\\(`);
+      const declaration = new RegExp(
+        `/\\*\\*(?:(?!\\*/)[\\s\\S])*@customfunction(?:(?!\\*/)[\\s\\S])*\\*/\\s*function ${fn.name}\\(`,
+      );
       expect(code, `${fn.name} must carry its JSDoc with @customfunction`).toMatch(declaration);
     }
   });

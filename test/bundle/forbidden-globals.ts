@@ -4,9 +4,26 @@ import type { Identifier, Node } from 'acorn';
 
 /** Globals that the Apps Script V8 runtime does not have (apps-script-facts.md, "The V8 runtime"). */
 export const FORBIDDEN_GLOBALS = [
-  'URL', 'URLSearchParams', 'TextEncoder', 'TextDecoder', 'setTimeout', 'setInterval', 'clearTimeout', 'fetch',
-  'atob', 'btoa', 'crypto', 'process', 'Buffer', 'require', 'structuredClone', 'Blob', 'FormData', 'window',
-  'navigator', 'performance',
+  'URL',
+  'URLSearchParams',
+  'TextEncoder',
+  'TextDecoder',
+  'setTimeout',
+  'setInterval',
+  'clearTimeout',
+  'fetch',
+  'atob',
+  'btoa',
+  'crypto',
+  'process',
+  'Buffer',
+  'require',
+  'structuredClone',
+  'Blob',
+  'FormData',
+  'window',
+  'navigator',
+  'performance',
 ];
 
 /**

@@ -20,8 +20,18 @@ import { describe, expect, it } from 'vitest';
 const root = path.resolve(__dirname, '../..');
 const typesDir = path.join(root, 'node_modules/@types/google-apps-script');
 /** The services the add-on uses (appsscript.json scopes, bundle.test.ts APPS_SCRIPT_SERVICES). */
-const SERVICE_TYPES = ['base', 'cache', 'html', 'lock', 'mail', 'properties', 'script', 'spreadsheet', 'url-fetch', 'utilities']
-  .map((name) => path.join(typesDir, `google-apps-script.${name}.d.ts`));
+const SERVICE_TYPES = [
+  'base',
+  'cache',
+  'html',
+  'lock',
+  'mail',
+  'properties',
+  'script',
+  'spreadsheet',
+  'url-fetch',
+  'utilities',
+].map((name) => path.join(typesDir, `google-apps-script.${name}.d.ts`));
 /** The Advanced Sheets service (Sheets.Spreadsheets…): its collection classes are named apart from the runtime's. */
 const SHEETS_API_TYPES = path.join(typesDir, 'apis/sheets_v4.d.ts');
 
@@ -40,7 +50,12 @@ function classesOfTypes(files: string[]): Map<string, Set<string>> {
       const header = /^\s*(?:export\s+)?interface\s+(\w+)(?:\s+extends\s+([\w.,\s]+))?\s*\{/.exec(line);
       if (header) {
         const entry = own.get(header[1]) ?? { methods: new Set<string>(), parents: [] };
-        entry.parents.push(...(header[2] ?? '').split(',').map((p) => p.trim().split('.').pop()!).filter(Boolean));
+        entry.parents.push(
+          ...(header[2] ?? '')
+            .split(',')
+            .map((p) => p.trim().split('.').pop()!)
+            .filter(Boolean),
+        );
         own.set(header[1], entry);
         current = entry.methods;
         continue;
@@ -87,13 +102,22 @@ async function runtimeClasses(): Promise<Map<string, Set<string>>> {
       if (typeof value !== 'function' || !value.prototype) continue;
       const gasName = (value as { gasName?: unknown }).gasName;
       const methods: string[] = [];
-      for (let proto = value.prototype as object | null; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto) as object | null) {
+      for (
+        let proto = value.prototype as object | null;
+        proto && proto !== Object.prototype;
+        proto = Object.getPrototypeOf(proto) as object | null
+      ) {
         methods.push(...Object.getOwnPropertyNames(proto));
       }
       add(typeof gasName === 'string' ? gasName.split('.').pop()! : value.name, methods);
     }
     if (file.includes(`${path.sep}worker${path.sep}`)) {
-      add('*', [...readFileSync(file, 'utf8').matchAll(/^\s+(\w+)\s*:\s*(?:\([^)]*\)|\w+)\s*(?::\s*[^=]+)?=>/gm)].map((m) => m[1]));
+      add(
+        '*',
+        [...readFileSync(file, 'utf8').matchAll(/^\s+(\w+)\s*:\s*(?:\([^)]*\)|\w+)\s*(?::\s*[^=]+)?=>/gm)].map(
+          (m) => m[1],
+        ),
+      );
     }
   }
   return classes;
@@ -102,11 +126,23 @@ async function runtimeClasses(): Promise<Map<string, Set<string>>> {
 /** Method names JavaScript's own objects have (a call of one cannot be told from a service call by name). */
 function builtinMethodNames(): Set<string> {
   const names = new Set<string>();
-  for (const proto of [Array.prototype, String.prototype, Map.prototype, Set.prototype, Date.prototype, Object.prototype, Promise.prototype, RegExp.prototype, Number.prototype, Function.prototype]) {
+  for (const proto of [
+    Array.prototype,
+    String.prototype,
+    Map.prototype,
+    Set.prototype,
+    Date.prototype,
+    Object.prototype,
+    Promise.prototype,
+    RegExp.prototype,
+    Number.prototype,
+    Function.prototype,
+  ]) {
     for (const name of Object.getOwnPropertyNames(proto)) names.add(name);
   }
   // console is V8's in both (the runtime defines log/info/warn/error/debug in a loop, worker/context.ts).
-  for (const ns of [Object, Array, JSON, Math, Number, String, Date, Promise, console]) for (const name of Object.getOwnPropertyNames(ns)) names.add(name);
+  for (const ns of [Object, Array, JSON, Math, Number, String, Date, Promise, console])
+    for (const name of Object.getOwnPropertyNames(ns)) names.add(name);
   return names;
 }
 
@@ -118,12 +154,16 @@ function libraryMethodNames(): Set<string> {
 
 /** Every name the bundle calls as a method (`x.name(…)`). */
 function bundleCallNames(): Set<string> {
-  const ast = parse(readFileSync(path.join(root, 'dist/Code.js'), 'utf8'), { ecmaVersion: 'latest', sourceType: 'script' });
+  const ast = parse(readFileSync(path.join(root, 'dist/Code.js'), 'utf8'), {
+    ecmaVersion: 'latest',
+    sourceType: 'script',
+  });
   const called = new Set<string>();
   simple(ast, {
     CallExpression(node) {
       const callee = node.callee;
-      if (callee.type === 'MemberExpression' && !callee.computed && callee.property.type === 'Identifier') called.add(callee.property.name);
+      if (callee.type === 'MemberExpression' && !callee.computed && callee.property.type === 'Identifier')
+        called.add(callee.property.name);
     },
   });
   return called;
@@ -137,11 +177,24 @@ describe('the built bundle against the runtime', () => {
     const anywhere = new Set([...runtime.values()].flatMap((methods) => [...methods]));
     const builtins = builtinMethodNames();
     const library = libraryMethodNames();
-    const declaring = (name: string): string[] => [...serviceClasses].filter(([, methods]) => methods.has(name)).map(([cls]) => cls);
+    const declaring = (name: string): string[] =>
+      [...serviceClasses].filter(([, methods]) => methods.has(name)).map(([cls]) => cls);
     const isApiMethod = (name: string): boolean => [...apiMethods.values()].some((methods) => methods.has(name));
-    const checked = [...bundleCallNames()].filter((name) => (declaring(name).length > 0 || isApiMethod(name)) && !builtins.has(name) && !library.has(name));
+    const checked = [...bundleCallNames()].filter(
+      (name) => (declaring(name).length > 0 || isApiMethod(name)) && !builtins.has(name) && !library.has(name),
+    );
     // The check sees the add-on's service calls at all (a parse that found none would pass anything).
-    expect(checked).toEqual(expect.arrayContaining(['getRange', 'setValues', 'getProperty', 'fetch', 'deleteRows', 'getDocumentLock', 'batchUpdate']));
+    expect(checked).toEqual(
+      expect.arrayContaining([
+        'getRange',
+        'setValues',
+        'getProperty',
+        'fetch',
+        'deleteRows',
+        'getDocumentLock',
+        'batchUpdate',
+      ]),
+    );
     const inRuntime = (name: string): boolean => {
       const classes = declaring(name);
       if (classes.length === 0) return anywhere.has(name);

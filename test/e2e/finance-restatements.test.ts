@@ -13,7 +13,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
 import { hasChromium } from './chromium';
-import { connectFromSidebar, DIST, openSidebar, SCREENSHOTS, syncFromSidebar, type SidebarSession } from './sidebar-session';
+import {
+  connectFromSidebar,
+  DIST,
+  openSidebar,
+  SCREENSHOTS,
+  syncFromSidebar,
+  type SidebarSession,
+} from './sidebar-session';
 
 type Json = Record<string, unknown>;
 type Economics = Record<string, number>;
@@ -33,7 +40,16 @@ function lastDay(month: string): string {
 /** "yyyy-mm-dd hh:mm:ss" of an instant in a time zone, computed independently of the runtime. */
 function localDateTime(iso: string, timeZone: string): string {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+    new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    })
       .formatToParts(new Date(iso))
       .map((p) => [p.type, p.value]),
   );
@@ -51,14 +67,20 @@ describe.skipIf(!ready)('Restatements a controller can sign (Chromium, emulator,
   let month = '';
 
   const summary = async (): Promise<Json> => {
-    const res = await fetch(`${stack.apiUrl}/api/v1/profitability/summary?start_date=${month}-01&end_date=${lastDay(month)}`, { headers: { Authorization: `Bearer ${token}` } });
+    const res = await fetch(
+      `${stack.apiUrl}/api/v1/profitability/summary?start_date=${month}-01&end_date=${lastDay(month)}`,
+      { headers: { Authorization: `Bearer ${token}` } },
+    );
     expect(res.status).toBe(200);
     return ((await res.json()) as { data: { totals: Json } }).data.totals;
   };
   const truthOrders = async (): Promise<Map<string, Json>> =>
     new Map(((await stack.control('truth/orders')) as { data: Json[] }).data.map((o) => [String(o.id), o]));
   const textNow = (row: number, column: number): Promise<string | null> =>
-    session.page.evaluate(([r, c]) => document.querySelector(`#grid .g-c[data-row="${r}"][data-column="${c}"]`)?.textContent ?? null, [row, column]);
+    session.page.evaluate(
+      ([r, c]) => document.querySelector(`#grid .g-c[data-row="${r}"][data-column="${c}"]`)?.textContent ?? null,
+      [row, column],
+    );
   const showSheet = async (name: string): Promise<void> => {
     await session.page.click(`#tabs button:has-text("${name}")`);
     await session.page.waitForSelector(`#tabs button[aria-selected="true"]:has-text("${name}")`);
@@ -87,17 +109,31 @@ describe.skipIf(!ready)('Restatements a controller can sign (Chromium, emulator,
     const { sidebar, page } = session;
     await sidebar.fill('#close-month', month);
     await sidebar.click('#close-month-button');
-    await sidebar.waitForFunction(() => /^Closed /.test(document.querySelector('#finance-result')?.textContent ?? ''), undefined, { timeout: 30_000 });
+    await sidebar.waitForFunction(
+      () => /^Closed /.test(document.querySelector('#finance-result')?.textContent ?? ''),
+      undefined,
+      { timeout: 30_000 },
+    );
     const atClose = await summary();
-    const watermark = String((JSON.parse(stack.runtime.properties.document.get('ma.sync.orders') ?? '{}') as Json).watermark ?? '');
+    const watermark = String(
+      (JSON.parse(stack.runtime.properties.document.get('ma.sync.orders') ?? '{}') as Json).watermark ?? '',
+    );
     expect(watermark).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     const before = await truthOrders();
 
     const inMonth = [...before.values()].filter(
-      (o) => !o.canceled_at && cents((o.economics as Economics).refunds) === 0 && cents((o.economics as Economics).net_revenue) > 0 && new Date(String(o.created_at)).toLocaleDateString('en-CA', { timeZone: zone }).startsWith(month),
+      (o) =>
+        !o.canceled_at &&
+        cents((o.economics as Economics).refunds) === 0 &&
+        cents((o.economics as Economics).net_revenue) > 0 &&
+        new Date(String(o.created_at)).toLocaleDateString('en-CA', { timeZone: zone }).startsWith(month),
     );
     expect(inMonth.length).toBeGreaterThanOrEqual(3);
-    const [refunded, corrected, cancelled] = [inMonth[0]!, inMonth[Math.floor(inMonth.length / 2)]!, inMonth[inMonth.length - 1]!].map((o) => String(o.id));
+    const [refunded, corrected, cancelled] = [
+      inMonth[0]!,
+      inMonth[Math.floor(inMonth.length / 2)]!,
+      inMonth[inMonth.length - 1]!,
+    ].map((o) => String(o.id));
     await stack.control(`orders/${refunded}/change`, { kind: 'refund' });
     await stack.control(`orders/${corrected}/change`, { kind: 'cost_correction' });
     await stack.control(`orders/${cancelled}/change`, { kind: 'cancel' });
@@ -120,18 +156,22 @@ describe.skipIf(!ready)('Restatements a controller can sign (Chromium, emulator,
     expect(lines.map((r) => r[col('field')]).sort()).toEqual(Object.keys(now).sort());
     for (const line of lines) {
       const field = String(line[col('field')]);
-      expect([field, cents(line[col('closed_value')]), cents(line[col('current_value')]), cents(line[col('difference')])]).toEqual([
+      expect([
         field,
-        cents(atClose[field]),
-        cents(now[field]),
-        cents(now[field]) - cents(atClose[field]),
-      ]);
+        cents(line[col('closed_value')]),
+        cents(line[col('current_value')]),
+        cents(line[col('difference')]),
+      ]).toEqual([field, cents(atClose[field]), cents(now[field]), cents(now[field]) - cents(atClose[field])]);
     }
 
     // Exactly the orders the truth moved (the three; any other the emulator's own order life moved
     // meanwhile would be listed too), each with the Δ the truth moved its P&L contribution by.
-    const counted = (o: Json | undefined): Economics => (!o || o.canceled_at ? { net_revenue: 0, cogs: 0, contribution_profit: 0, allocated_overhead: 0 } : (o.economics as Economics));
-    const placedInMonth = (o: Json): boolean => new Date(String(o.created_at)).toLocaleDateString('en-CA', { timeZone: zone }).startsWith(month);
+    const counted = (o: Json | undefined): Economics =>
+      !o || o.canceled_at
+        ? { net_revenue: 0, cogs: 0, contribution_profit: 0, allocated_overhead: 0 }
+        : (o.economics as Economics);
+    const placedInMonth = (o: Json): boolean =>
+      new Date(String(o.created_at)).toLocaleDateString('en-CA', { timeZone: zone }).startsWith(month);
     const expected = [...after.values()]
       .filter(placedInMonth)
       .map((o) => {
@@ -141,21 +181,40 @@ describe.skipIf(!ready)('Restatements a controller can sign (Chromium, emulator,
       .filter(([, , ...deltas]) => deltas.some((d) => d !== 0));
     expect(expected.map((e) => e[0])).toEqual(expect.arrayContaining([refunded, corrected, cancelled]));
     const orderRows = section('order');
-    const listed = orderRows.map((r) => [r[col('order_id')], r[col('order_number')], cents(r[col('delta_net_revenue')]), cents(r[col('delta_cogs')]), cents(r[col('delta_profit')])]);
+    const listed = orderRows.map((r) => [
+      r[col('order_id')],
+      r[col('order_number')],
+      cents(r[col('delta_net_revenue')]),
+      cents(r[col('delta_cogs')]),
+      cents(r[col('delta_profit')]),
+    ]);
     expect(listed.sort()).toEqual(expected.sort());
     const kindOf = (id: string): unknown => orderRows.find((r) => r[col('order_id')] === id)?.[col('change')];
-    expect([kindOf(refunded), kindOf(corrected), kindOf(cancelled)]).toEqual(['refund', 'cost correction', 'cancellation']);
+    expect([kindOf(refunded), kindOf(corrected), kindOf(cancelled)]).toEqual([
+      'refund',
+      'cost correction',
+      'cancellation',
+    ]);
 
     // The allocation apart: the lines that moved only because overhead is shared out by revenue,
     // in words, their total equal to the orders' allocated_overhead the truth moved.
     const allocation = section('allocation');
-    const overheadMoved = expected.reduce((n, [id]) => n + cents(counted(after.get(String(id))).allocated_overhead) - cents(counted(before.get(String(id))).allocated_overhead), 0);
+    const overheadMoved = expected.reduce(
+      (n, [id]) =>
+        n +
+        cents(counted(after.get(String(id))).allocated_overhead) -
+        cents(counted(before.get(String(id))).allocated_overhead),
+      0,
+    );
     expect(overheadMoved).not.toBe(0);
     const total = allocation.find((r) => r[col('field')] === 'allocated_overhead');
     expect(cents(total?.[col('difference')])).toBe(overheadMoved);
     const moved = ALLOCATION.filter((f) => cents(now[f]) !== cents(atClose[f]));
     expect(allocation.map((r) => r[col('field')])).toEqual([...moved, 'allocated_overhead']);
-    for (const row of allocation.slice(0, -1)) expect(String(row[col('explanation')])).toMatch(/^Overhead allocation, not a change of any order's costs: .* by net revenue/);
+    for (const row of allocation.slice(0, -1))
+      expect(String(row[col('explanation')])).toMatch(
+        /^Overhead allocation, not a change of any order's costs: .* by net revenue/,
+      );
 
     // Every time on the Close sheet is a local date-time in the spreadsheet's zone, as Orders shows times.
     await showSheet(`Close ${month}`);

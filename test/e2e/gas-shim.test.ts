@@ -52,8 +52,14 @@ describe.skipIf(!hasChromium)('google.script.run shim (Chromium)', () => {
 
   beforeAll(async () => {
     dist = await mkdtemp(path.join(os.tmpdir(), 'shim-dist-'));
-    await writeFile(path.join(dist, 'Sidebar.html'), '<!DOCTYPE html><html><head><title>t</title></head><body></body></html>');
-    await writeFile(path.join(dist, 'Code.js'), 'function echo() {}\nfunction boom() {}\nfunction slow() {}\nfunction helper_() {}\n');
+    await writeFile(
+      path.join(dist, 'Sidebar.html'),
+      '<!DOCTYPE html><html><head><title>t</title></head><body></body></html>',
+    );
+    await writeFile(
+      path.join(dist, 'Code.js'),
+      'function echo() {}\nfunction boom() {}\nfunction slow() {}\nfunction helper_() {}\n',
+    );
     playground = await startPlayground({ stack, distDir: dist, port: 0 });
     browser = await launchChromium();
     page = await browser.newPage();
@@ -99,7 +105,9 @@ describe.skipIf(!hasChromium)('google.script.run shim (Chromium)', () => {
           (window as unknown as ShimWindow).google.script.run
             .withSuccessHandler(() => resolve('success'))
             .withUserObject('ctx')
-            .withFailureHandler((e: Error, user: unknown) => resolve({ isError: e instanceof Error, message: e.message, user }))
+            .withFailureHandler((e: Error, user: unknown) =>
+              resolve({ isError: e instanceof Error, message: e.message, user }),
+            )
             .boom();
         }),
     );
@@ -108,7 +116,12 @@ describe.skipIf(!hasChromium)('google.script.run shim (Chromium)', () => {
 
   it('reports an execution ended by the time limit as Apps Script does', async () => {
     const message = await page.evaluate(
-      () => new Promise((resolve) => (window as unknown as ShimWindow).google.script.run.withFailureHandler((e: Error) => resolve(e.message)).slow()),
+      () =>
+        new Promise((resolve) =>
+          (window as unknown as ShimWindow).google.script.run
+            .withFailureHandler((e: Error) => resolve(e.message))
+            .slow(),
+        ),
     );
     expect(message).toBe('Exceeded maximum execution time');
   });
@@ -128,7 +141,12 @@ describe.skipIf(!hasChromium)('google.script.run shim (Chromium)', () => {
   it('refuses a Date argument before calling the server, through the failure handler', async () => {
     const before = calls.length;
     const message = await page.evaluate(
-      () => new Promise((resolve) => (window as unknown as ShimWindow).google.script.run.withFailureHandler((e: Error) => resolve(e.message)).echo({ when: new Date() })),
+      () =>
+        new Promise((resolve) =>
+          (window as unknown as ShimWindow).google.script.run
+            .withFailureHandler((e: Error) => resolve(e.message))
+            .echo({ when: new Date() }),
+        ),
     );
     expect(message).toMatch(/illegal value/);
     expect(calls.length).toBe(before);
@@ -136,7 +154,10 @@ describe.skipIf(!hasChromium)('google.script.run shim (Chromium)', () => {
 
   it('the run endpoint refuses a malformed request with a clear 400 and runs nothing', async () => {
     const before = calls.length;
-    const response = await fetch(`${playground.url}playground/run`, { method: 'POST', body: '{"name": "x(); y", "args": []}' });
+    const response = await fetch(`${playground.url}playground/run`, {
+      method: 'POST',
+      body: '{"name": "x(); y", "args": []}',
+    });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/server function name/);
     const notJson = await fetch(`${playground.url}playground/run`, { method: 'POST', body: 'not json' });

@@ -28,7 +28,7 @@ describe.skipIf(!built)('menu: onOpen / onInstall / showSidebar (built bundle, l
       { kind: 'item', caption: 'Sync now', functionName: 'syncNowFromMenu' },
       { kind: 'item', caption: 'Insert P&L dashboard', functionName: 'insertDashboard' },
       { kind: 'item', caption: 'Refresh formulas', functionName: 'refreshFormulasFromMenu' },
-      { kind: 'item', caption: 'Check the add-on\'s environment', functionName: 'showEnvironmentCheck' },
+      { kind: 'item', caption: "Check the add-on's environment", functionName: 'showEnvironmentCheck' },
       { kind: 'item', caption: 'Help', functionName: 'showHelp' },
     ]);
   });
@@ -63,7 +63,9 @@ describe.skipIf(!built)('menu: onOpen / onInstall / showSidebar (built bundle, l
   it('without script properties the sidebar state says "not configured" with the operator action, not an exception', async () => {
     const result = await runtime.run('getSidebarState', [], { authMode: 'FULL' });
     expect(result.ok).toBe(true);
-    expect(result.value).toMatchObject({ connection: { state: 'not_configured', store: null, problem: { action: 'configure' } } });
+    expect(result.value).toMatchObject({
+      connection: { state: 'not_configured', store: null, problem: { action: 'configure' } },
+    });
   });
 
   it('setSchedule refuses a bad hour with a clear message and creates no trigger', async () => {
@@ -74,4 +76,5 @@ describe.skipIf(!built)('menu: onOpen / onInstall / showSidebar (built bundle, l
   });
 });
 
-if (!built) describe('menu (built bundle)', () => it.skip('dist/Code.js is missing: run npm run build first', () => undefined));
+if (!built)
+  describe('menu (built bundle)', () => it.skip('dist/Code.js is missing: run npm run build first', () => undefined));

@@ -13,21 +13,32 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
 import { startStack, type Stack } from '../../dev/harness/index';
 import { hasChromium } from './chromium';
-import { connectFromSidebar, DIST, openSidebar, SCREENSHOTS, syncFromSidebar, type SidebarSession } from './sidebar-session';
+import {
+  connectFromSidebar,
+  DIST,
+  openSidebar,
+  SCREENSHOTS,
+  syncFromSidebar,
+  type SidebarSession,
+} from './sidebar-session';
 
 type Json = Record<string, unknown>;
 
 const ready = hasChromium && existsSync(path.join(DIST, 'Sidebar.html'));
 
-describe.skipIf(!ready)('a finance analyst\'s first week in the playground (Chromium)', () => {
+describe.skipIf(!ready)("a finance analyst's first week in the playground (Chromium)", () => {
   let stack: Stack;
   let session: SidebarSession;
 
   const page = () => session.page;
   const workbook = () => stack.runtime.workbook as Workbook;
   const textNow = (row: number, column: number): Promise<string | null> =>
-    page().evaluate(([r, c]) => document.querySelector(`#grid .g-c[data-row="${r}"][data-column="${c}"]`)?.textContent ?? null, [row, column]);
-  const cell = (row: number, column: number) => page().locator(`#grid .g-c[data-row="${row}"][data-column="${column}"]`);
+    page().evaluate(
+      ([r, c]) => document.querySelector(`#grid .g-c[data-row="${r}"][data-column="${c}"]`)?.textContent ?? null,
+      [row, column],
+    );
+  const cell = (row: number, column: number) =>
+    page().locator(`#grid .g-c[data-row="${row}"][data-column="${column}"]`);
   const truthOrder = async (id: string): Promise<Json | undefined> =>
     ((await stack.truth('orders')) as { data: Json[] }).data.find((o) => o.id === id);
   const emulatorNow = async (): Promise<number> => Date.parse(((await stack.control('clock')) as { now: string }).now);
@@ -36,16 +47,21 @@ describe.skipIf(!ready)('a finance analyst\'s first week in the playground (Chro
       document.querySelector('#control-result')!.textContent = '';
     });
     await page().click(button);
-    await page().waitForFunction(() => /^[^…]+$|[^…]$/.test(document.querySelector('#control-result')?.textContent || '…'));
+    await page().waitForFunction(() =>
+      /^[^…]+$|[^…]$/.test(document.querySelector('#control-result')?.textContent || '…'),
+    );
     const result = (await page().textContent('#control-result')) ?? '';
     expect(result).toMatch(done);
     return result;
   };
   const sharedAccessFresh = (): boolean => {
     const shared = stack.runtime.properties.document.get('ma.accessToken');
-    return shared !== null && (JSON.parse(shared) as { expiresAt: number }).expiresAt > stack.runtime.clock.now() + 60_000;
+    return (
+      shared !== null && (JSON.parse(shared) as { expiresAt: number }).expiresAt > stack.runtime.clock.now() + 60_000
+    );
   };
-  const ordersColumn = (name: string): number => (workbook().sheetByName('Orders')!.rows[0]!.v as unknown[]).indexOf(name) + 1;
+  const ordersColumn = (name: string): number =>
+    (workbook().sheetByName('Orders')!.rows[0]!.v as unknown[]).indexOf(name) + 1;
 
   beforeAll(async () => {
     stack = await startStack({ orders: 300, seed: 23, plan: 'plus' });
@@ -63,21 +79,29 @@ describe.skipIf(!ready)('a finance analyst\'s first week in the playground (Chro
 
   it('"Change an order" takes the order number as the Orders sheet shows it (#1234 or 1234), as well as the id', async () => {
     const orders = workbook().sheetByName('Orders')!;
-    const [first, second] = [2, 3].map((row) => ({ id: String(orders.value(row, ordersColumn('id'))), number: String(orders.value(row, ordersColumn('order_number'))) }));
+    const [first, second] = [2, 3].map((row) => ({
+      id: String(orders.value(row, ordersColumn('id'))),
+      number: String(orders.value(row, ordersColumn('order_number'))),
+    }));
     expect(first!.number).toMatch(/^#\d+$/);
-    for (const [order, typed] of [[first!, first!.number], [second!, second!.number.slice(1)]] as const) {
+    for (const [order, typed] of [
+      [first!, first!.number],
+      [second!, second!.number.slice(1)],
+    ] as const) {
       const before = JSON.stringify(await truthOrder(order.id));
       await page().fill('#order-id', typed);
       await page().selectOption('#change-kind', 'cost_correction');
       const said = await control('button[data-control="change"]', /^Apply: done\./);
       expect(said).toContain(`order ${order.number} (${order.id})`);
-      expect(JSON.stringify(await truthOrder(order.id)), `${typed} changed ${order.id} in the emulator`).not.toBe(before);
+      expect(JSON.stringify(await truthOrder(order.id)), `${typed} changed ${order.id} in the emulator`).not.toBe(
+        before,
+      );
     }
     await page().fill('#order-id', '#999999');
     await control('button[data-control="change"]', /^Apply failed: No order "#999999"/);
   }, 60_000);
 
-  it('Advance moves the add-on\'s clock and the store\'s clock together', async () => {
+  it("Advance moves the add-on's clock and the store's clock together", async () => {
     const runtimeBefore = stack.runtime.clock.now();
     const emulatorBefore = await emulatorNow();
     await page().fill('#advance-amount', '2');
@@ -91,7 +115,7 @@ describe.skipIf(!ready)('a finance analyst\'s first week in the playground (Chro
     await expect.poll(sharedAccessFresh, { timeout: 30_000 }).toBe(true);
   }, 60_000);
 
-  it('a formula whose answer would spill over another formula\'s answer shows #REF! and writes nothing', async () => {
+  it("a formula whose answer would spill over another formula's answer shows #REF! and writes nothing", async () => {
     await page().click('#open-report');
     await page().waitForSelector('#tabs button[aria-selected="true"]:has-text("Report")');
     // B60: an answer spilled over B60:C91 (a header row, then the period's days), below the Report's examples.
@@ -109,29 +133,44 @@ describe.skipIf(!ready)('a finance analyst\'s first week in the playground (Chro
     await page().keyboard.type('=PROFIT_DAILY(B3, B4, "net_profit")');
     await page().keyboard.press('Enter');
     await expect.poll(() => textNow(61, 1), { timeout: 60_000 }).toBe('#REF!');
-    expect(await cell(61, 1).getAttribute('title')).toBe('Error\nArray result was not expanded because it would overwrite data in B61.');
+    expect(await cell(61, 1).getAttribute('title')).toBe(
+      'Error\nArray result was not expanded because it would overwrite data in B61.',
+    );
     expect(await Promise.all([61, 62, 63].map((r) => textNow(r, 2)))).toEqual(before);
     expect(await textNow(62, 1)).toBe('');
   }, 120_000);
 
   it('inserting the dashboard shows it, with its charts at their anchor cells and the KPI cells in view', async () => {
     await session.sidebar.click('#insert-dashboard');
-    await session.sidebar.waitForFunction(() => /^Inserted the P&L dashboard/.test(document.querySelector('#finance-result')?.textContent ?? ''), undefined, { timeout: 60_000 });
+    await session.sidebar.waitForFunction(
+      () => /^Inserted the P&L dashboard/.test(document.querySelector('#finance-result')?.textContent ?? ''),
+      undefined,
+      { timeout: 60_000 },
+    );
     await page().waitForSelector('#tabs button[aria-selected="true"]:has-text("Dashboard")', { timeout: 10_000 });
     await page().waitForSelector('#charts:not([hidden]) figure canvas');
-    const charts = workbook().sheetByName('Dashboard')!.charts.map((c) => c.position)
+    const charts = workbook()
+      .sheetByName('Dashboard')!
+      .charts.map((c) => c.position)
       .sort((a, b) => a.anchorRow - b.anchorRow || a.anchorColumn - b.anchorColumn);
     const figures = page().locator('#charts figure');
     expect(await figures.count()).toBe(charts.length);
     // Read in one go in the page (the grid redraws its rows while the dashboard's formulas compute).
-    const placed = await page().evaluate((anchors) => {
-      const figures = Array.from(document.querySelectorAll<HTMLElement>('#charts figure'));
-      return anchors.map(({ anchorRow, anchorColumn, offsetX, offsetY }, i) => {
-        const figure = figures[i]!.getBoundingClientRect();
-        const anchor = document.querySelector(`#grid .g-c[data-row="${anchorRow}"][data-column="${anchorColumn}"]`)?.getBoundingClientRect();
-        return anchor ? [Math.round(figure.x - anchor.x - offsetX), Math.round(figure.y - anchor.y - offsetY)] : 'anchor not drawn';
-      });
-    }, charts.filter((c) => c.anchorRow <= 40));
+    const placed = await page().evaluate(
+      (anchors) => {
+        const figures = Array.from(document.querySelectorAll<HTMLElement>('#charts figure'));
+        return anchors.map(({ anchorRow, anchorColumn, offsetX, offsetY }, i) => {
+          const figure = figures[i]!.getBoundingClientRect();
+          const anchor = document
+            .querySelector(`#grid .g-c[data-row="${anchorRow}"][data-column="${anchorColumn}"]`)
+            ?.getBoundingClientRect();
+          return anchor
+            ? [Math.round(figure.x - anchor.x - offsetX), Math.round(figure.y - anchor.y - offsetY)]
+            : 'anchor not drawn';
+        });
+      },
+      charts.filter((c) => c.anchorRow <= 40),
+    );
     expect(placed).toEqual(charts.filter((c) => c.anchorRow <= 40).map(() => [0, 0]));
     // The KPI block B5:D10 is what the user sees, not hidden under a chart.
     await expect.poll(() => textNow(7, 2), { timeout: 60_000 }).toMatch(/^-?[\d,]+\.\d{2}$/);
@@ -141,8 +180,14 @@ describe.skipIf(!ready)('a finance analyst\'s first week in the playground (Chro
         for (let c = 2; c <= 4; c++) {
           const el = document.querySelector<HTMLElement>(`#grid .g-c[data-row="${r}"][data-column="${c}"]`);
           const box = el?.getBoundingClientRect();
-          const under = box ? (document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2) as HTMLElement | null) : null;
-          out.push(under?.dataset.row === String(r) && under.dataset.column === String(c) ? 'cell' : `${r},${c}: ${under?.tagName ?? 'nothing'}`);
+          const under = box
+            ? (document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2) as HTMLElement | null)
+            : null;
+          out.push(
+            under?.dataset.row === String(r) && under.dataset.column === String(c)
+              ? 'cell'
+              : `${r},${c}: ${under?.tagName ?? 'nothing'}`,
+          );
         }
       }
       return out;
@@ -151,7 +196,7 @@ describe.skipIf(!ready)('a finance analyst\'s first week in the playground (Chro
     await page().screenshot({ path: path.join(SCREENSHOTS, 'dashboard-anchored.png') });
   }, 120_000);
 
-  it('a user deletes a row, inserts a column and renames a sheet; the add-on\'s next sync meets the edits', async () => {
+  it("a user deletes a row, inserts a column and renames a sheet; the add-on's next sync meets the edits", async () => {
     await page().click('#tabs button:has-text("Orders")');
     const orders = workbook().sheetByName('Orders')!;
     const idColumn = ordersColumn('id');
@@ -183,11 +228,19 @@ describe.skipIf(!ready)('a finance analyst\'s first week in the playground (Chro
     await page().fill('#order-count', '2');
     await control('button[data-control="orders"]', /^Place new: done\./);
     await session.sidebar.click('#sync-now');
-    await session.sidebar.waitForFunction(() => /^Sync finished\.|problem/i.test(document.querySelector('#status')?.textContent ?? ''), undefined, { timeout: 150_000 });
-    const ids = Array.from({ length: orders.lastRow() - 1 }, (_, i) => orders.value(i + 2, ordersColumn('id'))).filter((v) => v !== undefined);
+    await session.sidebar.waitForFunction(
+      () => /^Sync finished\.|problem/i.test(document.querySelector('#status')?.textContent ?? ''),
+      undefined,
+      { timeout: 150_000 },
+    );
+    const ids = Array.from({ length: orders.lastRow() - 1 }, (_, i) => orders.value(i + 2, ordersColumn('id'))).filter(
+      (v) => v !== undefined,
+    );
     expect(new Set(ids).size).toBe(ids.length);
     await page().screenshot({ path: path.join(SCREENSHOTS, 'grid-edits.png') });
   }, 240_000);
 });
 
-if (!ready) describe('a finance analyst\'s first week in the playground', () => it.skip('Chromium or dist/ is missing', () => undefined));
+if (!ready)
+  describe("a finance analyst's first week in the playground", () =>
+    it.skip('Chromium or dist/ is missing', () => undefined));

@@ -53,12 +53,18 @@ describe.skipIf(!ready)('the playground draws conditional formats and recalculat
     return textNow(3, 8);
   };
   const textNow = (row: number, column: number): Promise<string | null> =>
-    page.evaluate(([r, c]) => document.querySelector(`#grid .g-c[data-row="${r}"][data-column="${c}"]`)?.textContent ?? null, [row, column]);
+    page.evaluate(
+      ([r, c]) => document.querySelector(`#grid .g-c[data-row="${r}"][data-column="${c}"]`)?.textContent ?? null,
+      [row, column],
+    );
   const fillNow = (row: number, column: number): Promise<string | null> =>
-    page.evaluate(([r, c]) => {
-      const el = document.querySelector(`#grid .g-c[data-row="${r}"][data-column="${c}"]`);
-      return el ? getComputedStyle(el).backgroundColor : null;
-    }, [row, column]);
+    page.evaluate(
+      ([r, c]) => {
+        const el = document.querySelector(`#grid .g-c[data-row="${r}"][data-column="${c}"]`);
+        return el ? getComputedStyle(el).backgroundColor : null;
+      },
+      [row, column],
+    );
   const model = (name: string) => (stack.runtime.workbook as Workbook).sheetByName(name)!;
   const headerOf = (name: string): string[] => (model(name).rows[0]!.v as unknown[]).map(String);
   const rowOf = (name: string, id: string): number => model(name).rows.findIndex((r) => r?.v[0] === id) + 1;
@@ -72,18 +78,27 @@ describe.skipIf(!ready)('the playground draws conditional formats and recalculat
 
   async function syncFromSidebar(): Promise<void> {
     await sidebar().click('#sync-now');
-    await sidebar().waitForFunction(() => document.querySelector('#status')?.textContent === 'Sync finished.', undefined, { timeout: 120_000 });
+    await sidebar().waitForFunction(
+      () => document.querySelector('#status')?.textContent === 'Sync finished.',
+      undefined,
+      { timeout: 120_000 },
+    );
   }
 
   async function summaryNetProfit(start: string, end: string): Promise<number> {
-    const token = (await getJson<Json>(`${stack.apiUrl}/_emulator/tokens`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ store: store.id, user: 'auditor@example.com' }),
-    })).access_token as string;
-    const summary = await getJson<{ data: { totals: Json } }>(`${stack.apiUrl}/api/v1/profitability/summary?start_date=${start}&end_date=${end}`, {
-      headers: { Authorization: `Bearer ${token}` },
-    });
+    const token = (
+      await getJson<Json>(`${stack.apiUrl}/_emulator/tokens`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ store: store.id, user: 'auditor@example.com' }),
+      })
+    ).access_token as string;
+    const summary = await getJson<{ data: { totals: Json } }>(
+      `${stack.apiUrl}/api/v1/profitability/summary?start_date=${start}&end_date=${end}`,
+      {
+        headers: { Authorization: `Bearer ${token}` },
+      },
+    );
     return Number(summary.data.totals.net_profit);
   }
 
@@ -101,7 +116,11 @@ describe.skipIf(!ready)('the playground draws conditional formats and recalculat
     page.on('pageerror', (error) => consoleErrors.push(String(error)));
     await stack.connect();
     await page.goto(playground.url);
-    await sidebar().waitForFunction(() => document.querySelector('#connection-text')?.textContent === 'Connected', undefined, { timeout: 30_000 });
+    await sidebar().waitForFunction(
+      () => document.querySelector('#connection-text')?.textContent === 'Connected',
+      undefined,
+      { timeout: 30_000 },
+    );
     await syncFromSidebar();
   }, 180_000);
 
@@ -115,16 +134,22 @@ describe.skipIf(!ready)('the playground draws conditional formats and recalculat
     const truth = (await getJson<{ data: Json[] }>(`${stack.apiUrl}/_emulator/truth/orders`)).data;
     const economics = (o: Json) => o.economics as { cogs_source: string; cogs_coverage_pct: number };
     const unknown = truth.find((o) => economics(o).cogs_source === 'unknown')!;
-    const complete = truth.find((o) => economics(o).cogs_source !== 'unknown' && economics(o).cogs_coverage_pct === 100)!;
+    const complete = truth.find(
+      (o) => economics(o).cogs_source !== 'unknown' && economics(o).cogs_coverage_pct === 100,
+    )!;
     expect(unknown && complete).toBeTruthy();
     const header = headerOf('Orders');
     const at = (name: string) => header.indexOf(name) + 1;
-    for (const [order, fill] of [[unknown, AMBER], [complete, NO_FILL]] as const) {
+    for (const [order, fill] of [
+      [unknown, AMBER],
+      [complete, NO_FILL],
+    ] as const) {
       const row = rowOf('Orders', String(order.id));
       expect(row).toBeGreaterThan(1);
       await showRow('Orders', row);
       await expect.poll(() => textNow(row, at('id'))).toBe(order.id);
-      for (const name of ['cogs', 'net_profit']) expect(await fillNow(row, at(name)), `${String(order.id)} ${name}`).toBe(fill);
+      for (const name of ['cogs', 'net_profit'])
+        expect(await fillNow(row, at(name)), `${String(order.id)} ${name}`).toBe(fill);
       // Cells outside the rule's ranges are never filled.
       expect(await fillNow(row, at('gross_revenue'))).toBe(NO_FILL);
     }
@@ -137,11 +162,16 @@ describe.skipIf(!ready)('the playground draws conditional formats and recalculat
     for (const p of products) for (const v of p.variants as Json[]) variantCost.set(String(v.id), v.cogs);
     const lines = truth.flatMap((o) => (o.line_items as Json[]).map((line) => ({ order: o, line })));
     const unknownLine = lines.find(({ line }) => variantCost.get(String(line.variant_id)) === null)!;
-    const costedLine = lines.find(({ line }) => variantCost.get(String(line.variant_id)) !== null && (line.cogs as number) > 0)!;
+    const costedLine = lines.find(
+      ({ line }) => variantCost.get(String(line.variant_id)) !== null && (line.cogs as number) > 0,
+    )!;
     expect(unknownLine && costedLine).toBeTruthy();
     const header = headerOf('Line items');
     const at = (name: string) => header.indexOf(name) + 1;
-    for (const [{ line }, fill] of [[unknownLine, AMBER], [costedLine, NO_FILL]] as const) {
+    for (const [{ line }, fill] of [
+      [unknownLine, AMBER],
+      [costedLine, NO_FILL],
+    ] as const) {
       const row = rowOf('Line items', String(line.id));
       await showRow('Line items', row);
       await expect.poll(() => textNow(row, at('id'))).toBe(line.id);
@@ -166,7 +196,9 @@ describe.skipIf(!ready)('the playground draws conditional formats and recalculat
     const tz = String(store.timezone);
     const truth = (await getJson<{ data: Json[] }>(`${stack.apiUrl}/_emulator/truth/orders`)).data;
     const placed = (o: Json) => new Date(String(o.created_at)).toLocaleDateString('sv-SE', { timeZone: tz });
-    const inPeriod = truth.filter((o) => o.canceled_at === null && o.financial_status === 'paid' && placed(o) >= start && placed(o) <= today);
+    const inPeriod = truth.filter(
+      (o) => o.canceled_at === null && o.financial_status === 'paid' && placed(o) >= start && placed(o) <= today,
+    );
     expect(inPeriod.length).toBeGreaterThan(1);
 
     await stack.control(`orders/${String(inPeriod[0]!.id)}/change`, { kind: 'cost_correction' });
@@ -184,7 +216,9 @@ describe.skipIf(!ready)('the playground draws conditional formats and recalculat
     await page.click('#tabs button:has-text("Report")');
     await expect.poll(() => reportCellNow()).toBe(String(second));
     await page.click('#refresh-formulas');
-    await page.waitForFunction(() => /^Refresh formulas: done\./.test(document.querySelector('#control-result')?.textContent ?? ''));
+    await page.waitForFunction(() =>
+      /^Refresh formulas: done\./.test(document.querySelector('#control-result')?.textContent ?? ''),
+    );
     await expect.poll(() => reportCellNow(), { timeout: 30_000 }).toBe(String(third));
     await cell(3, 8).click();
     expect(await page.inputValue('#formula-input')).toBe(formula);
@@ -192,4 +226,6 @@ describe.skipIf(!ready)('the playground draws conditional formats and recalculat
   }, 240_000);
 });
 
-if (!ready) describe('the playground draws conditional formats and recalculates formulas', () => it.skip(hasChromium ? 'dist/ is missing: run npm run build first' : SKIP_REASON, () => undefined));
+if (!ready)
+  describe('the playground draws conditional formats and recalculates formulas', () =>
+    it.skip(hasChromium ? 'dist/ is missing: run npm run build first' : SKIP_REASON, () => undefined));

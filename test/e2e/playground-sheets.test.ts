@@ -40,7 +40,16 @@ function usd(amount: number): string {
 /** "yyyy-mm-dd hh:mm:ss" of an instant in a time zone, computed independently of the runtime. */
 function localDateTime(iso: string, timeZone: string): string {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+    new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    })
       .formatToParts(new Date(iso))
       .map((p) => [p.type, p.value]),
   );
@@ -66,8 +75,12 @@ describe.skipIf(!ready)('the playground shows the workbook as Sheets would (Chro
   const cell = (row: number, column: number) => page.locator(`#grid .g-c[data-row="${row}"][data-column="${column}"]`);
   /** A cell's text, or null while its row is not drawn (no auto-wait: for polling). */
   const textNow = (row: number, column: number): Promise<string | null> =>
-    page.evaluate(([r, c]) => document.querySelector(`#grid .g-c[data-row="${r}"][data-column="${c}"]`)?.textContent ?? null, [row, column]);
-  const header = (): string[] => ((stack.runtime.workbook as Workbook).sheetByName('Orders')!.rows[0]!.v as unknown[]).map(String);
+    page.evaluate(
+      ([r, c]) => document.querySelector(`#grid .g-c[data-row="${r}"][data-column="${c}"]`)?.textContent ?? null,
+      [row, column],
+    );
+  const header = (): string[] =>
+    ((stack.runtime.workbook as Workbook).sheetByName('Orders')!.rows[0]!.v as unknown[]).map(String);
 
   beforeAll(async () => {
     stack = await startStack({ orders: ORDERS, seed: 29, plan: 'plus' });
@@ -98,17 +111,27 @@ describe.skipIf(!ready)('the playground shows the workbook as Sheets would (Chro
     await sidebar().waitForSelector('#connect:not([hidden])');
     await page.waitForSelector('#grid .g-head');
     expect(await page.textContent('#start-here')).toMatch(/^Start here: in the sidebar, click Connect/);
-    expect(await page.locator('#tabs button').allTextContents()).toEqual((stack.runtime.workbook as Workbook).sheets.map((s) => s.name));
+    expect(await page.locator('#tabs button').allTextContents()).toEqual(
+      (stack.runtime.workbook as Workbook).sheets.map((s) => s.name),
+    );
     await page.screenshot({ path: path.join(screenshots, 'first-screen.png') });
     expect(consoleErrors).toEqual([]);
   }, 60_000);
 
-  it('after a sync, Orders shows $1,234.50-style amounts and date-times in the spreadsheet\'s zone, with its frozen header, notes and widths', async () => {
+  it("after a sync, Orders shows $1,234.50-style amounts and date-times in the spreadsheet's zone, with its frozen header, notes and widths", async () => {
     await stack.connect();
     await page.reload();
-    await sidebar().waitForFunction(() => document.querySelector('#connection-text')?.textContent === 'Connected', undefined, { timeout: 30_000 });
+    await sidebar().waitForFunction(
+      () => document.querySelector('#connection-text')?.textContent === 'Connected',
+      undefined,
+      { timeout: 30_000 },
+    );
     await sidebar().click('#sync-now');
-    await sidebar().waitForFunction(() => document.querySelector('#status')?.textContent === 'Sync finished.', undefined, { timeout: 300_000 });
+    await sidebar().waitForFunction(
+      () => document.querySelector('#status')?.textContent === 'Sync finished.',
+      undefined,
+      { timeout: 300_000 },
+    );
     await page.click('#tabs button:has-text("Orders")');
     await page.evaluate(() => {
       document.querySelector('#grid')!.scrollTop = 0;
@@ -139,13 +162,18 @@ describe.skipIf(!ready)('the playground shows the workbook as Sheets would (Chro
     // Column widths as the add-on set them.
     const model = (stack.runtime.workbook as Workbook).sheetByName('Orders')!;
     for (const name of ['id', 'external_order_gid', 'landing_page', 'net_profit']) {
-      expect(await cell(1, at(name)).evaluate((el) => el.getBoundingClientRect().width), name).toBe(model.columnWidth(at(name)));
+      expect(await cell(1, at(name)).evaluate((el) => el.getBoundingClientRect().width), name).toBe(
+        model.columnWidth(at(name)),
+      );
     }
     expect(model.columnWidth(at('id'))).toBeGreaterThan(100);
     // The screenshot shows the amounts (the grid scrolled to gross_revenue).
-    await page.evaluate((x) => {
-      document.querySelector('#grid')!.scrollLeft = x;
-    }, await cell(1, at('gross_revenue')).evaluate((el) => (el as HTMLElement).offsetLeft - 52));
+    await page.evaluate(
+      (x) => {
+        document.querySelector('#grid')!.scrollLeft = x;
+      },
+      await cell(1, at('gross_revenue')).evaluate((el) => (el as HTMLElement).offsetLeft - 52),
+    );
     await page.screenshot({ path: path.join(screenshots, 'orders-synced.png') });
 
     // The frozen header stays on top and hides the rows scrolled beneath it.
@@ -155,9 +183,13 @@ describe.skipIf(!ready)('the playground shows the workbook as Sheets would (Chro
     await expect.poll(() => textNow(510, at('id'))).toMatch(/^ord_/);
     const frozen = await page.evaluate((column) => {
       const grid = document.querySelector('#grid')!.getBoundingClientRect();
-      const header = document.querySelector<HTMLElement>(`#grid .g-c[data-row="1"][data-column="${column}"]`)!.getBoundingClientRect();
+      const header = document
+        .querySelector<HTMLElement>(`#grid .g-c[data-row="1"][data-column="${column}"]`)!
+        .getBoundingClientRect();
       const under = document.elementFromPoint(header.x + 5, header.y + 5) as HTMLElement | null;
-      const seen = under ? `${under.tagName}.${under.className} at ${header.x},${header.y} in ${innerWidth}x${innerHeight}, grid ${grid.x},${grid.y} ${grid.width}x${grid.height}, scroll ${document.querySelector('#grid')!.scrollLeft},${document.querySelector('#grid')!.scrollTop}` : `nothing at ${header.x},${header.y} in ${innerWidth}x${innerHeight}, grid ${grid.x},${grid.y} ${grid.width}x${grid.height}, window scroll ${scrollX},${scrollY}`;
+      const seen = under
+        ? `${under.tagName}.${under.className} at ${header.x},${header.y} in ${innerWidth}x${innerHeight}, grid ${grid.x},${grid.y} ${grid.width}x${grid.height}, scroll ${document.querySelector('#grid')!.scrollLeft},${document.querySelector('#grid')!.scrollTop}`
+        : `nothing at ${header.x},${header.y} in ${innerWidth}x${innerHeight}, grid ${grid.x},${grid.y} ${grid.width}x${grid.height}, window scroll ${scrollX},${scrollY}`;
       return { frozen: { offset: header.y - grid.y, topmostRow: under?.dataset.row }, seen };
     }, at('gross_revenue'));
     expect(frozen.frozen, frozen.seen).toEqual({ offset: 21, topmostRow: '1' });
@@ -182,14 +214,19 @@ describe.skipIf(!ready)('the playground shows the workbook as Sheets would (Chro
 
   it('typing =PROFIT_SUMMARY("2026-10-01","2026-10-31","net_profit") into a cell shows the emulator\'s summary figure', async () => {
     expect('2026-10-31' < today).toBe(true);
-    const token = (await getJson<Json>(`${stack.apiUrl}/_emulator/tokens`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ store: store.id, user: 'auditor@example.com' }),
-    })).access_token as string;
-    const summary = await getJson<{ data: { totals: Json } }>(`${stack.apiUrl}/api/v1/profitability/summary?start_date=2026-10-01&end_date=2026-10-31`, {
-      headers: { Authorization: `Bearer ${token}` },
-    });
+    const token = (
+      await getJson<Json>(`${stack.apiUrl}/_emulator/tokens`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ store: store.id, user: 'auditor@example.com' }),
+      })
+    ).access_token as string;
+    const summary = await getJson<{ data: { totals: Json } }>(
+      `${stack.apiUrl}/api/v1/profitability/summary?start_date=2026-10-01&end_date=2026-10-31`,
+      {
+        headers: { Authorization: `Bearer ${token}` },
+      },
+    );
     const netProfit = Number(summary.data.totals.net_profit);
     expect(Number.isFinite(netProfit)).toBe(true);
 
@@ -223,17 +260,31 @@ describe.skipIf(!ready)('the playground shows the workbook as Sheets would (Chro
     const before = (stack.runtime.workbook as Workbook).sheetByName('Orders')!.lastRow();
     await page.fill('#order-count', '3');
     await page.click('button[data-control="orders"]');
-    await page.waitForFunction(() => /^Place new: done\. The store has 3 new orders\./.test(document.querySelector('#control-result')?.textContent ?? ''));
+    await page.waitForFunction(() =>
+      /^Place new: done\. The store has 3 new orders\./.test(
+        document.querySelector('#control-result')?.textContent ?? '',
+      ),
+    );
     await sidebar().click('#sync-now');
-    await sidebar().waitForFunction(() => document.querySelector('#status')?.textContent === 'Sync finished.', undefined, { timeout: 120_000 });
+    await sidebar().waitForFunction(
+      () => document.querySelector('#status')?.textContent === 'Sync finished.',
+      undefined,
+      { timeout: 120_000 },
+    );
     expect((stack.runtime.workbook as Workbook).sheetByName('Orders')!.lastRow()).toBe(before + 3);
-    await expect.poll(() => page.locator('#grid .g-row.g-new .g-rn').allTextContents()).toEqual([before + 1, before + 2, before + 3].map(String));
+    await expect
+      .poll(() => page.locator('#grid .g-row.g-new .g-rn').allTextContents())
+      .toEqual([before + 1, before + 2, before + 3].map(String));
   }, 150_000);
 
-  it('a sync that fails on the API\'s errors is shown in the sidebar and the Sync log', async () => {
+  it("a sync that fails on the API's errors is shown in the sidebar and the Sync log", async () => {
     await page.fill('#fault-count', '40');
     await page.click('button[data-control="faults"]');
-    await page.waitForFunction(() => /^Inject: done\. The next 40 API requests will fail with HTTP 500\./.test(document.querySelector('#control-result')?.textContent ?? ''));
+    await page.waitForFunction(() =>
+      /^Inject: done\. The next 40 API requests will fail with HTTP 500\./.test(
+        document.querySelector('#control-result')?.textContent ?? '',
+      ),
+    );
     await sidebar().click('#sync-now');
     await sidebar().waitForSelector('#problem:not([hidden])', { timeout: 120_000 });
     await page.click('#tabs button:has-text("Orders")');
@@ -243,4 +294,6 @@ describe.skipIf(!ready)('the playground shows the workbook as Sheets would (Chro
   }, 150_000);
 });
 
-if (!ready) describe('the playground shows the workbook as Sheets would', () => it.skip(hasChromium ? 'dist/ is missing: run npm run build first' : SKIP_REASON, () => undefined));
+if (!ready)
+  describe('the playground shows the workbook as Sheets would', () =>
+    it.skip(hasChromium ? 'dist/ is missing: run npm run build first' : SKIP_REASON, () => undefined));

@@ -40,9 +40,13 @@ describe.skipIf(!ready)('playground end to end (Chromium, emulator, local runtim
     // Few enough orders that every row is inside the page's 200-row preview.
     stack = await startStack({ orders: 150, seed: 11, plan: 'plus' });
     store = (await getJson<{ store: typeof store }>(`${stack.apiUrl}/_emulator/truth/store`)).store;
-    const truth = await getJson<{ data: Array<{ id: string }> }>(`${stack.apiUrl}/_emulator/truth/orders?store=${encodeURIComponent(store.id)}`);
+    const truth = await getJson<{ data: Array<{ id: string }> }>(
+      `${stack.apiUrl}/_emulator/truth/orders?store=${encodeURIComponent(store.id)}`,
+    );
     hostileOrderId = truth.data[0]!.id;
-    await stack.control(`/_emulator/orders/${hostileOrderId}/patch`, { attribution: { utm_campaign: HOSTILE_UTM, utm_source: FORMULA_UTM } });
+    await stack.control(`/_emulator/orders/${hostileOrderId}/patch`, {
+      attribution: { utm_campaign: HOSTILE_UTM, utm_source: FORMULA_UTM },
+    });
     playground = await startPlayground({ stack, distDir: dist, port: 0 });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
@@ -69,7 +73,11 @@ describe.skipIf(!ready)('playground end to end (Chromium, emulator, local runtim
     const callbackText = (await popup.textContent('body')) ?? '';
     expect(callbackText).toMatch(/connected/i);
     await popup.close();
-    await sidebar.waitForFunction(() => document.querySelector('#connection-text')?.textContent === 'Connected', undefined, { timeout: 30_000 });
+    await sidebar.waitForFunction(
+      () => document.querySelector('#connection-text')?.textContent === 'Connected',
+      undefined,
+      { timeout: 30_000 },
+    );
     expect(await sidebar.textContent('#store-name')).toBe(store.name);
     expect(await sidebar.textContent('#store-domain')).toBe(`(${store.shop_domain})`);
     expect(await sidebar.textContent('#plan-window')).toBe('Plus plan: full history');
@@ -81,10 +89,16 @@ describe.skipIf(!ready)('playground end to end (Chromium, emulator, local runtim
     await sidebar.click('#sync-now');
     await sidebar.waitForSelector('#progress:not([hidden])');
     expect(await sidebar.isDisabled('#disconnect')).toBe(true);
-    await sidebar.waitForFunction(() => document.querySelector('#status')?.textContent === 'Sync finished.', undefined, { timeout: 150_000 });
+    await sidebar.waitForFunction(
+      () => document.querySelector('#status')?.textContent === 'Sync finished.',
+      undefined,
+      { timeout: 150_000 },
+    );
     expect(await sidebar.getAttribute('#progress', 'aria-valuenow')).toBe('100');
     expect(await sidebar.isVisible('#problem')).toBe(false);
-    const truth = await getJson<{ data: unknown[] }>(`${stack.apiUrl}/_emulator/truth/orders?store=${encodeURIComponent(store.id)}`);
+    const truth = await getJson<{ data: unknown[] }>(
+      `${stack.apiUrl}/_emulator/truth/orders?store=${encodeURIComponent(store.id)}`,
+    );
     const workbook = await getJson<WorkbookView>(`${playground.url}playground/workbook`);
     const orders = workbook.sheets.find((s) => s.name === 'Orders');
     expect(orders).toBeDefined();
@@ -106,7 +120,9 @@ describe.skipIf(!ready)('playground end to end (Chromium, emulator, local runtim
     await page.click('#tabs button:has-text("Orders")');
     await page.fill('#goto-row', String(rowIndex + 1));
     await page.click('#goto-form button[type="submit"]');
-    const cell = page.locator(`#grid .g-c[data-row="${rowIndex + 1}"][data-column="${header.indexOf('utm_campaign') + 1}"]`);
+    const cell = page.locator(
+      `#grid .g-c[data-row="${rowIndex + 1}"][data-column="${header.indexOf('utm_campaign') + 1}"]`,
+    );
     await expect.poll(() => cell.textContent()).toBe(HOSTILE_UTM);
     expect(await page.locator('#grid img').count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
@@ -118,13 +134,23 @@ describe.skipIf(!ready)('playground end to end (Chromium, emulator, local runtim
     await sidebar.selectOption('#schedule-hour', '7');
     await sidebar.click('#schedule-save');
     // The hour is the spreadsheet's: the status names its time zone.
-    await sidebar.waitForFunction(() => /^Syncs every day at 07:00, \S+ time \(the spreadsheet's time zone\)\.$/.test(document.querySelector('#status')?.textContent ?? ''));
+    await sidebar.waitForFunction(() =>
+      /^Syncs every day at 07:00, \S+ time \(the spreadsheet's time zone\)\.$/.test(
+        document.querySelector('#status')?.textContent ?? '',
+      ),
+    );
     const clock = stack.runtime.triggers.filter((t) => t.type === 'CLOCK');
     expect(clock).toHaveLength(1);
     expect(clock[0]).toMatchObject({ atHour: 7 });
     await page.click('#fire-trigger');
-    await page.waitForFunction(() => /Scheduled trigger: done/.test(document.querySelector('#control-result')?.textContent ?? ''));
-    await page.waitForFunction(() => /^The scheduled sync ran/.test((document.querySelector('#control-result')?.textContent ?? '').replace(/^Scheduled trigger: done\. /, '')));
+    await page.waitForFunction(() =>
+      /Scheduled trigger: done/.test(document.querySelector('#control-result')?.textContent ?? ''),
+    );
+    await page.waitForFunction(() =>
+      /^The scheduled sync ran/.test(
+        (document.querySelector('#control-result')?.textContent ?? '').replace(/^Scheduled trigger: done\. /, ''),
+      ),
+    );
     // The Sync log panel shows the manual run and the scheduled one, newest first.
     await page.waitForFunction(() => document.querySelectorAll('#sync-log tbody tr').length === 2);
   }, 60_000);
@@ -146,7 +172,10 @@ describe.skipIf(!ready)('playground end to end (Chromium, emulator, local runtim
   it('the page can disable the client and enable it again, and clear injected faults', async () => {
     const control = async (label: string) => {
       await page.click(`#controls button:has-text("${label}")`);
-      await page.waitForFunction((l) => (document.querySelector('#control-result')?.textContent ?? '').startsWith(`${l}: done`), label);
+      await page.waitForFunction(
+        (l) => (document.querySelector('#control-result')?.textContent ?? '').startsWith(`${l}: done`),
+        label,
+      );
     };
     await control('Disable client');
     expect(await getJson<{ disabled: boolean }>(`${stack.apiUrl}/_emulator/client`)).toMatchObject({ disabled: true });
@@ -154,8 +183,12 @@ describe.skipIf(!ready)('playground end to end (Chromium, emulator, local runtim
     expect(await getJson<{ disabled: boolean }>(`${stack.apiUrl}/_emulator/client`)).toMatchObject({ disabled: false });
     await control('Inject');
     await control('Clear');
-    expect(await page.textContent('#control-result')).toBe('Clear: done. Cleared 3 pending faults: the API answers normally again.');
+    expect(await page.textContent('#control-result')).toBe(
+      'Clear: done. Cleared 3 pending faults: the API answers normally again.',
+    );
   }, 30_000);
 });
 
-if (!ready) describe('playground end to end', () => it.skip(hasChromium ? 'dist/ is missing: run npm run build first' : SKIP_REASON, () => undefined));
+if (!ready)
+  describe('playground end to end', () =>
+    it.skip(hasChromium ? 'dist/ is missing: run npm run build first' : SKIP_REASON, () => undefined));

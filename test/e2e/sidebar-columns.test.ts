@@ -15,16 +15,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
 import { compareWithTruth, sheetTable } from '../integration/sync-support';
 import { hasChromium } from './chromium';
-import { connectFromSidebar, DIST, openSidebar, SCREENSHOTS, syncFromSidebar, type SidebarSession } from './sidebar-session';
+import {
+  connectFromSidebar,
+  DIST,
+  openSidebar,
+  SCREENSHOTS,
+  syncFromSidebar,
+  type SidebarSession,
+} from './sidebar-session';
 import { ALL_LINE_COLUMNS, ALL_ORDER_COLUMNS, ESSENTIAL_LINES, ESSENTIAL_ORDERS } from '../integration/column-presets';
 
 type Json = Record<string, unknown>;
 const ready = hasChromium && existsSync(path.join(DIST, 'Sidebar.html'));
 
 const EXACT = { mismatches: [], missing: [], unexpected: [], duplicates: [] };
-const SAVED = 'Saved. The next sync adds the chosen columns to the right of your sheets and fills them for the orders already there; columns you removed stay in place, their values cleared and marked as no longer synced. Clearing frees no cells: delete a column you no longer need to free its cells.';
+const SAVED =
+  'Saved. The next sync adds the chosen columns to the right of your sheets and fills them for the orders already there; columns you removed stay in place, their values cleared and marked as no longer synced. Clearing frees no cells: delete a column you no longer need to free its cells.';
 
-describe.skipIf(!ready)('the sidebar\'s Columns card (Chromium, emulator, local runtime)', () => {
+describe.skipIf(!ready)("the sidebar's Columns card (Chromium, emulator, local runtime)", () => {
   let stack: Stack;
   let session: SidebarSession;
   let sidebar: Frame;
@@ -34,7 +42,9 @@ describe.skipIf(!ready)('the sidebar\'s Columns card (Chromium, emulator, local 
 
   async function applyColumns(): Promise<void> {
     await sidebar.click('#columns-apply');
-    await sidebar.waitForFunction((saved) => document.querySelector('#status')?.textContent === saved, SAVED, { timeout: 60_000 });
+    await sidebar.waitForFunction((saved) => document.querySelector('#status')?.textContent === saved, SAVED, {
+      timeout: 60_000,
+    });
     expect(await text('#columns-result')).toBe(SAVED);
   }
 
@@ -64,7 +74,9 @@ describe.skipIf(!ready)('the sidebar\'s Columns card (Chromium, emulator, local 
     const idBox = sidebar.locator('#columns-orders-list input[value="id"]');
     expect(await idBox.isChecked()).toBe(true);
     expect(await idBox.isDisabled()).toBe(true);
-    expect(await sidebar.locator('#columns-orders-list label:has(input[value="id"])').getAttribute('title')).toBe('always synced');
+    expect(await sidebar.locator('#columns-orders-list label:has(input[value="id"])').getAttribute('title')).toBe(
+      'always synced',
+    );
     expect(await sidebar.locator('#columns-orders-list input[value="utm_campaign"]').isDisabled()).toBe(false);
     expect(await sidebar.locator('#columns-orders-list input').count()).toBe(ALL_ORDER_COLUMNS);
     expect(await sidebar.locator('#columns-line-items-list input').count()).toBe(ALL_LINE_COLUMNS);
@@ -99,12 +111,15 @@ describe.skipIf(!ready)('the sidebar\'s Columns card (Chromium, emulator, local 
     expect(await compareWithTruth(stack)).toEqual(EXACT);
   }, 200_000);
 
-  it('the fit line follows from the truth\'s line items per order, Essentials fitting at least twice the orders of All', async () => {
+  it("the fit line follows from the truth's line items per order, Essentials fitting at least twice the orders of All", async () => {
     const orders = await truthOrders();
     const perOrder = orders.reduce((n, o) => n + ((o.line_items as unknown[]) ?? []).length, 0) / orders.length;
     const fits = (orderColumns: number, lineColumns: number) => 10_000_000 / (orderColumns + perOrder * lineColumns);
     const line = await text('#columns-fit');
-    const match = /^In 10 M cells: about ([\d,]+) orders with Essentials, ([\d,]+) with All \(([\d.]+) line items per order\)\.$/.exec(line);
+    const match =
+      /^In 10 M cells: about ([\d,]+) orders with Essentials, ([\d,]+) with All \(([\d.]+) line items per order\)\.$/.exec(
+        line,
+      );
     expect(match, line).not.toBeNull();
     const [essentials, all, shownPerOrder] = match!.slice(1).map((s) => Number(s.replace(/,/g, '')));
     expect(Math.abs(essentials! / fits(ESSENTIAL_ORDERS.length, ESSENTIAL_LINES.length) - 1)).toBeLessThan(0.01);
@@ -112,7 +127,9 @@ describe.skipIf(!ready)('the sidebar\'s Columns card (Chromium, emulator, local 
     expect(shownPerOrder).toBeCloseTo(perOrder, 1);
     expect(essentials!).toBeGreaterThanOrEqual(2 * all!);
     const cells = ESSENTIAL_ORDERS.length + perOrder * ESSENTIAL_LINES.length;
-    expect(await text('#columns-chosen-fit')).toMatch(new RegExp(`^Your choice: ~${Math.round(cells)} cells per order`));
+    expect(await text('#columns-chosen-fit')).toMatch(
+      new RegExp(`^Your choice: ~${Math.round(cells)} cells per order`),
+    );
     await sidebar.locator('#columns-card').screenshot({ path: path.join(SCREENSHOTS, 'columns-essentials.png') });
   });
 
@@ -131,7 +148,11 @@ describe.skipIf(!ready)('the sidebar\'s Columns card (Chromium, emulator, local 
     expect(rows.length).toBe(ordersBefore);
     // Every added column is a field of the truth's orders, so the comparison below is against real values.
     const sample = (await truthOrders())[0]!;
-    const fields = new Set([...Object.keys(sample), ...Object.keys(sample.economics as Json), ...Object.keys(sample.attribution as Json)]);
+    const fields = new Set([
+      ...Object.keys(sample),
+      ...Object.keys(sample.economics as Json),
+      ...Object.keys(sample.attribution as Json),
+    ]);
     for (const h of added) expect(fields.has(h), h).toBe(true);
     const filledColumns = added.filter((h) => rows.some((row) => row[header!.indexOf(h)] !== ''));
     expect(filledColumns.length).toBeGreaterThan(added.length / 2);
@@ -161,4 +182,4 @@ describe.skipIf(!ready)('the sidebar\'s Columns card (Chromium, emulator, local 
   }, 200_000);
 });
 
-if (!ready) describe('the sidebar\'s Columns card', () => it.skip('Chromium or dist/ is missing', () => undefined));
+if (!ready) describe("the sidebar's Columns card", () => it.skip('Chromium or dist/ is missing', () => undefined));

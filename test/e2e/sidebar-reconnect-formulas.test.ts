@@ -28,18 +28,28 @@ describe.skipIf(!ready)('report formulas after Disconnect and Reconnect (Chromiu
 
   /** A cell's text and hover title, or null while its row is not drawn (no auto-wait: for polling). */
   const cellNow = (): Promise<{ text: string; title: string } | null> =>
-    page.evaluate(([r, c]) => {
-      // A sync moves the grid to the rows it wrote: the report's first rows are at the top.
-      document.querySelector('#grid')!.scrollTop = 0;
-      const cell = document.querySelector(`#grid .g-c[data-row="${r}"][data-column="${c}"]`);
-      return cell ? { text: cell.textContent ?? '', title: cell.getAttribute('title') ?? '' } : null;
-    }, [ROW, COLUMN]);
+    page.evaluate(
+      ([r, c]) => {
+        // A sync moves the grid to the rows it wrote: the report's first rows are at the top.
+        document.querySelector('#grid')!.scrollTop = 0;
+        const cell = document.querySelector(`#grid .g-c[data-row="${r}"][data-column="${c}"]`);
+        return cell ? { text: cell.textContent ?? '', title: cell.getAttribute('title') ?? '' } : null;
+      },
+      [ROW, COLUMN],
+    );
 
   /** The API's own net profit for October, read with a token of its own (never the add-on's). */
   async function apiNetProfit(): Promise<string> {
-    const issued = await fetch(`${stack.apiUrl}/_emulator/tokens`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ store: storeId, user: 'auditor@example.com' }) });
+    const issued = await fetch(`${stack.apiUrl}/_emulator/tokens`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ store: storeId, user: 'auditor@example.com' }),
+    });
     const token = ((await issued.json()) as Json).access_token as string;
-    const response = await fetch(`${stack.apiUrl}/api/v1/profitability/summary?start_date=2026-10-01&end_date=2026-10-31`, { headers: { Authorization: `Bearer ${token}` } });
+    const response = await fetch(
+      `${stack.apiUrl}/api/v1/profitability/summary?start_date=2026-10-01&end_date=2026-10-31`,
+      { headers: { Authorization: `Bearer ${token}` } },
+    );
     const summary = (await response.json()) as { data: { totals: Json } };
     const netProfit = Number(summary.data.totals.net_profit);
     expect(Number.isFinite(netProfit)).toBe(true);
@@ -65,7 +75,7 @@ describe.skipIf(!ready)('report formulas after Disconnect and Reconnect (Chromiu
     await stack?.close();
   });
 
-  it('disconnect, reconnect, Sync now: the report cell shows the API\'s figure again', async () => {
+  it("disconnect, reconnect, Sync now: the report cell shows the API's figure again", async () => {
     expect('2026-10-31' < today).toBe(true);
     const expected = await apiNetProfit();
 

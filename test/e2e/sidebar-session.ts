@@ -47,11 +47,17 @@ export async function connectFromSidebar(session: SidebarSession, storeId: strin
   await popup.check(`input[name="store_id"][value="${storeId}"]`);
   await Promise.all([popup.waitForURL(/\/usercallback/), popup.click('button[value="approve"]')]);
   await popup.close();
-  await sidebar.waitForFunction(() => document.querySelector('#connection-text')?.textContent === 'Connected', undefined, { timeout: 30_000 });
+  await sidebar.waitForFunction(
+    () => document.querySelector('#connection-text')?.textContent === 'Connected',
+    undefined,
+    { timeout: 30_000 },
+  );
 }
 
 /** Sync now until the sidebar says it finished. */
 export async function syncFromSidebar(sidebar: Frame, button = '#sync-now'): Promise<void> {
   await sidebar.click(button);
-  await sidebar.waitForFunction(() => document.querySelector('#status')?.textContent === 'Sync finished.', undefined, { timeout: 150_000 });
+  await sidebar.waitForFunction(() => document.querySelector('#status')?.textContent === 'Sync finished.', undefined, {
+    timeout: 150_000,
+  });
 }

@@ -16,7 +16,16 @@ import { hasChromium, launchChromium, SKIP_REASON } from './chromium';
 const root = path.resolve(__dirname, '../..');
 const dist = path.join(root, 'dist');
 const screenshots = path.join(root, 'out/screenshots');
-const COUNT_COLUMNS = ['orders_added', 'orders_updated', 'orders_cancelled', 'orders_gone', 'line_items', 'products', 'variants', 'pnl_days'];
+const COUNT_COLUMNS = [
+  'orders_added',
+  'orders_updated',
+  'orders_cancelled',
+  'orders_gone',
+  'line_items',
+  'products',
+  'variants',
+  'pnl_days',
+];
 
 async function getJson<T>(url: string): Promise<T> {
   const response = await fetch(url);
@@ -40,7 +49,12 @@ describe.skipIf(!ready)('the sidebar tells what happened (Chromium, emulator, lo
     const last = rows[rows.length - 1]!;
     return (name: string) => last[header!.indexOf(name)];
   };
-  const truthOrders = async () => (await getJson<{ data: Array<{ id: string }> }>(`${stack.apiUrl}/_emulator/truth/orders?store=${encodeURIComponent(storeId)}`)).data;
+  const truthOrders = async () =>
+    (
+      await getJson<{ data: Array<{ id: string }> }>(
+        `${stack.apiUrl}/_emulator/truth/orders?store=${encodeURIComponent(storeId)}`,
+      )
+    ).data;
   const status = () => sidebar.textContent('#status');
 
   beforeAll(async () => {
@@ -61,7 +75,11 @@ describe.skipIf(!ready)('the sidebar tells what happened (Chromium, emulator, lo
     await popup.check(`input[name="store_id"][value="${storeId}"]`);
     await Promise.all([popup.waitForURL(/\/usercallback/), popup.click('button[value="approve"]')]);
     await popup.close();
-    await sidebar.waitForFunction(() => document.querySelector('#connection-text')?.textContent === 'Connected', undefined, { timeout: 30_000 });
+    await sidebar.waitForFunction(
+      () => document.querySelector('#connection-text')?.textContent === 'Connected',
+      undefined,
+      { timeout: 30_000 },
+    );
   }, 120_000);
 
   afterAll(async () => {
@@ -72,18 +90,30 @@ describe.skipIf(!ready)('the sidebar tells what happened (Chromium, emulator, lo
 
   it('the first sync counts every order of the truth as new, in the sidebar and in its Sync log row alike', async () => {
     await sidebar.click('#sync-now');
-    await sidebar.waitForFunction(() => document.querySelector('#status')?.textContent === 'Sync finished.', undefined, { timeout: 150_000 });
+    await sidebar.waitForFunction(
+      () => document.querySelector('#status')?.textContent === 'Sync finished.',
+      undefined,
+      { timeout: 150_000 },
+    );
     const truth = await truthOrders();
     const cell = lastLogRow();
     expect(cell('outcome')).toBe('ok');
     expect(cell('orders_added')).toBe(truth.length);
-    expect(await sidebar.textContent('#sync-counts')).toMatch(new RegExp(`^Written: Orders: ${truth.length} new, 0 updated · ${cell('line_items')} line items · ${cell('products')} products`));
+    expect(await sidebar.textContent('#sync-counts')).toMatch(
+      new RegExp(
+        `^Written: Orders: ${truth.length} new, 0 updated · ${cell('line_items')} line items · ${cell('products')} products`,
+      ),
+    );
     await sidebar.locator('main').screenshot({ path: path.join(screenshots, 'story-synced.png') });
   }, 180_000);
 
   it('a sync that finds nothing changed reports 0 updated, in the sidebar and in its Sync log row alike', async () => {
     await sidebar.click('#sync-now');
-    await sidebar.waitForFunction(() => document.querySelector('#status')?.textContent === 'Sync finished.', undefined, { timeout: 120_000 });
+    await sidebar.waitForFunction(
+      () => document.querySelector('#status')?.textContent === 'Sync finished.',
+      undefined,
+      { timeout: 120_000 },
+    );
     const zero = 'Orders: 0 new, 0 updated · 0 line items · 0 products · 0 variants · 0 days of P&L';
     expect(await sidebar.textContent('#sync-counts')).toBe(`Written: ${zero}`);
     expect((await sidebar.textContent('#jobs li:first-child .job-detail'))?.endsWith(` · ${zero}`)).toBe(true);
@@ -106,7 +136,11 @@ describe.skipIf(!ready)('the sidebar tells what happened (Chromium, emulator, lo
     await stack.control('/_emulator/faults/clear', {});
     const before = logRows();
     await sidebar.click('#problem-action');
-    await sidebar.waitForFunction(() => document.querySelector('#status')?.textContent === 'Sync finished.', undefined, { timeout: 120_000 });
+    await sidebar.waitForFunction(
+      () => document.querySelector('#status')?.textContent === 'Sync finished.',
+      undefined,
+      { timeout: 120_000 },
+    );
     expect(logRows()).toBe(before + 1);
     expect(lastLogRow()('outcome')).toBe('ok');
     expect(await sidebar.isVisible('#problem')).toBe(false);
@@ -116,7 +150,9 @@ describe.skipIf(!ready)('the sidebar tells what happened (Chromium, emulator, lo
     await sidebar.selectOption('#schedule-mode', 'daily');
     await sidebar.selectOption('#schedule-hour', '7');
     await sidebar.click('#schedule-save');
-    await sidebar.waitForFunction(() => /^Syncs every day at 07:00/.test(document.querySelector('#status')?.textContent ?? ''));
+    await sidebar.waitForFunction(() =>
+      /^Syncs every day at 07:00/.test(document.querySelector('#status')?.textContent ?? ''),
+    );
     await stack.control('/_emulator/orders', { count: 3 });
     await stack.advanceClocks(60_000);
     const trigger = stack.runtime.triggers.find((t) => t.type === 'CLOCK');
@@ -125,14 +161,22 @@ describe.skipIf(!ready)('the sidebar tells what happened (Chromium, emulator, lo
     const fired = await stack.runtime.fireTrigger(trigger!.uid);
     expect(fired.ok).toBe(true);
     expect(lastLogRow()('orders_added')).toBe(3);
-    await sidebar.waitForFunction(() => /A sync ran in the background/.test(document.querySelector('#status')?.textContent ?? ''), undefined, { timeout: 10_000 });
+    await sidebar.waitForFunction(
+      () => /A sync ran in the background/.test(document.querySelector('#status')?.textContent ?? ''),
+      undefined,
+      { timeout: 10_000 },
+    );
     expect(await sidebar.textContent('#jobs li:first-child .job-detail')).toMatch(/Orders: 3 new, 0 updated/);
   }, 90_000);
 
   it('a revoke shows in the open sidebar within 10 s of the service applying it, without Reload or a click', async () => {
     await stack.control('/_emulator/grants/revoke', {});
     await stack.advanceClocks(120_000); // revocation takes effect "within about one minute"
-    await sidebar.waitForFunction(() => document.querySelector('#connection-text')?.textContent === 'Access was revoked', undefined, { timeout: 10_000 });
+    await sidebar.waitForFunction(
+      () => document.querySelector('#connection-text')?.textContent === 'Access was revoked',
+      undefined,
+      { timeout: 10_000 },
+    );
     expect(await status()).toBe('The connection changed: see Connection below.');
     expect(await sidebar.isVisible('#reconnect')).toBe(true);
     expect(await sidebar.isVisible('#sync-now')).toBe(false);
@@ -140,4 +184,6 @@ describe.skipIf(!ready)('the sidebar tells what happened (Chromium, emulator, lo
   }, 60_000);
 });
 
-if (!ready) describe('the sidebar tells what happened', () => it.skip(hasChromium ? 'dist/ is missing: run npm run build first' : SKIP_REASON, () => undefined));
+if (!ready)
+  describe('the sidebar tells what happened', () =>
+    it.skip(hasChromium ? 'dist/ is missing: run npm run build first' : SKIP_REASON, () => undefined));

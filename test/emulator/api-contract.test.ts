@@ -51,7 +51,10 @@ describe('4.10 / 9 the OpenAPI 3.1 document', () => {
   it('matches the generated client types (npm run gen:api-types)', async () => {
     const { default: openapiTS, astToString } = await import('openapi-typescript');
     const generated = astToString(await openapiTS(pathToFileURL(OPENAPI_JSON_PATH)));
-    const committed = readFileSync(fileURLToPath(new URL('../../src/server/api/generated/schema.d.ts', import.meta.url)), 'utf8');
+    const committed = readFileSync(
+      fileURLToPath(new URL('../../src/server/api/generated/schema.d.ts', import.meta.url)),
+      'utf8',
+    );
     expect(committed.endsWith(generated)).toBe(true);
   });
 
@@ -92,7 +95,10 @@ describe('2.1 the response envelope', () => {
 describe('4.1 / 7 methods, scopes and error bodies', () => {
   it('answers 405 method_not_allowed for every method but GET', async () => {
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']) {
-      const res = await fetch(`${h.emu.url}/api/v1/orders`, { method, headers: { Authorization: `Bearer ${h.token}` } });
+      const res = await fetch(`${h.emu.url}/api/v1/orders`, {
+        method,
+        headers: { Authorization: `Bearer ${h.token}` },
+      });
       expect([method, res.status]).toEqual([method, 405]);
       if (method !== 'HEAD') expect((await res.json()).error.code).toBe('method_not_allowed');
     }

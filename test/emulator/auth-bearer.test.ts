@@ -22,7 +22,9 @@ async function mint(body: Record<string, unknown> = {}): Promise<Record<string, 
 function expectUnauthorized(call: Awaited<ReturnType<typeof apiGet>>, code: string): void {
   expect(call.status).toBe(401);
   expect(call.json).toEqual({ success: false, error: { code, message: expect.any(String) } });
-  expect(String(call.headers['www-authenticate'])).toContain(`resource_metadata="${emulator.url}/.well-known/oauth-protected-resource/api/v1"`);
+  expect(String(call.headers['www-authenticate'])).toContain(
+    `resource_metadata="${emulator.url}/.well-known/oauth-protected-resource/api/v1"`,
+  );
 }
 
 describe('5.6 a valid Bearer header reaches the API', () => {
@@ -30,12 +32,17 @@ describe('5.6 a valid Bearer header reaches the API', () => {
     const tokens = await mint({ scope: 'store:read', store: emulator.state.storeRecords()[1]!.id });
     const call = await apiGet(emulator.url, '/api/v1/account', String(tokens['access_token']));
     expect(call.status).toBe(200);
-    expect(call.json.data).toMatchObject({ store: { id: emulator.state.storeRecords()[1]!.id }, connection: { client_id: emulator.clientId, scopes: ['store:read'] } });
+    expect(call.json.data).toMatchObject({
+      store: { id: emulator.state.storeRecords()[1]!.id },
+      connection: { client_id: emulator.clientId, scopes: ['store:read'] },
+    });
   });
 
   it('accepts the scheme name in any case', async () => {
     const tokens = await mint();
-    const call = await apiGet(emulator.url, '/api/v1/account', undefined, { Authorization: `bearer ${String(tokens['access_token'])}` });
+    const call = await apiGet(emulator.url, '/api/v1/account', undefined, {
+      Authorization: `bearer ${String(tokens['access_token'])}`,
+    });
     expect(call.status).toBe(200);
   });
 });
@@ -61,7 +68,11 @@ describe('5.8 401 missing_token: no Bearer header', () => {
 
   it('a token in the query string is refused even beside a valid header', async () => {
     const tokens = await mint();
-    const call = await apiGet(emulator.url, `/api/v1/account?access_token=${String(tokens['access_token'])}`, String(tokens['access_token']));
+    const call = await apiGet(
+      emulator.url,
+      `/api/v1/account?access_token=${String(tokens['access_token'])}`,
+      String(tokens['access_token']),
+    );
     expect(call.status).toBe(401);
   });
 });
@@ -89,7 +100,10 @@ describe('5.8 401 invalid_token: expired, malformed, unknown', () => {
 describe('5.8 401 invalid_token_claims: token not bound to a store', () => {
   it('is refused with invalid_token_claims', async () => {
     const tokens = await mint({ claims: 'none' });
-    expectUnauthorized(await apiGet(emulator.url, '/api/v1/account', String(tokens['access_token'])), 'invalid_token_claims');
+    expectUnauthorized(
+      await apiGet(emulator.url, '/api/v1/account', String(tokens['access_token'])),
+      'invalid_token_claims',
+    );
   });
 });
 
@@ -143,7 +157,12 @@ describe('5.8 403 insufficient_scope', () => {
 
 describe('control API: minted and issued tokens', () => {
   it('mints with the token endpoint shape; no refresh token without offline_access', async () => {
-    expect(await mint({ scope: 'orders:read' })).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 3600, scope: 'orders:read' });
+    expect(await mint({ scope: 'orders:read' })).toEqual({
+      access_token: expect.any(String),
+      token_type: 'Bearer',
+      expires_in: 3600,
+      scope: 'orders:read',
+    });
   });
 
   it('refuses unknown scopes and stores', async () => {
@@ -154,7 +173,10 @@ describe('control API: minted and issued tokens', () => {
   it('lists every access and refresh token issued', async () => {
     const first = await mint();
     const second = await mint({ scope: 'orders:read' });
-    const issued = JSON.parse((await httpRequest(`${emulator.url}/_emulator/issued-tokens`)).body) as Record<string, string[]>;
+    const issued = JSON.parse((await httpRequest(`${emulator.url}/_emulator/issued-tokens`)).body) as Record<
+      string,
+      string[]
+    >;
     expect(issued['access_tokens']).toEqual([first['access_token'], second['access_token']]);
     expect(issued['refresh_tokens']).toEqual([first['refresh_token']]);
   });

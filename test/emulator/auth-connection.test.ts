@@ -32,8 +32,14 @@ async function connect(storeId: string, email?: string): Promise<Tokens> {
     state: 'st',
     challenge: pkce.challenge,
   });
-  const code = new URL(await approveAuthorization(url, { storeId, ...(email ? { email } : {}) })).searchParams.get('code')!;
-  const response = await postToken(emulator.url, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: pkce.verifier }, basic);
+  const code = new URL(await approveAuthorization(url, { storeId, ...(email ? { email } : {}) })).searchParams.get(
+    'code',
+  )!;
+  const response = await postToken(
+    emulator.url,
+    { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: pkce.verifier },
+    basic,
+  );
   expect(response.status).toBe(200);
   return { access: String(response.json['access_token']), refresh: String(response.json['refresh_token']) };
 }
@@ -44,7 +50,9 @@ async function refresh(refreshToken: string) {
 
 async function storeOf(access: string): Promise<string | number> {
   const call = await apiGet(emulator.url, '/api/v1/account', access);
-  return call.status === 200 ? (call.json.data as { store: { id: string } }).store.id : `${call.status} ${call.json.error?.code}`;
+  return call.status === 200
+    ? (call.json.data as { store: { id: string } }).store.id
+    : `${call.status} ${call.json.error?.code}`;
 }
 
 async function advance(seconds: number): Promise<void> {
@@ -92,7 +100,10 @@ describe('3.2 flow run again by the same merchant user picking a different store
   it('/_emulator/grants/switch-store does the same without the browser (default: the other store)', async () => {
     const first = await connect(storeA());
     const moved = await controlPost(emulator.url, '/_emulator/grants/switch-store', {});
-    expect(moved).toEqual({ status: 200, json: expect.objectContaining({ previous_store_id: storeA(), store_id: storeB() }) });
+    expect(moved).toEqual({
+      status: 200,
+      json: expect.objectContaining({ previous_store_id: storeA(), store_id: storeB() }),
+    });
     expect(await storeOf(first.access)).toBe('401 invalid_token');
     const back = await controlPost(emulator.url, '/_emulator/grants/switch-store', { store: storeA() });
     expect(back.json['store_id']).toBe(storeA());
@@ -161,11 +172,19 @@ describe('3.2 / 5.7 refresh token exchanged: rotation', () => {
 
   it('a refresh may narrow the scopes but never widen them', async () => {
     const tokens = await connect(storeA());
-    const narrowed = await postToken(emulator.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh, scope: 'offline_access' }, basic);
+    const narrowed = await postToken(
+      emulator.url,
+      { grant_type: 'refresh_token', refresh_token: tokens.refresh, scope: 'offline_access' },
+      basic,
+    );
     expect(narrowed.json['scope']).toBe('offline_access');
     const widened = await postToken(
       emulator.url,
-      { grant_type: 'refresh_token', refresh_token: String(narrowed.json['refresh_token']), scope: 'orders:read offline_access' },
+      {
+        grant_type: 'refresh_token',
+        refresh_token: String(narrowed.json['refresh_token']),
+        scope: 'orders:read offline_access',
+      },
       basic,
     );
     expect(widened.json['error']).toBe('invalid_scope');
@@ -173,7 +192,9 @@ describe('3.2 / 5.7 refresh token exchanged: rotation', () => {
 
   it('an unknown refresh token, or one missing, is refused', async () => {
     expect((await refresh('A'.repeat(43))).json['error']).toBe('invalid_grant');
-    expect((await postToken(emulator.url, { grant_type: 'refresh_token' }, basic)).json['error']).toBe('invalid_request');
+    expect((await postToken(emulator.url, { grant_type: 'refresh_token' }, basic)).json['error']).toBe(
+      'invalid_request',
+    );
   });
 
   it('a disabled application cannot refresh (invalid_client)', async () => {
@@ -215,7 +236,10 @@ describe('8.4 lifetimes on the emulator clock', () => {
   });
 
   it('API calls count as use: a refresh token stays usable 89 days after the last call', async () => {
-    const long = await controlPost(emulator.url, '/_emulator/tokens', { scope: 'store:read offline_access', expires_in: 200 * DAY });
+    const long = await controlPost(emulator.url, '/_emulator/tokens', {
+      scope: 'store:read offline_access',
+      expires_in: 200 * DAY,
+    });
     await advance(80 * DAY);
     expect(await storeOf(String(long.json['access_token']))).toBe(storeA());
     await advance(9 * DAY);

@@ -13,8 +13,18 @@ beforeAll(async () => {
 });
 afterAll(() => emulator.close());
 
-async function openConsent(scope = 'store:read orders:read products:read profitability:read offline_access', state = 'state-1', target: { url: string; clientId: string } = emulator) {
-  const url = authorizeUrl(target.url, { clientId: target.clientId, redirectUri: REDIRECT, scope, state, challenge: newPkcePair().challenge });
+async function openConsent(
+  scope = 'store:read orders:read products:read profitability:read offline_access',
+  state = 'state-1',
+  target: { url: string; clientId: string } = emulator,
+) {
+  const url = authorizeUrl(target.url, {
+    clientId: target.clientId,
+    redirectUri: REDIRECT,
+    scope,
+    state,
+    challenge: newPkcePair().challenge,
+  });
   const page = await httpRequest(url);
   expect(page.status).toBe(200);
   return { html: page.body, form: parseConsentForm(page.body, url) };
@@ -25,7 +35,11 @@ async function submit(form: ConsentForm, fields: Record<string, string | string[
   for (const [name, value] of Object.entries({ ...form.fields, ...fields })) {
     for (const v of Array.isArray(value) ? value : [value]) body.append(name, v);
   }
-  return httpRequest(form.action, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: body.toString() });
+  return httpRequest(form.action, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: body.toString(),
+  });
 }
 
 function text(html: string): string {
@@ -61,7 +75,8 @@ describe('5.4 the consent page shows what the merchant agrees to', () => {
   it('states the pseudonymous customer reference, the withheld personal data and read-only access', async () => {
     const page = text((await openConsent()).html).toLowerCase();
     expect(page).toContain('pseudonymous customer reference');
-    for (const withheld of ['names', 'e-mail addresses', 'phone numbers', 'shipping addresses']) expect(page).toContain(withheld);
+    for (const withheld of ['names', 'e-mail addresses', 'phone numbers', 'shipping addresses'])
+      expect(page).toContain(withheld);
     expect(page).toContain('read-only');
   });
 
@@ -126,7 +141,11 @@ describe('5.4 the merchant chooses exactly one store', () => {
 describe('5.4 sign-in and the transaction', () => {
   it('a wrong password re-shows the page and issues no code', async () => {
     const { form } = await openConsent();
-    const response = await submit(form, { decision: 'approve', store_id: form.storeIds[0]!, merchant_password: 'guess' });
+    const response = await submit(form, {
+      decision: 'approve',
+      store_id: form.storeIds[0]!,
+      merchant_password: 'guess',
+    });
     expect(response.status).toBe(400);
     expect(response.headers.location).toBeUndefined();
   });
@@ -142,7 +161,11 @@ describe('5.4 sign-in and the transaction', () => {
   it('a forged or tampered transaction id is refused', async () => {
     const { form } = await openConsent();
     const [id, mac] = form.fields['transaction']!.split('.');
-    const tampered = await submit(form, { decision: 'approve', store_id: form.storeIds[0]!, transaction: `${id}x.${mac}` });
+    const tampered = await submit(form, {
+      decision: 'approve',
+      store_id: form.storeIds[0]!,
+      transaction: `${id}x.${mac}`,
+    });
     expect(tampered.status).toBe(400);
     const forged = await submit(form, { decision: 'approve', store_id: form.storeIds[0]!, transaction: 'made-up' });
     expect(forged.status).toBe(400);
@@ -159,7 +182,11 @@ describe('5.4 sign-in and the transaction', () => {
   it('the consent endpoint takes POST only and form bodies only', async () => {
     const { form } = await openConsent();
     expect((await httpRequest(form.action)).status).toBe(405);
-    const json = await httpRequest(form.action, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    const json = await httpRequest(form.action, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
     expect(json.status).toBe(400);
   });
 });

@@ -37,7 +37,12 @@ async function runFlow(pickStore: (storeIds: string[]) => string) {
   expect(callback.searchParams.get('state')).toBe(state);
   const exchanged = await postToken(
     emulator.url,
-    { grant_type: 'authorization_code', code: callback.searchParams.get('code')!, redirect_uri: REDIRECT, code_verifier: pkce.verifier },
+    {
+      grant_type: 'authorization_code',
+      code: callback.searchParams.get('code')!,
+      redirect_uri: REDIRECT,
+      code_verifier: pkce.verifier,
+    },
     { clientId: emulator.clientId, clientSecret: emulator.clientSecret },
   );
   expect(exchanged.status).toBe(200);
@@ -56,7 +61,9 @@ describe('5.3-5.6 full PKCE flow over HTTP against the emulator', () => {
     expect(account.headers['ratelimit-limit']).toBe('1000');
     expect(account.headers['ratelimit-policy']).toBe('1000;w=3600');
 
-    const stats = JSON.parse((await httpRequest(`${emulator.url}/_emulator/stats`)).body) as { auth: { token_requests: { by_client_auth_method: Record<string, number> } } };
+    const stats = JSON.parse((await httpRequest(`${emulator.url}/_emulator/stats`)).body) as {
+      auth: { token_requests: { by_client_auth_method: Record<string, number> } };
+    };
     expect(stats.auth.token_requests.by_client_auth_method).toEqual({ client_secret_basic: 1 });
   });
 
@@ -75,7 +82,9 @@ describe('5.3-5.6 full PKCE flow over HTTP against the emulator', () => {
     expect(unauthorized.json.error?.code).toBe('missing_token');
     const metadataUrl = /resource_metadata="([^"]+)"/.exec(String(unauthorized.headers['www-authenticate']))![1]!;
     const resource = JSON.parse((await httpRequest(metadataUrl)).body) as { authorization_servers: string[] };
-    const asMetadata = JSON.parse((await httpRequest(`${resource.authorization_servers[0]}/.well-known/oauth-authorization-server`)).body) as Record<string, string>;
+    const asMetadata = JSON.parse(
+      (await httpRequest(`${resource.authorization_servers[0]}/.well-known/oauth-authorization-server`)).body,
+    ) as Record<string, string>;
     expect(asMetadata['token_endpoint']).toBe(`${emulator.url}/api/auth/oauth2/token`);
   });
 
@@ -84,10 +93,17 @@ describe('5.3-5.6 full PKCE flow over HTTP against the emulator', () => {
     await controlPost(emulator.url, '/_emulator/grants/revoke', {});
     const revoked = await apiGet(emulator.url, '/api/v1/account', connected.access);
     expect(revoked.json.error?.code).toBe('grant_revoked');
-    const refused = await postToken(emulator.url, { grant_type: 'refresh_token', refresh_token: connected.refresh }, { clientId: emulator.clientId, clientSecret: emulator.clientSecret });
+    const refused = await postToken(
+      emulator.url,
+      { grant_type: 'refresh_token', refresh_token: connected.refresh },
+      { clientId: emulator.clientId, clientSecret: emulator.clientSecret },
+    );
     expect(refused.json['error']).toBe('invalid_grant');
 
-    const issued = JSON.parse((await httpRequest(`${emulator.url}/_emulator/issued-tokens`)).body) as Record<string, string[]>;
+    const issued = JSON.parse((await httpRequest(`${emulator.url}/_emulator/issued-tokens`)).body) as Record<
+      string,
+      string[]
+    >;
     const secrets = [...issued['access_tokens']!, ...issued['refresh_tokens']!, emulator.clientSecret];
     expect(issued['access_tokens']).toContain(connected.access);
     const outputs = [

@@ -1,6 +1,12 @@
 import { startEmulator, type RunningEmulator } from '../../dev/emulator/index';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorizeUrl, basicAuthorization, newPkcePair, postToken, type PkcePair } from '../../dev/emulator/oauth/oauth-client';
+import {
+  authorizeUrl,
+  basicAuthorization,
+  newPkcePair,
+  postToken,
+  type PkcePair,
+} from '../../dev/emulator/oauth/oauth-client';
 import { approveAuthorization, httpRequest } from '../../dev/emulator/oauth/scripted-merchant';
 
 const REDIRECT = 'http://127.0.0.1:1/usercallback?app=sheets';
@@ -15,7 +21,13 @@ afterAll(() => emulator.close());
 
 async function issueCode(scope = 'store:read orders:read offline_access'): Promise<{ code: string; pkce: PkcePair }> {
   const pkce = newPkcePair();
-  const url = authorizeUrl(emulator.url, { clientId: emulator.clientId, redirectUri: REDIRECT, scope, state: 's', challenge: pkce.challenge });
+  const url = authorizeUrl(emulator.url, {
+    clientId: emulator.clientId,
+    redirectUri: REDIRECT,
+    scope,
+    state: 's',
+    challenge: pkce.challenge,
+  });
   const location = new URL(await approveAuthorization(url));
   return { code: location.searchParams.get('code')!, pkce };
 }
@@ -59,17 +71,29 @@ describe('5.5 token exchange: success', () => {
 
   it('accepts resource={base}/api/v1 (RFC 8707) and refuses any other resource with invalid_target', async () => {
     const first = await issueCode();
-    const ok = await postToken(emulator.url, exchangeForm(first.code, first.pkce.verifier, { resource: `${emulator.url}/api/v1` }), basic);
+    const ok = await postToken(
+      emulator.url,
+      exchangeForm(first.code, first.pkce.verifier, { resource: `${emulator.url}/api/v1` }),
+      basic,
+    );
     expect(ok.status).toBe(200);
     const second = await issueCode();
-    const bad = await postToken(emulator.url, exchangeForm(second.code, second.pkce.verifier, { resource: 'https://other.example/api' }), basic);
+    const bad = await postToken(
+      emulator.url,
+      exchangeForm(second.code, second.pkce.verifier, { resource: 'https://other.example/api' }),
+      basic,
+    );
     expect(bad.status).toBe(400);
     expect(bad.json['error']).toBe('invalid_target');
   });
 
   it('accepts client_id in the body when it matches the Basic credentials', async () => {
     const { code, pkce } = await issueCode();
-    const response = await postToken(emulator.url, exchangeForm(code, pkce.verifier, { client_id: emulator.clientId }), basic);
+    const response = await postToken(
+      emulator.url,
+      exchangeForm(code, pkce.verifier, { client_id: emulator.clientId }),
+      basic,
+    );
     expect(response.status).toBe(200);
   });
 });
@@ -90,7 +114,11 @@ describe('5.5 token exchange: PKCE verification', () => {
 
   it('a missing verifier → invalid_request', async () => {
     const { code } = await issueCode();
-    const response = await postToken(emulator.url, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT }, basic);
+    const response = await postToken(
+      emulator.url,
+      { grant_type: 'authorization_code', code, redirect_uri: REDIRECT },
+      basic,
+    );
     expect(response.json['error']).toBe('invalid_request');
   });
 
@@ -109,9 +137,17 @@ describe('5.5 token exchange: PKCE verification', () => {
 
 describe('5.5 token exchange: the code is bound, single-use and short-lived', () => {
   it('redirect_uri must match byte for byte', async () => {
-    for (const redirect of [REDIRECT.replace('?app=sheets', ''), `${REDIRECT}&`, REDIRECT.replace('127.0.0.1', 'localhost')]) {
+    for (const redirect of [
+      REDIRECT.replace('?app=sheets', ''),
+      `${REDIRECT}&`,
+      REDIRECT.replace('127.0.0.1', 'localhost'),
+    ]) {
       const { code, pkce } = await issueCode();
-      const response = await postToken(emulator.url, exchangeForm(code, pkce.verifier, { redirect_uri: redirect }), basic);
+      const response = await postToken(
+        emulator.url,
+        exchangeForm(code, pkce.verifier, { redirect_uri: redirect }),
+        basic,
+      );
       expect(response.json['error']).toBe('invalid_grant');
     }
   });
@@ -120,13 +156,21 @@ describe('5.5 token exchange: the code is bound, single-use and short-lived', ()
     const { code, pkce } = await issueCode();
     const first = await postToken(emulator.url, exchangeForm(code, pkce.verifier), basic);
     const accessToken = String(first.json['access_token']);
-    const account = await httpRequest(`${emulator.url}/api/v1/account`, { headers: { Authorization: `Bearer ${accessToken}` } });
+    const account = await httpRequest(`${emulator.url}/api/v1/account`, {
+      headers: { Authorization: `Bearer ${accessToken}` },
+    });
     expect(account.status).toBe(200);
     const second = await postToken(emulator.url, exchangeForm(code, pkce.verifier), basic);
     expect(second.json['error']).toBe('invalid_grant');
-    const after = await httpRequest(`${emulator.url}/api/v1/account`, { headers: { Authorization: `Bearer ${accessToken}` } });
+    const after = await httpRequest(`${emulator.url}/api/v1/account`, {
+      headers: { Authorization: `Bearer ${accessToken}` },
+    });
     expect(after.status).toBe(401);
-    const refreshed = await postToken(emulator.url, { grant_type: 'refresh_token', refresh_token: String(first.json['refresh_token']) }, basic);
+    const refreshed = await postToken(
+      emulator.url,
+      { grant_type: 'refresh_token', refresh_token: String(first.json['refresh_token']) },
+      basic,
+    );
     expect(refreshed.json['error']).toBe('invalid_grant');
   });
 
@@ -149,7 +193,10 @@ describe('5.5 token exchange: the code is bound, single-use and short-lived', ()
 describe('5.1/5.5 client authentication: HTTP Basic only, exactly one method', () => {
   it('client_secret in the body only → invalid_client (401)', async () => {
     const { code, pkce } = await issueCode();
-    const response = await postToken(emulator.url, exchangeForm(code, pkce.verifier, { client_id: emulator.clientId, client_secret: emulator.clientSecret }));
+    const response = await postToken(
+      emulator.url,
+      exchangeForm(code, pkce.verifier, { client_id: emulator.clientId, client_secret: emulator.clientSecret }),
+    );
     expect(response.status).toBe(401);
     expect(response.json['error']).toBe('invalid_client');
     expect(String(response.headers['www-authenticate'])).toMatch(/^Basic /);
@@ -157,7 +204,11 @@ describe('5.1/5.5 client authentication: HTTP Basic only, exactly one method', (
 
   it('credentials in both the header and the body → invalid_request', async () => {
     const { code, pkce } = await issueCode();
-    const response = await postToken(emulator.url, exchangeForm(code, pkce.verifier, { client_secret: emulator.clientSecret }), basic);
+    const response = await postToken(
+      emulator.url,
+      exchangeForm(code, pkce.verifier, { client_secret: emulator.clientSecret }),
+      basic,
+    );
     expect(response.status).toBe(400);
     expect(response.json['error']).toBe('invalid_request');
   });
@@ -166,7 +217,9 @@ describe('5.1/5.5 client authentication: HTTP Basic only, exactly one method', (
     const { code, pkce } = await issueCode();
     const form = exchangeForm(code, pkce.verifier);
     expect((await postToken(emulator.url, form)).json['error']).toBe('invalid_client');
-    expect((await postToken(emulator.url, form, { ...basic, clientSecret: 'wrong' })).json['error']).toBe('invalid_client');
+    expect((await postToken(emulator.url, form, { ...basic, clientSecret: 'wrong' })).json['error']).toBe(
+      'invalid_client',
+    );
     expect((await postToken(emulator.url, form, { ...basic, clientId: 'other' })).json['error']).toBe('invalid_client');
   });
 
@@ -181,7 +234,12 @@ describe('5.1/5.5 client authentication: HTTP Basic only, exactly one method', (
     const both = before.token_requests.by_client_auth_method['both'] ?? 0;
     const post = before.token_requests.by_client_auth_method['client_secret_post'] ?? 0;
     await postToken(emulator.url, { grant_type: 'refresh_token', refresh_token: 'x', client_secret: 's' }, basic);
-    await postToken(emulator.url, { grant_type: 'refresh_token', refresh_token: 'x', client_id: basic.clientId, client_secret: 's' });
+    await postToken(emulator.url, {
+      grant_type: 'refresh_token',
+      refresh_token: 'x',
+      client_id: basic.clientId,
+      client_secret: 's',
+    });
     const after = await authStats();
     expect(after.token_requests.by_client_auth_method['both']).toBe(both + 1);
     expect(after.token_requests.by_client_auth_method['client_secret_post']).toBe(post + 1);
@@ -192,14 +250,20 @@ describe('5.1/5.5 client authentication: HTTP Basic only, exactly one method', (
 
 describe('RFC 6749 token endpoint request rules', () => {
   it('an unknown grant_type → unsupported_grant_type; a missing one → invalid_request', async () => {
-    expect((await postToken(emulator.url, { grant_type: 'password' }, basic)).json['error']).toBe('unsupported_grant_type');
+    expect((await postToken(emulator.url, { grant_type: 'password' }, basic)).json['error']).toBe(
+      'unsupported_grant_type',
+    );
     expect((await postToken(emulator.url, {}, basic)).json['error']).toBe('invalid_request');
   });
 
   it('a JSON body → invalid_request; GET → 405', async () => {
-    const json = await postToken(emulator.url, '{"grant_type":"authorization_code"}', basic, { 'Content-Type': 'application/json' });
+    const json = await postToken(emulator.url, '{"grant_type":"authorization_code"}', basic, {
+      'Content-Type': 'application/json',
+    });
     expect(json.json['error']).toBe('invalid_request');
-    const get = await httpRequest(`${emulator.url}/api/auth/oauth2/token`, { headers: { Authorization: basicAuthorization(basic.clientId, basic.clientSecret) } });
+    const get = await httpRequest(`${emulator.url}/api/auth/oauth2/token`, {
+      headers: { Authorization: basicAuthorization(basic.clientId, basic.clientSecret) },
+    });
     expect(get.status).toBe(405);
   });
 

@@ -20,7 +20,9 @@ describe('4.4 rule 1 ground truth: store-local days across DST changes', () => {
 
   it('accepts only real calendar dates', () => {
     expect(['2024-02-29', '1999-12-31'].map(isCalendarDate)).toEqual([true, true]);
-    expect(['2023-02-29', '2024-13-01', '2024-1-01', '0001-01-01', '2024-01-01T00:00:00Z'].map(isCalendarDate)).toEqual([false, false, false, false, false]);
+    expect(['2023-02-29', '2024-13-01', '2024-1-01', '0001-01-01', '2024-01-01T00:00:00Z'].map(isCalendarDate)).toEqual(
+      [false, false, false, false, false],
+    );
   });
 });
 

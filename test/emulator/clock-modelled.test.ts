@@ -13,7 +13,12 @@ afterAll(async () => {
 });
 
 async function clock(body?: unknown): Promise<string> {
-  const res = await fetch(`${emulator.url}/_emulator/clock`, body === undefined ? {} : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(
+    `${emulator.url}/_emulator/clock`,
+    body === undefined
+      ? {}
+      : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) },
+  );
   return ((await res.json()) as { now: string }).now;
 }
 

@@ -25,7 +25,13 @@ describe('control: reset — same seed, same data', () => {
   });
 
   it('applies plan, orders and tax_treated_as_cost, and refuses unknown or bad options', async () => {
-    const r = await h.control('/_emulator/reset', { seed: 21, orders: 120, plan: 'pro', tax_treated_as_cost: true, now: '2026-03-10T15:00:00Z' });
+    const r = await h.control('/_emulator/reset', {
+      seed: 21,
+      orders: 120,
+      plan: 'pro',
+      tax_treated_as_cost: true,
+      now: '2026-03-10T15:00:00Z',
+    });
     expect(r.status).toBe(200);
     const store = (await h.control<StoreTruth>('/_emulator/truth/store')).body;
     expect(store).toMatchObject({ plan: 'pro', tax_treated_as_cost: true, orders: 120 });
@@ -75,18 +81,33 @@ describe('control: patch accepts hostile data and recomputes the formulas', () =
 
   it('recomputes derived figures from patched line items', async () => {
     const order = (await h.truthOrders())[11]!;
-    const res = await h.control<{ data: Order }>(`/_emulator/orders/${order.id}/patch`, { line_items: [{ total: 0 }], economics: { payment_fee: 1.23 } });
+    const res = await h.control<{ data: Order }>(`/_emulator/orders/${order.id}/patch`, {
+      line_items: [{ total: 0 }],
+      economics: { payment_fee: 1.23 },
+    });
     const e = res.body.data.economics;
     const lines = res.body.data.line_items;
     expect(lines[0]!.total).toBe(0);
     expect(cents(e.gross_revenue)).toBe(lines.reduce((s, li) => s + cents(li.total), 0));
     expect(e.payment_fee).toBe(1.23);
-    expect(cents(e.contribution_profit)).toBe(cents(e.net_revenue) - cents(e.cogs) - cents(e.ad_spend_allocated) - cents(e.payment_fee) - cents(e.fulfillment_cost));
+    expect(cents(e.contribution_profit)).toBe(
+      cents(e.net_revenue) -
+        cents(e.cogs) -
+        cents(e.ad_spend_allocated) -
+        cents(e.payment_fee) -
+        cents(e.fulfillment_cost),
+    );
   });
 
   it('refuses derived, unknown or mistyped fields with a clear error and changes nothing', async () => {
     const order = (await h.truthOrders())[12]!;
-    for (const bad of [{ economics: { net_profit: 5 } }, { id: 'ord_x' }, { line_items: [{ quantity: 'two' }] }, { attribution: { utm_source: 5 } }, { customer_ref: 'ok', sales_channel: 'pos' }]) {
+    for (const bad of [
+      { economics: { net_profit: 5 } },
+      { id: 'ord_x' },
+      { line_items: [{ quantity: 'two' }] },
+      { attribution: { utm_source: 5 } },
+      { customer_ref: 'ok', sales_channel: 'pos' },
+    ]) {
       const res = await h.control(`/_emulator/orders/${order.id}/patch`, bad);
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('invalid_parameter');
@@ -146,7 +167,11 @@ describe('control: stats and truth', () => {
 
   it('truth/daily is unbounded by plan and sums the orders', async () => {
     const store = (await h.control<StoreTruth>('/_emulator/truth/store')).body;
-    const rows = (await h.control<{ data: DailyRow[] }>(`/_emulator/truth/daily?start_date=${store.first_order_date}&end_date=${store.today}`)).body.data;
+    const rows = (
+      await h.control<{ data: DailyRow[] }>(
+        `/_emulator/truth/daily?start_date=${store.first_order_date}&end_date=${store.today}`,
+      )
+    ).body.data;
     const orders = (await h.truthOrders()).filter((o) => o.canceled_at === null);
     const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
     expect(sum(rows.map((r) => cents(r.net_revenue)))).toBe(sum(orders.map((o) => cents(o.economics.net_revenue))));

@@ -26,7 +26,13 @@ afterAll(() => h.close());
 
 /** Status of the authorize request for a redirect URI: 200 = consent page, 400 = refused page. */
 async function authorizeStatus(redirectUri: string): Promise<number> {
-  const url = authorizeUrl(h.emu.url, { clientId: h.emu.clientId, redirectUri, scope: ALL_SCOPES, state: 's', challenge: newPkcePair().challenge });
+  const url = authorizeUrl(h.emu.url, {
+    clientId: h.emu.clientId,
+    redirectUri,
+    scope: ALL_SCOPES,
+    state: 's',
+    challenge: newPkcePair().challenge,
+  });
   return (await httpRequest(url)).status;
 }
 
@@ -34,7 +40,12 @@ describe('GET /_emulator/client', () => {
   it('answers the demo client id, its secret and the registered redirect URIs', async () => {
     const res = await h.control<ClientView>('/_emulator/client');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ client_id: h.emu.clientId, client_secret: h.emu.clientSecret, redirect_uris: [STARTED_WITH], disabled: false });
+    expect(res.body).toMatchObject({
+      client_id: h.emu.clientId,
+      client_secret: h.emu.clientSecret,
+      redirect_uris: [STARTED_WITH],
+      disabled: false,
+    });
   });
 
   it('is GET only', async () => {
@@ -46,7 +57,9 @@ describe('POST /_emulator/redirect-uris adds redirect URIs and resets nothing', 
   it('a new URI becomes usable on the authorize endpoint; the started-with one stays', async () => {
     const added = 'http://127.0.0.1:41234/usercallback';
     expect(await authorizeStatus(added)).toBe(400);
-    const res = await h.control<{ added: string[]; redirect_uris: string[] }>('/_emulator/redirect-uris', { add: [added] });
+    const res = await h.control<{ added: string[]; redirect_uris: string[] }>('/_emulator/redirect-uris', {
+      add: [added],
+    });
     expect(res.status).toBe(200);
     expect(res.body.added).toEqual([added]);
     expect(res.body.redirect_uris).toEqual([STARTED_WITH, added]);
@@ -58,7 +71,10 @@ describe('POST /_emulator/redirect-uris adds redirect URIs and resets nothing', 
     const ordersBefore = await h.truthOrders();
     const grantsBefore = (await h.control<{ connections: unknown[] }>('/_emulator/grants')).body.connections;
     expect(grantsBefore.length).toBeGreaterThan(0);
-    expect((await h.control('/_emulator/redirect-uris', { add: ['https://script.google.com/macros/d/ABC/usercallback'] })).status).toBe(200);
+    expect(
+      (await h.control('/_emulator/redirect-uris', { add: ['https://script.google.com/macros/d/ABC/usercallback'] }))
+        .status,
+    ).toBe(200);
     expect((await h.control<{ connections: unknown[] }>('/_emulator/grants')).body.connections).toEqual(grantsBefore);
     expect((await h.get('/api/v1/account')).status).toBe(200);
     expect(await h.truthOrders()).toEqual(ordersBefore);
@@ -67,7 +83,9 @@ describe('POST /_emulator/redirect-uris adds redirect URIs and resets nothing', 
   it('adding a URI twice registers it once', async () => {
     const uri = 'http://127.0.0.1:5555/usercallback';
     await h.control('/_emulator/redirect-uris', { add: [uri, uri] });
-    const again = await h.control<{ added: string[]; redirect_uris: string[] }>('/_emulator/redirect-uris', { add: [uri] });
+    const again = await h.control<{ added: string[]; redirect_uris: string[] }>('/_emulator/redirect-uris', {
+      add: [uri],
+    });
     expect(again.body.added).toEqual([]);
     expect(again.body.redirect_uris.filter((u) => u === uri)).toHaveLength(1);
   });

@@ -17,7 +17,9 @@ describe('control: POST /_emulator/settings', () => {
     const before = await pageAll(h, '/api/v1/orders?status=all&limit=250&created_after=2025-01-01');
     const r = await h.control('/_emulator/settings', { tax_treated_as_cost: true });
     expect(r.status).toBe(200);
-    const after = new Map((await pageAll(h, '/api/v1/orders?status=all&limit=250&created_after=2025-01-01')).map((o) => [o.id, o]));
+    const after = new Map(
+      (await pageAll(h, '/api/v1/orders?status=all&limit=250&created_after=2025-01-01')).map((o) => [o.id, o]),
+    );
     let taxed = 0;
     for (const o of before) {
       const now = after.get(o.id) as Order;
@@ -26,7 +28,9 @@ describe('control: POST /_emulator/settings', () => {
       if (o.economics.tax > 0) taxed++;
     }
     expect(taxed).toBeGreaterThan(0);
-    const summary = await h.get<{ basis: { tax_treated_as_cost: boolean } }>('/api/v1/profitability/summary?start_date=2026-01-01&end_date=2026-03-10');
+    const summary = await h.get<{ basis: { tax_treated_as_cost: boolean } }>(
+      '/api/v1/profitability/summary?start_date=2026-01-01&end_date=2026-03-10',
+    );
     expect(summary.body.data.basis.tax_treated_as_cost).toBe(true);
     const daysPath = '/api/v1/profitability/daily?start_date=2026-02-01&end_date=2026-03-09&limit=400';
     const taxed_days = (await h.get<DailyRow[]>(daysPath)).body.data;
@@ -41,13 +45,18 @@ describe('control: POST /_emulator/settings', () => {
       expect(r.status).toBe(400);
       expect(r.body.error.code).toBe('invalid_parameter');
     }
-    expect((await h.control<{ tax_treated_as_cost: boolean }>('/_emulator/truth/store', undefined, 'GET')).body.tax_treated_as_cost).toBe(false);
+    expect(
+      (await h.control<{ tax_treated_as_cost: boolean }>('/_emulator/truth/store', undefined, 'GET')).body
+        .tax_treated_as_cost,
+    ).toBe(false);
   });
 });
 
 describe('control: POST /_emulator/plan', () => {
   it('narrows and widens the history window at once', async () => {
-    const starter = await h.control<{ history_available_from: string; history_days: number }>('/_emulator/plan', { plan: 'starter' });
+    const starter = await h.control<{ history_available_from: string; history_days: number }>('/_emulator/plan', {
+      plan: 'starter',
+    });
     expect(starter.status).toBe(200);
     expect(starter.body).toMatchObject({ plan: 'starter', history_days: 90, history_available_from: '2025-12-10' });
     const cut = await h.get<Order[]>('/api/v1/orders?status=all&limit=1');

@@ -34,10 +34,15 @@ describe('a cursor is valid only for one pagination run', () => {
   });
 
   it('kept past the run lifetime (e.g. stored for the next scheduled run), it is INVALID_CURSOR on every list', async () => {
-    const paths = ['/api/v1/orders?limit=20', '/api/v1/products?limit=5', `/api/v1/profitability/daily?start_date=2025-10-01&end_date=${today}&limit=10`];
+    const paths = [
+      '/api/v1/orders?limit=20',
+      '/api/v1/products?limit=5',
+      `/api/v1/profitability/daily?start_date=2025-10-01&end_date=${today}&limit=10`,
+    ];
     const cursors = await Promise.all(paths.map(cursorOf));
     await h.control('/_emulator/clock', { advance_seconds: RUN_LIFETIME_S - 60 });
-    for (const [i, path] of paths.entries()) expect([path, (await h.get(`${path}&${q(cursors[i]!)}`)).status]).toEqual([path, 200]);
+    for (const [i, path] of paths.entries())
+      expect([path, (await h.get(`${path}&${q(cursors[i]!)}`)).status]).toEqual([path, 200]);
     await h.control('/_emulator/clock', { advance_seconds: 61 });
     for (const [i, path] of paths.entries()) {
       const res = await h.get(`${path}&${q(cursors[i]!)}`);
@@ -71,7 +76,7 @@ describe('a cursor is valid only for one pagination run', () => {
 });
 
 describe('a cursor is bound to its endpoint, store and exact filter set', () => {
-  it('another store\'s cursor is INVALID_CURSOR', async () => {
+  it("another store's cursor is INVALID_CURSOR", async () => {
     const outlet = (await h.control<{ data: Store[] }>('/_emulator/truth/stores')).body.data[1]!;
     const outletToken = await h.mint({ store: outlet.id, user: 'outlet-cursor@example.test' });
     const mine = await cursorOf('/api/v1/orders?status=all&limit=5');
@@ -82,11 +87,23 @@ describe('a cursor is bound to its endpoint, store and exact filter set', () => 
   it.each([
     ['products: status', '/api/v1/products?limit=5', '/api/v1/products?limit=5&status=active'],
     ['products: limit', '/api/v1/products?limit=5', '/api/v1/products?limit=6'],
-    ['products: updated_after', '/api/v1/products?limit=5&updated_after=1970-01-01T00:00:00Z', '/api/v1/products?limit=5'],
+    [
+      'products: updated_after',
+      '/api/v1/products?limit=5&updated_after=1970-01-01T00:00:00Z',
+      '/api/v1/products?limit=5',
+    ],
     ['orders: created_before', '/api/v1/orders?limit=5&created_before=2026-12-31', '/api/v1/orders?limit=5'],
     ['orders: status', '/api/v1/orders?limit=5', '/api/v1/orders?limit=5&status=all'],
-    ['daily: end_date', '/api/v1/profitability/daily?start_date=2025-10-01&end_date=2026-01-31&limit=10', '/api/v1/profitability/daily?start_date=2025-10-01&end_date=2026-01-30&limit=10'],
-    ['daily: limit', '/api/v1/profitability/daily?start_date=2025-10-01&end_date=2026-01-31&limit=10', '/api/v1/profitability/daily?start_date=2025-10-01&end_date=2026-01-31&limit=11'],
+    [
+      'daily: end_date',
+      '/api/v1/profitability/daily?start_date=2025-10-01&end_date=2026-01-31&limit=10',
+      '/api/v1/profitability/daily?start_date=2025-10-01&end_date=2026-01-30&limit=10',
+    ],
+    [
+      'daily: limit',
+      '/api/v1/profitability/daily?start_date=2025-10-01&end_date=2026-01-31&limit=10',
+      '/api/v1/profitability/daily?start_date=2025-10-01&end_date=2026-01-31&limit=11',
+    ],
   ])('%s changed → CURSOR_FILTER_MISMATCH', async (_name, first, next) => {
     const cursor = await cursorOf(first);
     const res = await h.get(`${next}&${q(cursor)}`);
@@ -99,8 +116,12 @@ describe('a cursor is bound to its endpoint, store and exact filter set', () => 
     expect((await h.get(`/api/v1/orders?${q(cursor)}&status=default&limit=5`)).status).toBe(200);
     const daily = await cursorOf('/api/v1/profitability/daily?limit=7');
     const start = new Date(Date.parse(`${today}T00:00:00Z`) - 29 * 86_400_000).toISOString().slice(0, 10);
-    const res = await h.get<DailyRow[]>(`/api/v1/profitability/daily?end_date=${today}&start_date=${start}&limit=7&${q(daily)}`);
+    const res = await h.get<DailyRow[]>(
+      `/api/v1/profitability/daily?end_date=${today}&start_date=${start}&limit=7&${q(daily)}`,
+    );
     expect(res.status).toBe(200);
-    expect(res.body.data[0]!.date).toBe(new Date(Date.parse(`${start}T00:00:00Z`) + 7 * 86_400_000).toISOString().slice(0, 10));
+    expect(res.body.data[0]!.date).toBe(
+      new Date(Date.parse(`${start}T00:00:00Z`) + 7 * 86_400_000).toISOString().slice(0, 10),
+    );
   });
 });

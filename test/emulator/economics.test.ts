@@ -8,23 +8,36 @@ function formulaViolations(order: Order, taxTreatedAsCost: boolean): string[] {
   const eq = (name: string, actual: number, expected: number): void => {
     if (actual !== expected) bad.push(`${order.id} ${name}: ${actual} != ${expected}`);
   };
-  const amounts = [...Object.entries(e).filter(([k, v]) => typeof v === 'number' && !k.endsWith('_pct')).map(([, v]) => v as number)];
+  const amounts = [
+    ...Object.entries(e)
+      .filter(([k, v]) => typeof v === 'number' && !k.endsWith('_pct'))
+      .map(([, v]) => v as number),
+  ];
   for (const li of order.line_items) amounts.push(li.price, li.total, li.cogs, li.fulfillment_cost, li.refund_amount);
-  for (const a of amounts) if (Math.abs(a * 100 - Math.round(a * 100)) > 1e-6) bad.push(`${order.id} amount ${a} has more than two decimals`);
-  const sum = (field: 'total' | 'refund_amount' | 'cogs' | 'fulfillment_cost'): number => order.line_items.reduce((s, li) => s + cents(li[field]), 0);
+  for (const a of amounts)
+    if (Math.abs(a * 100 - Math.round(a * 100)) > 1e-6) bad.push(`${order.id} amount ${a} has more than two decimals`);
+  const sum = (field: 'total' | 'refund_amount' | 'cogs' | 'fulfillment_cost'): number =>
+    order.line_items.reduce((s, li) => s + cents(li[field]), 0);
   eq('gross_revenue = Σ line total', cents(e.gross_revenue), sum('total'));
   eq('refunds = Σ line refund_amount', cents(e.refunds), sum('refund_amount'));
   eq('cogs = Σ line cogs', cents(e.cogs), sum('cogs'));
   eq('fulfillment_cost = Σ line fulfillment_cost', cents(e.fulfillment_cost), sum('fulfillment_cost'));
   eq('net_revenue = gross - refunds', cents(e.net_revenue), cents(e.gross_revenue) - cents(e.refunds));
-  const cp = cents(e.net_revenue) - cents(e.cogs) - cents(e.ad_spend_allocated) - cents(e.payment_fee) - cents(e.fulfillment_cost);
+  const cp =
+    cents(e.net_revenue) -
+    cents(e.cogs) -
+    cents(e.ad_spend_allocated) -
+    cents(e.payment_fee) -
+    cents(e.fulfillment_cost);
   eq('rule 1 contribution_profit', cents(e.contribution_profit), cp);
   const np = cp - cents(e.allocated_overhead) - (taxTreatedAsCost ? cents(e.tax) : 0);
   eq('rule 3/6 net_profit', cents(e.net_profit), np);
   const net = cents(e.net_revenue);
   const pct = (x: number): number => (net > 0 ? (x / net) * 100 : 0);
-  if (Math.abs(e.contribution_margin_pct - pct(cp)) > 0.005 + 1e-9) bad.push(`${order.id} rule 2/5 contribution_margin_pct ${e.contribution_margin_pct} vs ${pct(cp)}`);
-  if (Math.abs(e.net_margin_pct - pct(np)) > 0.005 + 1e-9) bad.push(`${order.id} rule 4/5 net_margin_pct ${e.net_margin_pct} vs ${pct(np)}`);
+  if (Math.abs(e.contribution_margin_pct - pct(cp)) > 0.005 + 1e-9)
+    bad.push(`${order.id} rule 2/5 contribution_margin_pct ${e.contribution_margin_pct} vs ${pct(cp)}`);
+  if (Math.abs(e.net_margin_pct - pct(np)) > 0.005 + 1e-9)
+    bad.push(`${order.id} rule 4/5 net_margin_pct ${e.net_margin_pct} vs ${pct(np)}`);
   if (e.cogs_coverage_pct < 0 || e.cogs_coverage_pct > 100) bad.push(`${order.id} cogs_coverage_pct out of range`);
   return bad;
 }
@@ -57,7 +70,8 @@ describe('2.3 formulas hold to the cent on every generated order', () => {
 describe('2.2/2.4/2.6 order fields take the shapes the spec names', () => {
   it('has both sales channels, cancellations, refunds, first orders, renewals and null UTMs', () => {
     const statuses = new Set(orders.map((o) => o.financial_status));
-    for (const s of ['paid', 'completed', 'processing', 'partially_refunded', 'refunded']) expect(statuses).toContain(s);
+    for (const s of ['paid', 'completed', 'processing', 'partially_refunded', 'refunded'])
+      expect(statuses).toContain(s);
     expect(orders.some((o) => o.canceled_at !== null)).toBe(true);
     expect(new Set(orders.map((o) => o.sales_channel))).toEqual(new Set(['d2c', 'b2b']));
     expect(orders.some((o) => o.is_first_order && o.customer_order_sequence === 1)).toBe(true);
@@ -68,7 +82,7 @@ describe('2.2/2.4/2.6 order fields take the shapes the spec names', () => {
     expect(orders.every((o) => /^[A-Z]{2}$/.test(o.shipping_country_code))).toBe(true);
   });
 
-  it('keeps a customer sequence that counts each customer\'s orders in placement order', () => {
+  it("keeps a customer sequence that counts each customer's orders in placement order", () => {
     const seen = new Map<string, number>();
     for (const o of orders) {
       const n = (seen.get(o.customer_ref) ?? 0) + 1;
@@ -91,9 +105,19 @@ describe('2.7 product costs: unknown (null), genuinely free (0), tiered and mark
 });
 
 describe('3.1 every change kind keeps the formulas and advances the change marker', () => {
-  const kinds = ['cost_correction', 'late_fulfillment', 'ad_spend', 'attribution', 'partial_refund', 'refund', 'cancel'];
+  const kinds = [
+    'cost_correction',
+    'late_fulfillment',
+    'ad_spend',
+    'attribution',
+    'partial_refund',
+    'refund',
+    'cancel',
+  ];
   it.each(kinds)('%s', async (kind) => {
-    const target = orders.find((o) => o.canceled_at === null && o.financial_status === 'paid' && o.line_items.some((li) => li.quantity > 1))!;
+    const target = orders.find(
+      (o) => o.canceled_at === null && o.financial_status === 'paid' && o.line_items.some((li) => li.quantity > 1),
+    )!;
     const before = (await h.get<Order>(`/api/v1/orders/${target.id}`)).body.data;
     await h.control('/_emulator/clock', { advance_seconds: 5 });
     const res = await h.control(`/_emulator/orders/${target.id}/change`, { kind });
@@ -115,7 +139,10 @@ describe('2.3 rule 6: tax is deducted from net_profit when the merchant treats t
       expect(all.flatMap((o) => formulaViolations(o, true))).toEqual([]);
       const sample = all.find((o) => o.economics.tax > 0)!;
       const plain = orders.find((o) => o.id === sample.id);
-      if (plain) expect(cents(sample.economics.net_profit)).toBe(cents(plain.economics.net_profit) - cents(sample.economics.tax));
+      if (plain)
+        expect(cents(sample.economics.net_profit)).toBe(
+          cents(plain.economics.net_profit) - cents(sample.economics.tax),
+        );
       const summary = await taxed.get<Schemas['Summary']>('/api/v1/profitability/summary');
       expect(summary.body.data.basis.tax_treated_as_cost).toBe(true);
     } finally {

@@ -53,8 +53,15 @@ export interface Harness {
 
 /** A real emulator on an ephemeral loopback port with a real token minted through the control API. */
 export async function startHarness(options: StartOptions = {}): Promise<Harness> {
-  const emu = await startEmulator({ rateLimits: { burstPerMinute: 100_000, hourly: 100_000, daily: 1_000_000, clientGlobalPerMinute: 100_000 }, ...options });
-  const control = async <T,>(path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST'): Promise<ControlReply<T>> => {
+  const emu = await startEmulator({
+    rateLimits: { burstPerMinute: 100_000, hourly: 100_000, daily: 1_000_000, clientGlobalPerMinute: 100_000 },
+    ...options,
+  });
+  const control = async <T>(
+    path: string,
+    body?: unknown,
+    method = body === undefined ? 'GET' : 'POST',
+  ): Promise<ControlReply<T>> => {
     const res = await fetch(emu.url + path, {
       method,
       headers: body === undefined ? {} : { 'Content-Type': 'application/json' },

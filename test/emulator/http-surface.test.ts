@@ -31,7 +31,11 @@ beforeAll(async () => {
   const products = async (store?: string): Promise<Product[]> =>
     (await h.control<{ data: Product[] }>(`/_emulator/truth/products${store ? `?store=${store}` : ''}`)).body.data;
   own = { order: (await h.truthOrders())[5]!, product: (await products())[2]! };
-  other = { store: stores[1]!, order: (await h.truthOrders(stores[1]!.id))[3]!, product: (await products(stores[1]!.id))[1]! };
+  other = {
+    store: stores[1]!,
+    order: (await h.truthOrders(stores[1]!.id))[3]!,
+    product: (await products(stores[1]!.id))[1]!,
+  };
 });
 afterAll(() => h.close());
 
@@ -63,7 +67,12 @@ describe('spec 5.8: every 401 carries WWW-Authenticate pointing at the protected
       const cases: Array<[string, string, Record<string, string>, string]> = [
         ['no header', path, {}, 'missing_token'],
         ['query token', `${path}${sep}access_token=${h.token}`, {}, 'missing_token'],
-        ['query token + header', `${path}${sep}access_token=${h.token}`, { Authorization: `Bearer ${h.token}` }, 'invalid_token'],
+        [
+          'query token + header',
+          `${path}${sep}access_token=${h.token}`,
+          { Authorization: `Bearer ${h.token}` },
+          'invalid_token',
+        ],
         ['expired', path, { Authorization: `Bearer ${expired}` }, 'invalid_token'],
       ];
       for (const [name, url, headers, code] of cases) {
@@ -71,7 +80,10 @@ describe('spec 5.8: every 401 carries WWW-Authenticate pointing at the protected
         const label = `${name} ${path}`;
         const challenge = res.headers.get('www-authenticate') ?? '';
         expect([label, res.status, (await res.json()).error.code]).toEqual([label, 401, code]);
-        expect([label, challenge]).toEqual([label, `Bearer resource_metadata="${h.emu.url}${METADATA}"${code === 'missing_token' ? '' : ', error="invalid_token"'}`]);
+        expect([label, challenge]).toEqual([
+          label,
+          `Bearer resource_metadata="${h.emu.url}${METADATA}"${code === 'missing_token' ? '' : ', error="invalid_token"'}`,
+        ]);
       }
     }
   });
@@ -120,7 +132,11 @@ describe('spec 8.1: every successful response carries the hourly RateLimit heade
     for (const { path } of ENDPOINTS()) {
       const res = await h.get(path);
       expect([path, res.status]).toEqual([path, 200]);
-      expect([path, res.headers.get('ratelimit-limit'), res.headers.get('ratelimit-policy')]).toEqual([path, '1000', '1000;w=3600']);
+      expect([path, res.headers.get('ratelimit-limit'), res.headers.get('ratelimit-policy')]).toEqual([
+        path,
+        '1000',
+        '1000;w=3600',
+      ]);
       expect(res.headers.get('ratelimit-reset')).toMatch(/^\d+$/);
       remaining.push(Number(res.headers.get('ratelimit-remaining')));
     }
@@ -128,7 +144,7 @@ describe('spec 8.1: every successful response carries the hourly RateLimit heade
   });
 });
 
-describe('spec 4.5 / 4.7 / 7: another store\'s records are 404 not_found', () => {
+describe("spec 4.5 / 4.7 / 7: another store's records are 404 not_found", () => {
   it('orders and products of the second store, by service id and by external id', async () => {
     const paths = [
       `/api/v1/orders/${other.order.id}`,

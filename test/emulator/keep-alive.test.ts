@@ -17,12 +17,20 @@ beforeAll(async () => {
 afterAll(() => emulator.close());
 
 /** GET on a one-socket keep-alive agent; resolves with the answer's Keep-Alive header and whether the socket was reused. */
-function get(agent: http.Agent, path: string): Promise<{ status: number; keepAlive: string | undefined; reused: boolean; localPort: number }> {
+function get(
+  agent: http.Agent,
+  path: string,
+): Promise<{ status: number; keepAlive: string | undefined; reused: boolean; localPort: number }> {
   return new Promise((resolve, reject) => {
     const req = http.get(`${emulator.url}${path}`, { agent }, (res) => {
       res.resume();
       res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, keepAlive: String(res.headers['keep-alive'] ?? ''), reused: req.reusedSocket, localPort: (req.socket!.address() as AddressInfo).port }),
+        resolve({
+          status: res.statusCode ?? 0,
+          keepAlive: String(res.headers['keep-alive'] ?? ''),
+          reused: req.reusedSocket,
+          localPort: (req.socket!.address() as AddressInfo).port,
+        }),
       );
     });
     req.on('error', reject);

@@ -56,14 +56,16 @@ function resolve(response: ResponseSpec): ResponseSpec {
   return response.$ref ? doc.components.responses[response.$ref.split('/').pop()!]! : response;
 }
 
-const concrete = (path: string): string => path.replace('/orders/{id}', `/orders/${orderId}`).replace('/products/{id}', `/products/${productId}`);
+const concrete = (path: string): string =>
+  path.replace('/orders/{id}', `/orders/${orderId}`).replace('/products/{id}', `/products/${productId}`);
 
 function expectHeaders(label: string, declared: Record<string, HeaderSpec> | undefined, headers: Headers): void {
   for (const [name, spec] of Object.entries(declared ?? {})) {
     const value = headers.get(name);
     if (!spec.required && value === null) continue;
     expect([label, name, value === null ? 'absent' : 'present']).toEqual([label, name, 'present']);
-    if (spec.schema.type === 'integer') expect([label, name, value]).toEqual([label, name, expect.stringMatching(/^\d+$/)]);
+    if (spec.schema.type === 'integer')
+      expect([label, name, value]).toEqual([label, name, expect.stringMatching(/^\d+$/)]);
   }
 }
 
@@ -73,12 +75,20 @@ describe('every record validates, with both sides of every nullable field presen
     const products = await pageAll<Product>(h, '/api/v1/products?limit=250');
     for (const o of orders) expect([o.id, validate('Order', o)]).toEqual([o.id, []]);
     for (const p of products) expect([p.id, validate('Product', p)]).toEqual([p.id, []]);
-    const both = <T,>(rows: T[], pick: (row: T) => unknown): [boolean, boolean] => [rows.some((r) => pick(r) === null), rows.some((r) => pick(r) !== null)];
+    const both = <T>(rows: T[], pick: (row: T) => unknown): [boolean, boolean] => [
+      rows.some((r) => pick(r) === null),
+      rows.some((r) => pick(r) !== null),
+    ];
     expect(both(orders, (o) => o.canceled_at)).toEqual([true, true]);
     expect(both(orders, (o) => o.refunded_at)).toEqual([true, true]);
     expect(both(orders, (o) => o.attribution.utm_source)).toEqual([true, true]);
     expect(both(products, (p) => p.cogs)).toEqual([true, true]);
-    expect(both(products.flatMap((p) => p.variants), (v) => v.cogs)).toEqual([true, true]);
+    expect(
+      both(
+        products.flatMap((p) => p.variants),
+        (v) => v.cogs,
+      ),
+    ).toEqual([true, true]);
   });
 
   it('the document makes nullable exactly the fields the spec allows to be null', () => {
@@ -87,17 +97,27 @@ describe('every record validates, with both sides of every nullable field presen
       const type = schema.type;
       const oneOf = schema.oneOf as Json[] | undefined;
       if ((Array.isArray(type) && type.includes('null')) || oneOf?.some((s) => s.type === 'null')) nullable.push(at);
-      for (const [name, child] of Object.entries((schema.properties as Record<string, Json>) ?? {})) walk(child, `${at}.${name}`);
+      for (const [name, child] of Object.entries((schema.properties as Record<string, Json>) ?? {}))
+        walk(child, `${at}.${name}`);
     };
     for (const [name, schema] of Object.entries(doc.components.schemas)) walk(schema, name);
     expect(nullable.sort()).toEqual(
       [
         // Spec 2.2, 2.4, 2.7, 2.1 (next_cursor is null on the last page), 8.3.
-        'Order.canceled_at', 'Order.refunded_at',
-        'Attribution.utm_source', 'Attribution.utm_medium', 'Attribution.utm_campaign', 'Attribution.utm_term', 'Attribution.utm_content',
-        'Product.cogs', 'Variant.cogs', 'Page.next_cursor', 'HistoryMeta.history_available_from',
+        'Order.canceled_at',
+        'Order.refunded_at',
+        'Attribution.utm_source',
+        'Attribution.utm_medium',
+        'Attribution.utm_campaign',
+        'Attribution.utm_term',
+        'Attribution.utm_content',
+        'Product.cogs',
+        'Variant.cogs',
+        'Page.next_cursor',
+        'HistoryMeta.history_available_from',
         // Account fields whose types the spec leaves open: unlimited history on Plus.
-        'Account.data_availability.history_days', 'Account.data_availability.available_from',
+        'Account.data_availability.history_days',
+        'Account.data_availability.available_from',
       ].sort(),
     );
   });
@@ -126,17 +146,41 @@ describe('every error status an operation answers is declared for it, with an Er
       const single = path.endsWith('{id}');
       const cases: Array<[string, () => Promise<{ status: number; headers: Headers; body: unknown }>]> = [
         ['400', () => h.get(`${url}?unknown_filter=1`)],
-        ['401', () => fetch(h.emu.url + url).then(async (r) => ({ status: r.status, headers: r.headers, body: await r.json() }))],
+        [
+          '401',
+          () =>
+            fetch(h.emu.url + url).then(async (r) => ({ status: r.status, headers: r.headers, body: await r.json() })),
+        ],
         ['403', () => h.get(url, narrow)],
-        ['405', () => fetch(h.emu.url + url, { method: 'DELETE' }).then(async (r) => ({ status: r.status, headers: r.headers, body: await r.json() }))],
-        ['429', async () => {
-          await h.control('/_emulator/faults', { status: 429, count: 1, path_prefix: url, reason: 'hour', retry_after: 120 });
-          return h.get(url);
-        }],
-        ['500', async () => {
-          await h.control('/_emulator/faults', { status: 500, count: 1, path_prefix: url });
-          return h.get(url);
-        }],
+        [
+          '405',
+          () =>
+            fetch(h.emu.url + url, { method: 'DELETE' }).then(async (r) => ({
+              status: r.status,
+              headers: r.headers,
+              body: await r.json(),
+            })),
+        ],
+        [
+          '429',
+          async () => {
+            await h.control('/_emulator/faults', {
+              status: 429,
+              count: 1,
+              path_prefix: url,
+              reason: 'hour',
+              retry_after: 120,
+            });
+            return h.get(url);
+          },
+        ],
+        [
+          '500',
+          async () => {
+            await h.control('/_emulator/faults', { status: 500, count: 1, path_prefix: url });
+            return h.get(url);
+          },
+        ],
       ];
       if (single) cases.push(['404', () => h.get(url.replace(/\/[^/]+$/, '/external:0'))]);
       for (const [status, call] of cases) {

@@ -3,7 +3,9 @@ import { pageAll, startHarness, type Harness, type Order } from './harness.js';
 
 /** The store-local calendar date of an instant, computed with Intl directly (independent of the emulator). */
 function localDay(iso: string, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    new Date(iso),
+  );
 }
 
 const TZ = 'Pacific/Auckland';
@@ -45,7 +47,10 @@ describe('4.4 rule 3: cursors are opaque and bound to the filter set', () => {
     const cursor = encodeURIComponent(first.body.page.next_cursor!);
     const other = await h.get(`/api/v1/orders?limit=10&cursor=${cursor}`);
     expect(other.status).toBe(400);
-    expect(other.body).toEqual({ success: false, error: { code: 'CURSOR_FILTER_MISMATCH', message: expect.any(String) } });
+    expect(other.body).toEqual({
+      success: false,
+      error: { code: 'CURSOR_FILTER_MISMATCH', message: expect.any(String) },
+    });
     const same = await h.get(`/api/v1/orders?sales_channel=d2c&limit=10&cursor=${cursor}`);
     expect(same.status).toBe(200);
   });
@@ -54,7 +59,9 @@ describe('4.4 rule 3: cursors are opaque and bound to the filter set', () => {
     const first = await h.get('/api/v1/orders?limit=5');
     const cursor = first.body.page.next_cursor!;
     const [payload, sig] = cursor.split('.');
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), p: { by: 'id', id: 'ord_0' } })).toString('base64url');
+    const forged = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), p: { by: 'id', id: 'ord_0' } }),
+    ).toString('base64url');
     for (const bad of ['garbage', `${forged}.${sig}`, `${payload}.${sig!.slice(0, -2)}xx`]) {
       const res = await h.get(`/api/v1/orders?limit=5&cursor=${encodeURIComponent(bad)}`);
       expect(res.status).toBe(400);
@@ -93,7 +100,9 @@ describe('4.4 rule 5: at-least-once — orders changed during a run are not skip
         }
       }
       if (!res.body.page.has_more) break;
-      res = await h.get<Order[]>(`/api/v1/orders?updated_after=${since}&status=all&limit=200&cursor=${encodeURIComponent(res.body.page.next_cursor!)}`);
+      res = await h.get<Order[]>(
+        `/api/v1/orders?updated_after=${since}&status=all&limit=200&cursor=${encodeURIComponent(res.body.page.next_cursor!)}`,
+      );
     }
     const now = await h.truthOrders();
     expect(seen.size).toBe(now.length);
@@ -144,7 +153,9 @@ describe('4.4 rule 4 with vanishing rows: keyset cursors survive the removal of 
     const first = await h.get<Order[]>('/api/v1/orders?status=all&limit=100');
     const last = first.body.data[first.body.data.length - 1]!;
     await h.control(`/_emulator/orders/${last.id}/vanish`, {});
-    const next = await h.get<Order[]>(`/api/v1/orders?status=all&limit=100&cursor=${encodeURIComponent(first.body.page.next_cursor!)}`);
+    const next = await h.get<Order[]>(
+      `/api/v1/orders?status=all&limit=100&cursor=${encodeURIComponent(first.body.page.next_cursor!)}`,
+    );
     const current = (await h.truthOrders()).map((o) => o.id);
     const expectedFirst = current[current.indexOf(first.body.data[first.body.data.length - 2]!.id) + 1];
     expect(next.body.data[0]!.id).toBe(expectedFirst);

@@ -32,7 +32,13 @@ function rejected(admission: Admission): { reason: string; retryAfterSeconds: nu
 
 describe('8.1 defaults are the spec values', () => {
   it('60/min burst, 1,000/hour, 10,000/day, 2 in flight, 200/min per application', () => {
-    expect(DEFAULT_RATE_LIMITS).toEqual({ burstPerMinute: 60, hourly: 1000, daily: 10_000, concurrent: 2, clientGlobalPerMinute: 200 });
+    expect(DEFAULT_RATE_LIMITS).toEqual({
+      burstPerMinute: 60,
+      hourly: 1000,
+      daily: 10_000,
+      concurrent: 2,
+      clientGlobalPerMinute: 200,
+    });
   });
 });
 
@@ -125,7 +131,11 @@ describe('8.1 headers of a successful response describe the hourly budget', () =
     const first = limiter.admit('c', 's');
     const second = limiter.admit('c', 's');
     if (!first.ok || !second.ok) throw new Error('expected admissions');
-    expect(first.headers).toMatchObject({ 'RateLimit-Limit': '1000', 'RateLimit-Remaining': '999', 'RateLimit-Policy': '1000;w=3600' });
+    expect(first.headers).toMatchObject({
+      'RateLimit-Limit': '1000',
+      'RateLimit-Remaining': '999',
+      'RateLimit-Policy': '1000;w=3600',
+    });
     expect(second.headers['RateLimit-Remaining']).toBe('998');
   });
 

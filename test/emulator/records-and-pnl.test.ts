@@ -1,10 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cents, pageAll, startHarness, type DailyRow, type Harness, type Order, type Product, type Schemas, type Store, type StoreTruth } from './harness.js';
+import {
+  cents,
+  pageAll,
+  startHarness,
+  type DailyRow,
+  type Harness,
+  type Order,
+  type Product,
+  type Schemas,
+  type Store,
+  type StoreTruth,
+} from './harness.js';
 
 function localDay(iso: string, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    new Date(iso),
+  );
 }
-const addDays = (date: string, n: number): string => new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+const addDays = (date: string, n: number): string =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
 const TZ = 'America/Los_Angeles';
 let h: Harness;
@@ -25,7 +39,7 @@ describe('4.5 GET /orders/{id}', () => {
     expect((await h.get<Order>(`/api/v1/orders/external:${o.external_order_id}`)).body.data.id).toBe(o.id);
   });
 
-  it('answers 404 not_found for an unknown id and for another store\'s order', async () => {
+  it("answers 404 not_found for an unknown id and for another store's order", async () => {
     const unknown = await h.get('/api/v1/orders/ord_doesnotexist');
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.code).toBe('not_found');
@@ -71,9 +85,15 @@ describe('4.6/4.7 products', () => {
 describe('4.9 daily rows are the sums of the orders placed that local day (sale_date, cancelled excluded)', () => {
   it('matches an independent aggregation of the orders, for every day, paged by date', async () => {
     const start = addDays(today, -59);
-    const rows = await pageAll<DailyRow>(h, `/api/v1/profitability/daily?start_date=${start}&end_date=${today}&limit=25`);
+    const rows = await pageAll<DailyRow>(
+      h,
+      `/api/v1/profitability/daily?start_date=${start}&end_date=${today}&limit=25`,
+    );
     expect(rows.map((r) => r.date)).toEqual(Array.from({ length: 60 }, (_, i) => addDays(start, i)));
-    const byDay = new Map<string, { net: number; cogs: number; ad: number; fees: number; np: number; cp: number; gross: number }>();
+    const byDay = new Map<
+      string,
+      { net: number; cogs: number; ad: number; fees: number; np: number; cp: number; gross: number }
+    >();
     for (const o of truth) {
       if (o.canceled_at !== null) continue;
       const d = localDay(o.created_at, TZ);
@@ -90,11 +110,25 @@ describe('4.9 daily rows are the sums of the orders placed that local day (sale_
     }
     for (const r of rows) {
       const acc = byDay.get(r.date) ?? { net: 0, cogs: 0, ad: 0, fees: 0, np: 0, cp: 0, gross: 0 };
-      expect([r.date, cents(r.gross_revenue), cents(r.net_revenue), cents(r.cogs), cents(r.ad_spend), cents(r.payment_fees), cents(r.contribution_margin_cm3), cents(r.net_profit)])
-        .toEqual([r.date, acc.gross, acc.net, acc.cogs, acc.ad, acc.fees, acc.cp, acc.np]);
+      expect([
+        r.date,
+        cents(r.gross_revenue),
+        cents(r.net_revenue),
+        cents(r.cogs),
+        cents(r.ad_spend),
+        cents(r.payment_fees),
+        cents(r.contribution_margin_cm3),
+        cents(r.net_profit),
+      ]).toEqual([r.date, acc.gross, acc.net, acc.cogs, acc.ad, acc.fees, acc.cp, acc.np]);
       // Margin ladder relations documented in the README.
       expect(cents(r.gross_profit_cm2)).toBe(cents(r.net_revenue) - cents(r.cogs));
-      expect(cents(r.contribution_margin_cm3)).toBe(cents(r.gross_profit_cm2) - cents(r.shipping_cost) - cents(r.fulfillment_cost) - cents(r.payment_fees) - cents(r.ad_spend));
+      expect(cents(r.contribution_margin_cm3)).toBe(
+        cents(r.gross_profit_cm2) -
+          cents(r.shipping_cost) -
+          cents(r.fulfillment_cost) -
+          cents(r.payment_fees) -
+          cents(r.ad_spend),
+      );
       expect(cents(r.ebitda)).toBe(cents(r.contribution_margin_cm3) - cents(r.opex));
       expect(cents(r.net_profit)).toBe(cents(r.ebitda) - cents(r.amortised_expenses) - cents(r.interest_expense));
       expect(cents(r.product_margin_cm1)).toBeGreaterThanOrEqual(cents(r.gross_profit_cm2));
@@ -105,9 +139,14 @@ describe('4.9 daily rows are the sums of the orders placed that local day (sale_
 describe('4.8 the summary equals the sum of its daily rows', () => {
   it('agrees with daily totals and reports its basis', async () => {
     const start = addDays(today, -89);
-    const summary = await h.get<Schemas['Summary']>(`/api/v1/profitability/summary?start_date=${start}&end_date=${today}`);
+    const summary = await h.get<Schemas['Summary']>(
+      `/api/v1/profitability/summary?start_date=${start}&end_date=${today}`,
+    );
     expect(summary.headers.get('cache-control')).toMatch(/max-age=\d+/);
-    const rows = await pageAll<DailyRow>(h, `/api/v1/profitability/daily?start_date=${start}&end_date=${today}&limit=400`);
+    const rows = await pageAll<DailyRow>(
+      h,
+      `/api/v1/profitability/daily?start_date=${start}&end_date=${today}&limit=400`,
+    );
     const s = summary.body.data;
     expect(s.period).toEqual({ start, end: today, days: 90 });
     expect(s.basis).toEqual({ refund_recognition: 'sale_date', tax_treated_as_cost: false, ad_spend: 'blended_daily' });
@@ -154,15 +193,24 @@ describe('4.4 rule 8 / 8.3 plan history windows', () => {
       const old = (await p.truthOrders())[0]!;
       expect(localDay(old.created_at, TZ) < from).toBe(true);
       expect((await p.get(`/api/v1/orders/${old.id}`)).status).toBe(404);
-      const daily = await p.get<DailyRow[]>(`/api/v1/profitability/daily?start_date=${addDays(from, -10)}&end_date=${from}`);
+      const daily = await p.get<DailyRow[]>(
+        `/api/v1/profitability/daily?start_date=${addDays(from, -10)}&end_date=${from}`,
+      );
       expect(daily.body.data.map((r) => r.date)).toEqual([from]);
       expect(daily.body.meta).toEqual({ history_available_from: from, truncated: true });
-      const withinWindow = await p.get<DailyRow[]>(`/api/v1/profitability/daily?start_date=${from}&end_date=${addDays(from, 3)}`);
+      const withinWindow = await p.get<DailyRow[]>(
+        `/api/v1/profitability/daily?start_date=${from}&end_date=${addDays(from, 3)}`,
+      );
       expect(withinWindow.body.meta).toEqual({ history_available_from: from, truncated: false });
-      const summary = await p.get<Schemas['Summary']>(`/api/v1/profitability/summary?start_date=${addDays(from, -30)}&end_date=${addDays(from, 9)}`);
+      const summary = await p.get<Schemas['Summary']>(
+        `/api/v1/profitability/summary?start_date=${addDays(from, -30)}&end_date=${addDays(from, 9)}`,
+      );
       expect(summary.body.meta).toEqual({ history_available_from: from, truncated: true });
       expect(summary.body.data.period).toEqual({ start: from, end: addDays(from, 9), days: 10 });
-      expect((await p.get<Schemas['Account']>('/api/v1/account')).body.data.data_availability).toMatchObject({ history_days: days, available_from: from });
+      expect((await p.get<Schemas['Account']>('/api/v1/account')).body.data.data_availability).toMatchObject({
+        history_days: days,
+        available_from: from,
+      });
     } finally {
       await p.close();
     }
@@ -171,7 +219,10 @@ describe('4.4 rule 8 / 8.3 plan history windows', () => {
   it('plus: unlimited history, history_available_from null, never truncated', async () => {
     const res = await h.get('/api/v1/orders?limit=1');
     expect(res.body.meta).toEqual({ history_available_from: null, truncated: false });
-    expect((await h.get('/api/v1/profitability/summary?start_date=2000-01-01')).body.meta).toEqual({ history_available_from: null, truncated: false });
+    expect((await h.get('/api/v1/profitability/summary?start_date=2000-01-01')).body.meta).toEqual({
+      history_available_from: null,
+      truncated: false,
+    });
     expect((await h.get(`/api/v1/orders/${truth[0]!.id}`)).status).toBe(200);
   });
 });

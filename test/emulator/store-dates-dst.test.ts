@@ -9,7 +9,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { pageAll, startHarness, type Harness, type Order } from './harness.js';
 
 function localDay(iso: string, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    new Date(iso),
+  );
 }
 
 interface Transition {
@@ -47,7 +49,14 @@ async function placeAt(h: Harness, ms: number): Promise<string> {
 describe.each(TRANSITIONS)('4.4 rule 1 across DST: $zone $day', ({ zone, day, next, midnightUtc }) => {
   it('created_before=day ends, and created_after=next starts, at the local midnight', async () => {
     const midnight = Date.parse(midnightUtc);
-    const h = await startHarness({ orders: 60, products: 8, days: 5, seed: 2, timezone: zone, now: midnight - 3 * 86_400_000 });
+    const h = await startHarness({
+      orders: 60,
+      products: 8,
+      days: 5,
+      seed: 2,
+      timezone: zone,
+      now: midnight - 3 * 86_400_000,
+    });
     harnesses.push(h);
     // Two seconds of margin: the emulator clock keeps running in real time between calls.
     const before = await placeAt(h, midnight - 2000);
@@ -65,7 +74,17 @@ describe.each(TRANSITIONS)('4.4 rule 1 across DST: $zone $day', ({ zone, day, ne
     expect(onNext.map((o) => o.id)).toContain(after);
     expect(onNext.map((o) => o.id)).not.toContain(before);
     // Every other order lands on the day Intl gives it, so no order near the boundary is lost or doubled.
-    expect(onDay.map((o) => o.id).sort()).toEqual(truth.filter((o) => localDay(o.created_at, zone) === day).map((o) => o.id).sort());
-    expect(onNext.map((o) => o.id).sort()).toEqual(truth.filter((o) => localDay(o.created_at, zone) === next).map((o) => o.id).sort());
+    expect(onDay.map((o) => o.id).sort()).toEqual(
+      truth
+        .filter((o) => localDay(o.created_at, zone) === day)
+        .map((o) => o.id)
+        .sort(),
+    );
+    expect(onNext.map((o) => o.id).sort()).toEqual(
+      truth
+        .filter((o) => localDay(o.created_at, zone) === next)
+        .map((o) => o.id)
+        .sort(),
+    );
   });
 });

@@ -21,14 +21,21 @@ beforeEach(async () => {
 });
 
 async function control(path: string, body: unknown): Promise<{ status: number; body: string }> {
-  const res = await httpRequest(emulator.url + path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await httpRequest(emulator.url + path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: res.body };
 }
 
 async function tokenRequest(form: Record<string, string>) {
   return httpRequest(emulator.url + TOKEN_PATH, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Authorization: basicAuthorization(emulator.clientId, emulator.clientSecret) },
+    headers: {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      Authorization: basicAuthorization(emulator.clientId, emulator.clientSecret),
+    },
     body: new URLSearchParams(form).toString(),
   });
 }
@@ -54,7 +61,13 @@ describe('a 500 or 502 at the token endpoint never reaches the authorization ser
 
   it('502 with an HTML body; the authorization code sent can still be redeemed', async () => {
     const pkce = newPkcePair();
-    const url = authorizeUrl(emulator.url, { clientId: emulator.clientId, redirectUri: REDIRECT, scope: 'store:read offline_access', state: 's', challenge: pkce.challenge });
+    const url = authorizeUrl(emulator.url, {
+      clientId: emulator.clientId,
+      redirectUri: REDIRECT,
+      scope: 'store:read offline_access',
+      state: 's',
+      challenge: pkce.challenge,
+    });
     const code = new URL(await approveAuthorization(url)).searchParams.get('code')!;
     const form = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: pkce.verifier };
     await control('/_emulator/faults', { status: 502, body: 'html', path_prefix: TOKEN_PATH });
@@ -127,12 +140,29 @@ describe('POST /_emulator/token-answers: a token endpoint that answers other tha
 
   it('scope: the code is redeemed for fewer scopes than were approved, and the API enforces them', async () => {
     const pkce = newPkcePair();
-    const url = authorizeUrl(emulator.url, { clientId: emulator.clientId, redirectUri: REDIRECT, scope: 'store:read orders:read offline_access', state: 's', challenge: pkce.challenge });
+    const url = authorizeUrl(emulator.url, {
+      clientId: emulator.clientId,
+      redirectUri: REDIRECT,
+      scope: 'store:read orders:read offline_access',
+      state: 's',
+      challenge: pkce.challenge,
+    });
     const code = new URL(await approveAuthorization(url)).searchParams.get('code')!;
     await control('/_emulator/token-answers', { scope: 'store:read offline_access' });
-    const answer = JSON.parse((await tokenRequest({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: pkce.verifier })).body) as { access_token: string; scope: string };
+    const answer = JSON.parse(
+      (
+        await tokenRequest({
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: REDIRECT,
+          code_verifier: pkce.verifier,
+        })
+      ).body,
+    ) as { access_token: string; scope: string };
     expect(answer.scope).toBe('store:read offline_access');
-    const orders = await httpRequest(emulator.url + '/api/v1/orders', { headers: { Authorization: `Bearer ${answer.access_token}` } });
+    const orders = await httpRequest(emulator.url + '/api/v1/orders', {
+      headers: { Authorization: `Bearer ${answer.access_token}` },
+    });
     expect(orders.status).toBe(403);
     expect(JSON.parse(orders.body)).toMatchObject({ error: { code: 'insufficient_scope' } });
   });

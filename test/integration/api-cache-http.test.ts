@@ -14,7 +14,11 @@ let emulator: RunningEmulator;
 let storeIds: string[];
 
 async function mint(body: Record<string, unknown>): Promise<string> {
-  const res = await fetch(`${emulator.url}/_emulator/tokens`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${emulator.url}/_emulator/tokens`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   expect(res.status).toBe(200);
   return ((await res.json()) as { access_token: string }).access_token;
 }
@@ -31,7 +35,12 @@ async function record(token: string, paths: string[]): Promise<Map<string, HttpA
   return answers;
 }
 
-function replayingClient(token: string, answers: Map<string, HttpAnswer>, cache: Map<string, string>, requests: HttpRequest[]): ApiClient {
+function replayingClient(
+  token: string,
+  answers: Map<string, HttpAnswer>,
+  cache: Map<string, string>,
+  requests: HttpRequest[],
+): ApiClient {
   return createApiClient({
     baseUrl: emulator.url,
     tokens: { accessToken: () => token, refreshAfterInvalidToken: () => null },
@@ -52,7 +61,12 @@ function replayingClient(token: string, answers: Map<string, HttpAnswer>, cache:
   });
 }
 
-const PATHS = ['/account', '/stores', '/profitability/summary?start_date=2026-01-01&end_date=2026-01-31', '/orders?limit=5'];
+const PATHS = [
+  '/account',
+  '/stores',
+  '/profitability/summary?start_date=2026-01-01&end_date=2026-01-31',
+  '/orders?limit=5',
+];
 
 beforeAll(async () => {
   emulator = await startEmulator({ orders: 30, seed: 6, now: Date.parse('2026-02-01T12:00:00Z') });
@@ -64,7 +78,8 @@ describe('spec 8.5: Cache-Control of account, stores and summary is honoured', (
   it('each is fetched once within max-age; orders pages every time', async () => {
     const token = await mint({ user: 'cache@example.test' });
     const answers = await record(token, PATHS);
-    for (const path of PATHS.slice(0, 3)) expect([path, answers.get(path)!.header('Cache-Control')]).toEqual([path, expect.stringMatching(/max-age=\d+/)]);
+    for (const path of PATHS.slice(0, 3))
+      expect([path, answers.get(path)!.header('Cache-Control')]).toEqual([path, expect.stringMatching(/max-age=\d+/)]);
     const cache = new Map<string, string>();
     const requests: HttpRequest[] = [];
     for (let execution = 0; execution < 2; execution++) {
@@ -77,13 +92,17 @@ describe('spec 8.5: Cache-Control of account, stores and summary is honoured', (
     expect(requests.map((r) => r.url.slice(`${emulator.url}/api/v1`.length))).toEqual([...PATHS, '/orders?limit=5']);
   });
 
-  it('a new connection to another store is not answered from the previous connection\'s cache', async () => {
+  it("a new connection to another store is not answered from the previous connection's cache", async () => {
     const cache = new Map<string, string>();
     const requests: HttpRequest[] = [];
     const first = await mint({ user: 'mover@example.test' });
-    expect(replayingClient(first, await record(first, ['/account']), cache, requests).account().store.id).toBe(storeIds[0]);
+    expect(replayingClient(first, await record(first, ['/account']), cache, requests).account().store.id).toBe(
+      storeIds[0],
+    );
     const moved = await mint({ user: 'mover@example.test', store: storeIds[1] });
-    expect(replayingClient(moved, await record(moved, ['/account']), cache, requests).account().store.id).toBe(storeIds[1]);
+    expect(replayingClient(moved, await record(moved, ['/account']), cache, requests).account().store.id).toBe(
+      storeIds[1],
+    );
     expect(requests).toHaveLength(2);
   });
 });

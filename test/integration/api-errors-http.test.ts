@@ -14,7 +14,11 @@ let emulator: RunningEmulator;
 let token: string;
 
 async function control(path: string, body: unknown = {}): Promise<Record<string, unknown>> {
-  const res = await fetch(`${emulator.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${emulator.url}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   expect(res.status).toBe(200);
   return (await res.json()) as Record<string, unknown>;
 }
@@ -24,7 +28,10 @@ async function mint(body: Record<string, unknown> = {}): Promise<string> {
 }
 
 /** A live answer from the emulator, recorded for replay. */
-async function record(path: string, init: { token?: string | null; method?: string } = {}): Promise<HttpAnswer & { headersSeen: Record<string, string> }> {
+async function record(
+  path: string,
+  init: { token?: string | null; method?: string } = {},
+): Promise<HttpAnswer & { headersSeen: Record<string, string> }> {
   const headers: Record<string, string> = {};
   const bearer = init.token === undefined ? token : init.token;
   if (bearer !== null) headers.Authorization = `Bearer ${bearer}`;
@@ -75,29 +82,47 @@ describe('spec 7 over HTTP: each error.code the emulator sends becomes its typed
     seen.add(code);
   }
 
-  it('invalid_parameter (limit out of range)', async () => expectCode(await record('/orders?limit=9999'), 'invalid_parameter', 'fix_request'));
+  it('invalid_parameter (limit out of range)', async () =>
+    expectCode(await record('/orders?limit=9999'), 'invalid_parameter', 'fix_request'));
 
   it('CURSOR_FILTER_MISMATCH and INVALID_CURSOR', async () => {
     const first = await record('/orders?status=all&limit=5');
     const cursor = (JSON.parse(first.body) as { page: { next_cursor: string } }).page.next_cursor;
     expect(typeof cursor).toBe('string');
-    await expectCode(await record(`/orders?status=default&limit=5&cursor=${encodeURIComponent(cursor)}`), 'CURSOR_FILTER_MISMATCH', 'retry_later');
+    await expectCode(
+      await record(`/orders?status=default&limit=5&cursor=${encodeURIComponent(cursor)}`),
+      'CURSOR_FILTER_MISMATCH',
+      'retry_later',
+    );
     await expectCode(await record('/orders?status=all&limit=5&cursor=not-a-cursor'), 'INVALID_CURSOR', 'retry_later');
     // A cursor kept beyond its pagination run (the emulator's run lifetime is 30 minutes).
     await control('/_emulator/clock', { advance_seconds: 31 * 60 });
     token = await mint();
-    await expectCode(await record(`/orders?status=all&limit=5&cursor=${encodeURIComponent(cursor)}`), 'INVALID_CURSOR', 'retry_later');
+    await expectCode(
+      await record(`/orders?status=all&limit=5&cursor=${encodeURIComponent(cursor)}`),
+      'INVALID_CURSOR',
+      'retry_later',
+    );
   });
 
   it('missing_token, invalid_token, invalid_token_claims', async () => {
     await expectCode(await record('/account', { token: null }), 'missing_token', 'reconnect');
     // the replayed client's token source cannot refresh, so invalid_token ends in "reconnect"
     await expectCode(await record('/account', { token: 'not-a-real-token' }), 'invalid_token', 'reconnect');
-    await expectCode(await record('/account', { token: await mint({ claims: 'none' }) }), 'invalid_token_claims', 'reconnect');
+    await expectCode(
+      await record('/account', { token: await mint({ claims: 'none' }) }),
+      'invalid_token_claims',
+      'reconnect',
+    );
     token = await mint();
   });
 
-  it('insufficient_scope', async () => expectCode(await record('/orders', { token: await mint({ scope: 'store:read' }) }), 'insufficient_scope', 'reconnect'));
+  it('insufficient_scope', async () =>
+    expectCode(
+      await record('/orders', { token: await mint({ scope: 'store:read' }) }),
+      'insufficient_scope',
+      'reconnect',
+    ));
 
   it('not_found and method_not_allowed', async () => {
     token = await mint();
@@ -106,7 +131,13 @@ describe('spec 7 over HTTP: each error.code the emulator sends becomes its typed
   });
 
   it('rate_limited with Retry-After and X-RateLimit-Reason', async () => {
-    await control('/_emulator/faults', { status: 429, count: 1, path_prefix: '/api/v1/account', reason: 'hour', retry_after: 1800 });
+    await control('/_emulator/faults', {
+      status: 429,
+      count: 1,
+      path_prefix: '/api/v1/account',
+      reason: 'hour',
+      retry_after: 1800,
+    });
     const answer = await record('/account');
     expect(answer.headersSeen['retry-after']).toBe('1800');
     const before = Date.now();

@@ -19,7 +19,10 @@ function addDays(date: string, days: number): string {
 beforeAll(async () => {
   stack = await startStack({ orders: 120, seed: 4, plan: 'plus' });
   await stack.connect();
-  const store = (await (await fetch(`${stack.apiUrl}/_emulator/truth/store`)).json()) as { today: string; store: { id: string } };
+  const store = (await (await fetch(`${stack.apiUrl}/_emulator/truth/store`)).json()) as {
+    today: string;
+    store: { id: string };
+  };
   today = store.today;
   await burnHourlyBudget(stack, store.store.id, 20);
 });
@@ -29,7 +32,8 @@ afterAll(async () => {
 });
 
 const PAGED = ['/api/v1/orders?', '/api/v1/products?', '/api/v1/profitability/daily?'];
-const pagedReads = (requests: { url: string }[]): number => requests.filter((r) => PAGED.some((p) => r.url.includes(p))).length;
+const pagedReads = (requests: { url: string }[]): number =>
+  requests.filter((r) => PAGED.some((p) => r.url.includes(p))).length;
 
 describe('spec 8.1: a reserve of the hourly budget is kept for the sidebar and formulas', () => {
   it('the sync stops before its next page once fewer than 20 requests remain: paused, saying when it resumes', async () => {
@@ -49,7 +53,9 @@ describe('spec 8.1: a reserve of the hourly budget is kept for the sidebar and f
   });
 
   it('formulas are never blocked by the reserve that protects them: a two-page PROFIT_DAILY answers [issue 9 hole 8]', async () => {
-    const result = await stack.runtime.run('PROFIT_DAILY', [addDays(today, -420), addDays(today, -1)], { authMode: 'CUSTOM_FUNCTION' });
+    const result = await stack.runtime.run('PROFIT_DAILY', [addDays(today, -420), addDays(today, -1)], {
+      authMode: 'CUSTOM_FUNCTION',
+    });
     expect(result.error, JSON.stringify(result.error)).toBeUndefined();
     const rows = result.value as unknown[][];
     expect(rows.length).toBe(421); // header + 420 days
@@ -57,7 +63,9 @@ describe('spec 8.1: a reserve of the hourly budget is kept for the sidebar and f
   });
 
   it('single reads (a summary formula, the connection check) still work from the reserve', async () => {
-    const summary = await stack.runtime.run('PROFIT_SUMMARY', [addDays(today, -30), addDays(today, -1)], { authMode: 'CUSTOM_FUNCTION' });
+    const summary = await stack.runtime.run('PROFIT_SUMMARY', [addDays(today, -30), addDays(today, -1)], {
+      authMode: 'CUSTOM_FUNCTION',
+    });
     expect(summary.error, JSON.stringify(summary.error)).toBeUndefined();
     const checked = await stack.runtime.run('checkApiConnection', []);
     const value = checked.value as { ok: boolean; rateLimitRemaining: number };

@@ -12,11 +12,28 @@ let today: string;
 let rangeSeq = 0;
 
 type Check =
-  | { ok: true; storeId: string; storeName: string; rateLimitRemaining: number | null; stats: { requests: number; retries: number; rateLimitWaits: number; cacheHits: number } }
-  | { ok: false; code: string; userMessage: string; action: string; retryAt: string | null; stats: { requests: number; retries: number; rateLimitWaits: number } };
+  | {
+      ok: true;
+      storeId: string;
+      storeName: string;
+      rateLimitRemaining: number | null;
+      stats: { requests: number; retries: number; rateLimitWaits: number; cacheHits: number };
+    }
+  | {
+      ok: false;
+      code: string;
+      userMessage: string;
+      action: string;
+      retryAt: string | null;
+      stats: { requests: number; retries: number; rateLimitWaits: number };
+    };
 
 async function post(path: string, body: unknown): Promise<unknown> {
-  const res = await fetch(`${stack.apiUrl}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${stack.apiUrl}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   expect(res.status, await res.clone().text()).toBe(200);
   return res.json();
 }
@@ -32,7 +49,8 @@ const check = async (): Promise<{ result: ExecutionResult; value: Check }> => {
   expect(result.error, JSON.stringify(result.error)).toBeUndefined();
   return { result, value: result.value as Check };
 };
-const statuses = (result: ExecutionResult, fragment: string) => result.counts.requests.filter((r) => r.url.includes(fragment)).map((r) => r.status);
+const statuses = (result: ExecutionResult, fragment: string) =>
+  result.counts.requests.filter((r) => r.url.includes(fragment)).map((r) => r.status);
 
 function addDays(date: string, days: number): string {
   const d = new Date(`${date}T00:00:00Z`);
@@ -95,10 +113,18 @@ describe('spec 8.1: 429 Retry-After', () => {
   });
 
   it('in a custom function (30 s) a 40 s Retry-After is not waited: the message says when it resumes', async () => {
-    await fault({ status: 429, count: 1, path_prefix: '/api/v1/profitability/summary', reason: 'burst', retry_after: 40 });
+    await fault({
+      status: 429,
+      count: 1,
+      path_prefix: '/api/v1/profitability/summary',
+      reason: 'burst',
+      retry_after: 40,
+    });
     const result = await summary(freshRange());
     expect(result.ok).toBe(false);
-    expect(result.error?.message).toMatch(/^PROFIT_SUMMARY: .*resumes after \d{2}:\d{2}( on \d{4}-\d{2}-\d{2})? \([A-Za-z_/]+ time\)/);
+    expect(result.error?.message).toMatch(
+      /^PROFIT_SUMMARY: .*resumes after \d{2}:\d{2}( on \d{4}-\d{2}-\d{2})? \([A-Za-z_/]+ time\)/,
+    );
     expect(result.error?.message).not.toMatch(/\d{2}:\d{2}:\d{2}(\.\d+)?Z/);
     expect(statuses(result, '/profitability/summary')).toEqual([429]);
     expect(result.counts.byMethod['Utilities.sleep'] ?? 0).toBe(0);
@@ -124,11 +150,9 @@ describe('spec 5.8: invalid_token -> exactly one refresh and one retry', () => {
     await post('/_emulator/clock', { advance_seconds: 3601 }); // the service now rejects the stored token
     const { result, value } = await check();
     expect(value.ok).toBe(true);
-    expect(result.counts.requests.map((r) => `${r.method.toUpperCase()} ${new URL(r.url).pathname} ${r.status}`)).toEqual([
-      'GET /api/v1/account 401',
-      'POST /api/auth/oauth2/token 200',
-      'GET /api/v1/account 200',
-    ]);
+    expect(
+      result.counts.requests.map((r) => `${r.method.toUpperCase()} ${new URL(r.url).pathname} ${r.status}`),
+    ).toEqual(['GET /api/v1/account 401', 'POST /api/auth/oauth2/token 200', 'GET /api/v1/account 200']);
     const after = await getJson<{ token_requests: number }>('/_emulator/stats');
     expect(after.token_requests - before.token_requests).toBe(1);
     // the new token works without another refresh
@@ -138,7 +162,9 @@ describe('spec 5.8: invalid_token -> exactly one refresh and one retry', () => {
   });
 
   it('bearer tokens never appear in request URLs or results', async () => {
-    const issued = await getJson<{ access_tokens?: string[]; refresh_tokens?: string[] } | string[]>('/_emulator/issued-tokens');
+    const issued = await getJson<{ access_tokens?: string[]; refresh_tokens?: string[] } | string[]>(
+      '/_emulator/issued-tokens',
+    );
     const values = Array.isArray(issued) ? issued : [...(issued.access_tokens ?? []), ...(issued.refresh_tokens ?? [])];
     expect(values.length).toBeGreaterThan(0);
     const { result } = await check();

@@ -13,17 +13,29 @@ import { figuresOf, type Figures } from '../../bench/figures';
 import { lowerBound } from '../../bench/lower-bound';
 import { startBenchStack, type BenchStack } from '../../bench/stack';
 
-type Stats = { requests_total: number; by_endpoint: Record<string, { total: number; by_status: Record<string, number> }>; auth: { token_requests: Record<string, unknown> & { total?: number } } };
+type Stats = {
+  requests_total: number;
+  by_endpoint: Record<string, { total: number; by_status: Record<string, number> }>;
+  auth: { token_requests: Record<string, unknown> & { total?: number } };
+};
 
 let bench: BenchStack;
 let stack: Stack;
 
 const stats = async (): Promise<Stats> => (await stack.control('stats')) as Stats;
-const apiTotal = (s: Stats): number => Object.entries(s.by_endpoint).filter(([k]) => k.includes('/api/v1/')).reduce((n, [, e]) => n + e.total, 0);
-const status = (s: Stats, code: string): number => Object.values(s.by_endpoint).reduce((n, e) => n + (e.by_status[code] ?? 0), 0);
+const apiTotal = (s: Stats): number =>
+  Object.entries(s.by_endpoint)
+    .filter(([k]) => k.includes('/api/v1/'))
+    .reduce((n, [, e]) => n + e.total, 0);
+const status = (s: Stats, code: string): number =>
+  Object.values(s.by_endpoint).reduce((n, e) => n + (e.by_status[code] ?? 0), 0);
 
 function sheetSize(name: string): { rows: number; columns: number } {
-  const sheet = (stack.runtime.workbook as unknown as { sheetByName(n: string): { lastRow(): number; lastColumn(): number } | undefined }).sheetByName(name)!;
+  const sheet = (
+    stack.runtime.workbook as unknown as {
+      sheetByName(n: string): { lastRow(): number; lastColumn(): number } | undefined;
+    }
+  ).sheetByName(name)!;
   return { rows: sheet.lastRow(), columns: sheet.lastColumn() };
 }
 
@@ -32,7 +44,11 @@ async function measured(run: () => Promise<Run>): Promise<{ figures: Figures; be
   const r = await run();
   expect(r.done).toBe(true);
   const after = await stats();
-  return { figures: figuresOf({ results: r.results, sheetsWritesPerMinuteMax: r.sheetsWritesPerMinuteMax, orders: 200 }), before, after };
+  return {
+    figures: figuresOf({ results: r.results, sheetsWritesPerMinuteMax: r.sheetsWritesPerMinuteMax, orders: 200 }),
+    before,
+    after,
+  };
 }
 
 beforeAll(async () => {
@@ -50,7 +66,9 @@ describe('bench figures', () => {
     const { figures, before, after } = await measured(() => sidebarSync(stack));
     expect(figures.api_requests).toBe(apiTotal(after) - apiTotal(before));
     for (const [endpoint, n] of Object.entries(figures.api_requests_by_endpoint)) {
-      expect(n, endpoint).toBe((after.by_endpoint[`GET ${endpoint}`]?.total ?? 0) - (before.by_endpoint[`GET ${endpoint}`]?.total ?? 0));
+      expect(n, endpoint).toBe(
+        (after.by_endpoint[`GET ${endpoint}`]?.total ?? 0) - (before.by_endpoint[`GET ${endpoint}`]?.total ?? 0),
+      );
     }
     expect(figures.api_429s).toBe(0);
     expect(figures.sheets_quota_refusals).toBe(0);
@@ -70,7 +88,13 @@ describe('bench figures', () => {
 
   it('count cells written as the sheets hold them, and 429s with the wait they caused', async () => {
     // One burst refusal with Retry-After 7 s on the alternative's first orders page.
-    await stack.control('faults', { status: 429, count: 1, path_prefix: '/api/v1/orders', reason: 'burst', retry_after: 7 });
+    await stack.control('faults', {
+      status: 429,
+      count: 1,
+      path_prefix: '/api/v1/orders',
+      reason: 'burst',
+      retry_after: 7,
+    });
     const { figures, before, after } = await measured(() => alternative(stack, 'altRefreshAll'));
     expect(figures.api_429s).toBe(status(after, '429') - status(before, '429'));
     expect(figures.api_429s).toBe(1);

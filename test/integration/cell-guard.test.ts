@@ -18,17 +18,19 @@ function bundleGlobals(): Array<{ name: string; customFunction: boolean }> {
   const code = readFileSync(path.join(__dirname, '..', '..', 'dist', 'Code.js'), 'utf8');
   const out: Array<{ name: string; customFunction: boolean }> = [];
   const re = /(\/\*\*(?:(?!\*\/)[\s\S])*\*\/\s*)?^function ([A-Za-z_$][\w$]*)\(/gm;
-  for (let m = re.exec(code); m; m = re.exec(code)) out.push({ name: m[2], customFunction: /@customfunction/.test(m[1] ?? '') });
+  for (let m = re.exec(code); m; m = re.exec(code))
+    out.push({ name: m[2], customFunction: /@customfunction/.test(m[1] ?? '') });
   return out;
 }
 
-const snapshot = () => JSON.stringify({
-  document: stack.runtime.properties.document.all(),
-  user: stack.runtime.properties.user.all(),
-  users: Object.fromEntries(Object.entries(stack.runtime.properties.users).map(([k, v]) => [k, v.all()])),
-  script: stack.runtime.properties.script.all(),
-  triggers: stack.runtime.triggers.map((t) => t.uid),
-});
+const snapshot = () =>
+  JSON.stringify({
+    document: stack.runtime.properties.document.all(),
+    user: stack.runtime.properties.user.all(),
+    users: Object.fromEntries(Object.entries(stack.runtime.properties.users).map(([k, v]) => [k, v.all()])),
+    script: stack.runtime.properties.script.all(),
+    triggers: stack.runtime.triggers.map((t) => t.uid),
+  });
 
 beforeAll(async () => {
   stack = await startStack({ orders: 60, seed: 12, plan: 'plus' });
@@ -44,13 +46,27 @@ afterAll(async () => {
 
 describe('globals typed into a cell [issue 9 hole 12]', () => {
   it('the bundle has globals without @customfunction, and the known ones are among them', () => {
-    const names = bundleGlobals().filter((g) => !g.customFunction).map((g) => g.name);
-    expect(names).toEqual(expect.arrayContaining(['runSyncStep', 'onScheduledSync', 'getSidebarState', 'beginConnect', 'setSchedule', 'disconnectStore']));
+    const names = bundleGlobals()
+      .filter((g) => !g.customFunction)
+      .map((g) => g.name);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'runSyncStep',
+        'onScheduledSync',
+        'getSidebarState',
+        'beginConnect',
+        'setSchedule',
+        'disconnectStore',
+      ]),
+    );
   });
 
   it('none renews access, writes a property, touches a trigger or syncs; those that would say what to use instead', async () => {
     const before = snapshot();
-    const stats = (await stack.control('stats')) as { token_requests: number; by_endpoint: Record<string, { total: number }> };
+    const stats = (await stack.control('stats')) as {
+      token_requests: number;
+      by_endpoint: Record<string, { total: number }>;
+    };
     const orderReads = (s: typeof stats) => s.by_endpoint['GET /api/v1/orders']?.total ?? 0;
     const messages: Record<string, string> = {};
     for (const { name } of bundleGlobals().filter((g) => !g.customFunction)) {
@@ -61,8 +77,25 @@ describe('globals typed into a cell [issue 9 hole 12]', () => {
     expect(after.token_requests, 'a token request was made from a cell').toBe(stats.token_requests);
     expect(orderReads(after), 'a sync ran from a cell').toBe(orderReads(stats));
     expect(snapshot()).toBe(before);
-    for (const name of ['getSidebarState', 'beginConnect', 'disconnectStore', 'startSync', 'runSyncStep', 'setSchedule', 'onScheduledSync', 'reconcileOrdersNow', 'tieOutNow', 'checkApiConnection', 'closeMonth', 'insertDashboard', 'setFailureNotices', 'syncNowFromMenu']) {
-      expect(messages[name], name).toMatch(new RegExp(`^${name} cannot run in a cell: .*Use Extensions → Merchant Analytics`));
+    for (const name of [
+      'getSidebarState',
+      'beginConnect',
+      'disconnectStore',
+      'startSync',
+      'runSyncStep',
+      'setSchedule',
+      'onScheduledSync',
+      'reconcileOrdersNow',
+      'tieOutNow',
+      'checkApiConnection',
+      'closeMonth',
+      'insertDashboard',
+      'setFailureNotices',
+      'syncNowFromMenu',
+    ]) {
+      expect(messages[name], name).toMatch(
+        new RegExp(`^${name} cannot run in a cell: .*Use Extensions → Merchant Analytics`),
+      );
     }
   }, 120_000);
 

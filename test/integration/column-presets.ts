@@ -2,11 +2,43 @@
 
 /** Essentials: keys, derived columns, what the add-on reads back, and a few finance fields. */
 export const ESSENTIAL_ORDERS = [
-  'id', 'status', 'placed_date', 'gone_at', 'synced_at', 'order_number', 'created_at', 'updated_at', 'currency', 'financial_status',
-  'gross_revenue', 'shipping_revenue', 'discount', 'tax', 'refunds', 'net_revenue', 'cogs', 'cogs_source', 'cogs_coverage_pct', 'fulfillment_cost', 'payment_fee', 'ad_spend_allocated',
-  'contribution_profit', 'net_profit', 'cost_status',
+  'id',
+  'status',
+  'placed_date',
+  'gone_at',
+  'synced_at',
+  'order_number',
+  'created_at',
+  'updated_at',
+  'currency',
+  'financial_status',
+  'gross_revenue',
+  'shipping_revenue',
+  'discount',
+  'tax',
+  'refunds',
+  'net_revenue',
+  'cogs',
+  'cogs_source',
+  'cogs_coverage_pct',
+  'fulfillment_cost',
+  'payment_fee',
+  'ad_spend_allocated',
+  'contribution_profit',
+  'net_profit',
+  'cost_status',
 ];
-export const ESSENTIAL_LINES = ['id', 'order_id', 'sync_status', 'synced_at', 'sku', 'quantity', 'total', 'cogs', 'cost_status'];
+export const ESSENTIAL_LINES = [
+  'id',
+  'order_id',
+  'sync_status',
+  'synced_at',
+  'sku',
+  'quantity',
+  'total',
+  'cogs',
+  'cost_status',
+];
 
 /** All: every field of an order and a line item (API spec 2.3, 2.4, flattened) with the derived columns. */
 export const ALL_ORDER_COLUMNS = 54;

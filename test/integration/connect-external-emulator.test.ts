@@ -85,7 +85,10 @@ describe('a stack on an emulator that is already running', () => {
 
     const check = await checkAsTrigger(stack);
     expect(check.value).toMatchObject({ ok: true, storeId: emulator.state.defaultStoreId });
-    expect(await sidebarConnection(stack.runtime)).toMatchObject({ state: 'connected', storeId: emulator.state.defaultStoreId });
+    expect(await sidebarConnection(stack.runtime)).toMatchObject({
+      state: 'connected',
+      storeId: emulator.state.defaultStoreId,
+    });
     const after = await tokenRequestStats(jsonControl);
     expect(after.byGrantType['authorization_code'] ?? 0).toBe(before.byGrantType['authorization_code'] ?? 0);
     expect((await grants(stack)).connections.filter((c) => c.state === 'active')).toHaveLength(1);
@@ -105,7 +108,12 @@ describe('a stack on an emulator that is already running', () => {
 
 /** The emulator's control API, for readers that take a control function. */
 async function jsonControl(controlPath: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(`${emulator.url}/_emulator/${controlPath}`, body === undefined ? {} : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(
+    `${emulator.url}/_emulator/${controlPath}`,
+    body === undefined
+      ? {}
+      : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) },
+  );
   if (!res.ok) throw new Error(`${controlPath}: ${res.status}`);
   return res.json();
 }

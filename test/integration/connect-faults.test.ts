@@ -31,7 +31,9 @@ function storedRefreshToken(): string | null {
 
 /** Token-endpoint answers the emulator gave, by HTTP status. */
 async function tokenAnswers(): Promise<Record<string, number>> {
-  const stats = (await stack.control('stats')) as { by_endpoint: Record<string, { by_status: Record<string, number> }> };
+  const stats = (await stack.control('stats')) as {
+    by_endpoint: Record<string, { by_status: Record<string, number> }>;
+  };
   return stats.by_endpoint[`POST ${TOKEN_PATH}`]?.by_status ?? {};
 }
 
@@ -49,7 +51,9 @@ describe('the code exchange meets a server error', () => {
     expect((await tokenAnswers())[String(fault.status)]).toBe(failedBefore + 1);
     expect(result.outcome).toBe('server_error');
     expect(result.html).toContain('Merchant Analytics could not finish connecting');
-    expect(result.html).toContain('Something went wrong on the Merchant Analytics side while connecting. Nothing was changed in the spreadsheet.');
+    expect(result.html).toContain(
+      'Something went wrong on the Merchant Analytics side while connecting. Nothing was changed in the spreadsheet.',
+    );
     expect(result.html).toContain('click Connect in the Merchant Analytics sidebar to try again');
     // No markup, status line or stack trace from the failed answer reaches the page.
     expect(result.html).not.toContain('<h1>502</h1>');

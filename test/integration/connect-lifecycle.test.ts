@@ -60,7 +60,11 @@ describe('spec 3.2 — authorization flow completed: the connection points at th
   it('is connected to store A and reads it', async () => {
     const check = await checkAsTrigger();
     expect(check.value).toMatchObject({ ok: true, storeId: storeA.id });
-    expect(await sidebarConnection(stack.runtime)).toMatchObject({ state: 'connected', storeId: storeA.id, message: null });
+    expect(await sidebarConnection(stack.runtime)).toMatchObject({
+      state: 'connected',
+      storeId: storeA.id,
+      message: null,
+    });
   });
 });
 
@@ -163,19 +167,30 @@ describe('spec 3.2/5.8 — application not provisioned or disabled: 403 client_n
     // The next run that renews access (scheduled sync, sidebar) asks the API whether it was fixed.
     const run = await stack.runtime.run('onScheduledSync', [], { authMode: 'FULL' });
     expect(run.ok).toBe(true);
-    expect(await sidebarConnection(stack.runtime)).toMatchObject({ state: 'connected', storeId: storeA.id, message: null });
+    expect(await sidebarConnection(stack.runtime)).toMatchObject({
+      state: 'connected',
+      storeId: storeA.id,
+      message: null,
+    });
     expect((await checkAsTrigger()).value).toMatchObject({ ok: true });
   });
 
   it('the sidebar notices the fix by itself: opened again after re-enabling, it shows connected', async () => {
     await stack.control('client/disable', { disabled: true });
     await checkAsTrigger();
-    expect(await sidebarConnection(stack.runtime)).toMatchObject({ state: 'operator_problem', action: 'contact_operator' });
+    expect(await sidebarConnection(stack.runtime)).toMatchObject({
+      state: 'operator_problem',
+      action: 'contact_operator',
+    });
     // Still disabled: opening the sidebar again asks the API and keeps the problem.
     expect((await sidebarConnection(stack.runtime)).state).toBe('operator_problem');
     await stack.control('client/disable', { disabled: false });
     // No scheduled run and no reconnect in between: only getSidebarState.
-    expect(await sidebarConnection(stack.runtime)).toMatchObject({ state: 'connected', storeId: storeA.id, message: null });
+    expect(await sidebarConnection(stack.runtime)).toMatchObject({
+      state: 'connected',
+      storeId: storeA.id,
+      message: null,
+    });
     expect((await checkAsTrigger()).value).toMatchObject({ ok: true });
   });
 
@@ -238,7 +253,10 @@ describe('spec 5.8 — invalid_token_claims: the token is not bound to a store',
 
 describe('spec 5.8 — insufficient_scope: the token lacks the scope an endpoint needs [issue 9 hole 11]', () => {
   it('asks the merchant to reconnect and approve every permission, not the operator', async () => {
-    const minted = (await stack.control('tokens', { scope: 'orders:read offline_access', store: storeA.id })) as Record<string, unknown>;
+    const minted = (await stack.control('tokens', { scope: 'orders:read offline_access', store: storeA.id })) as Record<
+      string,
+      unknown
+    >;
     await installToken(minted);
     const check = await checkAsTrigger();
     expect(check.value).toMatchObject({ ok: false, code: 'insufficient_scope' });
@@ -249,7 +267,10 @@ describe('spec 5.8 — insufficient_scope: the token lacks the scope an endpoint
   });
 
   it('a sync short of a scope says the same, though /account answers; a reconnect that grants every scope clears it', async () => {
-    const minted = (await stack.control('tokens', { scope: 'store:read offline_access', store: storeA.id })) as Record<string, unknown>;
+    const minted = (await stack.control('tokens', { scope: 'store:read offline_access', store: storeA.id })) as Record<
+      string,
+      unknown
+    >;
     await installToken(minted);
     const sync = await stack.runtime.run('onScheduledSync', [], { authMode: 'FULL' });
     expect(sync.ok).toBe(true);
@@ -268,7 +289,9 @@ describe('Disconnect resets the tokens', () => {
     expect(connectionToken(stack.runtime)).toBeNull();
     expect((await sidebarConnection(stack.runtime)).state).toBe('not_connected');
     const reconnected = await stack.connect({ storeId: storeA.id });
-    expect(reconnected.outcome, `callback answered ${reconnected.status}: ${reconnected.html.slice(0, 600)}`).toBe('connected');
+    expect(reconnected.outcome, `callback answered ${reconnected.status}: ${reconnected.html.slice(0, 600)}`).toBe(
+      'connected',
+    );
     expect((await checkAsTrigger()).value).toMatchObject({ ok: true, storeId: storeA.id });
   });
 });

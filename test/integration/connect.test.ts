@@ -167,9 +167,13 @@ describe('authorize → consent with a store picked → callback → tokens', ()
     expect(storedToken(stack)).toEqual(tokenBefore);
 
     // The real custom function behaves the same way.
-    const formula = await stack.runtime.run('PROFIT_SUMMARY', [new Date('2024-01-01T12:00:00Z'), new Date('2024-01-31T12:00:00Z')], {
-      authMode: 'CUSTOM_FUNCTION',
-    });
+    const formula = await stack.runtime.run(
+      'PROFIT_SUMMARY',
+      [new Date('2024-01-01T12:00:00Z'), new Date('2024-01-31T12:00:00Z')],
+      {
+        authMode: 'CUSTOM_FUNCTION',
+      },
+    );
     outputs.push(JSON.stringify(formula));
     expect(formula.counts.requests.filter((r) => r.url.includes('/oauth2/token'))).toEqual([]);
     expect(await tokenRequestStats(stack.control)).toEqual(before);
@@ -184,7 +188,11 @@ describe('authorize → consent with a store picked → callback → tokens', ()
   it('no token value appears in pages, logs, URLs, messages or the sheets', async () => {
     const tokens = await issuedTokenValues(stack.control);
     expect(tokens.length).toBeGreaterThan(3);
-    const everything = [...outputs, JSON.stringify(stack.runtime.exportJson()), ...stack.runtime.totals.requests.map((r) => r.url)].join('\n');
+    const everything = [
+      ...outputs,
+      JSON.stringify(stack.runtime.exportJson()),
+      ...stack.runtime.totals.requests.map((r) => r.url),
+    ].join('\n');
     expect(leakedTokens(everything, tokens)).toEqual([]);
   });
 });

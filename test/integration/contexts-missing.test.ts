@@ -27,7 +27,9 @@ describe('an execution without its document', () => {
     const r = await stack.runtime.run(name, [], { document: false });
     expect(r.ok).toBe(false);
     expect(r.error?.name).not.toBe('TypeError');
-    expect(r.error?.message).toMatch(new RegExp(`^Merchant Analytics could not reach ${missing} in this execution \\(.+\\)\\.$`));
+    expect(r.error?.message).toMatch(
+      new RegExp(`^Merchant Analytics could not reach ${missing} in this execution \\(.+\\)\\.$`),
+    );
     expect(r.logs.join('\n')).toContain(`[context] ${missing} unavailable:`);
   });
 

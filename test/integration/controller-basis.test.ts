@@ -47,7 +47,10 @@ describe('controller: tax becomes a cost', () => {
     const v = await run('tieOutNow');
     const [h, ...rows] = sheetTable(stack, 'Checks') as Row[];
     const month = rows.find((r) => r[h.indexOf('period')] === closed);
-    expect(month?.[h.indexOf('result')], `Checks ${closed} after the basis changed, before a sync: ${String(month?.[h.indexOf('note')])}; ${String(v.message)}`).toBe('✗');
+    expect(
+      month?.[h.indexOf('result')],
+      `Checks ${closed} after the basis changed, before a sync: ${String(month?.[h.indexOf('note')])}; ${String(v.message)}`,
+    ).toBe('✗');
   });
 
   it('after the sync every sheet holds the new basis and equals the API', async () => {
@@ -57,13 +60,22 @@ describe('controller: tax becomes a cost', () => {
     const [mh, ...months] = sheetTable(stack, 'Monthly P&L') as Row[];
     const row = months.find((r) => r[mh.indexOf('month')] === closed)!;
     expect(String(row[mh.indexOf('basis')])).toContain('tax_treated_as_cost=true');
-    const days = ((await stack.control(`truth/daily?start_date=${closed}-01&end_date=${lastDay(closed)}`)) as { data: Json[] }).data;
+    const days = (
+      (await stack.control(`truth/daily?start_date=${closed}-01&end_date=${lastDay(closed)}`)) as { data: Json[] }
+    ).data;
     expect(cents(row[mh.indexOf('net_profit')])).toBe(days.reduce((n, d) => n + cents(d.net_profit), 0));
     const [ch, ...checks] = sheetTable(stack, 'Checks') as Row[];
-    const failing = checks.filter((r) => r[ch.indexOf('result')] === '✗').map((r) => `${String(r[0])}: ${String(r[ch.indexOf('note')])}`);
+    const failing = checks
+      .filter((r) => r[ch.indexOf('result')] === '✗')
+      .map((r) => `${String(r[0])}: ${String(r[ch.indexOf('note')])}`);
     expect(failing.slice(0, 5)).toEqual([]);
     const [rh, ...rest] = sheetTable(stack, 'Restatements') as Row[];
-    const summary = rest.find((r) => r[rh.indexOf('section')] === 'summary' && r[rh.indexOf('field')] === 'net_profit' && r[rh.indexOf('closed_month')] === closed);
+    const summary = rest.find(
+      (r) =>
+        r[rh.indexOf('section')] === 'summary' &&
+        r[rh.indexOf('field')] === 'net_profit' &&
+        r[rh.indexOf('closed_month')] === closed,
+    );
     expect(summary, 'Restatements summary net_profit row').toBeDefined();
     expect(cents(summary![rh.indexOf('current_value')])).toBe(days.reduce((n, d) => n + cents(d.net_profit), 0));
     const lines = (await run('getSidebarState')).closedMonths as Array<{ month: string; text: string }>;

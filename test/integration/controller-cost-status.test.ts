@@ -33,10 +33,16 @@ const incomplete = (o: Json): boolean => {
   return e.cogs_source === 'unknown' || (typeof e.cogs_coverage_pct === 'number' && e.cogs_coverage_pct < 100);
 };
 
-describe('controller: an order\'s cost becomes unknown, marker unmoved', () => {
+describe("controller: an order's cost becomes unknown, marker unmoved", () => {
   it('PROFIT_SUMMARY counts it among orders_with_incomplete_costs, or Checks says ✗, or Checks says cost status is not proven', async () => {
     const orders = ((await stack.truth('orders')) as { data: Json[] }).data;
-    const order = orders.find((o) => !o.canceled_at && !incomplete(o) && localDay(String(o.created_at)) < today && localDay(String(o.created_at)) > '0')!;
+    const order = orders.find(
+      (o) =>
+        !o.canceled_at &&
+        !incomplete(o) &&
+        localDay(String(o.created_at)) < today &&
+        localDay(String(o.created_at)) > '0',
+    )!;
     const id = String(order.id);
     const day = localDay(String(order.created_at));
     await stack.control(`orders/${id}/silent-patch`, { economics: { cogs_source: 'unknown' } });
@@ -50,10 +56,14 @@ describe('controller: an order\'s cost becomes unknown, marker unmoved', () => {
     const check = await stack.runtime.run('tieOutNow', [], { authMode: 'FULL' });
     expect(check.ok, check.error?.message).toBe(true);
 
-    const truth = ((await stack.truth('orders')) as { data: Json[] }).data.filter((o) => !o.canceled_at && localDay(String(o.created_at)) === day);
+    const truth = ((await stack.truth('orders')) as { data: Json[] }).data.filter(
+      (o) => !o.canceled_at && localDay(String(o.created_at)) === day,
+    );
     const expected = truth.filter(incomplete).length;
     expect(truth.find((o) => o.id === id) && incomplete(truth.find((o) => o.id === id)!)).toBe(true);
-    const f = await stack.runtime.run('PROFIT_SUMMARY', [day, day, 'orders_with_incomplete_costs'], { authMode: 'CUSTOM_FUNCTION' });
+    const f = await stack.runtime.run('PROFIT_SUMMARY', [day, day, 'orders_with_incomplete_costs'], {
+      authMode: 'CUSTOM_FUNCTION',
+    });
     expect(f.ok, f.error?.message).toBe(true);
     const value = (f.value as unknown[][])[0][0];
     const dayCheck = checksRow(stack, day)?.result;
@@ -62,6 +72,9 @@ describe('controller: an order\'s cost becomes unknown, marker unmoved', () => {
     // Not reachable by any API total (the P&L does not move): until the add-on re-reads such orders,
     // Checks must at least say that an order's cost status is not proven.
     const said = /cost status are not proven/.test(checksScope(stack));
-    expect(value === expected || dayCheck === '✗' || said, `PROFIT_SUMMARY(${day}, ${day}, "orders_with_incomplete_costs") = ${String(value)}; the API's orders of the day with incomplete costs: ${expected} (${id} now cogs_source unknown; the Orders sheet says cogs_source ${String(row[oh.indexOf('cogs_source')])}, cost_status ${String(row[oh.indexOf('cost_status')])}); Checks ${day} ${String(dayCheck)}`).toBe(true);
+    expect(
+      value === expected || dayCheck === '✗' || said,
+      `PROFIT_SUMMARY(${day}, ${day}, "orders_with_incomplete_costs") = ${String(value)}; the API's orders of the day with incomplete costs: ${expected} (${id} now cogs_source unknown; the Orders sheet says cogs_source ${String(row[oh.indexOf('cogs_source')])}, cost_status ${String(row[oh.indexOf('cost_status')])}); Checks ${day} ${String(dayCheck)}`,
+    ).toBe(true);
   });
 });

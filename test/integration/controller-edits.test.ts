@@ -28,7 +28,8 @@ afterAll(async () => {
 });
 
 const localDay = (iso: string): string => new Date(iso).toLocaleDateString('en-CA', { timeZone });
-const sheet = (name: string): SheetModel => (stack.runtime.workbook as unknown as Workbook).sheetByName(name) as SheetModel;
+const sheet = (name: string): SheetModel =>
+  (stack.runtime.workbook as unknown as Workbook).sheetByName(name) as SheetModel;
 
 function checksResult(period: string): { result: unknown; note: unknown } {
   const row = checksRow(stack, period);
@@ -46,7 +47,9 @@ function edit(name: string, cells: Array<{ row: number; column: number; value: n
   const table = sheetTable(stack, name);
   const originals = cells.map((c) => ({ ...c, value: table[c.row - 1][c.column - 1] }));
   for (const c of cells) sheet(name).write(c.row, c.column, { value: c.value });
-  return () => { for (const c of originals) sheet(name).write(c.row, c.column, { value: c.value as number | string }); };
+  return () => {
+    for (const c of originals) sheet(name).write(c.row, c.column, { value: c.value as number | string });
+  };
 }
 
 /** A past month whose every day is in the Daily P&L, with orders. */
@@ -84,7 +87,10 @@ describe('controller: user edits of synced and built figures', () => {
       try {
         await tieOutNow();
         const c = checksResult(month);
-        expect(c.result, `Monthly P&L ${month} ${column} reads 35 (the API's figures give ${String(rows[at][headers.indexOf(column)])}); Checks says ${String(c.result)} ${String(c.note)}`).toBe('✗');
+        expect(
+          c.result,
+          `Monthly P&L ${month} ${column} reads 35 (the API's figures give ${String(rows[at][headers.indexOf(column)])}); Checks says ${String(c.result)} ${String(c.note)}`,
+        ).toBe('✗');
       } finally {
         restore();
       }
@@ -108,7 +114,10 @@ describe('controller: user edits of synced and built figures', () => {
     ]);
     try {
       await tieOutNow();
-      expect(checksScope(stack), `${day}: Orders cogs of ${String(orders[0].id)} reads ${va + 5} (API ${va}), of ${String(orders[1].id)} ${vb - 5} (API ${vb}); Checks says ${String(checksResult(day).result)}`).toMatch(/proven as day sums per figure, not order by order/);
+      expect(
+        checksScope(stack),
+        `${day}: Orders cogs of ${String(orders[0].id)} reads ${va + 5} (API ${va}), of ${String(orders[1].id)} ${vb - 5} (API ${vb}); Checks says ${String(checksResult(day).result)}`,
+      ).toMatch(/proven as day sums per figure, not order by order/);
     } finally {
       restore();
     }
@@ -122,11 +131,16 @@ describe('controller: user edits of synced and built figures', () => {
       const col = headers.indexOf(column);
       expect(col, `Orders has ${column}`).toBeGreaterThanOrEqual(0);
       const original = rows[at][col] as number;
-      const restore = edit('Orders', [{ row: at + 2, column: col + 1, value: Math.round(Number(original) * 100 + 1234) / 100 }]);
+      const restore = edit('Orders', [
+        { row: at + 2, column: col + 1, value: Math.round(Number(original) * 100 + 1234) / 100 },
+      ]);
       try {
         await tieOutNow();
         const c = checksResult(day);
-        expect(c.result, `${day}: Orders ${column} of ${String(orders[0].id)} reads ${Number(original) + 12.34} (API ${original}); Checks says ${String(c.result)}`).toBe('✗');
+        expect(
+          c.result,
+          `${day}: Orders ${column} of ${String(orders[0].id)} reads ${Number(original) + 12.34} (API ${original}); Checks says ${String(c.result)}`,
+        ).toBe('✗');
       } finally {
         restore();
       }
@@ -135,20 +149,30 @@ describe('controller: user edits of synced and built figures', () => {
 
   // No API total confirms a line item's cogs or an order's cogs_coverage_pct: an edit stays unseen,
   // so Checks must say plainly that they are not proven.
-  for (const [sheet, column] of [['Line items', 'cogs'], ['Orders', 'cogs_coverage_pct']] as const) {
+  for (const [sheet, column] of [
+    ['Line items', 'cogs'],
+    ['Orders', 'cogs_coverage_pct'],
+  ] as const) {
     it(`${sheet} ${column} edited: ✗ for its day, or the Checks scope line says it is not proven`, async () => {
       const { day, orders } = await busyDay();
       const [headers, ...rows] = sheetTable(stack, sheet);
       const at = rows.findIndex((r) => r[headers.indexOf(sheet === 'Orders' ? 'id' : 'order_id')] === orders[0].id);
       const col = headers.indexOf(column);
       const original = rows[at][col] as number;
-      const restore = edit(sheet, [{ row: at + 2, column: col + 1, value: Math.round(Number(original) * 100 + 1234) / 100 }]);
+      const restore = edit(sheet, [
+        { row: at + 2, column: col + 1, value: Math.round(Number(original) * 100 + 1234) / 100 },
+      ]);
       try {
         await tieOutNow();
         const c = checksResult(day);
         const scope = checksScope(stack);
-        const said = new RegExp(`${sheet === 'Orders' ? "an order's cogs_coverage_pct" : 'Line items'}.*not proven`).test(scope);
-        expect(c.result === '✗' || said, `${day}: ${sheet} ${column} of ${String(rows[at][0])} reads ${Number(original) + 12.34} (API ${original}); Checks says ${String(c.result)}; scope: ${scope}`).toBe(true);
+        const said = new RegExp(
+          `${sheet === 'Orders' ? "an order's cogs_coverage_pct" : 'Line items'}.*not proven`,
+        ).test(scope);
+        expect(
+          c.result === '✗' || said,
+          `${day}: ${sheet} ${column} of ${String(rows[at][0])} reads ${Number(original) + 12.34} (API ${original}); Checks says ${String(c.result)}; scope: ${scope}`,
+        ).toBe(true);
       } finally {
         restore();
       }

@@ -35,14 +35,22 @@ async function formula(name: string, args: unknown[]): Promise<unknown[][]> {
 }
 
 describe('controller: formulas after a sync that changed a P&L day', () => {
-  it('PROFIT_DAILY and PROFIT_SUMMARY give the day\'s new cogs', async () => {
+  it("PROFIT_DAILY and PROFIT_SUMMARY give the day's new cogs", async () => {
     const orders = ((await stack.truth('orders')) as { data: Json[] }).data;
-    const order = orders.find((o) => !o.canceled_at && (o.line_items as Json[]).length > 0 && localDay(String(o.created_at)) < today && localDay(String(o.created_at)) >= addDays(today, -20))!;
+    const order = orders.find(
+      (o) =>
+        !o.canceled_at &&
+        (o.line_items as Json[]).length > 0 &&
+        localDay(String(o.created_at)) < today &&
+        localDay(String(o.created_at)) >= addDays(today, -20),
+    )!;
     const day = localDay(String(order.created_at));
     const daily0 = await formula('PROFIT_DAILY', [day, day, 'cogs']);
     const summary0 = await formula('PROFIT_SUMMARY', [day, day, 'cogs']);
     const line = (order.line_items as Json[])[0];
-    await stack.control(`orders/${String(order.id)}/silent-patch`, { line_items: [{ id: line.id, cogs: Math.round(Number(line.cogs) * 100 + 4200) / 100 }] });
+    await stack.control(`orders/${String(order.id)}/silent-patch`, {
+      line_items: [{ id: line.id, cogs: Math.round(Number(line.cogs) * 100 + 4200) / 100 }],
+    });
     const [truth] = ((await stack.control(`truth/daily?start_date=${day}&end_date=${day}`)) as { data: Json[] }).data;
     await stack.advanceClocks(2 * 60_000);
     await syncUntilCaughtUp(stack);
@@ -51,8 +59,16 @@ describe('controller: formulas after a sync that changed a P&L day', () => {
     expect(cents(sheetCogs), 'the sync rewrote the Daily P&L day').toBe(cents(truth.cogs));
     const daily1 = await formula('PROFIT_DAILY', [day, day, 'cogs']);
     const summary1 = await formula('PROFIT_SUMMARY', [day, day, 'cogs']);
-    expect.soft(cents(daily1[1][1]), `PROFIT_DAILY(${day}) cogs ${String(daily1[1][1])} (before the correction ${String(daily0[1][1])}); Daily P&L sheet and API ${String(truth.cogs)}`).toBe(cents(truth.cogs));
-    expect(cents(summary1[0][0]), `PROFIT_SUMMARY(${day}, ${day}, "cogs") ${String(summary1[0][0])} (before ${String(summary0[0][0])}); Daily P&L sheet and API ${String(truth.cogs)}`).toBe(cents(truth.cogs));
+    expect
+      .soft(
+        cents(daily1[1][1]),
+        `PROFIT_DAILY(${day}) cogs ${String(daily1[1][1])} (before the correction ${String(daily0[1][1])}); Daily P&L sheet and API ${String(truth.cogs)}`,
+      )
+      .toBe(cents(truth.cogs));
+    expect(
+      cents(summary1[0][0]),
+      `PROFIT_SUMMARY(${day}, ${day}, "cogs") ${String(summary1[0][0])} (before ${String(summary0[0][0])}); Daily P&L sheet and API ${String(truth.cogs)}`,
+    ).toBe(cents(truth.cogs));
   });
 });
 

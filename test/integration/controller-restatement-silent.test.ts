@@ -41,14 +41,18 @@ afterAll(async () => {
 });
 
 describe('controller: a silent cost correction in the last closed month', () => {
-  it('Restatements lists the order with the API\'s Δ cogs, or Checks says ✗ on its day', async () => {
+  it("Restatements lists the order with the API's Δ cogs, or Checks says ✗ on its day", async () => {
     const localDay = (iso: string): string => new Date(iso).toLocaleDateString('en-CA', { timeZone });
     const orders = ((await stack.truth('orders')) as { data: Json[] }).data;
-    const order = orders.find((o) => !o.canceled_at && localDay(String(o.created_at)).startsWith(closed) && (o.line_items as Json[]).length > 0)!;
+    const order = orders.find(
+      (o) => !o.canceled_at && localDay(String(o.created_at)).startsWith(closed) && (o.line_items as Json[]).length > 0,
+    )!;
     const id = String(order.id);
     const day = localDay(String(order.created_at));
     const line = (order.line_items as Json[])[0];
-    await stack.control(`orders/${id}/silent-patch`, { line_items: [{ id: line.id, cogs: Math.round(Number(line.cogs) * 100 + 5000) / 100 }] });
+    await stack.control(`orders/${id}/silent-patch`, {
+      line_items: [{ id: line.id, cogs: Math.round(Number(line.cogs) * 100 + 5000) / 100 }],
+    });
     const after = ((await stack.truth('orders')) as { data: Json[] }).data.find((o) => o.id === id)!;
     const deltaCogs = cents((after.economics as Json).cogs) - cents((order.economics as Json).cogs);
     expect(deltaCogs).toBe(5000);
@@ -57,9 +61,15 @@ describe('controller: a silent cost correction in the last closed month', () => 
 
     const [rh, ...rest] = sheetTable(stack, 'Restatements') as Row[];
     const at = (r: Row, h: string): unknown => r[rh.indexOf(h)];
-    const summary = rest.find((r) => at(r, 'section') === 'summary' && at(r, 'field') === 'cogs' && at(r, 'closed_month') === closed);
-    const listed = rest.filter((r) => at(r, 'section') === 'order' && at(r, 'closed_month') === closed).map((r) => [String(at(r, 'order_id')), cents(at(r, 'delta_cogs'))]);
-    const allocation = rest.filter((r) => at(r, 'section') === 'allocation' && at(r, 'closed_month') === closed).map((r) => r.filter((c) => c !== '').join(' | '));
+    const summary = rest.find(
+      (r) => at(r, 'section') === 'summary' && at(r, 'field') === 'cogs' && at(r, 'closed_month') === closed,
+    );
+    const listed = rest
+      .filter((r) => at(r, 'section') === 'order' && at(r, 'closed_month') === closed)
+      .map((r) => [String(at(r, 'order_id')), cents(at(r, 'delta_cogs'))]);
+    const allocation = rest
+      .filter((r) => at(r, 'section') === 'allocation' && at(r, 'closed_month') === closed)
+      .map((r) => r.filter((c) => c !== '').join(' | '));
     const [ch, ...checks] = sheetTable(stack, 'Checks') as Row[];
     const dayCheck = checks.find((r) => r[ch.indexOf('period')] === day);
     const explained = listed.some(([o, d]) => o === id && d === deltaCogs);

@@ -66,7 +66,13 @@ afterAll(async () => {
 
 async function oldOrder(skip: number): Promise<Json> {
   const orders = ((await stack.truth('orders')) as { data: Json[] }).data;
-  return orders.filter((o) => !o.canceled_at && placedDay(o).startsWith(closed) && addDays(placedDay(o), 60) < today && cents((o.economics as Json).net_revenue) > 0)[skip];
+  return orders.filter(
+    (o) =>
+      !o.canceled_at &&
+      placedDay(o).startsWith(closed) &&
+      addDays(placedDay(o), 60) < today &&
+      cents((o.economics as Json).net_revenue) > 0,
+  )[skip];
 }
 
 async function expectDayAndMonth(day: string, what: string): Promise<void> {
@@ -75,11 +81,19 @@ async function expectDayAndMonth(day: string, what: string): Promise<void> {
   const monthly = row('Monthly P&L', closed, 'month');
   const checks = row('Checks', day, 'period');
   const checksMonth = row('Checks', closed, 'period');
-  const truthMonth = ((await stack.control(`truth/daily?start_date=${closed}-01&end_date=${lastDay(closed)}`)) as { data: Json[] }).data.reduce((n, d) => n + cents(d.net_revenue), 0);
+  const truthMonth = (
+    (await stack.control(`truth/daily?start_date=${closed}-01&end_date=${lastDay(closed)}`)) as { data: Json[] }
+  ).data.reduce((n, d) => n + cents(d.net_revenue), 0);
   const dayOk = cents(daily('net_revenue')) === cents(truth.net_revenue);
-  expect(dayOk || checks('result') === '✗', `${what}: Daily P&L ${day} net_revenue ${String(daily('net_revenue'))}, the API's daily row ${String(truth.net_revenue)}; Checks ${day} ${String(checks('result'))}`).toBe(true);
+  expect(
+    dayOk || checks('result') === '✗',
+    `${what}: Daily P&L ${day} net_revenue ${String(daily('net_revenue'))}, the API's daily row ${String(truth.net_revenue)}; Checks ${day} ${String(checks('result'))}`,
+  ).toBe(true);
   const monthOk = cents(monthly('net_revenue')) === truthMonth;
-  expect(monthOk || checksMonth('result') === '✗', `${what}: Monthly P&L ${closed} net_revenue ${String(monthly('net_revenue'))}, the API's days sum to ${truthMonth / 100}; Checks ${closed} ${String(checksMonth('result'))}`).toBe(true);
+  expect(
+    monthOk || checksMonth('result') === '✗',
+    `${what}: Monthly P&L ${closed} net_revenue ${String(monthly('net_revenue'))}, the API's days sum to ${truthMonth / 100}; Checks ${closed} ${String(checksMonth('result'))}`,
+  ).toBe(true);
 }
 
 describe('controller: orders placed before the orders window, in a closed month older than 60 days', () => {
@@ -92,7 +106,10 @@ describe('controller: orders placed before the orders window, in a closed month 
     await expectDayAndMonth(day, `after cancelling ${String(order.id)}`);
     const [h, ...rows] = sheetTable(stack, 'Restatements') as Row[];
     const listed = rows.filter((r) => r[h.indexOf('section')] === 'order').map((r) => r.join(' | '));
-    expect(listed.some((r) => r.includes(String(order.id))), `Restatements order section: ${JSON.stringify(listed)}`).toBe(true);
+    expect(
+      listed.some((r) => r.includes(String(order.id))),
+      `Restatements order section: ${JSON.stringify(listed)}`,
+    ).toBe(true);
   });
 
   it('a vanished order: the P&L sheets follow the API, or Checks says ✗', async () => {

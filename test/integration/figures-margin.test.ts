@@ -23,7 +23,8 @@ let lossMonth = '';
 
 const cents = (amount: unknown): number => Math.round(Number(amount) * 100);
 const localDay = (iso: string): string => new Date(iso).toLocaleDateString('en-CA', { timeZone });
-const truthDaily = async (start: string, end: string): Promise<TruthDay[]> => ((await stack.control(`truth/daily?start_date=${start}&end_date=${end}`)) as { data: TruthDay[] }).data;
+const truthDaily = async (start: string, end: string): Promise<TruthDay[]> =>
+  ((await stack.control(`truth/daily?start_date=${start}&end_date=${end}`)) as { data: TruthDay[] }).data;
 /** The spec's margin on the truth's figures (in cents). */
 const specMargin = (part: unknown, revenue: unknown): number => marginPct(cents(part), cents(revenue));
 
@@ -36,7 +37,8 @@ function valueOf(result: ExecutionResult): unknown[][] {
   expect(result.ok, result.error?.message).toBe(true);
   return result.value as unknown[][];
 }
-const formula = (name: string, args: unknown[]): Promise<ExecutionResult> => stack.runtime.run(name, args, { authMode: 'CUSTOM_FUNCTION' });
+const formula = (name: string, args: unknown[]): Promise<ExecutionResult> =>
+  stack.runtime.run(name, args, { authMode: 'CUSTOM_FUNCTION' });
 
 beforeAll(async () => {
   stack = await startStack({ orders: 200, seed: 72, plan: 'plus' });
@@ -47,7 +49,9 @@ beforeAll(async () => {
   today = String(store.today);
   // A past day with revenue turns into a loss on net revenue −120.00: one of its orders is refunded
   // 120.00 more than the whole day's net revenue.
-  const orders = ((await stack.truth('orders')) as { data: Json[] }).data.filter((o) => !o.canceled_at && (o.line_items as Json[]).length > 0);
+  const orders = ((await stack.truth('orders')) as { data: Json[] }).data.filter(
+    (o) => !o.canceled_at && (o.line_items as Json[]).length > 0,
+  );
   const order = orders.find((o) => localDay(String(o.created_at)) < today && localDay(String(o.created_at)) > first)!;
   lossDay = localDay(String(order.created_at));
   const [day] = await truthDaily(lossDay, lossDay);
@@ -55,12 +59,17 @@ beforeAll(async () => {
   const refund = (cents(line.refund_amount) + cents(day.net_revenue) + 12_000) / 100;
   await stack.control(`orders/${String(order.id)}/patch`, { line_items: [{ id: line.id, refund_amount: refund }] });
   // A whole past month of another order turns into a loss on negative net revenue (−50.00) the same way.
-  const other = orders.find((o) => ![lossDay.slice(0, 7), today.slice(0, 7)].includes(localDay(String(o.created_at)).slice(0, 7)))!;
+  const other = orders.find(
+    (o) => ![lossDay.slice(0, 7), today.slice(0, 7)].includes(localDay(String(o.created_at)).slice(0, 7)),
+  )!;
   lossMonth = localDay(String(other.created_at)).slice(0, 7);
   const monthDays = await truthDaily(`${lossMonth}-01`, lastDayOfMonth(lossMonth));
   const otherLine = (other.line_items as Json[])[0];
-  const monthRefund = (cents(otherLine.refund_amount) + monthDays.reduce((sum, d) => sum + cents(d.net_revenue), 0) + 5_000) / 100;
-  await stack.control(`orders/${String(other.id)}/patch`, { line_items: [{ id: otherLine.id, refund_amount: monthRefund }] });
+  const monthRefund =
+    (cents(otherLine.refund_amount) + monthDays.reduce((sum, d) => sum + cents(d.net_revenue), 0) + 5_000) / 100;
+  await stack.control(`orders/${String(other.id)}/patch`, {
+    line_items: [{ id: otherLine.id, refund_amount: monthRefund }],
+  });
   await syncUntilCaughtUp(stack);
   // The sync moved the clocks: the days it reached end at the truth's today now.
   today = String(((await stack.truth('store')) as Json).today);
@@ -73,9 +82,11 @@ afterAll(async () => {
 describe('a loss on negative net revenue [spec 2.3 rule 5]', () => {
   it('has a net margin of 0 in PROFIT_DAILY and in PROFIT_SUMMARY(…, "Net margin %"), never a positive margin', async () => {
     const [day] = await truthDaily(lossDay, lossDay);
-    expect(cents(day.net_revenue), 'the truth\'s day is a loss on net revenue −120.00').toBe(-12_000);
+    expect(cents(day.net_revenue), "the truth's day is a loss on net revenue −120.00").toBe(-12_000);
     expect(cents(day.net_profit)).toBeLessThan(0);
-    const daily = valueOf(await formula('PROFIT_DAILY', [lossDay, lossDay, 'net_revenue, net_profit, net_margin_pct, cm3_margin_pct']));
+    const daily = valueOf(
+      await formula('PROFIT_DAILY', [lossDay, lossDay, 'net_revenue, net_profit, net_margin_pct, cm3_margin_pct']),
+    );
     expect(daily[0]).toEqual(['date', 'net_revenue', 'net_profit', 'net_margin_pct', 'cm3_margin_pct']);
     expect(daily[1].slice(3)).toEqual([0, 0]);
     expect(valueOf(await formula('PROFIT_SUMMARY', [lossDay, lossDay, 'Net margin %']))).toEqual([[0]]);
@@ -83,18 +94,27 @@ describe('a loss on negative net revenue [spec 2.3 rule 5]', () => {
 });
 
 describe('one margin rule and one rounding in every function and sheet', () => {
-  it('every day of PROFIT_DAILY is the spec\'s margin on the truth (0 on a day without revenue, not empty)', async () => {
+  it("every day of PROFIT_DAILY is the spec's margin on the truth (0 on a day without revenue, not empty)", async () => {
     const truth = await truthDaily(first, today);
-    expect(truth.some((d) => cents(d.net_revenue) === 0), 'the truth has a day without revenue').toBe(true);
-    expect(truth.some((d) => cents(d.net_profit) < 0 && cents(d.net_revenue) > 0), 'the truth has a negative margin').toBe(true);
+    expect(
+      truth.some((d) => cents(d.net_revenue) === 0),
+      'the truth has a day without revenue',
+    ).toBe(true);
+    expect(
+      truth.some((d) => cents(d.net_profit) < 0 && cents(d.net_revenue) > 0),
+      'the truth has a negative margin',
+    ).toBe(true);
     const table = valueOf(await formula('PROFIT_DAILY', [first, today, 'net_margin_pct, cm3_margin_pct']));
     expect(table).toHaveLength(truth.length + 1);
     truth.forEach((d, i) => {
-      expect(table[i + 1].slice(1), d.date).toEqual([specMargin(d.net_profit, d.net_revenue), specMargin(d.contribution_margin_cm3, d.net_revenue)]);
+      expect(table[i + 1].slice(1), d.date).toEqual([
+        specMargin(d.net_profit, d.net_revenue),
+        specMargin(d.contribution_margin_cm3, d.net_revenue),
+      ]);
     });
   });
 
-  it('every month, a month of losses too: the Monthly P&L sheet, PROFIT_MONTHLY and PROFIT_SUMMARY over the month agree with the spec\'s margin on the truth', async () => {
+  it("every month, a month of losses too: the Monthly P&L sheet, PROFIT_MONTHLY and PROFIT_SUMMARY over the month agree with the spec's margin on the truth", async () => {
     const truth = await truthDaily(first, today);
     const months = new Map<string, { revenue: number; profit: number; first: string; last: string }>();
     for (const d of truth) {
@@ -116,7 +136,9 @@ describe('one margin rule and one rounding in every function and sheet', () => {
     expect(expected.get(lossMonth)).toBe(0);
     for (const month of [lossMonth, lossDay.slice(0, 7)]) {
       const m = months.get(month)!;
-      expect(valueOf(await formula('PROFIT_SUMMARY', [m.first, m.last, 'net_margin_pct'])), month).toEqual([[expected.get(month)]]);
+      expect(valueOf(await formula('PROFIT_SUMMARY', [m.first, m.last, 'net_margin_pct'])), month).toEqual([
+        [expected.get(month)],
+      ]);
     }
   });
 });

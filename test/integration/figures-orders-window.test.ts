@@ -22,7 +22,20 @@ function restatementRows(sections: readonly string[]): unknown[][] {
   return rows.filter((r) => r[0] !== '' && sections.includes(String(r[header.indexOf('section')])));
 }
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 function addDays(day: string, n: number): string {
   const [y, m, d] = day.split('-').map(Number) as [number, number, number];
@@ -47,7 +60,9 @@ async function truthDays(start: string, end: string): Promise<Json[]> {
 }
 
 async function summary(start: string, end: string): Promise<Json> {
-  const res = await fetch(`${stack.apiUrl}/api/v1/profitability/summary?start_date=${start}&end_date=${end}`, { headers: { Authorization: `Bearer ${token}` } });
+  const res = await fetch(`${stack.apiUrl}/api/v1/profitability/summary?start_date=${start}&end_date=${end}`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
   expect(res.status).toBe(200);
   return ((await res.json()) as { data: Json }).data;
 }
@@ -89,7 +104,13 @@ describe('an order placed before the orders window, in a closed month older than
     expect(restatementRows(['day', 'order', 'allocation'])).toEqual([]);
 
     const orders = ((await stack.truth('orders')) as { data: Json[] }).data;
-    const target = orders.find((o) => !o.canceled_at && placedDay(o).startsWith(closed) && String(o.financial_status) !== 'refunded' && addDays(placedDay(o), 60) < today);
+    const target = orders.find(
+      (o) =>
+        !o.canceled_at &&
+        placedDay(o).startsWith(closed) &&
+        String(o.financial_status) !== 'refunded' &&
+        addDays(placedDay(o), 60) < today,
+    );
     expect(target).toBeDefined();
     const id = String(target!.id);
     const day = placedDay(target!);
@@ -99,7 +120,9 @@ describe('an order placed before the orders window, in a closed month older than
     const after = await truthDays(`${closed}-01`, lastDay(closed));
     const truthDay = after.find((d) => d.date === day)!;
     expect(cents(truthDay.refunds)).not.toBe(cents(before.find((d) => d.date === day)!.refunds));
-    const ordersBefore = sheetTable(stack, 'Orders').slice(1).map((r) => String(r[0]));
+    const ordersBefore = sheetTable(stack, 'Orders')
+      .slice(1)
+      .map((r) => String(r[0]));
 
     await stack.advanceClocks(60_000);
     await syncUntilCaughtUp(stack);
@@ -125,15 +148,21 @@ describe('an order placed before the orders window, in a closed month older than
     for (const b of before) {
       const a = after.find((d) => d.date === b.date)!;
       for (const field of Object.keys(b).filter((f) => f !== 'date')) {
-        if (cents(b[field]) !== cents(a[field])) expected.push([String(b.date), field, cents(b[field]), cents(a[field]), cents(a[field]) - cents(b[field])]);
+        if (cents(b[field]) !== cents(a[field]))
+          expected.push([String(b.date), field, cents(b[field]), cents(a[field]), cents(a[field]) - cents(b[field])]);
       }
     }
     const header = sheetTable(stack, 'Restatements')[0]!;
-    const listed = restatementRows(['day'])
-      .map((r) => {
-        const at = (name: string): unknown => r[header.indexOf(name)];
-        return [String(at('date')), String(at('field')), cents(at('closed_value')), cents(at('current_value')), cents(at('difference'))];
-      });
+    const listed = restatementRows(['day']).map((r) => {
+      const at = (name: string): unknown => r[header.indexOf(name)];
+      return [
+        String(at('date')),
+        String(at('field')),
+        cents(at('closed_value')),
+        cents(at('current_value')),
+        cents(at('difference')),
+      ];
+    });
     expect(listed.sort()).toEqual(expected.sort());
 
     // The sidebar's closed-month line says the month changed, by the truth's net profit change.
@@ -154,14 +183,26 @@ describe('an order placed before the orders window, in a closed month older than
     expect(oldRow).toBeDefined();
     expect(cents(oldRow[ordersHeader.indexOf('refunds')])).toBe(cents((changed.economics as Json).refunds));
     expect(cents(oldRow[ordersHeader.indexOf('cogs')])).toBe(cents((changed.economics as Json).cogs));
-    const ordersAfter = sheetTable(stack, 'Orders').slice(1).map((r) => String(r[0]));
-    expect(ordersAfter.filter((o) => ordersBefore.indexOf(o) < 0).every((o) => orders.find((t) => t.id === o) === undefined || placedDay(orders.find((t) => t.id === o)!) >= windowFrom)).toBe(true);
+    const ordersAfter = sheetTable(stack, 'Orders')
+      .slice(1)
+      .map((r) => String(r[0]));
+    expect(
+      ordersAfter
+        .filter((o) => ordersBefore.indexOf(o) < 0)
+        .every(
+          (o) =>
+            orders.find((t) => t.id === o) === undefined || placedDay(orders.find((t) => t.id === o)!) >= windowFrom,
+        ),
+    ).toBe(true);
   });
 
-  it('costs one orders request more per run than the window\'s own feed, and one daily page', async () => {
+  it("costs one orders request more per run than the window's own feed, and one daily page", async () => {
     const counts = async (): Promise<Record<string, number>> => {
       const stats = (await stack.control('stats')) as { by_endpoint: Record<string, { total: number }> };
-      return { orders: stats.by_endpoint['GET /api/v1/orders']?.total ?? 0, daily: stats.by_endpoint['GET /api/v1/profitability/daily']?.total ?? 0 };
+      return {
+        orders: stats.by_endpoint['GET /api/v1/orders']?.total ?? 0,
+        daily: stats.by_endpoint['GET /api/v1/profitability/daily']?.total ?? 0,
+      };
     };
     await stack.advanceClocks(60_000);
     const before = await counts();
@@ -170,6 +211,9 @@ describe('an order placed before the orders window, in a closed month older than
     expect((r.value as { done?: boolean }).done).toBe(true);
     const after = await counts();
     // The window's feed (created_after) and the feed of changes before it (created_before): one page each.
-    expect({ orders: after.orders - before.orders, daily: after.daily - before.daily }).toEqual({ orders: 2, daily: 1 });
+    expect({ orders: after.orders - before.orders, daily: after.daily - before.daily }).toEqual({
+      orders: 2,
+      daily: 1,
+    });
   });
 });

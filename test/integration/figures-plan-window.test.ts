@@ -18,9 +18,11 @@ let from = '';
 let truth: Json[] = [];
 
 const economics = (o: Json) => o.economics as Economics;
-const incomplete = (o: Json) => !o.canceled_at && (economics(o).cogs_source === 'unknown' || economics(o).cogs_coverage_pct < 100);
+const incomplete = (o: Json) =>
+  !o.canceled_at && (economics(o).cogs_source === 'unknown' || economics(o).cogs_coverage_pct < 100);
 const localDay = (iso: string): string => new Date(iso).toLocaleDateString('en-CA', { timeZone });
-const placedIn = (start: string, end: string) => (o: Json) => localDay(String(o.created_at)) >= start && localDay(String(o.created_at)) <= end;
+const placedIn = (start: string, end: string) => (o: Json) =>
+  localDay(String(o.created_at)) >= start && localDay(String(o.created_at)) <= end;
 const cents = (amount: unknown): number => Math.round(Number(amount) * 100);
 
 function addDays(date: string, days: number): string {
@@ -79,7 +81,9 @@ describe('a period the plan window cuts [spec 8.3]', () => {
     const end = addDays(from, 20);
     const covered = truth.filter((o) => incomplete(o) && placedIn(from, end)(o));
     const cut = truth.filter((o) => incomplete(o) && placedIn(start, addDays(from, -1))(o));
-    expect(cut.length, 'the cut-off days hold orders with incomplete costs (else this proves nothing)').toBeGreaterThan(0);
+    expect(cut.length, 'the cut-off days hold orders with incomplete costs (else this proves nothing)').toBeGreaterThan(
+      0,
+    );
     const result = await summary([start, end]);
     expect(result.ok, result.error?.message).toBe(true);
     const values = new Map((result.value as Array<[string, unknown]>).map(([k, v]) => [k, v]));
@@ -87,7 +91,9 @@ describe('a period the plan window cuts [spec 8.3]', () => {
     const days = ((await stack.control(`truth/daily?start_date=${from}&end_date=${end}`)) as { data: Json[] }).data;
     expect(cents(values.get('net_revenue'))).toBe(days.reduce((sum, d) => sum + cents(d.net_revenue), 0));
     expect(values.get('orders_with_incomplete_costs')).toBe(covered.length);
-    expect(cents(values.get('net_revenue_with_incomplete_costs'))).toBe(covered.reduce((sum, o) => sum + cents(economics(o).net_revenue), 0));
+    expect(cents(values.get('net_revenue_with_incomplete_costs'))).toBe(
+      covered.reduce((sum, o) => sum + cents(economics(o).net_revenue), 0),
+    );
     const one = await summary([start, end, 'orders_with_incomplete_costs']);
     expect(one.ok, one.error?.message).toBe(true);
     const [[count, note]] = one.value as unknown[][];

@@ -45,10 +45,14 @@ describe('columns retired by choosing Essentials, then refunds', () => {
     expect(retiredOrders).toEqual(expect.arrayContaining(['net_margin_pct', 'refunded_at']));
     expect(retiredLines).toEqual(expect.arrayContaining(['refund_amount', 'refunded_quantity']));
 
-    const run = await stack.runtime.run('setColumns', [{ Orders: { preset: 'essentials' }, 'Line items': { preset: 'essentials' } }]);
+    const run = await stack.runtime.run('setColumns', [
+      { Orders: { preset: 'essentials' }, 'Line items': { preset: 'essentials' } },
+    ]);
     expect(run.ok, run.error?.message).toBe(true);
     const orders = ((await stack.truth('orders')) as { data: Json[] }).data;
-    const refundable = orders.filter((o) => !o.canceled_at && o.financial_status !== 'refunded' && Number((o.economics as Json).net_revenue) > 0);
+    const refundable = orders.filter(
+      (o) => !o.canceled_at && o.financial_status !== 'refunded' && Number((o.economics as Json).net_revenue) > 0,
+    );
     const refunded = [refundable[3], refundable[40], refundable[90]].map((o) => String(o.id));
     await stack.control(`orders/${refunded[0]}/change`, { kind: 'refund' });
     await stack.control(`orders/${refunded[1]}/change`, { kind: 'partial_refund' });
@@ -62,7 +66,10 @@ describe('columns retired by choosing Essentials, then refunds', () => {
     expect(sheetTable(stack, 'Orders')[0].map(String)).toEqual(allOrders);
     expect(await compareWithTruth(stack, { retiredColumns: [...retiredOrders, ...retiredLines] })).toEqual(EXACT);
 
-    for (const [name, header, retired] of [['Orders', allOrders, retiredOrders], ['Line items', allLines, retiredLines]] as const) {
+    for (const [name, header, retired] of [
+      ['Orders', allOrders, retiredOrders],
+      ['Line items', allLines, retiredLines],
+    ] as const) {
       for (const column of retired) {
         const note = sheet(name).note(1, header.indexOf(column) + 1) ?? '';
         const since = /^No longer synced since (\d{4}-\d{2}-\d{2}); values cleared/.exec(note);

@@ -44,9 +44,13 @@ function checksRow(period: string): (header: string) => unknown {
 
 describe('the tie-out in exact cents [spec 2.3]', () => {
   it('an Orders cogs edit of +0.04 on a day of five or more orders is ✗, with the 0.04 the truth says', async () => {
-    const orders = ((await stack.truth('orders')) as { data: Json[] }).data.filter((o) => !o.canceled_at && localDay(String(o.created_at)) === busyDay);
+    const orders = ((await stack.truth('orders')) as { data: Json[] }).data.filter(
+      (o) => !o.canceled_at && localDay(String(o.created_at)) === busyDay,
+    );
     expect(orders.length, 'the busy day holds five or more active orders').toBeGreaterThanOrEqual(5);
-    const [truthDay] = ((await stack.control(`truth/daily?start_date=${busyDay}&end_date=${busyDay}`)) as { data: Json[] }).data;
+    const [truthDay] = (
+      (await stack.control(`truth/daily?start_date=${busyDay}&end_date=${busyDay}`)) as { data: Json[] }
+    ).data;
     expect(checksRow(busyDay)('result'), 'a clean sync ties out').toBe('✓');
 
     const [headers, ...rows] = sheetTable(stack, 'Orders');

@@ -16,7 +16,20 @@ let closed = '';
 let older = '';
 let currency = '';
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 function monthBefore(month: string): string {
   const [y, m] = month.split('-').map(Number) as [number, number];
@@ -29,7 +42,8 @@ function lastDay(month: string): string {
 }
 
 async function truthDays(month: string): Promise<Json[]> {
-  return ((await stack.control(`truth/daily?start_date=${month}-01&end_date=${lastDay(month)}`)) as { data: Json[] }).data;
+  return ((await stack.control(`truth/daily?start_date=${month}-01&end_date=${lastDay(month)}`)) as { data: Json[] })
+    .data;
 }
 
 /** Restatements rows of a section (the sheet leads with the summary; the day detail follows). */
@@ -67,8 +81,14 @@ afterAll(async () => {
 
 describe('closeMonth', () => {
   it('refuses the month in progress and a malformed month, changing nothing', async () => {
-    expect(await run('closeMonth', [{ month: today.slice(0, 7) }])).toMatchObject({ status: 'refused', message: expect.stringMatching(/not over yet/) });
-    expect(await run('closeMonth', [{ month: '2026-13' }])).toMatchObject({ status: 'refused', message: expect.stringMatching(/YYYY-MM/) });
+    expect(await run('closeMonth', [{ month: today.slice(0, 7) }])).toMatchObject({
+      status: 'refused',
+      message: expect.stringMatching(/not over yet/),
+    });
+    expect(await run('closeMonth', [{ month: '2026-13' }])).toMatchObject({
+      status: 'refused',
+      message: expect.stringMatching(/YYYY-MM/),
+    });
     expect(Object.keys(stack.runtime.exportJson().sheets).filter((n) => n.startsWith('Close '))).toEqual([]);
   });
 
@@ -97,7 +117,10 @@ describe('closeMonth', () => {
   });
 
   it('asks before replacing a closed month', async () => {
-    expect(await run('closeMonth', [{ month: closed }])).toMatchObject({ status: 'confirm', message: expect.stringMatching(/closed already/) });
+    expect(await run('closeMonth', [{ month: closed }])).toMatchObject({
+      status: 'confirm',
+      message: expect.stringMatching(/closed already/),
+    });
   });
 });
 
@@ -110,9 +133,15 @@ describe('a cost correction in a closed month', () => {
     const before = await truthDays(closed);
     const orders = ((await stack.truth('orders')) as { data: Json[] }).data;
     const tz = String((((await stack.truth('store')) as Json).store as Json).timezone);
-    const inMonth = orders.filter((o) => !o.canceled_at && new Date(String(o.created_at)).toLocaleDateString('en-CA', { timeZone: tz }).startsWith(closed));
+    const inMonth = orders.filter(
+      (o) =>
+        !o.canceled_at &&
+        new Date(String(o.created_at)).toLocaleDateString('en-CA', { timeZone: tz }).startsWith(closed),
+    );
     expect(inMonth.length).toBeGreaterThan(0);
-    await stack.control(`orders/${String(inMonth[Math.floor(inMonth.length / 2)].id)}/change`, { kind: 'cost_correction' });
+    await stack.control(`orders/${String(inMonth[Math.floor(inMonth.length / 2)].id)}/change`, {
+      kind: 'cost_correction',
+    });
     const after = await truthDays(closed);
     const expected: Array<[string, string, number, number, number]> = [];
     for (const b of before) {
@@ -130,11 +159,16 @@ describe('a cost correction in a closed month', () => {
     await syncUntilCaughtUp(stack);
     const header = sheetTable(stack, 'Restatements')[0];
     const rows = restatementRows('day');
-    const listed = rows
-      .map((r) => {
-        const at = (name: string): unknown => r[header.indexOf(name)];
-        return [String(at('date')), String(at('field')), Math.round(Number(at('closed_value')) * 100), Math.round(Number(at('current_value')) * 100), Math.round(Number(at('difference')) * 100)];
-      });
+    const listed = rows.map((r) => {
+      const at = (name: string): unknown => r[header.indexOf(name)];
+      return [
+        String(at('date')),
+        String(at('field')),
+        Math.round(Number(at('closed_value')) * 100),
+        Math.round(Number(at('current_value')) * 100),
+        Math.round(Number(at('difference')) * 100),
+      ];
+    });
     expect(rows.every((r) => r[0] === closed)).toBe(true);
     expect(listed.sort()).toEqual(expected.sort());
     // The snapshot itself never moves.
@@ -147,8 +181,12 @@ describe('a cost correction in a closed month', () => {
     const amount = (Math.abs(netCents) / 100).toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
     const symbol = currency === 'USD' ? '$' : '';
     const name = MONTHS[Number(closed.slice(5)) - 1];
-    expect(lines.find((l) => l.month === closed)?.text).toBe(`${name} changed by ${netCents < 0 ? '−' : '+'}${symbol}${amount}${symbol ? '' : ` ${currency}`} net profit since you closed it`);
-    expect(lines.find((l) => l.month === older)?.text).toBe(`${MONTHS[Number(older.slice(5)) - 1]}: no change since you closed it`);
+    expect(lines.find((l) => l.month === closed)?.text).toBe(
+      `${name} changed by ${netCents < 0 ? '−' : '+'}${symbol}${amount}${symbol ? '' : ` ${currency}`} net profit since you closed it`,
+    );
+    expect(lines.find((l) => l.month === older)?.text).toBe(
+      `${MONTHS[Number(older.slice(5)) - 1]}: no change since you closed it`,
+    );
   });
 
   it('re-closing with replace takes the current figures and clears the month from Restatements at the next sync', async () => {

@@ -56,7 +56,10 @@ afterAll(async () => {
 
 describe('insertDashboard', () => {
   it('refuses before a sync: there is nothing to draw yet', async () => {
-    expect(await run('insertDashboard')).toMatchObject({ status: 'refused', message: expect.stringMatching(/Sync first/) });
+    expect(await run('insertDashboard')).toMatchObject({
+      status: 'refused',
+      message: expect.stringMatching(/Sync first/),
+    });
     expect(stack.runtime.exportJson().sheets.Dashboard).toBeUndefined();
   });
 
@@ -67,11 +70,29 @@ describe('insertDashboard', () => {
     const daily = (h: string): string => wholeColumn('Daily P&L', h);
     const monthly = (h: string): string => wholeColumn('Monthly P&L', h);
     const byTitle = Object.fromEntries(charts.map((c) => [String(c.title), c]));
-    expect(Object.keys(byTitle).sort()).toEqual(['Costs by month', 'Net margin % by month', 'Net revenue, CM3 and net profit by day', 'Net revenue, CM3 and net profit by month']);
-    expect(byTitle['Net revenue, CM3 and net profit by day']).toMatchObject({ type: 'LINE', ranges: ['date', 'net_revenue', 'contribution_margin_cm3', 'net_profit'].map(daily) });
-    expect(byTitle['Net revenue, CM3 and net profit by month']).toMatchObject({ type: 'COLUMN', ranges: ['month', 'net_revenue', 'contribution_margin_cm3', 'net_profit'].map(monthly) });
-    expect(byTitle['Net margin % by month']).toMatchObject({ type: 'LINE', ranges: ['month', 'net_margin_pct'].map(monthly) });
-    expect(byTitle['Costs by month']).toMatchObject({ type: 'COLUMN', ranges: ['month', 'cogs', 'fulfillment_cost', 'payment_fees', 'ad_spend'].map(monthly), options: { isStacked: true } });
+    expect(Object.keys(byTitle).sort()).toEqual([
+      'Costs by month',
+      'Net margin % by month',
+      'Net revenue, CM3 and net profit by day',
+      'Net revenue, CM3 and net profit by month',
+    ]);
+    expect(byTitle['Net revenue, CM3 and net profit by day']).toMatchObject({
+      type: 'LINE',
+      ranges: ['date', 'net_revenue', 'contribution_margin_cm3', 'net_profit'].map(daily),
+    });
+    expect(byTitle['Net revenue, CM3 and net profit by month']).toMatchObject({
+      type: 'COLUMN',
+      ranges: ['month', 'net_revenue', 'contribution_margin_cm3', 'net_profit'].map(monthly),
+    });
+    expect(byTitle['Net margin % by month']).toMatchObject({
+      type: 'LINE',
+      ranges: ['month', 'net_margin_pct'].map(monthly),
+    });
+    expect(byTitle['Costs by month']).toMatchObject({
+      type: 'COLUMN',
+      ranges: ['month', 'cogs', 'fulfillment_cost', 'payment_fees', 'ad_spend'].map(monthly),
+      options: { isStacked: true },
+    });
     for (const c of charts) expect(c.numHeaders).toBe(1);
     // No two charts on the same anchor.
     expect(new Set(charts.map((c) => `${c.position.anchorRow}:${c.position.anchorColumn}`)).size).toBe(charts.length);
@@ -79,7 +100,10 @@ describe('insertDashboard', () => {
     const formulas = stack.runtime.exportJson().formulas.Dashboard ?? [];
     const texts = formulas.map((f) => f[2]);
     for (const metric of ['net_revenue', 'contribution_margin_cm3', 'net_profit', 'net_margin_pct']) {
-      expect(texts.filter((t) => t.includes(`"${metric}"`)), metric).toHaveLength(3);
+      expect(
+        texts.filter((t) => t.includes(`"${metric}"`)),
+        metric,
+      ).toHaveLength(3);
     }
     expect(texts.every((t) => /^=PROFIT_SUMMARY\(.+, .+, "[a-z0-9_]+"\)$/.test(t))).toBe(true);
     // Issue 22: each period's From and To cells (B5:D6), never TODAY() — a volatile argument never runs.
@@ -91,11 +115,20 @@ describe('insertDashboard', () => {
   it('inserting twice updates the same charts, never duplicates; a chart of the user stays', async () => {
     const before = stack.runtime.exportJson().charts?.Dashboard ?? [];
     const mine = stack.runtime.workbook.sheetByName('Dashboard') as SheetModel;
-    mine.charts.push({ ...JSON.parse(JSON.stringify(mine.charts[0])), chartId: 999, options: { title: 'My own chart' } });
+    mine.charts.push({
+      ...JSON.parse(JSON.stringify(mine.charts[0])),
+      chartId: 999,
+      options: { title: 'My own chart' },
+    });
     expect(await run('insertDashboard')).toMatchObject({ status: 'updated', charts: 4 });
     const after = stack.runtime.exportJson().charts?.Dashboard ?? [];
     expect(after).toHaveLength(before.length + 1);
-    expect(after.filter((c) => c.title !== 'My own chart').map((c) => c.chartId).sort()).toEqual(before.map((c) => c.chartId).sort());
+    expect(
+      after
+        .filter((c) => c.title !== 'My own chart')
+        .map((c) => c.chartId)
+        .sort(),
+    ).toEqual(before.map((c) => c.chartId).sort());
     expect(after.find((c) => c.title === 'My own chart')?.chartId).toBe(999);
     expect(Object.keys(stack.runtime.exportJson().sheets).filter((n) => n === 'Dashboard')).toHaveLength(1);
   });
@@ -107,9 +140,12 @@ describe('the KPI block over period cells (issue 22)', () => {
   let token = '';
   const dashboard = (): SheetModel => stack.runtime.workbook.sheetByName('Dashboard') as SheetModel;
   const zone = (): string => stack.runtime.workbook.timeZone;
-  const todayInSheetZone = (): string => new Date(stack.runtime.clock.now()).toLocaleDateString('en-CA', { timeZone: zone() });
-  const monthEnd = (ymd: string): string => new Date(Date.UTC(Number(ymd.slice(0, 4)), Number(ymd.slice(5, 7)), 0)).toISOString().slice(0, 10);
-  const monthBefore = (ymd: string): string => new Date(Date.UTC(Number(ymd.slice(0, 4)), Number(ymd.slice(5, 7)) - 2, 1)).toISOString().slice(0, 10);
+  const todayInSheetZone = (): string =>
+    new Date(stack.runtime.clock.now()).toLocaleDateString('en-CA', { timeZone: zone() });
+  const monthEnd = (ymd: string): string =>
+    new Date(Date.UTC(Number(ymd.slice(0, 4)), Number(ymd.slice(5, 7)), 0)).toISOString().slice(0, 10);
+  const monthBefore = (ymd: string): string =>
+    new Date(Date.UTC(Number(ymd.slice(0, 4)), Number(ymd.slice(5, 7)) - 2, 1)).toISOString().slice(0, 10);
 
   /** The periods the dashboard must show on `today`, worked out here: [start, end] per column B, C, D. */
   const expectedPeriods = (today: string): string[][] => [
@@ -122,18 +158,22 @@ describe('the KPI block over period cells (issue 22)', () => {
   function periodCells(): string[][] {
     const sheet = dashboard();
     expect([sheet.value(5, 1), sheet.value(6, 1)]).toEqual(['From', 'To']);
-    return [2, 3, 4].map((column) => [5, 6].map((row) => {
-      expect(sheet.formula(row, column), `${row}:${column}`).toBeUndefined();
-      const serial = sheet.value(row, column);
-      expect(typeof serial, `${row}:${column}`).toBe('number');
-      expect(sheet.format(row, column), `${row}:${column}`).toMatch(/y+.*d+|d+.*y+/);
-      expect(Number.isInteger(serial), `${row}:${column} is midnight`).toBe(true);
-      return new Date(Date.UTC(1899, 11, 30) + (serial as number) * DAY_MS).toISOString().slice(0, 10);
-    }));
+    return [2, 3, 4].map((column) =>
+      [5, 6].map((row) => {
+        expect(sheet.formula(row, column), `${row}:${column}`).toBeUndefined();
+        const serial = sheet.value(row, column);
+        expect(typeof serial, `${row}:${column}`).toBe('number');
+        expect(sheet.format(row, column), `${row}:${column}`).toMatch(/y+.*d+|d+.*y+/);
+        expect(Number.isInteger(serial), `${row}:${column} is midnight`).toBe(true);
+        return new Date(Date.UTC(1899, 11, 30) + (serial as number) * DAY_MS).toISOString().slice(0, 10);
+      }),
+    );
   }
 
   async function summary(start: string, end: string): Promise<Record<string, number>> {
-    const res = await fetch(`${stack.apiUrl}/api/v1/profitability/summary?start_date=${start}&end_date=${end}`, { headers: { Authorization: `Bearer ${token}` } });
+    const res = await fetch(`${stack.apiUrl}/api/v1/profitability/summary?start_date=${start}&end_date=${end}`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
     expect(res.status).toBe(200);
     return ((await res.json()) as { data: { totals: Record<string, number> } }).data.totals;
   }
@@ -144,14 +184,21 @@ describe('the KPI block over period cells (issue 22)', () => {
     for (const [i, [start, end]] of periods.entries()) {
       const totals = await summary(start!, end!);
       // Net margin % is 0 where net revenue is zero or negative (spec 2.3 rule 5).
-      const expected: Record<string, number | ''> = { ...totals, net_margin_pct: totals.net_revenue! <= 0 ? 0 : (totals.net_profit! / totals.net_revenue!) * 100 };
+      const expected: Record<string, number | ''> = {
+        ...totals,
+        net_margin_pct: totals.net_revenue! <= 0 ? 0 : (totals.net_profit! / totals.net_revenue!) * 100,
+      };
       for (const [r, metric] of METRICS.entries()) {
         const result = formulas.resultAt(dashboard(), 7 + r, 2 + i);
         expect(result, `${metric} ${start}..${end}`).toMatchObject({ state: 'value' });
         const value = result?.state === 'value' ? result.cells[0]![0]!.value : NaN;
         const want = expected[metric];
         if (want === '') expect(value, `${metric} ${start}..${end}`).toBe('');
-        else expect(Math.abs(Number(value) - want!), `${metric} ${start}..${end}: ${String(value)} vs ${want}`).toBeLessThan(metric === 'net_margin_pct' ? 0.006 : 0.005);
+        else
+          expect(
+            Math.abs(Number(value) - want!),
+            `${metric} ${start}..${end}: ${String(value)} vs ${want}`,
+          ).toBeLessThan(metric === 'net_margin_pct' ? 0.006 : 0.005);
       }
     }
   }
@@ -160,7 +207,11 @@ describe('the KPI block over period cells (issue 22)', () => {
   beforeAll(async () => {
     token = String(((await stack.control('tokens', { scope: 'profitability:read' })) as Json).access_token);
     const code = readFileSync(path.resolve(__dirname, '../../dist/Code.js'), 'utf8');
-    formulas = new FormulaCells(stack.runtime, () => stack.runtime.workbook as Workbook, async () => customFunctionsOfBundle(code));
+    formulas = new FormulaCells(
+      stack.runtime,
+      () => stack.runtime.workbook as Workbook,
+      async () => customFunctionsOfBundle(code),
+    );
   });
 
   it('KPI formulas reference the period cells, hold no volatile argument, and equal the summary of the periods written', async () => {
@@ -171,7 +222,10 @@ describe('the KPI block over period cells (issue 22)', () => {
       const mentions = formulaMentions(formula);
       expect(mentions.calls, formula).toEqual(['PROFIT_SUMMARY']);
       expect(mentions.calls.filter((c) => VOLATILE_FUNCTIONS.includes(c))).toEqual([]);
-      expect(mentions.refs.every((ref) => ref.row === 5 || ref.row === 6), formula).toBe(true);
+      expect(
+        mentions.refs.every((ref) => ref.row === 5 || ref.row === 6),
+        formula,
+      ).toBe(true);
     }
     // Inserting again writes the periods of the day it runs on (bracketed, so a midnight passing meanwhile cannot fail it).
     const dayBefore = todayInSheetZone();
@@ -212,7 +266,8 @@ describe('the KPI block over period cells (issue 22)', () => {
     const moved = periodCells();
     expect(moved).toEqual(expectedPeriods(todayInSheetZone()));
     expect(moved[0]![1]).not.toBe(stale[0]![1]);
-    const writes = (r: typeof limited): Record<string, number> => Object.fromEntries(Object.entries(r.counts.byMethod).filter(([m]) => /\.set[A-Z]/.test(m)));
+    const writes = (r: typeof limited): Record<string, number> =>
+      Object.fromEntries(Object.entries(r.counts.byMethod).filter(([m]) => /\.set[A-Z]/.test(m)));
     expect(writes(limited)).toEqual({ 'Range.setValues': 1 });
     const again = await stack.runtime.run('onOpen', [{ authMode: 'LIMITED' }], { authMode: 'LIMITED' });
     expect(writes(again)).toEqual({}); // already right: nothing written

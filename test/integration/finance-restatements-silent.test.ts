@@ -35,7 +35,9 @@ function restatements(): { orders: Row[]; cogsDifference: number } {
   const at = (r: Row, name: string): unknown => r[header!.indexOf(name)];
   const own = rows.filter((r) => at(r, 'closed_month') === closed);
   const cogs = own.find((r) => at(r, 'section') === 'summary' && at(r, 'field') === 'cogs')!;
-  const orders = own.filter((r) => at(r, 'section') === 'order').map((r) => [at(r, 'order_id'), at(r, 'change'), cents(at(r, 'delta_cogs')), String(at(r, 'explanation') ?? '')]);
+  const orders = own
+    .filter((r) => at(r, 'section') === 'order')
+    .map((r) => [at(r, 'order_id'), at(r, 'change'), cents(at(r, 'delta_cogs')), String(at(r, 'explanation') ?? '')]);
   return { orders, cogsDifference: cents(at(cogs, 'difference')) };
 }
 
@@ -49,10 +51,17 @@ beforeAll(async () => {
   closed = new Date(Date.UTC(y, m - 2, 1)).toISOString().slice(0, 7);
   expect(await run('closeMonth', [{ month: closed }])).toMatchObject({ status: 'closed' });
   const before = await truthOrders();
-  const order = before.find((o) => !o.canceled_at && new Date(String(o.created_at)).toLocaleDateString('en-CA', { timeZone: zone }).startsWith(closed) && (o.line_items as Json[]).length > 0)!;
+  const order = before.find(
+    (o) =>
+      !o.canceled_at &&
+      new Date(String(o.created_at)).toLocaleDateString('en-CA', { timeZone: zone }).startsWith(closed) &&
+      (o.line_items as Json[]).length > 0,
+  )!;
   id = String(order.id);
   const line = (order.line_items as Json[])[0]!;
-  await stack.control(`orders/${id}/silent-patch`, { line_items: [{ id: line.id, cogs: (cents(line.cogs) + 5000) / 100 }] });
+  await stack.control(`orders/${id}/silent-patch`, {
+    line_items: [{ id: line.id, cogs: (cents(line.cogs) + 5000) / 100 }],
+  });
   const after = (await truthOrders()).find((o) => o.id === id)!;
   expect(after.updated_at).toBe(order.updated_at);
   deltaCogs = cents((after.economics as Json).cogs) - cents((order.economics as Json).cogs);
@@ -75,11 +84,13 @@ describe('Restatements: a correction whose change marker did not move', () => {
     expect(note).toContain('Run Sync now / Check again');
   });
 
-  it('lists the order with the truth\'s Δ cogs once the Orders sheet holds it, its updated_at unchanged', async () => {
+  it("lists the order with the truth's Δ cogs once the Orders sheet holds it, its updated_at unchanged", async () => {
     await run('tieOutNow');
     for (let step = 0; step < 20; step++) if ((await run('runSyncStep')).done) break;
     const [oh, ...orderRows] = sheetTable(stack, 'Orders') as Row[];
-    expect(cents(orderRows.find((r) => r[0] === id)?.[oh!.indexOf('cogs')])).toBe(cents(((await truthOrders()).find((o) => o.id === id)!.economics as Json).cogs));
+    expect(cents(orderRows.find((r) => r[0] === id)?.[oh!.indexOf('cogs')])).toBe(
+      cents(((await truthOrders()).find((o) => o.id === id)!.economics as Json).cogs),
+    );
     const { orders, cogsDifference } = restatements();
     expect(cogsDifference).toBe(deltaCogs);
     expect(orders).toEqual([[id, 'cost correction', deltaCogs, '']]);

@@ -45,11 +45,15 @@ afterAll(async () => {
 });
 
 describe('orders changed since the close (Essentials columns)', () => {
-  it('lists a refund and a late fulfilment charge with the truth\'s Δ, and not an attribution change', async () => {
+  it("lists a refund and a late fulfilment charge with the truth's Δ, and not an attribution change", async () => {
     expect(await run('closeMonth', [{ month }])).toMatchObject({ status: 'closed' });
     const before = await truthOrders();
     const inMonth = [...before.values()].filter(
-      (o) => !o.canceled_at && cents((o.economics as Json).refunds) === 0 && cents((o.economics as Json).net_revenue) > 0 && new Date(String(o.created_at)).toLocaleDateString('en-CA', { timeZone: zone }).startsWith(month),
+      (o) =>
+        !o.canceled_at &&
+        cents((o.economics as Json).refunds) === 0 &&
+        cents((o.economics as Json).net_revenue) > 0 &&
+        new Date(String(o.created_at)).toLocaleDateString('en-CA', { timeZone: zone }).startsWith(month),
     );
     expect(inMonth.length).toBeGreaterThanOrEqual(3);
     const [refunded, charged, attributed] = [inMonth[0]!, inMonth[1]!, inMonth[2]!].map((o) => String(o.id));
@@ -63,7 +67,12 @@ describe('orders changed since the close (Essentials columns)', () => {
     const [header, ...rows] = sheetTable(stack, 'Restatements');
     const at = (r: unknown[], name: string): unknown => r[header!.indexOf(name)];
     const orderRows = rows.filter((r) => at(r, 'section') === 'order' && at(r, 'closed_month') === month);
-    const listed = orderRows.map((r) => [at(r, 'order_id'), cents(at(r, 'delta_net_revenue')), cents(at(r, 'delta_cogs')), cents(at(r, 'delta_profit'))]);
+    const listed = orderRows.map((r) => [
+      at(r, 'order_id'),
+      cents(at(r, 'delta_net_revenue')),
+      cents(at(r, 'delta_cogs')),
+      cents(at(r, 'delta_profit')),
+    ]);
     // Every order of the month the truth moved (the two; any other the emulator's own order life
     // moved meanwhile too), with the Δ of its P&L contribution; not the attribution change.
     const counted = (o: Json | undefined): Json => (!o || o.canceled_at ? {} : (o.economics as Json));

@@ -14,7 +14,8 @@ let stack: Stack;
 let orders: Json[];
 let products: Json[];
 
-const run = (name: string, args: unknown[]): Promise<ExecutionResult> => stack.runtime.run(name, args, { authMode: 'CUSTOM_FUNCTION' });
+const run = (name: string, args: unknown[]): Promise<ExecutionResult> =>
+  stack.runtime.run(name, args, { authMode: 'CUSTOM_FUNCTION' });
 const fields = (r: ExecutionResult): Map<string, unknown> => {
   expect(r.error, JSON.stringify(r.error)).toBeUndefined();
   return new Map((r.value as unknown[][]).slice(1).map(([k, v]) => [String(k), v]));
@@ -43,7 +44,7 @@ describe('PROFIT_ORDER by the number the store shows', () => {
     }
   });
 
-  it('the platform\'s own id still works, as external:<id> or digits no order shows as its number', async () => {
+  it("the platform's own id still works, as external:<id> or digits no order shows as its number", async () => {
     const order = orders[3];
     expect(fields(await run('PROFIT_ORDER', [`external:${String(order.external_order_id)}`])).get('id')).toBe(order.id);
     expect(fields(await run('PROFIT_ORDER', [Number(order.external_order_id)])).get('id')).toBe(order.id);
@@ -57,10 +58,17 @@ describe('PROFIT_ORDER by the number the store shows', () => {
 });
 
 describe('PRODUCT_COST by SKU', () => {
-  const variants = (): Array<{ product: Json; variant: Json }> => products.flatMap((p) => ((p.variants as Json[]) ?? []).map((v) => ({ product: p, variant: v })));
+  const variants = (): Array<{ product: Json; variant: Json }> =>
+    products.flatMap((p) => ((p.variants as Json[]) ?? []).map((v) => ({ product: p, variant: v })));
 
   it('a variant with a plain cost: its unit cost, currency and "known", as the API has them', async () => {
-    const { product, variant } = variants().find(({ variant: v }) => v.cogs && !(v.cogs as Json).cost_is_tiered && !(v.cogs as Json).cost_is_market_specific && (v.cogs as Json).unit_cost !== 0)!;
+    const { product, variant } = variants().find(
+      ({ variant: v }) =>
+        v.cogs &&
+        !(v.cogs as Json).cost_is_tiered &&
+        !(v.cogs as Json).cost_is_market_specific &&
+        (v.cogs as Json).unit_cost !== 0,
+    )!;
     const got = fields(await run('PRODUCT_COST', [variant.sku]));
     expect(got.get('product_id')).toBe(product.id);
     expect(got.get('variant_id')).toBe(variant.id);
@@ -79,7 +87,9 @@ describe('PRODUCT_COST by SKU', () => {
   });
 
   it('a genuinely free cost stays 0, known', async () => {
-    const free = variants().find(({ variant: v }) => v.cogs && (v.cogs as Json).unit_cost === 0 && (v.cogs as Json).handling_cost === 0);
+    const free = variants().find(
+      ({ variant: v }) => v.cogs && (v.cogs as Json).unit_cost === 0 && (v.cogs as Json).handling_cost === 0,
+    );
     expect(free, 'seed 22 has a product whose cost is genuinely 0').toBeDefined();
     const got = fields(await run('PRODUCT_COST', [free!.variant.sku]));
     expect(got.get('unit_cost')).toBe(0);
@@ -95,7 +105,7 @@ describe('PRODUCT_COST by SKU', () => {
     }
   });
 
-  it('a product id gives the product\'s own cost; an unknown SKU names the fix', async () => {
+  it("a product id gives the product's own cost; an unknown SKU names the fix", async () => {
     const product = products[0];
     expect(fields(await run('PRODUCT_COST', [product.id])).get('product_id')).toBe(product.id);
     const r = await run('PRODUCT_COST', ['NO-SUCH-SKU']);

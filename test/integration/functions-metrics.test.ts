@@ -13,7 +13,8 @@ let storeZone: string;
 const SHEET_ZONE_CANDIDATES = ['Pacific/Auckland', 'America/Los_Angeles'];
 let sheetZone: string;
 
-const run = (name: string, args: unknown[]): Promise<ExecutionResult> => stack.runtime.run(name, args, { authMode: 'CUSTOM_FUNCTION' });
+const run = (name: string, args: unknown[]): Promise<ExecutionResult> =>
+  stack.runtime.run(name, args, { authMode: 'CUSTOM_FUNCTION' });
 
 async function getJson<T>(path: string): Promise<T> {
   const res = await fetch(`${stack.apiUrl}${path}`);
@@ -35,7 +36,15 @@ function addDays(date: string, days: number): string {
 /** The instant at `time` local wall-clock on `date` in `timeZone`. */
 function zonedInstant(date: string, time: string, timeZone: string): Date {
   const guess = new Date(`${date}T${time}:00Z`);
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' }).formatToParts(guess);
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+  }).formatToParts(guess);
   const get = (t: string) => Number(parts.find((p) => p.type === t)!.value);
   const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'));
   return new Date(guess.getTime() - (asUtc - guess.getTime()));
@@ -89,7 +98,9 @@ describe('PROFIT_SUMMARY(start, end, metric): one number, equal to the truth', (
   it('an unknown metric fails naming the argument, with no request', async () => {
     const result = await run('PROFIT_SUMMARY', [addDays(today, -10), today, 'profit']);
     expect(result.ok).toBe(false);
-    expect(result.error?.message).toBe('PROFIT_SUMMARY: metric "profit" is not a metric; use e.g. "net_profit", "cm3", "net_margin_pct" or any totals field such as "net_revenue"');
+    expect(result.error?.message).toBe(
+      'PROFIT_SUMMARY: metric "profit" is not a metric; use e.g. "net_profit", "cm3", "net_margin_pct" or any totals field such as "net_revenue"',
+    );
     expect(result.counts.urlFetches).toBe(0);
   });
 });
@@ -98,10 +109,14 @@ describe('PROFIT_DAILY(start, end, metrics): the chosen columns, equal to the tr
   it('date then the metrics in the order given, one row per store day', async () => {
     const start = addDays(today, -12);
     const end = addDays(today, -1);
-    const table = valueOf(await run('PROFIT_DAILY', [zonedInstant(start, '00:00', sheetZone), end, 'net_profit, cm3, net_revenue']));
+    const table = valueOf(
+      await run('PROFIT_DAILY', [zonedInstant(start, '00:00', sheetZone), end, 'net_profit, cm3, net_revenue']),
+    );
     expect(table[0]).toEqual(['date', 'net_profit', 'contribution_margin_cm3', 'net_revenue']);
     const truth = await truthDaily(start, end);
-    expect(table.slice(1).map((r) => (r[0] as Date).toLocaleDateString('en-CA', { timeZone: sheetZone }))).toEqual(truth.map((d) => d.date));
+    expect(table.slice(1).map((r) => (r[0] as Date).toLocaleDateString('en-CA', { timeZone: sheetZone }))).toEqual(
+      truth.map((d) => d.date),
+    );
     truth.forEach((d, i) => {
       expect(table[i + 1][1]).toBeCloseTo(Number(d.net_profit), 6);
       expect(table[i + 1][2]).toBeCloseTo(Number(d.contribution_margin_cm3), 6);

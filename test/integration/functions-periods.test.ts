@@ -21,7 +21,8 @@ let storeZone: string;
 let sheetZone: string;
 let today: string;
 
-const run = (name: string, args: unknown[]): Promise<ExecutionResult> => stack.runtime.run(name, args, { authMode: 'CUSTOM_FUNCTION' });
+const run = (name: string, args: unknown[]): Promise<ExecutionResult> =>
+  stack.runtime.run(name, args, { authMode: 'CUSTOM_FUNCTION' });
 const valueOf = (r: ExecutionResult): unknown[][] => {
   expect(r.error, JSON.stringify(r.error)).toBeUndefined();
   return r.value as unknown[][];
@@ -34,9 +35,11 @@ function addDays(date: string, days: number): string {
 }
 
 const dayIn = (ms: number, zone: string): string => new Date(ms).toLocaleDateString('en-CA', { timeZone: zone });
-const hourIn = (ms: number, zone: string): number => Number(new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', hourCycle: 'h23' }).format(new Date(ms)));
+const hourIn = (ms: number, zone: string): number =>
+  Number(new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', hourCycle: 'h23' }).format(new Date(ms)));
 /** The calendar day a Date cell shows in the spreadsheet (text stays as it is). */
-const dayShown = (value: unknown): string => (value instanceof Date ? dayIn(value.getTime(), sheetZone) : String(value));
+const dayShown = (value: unknown): string =>
+  value instanceof Date ? dayIn(value.getTime(), sheetZone) : String(value);
 const isDate = (value: unknown): value is Date => Object.prototype.toString.call(value) === '[object Date]';
 
 async function truthDaily(start: string, end: string): Promise<TruthDay[]> {
@@ -44,7 +47,8 @@ async function truthDaily(start: string, end: string): Promise<TruthDay[]> {
   return ((await res.json()) as { data: TruthDay[] }).data;
 }
 
-const requestsTo = (r: ExecutionResult, path: string): number => r.counts.requests.filter((q) => q.url.includes(path)).length;
+const requestsTo = (r: ExecutionResult, path: string): number =>
+  r.counts.requests.filter((q) => q.url.includes(path)).length;
 
 beforeAll(async () => {
   stack = await startStack({ orders: 400, seed: 24, plan: 'plus' });
@@ -58,7 +62,9 @@ beforeAll(async () => {
   today = String(((await stack.truth('store')) as Json).today);
   expect(dayIn(target, storeZone)).toBe(today);
   // A spreadsheet whose calendar day is not the store's: "today" must be the store's.
-  sheetZone = ['Pacific/Kiritimati', 'Pacific/Pago_Pago'].find((z) => dayIn(target, z) !== today && hourIn(target, z) !== 23)!;
+  sheetZone = ['Pacific/Kiritimati', 'Pacific/Pago_Pago'].find(
+    (z) => dayIn(target, z) !== today && hourIn(target, z) !== 23,
+  )!;
   (stack.runtime.workbook as { timeZone: string }).timeZone = sheetZone;
   await syncUntilCaughtUp(stack);
 }, 180_000);
@@ -71,10 +77,18 @@ describe('PROFIT_ORDER reads like the Orders sheet', () => {
   it('created_at and updated_at are date-times; placed_date is the store-local day the Orders sheet holds', async () => {
     const orders = ((await stack.truth('orders')) as { data: Json[] }).data;
     // An order whose day differs between the store's zone and the spreadsheet's: only the store's is right.
-    const order = orders.find((o) => dayIn(Date.parse(String(o.created_at)), storeZone) !== dayIn(Date.parse(String(o.created_at)), sheetZone) && o.updated_at)!;
+    const order = orders.find(
+      (o) =>
+        dayIn(Date.parse(String(o.created_at)), storeZone) !== dayIn(Date.parse(String(o.created_at)), sheetZone) &&
+        o.updated_at,
+    )!;
     expect(order, 'seed 24 has an order placed on different days in the two zones').toBeDefined();
     const result = await run('PROFIT_ORDER', [order.id]);
-    const got = new Map(valueOf(result).slice(1).map(([k, v]) => [String(k), v]));
+    const got = new Map(
+      valueOf(result)
+        .slice(1)
+        .map(([k, v]) => [String(k), v]),
+    );
     for (const field of ['created_at', 'updated_at']) {
       const value = got.get(field);
       expect(isDate(value), `${field}: ${String(value)}`).toBe(true);
@@ -90,13 +104,17 @@ describe('PROFIT_ORDER reads like the Orders sheet', () => {
     // zone costs one property read more than a formula that needs none (a past period's figure).
     expect(result.counts.requests.map((q) => new URL(q.url).pathname)).toEqual([`/api/v1/orders/${String(order.id)}`]);
     const past = await run('PROFIT_SUMMARY', [addDays(today, -40), addDays(today, -10), 'net_profit']);
-    expect(result.counts.byMethod['Properties.getProperty']).toBeLessThanOrEqual((past.counts.byMethod['Properties.getProperty'] ?? 0) + 1);
+    expect(result.counts.byMethod['Properties.getProperty']).toBeLessThanOrEqual(
+      (past.counts.byMethod['Properties.getProperty'] ?? 0) + 1,
+    );
   });
 });
 
 describe("days after the store's today", () => {
   it('PROFIT_DAILY: days up to today equal the truth, later days are empty, never 0', async () => {
-    const table = valueOf(await run('PROFIT_DAILY', [addDays(today, -2), addDays(today, 3), 'net_revenue, net_profit']));
+    const table = valueOf(
+      await run('PROFIT_DAILY', [addDays(today, -2), addDays(today, 3), 'net_revenue, net_profit']),
+    );
     expect(table[0]).toEqual(['date', 'net_revenue', 'net_profit']);
     expect(table.slice(1).map((r) => dayShown(r[0]))).toEqual([-2, -1, 0, 1, 2, 3].map((n) => addDays(today, n)));
     const truth = await truthDaily(addDays(today, -2), today);
@@ -119,14 +137,21 @@ describe("days after the store's today", () => {
     expect(current[col('days')]).toBe(Number(today.slice(8)));
     expect(dayShown(current[col('last_day')])).toBe(today);
     const truth = await truthDaily(`${month}-01`, today);
-    expect(Math.round(Number(current[col('net_profit')]) * 100)).toBe(Math.round(truth.reduce((s, d) => s + Number(d.net_profit), 0) * 100));
+    expect(Math.round(Number(current[col('net_profit')]) * 100)).toBe(
+      Math.round(truth.reduce((s, d) => s + Number(d.net_profit), 0) * 100),
+    );
     const sheet = sheetTable(stack, 'Monthly P&L');
     const sheetRow = sheet.find((r) => r[0] === month)!;
     expect(current[col('status')]).toBe(sheetRow[sheet[0].indexOf('status')]);
     // The months after this one within the period: listed, not begun, figures empty.
     const later = table.slice(table.indexOf(current) + 1);
     expect(later.length).toBeGreaterThanOrEqual(1);
-    for (const row of later) expect([row[col('status')], row[col('days')], row[col('net_profit')]], String(row[0])).toEqual(['future: no figures yet', 0, '']);
+    for (const row of later)
+      expect([row[col('status')], row[col('days')], row[col('net_profit')]], String(row[0])).toEqual([
+        'future: no figures yet',
+        0,
+        '',
+      ]);
   });
 
   it('a period wholly after today is an empty answer with a note, no figure and no request', async () => {
@@ -138,9 +163,15 @@ describe("days after the store's today", () => {
     expect(summary.find((r) => r[0] === 'note')).toEqual(['note', note]);
     expect(summary.some((r) => typeof r[1] === 'number')).toBe(false);
     const daily = await run('PROFIT_DAILY', [start, end, 'net_profit']);
-    expect(valueOf(daily)).toEqual([['date', 'net_profit'], [note, '']]);
+    expect(valueOf(daily)).toEqual([
+      ['date', 'net_profit'],
+      [note, ''],
+    ]);
     const monthly = await run('PROFIT_MONTHLY', [start, end, 'net_profit']);
-    expect(valueOf(monthly)).toEqual([['month', 'status', 'first_day', 'last_day', 'days', 'net_profit'], [note, '', '', '', '', '']]);
+    expect(valueOf(monthly)).toEqual([
+      ['month', 'status', 'first_day', 'last_day', 'days', 'net_profit'],
+      [note, '', '', '', '', ''],
+    ]);
     for (const r of [metric, daily, monthly]) expect(requestsTo(r, '/profitability/')).toBe(0);
   });
 });
@@ -157,7 +188,9 @@ describe('months one way: PROFIT_MONTHLY and the Monthly P&L sheet', () => {
       const found = sheetRows.find((r) => r[0] === row[0]);
       expect(found, `${String(row[0])} in the Monthly P&L sheet`).toBeDefined();
       for (const field of ['net_revenue', 'net_profit']) {
-        expect(Math.round(Number(row[header.indexOf(field)]) * 100), `${String(row[0])} ${field}`).toBe(Math.round(Number(found![sheetHeader.indexOf(field)]) * 100));
+        expect(Math.round(Number(row[header.indexOf(field)]) * 100), `${String(row[0])} ${field}`).toBe(
+          Math.round(Number(found![sheetHeader.indexOf(field)]) * 100),
+        );
       }
       expect(row[header.indexOf('status')], String(row[0])).toBe(found![sheetHeader.indexOf('status')]);
       expect(dayShown(row[header.indexOf('first_day')])).toBe(found![sheetHeader.indexOf('first_day')]);
@@ -170,7 +203,15 @@ describe('a P&L with the months across (issue 24 item 14)', () => {
   it('"months across": one row per field, one column per month, each month\'s figures the truth\'s daily sums', async () => {
     const start = `${addDays(today, -100).slice(0, 7)}-01`;
     const across = valueOf(await run('PROFIT_MONTHLY', [start, today, 'net_revenue, net_profit', 'months across']));
-    expect(across.map((row) => row[0])).toEqual(['month', 'status', 'first_day', 'last_day', 'days', 'net_revenue', 'net_profit']);
+    expect(across.map((row) => row[0])).toEqual([
+      'month',
+      'status',
+      'first_day',
+      'last_day',
+      'days',
+      'net_revenue',
+      'net_profit',
+    ]);
     const months = across[0].slice(1).map(String);
     expect(months.length).toBeGreaterThanOrEqual(4);
     expect(months).toEqual([...months].sort());
@@ -178,7 +219,10 @@ describe('a P&L with the months across (issue 24 item 14)', () => {
     months.forEach((month, i) => {
       const days = truth.filter((d) => d.date.startsWith(month));
       expect(across[4][i + 1], month).toBe(days.length);
-      for (const [row, field] of [[5, 'net_revenue'], [6, 'net_profit']] as const) {
+      for (const [row, field] of [
+        [5, 'net_revenue'],
+        [6, 'net_profit'],
+      ] as const) {
         const cents = days.reduce((n, d) => n + Math.round(Number(d[field]) * 100), 0);
         expect(Math.round(Number(across[row][i + 1]) * 100), `${month} ${field}`).toBe(cents);
       }
@@ -195,4 +239,3 @@ describe('a P&L with the months across (issue 24 item 14)', () => {
     expect(requestsTo(r, '/profitability/')).toBe(0);
   });
 });
-

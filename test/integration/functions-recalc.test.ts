@@ -15,7 +15,10 @@ let today: string;
 let sheetZone: string;
 
 type TruthDay = Record<string, number | string> & { date: string };
-type Stats = { requests_total: number; by_endpoint: Record<string, { total: number; by_status: Record<string, number> }> };
+type Stats = {
+  requests_total: number;
+  by_endpoint: Record<string, { total: number; by_status: Record<string, number> }>;
+};
 
 async function getJson<T>(path: string): Promise<T> {
   const res = await fetch(`${stack.apiUrl}${path}`);
@@ -35,7 +38,8 @@ function addDays(date: string, days: number): string {
 const PROFIT_PATHS = ['GET /api/v1/profitability/summary', 'GET /api/v1/profitability/daily'];
 function profitRequests(before: Stats, after: Stats, status?: string): number {
   return PROFIT_PATHS.reduce((sum, p) => {
-    const count = (s: Stats) => (status === undefined ? (s.by_endpoint[p]?.total ?? 0) : (s.by_endpoint[p]?.by_status[status] ?? 0));
+    const count = (s: Stats) =>
+      status === undefined ? (s.by_endpoint[p]?.total ?? 0) : (s.by_endpoint[p]?.by_status[status] ?? 0);
     return sum + count(after) - count(before);
   }, 0);
 }
@@ -52,18 +56,28 @@ function reportCells(): Cell[] {
   const sets: Array<{ fn: Cell['fn']; range: [string, string] }> = [
     ...[r(-60, -31), r(-90, -61), r(-30, -1), r(-120, -91)].map((range) => ({ fn: 'PROFIT_SUMMARY' as const, range })),
     ...[r(-14, -1), r(-28, -15), r(-45, -29), r(-200, -170)].map((range) => ({ fn: 'PROFIT_DAILY' as const, range })),
-    ...[r(-100, -1), r(-365, -1), r(-150, -50), r(-250, -200)].map((range) => ({ fn: 'PROFIT_MONTHLY' as const, range })),
+    ...[r(-100, -1), r(-365, -1), r(-150, -50), r(-250, -200)].map((range) => ({
+      fn: 'PROFIT_MONTHLY' as const,
+      range,
+    })),
   ];
   const summaryMetrics = ['net_profit', 'CM3', 'net_revenue', 'cm1', 'Gross profit CM2', undefined];
   const listMetrics = [undefined, 'net_profit, cm3', 'net_revenue'];
   return Array.from({ length: 200 }, (_, i) => {
     const set = sets[i % sets.length];
-    const metric = set.fn === 'PROFIT_SUMMARY' ? summaryMetrics[i % summaryMetrics.length] : listMetrics[i % listMetrics.length];
+    const metric =
+      set.fn === 'PROFIT_SUMMARY' ? summaryMetrics[i % summaryMetrics.length] : listMetrics[i % listMetrics.length];
     return { fn: set.fn, range: set.range, args: metric === undefined ? [...set.range] : [...set.range, metric] };
   });
 }
 
-const FIELD_OF: Record<string, string> = { net_profit: 'net_profit', CM3: 'contribution_margin_cm3', net_revenue: 'net_revenue', cm1: 'product_margin_cm1', 'Gross profit CM2': 'gross_profit_cm2' };
+const FIELD_OF: Record<string, string> = {
+  net_profit: 'net_profit',
+  CM3: 'contribution_margin_cm3',
+  net_revenue: 'net_revenue',
+  cm1: 'product_margin_cm1',
+  'Gross profit CM2': 'gross_profit_cm2',
+};
 
 /** Compares one cell's spilled value with the emulator's truth daily rows for its period. */
 function expectMatchesTruth(cell: Cell, result: ExecutionResult, days: TruthDay[]): void {
@@ -95,7 +109,10 @@ function expectMatchesTruth(cell: Cell, result: ExecutionResult, days: TruthDay[
   months.forEach((month, i) => {
     const inMonth = days.filter((d) => d.date.startsWith(month));
     expect(table[i + 1][column('days')], `${where} ${month}`).toBe(inMonth.length);
-    expect(Math.abs(Number(table[i + 1][column(field)]) - inMonth.reduce((s, d) => s + Number(d[field]), 0)), `${where} ${month}`).toBeLessThan(0.01);
+    expect(
+      Math.abs(Number(table[i + 1][column(field)]) - inMonth.reduce((s, d) => s + Number(d[field]), 0)),
+      `${where} ${month}`,
+    ).toBeLessThan(0.01);
   });
 }
 
@@ -168,8 +185,20 @@ describe('200 formula cells recalculated at once', () => {
     const sync = await stack.runtime.run('syncNowFromMenu', [], { authMode: 'FULL' });
     expect(sync.error, JSON.stringify(sync.error)).toBeUndefined();
     // The first sync writes every row: data changed, so the generation moved on.
-    await stack.control('faults', { status: 429, count: 1, path_prefix: '/api/v1/profitability/summary', reason: 'concurrency', retry_after: 2 });
-    await stack.control('faults', { status: 429, count: 1, path_prefix: '/api/v1/profitability/daily', reason: 'burst', retry_after: 3 });
+    await stack.control('faults', {
+      status: 429,
+      count: 1,
+      path_prefix: '/api/v1/profitability/summary',
+      reason: 'concurrency',
+      retry_after: 2,
+    });
+    await stack.control('faults', {
+      status: 429,
+      count: 1,
+      path_prefix: '/api/v1/profitability/daily',
+      reason: 'burst',
+      retry_after: 3,
+    });
     const before = await stats();
     const results = await recalculate(cells);
     const after = await stats();

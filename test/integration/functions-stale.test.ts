@@ -68,7 +68,7 @@ describe('formulas recalculate after a sync that changed data', () => {
     expect(report.formulaEntry(1, 1)).toBe(after);
   }, 120_000);
 
-  it('the menu\'s Refresh formulas does the same on demand', async () => {
+  it("the menu's Refresh formulas does the same on demand", async () => {
     const before = report.formulaEntry(1, 1)!;
     const r = await stack.runtime.run('refreshFormulasFromMenu', []);
     expect(r.ok, r.error?.message).toBe(true);
@@ -79,18 +79,27 @@ describe('formulas recalculate after a sync that changed data', () => {
   it('incomplete-cost counts that changed with nothing new synced (an Orders cost cell edited, then Check again): the formulas are entered again, and they count as the sheet reads (issue 23)', async () => {
     const [headers, ...rows] = sheetTable(stack, 'Orders');
     const col = (name: string): number => headers.indexOf(name);
-    const index = rows.findIndex((r) => r[col('status')] === 'active' && r[col('cogs_source')] !== 'unknown' && Number(r[col('cogs_coverage_pct')]) >= 100);
+    const index = rows.findIndex(
+      (r) =>
+        r[col('status')] === 'active' &&
+        r[col('cogs_source')] !== 'unknown' &&
+        Number(r[col('cogs_coverage_pct')]) >= 100,
+    );
     expect(index).toBeGreaterThanOrEqual(0);
     const day = String(rows[index][col('placed_date')]).slice(0, 10);
     expect(day).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     const count = async (): Promise<unknown> => {
-      const r = await stack.runtime.run('PROFIT_SUMMARY', [day, day, 'orders_with_incomplete_costs'], { authMode: 'CUSTOM_FUNCTION' });
+      const r = await stack.runtime.run('PROFIT_SUMMARY', [day, day, 'orders_with_incomplete_costs'], {
+        authMode: 'CUSTOM_FUNCTION',
+      });
       expect(r.ok, r.error?.message).toBe(true);
       return (r.value as unknown[][])[0][0];
     };
     const before = Number(await count());
     const entry = report.formulaEntry(1, 1)!;
-    (stack.runtime.workbook as unknown as Workbook).sheetByName('Orders')!.write(index + 2, col('cogs_source') + 1, { value: 'unknown' });
+    (stack.runtime.workbook as unknown as Workbook)
+      .sheetByName('Orders')!
+      .write(index + 2, col('cogs_source') + 1, { value: 'unknown' });
     const checked = await stack.runtime.run('tieOutNow', []);
     expect(checked.ok, checked.error?.message).toBe(true);
     expect(report.formulaEntry(1, 1)!).toBeGreaterThan(entry);

@@ -11,7 +11,8 @@ import { PROFIT_TOTALS_FIELDS } from '../../src/server/api/types';
 let stack: Stack;
 let today: string;
 
-const run = (name: string, args: unknown[]): Promise<ExecutionResult> => stack.runtime.run(name, args, { authMode: 'CUSTOM_FUNCTION' });
+const run = (name: string, args: unknown[]): Promise<ExecutionResult> =>
+  stack.runtime.run(name, args, { authMode: 'CUSTOM_FUNCTION' });
 
 async function getJson<T>(path: string): Promise<T> {
   const res = await fetch(`${stack.apiUrl}${path}`);
@@ -77,7 +78,9 @@ describe('PROFIT_SUMMARY equals the emulator truth', () => {
     expect(rowsOf(second)).toEqual(rowsOf(first));
     expect(second.counts.requests).toEqual([]);
     const after = await emulatorStats();
-    expect(after.by_endpoint['GET /api/v1/profitability/summary']?.total).toBe(before.by_endpoint['GET /api/v1/profitability/summary']?.total);
+    expect(after.by_endpoint['GET /api/v1/profitability/summary']?.total).toBe(
+      before.by_endpoint['GET /api/v1/profitability/summary']?.total,
+    );
   });
 
   it('Date cells are read in the spreadsheet time zone', async () => {
@@ -85,7 +88,9 @@ describe('PROFIT_SUMMARY equals the emulator truth', () => {
     const start = addDays(today, -20);
     // 23:30 local on `start`, whatever the zone: in UTC this is often the next day.
     const localLate = zonedInstant(start, '23:30', timeZone);
-    const table = rowsOf(await run('PROFIT_SUMMARY', [localLate, new Date(zonedInstant(addDays(start, 2), '00:15', timeZone))]));
+    const table = rowsOf(
+      await run('PROFIT_SUMMARY', [localLate, new Date(zonedInstant(addDays(start, 2), '00:15', timeZone))]),
+    );
     const values = new Map(table.map(([k, v]) => [k, v]));
     expect(values.get('period_start')).toBe(start);
     expect(values.get('period_end')).toBe(addDays(start, 2));
@@ -106,9 +111,13 @@ describe('PROFIT_DAILY equals the emulator truth, following next_cursor', () => 
     const table = rowsOf(await run('PROFIT_DAILY', [start, end]));
     expect(table[0]).toEqual(['date', ...PROFIT_TOTALS_FIELDS]);
     const truth = await truthDaily(start, end);
-    expect(table.slice(1).map((r) => dayShown(r[0], stack.runtime.workbook.timeZone))).toEqual(truth.map((d) => d.date));
+    expect(table.slice(1).map((r) => dayShown(r[0], stack.runtime.workbook.timeZone))).toEqual(
+      truth.map((d) => d.date),
+    );
     for (let i = 0; i < truth.length; i++) {
-      PROFIT_TOTALS_FIELDS.forEach((field, col) => expect(table[i + 1][col + 1], `${truth[i].date} ${field}`).toBeCloseTo(Number(truth[i][field]), 6));
+      PROFIT_TOTALS_FIELDS.forEach((field, col) =>
+        expect(table[i + 1][col + 1], `${truth[i].date} ${field}`).toBeCloseTo(Number(truth[i][field]), 6),
+      );
     }
   });
 
@@ -139,7 +148,10 @@ describe('PROFIT_DAILY equals the emulator truth, following next_cursor', () => 
         const truth = await truthDaily(start, end);
         const dates = table.slice(1).map((r) => r[0]);
         for (const d of dates) expect(Object.prototype.toString.call(d), `${zone}: ${String(d)}`).toBe('[object Date]');
-        expect(dates.map((d) => dayShown(d, zone)), `${zone} vs the store's ${store}`).toEqual(truth.map((d) => d.date));
+        expect(
+          dates.map((d) => dayShown(d, zone)),
+          `${zone} vs the store's ${store}`,
+        ).toEqual(truth.map((d) => d.date));
         expect(new Set(dates.map((d) => timeShown(d, zone)))).toEqual(new Set(['00:00:00']));
       } finally {
         workbook.timeZone = original;
@@ -159,7 +171,11 @@ function timeShown(value: unknown, timeZone: string): string {
 
 describe('PROFIT_ORDER', () => {
   it('returns the order economics the emulator holds, by service id or platform number', async () => {
-    const orders = (await getJson<{ data: Array<{ id: string; external_order_id: string; economics: Record<string, number> }> }>('/_emulator/truth/orders')).data;
+    const orders = (
+      await getJson<{ data: Array<{ id: string; external_order_id: string; economics: Record<string, number> }> }>(
+        '/_emulator/truth/orders',
+      )
+    ).data;
     const order = orders[orders.length - 1];
     for (const ref of [order.id, Number(order.external_order_id)]) {
       const values = new Map(rowsOf(await run('PROFIT_ORDER', [ref])).map(([k, v]) => [k, v]));
@@ -190,7 +206,15 @@ describe('a custom function never refreshes: an expired token makes no token req
 /** The instant at `time` local wall-clock on `date` in `timeZone`. */
 function zonedInstant(date: string, time: string, timeZone: string): Date {
   const guess = new Date(`${date}T${time}:00Z`);
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' }).formatToParts(guess);
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+  }).formatToParts(guess);
   const get = (t: string) => Number(parts.find((p) => p.type === t)!.value);
   const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'));
   return new Date(guess.getTime() - (asUtc - guess.getTime()));

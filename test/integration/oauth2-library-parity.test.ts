@@ -26,7 +26,12 @@ interface StoredToken {
 /** Every library key in any property store, as "store:key" (the add-on decides the store). */
 function oauthKeys(stack: Stack): string[] {
   const stores = stack.runtime.properties;
-  return (['script', 'document', 'user'] as const).flatMap((name) => stores[name].keys().filter((k) => k.startsWith('oauth2.')).map((k) => `${name}:${k}`));
+  return (['script', 'document', 'user'] as const).flatMap((name) =>
+    stores[name]
+      .keys()
+      .filter((k) => k.startsWith('oauth2.'))
+      .map((k) => `${name}:${k}`),
+  );
 }
 
 function storedToken(stack: Stack): StoredToken | null {
@@ -57,7 +62,12 @@ async function moveToSecondsLeft(stack: Stack, secondsLeft: number): Promise<voi
 
 const stacks: Stack[] = [];
 async function stackWith(library: Library): Promise<Stack> {
-  const stack = await startStack({ orders: 4, seed: 23, modelledTimeOnly: true, libraries: { OAuth2: FILES[library] } });
+  const stack = await startStack({
+    orders: 4,
+    seed: 23,
+    modelledTimeOnly: true,
+    libraries: { OAuth2: FILES[library] },
+  });
   stacks.push(stack);
   return stack;
 }
@@ -91,7 +101,11 @@ async function connectAndExpire(library: Library) {
 
   await moveToSecondsLeft(stack, 90);
   const refreshesBefore = await refreshCount(stack);
-  const with90s = { check: await checkAsTrigger(stack), refreshed: (await refreshCount(stack)) - refreshesBefore, sameToken: storedToken(stack)!.access_token === first.access_token };
+  const with90s = {
+    check: await checkAsTrigger(stack),
+    refreshed: (await refreshCount(stack)) - refreshesBefore,
+    sameToken: storedToken(stack)!.access_token === first.access_token,
+  };
 
   await moveToSecondsLeft(stack, 30);
   const with30s = { check: await checkAsTrigger(stack), refreshed: (await refreshCount(stack)) - refreshesBefore };
@@ -113,14 +127,19 @@ async function connectAndExpire(library: Library) {
   await moveToSecondsLeft(stack, 30);
   const beforeRace = await refreshCount(stack);
   const race = await Promise.all([checkAsTrigger(stack), checkAsTrigger(stack)]);
-  const concurrent = { checks: race, refreshed: (await refreshCount(stack)) - beforeRace, failures: (await tokenRequestStats(stack.control)).failures };
+  const concurrent = {
+    checks: race,
+    refreshed: (await refreshCount(stack)) - beforeRace,
+    failures: (await tokenRequestStats(stack.control)).failures,
+  };
 
   const disconnected = await stack.runtime.run('disconnectStore', [], { authMode: 'FULL' });
   const afterReset = {
     ok: disconnected.ok,
     keys: oauthKeys(stack),
     state: (await sidebarConnection(stack.runtime)).state,
-    requestsAfter: (await stack.runtime.run('checkApiConnection', ['trigger'], { authMode: 'FULL' })).counts.requests.length,
+    requestsAfter: (await stack.runtime.run('checkApiConnection', ['trigger'], { authMode: 'FULL' })).counts.requests
+      .length,
   };
   return { afterConnect, with90s, afterRefresh, again, concurrent, afterReset };
 }
@@ -136,7 +155,12 @@ async function failures(library: Library) {
   await stack.control('faults', { path_prefix: TOKEN_PATH, status: 502, body: 'html', count: 1 });
   await stack.control('faults', { path_prefix: TOKEN_PATH, status: 500, count: 1 });
   await moveToSecondsLeft(stack, 30);
-  const transient = { html: await checkAsTrigger(stack), json: await checkAsTrigger(stack), afterwards: await checkAsTrigger(stack), seen: await sidebarConnection(stack.runtime) };
+  const transient = {
+    html: await checkAsTrigger(stack),
+    json: await checkAsTrigger(stack),
+    afterwards: await checkAsTrigger(stack),
+    seen: await sidebarConnection(stack.runtime),
+  };
 
   await stack.control('client/disable', { disabled: true });
   await moveToSecondsLeft(stack, 30);
@@ -161,34 +185,58 @@ describe('connect, expiry, refresh, reset: the real library and the stand-in', (
     for (const stack of stacks.splice(0)) await stack.close();
   });
 
-  it.each(['real', 'stand-in'] as const)('%s: the stored token is the emulator\'s, dated from receipt, authenticated with HTTP Basic only', (library) => {
-    const c = seen[library].afterConnect;
-    expect(c.outcome).toBe('connected');
-    expect(c.keys).toHaveLength(1);
-    // The connecting user's store, one service per spreadsheet (README, "Where the connection lives").
-    expect(c.keys[0]).toMatch(/^user:oauth2\.merchant-analytics\.[A-Za-z0-9_-]+$/);
-    expect(c.fields).toEqual(expect.arrayContaining(['access_token', 'refresh_token', 'expires_in', 'expiresAt']));
-    expect(c.issuedByEmulator).toBe(true);
-    expect(c.datedFromReceipt).toBe(true);
-    expect(c.clientAuth).toEqual({ client_secret_basic: 1 });
-  });
+  it.each(['real', 'stand-in'] as const)(
+    "%s: the stored token is the emulator's, dated from receipt, authenticated with HTTP Basic only",
+    (library) => {
+      const c = seen[library].afterConnect;
+      expect(c.outcome).toBe('connected');
+      expect(c.keys).toHaveLength(1);
+      // The connecting user's store, one service per spreadsheet (README, "Where the connection lives").
+      expect(c.keys[0]).toMatch(/^user:oauth2\.merchant-analytics\.[A-Za-z0-9_-]+$/);
+      expect(c.fields).toEqual(expect.arrayContaining(['access_token', 'refresh_token', 'expires_in', 'expiresAt']));
+      expect(c.issuedByEmulator).toBe(true);
+      expect(c.datedFromReceipt).toBe(true);
+      expect(c.clientAuth).toEqual({ client_secret_basic: 1 });
+    },
+  );
 
-  it.each(['real', 'stand-in'] as const)('%s: kept with 90 s left, renewed with 30 s left (60 s buffer); the rotated refresh token is saved', (library) => {
-    const s = seen[library];
-    expect(s.with90s).toEqual({ check: { ok: true, code: null }, refreshed: 0, sameToken: true });
-    expect(s.afterRefresh).toMatchObject({ check: { ok: true, code: null }, refreshed: 1, newAccessToken: true, rotatedRefreshToken: true });
-    expect(s.afterRefresh.keys).toEqual(s.afterConnect.keys);
-    expect(s.again.check).toEqual({ ok: true, code: null });
-    expect(s.again.failures).toEqual({});
-  });
+  it.each(['real', 'stand-in'] as const)(
+    '%s: kept with 90 s left, renewed with 30 s left (60 s buffer); the rotated refresh token is saved',
+    (library) => {
+      const s = seen[library];
+      expect(s.with90s).toEqual({ check: { ok: true, code: null }, refreshed: 0, sameToken: true });
+      expect(s.afterRefresh).toMatchObject({
+        check: { ok: true, code: null },
+        refreshed: 1,
+        newAccessToken: true,
+        rotatedRefreshToken: true,
+      });
+      expect(s.afterRefresh.keys).toEqual(s.afterConnect.keys);
+      expect(s.again.check).toEqual({ ok: true, code: null });
+      expect(s.again.failures).toEqual({});
+    },
+  );
 
-  it.each(['real', 'stand-in'] as const)('%s: two executions at once in the last minute: one refresh, both served', (library) => {
-    expect(seen[library].concurrent).toEqual({ checks: [{ ok: true, code: null }, { ok: true, code: null }], refreshed: 1, failures: {} });
-  });
+  it.each(['real', 'stand-in'] as const)(
+    '%s: two executions at once in the last minute: one refresh, both served',
+    (library) => {
+      expect(seen[library].concurrent).toEqual({
+        checks: [
+          { ok: true, code: null },
+          { ok: true, code: null },
+        ],
+        refreshed: 1,
+        failures: {},
+      });
+    },
+  );
 
-  it.each(['real', 'stand-in'] as const)('%s: Disconnect (reset) removes every stored key; nothing is requested afterwards', (library) => {
-    expect(seen[library].afterReset).toEqual({ ok: true, keys: [], state: 'not_connected', requestsAfter: 0 });
-  });
+  it.each(['real', 'stand-in'] as const)(
+    '%s: Disconnect (reset) removes every stored key; nothing is requested afterwards',
+    (library) => {
+      expect(seen[library].afterReset).toEqual({ ok: true, keys: [], state: 'not_connected', requestsAfter: 0 });
+    },
+  );
 
   it('the stand-in observes exactly what the real library does', () => {
     expect(seen['stand-in']).toEqual(seen.real);
@@ -202,20 +250,29 @@ describe('failures: the real library and the stand-in', () => {
     for (const stack of stacks.splice(0)) await stack.close();
   });
 
-  it.each(['real', 'stand-in'] as const)('%s: denied keeps nothing; token endpoint 502/500 is temporary; a disabled client is an operator problem; a revoked grant is revoked', (library) => {
-    const s = seen[library];
-    expect(s.deniedView).toEqual({ outcome: 'denied', keys: [] });
-    expect(s.transient.html).toMatchObject({ ok: false, error: expect.stringContaining('could not renew its access just now') });
-    expect(s.transient.json).toMatchObject({ ok: false, error: expect.stringContaining('could not renew its access just now') });
-    expect(s.transient.afterwards).toEqual({ ok: true, code: null });
-    expect(s.transient.seen.state).toBe('connected');
-    expect(s.disabled.check.ok).toBe(false);
-    expect(s.disabled.seen.state).toBe('operator_problem');
-    expect(s.disabled.failures).toMatchObject({ invalid_client: 1 });
-    expect(s.revoked.check.ok).toBe(false);
-    expect(s.revoked.seen.state).toBe('revoked');
-    expect(s.revoked.failures).toMatchObject({ invalid_grant: 1 });
-  });
+  it.each(['real', 'stand-in'] as const)(
+    '%s: denied keeps nothing; token endpoint 502/500 is temporary; a disabled client is an operator problem; a revoked grant is revoked',
+    (library) => {
+      const s = seen[library];
+      expect(s.deniedView).toEqual({ outcome: 'denied', keys: [] });
+      expect(s.transient.html).toMatchObject({
+        ok: false,
+        error: expect.stringContaining('could not renew its access just now'),
+      });
+      expect(s.transient.json).toMatchObject({
+        ok: false,
+        error: expect.stringContaining('could not renew its access just now'),
+      });
+      expect(s.transient.afterwards).toEqual({ ok: true, code: null });
+      expect(s.transient.seen.state).toBe('connected');
+      expect(s.disabled.check.ok).toBe(false);
+      expect(s.disabled.seen.state).toBe('operator_problem');
+      expect(s.disabled.failures).toMatchObject({ invalid_client: 1 });
+      expect(s.revoked.check.ok).toBe(false);
+      expect(s.revoked.seen.state).toBe('revoked');
+      expect(s.revoked.failures).toMatchObject({ invalid_grant: 1 });
+    },
+  );
 
   it('the stand-in observes exactly what the real library does', () => {
     expect(seen['stand-in']).toEqual(seen.real);

@@ -25,7 +25,6 @@ const MEASURED_CELLS = 50;
 let stack: Stack;
 let today: string;
 
-
 const calls = (results: ExecutionResult[]): number => results.reduce((sum, r) => sum + r.counts.propertyCalls, 0);
 
 beforeAll(async () => {
@@ -85,7 +84,10 @@ describe('a working day of Properties calls fits in half the daily quota', () =>
 
     const sets = Array.from({ length: 10 }, (_, i) => [addDays(today, -30 * (i + 1)), addDays(today, -30 * i - 1)]);
     const metrics = ['net_profit', 'net_revenue', 'cm3', 'cm1'];
-    const cells = Array.from({ length: MEASURED_CELLS }, (_, i) => [...sets[i % sets.length], metrics[i % metrics.length]]);
+    const cells = Array.from({ length: MEASURED_CELLS }, (_, i) => [
+      ...sets[i % sets.length],
+      metrics[i % metrics.length],
+    ]);
     const results: ExecutionResult[] = new Array(cells.length);
     let next = 0;
     const lane = async (): Promise<void> => {

@@ -18,7 +18,8 @@ const DAYS = 8;
 const PER_DAY = 75;
 
 const placedDay = (o: Json) => placedDayIn(o, timeZone);
-const code = (n: number) => String.fromCharCode(65 + Math.floor(n / 676) % 26, 65 + Math.floor(n / 26) % 26, 65 + (n % 26));
+const code = (n: number) =>
+  String.fromCharCode(65 + (Math.floor(n / 676) % 26), 65 + (Math.floor(n / 26) % 26), 65 + (n % 26));
 
 beforeAll(async () => {
   stack = await startStack({ orders: 150, seed: 23, modelledTimeOnly: true });
@@ -36,7 +37,8 @@ beforeAll(async () => {
   month = today.slice(0, 7);
   for (let d = 0; d < DAYS; d++) {
     const created = ((await stack.control('orders', { count: PER_DAY })) as { created: string[] }).created;
-    for (const [i, id] of created.entries()) await stack.control(`orders/${id}/patch`, { currency: code(100 + i), line_items: [{ cogs: null }] });
+    for (const [i, id] of created.entries())
+      await stack.control(`orders/${id}/patch`, { currency: code(100 + i), line_items: [{ cogs: null }] });
     await stack.advanceClocks(86_400_000);
     // Keep the connection fresh as the schedule would.
     await syncUntilCaughtUp(stack);
@@ -48,12 +50,14 @@ afterAll(async () => {
 });
 
 describe('a month whose incomplete-cost figures do not fit 9 KB', () => {
-  it('PROFIT_SUMMARY over it: the API\'s count, or empty with a note that does not claim there is no Orders sheet', async () => {
+  it("PROFIT_SUMMARY over it: the API's count, or empty with a note that does not claim there is no Orders sheet", async () => {
     expect(sheetTable(stack, 'Orders').length).toBeGreaterThan(DAYS * PER_DAY);
     const orders = ((await stack.truth('orders')) as { data: Json[] }).data;
     const start = `${month}-01`;
     const end = `${month}-${String(DAYS + 2).padStart(2, '0')}`;
-    const expected = orders.filter((o) => active(o) && placedDay(o) >= start && placedDay(o) <= end && incomplete(o)).length;
+    const expected = orders.filter(
+      (o) => active(o) && placedDay(o) >= start && placedDay(o) <= end && incomplete(o),
+    ).length;
     expect(expected).toBeGreaterThanOrEqual(DAYS * PER_DAY);
     const stored = stack.runtime.properties.document.get('ma.costGapDays');
     console.log('[probe big] index', stored);
@@ -68,11 +72,14 @@ describe('a month whose incomplete-cost figures do not fit 9 KB', () => {
       expect(note).not.toMatch(/run Sync now/i);
     } else expect(count).toBe(expected);
 
-    const metric = await stack.runtime.run('PROFIT_SUMMARY', [start, end, 'orders_with_incomplete_costs'], { authMode: 'CUSTOM_FUNCTION' });
+    const metric = await stack.runtime.run('PROFIT_SUMMARY', [start, end, 'orders_with_incomplete_costs'], {
+      authMode: 'CUSTOM_FUNCTION',
+    });
     expect(metric.ok, metric.error?.message).toBe(true);
     const cells = metric.value as unknown[][];
     console.log('[probe big] metric', JSON.stringify(cells));
-    if (cells[0][0] === '' || cells[0][0] === null) expect(String(cells[0][1] ?? ''), 'an empty metric cell says why').not.toBe('');
+    if (cells[0][0] === '' || cells[0][0] === null)
+      expect(String(cells[0][1] ?? ''), 'an empty metric cell says why').not.toBe('');
     else expect(cells[0][0]).toBe(expected);
   });
 });

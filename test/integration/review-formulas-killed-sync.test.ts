@@ -23,7 +23,6 @@ let reportFormula = '';
 
 const placedDay = (o: Json) => placedDayIn(o, timeZone);
 
-
 beforeAll(async () => {
   stack = await startStack({ orders: 300, seed: 5, modelledTimeOnly: true });
   await stack.connect();
@@ -48,9 +47,11 @@ function ordersCell(id: string, header: string): unknown {
 }
 
 describe('a sync killed between the Orders write and the tie-out', () => {
-  it('PROFIT_SUMMARY\'s orders_with_incomplete_costs follows the API once the next run has finished', async () => {
+  it("PROFIT_SUMMARY's orders_with_incomplete_costs follows the API once the next run has finished", async () => {
     const orders = ((await stack.truth('orders')) as { data: Json[] }).data;
-    const target = orders.find((o) => active(o) && !incomplete(o) && placedDay(o) >= addDays(today, -20) && placedDay(o) < today)!;
+    const target = orders.find(
+      (o) => active(o) && !incomplete(o) && placedDay(o) >= addDays(today, -20) && placedDay(o) < today,
+    )!;
     expect(target).toBeDefined();
     const id = String(target.id);
     const day = placedDay(target);
@@ -63,7 +64,8 @@ describe('a sync killed between the Orders write and the tie-out', () => {
     entryBefore = report.formulaEntry(1, 1)!;
     await stack.advanceClocks(600_000);
     const before = tieoutCheckedAt();
-    const truthDay = ((await stack.control(`truth/daily?start_date=${day}&end_date=${day}`)) as { data: Json[] }).data[0]!;
+    const truthDay = ((await stack.control(`truth/daily?start_date=${day}&end_date=${day}`)) as { data: Json[] })
+      .data[0]!;
     const dailyCogs = () => {
       const [head, ...rows] = sheetTable(stack, 'Daily P&L');
       return Math.round(Number(rows.find((r) => r[0] === day)?.[head.indexOf('cogs')]) * 100);
@@ -75,7 +77,10 @@ describe('a sync killed between the Orders write and the tie-out', () => {
     for (let k = 1; k < 600 && !constructed; k++) {
       const r = await stack.runtime.run('onScheduledSync', [], { killAtServiceCall: k });
       if (!r.timedOut) break; // the run finished: it tied out, so no such state was reached
-      constructed = ordersCell(id, 'cost_status') !== 'complete' && dailyCogs() === Math.round(Number(truthDay.cogs) * 100) && tieoutCheckedAt() === before;
+      constructed =
+        ordersCell(id, 'cost_status') !== 'complete' &&
+        dailyCogs() === Math.round(Number(truthDay.cogs) * 100) &&
+        tieoutCheckedAt() === before;
       if (constructed) console.log('[probe killed] killed at service call', k);
     }
     expect(constructed, 'a killed run left the order and its P&L day written and the tie-out not run').toBe(true);
@@ -87,21 +92,39 @@ describe('a sync killed between the Orders write and the tie-out', () => {
 
     const now = ((await stack.truth('orders')) as { data: Json[] }).data;
     const expected = now.filter((o) => active(o) && placedDay(o) === day && incomplete(o)).length;
-    const result = await stack.runtime.run('PROFIT_SUMMARY', [day, day, 'orders_with_incomplete_costs'], { authMode: 'CUSTOM_FUNCTION' });
+    const result = await stack.runtime.run('PROFIT_SUMMARY', [day, day, 'orders_with_incomplete_costs'], {
+      authMode: 'CUSTOM_FUNCTION',
+    });
     expect(result.ok, result.error?.message).toBe(true);
     const cells = result.value as unknown[][];
-    console.log('[probe killed] day', day, 'truth', expected, 'formula', JSON.stringify(cells), 'tie-out checkedAt moved', tieoutCheckedAt() !== before);
+    console.log(
+      '[probe killed] day',
+      day,
+      'truth',
+      expected,
+      'formula',
+      JSON.stringify(cells),
+      'tie-out checkedAt moved',
+      tieoutCheckedAt() !== before,
+    );
     if (cells[0][0] === '' || cells[0][0] === null) expect(String(cells[0][1] ?? '')).not.toBe('');
-    else expect(cells[0][0], `PROFIT_SUMMARY(${day}, ${day}, "orders_with_incomplete_costs"): the API has ${expected}`).toBe(expected);
+    else
+      expect(
+        cells[0][0],
+        `PROFIT_SUMMARY(${day}, ${day}, "orders_with_incomplete_costs"): the API has ${expected}`,
+      ).toBe(expected);
 
     const state = await stack.runtime.run('getSidebarState', [], { authMode: 'FULL' });
     const gaps = (state.value as { costGaps: { orders: number } | null }).costGaps;
     const all = now.filter((o) => active(o) && incomplete(o)).length;
-    expect(gaps?.orders, 'the sidebar\'s Data card count of orders with incomplete costs').toBe(all);
+    expect(gaps?.orders, "the sidebar's Data card count of orders with incomplete costs").toBe(all);
   }, 600_000);
 
   it('a report cell over the changed day was recalculated (entered again) by the runs that wrote the change', () => {
     expect(report.formula(1, 1)).toBe(reportFormula);
-    expect(report.formulaEntry(1, 1)!, `${reportFormula} entered again after the P&L day and the order changed`).toBeGreaterThan(entryBefore);
+    expect(
+      report.formulaEntry(1, 1)!,
+      `${reportFormula} entered again after the P&L day and the order changed`,
+    ).toBeGreaterThan(entryBefore);
   });
 });

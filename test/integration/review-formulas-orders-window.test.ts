@@ -36,7 +36,7 @@ afterAll(async () => {
 });
 
 describe('PROFIT_SUMMARY over a period before the orders window', () => {
-  it('orders_with_incomplete_costs is the API\'s count for the period, or empty with a note — never 0 for orders the sheet does not hold', async () => {
+  it("orders_with_incomplete_costs is the API's count for the period, or empty with a note — never 0 for orders the sheet does not hold", async () => {
     const start = addDays(today, -240);
     const end = addDays(today, -120);
     const gaps = truth.filter((o) => active(o) && placedDay(o) >= start && placedDay(o) <= end && incomplete(o));
@@ -47,15 +47,31 @@ describe('PROFIT_SUMMARY over a period before the orders window', () => {
     const values = new Map((table.value as Array<[string, unknown]>).map(([k, v]) => [k, v]));
     const count = values.get('orders_with_incomplete_costs');
     const note = String(values.get('incomplete_costs_note') ?? '');
-    console.log('[probe window] truth', gaps.length, 'formula', count, 'net', values.get('net_revenue_with_incomplete_costs'), 'note:', note);
-    if (count === '' || count === null) expect(note, 'an empty count says why (the orders window)').toMatch(/window|since|not (synced|counted)/i);
-    else expect(count, `PROFIT_SUMMARY(${start}, ${end}) orders_with_incomplete_costs vs the API's ${gaps.length}`).toBe(gaps.length);
+    console.log(
+      '[probe window] truth',
+      gaps.length,
+      'formula',
+      count,
+      'net',
+      values.get('net_revenue_with_incomplete_costs'),
+      'note:',
+      note,
+    );
+    if (count === '' || count === null)
+      expect(note, 'an empty count says why (the orders window)').toMatch(/window|since|not (synced|counted)/i);
+    else
+      expect(count, `PROFIT_SUMMARY(${start}, ${end}) orders_with_incomplete_costs vs the API's ${gaps.length}`).toBe(
+        gaps.length,
+      );
 
-    const metric = await stack.runtime.run('PROFIT_SUMMARY', [start, end, 'orders_with_incomplete_costs'], { authMode: 'CUSTOM_FUNCTION' });
+    const metric = await stack.runtime.run('PROFIT_SUMMARY', [start, end, 'orders_with_incomplete_costs'], {
+      authMode: 'CUSTOM_FUNCTION',
+    });
     expect(metric.ok, metric.error?.message).toBe(true);
     const cells = metric.value as unknown[][];
     console.log('[probe window] metric cell', JSON.stringify(cells));
-    if (cells[0][0] === '' || cells[0][0] === null) expect(String(cells[0][1] ?? ''), 'an empty metric cell says why').not.toBe('');
-    else expect(cells[0][0], 'the metric cell equals the API\'s count').toBe(gaps.length);
+    if (cells[0][0] === '' || cells[0][0] === null)
+      expect(String(cells[0][1] ?? ''), 'an empty metric cell says why').not.toBe('');
+    else expect(cells[0][0], "the metric cell equals the API's count").toBe(gaps.length);
   });
 });

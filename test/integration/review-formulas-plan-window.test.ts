@@ -42,14 +42,29 @@ describe('a plan with a shorter history', () => {
     const r = await stack.runtime.run('PROFIT_SUMMARY', [start, end], { authMode: 'CUSTOM_FUNCTION' });
     expect(r.ok, r.error?.message).toBe(true);
     const values = new Map((r.value as Array<[string, unknown]>).map(([k, v]) => [k, v]));
-    console.log('[probe plan] from', from, 'truncated', values.get('period_truncated'), 'covered', covered.length, 'asked', asked.length, 'formula', values.get('orders_with_incomplete_costs'));
+    console.log(
+      '[probe plan] from',
+      from,
+      'truncated',
+      values.get('period_truncated'),
+      'covered',
+      covered.length,
+      'asked',
+      asked.length,
+      'formula',
+      values.get('orders_with_incomplete_costs'),
+    );
     expect(values.get('period_truncated')).toBe(true);
     expect(values.get('orders_with_incomplete_costs')).toBe(covered.length);
-    const metric = await stack.runtime.run('PROFIT_SUMMARY', [start, end, 'orders_with_incomplete_costs'], { authMode: 'CUSTOM_FUNCTION' });
+    const metric = await stack.runtime.run('PROFIT_SUMMARY', [start, end, 'orders_with_incomplete_costs'], {
+      authMode: 'CUSTOM_FUNCTION',
+    });
     expect(metric.ok, metric.error?.message).toBe(true);
     const cells = metric.value as unknown[][];
     console.log('[probe plan] metric', JSON.stringify(cells));
     expect(cells[0][0]).toBe(covered.length);
-    expect(String(cells[0][1] ?? ''), 'the cell beside says the period was shortened').toMatch(/history|from|shortened|truncated/i);
+    expect(String(cells[0][1] ?? ''), 'the cell beside says the period was shortened').toMatch(
+      /history|from|shortened|truncated/i,
+    );
   }, 300_000);
 });

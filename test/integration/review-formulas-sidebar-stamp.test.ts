@@ -51,7 +51,10 @@ describe('the open sidebar after things happen elsewhere', () => {
     // The run did happen: a sidebar opened now (getSidebarState adopts the run's state) shows it.
     const reopened = await openedStamp();
     console.log('[probe stamp] stamp shown', shown, 'stamp of a sidebar opened now', reopened);
-    expect(after, 'modelled ms until the poll saw the documentless scheduled run (null: not within 5 minutes)').not.toBeNull();
+    expect(
+      after,
+      'modelled ms until the poll saw the documentless scheduled run (null: not within 5 minutes)',
+    ).not.toBeNull();
     expect(after!).toBeLessThanOrEqual(POLL_MS);
   }, 300_000);
 

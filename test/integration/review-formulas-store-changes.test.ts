@@ -40,7 +40,9 @@ async function truthOrders(): Promise<Json[]> {
 /** An order of its own day (no other order changed by this file that day), matching `pick`. */
 async function pickOrder(pick: (o: Json) => boolean): Promise<Json> {
   const orders = await truthOrders();
-  const found = orders.find((o) => pick(o) && !used.has(placedDay(o)) && placedDay(o) < today && o.currency === (orders[0].currency));
+  const found = orders.find(
+    (o) => pick(o) && !used.has(placedDay(o)) && placedDay(o) < today && o.currency === orders[0].currency,
+  );
   expect(found, 'an order to change').toBeDefined();
   used.add(placedDay(found!));
   return found!;
@@ -50,7 +52,8 @@ async function pickOrder(pick: (o: Json) => boolean): Promise<Json> {
 async function truthGaps(day: string): Promise<{ orders: number; byCurrency: Record<string, number> }> {
   const list = (await truthOrders()).filter((o) => active(o) && placedDay(o) === day && incomplete(o));
   const byCurrency: Record<string, number> = {};
-  for (const o of list) byCurrency[String(o.currency)] = (byCurrency[String(o.currency)] ?? 0) + cents(economics(o).net_revenue);
+  for (const o of list)
+    byCurrency[String(o.currency)] = (byCurrency[String(o.currency)] ?? 0) + cents(economics(o).net_revenue);
   return { orders: list.length, byCurrency };
 }
 
@@ -64,9 +67,19 @@ async function expectAsTruth(day: string, what: string): Promise<void> {
   const truth = await truthGaps(day);
   const f = await formulaGaps(day);
   const currency = String(f.get('currency'));
-  console.log(`[probe changes] ${what} ${day}: truth`, JSON.stringify(truth), 'formula', f.get('orders_with_incomplete_costs'), f.get('net_revenue_with_incomplete_costs'), String(f.get('incomplete_costs_note')).slice(0, 200));
+  console.log(
+    `[probe changes] ${what} ${day}: truth`,
+    JSON.stringify(truth),
+    'formula',
+    f.get('orders_with_incomplete_costs'),
+    f.get('net_revenue_with_incomplete_costs'),
+    String(f.get('incomplete_costs_note')).slice(0, 200),
+  );
   expect(f.get('orders_with_incomplete_costs'), `${what}: orders_with_incomplete_costs on ${day}`).toBe(truth.orders);
-  expect(cents(f.get('net_revenue_with_incomplete_costs')), `${what}: net_revenue_with_incomplete_costs (${currency}) on ${day}`).toBe(truth.byCurrency[currency] ?? 0);
+  expect(
+    cents(f.get('net_revenue_with_incomplete_costs')),
+    `${what}: net_revenue_with_incomplete_costs (${currency}) on ${day}`,
+  ).toBe(truth.byCurrency[currency] ?? 0);
   for (const [code, sum] of Object.entries(truth.byCurrency)) {
     if (code === currency) continue;
     expect(cents(f.get(`net_revenue_with_incomplete_costs_${code.toLowerCase()}`)), `${what}: ${code} row`).toBe(sum);
@@ -97,7 +110,14 @@ describe('incomplete-cost rows follow the API after store changes and a sync', (
 
   it('a cost correction that completes the costs', async () => {
     const orders = await truthOrders();
-    const target = orders.find((o) => active(o) && economics(o).cogs_source === 'unknown' && (o.line_items as Json[]).length === 1 && !used.has(placedDay(o)) && placedDay(o) < today);
+    const target = orders.find(
+      (o) =>
+        active(o) &&
+        economics(o).cogs_source === 'unknown' &&
+        (o.line_items as Json[]).length === 1 &&
+        !used.has(placedDay(o)) &&
+        placedDay(o) < today,
+    );
     expect(target).toBeDefined();
     used.add(placedDay(target!));
     await stack.control(`orders/${String(target!.id)}/change`, { kind: 'cost_correction' });
@@ -121,7 +141,7 @@ describe('incomplete-cost rows follow the API after store changes and a sync', (
     await expectAsTruth(placedDay(target), 'vanished');
   }, 300_000);
 
-  it('a user clears the net_revenue cell of an order with incomplete costs: the day\'s net revenue is not summed with it as 0', async () => {
+  it("a user clears the net_revenue cell of an order with incomplete costs: the day's net revenue is not summed with it as 0", async () => {
     const target = await pickOrder((o) => active(o) && incomplete(o));
     const day = placedDay(target);
     const [head, ...rows] = sheetTable(stack, 'Orders');
@@ -134,9 +154,21 @@ describe('incomplete-cost rows follow the API after store changes and a sync', (
     const f = await formulaGaps(day);
     const currency = String(f.get('currency'));
     const net = f.get('net_revenue_with_incomplete_costs');
-    console.log('[probe changes] cleared net_revenue', day, 'truth', JSON.stringify(truth), 'formula', f.get('orders_with_incomplete_costs'), net, String(f.get('incomplete_costs_note')).slice(0, 200));
+    console.log(
+      '[probe changes] cleared net_revenue',
+      day,
+      'truth',
+      JSON.stringify(truth),
+      'formula',
+      f.get('orders_with_incomplete_costs'),
+      net,
+      String(f.get('incomplete_costs_note')).slice(0, 200),
+    );
     console.log('[probe changes] Checks for the day', JSON.stringify(checksRow(stack, day)));
     // The API's figure, or unknown (empty) — never the other orders' sum as if this one's were 0.
-    if (net !== '' && net !== null) expect(cents(net), `net_revenue_with_incomplete_costs on ${day}: API ${truth.byCurrency[currency] / 100}`).toBe(truth.byCurrency[currency]);
+    if (net !== '' && net !== null)
+      expect(cents(net), `net_revenue_with_incomplete_costs on ${day}: API ${truth.byCurrency[currency] / 100}`).toBe(
+        truth.byCurrency[currency],
+      );
   }, 300_000);
 });

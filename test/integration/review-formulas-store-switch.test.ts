@@ -39,20 +39,35 @@ function sheetNetRevenue(start: string, end: string): number {
 }
 
 async function storeBNetRevenue(start: string, end: string): Promise<number> {
-  const days = ((await stack.control(`truth/daily?store=${storeB.id}&start_date=${start}&end_date=${end}`)) as { data: Json[] }).data;
+  const days = (
+    (await stack.control(`truth/daily?store=${storeB.id}&start_date=${start}&end_date=${end}`)) as { data: Json[] }
+  ).data;
   return days.reduce((s, d) => s + cents(d.net_revenue), 0);
 }
 
 describe('the grant moved to another store elsewhere', () => {
-  it('PROFIT_SUMMARY in store A\'s spreadsheet does not answer store B\'s totals as if they were this spreadsheet\'s', async () => {
+  it("PROFIT_SUMMARY in store A's spreadsheet does not answer store B's totals as if they were this spreadsheet's", async () => {
     const start = addDays(today, -90);
     const end = addDays(today, -1);
     const a = sheetNetRevenue(start, end);
     const b = await storeBNetRevenue(start, end);
     expect(a).not.toBe(b);
     await stack.control('grants/switch-store', { store: storeB.id });
-    const result = await stack.runtime.run('PROFIT_SUMMARY', [start, end, 'net_revenue'], { authMode: 'CUSTOM_FUNCTION' });
-    console.log('[probe switch] ok', result.ok, 'value', JSON.stringify(result.value), 'error', result.error?.message, 'A', a / 100, 'B', b / 100);
+    const result = await stack.runtime.run('PROFIT_SUMMARY', [start, end, 'net_revenue'], {
+      authMode: 'CUSTOM_FUNCTION',
+    });
+    console.log(
+      '[probe switch] ok',
+      result.ok,
+      'value',
+      JSON.stringify(result.value),
+      'error',
+      result.error?.message,
+      'A',
+      a / 100,
+      'B',
+      b / 100,
+    );
     if (result.ok) {
       const cell = (result.value as unknown[][])[0][0];
       expect(cents(cell), `net_revenue ${String(cell)}: store A (the sheets) ${a / 100}, store B ${b / 100}`).toBe(a);
@@ -71,11 +86,19 @@ describe('the grant moved to another store elsewhere', () => {
     const b = await storeBNetRevenue(start, end);
     // A new argument set: no answer cached from before.
     const result = await stack.runtime.run('PROFIT_SUMMARY', [addDays(start, 1), end], { authMode: 'CUSTOM_FUNCTION' });
-    console.log('[probe switch] table ok', result.ok, 'error', result.error?.message, JSON.stringify(result.value)?.slice(0, 300));
+    console.log(
+      '[probe switch] table ok',
+      result.ok,
+      'error',
+      result.error?.message,
+      JSON.stringify(result.value)?.slice(0, 300),
+    );
     if (result.ok) {
       const values = new Map((result.value as Array<[string, unknown]>).map(([k, v]) => [k, v]));
       const got = cents(values.get('net_revenue'));
-      expect(got, `net_revenue: store A ${a / 100} (minus its first day), store B ${b / 100}`).not.toBe(await storeBNetRevenue(addDays(start, 1), end));
+      expect(got, `net_revenue: store A ${a / 100} (minus its first day), store B ${b / 100}`).not.toBe(
+        await storeBNetRevenue(addDays(start, 1), end),
+      );
       expect(got).toBe(sheetNetRevenue(addDays(start, 1), end));
     } else {
       expect(result.error?.message ?? '').toMatch(/another store|reconnect/i);

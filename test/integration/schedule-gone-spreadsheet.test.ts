@@ -17,7 +17,8 @@ describe('a scheduled trigger whose spreadsheet is gone', () => {
   let stack: Stack;
   let uid: string;
   const exists = () => stack.runtime.triggers.some((t) => t.uid === uid);
-  const registered = () => uid in (JSON.parse(stack.runtime.properties.user.get(REGISTRY) ?? '{}') as Record<string, string>);
+  const registered = () =>
+    uid in (JSON.parse(stack.runtime.properties.user.get(REGISTRY) ?? '{}') as Record<string, string>);
 
   async function fire(): Promise<{ message: string; logs: string[] }> {
     const r = await stack.runtime.fireTrigger(uid, { document: false });
@@ -46,7 +47,9 @@ describe('a scheduled trigger whose spreadsheet is gone', () => {
     await stack.advanceClocks(HOUR);
     const last = await fire();
     expect(last.message).toContain('it removed its trigger');
-    expect(last.logs.join('\n')).toMatch(new RegExp(`trigger ${uid} removed: spreadsheet \\S+ could not be opened in 3 runs over 2 h`));
+    expect(last.logs.join('\n')).toMatch(
+      new RegExp(`trigger ${uid} removed: spreadsheet \\S+ could not be opened in 3 runs over 2 h`),
+    );
     expect(exists()).toBe(false);
     expect(registered()).toBe(false);
     expect(stack.runtime.properties.user.get('ma.scheduleOpenFailures')).toBeNull();

@@ -31,11 +31,13 @@ describe('the 21st scheduled spreadsheet', () => {
     await stack?.close();
   });
 
-  it('is refused with the limit, the user\'s scheduled spreadsheets by name and id, and the step to take', async () => {
+  it("is refused with the limit, the user's scheduled spreadsheets by name and id, and the step to take", async () => {
     const r = await stack.runtime.run('setSchedule', [{ mode: 'hourly' }]);
     expect(r.ok).toBe(false);
     const message = r.error?.message ?? '';
-    expect(message).toContain('Google allows each Google account 20 automatic schedules for this add-on, and yours has 20.');
+    expect(message).toContain(
+      'Google allows each Google account 20 automatic schedules for this add-on, and yours has 20.',
+    );
     for (const [i, id] of scheduled.entries()) expect(message).toContain(`"Store ${i + 1}" (${id})`);
     expect(message).toContain('set Sync automatically to Off; then turn it on here again.');
     expect(message).not.toContain('too many triggers');
@@ -50,7 +52,8 @@ describe('the 21st scheduled spreadsheet', () => {
     const r = await stack.runtime.run('setSchedule', [{ mode: 'hourly' }]);
     expect(r.ok).toBe(false);
     const message = r.error?.message ?? '';
-    for (const id of gone) expect(message).toContain(`${id}: gone (deleted, or no longer shared with you): its schedule was removed now`);
+    for (const id of gone)
+      expect(message).toContain(`${id}: gone (deleted, or no longer shared with you): its schedule was removed now`);
     expect(message).toContain('That made room: choose the schedule again.');
     expect(stack.runtime.triggers.map((t) => t.documentId).filter((id) => gone.has(id))).toEqual([]);
     expect(stack.runtime.triggers).toHaveLength(18);

@@ -28,12 +28,16 @@ async function sidebarAs(user: string): Promise<SidebarState> {
 }
 
 function scheduleTriggers(user?: string) {
-  return stack.runtime.triggers.filter((t) => t.handlerFunction === 'onScheduledSync' && (user === undefined || t.userEmail === user));
+  return stack.runtime.triggers.filter(
+    (t) => t.handlerFunction === 'onScheduledSync' && (user === undefined || t.userEmail === user),
+  );
 }
 
 /** Net profit over the period as the emulator's truth has it: the sum of its daily rows. */
 async function truthNetProfit(start: string, end: string): Promise<{ value: number; days: number }> {
-  const days = ((await stack.truth(`daily?start_date=${start}&end_date=${end}`)) as { data: Array<Record<string, unknown>> }).data;
+  const days = (
+    (await stack.truth(`daily?start_date=${start}&end_date=${end}`)) as { data: Array<Record<string, unknown>> }
+  ).data;
   return { value: days.reduce((sum, d) => sum + Number(d['net_profit']), 0), days: days.length };
 }
 
@@ -56,19 +60,21 @@ afterAll(async () => {
 });
 
 describe('where the connection lives', () => {
-  it('the refresh token is with A (A\'s user properties), the document holds only an access token', () => {
+  it("the refresh token is with A (A's user properties), the document holds only an access token", () => {
     const token = connectionToken<{ refresh_token?: string; access_token?: string }>(stack.runtime);
     expect(typeof token?.refresh_token).toBe('string');
     const shared = sharedAccessToken(stack.runtime);
     expect(shared?.access_token).toBe(token?.access_token);
     const documentText = JSON.stringify(stack.runtime.properties.document.all());
     expect(documentText).not.toContain(token!.refresh_token!);
-    expect(stack.runtime.properties.users[B]?.get(`oauth2.merchant-analytics.${stack.runtime.workbook.id}`) ?? null).toBeNull();
+    expect(
+      stack.runtime.properties.users[B]?.get(`oauth2.merchant-analytics.${stack.runtime.workbook.id}`) ?? null,
+    ).toBeNull();
   });
 });
 
-describe('A\'s trigger fired without the document', () => {
-  it('syncs into the spreadsheet it recorded, through A\'s own token and A\'s copy of the state', async () => {
+describe("A's trigger fired without the document", () => {
+  it("syncs into the spreadsheet it recorded, through A's own token and A's copy of the state", async () => {
     const [trigger] = scheduleTriggers(A);
     expect(trigger).toBeDefined();
     let done = false;
@@ -89,7 +95,7 @@ describe('A\'s trigger fired without the document', () => {
     expect(stack.runtime.properties.user.get(`d:${stack.runtime.workbook.id}#written`)).toContain('ma.sync.orders');
   });
 
-  it('A\'s next execution with the document adopts what they wrote (the sidebar shows the runs)', async () => {
+  it("A's next execution with the document adopts what they wrote (the sidebar shows the runs)", async () => {
     const copy = stack.runtime.properties.user.get(`d:${stack.runtime.workbook.id}:ma.sync.orders`);
     const state = await sidebarAs(A);
     expect(stack.runtime.properties.document.get('ma.sync.orders')).toBe(copy);
@@ -98,20 +104,27 @@ describe('A\'s trigger fired without the document', () => {
   });
 });
 
-describe('what each kind of execution found (menu: Check the add-on\'s environment)', () => {
-  it('the first scheduled run\'s findings are kept for the menu, not in the Sync log; the menu shows every kind', async () => {
+describe("what each kind of execution found (menu: Check the add-on's environment)", () => {
+  it("the first scheduled run's findings are kept for the menu, not in the Sync log; the menu shows every kind", async () => {
     const log = stack.runtime.workbook.sheetByName('Sync log');
     expect(log).toBeTruthy();
     const text = JSON.stringify(stack.runtime.exportJson().sheets);
-    const line = 'This scheduled run found: document properties NO, active spreadsheet NO, document lock NO, Intl time zones yes, OAuth2 library (v43) yes.';
+    const line =
+      'This scheduled run found: document properties NO, active spreadsheet NO, document lock NO, Intl time zones yes, OAuth2 library (v43) yes.';
     // Issue 24 item 11: diagnostics, not the user's log (it was written there once before).
     expect(text.split(line).length - 1).toBe(0);
     const shown = await stack.runtime.run('showEnvironmentCheck', [], { user: A });
     expect(shown.ok, shown.error?.message).toBe(true);
     const report = stack.runtime.ui.alerts.at(-1)!.prompt;
-    expect(report).toMatch(/^Sidebar \([^)]+\): document properties yes, active spreadsheet yes, document lock yes, Intl time zones yes, OAuth2 library \(v43\) yes\./m);
-    expect(report).toMatch(/^Scheduled run \([^)]+\): document properties NO, active spreadsheet NO, document lock NO/m);
-    expect(report).toMatch(/^Connect \(the OAuth callback\) \([^)]+\): document properties NO, active spreadsheet NO, document lock NO/m);
+    expect(report).toMatch(
+      /^Sidebar \([^)]+\): document properties yes, active spreadsheet yes, document lock yes, Intl time zones yes, OAuth2 library \(v43\) yes\./m,
+    );
+    expect(report).toMatch(
+      /^Scheduled run \([^)]+\): document properties NO, active spreadsheet NO, document lock NO/m,
+    );
+    expect(report).toMatch(
+      /^Connect \(the OAuth callback\) \([^)]+\): document properties NO, active spreadsheet NO, document lock NO/m,
+    );
     expect(report).toMatch(/^Formula \(custom function\): not seen yet/m);
   });
 });
@@ -127,7 +140,7 @@ describe('user B, another editor', () => {
     expect(scheduleTriggers(B)).toHaveLength(0);
   });
 
-  it('cannot change or turn off A\'s schedule; A\'s trigger stays', async () => {
+  it("cannot change or turn off A's schedule; A's trigger stays", async () => {
     const off = await stack.runtime.run('setSchedule', [{ mode: 'off' }], { user: B });
     expect(off.ok).toBe(false);
     expect(off.error?.message).toBe(`The automatic sync was set by ${A}: only they can change it or turn it off.`);
@@ -137,16 +150,19 @@ describe('user B, another editor', () => {
     expect(scheduleTriggers(B)).toHaveLength(0);
   });
 
-  it('B\'s formulas read the document\'s access token: the figure equals the truth', async () => {
+  it("B's formulas read the document's access token: the figure equals the truth", async () => {
     const { start, end } = await lastMonth();
-    const net = await stack.runtime.run('PROFIT_SUMMARY', [start, end, 'net_profit'], { authMode: 'CUSTOM_FUNCTION', user: B });
+    const net = await stack.runtime.run('PROFIT_SUMMARY', [start, end, 'net_profit'], {
+      authMode: 'CUSTOM_FUNCTION',
+      user: B,
+    });
     expect(net.ok, net.error?.message).toBe(true);
     const value = Number((net.value as unknown[][])[0]![0]);
     const truth = await truthNetProfit(start, end);
     expect(Math.abs(value - truth.value)).toBeLessThan(0.01 * truth.days + 1e-9);
   });
 
-  it('once that access token has run out, B is told whose connection it is and never spends A\'s refresh token', async () => {
+  it("once that access token has run out, B is told whose connection it is and never spends A's refresh token", async () => {
     await stack.advanceClocks(2 * HOUR_MS);
     const before = await tokenRequestStats(stack.control);
     const check = await stack.runtime.run('checkApiConnection', ['trigger'], { user: B });
@@ -161,7 +177,7 @@ describe('user B, another editor', () => {
     expect((await tokenRequestStats(stack.control)).total).toBe(before.total);
   });
 
-  it('A\'s sidebar renews it (with the document): B\'s checks work again', async () => {
+  it("A's sidebar renews it (with the document): B's checks work again", async () => {
     await sidebarAs(A);
     const check = await stack.runtime.run('checkApiConnection', ['trigger'], { user: B });
     expect(check.value).toMatchObject({ ok: true });
@@ -169,8 +185,11 @@ describe('user B, another editor', () => {
 });
 
 describe('B connects with their own account', () => {
-  it('the connection becomes B\'s; A\'s schedule pauses and comes back as B\'s trigger; A\'s trigger removes itself', async () => {
-    const result = await stack.connect({ googleUser: B, storeId: stack.runtime.properties.document.get('ma.storeTag') ?? undefined });
+  it("the connection becomes B's; A's schedule pauses and comes back as B's trigger; A's trigger removes itself", async () => {
+    const result = await stack.connect({
+      googleUser: B,
+      storeId: stack.runtime.properties.document.get('ma.storeTag') ?? undefined,
+    });
     expect(result.outcome).toBe('connected');
     const state = result.sidebar as SidebarState;
     expect(state.connection).toMatchObject({ state: 'connected', connectedBy: B, yours: true });
@@ -188,13 +207,13 @@ describe('B connects with their own account', () => {
     expect(scheduleTriggers(B)).toHaveLength(1);
   });
 
-  it('A now sees B\'s connection and schedule', async () => {
+  it("A now sees B's connection and schedule", async () => {
     const state = await sidebarAs(A);
     expect(state.connection).toMatchObject({ connectedBy: B, yours: false });
     expect(state.schedule).toMatchObject({ owner: B, yours: false });
   });
 
-  it('no token value appears in the sheets, the document\'s texts other than its access token, or any page', async () => {
+  it("no token value appears in the sheets, the document's texts other than its access token, or any page", async () => {
     const issued = await issuedTokenValues(stack.control);
     const sheets = JSON.stringify(stack.runtime.exportJson().sheets);
     expect(leakedTokens(sheets, issued)).toEqual([]);
@@ -204,7 +223,7 @@ describe('B connects with their own account', () => {
   });
 });
 
-describe('another editor\'s sidebar pauses A\'s schedule (the connection was lost)', () => {
+describe("another editor's sidebar pauses A's schedule (the connection was lost)", () => {
   let own: Stack;
 
   beforeAll(async () => {
@@ -216,7 +235,7 @@ describe('another editor\'s sidebar pauses A\'s schedule (the connection was los
     await own?.close();
   });
 
-  it('A\'s trigger, fired without the document, reads the spreadsheet\'s marker and removes itself', async () => {
+  it("A's trigger, fired without the document, reads the spreadsheet's marker and removes itself", async () => {
     await own.control('grants/revoke', {});
     await own.advanceClocks(2 * 60_000);
     const seen = await own.runtime.run('getSidebarState', [], { authMode: 'FULL', user: B });

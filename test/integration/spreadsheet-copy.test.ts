@@ -48,7 +48,11 @@ describe('a copy of a connected spreadsheet (File → Make a copy carrying docum
   /** A's copy of the original's state, for its documentless scheduled runs (platform/owner-copy.ts). */
   let ownerCopy: Record<string, string>;
   const ownerCopyOfOriginal = (): Record<string, string> =>
-    Object.fromEntries(Object.entries(stack.runtime.properties.user.all()).filter(([key]) => key.startsWith(`d:${stack.runtime.workbook.id}:`)));
+    Object.fromEntries(
+      Object.entries(stack.runtime.properties.user.all()).filter(([key]) =>
+        key.startsWith(`d:${stack.runtime.workbook.id}:`),
+      ),
+    );
 
   beforeAll(async () => {
     stack = await startStack({ orders: 40, seed: 31 });
@@ -71,14 +75,18 @@ describe('a copy of a connected spreadsheet (File → Make a copy carrying docum
     expect(copy.workbook.sheetByName('Orders')).toBeTruthy();
     const before = await addOnRequests(stack);
     const { start, end } = await lastMonth(stack);
-    const r = await stack.runtime.run('PROFIT_SUMMARY', [start, end, 'net_profit'], { authMode: 'CUSTOM_FUNCTION', user: B, spreadsheetId: copyId });
+    const r = await stack.runtime.run('PROFIT_SUMMARY', [start, end, 'net_profit'], {
+      authMode: 'CUSTOM_FUNCTION',
+      user: B,
+      spreadsheetId: copyId,
+    });
     expect(r.ok).toBe(false);
     expect(r.error?.message).toContain(COPY_MESSAGE);
     expect(r.counts.requests).toEqual([]);
     expect(await addOnRequests(stack)).toBe(before);
   });
 
-  it('the copier\'s sidebar says it is a copy; the copied record and token are deleted from the copy', async () => {
+  it("the copier's sidebar says it is a copy; the copied record and token are deleted from the copy", async () => {
     const before = await addOnRequests(stack);
     const r = await stack.runtime.run('getSidebarState', [], { user: B, spreadsheetId: copyId });
     expect(r.ok, r.error?.message).toBe(true);
@@ -110,7 +118,7 @@ describe('a copy of a connected spreadsheet (File → Make a copy carrying docum
     expect(await addOnRequests(stack)).toBe(before);
   });
 
-  it('the original is not disturbed: its record, token, schedule, A\'s trigger and state copy stay, and it keeps syncing to the truth', async () => {
+  it("the original is not disturbed: its record, token, schedule, A's trigger and state copy stay, and it keeps syncing to the truth", async () => {
     // The copy has no schedule of its own (the record it carried names the original's trigger);
     // A turning it off there must not drop A's state copy of the original.
     const inCopy = await stack.runtime.run('getSidebarState', [], { user: A, spreadsheetId: copyId });
@@ -120,7 +128,9 @@ describe('a copy of a connected spreadsheet (File → Make a copy carrying docum
     expect(Object.keys(ownerCopy)).toContain(`d:${stack.runtime.workbook.id}:ma.sync.orders`);
     expect(ownerCopyOfOriginal()).toEqual(ownerCopy);
     expect(stack.runtime.triggers.map((t) => t.uid)).toEqual([triggerUid]);
-    expect(stack.runtime.properties.user.get('ma.scheduleTriggers')).toBe(JSON.stringify({ [triggerUid]: stack.runtime.workbook.id }));
+    expect(stack.runtime.properties.user.get('ma.scheduleTriggers')).toBe(
+      JSON.stringify({ [triggerUid]: stack.runtime.workbook.id }),
+    );
     const original = (await stack.runtime.run('getSidebarState', [], { user: B })).value as SidebarState;
     expect(original.connection).toMatchObject({ state: 'connected', connectedBy: A });
     expect(original.schedule).toMatchObject({ mode: 'hourly', owner: A });
@@ -132,7 +142,10 @@ describe('a copy of a connected spreadsheet (File → Make a copy carrying docum
     await syncUntilCaughtUp(stack);
     expect(await compareWithTruth(stack)).toEqual({ mismatches: [], missing: [], unexpected: [], duplicates: [] });
     const { start, end } = await lastMonth(stack);
-    const formula = await stack.runtime.run('PROFIT_SUMMARY', [start, end, 'net_profit'], { authMode: 'CUSTOM_FUNCTION', user: B });
+    const formula = await stack.runtime.run('PROFIT_SUMMARY', [start, end, 'net_profit'], {
+      authMode: 'CUSTOM_FUNCTION',
+      user: B,
+    });
     expect(formula.ok, formula.error?.message).toBe(true);
   });
 });
@@ -154,7 +167,11 @@ describe('a connection recorded by the previous version (no spreadsheet id)', ()
     const copyId = stack.runtime.makeCopy(B);
     const before = await addOnRequests(stack);
     const { start, end } = await lastMonth(stack);
-    const formula = await stack.runtime.run('PROFIT_SUMMARY', [start, end, 'net_profit'], { authMode: 'CUSTOM_FUNCTION', user: B, spreadsheetId: copyId });
+    const formula = await stack.runtime.run('PROFIT_SUMMARY', [start, end, 'net_profit'], {
+      authMode: 'CUSTOM_FUNCTION',
+      user: B,
+      spreadsheetId: copyId,
+    });
     expect(formula.ok).toBe(false);
     const check = await stack.runtime.run('checkApiConnection', ['trigger'], { user: B, spreadsheetId: copyId });
     expect(check.ok).toBe(false);
@@ -163,7 +180,10 @@ describe('a connection recorded by the previous version (no spreadsheet id)', ()
 
   it('a token an older version kept whole in the document is never adopted in a copy: deleted, nothing sent', async () => {
     // The oldest format: the library's whole token (refresh token included) in document properties.
-    stack.runtime.properties.document.set('oauth2.merchant-analytics', JSON.stringify(connectionToken(stack.runtime, A)));
+    stack.runtime.properties.document.set(
+      'oauth2.merchant-analytics',
+      JSON.stringify(connectionToken(stack.runtime, A)),
+    );
     const copyId = stack.runtime.makeCopy(B);
     const copied = stack.runtime.copyOf(copyId).properties;
     expect(copied.get('oauth2.merchant-analytics')).not.toBeNull();
@@ -173,21 +193,33 @@ describe('a connection recorded by the previous version (no spreadsheet id)', ()
     expect(copied.get('oauth2.merchant-analytics')).toBeNull();
     expect(stack.runtime.properties.users[B]?.get(`oauth2.merchant-analytics.${copyId}`) ?? null).toBeNull();
     const { start, end } = await lastMonth(stack);
-    const formula = await stack.runtime.run('PROFIT_SUMMARY', [start, end, 'net_profit'], { authMode: 'CUSTOM_FUNCTION', user: B, spreadsheetId: copyId });
+    const formula = await stack.runtime.run('PROFIT_SUMMARY', [start, end, 'net_profit'], {
+      authMode: 'CUSTOM_FUNCTION',
+      user: B,
+      spreadsheetId: copyId,
+    });
     expect(formula.ok).toBe(false);
     expect(await addOnRequests(stack)).toBe(before);
   });
 
-  it('keeps working where it was written: A\'s next execution binds it to this spreadsheet, then other editors read through it', async () => {
+  it("keeps working where it was written: A's next execution binds it to this spreadsheet, then other editors read through it", async () => {
     const r = await stack.runtime.run('getSidebarState', [], { user: A });
     expect((r.value as SidebarState).connection).toMatchObject({ state: 'connected', connectedBy: A });
     const id = stack.runtime.workbook.id;
-    expect(JSON.parse(stack.runtime.properties.document.get('ma.connection')!)).toMatchObject({ spreadsheetId: id, connectedBy: A });
+    expect(JSON.parse(stack.runtime.properties.document.get('ma.connection')!)).toMatchObject({
+      spreadsheetId: id,
+      connectedBy: A,
+    });
     expect(sharedAccessToken(stack.runtime)).toMatchObject({ spreadsheetId: id });
     const { start, end } = await lastMonth(stack);
-    const formula = await stack.runtime.run('PROFIT_SUMMARY', [start, end, 'net_profit'], { authMode: 'CUSTOM_FUNCTION', user: B });
+    const formula = await stack.runtime.run('PROFIT_SUMMARY', [start, end, 'net_profit'], {
+      authMode: 'CUSTOM_FUNCTION',
+      user: B,
+    });
     expect(formula.ok, formula.error?.message).toBe(true);
-    const days = ((await stack.truth(`daily?start_date=${start}&end_date=${end}`)) as { data: Array<Record<string, unknown>> }).data;
+    const days = (
+      (await stack.truth(`daily?start_date=${start}&end_date=${end}`)) as { data: Array<Record<string, unknown>> }
+    ).data;
     const truth = days.reduce((sum, d) => sum + Number(d['net_profit']), 0);
     expect(Math.abs(Number((formula.value as unknown[][])[0]![0]) - truth)).toBeLessThan(0.01 * days.length + 1e-9);
   });

@@ -36,7 +36,9 @@ async function syncRuns(stack: Stack, max = 10): Promise<ExecutionResult[]> {
 }
 
 function orderRequestUrls(runs: ExecutionResult[]): URL[] {
-  return runs.flatMap((r) => r.counts.requests.map((q) => new URL(q.url)).filter((u) => u.pathname === '/api/v1/orders'));
+  return runs.flatMap((r) =>
+    r.counts.requests.map((q) => new URL(q.url)).filter((u) => u.pathname === '/api/v1/orders'),
+  );
 }
 
 async function truthOrders(stack: Stack): Promise<{ orders: TruthOrder[]; timeZone: string }> {
@@ -45,7 +47,8 @@ async function truthOrders(stack: Stack): Promise<{ orders: TruthOrder[]; timeZo
   return { orders, timeZone: store.store.timezone };
 }
 
-const placedDay = (o: TruthOrder, timeZone: string): string => new Date(o.created_at).toLocaleDateString('en-CA', { timeZone });
+const placedDay = (o: TruthOrder, timeZone: string): string =>
+  new Date(o.created_at).toLocaleDateString('en-CA', { timeZone });
 
 function sheetOrderIds(stack: Stack): string[] {
   const [header, ...rows] = sheetTable(stack, 'Orders');

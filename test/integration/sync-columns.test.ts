@@ -47,8 +47,14 @@ describe('Essentials', () => {
   it('syncs exactly the Essentials columns, equal to the truth', async () => {
     // One order in another currency than the store's: its amounts keep it, in the columns filled later too.
     const store = String((((await stack.truth('store')) as Json).store as Json).currency);
-    const target = (await truthOrders()).find((o) => !o.canceled_at && Number((o.economics as Json).shipping_revenue) > 0)!;
-    foreign = ((await stack.control(`orders/${String(target.id)}/patch`, { currency: store === 'EUR' ? 'GBP' : 'EUR' })) as { data: Json }).data;
+    const target = (await truthOrders()).find(
+      (o) => !o.canceled_at && Number((o.economics as Json).shipping_revenue) > 0,
+    )!;
+    foreign = (
+      (await stack.control(`orders/${String(target.id)}/patch`, { currency: store === 'EUR' ? 'GBP' : 'EUR' })) as {
+        data: Json;
+      }
+    ).data;
     await setColumns({ Orders: { preset: 'essentials' }, 'Line items': { preset: 'essentials' } });
     await syncUntilCaughtUp(stack);
     expect(sheetTable(stack, 'Orders')[0]).toEqual(ESSENTIAL_ORDERS);
@@ -56,10 +62,17 @@ describe('Essentials', () => {
     expect(sheet('Orders').maxColumns).toBe(ESSENTIAL_ORDERS.length);
     expect(await compareWithTruth(stack)).toEqual(EXACT);
     // The backfill check estimated by the chosen width: the first page's orders (oldest change first) and their line items.
-    const firstPage = (await truthOrders()).sort((a, b) => Date.parse(String(a.updated_at)) - Date.parse(String(b.updated_at))).slice(0, 250);
+    const firstPage = (await truthOrders())
+      .sort((a, b) => Date.parse(String(a.updated_at)) - Date.parse(String(b.updated_at)))
+      .slice(0, 250);
     const perOrder = firstPage.reduce((n, o) => n + ((o.line_items as unknown[]) ?? []).length, 0) / firstPage.length;
-    const capacity = JSON.parse(stack.runtime.properties.document.get('ma.sync.capacity') ?? '{}') as { estimate?: { cellsPerOrder: number } };
-    expect(capacity.estimate?.cellsPerOrder).toBeCloseTo(ESSENTIAL_ORDERS.length + perOrder * ESSENTIAL_LINES.length, 0);
+    const capacity = JSON.parse(stack.runtime.properties.document.get('ma.sync.capacity') ?? '{}') as {
+      estimate?: { cellsPerOrder: number };
+    };
+    expect(capacity.estimate?.cellsPerOrder).toBeCloseTo(
+      ESSENTIAL_ORDERS.length + perOrder * ESSENTIAL_LINES.length,
+      0,
+    );
   });
 
   it('fits at least twice as many orders in 10 M cells as All, by the line items per order synced', async () => {
@@ -71,8 +84,11 @@ describe('Essentials', () => {
     // The truth's own ratio, and the catalog's widths as the sheets of an All choice would hold them.
     expect(fit!.lineItemsPerOrder).toBeCloseTo(lines / orders.length, 1);
     const per = lines / orders.length;
-    const expected = (orderColumns: number, lineColumns: number): number => 10_000_000 / (orderColumns + per * lineColumns);
-    expect(Math.abs(fit!.essentials / expected(ESSENTIAL_ORDERS.length, ESSENTIAL_LINES.length) - 1)).toBeLessThan(0.001);
+    const expected = (orderColumns: number, lineColumns: number): number =>
+      10_000_000 / (orderColumns + per * lineColumns);
+    expect(Math.abs(fit!.essentials / expected(ESSENTIAL_ORDERS.length, ESSENTIAL_LINES.length) - 1)).toBeLessThan(
+      0.001,
+    );
     expect(Math.abs(fit!.all / expected(ALL_ORDER_COLUMNS, ALL_LINE_COLUMNS) - 1)).toBeLessThan(0.001);
     expect(fit!.essentials).toBeGreaterThanOrEqual(2 * fit!.all);
     expect(fit!.chosen).toBe(fit!.essentials);
@@ -80,7 +96,9 @@ describe('Essentials', () => {
 
   it('refuses a column the table does not have, and changes nothing', async () => {
     const before = stack.runtime.properties.document.get('ma.sync.columns');
-    const run = await stack.runtime.run('setColumns', [{ Orders: { preset: 'custom', columns: ['net_profit', '=HYPERLINK("x")'] } }]);
+    const run = await stack.runtime.run('setColumns', [
+      { Orders: { preset: 'custom', columns: ['net_profit', '=HYPERLINK("x")'] } },
+    ]);
     expect(run.ok).toBe(false);
     expect(String(run.error?.message)).toContain('Orders has no column');
     expect(stack.runtime.properties.document.get('ma.sync.columns')).toBe(before);
@@ -92,7 +110,7 @@ describe('a column chosen later', () => {
   let ordersBefore = 0;
   let savedBeforeRun = '';
 
-  it('is added right of the user\'s own column, and new orders are synced in the same run', async () => {
+  it("is added right of the user's own column, and new orders are synced in the same run", async () => {
     const orders = sheet('Orders');
     userColumn = ESSENTIAL_ORDERS.length + 1;
     orders.insertColumns(ESSENTIAL_ORDERS.length, 1);
@@ -157,13 +175,16 @@ describe('a column removed', () => {
     // Issue 21 item 8 changed this deliberately: the value it had is cleared, not kept.
     expect(before).not.toBe('');
     expect(sheet('Orders').value(row, campaign) ?? '').toBe('');
-    const retired = header.slice(userColumn(header)).map(String).filter((h) => ESSENTIAL_ORDERS.indexOf(h) < 0);
+    const retired = header
+      .slice(userColumn(header))
+      .map(String)
+      .filter((h) => ESSENTIAL_ORDERS.indexOf(h) < 0);
     expect(await compareWithTruth(stack, { userColumns: ['my note', ...retired] })).toEqual(EXACT);
   });
 });
 
 describe('the Columns card after Apply and a sync (issue 24 item 7)', () => {
-  it('shows the current choice\'s figures, and apart from them what the columns no longer synced still take', async () => {
+  it("shows the current choice's figures, and apart from them what the columns no longer synced still take", async () => {
     await setColumns({ Orders: { preset: 'essentials' }, 'Line items': { preset: 'essentials' } });
     await syncUntilCaughtUp(stack);
     const state = (await stack.runtime.run('getSidebarState', [])).value as SidebarState;
@@ -177,7 +198,10 @@ describe('the Columns card after Apply and a sync (issue 24 item 7)', () => {
     // The sheets: every column they hold (read from the sheets themselves), the retired ones by their note.
     const ordersHeader = sheetTable(stack, 'Orders')[0].map(String);
     const linesHeader = sheetTable(stack, 'Line items')[0].map(String);
-    const notes = [...ordersHeader.map((_, i) => sheet('Orders').note(1, i + 1)), ...linesHeader.map((_, i) => sheet('Line items').note(1, i + 1))];
+    const notes = [
+      ...ordersHeader.map((_, i) => sheet('Orders').note(1, i + 1)),
+      ...linesHeader.map((_, i) => sheet('Line items').note(1, i + 1)),
+    ];
     const notSynced = notes.filter((note) => String(note ?? '').includes('No longer synced')).length;
     expect(notSynced).toBeGreaterThan(0);
     expect(fit.notSyncedColumns).toBe(notSynced);

@@ -64,7 +64,9 @@ describe('demo --state DIR without --api: the next scheduled run of the same spr
   });
 
   it('leaves every order once in workbook.json, exactly as many as the emulator holds', () => {
-    const workbook = JSON.parse(fs.readFileSync(path.join(outDir, 'workbook.json'), 'utf8')) as { sheets: Record<string, unknown[][]> };
+    const workbook = JSON.parse(fs.readFileSync(path.join(outDir, 'workbook.json'), 'utf8')) as {
+      sheets: Record<string, unknown[][]>;
+    };
     const [header, ...rows] = workbook.sheets.Orders;
     const ids = rows.map((r) => String(r[header.indexOf('id')]));
     expect(new Set(ids).size).toBe(ids.length);

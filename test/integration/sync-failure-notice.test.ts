@@ -69,9 +69,14 @@ describe('failure e-mails for scheduled runs', () => {
     expect(stack.runtime.mail).toHaveLength(3);
     expect(stack.runtime.mail[2].body).toMatch(/Reconnect/);
     const issued = (await stack.control('issued-tokens')) as { access_tokens?: string[]; refresh_tokens?: string[] };
-    const secrets = [...(issued.access_tokens ?? []), ...(issued.refresh_tokens ?? []), String(stack.runtime.properties.script.get('MA_CLIENT_SECRET'))];
+    const secrets = [
+      ...(issued.access_tokens ?? []),
+      ...(issued.refresh_tokens ?? []),
+      String(stack.runtime.properties.script.get('MA_CLIENT_SECRET')),
+    ];
     expect(secrets.length).toBeGreaterThan(2);
-    for (const m of stack.runtime.mail) for (const secret of secrets) expect(`${m.subject}\n${m.body}`).not.toContain(secret);
+    for (const m of stack.runtime.mail)
+      for (const secret of secrets) expect(`${m.subject}\n${m.body}`).not.toContain(secret);
   }, 120_000);
 
   it('opting out stops them', async () => {

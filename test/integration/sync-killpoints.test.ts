@@ -6,7 +6,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
-import { compareWithTruth, scheduledRun, SCHEDULED_RUNS, sheetTable, syncUntilCaughtUp, type ScheduledRuns } from './sync-support';
+import {
+  compareWithTruth,
+  scheduledRun,
+  SCHEDULED_RUNS,
+  sheetTable,
+  syncUntilCaughtUp,
+  type ScheduledRuns,
+} from './sync-support';
 
 type Json = Record<string, unknown>;
 let stack: Stack;
@@ -29,7 +36,15 @@ async function killedRun(atServiceCall: number): Promise<void> {
 
 async function changeSomething(round: number): Promise<void> {
   const orders = ((await stack.truth('orders')) as { data: Json[] }).data;
-  const kinds = ['cost_correction', 'late_fulfillment', 'ad_spend', 'attribution', 'refund', 'partial_refund', 'cancel'];
+  const kinds = [
+    'cost_correction',
+    'late_fulfillment',
+    'ad_spend',
+    'attribution',
+    'refund',
+    'partial_refund',
+    'cancel',
+  ];
   for (let i = 0; i < kinds.length; i++) {
     const order = orders[Math.floor(random() * orders.length)];
     try {
@@ -69,12 +84,15 @@ describe.each(SCHEDULED_RUNS)('scheduled runs: %s', (runs) => {
   });
 
   describe('kill points during incremental runs', () => {
-    it.each([1, 2, 3])('round %i: changes, three killed executions, then a full run: equal to the truth', async (round) => {
-      await changeSomething(round);
-      for (let k = 0; k < 3; k++) await killedRun(1 + Math.floor(random() * 120));
-      await syncUntilCaughtUp(stack, 20, 'onScheduledSync', mode);
-      expectExact(await compareWithTruth(stack));
-    });
+    it.each([1, 2, 3])(
+      'round %i: changes, three killed executions, then a full run: equal to the truth',
+      async (round) => {
+        await changeSomething(round);
+        for (let k = 0; k < 3; k++) await killedRun(1 + Math.floor(random() * 120));
+        await syncUntilCaughtUp(stack, 20, 'onScheduledSync', mode);
+        expectExact(await compareWithTruth(stack));
+      },
+    );
 
     it('no Sync log row is left "running"; interrupted runs are marked', () => {
       const [headers, ...rows] = sheetTable(stack, 'Sync log');

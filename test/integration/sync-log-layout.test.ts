@@ -9,7 +9,20 @@ import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
 import { sheetTable } from './sync-support';
 
-const OLD_HEADER = ['started_at', 'ended_at', 'job', 'pages', 'inserted', 'updated', 'cancelled', 'gone', 'requests', 'rate_limit_waits', 'outcome', 'message'];
+const OLD_HEADER = [
+  'started_at',
+  'ended_at',
+  'job',
+  'pages',
+  'inserted',
+  'updated',
+  'cancelled',
+  'gone',
+  'requests',
+  'rate_limit_waits',
+  'outcome',
+  'message',
+];
 let stack: Stack;
 
 beforeAll(async () => {
@@ -18,7 +31,9 @@ beforeAll(async () => {
   const workbook = stack.runtime.workbook as unknown as Workbook;
   const log = workbook.insertSheet('Sync log') as unknown as SheetModel;
   OLD_HEADER.forEach((header, i) => log.write(1, i + 1, { value: header }));
-  ['2026-01-01T00:00:00Z', '', 'orders', 3, 120, 4, 0, 0, 9, 0, 'ok', 'Orders are up to date.'].forEach((value, i) => log.write(2, i + 1, { value }));
+  ['2026-01-01T00:00:00Z', '', 'orders', 3, 120, 4, 0, 0, 9, 0, 'ok', 'Orders are up to date.'].forEach((value, i) =>
+    log.write(2, i + 1, { value }),
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -36,7 +51,16 @@ describe('a Sync log with an older layout', () => {
     expect(old[0]).toEqual(OLD_HEADER);
     expect(old[1][OLD_HEADER.indexOf('inserted')]).toBe(120);
     const [header, ...rows] = sheetTable(stack, 'Sync log');
-    expect(header.slice(3, 11)).toEqual(['orders_added', 'orders_updated', 'orders_cancelled', 'orders_gone', 'line_items', 'products', 'variants', 'pnl_days']);
+    expect(header.slice(3, 11)).toEqual([
+      'orders_added',
+      'orders_updated',
+      'orders_cancelled',
+      'orders_gone',
+      'line_items',
+      'products',
+      'variants',
+      'pnl_days',
+    ]);
     expect(rows).toHaveLength(1);
     expect(rows[0][header.indexOf('orders_added')]).toBe(40);
   });

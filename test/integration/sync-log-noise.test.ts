@@ -31,10 +31,13 @@ describe('the first scheduled run', () => {
     expect(run.ok, run.error?.message).toBe(true);
     const rows = logRows();
     expect(rows.length).toBeGreaterThan(0);
-    for (const row of rows) expect(String(row.message)).not.toMatch(/scheduled run found|document properties|OAuth2 library/);
+    for (const row of rows)
+      expect(String(row.message)).not.toMatch(/scheduled run found|document properties|OAuth2 library/);
     const shown = await stack.runtime.run('showEnvironmentCheck', []);
     expect(shown.ok, shown.error?.message).toBe(true);
-    expect(stack.runtime.ui.alerts.at(-1)!.prompt).toMatch(/^Scheduled run \([^)]+\): document properties yes, active spreadsheet yes, document lock yes/m);
+    expect(stack.runtime.ui.alerts.at(-1)!.prompt).toMatch(
+      /^Scheduled run \([^)]+\): document properties yes, active spreadsheet yes, document lock yes/m,
+    );
   });
 });
 
@@ -52,7 +55,17 @@ describe('Check again (the on-demand tie-out)', () => {
     expect(row.job).toBe('check');
     expect(row.outcome).toBe('ok');
     expect(row.message).toBe(result);
-    for (const count of ['orders_added', 'orders_updated', 'orders_cancelled', 'orders_gone', 'line_items', 'products', 'variants', 'pnl_days', 'pages']) {
+    for (const count of [
+      'orders_added',
+      'orders_updated',
+      'orders_cancelled',
+      'orders_gone',
+      'line_items',
+      'products',
+      'variants',
+      'pnl_days',
+      'pages',
+    ]) {
       expect([null, undefined, ''], count).toContain(row[count]);
     }
     const state = (await stack.runtime.run('getSidebarState', [])).value as SidebarState;

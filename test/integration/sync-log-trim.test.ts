@@ -14,7 +14,8 @@ import { sheetTable } from './sync-support';
 const OLD_RUNS = 550;
 let stack: Stack;
 
-const logSheet = (): SheetModel => (stack.runtime.workbook as unknown as Workbook).sheets.find((s) => s.name === 'Sync log')!;
+const logSheet = (): SheetModel =>
+  (stack.runtime.workbook as unknown as Workbook).sheets.find((s) => s.name === 'Sync log')!;
 
 beforeAll(async () => {
   stack = await startStack({ orders: 30, seed: 12 });

@@ -29,7 +29,9 @@ describe('Starter plan: 90-day window', () => {
     const from = await windowStart();
     const result = await compareWithTruth(stack, { placedFrom: from });
     expect(result).toEqual({ mismatches: [], missing: [], unexpected: [], duplicates: [] });
-    const days = sheetTable(stack, 'Daily P&L').slice(1).map((r) => String(r[0]));
+    const days = sheetTable(stack, 'Daily P&L')
+      .slice(1)
+      .map((r) => String(r[0]));
     expect(days[0]).toBe(from);
   });
 
@@ -46,7 +48,8 @@ describe('Starter plan: 90-day window', () => {
     const slid = rows.filter((r) => String(r[headers.indexOf('placed_date')]) < from).map((r) => String(r[0]));
     expect(slid.length).toBeGreaterThan(0);
     let done = false;
-    for (let n = 0; n < 5 && !done; n++) done = Boolean(((await stack.runtime.run('reconcileOrdersNow', [])).value as { done?: boolean }).done);
+    for (let n = 0; n < 5 && !done; n++)
+      done = Boolean(((await stack.runtime.run('reconcileOrdersNow', [])).value as { done?: boolean }).done);
     const after = sheetTable(stack, 'Orders');
     const status = new Map(after.slice(1).map((r) => [String(r[0]), r[headers.indexOf('status')]]));
     for (const id of slid) expect(status.get(id)).not.toBe('gone');

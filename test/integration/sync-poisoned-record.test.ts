@@ -80,7 +80,10 @@ function checksRow(period: string): Record<string, unknown> | undefined {
   return row ? Object.fromEntries(headers.map((h, i) => [String(h), row[i]])) : undefined;
 }
 
-async function sidebarState(): Promise<{ skipped?: { orders: Array<{ id: string; day: string | null }> } | null; tieout?: { failedDays: string[] } | null }> {
+async function sidebarState(): Promise<{
+  skipped?: { orders: Array<{ id: string; day: string | null }> } | null;
+  tieout?: { failedDays: string[] } | null;
+}> {
   const r = await stack.runtime.run('getSidebarState', [], { authMode: 'FULL' });
   expect(r.ok, r.error?.message).toBe(true);
   return r.value as never;
@@ -105,7 +108,9 @@ describe('an order nested 20,000 deep where the spec says string', () => {
   it('a scheduled run skips it alone: every other order equals the truth, it is named in the Sync log and the sidebar, its day is ✗', async () => {
     const placed = await placeWithPoisoned(5);
     poisoned = placed.poisoned;
-    day = new Date(String((await truthOrder(poisoned)).created_at)).toLocaleDateString('en-CA', { timeZone: storeZone });
+    day = new Date(String((await truthOrder(poisoned)).created_at)).toLocaleDateString('en-CA', {
+      timeZone: storeZone,
+    });
 
     await syncUntilCaughtUp(stack);
 

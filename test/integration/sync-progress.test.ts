@@ -20,10 +20,14 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const ordersState = () => JSON.parse(stack.runtime.properties.document.get('ma.sync.orders') ?? 'null') as { watermark: string | null; feedFrom?: string | null };
+const ordersState = () =>
+  JSON.parse(stack.runtime.properties.document.get('ma.sync.orders') ?? 'null') as {
+    watermark: string | null;
+    feedFrom?: string | null;
+  };
 
 describe('progress of a first full sync', () => {
-  it('knows where the feed starts from its first page (the truth\'s oldest updated_at), and keeps it while the sync resumes', async () => {
+  it("knows where the feed starts from its first page (the truth's oldest updated_at), and keeps it while the sync resumes", async () => {
     const truth = ((await stack.truth('orders')) as { data: Json[] }).data;
     const oldest = truth.map((o) => String(o.updated_at)).sort((a, b) => Date.parse(a) - Date.parse(b))[0];
     // Pages 1 and 2 come through; the third and every retry of it fail: the first step stops part-way.
@@ -52,7 +56,8 @@ describe('progress of a first full sync', () => {
     expect(progress.done).toBe(true);
     expect(progress.fraction).toBe(1);
     // Ground truth: the runtime's own grid, every sheet's rows × columns.
-    const sheets = (stack.runtime.workbook as unknown as { sheets: Array<{ maxRows: number; maxColumns: number }> }).sheets;
+    const sheets = (stack.runtime.workbook as unknown as { sheets: Array<{ maxRows: number; maxColumns: number }> })
+      .sheets;
     expect(progress.cells?.used).toBe(sheets.reduce((n, s) => n + s.maxRows * s.maxColumns, 0));
   }, 120_000);
 });

@@ -43,7 +43,9 @@ describe('the daily trigger allowance', () => {
     expect(fired.elapsedMs).toBeLessThanOrEqual(70_000);
     // 25,000 orders are 100 pages: the API's 60 requests a minute (spec) pause the run before its own
     // minute is up, or the minute ends it first; either way the log says why and where to finish.
-    expect(lastLogMessage()).toMatch(/^(Scheduled runs stop after about a minute .*|Paused: Merchant Analytics asked for fewer requests a minute\. .*)use Sync now/);
+    expect(lastLogMessage()).toMatch(
+      /^(Scheduled runs stop after about a minute .*|Paused: Merchant Analytics asked for fewer requests a minute\. .*)use Sync now/,
+    );
     expect(fired.counts.quota?.triggerMsLast24h).toBe(fired.elapsedMs);
     expect(stack.runtime.totals.quotaRefusals).toBe(0);
   }, 300_000);
@@ -51,7 +53,10 @@ describe('the daily trigger allowance', () => {
   it('scheduled runs stop at their daily share, note it once in the Sync log, and run again when it frees', async () => {
     // Runs of other spreadsheets of the same user took 4 min 55 s of the share in the last hours.
     const now = stack.runtime.clock.now();
-    stack.runtime.properties.user.set('scheduledRuntime', JSON.stringify({ runs: [[now - 3_600_000, 295_000]], skipNotedAt: null }));
+    stack.runtime.properties.user.set(
+      'scheduledRuntime',
+      JSON.stringify({ runs: [[now - 3_600_000, 295_000]], skipNotedAt: null }),
+    );
     const logRows = sheetTable(stack, 'Sync log').length;
     const skipped = await stack.runtime.fireTrigger(trigger().uid);
     expect(skipped.value).toMatchObject({ done: false, outcome: 'partial' });

@@ -23,7 +23,13 @@ describe.each([
   ['hour', 1800, /hourly request limit/],
 ] as const)('429 %s with Retry-After %i s', (reason, retryAfter, words) => {
   it('pauses until Retry-After (partial, resume time in the spreadsheet zone), then the next run continues to the truth', async () => {
-    await stack.control('faults', { status: 429, reason, retry_after: retryAfter, path_prefix: '/api/v1/orders', count: 1 });
+    await stack.control('faults', {
+      status: 429,
+      reason,
+      retry_after: retryAfter,
+      path_prefix: '/api/v1/orders',
+      count: 1,
+    });
     await stack.control('orders', { count: 50 });
     const askedAt = stack.runtime.clock.now();
     const run = await stack.runtime.run('onScheduledSync', []);

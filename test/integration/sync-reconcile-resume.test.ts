@@ -51,7 +51,9 @@ describe('reconciliation across executions an hour apart', () => {
     expect(runs[0].length).toBeGreaterThan(1);
     for (const run of runs) expect(run[0].has('cursor'), 'an execution never starts from a stored cursor').toBe(false);
     for (const run of runs.slice(1)) {
-      expect(run[0].get('updated_after'), 'a later execution resumes where the pass stopped').not.toBe('1970-01-01T00:00:00Z');
+      expect(run[0].get('updated_after'), 'a later execution resumes where the pass stopped').not.toBe(
+        '1970-01-01T00:00:00Z',
+      );
     }
     const pages = runs.reduce((sum, run) => sum + run.length, 0);
     expect(pages).toBeLessThan(2 * Math.ceil(ORDERS / 250));

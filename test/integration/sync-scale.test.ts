@@ -31,7 +31,9 @@ describe('a 10,000-order sync', () => {
   it('catches up with every order written once', () => {
     expect(executions[executions.length - 1].ok).toBe(true);
     expect((executions[executions.length - 1].value as { outcome: string }).outcome).toBe('ok');
-    const ids = sheetTable(stack, 'Orders').slice(1).map((r) => r[0]);
+    const ids = sheetTable(stack, 'Orders')
+      .slice(1)
+      .map((r) => r[0]);
     expect(ids.length).toBe(ORDERS);
     expect(new Set(ids).size).toBe(ORDERS);
   });
@@ -53,7 +55,11 @@ describe('a 10,000-order sync', () => {
     // one per orders page, plus products, daily pages and the Sync log rows of each execution
     expect(batchUpdates).toBeLessThanOrEqual(pages + 8 * executions.length);
     const flushes = sum((r) => r.counts.byMethod['SpreadsheetApp.flush'] ?? 0);
-    const sheetsApiRequests = sum((r) => Object.entries(r.counts.byMethod).filter(([m]) => m.startsWith('Sheets.')).reduce((n, [, c]) => n + c, 0));
+    const sheetsApiRequests = sum((r) =>
+      Object.entries(r.counts.byMethod)
+        .filter(([m]) => m.startsWith('Sheets.'))
+        .reduce((n, [, c]) => n + c, 0),
+    );
     // a flush only ever precedes a Sheets API request that pending SpreadsheetApp changes would race
     expect(flushes).toBeLessThanOrEqual(sheetsApiRequests);
     // set-up of six sheets is a one-off constant; the rest is a few calls per page

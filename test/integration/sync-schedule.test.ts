@@ -34,12 +34,21 @@ describe('one time-driven trigger per document', () => {
     // The hour is the spreadsheet's (the trigger is pinned to its zone), and the answer names that zone.
     // Issue 24 item 14: it also says when it runs next (the day depends on the runtime's clock, the window does not).
     expect(daily.value).toEqual({
-      mode: 'daily', hour: 7, timeZone: (stack.runtime.workbook as unknown as Workbook).timeZone, note: null, owner: 'user@example.com', yours: true,
-      nextRun: expect.stringMatching(/^Next run: (today|tomorrow) between 07:00 and 08:00\.$|^Next run: today before 08:00\.$/),
+      mode: 'daily',
+      hour: 7,
+      timeZone: (stack.runtime.workbook as unknown as Workbook).timeZone,
+      note: null,
+      owner: 'user@example.com',
+      yours: true,
+      nextRun: expect.stringMatching(
+        /^Next run: (today|tomorrow) between 07:00 and 08:00\.$|^Next run: today before 08:00\.$/,
+      ),
     });
     expect(ourTriggers()).toHaveLength(1);
     expect(ourTriggers()[0]).toMatchObject({
-      type: 'CLOCK', atHour: 7, timeZone: (stack.runtime.workbook as unknown as Workbook).timeZone,
+      type: 'CLOCK',
+      atHour: 7,
+      timeZone: (stack.runtime.workbook as unknown as Workbook).timeZone,
     });
 
     await stack.runtime.run('setSchedule', [{ mode: 'off' }]);
@@ -65,14 +74,19 @@ describe('one time-driven trigger per document', () => {
 describe('one sync at a time', () => {
   it('two runs started together never write at the same time: each is ok or logs "busy", nothing is duplicated', async () => {
     await stack.control('orders', { count: 1000 });
-    const [a, b] = await Promise.all([stack.runtime.run('onScheduledSync', []), stack.runtime.run('onScheduledSync', [])]);
+    const [a, b] = await Promise.all([
+      stack.runtime.run('onScheduledSync', []),
+      stack.runtime.run('onScheduledSync', []),
+    ]);
     for (const r of [a, b]) expect(['ok', 'busy']).toContain((r.value as { outcome: string }).outcome);
     // A busy run leaves a note, never a row of its own (busy-notes.ts); the next run holding the lock writes it.
     expect((await stack.runtime.run('onScheduledSync', [])).ok).toBe(true);
     const [headers, ...rows] = sheetTable(stack, 'Sync log');
     const busyRuns = [a, b].filter((r) => (r.value as { outcome: string }).outcome === 'busy').length;
     expect(rows.filter((r) => r[headers.indexOf('outcome')] === 'busy')).toHaveLength(busyRuns);
-    const ids = sheetTable(stack, 'Orders').slice(1).map((r) => r[0]);
+    const ids = sheetTable(stack, 'Orders')
+      .slice(1)
+      .map((r) => r[0]);
     expect(ids).toHaveLength(1200);
     expect(new Set(ids).size).toBe(ids.length);
   });
@@ -90,7 +104,8 @@ describe('grant revoked', () => {
     expect(r.value).toMatchObject({ outcome: 'error' });
     expect(ourTriggers()).toHaveLength(0);
     const after = stack.runtime.exportJson().sheets;
-    for (const name of ['Orders', 'Line items', 'Products', 'Variants', 'Daily P&L']) expect(after[name]).toEqual(before[name]);
+    for (const name of ['Orders', 'Line items', 'Products', 'Variants', 'Daily P&L'])
+      expect(after[name]).toEqual(before[name]);
     // What was written before the revocation is still the truth of that time (5 orders came later).
     const result = await compareWithTruth(stack);
     expect(result.missing.filter((m) => m.startsWith('Orders:'))).toHaveLength(5);
@@ -119,7 +134,9 @@ describe('a schedule paused by a lost connection comes back after reconnecting t
     expect(state.connection.state).toBe('revoked');
     expect(state.schedule).toMatchObject({ mode: 'off', note: { kind: 'paused' } });
     expect(state.schedule.note?.message).toMatch(/Automatic sync is off until you reconnect.*every hour/);
-    expect(String(logRows().at(-1)?.message)).toMatch(/Automatic sync is off until you reconnect this store; then it resumes every hour\./);
+    expect(String(logRows().at(-1)?.message)).toMatch(
+      /Automatic sync is off until you reconnect this store; then it resumes every hour\./,
+    );
   });
 
   it('a reconnect to another store is refused and keeps it off', async () => {
@@ -133,14 +150,17 @@ describe('a schedule paused by a lost connection comes back after reconnecting t
     expect(ourTriggers()).toHaveLength(0);
   });
 
-  it('reconnecting the sheets\' store restores it, says so in the sidebar and the Sync log; the old failure is history', async () => {
+  it("reconnecting the sheets' store restores it, says so in the sidebar and the Sync log; the old failure is history", async () => {
     const tag = stack.runtime.properties.document.get('ma.storeTag');
     const reconnected = await stack.connect({ storeId: tag ?? undefined });
     expect(reconnected.outcome).toBe('connected');
     // The sidebar's poll after the callback adopted the connection: that is the state it showed.
     const state = reconnected.sidebar as SidebarState;
     expect(state.connection.state).toBe('connected');
-    expect(state.schedule).toMatchObject({ mode: 'hourly', note: { kind: 'resumed', message: 'Automatic sync resumed: every hour.' } });
+    expect(state.schedule).toMatchObject({
+      mode: 'hourly',
+      note: { kind: 'resumed', message: 'Automatic sync resumed: every hour.' },
+    });
     expect(ourTriggers()).toHaveLength(1);
     expect(logRows().at(-1)).toMatchObject({ job: 'schedule', message: 'Automatic sync resumed: every hour.' });
     const failed = state.jobs.find((job) => job.outcome === 'error');
@@ -162,7 +182,9 @@ describe('the sidebar shows a revoke within about a minute (spec: "within about 
     // The sidebar found it first: the trigger must not keep firing, the schedule waits for the reconnect.
     expect(ourTriggers()).toHaveLength(0);
     expect(state.schedule.note?.kind).toBe('paused');
-    const reconnected = await stack.connect({ storeId: stack.runtime.properties.document.get('ma.storeTag') ?? undefined });
+    const reconnected = await stack.connect({
+      storeId: stack.runtime.properties.document.get('ma.storeTag') ?? undefined,
+    });
     expect(reconnected.outcome).toBe('connected');
     expect((reconnected.sidebar as SidebarState).schedule).toMatchObject({ mode: 'hourly', note: { kind: 'resumed' } });
   });
@@ -184,7 +206,7 @@ describe('a managed column renamed by the user stops Sync now with what to fix, 
 });
 
 describe('a run stopped by the hourly request reserve is partial and continues', () => {
-  it('is logged and answered as partial, with the resume time in the spreadsheet\'s time zone', async () => {
+  it("is logged and answered as partial, with the resume time in the spreadsheet's time zone", async () => {
     const store = (await stack.truth('store')) as { store: { id: string } };
     await burnHourlyBudget(stack, store.store.id, 20);
     await stack.control('orders', { count: 300 });
@@ -196,7 +218,12 @@ describe('a run stopped by the hourly request reserve is partial and continues',
     const zone = (stack.runtime.workbook as unknown as Workbook).timeZone;
     // "resumes after HH:MM" to the minute rounded up: never earlier than the pause ends.
     const resumeMinute = Math.ceil(Date.parse(value.pausedUntil as string) / 60_000) * 60_000;
-    const expected = new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(resumeMinute));
+    const expected = new Intl.DateTimeFormat('en-GB', {
+      timeZone: zone,
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).format(new Date(resumeMinute));
     const last = logRows().at(-1);
     expect(last?.outcome).toBe('partial');
     expect(String(last?.message)).toContain(`resumes after ${expected}`);
@@ -205,4 +232,3 @@ describe('a run stopped by the hourly request reserve is partial and continues',
     expect(ourTriggers()).toHaveLength(1);
   });
 });
-

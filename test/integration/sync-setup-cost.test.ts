@@ -42,7 +42,13 @@ describe('the set-up cost of a scheduled run', () => {
     // The set-up's one batchGet (every sheet's header and key columns) and one of the few rows the
     // feed's 5-minute overlap returns again: their status and updated_at, never a whole column.
     expect(calls['Sheets.Spreadsheets.Values.batchGet']).toBe(2);
-    for (const perSheet of ['Sheet.getDeveloperMetadata', 'DeveloperMetadata.getKey', 'Range.getValues', 'Sheet.getMaxRows', 'Sheet.getMaxColumns']) {
+    for (const perSheet of [
+      'Sheet.getDeveloperMetadata',
+      'DeveloperMetadata.getKey',
+      'Range.getValues',
+      'Sheet.getMaxRows',
+      'Sheet.getMaxColumns',
+    ]) {
       expect(calls[perSheet] ?? 0, perSheet).toBe(0);
     }
     expect(await compareWithTruth(stack)).toEqual({ mismatches: [], missing: [], unexpected: [], duplicates: [] });

@@ -43,26 +43,38 @@ function wallTime(iso: string, timeZone: string): string {
 
 function expectedCell(value: unknown, header: string, timeZone: string): Cell {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'string' && isInstantHeader(header) && !Number.isNaN(Date.parse(value))) return wallTime(value, timeZone);
+  if (typeof value === 'string' && isInstantHeader(header) && !Number.isNaN(Date.parse(value)))
+    return wallTime(value, timeZone);
   return value as Cell;
 }
 
 function actualCell(value: Cell, header: string, timeZone: string): Cell {
-  if (typeof value === 'string' && isInstantHeader(header) && /^\d{4}-\d{2}-\d{2}T/.test(value)) return wallTime(value, timeZone);
+  if (typeof value === 'string' && isInstantHeader(header) && /^\d{4}-\d{2}-\d{2}T/.test(value))
+    return wallTime(value, timeZone);
   return value;
 }
 
 function sameCell(expected: Cell, actual: Cell): boolean {
   // Google's cell limit: longer text must be cut visibly, keeping its beginning.
   if (typeof expected === 'string' && expected.length > 50_000) {
-    return typeof actual === 'string' && actual.length <= 50_000 && actual.startsWith(expected.slice(0, 49_000)) && /truncated/.test(actual.slice(-60));
+    return (
+      typeof actual === 'string' &&
+      actual.length <= 50_000 &&
+      actual.startsWith(expected.slice(0, 49_000)) &&
+      /truncated/.test(actual.slice(-60))
+    );
   }
   if (typeof expected === 'number' && typeof actual === 'number') return Math.abs(expected - actual) < 1e-9;
   return expected === actual;
 }
 
 /** The header's value in an API record: own field, else the one nested object holding it. */
-function lookup(record: Json, header: string, nestedIn: readonly string[], prefixed: Record<string, string> = {}): unknown {
+function lookup(
+  record: Json,
+  header: string,
+  nestedIn: readonly string[],
+  prefixed: Record<string, string> = {},
+): unknown {
   for (const [prefix, objectName] of Object.entries(prefixed)) {
     if (header.startsWith(prefix)) {
       const inner = record[objectName] as Json | null | undefined;
@@ -121,7 +133,13 @@ let userColumns: ReadonlySet<string> = new Set();
 /** Headers of columns no longer synced: a cell there is empty or the truth, never another figure. */
 let retiredColumns: ReadonlySet<string> = new Set();
 
-function compareRecords(sheet: string, key: string, actual: Record<string, Cell>, expectedOf: (header: string) => unknown, out: Comparison): void {
+function compareRecords(
+  sheet: string,
+  key: string,
+  actual: Record<string, Cell>,
+  expectedOf: (header: string) => unknown,
+  out: Comparison,
+): void {
   for (const header of Object.keys(actual)) {
     if (header === '' || BOOKKEEPING.has(header) || userColumns.has(header)) continue; // a user's own column, or sync bookkeeping
     const expected = expectedCell(expectedOf(header), header, spreadsheetZone);
@@ -170,7 +188,9 @@ export async function compareWithTruth(stack: Stack, options: TruthOptions = {})
   const store = (await stack.truth('store')) as Json;
   const timeZone = String((store.store as Json).timezone);
   const allOrders = ((await stack.truth('orders')) as { data: Json[] }).data;
-  const orders = options.placedFrom ? allOrders.filter((o) => localDay(String(o.created_at), timeZone) >= options.placedFrom!) : allOrders;
+  const orders = options.placedFrom
+    ? allOrders.filter((o) => localDay(String(o.created_at), timeZone) >= options.placedFrom!)
+    : allOrders;
   const products = ((await stack.truth('products')) as { data: Json[] }).data;
 
   const orderRows = rowsByKey(table('Orders'), 'id', 'Orders', out);
@@ -181,22 +201,33 @@ export async function compareWithTruth(stack: Stack, options: TruthOptions = {})
       out.missing.push(`Orders:${o.id}`);
       continue;
     }
-    compareRecords('Orders', String(o.id), actual, (h) => {
-      if (h === 'status') return o.canceled_at ? 'cancelled' : 'active';
-      if (h === 'placed_date') return localDay(String(o.created_at), timeZone);
-      // The truth's own reading of its cost fields: none known, part of it, or all.
-      if (h === 'cost_status') {
-        const e = o.economics as { cogs_source?: unknown; cogs_coverage_pct?: unknown };
-        return e.cogs_source === 'unknown' ? 'unknown' : typeof e.cogs_coverage_pct === 'number' && e.cogs_coverage_pct < 100 ? 'incomplete' : 'complete';
-      }
-      return lookup(o, h, ['economics', 'attribution']);
-    }, out);
+    compareRecords(
+      'Orders',
+      String(o.id),
+      actual,
+      (h) => {
+        if (h === 'status') return o.canceled_at ? 'cancelled' : 'active';
+        if (h === 'placed_date') return localDay(String(o.created_at), timeZone);
+        // The truth's own reading of its cost fields: none known, part of it, or all.
+        if (h === 'cost_status') {
+          const e = o.economics as { cogs_source?: unknown; cogs_coverage_pct?: unknown };
+          return e.cogs_source === 'unknown'
+            ? 'unknown'
+            : typeof e.cogs_coverage_pct === 'number' && e.cogs_coverage_pct < 100
+              ? 'incomplete'
+              : 'complete';
+        }
+        return lookup(o, h, ['economics', 'attribution']);
+      },
+      out,
+    );
   }
   for (const [id, row] of orderRows) {
     if (truthIds.has(id)) continue;
     if (options.expectKept?.has(id) && row.status !== 'gone') continue;
     const gone = options.expectGone?.has(id) ?? false;
-    if (!gone || row.status !== 'gone' || row.gone_at === '') out.unexpected.push(`Orders:${id} (status ${String(row.status)})`);
+    if (!gone || row.status !== 'gone' || row.gone_at === '')
+      out.unexpected.push(`Orders:${id} (status ${String(row.status)})`);
   }
 
   const lineRows = rowsByKey(table('Line items'), 'id', 'Line items', out);
@@ -211,19 +242,30 @@ export async function compareWithTruth(stack: Stack, options: TruthOptions = {})
       }
       // A line item carries its order's status (spec 2.6): a pivot on it excludes cancelled orders.
       const itemStatus = o.canceled_at ? 'cancelled' : 'active';
-      compareRecords('Line items', String(li.id), actual, (h) => {
-        if (h === 'order_id') return o.id;
-        if (h === 'sync_status') return itemStatus;
-        if (h === 'cost_status') return lineCostReading(o, li, actual.cost_status);
-        return lookup(li, h, []);
-      }, out);
+      compareRecords(
+        'Line items',
+        String(li.id),
+        actual,
+        (h) => {
+          if (h === 'order_id') return o.id;
+          if (h === 'sync_status') return itemStatus;
+          if (h === 'cost_status') return lineCostReading(o, li, actual.cost_status);
+          return lookup(li, h, []);
+        },
+        out,
+      );
     }
   }
   for (const [id, row] of lineRows) {
     const orderGone = !truthIds.has(String(row.order_id));
     if (!truthLines.has(id) && row.sync_status !== 'removed' && !orderGone) out.unexpected.push(`Line items:${id}`);
     // The line items of an order marked gone are gone with it (or were removed before).
-    if (orderGone && options.expectGone?.has(String(row.order_id)) && row.sync_status !== 'gone' && row.sync_status !== 'removed') {
+    if (
+      orderGone &&
+      options.expectGone?.has(String(row.order_id)) &&
+      row.sync_status !== 'gone' &&
+      row.sync_status !== 'removed'
+    ) {
       out.unexpected.push(`Line items:${id} (sync_status ${String(row.sync_status)} of a gone order)`);
     }
   }
@@ -237,15 +279,25 @@ export async function compareWithTruth(stack: Stack, options: TruthOptions = {})
     for (const v of (p.variants as Json[]) ?? []) {
       const va = variantRows.get(String(v.id));
       if (!va) out.missing.push(`Variants:${v.id}`);
-      else compareRecords('Variants', String(v.id), va, (h) => (h === 'product_id' ? p.id : h === 'sync_status' ? 'active' : lookup(v, h, [], { cogs_: 'cogs' })), out);
+      else
+        compareRecords(
+          'Variants',
+          String(v.id),
+          va,
+          (h) => (h === 'product_id' ? p.id : h === 'sync_status' ? 'active' : lookup(v, h, [], { cogs_: 'cogs' })),
+          out,
+        );
     }
   }
-  if (productRows.size !== products.length) out.unexpected.push(`Products: ${productRows.size} rows for ${products.length} products`);
+  if (productRows.size !== products.length)
+    out.unexpected.push(`Products: ${productRows.size} rows for ${products.length} products`);
 
   const dayRows = rowsByKey(table('Daily P&L'), 'date', 'Daily P&L', out);
   const dates = [...dayRows.keys()].sort();
   if (dates.length > 0) {
-    const truthDays = ((await stack.control(`truth/daily?start_date=${dates[0]}&end_date=${String(store.today)}`)) as { data: Json[] }).data;
+    const truthDays = (
+      (await stack.control(`truth/daily?start_date=${dates[0]}&end_date=${String(store.today)}`)) as { data: Json[] }
+    ).data;
     for (const d of truthDays) {
       const actual = dayRows.get(String(d.date));
       if (!actual) out.missing.push(`Daily P&L:${d.date}`);
@@ -276,13 +328,23 @@ export async function scheduleTrigger(stack: Stack): Promise<string> {
 }
 
 /** One scheduled run, the way the suite's mode says. */
-export async function scheduledRun(stack: Stack, mode: ScheduledRuns = 'direct', killAtServiceCall?: number): Promise<ExecutionResult> {
-  if (mode === 'direct') return stack.runtime.run('onScheduledSync', [], killAtServiceCall === undefined ? {} : { killAtServiceCall });
+export async function scheduledRun(
+  stack: Stack,
+  mode: ScheduledRuns = 'direct',
+  killAtServiceCall?: number,
+): Promise<ExecutionResult> {
+  if (mode === 'direct')
+    return stack.runtime.run('onScheduledSync', [], killAtServiceCall === undefined ? {} : { killAtServiceCall });
   return stack.runtime.fireTrigger(await scheduleTrigger(stack), { document: false, killAtServiceCall });
 }
 
 /** Runs the scheduled sync job until it reports done (bounded), returning the executions used. */
-export async function syncUntilCaughtUp(stack: Stack, maxExecutions = 20, handler = 'onScheduledSync', mode: ScheduledRuns = 'direct'): Promise<number> {
+export async function syncUntilCaughtUp(
+  stack: Stack,
+  maxExecutions = 20,
+  handler = 'onScheduledSync',
+  mode: ScheduledRuns = 'direct',
+): Promise<number> {
   for (let n = 1; n <= maxExecutions; n++) {
     const r = handler === 'onScheduledSync' ? await scheduledRun(stack, mode) : await stack.runtime.run(handler, []);
     const value = r.value as { done?: boolean; outcome?: string; message?: string } | undefined;
@@ -300,7 +362,9 @@ export async function syncUntilCaughtUp(stack: Stack, maxExecutions = 20, handle
  * yet (it failed whenever the burn crossed midnight in the store's zone).
  */
 export async function burnHourlyBudget(stack: Stack, storeId: string, left: number): Promise<void> {
-  const { access_token: token } = (await stack.control('tokens', { store: storeId, user: 'burner@example.com' })) as { access_token: string };
+  const { access_token: token } = (await stack.control('tokens', { store: storeId, user: 'burner@example.com' })) as {
+    access_token: string;
+  };
   let remaining = Infinity;
   while (remaining > left) {
     for (let i = 0; i < 55 && remaining > left; i++) {

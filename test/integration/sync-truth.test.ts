@@ -53,7 +53,9 @@ describe.each(SCHEDULED_RUNS)('scheduled runs: %s', (runs) => {
       expect(result.mismatches.slice(0, 5)).toEqual([]);
       expect(result).toEqual({ mismatches: [], missing: [], unexpected: [], duplicates: [] });
       const headers = sheetTable(stack, 'Orders')[0];
-      expect(headers).toEqual(expect.arrayContaining(['id', 'net_profit', 'utm_source', 'status', 'placed_date', 'synced_at']));
+      expect(headers).toEqual(
+        expect.arrayContaining(['id', 'net_profit', 'utm_source', 'status', 'placed_date', 'synced_at']),
+      );
     });
   });
 
@@ -67,10 +69,19 @@ describe.each(SCHEDULED_RUNS)('scheduled runs: %s', (runs) => {
       const firstId = sheetTable(stack, 'Orders')[1][0];
 
       await stack.control('late-writers', { max_backdate_seconds: 240 });
-      const kinds = ['cost_correction', 'late_fulfillment', 'ad_spend', 'attribution', 'refund', 'partial_refund', 'cancel'];
+      const kinds = [
+        'cost_correction',
+        'late_fulfillment',
+        'ad_spend',
+        'attribution',
+        'refund',
+        'partial_refund',
+        'cancel',
+      ];
       let i = 0;
       for (const kind of kinds) {
-        for (let n = 0; n < 3; n++) await tryControl(`orders/${String(orders[(i++ * 37) % orders.length].id)}/change`, { kind });
+        for (let n = 0; n < 3; n++)
+          await tryControl(`orders/${String(orders[(i++ * 37) % orders.length].id)}/change`, { kind });
       }
       const hostile = orders[5];
       const lines = hostile.line_items as Json[];
@@ -126,7 +137,24 @@ describe.each(SCHEDULED_RUNS)('scheduled runs: %s', (runs) => {
 
     it('keeps one Sync log row per run with its counts', () => {
       const [headers, ...rows] = sheetTable(stack, 'Sync log');
-      expect(headers).toEqual(['started_at', 'ended_at', 'job', 'orders_added', 'orders_updated', 'orders_cancelled', 'orders_gone', 'line_items', 'products', 'variants', 'pnl_days', 'pages', 'requests', 'rate_limit_waits', 'outcome', 'message']);
+      expect(headers).toEqual([
+        'started_at',
+        'ended_at',
+        'job',
+        'orders_added',
+        'orders_updated',
+        'orders_cancelled',
+        'orders_gone',
+        'line_items',
+        'products',
+        'variants',
+        'pnl_days',
+        'pages',
+        'requests',
+        'rate_limit_waits',
+        'outcome',
+        'message',
+      ]);
       expect(rows.length).toBeGreaterThanOrEqual(3);
       const last = rows[rows.length - 1];
       expect(String(last[headers.indexOf('job')])).toContain('reconcile');
@@ -139,7 +167,13 @@ describe.each(SCHEDULED_RUNS)('scheduled runs: %s', (runs) => {
 describe('the exported workbook after a demo-sized sync', () => {
   const DEMO_ORDERS = 2000;
   const MANAGED = ['Orders', 'Line items', 'Products', 'Variants', 'Daily P&L', 'Monthly P&L', 'Checks', 'Sync log'];
-  const FORMATTING = ['Range.setFontWeight', 'Sheets.Spreadsheets.batchUpdate', 'Sheet.setColumnWidth', 'Sheet.setColumnWidths', 'Sheet.autoResizeColumns'];
+  const FORMATTING = [
+    'Range.setFontWeight',
+    'Sheets.Spreadsheets.batchUpdate',
+    'Sheet.setColumnWidth',
+    'Sheet.setColumnWidths',
+    'Sheet.autoResizeColumns',
+  ];
   const dir = mkdtempSync(join(tmpdir(), 'sync-export-'));
   let demo: Stack;
   let first: ExecutionResult;
@@ -199,19 +233,30 @@ describe('the exported workbook after a demo-sized sync', () => {
         });
       });
       for (const [c, length] of widest) {
-        expect(ws.getColumn(c).width ?? 0, `${name} column ${c} (${String(ws.getCell(1, c).value)})`).toBeGreaterThanOrEqual(length + 1);
+        expect(
+          ws.getColumn(c).width ?? 0,
+          `${name} column ${c} (${String(ws.getCell(1, c).value)})`,
+        ).toBeGreaterThanOrEqual(length + 1);
       }
       ws.getRow(1).eachCell((cell, c) => {
         if (ws.getCell(2, c).numFmt !== 'yyyy-mm-dd hh:mm:ss') return;
         dateTimeColumns++;
-        expect(ws.getColumn(c).width ?? 0, `${name} ${String(cell.value)}`).toBeGreaterThanOrEqual('yyyy-mm-dd hh:mm:ss'.length + 1);
+        expect(ws.getColumn(c).width ?? 0, `${name} ${String(cell.value)}`).toBeGreaterThanOrEqual(
+          'yyyy-mm-dd hh:mm:ss'.length + 1,
+        );
       });
     }
     expect(dateTimeColumns).toBeGreaterThanOrEqual(10);
   });
 
-  it('ids, gids and URLs in the .xlsx have columns wide enough to read (in characters of Excel\'s default font)', () => {
-    for (const [sheet, header] of [['Orders', 'id'], ['Orders', 'external_order_gid'], ['Orders', 'customer_ref'], ['Products', 'id'], ['Line items', 'order_id']] as const) {
+  it("ids, gids and URLs in the .xlsx have columns wide enough to read (in characters of Excel's default font)", () => {
+    for (const [sheet, header] of [
+      ['Orders', 'id'],
+      ['Orders', 'external_order_gid'],
+      ['Orders', 'customer_ref'],
+      ['Products', 'id'],
+      ['Line items', 'order_id'],
+    ] as const) {
       const ws = book.getWorksheet(sheet)!;
       let column = 0;
       ws.getRow(1).eachCell((cell, c) => {
@@ -232,7 +277,10 @@ describe('the exported workbook after a demo-sized sync', () => {
     // One per sheet set up; a grid grows with SpreadsheetApp (rows inserted, then formatted), at
     // least 1,000 rows at a time on sheets that start with 1,000, taking none of the Sheets API's
     // write quota.
-    const grownRows = MANAGED.reduce((n, name) => n + (demo.runtime.workbook.sheetByName(name) as SheetModel).maxRows - 1000, 0);
+    const grownRows = MANAGED.reduce(
+      (n, name) => n + (demo.runtime.workbook.sheetByName(name) as SheetModel).maxRows - 1000,
+      0,
+    );
     expect(grownRows).toBeGreaterThan(0);
     expect(calls(first, 'Sheets.Spreadsheets.batchUpdate')).toBe(MANAGED.length);
     expect(calls(first, 'Sheet.insertRowsAfter')).toBeGreaterThan(0);
@@ -244,7 +292,11 @@ describe('the exported workbook after a demo-sized sync', () => {
     expect(calls(first, 'Sheets.Spreadsheets.Values.batchUpdate')).toBeLessThanOrEqual(orderPages + 8);
     // SpreadsheetApp.flush before a Sheets API request that pending changes would race is counted apart
     const flushes = calls(first, 'SpreadsheetApp.flush');
-    expect(flushes).toBeLessThanOrEqual(Object.entries(first.counts.byMethod).filter(([m]) => m.startsWith('Sheets.')).reduce((n, [, c]) => n + c, 0));
+    expect(flushes).toBeLessThanOrEqual(
+      Object.entries(first.counts.byMethod)
+        .filter(([m]) => m.startsWith('Sheets.'))
+        .reduce((n, [, c]) => n + c, 0),
+    );
     // A run that changed data re-enters the add-on's formulas (refresh.ts): measured alone from the
     // menu, whose toast is one call more.
     const refresh = await demo.runtime.run('refreshFormulasFromMenu', [], { authMode: 'FULL' });

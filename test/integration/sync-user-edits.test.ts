@@ -107,11 +107,15 @@ describe('sorting and the user’s own columns', () => {
     const notedOrders = [orders[0][0], orders[57][0], orders[180][0]].map(String);
     const notedLines = [lines[3][0], lines[99][0]].map(String);
     // The user's own columns right of the managed ones, keyed by what they describe.
-    for (const [name, ids, width] of [['Orders', notedOrders, orderWidth], ['Line items', notedLines, lineWidth]] as const) {
+    for (const [name, ids, width] of [
+      ['Orders', notedOrders, orderWidth],
+      ['Line items', notedLines, lineWidth],
+    ] as const) {
       const rows = sheetTable(stack, name);
       sheet(name).insertColumns(width, 1);
       sheet(name).write(1, width + 1, { value: 'my note' });
-      for (const id of ids) sheet(name).write(rows.findIndex((r) => r[0] === id) + 1, width + 1, { value: `note for ${id}` });
+      for (const id of ids)
+        sheet(name).write(rows.findIndex((r) => r[0] === id) + 1, width + 1, { value: `note for ${id}` });
     }
     sortBy('Orders', 'net_profit', true);
     sortBy('Line items', 'name');

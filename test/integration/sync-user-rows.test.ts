@@ -33,7 +33,8 @@ function letter(column: number): string {
 /** Types cells as a user would (values and formulas straight into the grid). */
 function type(name: string, cells: Typed[]): Typed[] {
   const sheet = model(name);
-  for (const c of cells) sheet.write(c.row, c.column, c.formula !== undefined ? { formula: c.formula } : { value: c.value });
+  for (const c of cells)
+    sheet.write(c.row, c.column, c.formula !== undefined ? { formula: c.formula } : { value: c.value });
   return cells;
 }
 
@@ -57,7 +58,10 @@ async function truthOrders(): Promise<Json[]> {
 /** The truth, except the user's note rows: their column A text is not an order or line item id. */
 async function compareIgnoringNotes(): Promise<unknown> {
   const result = await compareWithTruth(stack);
-  return { ...result, unexpected: result.unexpected.filter((u) => !u.includes(ORDERS_NOTE) && !u.includes(LINES_NOTE)) };
+  return {
+    ...result,
+    unexpected: result.unexpected.filter((u) => !u.includes(ORDERS_NOTE) && !u.includes(LINES_NOTE)),
+  };
 }
 
 const EXACT = { mismatches: [], missing: [], unexpected: [], duplicates: [] };
@@ -102,7 +106,9 @@ describe('rows a user types below the synced rows', () => {
     untouched('Line items', lineCells);
     expect(await compareIgnoringNotes()).toEqual(EXACT);
     // The new orders start right after the user's last row, never in it.
-    const ids = sheetTable(stack, 'Orders').slice(1).map((r) => String(r[0]));
+    const ids = sheetTable(stack, 'Orders')
+      .slice(1)
+      .map((r) => String(r[0]));
     expect(ids.slice(n - 1, n + 2)).toEqual(['', '', ORDERS_NOTE]);
     expect(ids.slice(n + 2)).toHaveLength(12);
     expect(ids.slice(n + 2).every((id) => id.startsWith('ord_'))).toBe(true);
@@ -129,7 +135,8 @@ describe('rows a user types below the synced rows', () => {
   it('a reconciliation pass marks nothing in the user rows and keeps them as typed', async () => {
     const rowsBefore = model('Orders').lastRow();
     let done = false;
-    for (let n = 0; n < 5 && !done; n++) done = Boolean(((await stack.runtime.run('reconcileOrdersNow', [])).value as { done?: boolean }).done);
+    for (let n = 0; n < 5 && !done; n++)
+      done = Boolean(((await stack.runtime.run('reconcileOrdersNow', [])).value as { done?: boolean }).done);
     expect(done).toBe(true);
     expect(model('Orders').lastRow()).toBe(rowsBefore);
     untouched('Orders', orderCells);

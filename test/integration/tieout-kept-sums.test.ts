@@ -29,7 +29,9 @@ afterAll(async () => {
 function checksDays(columns: string[]): Map<string, Record<string, unknown>> {
   const [headers, ...rows] = sheetTable(stack, 'Checks') as Row[];
   const out = new Map<string, Record<string, unknown>>();
-  for (const r of rows) if (r[headers.indexOf('kind')] === 'day') out.set(String(r[headers.indexOf('period')]), Object.fromEntries(columns.map((c) => [c, r[headers.indexOf(c)]])));
+  for (const r of rows)
+    if (r[headers.indexOf('kind')] === 'day')
+      out.set(String(r[headers.indexOf('period')]), Object.fromEntries(columns.map((c) => [c, r[headers.indexOf(c)]])));
   return out;
 }
 
@@ -42,14 +44,21 @@ describe('the hourly tie-out from kept day sums', () => {
     await syncUntilCaughtUp(stack);
 
     expect(checksScope(stack)).toContain('the day sums the sync kept as it wrote');
-    const days = [...new Set(changed.map((o) => new Date(String(o.created_at)).toLocaleDateString('en-CA', { timeZone })))];
+    const days = [
+      ...new Set(changed.map((o) => new Date(String(o.created_at)).toLocaleDateString('en-CA', { timeZone }))),
+    ];
     const checks = checksDays(['result', 'cogs_orders', 'net_revenue_orders']);
     for (const day of days) {
-      const truth = ((await stack.control(`truth/daily?start_date=${day}&end_date=${day}`)) as { data: Json[] }).data[0];
+      const truth = ((await stack.control(`truth/daily?start_date=${day}&end_date=${day}`)) as { data: Json[] })
+        .data[0];
       const row = checks.get(day);
       expect(row?.result, `${day}: Checks says ${JSON.stringify(row)}`).toBe('✓');
-      expect(Math.round(Number(row?.cogs_orders) * 100), `${day} cogs summed from Orders`).toBe(Math.round(Number(truth.cogs) * 100));
-      expect(Math.round(Number(row?.net_revenue_orders) * 100), `${day} net_revenue summed from Orders`).toBe(Math.round(Number(truth.net_revenue) * 100));
+      expect(Math.round(Number(row?.cogs_orders) * 100), `${day} cogs summed from Orders`).toBe(
+        Math.round(Number(truth.cogs) * 100),
+      );
+      expect(Math.round(Number(row?.net_revenue_orders) * 100), `${day} net_revenue summed from Orders`).toBe(
+        Math.round(Number(truth.net_revenue) * 100),
+      );
     }
   });
 
@@ -57,7 +66,11 @@ describe('the hourly tie-out from kept day sums', () => {
     const [headers, ...rows] = sheetTable(stack, 'Orders') as Row[];
     const at = rows.findIndex((r) => r[headers.indexOf('status')] === 'active');
     const column = headers.indexOf('cogs') + 1;
-    const sheet = (stack.runtime.workbook as unknown as { sheetByName(n: string): { write(r: number, c: number, v: { value: unknown }): void } }).sheetByName('Orders');
+    const sheet = (
+      stack.runtime.workbook as unknown as {
+        sheetByName(n: string): { write(r: number, c: number, v: { value: unknown }): void };
+      }
+    ).sheetByName('Orders');
     const original = Number(rows[at][column - 1]);
     sheet.write(at + 2, column, { value: original + 3 });
     try {

@@ -48,11 +48,24 @@ export async function startTokenEndpointFront(redirectStatus: 302 | 307): Promis
   const recorder = http.createServer(async (req, res) => {
     const body = await readBody(req);
     received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: body.toString('utf8') });
-    const tokens = JSON.stringify({ access_token: 'recorder-access-token-0000', token_type: 'Bearer', expires_in: 3600, refresh_token: 'recorder-refresh-token-0000', scope: 'store:read orders:read products:read profitability:read offline_access' });
+    const tokens = JSON.stringify({
+      access_token: 'recorder-access-token-0000',
+      token_type: 'Bearer',
+      expires_in: 3600,
+      refresh_token: 'recorder-refresh-token-0000',
+      scope: 'store:read orders:read products:read profitability:read offline_access',
+    });
     res.writeHead(200, { 'Content-Type': 'application/json' }).end(tokens);
   });
   const recorderUrl = await listen(recorder);
-  const front: TokenEndpointFront = { url: '', recorderUrl, received, redirected: 0, upstream: '', close: async () => undefined };
+  const front: TokenEndpointFront = {
+    url: '',
+    recorderUrl,
+    received,
+    redirected: 0,
+    upstream: '',
+    close: async () => undefined,
+  };
   const server = http.createServer(async (req, res) => {
     const body = await readBody(req);
     if (req.method === 'POST' && (req.url ?? '').split('?')[0] === TOKEN_PATH) {
@@ -62,7 +75,13 @@ export async function startTokenEndpointFront(redirectStatus: 302 | 307): Promis
     }
     const target = new URL(front.upstream);
     const upstream = http.request(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } },
+      {
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: target.host },
+      },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);

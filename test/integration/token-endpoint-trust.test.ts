@@ -34,7 +34,11 @@ afterEach(async () => {
 async function stackBehindFront(redirectStatus: 302 | 307): Promise<{ s: ReliabilityStack; f: TokenEndpointFront }> {
   const f = (front = await startTokenEndpointFront(redirectStatus));
   // UrlFetchApp may reach both, so a client that follows the redirect really delivers to the recorder.
-  const s = (stack = await startReliabilityStack({ orders: 6, seed: 31, urlFetchAllow: [`${f.url}/`, `${f.recorderUrl}/`] }));
+  const s = (stack = await startReliabilityStack({
+    orders: 6,
+    seed: 31,
+    urlFetchAllow: [`${f.url}/`, `${f.recorderUrl}/`],
+  }));
   f.upstream = s.apiUrl;
   return { s, f };
 }
@@ -52,7 +56,9 @@ function spreadsheetAndUserProperties(s: ReliabilityStack): string {
 /** Requests the emulator's API (/api/v1) served: a token it never accepted must not add to them. */
 async function apiRequests(s: ReliabilityStack): Promise<number> {
   const stats = (await s.control('stats')) as { by_endpoint: Record<string, { total: number }> };
-  return Object.entries(stats.by_endpoint).filter(([name]) => name.includes('/api/v1/')).reduce((n, [, e]) => n + e.total, 0);
+  return Object.entries(stats.by_endpoint)
+    .filter(([name]) => name.includes('/api/v1/'))
+    .reduce((n, [, e]) => n + e.total, 0);
 }
 
 async function checkAsTrigger(s: ReliabilityStack) {
@@ -87,7 +93,11 @@ describe('issue 19 item 3: a token endpoint that redirects is not followed', () 
 
       const code = new URL(page.callbackUrl).searchParams.get('code')!;
       const secret = s.runtime.properties.script.get('MA_CLIENT_SECRET')!;
-      const recorded = [...s.outputs.filter((o) => o !== page.callbackUrl), spreadsheetAndUserProperties(s), JSON.stringify(s.runtime.exportJson())].join('\n');
+      const recorded = [
+        ...s.outputs.filter((o) => o !== page.callbackUrl),
+        spreadsheetAndUserProperties(s),
+        JSON.stringify(s.runtime.exportJson()),
+      ].join('\n');
       expect(leakedTokens(recorded, [code, secret])).toEqual([]);
       expect(await tokensIn(s)).toEqual([]);
 

@@ -57,7 +57,9 @@ describe('an address that redirects', () => {
     s.runtime.properties.script.set('MA_API_BASE_URL', redirectorUrl);
     const apiRequests = async (): Promise<number> => {
       const stats = (await s.control('stats')) as { by_endpoint: Record<string, { total: number }> };
-      return Object.entries(stats.by_endpoint).filter(([name]) => name.includes('/api/v1/')).reduce((n, [, e]) => n + e.total, 0);
+      return Object.entries(stats.by_endpoint)
+        .filter(([name]) => name.includes('/api/v1/'))
+        .reduce((n, [, e]) => n + e.total, 0);
     };
     const before = await apiRequests();
 

@@ -23,7 +23,9 @@ beforeAll(async () => {
   await syncUntilCaughtUp(stack);
   storeCurrency = String(((await stack.truth('store')) as { store: Json }).store.currency);
   const orders = ((await stack.truth('orders')) as { data: Json[] }).data;
-  const target = orders.find((o) => !o.canceled_at && Array.isArray(o.line_items) && (o.line_items as Json[]).length > 0)!;
+  const target = orders.find(
+    (o) => !o.canceled_at && Array.isArray(o.line_items) && (o.line_items as Json[]).length > 0,
+  )!;
   const currency = storeCurrency === 'EUR' ? 'GBP' : 'EUR';
   foreign = ((await stack.control(`orders/${String(target.id)}/patch`, { currency })) as { data: Json }).data;
   await syncUntilCaughtUp(stack);
@@ -44,7 +46,7 @@ function locate(model: SheetModel, key: string, header: string): { row: number; 
 }
 
 describe('amounts in the currency of their own row [spec 2.3]', () => {
-  it('the foreign order\'s amounts show its currency; another order shows the store\'s', () => {
+  it("the foreign order's amounts show its currency; another order shows the store's", () => {
     expect(foreign.currency).not.toBe(storeCurrency);
     const orders = sheet('Orders');
     const economics = foreign.economics as Json;
@@ -56,7 +58,9 @@ describe('amounts in the currency of their own row [spec 2.3]', () => {
       expect(format, header).not.toContain(storeCurrency);
       expect(displayValue(economics[header] as number, format), header).toContain(String(foreign.currency));
     }
-    const other = (stack.runtime.exportJson().sheets.Orders as unknown[][]).find((r, i) => i > 0 && r[0] !== foreign.id)!;
+    const other = (stack.runtime.exportJson().sheets.Orders as unknown[][]).find(
+      (r, i) => i > 0 && r[0] !== foreign.id,
+    )!;
     const at = locate(orders, String(other[0]), 'net_profit');
     const storeFormat = orders.format(at.row, at.column) ?? '';
     expect(storeFormat).not.toContain(String(foreign.currency));
@@ -64,7 +68,7 @@ describe('amounts in the currency of their own row [spec 2.3]', () => {
     expect(storeFormat.includes(storeCurrency) || (storeCurrency === 'USD' && storeFormat.includes('[$$]'))).toBe(true);
   });
 
-  it('its line items\' amounts show the order\'s currency too', () => {
+  it("its line items' amounts show the order's currency too", () => {
     const items = sheet('Line items');
     for (const item of foreign.line_items as Json[]) {
       const at = locate(items, String(item.id), 'total');
@@ -72,7 +76,7 @@ describe('amounts in the currency of their own row [spec 2.3]', () => {
     }
   });
 
-  it('the values are the API\'s: every sheet still equals the truth', async () => {
+  it("the values are the API's: every sheet still equals the truth", async () => {
     expect(await compareWithTruth(stack)).toEqual(EXACT);
   });
 });

@@ -43,8 +43,13 @@ describe('the daily job and a refused cursor [spec 4.4 rule 3]', () => {
       const store = (await s.truth('store')) as Json;
       const [, ...days] = sheetTable(s, 'Daily P&L');
       const first = String(days.map((d) => String(d[0])).sort()[0]);
-      expect(first <= String(store.first_order_date), `history from ${first}, first order ${String(store.first_order_date)}`).toBe(true);
-      const truth = ((await s.control(`truth/daily?start_date=${first}&end_date=${String(store.today)}`)) as { data: Json[] }).data;
+      expect(
+        first <= String(store.first_order_date),
+        `history from ${first}, first order ${String(store.first_order_date)}`,
+      ).toBe(true);
+      const truth = (
+        (await s.control(`truth/daily?start_date=${first}&end_date=${String(store.today)}`)) as { data: Json[] }
+      ).data;
       expect(truth.length).toBeGreaterThan(800);
       expect(days.length).toBe(truth.length);
       expect(await compareWithTruth(s)).toEqual(EXACT);

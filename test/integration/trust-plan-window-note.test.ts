@@ -64,7 +64,10 @@ describe('the discount trap, where the reader looks [spec 2.3]', () => {
     const orders = ((await stack.truth('orders')) as { data: Json[] }).data;
     const discounted = orders.find((o) => Number((o.economics as Json).discount) > 0);
     expect(discounted, 'the store has a discounted order').toBeDefined();
-    for (const [sheet, gross, discount] of [['Orders', 'gross_revenue', 'discount'], ['Daily P&L', 'gross_revenue', 'discounts']] as const) {
+    for (const [sheet, gross, discount] of [
+      ['Orders', 'gross_revenue', 'discount'],
+      ['Daily P&L', 'gross_revenue', 'discounts'],
+    ] as const) {
       expect(noteOfHeader(sheet, gross)).toMatch(/already after discounts/i);
       expect(noteOfHeader(sheet, discount)).toMatch(/reference only.*counts it twice/i);
     }

@@ -61,61 +61,75 @@ async function passKilledHalfWay(calls: number): Promise<void> {
 }
 
 describe('plan window widening during a reconciliation pass [spec 8.3]', () => {
-  it('orders merely outside the old window are not marked gone: the pass restarts when the window widens', async () => {
-    await stack.control('plan', { plan: 'pro' });
-    const calls = await callsOfOnePass();
-    await passKilledHalfWay(calls);
-    await stack.control('plan', { plan: 'plus' });
-    await reconcileUntilDone();
-    const gone = [...statusOf('Orders', 'status')].filter(([, s]) => s === 'gone').map(([id]) => id);
-    expect(gone).toEqual([]);
-    expect(await compareWithTruth(stack)).toEqual(EXACT);
-  }, SLOW_MS);
+  it(
+    'orders merely outside the old window are not marked gone: the pass restarts when the window widens',
+    async () => {
+      await stack.control('plan', { plan: 'pro' });
+      const calls = await callsOfOnePass();
+      await passKilledHalfWay(calls);
+      await stack.control('plan', { plan: 'plus' });
+      await reconcileUntilDone();
+      const gone = [...statusOf('Orders', 'status')].filter(([, s]) => s === 'gone').map(([id]) => id);
+      expect(gone).toEqual([]);
+      expect(await compareWithTruth(stack)).toEqual(EXACT);
+    },
+    SLOW_MS,
+  );
 });
 
 describe('rows a user deleted during a reconciliation pass [spec 4.4 rule 7]', () => {
-  it('come back even when a pass was already in progress', async () => {
-    const calls = await callsOfOnePass();
-    await passKilledHalfWay(calls);
-    const sheet = (stack.runtime.workbook as unknown as Workbook).sheetByName('Orders') as SheetModel;
-    const deleted = String(sheetTable(stack, 'Orders')[2][0]); // among the oldest changes: read early in a pass
-    sheet.rows.splice(2, 1);
-    sheet.maxRows -= 1;
-    await reconcileUntilDone();
-    expect(statusOf('Orders', 'status').get(deleted)).toBe('active');
-    expect(await compareWithTruth(stack)).toEqual(EXACT);
-  }, SLOW_MS);
+  it(
+    'come back even when a pass was already in progress',
+    async () => {
+      const calls = await callsOfOnePass();
+      await passKilledHalfWay(calls);
+      const sheet = (stack.runtime.workbook as unknown as Workbook).sheetByName('Orders') as SheetModel;
+      const deleted = String(sheetTable(stack, 'Orders')[2][0]); // among the oldest changes: read early in a pass
+      sheet.rows.splice(2, 1);
+      sheet.maxRows -= 1;
+      await reconcileUntilDone();
+      expect(statusOf('Orders', 'status').get(deleted)).toBe('active');
+      expect(await compareWithTruth(stack)).toEqual(EXACT);
+    },
+    SLOW_MS,
+  );
 });
 
 describe('Sync now runs the reconciliation pass when it is due [spec 4.4 rule 7]', () => {
-  it('marks a vanished order gone without a schedule; line items of cancelled and gone orders carry their order status [spec 2.6]', async () => {
-    const orders = ((await stack.truth('orders')) as { data: Json[] }).data.filter((o) => !o.canceled_at && (o.line_items as Json[]).length > 0);
-    const vanished = String(orders[100].id);
-    const cancelled = String(orders[200].id);
-    await stack.control(`orders/${vanished}/vanish`, {});
-    await stack.control(`orders/${cancelled}/change`, { kind: 'cancel' });
-    await stack.advanceClocks(31 * DAY_MS);
+  it(
+    'marks a vanished order gone without a schedule; line items of cancelled and gone orders carry their order status [spec 2.6]',
+    async () => {
+      const orders = ((await stack.truth('orders')) as { data: Json[] }).data.filter(
+        (o) => !o.canceled_at && (o.line_items as Json[]).length > 0,
+      );
+      const vanished = String(orders[100].id);
+      const cancelled = String(orders[200].id);
+      await stack.control(`orders/${vanished}/vanish`, {});
+      await stack.control(`orders/${cancelled}/change`, { kind: 'cancel' });
+      await stack.advanceClocks(31 * DAY_MS);
 
-    expect((await stack.runtime.run('startSync', [], { authMode: 'FULL' })).ok).toBe(true);
-    let done = false;
-    for (let n = 0; n < 30 && !done; n++) {
-      const step = await stack.runtime.run('runSyncStep', [], { authMode: 'FULL' });
-      expect(step.ok, step.error?.message).toBe(true);
-      const progress = step.value as SyncProgress;
-      expect(progress.problem ?? null).toBeNull();
-      done = progress.done;
-    }
-    expect(done).toBe(true);
+      expect((await stack.runtime.run('startSync', [], { authMode: 'FULL' })).ok).toBe(true);
+      let done = false;
+      for (let n = 0; n < 30 && !done; n++) {
+        const step = await stack.runtime.run('runSyncStep', [], { authMode: 'FULL' });
+        expect(step.ok, step.error?.message).toBe(true);
+        const progress = step.value as SyncProgress;
+        expect(progress.problem ?? null).toBeNull();
+        done = progress.done;
+      }
+      expect(done).toBe(true);
 
-    const status = statusOf('Orders', 'status');
-    expect(status.get(vanished)).toBe('gone');
-    expect(status.get(cancelled)).toBe('cancelled');
-    const [headers, ...lines] = sheetTable(stack, 'Line items');
-    const itemStatus = (orderId: string): unknown[] =>
-      lines.filter((r) => r[headers.indexOf('order_id')] === orderId).map((r) => r[headers.indexOf('sync_status')]);
-    expect(itemStatus(vanished).length).toBeGreaterThan(0);
-    expect(new Set(itemStatus(vanished))).toEqual(new Set(['gone']));
-    expect(new Set(itemStatus(cancelled))).toEqual(new Set(['cancelled']));
-    expect(await compareWithTruth(stack, { expectGone: new Set([vanished]) })).toEqual(EXACT);
-  }, SLOW_MS);
+      const status = statusOf('Orders', 'status');
+      expect(status.get(vanished)).toBe('gone');
+      expect(status.get(cancelled)).toBe('cancelled');
+      const [headers, ...lines] = sheetTable(stack, 'Line items');
+      const itemStatus = (orderId: string): unknown[] =>
+        lines.filter((r) => r[headers.indexOf('order_id')] === orderId).map((r) => r[headers.indexOf('sync_status')]);
+      expect(itemStatus(vanished).length).toBeGreaterThan(0);
+      expect(new Set(itemStatus(vanished))).toEqual(new Set(['gone']));
+      expect(new Set(itemStatus(cancelled))).toEqual(new Set(['cancelled']));
+      expect(await compareWithTruth(stack, { expectGone: new Set([vanished]) })).toEqual(EXACT);
+    },
+    SLOW_MS,
+  );
 });

@@ -46,7 +46,8 @@ function checks(kind: 'day' | 'month'): Map<string, Record<string, unknown>> {
   return out;
 }
 
-const failing = (kind: 'day' | 'month'): string[] => [...checks(kind)].filter(([, r]) => r.result !== '✓').map(([p]) => p);
+const failing = (kind: 'day' | 'month'): string[] =>
+  [...checks(kind)].filter(([, r]) => r.result !== '✓').map(([p]) => p);
 
 /** Writes a value into the row of a sheet whose first cell is `key`, as a user typing over it. */
 function editCell(name: string, key: string, header: string, change: (v: number) => number): number {
@@ -55,7 +56,9 @@ function editCell(name: string, key: string, header: string, change: (v: number)
   expect(at, `${name} has a row ${key}`).toBeGreaterThanOrEqual(0);
   const column = headers.indexOf(header);
   const held = rows[at][column] as number;
-  ((stack.runtime.workbook as unknown as Workbook).sheetByName(name) as SheetModel).write(at + 2, column + 1, { value: change(held) });
+  ((stack.runtime.workbook as unknown as Workbook).sheetByName(name) as SheetModel).write(at + 2, column + 1, {
+    value: change(held),
+  });
   return held;
 }
 
@@ -86,7 +89,9 @@ async function truthDaily(start: string, end: string): Promise<Json[]> {
 }
 
 async function activeOrder(index: number): Promise<Json> {
-  const orders = ((await stack.truth('orders')) as { data: Json[] }).data.filter((o) => !o.canceled_at && (o.line_items as Json[]).length > 0);
+  const orders = ((await stack.truth('orders')) as { data: Json[] }).data.filter(
+    (o) => !o.canceled_at && (o.line_items as Json[]).length > 0,
+  );
   return orders[index];
 }
 
@@ -151,7 +156,9 @@ describe('the orders’ own net_profit and tax', () => {
     const order = await activeOrder(150);
     const day = localDay(String(order.created_at));
     const tax = Number((order.economics as Json).tax);
-    await stack.control(`orders/${String(order.id)}/silent-patch`, { economics: { tax: Math.round(tax * 100 + 321) / 100 } });
+    await stack.control(`orders/${String(order.id)}/silent-patch`, {
+      economics: { tax: Math.round(tax * 100 + 321) / 100 },
+    });
     const corrected = ((await stack.truth('orders')) as { data: Json[] }).data.find((o) => o.id === order.id)!;
     expect(corrected.updated_at).toBe(order.updated_at);
     await stack.advanceClocks(2 * 60_000);
@@ -172,7 +179,9 @@ describe('what Checks proves', () => {
     const first = String(sheetTable(stack, 'Daily P&L')[1][0]);
     const [headers, ...rows] = sheetTable(stack, 'Checks') as Row[];
     const scope = rows.find((r) => r[headers.indexOf('kind')] === 'scope');
-    expect(String(scope?.[headers.indexOf('note')])).toContain(`every Daily P&L figure and every Monthly P&L total against the service's daily figures from ${first}`);
+    expect(String(scope?.[headers.indexOf('note')])).toContain(
+      `every Daily P&L figure and every Monthly P&L total against the service's daily figures from ${first}`,
+    );
     const state = await stack.runtime.run('getSidebarState', [], { authMode: 'FULL' });
     expect(state.ok, state.error?.message).toBe(true);
     expect((state.value as { tieout: { provenFrom: string } }).tieout.provenFrom).toBe(first);

@@ -37,7 +37,9 @@ const localDay = (iso: string): string => new Date(iso).toLocaleDateString('en-C
 function dayResults(table: Row[]): Map<string, string> {
   const [headers, ...rows] = table;
   const out = new Map<string, string>();
-  for (const r of rows) if (r[headers.indexOf('kind')] === 'day') out.set(String(r[headers.indexOf('period')]), String(r[headers.indexOf('result')]));
+  for (const r of rows)
+    if (r[headers.indexOf('kind')] === 'day')
+      out.set(String(r[headers.indexOf('period')]), String(r[headers.indexOf('result')]));
   return out;
 }
 
@@ -50,19 +52,25 @@ async function tieoutFormula(): Promise<Map<string, string>> {
 }
 
 async function activeOrder(index: number): Promise<Json> {
-  const orders = ((await stack.truth('orders')) as { data: Json[] }).data.filter((o) => !o.canceled_at && (o.line_items as Json[]).length > 0);
+  const orders = ((await stack.truth('orders')) as { data: Json[] }).data.filter(
+    (o) => !o.canceled_at && (o.line_items as Json[]).length > 0,
+  );
   return orders[index];
 }
 
 describe('the tie-out after a clean sync', () => {
   it('every day from the first order to today ties out, in the Checks sheet and in =PROFIT_TIEOUT', async () => {
     const checks = dayResults(sheetTable(stack, 'Checks') as Row[]);
-    const truthDays = ((await stack.control(`truth/daily?start_date=${firstDay}&end_date=${today}`)) as { data: Json[] }).data.map((d) => String(d.date));
+    const truthDays = (
+      (await stack.control(`truth/daily?start_date=${firstDay}&end_date=${today}`)) as { data: Json[] }
+    ).data.map((d) => String(d.date));
     expect([...checks.keys()]).toEqual(truthDays);
     expect(failing(checks)).toEqual([]);
     expect(failing(await tieoutFormula())).toEqual([]);
     const [headers, ...log] = sheetTable(stack, 'Sync log');
-    expect(String(log[log.length - 1][headers.indexOf('message')])).toContain(`Tie-out: Orders agree with the Daily P&L on all ${truthDays.length} days`);
+    expect(String(log[log.length - 1][headers.indexOf('message')])).toContain(
+      `Tie-out: Orders agree with the Daily P&L on all ${truthDays.length} days`,
+    );
   });
 });
 

@@ -4,9 +4,12 @@
  */
 type Json = Record<string, unknown>;
 
-export const placedDayIn = (o: Json, timeZone: string): string => new Date(String(o.created_at)).toLocaleDateString('en-CA', { timeZone });
-export const economics = (o: Json) => o.economics as { cogs_source: string; cogs_coverage_pct: number; net_revenue: number };
-export const incomplete = (o: Json): boolean => economics(o).cogs_source === 'unknown' || economics(o).cogs_coverage_pct < 100;
+export const placedDayIn = (o: Json, timeZone: string): string =>
+  new Date(String(o.created_at)).toLocaleDateString('en-CA', { timeZone });
+export const economics = (o: Json) =>
+  o.economics as { cogs_source: string; cogs_coverage_pct: number; net_revenue: number };
+export const incomplete = (o: Json): boolean =>
+  economics(o).cogs_source === 'unknown' || economics(o).cogs_coverage_pct < 100;
 export const active = (o: Json): boolean => o.canceled_at === null || o.canceled_at === undefined;
 
 /** YYYY-MM-DD moved by n days (UTC calendar arithmetic). */

@@ -16,9 +16,17 @@ let truth: Json[];
 let products: Json[];
 let today: string;
 
-const economics = (o: Json) => o.economics as { cogs_source: string; cogs_coverage_pct: number; net_revenue: number; cogs: number; net_profit: number };
+const economics = (o: Json) =>
+  o.economics as {
+    cogs_source: string;
+    cogs_coverage_pct: number;
+    net_revenue: number;
+    cogs: number;
+    net_profit: number;
+  };
 /** The truth's own reading: no cost known, part of it, or all of it. */
-const expectedStatus = (o: Json) => (economics(o).cogs_source === 'unknown' ? 'unknown' : economics(o).cogs_coverage_pct < 100 ? 'incomplete' : 'complete');
+const expectedStatus = (o: Json) =>
+  economics(o).cogs_source === 'unknown' ? 'unknown' : economics(o).cogs_coverage_pct < 100 ? 'incomplete' : 'complete';
 const active = (o: Json) => o.canceled_at === null || o.canceled_at === undefined;
 
 function columnLetter(n: number): string {
@@ -68,7 +76,10 @@ describe('orders with incomplete costs are visible', () => {
     const rule = rules[0]!;
     const source = columnLetter(header.indexOf('cogs_source') + 1);
     const coverage = columnLetter(header.indexOf('cogs_coverage_pct') + 1);
-    expect(rule.condition).toEqual({ type: 'CUSTOM_FORMULA', values: [`=OR($${source}2="unknown",AND(ISNUMBER($${coverage}2),$${coverage}2<100))`] });
+    expect(rule.condition).toEqual({
+      type: 'CUSTOM_FORMULA',
+      values: [`=OR($${source}2="unknown",AND(ISNUMBER($${coverage}2),$${coverage}2<100))`],
+    });
     expect(rule.format).toHaveProperty('backgroundColor');
     for (const name of ['cogs', 'net_profit', 'cost_status']) {
       const letter = columnLetter(header.indexOf(name) + 1);
@@ -87,24 +98,33 @@ describe('orders with incomplete costs are visible', () => {
     expect(Math.round(gaps.netRevenue * 100)).toBe(cents);
   });
 
-  it('PROFIT_SUMMARY ends with the same count for its period, by placed date in the store\'s zone', async () => {
+  it("PROFIT_SUMMARY ends with the same count for its period, by placed date in the store's zone", async () => {
     const store = ((await stack.truth('store')) as { store: { timezone: string } }).store;
-    const placedDay = (o: Json) => new Date(String(o.created_at)).toLocaleDateString('sv-SE', { timeZone: store.timezone });
+    const placedDay = (o: Json) =>
+      new Date(String(o.created_at)).toLocaleDateString('sv-SE', { timeZone: store.timezone });
     const start = new Date(Date.parse(`${today}T00:00:00Z`) - 120 * 86_400_000).toISOString().slice(0, 10);
-    const inPeriod = truth.filter((o) => active(o) && placedDay(o) >= start && placedDay(o) <= today && expectedStatus(o) !== 'complete');
+    const inPeriod = truth.filter(
+      (o) => active(o) && placedDay(o) >= start && placedDay(o) <= today && expectedStatus(o) !== 'complete',
+    );
     const result = await stack.runtime.run('PROFIT_SUMMARY', [start, today], { authMode: 'CUSTOM_FUNCTION' });
     expect(result.ok, result.error?.message).toBe(true);
     const values = new Map((result.value as Array<[string, unknown]>).map(([k, v]) => [k, v]));
     expect(values.get('orders_with_incomplete_costs')).toBe(inPeriod.length);
-    expect(Math.round(Number(values.get('net_revenue_with_incomplete_costs')) * 100)).toBe(inPeriod.reduce((s, o) => s + Math.round(economics(o).net_revenue * 100), 0));
-    const metric = await stack.runtime.run('PROFIT_SUMMARY', [start, today, 'orders_with_incomplete_costs'], { authMode: 'CUSTOM_FUNCTION' });
+    expect(Math.round(Number(values.get('net_revenue_with_incomplete_costs')) * 100)).toBe(
+      inPeriod.reduce((s, o) => s + Math.round(economics(o).net_revenue * 100), 0),
+    );
+    const metric = await stack.runtime.run('PROFIT_SUMMARY', [start, today, 'orders_with_incomplete_costs'], {
+      authMode: 'CUSTOM_FUNCTION',
+    });
     expect(metric.value).toEqual([[inPeriod.length]]);
   });
 
   it('Line items carries cost_status as the catalogue truth reads it (spec 2.7: variant cogs null = unknown), cogs unchanged', () => {
     // Ground truth: the variant's cost, as the emulator holds it (no cost changes applied yet).
     const variantCost = new Map<string, { unit_cost: number; handling_cost: number } | null>();
-    for (const p of products) for (const v of p.variants as Json[]) variantCost.set(String(v.id), v.cogs as { unit_cost: number; handling_cost: number } | null);
+    for (const p of products)
+      for (const v of p.variants as Json[])
+        variantCost.set(String(v.id), v.cogs as { unit_cost: number; handling_cost: number } | null);
     // unknown: no cost known; zero: a known cost that came to 0 on this line (a free product, a cancelled or refunded line).
     const kindOf = (line: Json) => {
       const cost = variantCost.get(String(line.variant_id));
@@ -121,8 +141,14 @@ describe('orders with incomplete costs are visible', () => {
       const kinds = lines.map(kindOf);
       for (const [i, line] of lines.entries()) {
         // An unknown line in an order that also holds a zero-cost known one cannot be told from it by the order's figures.
-        const expected = kinds[i] === 'unknown' ? (kinds.includes('zero') ? 'possibly_unknown' : 'unknown')
-          : kinds[i] === 'zero' && kinds.includes('unknown') ? 'possibly_unknown' : 'known';
+        const expected =
+          kinds[i] === 'unknown'
+            ? kinds.includes('zero')
+              ? 'possibly_unknown'
+              : 'unknown'
+            : kinds[i] === 'zero' && kinds.includes('unknown')
+              ? 'possibly_unknown'
+              : 'known';
         const row = byId.get(String(line.id));
         expect(row, String(line.id)).toBeDefined();
         expect(row![col('cost_status')], `${String(order.id)} ${String(line.id)}`).toBe(expected);
@@ -141,7 +167,10 @@ describe('orders with incomplete costs are visible', () => {
     const rules = stack.runtime.exportJson().conditionalFormats?.['Line items'] ?? [];
     expect(rules).toHaveLength(1);
     const status = columnLetter(header.indexOf('cost_status') + 1);
-    expect(rules[0]!.condition).toEqual({ type: 'CUSTOM_FORMULA', values: [`=OR($${status}2="unknown",$${status}2="possibly_unknown")`] });
+    expect(rules[0]!.condition).toEqual({
+      type: 'CUSTOM_FORMULA',
+      values: [`=OR($${status}2="unknown",$${status}2="possibly_unknown")`],
+    });
     expect(rules[0]!.format).toHaveProperty('backgroundColor');
     for (const name of ['cogs', 'cost_status']) {
       const letter = columnLetter(header.indexOf(name) + 1);

@@ -50,7 +50,12 @@ beforeAll(async () => {
   truth = { orders: orders.length, lineItems: orders.reduce((n, o) => n + (o.line_items?.length ?? 0), 0) };
   ours = await sidebarSync(stack);
   const workbook = stack.runtime.workbook as unknown as Workbook;
-  sheetRows = Object.fromEntries(['Orders', 'Line items', 'Products', 'Variants', 'Daily P&L'].map((name) => [name, (workbook.sheetByName(name)?.lastRow() ?? 1) - 1]));
+  sheetRows = Object.fromEntries(
+    ['Orders', 'Line items', 'Products', 'Variants', 'Daily P&L'].map((name) => [
+      name,
+      (workbook.sheetByName(name)?.lastRow() ?? 1) - 1,
+    ]),
+  );
   // Each alternative in a workbook of its own, on the same store and connection.
   for (const fn of ['altRefreshAll', 'altRowByRow']) {
     const previous = stack.runtime.replaceWorkbook();

@@ -102,7 +102,8 @@ describe('a formula cell costs the same on a store of 1,000 and of 10,000 orders
   });
 
   it('reads the same cells, makes the same Sheets calls and API requests at both sizes', () => {
-    const counters = (s: Store) => s.cells.map(({ cell, cellsRead, sheetsCalls, apiRequests }) => ({ cell, cellsRead, sheetsCalls, apiRequests }));
+    const counters = (s: Store) =>
+      s.cells.map(({ cell, cellsRead, sheetsCalls, apiRequests }) => ({ cell, cellsRead, sheetsCalls, apiRequests }));
     expect(counters(large)).toEqual(counters(small));
   });
 
@@ -122,7 +123,10 @@ describe('the 200-cell report on the 10k store', () => {
     const refreshed = await large.stack.runtime.run('refreshFormulasFromMenu', []);
     expect(refreshed.ok, JSON.stringify(refreshed.error)).toBe(true);
     const run = await recalculation(large.stack, reportCells(large.today));
-    const requests = run.results.reduce((s, r) => s + r.counts.requests.filter((q) => new URL(q.url).pathname.startsWith('/api/v1/')).length, 0);
+    const requests = run.results.reduce(
+      (s, r) => s + r.counts.requests.filter((q) => new URL(q.url).pathname.startsWith('/api/v1/')).length,
+      0,
+    );
     const longest = Math.max(...run.results.map((r) => r.elapsedMs)) / 1000;
     const cellsRead = run.results.reduce((s, r) => s + r.counts.cellsRead, 0);
     const sheetsCalls = run.results.reduce((s, r) => s + r.counts.sheetsCalls, 0);

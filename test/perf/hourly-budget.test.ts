@@ -30,8 +30,18 @@ interface Budget {
   /** Modelled seconds of the services (API, Sheets, waits, storage), JavaScript left out. */
   service_seconds: number;
 }
-const budget = JSON.parse(readFileSync(path.join(__dirname, 'hourly-budget.json'), 'utf8')) as { orders: number; hourly: Budget; reconcile: Budget };
-const BUDGET_KEYS: ReadonlyArray<keyof Budget> = ['api_requests', 'sheets_calls', 'cells_read', 'cells_written', 'service_seconds'];
+const budget = JSON.parse(readFileSync(path.join(__dirname, 'hourly-budget.json'), 'utf8')) as {
+  orders: number;
+  hourly: Budget;
+  reconcile: Budget;
+};
+const BUDGET_KEYS: ReadonlyArray<keyof Budget> = [
+  'api_requests',
+  'sheets_calls',
+  'cells_read',
+  'cells_written',
+  'service_seconds',
+];
 
 interface Measured {
   idle: Figures;
@@ -45,15 +55,25 @@ interface Measured {
   keyCells: number;
 }
 
-const serviceSeconds = (f: Figures): number => Math.round((f.time_split_seconds.api + f.time_split_seconds.sheets + f.time_split_seconds.waiting + f.time_split_seconds.storage) * 10) / 10;
-const figures = (run: Run, orders: number): Figures => figuresOf({ results: run.results, sheetsWritesPerMinuteMax: run.sheetsWritesPerMinuteMax, orders });
+const serviceSeconds = (f: Figures): number =>
+  Math.round(
+    (f.time_split_seconds.api +
+      f.time_split_seconds.sheets +
+      f.time_split_seconds.waiting +
+      f.time_split_seconds.storage) *
+      10,
+  ) / 10;
+const figures = (run: Run, orders: number): Figures =>
+  figuresOf({ results: run.results, sheetsWritesPerMinuteMax: run.sheetsWritesPerMinuteMax, orders });
 
 async function measure(orders: number, bundleDir: string): Promise<Measured> {
   const bench = await startBenchStack(orders, bundleDir);
   const stack = bench.stack;
   try {
     // Orders of two line items each: the changed rows (an order's and its line items') are as many at both sizes.
-    const truth = ((await stack.truth('orders')) as { data: Array<{ id: string; line_items: unknown[] }> }).data.filter((o) => o.line_items.length === 2);
+    const truth = ((await stack.truth('orders')) as { data: Array<{ id: string; line_items: unknown[] }> }).data.filter(
+      (o) => o.line_items.length === 2,
+    );
     const backfill = await sidebarSync(stack);
     expect(backfill.done, backfill.note).toBe(true);
     await stack.advanceClocks(HOUR_MS);
@@ -74,7 +94,15 @@ async function measure(orders: number, bundleDir: string): Promise<Measured> {
     const after = sheetTable(stack, 'Orders');
     let changed = Math.abs(after.length - before.length);
     before.forEach((row, r) => row.forEach((cell, c) => (changed += after[r]?.[c] === cell ? 0 : 1)));
-    return { idle: figures(idle, orders), hourly: figures(hourly, orders), reconcile: figures(reconcile, orders), hourlyTieout: hourly.note, reconcileGone: reconcile.note, ordersCellsChanged: changed, keyCells };
+    return {
+      idle: figures(idle, orders),
+      hourly: figures(hourly, orders),
+      reconcile: figures(reconcile, orders),
+      hourlyTieout: hourly.note,
+      reconcileGone: reconcile.note,
+      ordersCellsChanged: changed,
+      keyCells,
+    };
   } finally {
     await bench.close();
   }
@@ -93,27 +121,47 @@ describe(`the hourly run after ${CHANGED} orders changed, and the reconciliation
   it('the hourly run ties out and stays within the committed budget', () => {
     expect(large.hourlyTieout).toMatch(/Tie-out: Orders agree with the Daily P&L on all \d+ days/);
     const f = large.hourly;
-    const got = { api_requests: f.api_requests, sheets_calls: f.sheets_calls, cells_read: f.cells_read, cells_written: f.cells_written, service_seconds: serviceSeconds(f) };
-    for (const key of BUDGET_KEYS) expect(got[key], `hourly ${key}: ${JSON.stringify(got)}`).toBeLessThanOrEqual(budget.hourly[key]);
+    const got = {
+      api_requests: f.api_requests,
+      sheets_calls: f.sheets_calls,
+      cells_read: f.cells_read,
+      cells_written: f.cells_written,
+      service_seconds: serviceSeconds(f),
+    };
+    for (const key of BUDGET_KEYS)
+      expect(got[key], `hourly ${key}: ${JSON.stringify(got)}`).toBeLessThanOrEqual(budget.hourly[key]);
   });
 
   it('what the hourly run reads beyond an idle run does not grow with the store (same changes at 2,000 and 10,000 orders)', () => {
     const extraSmall = small.hourly.cells_read - small.idle.cells_read;
     const extraLarge = large.hourly.cells_read - large.idle.cells_read;
-    expect(extraLarge, `cells read beyond the idle run: ${extraSmall} at 2,000 orders, ${extraLarge} at ${budget.orders}`).toBe(extraSmall);
+    expect(
+      extraLarge,
+      `cells read beyond the idle run: ${extraSmall} at 2,000 orders, ${extraLarge} at ${budget.orders}`,
+    ).toBe(extraSmall);
   });
 
   it('what the hourly run reads beyond the key columns (Orders id, Line items id and order_id) does not grow with the store', () => {
     const beyondSmall = small.hourly.cells_read - small.keyCells;
     const beyondLarge = large.hourly.cells_read - large.keyCells;
-    expect(beyondLarge, `cells read beyond the key columns: ${beyondSmall} at 2,000 orders, ${beyondLarge} at ${budget.orders}`).toBe(beyondSmall);
+    expect(
+      beyondLarge,
+      `cells read beyond the key columns: ${beyondSmall} at 2,000 orders, ${beyondLarge} at ${budget.orders}`,
+    ).toBe(beyondSmall);
   });
 
   it('a reconciliation that finds nothing gone changes no Orders cell and stays within the committed budget', () => {
     expect(large.reconcileGone).toContain('0 order(s) marked gone');
     expect(large.ordersCellsChanged, 'Orders cells the reconciliation changed').toBe(0);
     const f = large.reconcile;
-    const got = { api_requests: f.api_requests, sheets_calls: f.sheets_calls, cells_read: f.cells_read, cells_written: f.cells_written, service_seconds: serviceSeconds(f) };
-    for (const key of BUDGET_KEYS) expect(got[key], `reconcile ${key}: ${JSON.stringify(got)}`).toBeLessThanOrEqual(budget.reconcile[key]);
+    const got = {
+      api_requests: f.api_requests,
+      sheets_calls: f.sheets_calls,
+      cells_read: f.cells_read,
+      cells_written: f.cells_written,
+      service_seconds: serviceSeconds(f),
+    };
+    for (const key of BUDGET_KEYS)
+      expect(got[key], `reconcile ${key}: ${JSON.stringify(got)}`).toBeLessThanOrEqual(budget.reconcile[key]);
   });
 });

@@ -16,7 +16,11 @@ let copyId: string;
 
 async function addOnRequests(): Promise<Record<string, number>> {
   const stats = (await stack.control('stats')) as { by_endpoint: Record<string, { total: number }> };
-  return Object.fromEntries(Object.entries(stats.by_endpoint).filter(([e]) => !e.includes(' /_emulator/')).map(([e, v]) => [e, v.total]));
+  return Object.fromEntries(
+    Object.entries(stats.by_endpoint)
+      .filter(([e]) => !e.includes(' /_emulator/'))
+      .map(([e, v]) => [e, v.total]),
+  );
 }
 
 beforeAll(async () => {
@@ -52,8 +56,13 @@ describe("a copy's globals send nothing with A's connection", () => {
       const before = await addOnRequests();
       const sent: string[] = [];
       for (const [name, args, mode] of calls) {
-        const r = await stack.runtime.run(name, args, { user, spreadsheetId: copyId, ...(mode ? { authMode: mode as 'FULL' } : {}) });
-        for (const req of r.counts.requests as unknown as Array<{ url?: string } | string>) sent.push(`${name}: ${typeof req === 'string' ? req : JSON.stringify(req).slice(0, 160)}`);
+        const r = await stack.runtime.run(name, args, {
+          user,
+          spreadsheetId: copyId,
+          ...(mode ? { authMode: mode as 'FULL' } : {}),
+        });
+        for (const req of r.counts.requests as unknown as Array<{ url?: string } | string>)
+          sent.push(`${name}: ${typeof req === 'string' ? req : JSON.stringify(req).slice(0, 160)}`);
       }
       expect(sent).toEqual([]);
       expect(await addOnRequests()).toEqual(before);

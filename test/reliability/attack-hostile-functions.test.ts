@@ -15,8 +15,18 @@ afterEach(async () => {
 });
 
 const CASES: Array<{ fn: string; args: unknown[]; path: string; poison: (json: Record<string, unknown>) => void }> = [
-  { fn: 'PROFIT_SUMMARY', args: ['2026-10-01', '2026-10-31'], path: '/api/v1/profitability/summary', poison: (json) => (((json.data ?? json) as { totals: Record<string, unknown> }).totals.net_profit = '__DEEP__') },
-  { fn: 'PROFIT_DAILY', args: ['2026-10-01', '2026-10-03'], path: '/api/v1/profitability/daily', poison: (json) => ((json.data as Array<Record<string, unknown>>)[0]!.net_profit = '__DEEP__') },
+  {
+    fn: 'PROFIT_SUMMARY',
+    args: ['2026-10-01', '2026-10-31'],
+    path: '/api/v1/profitability/summary',
+    poison: (json) => (((json.data ?? json) as { totals: Record<string, unknown> }).totals.net_profit = '__DEEP__'),
+  },
+  {
+    fn: 'PROFIT_DAILY',
+    args: ['2026-10-01', '2026-10-03'],
+    path: '/api/v1/profitability/daily',
+    poison: (json) => ((json.data as Array<Record<string, unknown>>)[0]!.net_profit = '__DEEP__'),
+  },
 ];
 
 for (const c of CASES) {

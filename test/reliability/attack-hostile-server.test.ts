@@ -37,7 +37,10 @@ describe('issue 19 item 5 variant: one hostile Daily P&L record', () => {
     }
     expect(poisoned).toBeGreaterThan(0);
     // Today: every run stops with "Maximum call stack size exceeded" and the Daily P&L stays empty for ever.
-    expect(runs.filter((r) => !r.startsWith('ok')), runs.join('\n')).toEqual([]);
+    expect(
+      runs.filter((r) => !r.startsWith('ok')),
+      runs.join('\n'),
+    ).toEqual([]);
     const daily = sheetTable(s, 'Daily P&L');
     expect(daily.length, 'Daily P&L rows (header included)').toBeGreaterThan(300);
     expect(await tokensIn(s)).toEqual([]);
@@ -49,7 +52,13 @@ describe('issue 19 item 6 variant: the scopes of a refreshed token', () => {
     const { s, f } = (fronted = await stackBehindHostileFront());
     let narrowed = 0;
     f.rewrite = (req, status, body) => {
-      if (req.method !== 'POST' || !req.path.startsWith('/api/auth/oauth2/token') || !req.body.includes('grant_type=refresh_token') || status !== 200) return null;
+      if (
+        req.method !== 'POST' ||
+        !req.path.startsWith('/api/auth/oauth2/token') ||
+        !req.body.includes('grant_type=refresh_token') ||
+        status !== 200
+      )
+        return null;
       const json = JSON.parse(body) as Record<string, unknown>;
       narrowed++;
       json.scope = 'store:read';
@@ -62,7 +71,10 @@ describe('issue 19 item 6 variant: the scopes of a refreshed token', () => {
     const seen = await sidebarConnection(s.runtime);
     const record = JSON.parse(s.runtime.properties.document.get('ma.connection') ?? '{}') as { scopes?: string[] };
     // At Connect the same grant shows missing_scope (token-endpoint-trust.test.ts); after a refresh it is ignored.
-    expect({ state: seen.state, scopes: record.scopes }).not.toEqual({ state: 'connected', scopes: expect.arrayContaining(['orders:read', 'products:read', 'profitability:read']) });
+    expect({ state: seen.state, scopes: record.scopes }).not.toEqual({
+      state: 'connected',
+      scopes: expect.arrayContaining(['orders:read', 'products:read', 'profitability:read']),
+    });
     expect(await tokensIn(s)).toEqual([]);
   }, 120_000);
 });

@@ -61,9 +61,15 @@ describe("another editor and the connector's connection and schedule", () => {
     expect(off.error?.message).toContain('only they can change it or turn it off');
     await s.runtime.run('disconnectStore', [], { user: B });
     const a = await s.runtime.run('getSidebarState', []);
-    const view = a.value as { connection: { state: string }; schedule: { mode: string; owner: string | null; note: unknown } };
+    const view = a.value as {
+      connection: { state: string };
+      schedule: { mode: string; owner: string | null; note: unknown };
+    };
     // Today: A's sidebar shows not_connected and the schedule's owner is forgotten; B's shows it paused.
-    expect({ connection: view.connection.state, owner: view.schedule.owner }).toEqual({ connection: 'connected', owner: 'user@example.com' });
+    expect({ connection: view.connection.state, owner: view.schedule.owner }).toEqual({
+      connection: 'connected',
+      owner: 'user@example.com',
+    });
   }, 120_000);
 
   it('B calling every other global with hostile arguments: no token anywhere, and A keeps connection, schedule and opt-in', async () => {
@@ -82,10 +88,35 @@ describe("another editor and the connector's connection and schedule", () => {
       [{ parameter: { code: 'forged', state: 'forged', flow: 'forged', sheet: 'forged' } }],
     ];
     const globals = [
-      'getSidebarState', 'getSidebarStamp', 'beginConnect', 'startSync', 'cancelSync', 'runSyncStep', 'setSchedule', 'setOrdersWindow',
-      'setColumns', 'closeMonth', 'insertDashboard', 'checkApiConnection', 'onScheduledSync', 'reconcileOrdersNow', 'tieOutNow',
-      'refreshFormulasFromMenu', 'syncNowFromMenu', 'showEnvironmentCheck', 'showHelp', 'showSidebar', 'authCallback', 'onOpen',
-      'PROFIT_SUMMARY', 'PROFIT_DAILY', 'PROFIT_MONTHLY', 'MA_FRESHNESS', 'PROFIT_ORDER', 'PRODUCT_COST', 'PROFIT_TIEOUT',
+      'getSidebarState',
+      'getSidebarStamp',
+      'beginConnect',
+      'startSync',
+      'cancelSync',
+      'runSyncStep',
+      'setSchedule',
+      'setOrdersWindow',
+      'setColumns',
+      'closeMonth',
+      'insertDashboard',
+      'checkApiConnection',
+      'onScheduledSync',
+      'reconcileOrdersNow',
+      'tieOutNow',
+      'refreshFormulasFromMenu',
+      'syncNowFromMenu',
+      'showEnvironmentCheck',
+      'showHelp',
+      'showSidebar',
+      'authCallback',
+      'onOpen',
+      'PROFIT_SUMMARY',
+      'PROFIT_DAILY',
+      'PROFIT_MONTHLY',
+      'MA_FRESHNESS',
+      'PROFIT_ORDER',
+      'PRODUCT_COST',
+      'PROFIT_TIEOUT',
     ];
     const windowBefore = s.runtime.properties.document.get('ma.sync.orders');
     for (const name of globals) {
@@ -97,7 +128,11 @@ describe("another editor and the connector's connection and schedule", () => {
     expect(await tokensIn(s)).toEqual([]);
     const a = await s.runtime.run('getSidebarState', []);
     const view = a.value as { connection: { state: string }; schedule: { mode: string; owner: string | null } };
-    expect({ connection: view.connection.state, mode: view.schedule.mode, owner: view.schedule.owner }).toEqual({ connection: 'connected', mode: 'hourly', owner: 'user@example.com' });
+    expect({ connection: view.connection.state, mode: view.schedule.mode, owner: view.schedule.owner }).toEqual({
+      connection: 'connected',
+      mode: 'hourly',
+      owner: 'user@example.com',
+    });
     expect(s.runtime.properties.document.get('ma.failure-notice')).toContain('user@example.com');
     expect((await sidebarConnection(s.runtime)).state).toBe('connected');
     void windowBefore;

@@ -36,8 +36,13 @@ it('the reconciliation pass marks no order gone when the service lists one with 
   expect(pass.outcome).toBe('ok');
   // Today: "Reconciliation complete: 1 order(s) marked gone" — the order the service just listed.
   const after = statuses(s);
-  const changed = Object.keys(after).filter((id) => after[id] !== statusesBefore[id]).map((id) => `${id}${id === hostileId ? ' (the hostile one)' : ''}: ${statusesBefore[id]} → ${after[id]}`);
-  expect({ markedGone: /\d+ order\(s\) marked gone/.exec(pass.message)?.[0] ?? null, changed }).toEqual({ markedGone: '0 order(s) marked gone', changed: [] });
+  const changed = Object.keys(after)
+    .filter((id) => after[id] !== statusesBefore[id])
+    .map((id) => `${id}${id === hostileId ? ' (the hostile one)' : ''}: ${statusesBefore[id]} → ${after[id]}`);
+  expect({ markedGone: /\d+ order\(s\) marked gone/.exec(pass.message)?.[0] ?? null, changed }).toEqual({
+    markedGone: '0 order(s) marked gone',
+    changed: [],
+  });
 }, 200_000);
 
 /** Orders sheet: id → status. */

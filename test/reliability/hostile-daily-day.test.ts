@@ -55,7 +55,10 @@ function lastLogMessage(): string {
   return String(rows[rows.length - 1]![headers.indexOf('message')]);
 }
 
-async function sidebarState(): Promise<{ skipped?: { days?: Array<{ day: string }> } | null; tieout?: { failedDays: string[] } | null }> {
+async function sidebarState(): Promise<{
+  skipped?: { days?: Array<{ day: string }> } | null;
+  tieout?: { failedDays: string[] } | null;
+}> {
   const r = await stack.runtime.run('getSidebarState', [], { authMode: 'FULL' });
   expect(r.ok, r.error?.message).toBe(true);
   return r.value as never;
@@ -65,7 +68,12 @@ describe('two Daily P&L days nested 20,000 deep', () => {
   it('the run ends ok, every other day equals the truth, the two are named in the Sync log, the sidebar and Checks, and no row stands for them', async () => {
     const end = await runUntilSettled(stack);
     expect(`${end.outcome}: ${end.message}`).toMatch(/^ok: /);
-    expect(await compareWithTruth(stack)).toEqual({ mismatches: [], missing: [`Daily P&L:${old}`, `Daily P&L:${recent}`], unexpected: [], duplicates: [] });
+    expect(await compareWithTruth(stack)).toEqual({
+      mismatches: [],
+      missing: [`Daily P&L:${old}`, `Daily P&L:${recent}`],
+      unexpected: [],
+      duplicates: [],
+    });
     expect(lastLogMessage()).toContain(`2 days of Daily P&L (${old}, ${recent})`);
     const state = await sidebarState();
     expect(state.skipped?.days?.map((d) => d.day)).toEqual([old, recent]);
@@ -82,7 +90,12 @@ describe('two Daily P&L days nested 20,000 deep', () => {
     const asked = front.seen.length;
     const end = await runUntilSettled(stack);
     expect(`${end.outcome}: ${end.message}`).toMatch(/^ok: /);
-    expect(front.seen.slice(asked).map((r) => r.path).filter((p) => p.includes(`start_date=${old}&end_date=${old}`))).toHaveLength(1);
+    expect(
+      front.seen
+        .slice(asked)
+        .map((r) => r.path)
+        .filter((p) => p.includes(`start_date=${old}&end_date=${old}`)),
+    ).toHaveLength(1);
     expect(await compareWithTruth(stack)).toEqual({ mismatches: [], missing: [], unexpected: [], duplicates: [] });
     expect((await sidebarState()).skipped ?? null).toBeNull();
     expect(rowOf('Checks', 'period', recent)?.result).toBe('✓');

@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 describe("another editor's sidebar and the connector's failure e-mails", () => {
-  it('B is shown who receives them and that only they can change them; B\'s change is refused in the same words; A can still turn them off', async () => {
+  it("B is shown who receives them and that only they can change them; B's change is refused in the same words; A can still turn them off", async () => {
     const notices = (await sidebarOf(B)).failureNotices as FailureNoticeView;
     expect(notices).toEqual({ on: true, email: A, yours: false });
     const shown = failureNoticeText(notices);
@@ -49,7 +49,7 @@ describe("another editor's sidebar and the connector's failure e-mails", () => {
 });
 
 describe("another editor's sidebar and the connector's connection", () => {
-  it('B gets Reconnect, not Disconnect, on A\'s connection, and is told only A can disconnect it; the server refuses B\'s Disconnect; A keeps Disconnect', async () => {
+  it("B gets Reconnect, not Disconnect, on A's connection, and is told only A can disconnect it; the server refuses B's Disconnect; A keeps Disconnect", async () => {
     const connection = (await sidebarOf(B)).connection as ConnectionView;
     expect(connection).toMatchObject({ state: 'connected', connectedBy: A, yours: false });
     expect(connectionButtons(connection)).toEqual({ connect: false, reconnect: true, disconnect: false });
@@ -57,7 +57,10 @@ describe("another editor's sidebar and the connector's connection", () => {
     const refused = await s.runtime.run('disconnectStore', [], { user: B });
     expect(refused.ok).toBe(false);
     expect(refused.error?.message).toContain(`The connection was made by ${A}: only they can disconnect it.`);
-    expect(JSON.parse(s.runtime.properties.document.get('ma.connection') ?? '{}')).toMatchObject({ state: 'connected', connectedBy: A });
+    expect(JSON.parse(s.runtime.properties.document.get('ma.connection') ?? '{}')).toMatchObject({
+      state: 'connected',
+      connectedBy: A,
+    });
     // A keeps Disconnect on their own connection.
     const own = (await sidebarOf(A)).connection as ConnectionView;
     expect(own).toMatchObject({ connectedBy: A, yours: true });

@@ -18,13 +18,19 @@ describe('reliability scenarios', () => {
     const report = await runScenario(SCENARIOS[index]!, 101 + index);
     expect(report.problems).toEqual([]);
     expect(report.rowsCompared).toBeGreaterThan(SCENARIOS[index]!.orders);
-    expect({ mismatches: report.mismatches, tokensFound: report.tokensFound }).toEqual({ mismatches: 0, tokensFound: 0 });
+    expect({ mismatches: report.mismatches, tokensFound: report.tokensFound }).toEqual({
+      mismatches: 0,
+      tokensFound: 0,
+    });
   });
 
   it.each(REGRESSIONS)('regression: %s, seed %i', async (name, seed) => {
     const scenario = SCENARIOS.find((s) => s.name === name)!;
     const report = await runScenario(scenario, seed);
     expect(report.problems).toEqual([]);
-    expect({ mismatches: report.mismatches, tokensFound: report.tokensFound }).toEqual({ mismatches: 0, tokensFound: 0 });
+    expect({ mismatches: report.mismatches, tokensFound: report.tokensFound }).toEqual({
+      mismatches: 0,
+      tokensFound: 0,
+    });
   });
 });

@@ -56,7 +56,12 @@ async function someOrderIds(stack: ReliabilityStack, random: Random, count: numb
  */
 async function burstsOnRandomPages(stack: ReliabilityStack, random: Random, bursts: Json[]): Promise<void> {
   for (const [i, fault] of bursts.entries()) {
-    await stack.control('faults', { path_prefix: ORDERS_PATH, after: i === 0 ? random.int(0, 1) : 1, count: random.int(1, 2), ...fault });
+    await stack.control('faults', {
+      path_prefix: ORDERS_PATH,
+      after: i === 0 ? random.int(0, 1) : 1,
+      count: random.int(1, 2),
+      ...fault,
+    });
   }
 }
 
@@ -83,7 +88,12 @@ export const SCENARIOS: Scenario[] = [
     name: 'HTML error pages and truncated bodies on random pages',
     orders: FAULTED_STORE,
     async run(stack, random) {
-      await burstsOnRandomPages(stack, random, [{ status: 502, body: 'html' }, { status: 502, body: 'html' }, { body: 'truncated' }, { body: 'truncated' }]);
+      await burstsOnRandomPages(stack, random, [
+        { status: 502, body: 'html' },
+        { status: 502, body: 'html' },
+        { body: 'truncated' },
+        { body: 'truncated' },
+      ]);
       const seen: string[] = [];
       await survive(stack, seen);
       return seen;
@@ -94,7 +104,14 @@ export const SCENARIOS: Scenario[] = [
     orders: FAULTED_STORE,
     async run(stack, random) {
       const retryAfter = reason === 'day' ? 4 * 3600 : reason === 'hour' ? 1800 : random.int(1, 20);
-      await stack.control('faults', { status: 429, reason, retry_after: retryAfter, path_prefix: ORDERS_PATH, after: random.int(0, 3), count: 1 });
+      await stack.control('faults', {
+        status: 429,
+        reason,
+        retry_after: retryAfter,
+        path_prefix: ORDERS_PATH,
+        after: random.int(0, 3),
+        count: 1,
+      });
       const seen: string[] = [];
       await survive(stack, seen);
       return seen;
@@ -159,8 +176,18 @@ export const SCENARIOS: Scenario[] = [
     orders: FAULTED_STORE,
     async run(stack, random) {
       // Cursor faults match only requests that send a cursor: pages 2..6 of the backfill.
-      await stack.control('faults', { body: 'invalid_cursor', path_prefix: ORDERS_PATH, after: random.int(0, 1), count: 1 });
-      await stack.control('faults', { body: 'cursor_filter_mismatch', path_prefix: ORDERS_PATH, after: random.int(0, 1), count: 1 });
+      await stack.control('faults', {
+        body: 'invalid_cursor',
+        path_prefix: ORDERS_PATH,
+        after: random.int(0, 1),
+        count: 1,
+      });
+      await stack.control('faults', {
+        body: 'cursor_filter_mismatch',
+        path_prefix: ORDERS_PATH,
+        after: random.int(0, 1),
+        count: 1,
+      });
       const seen: string[] = [];
       await survive(stack, seen);
       return seen;
@@ -173,7 +200,15 @@ export const SCENARIOS: Scenario[] = [
       const seen: string[] = [];
       await survive(stack, seen);
       await stack.control('late-writers', { max_backdate_seconds: 240 });
-      const kinds = ['cost_correction', 'late_fulfillment', 'refund', 'partial_refund', 'cancel', 'attribution', 'ad_spend'];
+      const kinds = [
+        'cost_correction',
+        'late_fulfillment',
+        'refund',
+        'partial_refund',
+        'cancel',
+        'attribution',
+        'ad_spend',
+      ];
       for (let round = 0; round < 3; round++) {
         for (const id of await someOrderIds(stack, random, 12)) await changeOrder(stack, id, random.pick(kinds));
         await stack.control('orders', { count: random.int(5, 40) });
@@ -214,9 +249,13 @@ export const SCENARIOS: Scenario[] = [
     orders: 700,
     async run(stack) {
       const seen: string[] = [];
-      const [a, b] = await Promise.all([stack.runtime.run('onScheduledSync', []), stack.runtime.run('onScheduledSync', [])]);
+      const [a, b] = await Promise.all([
+        stack.runtime.run('onScheduledSync', []),
+        stack.runtime.run('onScheduledSync', []),
+      ]);
       const outcomes = [a, b].map((r) => (r.value as { outcome?: string } | undefined)?.outcome);
-      if (!outcomes.includes('busy')) seen.push(`two runs at once both worked (${outcomes.join(', ')}): the lock did not hold`);
+      if (!outcomes.includes('busy'))
+        seen.push(`two runs at once both worked (${outcomes.join(', ')}): the lock did not hold`);
       return seen;
     },
   },
@@ -226,7 +265,8 @@ export const SCENARIOS: Scenario[] = [
     async run(stack) {
       const seen: string[] = [];
       const [sidebar, trigger] = await Promise.all([sidebarSync(stack), runUntilSettled(stack)]);
-      for (const end of [sidebar, trigger]) if (end.outcome !== 'ok') seen.push(`a sync ended ${end.outcome}: ${end.message}`);
+      for (const end of [sidebar, trigger])
+        if (end.outcome !== 'ok') seen.push(`a sync ended ${end.outcome}: ${end.message}`);
       return seen;
     },
   },
@@ -241,11 +281,16 @@ export const SCENARIOS: Scenario[] = [
       if (!set.ok) return [`setSchedule threw: ${set.error?.message}`];
       const uid = stack.runtime.triggers.find((t) => t.handlerFunction === 'onScheduledSync')?.uid;
       if (!uid) return ['setSchedule created no trigger'];
-      await burstsOnRandomPages(stack, random, [{ status: 502 }, { body: 'truncated' }, { status: 429, reason: 'burst', retry_after: random.int(1, 20) }]);
+      await burstsOnRandomPages(stack, random, [
+        { status: 502 },
+        { body: 'truncated' },
+        { status: 429, reason: 'burst', retry_after: random.int(1, 20) },
+      ]);
       const cut = await stack.runtime.fireTrigger(uid, { document: false, killAtServiceCall: random.int(10, 60) });
       if (!cut.ok && !cut.timedOut) seen.push(`a documentless trigger run threw: ${cut.error?.message}`);
       await documentlessCatchUp(stack, uid, 'the backfill', seen);
-      for (const id of await someOrderIds(stack, random, 10)) await changeOrder(stack, id, random.pick(['refund', 'cost_correction', 'late_fulfillment']));
+      for (const id of await someOrderIds(stack, random, 10))
+        await changeOrder(stack, id, random.pick(['refund', 'cost_correction', 'late_fulfillment']));
       await stack.control('orders', { count: random.int(20, 120) });
       await stack.advanceClocks(random.int(5, 60) * 60_000);
       await documentlessCatchUp(stack, uid, 'an hourly run', seen);
@@ -262,7 +307,9 @@ export const SCENARIOS: Scenario[] = [
       let refused = 0;
       for (let round = 0; round < 3; round++) {
         for (let i = 0; i < 60; i++) stack.runtime.quotas.takeSheetsRequest(SHEETS_USER, 'write');
-        const r = await stack.runtime.run('onScheduledSync', [], { killAtServiceCall: round === 1 ? random.int(20, 60) : undefined });
+        const r = await stack.runtime.run('onScheduledSync', [], {
+          killAtServiceCall: round === 1 ? random.int(20, 60) : undefined,
+        });
         refused += r.counts.quotaRefusals;
         if (!r.ok && !r.timedOut) seen.push(`a run with the minute's writes used up threw: ${r.error?.message}`);
         const value = r.value as { outcome?: string; message?: string } | undefined;
@@ -297,8 +344,10 @@ export const SCENARIOS: Scenario[] = [
         }
       }
       const full = await stack.runtime.run('onScheduledSync', []);
-      if (full.ok && (full.value as { outcome?: string }).outcome === 'ok') seen.push('a run with no room for its checkpoint reported ok');
-      if (!full.ok && !/propert|storage|quota|size/i.test(full.error?.message ?? '')) seen.push(`unclear failure: ${full.error?.message}`);
+      if (full.ok && (full.value as { outcome?: string }).outcome === 'ok')
+        seen.push('a run with no room for its checkpoint reported ok');
+      if (!full.ok && !/propert|storage|quota|size/i.test(full.error?.message ?? ''))
+        seen.push(`unclear failure: ${full.error?.message}`);
       for (const key of filler) document.delete(key);
       return seen;
     },
@@ -309,12 +358,20 @@ export const SCENARIOS: Scenario[] = [
  * Trigger runs without the document until caught up; the sheets are compared right then, before
  * the final verdict's own (documented) run could make up for anything they missed.
  */
-async function documentlessCatchUp(stack: ReliabilityStack, triggerUid: string, what: string, seen: string[]): Promise<void> {
+async function documentlessCatchUp(
+  stack: ReliabilityStack,
+  triggerUid: string,
+  what: string,
+  seen: string[],
+): Promise<void> {
   const end = await triggerUntilSettled(stack, triggerUid);
   if (end.outcome !== 'ok') seen.push(`${what} fired without the document ended ${end.outcome}: ${end.message}`);
   const c = await compareWithTruth(stack);
   const differences = c.mismatches.length + c.missing.length + c.unexpected.length + c.duplicates.length;
-  if (differences > 0) seen.push(`after ${what} fired without the document, ${differences} sheet rows differ from the truth: ${JSON.stringify(c).slice(0, 400)}`);
+  if (differences > 0)
+    seen.push(
+      `after ${what} fired without the document, ${differences} sheet rows differ from the truth: ${JSON.stringify(c).slice(0, 400)}`,
+    );
 }
 
 async function changeOrder(stack: ReliabilityStack, id: string, kind: string): Promise<void> {

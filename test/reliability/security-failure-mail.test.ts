@@ -27,7 +27,8 @@ const workbook = () => stack.runtime.workbook as unknown as Workbook;
 const mailText = (i: number) => `${stack.runtime.mail[i].subject}\n${stack.runtime.mail[i].body}`;
 
 function expectNoEditorText(text: string): void {
-  for (const editorText of [HOSTILE_HEADER, HOSTILE_SPREADSHEET, HOSTILE_SHEET, LURE]) expect(text).not.toContain(editorText);
+  for (const editorText of [HOSTILE_HEADER, HOSTILE_SPREADSHEET, HOSTILE_SHEET, LURE])
+    expect(text).not.toContain(editorText);
 }
 
 beforeAll(async () => {

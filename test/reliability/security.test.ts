@@ -93,7 +93,12 @@ describe('PKCE verifier as the emulator received it', () => {
     expect(new Set(seen.map((r) => r.code_challenge)).size).toBe(3);
     // The verifier travels sealed in the state token: not in any URL, page, log, result or property.
     const recorded = [...s.outputs, allProperties(s), ...s.runtime.totals.requests.map((r) => r.url)].join('\n');
-    expect(leakedTokens(recorded, seen.map((r) => r.code_verifier))).toEqual([]);
+    expect(
+      leakedTokens(
+        recorded,
+        seen.map((r) => r.code_verifier),
+      ),
+    ).toEqual([]);
     expect(await tokensIn(s)).toEqual([]);
   });
 });
@@ -143,7 +148,7 @@ describe('state past its hour, and a callback URL used twice', () => {
 });
 
 describe('a callback completes only the flow, and the spreadsheet, its state token names', () => {
-  it('query parameters cannot replace the state\'s arguments (flow, spreadsheet, verifier, service)', async () => {
+  it("query parameters cannot replace the state's arguments (flow, spreadsheet, verifier, service)", async () => {
     const s = await securityStack();
     const callbackUrl = await approvedCallbackUrl(s);
     const forged = `${callbackUrl}&flow=00000000-0000-4000-8000-000000000000&sheet=another-spreadsheet&codeVerifier_=${'a'.repeat(43)}&serviceName=other`;
@@ -155,7 +160,7 @@ describe('a callback completes only the flow, and the spreadsheet, its state tok
     expect(await tokensIn(s)).toEqual([]);
   });
 
-  it('a code approved in one flow, brought back through another flow\'s callback, connects nothing', async () => {
+  it("a code approved in one flow, brought back through another flow's callback, connects nothing", async () => {
     const s = await securityStack();
     const first = new URL(await approvedCallbackUrl(s));
     const second = new URL(await approvedCallbackUrl(s));

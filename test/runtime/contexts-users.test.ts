@@ -14,8 +14,16 @@ const OWNER = 'owner@example.com';
 const EDITOR = 'editor@example.com';
 
 const DOCUMENTLESS = {
-  active: null, activeSpreadsheet: null, activeSheet: null, documentProperties: null, documentLock: null, documentCache: null,
-  userProperties: 'present', userLock: 'present', userCache: 'present', scriptProperties: 'present',
+  active: null,
+  activeSpreadsheet: null,
+  activeSheet: null,
+  documentProperties: null,
+  documentLock: null,
+  documentCache: null,
+  userProperties: 'present',
+  userLock: 'present',
+  userCache: 'present',
+  scriptProperties: 'present',
 };
 
 let runtime: GasRuntime;
@@ -27,7 +35,11 @@ afterAll(async () => {
   await runtime.close();
 });
 
-async function value<T>(name: string, args: unknown[] = [], options: Parameters<GasRuntime['run']>[2] = {}): Promise<T> {
+async function value<T>(
+  name: string,
+  args: unknown[] = [],
+  options: Parameters<GasRuntime['run']>[2] = {},
+): Promise<T> {
   const r = await runtime.run(name, args, options);
   if (!r.ok) throw new Error(`${name}: ${r.error?.message}`);
   return r.value as T;
@@ -36,7 +48,13 @@ async function value<T>(name: string, args: unknown[] = [], options: Parameters<
 describe('executions without a document', () => {
   it('a run has its document by default', async () => {
     const c = await value<Record<string, unknown>>('contexts');
-    expect(c).toMatchObject({ active: runtime.workbook.id, documentProperties: 'present', documentLock: 'present', documentCache: 'present', user: OWNER });
+    expect(c).toMatchObject({
+      active: runtime.workbook.id,
+      documentProperties: 'present',
+      documentLock: 'present',
+      documentCache: 'present',
+      user: OWNER,
+    });
   });
 
   it('run(…, { document: false }): getActive, document properties, lock and cache are null; user and script stores work', async () => {
@@ -49,14 +67,19 @@ describe('executions without a document', () => {
     const response = await fetch(`${url}?state=${encodeURIComponent(token)}&code=abc`);
     expect(response.status).toBe(200);
     expect(await response.text()).toContain(`${EDITOR} no-document`);
-    expect(JSON.parse(runtime.properties.users[EDITOR]!.get('callback') ?? '{}')).toEqual({ ...DOCUMENTLESS, user: EDITOR });
+    expect(JSON.parse(runtime.properties.users[EDITOR]!.get('callback') ?? '{}')).toEqual({
+      ...DOCUMENTLESS,
+      user: EDITOR,
+    });
     expect(runtime.properties.user.get('callback')).toBeNull();
   });
 
-  it('openById opens the local workbook without a document; another id fails with Google\'s message', async () => {
+  it("openById opens the local workbook without a document; another id fails with Google's message", async () => {
     expect(await value('openAndRead', [runtime.workbook.id], { document: false })).toBe('Sheet1');
     const other = await runtime.run('openAndRead', ['1NotThisSpreadsheet'], { document: false });
-    expect(other.error?.message).toBe('Unexpected error while getting the method or property openById on object SpreadsheetApp.');
+    expect(other.error?.message).toBe(
+      'Unexpected error while getting the method or property openById on object SpreadsheetApp.',
+    );
   });
 
   it('getUi() throws without a document', async () => {
@@ -75,7 +98,7 @@ describe('users', () => {
     expect(runtime.properties.users[EDITOR]!.get('mine')).toBe('B');
   });
 
-  it('a custom function reads the owner\'s user properties, whoever recalculates', async () => {
+  it("a custom function reads the owner's user properties, whoever recalculates", async () => {
     expect(await value('customFunctionUserStore', [], { authMode: 'CUSTOM_FUNCTION', user: EDITOR })).toBe('A');
   });
 
@@ -96,11 +119,17 @@ describe('triggers belong to their creator', () => {
   it('each user sees only their own triggers (getProjectTriggers, getUserTriggers)', async () => {
     ownerTrigger = await value<string>('createSchedule', [], { user: OWNER });
     editorTrigger = await value<string>('createSchedule', [], { user: EDITOR });
-    expect(await value('visibleTriggers', [], { user: OWNER })).toEqual({ project: [ownerTrigger], user: [ownerTrigger] });
-    expect(await value('visibleTriggers', [], { user: EDITOR })).toEqual({ project: [editorTrigger], user: [editorTrigger] });
+    expect(await value('visibleTriggers', [], { user: OWNER })).toEqual({
+      project: [ownerTrigger],
+      user: [ownerTrigger],
+    });
+    expect(await value('visibleTriggers', [], { user: EDITOR })).toEqual({
+      project: [editorTrigger],
+      user: [editorTrigger],
+    });
   });
 
-  it('a user cannot delete another user\'s trigger', async () => {
+  it("a user cannot delete another user's trigger", async () => {
     expect(await value('deleteTriggerById', [ownerTrigger], { user: EDITOR })).toBe(false);
     expect(runtime.triggers.map((t) => t.uid)).toContain(ownerTrigger);
   });
@@ -130,7 +159,7 @@ describe('triggers belong to their creator', () => {
   });
 });
 
-describe('saved state keeps every user\'s stores', () => {
+describe("saved state keeps every user's stores", () => {
   it('saveState/loadState round-trips per-user properties and caches', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'gas-users-'));
     try {

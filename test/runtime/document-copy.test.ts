@@ -21,7 +21,11 @@ afterAll(async () => {
   await runtime.close();
 });
 
-async function value<T>(name: string, args: unknown[] = [], options: Parameters<GasRuntime['run']>[2] = {}): Promise<T> {
+async function value<T>(
+  name: string,
+  args: unknown[] = [],
+  options: Parameters<GasRuntime['run']>[2] = {},
+): Promise<T> {
   const r = await runtime.run(name, args, options);
   if (!r.ok) throw new Error(`${name}: ${r.error?.message}`);
   return r.value as T;
@@ -34,9 +38,13 @@ describe('a copy made with File → Make a copy', () => {
     const copyId = runtime.makeCopy(COPIER);
     expect(copyId).not.toBe(runtime.workbook.id);
     expect(await value('spreadsheetId', [], { user: COPIER, spreadsheetId: copyId })).toBe(copyId);
-    expect(await value('openAndRead', [copyId], { user: COPIER, spreadsheetId: copyId })).toBe(runtime.workbook.sheets[0]!.name);
+    expect(await value('openAndRead', [copyId], { user: COPIER, spreadsheetId: copyId })).toBe(
+      runtime.workbook.sheets[0]!.name,
+    );
     expect(await value('documentValue', ['carried'], { user: COPIER, spreadsheetId: copyId })).toBe('yes');
-    expect(await value('setDocumentValue', ['carried', 'changed in the copy'], { user: COPIER, spreadsheetId: copyId })).toBe(true);
+    expect(
+      await value('setDocumentValue', ['carried', 'changed in the copy'], { user: COPIER, spreadsheetId: copyId }),
+    ).toBe(true);
     expect(await value('documentValue', ['carried'])).toBe('yes');
     expect(runtime.copyOf(copyId).properties.get('carried')).toBe('changed in the copy');
     expect(runtime.triggers.filter((t) => t.documentId === copyId)).toEqual([]);
@@ -44,11 +52,15 @@ describe('a copy made with File → Make a copy', () => {
     expect(other.ok).toBe(false);
   });
 
-  it('the copier owns it: a custom function there reads the copier\'s user properties', async () => {
+  it("the copier owns it: a custom function there reads the copier's user properties", async () => {
     const copyId = runtime.makeCopy(COPIER);
-    await value('putUserValue', ['the copier\'s'], { user: COPIER });
-    await value('putUserValue', ['the owner\'s'], { user: OWNER });
-    expect(await value('customFunctionUserStore', [], { authMode: 'CUSTOM_FUNCTION', user: OWNER, spreadsheetId: copyId })).toBe('the copier\'s');
-    expect(await value('customFunctionUserStore', [], { authMode: 'CUSTOM_FUNCTION', user: COPIER })).toBe('the owner\'s');
+    await value('putUserValue', ["the copier's"], { user: COPIER });
+    await value('putUserValue', ["the owner's"], { user: OWNER });
+    expect(
+      await value('customFunctionUserStore', [], { authMode: 'CUSTOM_FUNCTION', user: OWNER, spreadsheetId: copyId }),
+    ).toBe("the copier's");
+    expect(await value('customFunctionUserStore', [], { authMode: 'CUSTOM_FUNCTION', user: COPIER })).toBe(
+      "the owner's",
+    );
   });
 });

@@ -22,7 +22,11 @@ afterEach(async () => {
   await runtime.close();
 });
 
-async function value<T>(name: string, args: unknown[] = [], options: Parameters<GasRuntime['run']>[2] = {}): Promise<T> {
+async function value<T>(
+  name: string,
+  args: unknown[] = [],
+  options: Parameters<GasRuntime['run']>[2] = {},
+): Promise<T> {
   const r = await runtime.run(name, args, options);
   if (!r.ok) throw new Error(`${name}: ${r.error?.message}`);
   return r.value as T;
@@ -48,20 +52,25 @@ describe('a deleted spreadsheet', () => {
     runtime.deleteDocument(copyId);
     const fired = await runtime.fireTrigger(uid);
     expect(fired.value).toMatchObject({ active: null, user: EDITOR });
-    expect((await runtime.run('openAndRead', [copyId], { user: EDITOR, document: false, spreadsheetId: copyId })).error?.message).toBe(missing(copyId));
+    expect(
+      (await runtime.run('openAndRead', [copyId], { user: EDITOR, document: false, spreadsheetId: copyId })).error
+        ?.message,
+    ).toBe(missing(copyId));
     expect(await value('openAndRead', [runtime.workbook.id])).toBe('Sheet1');
   });
 });
 
 describe('a spreadsheet no longer shared with a user', () => {
-  it('is missing for that user only; their trigger fires without it, the owner\'s with it', async () => {
+  it("is missing for that user only; their trigger fires without it, the owner's with it", async () => {
     const id = runtime.workbook.id;
     const mine = await value<string>('createSchedule');
     const theirs = await value<string>('createSchedule', [], { user: EDITOR });
     runtime.revokeAccess(id, EDITOR);
     expect((await runtime.fireTrigger(theirs)).value).toMatchObject({ active: null, user: EDITOR });
     expect((await runtime.fireTrigger(mine)).value).toMatchObject({ active: id, user: OWNER });
-    expect((await runtime.run('openAndRead', [id], { user: EDITOR, document: false })).error?.message).toBe(missing(id));
+    expect((await runtime.run('openAndRead', [id], { user: EDITOR, document: false })).error?.message).toBe(
+      missing(id),
+    );
     expect(await value('openAndRead', [id], { document: false })).toBe('Sheet1');
   });
 

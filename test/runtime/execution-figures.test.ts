@@ -40,14 +40,14 @@ describe('execution figures', () => {
     expect(Object.keys(sheets).some((k) => k.startsWith('Properties'))).toBe(false);
   });
 
-  it('measures the worker thread\'s CPU time: fixed heavy work costs more than none', async () => {
+  it("measures the worker thread's CPU time: fixed heavy work costs more than none", async () => {
     const idle = await runtime.run('spinWork', [0]);
     const busy = await runtime.run('spinWork', [300_000_000]);
     expect(idle.counts.workerCpuMs).not.toBeNull();
     expect(busy.counts.workerCpuMs!).toBeGreaterThan(idle.counts.workerCpuMs! + 100);
   });
 
-  it('reports the isolate\'s peak heap, sampled at service calls', async () => {
+  it("reports the isolate's peak heap, sampled at service calls", async () => {
     const small = await runtime.run('holdMemory', [1]);
     const large = await runtime.run('holdMemory', [80]);
     expect(large.counts.peakHeapBytes).toBeGreaterThan(80 * 1024 * 1024);

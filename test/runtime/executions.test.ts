@@ -16,15 +16,42 @@ describe('the V8 context lacks what Apps Script lacks', () => {
   it('has none of the forbidden globals and all the services', async () => {
     const result = await runtime.run('globalTypes');
     const types = result.value as Record<string, string>;
-    for (const name of ['URL', 'URLSearchParams', 'TextEncoder', 'TextDecoder', 'setTimeout', 'setInterval', 'fetch', 'atob', 'btoa', 'crypto', 'process', 'Buffer', 'require', 'structuredClone', 'Blob']) {
+    for (const name of [
+      'URL',
+      'URLSearchParams',
+      'TextEncoder',
+      'TextDecoder',
+      'setTimeout',
+      'setInterval',
+      'fetch',
+      'atob',
+      'btoa',
+      'crypto',
+      'process',
+      'Buffer',
+      'require',
+      'structuredClone',
+      'Blob',
+    ]) {
       expect(types[name], name).toBe('undefined');
     }
-    for (const name of ['Logger', 'console', 'Utilities', 'PropertiesService', 'UrlFetchApp', 'ScriptApp', 'HtmlService', 'Session', 'LockService', 'CacheService']) {
+    for (const name of [
+      'Logger',
+      'console',
+      'Utilities',
+      'PropertiesService',
+      'UrlFetchApp',
+      'ScriptApp',
+      'HtmlService',
+      'Session',
+      'LockService',
+      'CacheService',
+    ]) {
       expect(types[name], name).toBe('object');
     }
   });
 
-  it('reports a missing function with Google\'s message', async () => {
+  it("reports a missing function with Google's message", async () => {
     const result = await runtime.run('noSuchFunction');
     expect(result.ok).toBe(false);
     expect(result.error?.message).toBe('Script function not found: noSuchFunction');
@@ -43,7 +70,7 @@ describe('the V8 context lacks what Apps Script lacks', () => {
 });
 
 describe('values crossing into the context belong to its realm', () => {
-  it('arrives as the context\'s own Date and Array', async () => {
+  it("arrives as the context's own Date and Array", async () => {
     const date = await runtime.run('describeArgument', [new Date(0)]);
     expect(date.value).toEqual({ isDate: true, isArray: false, arrayInstance: false, type: 'object' });
     const array = await runtime.run('describeArgument', [[1, 2]]);
@@ -56,9 +83,15 @@ describe('values crossing into the context belong to its realm', () => {
   });
 });
 
-describe('the runtime clock drives the script\'s Date', () => {
+describe("the runtime clock drives the script's Date", () => {
   it('starts at startTime and moves with clock.advance', async () => {
-    const first = (await runtime.run('clockReading')).value as { now: number; date: number; isDate: boolean; parsed: number; str: string };
+    const first = (await runtime.run('clockReading')).value as {
+      now: number;
+      date: number;
+      isDate: boolean;
+      parsed: number;
+      str: string;
+    };
     expect(first.isDate).toBe(true);
     expect(first.parsed).toBe(0);
     expect(first.str).toBe('string');
@@ -71,7 +104,12 @@ describe('the runtime clock drives the script\'s Date', () => {
 
   it('Utilities.sleep moves the clock without waiting and calls onSleep', async () => {
     const slept: number[] = [];
-    const rt = await basicRuntime({ costModel: false, onSleep: async (ms) => { slept.push(ms); } });
+    const rt = await basicRuntime({
+      costModel: false,
+      onSleep: async (ms) => {
+        slept.push(ms);
+      },
+    });
     try {
       const realBefore = Date.now();
       const result = await rt.run('sleepFor', [120_000]);
@@ -85,7 +123,12 @@ describe('the runtime clock drives the script\'s Date', () => {
     }
   });
   it('a host that cannot move its other clocks (onSleep fails, e.g. the emulator closed) ends the execution with that error, never an unhandled rejection', async () => {
-    const rt = await basicRuntime({ costModel: true, onSleep: async () => { throw new Error('connect ECONNREFUSED 127.0.0.1:1'); } });
+    const rt = await basicRuntime({
+      costModel: true,
+      onSleep: async () => {
+        throw new Error('connect ECONNREFUSED 127.0.0.1:1');
+      },
+    });
     try {
       // A property read's modelled 40 ms is what moves the clock here.
       const result = await rt.run('getProperty', ['any']);

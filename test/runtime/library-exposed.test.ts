@@ -27,7 +27,10 @@ describe('a library that declares nothing at top level exposes the object it put
     const result = await runtime.run('useLibrary', ['Ada']);
     expect(result.error).toBeUndefined();
     expect(result.value).toEqual({
-      greeting: 'Hello, Ada (1970)', version: '3', count: 2, keys: ['Counter', 'PREFIX', 'VERSION', 'greet', 'storeGreeting'],
+      greeting: 'Hello, Ada (1970)',
+      version: '3',
+      count: 2,
+      keys: ['Counter', 'PREFIX', 'VERSION', 'greet', 'storeGreeting'],
     });
     expect(runtime.properties.script.get('greeting')).toBe('Hello, Ada (1970)');
   });
@@ -36,7 +39,9 @@ describe('a library that declares nothing at top level exposes the object it put
     runtime = await createRuntime({ distDir: LIBRARY_DIST, libraries: { Greeter: fixture('Greeter.twoglobals.gs') } });
     const result = await runtime.run('useLibrary', ['Ada']);
     expect(result.ok).toBe(false);
-    expect(result.error?.message).toMatch(/Library Greeter .* must then put exactly one object on its global object; found First, Second/);
+    expect(result.error?.message).toMatch(
+      /Library Greeter .* must then put exactly one object on its global object; found First, Second/,
+    );
   });
 
   it('nothing declared, nothing exposed: the execution fails saying so', async () => {
@@ -78,7 +83,10 @@ describe('the real apps-script-oauth2 v1.43.0 (../shared/vendor) loads as Google
     expect(result.value as string).not.toContain('v'.repeat(43));
   });
 
-  it.each([['real', REAL_OAUTH2_LIBRARY], ['stand-in', OAUTH2_STANDIN]])('%s: v1.43.0 refuses a callback without a client secret, before any request', async (_name, file) => {
+  it.each([
+    ['real', REAL_OAUTH2_LIBRARY],
+    ['stand-in', OAUTH2_STANDIN],
+  ])('%s: v1.43.0 refuses a callback without a client secret, before any request', async (_name, file) => {
     runtime = await createRuntime({ distDir: OAUTH2_DIST, libraries: { OAuth2: file } });
     const result = await runtime.run('oauth2CallbackWithoutSecret');
     expect(result.value).toBe('Client Secret is required.');

@@ -65,7 +65,10 @@ describe('a .ts stand-in that mentions "export" only in comments and strings is 
     const result = await runtime.run('useLibrary', ['Ada']);
     expect(result.error).toBeUndefined();
     expect(result.value).toEqual({
-      greeting: 'Hello, Ada (1970)', version: '3', count: 2, keys: ['Counter', 'NOTE', 'PREFIX', 'VERSION', 'greet', 'storeGreeting'],
+      greeting: 'Hello, Ada (1970)',
+      version: '3',
+      count: 2,
+      keys: ['Counter', 'NOTE', 'PREFIX', 'VERSION', 'greet', 'storeGreeting'],
     });
     expect(runtime.properties.script.get('greeting')).toBe('Hello, Ada (1970)');
   });
@@ -82,7 +85,12 @@ describe('a .ts stand-in with real export statements is a module', () => {
     runtime = await createRuntime({ distDir: LIBRARY_DIST, libraries: { Greeter: moduleFile } });
     const result = await runtime.run('useLibrary', ['Ada']);
     expect(result.error).toBeUndefined();
-    expect(result.value).toEqual({ greeting: 'Hello, Ada (1970)', version: '3', count: 2, keys: ['Counter', 'VERSION', 'greet', 'storeGreeting'] });
+    expect(result.value).toEqual({
+      greeting: 'Hello, Ada (1970)',
+      version: '3',
+      count: 2,
+      keys: ['Counter', 'VERSION', 'greet', 'storeGreeting'],
+    });
   });
 });
 

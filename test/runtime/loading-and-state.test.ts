@@ -19,7 +19,10 @@ describe('libraries load in their own context; the namespace is what they declar
     const result = await runtime.run('useLibrary', ['Ada']);
     expect(result.error).toBeUndefined();
     expect(result.value).toEqual({
-      greeting: 'Hello, Ada (1970)', version: '3', count: 2, keys: ['Counter', 'PREFIX', 'VERSION', 'greet', 'storeGreeting'],
+      greeting: 'Hello, Ada (1970)',
+      version: '3',
+      count: 2,
+      keys: ['Counter', 'PREFIX', 'VERSION', 'greet', 'storeGreeting'],
     });
     expect(runtime.properties.script.get('greeting')).toBe('Hello, Ada (1970)');
   });
@@ -31,7 +34,9 @@ describe('libraries load in their own context; the namespace is what they declar
   });
 
   it('fails clearly when a manifest library has no source', async () => {
-    await expect(createRuntime({ distDir: LIBRARY_DIST })).rejects.toThrow(/Library Greeter has no source: set GAS_LIBRARY_Greeter/);
+    await expect(createRuntime({ distDir: LIBRARY_DIST })).rejects.toThrow(
+      /Library Greeter has no source: set GAS_LIBRARY_Greeter/,
+    );
     runtime = await basicRuntime();
   });
 });
@@ -47,7 +52,10 @@ describe('HtmlService, Session', () => {
 
   it('reads html files of the bundle and evaluates printing scriptlets', async () => {
     const page = await runtime.run('htmlPage');
-    expect(page.value).toEqual({ content: '<!doctype html><html><body><h1>Fixture page</h1></body></html>\n', title: 'Fixture' });
+    expect(page.value).toEqual({
+      content: '<!doctype html><html><body><h1>Fixture page</h1></body></html>\n',
+      title: 'Fixture',
+    });
     const template = await runtime.run('htmlTemplate');
     expect(template.value).toBe('<p>Hello &lt;Ann &amp; Bob&gt;, raw: <b>VIP</b></p>\n');
   });
@@ -57,7 +65,9 @@ describe('HtmlService, Session', () => {
     expect(full.active).toBe('finance@example.com');
     expect(full.zone).toBe('America/New_York');
     expect(full.key).not.toContain('finance');
-    expect(((await runtime.run('whoAmI', [], { authMode: 'CUSTOM_FUNCTION' })).value as { active: string }).active).toBe('');
+    expect(
+      ((await runtime.run('whoAmI', [], { authMode: 'CUSTOM_FUNCTION' })).value as { active: string }).active,
+    ).toBe('');
   });
 });
 
@@ -73,7 +83,11 @@ describe('SpreadsheetApp and the Advanced Sheets service through the bridge', ()
   it('counts sheets calls and the cells read and written', async () => {
     const result = await runtime.run('writeGrid', [3, 4]);
     expect(result.error).toBeUndefined();
-    expect(result.value).toEqual([[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]]);
+    expect(result.value).toEqual([
+      [0, 1, 2, 3],
+      [4, 5, 6, 7],
+      [8, 9, 10, 11],
+    ]);
     expect(result.counts.cellsWritten).toBe(12);
     expect(result.counts.cellsRead).toBe(12);
     expect(result.counts.byMethod['Range.setValues']).toBe(1);
@@ -112,7 +126,9 @@ describe('saveState and stateDir carry the stores to the next invocation', () =>
     const savedAt = first.clock.now();
     await first.saveState(dir);
     await first.close();
-    expect(JSON.parse(await readFile(path.join(dir, 'properties.json'), 'utf8')).document).toEqual({ checkpoint: '2024-01-31T23:59:00Z' });
+    expect(JSON.parse(await readFile(path.join(dir, 'properties.json'), 'utf8')).document).toEqual({
+      checkpoint: '2024-01-31T23:59:00Z',
+    });
 
     const next = await basicRuntime({ stateDir: dir });
     try {
@@ -121,8 +137,14 @@ describe('saveState and stateDir carry the stores to the next invocation', () =>
       expect(next.clock.now() - savedAt).toBeGreaterThanOrEqual(0);
       expect(next.clock.now() - savedAt).toBeLessThan(60_000);
       expect((await next.run('cacheGet', ['warm'])).value).toBe('yes');
-      expect((await next.run('writeGrid', [2, 2])).value).toEqual([[0, 1], [2, 3]]);
-      expect(next.exportJson().sheets.Data.slice(0, 2)).toEqual([[0, 1], [2, 3]]);
+      expect((await next.run('writeGrid', [2, 2])).value).toEqual([
+        [0, 1],
+        [2, 3],
+      ]);
+      expect(next.exportJson().sheets.Data.slice(0, 2)).toEqual([
+        [0, 1],
+        [2, 3],
+      ]);
     } finally {
       await next.close();
     }

@@ -45,7 +45,7 @@ describe('LockService excludes an execution running at the same time', () => {
     expect((await runtime.run('tryScriptLock', [0])).value).toEqual({ got: true, has: true });
   });
 
-  it('waitLock throws Google\'s message when the wait times out', async () => {
+  it("waitLock throws Google's message when the wait times out", async () => {
     const first = runtime.run('holdScriptLockUntilReleased', ['A']);
     await untilLogged('A-start');
     const second = await runtime.run('lockedSection', ['B', 0, 50]);
@@ -59,7 +59,8 @@ describe('LockService excludes an execution running at the same time', () => {
     // The limit is passed by moving the clock once the spinner holds the lock, not by real time:
     // a 300 ms limit ended the execution before it took the lock on a loaded machine.
     const running = runtime.run('takeLockAndSpin', [], { timeLimitMs: 60_000 });
-    for (let i = 0; i < 3_000 && runtime.properties.script.get('spinner') !== 'locked'; i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 3_000 && runtime.properties.script.get('spinner') !== 'locked'; i++)
+      await new Promise((r) => setTimeout(r, 10));
     expect(runtime.properties.script.get('spinner')).toBe('locked');
     runtime.clock.advance(61_000);
     const spinner = await running;

@@ -7,14 +7,26 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRuntime, PROPERTIES_QUOTA_MESSAGE, type GasRuntime, type RuntimeOptions } from '../../dev/gas-runtime/index.js';
+import {
+  createRuntime,
+  PROPERTIES_QUOTA_MESSAGE,
+  type GasRuntime,
+  type RuntimeOptions,
+} from '../../dev/gas-runtime/index.js';
 
 const STRICT_DIST = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'strict');
 const USER = 'finance@example.com';
 let runtime: GasRuntime | undefined;
 
 async function strictRuntime(options: Partial<RuntimeOptions> = {}): Promise<GasRuntime> {
-  runtime = await createRuntime({ distDir: STRICT_DIST, user: { email: USER }, startTime: Date.UTC(2026, 2, 2, 12), modelledTimeOnly: true, costModel: false, ...options });
+  runtime = await createRuntime({
+    distDir: STRICT_DIST,
+    user: { email: USER },
+    startTime: Date.UTC(2026, 2, 2, 12),
+    modelledTimeOnly: true,
+    costModel: false,
+    ...options,
+  });
   return runtime;
 }
 
@@ -38,7 +50,7 @@ afterEach(async () => {
 });
 
 describe('Properties reads and writes a day', () => {
-  it('refuses the 50,001st call of a consumer user\'s day with Google\'s message, writing nothing', async () => {
+  it("refuses the 50,001st call of a consumer user's day with Google's message, writing nothing", async () => {
     const rt = await strictRuntime();
     expect(await spend(rt, 49_998)).toEqual({ done: 49_998 });
     const last = await rt.run('propertyCalls', [2]);
@@ -52,7 +64,7 @@ describe('Properties reads and writes a day', () => {
     expect(rt.properties.user.get('k')).toBe('0');
   });
 
-  it('is each user\'s own, and frees 24 hours after the calls', async () => {
+  it("is each user's own, and frees 24 hours after the calls", async () => {
     const rt = await strictRuntime();
     spentAlready(rt, 50_000);
     expect((await spend(rt, 2)).error).toBe(PROPERTIES_QUOTA_MESSAGE);

@@ -22,5 +22,8 @@ it('puts an empty workbook with the same id in place of the document, and can pu
   expect(Object.keys(runtime.exportJson().sheets)).not.toContain('Data');
   expect((await runtime.run('writeGrid', [1, 1])).ok).toBe(true);
   runtime.replaceWorkbook(first);
-  expect(runtime.exportJson().sheets.Data).toEqual([[0, 1, 2], [3, 4, 5]]);
+  expect(runtime.exportJson().sheets.Data).toEqual([
+    [0, 1, 2],
+    [3, 4, 5],
+  ]);
 });

@@ -36,6 +36,9 @@ describe('Sheet.deleteRows', () => {
   });
 
   it('refuses deleting every row that is not frozen', async () => {
-    expect(await deleteRows('d', 4, 1, 2, 3)).toEqual({ error: 'Sorry, it is not possible to delete all non-frozen rows.', maxRows: 4 });
+    expect(await deleteRows('d', 4, 1, 2, 3)).toEqual({
+      error: 'Sorry, it is not possible to delete all non-frozen rows.',
+      maxRows: 4,
+    });
   });
 });

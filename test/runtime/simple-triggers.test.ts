@@ -30,7 +30,9 @@ describe('simple triggers get 30 seconds', () => {
   });
 
   it('lets an onOpen finish within 30 s, and the same work from a menu take longer', async () => {
-    expect((await rt.run('onOpen', [], { authMode: 'LIMITED', event: { authMode: 'LIMITED', workMs: 29_000 } })).value).toBe('menu built');
+    expect(
+      (await rt.run('onOpen', [], { authMode: 'LIMITED', event: { authMode: 'LIMITED', workMs: 29_000 } })).value,
+    ).toBe('menu built');
     const menu = await rt.run('buildMenuSlowly', [31_000]);
     expect(menu.timedOut).toBe(false);
     expect(menu.value).toBe('menu built');

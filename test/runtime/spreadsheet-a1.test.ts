@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { columnToLetters, formatA1, lettersToColumn, parseA1, quoteSheetName, resolveReference } from '../../dev/gas-runtime/spreadsheet/a1';
+import {
+  columnToLetters,
+  formatA1,
+  lettersToColumn,
+  parseA1,
+  quoteSheetName,
+  resolveReference,
+} from '../../dev/gas-runtime/spreadsheet/a1';
 
 describe('A1 notation: columns', () => {
   it('maps letters to 1-based columns both ways', () => {
@@ -14,13 +21,31 @@ describe('A1 notation: columns', () => {
 
 describe('A1 notation: ranges with sheet names', () => {
   it('parses quoted sheet names with spaces, ampersands and escaped quotes', () => {
-    expect(parseA1("'Line items'!A2:F9")).toEqual({ sheetName: 'Line items', startRow: 2, startColumn: 1, endRow: 9, endColumn: 6 });
-    expect(parseA1("'Daily P&L'!A1")).toEqual({ sheetName: 'Daily P&L', startRow: 1, startColumn: 1, endRow: 1, endColumn: 1 });
+    expect(parseA1("'Line items'!A2:F9")).toEqual({
+      sheetName: 'Line items',
+      startRow: 2,
+      startColumn: 1,
+      endRow: 9,
+      endColumn: 6,
+    });
+    expect(parseA1("'Daily P&L'!A1")).toEqual({
+      sheetName: 'Daily P&L',
+      startRow: 1,
+      startColumn: 1,
+      endRow: 1,
+      endColumn: 1,
+    });
     expect(parseA1("'Bob''s sheet'!B3")?.sheetName).toBe("Bob's sheet");
   });
 
   it('parses unquoted names, absolute markers, open and whole-column ranges', () => {
-    expect(parseA1('Orders!$A$1:$C$2')).toEqual({ sheetName: 'Orders', startRow: 1, startColumn: 1, endRow: 2, endColumn: 3 });
+    expect(parseA1('Orders!$A$1:$C$2')).toEqual({
+      sheetName: 'Orders',
+      startRow: 1,
+      startColumn: 1,
+      endRow: 2,
+      endColumn: 3,
+    });
     expect(parseA1('Orders!A:C')).toEqual({ sheetName: 'Orders', startColumn: 1, endColumn: 3 });
     expect(parseA1('A2:F')).toEqual({ startRow: 2, startColumn: 1, endColumn: 6 });
     expect(parseA1('2:5')).toEqual({ startRow: 2, endRow: 5 });

@@ -18,7 +18,7 @@ function sampleBook(): Workbook {
   orders.getRange('A1:E1').setValues([['id', 'created_at', 'created_date', 'net_profit', 'check']]);
   orders.getRange('A2:E3').setValues([
     ['ord_1', new Date('2024-01-15T15:30:00Z'), 45306, 12.5, '=D2*2'],
-    ["'=HYPERLINK(\"x\")", new Date('2024-07-01T04:00:00Z'), 45474, null, ''],
+    ['\'=HYPERLINK("x")', new Date('2024-07-01T04:00:00Z'), 45474, null, ''],
   ]);
   orders.getRange('C2:C3').setNumberFormat('yyyy-mm-dd');
   orders.getRange('D2:D3').setNumberFormat('#,##0.00');
@@ -86,17 +86,31 @@ describe('column widths and bold headers: recorded in the model, written to the 
     const wb = new Workbook({ timeZone: 'UTC', id: 'book-2' });
     const session = openSession(wb);
     const sheet = session.SpreadsheetApp.getActive().getSheetByName('Sheet1')!;
-    sheet.getRange('A1:D1').setValues([['id', 'created_at', 'amount', 'note']]).setFontWeight('bold');
+    sheet
+      .getRange('A1:D1')
+      .setValues([['id', 'created_at', 'amount', 'note']])
+      .setFontWeight('bold');
     sheet.getRange('A2:A3').setValues([['ord_1'], ['a longer identifier here']]);
-    session.Sheets.Spreadsheets.batchUpdate({ requests: [
-      { updateDimensionProperties: { range: { sheetId: sheet.getSheetId(), dimension: 'COLUMNS', startIndex: 1, endIndex: 2 }, properties: { pixelSize: 150 }, fields: 'pixelSize' } },
-    ] }, 'book-2');
+    session.Sheets.Spreadsheets.batchUpdate(
+      {
+        requests: [
+          {
+            updateDimensionProperties: {
+              range: { sheetId: sheet.getSheetId(), dimension: 'COLUMNS', startIndex: 1, endIndex: 2 },
+              properties: { pixelSize: 150 },
+              fields: 'pixelSize',
+            },
+          },
+        ],
+      },
+      'book-2',
+    );
     sheet.setColumnWidths(3, 1, 120);
     sheet.autoResizeColumns(1, 1);
     return wb;
   }
 
-  it('the Sheets API, setColumnWidths and autoResizeColumns set widths in pixels; other columns keep Sheets\' 100 px', () => {
+  it("the Sheets API, setColumnWidths and autoResizeColumns set widths in pixels; other columns keep Sheets' 100 px", () => {
     const sheet = openSession(formattedBook()).SpreadsheetApp.getActive().getSheetByName('Sheet1')!;
     expect(sheet.getColumnWidth(2)).toBe(150);
     expect(sheet.getColumnWidth(3)).toBe(120);
@@ -112,7 +126,9 @@ describe('column widths and bold headers: recorded in the model, written to the 
     const sheet = openSession(wb).SpreadsheetApp.getActive().getSheetByName('Sheet1')!;
     sheet.insertColumnsAfter(1, 2);
     expect([sheet.getColumnWidth(2), sheet.getColumnWidth(4), sheet.getColumnWidth(5)]).toEqual([100, 150, 120]);
-    const copy = openSession(Workbook.fromJSON(JSON.parse(JSON.stringify(wb.toJSON())))).SpreadsheetApp.getActive().getSheetByName('Sheet1')!;
+    const copy = openSession(Workbook.fromJSON(JSON.parse(JSON.stringify(wb.toJSON()))))
+      .SpreadsheetApp.getActive()
+      .getSheetByName('Sheet1')!;
     expect(copy.getColumnWidth(4)).toBe(150);
   });
 
@@ -120,15 +136,37 @@ describe('column widths and bold headers: recorded in the model, written to the 
     const wb = formattedBook();
     const { Sheets } = openSession(wb);
     const sheetId = wb.sheets[0].sheetId;
-    const rows = { updateDimensionProperties: { range: { sheetId, dimension: 'ROWS', startIndex: 0, endIndex: 1 }, properties: { pixelSize: 40 }, fields: 'pixelSize' } };
-    const widthFirst = { updateDimensionProperties: { range: { sheetId, dimension: 'COLUMNS', startIndex: 3, endIndex: 4 }, properties: { pixelSize: 300 }, fields: 'pixelSize' } };
-    expect(() => Sheets.Spreadsheets.batchUpdate({ requests: [widthFirst, rows] }, 'book-2')).toThrow(/column widths only/);
+    const rows = {
+      updateDimensionProperties: {
+        range: { sheetId, dimension: 'ROWS', startIndex: 0, endIndex: 1 },
+        properties: { pixelSize: 40 },
+        fields: 'pixelSize',
+      },
+    };
+    const widthFirst = {
+      updateDimensionProperties: {
+        range: { sheetId, dimension: 'COLUMNS', startIndex: 3, endIndex: 4 },
+        properties: { pixelSize: 300 },
+        fields: 'pixelSize',
+      },
+    };
+    expect(() => Sheets.Spreadsheets.batchUpdate({ requests: [widthFirst, rows] }, 'book-2')).toThrow(
+      /column widths only/,
+    );
     expect(wb.sheets[0].columnWidth(4)).toBe(100);
-    const past = { updateDimensionProperties: { range: { sheetId, dimension: 'COLUMNS', startIndex: 20, endIndex: 30 }, properties: { pixelSize: 50 }, fields: 'pixelSize' } };
-    expect(() => Sheets.Spreadsheets.batchUpdate({ requests: [past] }, 'book-2')).toThrow(/past the sheet's 26 columns/);
+    const past = {
+      updateDimensionProperties: {
+        range: { sheetId, dimension: 'COLUMNS', startIndex: 20, endIndex: 30 },
+        properties: { pixelSize: 50 },
+        fields: 'pixelSize',
+      },
+    };
+    expect(() => Sheets.Spreadsheets.batchUpdate({ requests: [past] }, 'book-2')).toThrow(
+      /past the sheet's 26 columns/,
+    );
   });
 
-  it('the .xlsx has bold header cells and every column\'s width in Excel characters (7 px each + 5 px padding)', async () => {
+  it("the .xlsx has bold header cells and every column's width in Excel characters (7 px each + 5 px padding)", async () => {
     const path = join(dir, 'widths.xlsx');
     await exportWorkbookXlsx(formattedBook(), path);
     const book = new ExcelJS.Workbook();

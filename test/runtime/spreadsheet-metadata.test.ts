@@ -26,7 +26,13 @@ describe('developer metadata: tagging and the finder', () => {
     expect(onOrders[0].getLocation().getLocationType()).toBe('SHEET');
     expect(onOrders[0].getLocation().getSheet()!.getName()).toBe('Orders');
     expect(ss.createDeveloperMetadataFinder().withKey('ma.store').withValue('st_2').find()).toHaveLength(1);
-    expect(ss.createDeveloperMetadataFinder().withLocationType('ROW').find().map((m) => m.getKey())).toEqual(['ma.row']);
+    expect(
+      ss
+        .createDeveloperMetadataFinder()
+        .withLocationType('ROW')
+        .find()
+        .map((m) => m.getKey()),
+    ).toEqual(['ma.row']);
     expect(ss.getDeveloperMetadata().map((m) => m.getValue())).toEqual(['st_1']);
     expect(orders.getDeveloperMetadata().map((m) => m.getKey())).toEqual(['ma.store']);
   });

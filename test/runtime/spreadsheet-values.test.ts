@@ -30,7 +30,7 @@ describe('setValue(s): a string starting with "=" becomes a formula', () => {
 describe('setValue(s): a leading apostrophe keeps text', () => {
   it('drops the apostrophe and keeps formula-looking and number-looking text as text', () => {
     const { sheet } = setup();
-    sheet.getRange('A1:C1').setValues([["'=IMPORTXML(\"x\")", "'00123", "'TRUE"]]);
+    sheet.getRange('A1:C1').setValues([['\'=IMPORTXML("x")', "'00123", "'TRUE"]]);
     expect(sheet.getRange('A1:C1').getValues()).toEqual([['=IMPORTXML("x")', '00123', 'TRUE']]);
     expect(sheet.getRange('A1:C1').getFormulas()).toEqual([['', '', '']]);
   });
@@ -129,8 +129,12 @@ describe('Range validation uses Google messages and writes nothing on bad input'
 
   it('rejects ranges outside the grid and bad A1', () => {
     const { sheet } = setup();
-    expect(() => sheet.getRange(1001, 1)).toThrow('The coordinates of the range are outside the dimensions of the sheet.');
-    expect(() => sheet.getRange(1, 1, 1, 27)).toThrow('The coordinates of the range are outside the dimensions of the sheet.');
+    expect(() => sheet.getRange(1001, 1)).toThrow(
+      'The coordinates of the range are outside the dimensions of the sheet.',
+    );
+    expect(() => sheet.getRange(1, 1, 1, 27)).toThrow(
+      'The coordinates of the range are outside the dimensions of the sheet.',
+    );
     expect(() => sheet.getRange(0, 1)).toThrow('The starting row of the range is too small.');
     expect(() => sheet.getRange('A1:B')).not.toThrow();
     expect(() => sheet.getRange('A1001')).toThrow('Range not found');

@@ -55,7 +55,9 @@ describe('PropertiesService: 500 KB per store', () => {
 describe('PropertiesService is read-only in custom functions', () => {
   it('reads but does not write', async () => {
     runtime.properties.script.set('shared', 'token-free value');
-    expect((await runtime.run('getProperty', ['shared'], { authMode: 'CUSTOM_FUNCTION' })).value).toBe('token-free value');
+    expect((await runtime.run('getProperty', ['shared'], { authMode: 'CUSTOM_FUNCTION' })).value).toBe(
+      'token-free value',
+    );
     const write = await runtime.run('setProperty', ['script', 'shared', 'changed'], { authMode: 'CUSTOM_FUNCTION' });
     expect(write.error?.message).toBe('You do not have permission to call Properties.setProperty');
     expect(runtime.properties.script.get('shared')).toBe('token-free value');

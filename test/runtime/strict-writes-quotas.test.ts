@@ -5,14 +5,25 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRuntime, TRIGGER_QUOTA_MESSAGE, URL_FETCH_QUOTA_MESSAGE, type GasRuntime, type RuntimeOptions } from '../../dev/gas-runtime/index.js';
+import {
+  createRuntime,
+  TRIGGER_QUOTA_MESSAGE,
+  URL_FETCH_QUOTA_MESSAGE,
+  type GasRuntime,
+  type RuntimeOptions,
+} from '../../dev/gas-runtime/index.js';
 
 const STRICT_DIST = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'strict');
 const USER = 'finance@example.com';
 let runtime: GasRuntime | undefined;
 
 async function strictRuntime(options: Partial<RuntimeOptions> = {}): Promise<GasRuntime> {
-  runtime = await createRuntime({ distDir: STRICT_DIST, user: { email: USER }, startTime: Date.UTC(2026, 2, 2, 12), ...options });
+  runtime = await createRuntime({
+    distDir: STRICT_DIST,
+    user: { email: USER },
+    startTime: Date.UTC(2026, 2, 2, 12),
+    ...options,
+  });
   return runtime;
 }
 
@@ -33,7 +44,7 @@ describe('SpreadsheetApp write buffer', () => {
     expect(await value(rt, 'writeThenApiRead')).toEqual({ before: [], after: [['a', 'b']] });
   });
 
-  it('applies a sheet\'s pending writes when SpreadsheetApp reads that sheet', async () => {
+  it("applies a sheet's pending writes when SpreadsheetApp reads that sheet", async () => {
     const rt = await strictRuntime();
     expect(await value(rt, 'writeThenSheetRead')).toEqual({ last: 3, api: [['c']] });
   });
@@ -53,7 +64,14 @@ describe('SpreadsheetApp write buffer', () => {
   it('lets a Sheets API write through while SpreadsheetApp changes are pending, and applies both', async () => {
     const rt = await strictRuntime();
     expect(await value(rt, 'formatThenApiWrite')).toEqual({ apiB2: [], apiD4: [['api']] });
-    expect(await value(rt, 'readBack', ['B2:D4'])).toEqual({ values: [['7.00', '', ''], ['', '', ''], ['', '', 'api']], frozen: 1 });
+    expect(await value(rt, 'readBack', ['B2:D4'])).toEqual({
+      values: [
+        ['7.00', '', ''],
+        ['', '', ''],
+        ['', '', 'api'],
+      ],
+      frozen: 1,
+    });
   });
 
   it('applies pending writes at the end of the execution; the time limit loses them', async () => {
@@ -79,7 +97,7 @@ describe('SpreadsheetApp write buffer', () => {
 });
 
 describe('Sheets API quotas', () => {
-  it('allows 60 write requests a minute per user, then answers with Google\'s 429 text', async () => {
+  it("allows 60 write requests a minute per user, then answers with Google's 429 text", async () => {
     const rt = await strictRuntime({ costModel: false });
     const result = await rt.run('apiRequests', ['write', 61]);
     const out = result.value as { done: number; error?: string };
@@ -93,7 +111,9 @@ describe('Sheets API quotas', () => {
     expect(((await rt.run('apiRequests', ['read', 5])).value as { done: number }).done).toBe(5);
     // A minute later on the runtime clock the writes are allowed again.
     rt.clock.advance(60_000);
-    expect(((await rt.run('apiRequests', ['write', 10])).value as { done: number; error?: string })).toEqual({ done: 10 });
+    expect((await rt.run('apiRequests', ['write', 10])).value as { done: number; error?: string }).toEqual({
+      done: 10,
+    });
   });
 
   it('counts read requests separately, 60 a minute', async () => {

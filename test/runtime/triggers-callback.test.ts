@@ -26,9 +26,16 @@ describe('time-driven triggers under the Editor add-on rules', () => {
     expect(first.ok).toBe(true);
     const second = await runtime.run('createDailyTrigger');
     expect(second.ok).toBe(false);
-    expect(second.error?.message).toBe('This add-on has created too many time-based triggers in this document for this Google user account.');
+    expect(second.error?.message).toBe(
+      'This add-on has created too many time-based triggers in this document for this Google user account.',
+    );
     expect(runtime.triggers).toHaveLength(1);
-    expect(runtime.triggers[0]).toMatchObject({ uid: first.value, handlerFunction: 'onSchedule', type: 'CLOCK', everyHours: 1 });
+    expect(runtime.triggers[0]).toMatchObject({
+      uid: first.value,
+      handlerFunction: 'onSchedule',
+      type: 'CLOCK',
+      everyHours: 1,
+    });
     const listed = await runtime.run('listTriggers');
     expect(listed.value).toEqual([{ handler: 'onSchedule', id: first.value, type: 'CLOCK', source: 'CLOCK' }]);
   });
@@ -86,9 +93,17 @@ describe('state tokens and the /usercallback endpoint', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
     expect(await response.text()).toBe('<p>Connected with code abc123</p>');
-    const request = JSON.parse(runtime.properties.script.get('callback') ?? '{}') as { parameter: Record<string, string>; parameters: Record<string, string[]> };
+    const request = JSON.parse(runtime.properties.script.get('callback') ?? '{}') as {
+      parameter: Record<string, string>;
+      parameters: Record<string, string[]>;
+    };
     expect(request.parameter).toEqual({ state, code: 'abc123', scope: 'read', serviceName: 'merchant' });
-    expect(request.parameters).toEqual({ state: [state], code: ['abc123'], scope: ['read'], serviceName: ['merchant'] });
+    expect(request.parameters).toEqual({
+      state: [state],
+      code: ['abc123'],
+      scope: ['read'],
+      serviceName: ['merchant'],
+    });
   });
 
   it('refuses a forged token and runs nothing', async () => {

@@ -12,7 +12,9 @@ let outsiderOrigin: string;
 const received: Array<{ method: string; path: string; headers: http.IncomingHttpHeaders; body: string }> = [];
 
 function listen(s: http.Server): Promise<string> {
-  return new Promise((resolve) => s.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(s.address() as AddressInfo).port}`)));
+  return new Promise((resolve) =>
+    s.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(s.address() as AddressInfo).port}`)),
+  );
 }
 
 beforeAll(async () => {
@@ -49,15 +51,22 @@ afterAll(async () => {
 });
 
 describe('UrlFetchApp makes real HTTP requests', () => {
-  it('returns code, text, bytes and headers with the server\'s casing', async () => {
+  it("returns code, text, bytes and headers with the server's casing", async () => {
     const result = await runtime.run('fetchUrl', [`${origin}/ok`]);
     expect(result.value).toEqual({
-      code: 200, text: '{"fine":true}', bytes: 13, blob: '{"fine":true}',
-      headers: expect.objectContaining({ 'Content-Type': 'application/json', 'X-Request-Id': 'r-1', 'Set-Cookie': ['a=1', 'b=2'] }),
+      code: 200,
+      text: '{"fine":true}',
+      bytes: 13,
+      blob: '{"fine":true}',
+      headers: expect.objectContaining({
+        'Content-Type': 'application/json',
+        'X-Request-Id': 'r-1',
+        'Set-Cookie': ['a=1', 'b=2'],
+      }),
     });
   });
 
-  it('throws Google\'s message on status >= 400 unless muteHttpExceptions', async () => {
+  it("throws Google's message on status >= 400 unless muteHttpExceptions", async () => {
     const thrown = await runtime.run('fetchUrl', [`${origin}/missing`]);
     expect(thrown.ok).toBe(false);
     expect(thrown.error?.message).toBe(
@@ -69,16 +78,34 @@ describe('UrlFetchApp makes real HTTP requests', () => {
   });
 
   it('sends method, headers and payloads (object payloads form-encoded)', async () => {
-    const form = await runtime.run('fetchUrl', [`${origin}/echo`, { method: 'post', payload: { grant_type: 'authorization_code', code: 'a b&c' } }]);
-    expect((form.value as { text: string }).text).toBe('POST application/x-www-form-urlencoded grant_type=authorization_code&code=a%20b%26c');
-    const json = await runtime.run('fetchUrl', [`${origin}/echo`, { method: 'put', contentType: 'application/json', payload: '{"x":1}', headers: { Authorization: 'Bearer secret-token' } }]);
+    const form = await runtime.run('fetchUrl', [
+      `${origin}/echo`,
+      { method: 'post', payload: { grant_type: 'authorization_code', code: 'a b&c' } },
+    ]);
+    expect((form.value as { text: string }).text).toBe(
+      'POST application/x-www-form-urlencoded grant_type=authorization_code&code=a%20b%26c',
+    );
+    const json = await runtime.run('fetchUrl', [
+      `${origin}/echo`,
+      {
+        method: 'put',
+        contentType: 'application/json',
+        payload: '{"x":1}',
+        headers: { Authorization: 'Bearer secret-token' },
+      },
+    ]);
     expect((json.value as { text: string }).text).toBe('PUT application/json {"x":1}');
     expect(received[received.length - 1].headers.authorization).toBe('Bearer secret-token');
   });
 
   it('follows redirects unless told not to', async () => {
-    expect((await runtime.run('fetchUrl', [`${origin}/redirect`])).value).toMatchObject({ code: 200, text: '{"fine":true}' });
-    expect((await runtime.run('fetchUrl', [`${origin}/redirect`, { followRedirects: false }])).value).toMatchObject({ code: 302 });
+    expect((await runtime.run('fetchUrl', [`${origin}/redirect`])).value).toMatchObject({
+      code: 200,
+      text: '{"fine":true}',
+    });
+    expect((await runtime.run('fetchUrl', [`${origin}/redirect`, { followRedirects: false }])).value).toMatchObject({
+      code: 302,
+    });
   });
 
   it('fetchAll runs every request and returns responses in order', async () => {
@@ -88,8 +115,18 @@ describe('UrlFetchApp makes real HTTP requests', () => {
   });
 
   it('records method, URL, status and size per request, never headers or payloads', async () => {
-    const result = await runtime.run('fetchUrl', [`${origin}/echo?page=2`, { method: 'post', payload: 'client_secret=s3cr3t', headers: { Authorization: 'Basic abc' } }]);
-    expect(result.counts.requests).toEqual([{ method: 'POST', url: `${origin}/echo?page=2`, status: 200, bytes: Buffer.byteLength('POST application/x-www-form-urlencoded client_secret=s3cr3t') }]);
+    const result = await runtime.run('fetchUrl', [
+      `${origin}/echo?page=2`,
+      { method: 'post', payload: 'client_secret=s3cr3t', headers: { Authorization: 'Basic abc' } },
+    ]);
+    expect(result.counts.requests).toEqual([
+      {
+        method: 'POST',
+        url: `${origin}/echo?page=2`,
+        status: 200,
+        bytes: Buffer.byteLength('POST application/x-www-form-urlencoded client_secret=s3cr3t'),
+      },
+    ]);
     expect(JSON.stringify(result.counts)).not.toMatch(/s3cr3t|Basic abc/);
     expect(result.counts.byMethod['UrlFetchApp.fetch']).toBe(1);
   });
@@ -100,7 +137,9 @@ describe('UrlFetchApp enforces the manifest whitelist and the URL length', () =>
     const before = received.length;
     const result = await runtime.run('fetchUrl', [`${outsiderOrigin}/anything?token=abc`]);
     expect(result.ok).toBe(false);
-    expect(result.error?.message).toBe(`UrlFetch calls to ${outsiderOrigin}/anything are not permitted by the script's urlFetchWhitelist.`);
+    expect(result.error?.message).toBe(
+      `UrlFetch calls to ${outsiderOrigin}/anything are not permitted by the script's urlFetchWhitelist.`,
+    );
     expect(result.counts.requests).toEqual([]);
     expect(received.length).toBe(before);
   });

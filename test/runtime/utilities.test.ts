@@ -45,7 +45,11 @@ describe('Utilities base64', () => {
 describe('Utilities.formatDate in IANA zones with Java patterns', () => {
   const instant = Date.UTC(2024, 0, 15, 12, 30, 45, 7); // Monday 15 January 2024, 12:30:45.007 UTC
   it('renders New York (EST, -05:00)', async () => {
-    const result = await runtime.run('formatDate', [instant, 'America/New_York', "yyyy-MM-dd'T'HH:mm:ss.SSSXXX EEE MMM Z"]);
+    const result = await runtime.run('formatDate', [
+      instant,
+      'America/New_York',
+      "yyyy-MM-dd'T'HH:mm:ss.SSSXXX EEE MMM Z",
+    ]);
     expect(result.value).toBe('2024-01-15T07:30:45.007-05:00 Mon Jan -0500');
   });
 
@@ -56,8 +60,12 @@ describe('Utilities.formatDate in IANA zones with Java patterns', () => {
 
   it('follows daylight saving time and UTC renders as Z', async () => {
     const summer = Date.UTC(2024, 6, 4, 3, 0, 0);
-    expect((await runtime.run('formatDate', [summer, 'America/New_York', 'yyyy-MM-dd HH:mm XXX'])).value).toBe('2024-07-03 23:00 -04:00');
-    expect((await runtime.run('formatDate', [summer, 'UTC', "yyyy-MM-dd'T'HH:mm:ssXXX"])).value).toBe('2024-07-04T03:00:00Z');
+    expect((await runtime.run('formatDate', [summer, 'America/New_York', 'yyyy-MM-dd HH:mm XXX'])).value).toBe(
+      '2024-07-03 23:00 -04:00',
+    );
+    expect((await runtime.run('formatDate', [summer, 'UTC', "yyyy-MM-dd'T'HH:mm:ssXXX"])).value).toBe(
+      '2024-07-04T03:00:00Z',
+    );
   });
 });
 
@@ -66,7 +74,10 @@ describe('Utilities helpers', () => {
     const result = (await runtime.run('utilitiesMisc')).value as Record<string, unknown>;
     expect(result.uuid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(result.formatted).toBe('cart has 3 items costing 9.50');
-    expect(result.csv).toEqual([['a', 'b,c'], ['d "e"', 'f']]);
+    expect(result.csv).toEqual([
+      ['a', 'b,c'],
+      ['d "e"', 'f'],
+    ]);
     expect(result.blob).toBe(Buffer.byteLength('héllo'));
     expect(result.blobText).toBe('hi');
   });

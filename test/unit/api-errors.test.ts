@@ -4,7 +4,8 @@ import * as errors from '../../src/server/api/errors';
 import { SPEC_ERROR_CODES, isApiError } from '../../src/server/api/errors';
 
 const noHeaders = (): string | null => null;
-const headers = (h: Record<string, string>) => (name: string) => h[Object.keys(h).find((k) => k.toLowerCase() === name.toLowerCase()) ?? ''] ?? null;
+const headers = (h: Record<string, string>) => (name: string) =>
+  h[Object.keys(h).find((k) => k.toLowerCase() === name.toLowerCase()) ?? ''] ?? null;
 const NOW = Date.UTC(2025, 0, 15, 12, 0, 0);
 
 // Spec section 7 (and 5.8): status, error.code, and the action a finance user must take.
@@ -45,7 +46,9 @@ describe('spec 7: every error.code maps to its own typed error', () => {
   });
 
   it('only server-side and rate-limit failures are retryable', () => {
-    const retryable = SPEC_TABLE.filter(([s, c]) => errorForAnswer({ status: s, code: c, header: noHeaders, now: NOW }).retryable).map((r) => r[1]);
+    const retryable = SPEC_TABLE.filter(
+      ([s, c]) => errorForAnswer({ status: s, code: c, header: noHeaders, now: NOW }).retryable,
+    ).map((r) => r[1]);
     expect(retryable.sort()).toEqual(['internal_error', 'rate_limited']);
   });
 });
@@ -74,7 +77,12 @@ describe('answers without a known error.code are judged by status', () => {
 
 describe('spec 8.1: 429 carries Retry-After and X-RateLimit-Reason', () => {
   it('retryAt = now + Retry-After seconds, with the reason', () => {
-    const e = errorForAnswer({ status: 429, code: 'rate_limited', header: headers({ 'retry-after': '7', 'X-RateLimit-Reason': 'burst' }), now: NOW });
+    const e = errorForAnswer({
+      status: 429,
+      code: 'rate_limited',
+      header: headers({ 'retry-after': '7', 'X-RateLimit-Reason': 'burst' }),
+      now: NOW,
+    });
     expect(e).toBeInstanceOf(errors.RateLimitedError);
     expect(e.retryAt).toBe(NOW + 7000);
     expect((e as errors.RateLimitedError).reason).toBe('burst');
@@ -90,7 +98,12 @@ describe('spec 8.1: 429 carries Retry-After and X-RateLimit-Reason', () => {
 
   it('an unknown reason is dropped; a missing Retry-After for "hour" assumes the hour', () => {
     expect(readRateLimitHeaders(headers({ 'X-RateLimit-Reason': 'bogus' }), NOW).reason).toBeNull();
-    const e = errorForAnswer({ status: 429, code: 'rate_limited', header: headers({ 'X-RateLimit-Reason': 'hour' }), now: NOW });
+    const e = errorForAnswer({
+      status: 429,
+      code: 'rate_limited',
+      header: headers({ 'X-RateLimit-Reason': 'hour' }),
+      now: NOW,
+    });
     expect(e.retryAt).toBe(NOW + 3600_000);
   });
 });

@@ -8,7 +8,9 @@ import { cacheableSeconds, responseCacheKey } from '../../src/server/api/respons
 describe('backoff: capped exponential with jitter', () => {
   const policy = { baseMs: 500, capMs: 8000, maxAttempts: 6 };
   it('doubles per retry and is capped', () => {
-    expect([1, 2, 3, 4, 5, 6].map((n) => backoffDelayMs(n, policy, () => 0.999999))).toEqual([500, 1000, 2000, 4000, 8000, 8000]);
+    expect([1, 2, 3, 4, 5, 6].map((n) => backoffDelayMs(n, policy, () => 0.999999))).toEqual([
+      500, 1000, 2000, 4000, 8000, 8000,
+    ]);
   });
   it('jitter keeps at least half the delay', () => {
     expect([1, 2, 3, 4, 5].map((n) => backoffDelayMs(n, policy, () => 0))).toEqual([250, 500, 1000, 2000, 4000]);
@@ -22,12 +24,17 @@ describe('backoff: capped exponential with jitter', () => {
 
 describe('query strings built by hand', () => {
   it('encodes keys and values, keeps order, skips null/undefined', () => {
-    expect(buildQuery([['updated_after', '2025-01-01T00:00:00+01:00'], ['status', undefined], ['cursor', 'a/b=c&d'], ['limit', 250]])).toBe(
-      '?updated_after=2025-01-01T00%3A00%3A00%2B01%3A00&cursor=a%2Fb%3Dc%26d&limit=250',
-    );
+    expect(
+      buildQuery([
+        ['updated_after', '2025-01-01T00:00:00+01:00'],
+        ['status', undefined],
+        ['cursor', 'a/b=c&d'],
+        ['limit', 250],
+      ]),
+    ).toBe('?updated_after=2025-01-01T00%3A00%3A00%2B01%3A00&cursor=a%2Fb%3Dc%26d&limit=250');
     expect(buildQuery([['x', null]])).toBe('');
   });
-  it('path segments keep the spec\'s external: form but encode everything else', () => {
+  it("path segments keep the spec's external: form but encode everything else", () => {
     expect(pathSegment('external:12345')).toBe('external:12345');
     expect(pathSegment('ord_1/../x?y')).toBe('ord_1%2F..%2Fx%3Fy');
   });
@@ -47,9 +54,9 @@ describe('spec 8.5: Cache-Control', () => {
   });
 
   it('keys are path+query within a scope; long keys become a digest under 250 chars', () => {
-    expect(responseCacheKey('st_1', '/profitability/summary?start_date=2025-01-01&end_date=2025-01-31', () => 'D')).toBe(
-      'ma:st_1:/profitability/summary?start_date=2025-01-01&end_date=2025-01-31',
-    );
+    expect(
+      responseCacheKey('st_1', '/profitability/summary?start_date=2025-01-01&end_date=2025-01-31', () => 'D'),
+    ).toBe('ma:st_1:/profitability/summary?start_date=2025-01-01&end_date=2025-01-31');
     const long = responseCacheKey('st_1', `/x?q=${'a'.repeat(400)}`, (t) => `digest-of-${t.length}`);
     expect(long).toBe('ma:st_1:#digest-of-413');
   });
@@ -57,8 +64,21 @@ describe('spec 8.5: Cache-Control', () => {
 
 describe('spec 2.1: the envelope is read defensively', () => {
   it('a success envelope with a page', () => {
-    const parsed = parseBody(JSON.stringify({ success: true, data: [], page: { has_more: true, next_cursor: 'c1', limit: 250 }, meta: { history_available_from: '2024-01-01', truncated: true } }));
-    expect(parsed).toEqual({ kind: 'success', data: [], page: { hasMore: true, nextCursor: 'c1', limit: 250 }, pageInvalid: false, meta: { historyAvailableFrom: '2024-01-01', truncated: true } });
+    const parsed = parseBody(
+      JSON.stringify({
+        success: true,
+        data: [],
+        page: { has_more: true, next_cursor: 'c1', limit: 250 },
+        meta: { history_available_from: '2024-01-01', truncated: true },
+      }),
+    );
+    expect(parsed).toEqual({
+      kind: 'success',
+      data: [],
+      page: { hasMore: true, nextCursor: 'c1', limit: 250 },
+      pageInvalid: false,
+      meta: { historyAvailableFrom: '2024-01-01', truncated: true },
+    });
   });
   it.each([
     ['<html><body>502 Bad Gateway</body></html>'],
@@ -72,11 +92,17 @@ describe('spec 2.1: the envelope is read defensively', () => {
     expect(parseBody(body).kind).toBe('unreadable');
   });
   it('has_more without a cursor is an unusable page', () => {
-    const parsed = parseBody(JSON.stringify({ success: true, data: [], page: { has_more: true, next_cursor: null, limit: 1 } }));
+    const parsed = parseBody(
+      JSON.stringify({ success: true, data: [], page: { has_more: true, next_cursor: null, limit: 1 } }),
+    );
     expect(parsed.kind === 'success' && parsed.page === null && parsed.pageInvalid).toBe(true);
   });
   it('an error envelope gives its code', () => {
-    expect(parseBody('{"success":false,"error":{"code":"not_found","message":"no"}}')).toEqual({ kind: 'error', code: 'not_found', message: 'no' });
+    expect(parseBody('{"success":false,"error":{"code":"not_found","message":"no"}}')).toEqual({
+      kind: 'error',
+      code: 'not_found',
+      message: 'no',
+    });
   });
   it('excerpts drop markup and stop at 200 characters', () => {
     const e = excerpt(`<html><title>Oops</title>${'x'.repeat(500)}</html>`);
@@ -88,10 +114,16 @@ describe('spec 2.1: the envelope is read defensively', () => {
 describe('spec 8.1: the hourly budget from RateLimit-* headers', () => {
   const h = (m: Record<string, string>) => (n: string) => m[n] ?? null;
   it('reads remaining and the policy window', () => {
-    expect(readHourlyBudget(h({ 'RateLimit-Remaining': '19', 'RateLimit-Policy': '1000;w=3600' }), 1000)).toEqual({ remaining: 19, resetAt: 1000 + 3600_000 });
+    expect(readHourlyBudget(h({ 'RateLimit-Remaining': '19', 'RateLimit-Policy': '1000;w=3600' }), 1000)).toEqual({
+      remaining: 19,
+      resetAt: 1000 + 3600_000,
+    });
   });
   it('prefers RateLimit-Reset when sent', () => {
-    expect(readHourlyBudget(h({ 'RateLimit-Remaining': '5', 'RateLimit-Reset': '120' }), 0)).toEqual({ remaining: 5, resetAt: 120_000 });
+    expect(readHourlyBudget(h({ 'RateLimit-Remaining': '5', 'RateLimit-Reset': '120' }), 0)).toEqual({
+      remaining: 5,
+      resetAt: 120_000,
+    });
   });
   it('absent or garbage is no reading', () => {
     expect(readHourlyBudget(h({}), 0)).toBeNull();

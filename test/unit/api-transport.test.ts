@@ -1,18 +1,38 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/server/api/client';
-import { ApiError, GrantRevokedError, InternalServerError, InvalidTokenError, MalformedResponseError, NetworkError, RateLimitBudgetError, RateLimitedError } from '../../src/server/api/errors';
+import {
+  ApiError,
+  GrantRevokedError,
+  InternalServerError,
+  InvalidTokenError,
+  MalformedResponseError,
+  NetworkError,
+  RateLimitBudgetError,
+  RateLimitedError,
+} from '../../src/server/api/errors';
 import { headerLookup, HttpAnswer, HttpRequest } from '../../src/server/api/http';
 import { ExecutionBudget } from '../../src/server/platform/budget';
 
 type Reply = { status: number; body: string; headers?: Record<string, string> } | 'network-failure';
 
-const ok = (data: unknown, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): Reply => ({ status: 200, body: JSON.stringify({ success: true, data, ...extra }), headers });
-const fail = (status: number, code: string, headers: Record<string, string> = {}): Reply => ({ status, body: JSON.stringify({ success: false, error: { code, message: `m-${code}` } }), headers });
+const ok = (data: unknown, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): Reply => ({
+  status: 200,
+  body: JSON.stringify({ success: true, data, ...extra }),
+  headers,
+});
+const fail = (status: number, code: string, headers: Record<string, string> = {}): Reply => ({
+  status,
+  body: JSON.stringify({ success: false, error: { code, message: `m-${code}` } }),
+  headers,
+});
 const page = (hasMore = false) => ({ page: { has_more: hasMore, next_cursor: hasMore ? 'next1' : null, limit: 100 } });
 
 /** A scripted server plus a virtual clock that only sleeping moves. */
-function setup(replies: Reply[], opts: { limitMs?: number; cache?: Map<string, string>; token?: string; puts?: Array<[string, number]> } = {}) {
+function setup(
+  replies: Reply[],
+  opts: { limitMs?: number; cache?: Map<string, string>; token?: string; puts?: Array<[string, number]> } = {},
+) {
   let clock = 1_700_000_000_000;
   const requests: HttpRequest[] = [];
   const sleeps: number[] = [];
@@ -78,7 +98,9 @@ describe('spec 5.6: bearer header, never the URL', () => {
   it('list queries carry every filter', () => {
     const t = setup([ok([], page())]);
     t.client.listOrders({ updatedAfter: '2025-01-01T00:00:00Z', status: 'all', limit: 250, cursor: 'c/1' });
-    expect(t.requests[0].url).toBe('http://127.0.0.1:9/api/v1/orders?updated_after=2025-01-01T00%3A00%3A00Z&status=all&limit=250&cursor=c%2F1');
+    expect(t.requests[0].url).toBe(
+      'http://127.0.0.1:9/api/v1/orders?updated_after=2025-01-01T00%3A00%3A00Z&status=all&limit=250&cursor=c%2F1',
+    );
   });
 });
 
@@ -161,7 +183,9 @@ describe('spec 8.1: 429 Retry-After and X-RateLimit-Reason', () => {
     expect(t.client.stats.rateLimitWaits).toBe(1);
   });
   it('does not wait when Retry-After exceeds the budget: RateLimitedError with retryAt', () => {
-    const t = setup([fail(429, 'rate_limited', { 'Retry-After': '40', 'X-RateLimit-Reason': 'burst' })], { limitMs: 30_000 });
+    const t = setup([fail(429, 'rate_limited', { 'Retry-After': '40', 'X-RateLimit-Reason': 'burst' })], {
+      limitMs: 30_000,
+    });
     const e = caught(() => t.client.account());
     expect(e).toBeInstanceOf(RateLimitedError);
     expect(e.retryAt).toBe(1_700_000_000_000 + 40_000);
@@ -178,7 +202,9 @@ describe('spec 8.1: 429 Retry-After and X-RateLimit-Reason', () => {
 
 describe('spec 8.1: a reserve of the hourly budget is kept', () => {
   it('stops starting pages once RateLimit-Remaining < 20, with the reset time', () => {
-    const t = setup([ok([], page(true), { 'RateLimit-Remaining': '19', 'RateLimit-Policy': '1000;w=3600', 'RateLimit-Reset': '600' })]);
+    const t = setup([
+      ok([], page(true), { 'RateLimit-Remaining': '19', 'RateLimit-Policy': '1000;w=3600', 'RateLimit-Reset': '600' }),
+    ]);
     const first = t.client.listOrders({ status: 'all' });
     expect(first.rateLimitRemaining).toBe(19);
     const e = caught(() => t.client.listOrders({ status: 'all', cursor: first.nextCursor }));
@@ -199,9 +225,14 @@ describe('spec 8.1: a reserve of the hourly budget is kept', () => {
 describe('spec 8.5: Cache-Control honoured in the document cache', () => {
   it('a second summary call is served from cache; errors are never cached', () => {
     const cache = new Map<string, string>();
-    const t = setup([fail(500, 'internal_error'), ok({ currency: 'EUR' }, {}, { 'Cache-Control': 'private, max-age=300' })], { cache });
+    const t = setup(
+      [fail(500, 'internal_error'), ok({ currency: 'EUR' }, {}, { 'Cache-Control': 'private, max-age=300' })],
+      { cache },
+    );
     t.client.summary('2025-01-01', '2025-01-31');
-    expect([...cache.keys()]).toEqual([expect.stringMatching(/^ma:~[\w-]{12}:\/profitability\/summary\?start_date=2025-01-01&end_date=2025-01-31$/)]);
+    expect([...cache.keys()]).toEqual([
+      expect.stringMatching(/^ma:~[\w-]{12}:\/profitability\/summary\?start_date=2025-01-01&end_date=2025-01-31$/),
+    ]);
     expect(t.client.summary('2025-01-01', '2025-01-31').currency).toBe('EUR');
     expect(t.requests).toHaveLength(2);
     expect(t.client.stats.cacheHits).toBe(1);
@@ -215,7 +246,10 @@ describe('spec 8.5: Cache-Control honoured in the document cache', () => {
     const cache = new Map<string, string>();
     const puts: Array<[string, number]> = [];
     const data = { store: { id: 'st_1' }, id: 'st_1', currency: 'EUR' };
-    const t = setup([ok(_name === 'stores' ? [data] : data, {}, { 'Cache-Control': 'private, max-age=300' })], { cache, puts });
+    const t = setup([ok(_name === 'stores' ? [data] : data, {}, { 'Cache-Control': 'private, max-age=300' })], {
+      cache,
+      puts,
+    });
     const first = call(t.client);
     expect(call(t.client)).toBe(first);
     expect(t.requests).toHaveLength(1);
@@ -223,11 +257,14 @@ describe('spec 8.5: Cache-Control honoured in the document cache', () => {
   });
   it('a max-age beyond what CacheService keeps is capped at 6 hours', () => {
     const puts: Array<[string, number]> = [];
-    const t = setup([ok({ store: { id: 'st_1' } }, {}, { 'Cache-Control': 'max-age=999999' })], { cache: new Map(), puts });
+    const t = setup([ok({ store: { id: 'st_1' } }, {}, { 'Cache-Control': 'max-age=999999' })], {
+      cache: new Map(),
+      puts,
+    });
     t.client.account();
     expect(puts.map(([, seconds]) => seconds)).toEqual([21_600]);
   });
-  it('another connection (a reconnect, perhaps to another store) never gets the previous connection\'s answer', () => {
+  it("another connection (a reconnect, perhaps to another store) never gets the previous connection's answer", () => {
     const cache = new Map<string, string>();
     const cc = { 'Cache-Control': 'private, max-age=300' };
     const before = setup([ok({ store: { id: 'st_old' } }, {}, cc)], { cache, token: 'tok-old-connection' });

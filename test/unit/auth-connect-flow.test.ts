@@ -5,10 +5,20 @@ import { openConnectFlow, takeConnectFlow } from '../../src/server/auth/connect-
 
 class FakeProperties {
   readonly values = new Map<string, string>();
-  getProperty(k: string) { return this.values.get(k) ?? null; }
-  setProperty(k: string, v: string) { this.values.set(k, v); return this; }
-  deleteProperty(k: string) { this.values.delete(k); return this; }
-  getProperties() { return Object.fromEntries(this.values); }
+  getProperty(k: string) {
+    return this.values.get(k) ?? null;
+  }
+  setProperty(k: string, v: string) {
+    this.values.set(k, v);
+    return this;
+  }
+  deleteProperty(k: string) {
+    this.values.delete(k);
+    return this;
+  }
+  getProperties() {
+    return Object.fromEntries(this.values);
+  }
 }
 
 const g = globalThis as unknown as Record<string, unknown>;
@@ -21,7 +31,9 @@ beforeEach(() => {
   user = new FakeProperties();
   lockEvents = [];
   g['PropertiesService'] = { getUserProperties: () => user };
-  g['LockService'] = { getUserLock: () => ({ waitLock: () => lockEvents.push('wait'), releaseLock: () => lockEvents.push('release') }) };
+  g['LockService'] = {
+    getUserLock: () => ({ waitLock: () => lockEvents.push('wait'), releaseLock: () => lockEvents.push('release') }),
+  };
   g['Utilities'] = { getUuid: () => randomUUID() };
 });
 afterEach(() => {
@@ -41,7 +53,7 @@ describe('a Connect flow mark', () => {
     expect(marks()).toEqual([]);
   });
 
-  it('lives as long as the library\'s state token (3600 s), no longer', () => {
+  it("lives as long as the library's state token (3600 s), no longer", () => {
     const kept = openConnectFlow('sheet-A');
     const lapsed = openConnectFlow('sheet-A');
     vi.advanceTimersByTime(3_599_000);
@@ -65,7 +77,12 @@ describe('a Connect flow mark', () => {
       ids.push(openConnectFlow('sheet-A'));
       vi.advanceTimersByTime(1_000);
     }
-    expect(marks().sort()).toEqual(ids.slice(2).map((id) => `ma.connectFlow.${id}`).sort());
+    expect(marks().sort()).toEqual(
+      ids
+        .slice(2)
+        .map((id) => `ma.connectFlow.${id}`)
+        .sort(),
+    );
     vi.advanceTimersByTime(3_600_000);
     const last = openConnectFlow('sheet-B');
     expect(marks()).toEqual([`ma.connectFlow.${last}`]);

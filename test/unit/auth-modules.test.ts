@@ -44,9 +44,22 @@ describe('client authentication: HTTP Basic only (spec 5.1, RFC 6749 2.3.1)', ()
   });
 
   it('removes client_secret from every token request body and keeps the rest', () => {
-    const payload = { code: 'c', client_id: 'id', client_secret: 's', redirect_uri: 'r', grant_type: 'authorization_code', code_verifier: 'v' };
+    const payload = {
+      code: 'c',
+      client_id: 'id',
+      client_secret: 's',
+      redirect_uri: 'r',
+      grant_type: 'authorization_code',
+      code_verifier: 'v',
+    };
     const sent = withoutClientSecret(payload);
-    expect(sent).toEqual({ code: 'c', client_id: 'id', redirect_uri: 'r', grant_type: 'authorization_code', code_verifier: 'v' });
+    expect(sent).toEqual({
+      code: 'c',
+      client_id: 'id',
+      redirect_uri: 'r',
+      grant_type: 'authorization_code',
+      code_verifier: 'v',
+    });
     expect(payload.client_secret).toBe('s');
   });
 });
@@ -61,7 +74,12 @@ describe('authorization-server discovery (spec 5.2, RFC 8414)', () => {
   });
 
   it('never sends the client secret to another host: a foreign token endpoint is refused', () => {
-    expect(endpointsFromMetadata({ authorization_endpoint: `${base}/a`, token_endpoint: 'https://evil.example/token' }, base)).toBeNull();
+    expect(
+      endpointsFromMetadata(
+        { authorization_endpoint: `${base}/a`, token_endpoint: 'https://evil.example/token' },
+        base,
+      ),
+    ).toBeNull();
     expect(endpointsFromMetadata({ authorization_endpoint: `${base}/a` }, base)).toBeNull();
     expect(endpointsFromMetadata('nonsense', base)).toBeNull();
   });
@@ -76,7 +94,9 @@ describe('authorization-server discovery (spec 5.2, RFC 8414)', () => {
 
 describe("the library's token errors are read by code", () => {
   it('finds the OAuth error code, also on errors from another realm', () => {
-    expect(oauthErrorCode(new Error('Error retrieving token: invalid_grant, the refresh token is not valid'))).toBe('invalid_grant');
+    expect(oauthErrorCode(new Error('Error retrieving token: invalid_grant, the refresh token is not valid'))).toBe(
+      'invalid_grant',
+    );
     expect(oauthErrorCode({ message: 'Error retrieving token: invalid_client' })).toBe('invalid_client');
     expect(oauthErrorCode(new Error('Token response not valid JSON: SyntaxError'))).toBeNull();
     expect(oauthErrorCode(undefined)).toBeNull();

@@ -15,33 +15,61 @@ const compiled = transformSync(readFileSync(STANDIN, 'utf8'), { loader: 'ts', ta
 
 class FakeProperties {
   readonly values = new Map<string, string>();
-  getProperty(k: string) { return this.values.get(k) ?? null; }
-  setProperty(k: string, v: string) { this.values.set(k, v); return this; }
-  deleteProperty(k: string) { this.values.delete(k); return this; }
-  getProperties() { return Object.fromEntries(this.values); }
+  getProperty(k: string) {
+    return this.values.get(k) ?? null;
+  }
+  setProperty(k: string, v: string) {
+    this.values.set(k, v);
+    return this;
+  }
+  deleteProperty(k: string) {
+    this.values.delete(k);
+    return this;
+  }
+  getProperties() {
+    return Object.fromEntries(this.values);
+  }
 }
 
 class FakeCache {
   readonly values = new Map<string, string>();
-  get(k: string) { return this.values.get(k) ?? null; }
-  put(k: string, v: string) { this.values.set(k, v); }
-  remove(k: string) { this.values.delete(k); }
+  get(k: string) {
+    return this.values.get(k) ?? null;
+  }
+  put(k: string, v: string) {
+    this.values.set(k, v);
+  }
+  remove(k: string) {
+    this.values.delete(k);
+  }
 }
 
 class FakeLock {
   held = false;
   events: string[] = [];
-  hasLock() { return this.held; }
-  waitLock() { this.held = true; this.events.push('wait'); }
-  releaseLock() { this.held = false; this.events.push('release'); }
+  hasLock() {
+    return this.held;
+  }
+  waitLock() {
+    this.held = true;
+    this.events.push('wait');
+  }
+  releaseLock() {
+    this.held = false;
+    this.events.push('release');
+  }
 }
 
-interface Fetch { url: string; options: { method: string; headers: Record<string, string>; payload: Record<string, string> } }
+interface Fetch {
+  url: string;
+  options: { method: string; headers: Record<string, string>; payload: Record<string, string> };
+}
 
 function loadLibrary(answers: Array<{ status: number; body: unknown }>, nowSeconds: { value: number }) {
   const fetches: Fetch[] = [];
   const stateArgs: Record<string, string>[] = [];
-  const toBytes = (v: unknown) => (typeof v === 'string' ? Buffer.from(v, 'utf8') : Buffer.from((v as number[]).map((b) => b & 0xff)));
+  const toBytes = (v: unknown) =>
+    typeof v === 'string' ? Buffer.from(v, 'utf8') : Buffer.from((v as number[]).map((b) => b & 0xff));
   const RealDate = Date;
   const FakeDate = class extends RealDate {
     constructor(...args: unknown[]) {
@@ -56,10 +84,19 @@ function loadLibrary(answers: Array<{ status: number; body: unknown }>, nowSecon
       newStateToken() {
         const args: Record<string, string> = {};
         const builder = {
-          withMethod: (m: string) => { args['__method'] = m; return builder; },
-          withArgument: (k: string, v: string) => { args[k] = String(v); return builder; },
+          withMethod: (m: string) => {
+            args['__method'] = m;
+            return builder;
+          },
+          withArgument: (k: string, v: string) => {
+            args[k] = String(v);
+            return builder;
+          },
           withTimeout: () => builder,
-          createToken: () => { stateArgs.push(args); return `state-${stateArgs.length}`; },
+          createToken: () => {
+            stateArgs.push(args);
+            return `state-${stateArgs.length}`;
+          },
         };
         return builder;
       },
@@ -74,7 +111,8 @@ function loadLibrary(answers: Array<{ status: number; body: unknown }>, nowSecon
     Utilities: {
       DigestAlgorithm: { SHA_256: 'SHA_256' },
       Charset: { US_ASCII: 'US_ASCII' },
-      computeDigest: (_a: string, value: string) => [...createHash('sha256').update(value, 'ascii').digest()].map((b) => (b > 127 ? b - 256 : b)),
+      computeDigest: (_a: string, value: string) =>
+        [...createHash('sha256').update(value, 'ascii').digest()].map((b) => (b > 127 ? b - 256 : b)),
       base64EncodeWebSafe: (v: unknown) => toBytes(v).toString('base64').replace(/\+/g, '-').replace(/\//g, '_'),
       base64Encode: (v: unknown) => toBytes(v).toString('base64'),
     },
@@ -89,7 +127,12 @@ function loadLibrary(answers: Array<{ status: number; body: unknown }>, nowSecon
   return { OAuth2, fetches, stateArgs };
 }
 
-function configured(OAuth2: ReturnType<typeof loadLibrary>['OAuth2'], props: FakeProperties, cache: FakeCache, lock: FakeLock) {
+function configured(
+  OAuth2: ReturnType<typeof loadLibrary>['OAuth2'],
+  props: FakeProperties,
+  cache: FakeCache,
+  lock: FakeLock,
+) {
   const service = OAuth2.createService('shop');
   for (const [method, arg] of [
     ['setAuthorizationBaseUrl', 'https://auth.example/authorize'],
@@ -134,7 +177,10 @@ describe('authorization URL: PKCE verifier inside the state token, S256 challeng
 
 describe('handleCallback: code exchange with the verifier, payload handler and token headers', () => {
   it('stores the raw token response plus expiresAt under oauth2.<name>', () => {
-    const { OAuth2, fetches } = loadLibrary([{ status: 200, body: { access_token: 'AT1', refresh_token: 'RT1', expires_in: 3600 } }], { value: NOW });
+    const { OAuth2, fetches } = loadLibrary(
+      [{ status: 200, body: { access_token: 'AT1', refresh_token: 'RT1', expires_in: 3600 } }],
+      { value: NOW },
+    );
     const props = new FakeProperties();
     const service = configured(OAuth2, props, new FakeCache(), new FakeLock());
     service['setTokenHeaders']!({ Authorization: 'Basic abc' });
@@ -145,8 +191,19 @@ describe('handleCallback: code exchange with the verifier, payload handler and t
     const granted = service['handleCallback']!({ parameter: { code: 'C1', codeVerifier_: 'V1' } });
     expect(granted).toBe(true);
     expect(fetches[0]!.options.headers).toEqual({ Accept: 'application/json', Authorization: 'Basic abc' });
-    expect(fetches[0]!.options.payload).toEqual({ code: 'C1', client_id: 'client-1', redirect_uri: 'https://script.google.com/macros/d/script-123/usercallback', grant_type: 'authorization_code', code_verifier: 'V1' });
-    expect(JSON.parse(props.getProperty('oauth2.shop')!)).toEqual({ access_token: 'AT1', refresh_token: 'RT1', expires_in: 3600, expiresAt: NOW + 3600 });
+    expect(fetches[0]!.options.payload).toEqual({
+      code: 'C1',
+      client_id: 'client-1',
+      redirect_uri: 'https://script.google.com/macros/d/script-123/usercallback',
+      grant_type: 'authorization_code',
+      code_verifier: 'V1',
+    });
+    expect(JSON.parse(props.getProperty('oauth2.shop')!)).toEqual({
+      access_token: 'AT1',
+      refresh_token: 'RT1',
+      expires_in: 3600,
+      expiresAt: NOW + 3600,
+    });
     expect(OAuth2.getServiceNames(props)).toEqual(['shop']);
   });
 
@@ -154,18 +211,29 @@ describe('handleCallback: code exchange with the verifier, payload handler and t
     const { OAuth2 } = loadLibrary([], { value: NOW });
     const service = configured(OAuth2, new FakeProperties(), new FakeCache(), new FakeLock());
     expect(service['handleCallback']!({ parameter: { error: 'access_denied' } })).toBe(false);
-    expect(() => service['handleCallback']!({ parameter: { error: 'server_error' } })).toThrow('Error authorizing token: server_error');
+    expect(() => service['handleCallback']!({ parameter: { error: 'server_error' } })).toThrow(
+      'Error authorizing token: server_error',
+    );
   });
 
   it('an error answer throws "Error retrieving token: <error>, <description>"', () => {
-    const { OAuth2 } = loadLibrary([{ status: 400, body: { error: 'invalid_grant', error_description: 'expired code' } }], { value: NOW });
+    const { OAuth2 } = loadLibrary(
+      [{ status: 400, body: { error: 'invalid_grant', error_description: 'expired code' } }],
+      { value: NOW },
+    );
     const service = configured(OAuth2, new FakeProperties(), new FakeCache(), new FakeLock());
-    expect(() => service['handleCallback']!({ parameter: { code: 'C' } })).toThrow('Error retrieving token: invalid_grant, expired code');
+    expect(() => service['handleCallback']!({ parameter: { code: 'C' } })).toThrow(
+      'Error retrieving token: invalid_grant, expired code',
+    );
   });
 });
 
 describe('token lifetime: 60 s buffer, refresh under the lock, rotation kept', () => {
-  function connected(answers: Array<{ status: number; body: unknown }>, clock: { value: number }, token: Record<string, unknown>) {
+  function connected(
+    answers: Array<{ status: number; body: unknown }>,
+    clock: { value: number },
+    token: Record<string, unknown>,
+  ) {
     const lib = loadLibrary(answers, clock);
     const props = new FakeProperties();
     props.setProperty('oauth2.shop', JSON.stringify(token));
@@ -176,7 +244,11 @@ describe('token lifetime: 60 s buffer, refresh under the lock, rotation kept', (
 
   it('a token with more than 60 s left is used without any request', () => {
     const clock = { value: NOW };
-    const { service, fetches } = connected([], clock, { access_token: 'AT1', refresh_token: 'RT1', expiresAt: NOW + 61 });
+    const { service, fetches } = connected([], clock, {
+      access_token: 'AT1',
+      refresh_token: 'RT1',
+      expiresAt: NOW + 61,
+    });
     expect(service['getAccessToken']!()).toBe('AT1');
     expect(fetches).toEqual([]);
   });
@@ -191,7 +263,11 @@ describe('token lifetime: 60 s buffer, refresh under the lock, rotation kept', (
     expect(service['getAccessToken']!()).toBe('AT2');
     expect(fetches).toHaveLength(1);
     expect(fetches[0]!.options.payload).toMatchObject({ grant_type: 'refresh_token', refresh_token: 'RT1' });
-    expect(JSON.parse(props.getProperty('oauth2.shop')!)).toMatchObject({ access_token: 'AT2', refresh_token: 'RT2', expiresAt: NOW + 3600 });
+    expect(JSON.parse(props.getProperty('oauth2.shop')!)).toMatchObject({
+      access_token: 'AT2',
+      refresh_token: 'RT2',
+      expiresAt: NOW + 3600,
+    });
     expect(lock.events).toEqual(['wait', 'release']);
   });
 
@@ -208,7 +284,11 @@ describe('token lifetime: 60 s buffer, refresh under the lock, rotation kept', (
 
   it('re-reads the stored token after taking the lock: another execution already refreshed → no request', () => {
     const clock = { value: NOW };
-    const { service, fetches, props, cache, lock } = connected([], clock, { access_token: 'AT1', refresh_token: 'RT1', expiresAt: NOW - 10 });
+    const { service, fetches, props, cache, lock } = connected([], clock, {
+      access_token: 'AT1',
+      refresh_token: 'RT1',
+      expiresAt: NOW - 10,
+    });
     service['getToken']!(); // this execution has read the expired token
     const originalWait = lock.waitLock.bind(lock);
     lock.waitLock = () => {
@@ -225,11 +305,15 @@ describe('token lifetime: 60 s buffer, refresh under the lock, rotation kept', (
 
   it('a refused refresh: hasAccess is false, the error is kept for getLastError, the old token stays', () => {
     const clock = { value: NOW };
-    const { service, props, lock } = connected([{ status: 400, body: { error: 'invalid_grant', error_description: 'revoked' } }], clock, {
-      access_token: 'AT1',
-      refresh_token: 'RT1',
-      expiresAt: NOW - 10,
-    });
+    const { service, props, lock } = connected(
+      [{ status: 400, body: { error: 'invalid_grant', error_description: 'revoked' } }],
+      clock,
+      {
+        access_token: 'AT1',
+        refresh_token: 'RT1',
+        expiresAt: NOW - 10,
+      },
+    );
     expect(service['hasAccess']!()).toBe(false);
     expect((service['getLastError']!() as Error).message).toBe('Error retrieving token: invalid_grant, revoked');
     expect(JSON.parse(props.getProperty('oauth2.shop')!).refresh_token).toBe('RT1');
@@ -239,7 +323,11 @@ describe('token lifetime: 60 s buffer, refresh under the lock, rotation kept', (
 
   it('reset removes the token from properties and cache', () => {
     const clock = { value: NOW };
-    const { service, props } = connected([], clock, { access_token: 'AT1', refresh_token: 'RT1', expiresAt: NOW + 3600 });
+    const { service, props } = connected([], clock, {
+      access_token: 'AT1',
+      refresh_token: 'RT1',
+      expiresAt: NOW + 3600,
+    });
     service['getToken']!();
     service['reset']!();
     expect(props.getProperty('oauth2.shop')).toBeNull();

@@ -39,8 +39,9 @@ describe('manifest: urlFetchWhitelist is derived from the configured API base UR
     expect(built.runtimeVersion).toBe('V8');
     expect(Intl.supportedValuesOf('timeZone')).toContain(built.timeZone);
     expect(built.oauthScopes.length).toBeGreaterThan(0);
-    const oauth2 = (built.dependencies as { libraries: Array<{ userSymbol: string; version: string }> }).libraries
-      .find((l) => l.userSymbol === 'OAuth2');
+    const oauth2 = (built.dependencies as { libraries: Array<{ userSymbol: string; version: string }> }).libraries.find(
+      (l) => l.userSymbol === 'OAuth2',
+    );
     expect(oauth2?.version).toMatch(/^\d+$/);
   });
 });

@@ -12,7 +12,9 @@ describe('the Columns card’s lines', () => {
   });
 
   it('says the fit at each width, and the current choice in cells per order', () => {
-    expect(fitText(fit)).toBe('In 10 M cells: about 233,000 orders with Essentials, 114,000 with All (2.07 line items per order).');
+    expect(fitText(fit)).toBe(
+      'In 10 M cells: about 233,000 orders with Essentials, 114,000 with All (2.07 line items per order).',
+    );
     expect(chosenFitText(fit)).toBe('Your choice: ~73 cells per order, about 137,000 orders.');
   });
 
@@ -23,7 +25,9 @@ describe('the Columns card’s lines', () => {
   });
 
   it('says how far the fill pass is, only while it runs', () => {
-    expect(fillingText({ orders: 12_345, columns: ['utm_campaign'] })).toBe('Filling the added columns: 12,345 orders so far.');
+    expect(fillingText({ orders: 12_345, columns: ['utm_campaign'] })).toBe(
+      'Filling the added columns: 12,345 orders so far.',
+    );
     expect(fillingText(null)).toBeNull();
   });
 

@@ -5,7 +5,18 @@
  * when clasp exits 0 without pushing. No network: the stub is the only clasp that runs.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -49,7 +60,8 @@ function shellQuoted(text: string): string {
 }
 
 function writeStubClasp(binDir: string, log: string, stub: StubClasp): void {
-  const answer = (reply: { stdout: string; status: number }) => `printf '%s\\n' ${shellQuoted(reply.stdout)}; exit ${reply.status}`;
+  const answer = (reply: { stdout: string; status: number }) =>
+    `printf '%s\\n' ${shellQuoted(reply.stdout)}; exit ${reply.status}`;
   const script = [
     '#!/bin/sh',
     `printf '%s\\n' "$*" >> ${shellQuoted(log)}`,
@@ -82,11 +94,22 @@ function linkNodeModulesWithoutClasp(dir: string): void {
 function runDeployPush(project: Project): DeployRun {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ma-deploy-'));
   made.push(dir);
-  for (const item of ['package.json', 'appsscript.json', 'tsconfig.json', 'tsconfig.base.json', 'tsconfig.sidebar.json', 'build', 'src']) {
+  for (const item of [
+    'package.json',
+    'appsscript.json',
+    'tsconfig.json',
+    'tsconfig.base.json',
+    'tsconfig.sidebar.json',
+    'build',
+    'src',
+  ]) {
     cpSync(path.join(root, item), path.join(dir, item), { recursive: true });
   }
   linkNodeModulesWithoutClasp(dir);
-  writeFileSync(path.join(dir, '.clasp.json'), JSON.stringify({ scriptId: project.scriptId ?? realScriptId, rootDir: 'dist' }));
+  writeFileSync(
+    path.join(dir, '.clasp.json'),
+    JSON.stringify({ scriptId: project.scriptId ?? realScriptId, rootDir: 'dist' }),
+  );
   writeFileSync(path.join(dir, 'deploy.config.json'), JSON.stringify({ apiBaseUrl: project.apiBaseUrl ?? realApi }));
   const home = path.join(dir, '.home');
   const stubBin = path.join(dir, '.stub-bin');
@@ -96,10 +119,20 @@ function runDeployPush(project: Project): DeployRun {
   const log = path.join(dir, '.clasp-calls');
   writeStubClasp(stubBin, log, project.clasp);
 
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, PATH: `${stubBin}${path.delimiter}${process.env.PATH ?? ''}`, npm_config_update_notifier: 'false' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOME: home,
+    PATH: `${stubBin}${path.delimiter}${process.env.PATH ?? ''}`,
+    npm_config_update_notifier: 'false',
+  };
   delete env.MA_API_BASE_URL;
   delete env.clasp_config_auth;
-  const run = spawnSync('npm', ['run', '--silent', 'deploy:push'], { cwd: dir, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const run = spawnSync('npm', ['run', '--silent', 'deploy:push'], {
+    cwd: dir,
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const claspCalls = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
   return { status: run.status, output: `${run.stdout}${run.stderr}`, claspCalls, dir };
 }
@@ -108,7 +141,11 @@ const loggedIn = { stdout: JSON.stringify({ loggedIn: true, email: 'dev@example.
 const loggedOut = { stdout: JSON.stringify({ loggedIn: false }), status: 0 };
 const pushes = { stdout: pushed, status: 0 };
 /** The file `clasp login` writes (clasp 3's FileCredentialStore), with made-up values: the home of a logged-in developer. */
-const loginHome = { '.clasprc.json': JSON.stringify({ tokens: { default: { type: 'authorized_user', client_id: 'stub', client_secret: 'stub', refresh_token: 'stub' } } }) };
+const loginHome = {
+  '.clasprc.json': JSON.stringify({
+    tokens: { default: { type: 'authorized_user', client_id: 'stub', client_secret: 'stub', refresh_token: 'stub' } },
+  }),
+};
 
 function loggedInProject(push: StubClasp['push'], config: Pick<Project, 'scriptId' | 'apiBaseUrl'> = {}): Project {
   return { ...config, clasp: { login: loggedIn, push }, home: loginHome };
@@ -121,7 +158,9 @@ describe('npm run deploy:push against a stub clasp', () => {
     expect(run.status).toBe(0);
     expect(run.claspCalls).toEqual(['show-authorized-user --json', 'push --force']);
     // What was pushed is the build for the configured API, not a stale or placeholder dist/.
-    const manifest = JSON.parse(readFileSync(path.join(run.dir, 'dist/appsscript.json'), 'utf8')) as { urlFetchWhitelist: string[] };
+    const manifest = JSON.parse(readFileSync(path.join(run.dir, 'dist/appsscript.json'), 'utf8')) as {
+      urlFetchWhitelist: string[];
+    };
     expect(manifest.urlFetchWhitelist).toEqual([`${realApi}/`]);
   });
 
@@ -141,9 +180,14 @@ describe('npm run deploy:push against a stub clasp', () => {
   });
 
   it('refuses when clasp is not logged in, even with the ~/.clasprc.json that clasp logout leaves, and pushes nothing', () => {
-    const run = runDeployPush({ clasp: { login: loggedOut, push: pushes }, home: { '.clasprc.json': JSON.stringify({ tokens: {} }) } });
+    const run = runDeployPush({
+      clasp: { login: loggedOut, push: pushes },
+      home: { '.clasprc.json': JSON.stringify({ tokens: {} }) },
+    });
     expect(run.status).not.toBe(0);
-    expect(run.output).toMatch(/Not deploying \(nothing was pushed\):\n {2}- clasp is not logged in: run `npx clasp login` once/);
+    expect(run.output).toMatch(
+      /Not deploying \(nothing was pushed\):\n {2}- clasp is not logged in: run `npx clasp login` once/,
+    );
     expect(run.claspCalls).toEqual(['show-authorized-user --json']);
     expect(existsSync(path.join(run.dir, 'dist'))).toBe(false);
   });
@@ -158,14 +202,18 @@ describe('npm run deploy:push against a stub clasp', () => {
   it('refuses the placeholder script id of .clasp.json, and pushes nothing', () => {
     const run = runDeployPush(loggedInProject(pushes, { scriptId: 'REPLACE_WITH_YOUR_SCRIPT_ID' }));
     expect(run.status).not.toBe(0);
-    expect(run.output).toMatch(/Not deploying \(nothing was pushed\):\n {2}- \.clasp\.json has no script id yet: put your Apps Script project id/);
+    expect(run.output).toMatch(
+      /Not deploying \(nothing was pushed\):\n {2}- \.clasp\.json has no script id yet: put your Apps Script project id/,
+    );
     expect(run.claspCalls).not.toContain('push --force');
   });
 
   it('refuses the placeholder API address of deploy.config.json, and pushes nothing', () => {
     const run = runDeployPush(loggedInProject(pushes, { apiBaseUrl: 'https://api.merchant-analytics.example' }));
     expect(run.status).not.toBe(0);
-    expect(run.output).toMatch(/Not deploying \(nothing was pushed\):\n {2}- the API base URL is still the placeholder https:\/\/api\.merchant-analytics\.example/);
+    expect(run.output).toMatch(
+      /Not deploying \(nothing was pushed\):\n {2}- the API base URL is still the placeholder https:\/\/api\.merchant-analytics\.example/,
+    );
     expect(run.claspCalls).not.toContain('push --force');
   });
 });

@@ -35,11 +35,15 @@ describe('deploy readiness: every reason clasp push would fail, each with the fi
   it('a missing or unreadable .clasp.json, or one that pushes something other than dist/, is refused', () => {
     expect(deployProblems({ ...ready, claspJson: null })[0]).toMatch(/\.clasp\.json is missing/);
     expect(deployProblems({ ...ready, claspJson: '{scriptId:' })[0]).toMatch(/not a JSON object/);
-    expect(deployProblems({ ...ready, claspJson: JSON.stringify({ scriptId: 'abc123', rootDir: 'src' }) })[0]).toMatch(/rootDir.*dist/);
+    expect(deployProblems({ ...ready, claspJson: JSON.stringify({ scriptId: 'abc123', rootDir: 'src' }) })[0]).toMatch(
+      /rootDir.*dist/,
+    );
   });
 
   it('MA_API_BASE_URL overrides deploy.config.json, as the build does; http and example hosts are refused', () => {
-    expect(deployProblems({ ...ready, deployConfigJson: null, apiBaseUrlOverride: 'https://api.merchant-analytics.com' })).toEqual([]);
+    expect(
+      deployProblems({ ...ready, deployConfigJson: null, apiBaseUrlOverride: 'https://api.merchant-analytics.com' }),
+    ).toEqual([]);
     expect(deployProblems({ ...ready, apiBaseUrlOverride: 'http://api.merchant-analytics.com' })[0]).toMatch(/https/);
     expect(deployProblems({ ...ready, apiBaseUrlOverride: 'https://api.example.com' })[0]).toMatch(/placeholder/);
     expect(deployProblems({ ...ready, deployConfigJson: '{}' })[0]).toMatch(/no "apiBaseUrl"/);
@@ -52,7 +56,10 @@ describe('deploy readiness: every reason clasp push would fail, each with the fi
 
 describe('npm run configure -- --help', () => {
   it('prints the usage and exits 0 instead of "--help needs a value"', () => {
-    const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'dev/configure.ts'), '--help'], { cwd: root, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'dev/configure.ts'), '--help'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/^usage: MA_CLIENT_SECRET=… npm run configure -- --api URL --client-id ID/);
     expect(run.stdout).toMatch(/--state DIR/);
@@ -60,11 +67,23 @@ describe('npm run configure -- --help', () => {
 
   it('a secret given in the environment is never printed', () => {
     const secret = 'mas_qa-secret-that-must-not-appear';
-    const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'dev/configure.ts'), '--api', 'https://api.merchant-analytics.com', '--client-id', 'ID'], {
-      cwd: root,
-      encoding: 'utf8',
-      env: { ...process.env, MA_CLIENT_SECRET: secret },
-    });
+    const run = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        path.join(root, 'dev/configure.ts'),
+        '--api',
+        'https://api.merchant-analytics.com',
+        '--client-id',
+        'ID',
+      ],
+      {
+        cwd: root,
+        encoding: 'utf8',
+        env: { ...process.env, MA_CLIENT_SECRET: secret },
+      },
+    );
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/MA_CLIENT_ID\s+ID/);
     expect(`${run.stdout}${run.stderr}`).not.toContain(secret);

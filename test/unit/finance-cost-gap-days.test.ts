@@ -39,7 +39,18 @@ function fakeProperties(): GoogleAppsScript.Properties.Properties & { map: Map<s
 function orderRows(count: number): CostGapRow[] {
   const currencies: unknown[] = ['USD', '', ' eur ', 'EUR', null, 'GBP', 42];
   const amounts: unknown[] = [12.34, 0.1, 0.2, 'n/a', 1999.99, NaN, 7];
-  const days = ['2025-12-31', '2026-01-01', '2026-01-15', '2026-01-31', '2026-02-01', '2026-02-28', '2026-03-01', '2026-11-25', null, 'not a day'];
+  const days = [
+    '2025-12-31',
+    '2026-01-01',
+    '2026-01-15',
+    '2026-01-31',
+    '2026-02-01',
+    '2026-02-28',
+    '2026-03-01',
+    '2026-11-25',
+    null,
+    'not a day',
+  ];
   return Array.from({ length: count }, (_, i) => ({
     status: ['active', 'active', 'cancelled', 'gone', 'active'][i % 5],
     placedDay: days[(i * 7) % days.length],
@@ -66,7 +77,9 @@ describe('incomplete-cost counts kept per day', () => {
     saveCostGapDays(props, rows);
     for (const [start, end] of PERIODS) {
       for (const currency of ['USD', 'EUR', null]) {
-        expect(readCostGapDays(props, start, end, currency), `${start}…${end} ${currency}`).toEqual(costGapsOf(rows, currency, start, end));
+        expect(readCostGapDays(props, start, end, currency), `${start}…${end} ${currency}`).toEqual(
+          costGapsOf(rows, currency, start, end),
+        );
       }
     }
   });
@@ -80,7 +93,9 @@ describe('incomplete-cost counts kept per day', () => {
     expect(props.map).toEqual(kept);
     const corrected = rows.map((r, i) => (i === 0 ? { ...r, source: 'catalog', coverage: 100 } : r));
     expect(saveCostGapDays(props, corrected)).toBe(true);
-    expect(readCostGapDays(props, '2025-01-01', '2026-12-31', 'USD')).toEqual(costGapsOf(corrected, 'USD', '2025-01-01', '2026-12-31'));
+    expect(readCostGapDays(props, '2025-01-01', '2026-12-31', 'USD')).toEqual(
+      costGapsOf(corrected, 'USD', '2025-01-01', '2026-12-31'),
+    );
   });
 
   it('are unknown before a sync counted them, and when the Orders sheet had no rows', () => {
@@ -98,7 +113,12 @@ describe('incomplete-cost counts kept per day', () => {
     const later = orderRows(100).filter((r) => !(r.placedDay ?? '').startsWith('2026-02'));
     saveCostGapDays(props, later);
     expect(props.map.has(february[0])).toBe(false);
-    expect(readCostGapDays(props, '2026-02-01', '2026-02-28', 'USD')).toEqual({ orders: 0, netRevenue: 0, ordersCounted: 0, otherCurrencies: [] });
+    expect(readCostGapDays(props, '2026-02-01', '2026-02-28', 'USD')).toEqual({
+      orders: 0,
+      netRevenue: 0,
+      ordersCounted: 0,
+      otherCurrencies: [],
+    });
   });
 
   it('a month Google cannot hold in one property is unknown, never counted short; other months still count', () => {
@@ -106,26 +126,55 @@ describe('incomplete-cost counts kept per day', () => {
     const rows: CostGapRow[] = [];
     for (let d = 1; d <= 31; d++) {
       for (let c = 0; c < 40; c++) {
-        rows.push({ status: 'active', placedDay: `2026-01-${String(d).padStart(2, '0')}`, netRevenue: 1, currency: `C${String(c).padStart(2, '0')}`, source: 'unknown', coverage: 0 });
+        rows.push({
+          status: 'active',
+          placedDay: `2026-01-${String(d).padStart(2, '0')}`,
+          netRevenue: 1,
+          currency: `C${String(c).padStart(2, '0')}`,
+          source: 'unknown',
+          coverage: 0,
+        });
       }
     }
-    rows.push({ status: 'active', placedDay: '2026-02-03', netRevenue: 5, currency: 'USD', source: 'unknown', coverage: 0 });
+    rows.push({
+      status: 'active',
+      placedDay: '2026-02-03',
+      netRevenue: 5,
+      currency: 'USD',
+      source: 'unknown',
+      coverage: 0,
+    });
     const props = fakeProperties();
     saveCostGapDays(props, rows);
-    expect(readCostGapDays(props, '2026-01-20', '2026-02-10', 'USD')).toEqual({ notCounted: 'month-too-big', month: '2026-01' });
-    expect(readCostGapDays(props, '2026-02-01', '2026-02-10', 'USD')).toEqual(costGapsOf(rows, 'USD', '2026-02-01', '2026-02-10'));
+    expect(readCostGapDays(props, '2026-01-20', '2026-02-10', 'USD')).toEqual({
+      notCounted: 'month-too-big',
+      month: '2026-01',
+    });
+    expect(readCostGapDays(props, '2026-02-01', '2026-02-10', 'USD')).toEqual(
+      costGapsOf(rows, 'USD', '2026-02-01', '2026-02-10'),
+    );
   });
 
   it('a period reaching before the orders window is not counted (Orders holds none of its earlier orders); one within it is', () => {
-    const rows = orderRows(300).filter((r) => r.placedDay === null || !/^\d{4}-\d{2}-\d{2}$/.test(r.placedDay) || r.placedDay >= '2026-01-15');
+    const rows = orderRows(300).filter(
+      (r) => r.placedDay === null || !/^\d{4}-\d{2}-\d{2}$/.test(r.placedDay) || r.placedDay >= '2026-01-15',
+    );
     const props = fakeProperties();
     saveCostGapDays(props, rows, '2026-01-15');
-    expect(readCostGapDays(props, '2025-12-01', '2025-12-31', 'USD')).toEqual({ notCounted: 'orders-window', since: '2026-01-15' });
-    expect(readCostGapDays(props, '2026-01-01', '2026-01-31', 'USD')).toEqual({ notCounted: 'orders-window', since: '2026-01-15' });
-    expect(readCostGapDays(props, '2026-01-15', '2026-02-28', 'USD')).toEqual(costGapsOf(rows, 'USD', '2026-01-15', '2026-02-28'));
+    expect(readCostGapDays(props, '2025-12-01', '2025-12-31', 'USD')).toEqual({
+      notCounted: 'orders-window',
+      since: '2026-01-15',
+    });
+    expect(readCostGapDays(props, '2026-01-01', '2026-01-31', 'USD')).toEqual({
+      notCounted: 'orders-window',
+      since: '2026-01-15',
+    });
+    expect(readCostGapDays(props, '2026-01-15', '2026-02-28', 'USD')).toEqual(
+      costGapsOf(rows, 'USD', '2026-01-15', '2026-02-28'),
+    );
   });
 
-  it('an order whose net_revenue cell holds no number makes its day\'s net revenue in its currency unknown, never summed as 0', () => {
+  it("an order whose net_revenue cell holds no number makes its day's net revenue in its currency unknown, never summed as 0", () => {
     const gap = { status: 'active', placedDay: '2026-03-04', source: 'unknown', coverage: 0 };
     const rows: CostGapRow[] = [
       { ...gap, netRevenue: 10, currency: 'USD' },
@@ -137,7 +186,15 @@ describe('incomplete-cost counts kept per day', () => {
     const props = fakeProperties();
     saveCostGapDays(props, rows);
     const read = readCostGapDays(props, '2026-03-01', '2026-03-31', 'USD');
-    expect(read).toEqual({ orders: 5, netRevenue: null, ordersCounted: 5, otherCurrencies: [{ currency: 'EUR', orders: 1, netRevenue: 7 }, { currency: 'GBP', orders: 2, netRevenue: null }] });
+    expect(read).toEqual({
+      orders: 5,
+      netRevenue: null,
+      ordersCounted: 5,
+      otherCurrencies: [
+        { currency: 'EUR', orders: 1, netRevenue: 7 },
+        { currency: 'GBP', orders: 2, netRevenue: null },
+      ],
+    });
     expect(read).toEqual(costGapsOf(rows, 'USD', '2026-03-01', '2026-03-31'));
   });
 });

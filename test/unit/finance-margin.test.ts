@@ -18,16 +18,23 @@ describe('the one margin rule (spec 2.3 rules 2, 4, 5)', () => {
     expect(marginPct(2, 3)).toBe(66.67);
   });
 
-  it('is unknown when a figure is, and agrees with the emulator\'s rule on cents', () => {
+  it("is unknown when a figure is, and agrees with the emulator's rule on cents", () => {
     expect(marginPct(null, 10)).toBeNull();
     expect(marginPct(1, null)).toBeNull();
-    for (const [part, revenue] of [[-1, 800], [1, 800], [12345, 98765], [-2861, 12000], [100549, 10000], [-7, 40]] as const) {
+    for (const [part, revenue] of [
+      [-1, 800],
+      [1, 800],
+      [12345, 98765],
+      [-2861, 12000],
+      [100549, 10000],
+      [-7, 40],
+    ] as const) {
       expect(marginPct(part / 100, revenue / 100), `${part}/${revenue}`).toBe(emulatorMarginPct(part, revenue));
     }
   });
 });
 
-describe('the functions\' margin metrics are that rule', () => {
+describe("the functions' margin metrics are that rule", () => {
   it('net_margin_pct and cm3_margin_pct: 0 on a loss on negative revenue and on no revenue, halves away from zero', () => {
     const net = metricByName('Net margin %')!;
     const cm3 = metricByName('cm3_margin_pct')!;

@@ -13,10 +13,20 @@ import { sumOrdersByDay } from '../../src/server/finance/tieout';
 import { ORDERS, columnIndex } from '../../src/server/sheets/schema';
 import { dateToSerial } from '../../src/server/sheets/cells';
 
-type Order = { id: string; status?: string; day: string; currency?: string; gross?: number | string; cogs?: number; source?: string; pct?: number };
+type Order = {
+  id: string;
+  status?: string;
+  day: string;
+  currency?: string;
+  gross?: number | string;
+  cogs?: number;
+  source?: string;
+  pct?: number;
+};
 
 /** A row as the sheet gives it back: the placed date as a serial number. */
-const asRead = (r: unknown[]): unknown[] => r.map((cell, i) => (i === columnIndex(ORDERS, 'placed_date') ? dateToSerial(String(cell)) : cell));
+const asRead = (r: unknown[]): unknown[] =>
+  r.map((cell, i) => (i === columnIndex(ORDERS, 'placed_date') ? dateToSerial(String(cell)) : cell));
 
 function row(o: Order): unknown[] {
   const cells: unknown[] = ORDERS.columns.map(() => '');
@@ -27,7 +37,17 @@ function row(o: Order): unknown[] {
   set('currency', o.currency ?? 'USD');
   set('gross_revenue', o.gross ?? 10);
   set('net_revenue', o.gross ?? 10);
-  for (const h of ['refunds', 'payment_fee', 'fulfillment_cost', 'ad_spend_allocated', 'tax', 'allocated_overhead', 'shipping_revenue', 'discount']) set(h, 0);
+  for (const h of [
+    'refunds',
+    'payment_fee',
+    'fulfillment_cost',
+    'ad_spend_allocated',
+    'tax',
+    'allocated_overhead',
+    'shipping_revenue',
+    'discount',
+  ])
+    set(h, 0);
   set('cogs', o.cogs ?? 1);
   set('contribution_profit', 9);
   set('net_profit', 9);
@@ -64,8 +84,14 @@ describe('Orders day sums kept row by row', () => {
     // What the formulas read (kept per month in properties) is what counting the sheet's rows gives.
     const asReadRows = after.map(asRead);
     expect(sums.costGapMonths().size).toBeGreaterThan(0);
-    for (const [from, to] of [['2026-01-01', '2026-12-31'], ['2026-01-01', '2026-01-01'], ['2026-01-02', '2026-02-28']]) {
-      expect(costGapsOfMonths(sums.costGapMonths(), 'USD', from, to)).toEqual(costGapsOfMonths(costGapMonthsOf(gapRowsOfTable(asReadRows)), 'USD', from, to));
+    for (const [from, to] of [
+      ['2026-01-01', '2026-12-31'],
+      ['2026-01-01', '2026-01-01'],
+      ['2026-01-02', '2026-02-28'],
+    ]) {
+      expect(costGapsOfMonths(sums.costGapMonths(), 'USD', from, to)).toEqual(
+        costGapsOfMonths(costGapMonthsOf(gapRowsOfTable(asReadRows)), 'USD', from, to),
+      );
     }
     expect(sums.firstDay()).toBe('2026-01-01');
   });
@@ -81,7 +107,7 @@ describe('Orders day sums kept row by row', () => {
     expect(sums.firstDay()).toBe('2026-02-01');
   });
 
-  it('an order with incomplete costs whose net revenue cannot be read makes its currency\'s sum unknown (never 0), and known again once it is overwritten', () => {
+  it("an order with incomplete costs whose net revenue cannot be read makes its currency's sum unknown (never 0), and known again once it is overwritten", () => {
     const readable = row({ id: 'a', day: '2026-03-01', gross: 5, source: 'partial' });
     const unreadable = row({ id: 'b', day: '2026-03-02', gross: '', source: 'partial' });
     const sums = OrderDaySums.ofRows([readable, unreadable], 'USD');

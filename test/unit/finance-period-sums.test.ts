@@ -27,7 +27,10 @@ describe('sumByPeriod', () => {
   });
 
   it('keeps an unknown day value unknown for its month (null is never 0) and gives 0 % on no revenue', () => {
-    const [m] = sumByPeriod([day('2026-03-01', { cogs: null, net_revenue: 0, net_profit: -5 }), day('2026-03-02', { cogs: 4 })]);
+    const [m] = sumByPeriod([
+      day('2026-03-01', { cogs: null, net_revenue: 0, net_profit: -5 }),
+      day('2026-03-02', { cogs: 4 }),
+    ]);
     expect(m.figures.cogs).toBeNull();
     expect(m.figures.net_profit).toBe(-5);
     expect(m.netMarginPct).toBe(0);
@@ -38,7 +41,9 @@ describe('sumByPeriod', () => {
     const [m] = sumByPeriod([day('2026-03-05', {}), day('2026-03-31', {})]);
     expect(monthStatus(m, '2026-03-31')).toBe('partial: month in progress');
     expect(monthStatus(m, '2026-04-02')).toBe('partial: 2026-03-05 to 2026-03-31 only');
-    const whole = sumByPeriod(Array.from({ length: 28 }, (_, i) => day(`2026-02-${String(i + 1).padStart(2, '0')}`, {})))[0];
+    const whole = sumByPeriod(
+      Array.from({ length: 28 }, (_, i) => day(`2026-02-${String(i + 1).padStart(2, '0')}`, {})),
+    )[0];
     expect(monthStatus(whole, '2026-04-02')).toBe('complete');
   });
 });

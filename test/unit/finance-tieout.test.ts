@@ -12,13 +12,43 @@ function row(o: Order): unknown[] {
   set('currency', o.currency ?? 'USD');
   set('gross_revenue', o.gross);
   set('net_revenue', o.gross);
-  for (const h of ['refunds', 'payment_fee', 'fulfillment_cost', 'ad_spend_allocated', 'tax', 'contribution_profit', 'allocated_overhead', 'net_profit', 'shipping_revenue', 'discount']) set(h, 0);
+  for (const h of [
+    'refunds',
+    'payment_fee',
+    'fulfillment_cost',
+    'ad_spend_allocated',
+    'tax',
+    'contribution_profit',
+    'allocated_overhead',
+    'net_profit',
+    'shipping_revenue',
+    'discount',
+  ])
+    set(h, 0);
   set('cogs', o.cogs ?? 1);
   return cells;
 }
 
 function pnl(date: string, gross: number, cogs: number): Record<string, unknown> & { date: string } {
-  return { date, gross_revenue: gross, net_revenue: gross, refunds: 0, cogs, payment_fees: 0, fulfillment_cost: 0, shipping_cost: 0, ad_spend: 0, tax: 0, contribution_margin_cm3: 0, opex: 0, amortised_expenses: 0, interest_expense: 0, net_profit: 0, shipping_revenue: 0, discounts: 0 };
+  return {
+    date,
+    gross_revenue: gross,
+    net_revenue: gross,
+    refunds: 0,
+    cogs,
+    payment_fees: 0,
+    fulfillment_cost: 0,
+    shipping_cost: 0,
+    ad_spend: 0,
+    tax: 0,
+    contribution_margin_cm3: 0,
+    opex: 0,
+    amortised_expenses: 0,
+    interest_expense: 0,
+    net_profit: 0,
+    shipping_revenue: 0,
+    discounts: 0,
+  };
 }
 
 const dayOf = (cell: unknown): string | null => (typeof cell === 'string' ? cell : null);
@@ -32,7 +62,11 @@ describe('tie-out (pure)', () => {
       { status: 'cancelled', day: '2026-01-01', gross: 99 },
       { status: 'gone', day: '2026-01-02', gross: 50 },
     ].map(row);
-    const rows = tieOut({ ...base, orderRows: orders, pnlDays: [pnl('2026-01-01', 30.01, 2), pnl('2026-01-02', 0, 0)] });
+    const rows = tieOut({
+      ...base,
+      orderRows: orders,
+      pnlDays: [pnl('2026-01-01', 30.01, 2), pnl('2026-01-02', 0, 0)],
+    });
     expect(rows.map((r) => [r.period, r.kind, r.ok, r.orders])).toEqual([
       ['2026-01-01', 'day', true, 2],
       ['2026-01-02', 'day', true, 0],
@@ -58,13 +92,26 @@ describe('tie-out (pure)', () => {
   });
 
   it('an unreadable amount is unknown (✗), never 0; another currency is said; a basis change fails every day', () => {
-    const bad = tieOut({ ...base, orderRows: [row({ status: 'active', day: '2026-01-01', gross: 'oops' })], pnlDays: [pnl('2026-01-01', 0, 1)] });
+    const bad = tieOut({
+      ...base,
+      orderRows: [row({ status: 'active', day: '2026-01-01', gross: 'oops' })],
+      pnlDays: [pnl('2026-01-01', 0, 1)],
+    });
     expect(bad[0].ok).toBe(false);
     expect(bad[0].figures.gross_revenue.orders).toBeNull();
-    const eur = tieOut({ ...base, orderRows: [row({ status: 'active', day: '2026-01-01', gross: 5, currency: 'EUR' })], pnlDays: [pnl('2026-01-01', 0, 0)] });
+    const eur = tieOut({
+      ...base,
+      orderRows: [row({ status: 'active', day: '2026-01-01', gross: 5, currency: 'EUR' })],
+      pnlDays: [pnl('2026-01-01', 0, 0)],
+    });
     expect(eur[0]).toMatchObject({ ok: false, orders: 0 });
     expect(eur[0].note).toContain('another currency');
-    const basis = tieOut({ ...base, basisNow: 'b', orderRows: [], pnlDays: [pnl('2026-01-01', 0, 0), pnl('2026-01-02', 0, 0)] });
+    const basis = tieOut({
+      ...base,
+      basisNow: 'b',
+      orderRows: [],
+      pnlDays: [pnl('2026-01-01', 0, 0), pnl('2026-01-02', 0, 0)],
+    });
     expect(basis.every((r) => !r.ok && r.note.includes('another basis'))).toBe(true);
   });
 });

@@ -19,7 +19,8 @@ const code = bundle + '\n' + library;
 
 /** Calls that need each scope (Apps Script reference pages, "Authorization" of each method). */
 const NEEDS: Record<string, RegExp> = {
-  'https://www.googleapis.com/auth/spreadsheets': /\bSheets\.Spreadsheets\.Values\.batchUpdate\b|\bSheets\.Spreadsheets\b/,
+  'https://www.googleapis.com/auth/spreadsheets':
+    /\bSheets\.Spreadsheets\.Values\.batchUpdate\b|\bSheets\.Spreadsheets\b/,
   'https://www.googleapis.com/auth/script.external_request': /\bUrlFetchApp\.fetch\b/,
   'https://www.googleapis.com/auth/script.container.ui': /\bSpreadsheetApp\.getUi\b/,
   'https://www.googleapis.com/auth/script.scriptapp': /\bScriptApp\.(newTrigger|getUserTriggers|deleteTrigger)\b/,
@@ -29,7 +30,12 @@ const NEEDS: Record<string, RegExp> = {
 
 /** Calls that would need a scope this add-on does not ask for. */
 const WOULD_NEED_MORE: RegExp[] = [
-  /\bDriveApp\./, /\bGmailApp\./, /\bDocumentApp\./, /\bFormApp\./, /\bCalendarApp\./, /\bSlidesApp\./,
+  /\bDriveApp\./,
+  /\bGmailApp\./,
+  /\bDocumentApp\./,
+  /\bFormApp\./,
+  /\bCalendarApp\./,
+  /\bSlidesApp\./,
   /\bScriptApp\.getOAuthToken\b/,
   /\bScriptApp\.getIdentityToken\b/,
 ];
@@ -38,7 +44,9 @@ const WOULD_NEED_MORE: RegExp[] = [
 function justifiedScopes(file: string, heading: string, end: string): string[] {
   const text = readFileSync(path.join(root, file), 'utf8');
   const section = text.slice(text.indexOf(heading), text.indexOf(end, text.indexOf(heading) + heading.length));
-  return [...section.matchAll(/^\| `(https:\/\/www\.googleapis\.com\/auth\/[^`]+)` \| (.+) \|$/gm)].filter((m) => m[2]!.trim().length > 20).map((m) => m[1]!);
+  return [...section.matchAll(/^\| `(https:\/\/www\.googleapis\.com\/auth\/[^`]+)` \| (.+) \|$/gm)]
+    .filter((m) => m[2]!.trim().length > 20)
+    .map((m) => m[1]!);
 }
 
 function readmeScopes(): string[] {
@@ -46,12 +54,14 @@ function readmeScopes(): string[] {
 }
 
 describe('Google scopes', () => {
-  it('the README justifies exactly the manifest\'s scopes, each in a sentence', () => {
+  it("the README justifies exactly the manifest's scopes, each in a sentence", () => {
     expect(readmeScopes().sort()).toEqual([...manifest.oauthScopes].sort());
   });
 
-  it('docs/deploy.md gives the OAuth consent screen exactly the manifest\'s scopes, each with a justification', () => {
-    expect(justifiedScopes('docs/deploy.md', '## 6. OAuth consent screen', '\n## ').sort()).toEqual([...manifest.oauthScopes].sort());
+  it("docs/deploy.md gives the OAuth consent screen exactly the manifest's scopes, each with a justification", () => {
+    expect(justifiedScopes('docs/deploy.md', '## 6. OAuth consent screen', '\n## ').sort()).toEqual(
+      [...manifest.oauthScopes].sort(),
+    );
   });
 
   it.each(Object.keys(NEEDS))('%s is used by the bundle', (scope) => {
@@ -70,16 +80,22 @@ describe('Google scopes', () => {
 
 describe('Merchant Analytics scopes (spec 5.1)', () => {
   const router = readFileSync(path.join(root, 'dev', 'emulator', 'api', 'router.ts'), 'utf8');
-  const endpointScopes = [...router.matchAll(/'(\/api\/v1\/[^']+)': \{ scope: '([^']+)'/g)].map((m) => ({ path: m[1]!, scope: m[2]! }));
+  const endpointScopes = [...router.matchAll(/'(\/api\/v1\/[^']+)': \{ scope: '([^']+)'/g)].map((m) => ({
+    path: m[1]!,
+    scope: m[2]!,
+  }));
 
-  it('read-only, plus offline_access for the scheduled sync\'s refresh token', () => {
+  it("read-only, plus offline_access for the scheduled sync's refresh token", () => {
     expect(REQUESTED_SCOPES.filter((s) => s !== 'offline_access').every((s) => s.endsWith(':read'))).toBe(true);
     expect(REQUESTED_SCOPES).toContain('offline_access');
   });
 
-  it.each(REQUESTED_SCOPES.filter((s) => s !== 'offline_access'))('%s is needed by an endpoint the add-on calls', (scope) => {
-    const paths = endpointScopes.filter((e) => e.scope === scope).map((e) => e.path.replace(/\/\{id\}$/, ''));
-    expect(paths.length).toBeGreaterThan(0);
-    expect(paths.some((p) => bundle.includes(p) || bundle.includes(p.replace('/api/v1', '')))).toBe(true);
-  });
+  it.each(REQUESTED_SCOPES.filter((s) => s !== 'offline_access'))(
+    '%s is needed by an endpoint the add-on calls',
+    (scope) => {
+      const paths = endpointScopes.filter((e) => e.scope === scope).map((e) => e.path.replace(/\/\{id\}$/, ''));
+      expect(paths.length).toBeGreaterThan(0);
+      expect(paths.some((p) => bundle.includes(p) || bundle.includes(p.replace('/api/v1', '')))).toBe(true);
+    },
+  );
 });

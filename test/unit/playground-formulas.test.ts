@@ -29,23 +29,29 @@ function setup(answer: (name: string, args: unknown[]) => Answer) {
   };
   const workbook = new Workbook({ timeZone: ZONE });
   const sheet = workbook.sheets[0]!;
-  const formulas = new FormulaCells(runtime, () => workbook, async () => ['PROFIT_SUMMARY', 'PROFIT_DAILY']);
+  const formulas = new FormulaCells(
+    runtime,
+    () => workbook,
+    async () => ['PROFIT_SUMMARY', 'PROFIT_DAILY'],
+  );
   return { calls, workbook, sheet, formulas };
 }
 
 describe('parseFormulaCall', () => {
   it('reads literal and reference arguments', () => {
-    expect(parseFormulaCall('=profit_summary("2026-10-01", B4, "a ""q"", b", -1.5, TRUE, \'My sheet\'!A1:B2)')).toEqual({
-      name: 'PROFIT_SUMMARY',
-      args: [
-        { kind: 'value', value: '2026-10-01' },
-        { kind: 'ref', row: 4, column: 2, numRows: 1, numColumns: 1 },
-        { kind: 'value', value: 'a "q", b' },
-        { kind: 'value', value: -1.5 },
-        { kind: 'value', value: true },
-        { kind: 'ref', sheetName: 'My sheet', row: 1, column: 1, numRows: 2, numColumns: 2 },
-      ],
-    });
+    expect(parseFormulaCall('=profit_summary("2026-10-01", B4, "a ""q"", b", -1.5, TRUE, \'My sheet\'!A1:B2)')).toEqual(
+      {
+        name: 'PROFIT_SUMMARY',
+        args: [
+          { kind: 'value', value: '2026-10-01' },
+          { kind: 'ref', row: 4, column: 2, numRows: 1, numColumns: 1 },
+          { kind: 'value', value: 'a "q", b' },
+          { kind: 'value', value: -1.5 },
+          { kind: 'value', value: true },
+          { kind: 'ref', sheetName: 'My sheet', row: 1, column: 1, numRows: 2, numColumns: 2 },
+        ],
+      },
+    );
     expect(parseFormulaCall('=MA_FRESHNESS()')).toEqual({ name: 'MA_FRESHNESS', args: [] });
   });
   it('leaves expressions and nested calls alone', () => {
@@ -57,7 +63,13 @@ describe('parseFormulaCall', () => {
 
 describe('formula cells', () => {
   it('runs a custom-function execution with a date cell as its wall-time Date, and spills the answer', async () => {
-    const { calls, sheet, formulas } = setup(() => ({ ok: true, value: [['date', 'net_profit'], [new Date('2026-10-01T15:00:00Z'), 12.5]] }));
+    const { calls, sheet, formulas } = setup(() => ({
+      ok: true,
+      value: [
+        ['date', 'net_profit'],
+        [new Date('2026-10-01T15:00:00Z'), 12.5],
+      ],
+    }));
     sheet.write(1, 1, userEnteredWrite('2026-10-02', ZONE));
     sheet.write(3, 2, { formula: '=PROFIT_DAILY(A1, A1:A2)' });
     await formulas.recalculate(sheet, 3, 2);
@@ -75,18 +87,42 @@ describe('formula cells', () => {
 
   it('shows #REF! when the answer would cover a cell with content, #ERROR! with the message when the execution fails', async () => {
     const { sheet, formulas } = setup((_name, args) =>
-      args[0] === 'bad' ? { ok: false, error: { name: 'Error', message: 'PROFIT_SUMMARY: start must be a date or YYYY-MM-DD' } } : { ok: true, value: [[1], [2]] });
+      args[0] === 'bad'
+        ? { ok: false, error: { name: 'Error', message: 'PROFIT_SUMMARY: start must be a date or YYYY-MM-DD' } }
+        : { ok: true, value: [[1], [2]] },
+    );
     sheet.write(2, 1, { value: 'mine' });
     sheet.write(1, 1, { formula: '=PROFIT_SUMMARY("2026-10-01", "2026-10-31")' });
     sheet.write(1, 3, { formula: '=PROFIT_SUMMARY("bad", "2026-10-31")' });
     await formulas.settle(sheet);
     const [first] = gridWindow(sheet, 1, 1, formulas).rows;
-    expect(first![0]).toMatchObject({ t: '#REF!', k: 'e', message: 'Array result was not expanded because it would overwrite data in A2.' });
-    expect(first![2]).toMatchObject({ t: '#ERROR!', k: 'e', message: 'PROFIT_SUMMARY: start must be a date or YYYY-MM-DD' });
+    expect(first![0]).toMatchObject({
+      t: '#REF!',
+      k: 'e',
+      message: 'Array result was not expanded because it would overwrite data in A2.',
+    });
+    expect(first![2]).toMatchObject({
+      t: '#ERROR!',
+      k: 'e',
+      message: 'PROFIT_SUMMARY: start must be a date or YYYY-MM-DD',
+    });
   });
 
-  it('shows #REF! on a formula whose answer would spill over another formula\'s spilled answer, and writes none of it', async () => {
-    const { sheet, formulas } = setup((_name, args) => ({ ok: true, value: args[0] === 'first' ? [['a1', 'b1'], ['a2', 'b2'], ['a3', 'b3']] : [['x1', 'y1'], ['x2', 'y2']] }));
+  it("shows #REF! on a formula whose answer would spill over another formula's spilled answer, and writes none of it", async () => {
+    const { sheet, formulas } = setup((_name, args) => ({
+      ok: true,
+      value:
+        args[0] === 'first'
+          ? [
+              ['a1', 'b1'],
+              ['a2', 'b2'],
+              ['a3', 'b3'],
+            ]
+          : [
+              ['x1', 'y1'],
+              ['x2', 'y2'],
+            ],
+    }));
     sheet.write(1, 2, { formula: '=PROFIT_DAILY("first", "2026-10-31")' }); // B1: spills B1:C3
     await formulas.settle(sheet);
     sheet.write(2, 1, { formula: '=PROFIT_DAILY("second", "2026-10-31")' }); // A2: would spill A2:B3, over B2:B3
@@ -97,7 +133,10 @@ describe('formula cells', () => {
       ['#REF!', 'a2', 'b2'],
       ['', 'a3', 'b3'],
     ]);
-    expect(rows[1]![0]).toMatchObject({ k: 'e', message: 'Array result was not expanded because it would overwrite data in B2.' });
+    expect(rows[1]![0]).toMatchObject({
+      k: 'e',
+      message: 'Array result was not expanded because it would overwrite data in B2.',
+    });
   });
 
   it('does not run formulas it cannot compute, and says why', async () => {
@@ -151,7 +190,10 @@ describe('formula cells', () => {
   });
 
   it('shows a formula\'s answer in the number format of its cell, as Sheets does (the dashboard\'s #,##0.00 and 0.00"%")', async () => {
-    const { sheet, formulas } = setup((_name, args) => ({ ok: true, value: args[2] === 'net_margin_pct' ? 12.3456 : 10280.3 }));
+    const { sheet, formulas } = setup((_name, args) => ({
+      ok: true,
+      value: args[2] === 'net_margin_pct' ? 12.3456 : 10280.3,
+    }));
     sheet.write(1, 1, { formula: '=PROFIT_SUMMARY("2026-10-01", "2026-10-31", "net_revenue")' });
     sheet.write(1, 2, { formula: '=PROFIT_SUMMARY("2026-10-01", "2026-10-31", "net_margin_pct")' });
     sheet.setFormat(1, 1, '#,##0.00');

@@ -14,7 +14,12 @@ describe('grid edits on the workbook model', () => {
     ['id', 'ord_1', 'ord_2', 'ord_3'].forEach((v, i) => sheet.write(i + 1, 1, { value: v }));
     sheet.frozenRows = 1;
     workbook.addDeveloperMetadata('on', null, 'DOCUMENT', { type: 'ROW', sheetId: sheet.sheetId, start: 2, end: 2 });
-    const below = workbook.addDeveloperMetadata('below', null, 'DOCUMENT', { type: 'ROW', sheetId: sheet.sheetId, start: 4, end: 4 });
+    const below = workbook.addDeveloperMetadata('below', null, 'DOCUMENT', {
+      type: 'ROW',
+      sheetId: sheet.sheetId,
+      start: 4,
+      end: 4,
+    });
     const rows = sheet.maxRows;
     deleteRow(workbook, sheet, 2);
     expect([1, 2, 3, 4].map((r) => sheet.value(r, 1))).toEqual(['id', 'ord_2', 'ord_3', undefined]);
@@ -49,7 +54,10 @@ describe('grid edits on the workbook model', () => {
 });
 
 describe('orderIdFor', () => {
-  const orders = [{ id: 'ord_a', order_number: '#1001' }, { id: 'ord_b', order_number: '#2742' }];
+  const orders = [
+    { id: 'ord_a', order_number: '#1001' },
+    { id: 'ord_b', order_number: '#2742' },
+  ];
   it('takes the id, or the order number as the sheet shows it, with or without #', () => {
     expect(orderIdFor('ord_b', orders)).toBe('ord_b');
     expect(orderIdFor(' #2742 ', orders)).toBe('ord_b');

@@ -43,7 +43,11 @@ beforeEach(() => {
   userStore = new MapProperties();
   const cache = { get: () => null, put: () => undefined, remove: () => undefined };
   Object.assign(globalThis, {
-    PropertiesService: { getDocumentProperties: () => documentStore, getUserProperties: () => userStore, getScriptProperties: () => new MapProperties() },
+    PropertiesService: {
+      getDocumentProperties: () => documentStore,
+      getUserProperties: () => userStore,
+      getScriptProperties: () => new MapProperties(),
+    },
     CacheService: { getDocumentCache: () => cache, getUserCache: () => cache },
   });
 });
@@ -53,7 +57,13 @@ const largest = (store: MapProperties): number => Math.max(0, ...[...store.data.
 describe('nothing the add-on stores outgrows 9 KB per value', () => {
   it('the recent runs: 20 runs whose messages and jobs are 50,000 characters of worst-case text', () => {
     const runs: RunRecord[] = Array.from({ length: 40 }, (_, i) => ({
-      job: worstText(50_000), startedAt: i, endedAt: i + 1, outcome: 'error', rows: 1, message: worstText(50_000), failureCode: 'internal',
+      job: worstText(50_000),
+      startedAt: i,
+      endedAt: i + 1,
+      outcome: 'error',
+      rows: 1,
+      message: worstText(50_000),
+      failureCode: 'internal',
     }));
     const state = new SyncStateStore(documentStore);
     state.save('lastRuns', boundedRuns(runs));
@@ -72,12 +82,22 @@ describe('nothing the add-on stores outgrows 9 KB per value', () => {
     const state = new SyncStateStore(documentStore);
     state.update('orders', { watermark: '2024-05-01T00:00:00Z' });
     expect(() => state.update('orders', { createdAfter: worstText(9_000) })).toThrow(PropertyTooLargeError);
-    expect(JSON.parse(documentStore.getProperty('ma.sync.orders')!)).toMatchObject({ watermark: '2024-05-01T00:00:00Z', createdAfter: null });
+    expect(JSON.parse(documentStore.getProperty('ma.sync.orders')!)).toMatchObject({
+      watermark: '2024-05-01T00:00:00Z',
+      createdAfter: null,
+    });
   });
 
   it('the store the sidebar remembers: every field 50,000 characters of worst-case text', () => {
     const huge = worstText(50_000);
-    documentSidebarMemory().rememberStore({ id: huge, name: huge, domain: huge, platform: huge, currency: huge, timezone: huge });
+    documentSidebarMemory().rememberStore({
+      id: huge,
+      name: huge,
+      domain: huge,
+      platform: huge,
+      currency: huge,
+      timezone: huge,
+    });
     expect(documentStore.data.size).toBe(1);
     expect(largest(documentStore)).toBeLessThanOrEqual(PROPERTY_VALUE_MAX_BYTES);
   });

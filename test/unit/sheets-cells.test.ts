@@ -36,9 +36,12 @@ describe('null becomes an empty cell, never 0 (unknown cost is not free cost)', 
 });
 
 describe('text that looks like a formula is kept as text', () => {
-  it.each(['=IMPORTXML("http://x","//a")', '+1+2', '-cmd', '@SUM(A1)'])('%s is written verbatim as a string', (text) => {
-    expect(textCell(text)).toBe(text);
-  });
+  it.each(['=IMPORTXML("http://x","//a")', '+1+2', '-cmd', '@SUM(A1)'])(
+    '%s is written verbatim as a string',
+    (text) => {
+      expect(textCell(text)).toBe(text);
+    },
+  );
 });
 
 describe('text over 50,000 characters is truncated visibly', () => {
@@ -91,7 +94,16 @@ describe('dates become serial numbers', () => {
 describe('headers are the API field names, nested objects flattened', () => {
   it('orders flatten economics and attribution by field name', () => {
     const headers = ORDERS.columns.map((c) => c.header);
-    for (const h of ['id', 'net_profit', 'utm_source', 'ad_spend_allocated', 'cogs_coverage_pct', 'status', 'placed_date', 'synced_at']) {
+    for (const h of [
+      'id',
+      'net_profit',
+      'utm_source',
+      'ad_spend_allocated',
+      'cogs_coverage_pct',
+      'status',
+      'placed_date',
+      'synced_at',
+    ]) {
       expect(headers).toContain(h);
     }
     expect(new Set(headers).size).toBe(headers.length);
@@ -106,7 +118,12 @@ describe('headers are the API field names, nested objects flattened', () => {
     }
   });
   it('nested values land in their flattened column', () => {
-    const row = buildRow(ORDERS, { id: 'ord_1', economics: { net_profit: 12.34 }, attribution: { utm_source: null } }, {}, 'UTC');
+    const row = buildRow(
+      ORDERS,
+      { id: 'ord_1', economics: { net_profit: 12.34 }, attribution: { utm_source: null } },
+      {},
+      'UTC',
+    );
     expect(row[ORDERS.columns.findIndex((c) => c.header === 'net_profit')]).toBe(12.34);
     expect(row[ORDERS.columns.findIndex((c) => c.header === 'utm_source')]).toBe('');
   });
@@ -129,7 +146,7 @@ describe('A1 ranges and formats', () => {
     expect(displayValue(100, '0.00\\%')).toBe('100.00%');
     expect(displayValue(0.5508, '0.00%')).toBe('55.08%');
   });
-  it('USD amounts show as Sheets\' Currency format does ($1,234.50); other currencies keep their code', () => {
+  it("USD amounts show as Sheets' Currency format does ($1,234.50); other currencies keep their code", () => {
     expect(displayValue(1234.5, numberFormatFor('amount', 'USD')!)).toBe('$1,234.50');
     expect(displayValue(-5, numberFormatFor('amount', 'USD')!)).toBe('-$5.00');
     expect(displayValue(1234.5, numberFormatFor('amount', 'CAD')!)).toBe('1,234.50 CAD');

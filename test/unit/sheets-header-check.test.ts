@@ -34,6 +34,12 @@ describe('findHeaderProblem', () => {
   it('a renamed heading and a cleared header row: says what the heading must be', () => {
     const renamed = headers.map((h) => (h === 'quantity' ? 'Qty' : h));
     expect(findHeaderProblem(LINE_ITEMS, renamed)?.message).toContain('reads "Qty" but must be "quantity"');
-    expect(findHeaderProblem(LINE_ITEMS, headers.map(() => ''), 'Line items (2025)')?.message).toContain('column A in "Line items (2025)" reads "" but must be "id"');
+    expect(
+      findHeaderProblem(
+        LINE_ITEMS,
+        headers.map(() => ''),
+        'Line items (2025)',
+      )?.message,
+    ).toContain('column A in "Line items (2025)" reads "" but must be "id"');
   });
 });

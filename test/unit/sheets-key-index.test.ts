@@ -11,7 +11,17 @@ const ORDER_RULES = { keyPrefix: ORDERS.keyPrefix };
 describe('the key index leaves the rows a user typed below the data alone', () => {
   it('new rows go after the last row with ANY content, not after the last id', () => {
     // Rows 2–3 synced, row 4 a totals row (nothing in the index columns), row 5 empty, row 6 a note.
-    const index = new KeyIndex([['ord_a', 'active'], ['ord_b', 'active'], ['', ''], ['', ''], ['', '']], TZ, ORDER_RULES);
+    const index = new KeyIndex(
+      [
+        ['ord_a', 'active'],
+        ['ord_b', 'active'],
+        ['', ''],
+        ['', ''],
+        ['', ''],
+      ],
+      TZ,
+      ORDER_RULES,
+    );
     expect(index.nextRow).toBe(7);
     expect(index.put('ord_c', ['ord_c', 'active'])).toEqual({ row: 7, inserted: true });
     expect(index.put('ord_a', ['ord_a', 'cancelled'])).toEqual({ row: 2, inserted: false });
@@ -31,7 +41,12 @@ describe('the key index leaves the rows a user typed below the data alone', () =
     expect(index.size).toBe(1);
     expect(index.get('Checked by Ana')).toBeUndefined();
     expect(index.nextRow).toBe(4);
-    const marks = planGoneMarks(index, { passStartedAt: Date.parse('2024-06-01T00:00:00Z'), historyAvailableFrom: null, now: Date.parse('2024-06-01T01:00:00Z'), spreadsheetTimeZone: TZ });
+    const marks = planGoneMarks(index, {
+      passStartedAt: Date.parse('2024-06-01T00:00:00Z'),
+      historyAvailableFrom: null,
+      now: Date.parse('2024-06-01T01:00:00Z'),
+      spreadsheetTimeZone: TZ,
+    });
     expect(marks.writes.map((w) => w.row)).toEqual([2]);
   });
 
@@ -60,8 +75,9 @@ describe('managed sheet layout at creation', () => {
     for (const c of ORDERS.columns) expect(columnWidthPx(c)).toBeGreaterThanOrEqual(DEFAULT_COLUMN_PX);
   });
 
-  it('ids, gids, names and URLs get columns wide enough to read the emulator\'s values', () => {
-    const width = (schema: TableSchema, header: string) => columnWidthPx(schema.columns.find((c) => c.header === header)!);
+  it("ids, gids, names and URLs get columns wide enough to read the emulator's values", () => {
+    const width = (schema: TableSchema, header: string) =>
+      columnWidthPx(schema.columns.find((c) => c.header === header)!);
     const fits = (text: string) => text.length * 7 + 10;
     expect(width(ORDERS, 'id')).toBeGreaterThanOrEqual(fits('ord_01kcb965hnc8hxjp'));
     expect(width(ORDERS, 'customer_ref')).toBeGreaterThanOrEqual(fits('cus_4n1eq9mtrg5y8b'));
@@ -85,12 +101,14 @@ describe('managed sheet layout at creation', () => {
       }
       expect(widths).toEqual(schema.columns.map(columnWidthPx));
     }
-    expect(setUpRequests(7, SYNC_LOG, SYNC_LOG.columns.length).every((r) => r.updateSheetProperties === undefined)).toBe(true);
+    expect(
+      setUpRequests(7, SYNC_LOG, SYNC_LOG.columns.length).every((r) => r.updateSheetProperties === undefined),
+    ).toBe(true);
   });
 });
 
 describe('KeyIndex read without trailing empty rows', () => {
-  it('asks for the sheet\'s last row with content once, at the first new row, and puts new rows below it', () => {
+  it("asks for the sheet's last row with content once, at the first new row, and puts new rows below it", () => {
     let asked = 0;
     // Keys end at row 3; a user's totals row (outside the key columns) sits at row 9.
     const index = new KeyIndex([['ord_a'], ['ord_b']], TZ, ORDER_RULES, 2, () => {

@@ -24,7 +24,12 @@ beforeEach(() => {
   slept = [];
   Object.assign(globalThis, {
     SpreadsheetApp: { flush: () => void flushes++ },
-    Utilities: { sleep: (ms: number) => { slept.push(ms); vi.setSystemTime(Date.now() + ms); } },
+    Utilities: {
+      sleep: (ms: number) => {
+        slept.push(ms);
+        vi.setSystemTime(Date.now() + ms);
+      },
+    },
   });
 });
 
@@ -68,16 +73,20 @@ describe('Sheets API pacing', () => {
   it('when the execution cannot afford the wait, stops with SheetsQuotaPause (a partial run), not the raw error', async () => {
     const r = await fresh();
     r.setSheetsWaitBudget(() => false);
-    expect(() => r.sheetsRequest('write', () => {
-      throw new Error(QUOTA_ERROR);
-    })).toThrow(r.SheetsQuotaPause);
+    expect(() =>
+      r.sheetsRequest('write', () => {
+        throw new Error(QUOTA_ERROR);
+      }),
+    ).toThrow(r.SheetsQuotaPause);
   });
 
   it('other errors pass through untouched', async () => {
     const r = await fresh();
-    expect(() => r.sheetsRequest('write', () => {
-      throw new Error('Range (Orders!A1001:B1001) exceeds grid limits. Max rows: 1000, max columns: 26');
-    })).toThrow(/exceeds grid limits/);
+    expect(() =>
+      r.sheetsRequest('write', () => {
+        throw new Error('Range (Orders!A1001:B1001) exceeds grid limits. Max rows: 1000, max columns: 26');
+      }),
+    ).toThrow(/exceeds grid limits/);
     expect(r.sheetsPacing.refusals).toBe(0);
   });
 

@@ -34,7 +34,10 @@ function input(page: Order[], partial: Partial<EstimateInput> = {}): EstimateInp
 }
 
 // 200 orders of 100.00 with 2 line items, 50 cancelled ones: a fifth of status=all is cancelled.
-const page = [...Array.from({ length: 200 }, () => order(100, 2)), ...Array.from({ length: 50 }, () => order(80, 2, true))];
+const page = [
+  ...Array.from({ length: 200 }, () => order(100, 2)),
+  ...Array.from({ length: 50 }, () => order(80, 2, true)),
+];
 
 describe('the order count comes from the summary and the first page', () => {
   it('divides the period revenue by the mean order revenue, adding back the cancelled share', () => {
@@ -63,7 +66,9 @@ describe('the order count comes from the summary and the first page', () => {
   });
 
   it('measures the rate from the later of the window and the earliest order seen', () => {
-    const e = estimateBackfill(input(page, { periodGrossRevenue: 3_000_000, usedCells: 8_000_000, windowFrom: '2026-07-01' }))!;
+    const e = estimateBackfill(
+      input(page, { periodGrossRevenue: 3_000_000, usedCells: 8_000_000, windowFrom: '2026-07-01' }),
+    )!;
     expect(e.rateFrom).toBe('2026-07-01');
   });
 });

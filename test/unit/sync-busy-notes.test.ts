@@ -19,7 +19,15 @@ function memoryStore(): BusyNoteStore & { values: Map<string, string> } {
 }
 
 const entry = (startedAt: number, message = 'Another sync of this spreadsheet is running'): LogEntry => ({
-  startedAt, endedAt: startedAt + 1000, job: 'orders, products, daily', pages: 0, counts: emptyCounts(), requests: 0, rateLimitWaits: 0, outcome: 'busy', message,
+  startedAt,
+  endedAt: startedAt + 1000,
+  job: 'orders, products, daily',
+  pages: 0,
+  counts: emptyCounts(),
+  requests: 0,
+  rateLimitWaits: 0,
+  outcome: 'busy',
+  message,
 });
 
 describe('busy runs leave notes the lock holder writes once', () => {

@@ -42,7 +42,17 @@ function logSheet(rows: Map<number, unknown[]>, killAt: (tables: readonly TableW
 }
 
 function entry(startedAt: number): LogEntry {
-  return { startedAt, endedAt: null, job: 'orders', pages: 0, counts: emptyCounts(), requests: 0, rateLimitWaits: 0, outcome: 'running', message: '' };
+  return {
+    startedAt,
+    endedAt: null,
+    job: 'orders',
+    pages: 0,
+    counts: emptyCounts(),
+    requests: 0,
+    rateLimitWaits: 0,
+    outcome: 'running',
+    message: '',
+  };
 }
 
 describe('a run ended by the time limit while it opens its Sync log row', () => {
@@ -50,11 +60,18 @@ describe('a run ended by the time limit while it opens its Sync log row', () => 
     const props = memoryStore();
     const rows = new Map<number, unknown[]>();
     // A first run opens row 2 and is ended by the time limit: its row stays "running", the marker at 2.
-    new SyncLog(logSheet(rows, () => false), new SyncStateStore(props), props).open(entry(1_000));
+    new SyncLog(
+      logSheet(rows, () => false),
+      new SyncStateStore(props),
+      props,
+    ).open(entry(1_000));
     expect(rows.get(2)?.[OUTCOME]).toBe('running');
     // The next run is ended at the write of its own row (row 3).
-    const ownRow = (tables: readonly TableWrite[]): boolean => tables.some((t) => t.rows.some((w) => w.row === 3 && w.column === 1));
-    expect(() => new SyncLog(logSheet(rows, ownRow), new SyncStateStore(props), props).open(entry(2_000))).toThrow('Exceeded maximum execution time');
+    const ownRow = (tables: readonly TableWrite[]): boolean =>
+      tables.some((t) => t.rows.some((w) => w.row === 3 && w.column === 1));
+    expect(() => new SyncLog(logSheet(rows, ownRow), new SyncStateStore(props), props).open(entry(2_000))).toThrow(
+      'Exceeded maximum execution time',
+    );
     const marker = new SyncStateStore(props).get('openLogRow');
     const running = [...rows.entries()].filter(([, cells]) => cells[OUTCOME] === 'running').map(([row]) => row);
     for (const row of running) expect(row, `row ${row} is "running" and the marker points at ${marker}`).toBe(marker);

@@ -29,13 +29,23 @@ function emptyIndexes() {
   return { orders, lines, members: new MemberIndex(lines) };
 }
 
-const ctx = { spreadsheetTimeZone: TZ, storeTimeZone: 'America/New_York', syncedAt: Date.parse('2024-06-01T00:00:00Z') };
+const ctx = {
+  spreadsheetTimeZone: TZ,
+  storeTimeZone: 'America/New_York',
+  syncedAt: Date.parse('2024-06-01T00:00:00Z'),
+};
 
 describe('upsert by id: new rows appended, known rows updated in place', () => {
   it('appends after the last keyed row and updates an existing id at its row', () => {
     const orders = new KeyIndex([['ord_a'], [''], ['ord_b']], TZ);
     const lines = new KeyIndex([], TZ);
-    const plan = planOrderPage([order('ord_b', '2024-05-02T00:00:00Z', []), order('ord_c', '2024-05-03T00:00:00Z', [])], orders, lines, new MemberIndex(lines), ctx);
+    const plan = planOrderPage(
+      [order('ord_b', '2024-05-02T00:00:00Z', []), order('ord_c', '2024-05-03T00:00:00Z', [])],
+      orders,
+      lines,
+      new MemberIndex(lines),
+      ctx,
+    );
     expect(plan.orders.map((w) => w.row)).toEqual([4, 5]);
     expect(plan.counts).toMatchObject({ inserted: 1, updated: 1 });
     expect(plan.maxUpdatedAt).toBe('2024-05-03T00:00:00Z');
@@ -59,7 +69,13 @@ describe('upsert by id: new rows appended, known rows updated in place', () => {
   });
   it("placed_date is the store's calendar day", () => {
     const { orders, lines, members } = emptyIndexes();
-    const plan = planOrderPage([order('ord_a', '2024-05-02T00:00:00Z', [], { created_at: '2024-05-01T02:00:00Z' })], orders, lines, members, ctx);
+    const plan = planOrderPage(
+      [order('ord_a', '2024-05-02T00:00:00Z', [], { created_at: '2024-05-01T02:00:00Z' })],
+      orders,
+      lines,
+      members,
+      ctx,
+    );
     // 02:00Z on May 1 is still April 30 in New York; 2024-04-30 is serial 45412.
     expect(plan.orders[0].cells[col('placed_date')]).toBe(45412);
   });
@@ -75,9 +91,21 @@ describe('line items are replaced per order', () => {
     expect(plan.lineItems.filter((w) => w.column === 1).map((w) => w.row)).toEqual([3, 4]);
   });
   it('membership is rebuilt from the sheet in a later run', () => {
-    const lines = new KeyIndex([['li_1', 'ord_a', 'active'], ['li_2', 'ord_a', 'active']], TZ);
+    const lines = new KeyIndex(
+      [
+        ['li_1', 'ord_a', 'active'],
+        ['li_2', 'ord_a', 'active'],
+      ],
+      TZ,
+    );
     const orders = new KeyIndex([['ord_a']], TZ);
-    const plan = planOrderPage([order('ord_a', '2024-05-03T00:00:00Z', ['li_1'])], orders, lines, new MemberIndex(lines), ctx);
+    const plan = planOrderPage(
+      [order('ord_a', '2024-05-03T00:00:00Z', ['li_1'])],
+      orders,
+      lines,
+      new MemberIndex(lines),
+      ctx,
+    );
     expect(plan.lineItems.filter((w) => w.column === 3).map((w) => w.row)).toEqual([3]);
   });
 });
@@ -118,7 +146,12 @@ describe('reconciliation marks unseen orders gone, within the plan window only',
       TZ,
     );
     const now = passStart + 3_600_000;
-    const { writes, gone } = planGoneMarks(index, { passStartedAt: passStart, historyAvailableFrom: '2024-01-01', now, spreadsheetTimeZone: TZ });
+    const { writes, gone } = planGoneMarks(index, {
+      passStartedAt: passStart,
+      historyAvailableFrom: '2024-01-01',
+      now,
+      spreadsheetTimeZone: TZ,
+    });
     expect(gone).toBe(1);
     expect(writes).toEqual([{ row: 3, column: 2, cells: ['gone', 45400, instantToSerial(now, TZ)] }]);
   });
@@ -132,8 +165,18 @@ describe('the key index', () => {
     expect(index.nextRow).toBe(4);
   });
   it('Orders index columns match the schema order used by the gone planner', () => {
-    expect(ORDERS.columns.slice(0, ORDERS.indexColumns).map((c) => c.header)).toEqual(['id', 'status', 'placed_date', 'gone_at', 'synced_at']);
-    expect(LINE_ITEMS.columns.slice(0, LINE_ITEMS.indexColumns).map((c) => c.header)).toEqual(['id', 'order_id', 'sync_status']);
+    expect(ORDERS.columns.slice(0, ORDERS.indexColumns).map((c) => c.header)).toEqual([
+      'id',
+      'status',
+      'placed_date',
+      'gone_at',
+      'synced_at',
+    ]);
+    expect(LINE_ITEMS.columns.slice(0, LINE_ITEMS.indexColumns).map((c) => c.header)).toEqual([
+      'id',
+      'order_id',
+      'sync_status',
+    ]);
   });
 });
 
@@ -151,7 +194,8 @@ describe('"updated" counts only orders whose values changed (spec 3.1: updated_a
   });
   it('the same order read back from the sheet (index columns then updated_at, as the batchGet gives them) is unchanged', () => {
     const { orders, lines, members } = emptyIndexes();
-    const written = planOrderPage([order('ord_a', '2024-05-02T00:00:00Z', [])], orders, lines, members, ctx).orders[0].cells;
+    const written = planOrderPage([order('ord_a', '2024-05-02T00:00:00Z', [])], orders, lines, members, ctx).orders[0]
+      .cells;
     const stored = [...written.slice(0, ORDERS.indexColumns), written[col('updated_at')]];
     const fromSheet = new KeyIndex([stored], TZ, { keyPrefix: 'ord_' });
     const plan = planOrderPage([order('ord_a', '2024-05-02T00:00:00Z', [])], fromSheet, lines, members, ctx);
@@ -161,9 +205,23 @@ describe('"updated" counts only orders whose values changed (spec 3.1: updated_a
   });
   it("a late writer's change 1 ms after the last one is an update (the emulator moves the marker by 1 ms; a date serial hides it from a relative tolerance)", () => {
     const { orders, lines, members } = emptyIndexes();
-    const written = planOrderPage([order('ord_a', '2024-05-02T00:00:00.000Z', [], { financial_status: 'paid' })], orders, lines, members, ctx).orders[0].cells;
-    const fromSheet = new KeyIndex([[...written.slice(0, ORDERS.indexColumns), written[col('updated_at')]]], TZ, { keyPrefix: 'ord_' });
-    const late = planOrderPage([order('ord_a', '2024-05-02T00:00:00.001Z', [], { financial_status: 'partially_refunded' })], fromSheet, lines, members, ctx);
+    const written = planOrderPage(
+      [order('ord_a', '2024-05-02T00:00:00.000Z', [], { financial_status: 'paid' })],
+      orders,
+      lines,
+      members,
+      ctx,
+    ).orders[0].cells;
+    const fromSheet = new KeyIndex([[...written.slice(0, ORDERS.indexColumns), written[col('updated_at')]]], TZ, {
+      keyPrefix: 'ord_',
+    });
+    const late = planOrderPage(
+      [order('ord_a', '2024-05-02T00:00:00.001Z', [], { financial_status: 'partially_refunded' })],
+      fromSheet,
+      lines,
+      members,
+      ctx,
+    );
     expect(late.counts.updated).toBe(1);
     expect(late.orders[0].cells[col('financial_status')]).toBe('partially_refunded');
     // The index now holds the new marker: the same order again is not an update.
@@ -172,9 +230,16 @@ describe('"updated" counts only orders whose values changed (spec 3.1: updated_a
   });
   it('a gone order the service returns again is rewritten (its status changes), even with the same updated_at', () => {
     const { orders, lines, members } = emptyIndexes();
-    const written = planOrderPage([order('ord_a', '2024-05-02T00:00:00Z', [])], orders, lines, members, ctx).orders[0].cells;
+    const written = planOrderPage([order('ord_a', '2024-05-02T00:00:00Z', [])], orders, lines, members, ctx).orders[0]
+      .cells;
     const gone = [written[0], 'gone', written[2], 45000, written[4], written[col('updated_at')]];
-    const plan = planOrderPage([order('ord_a', '2024-05-02T00:00:00Z', [])], new KeyIndex([gone], TZ), lines, members, ctx);
+    const plan = planOrderPage(
+      [order('ord_a', '2024-05-02T00:00:00Z', [])],
+      new KeyIndex([gone], TZ),
+      lines,
+      members,
+      ctx,
+    );
     expect(plan.counts.updated).toBe(1);
     expect(plan.orders[0].cells[col('status')]).toBe('active');
   });
@@ -184,7 +249,9 @@ describe('"updated" counts only orders whose values changed (spec 3.1: updated_a
     const later = { ...ctx, syncedAt: ctx.syncedAt + 86_400_000, markSeen: true };
     const plan = planOrderPage([order('ord_a', '2024-05-02T00:00:00Z', ['li_1'])], orders, lines, members, later);
     expect(plan.counts.updated).toBe(0);
-    expect(plan.orders).toEqual([{ row: 2, column: col('synced_at') + 1, cells: [instantToSerial(later.syncedAt, TZ)] }]);
+    expect(plan.orders).toEqual([
+      { row: 2, column: col('synced_at') + 1, cells: [instantToSerial(later.syncedAt, TZ)] },
+    ]);
     expect(orders.get('ord_a')!.cells[col('synced_at')]).toBe(instantToSerial(later.syncedAt, TZ));
   });
 });

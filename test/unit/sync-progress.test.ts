@@ -3,7 +3,13 @@
  * the orders watermark's way to now, the daily job's days — monotonic, and 100 % only when done.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_UNTIL_DONE, monotonicFraction, ordersShare, overallFraction, positionShare } from '../../src/server/sync/progress';
+import {
+  MAX_UNTIL_DONE,
+  monotonicFraction,
+  ordersShare,
+  overallFraction,
+  positionShare,
+} from '../../src/server/sync/progress';
 
 const NOW = Date.parse('2026-11-21T12:00:00Z');
 

@@ -3,7 +3,9 @@ import { SyncStateStore, type PropertyStoreLike } from '../../src/server/sync/st
 import { parseSchedule } from '../../src/server/sync/schedule';
 import { parseDemoArgs, toCellArgument, UsageError } from '../../dev/demo/args';
 
-function memoryStore(initial: Record<string, string> = {}): PropertyStoreLike & { data: Record<string, string>; writes: number } {
+function memoryStore(
+  initial: Record<string, string> = {},
+): PropertyStoreLike & { data: Record<string, string>; writes: number } {
   const store = {
     data: { ...initial },
     writes: 0,
@@ -24,10 +26,15 @@ describe('checkpoints live in document properties', () => {
     expect(first.get('orders').watermark).toBeNull();
     first.update('orders', { watermark: '2024-05-01T00:00:00Z' });
     expect(props.writes).toBe(1);
-    expect(new SyncStateStore(props).get('orders')).toMatchObject({ watermark: '2024-05-01T00:00:00Z', createdAfter: null });
+    expect(new SyncStateStore(props).get('orders')).toMatchObject({
+      watermark: '2024-05-01T00:00:00Z',
+      createdAfter: null,
+    });
   });
   it('a damaged value restarts that job from scratch instead of failing', () => {
-    const state = new SyncStateStore(memoryStore({ 'ma.sync.orders': '{not json', 'ma.sync.daily': '{"historyDone":true}' }));
+    const state = new SyncStateStore(
+      memoryStore({ 'ma.sync.orders': '{not json', 'ma.sync.daily': '{"historyDone":true}' }),
+    );
     expect(state.get('orders').watermark).toBeNull();
     expect(state.get('daily')).toMatchObject({ historyDone: true, trailingDays: 60 });
   });
@@ -45,16 +52,51 @@ describe('schedule values', () => {
 
 describe('npm run demo flags (Contracts → Demo CLI)', () => {
   it('defaults: 5000 orders, seed 1, out/', () => {
-    expect(parseDemoArgs([])).toMatchObject({ orders: 5000, seed: 1, out: 'out', api: null, state: null, reconcile: false, call: null });
+    expect(parseDemoArgs([])).toMatchObject({
+      orders: 5000,
+      seed: 1,
+      out: 'out',
+      api: null,
+      state: null,
+      reconcile: false,
+      call: null,
+    });
   });
   it('reads every flag', () => {
-    const a = parseDemoArgs(['--orders', '200', '--seed', '7', '--api', 'http://127.0.0.1:8787', '--state', '.state', '--out', 'o', '--reconcile', '--call', 'PROFIT_SUMMARY', '--args', '[{"date":"2024-01-01"},{"date":"2024-01-31"}]']);
-    expect(a).toMatchObject({ orders: 200, seed: 7, api: 'http://127.0.0.1:8787', state: '.state', out: 'o', reconcile: true, call: 'PROFIT_SUMMARY' });
+    const a = parseDemoArgs([
+      '--orders',
+      '200',
+      '--seed',
+      '7',
+      '--api',
+      'http://127.0.0.1:8787',
+      '--state',
+      '.state',
+      '--out',
+      'o',
+      '--reconcile',
+      '--call',
+      'PROFIT_SUMMARY',
+      '--args',
+      '[{"date":"2024-01-01"},{"date":"2024-01-31"}]',
+    ]);
+    expect(a).toMatchObject({
+      orders: 200,
+      seed: 7,
+      api: 'http://127.0.0.1:8787',
+      state: '.state',
+      out: 'o',
+      reconcile: true,
+      call: 'PROFIT_SUMMARY',
+    });
     expect(a.args).toHaveLength(2);
   });
   it('--run NAME [--args JSON] names a global to run after the sync; it excludes --call', () => {
     expect(parseDemoArgs(['--run', 'insertDashboard'])).toMatchObject({ run: 'insertDashboard', call: null, args: [] });
-    expect(parseDemoArgs(['--run', 'closeMonth', '--args', '[{"month":"2026-10"}]'])).toMatchObject({ run: 'closeMonth', args: [{ month: '2026-10' }] });
+    expect(parseDemoArgs(['--run', 'closeMonth', '--args', '[{"month":"2026-10"}]'])).toMatchObject({
+      run: 'closeMonth',
+      args: [{ month: '2026-10' }],
+    });
     expect(() => parseDemoArgs(['--run', 'closeMonth', '--call', 'PROFIT_SUMMARY'])).toThrow(UsageError);
     expect(() => parseDemoArgs(['--args', '[1]'])).toThrow(/--call NAME or --run NAME/);
   });

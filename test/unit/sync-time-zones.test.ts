@@ -15,7 +15,10 @@ const ms = (iso: string): number => Date.parse(iso);
 
 function ordersSynced(zone: string, rows: Array<[id: string, syncedIso: string]>): KeyIndex {
   const placed = dateToSerial('2025-10-01');
-  return new KeyIndex(rows.map(([id, iso]) => [id, 'active', placed, '', instantToSerial(ms(iso), zone)]), zone);
+  return new KeyIndex(
+    rows.map(([id, iso]) => [id, 'active', placed, '', instantToSerial(ms(iso), zone)]),
+    zone,
+  );
 }
 
 describe('reconciliation across the end of daylight saving (America/New_York, 2025-11-02)', () => {
@@ -27,21 +30,42 @@ describe('reconciliation across the end of daylight saving (America/New_York, 20
       ['ord_seen_later', '2025-11-02T07:30:00Z'],
       ['ord_not_seen', '2025-11-01T12:00:00Z'],
     ]);
-    const marks = planGoneMarks(orders, { passStartedAt, historyAvailableFrom: null, now: ms('2025-11-02T08:00:00Z'), spreadsheetTimeZone: NY });
+    const marks = planGoneMarks(orders, {
+      passStartedAt,
+      historyAvailableFrom: null,
+      now: ms('2025-11-02T08:00:00Z'),
+      spreadsheetTimeZone: NY,
+    });
     expect(marks.writes.map((w) => w.row)).toEqual([orders.get('ord_not_seen')!.row]);
   });
 
   it('an order written during a pass that starts in the repeated hour is not marked gone', () => {
     const passStartedAt = ms('2025-11-02T06:20:00Z'); // 01:20 EST, the second 01:20 of the night
-    const orders = ordersSynced(NY, [['ord_seen', '2025-11-02T06:25:00Z'], ['ord_not_seen', '2025-10-30T12:00:00Z']]);
-    const marks = planGoneMarks(orders, { passStartedAt, historyAvailableFrom: null, now: ms('2025-11-02T06:40:00Z'), spreadsheetTimeZone: NY });
+    const orders = ordersSynced(NY, [
+      ['ord_seen', '2025-11-02T06:25:00Z'],
+      ['ord_not_seen', '2025-10-30T12:00:00Z'],
+    ]);
+    const marks = planGoneMarks(orders, {
+      passStartedAt,
+      historyAvailableFrom: null,
+      now: ms('2025-11-02T06:40:00Z'),
+      spreadsheetTimeZone: NY,
+    });
     expect(marks.writes.map((w) => w.row)).toEqual([orders.get('ord_not_seen')!.row]);
   });
 
   it('spring forward: rows written after the skipped hour are seen', () => {
     const passStartedAt = ms('2025-03-09T06:55:00Z'); // 01:55 EST; at 07:00Z the clock jumps to 03:00 EDT
-    const orders = ordersSynced(NY, [['ord_seen', '2025-03-09T07:05:00Z'], ['ord_not_seen', '2025-03-08T06:55:00Z']]);
-    const marks = planGoneMarks(orders, { passStartedAt, historyAvailableFrom: null, now: ms('2025-03-09T07:10:00Z'), spreadsheetTimeZone: NY });
+    const orders = ordersSynced(NY, [
+      ['ord_seen', '2025-03-09T07:05:00Z'],
+      ['ord_not_seen', '2025-03-08T06:55:00Z'],
+    ]);
+    const marks = planGoneMarks(orders, {
+      passStartedAt,
+      historyAvailableFrom: null,
+      now: ms('2025-03-09T07:10:00Z'),
+      spreadsheetTimeZone: NY,
+    });
     expect(marks.writes.map((w) => w.row)).toEqual([orders.get('ord_not_seen')!.row]);
   });
 });

@@ -18,7 +18,13 @@ function dailyRow(d: Day): unknown[] {
   return cells;
 }
 
-function monthlyRow(month: string, first: string, last: string, days: number, figures: Record<string, number> = {}): unknown[] {
+function monthlyRow(
+  month: string,
+  first: string,
+  last: string,
+  days: number,
+  figures: Record<string, number> = {},
+): unknown[] {
   const cells: unknown[] = MONTHLY.columns.map(() => '');
   cells[columnIndex(MONTHLY, 'month')] = month;
   cells[columnIndex(MONTHLY, 'first_day')] = first;
@@ -31,7 +37,11 @@ function monthlyRow(month: string, first: string, last: string, days: number, fi
 }
 
 describe('the P&L sheets beside the service (pure)', () => {
-  const service = [day('2026-01-30', { net_profit: 10.01 }), day('2026-01-31', { net_profit: 5 }), day('2026-02-01', { net_profit: 1 })];
+  const service = [
+    day('2026-01-30', { net_profit: 10.01 }),
+    day('2026-01-31', { net_profit: 5 }),
+    day('2026-02-01', { net_profit: 1 }),
+  ];
 
   it('a Daily P&L cell one cent off is named with both values; a day the sheet lacks between its first and last is named', () => {
     const rows = [dailyRow({ ...service[0], net_profit: 10.02 }), dailyRow(service[2])];
@@ -42,17 +52,42 @@ describe('the P&L sheets beside the service (pure)', () => {
   });
 
   it('a Monthly P&L total is the sum of the service days it says it covers, to the cent, and its days count too', () => {
-    const months = checkPnlSheets([], [monthlyRow('2026-01', '2026-01-30', '2026-01-31', 2, { net_profit: 15.01 }), monthlyRow('2026-02', '2026-02-01', '2026-02-01', 2, { net_profit: 1.01 })], service).months;
+    const months = checkPnlSheets(
+      [],
+      [
+        monthlyRow('2026-01', '2026-01-30', '2026-01-31', 2, { net_profit: 15.01 }),
+        monthlyRow('2026-02', '2026-02-01', '2026-02-01', 2, { net_profit: 1.01 }),
+      ],
+      service,
+    ).months;
     expect(months.get('2026-01')).toBe('✓');
     expect(months.get('2026-02')).toBe('net_profit 1.01 (service 1.00); days 2 (service 1)');
   });
 
   it('a Daily P&L day before the first order is listed only when it differs, and its month too', () => {
-    const pnlSheets = { days: new Map([['2026-01-30', 'net_profit 510.01 (service 10.01)'], ['2026-01-31', '✓']]), months: new Map([['2026-01', 'net_profit 515.01 (service 15.01)']]) };
+    const pnlSheets = {
+      days: new Map([
+        ['2026-01-30', 'net_profit 510.01 (service 10.01)'],
+        ['2026-01-31', '✓'],
+      ]),
+      months: new Map([['2026-01', 'net_profit 515.01 (service 15.01)']]),
+    };
     // No order on 2026-02-01, and the service says so: only the sheets can differ.
     const quiet = [service[0], service[1], day('2026-02-01')];
-    const rows = tieOut({ orderRows: [], dayOf: () => null, pnlDays: quiet, storeCurrency: 'USD', basisHeld: 'a', basisNow: 'a', pnlSheets, ordersFrom: '2026-02-01' });
-    expect(rows.filter((r) => !r.ok).map((r) => [r.period, r.kind])).toEqual([['2026-01-30', 'day'], ['2026-01', 'month']]);
+    const rows = tieOut({
+      orderRows: [],
+      dayOf: () => null,
+      pnlDays: quiet,
+      storeCurrency: 'USD',
+      basisHeld: 'a',
+      basisNow: 'a',
+      pnlSheets,
+      ordersFrom: '2026-02-01',
+    });
+    expect(rows.filter((r) => !r.ok).map((r) => [r.period, r.kind])).toEqual([
+      ['2026-01-30', 'day'],
+      ['2026-01', 'month'],
+    ]);
     expect(rows.map((r) => r.period)).not.toContain('2026-01-31');
   });
 });

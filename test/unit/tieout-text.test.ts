@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { tieoutAdvice, tieoutText, type TieoutView } from '../../src/contract/tieout-text';
 
-const view = (over: Partial<TieoutView>): TieoutView => ({ checkedAt: '2026-11-24T06:00:00.000Z', days: 1234, failedDays: [], failedCount: 0, cutFrom: null, ...over });
+const view = (over: Partial<TieoutView>): TieoutView => ({
+  checkedAt: '2026-11-24T06:00:00.000Z',
+  days: 1234,
+  failedDays: [],
+  failedCount: 0,
+  cutFrom: null,
+  ...over,
+});
 
 describe('the sidebar’s tie-out line', () => {
   it('says every day ties out, with the count, and offers nothing to fix', () => {
@@ -12,12 +19,20 @@ describe('the sidebar’s tie-out line', () => {
 
   it('names the ✗ days, and how many more the Checks sheet lists', () => {
     expect(tieoutText(view({ failedDays: ['2026-10-03'], failedCount: 1 }))).toBe('✗ 2026-10-03 does not tie out.');
-    expect(tieoutText(view({ failedDays: ['2026-10-03', '2026-10-07'], failedCount: 2 }))).toBe('✗ 2026-10-03, 2026-10-07 do not tie out.');
-    expect(tieoutText(view({ failedDays: ['2026-10-03', '2026-10-07'], failedCount: 14 }))).toBe('✗ 2026-10-03, 2026-10-07 and 12 more do not tie out.');
-    expect(tieoutAdvice(view({ failedDays: ['2026-10-03'], failedCount: 1 }))).toMatch(/^Sync now fetches the orders of those days again/);
+    expect(tieoutText(view({ failedDays: ['2026-10-03', '2026-10-07'], failedCount: 2 }))).toBe(
+      '✗ 2026-10-03, 2026-10-07 do not tie out.',
+    );
+    expect(tieoutText(view({ failedDays: ['2026-10-03', '2026-10-07'], failedCount: 14 }))).toBe(
+      '✗ 2026-10-03, 2026-10-07 and 12 more do not tie out.',
+    );
+    expect(tieoutAdvice(view({ failedDays: ['2026-10-03'], failedCount: 1 }))).toMatch(
+      /^Sync now fetches the orders of those days again/,
+    );
   });
 
   it('says when the plan cut the range checked', () => {
-    expect(tieoutText(view({ days: 90, cutFrom: '2026-08-27' }))).toBe('Checks: all 90 days tie out (from 2026-08-27: your plan shows no older history).');
+    expect(tieoutText(view({ days: 90, cutFrom: '2026-08-27' }))).toBe(
+      'Checks: all 90 days tie out (from 2026-08-27: your plan shows no older history).',
+    );
   });
 });

@@ -40,5 +40,8 @@ export function account(ctx: ApiContext): ApiResult {
 /** GET /api/v1/stores (spec 4.3): always exactly the token's store. */
 export function stores(ctx: ApiContext): ApiResult {
   new QueryReader(ctx.params, []);
-  return { body: { success: true, data: [storeJson(ctx.data.store)] }, headers: { 'Cache-Control': ACCOUNT_CACHE_CONTROL } };
+  return {
+    body: { success: true, data: [storeJson(ctx.data.store)] },
+    headers: { 'Cache-Control': ACCOUNT_CACHE_CONTROL },
+  };
 }

@@ -2,9 +2,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 
 /** Where the next page starts: after this sort key. */
 export type CursorPosition =
-  | { by: 'id'; id: string }
-  | { by: 'updated'; updatedMs: number; id: string }
-  | { by: 'date'; date: string };
+  { by: 'id'; id: string } | { by: 'updated'; updatedMs: number; id: string } | { by: 'date'; date: string };
 
 export type CursorCheck =
   | { ok: true; position: CursorPosition }
@@ -56,7 +54,15 @@ export class CursorCodec {
   ) {}
 
   encode(endpoint: string, storeId: string, filters: string, position: CursorPosition): string {
-    const payload: Payload = { v: 1, g: this.generation(), t: this.now(), e: endpoint, s: storeId, f: filters, p: position };
+    const payload: Payload = {
+      v: 1,
+      g: this.generation(),
+      t: this.now(),
+      e: endpoint,
+      s: storeId,
+      f: filters,
+      p: position,
+    };
     const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
     return `${body}.${this.sign(body)}`;
   }
@@ -80,15 +86,21 @@ export class CursorCodec {
     if (payload.v !== 1 || payload.e !== endpoint || payload.s !== storeId) {
       return invalid('cursor was issued for another endpoint or store; restart pagination without it');
     }
-    if (payload.g !== this.generation()) return invalid('cursor belongs to a pagination run from before the data was reset; restart pagination without it');
+    if (payload.g !== this.generation())
+      return invalid(
+        'cursor belongs to a pagination run from before the data was reset; restart pagination without it',
+      );
     if (typeof payload.t !== 'number' || this.now() - payload.t > CURSOR_TTL_MS) {
-      return invalid('cursor has expired: a cursor is valid only for one pagination run; restart pagination without it (from your watermark)');
+      return invalid(
+        'cursor has expired: a cursor is valid only for one pagination run; restart pagination without it (from your watermark)',
+      );
     }
     if (payload.f !== filters) {
       return {
         ok: false,
         code: 'CURSOR_FILTER_MISMATCH',
-        message: 'cursor was created with a different filter set; repeat every filter of the first request or restart pagination',
+        message:
+          'cursor was created with a different filter set; repeat every filter of the first request or restart pagination',
       };
     }
     return { ok: true, position: payload.p };

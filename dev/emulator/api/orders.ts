@@ -8,7 +8,15 @@ import { ApiError, invalidParameter, notFound } from './errors.js';
 import { QueryReader } from './query.js';
 import { orderJson } from './serialize.js';
 
-const PARAMS = ['updated_after', 'created_after', 'created_before', 'status', 'sales_channel', 'limit', 'cursor'] as const;
+const PARAMS = [
+  'updated_after',
+  'created_after',
+  'created_before',
+  'status',
+  'sales_channel',
+  'limit',
+  'cursor',
+] as const;
 
 function isRevenueBearing(order: OrderRecord): boolean {
   return order.canceledMs === null && REVENUE_STATUSES.includes(order.financialStatus);
@@ -23,17 +31,28 @@ export function listOrders(ctx: ApiContext): ApiResult {
   const status = q.oneOf('status', ['default', 'all'], 'default');
   const channel = ctx.params.has('sales_channel') ? q.oneOf('sales_channel', ['d2c', 'b2b'], 'd2c') : null;
   const limit = q.integer('limit', 1, 250, 100);
-  if (createdAfter && createdBefore && createdBefore < createdAfter) throw invalidParameter('created_before', 'must not be before created_after');
+  if (createdAfter && createdBefore && createdBefore < createdAfter)
+    throw invalidParameter('created_before', 'must not be before created_after');
 
   const store = ctx.data.store;
-  const filters = filterHash({ updated_after: updatedAfter, created_after: createdAfter, created_before: createdBefore, status, sales_channel: channel, limit });
+  const filters = filterHash({
+    updated_after: updatedAfter,
+    created_after: createdAfter,
+    created_before: createdBefore,
+    status,
+    sales_channel: channel,
+    limit,
+  });
   const position = readCursor(ctx, 'orders', filters);
 
   const window = ctx.state.historyWindow(store);
   const fromMs = Math.max(createdAfter ? startOfLocalDay(createdAfter, store.timezone) : -Infinity, window.fromMs);
   const toMs = createdBefore ? endOfLocalDay(createdBefore, store.timezone) : Infinity;
   const accepts = (o: OrderRecord): boolean =>
-    o.createdMs >= fromMs && o.createdMs <= toMs && (status === 'all' || isRevenueBearing(o)) && (channel === null || o.salesChannel === channel);
+    o.createdMs >= fromMs &&
+    o.createdMs <= toMs &&
+    (status === 'all' || isRevenueBearing(o)) &&
+    (channel === null || o.salesChannel === channel);
 
   const found: OrderRecord[] = [];
   if (updatedAfter !== null) {
@@ -45,14 +64,24 @@ export function listOrders(ctx: ApiContext): ApiResult {
     const list = ctx.data.ordersById;
     let i = Number.isFinite(fromMs) ? indexCreatedFrom(list, fromMs) : 0;
     if (position?.by === 'id') i = Math.max(i, indexAfterId(list, position.id));
-    for (; i < list.length && found.length <= limit && list[i]!.createdMs <= toMs; i++) if (accepts(list[i]!)) found.push(list[i]!);
+    for (; i < list.length && found.length <= limit && list[i]!.createdMs <= toMs; i++)
+      if (accepts(list[i]!)) found.push(list[i]!);
   }
 
   const hasMore = found.length > limit;
   const pageRows = hasMore ? found.slice(0, limit) : found;
   const last = pageRows[pageRows.length - 1];
-  const next: CursorPosition | null = !hasMore || !last ? null : updatedAfter !== null ? { by: 'updated', updatedMs: last.updatedMs, id: last.id } : { by: 'id', id: last.id };
-  const page: PageInfo = { has_more: hasMore, next_cursor: next ? ctx.cursors.encode('orders', store.id, filters, next) : null, limit };
+  const next: CursorPosition | null =
+    !hasMore || !last
+      ? null
+      : updatedAfter !== null
+        ? { by: 'updated', updatedMs: last.updatedMs, id: last.id }
+        : { by: 'id', id: last.id };
+  const page: PageInfo = {
+    has_more: hasMore,
+    next_cursor: next ? ctx.cursors.encode('orders', store.id, filters, next) : null,
+    limit,
+  };
   const meta: HistoryMeta = {
     history_available_from: window.from,
     truncated: window.from !== null && (createdAfter === null || createdAfter < window.from),

@@ -33,8 +33,17 @@ export function listProducts(ctx: ApiContext): ApiResult {
   const hasMore = found.length > limit;
   const rows = hasMore ? found.slice(0, limit) : found;
   const last = rows[rows.length - 1];
-  const next: CursorPosition | null = !hasMore || !last ? null : updatedAfter !== null ? { by: 'updated', updatedMs: last.updatedMs, id: last.id } : { by: 'id', id: last.id };
-  const page: PageInfo = { has_more: hasMore, next_cursor: next ? ctx.cursors.encode('products', ctx.data.store.id, filters, next) : null, limit };
+  const next: CursorPosition | null =
+    !hasMore || !last
+      ? null
+      : updatedAfter !== null
+        ? { by: 'updated', updatedMs: last.updatedMs, id: last.id }
+        : { by: 'id', id: last.id };
+  const page: PageInfo = {
+    has_more: hasMore,
+    next_cursor: next ? ctx.cursors.encode('products', ctx.data.store.id, filters, next) : null,
+    limit,
+  };
   return { body: { success: true, data: rows.map(productJson), page } };
 }
 

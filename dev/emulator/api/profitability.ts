@@ -44,12 +44,20 @@ export function summary(ctx: ApiContext): ApiResult {
     body: {
       success: true,
       data: {
-        period: { start: period.effectiveStart, end: period.end, days: Math.max(0, daysBetween(period.effectiveStart, period.end) + 1) },
+        period: {
+          start: period.effectiveStart,
+          end: period.end,
+          days: Math.max(0, daysBetween(period.effectiveStart, period.end) + 1),
+        },
         currency: store.currency,
         cogs_coverage_pct: acc.coveragePct(),
         units_sold: acc.unitsTotal,
         units_with_known_cost: acc.unitsCovered,
-        basis: { refund_recognition: 'sale_date', tax_treated_as_cost: store.taxTreatedAsCost, ad_spend: 'blended_daily' },
+        basis: {
+          refund_recognition: 'sale_date',
+          tax_treated_as_cost: store.taxTreatedAsCost,
+          ad_spend: 'blended_daily',
+        },
         totals: acc.totals(),
       },
       meta: period.meta,
@@ -73,7 +81,9 @@ export function daily(ctx: ApiContext): ApiResult {
   const hasMore = remaining > limit;
   const page: PageInfo = {
     has_more: hasMore,
-    next_cursor: hasMore ? ctx.cursors.encode('daily', ctx.data.store.id, filters, { by: 'date', date: rows[rows.length - 1]!.date }) : null,
+    next_cursor: hasMore
+      ? ctx.cursors.encode('daily', ctx.data.store.id, filters, { by: 'date', date: rows[rows.length - 1]!.date })
+      : null,
     limit,
   };
   return { body: { success: true, data: rows, page, meta: period.meta } };

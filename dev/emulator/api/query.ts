@@ -8,11 +8,19 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d
  * with 400 invalid_parameter naming them, so a misspelt filter never silently widens a result.
  */
 export class QueryReader {
-  constructor(private readonly params: URLSearchParams, allowed: readonly string[]) {
+  constructor(
+    private readonly params: URLSearchParams,
+    allowed: readonly string[],
+  ) {
     const seen = new Set<string>();
     for (const name of params.keys()) {
       if (!allowed.includes(name)) {
-        throw invalidParameter(name, allowed.length === 0 ? 'this endpoint takes no parameters' : `unknown parameter; allowed: ${allowed.join(', ')}`);
+        throw invalidParameter(
+          name,
+          allowed.length === 0
+            ? 'this endpoint takes no parameters'
+            : `unknown parameter; allowed: ${allowed.join(', ')}`,
+        );
       }
       if (seen.has(name)) throw invalidParameter(name, 'given more than once');
       seen.add(name);
@@ -27,7 +35,8 @@ export class QueryReader {
   integer(name: string, min: number, max: number, fallback: number): number {
     const raw = this.params.get(name);
     if (raw === null) return fallback;
-    if (!/^\d+$/.test(raw) || +raw < min || +raw > max) throw invalidParameter(name, `must be an integer from ${min} to ${max}`);
+    if (!/^\d+$/.test(raw) || +raw < min || +raw > max)
+      throw invalidParameter(name, `must be an integer from ${min} to ${max}`);
     return +raw;
   }
 
@@ -43,7 +52,8 @@ export class QueryReader {
     const raw = this.params.get(name);
     if (raw === null) return null;
     const ms = RFC3339.test(raw) ? Date.parse(raw.toUpperCase()) : NaN;
-    if (!Number.isFinite(ms)) throw invalidParameter(name, 'must be an RFC 3339 timestamp such as 2024-05-01T00:00:00Z');
+    if (!Number.isFinite(ms))
+      throw invalidParameter(name, 'must be an RFC 3339 timestamp such as 2024-05-01T00:00:00Z');
     return ms;
   }
 

@@ -64,41 +64,71 @@ export class ApiRouter {
   handle(req: IncomingMessage, res: ServerResponse, url: URL): void {
     const method = req.method ?? 'GET';
     if (url.pathname === OPENAPI_PATH) {
-      if (method !== 'GET') return sendError(res, 405, 'method_not_allowed', 'the API is read-only: use GET', { Allow: 'GET' });
+      if (method !== 'GET')
+        return sendError(res, 405, 'method_not_allowed', 'the API is read-only: use GET', { Allow: 'GET' });
       const text = this.deps.openapiText();
-      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'public, max-age=3600' });
+      res.writeHead(200, {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Content-Length': Buffer.byteLength(text),
+        'Cache-Control': 'public, max-age=3600',
+      });
       res.end(text);
       return;
     }
     const found = match(url.pathname);
     if (!found) return sendError(res, 404, 'not_found', `no endpoint ${url.pathname}`);
-    if (method !== 'GET') return sendError(res, 405, 'method_not_allowed', 'the API is read-only: use GET', { Allow: 'GET' });
+    if (method !== 'GET')
+      return sendError(res, 405, 'method_not_allowed', 'the API is read-only: use GET', { Allow: 'GET' });
 
     const { auth, limiter, faults, state } = this.deps;
     const bearer = auth.authenticate(req, url, found.route.scope);
     if (!bearer.ok) {
-      const headers: Record<string, string> = bearer.status === 401 ? { 'WWW-Authenticate': auth.wwwAuthenticate(bearer) } : {};
+      const headers: Record<string, string> =
+        bearer.status === 401 ? { 'WWW-Authenticate': auth.wwwAuthenticate(bearer) } : {};
       return sendError(res, bearer.status, bearer.code, bearer.message, headers);
     }
     const data = state.store(bearer.storeId);
-    if (!data) return sendError(res, 401, 'invalid_token', 'the token is bound to a store that no longer exists', { 'WWW-Authenticate': auth.wwwAuthenticate({ code: 'invalid_token' }) });
+    if (!data)
+      return sendError(res, 401, 'invalid_token', 'the token is bound to a store that no longer exists', {
+        'WWW-Authenticate': auth.wwwAuthenticate({ code: 'invalid_token' }),
+      });
 
     const fault = faults.take(url.pathname, url.searchParams.has('cursor'));
     if (fault && isCursorFault(fault)) {
       return fault.body === 'invalid_cursor'
         ? sendError(res, 400, 'INVALID_CURSOR', 'the cursor is malformed or has been tampered with')
-        : sendError(res, 400, 'CURSOR_FILTER_MISMATCH', 'the cursor was created with a different filter set; restart pagination');
+        : sendError(
+            res,
+            400,
+            'CURSOR_FILTER_MISMATCH',
+            'the cursor was created with a different filter set; restart pagination',
+          );
     }
     if (fault && fault.body !== 'truncated') {
-      const headers: Record<string, string> = fault.status === 429 ? rateLimitedHeaders({ reason: fault.reason, retryAfterSeconds: fault.retryAfter }) : {};
+      const headers: Record<string, string> =
+        fault.status === 429 ? rateLimitedHeaders({ reason: fault.reason, retryAfterSeconds: fault.retryAfter }) : {};
       if (fault.body === 'html') return sendHtmlErrorPage(res, fault.status, headers);
       const code = fault.status === 429 ? 'rate_limited' : 'internal_error';
-      return sendError(res, fault.status, code, fault.status === 429 ? `rate limit exceeded (${fault.reason})` : 'temporary failure on the service side; retry with backoff', headers);
+      return sendError(
+        res,
+        fault.status,
+        code,
+        fault.status === 429
+          ? `rate limit exceeded (${fault.reason})`
+          : 'temporary failure on the service side; retry with backoff',
+        headers,
+      );
     }
 
     const admission = limiter.admit(bearer.clientId, bearer.storeId);
     if (!admission.ok) {
-      return sendError(res, 429, 'rate_limited', `rate limit exceeded (${admission.reason}); retry after ${admission.retryAfterSeconds} s`, rateLimitedHeaders(admission));
+      return sendError(
+        res,
+        429,
+        'rate_limited',
+        `rate limit exceeded (${admission.reason}); retry after ${admission.retryAfterSeconds} s`,
+        rateLimitedHeaders(admission),
+      );
     }
     res.on('close', admission.release);
 
@@ -115,15 +145,22 @@ export class ApiRouter {
         recordId: found.recordId,
       });
     } catch (error) {
-      if (error instanceof ApiError) return sendError(res, error.status, error.code, error.message, { ...admission.headers, ...error.headers });
-      process.stderr.write(`emulator: ${url.pathname} failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      if (error instanceof ApiError)
+        return sendError(res, error.status, error.code, error.message, { ...admission.headers, ...error.headers });
+      process.stderr.write(
+        `emulator: ${url.pathname} failed: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
       return sendError(res, 500, 'internal_error', 'failure on the service side; retry with backoff');
     }
     const headers = { 'Cache-Control': 'no-store', ...admission.headers, ...result.headers };
     if (fault?.body === 'truncated') {
       const text = bodyText(result.body);
       const cut = text.slice(0, Math.max(1, Math.floor(text.length / 2)));
-      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(cut), ...headers });
+      res.writeHead(200, {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Content-Length': Buffer.byteLength(cut),
+        ...headers,
+      });
       res.end(cut);
       return;
     }

@@ -1,5 +1,13 @@
 import { orderJson, productJson, storeJson } from '../api/serialize.js';
-import { applyOrderChange, applyProductChange, ChangeConflict, ORDER_CHANGE_KINDS, PRODUCT_CHANGE_KINDS, type OrderChangeKind, type ProductChangeKind } from '../data/changes.js';
+import {
+  applyOrderChange,
+  applyProductChange,
+  ChangeConflict,
+  ORDER_CHANGE_KINDS,
+  PRODUCT_CHANGE_KINDS,
+  type OrderChangeKind,
+  type ProductChangeKind,
+} from '../data/changes.js';
 import { fulfil } from '../data/orders.js';
 import { PatchError, patchedOrder } from '../data/patch.js';
 import { isRawFieldPath, rawJsonMark } from '../data/raw-fields.js';
@@ -17,7 +25,11 @@ type Json = Record<string, unknown>;
 
 /** A control request that cannot be applied; status and code as the API's errors. */
 export class ApplyError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -49,13 +61,19 @@ export class ControlActions {
       if (error instanceof OptionError) throw new ApplyError(400, 'invalid_parameter', error.message);
       throw error;
     }
-    if (options.port !== this.deps.startOptions.port) throw new ApplyError(400, 'invalid_parameter', 'port cannot change on reset');
+    if (options.port !== this.deps.startOptions.port)
+      throw new ApplyError(400, 'invalid_parameter', 'port cannot change on reset');
     this.state.reset(options);
     this.deps.auth.reset({ redirectUris: options.redirectUris });
     this.deps.limiter.reset();
     this.deps.faults.clear();
     this.deps.stats.clear();
-    return { ok: true, now: this.state.clock.nowDate().toISOString(), stores: this.state.storeRecords().map(storeJson), default_store_id: this.state.defaultStoreId };
+    return {
+      ok: true,
+      now: this.state.clock.nowDate().toISOString(),
+      stores: this.state.storeRecords().map(storeJson),
+      default_store_id: this.state.defaultStoreId,
+    };
   }
 
   clockNow(): Json {
@@ -64,7 +82,8 @@ export class ControlActions {
 
   advanceClock(json: Json): Json {
     const seconds = json.advance_seconds;
-    if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) throw new ApplyError(400, 'invalid_parameter', 'advance_seconds must be a non-negative number');
+    if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0)
+      throw new ApplyError(400, 'invalid_parameter', 'advance_seconds must be a non-negative number');
     this.state.clock.advance(seconds);
     return this.clockNow();
   }
@@ -149,11 +168,13 @@ export class ControlActions {
   rawOrderField(id: string, json: Json): Json {
     const { data, order } = this.findOrder(id);
     const field = json.field;
-    if (typeof field !== 'string' || !isRawFieldPath(field)) throw new ApplyError(400, 'invalid_parameter', 'field must be an order field name or line_items.<index>.<field>');
+    if (typeof field !== 'string' || !isRawFieldPath(field))
+      throw new ApplyError(400, 'invalid_parameter', 'field must be an order field name or line_items.<index>.<field>');
     const raw = { ...order.rawFields };
     if (json.json === null) delete raw[field];
     else {
-      if (typeof json.json !== 'string') throw new ApplyError(400, 'invalid_parameter', 'json must be JSON text, or null to serve the field as before');
+      if (typeof json.json !== 'string')
+        throw new ApplyError(400, 'invalid_parameter', 'json must be JSON text, or null to serve the field as before');
       try {
         JSON.parse(json.json);
       } catch {
@@ -181,7 +202,13 @@ export class ControlActions {
     const product = data?.findProduct(id);
     if (!data || !product) throw new ApplyError(404, 'not_found', `no product ${id}`);
     const now = this.state.clock.now();
-    applyProductChange(product, kind as ProductChangeKind, now, this.state.generated(data.store.id)!.random, data.store.currency);
+    applyProductChange(
+      product,
+      kind as ProductChangeKind,
+      now,
+      this.state.generated(data.store.id)!.random,
+      data.store.currency,
+    );
     data.touchProduct(product, this.state.nextMarker(product.updatedMs));
     return { success: true, data: productJson(product) };
   }
@@ -204,7 +231,15 @@ export class ControlActions {
 
   faultList(): Json {
     return {
-      pending: this.deps.faults.pending().map((f) => ({ status: f.status, remaining: f.remaining, after: f.after, path_prefix: f.pathPrefix, reason: f.reason, retry_after: f.retryAfter, body: f.body })),
+      pending: this.deps.faults.pending().map((f) => ({
+        status: f.status,
+        remaining: f.remaining,
+        after: f.after,
+        path_prefix: f.pathPrefix,
+        reason: f.reason,
+        retry_after: f.retryAfter,
+        body: f.body,
+      })),
     };
   }
 
@@ -224,9 +259,15 @@ export class ControlActions {
   merchantSettings(json: Json): Json {
     const { data } = this.storeFor(json);
     const unknown = Object.keys(json).filter((k) => k !== 'tax_treated_as_cost' && k !== 'store');
-    if (unknown.length > 0) throw new ApplyError(400, 'invalid_parameter', `unknown setting ${unknown.join(', ')}; settable: tax_treated_as_cost`);
+    if (unknown.length > 0)
+      throw new ApplyError(
+        400,
+        'invalid_parameter',
+        `unknown setting ${unknown.join(', ')}; settable: tax_treated_as_cost`,
+      );
     const tax = json.tax_treated_as_cost;
-    if (typeof tax !== 'boolean') throw new ApplyError(400, 'invalid_parameter', 'tax_treated_as_cost must be true or false');
+    if (typeof tax !== 'boolean')
+      throw new ApplyError(400, 'invalid_parameter', 'tax_treated_as_cost must be true or false');
     data.store.taxTreatedAsCost = tax;
     return { tax_treated_as_cost: data.store.taxTreatedAsCost };
   }
@@ -235,7 +276,8 @@ export class ControlActions {
   changePlan(json: Json): Json {
     const { data } = this.storeFor(json);
     const plan = json.plan;
-    if (plan !== 'starter' && plan !== 'pro' && plan !== 'plus') throw new ApplyError(400, 'invalid_parameter', 'plan must be starter, pro or plus');
+    if (plan !== 'starter' && plan !== 'pro' && plan !== 'plus')
+      throw new ApplyError(400, 'invalid_parameter', 'plan must be starter, pro or plus');
     data.store.plan = plan;
     const window = this.state.historyWindow(data.store);
     return { plan: data.store.plan, history_days: window.days, history_available_from: window.from };
@@ -285,7 +327,8 @@ export class ControlActions {
     const today = localDate(this.state.clock.now(), data.store.timezone);
     const start = params.get('start_date') ?? data.ordersById[0]?.localDate ?? today;
     const end = params.get('end_date') ?? today;
-    if (!isCalendarDate(start) || !isCalendarDate(end)) throw new ApplyError(400, 'invalid_parameter', 'start_date and end_date must be YYYY-MM-DD');
+    if (!isCalendarDate(start) || !isCalendarDate(end))
+      throw new ApplyError(400, 'invalid_parameter', 'start_date and end_date must be YYYY-MM-DD');
     if (end < start) throw new ApplyError(400, 'invalid_parameter', 'end_date must not be before start_date');
     if (addDays(start, 20_000) < end) throw new ApplyError(400, 'invalid_parameter', 'the range is too long');
     return { success: true, data: dailyRows(data, start, end) };

@@ -13,12 +13,19 @@ function parseBody(body: Buffer): Json {
   } catch {
     throw new ApplyError(400, 'invalid_parameter', 'the body must be a JSON object');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ApplyError(400, 'invalid_parameter', 'the body must be a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new ApplyError(400, 'invalid_parameter', 'the body must be a JSON object');
   return value as Json;
 }
 
 /** The data half of the control API (/_emulator/*); the auth routes are served by AuthServer first. */
-export function handleControl(actions: ControlActions, method: string, url: URL, body: Buffer, res: ServerResponse): void {
+export function handleControl(
+  actions: ControlActions,
+  method: string,
+  url: URL,
+  body: Buffer,
+  res: ServerResponse,
+): void {
   const path = url.pathname;
   const post = (run: (json: Json) => unknown): void => {
     if (method !== 'POST') return sendError(res, 405, 'method_not_allowed', `use POST for ${path}`, { Allow: 'POST' });
@@ -40,30 +47,43 @@ export function handleControl(actions: ControlActions, method: string, url: URL,
       const [, collection, , action] = record;
       if (collection === 'orders' && action === 'change') return post((json) => actions.changeOrder(id, json));
       if (collection === 'orders' && action === 'patch') return post((json) => actions.patchOrder(id, json));
-      if (collection === 'orders' && action === 'silent-patch') return post((json) => actions.silentPatchOrder(id, json));
+      if (collection === 'orders' && action === 'silent-patch')
+        return post((json) => actions.silentPatchOrder(id, json));
       if (collection === 'orders' && action === 'raw') return post((json) => actions.rawOrderField(id, json));
       if (collection === 'orders' && action === 'vanish') return post(() => actions.vanishOrder(id));
       if (collection === 'products' && action === 'change') return post((json) => actions.changeProduct(id, json));
     }
     switch (path) {
-      case '/_emulator/reset': return post((json) => actions.reset(json));
+      case '/_emulator/reset':
+        return post((json) => actions.reset(json));
       case '/_emulator/clock':
         if (method === 'GET') return sendJson(res, 200, actions.clockNow());
         return post((json) => actions.advanceClock(json));
-      case '/_emulator/orders': return post((json) => actions.placeOrders(json));
+      case '/_emulator/orders':
+        return post((json) => actions.placeOrders(json));
       case '/_emulator/faults':
         if (method === 'GET') return sendJson(res, 200, actions.faultList());
         return post((json) => actions.addFault(json));
-      case '/_emulator/faults/clear': return post(() => actions.clearFaults());
-      case '/_emulator/late-writers': return post((json) => actions.lateWriters(json));
-      case '/_emulator/settings': return post((json) => actions.merchantSettings(json));
-      case '/_emulator/plan': return post((json) => actions.changePlan(json));
-      case '/_emulator/stats': return get(() => actions.stats());
-      case '/_emulator/truth/store': return get(() => actions.truthStore(url.searchParams));
-      case '/_emulator/truth/orders': return get(() => actions.truthOrders(url.searchParams));
-      case '/_emulator/truth/products': return get(() => actions.truthProducts(url.searchParams));
-      case '/_emulator/truth/daily': return get(() => actions.truthDaily(url.searchParams));
-      case '/_emulator/truth/stores': return get(() => actions.truthStores());
+      case '/_emulator/faults/clear':
+        return post(() => actions.clearFaults());
+      case '/_emulator/late-writers':
+        return post((json) => actions.lateWriters(json));
+      case '/_emulator/settings':
+        return post((json) => actions.merchantSettings(json));
+      case '/_emulator/plan':
+        return post((json) => actions.changePlan(json));
+      case '/_emulator/stats':
+        return get(() => actions.stats());
+      case '/_emulator/truth/store':
+        return get(() => actions.truthStore(url.searchParams));
+      case '/_emulator/truth/orders':
+        return get(() => actions.truthOrders(url.searchParams));
+      case '/_emulator/truth/products':
+        return get(() => actions.truthProducts(url.searchParams));
+      case '/_emulator/truth/daily':
+        return get(() => actions.truthDaily(url.searchParams));
+      case '/_emulator/truth/stores':
+        return get(() => actions.truthStores());
       default:
         return sendError(res, 404, 'not_found', `no control route ${path}`);
     }

@@ -4,7 +4,15 @@ import { sortableId } from '../random.js';
 import type { OrderRecord, ProductRecord } from './model.js';
 import { cancel, refundUnits } from './orders.js';
 
-export const ORDER_CHANGE_KINDS = ['cost_correction', 'late_fulfillment', 'ad_spend', 'attribution', 'refund', 'partial_refund', 'cancel'] as const;
+export const ORDER_CHANGE_KINDS = [
+  'cost_correction',
+  'late_fulfillment',
+  'ad_spend',
+  'attribution',
+  'refund',
+  'partial_refund',
+  'cancel',
+] as const;
 export type OrderChangeKind = (typeof ORDER_CHANGE_KINDS)[number];
 export const PRODUCT_CHANGE_KINDS = ['cost_correction', 'price', 'new_variant'] as const;
 export type ProductChangeKind = (typeof PRODUCT_CHANGE_KINDS)[number];
@@ -61,7 +69,8 @@ export function applyOrderChange(order: OrderRecord, kind: OrderChangeKind, nowM
     }
     case 'refund': {
       if (order.canceledMs !== null) throw new ChangeConflict('the order is cancelled');
-      if (order.lines.every((l) => l.refundedQuantity === l.quantity)) throw new ChangeConflict('the order is already fully refunded');
+      if (order.lines.every((l) => l.refundedQuantity === l.quantity))
+        throw new ChangeConflict('the order is already fully refunded');
       refundUnits(order, null, null);
       order.refundedMs = nowMs;
       return;
@@ -82,15 +91,34 @@ export function applyOrderChange(order: OrderRecord, kind: OrderChangeKind, nowM
 }
 
 /** Applies a catalogue change; the caller then advances the product's change marker. */
-export function applyProductChange(product: ProductRecord, kind: ProductChangeKind, nowMs: number, random: SeededRandom, currency: string): void {
+export function applyProductChange(
+  product: ProductRecord,
+  kind: ProductChangeKind,
+  nowMs: number,
+  random: SeededRandom,
+  currency: string,
+): void {
   switch (kind) {
     case 'cost_correction': {
       const variant = random.pick(product.variants);
       if (variant.cogs === null) {
-        variant.cogs = { unitCost: roundCents(variant.price * 0.4), handlingCost: 0, currency, effectiveFromMs: nowMs, source: 'manual', tiered: false, marketSpecific: false };
+        variant.cogs = {
+          unitCost: roundCents(variant.price * 0.4),
+          handlingCost: 0,
+          currency,
+          effectiveFromMs: nowMs,
+          source: 'manual',
+          tiered: false,
+          marketSpecific: false,
+        };
       } else {
         const corrected = roundCents(variant.cogs.unitCost * random.pick([0.9, 1.1]));
-        variant.cogs = { ...variant.cogs, unitCost: corrected === variant.cogs.unitCost ? corrected + 50 : corrected, effectiveFromMs: nowMs, source: 'manual' };
+        variant.cogs = {
+          ...variant.cogs,
+          unitCost: corrected === variant.cogs.unitCost ? corrected + 50 : corrected,
+          effectiveFromMs: nowMs,
+          source: 'manual',
+        };
       }
       return;
     }

@@ -118,5 +118,11 @@ export interface OrderRecord {
 export const OVERHEAD_RATE = 0.06;
 export const OVERHEAD_SPLIT = { amortised: 0.12, interest: 0.08 } as const;
 
-export const REVENUE_STATUSES: readonly string[] = ['paid', 'completed', 'processing', 'partially_refunded', 'refunded'];
+export const REVENUE_STATUSES: readonly string[] = [
+  'paid',
+  'completed',
+  'processing',
+  'partially_refunded',
+  'refunded',
+];
 export const CANCELLED_STATUS = 'voided';

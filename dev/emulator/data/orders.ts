@@ -2,11 +2,25 @@ import { roundCents, type Cents } from '../money.js';
 import { SeededRandom, sortableId } from '../random.js';
 import { localDate } from '../timezone.js';
 import { appliedCost } from './catalog.js';
-import { CANCELLED_STATUS, type AttributionRecord, type LineRecord, type OrderRecord, type ProductRecord, type StoreRecord } from './model.js';
+import {
+  CANCELLED_STATUS,
+  type AttributionRecord,
+  type LineRecord,
+  type OrderRecord,
+  type ProductRecord,
+  type StoreRecord,
+} from './model.js';
 
 const DAY_MS = 86_400_000;
 
-const COUNTRIES: ReadonlyArray<readonly [string, number]> = [['US', 70], ['CA', 8], ['GB', 8], ['DE', 5], ['AU', 5], ['FR', 4]];
+const COUNTRIES: ReadonlyArray<readonly [string, number]> = [
+  ['US', 70],
+  ['CA', 8],
+  ['GB', 8],
+  ['DE', 5],
+  ['AU', 5],
+  ['FR', 4],
+];
 /** Sales tax rate by shipping country, and whether prices there include it. */
 const TAX: Record<string, { rate: number; included: boolean }> = {
   US: { rate: 0.0725, included: false },
@@ -17,15 +31,42 @@ const TAX: Record<string, { rate: number; included: boolean }> = {
   FR: { rate: 0.2, included: true },
 };
 const SOURCES: ReadonlyArray<readonly [string, number]> = [
-  ['paid_social', 22], ['paid_search', 18], ['organic_search', 16], ['email', 14], ['direct', 18], ['referral', 7], ['affiliate', 5],
+  ['paid_social', 22],
+  ['paid_search', 18],
+  ['organic_search', 16],
+  ['email', 14],
+  ['direct', 18],
+  ['referral', 7],
+  ['affiliate', 5],
 ];
 const PAID = new Set(['paid_social', 'paid_search', 'affiliate']);
-const UTM_SOURCE: Record<string, string> = { paid_social: 'facebook', paid_search: 'google', email: 'klaviyo', affiliate: 'impact', referral: 'partner-blog', organic_search: 'google', direct: 'direct' };
-const UTM_MEDIUM: Record<string, string> = { paid_social: 'paid_social', paid_search: 'cpc', email: 'email', affiliate: 'affiliate', referral: 'referral', organic_search: 'organic', direct: 'none' };
+const UTM_SOURCE: Record<string, string> = {
+  paid_social: 'facebook',
+  paid_search: 'google',
+  email: 'klaviyo',
+  affiliate: 'impact',
+  referral: 'partner-blog',
+  organic_search: 'google',
+  direct: 'direct',
+};
+const UTM_MEDIUM: Record<string, string> = {
+  paid_social: 'paid_social',
+  paid_search: 'cpc',
+  email: 'email',
+  affiliate: 'affiliate',
+  referral: 'referral',
+  organic_search: 'organic',
+  direct: 'none',
+};
 const CAMPAIGNS = ['spring_sale', 'bfcm', 'retargeting', 'new_arrivals', 'loyalty', 'brand'];
 const REFERRERS: Record<string, string> = {
-  paid_social: 'https://l.facebook.com/', paid_search: 'https://www.google.com/', organic_search: 'https://www.google.com/',
-  email: 'https://mail.google.com/', direct: '', referral: 'https://partner-blog.example/', affiliate: 'https://impact.example/',
+  paid_social: 'https://l.facebook.com/',
+  paid_search: 'https://www.google.com/',
+  organic_search: 'https://www.google.com/',
+  email: 'https://mail.google.com/',
+  direct: '',
+  referral: 'https://partner-blog.example/',
+  affiliate: 'https://impact.example/',
 };
 
 /** Everything an order is built from: the store, its catalogue and the customer pool. */
@@ -65,7 +106,14 @@ export class OrderFactory {
     const shippingRevenue = b2b ? (random.chance(0.5) ? 0 : 2500) : gross >= 7500 ? 0 : 599;
     const taxCents = b2b ? 0 : tax.included ? roundCents(gross - gross / (1 + tax.rate)) : roundCents(gross * tax.rate);
     const charged = gross + shippingRevenue + (tax.included ? 0 : taxCents);
-    const paymentFee = charged === 0 ? 0 : b2b ? (random.chance(0.6) ? 0 : roundCents(charged * 0.01)) : roundCents(charged * 0.029) + 30;
+    const paymentFee =
+      charged === 0
+        ? 0
+        : b2b
+          ? random.chance(0.6)
+            ? 0
+            : roundCents(charged * 0.01)
+          : roundCents(charged * 0.029) + 30;
     const date = localDate(createdMs, this.store.timezone);
     const source = b2b ? 'direct' : random.weighted(SOURCES);
     const renewal = customer.orders > 1 && customer.subscriber && random.chance(0.7);
@@ -104,14 +152,32 @@ export class OrderFactory {
   }
 
   private buildLines(createdMs: number, b2b: boolean, homeMarket: boolean, random: SeededRandom): LineRecord[] {
-    const count = b2b ? random.int(2, 6) : random.weighted([[1, 50], [2, 30], [3, 14], [4, 6]]);
+    const count = b2b
+      ? random.int(2, 6)
+      : random.weighted([
+          [1, 50],
+          [2, 30],
+          [3, 14],
+          [4, 6],
+        ]);
     const lines: LineRecord[] = [];
     for (let i = 0; i < count; i++) {
       const product = random.pick(this.products);
       const variant = random.pick(product.variants);
-      const quantity = b2b ? random.int(5, 40) : random.weighted([[1, 75], [2, 17], [3, 6], [5, 2]]);
+      const quantity = b2b
+        ? random.int(5, 40)
+        : random.weighted([
+            [1, 75],
+            [2, 17],
+            [3, 6],
+            [5, 2],
+          ]);
       const list = variant.price * quantity;
-      const discount = random.chance(0.02) ? list : random.chance(0.15) ? roundCents(list * random.pick([0.1, 0.15, 0.2, 0.3])) : 0;
+      const discount = random.chance(0.02)
+        ? list
+        : random.chance(0.15)
+          ? roundCents(list * random.pick([0.1, 0.15, 0.2, 0.3]))
+          : 0;
       const cost = appliedCost(variant.cogs, quantity, homeMarket);
       lines.push({
         id: sortableId('li_', createdMs, random),
@@ -143,11 +209,18 @@ export class OrderFactory {
       utm_source: tagged ? UTM_SOURCE[source]! : null,
       utm_medium: tagged ? UTM_MEDIUM[source]! : null,
       utm_campaign: tagged && random.chance(0.9) ? random.pick(CAMPAIGNS) : null,
-      utm_term: tagged && source === 'paid_search' && random.chance(0.7) ? random.pick(['tote bag', 'merino socks', 'gift ideas']) : null,
+      utm_term:
+        tagged && source === 'paid_search' && random.chance(0.7)
+          ? random.pick(['tote bag', 'merino socks', 'gift ideas'])
+          : null,
       utm_content: tagged && random.chance(0.5) ? random.pick(['video_a', 'carousel', 'static_b']) : null,
       landing_page: random.pick(['/', '/collections/all', '/products/everyday-tee', '/pages/sale']),
       referrer: REFERRERS[source] ?? '',
-      device_type: random.weighted([['mobile', 62], ['desktop', 33], ['tablet', 5]]),
+      device_type: random.weighted([
+        ['mobile', 62],
+        ['desktop', 33],
+        ['tablet', 5],
+      ]),
     };
   }
 }
@@ -167,12 +240,20 @@ export function fulfil(order: OrderRecord, labelCost: Cents, source: string): vo
 }
 
 /** Refunds `quantity` more units of one line (pro rata of its total), or everything when quantity is null. */
-export function refundUnits(order: OrderRecord, line: OrderRecord['lines'][number] | null, quantity: number | null): void {
+export function refundUnits(
+  order: OrderRecord,
+  line: OrderRecord['lines'][number] | null,
+  quantity: number | null,
+): void {
   const targets = line ? [line] : order.lines;
   for (const l of targets) {
-    const units = quantity === null ? l.quantity - l.refundedQuantity : Math.min(quantity, l.quantity - l.refundedQuantity);
+    const units =
+      quantity === null ? l.quantity - l.refundedQuantity : Math.min(quantity, l.quantity - l.refundedQuantity);
     l.refundedQuantity += units;
-    l.refundAmount = l.refundedQuantity === l.quantity ? l.total : Math.min(l.total, roundCents((l.total * l.refundedQuantity) / l.quantity));
+    l.refundAmount =
+      l.refundedQuantity === l.quantity
+        ? l.total
+        : Math.min(l.total, roundCents((l.total * l.refundedQuantity) / l.quantity));
   }
   const all = order.lines.every((l) => l.refundedQuantity === l.quantity);
   if (order.canceledMs === null) order.financialStatus = all ? 'refunded' : 'partially_refunded';
@@ -197,8 +278,14 @@ export function cancel(order: OrderRecord, atMs: number): void {
  * change marker is the last event's instant.
  */
 export function playHistory(order: OrderRecord, untilMs: number, random: SeededRandom): void {
-  const at = (delayMs: number): number | null => (order.createdMs + delayMs <= untilMs ? order.createdMs + delayMs : null);
-  const fate = random.weighted([['normal', 88], ['refund', 4], ['partial', 5], ['cancel', 3]]);
+  const at = (delayMs: number): number | null =>
+    order.createdMs + delayMs <= untilMs ? order.createdMs + delayMs : null;
+  const fate = random.weighted([
+    ['normal', 88],
+    ['refund', 4],
+    ['partial', 5],
+    ['cancel', 3],
+  ]);
   if (fate === 'cancel') {
     const t = at(random.int(10, 2 * 24 * 60) * 60_000);
     if (t !== null) {

@@ -5,16 +5,36 @@ import type { OrderRecord } from './model.js';
 import { indexCreatedFrom, type StoreData } from './store-data.js';
 
 export const TOTALS_FIELDS = [
-  'gross_revenue', 'refunds', 'net_revenue', 'cogs', 'ad_spend', 'payment_fees', 'fulfillment_cost',
-  'product_margin_cm1', 'gross_profit_cm2', 'contribution_margin_cm3', 'ebitda', 'net_profit',
-  'shipping_revenue', 'discounts', 'tax', 'shipping_cost', 'variable_costs', 'opex', 'amortised_expenses', 'interest_expense',
+  'gross_revenue',
+  'refunds',
+  'net_revenue',
+  'cogs',
+  'ad_spend',
+  'payment_fees',
+  'fulfillment_cost',
+  'product_margin_cm1',
+  'gross_profit_cm2',
+  'contribution_margin_cm3',
+  'ebitda',
+  'net_profit',
+  'shipping_revenue',
+  'discounts',
+  'tax',
+  'shipping_cost',
+  'variable_costs',
+  'opex',
+  'amortised_expenses',
+  'interest_expense',
 ] as const;
 export type TotalsField = (typeof TOTALS_FIELDS)[number];
 export type Totals = Record<TotalsField, number>;
 
 /** Running P&L sums in cents over the orders behind a day or a period. */
 export class PnlAccumulator {
-  private readonly c: Record<TotalsField, Cents> = Object.fromEntries(TOTALS_FIELDS.map((f) => [f, 0])) as Record<TotalsField, Cents>;
+  private readonly c: Record<TotalsField, Cents> = Object.fromEntries(TOTALS_FIELDS.map((f) => [f, 0])) as Record<
+    TotalsField,
+    Cents
+  >;
   unitsTotal = 0;
   unitsCovered = 0;
 

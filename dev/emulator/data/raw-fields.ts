@@ -33,8 +33,10 @@ export function withRawFields<T extends object>(json: T, raw: RawFields | undefi
   for (const [path, mark] of Object.entries(raw)) {
     const keys = path.split('.');
     let target: unknown = json;
-    for (const key of keys.slice(0, -1)) target = target !== null && typeof target === 'object' ? (target as Record<string, unknown>)[key] : undefined;
-    if (target !== null && typeof target === 'object') (target as Record<string, unknown>)[keys[keys.length - 1]!] = mark;
+    for (const key of keys.slice(0, -1))
+      target = target !== null && typeof target === 'object' ? (target as Record<string, unknown>)[key] : undefined;
+    if (target !== null && typeof target === 'object')
+      (target as Record<string, unknown>)[keys[keys.length - 1]!] = mark;
   }
   return json;
 }
@@ -43,5 +45,8 @@ export function withRawFields<T extends object>(json: T, raw: RawFields | undefi
 export function bodyText(body: unknown): string {
   const text = JSON.stringify(body);
   if (rawTextOf.size === 0 || text.indexOf('\\u0000raw-json:') < 0) return text;
-  return text.replace(/"\\u0000raw-json:(\d+)\\u0000"/g, (whole, n: string) => rawTextOf.get(`${MARK_PREFIX}${n}\u0000`) ?? whole);
+  return text.replace(
+    /"\\u0000raw-json:(\d+)\\u0000"/g,
+    (whole, n: string) => rawTextOf.get(`${MARK_PREFIX}${n}\u0000`) ?? whole,
+  );
 }

@@ -58,7 +58,11 @@ export class StoreData {
   private readonly productIndex = new Map<string, ProductRecord>();
   private readonly productByExternal = new Map<string, ProductRecord>();
 
-  constructor(readonly store: StoreRecord, orders: OrderRecord[], products: ProductRecord[]) {
+  constructor(
+    readonly store: StoreRecord,
+    orders: OrderRecord[],
+    products: ProductRecord[],
+  ) {
     this.ordersById = [...orders].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     this.ordersByUpdated = [...orders].sort(compareByUpdated);
     for (const o of orders) {

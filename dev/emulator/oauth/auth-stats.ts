@@ -24,7 +24,13 @@ export class AuthStats {
   }
 
   clear(): void {
-    for (const counters of [this.tokenByGrant, this.tokenByClientAuth, this.tokenFailures, this.authorizeOutcomes, this.bearerFailures]) {
+    for (const counters of [
+      this.tokenByGrant,
+      this.tokenByClientAuth,
+      this.tokenFailures,
+      this.authorizeOutcomes,
+      this.bearerFailures,
+    ]) {
       for (const key of Object.keys(counters)) delete counters[key];
     }
   }

@@ -20,21 +20,29 @@ export type AuthorizeCheck =
   | { kind: 'redirect_error'; redirectUri: string; state: string | null; error: string; description: string };
 
 /** Spec 5.3, checked in this order; a `resource` is refused before any sign-in screen. */
-export function checkAuthorizeRequest(params: URLSearchParams, client: RegisteredClient, baseUrl: string): AuthorizeCheck {
+export function checkAuthorizeRequest(
+  params: URLSearchParams,
+  client: RegisteredClient,
+  baseUrl: string,
+): AuthorizeCheck {
   const repeated = repeatedNames(params);
   if (repeated.includes('client_id') || repeated.includes('redirect_uri')) {
     return { kind: 'page_error', message: 'client_id and redirect_uri must each be sent exactly once.' };
   }
   const clientId = params.get('client_id');
   if (!clientId) return { kind: 'page_error', message: 'The client_id parameter is missing.' };
-  if (clientId !== client.clientId) return { kind: 'page_error', message: 'This application is not known to Merchant Analytics.' };
+  if (clientId !== client.clientId)
+    return { kind: 'page_error', message: 'This application is not known to Merchant Analytics.' };
   if (client.disabled) {
     return { kind: 'page_error', message: 'This application has been disabled by the Merchant Analytics operator.' };
   }
   const redirectUri = params.get('redirect_uri');
   if (!redirectUri) return { kind: 'page_error', message: 'The redirect_uri parameter is missing.' };
   if (!client.redirectUris.includes(redirectUri)) {
-    return { kind: 'page_error', message: 'The redirect_uri does not match any address registered for this application.' };
+    return {
+      kind: 'page_error',
+      message: 'The redirect_uri does not match any address registered for this application.',
+    };
   }
 
   const state = params.get('state');

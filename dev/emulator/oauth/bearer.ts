@@ -17,10 +17,19 @@ function fail(status: 401 | 403, code: BearerFailureCode, message: string): Bear
 }
 
 /** Spec 5.6/5.8: the Bearer check for /api/v1, failures in the order a client can act on them. */
-export function checkBearer(ctx: BearerContext, req: IncomingMessage, url: URL, requiredScope: string | null): BearerResult {
+export function checkBearer(
+  ctx: BearerContext,
+  req: IncomingMessage,
+  url: URL,
+  requiredScope: string | null,
+): BearerResult {
   const header = (req.headers.authorization ?? '').trim();
   if (url.searchParams.has('access_token')) {
-    return fail(401, header === '' ? 'missing_token' : 'invalid_token', 'tokens in query strings are not accepted; send only the header Authorization: Bearer <token>');
+    return fail(
+      401,
+      header === '' ? 'missing_token' : 'invalid_token',
+      'tokens in query strings are not accepted; send only the header Authorization: Bearer <token>',
+    );
   }
   if (header === '') return fail(401, 'missing_token', 'send the header Authorization: Bearer <token>');
   const match = /^Bearer(?:\s+(.*))?$/i.exec(header);
@@ -33,18 +42,31 @@ export function checkBearer(ctx: BearerContext, req: IncomingMessage, url: URL, 
 
   const client = ctx.client();
   if (client.disabled || client.clientId !== token.clientId) {
-    return fail(403, 'client_not_authorized', 'this application is not provisioned or has been disabled; contact the service operator');
+    return fail(
+      403,
+      'client_not_authorized',
+      'this application is not provisioned or has been disabled; contact the service operator',
+    );
   }
   const connection = token.connection;
-  if (connection.revoked === 'no_plan') return fail(401, 'grant_revoked', 'the workspace no longer has a plan; the merchant must reconnect');
-  if (connection.revoked !== null) return fail(401, 'grant_revoked', 'the merchant disconnected this application; the merchant must reconnect');
-  if (token.storeId === null) return fail(401, 'invalid_token_claims', 'the token is not bound to a store; run the authorization flow again');
-  if (token.killed === 'code_replayed') return fail(401, 'invalid_token', 'the access token was revoked because its authorization code was used twice');
+  if (connection.revoked === 'no_plan')
+    return fail(401, 'grant_revoked', 'the workspace no longer has a plan; the merchant must reconnect');
+  if (connection.revoked !== null)
+    return fail(401, 'grant_revoked', 'the merchant disconnected this application; the merchant must reconnect');
+  if (token.storeId === null)
+    return fail(401, 'invalid_token_claims', 'the token is not bound to a store; run the authorization flow again');
+  if (token.killed === 'code_replayed')
+    return fail(401, 'invalid_token', 'the access token was revoked because its authorization code was used twice');
   if (token.killed !== null || connection.storeId !== token.storeId) {
-    return fail(401, 'invalid_token', 'the connection now reads another store; tokens for the previous store no longer work');
+    return fail(
+      401,
+      'invalid_token',
+      'the connection now reads another store; tokens for the previous store no longer work',
+    );
   }
   if (token.expiresAt <= ctx.clock.now()) return fail(401, 'invalid_token', 'the access token has expired; refresh it');
-  if (ctx.grants.isLapsed(connection)) return fail(401, 'invalid_token', 'the connection lapsed after 90 days without use; reconnect');
+  if (ctx.grants.isLapsed(connection))
+    return fail(401, 'invalid_token', 'the connection lapsed after 90 days without use; reconnect');
   if (requiredScope !== null && !token.scopes.includes(requiredScope)) {
     return fail(403, 'insufficient_scope', `this endpoint needs the scope ${requiredScope}`);
   }

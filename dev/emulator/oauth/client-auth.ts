@@ -18,13 +18,26 @@ export function detectClientAuthMethod(req: IncomingMessage, fields: Map<string,
 }
 
 /** Spec 5.1/5.5: HTTP Basic only, and exactly one authentication method per request. */
-export function authenticateClient(req: IncomingMessage, fields: Map<string, string[]>, client: RegisteredClient): ClientAuthResult {
+export function authenticateClient(
+  req: IncomingMessage,
+  fields: Map<string, string[]>,
+  client: RegisteredClient,
+): ClientAuthResult {
   const method = detectClientAuthMethod(req, fields);
-  const fail = (error: 'invalid_client' | 'invalid_request', description: string): ClientAuthResult => ({ ok: false, method, error, description });
+  const fail = (error: 'invalid_client' | 'invalid_request', description: string): ClientAuthResult => ({
+    ok: false,
+    method,
+    error,
+    description,
+  });
   if (method === 'both') {
-    return fail('invalid_request', 'client credentials were sent both in the Authorization header and in the body; use exactly one method: HTTP Basic');
+    return fail(
+      'invalid_request',
+      'client credentials were sent both in the Authorization header and in the body; use exactly one method: HTTP Basic',
+    );
   }
-  if (method === 'client_secret_post') return fail('invalid_client', 'client_secret in the body is not supported; authenticate with HTTP Basic');
+  if (method === 'client_secret_post')
+    return fail('invalid_client', 'client_secret in the body is not supported; authenticate with HTTP Basic');
   if (method === 'none') return fail('invalid_client', 'client authentication with HTTP Basic is required');
 
   const credentials = decodeBasic(req.headers.authorization ?? '');
@@ -34,7 +47,8 @@ export function authenticateClient(req: IncomingMessage, fields: Map<string, str
     return fail('invalid_request', 'client_id in the body does not match the authenticated client');
   }
   const secretMatches = constantTimeEqual(credentials.secret, client.clientSecret);
-  if (credentials.id !== client.clientId || !secretMatches) return fail('invalid_client', 'client authentication failed');
+  if (credentials.id !== client.clientId || !secretMatches)
+    return fail('invalid_client', 'client authentication failed');
   if (client.disabled) return fail('invalid_client', 'this application has been disabled by the operator');
   return { ok: true, method };
 }

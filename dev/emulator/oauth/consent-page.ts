@@ -21,8 +21,10 @@ input[type=email],input[type=password]{width:18rem;max-width:100%}
 .notice{background:#f1f3f4;padding:.75rem 1rem;border-radius:6px}button{margin-right:.5rem;padding:.5rem 1.25rem}`;
 
 function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>` +
-    `<meta name="viewport" content="width=device-width, initial-scale=1"><style>${STYLE}</style></head><body>${body}</body></html>`;
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>` +
+    `<meta name="viewport" content="width=device-width, initial-scale=1"><style>${STYLE}</style></head><body>${body}</body></html>`
+  );
 }
 
 /** Spec 5.4: sign-in, application name, scopes in plain words, privacy and read-only statement, store picker. */

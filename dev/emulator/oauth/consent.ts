@@ -58,25 +58,52 @@ export class ConsentFlow {
     const pending = id === null ? undefined : this.pending.get(id);
     if (id === null || !pending || pending.expiresAt <= this.ctx.clock.now()) {
       if (id !== null) this.pending.delete(id);
-      return sendHtml(res, 400, renderErrorPage('This page has expired', 'This sign-in page has expired or was already used. Start connecting again from the application.'));
+      return sendHtml(
+        res,
+        400,
+        renderErrorPage(
+          'This page has expired',
+          'This sign-in page has expired or was already used. Start connecting again from the application.',
+        ),
+      );
     }
     const { request } = pending;
     const client = this.ctx.client();
     if (client.disabled || client.clientId !== request.clientId) {
       this.pending.delete(id);
-      return sendHtml(res, 400, renderErrorPage('Application unavailable', 'This application has been disabled by the Merchant Analytics operator.'));
+      return sendHtml(
+        res,
+        400,
+        renderErrorPage(
+          'Application unavailable',
+          'This application has been disabled by the Merchant Analytics operator.',
+        ),
+      );
     }
     const decision = single('decision');
     if (decision === 'deny') {
       this.pending.delete(id);
-      return sendRedirect(res, redirectWith(request.redirectUri, { error: 'access_denied', error_description: 'the merchant denied access', state: request.state }));
+      return sendRedirect(
+        res,
+        redirectWith(request.redirectUri, {
+          error: 'access_denied',
+          error_description: 'the merchant denied access',
+          state: request.state,
+        }),
+      );
     }
     if (decision !== 'approve') return this.render(res, 400, request, signed!, 'Choose Approve or Deny.');
 
     const email = (single('merchant_email') ?? '').trim().toLowerCase();
     const password = single('merchant_password') ?? '';
     if (!EMAIL.test(email) || !constantTimeEqual(password, DEMO_MERCHANT.password)) {
-      return this.render(res, 400, request, signed!, `The e-mail or password is not right (the demo merchant is ${DEMO_MERCHANT.email}).`);
+      return this.render(
+        res,
+        400,
+        request,
+        signed!,
+        `The e-mail or password is not right (the demo merchant is ${DEMO_MERCHANT.email}).`,
+      );
     }
     const storeIds = form.fields.get('store_id') ?? [];
     const store = storeIds.length === 1 ? this.ctx.stores().find((s) => s.id === storeIds[0]) : undefined;
@@ -95,7 +122,13 @@ export class ConsentFlow {
     sendRedirect(res, redirectWith(request.redirectUri, { code, state: request.state }));
   }
 
-  private render(res: ServerResponse, status: number, request: AuthorizationRequest, transaction: string, error?: string): void {
+  private render(
+    res: ServerResponse,
+    status: number,
+    request: AuthorizationRequest,
+    transaction: string,
+    error?: string,
+  ): void {
     const view = {
       appName: this.ctx.client().appName,
       scopes: request.scopes,

@@ -19,7 +19,8 @@ const MAX_REDIRECT_URIS = 1000;
 
 /** Why a value cannot be registered as a redirect URI (RFC 6749 3.1.2: absolute, no fragment), or null. */
 function redirectUriProblem(value: unknown): string | null {
-  if (typeof value !== 'string' || value.length > 2000) return 'each redirect URI must be a string of at most 2000 characters';
+  if (typeof value !== 'string' || value.length > 2000)
+    return 'each redirect URI must be a string of at most 2000 characters';
   let url: URL;
   try {
     url = new URL(value);
@@ -53,8 +54,13 @@ export class AuthControl {
     if (user === false) return;
     const live = this.liveConnections();
     const connection =
-      user !== null ? live.find((c) => c.userId === user) : live.length === 1 ? live[0] : live.find((c) => c.userId === DEMO_MERCHANT.email);
-    if (!connection) return sendApiError(res, 409, 'no_connection', 'there is no live connection to move; connect first');
+      user !== null
+        ? live.find((c) => c.userId === user)
+        : live.length === 1
+          ? live[0]
+          : live.find((c) => c.userId === DEMO_MERCHANT.email);
+    if (!connection)
+      return sendApiError(res, 409, 'no_connection', 'there is no live connection to move; connect first');
     const stores = this.ctx.stores();
     let storeId: string;
     if (body['store'] === undefined) {
@@ -72,7 +78,8 @@ export class AuthControl {
 
   disableClient(res: ServerResponse, body: Body, client: RegisteredClient): void {
     const disabled = body['disabled'] ?? true;
-    if (typeof disabled !== 'boolean') return sendApiError(res, 400, 'invalid_parameter', 'disabled must be true or false');
+    if (typeof disabled !== 'boolean')
+      return sendApiError(res, 400, 'invalid_parameter', 'disabled must be true or false');
     client.disabled = disabled;
     sendJson(res, 200, { client_id: client.clientId, disabled });
   }
@@ -80,19 +87,32 @@ export class AuthControl {
   /** POST /_emulator/redirect-uris {"add": [...]}: registers more redirect URIs; nothing else changes. */
   addRedirectUris(res: ServerResponse, body: Body, client: RegisteredClient): void {
     const unknown = Object.keys(body).filter((key) => key !== 'add');
-    if (unknown.length > 0) return sendApiError(res, 400, 'invalid_parameter', `unknown field ${unknown.join(', ')}; allowed: add`);
+    if (unknown.length > 0)
+      return sendApiError(res, 400, 'invalid_parameter', `unknown field ${unknown.join(', ')}; allowed: add`);
     const add = body['add'];
     if (!Array.isArray(add) || add.length === 0 || add.length > MAX_REDIRECT_URIS_PER_REQUEST) {
-      return sendApiError(res, 400, 'invalid_parameter', `add must be a list of 1 to ${MAX_REDIRECT_URIS_PER_REQUEST} redirect URIs`);
+      return sendApiError(
+        res,
+        400,
+        'invalid_parameter',
+        `add must be a list of 1 to ${MAX_REDIRECT_URIS_PER_REQUEST} redirect URIs`,
+      );
     }
     // Every entry is checked before any is added, so a bad list registers nothing.
     for (const uri of add) {
       const problem = redirectUriProblem(uri);
       if (problem) return sendApiError(res, 400, 'invalid_parameter', problem);
     }
-    const fresh = (add as string[]).filter((uri, i, all) => !client.redirectUris.includes(uri) && all.indexOf(uri) === i);
+    const fresh = (add as string[]).filter(
+      (uri, i, all) => !client.redirectUris.includes(uri) && all.indexOf(uri) === i,
+    );
     if (client.redirectUris.length + fresh.length > MAX_REDIRECT_URIS) {
-      return sendApiError(res, 400, 'invalid_parameter', `at most ${MAX_REDIRECT_URIS} redirect URIs can be registered; reset the emulator to start over`);
+      return sendApiError(
+        res,
+        400,
+        'invalid_parameter',
+        `at most ${MAX_REDIRECT_URIS} redirect URIs can be registered; reset the emulator to start over`,
+      );
     }
     client.redirectUris.push(...fresh);
     sendJson(res, 200, { client_id: client.clientId, added: fresh, redirect_uris: [...client.redirectUris] });
@@ -110,7 +130,9 @@ export class AuthControl {
 
   /** Mints tokens as a completed flow would (moving the connection like one), for tests. */
   mintTokens(res: ServerResponse, body: Body): void {
-    const scope = parseScope(body['scope'] === undefined ? KNOWN_SCOPES.join(' ') : typeof body['scope'] === 'string' ? body['scope'] : null);
+    const scope = parseScope(
+      body['scope'] === undefined ? KNOWN_SCOPES.join(' ') : typeof body['scope'] === 'string' ? body['scope'] : null,
+    );
     if (!scope.ok) return sendApiError(res, 400, 'invalid_parameter', scope.message);
     const user = this.optionalUser(res, body);
     if (user === false) return;
@@ -120,19 +142,23 @@ export class AuthControl {
       return sendApiError(res, 400, 'invalid_parameter', 'store must be the id of one of the emulator stores');
     }
     const claims = body['claims'] ?? 'store';
-    if (claims !== 'store' && claims !== 'none') return sendApiError(res, 400, 'invalid_parameter', 'claims must be "store" or "none"');
+    if (claims !== 'store' && claims !== 'none')
+      return sendApiError(res, 400, 'invalid_parameter', 'claims must be "store" or "none"');
     let accessTokenSeconds: number | undefined;
     if (body['expired'] === true) accessTokenSeconds = 0;
     else if (body['expires_in'] !== undefined) {
       const value = body['expires_in'];
-      if (typeof value !== 'number' || !Number.isFinite(value)) return sendApiError(res, 400, 'invalid_parameter', 'expires_in must be a number of seconds');
+      if (typeof value !== 'number' || !Number.isFinite(value))
+        return sendApiError(res, 400, 'invalid_parameter', 'expires_in must be a number of seconds');
       accessTokenSeconds = value;
     }
     const clientId = this.ctx.client().clientId;
     const current = this.ctx.grants.current(userId, clientId);
     const unbound = claims === 'none';
     const connection =
-      unbound && current && current.revoked === null && !this.ctx.grants.isLapsed(current) ? current : this.ctx.grants.connect(userId, clientId, store);
+      unbound && current && current.revoked === null && !this.ctx.grants.isLapsed(current)
+        ? current
+        : this.ctx.grants.connect(userId, clientId, store);
     const tokens = this.ctx.grants.issueTokens({
       clientId,
       connection,
@@ -154,7 +180,9 @@ export class AuthControl {
 
   private liveConnections(): Connection[] {
     const clientId = this.ctx.client().clientId;
-    return this.ctx.grants.allConnections().filter((c) => c.clientId === clientId && c.revoked === null && !this.ctx.grants.isLapsed(c));
+    return this.ctx.grants
+      .allConnections()
+      .filter((c) => c.clientId === clientId && c.revoked === null && !this.ctx.grants.isLapsed(c));
   }
 
   /** null = not given; false = refused (the answer was sent). */
@@ -174,7 +202,8 @@ function describe(connection: Connection): Record<string, unknown> {
 function describeWithState(grants: GrantStore) {
   return (connection: Connection): Record<string, unknown> => ({
     ...describe(connection),
-    state: connection.revoked !== null ? `revoked:${connection.revoked}` : grants.isLapsed(connection) ? 'lapsed' : 'active',
+    state:
+      connection.revoked !== null ? `revoked:${connection.revoked}` : grants.isLapsed(connection) ? 'lapsed' : 'active',
     last_used_at: new Date(connection.lastUsedAt).toISOString(),
   });
 }

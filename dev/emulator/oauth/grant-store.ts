@@ -105,7 +105,14 @@ export class GrantStore {
       existing.lastUsedAt = now;
       return existing;
     }
-    const connection: Connection = { id: `conn_${++this.sequence}`, userId, clientId, storeId, revoked: null, lastUsedAt: now };
+    const connection: Connection = {
+      id: `conn_${++this.sequence}`,
+      userId,
+      clientId,
+      storeId,
+      revoked: null,
+      lastUsedAt: now,
+    };
     this.connections.set(key, connection);
     return connection;
   }
@@ -125,7 +132,12 @@ export class GrantStore {
   issueCode(record: Omit<CodeRecord, 'id' | 'expiresAt' | 'used'>): string {
     const code = randomToken();
     const id = `code_${++this.sequence}`;
-    this.codes.set(hashToken(code), { ...record, id, expiresAt: this.clock.now() + this.lifetimes.codeSeconds * 1000, used: false });
+    this.codes.set(hashToken(code), {
+      ...record,
+      id,
+      expiresAt: this.clock.now() + this.lifetimes.codeSeconds * 1000,
+      used: false,
+    });
     return code;
   }
 

@@ -2,7 +2,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
@@ -17,7 +22,11 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 export function sendTruncatedJson(res: ServerResponse, body: unknown): void {
   const text = JSON.stringify(body);
   const cut = text.slice(0, Math.max(1, Math.floor(text.length / 2)));
-  res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(cut), ...NO_STORE });
+  res.writeHead(200, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(cut),
+    ...NO_STORE,
+  });
   res.end(cut);
 }
 

@@ -58,21 +58,44 @@ export class AuthServer {
       client,
       stores: deps.stores,
     });
-    this.tokenEndpoint = new TokenEndpoint({ clock: deps.clock, grants: this.grants, client, baseUrl: deps.baseUrl, stats: this.statsCounters, pkce: this.pkce, answers: this.tokenAnswers });
-    this.control = new AuthControl({ grants: this.grants, client, stores: deps.stores, defaultStoreId: deps.defaultStoreId });
+    this.tokenEndpoint = new TokenEndpoint({
+      clock: deps.clock,
+      grants: this.grants,
+      client,
+      baseUrl: deps.baseUrl,
+      stats: this.statsCounters,
+      pkce: this.pkce,
+      answers: this.tokenAnswers,
+    });
+    this.control = new AuthControl({
+      grants: this.grants,
+      client,
+      stores: deps.stores,
+      defaultStoreId: deps.defaultStoreId,
+    });
   }
 
   /**
    * Serves discovery, authorize/consent/token and the auth control routes; false for any other path.
    * truncateTokenAnswer (an injected fault) cuts a successful token answer in half after the exchange.
    */
-  async handle(req: IncomingMessage, res: ServerResponse, url: URL, body: Buffer, options: { truncateTokenAnswer?: boolean } = {}): Promise<boolean> {
+  async handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    body: Buffer,
+    options: { truncateTokenAnswer?: boolean } = {},
+  ): Promise<boolean> {
     const method = req.method ?? 'GET';
     switch (url.pathname) {
       case AS_METADATA_PATH:
-        return this.getOnly(method, res, () => sendJson(res, 200, authorizationServerMetadata(this.deps.baseUrl()), { 'Cache-Control': 'max-age=3600' }));
+        return this.getOnly(method, res, () =>
+          sendJson(res, 200, authorizationServerMetadata(this.deps.baseUrl()), { 'Cache-Control': 'max-age=3600' }),
+        );
       case RESOURCE_METADATA_PATH:
-        return this.getOnly(method, res, () => sendJson(res, 200, protectedResourceMetadata(this.deps.baseUrl()), { 'Cache-Control': 'max-age=3600' }));
+        return this.getOnly(method, res, () =>
+          sendJson(res, 200, protectedResourceMetadata(this.deps.baseUrl()), { 'Cache-Control': 'max-age=3600' }),
+        );
       case AUTHORIZE_PATH:
         return this.getOnly(method, res, () => this.authorize(res, url));
       case CONSENT_PATH:
@@ -114,7 +137,12 @@ export class AuthServer {
 
   /** Bearer check for an /api/v1 request; requiredScope null = any valid token. */
   authenticate(req: IncomingMessage, url: URL, requiredScope: string | null): BearerResult {
-    const result = checkBearer({ clock: this.deps.clock, grants: this.grants, client: () => this.client }, req, url, requiredScope);
+    const result = checkBearer(
+      { clock: this.deps.clock, grants: this.grants, client: () => this.client },
+      req,
+      url,
+      requiredScope,
+    );
     if (!result.ok) this.statsCounters.bearerFailure(result.code);
     return result;
   }
@@ -126,7 +154,10 @@ export class AuthServer {
   wwwAuthenticate(failure?: { code: string }): string {
     const metadata = `resource_metadata="${resourceMetadataUrl(this.deps.baseUrl())}"`;
     if (!failure) return `Bearer ${metadata}`;
-    const error = failure.code === 'missing_token' ? '' : `, error="${failure.code === 'insufficient_scope' ? 'insufficient_scope' : 'invalid_token'}"`;
+    const error =
+      failure.code === 'missing_token'
+        ? ''
+        : `, error="${failure.code === 'insufficient_scope' ? 'insufficient_scope' : 'invalid_token'}"`;
     return `Bearer ${metadata}${error}`;
   }
 
@@ -157,7 +188,10 @@ export class AuthServer {
       return sendHtml(res, 400, renderErrorPage('This connection request cannot be completed', check.message));
     }
     this.statsCounters.authorize(check.error);
-    sendRedirect(res, redirectWith(check.redirectUri, { error: check.error, error_description: check.description, state: check.state }));
+    sendRedirect(
+      res,
+      redirectWith(check.redirectUri, { error: check.error, error_description: check.description, state: check.state }),
+    );
   }
 
   private getOnly(method: string, res: ServerResponse, serve: () => void): true {
@@ -166,7 +200,12 @@ export class AuthServer {
     return true;
   }
 
-  private postJson(method: string, res: ServerResponse, body: Buffer, serve: (json: Record<string, unknown>) => void): true {
+  private postJson(
+    method: string,
+    res: ServerResponse,
+    body: Buffer,
+    serve: (json: Record<string, unknown>) => void,
+  ): true {
     if (method !== 'POST') return this.methodNotAllowed(res, 'POST');
     const parsed = parseJsonObject(body);
     if (!parsed.ok) {
@@ -178,7 +217,12 @@ export class AuthServer {
   }
 
   private methodNotAllowed(res: ServerResponse, allow: string): true {
-    sendJson(res, 405, { success: false, error: { code: 'method_not_allowed', message: `use ${allow}` } }, { Allow: allow });
+    sendJson(
+      res,
+      405,
+      { success: false, error: { code: 'method_not_allowed', message: `use ${allow}` } },
+      { Allow: allow },
+    );
     return true;
   }
 }

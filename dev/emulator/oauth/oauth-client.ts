@@ -68,7 +68,11 @@ export async function postToken(
     },
     body: typeof form === 'string' ? form : new URLSearchParams(form).toString(),
   });
-  return { status: response.status, headers: response.headers, json: JSON.parse(response.body) as Record<string, unknown> };
+  return {
+    status: response.status,
+    headers: response.headers,
+    json: JSON.parse(response.body) as Record<string, unknown>,
+  };
 }
 
 export interface ApiCall {
@@ -77,14 +81,23 @@ export interface ApiCall {
   json: { success: boolean; data?: unknown; error?: { code: string; message: string } };
 }
 
-export async function apiGet(baseUrl: string, path: string, accessToken?: string, headers: Record<string, string> = {}): Promise<ApiCall> {
+export async function apiGet(
+  baseUrl: string,
+  path: string,
+  accessToken?: string,
+  headers: Record<string, string> = {},
+): Promise<ApiCall> {
   const response = await httpRequest(new URL(path, baseUrl).toString(), {
     headers: { ...(accessToken === undefined ? {} : { Authorization: `Bearer ${accessToken}` }), ...headers },
   });
   return { status: response.status, headers: response.headers, json: JSON.parse(response.body) as ApiCall['json'] };
 }
 
-export async function controlPost(baseUrl: string, path: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+export async function controlPost(
+  baseUrl: string,
+  path: string,
+  body: unknown,
+): Promise<{ status: number; json: Record<string, unknown> }> {
   const response = await httpRequest(new URL(path, baseUrl).toString(), {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },

@@ -78,6 +78,7 @@ export async function approveAuthorization(authorizeUrl: string, choice: Merchan
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     body: fields.toString(),
   });
-  if (submitted.status !== 302) throw new Error(`consent answered ${submitted.status}: ${submitted.body.slice(0, 300)}`);
+  if (submitted.status !== 302)
+    throw new Error(`consent answered ${submitted.status}: ${submitted.body.slice(0, 300)}`);
   return String(submitted.headers.location);
 }

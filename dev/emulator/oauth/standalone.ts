@@ -31,7 +31,12 @@ export const STANDALONE_STORES: StoreSummary[] = [
 const API_SCOPES: Record<string, string> = { '/api/v1/account': 'store:read', '/api/v1/orders': 'orders:read' };
 
 export async function startAuthOnlyServer(
-  options: { redirectUris?: string[]; limits?: Partial<RateLimits>; lifetimes?: Partial<TokenLifetimes>; appName?: string } = {},
+  options: {
+    redirectUris?: string[];
+    limits?: Partial<RateLimits>;
+    lifetimes?: Partial<TokenLifetimes>;
+    appName?: string;
+  } = {},
 ): Promise<AuthOnlyServer> {
   const clock = new EmulatorClock();
   let baseUrl = '';
@@ -56,15 +61,29 @@ export async function startAuthOnlyServer(
     if (req.method !== 'GET') return sendApiError(res, 405, 'method_not_allowed', 'the API is read-only');
     const bearer = auth.authenticate(req, url, scope);
     if (!bearer.ok) {
-      const headers: Record<string, string> = bearer.status === 401 ? { 'WWW-Authenticate': auth.wwwAuthenticate(bearer) } : {};
-      return sendJson(res, bearer.status, { success: false, error: { code: bearer.code, message: bearer.message } }, headers);
+      const headers: Record<string, string> =
+        bearer.status === 401 ? { 'WWW-Authenticate': auth.wwwAuthenticate(bearer) } : {};
+      return sendJson(
+        res,
+        bearer.status,
+        { success: false, error: { code: bearer.code, message: bearer.message } },
+        headers,
+      );
     }
     const admission = limiter.admit(bearer.clientId, bearer.storeId);
     if (!admission.ok) {
-      return sendJson(res, 429, { success: false, error: { code: 'rate_limited', message: `rate limit: ${admission.reason}` } }, rateLimitedHeaders(admission));
+      return sendJson(
+        res,
+        429,
+        { success: false, error: { code: 'rate_limited', message: `rate limit: ${admission.reason}` } },
+        rateLimitedHeaders(admission),
+      );
     }
     res.on('close', admission.release);
-    const data = url.pathname === '/api/v1/account' ? { store: { id: bearer.storeId }, connection: { client_id: bearer.clientId, scopes: bearer.scopes } } : [];
+    const data =
+      url.pathname === '/api/v1/account'
+        ? { store: { id: bearer.storeId }, connection: { client_id: bearer.clientId, scopes: bearer.scopes } }
+        : [];
     sendJson(res, 200, { success: true, data }, admission.headers);
   };
 
@@ -80,7 +99,8 @@ export async function startAuthOnlyServer(
           const parsed = parseJsonObject(body);
           const advance = parsed.ok ? parsed.value['advance_seconds'] : undefined;
           if (req.method === 'POST' && typeof advance === 'number' && advance >= 0) clock.advance(advance);
-          else if (req.method === 'POST') return sendApiError(res, 400, 'invalid_parameter', 'advance_seconds must be a non-negative number');
+          else if (req.method === 'POST')
+            return sendApiError(res, 400, 'invalid_parameter', 'advance_seconds must be a non-negative number');
           return sendJson(res, 200, { now: clock.nowDate().toISOString() });
         }
         serveApi(req, res, url);

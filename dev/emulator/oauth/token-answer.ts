@@ -26,7 +26,8 @@ export class TokenAnswerOverrides {
     const unknown = Object.keys(json).filter((key) => !known.includes(key));
     if (unknown.length > 0) return `unknown field ${unknown.join(', ')}; allowed: ${known.join(', ')}`;
     const tokenType = json['token_type'] ?? null;
-    if (tokenType !== null && (typeof tokenType !== 'string' || !/^[\x21-\x7e]{1,40}$/.test(tokenType))) return 'token_type must be 1-40 printable characters';
+    if (tokenType !== null && (typeof tokenType !== 'string' || !/^[\x21-\x7e]{1,40}$/.test(tokenType)))
+      return 'token_type must be 1-40 printable characters';
     let scopes: string[] | null = null;
     if (json['scope'] !== undefined) {
       const parsed = parseScope(typeof json['scope'] === 'string' ? json['scope'] : null);
@@ -35,7 +36,8 @@ export class TokenAnswerOverrides {
     }
     if (tokenType === null && scopes === null) return 'give token_type, scope or both';
     const count = json['count'] ?? 1;
-    if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 1000) return 'count must be an integer from 1 to 1000';
+    if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 1000)
+      return 'count must be an integer from 1 to 1000';
     this.pending = { tokenType, scopes, remaining: count };
     return null;
   }
@@ -51,7 +53,11 @@ export class TokenAnswerOverrides {
 
   describe(): Json {
     const p = this.pending;
-    return { pending: p ? { token_type: p.tokenType, scope: p.scopes ? p.scopes.join(' ') : null, remaining: p.remaining } : null };
+    return {
+      pending: p
+        ? { token_type: p.tokenType, scope: p.scopes ? p.scopes.join(' ') : null, remaining: p.remaining }
+        : null,
+    };
   }
 
   clear(): void {

@@ -33,7 +33,12 @@ export class TokenEndpoint {
   handle(req: IncomingMessage, res: ServerResponse, body: Buffer, truncateSuccess = false): void {
     if (req.method !== 'POST') {
       this.ctx.stats.tokenFailure('invalid_request');
-      return sendJson(res, 405, { error: 'invalid_request', error_description: 'the token endpoint accepts POST only' }, { Allow: 'POST' });
+      return sendJson(
+        res,
+        405,
+        { error: 'invalid_request', error_description: 'the token endpoint accepts POST only' },
+        { Allow: 'POST' },
+      );
     }
     const form = parseForm(req, body);
     const fields = form.ok ? form.fields : new Map<string, string[]>();
@@ -44,7 +49,8 @@ export class TokenEndpoint {
     if (outcome.ok) return sendJson(res, 200, outcome.tokens);
     this.ctx.stats.tokenFailure(outcome.error);
     const status = outcome.error === 'invalid_client' ? 401 : 400;
-    const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': 'Basic realm="Merchant Analytics"' } : {};
+    const headers: Record<string, string> =
+      status === 401 ? { 'WWW-Authenticate': 'Basic realm="Merchant Analytics"' } : {};
     sendJson(res, status, { error: outcome.error, error_description: outcome.description }, headers);
   }
 
@@ -52,7 +58,8 @@ export class TokenEndpoint {
     const auth = authenticateClient(req, fields, this.ctx.client());
     if (!auth.ok) return failure(auth.error, auth.description);
     const repeated = [...fields].filter(([, values]) => values.length > 1).map(([name]) => name);
-    if (repeated.length > 0) return failure('invalid_request', `parameters sent more than once: ${repeated.join(', ')}`);
+    if (repeated.length > 0)
+      return failure('invalid_request', `parameters sent more than once: ${repeated.join(', ')}`);
     const field = (name: string): string | null => fields.get(name)?.[0] ?? null;
     const resource = field('resource');
     if (resource !== null && !namesThisApi(resource, this.ctx.baseUrl())) {
@@ -92,13 +99,23 @@ export class TokenEndpoint {
     if (field('redirect_uri') !== record.redirectUri) {
       return failure('invalid_grant', 'redirect_uri does not match the authorize request byte for byte');
     }
-    if (!verifierMatches(verifier, record.codeChallenge)) return failure('invalid_grant', 'code_verifier does not match the code_challenge');
+    if (!verifierMatches(verifier, record.codeChallenge))
+      return failure('invalid_grant', 'code_verifier does not match the code_challenge');
     const connection = record.connection;
     if (connection.revoked !== null || connection.storeId !== record.storeId) {
       return failure('invalid_grant', 'the connection behind this code no longer exists');
     }
     this.ctx.grants.touch(connection);
-    return { ok: true, tokens: this.issue({ clientId, connection, storeId: record.storeId, scopes: record.scopes, originCode: record.id }) };
+    return {
+      ok: true,
+      tokens: this.issue({
+        clientId,
+        connection,
+        storeId: record.storeId,
+        scopes: record.scopes,
+        originCode: record.id,
+      }),
+    };
   }
 
   private refresh(field: (name: string) => string | null): Outcome {
@@ -106,11 +123,14 @@ export class TokenEndpoint {
     if (value === null) return failure('invalid_request', 'refresh_token is required');
     const token = this.ctx.grants.findRefreshToken(value);
     const now = this.ctx.clock.now();
-    if (!token || token.clientId !== this.ctx.client().clientId) return failure('invalid_grant', 'the refresh token is not valid');
+    if (!token || token.clientId !== this.ctx.client().clientId)
+      return failure('invalid_grant', 'the refresh token is not valid');
     const connection = token.connection;
-    if (connection.revoked !== null) return failure('invalid_grant', 'the merchant disconnected the application; reconnect required');
+    if (connection.revoked !== null)
+      return failure('invalid_grant', 'the merchant disconnected the application; reconnect required');
     if (token.rotated) return failure('invalid_grant', 'the refresh token was already exchanged; use the newest one');
-    if (token.killed === 'code_replayed') return failure('invalid_grant', 'the refresh token was revoked because its authorization code was used twice');
+    if (token.killed === 'code_replayed')
+      return failure('invalid_grant', 'the refresh token was revoked because its authorization code was used twice');
     if (token.killed !== null || token.storeId === null || connection.storeId !== token.storeId) {
       return failure('invalid_grant', 'the connection now reads another store; reconnect required');
     }
@@ -143,7 +163,9 @@ export class TokenEndpoint {
   /** Issues the tokens of a successful exchange, as a test control may have asked (token-answer.ts). */
   private issue(request: IssueRequest): TokenResponse {
     const override = this.ctx.answers.take();
-    const scopes = override?.scopes ? request.scopes.filter((scope) => override.scopes!.includes(scope)) : request.scopes;
+    const scopes = override?.scopes
+      ? request.scopes.filter((scope) => override.scopes!.includes(scope))
+      : request.scopes;
     const tokens = this.ctx.grants.issueTokens({ ...request, scopes });
     return override?.tokenType ? { ...tokens, token_type: override.tokenType } : tokens;
   }

@@ -68,7 +68,10 @@ export class Execution {
   private finished = false;
   private settle: (result: ExecutionResult) => void = () => undefined;
 
-  constructor(private readonly env: ExecutionEnvironment, private readonly plan: ExecutionPlan) {
+  constructor(
+    private readonly env: ExecutionEnvironment,
+    private readonly plan: ExecutionPlan,
+  ) {
     this.table = new HandleTable(env.reviveBlob);
     // One reading of real time for both: two reads a millisecond apart made the execution's own
     // timeline 1 ms short (a 120 s sleep measured 119,999 ms).
@@ -107,7 +110,9 @@ export class Execution {
 
   async run(): Promise<ExecutionResult> {
     const code = await workerBundle();
-    const roots = Object.fromEntries(Object.entries(this.plan.roots).map(([name, obj]) => [name, this.table.describe(obj, name, name)]));
+    const roots = Object.fromEntries(
+      Object.entries(this.plan.roots).map(([name, obj]) => [name, this.table.describe(obj, name, name)]),
+    );
     const start: WorkerStart = {
       signal: this.signal.buffer as SharedArrayBuffer,
       clock: this.env.clock.buffer,
@@ -125,14 +130,26 @@ export class Execution {
       this.settle = resolve;
       // A host failure while serving (onSleep cannot reach the emulator any more) ends this execution
       // with its message; left to itself it was an unhandled rejection that took the process down.
-      this.channel.port1.on('message', (message: WorkerToHost) =>
-        void this.onMessage(message).catch((error: unknown) => this.finish({ ok: false, error: { name: 'Exception', message: error instanceof Error ? error.message : String(error) } })),
+      this.channel.port1.on(
+        'message',
+        (message: WorkerToHost) =>
+          void this.onMessage(message).catch((error: unknown) =>
+            this.finish({
+              ok: false,
+              error: { name: 'Exception', message: error instanceof Error ? error.message : String(error) },
+            }),
+          ),
       );
       const worker = new Worker(code, { eval: true, workerData: start, transferList: [this.channel.port2] });
       this.worker = worker;
       worker.on('error', (error) => this.finish({ ok: false, error: { name: error.name, message: error.message } }));
       // A worker that died on its own may still have its last message in flight: read it first.
-      worker.on('exit', () => setTimeout(() => this.finish({ ok: false, error: { name: 'Error', message: 'The execution ended unexpectedly' } }), 50));
+      worker.on('exit', () =>
+        setTimeout(
+          () => this.finish({ ok: false, error: { name: 'Error', message: 'The execution ended unexpectedly' } }),
+          50,
+        ),
+      );
       this.watchdog = setInterval(() => this.checkTimeLimit(), WATCHDOG_INTERVAL_MS);
     });
   }
@@ -153,7 +170,11 @@ export class Execution {
 
   /** As Apps Script: the execution stops where it is, no finally block runs. */
   private kill(): void {
-    this.finish({ ok: false, timedOut: true, error: { name: 'Exception', message: this.plan.timeLimitMessage ?? TIME_LIMIT_MESSAGE } });
+    this.finish({
+      ok: false,
+      timedOut: true,
+      error: { name: 'Exception', message: this.plan.timeLimitMessage ?? TIME_LIMIT_MESSAGE },
+    });
   }
 
   private reply(reply: HostReply): void {
@@ -161,7 +182,10 @@ export class Execution {
     try {
       this.channel.port1.postMessage(reply);
     } catch (error) {
-      this.channel.port1.postMessage({ ok: false, error: { name: 'Exception', message: `Unsupported value: ${(error as Error).message}` } });
+      this.channel.port1.postMessage({
+        ok: false,
+        error: { name: 'Exception', message: `Unsupported value: ${(error as Error).message}` },
+      });
     }
     Atomics.store(this.signal, 0, 1);
     Atomics.notify(this.signal, 0);
@@ -222,7 +246,10 @@ export class Execution {
       return { ok: true, value: this.table.encode(result, entry.family) };
     } catch (error) {
       await this.charge(entry.family, qualified, [], undefined);
-      return { ok: false, error: { name: 'Exception', message: error instanceof Error ? error.message : String(error) } };
+      return {
+        ok: false,
+        error: { name: 'Exception', message: error instanceof Error ? error.message : String(error) },
+      };
     }
   }
 

@@ -17,14 +17,24 @@ function isPlainObject(value: object): boolean {
 }
 
 function isClassInstance(value: unknown): value is object {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date) && !isPlainObject(value);
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    !(value instanceof Date) &&
+    !isPlainObject(value)
+  );
 }
 
 function exposedMethods(object: object): string[] {
   const ctor = object.constructor as HostConstructor;
   const hidden = new Set(ctor.hostOnlyMethods ?? []);
   const names = new Set<string>();
-  for (let proto = Object.getPrototypeOf(object); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+  for (
+    let proto = Object.getPrototypeOf(object);
+    proto && proto !== Object.prototype;
+    proto = Object.getPrototypeOf(proto)
+  ) {
     for (const key of Object.getOwnPropertyNames(proto)) {
       if (key === 'constructor' || key.startsWith('_') || hidden.has(key)) continue;
       const desc = Object.getOwnPropertyDescriptor(proto, key);

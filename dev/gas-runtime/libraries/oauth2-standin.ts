@@ -89,27 +89,90 @@ class Service_ {
     this.serviceName_ = serviceName;
   }
 
-  setAuthorizationBaseUrl(url: string) { this.authorizationBaseUrl_ = url; return this; }
-  setTokenUrl(url: string) { this.tokenUrl_ = url; return this; }
-  setRefreshUrl(url: string) { this.refreshUrl_ = url; return this; }
-  setTokenFormat(format: string) { this.tokenFormat_ = format; return this; }
-  setTokenHeaders(headers: Params) { this.tokenHeaders_ = headers; return this; }
-  setTokenMethod(method: string) { this.tokenMethod_ = method; return this; }
-  setTokenPayloadHandler(handler: (payload: Params) => Params) { this.tokenPayloadHandler_ = handler; return this; }
-  setCallbackFunction(name: string) { this.callbackFunctionName_ = name; return this; }
-  setClientId(clientId: string) { this.clientId_ = clientId; return this; }
-  setClientSecret(secret: string) { this.clientSecret_ = secret; return this; }
-  setPropertyStore(store: GoogleAppsScript.Properties.Properties) { this.propertyStore_ = store; return this; }
-  setCache(cache: GoogleAppsScript.Cache.Cache) { this.cache_ = cache; return this; }
-  setLock(lock: GoogleAppsScript.Lock.Lock) { this.lock_ = lock; return this; }
-  setParam(name: string, value: string) { this.params_[name] = value; return this; }
-  setPrivateKey(key: string) { this.privateKey_ = key; return this; }
-  setIssuer(issuer: string) { this.issuer_ = issuer; return this; }
-  setAdditionalClaims(claims: Params) { this.additionalClaims_ = claims; return this; }
-  setSubject(subject: string) { this.subject_ = subject; return this; }
-  setExpirationMinutes(minutes: number) { this.expirationMinutes_ = minutes; return this; }
-  setGrantType(grantType: string) { this.grantType_ = grantType; return this; }
-  setRedirectUri(uri: string) { this.redirectUri_ = uri; return this; }
+  setAuthorizationBaseUrl(url: string) {
+    this.authorizationBaseUrl_ = url;
+    return this;
+  }
+  setTokenUrl(url: string) {
+    this.tokenUrl_ = url;
+    return this;
+  }
+  setRefreshUrl(url: string) {
+    this.refreshUrl_ = url;
+    return this;
+  }
+  setTokenFormat(format: string) {
+    this.tokenFormat_ = format;
+    return this;
+  }
+  setTokenHeaders(headers: Params) {
+    this.tokenHeaders_ = headers;
+    return this;
+  }
+  setTokenMethod(method: string) {
+    this.tokenMethod_ = method;
+    return this;
+  }
+  setTokenPayloadHandler(handler: (payload: Params) => Params) {
+    this.tokenPayloadHandler_ = handler;
+    return this;
+  }
+  setCallbackFunction(name: string) {
+    this.callbackFunctionName_ = name;
+    return this;
+  }
+  setClientId(clientId: string) {
+    this.clientId_ = clientId;
+    return this;
+  }
+  setClientSecret(secret: string) {
+    this.clientSecret_ = secret;
+    return this;
+  }
+  setPropertyStore(store: GoogleAppsScript.Properties.Properties) {
+    this.propertyStore_ = store;
+    return this;
+  }
+  setCache(cache: GoogleAppsScript.Cache.Cache) {
+    this.cache_ = cache;
+    return this;
+  }
+  setLock(lock: GoogleAppsScript.Lock.Lock) {
+    this.lock_ = lock;
+    return this;
+  }
+  setParam(name: string, value: string) {
+    this.params_[name] = value;
+    return this;
+  }
+  setPrivateKey(key: string) {
+    this.privateKey_ = key;
+    return this;
+  }
+  setIssuer(issuer: string) {
+    this.issuer_ = issuer;
+    return this;
+  }
+  setAdditionalClaims(claims: Params) {
+    this.additionalClaims_ = claims;
+    return this;
+  }
+  setSubject(subject: string) {
+    this.subject_ = subject;
+    return this;
+  }
+  setExpirationMinutes(minutes: number) {
+    this.expirationMinutes_ = minutes;
+    return this;
+  }
+  setGrantType(grantType: string) {
+    this.grantType_ = grantType;
+    return this;
+  }
+  setRedirectUri(uri: string) {
+    this.redirectUri_ = uri;
+    return this;
+  }
 
   setScope(scope: string | string[], optSeparator?: string) {
     const separator = optSeparator || ' ';
@@ -131,7 +194,10 @@ class Service_ {
     return this.setCodeVerififer(urlSafeBase64NoPadding_(bytes));
   }
 
-  setCodeChallengeMethod(method: string) { this.codeChallengeMethod_ = method; return this; }
+  setCodeChallengeMethod(method: string) {
+    this.codeChallengeMethod_ = method;
+    return this;
+  }
 
   getRedirectUri(): string {
     return this.redirectUri_ || getRedirectUri();
@@ -181,7 +247,8 @@ class Service_ {
       redirect_uri: this.getRedirectUri(),
       grant_type: 'authorization_code',
     };
-    if (callbackRequest.parameter['codeVerifier_']) payload['code_verifier'] = callbackRequest.parameter['codeVerifier_'];
+    if (callbackRequest.parameter['codeVerifier_'])
+      payload['code_verifier'] = callbackRequest.parameter['codeVerifier_'];
     this.saveToken_(this.fetchToken_(payload));
     return true;
   }
@@ -246,13 +313,15 @@ class Service_ {
       const newToken = this.fetchToken_(payload, this.refreshUrl_);
       if (!newToken['refresh_token']) newToken['refresh_token'] = token['refresh_token'];
       this.ensureExpiresAtSet_(token);
-      if (newToken['refreshTokenExpiresAt'] === undefined) newToken['refreshTokenExpiresAt'] = token['refreshTokenExpiresAt'];
+      if (newToken['refreshTokenExpiresAt'] === undefined)
+        newToken['refreshTokenExpiresAt'] = token['refreshTokenExpiresAt'];
       this.saveToken_(newToken);
     });
   }
 
   getStorage(): Storage_ {
-    if (!this.storage_) this.storage_ = new Storage_(STORAGE_PREFIX_ + this.serviceName_, this.propertyStore_, this.cache_);
+    if (!this.storage_)
+      this.storage_ = new Storage_(STORAGE_PREFIX_ + this.serviceName_, this.propertyStore_, this.cache_);
     return this.storage_;
   }
 
@@ -368,8 +437,14 @@ class Service_ {
     if (this.params_['scope']) claims['scope'] = this.params_['scope'];
     if (this.additionalClaims_) assign_(claims, this.additionalClaims_);
     const unsigned =
-      Utilities.base64EncodeWebSafe(JSON.stringify({ alg: 'RS256', typ: 'JWT' })) + '.' + Utilities.base64EncodeWebSafe(JSON.stringify(claims));
-    return unsigned + '.' + Utilities.base64EncodeWebSafe(Utilities.computeRsaSha256Signature(unsigned, this.privateKey_ as string));
+      Utilities.base64EncodeWebSafe(JSON.stringify({ alg: 'RS256', typ: 'JWT' })) +
+      '.' +
+      Utilities.base64EncodeWebSafe(JSON.stringify(claims));
+    return (
+      unsigned +
+      '.' +
+      Utilities.base64EncodeWebSafe(Utilities.computeRsaSha256Signature(unsigned, this.privateKey_ as string))
+    );
   }
 
   /** As in the library: takes the lock unless this object already holds it; no finally. */
@@ -388,9 +463,15 @@ class Service_ {
     requireValues_({ 'Grant Type': this.grantType_, 'Token URL': this.tokenUrl_ });
     const payload = assign_({ grant_type: this.grantType_ as string }, this.params_);
     const lowerHeaders = this.tokenHeaders_ ? lowerCaseKeys_(this.tokenHeaders_) : null;
-    if (this.grantType_ === 'client_credentials' && this.clientId_ && this.clientSecret_ && (!lowerHeaders || !lowerHeaders['authorization'])) {
+    if (
+      this.grantType_ === 'client_credentials' &&
+      this.clientId_ &&
+      this.clientSecret_ &&
+      (!lowerHeaders || !lowerHeaders['authorization'])
+    ) {
       this.tokenHeaders_ = this.tokenHeaders_ || {};
-      this.tokenHeaders_['authorization'] = 'Basic ' + Utilities.base64Encode(this.clientId_ + ':' + this.clientSecret_);
+      this.tokenHeaders_['authorization'] =
+        'Basic ' + Utilities.base64Encode(this.clientId_ + ':' + this.clientSecret_);
     }
     this.saveToken_(this.fetchToken_(payload));
   }

@@ -1,6 +1,12 @@
 /** Google's `Blob` on the host: HTTP bodies, and Utilities.newBlob() data passed to services. */
 
-const ENCODINGS: Record<string, BufferEncoding> = { 'UTF-8': 'utf8', UTF_8: 'utf8', 'US-ASCII': 'latin1', US_ASCII: 'latin1', 'ISO-8859-1': 'latin1' };
+const ENCODINGS: Record<string, BufferEncoding> = {
+  'UTF-8': 'utf8',
+  UTF_8: 'utf8',
+  'US-ASCII': 'latin1',
+  US_ASCII: 'latin1',
+  'ISO-8859-1': 'latin1',
+};
 
 export function encodingOf(charset: unknown): BufferEncoding {
   if (charset === undefined || charset === null) return 'utf8';
@@ -14,7 +20,11 @@ export function signedBytes(buffer: Buffer): number[] {
 }
 
 export class Blob {
-  constructor(private bytes: Buffer, private contentType: string | null = null, private name: string | null = null) {}
+  constructor(
+    private bytes: Buffer,
+    private contentType: string | null = null,
+    private name: string | null = null,
+  ) {}
 
   getBytes(): number[] {
     return signedBytes(this.bytes);

@@ -52,7 +52,8 @@ export class CacheStore {
     const store = new CacheStore(clock);
     if (json && typeof json === 'object') {
       for (const [k, e] of Object.entries(json as Record<string, Partial<CacheEntry>>)) {
-        if (typeof e.value === 'string' && typeof e.expiresAt === 'number') store.entries.set(k, { value: e.value, expiresAt: e.expiresAt });
+        if (typeof e.value === 'string' && typeof e.expiresAt === 'number')
+          store.entries.set(k, { value: e.value, expiresAt: e.expiresAt });
       }
     }
     return store;
@@ -129,13 +130,22 @@ export interface CacheStores {
   users: Record<string, CacheStore>;
 }
 
-export function userCacheStore(stores: CacheStores, email: string, defaultEmail: string, clock: RuntimeClock): CacheStore {
+export function userCacheStore(
+  stores: CacheStores,
+  email: string,
+  defaultEmail: string,
+  clock: RuntimeClock,
+): CacheStore {
   if (email === defaultEmail) return stores.user;
   return (stores.users[email] ??= new CacheStore(clock));
 }
 
 export class CacheService {
-  constructor(private readonly stores: CacheStores, private readonly ctx: ExecutionServiceContext, private readonly userStore: CacheStore) {}
+  constructor(
+    private readonly stores: CacheStores,
+    private readonly ctx: ExecutionServiceContext,
+    private readonly userStore: CacheStore,
+  ) {}
 
   getScriptCache(): Cache {
     return new Cache(this.stores.script);

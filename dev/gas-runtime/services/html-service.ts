@@ -93,16 +93,24 @@ export class HtmlOutput implements HtmlOutputLike {
 }
 
 export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 
 function lookup(properties: Record<string, unknown>, expression: string): unknown {
   const trimmed = expression.trim();
   if (!/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(trimmed)) {
-    throw new Error(`Template scriptlet "${trimmed}" is not supported locally: only printing template properties (<?= name ?>, <?!= name ?>)`);
+    throw new Error(
+      `Template scriptlet "${trimmed}" is not supported locally: only printing template properties (<?= name ?>, <?!= name ?>)`,
+    );
   }
   let value: unknown = properties;
-  for (const part of trimmed.split('.')) value = value === null || value === undefined ? undefined : (value as Record<string, unknown>)[part];
+  for (const part of trimmed.split('.'))
+    value = value === null || value === undefined ? undefined : (value as Record<string, unknown>)[part];
   return value;
 }
 
@@ -117,12 +125,15 @@ export class HtmlTemplate {
   /** The worker sends the properties the script assigned to the template. */
   evaluate(properties?: unknown): HtmlOutput {
     const props = (properties ?? {}) as Record<string, unknown>;
-    const html = this.source.replace(/<\?(!?=)?([\s\S]*?)\?>/g, (_m, printer: string | undefined, expression: string) => {
-      if (printer === undefined) throw new Error('Template code scriptlets (<? ... ?>) are not supported locally');
-      const value = lookup(props, expression);
-      const text = value === undefined || value === null ? '' : String(value);
-      return printer === '!=' ? text : escapeHtml(text);
-    });
+    const html = this.source.replace(
+      /<\?(!?=)?([\s\S]*?)\?>/g,
+      (_m, printer: string | undefined, expression: string) => {
+        if (printer === undefined) throw new Error('Template code scriptlets (<? ... ?>) are not supported locally');
+        const value = lookup(props, expression);
+        const text = value === undefined || value === null ? '' : String(value);
+        return printer === '!=' ? text : escapeHtml(text);
+      },
+    );
     return new HtmlOutput(html);
   }
 }

@@ -40,7 +40,9 @@ export function sendRequest(request: OutgoingRequest): Promise<IncomingResponse>
           }
           chunks.push(chunk);
         });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }),
+        );
         res.on('error', reject);
       },
     );
@@ -48,7 +50,13 @@ export function sendRequest(request: OutgoingRequest): Promise<IncomingResponse>
     req.on('error', (error: NodeJS.ErrnoException) => {
       // Google's message names the address, never the query string (it may carry secrets).
       const address = `${request.url.protocol}//${request.url.host}${request.url.pathname}`;
-      reject(new Error(error.message.startsWith('Timeout') || error.message.startsWith('Exceeded') ? error.message : `Address unavailable: ${address}`));
+      reject(
+        new Error(
+          error.message.startsWith('Timeout') || error.message.startsWith('Exceeded')
+            ? error.message
+            : `Address unavailable: ${address}`,
+        ),
+      );
     });
     if (request.body) req.write(request.body);
     req.end();

@@ -27,7 +27,9 @@ export interface ServiceWiring {
   scriptId: string;
   urlFetchAllow: string[];
   /** `open`: the spreadsheets this execution's user may open by id (../document-access.ts). */
-  spreadsheet: { module: SpreadsheetModule; workbook: WorkbookLike; open?: (id: string) => WorkbookLike | 'missing' | undefined } | undefined;
+  spreadsheet:
+    | { module: SpreadsheetModule; workbook: WorkbookLike; open?: (id: string) => WorkbookLike | 'missing' | undefined }
+    | undefined;
   serviceUrl: () => string | null;
   sleep: (ms: number) => Promise<void>;
 }
@@ -38,19 +40,44 @@ export function createServiceRoots(wiring: ServiceWiring, ctx: ExecutionServiceC
   // Custom functions: "getUserProperties ... returns the owner's store" (apps-script-facts.md).
   const propertiesUser = ctx.authMode === 'CUSTOM_FUNCTION' ? wiring.documentOwnerEmail : wiring.userEmail;
   const roots: Record<string, object> = {
-    PropertiesService: new PropertiesService(stores.properties, ctx, userPropertyStore(stores.properties, propertiesUser, wiring.defaultUserEmail)),
-    CacheService: new CacheService(stores.caches, ctx, userCacheStore(stores.caches, wiring.userEmail, wiring.defaultUserEmail, wiring.clock)),
+    PropertiesService: new PropertiesService(
+      stores.properties,
+      ctx,
+      userPropertyStore(stores.properties, propertiesUser, wiring.defaultUserEmail),
+    ),
+    CacheService: new CacheService(
+      stores.caches,
+      ctx,
+      userCacheStore(stores.caches, wiring.userEmail, wiring.defaultUserEmail, wiring.clock),
+    ),
     LockService: new LockService(stores.locks, ctx, wiring.documentId, wiring.userEmail),
     UrlFetchApp: new UrlFetchApp(ctx, { whitelist: manifest.urlFetchWhitelist, allow: wiring.urlFetchAllow }),
     ScriptApp: new ScriptApp(
-      { scriptId: wiring.scriptId, oauthScopes: manifest.oauthScopes, clock: wiring.clock, codec: stores.stateTokens, serviceUrl: wiring.serviceUrl },
+      {
+        scriptId: wiring.scriptId,
+        oauthScopes: manifest.oauthScopes,
+        clock: wiring.clock,
+        codec: stores.stateTokens,
+        serviceUrl: wiring.serviceUrl,
+      },
       { records: stores.triggers, documentId: wiring.documentId, userEmail: wiring.userEmail, ctx },
     ),
     HtmlService: new HtmlService(wiring.distDir),
-    Session: new Session(ctx, wiring.userEmail, manifest.timeZone, manifest.oauthScopes.length > 0 ? manifest.oauthScopes : null),
+    Session: new Session(
+      ctx,
+      wiring.userEmail,
+      manifest.timeZone,
+      manifest.oauthScopes.length > 0 ? manifest.oauthScopes : null,
+    ),
     Utilities: new UtilitiesHost(wiring.sleep),
     // An empty scope list means Google detects the scopes itself: no permission is missing then.
-    MailApp: new MailApp(stores.mail, ctx, wiring.userEmail, manifest.oauthScopes.length > 0 ? manifest.oauthScopes : null, wiring.clock),
+    MailApp: new MailApp(
+      stores.mail,
+      ctx,
+      wiring.userEmail,
+      manifest.oauthScopes.length > 0 ? manifest.oauthScopes : null,
+      wiring.clock,
+    ),
   };
   if (wiring.spreadsheet) {
     const { module, workbook, open } = wiring.spreadsheet;

@@ -87,14 +87,19 @@ function timeoutOf(value: unknown): number {
 
 /** Google's `Lock` class. */
 export class Lock {
-  constructor(private readonly locks: LockManager, private readonly scope: string, private readonly ctx: ExecutionServiceContext) {}
+  constructor(
+    private readonly locks: LockManager,
+    private readonly scope: string,
+    private readonly ctx: ExecutionServiceContext,
+  ) {}
 
   tryLock(timeoutInMillis: unknown): Promise<boolean> {
     return this.acquire(timeoutInMillis);
   }
 
   async waitLock(timeoutInMillis: unknown): Promise<void> {
-    if (!(await this.acquire(timeoutInMillis))) throw new Error('Lock timeout: another process was holding the lock for too long.');
+    if (!(await this.acquire(timeoutInMillis)))
+      throw new Error('Lock timeout: another process was holding the lock for too long.');
   }
 
   /** A wait behind another holder brings this execution up to the shared clock (the holder's time passed for it too). */

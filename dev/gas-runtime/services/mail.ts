@@ -34,7 +34,10 @@ export interface SentMail {
 export class Outbox {
   readonly sent: SentMail[] = [];
 
-  constructor(private readonly clock: RuntimeClock, private readonly account: AccountKind = 'consumer') {}
+  constructor(
+    private readonly clock: RuntimeClock,
+    private readonly account: AccountKind = 'consumer',
+  ) {}
 
   recipientsToday(user: string): number {
     const since = this.clock.now() - DAY_MS;
@@ -72,11 +75,20 @@ export class MailApp {
     const message: MessageInput =
       typeof recipientOrMessage === 'object' && recipientOrMessage !== null
         ? (recipientOrMessage as MessageInput)
-        : { to: recipientOrMessage, subject, body, htmlBody: (options as { htmlBody?: unknown } | undefined)?.htmlBody };
-    const to = String(message.to ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+        : {
+            to: recipientOrMessage,
+            subject,
+            body,
+            htmlBody: (options as { htmlBody?: unknown } | undefined)?.htmlBody,
+          };
+    const to = String(message.to ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
     if (to.length === 0) throw new Error('Failed to send email: no recipient');
     for (const address of to) if (!EMAIL.test(address)) throw new Error(`Invalid email: ${address}`);
-    if (typeof message.subject !== 'string') throw new Error('The parameters (String,null,String) don\'t match the method signature for MailApp.sendEmail.');
+    if (typeof message.subject !== 'string')
+      throw new Error("The parameters (String,null,String) don't match the method signature for MailApp.sendEmail.");
     if (this.outbox.remaining(this.user) < to.length) throw new Error(MAIL_QUOTA_MESSAGE);
     this.outbox.sent.push({
       at: this.clock.now(),

@@ -71,7 +71,10 @@ function requireKey(key: unknown): string {
 
 /** The script's view of one store: Google's `Properties` class. */
 export class Properties {
-  constructor(private readonly store: PropertyStore, private readonly ctx: ExecutionServiceContext) {}
+  constructor(
+    private readonly store: PropertyStore,
+    private readonly ctx: ExecutionServiceContext,
+  ) {}
 
   getProperty(key: unknown): string | null {
     return this.store.get(requireKey(key));

@@ -56,7 +56,10 @@ export class ScriptApp {
   readonly InstallationSource = enumOf('APPS_MARKETPLACE_DOMAIN_ADD_ON', 'NONE', 'WEB_STORE_ADD_ON');
   readonly WeekDay = enumOf(...weekDays);
 
-  constructor(private readonly settings: ScriptAppSettings, private readonly triggers: TriggerScope) {}
+  constructor(
+    private readonly settings: ScriptAppSettings,
+    private readonly triggers: TriggerScope,
+  ) {}
 
   getScriptId(): string {
     return this.settings.scriptId;
@@ -94,7 +97,9 @@ export class ScriptApp {
   /** This user's triggers of the given document ("a given account cannot see triggers installed from a second account"). */
   getUserTriggers(document: unknown): Trigger[] {
     const id = typeof document === 'string' ? document : (document as { getId?: () => string })?.getId?.();
-    return this.triggers.records.filter((t) => t.userEmail === this.triggers.userEmail && t.documentId === id).map((t) => new Trigger(t));
+    return this.triggers.records
+      .filter((t) => t.userEmail === this.triggers.userEmail && t.documentId === id)
+      .map((t) => new Trigger(t));
   }
 
   deleteTrigger(trigger: unknown): void {

@@ -24,7 +24,9 @@ export class Session {
 
   private requireEmailScope(method: string): void {
     if (this.scopes !== null && !this.scopes.includes(USERINFO_EMAIL_SCOPE)) {
-      throw new Error(`You do not have permission to call Session.${method}. Required permissions: ${USERINFO_EMAIL_SCOPE}`);
+      throw new Error(
+        `You do not have permission to call Session.${method}. Required permissions: ${USERINFO_EMAIL_SCOPE}`,
+      );
     }
   }
 

@@ -58,7 +58,11 @@ export class StateTokenBuilder {
   private readonly args: Record<string, string> = {};
   private timeoutSeconds = DEFAULT_STATE_TOKEN_TIMEOUT_S;
 
-  constructor(private readonly codec: StateTokenCodec, private readonly clock: RuntimeClock, private readonly user?: string) {}
+  constructor(
+    private readonly codec: StateTokenCodec,
+    private readonly clock: RuntimeClock,
+    private readonly user?: string,
+  ) {}
 
   withMethod(method: unknown): StateTokenBuilder {
     this.method = String(method);
@@ -79,6 +83,11 @@ export class StateTokenBuilder {
 
   createToken(): string {
     if (!this.method) throw new Error('A state token needs a callback method: call withMethod first');
-    return this.codec.seal({ method: this.method, args: { ...this.args }, expiresAt: this.clock.now() + this.timeoutSeconds * 1000, user: this.user });
+    return this.codec.seal({
+      method: this.method,
+      args: { ...this.args },
+      expiresAt: this.clock.now() + this.timeoutSeconds * 1000,
+      user: this.user,
+    });
   }
 }

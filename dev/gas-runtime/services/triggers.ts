@@ -40,7 +40,11 @@ export interface TriggerScope {
 const VALID_EVERY_HOURS = [1, 2, 4, 6, 8, 12];
 const MAX_TRIGGERS_PER_USER = 20;
 const TYPE_WORDS: Record<TriggerType, string> = {
-  CLOCK: 'time-based', ON_OPEN: 'open', ON_EDIT: 'edit', ON_CHANGE: 'change', ON_FORM_SUBMIT: 'form submit',
+  CLOCK: 'time-based',
+  ON_OPEN: 'open',
+  ON_EDIT: 'edit',
+  ON_CHANGE: 'change',
+  ON_FORM_SUBMIT: 'form submit',
 };
 
 function addTrigger(scope: TriggerScope, record: Omit<TriggerRecord, 'uid' | 'documentId' | 'userEmail'>): Trigger {
@@ -49,12 +53,21 @@ function addTrigger(scope: TriggerScope, record: Omit<TriggerRecord, 'uid' | 'do
   const mine = scope.records.filter((t) => t.userEmail === scope.userEmail);
   if (mine.some((t) => t.documentId === scope.documentId && t.type === record.type)) {
     // Editor add-ons: one trigger of each type per user per document.
-    throw new Error(`This add-on has created too many ${TYPE_WORDS[record.type]} triggers in this document for this Google user account.`);
+    throw new Error(
+      `This add-on has created too many ${TYPE_WORDS[record.type]} triggers in this document for this Google user account.`,
+    );
   }
   if (mine.length >= MAX_TRIGGERS_PER_USER) {
-    throw new Error('This script has too many triggers. Triggers must be deleted from the script before more can be added.');
+    throw new Error(
+      'This script has too many triggers. Triggers must be deleted from the script before more can be added.',
+    );
   }
-  const full: TriggerRecord = { ...record, uid: String(BigInt(`0x${randomBytes(7).toString('hex')}`)), documentId: scope.documentId, userEmail: scope.userEmail };
+  const full: TriggerRecord = {
+    ...record,
+    uid: String(BigInt(`0x${randomBytes(7).toString('hex')}`)),
+    documentId: scope.documentId,
+    userEmail: scope.userEmail,
+  };
   scope.records.push(full);
   return new Trigger(full);
 }
@@ -94,7 +107,10 @@ export class ClockTriggerBuilder {
   private nearMinuteValue: number | undefined;
   private timeZoneValue: string | undefined;
 
-  constructor(private readonly scope: TriggerScope, private readonly handlerFunction: string) {}
+  constructor(
+    private readonly scope: TriggerScope,
+    private readonly handlerFunction: string,
+  ) {}
 
   everyMinutes(n: unknown): ClockTriggerBuilder {
     this.everyMinutesValue = Number(n);
@@ -153,12 +169,20 @@ export class ClockTriggerBuilder {
       throw new Error('The number of hours between triggers must be 1, 2, 4, 6, 8 or 12.');
     }
     if (hours === undefined && this.everyDaysValue === undefined && this.everyWeeksValue === undefined) {
-      throw new Error('A time-based trigger needs a recurrence: call everyHours, everyDays or everyWeeks before create().');
+      throw new Error(
+        'A time-based trigger needs a recurrence: call everyHours, everyDays or everyWeeks before create().',
+      );
     }
-    if (this.atHourValue !== undefined && hours !== undefined) throw new Error('atHour cannot be combined with everyHours.');
+    if (this.atHourValue !== undefined && hours !== undefined)
+      throw new Error('atHour cannot be combined with everyHours.');
     return addTrigger(this.scope, {
-      handlerFunction: this.handlerFunction, type: 'CLOCK', everyHours: hours, everyDays: this.everyDaysValue,
-      everyWeeks: this.everyWeeksValue, atHour: this.atHourValue, nearMinute: this.nearMinuteValue,
+      handlerFunction: this.handlerFunction,
+      type: 'CLOCK',
+      everyHours: hours,
+      everyDays: this.everyDaysValue,
+      everyWeeks: this.everyWeeksValue,
+      atHour: this.atHourValue,
+      nearMinute: this.nearMinuteValue,
       ...(this.timeZoneValue !== undefined ? { timeZone: this.timeZoneValue } : {}),
     });
   }
@@ -168,7 +192,10 @@ export class ClockTriggerBuilder {
 export class SpreadsheetTriggerBuilder {
   private type: TriggerType | undefined;
 
-  constructor(private readonly scope: TriggerScope, private readonly handlerFunction: string) {}
+  constructor(
+    private readonly scope: TriggerScope,
+    private readonly handlerFunction: string,
+  ) {}
 
   onOpen(): SpreadsheetTriggerBuilder {
     this.type = 'ON_OPEN';
@@ -198,7 +225,10 @@ export class SpreadsheetTriggerBuilder {
 
 /** Google's `TriggerBuilder`. */
 export class TriggerBuilder {
-  constructor(private readonly scope: TriggerScope, private readonly handlerFunction: string) {}
+  constructor(
+    private readonly scope: TriggerScope,
+    private readonly handlerFunction: string,
+  ) {}
 
   timeBased(): ClockTriggerBuilder {
     return new ClockTriggerBuilder(this.scope, this.handlerFunction);

@@ -84,7 +84,10 @@ function addressOf(url: URL): string {
 }
 
 export class UrlFetchApp {
-  constructor(private readonly ctx: ExecutionServiceContext, private readonly policy: FetchPolicy) {}
+  constructor(
+    private readonly ctx: ExecutionServiceContext,
+    private readonly policy: FetchPolicy,
+  ) {}
 
   fetch(url: unknown, params?: unknown): Promise<HTTPResponse> {
     return this.perform(String(url), (params ?? {}) as FetchParams);
@@ -92,7 +95,11 @@ export class UrlFetchApp {
 
   async fetchAll(requests: unknown): Promise<HTTPResponse[]> {
     if (!Array.isArray(requests)) throw new Error('Invalid argument: requests');
-    const prepared = requests.map((r) => (typeof r === 'string' ? { url: r, params: {} } : { url: String((r as FetchParams).url), params: r as FetchParams }));
+    const prepared = requests.map((r) =>
+      typeof r === 'string'
+        ? { url: r, params: {} }
+        : { url: String((r as FetchParams).url), params: r as FetchParams },
+    );
     return Promise.all(prepared.map((r) => this.perform(r.url, r.params)));
   }
 
@@ -100,10 +107,15 @@ export class UrlFetchApp {
     const p = (params ?? {}) as FetchParams;
     const request = this.prepare(String(url), p);
     return {
-      url: request.url.toString(), method: request.method.toLowerCase(), headers: request.headers,
-      payload: request.body?.toString('utf8') ?? '', contentType: request.headers['Content-Type'] ?? null,
-      followRedirects: p.followRedirects !== false, validateHttpsCertificates: p.validateHttpsCertificates !== false,
-      useIntranet: false, muteHttpExceptions: p.muteHttpExceptions === true,
+      url: request.url.toString(),
+      method: request.method.toLowerCase(),
+      headers: request.headers,
+      payload: request.body?.toString('utf8') ?? '',
+      contentType: request.headers['Content-Type'] ?? null,
+      followRedirects: p.followRedirects !== false,
+      validateHttpsCertificates: p.validateHttpsCertificates !== false,
+      useIntranet: false,
+      muteHttpExceptions: p.muteHttpExceptions === true,
     };
   }
 
@@ -136,7 +148,8 @@ export class UrlFetchApp {
     else if (payload instanceof Blob) {
       body = payload._buffer();
       contentType ??= payload.getContentType() ?? undefined;
-    } else if (payload !== null && typeof payload === 'object') body = Buffer.from(formEncode(payload as Record<string, unknown>), 'utf8');
+    } else if (payload !== null && typeof payload === 'object')
+      body = Buffer.from(formEncode(payload as Record<string, unknown>), 'utf8');
     if (body) headers['Content-Type'] = contentType ?? 'application/x-www-form-urlencoded';
     const method = params.method === undefined ? 'GET' : String(params.method).toUpperCase();
     return { method, url, headers, body, validateCertificates: params.validateHttpsCertificates !== false };
@@ -147,7 +160,12 @@ export class UrlFetchApp {
     this.ctx.counts.urlFetches += 1;
     for (let hop = 0; ; hop++) {
       const response = await sendRequest(request);
-      this.ctx.counts.requests.push({ method: request.method, url: request.url.toString(), status: response.status, bytes: response.body.length });
+      this.ctx.counts.requests.push({
+        method: request.method,
+        url: request.url.toString(),
+        status: response.status,
+        bytes: response.body.length,
+      });
       const location = new HTTPResponse(response).getAllHeaders();
       const target = Object.entries(location).find(([k]) => k.toLowerCase() === 'location')?.[1][0];
       const redirect = response.status >= 300 && response.status < 400 && target !== undefined;

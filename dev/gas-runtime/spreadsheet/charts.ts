@@ -16,8 +16,20 @@ import { Range } from './range';
 import { refuseWrite, type SpreadsheetScope } from './scope';
 import type { SheetModel } from './sheet-model';
 
-export type ChartTypeName = 'AREA' | 'BAR' | 'COLUMN' | 'COMBO' | 'LINE' | 'PIE' | 'SCATTER' | 'TABLE' | 'HISTOGRAM' | 'STEPPED_AREA';
-const CHART_TYPES: readonly ChartTypeName[] = ['AREA', 'BAR', 'COLUMN', 'COMBO', 'LINE', 'PIE', 'SCATTER', 'TABLE', 'HISTOGRAM', 'STEPPED_AREA'];
+export type ChartTypeName =
+  'AREA' | 'BAR' | 'COLUMN' | 'COMBO' | 'LINE' | 'PIE' | 'SCATTER' | 'TABLE' | 'HISTOGRAM' | 'STEPPED_AREA';
+const CHART_TYPES: readonly ChartTypeName[] = [
+  'AREA',
+  'BAR',
+  'COLUMN',
+  'COMBO',
+  'LINE',
+  'PIE',
+  'SCATTER',
+  'TABLE',
+  'HISTOGRAM',
+  'STEPPED_AREA',
+];
 
 export interface ChartRangeRef extends GridRect {
   sheetId: number;
@@ -62,7 +74,9 @@ function draftSpec(): ChartSpec {
 }
 
 function badArgs(method: string, value: unknown): Error {
-  return new Error(`The parameters (${value === null ? 'null' : typeof value}) don't match the method signature for SpreadsheetApp.${method}.`);
+  return new Error(
+    `The parameters (${value === null ? 'null' : typeof value}) don't match the method signature for SpreadsheetApp.${method}.`,
+  );
 }
 
 function rangeRef(range: unknown, method: string): ChartRangeRef {
@@ -78,7 +92,13 @@ export function chartRangeA1(ref: ChartRangeRef, sheets: readonly SheetModel[]):
 }
 
 /** Ranges of every chart on any sheet widen when rows/columns are inserted inside them (never after their end). */
-export function shiftChartRanges(sheets: readonly SheetModel[], sheetId: number, type: 'ROW' | 'COLUMN', after: number, count: number): void {
+export function shiftChartRanges(
+  sheets: readonly SheetModel[],
+  sheetId: number,
+  type: 'ROW' | 'COLUMN',
+  after: number,
+  count: number,
+): void {
   for (const sheet of sheets) {
     for (const chart of sheet.charts) {
       for (const r of chart.ranges) {
@@ -142,7 +162,9 @@ export class EmbeddedChart {
   getRanges(): Range[] {
     return this.spec.ranges.flatMap((r) => {
       const sheet = this.scope.workbook.sheets.find((s) => s.sheetId === r.sheetId);
-      return sheet ? [new Range(this.scope, sheet, { row: r.row, column: r.column, numRows: r.numRows, numColumns: r.numColumns })] : [];
+      return sheet
+        ? [new Range(this.scope, sheet, { row: r.row, column: r.column, numRows: r.numRows, numColumns: r.numColumns })]
+        : [];
     });
   }
 
@@ -231,7 +253,14 @@ export class EmbeddedChartBuilder {
   removeRange(range: unknown): EmbeddedChartBuilder {
     const ref = rangeRef(range, 'EmbeddedChartBuilder.removeRange');
     this.spec.ranges = this.spec.ranges.filter(
-      (r) => !(r.sheetId === ref.sheetId && r.row === ref.row && r.column === ref.column && r.numRows === ref.numRows && r.numColumns === ref.numColumns),
+      (r) =>
+        !(
+          r.sheetId === ref.sheetId &&
+          r.row === ref.row &&
+          r.column === ref.column &&
+          r.numRows === ref.numRows &&
+          r.numColumns === ref.numColumns
+        ),
     );
     return this;
   }
@@ -282,14 +311,18 @@ export class EmbeddedChartBuilder {
   setPosition(anchorRowPos: number, anchorColPos: number, offsetX: number, offsetY: number): EmbeddedChartBuilder {
     const ints = [anchorRowPos, anchorColPos, offsetX, offsetY];
     if (!ints.every((n) => typeof n === 'number' && Number.isInteger(n)) || anchorRowPos < 1 || anchorColPos < 1) {
-      throw badArgs('EmbeddedChartBuilder.setPosition', ints.find((n) => typeof n !== 'number'));
+      throw badArgs(
+        'EmbeddedChartBuilder.setPosition',
+        ints.find((n) => typeof n !== 'number'),
+      );
     }
     this.spec.position = { anchorRow: anchorRowPos, anchorColumn: anchorColPos, offsetX, offsetY };
     return this;
   }
 
   setNumHeaders(headers: number): EmbeddedChartBuilder {
-    if (typeof headers !== 'number' || !Number.isInteger(headers)) throw badArgs('EmbeddedChartBuilder.setNumHeaders', headers);
+    if (typeof headers !== 'number' || !Number.isInteger(headers))
+      throw badArgs('EmbeddedChartBuilder.setNumHeaders', headers);
     this.spec.numHeaders = headers;
     return this;
   }

@@ -24,19 +24,48 @@ export interface ConditionalFormatRecord {
 }
 
 const CONDITION_TYPES = new Set([
-  'NUMBER_GREATER', 'NUMBER_GREATER_THAN_EQ', 'NUMBER_LESS', 'NUMBER_LESS_THAN_EQ', 'NUMBER_EQ', 'NUMBER_NOT_EQ',
-  'NUMBER_BETWEEN', 'NUMBER_NOT_BETWEEN', 'TEXT_CONTAINS', 'TEXT_NOT_CONTAINS', 'TEXT_STARTS_WITH', 'TEXT_ENDS_WITH',
-  'TEXT_EQ', 'TEXT_IS_EMAIL', 'TEXT_IS_URL', 'DATE_EQ', 'DATE_BEFORE', 'DATE_AFTER', 'BLANK', 'NOT_BLANK', 'CUSTOM_FORMULA',
+  'NUMBER_GREATER',
+  'NUMBER_GREATER_THAN_EQ',
+  'NUMBER_LESS',
+  'NUMBER_LESS_THAN_EQ',
+  'NUMBER_EQ',
+  'NUMBER_NOT_EQ',
+  'NUMBER_BETWEEN',
+  'NUMBER_NOT_BETWEEN',
+  'TEXT_CONTAINS',
+  'TEXT_NOT_CONTAINS',
+  'TEXT_STARTS_WITH',
+  'TEXT_ENDS_WITH',
+  'TEXT_EQ',
+  'TEXT_IS_EMAIL',
+  'TEXT_IS_URL',
+  'DATE_EQ',
+  'DATE_BEFORE',
+  'DATE_AFTER',
+  'BLANK',
+  'NOT_BLANK',
+  'CUSTOM_FORMULA',
 ]);
 const FORMAT_FIELDS = new Set(['backgroundColor', 'backgroundColorStyle', 'textFormat']);
-const TEXT_FORMAT_FIELDS = new Set(['bold', 'italic', 'strikethrough', 'underline', 'foregroundColor', 'foregroundColorStyle']);
+const TEXT_FORMAT_FIELDS = new Set([
+  'bold',
+  'italic',
+  'strikethrough',
+  'underline',
+  'foregroundColor',
+  'foregroundColorStyle',
+]);
 
 function invalid(i: number, why: string): Error {
   return new Error(`Invalid requests[${i}].addConditionalFormatRule: ${why}`);
 }
 
 /** The rule of an addConditionalFormatRule request, checked; `sheetIds` are the grids that exist. */
-export function parseConditionalFormat(body: Record<string, unknown>, i: number, sheetExists: (id: number) => boolean): { rule: ConditionalFormatRecord; index: number } {
+export function parseConditionalFormat(
+  body: Record<string, unknown>,
+  i: number,
+  sheetExists: (id: number) => boolean,
+): { rule: ConditionalFormatRecord; index: number } {
   const rule = (body.rule ?? null) as Record<string, unknown> | null;
   if (!rule || typeof rule !== 'object') throw invalid(i, 'rule is required.');
   const ranges = rule.ranges;
@@ -51,24 +80,45 @@ export function parseConditionalFormat(body: Record<string, unknown>, i: number,
     for (const key of ['startRowIndex', 'endRowIndex', 'startColumnIndex', 'endColumnIndex'] as const) {
       if (range[key] === undefined) continue;
       const n = range[key];
-      if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw invalid(i, `rule.ranges[${k}].${key} must be a non-negative integer.`);
+      if (typeof n !== 'number' || !Number.isInteger(n) || n < 0)
+        throw invalid(i, `rule.ranges[${k}].${key} must be a non-negative integer.`);
       out[key] = n;
     }
     return out;
   });
   if (grids.size > 1) throw invalid(i, 'All the ranges of a conditional format rule must be on the same grid.');
   if (rule.gradientRule !== undefined) throw invalid(i, 'gradient rules are not modelled by the local runtime.');
-  const boolean = (rule.booleanRule ?? null) as { condition?: { type?: unknown; values?: unknown }; format?: unknown } | null;
+  const boolean = (rule.booleanRule ?? null) as {
+    condition?: { type?: unknown; values?: unknown };
+    format?: unknown;
+  } | null;
   if (!boolean) throw invalid(i, 'rule.booleanRule is required.');
   const type = String(boolean.condition?.type ?? '');
   if (!CONDITION_TYPES.has(type)) throw invalid(i, `Unknown condition type "${type}".`);
-  const values = Array.isArray(boolean.condition?.values) ? (boolean.condition!.values as Array<{ userEnteredValue?: unknown }>).map((v) => String(v?.userEnteredValue ?? '')) : [];
-  if (type === 'CUSTOM_FORMULA' && (values.length !== 1 || !values[0].startsWith('='))) throw invalid(i, 'CUSTOM_FORMULA takes exactly one value, a formula starting with "=".');
+  const values = Array.isArray(boolean.condition?.values)
+    ? (boolean.condition!.values as Array<{ userEnteredValue?: unknown }>).map((v) => String(v?.userEnteredValue ?? ''))
+    : [];
+  if (type === 'CUSTOM_FORMULA' && (values.length !== 1 || !values[0].startsWith('=')))
+    throw invalid(i, 'CUSTOM_FORMULA takes exactly one value, a formula starting with "=".');
   const format = (boolean.format ?? {}) as Record<string, unknown>;
-  for (const key of Object.keys(format)) if (!FORMAT_FIELDS.has(key)) throw invalid(i, `Conditional formatting cannot set ${key}: only bold, italic, strikethrough, foreground color and background color.`);
+  for (const key of Object.keys(format))
+    if (!FORMAT_FIELDS.has(key))
+      throw invalid(
+        i,
+        `Conditional formatting cannot set ${key}: only bold, italic, strikethrough, foreground color and background color.`,
+      );
   const text = (format.textFormat ?? {}) as Record<string, unknown>;
-  for (const key of Object.keys(text)) if (!TEXT_FORMAT_FIELDS.has(key)) throw invalid(i, `Conditional formatting cannot set textFormat.${key}.`);
+  for (const key of Object.keys(text))
+    if (!TEXT_FORMAT_FIELDS.has(key)) throw invalid(i, `Conditional formatting cannot set textFormat.${key}.`);
   const index = body.index === undefined ? Number.POSITIVE_INFINITY : Number(body.index);
-  if (index !== Number.POSITIVE_INFINITY && (!Number.isInteger(index) || index < 0)) throw invalid(i, 'index must be a non-negative integer.');
-  return { rule: { ranges: parsed, condition: { type, values }, format: JSON.parse(JSON.stringify(format)) as Record<string, unknown> }, index };
+  if (index !== Number.POSITIVE_INFINITY && (!Number.isInteger(index) || index < 0))
+    throw invalid(i, 'index must be a non-negative integer.');
+  return {
+    rule: {
+      ranges: parsed,
+      condition: { type, values },
+      format: JSON.parse(JSON.stringify(format)) as Record<string, unknown>,
+    },
+    index,
+  };
 }

@@ -10,13 +10,19 @@ import type { DeveloperMetadataRecord, MetadataVisibility, Workbook } from './wo
 export function metadataInRange(workbook: Workbook, sheetId: number, rect: GridRect): DeveloperMetadataRecord[] {
   return workbook.developerMetadata.filter((m) => {
     const loc = m.location;
-    if (loc.type === 'ROW') return loc.sheetId === sheetId && loc.start <= rect.row + rect.numRows - 1 && loc.end >= rect.row;
-    if (loc.type === 'COLUMN') return loc.sheetId === sheetId && loc.start <= rect.column + rect.numColumns - 1 && loc.end >= rect.column;
+    if (loc.type === 'ROW')
+      return loc.sheetId === sheetId && loc.start <= rect.row + rect.numRows - 1 && loc.end >= rect.row;
+    if (loc.type === 'COLUMN')
+      return loc.sheetId === sheetId && loc.start <= rect.column + rect.numColumns - 1 && loc.end >= rect.column;
     return false;
   });
 }
 
-export function metadataOnSheet(workbook: Workbook, sheetId: number, includeRanges: boolean): DeveloperMetadataRecord[] {
+export function metadataOnSheet(
+  workbook: Workbook,
+  sheetId: number,
+  includeRanges: boolean,
+): DeveloperMetadataRecord[] {
   return workbook.developerMetadata.filter((m) => {
     if (m.location.type === 'SPREADSHEET') return false;
     if (m.location.sheetId !== sheetId) return false;
@@ -51,9 +57,10 @@ export class DeveloperMetadataLocation {
     const model = this.scope.workbook.sheetById(loc.sheetId);
     if (!model) return null;
     const count = loc.end - loc.start + 1;
-    const rect = type === 'ROW'
-      ? { row: loc.start, column: 1, numRows: count, numColumns: model.maxColumns }
-      : { row: 1, column: loc.start, numRows: model.maxRows, numColumns: count };
+    const rect =
+      type === 'ROW'
+        ? { row: loc.start, column: 1, numRows: count, numColumns: model.maxColumns }
+        : { row: 1, column: loc.start, numRows: model.maxRows, numColumns: count };
     return new Range(this.scope, model, rect);
   }
 

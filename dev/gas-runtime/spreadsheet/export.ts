@@ -38,7 +38,10 @@ function columnName(n: number): string {
 }
 
 /** A GridRange (0-based, half-open, open ends to the sheet's end) in A1 notation without the sheet. */
-function gridRangeA1(r: { startRowIndex?: number; endRowIndex?: number; startColumnIndex?: number; endColumnIndex?: number }, sheet: SheetModel): string {
+function gridRangeA1(
+  r: { startRowIndex?: number; endRowIndex?: number; startColumnIndex?: number; endColumnIndex?: number },
+  sheet: SheetModel,
+): string {
   const c1 = columnName((r.startColumnIndex ?? 0) + 1);
   const c2 = columnName(r.endColumnIndex ?? sheet.maxColumns);
   const r1 = (r.startRowIndex ?? 0) + 1;
@@ -90,9 +93,11 @@ export function exportWorkbookJson(workbook: Workbook, stats: Record<string, unk
   for (const sheet of workbook.sheets) {
     out.sheets[sheet.name] = sheetValues(sheet, workbook.timeZone);
     const formulas: Array<[number, number, string]> = [];
-    sheet.rows.forEach((row, i) => row?.f?.forEach((f, c) => {
-      if (f !== undefined) formulas.push([i + 1, c + 1, f]);
-    }));
+    sheet.rows.forEach((row, i) =>
+      row?.f?.forEach((f, c) => {
+        if (f !== undefined) formulas.push([i + 1, c + 1, f]);
+      }),
+    );
     if (formulas.length > 0) out.formulas[sheet.name] = formulas;
     if (sheet.charts.length > 0) {
       out.charts ??= {};
@@ -136,7 +141,10 @@ export async function exportWorkbookXlsx(workbook: Workbook, path: string): Prom
   for (const sheet of workbook.sheets) {
     const ws = book.addWorksheet(sheet.name, {
       state: sheet.hidden ? 'hidden' : 'visible',
-      views: sheet.frozenRows || sheet.frozenColumns ? [{ state: 'frozen', xSplit: sheet.frozenColumns, ySplit: sheet.frozenRows }] : [],
+      views:
+        sheet.frozenRows || sheet.frozenColumns
+          ? [{ state: 'frozen', xSplit: sheet.frozenColumns, ySplit: sheet.frozenRows }]
+          : [],
     });
     // Every column of the grid gets its width, as Google's own .xlsx download does: Excel's
     // default (8.43 characters) is narrower than Sheets' 100 px and shows dates as #####.
@@ -150,7 +158,14 @@ export async function exportWorkbookXlsx(workbook: Workbook, path: string): Prom
         const format = row.nf?.[c];
         const note = row.note?.[c];
         const style = row.style?.[c];
-        if (value === undefined && formula === undefined && format === undefined && note === undefined && style === undefined) continue;
+        if (
+          value === undefined &&
+          formula === undefined &&
+          format === undefined &&
+          note === undefined &&
+          style === undefined
+        )
+          continue;
         const cell = ws.getCell(i + 1, c + 1);
         if (formula !== undefined) cell.value = { formula: formula.replace(/^=/, '') };
         else if (typeof value === 'number' && isDateFormat(format)) cell.value = serialAsExcelDate(value);

@@ -14,7 +14,8 @@ import { apiRange } from './sheets-api-common';
 import type { SheetModel } from './sheet-model';
 import type { Workbook } from './workbook';
 
-type ExtendedValue = { formulaValue: string } | { stringValue: string } | { numberValue: number } | { boolValue: boolean };
+type ExtendedValue =
+  { formulaValue: string } | { stringValue: string } | { numberValue: number } | { boolValue: boolean };
 type CellData = { userEnteredValue?: ExtendedValue };
 
 export interface GridData {
@@ -57,10 +58,14 @@ function gridOf(sheet: SheetModel, rect: GridRect): GridData {
  * sheet whole. With ranges, "only the portions of the spreadsheet that intersect the requested
  * ranges" are returned: sheets no range names are left out.
  */
-export function gridDataBySheet(workbook: Workbook, ranges: readonly unknown[] | undefined): Map<SheetModel, GridData[]> {
+export function gridDataBySheet(
+  workbook: Workbook,
+  ranges: readonly unknown[] | undefined,
+): Map<SheetModel, GridData[]> {
   const out = new Map<SheetModel, GridData[]>();
   if (ranges === undefined || ranges.length === 0) {
-    for (const sheet of workbook.sheets) out.set(sheet, [gridOf(sheet, { row: 1, column: 1, numRows: sheet.maxRows, numColumns: sheet.maxColumns })]);
+    for (const sheet of workbook.sheets)
+      out.set(sheet, [gridOf(sheet, { row: 1, column: 1, numRows: sheet.maxRows, numColumns: sheet.maxColumns })]);
     return out;
   }
   for (const text of ranges) {

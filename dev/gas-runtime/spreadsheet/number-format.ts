@@ -9,7 +9,10 @@ export const DEFAULT_DATE_FORMAT = 'M/d/yyyy';
 
 /** The pattern with quoted text, escapes and [..] blocks removed: what is left says the kind. */
 function skeleton(format: string): string {
-  return format.replace(/"[^"]*"/g, '').replace(/\\./g, '').replace(/\[[^\]]*\]/g, '');
+  return format
+    .replace(/"[^"]*"/g, '')
+    .replace(/\\./g, '')
+    .replace(/\[[^\]]*\]/g, '');
 }
 
 export function isDateFormat(format: string | undefined): boolean {
@@ -21,7 +24,20 @@ function isTextFormat(format: string | undefined): boolean {
   return format !== undefined && skeleton(format).trim() === '@';
 }
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 type DateToken = { kind: 'literal'; text: string } | { kind: 'field'; text: string };
@@ -78,8 +94,8 @@ function formatDateSerial(serial: number, format: string): string {
     }
     const f = token.text;
     const at = fields.indexOf(token);
-    const minuteContext = f.length <= 2 && f[0] === 'm' &&
-      (fields[at - 1]?.text[0] === 'h' || fields[at + 1]?.text[0] === 's');
+    const minuteContext =
+      f.length <= 2 && f[0] === 'm' && (fields[at - 1]?.text[0] === 'h' || fields[at + 1]?.text[0] === 's');
     if (f[0] === 'y') out += f.length <= 2 ? pad(w.year % 100, 2) : String(w.year);
     else if (f[0] === 'm' && minuteContext) out += f.length === 1 ? String(w.minute) : pad(w.minute, 2);
     else if (f[0] === 'm') {
@@ -145,7 +161,12 @@ function formatNumberSection(value: number, section: string): string {
 function formatGeneralNumber(value: number): string {
   if (!Number.isFinite(value)) return String(value);
   const abs = Math.abs(value);
-  if (abs !== 0 && (abs >= 1e15 || abs < 1e-9)) return value.toExponential(2).toUpperCase().replace(/E\+?(-?)(\d)$/, 'E+$10$2').replace('E+-', 'E-');
+  if (abs !== 0 && (abs >= 1e15 || abs < 1e-9))
+    return value
+      .toExponential(2)
+      .toUpperCase()
+      .replace(/E\+?(-?)(\d)$/, 'E+$10$2')
+      .replace('E+-', 'E-');
   return String(Number(value.toPrecision(15)));
 }
 

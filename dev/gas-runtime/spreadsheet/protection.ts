@@ -24,7 +24,7 @@ export function newProtectionState(): ProtectionState {
 function emailOf(user: unknown): string {
   if (typeof user === 'string') return user;
   if (user && typeof (user as { getEmail?: unknown }).getEmail === 'function') return String((user as User).getEmail());
-  throw new Error('The parameters (Object) don\'t match the method signature for SpreadsheetApp.Protection.addEditor.');
+  throw new Error("The parameters (Object) don't match the method signature for SpreadsheetApp.Protection.addEditor.");
 }
 
 export class Protection {

@@ -56,14 +56,20 @@ export class Range {
   /** Validates the whole 2-D input before any cell changes (bad input loses nothing). */
   private _checkGrid<T>(data: unknown, method: string): T[][] {
     if (!Array.isArray(data) || !data.every((row) => Array.isArray(row))) {
-      throw new Error(`The parameters (${describeType(data)}) don't match the method signature for SpreadsheetApp.Range.${method}.`);
+      throw new Error(
+        `The parameters (${describeType(data)}) don't match the method signature for SpreadsheetApp.Range.${method}.`,
+      );
     }
     if (data.length !== this.rect.numRows) {
-      throw new Error(`The number of rows in the data does not match the number of rows in the range. The data has ${data.length} but the range has ${this.rect.numRows}.`);
+      throw new Error(
+        `The number of rows in the data does not match the number of rows in the range. The data has ${data.length} but the range has ${this.rect.numRows}.`,
+      );
     }
     for (const row of data as unknown[][]) {
       if (row.length !== this.rect.numColumns) {
-        throw new Error(`The number of columns in the data does not match the number of columns in the range. The data has ${row.length} but the range has ${this.rect.numColumns}.`);
+        throw new Error(
+          `The number of columns in the data does not match the number of columns in the range. The data has ${row.length} but the range has ${this.rect.numColumns}.`,
+        );
       }
     }
     return data as T[][];
@@ -85,7 +91,8 @@ export class Range {
 
   private _forEachCell(apply: (row: number, column: number) => void): void {
     this._live();
-    for (let r = 0; r < this.rect.numRows; r++) for (let c = 0; c < this.rect.numColumns; c++) apply(this.rect.row + r, this.rect.column + c);
+    for (let r = 0; r < this.rect.numRows; r++)
+      for (let c = 0; c < this.rect.numColumns; c++) apply(this.rect.row + r, this.rect.column + c);
   }
 
   private _style(method: string, patch: CellStyle): Range {
@@ -255,7 +262,12 @@ export class Range {
     if (row < 1 || column < 1 || row > this.rect.numRows || column > this.rect.numColumns) {
       throw new Error('Cell reference out of range');
     }
-    return new Range(this.scope, this.model, { row: this.rect.row + row - 1, column: this.rect.column + column - 1, numRows: 1, numColumns: 1 });
+    return new Range(this.scope, this.model, {
+      row: this.rect.row + row - 1,
+      column: this.rect.column + column - 1,
+      numRows: 1,
+      numColumns: 1,
+    });
   }
 
   offset(rowOffset: number, columnOffset: number, numRows?: number, numColumns?: number): Range {
@@ -284,7 +296,9 @@ export class Range {
   }
 
   getDeveloperMetadata(): DeveloperMetadata[] {
-    return metadataInRange(this.scope.workbook, this._live().sheetId, this.rect).map((r) => new DeveloperMetadata(this.scope, r));
+    return metadataInRange(this.scope.workbook, this._live().sheetId, this.rect).map(
+      (r) => new DeveloperMetadata(this.scope, r),
+    );
   }
 
   createDeveloperMetadataFinder(): DeveloperMetadataFinder {

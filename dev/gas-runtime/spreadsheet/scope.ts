@@ -44,5 +44,11 @@ export function describeType(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return Array.isArray(value[0]) ? 'number[][]' : 'number[]';
   if (isDateObject(value)) return 'Date';
-  return typeof value === 'object' ? 'Object' : typeof value === 'number' ? 'number' : typeof value === 'boolean' ? 'Boolean' : 'String';
+  return typeof value === 'object'
+    ? 'Object'
+    : typeof value === 'number'
+      ? 'number'
+      : typeof value === 'boolean'
+        ? 'Boolean'
+        : 'String';
 }

@@ -12,7 +12,11 @@ export interface SpreadsheetSession {
 
 let sessions = 0;
 
-export function openSession(workbook: Workbook, authMode: AuthMode = 'FULL', ui: UiLog = new UiLog()): SpreadsheetSession {
+export function openSession(
+  workbook: Workbook,
+  authMode: AuthMode = 'FULL',
+  ui: UiLog = new UiLog(),
+): SpreadsheetSession {
   const ctx = { authMode, timeZone: workbook.timeZone, executionId: `session-${++sessions}`, counts: emptyCounts() };
   return { SpreadsheetApp: createSpreadsheetApp(workbook, ctx, ui), Sheets: createSheetsService(workbook, ctx), ui };
 }

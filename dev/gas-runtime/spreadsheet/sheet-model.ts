@@ -82,7 +82,12 @@ export class SheetModel implements SheetProperties {
     return cells ? (cells[column - 1] as NonNullable<RowData[K]>[number] | undefined) : undefined;
   }
 
-  private put<K extends RowField>(row: number, column: number, field: K, item: NonNullable<RowData[K]>[number] | undefined): void {
+  private put<K extends RowField>(
+    row: number,
+    column: number,
+    field: K,
+    item: NonNullable<RowData[K]>[number] | undefined,
+  ): void {
     let data = this.rows[row - 1];
     if (!data) {
       if (item === undefined) return;
@@ -188,14 +193,19 @@ export class SheetModel implements SheetProperties {
   insertRows(afterRow: number, count: number): void {
     // Array literals, not splice(...spread): a spread of 100k+ arguments overflows the stack.
     if (this.rows.length > afterRow) {
-      this.rows = [...this.rows.slice(0, afterRow), ...new Array<RowData | undefined>(count), ...this.rows.slice(afterRow)];
+      this.rows = [
+        ...this.rows.slice(0, afterRow),
+        ...new Array<RowData | undefined>(count),
+        ...this.rows.slice(afterRow),
+      ];
     }
     this.maxRows += count;
   }
 
   /** Removes rows `first`…`first + count - 1` (1-based); the rows below move up and the grid shrinks. */
   deleteRows(first: number, count: number): void {
-    if (this.rows.length >= first) this.rows = [...this.rows.slice(0, first - 1), ...this.rows.slice(first - 1 + count)];
+    if (this.rows.length >= first)
+      this.rows = [...this.rows.slice(0, first - 1), ...this.rows.slice(first - 1 + count)];
     this.maxRows -= count;
   }
 
@@ -210,12 +220,17 @@ export class SheetModel implements SheetProperties {
       for (const field of ['v', 'f', 'nf', 'note', 'style'] as const) {
         const cells = row[field] as unknown[] | undefined;
         if (cells && cells.length > afterColumn) {
-          (row as unknown as Record<string, unknown[]>)[field] = [...cells.slice(0, afterColumn), ...new Array<undefined>(count), ...cells.slice(afterColumn)];
+          (row as unknown as Record<string, unknown[]>)[field] = [
+            ...cells.slice(0, afterColumn),
+            ...new Array<undefined>(count),
+            ...cells.slice(afterColumn),
+          ];
         }
       }
     }
     const widths: Record<string, number> = {};
-    for (const [key, px] of Object.entries(this.columnWidths)) widths[String(Number(key) > afterColumn ? Number(key) + count : Number(key))] = px;
+    for (const [key, px] of Object.entries(this.columnWidths))
+      widths[String(Number(key) > afterColumn ? Number(key) + count : Number(key))] = px;
     this.columnWidths = widths;
     this.maxColumns += count;
   }
@@ -233,7 +248,8 @@ export class SheetModel implements SheetProperties {
     for (let c = firstColumn; c < firstColumn + count; c++) {
       let widest = 0;
       this.rows.forEach((row, i) => {
-        if (row?.v[c - 1] !== undefined) widest = Math.max(widest, displayValue(row.v[c - 1], this.format(i + 1, c)).length);
+        if (row?.v[c - 1] !== undefined)
+          widest = Math.max(widest, displayValue(row.v[c - 1], this.format(i + 1, c)).length);
       });
       if (widest > 0) this.columnWidths[String(c)] = widest * CHAR_PX + FIT_PADDING_PX;
     }

@@ -101,7 +101,12 @@ export class Sheet {
 
   getDataRange(): Range {
     const m = this._live();
-    return new Range(this.scope, m, { row: 1, column: 1, numRows: Math.max(1, m.lastRow()), numColumns: Math.max(1, m.lastColumn()) });
+    return new Range(this.scope, m, {
+      row: 1,
+      column: 1,
+      numRows: Math.max(1, m.lastRow()),
+      numColumns: Math.max(1, m.lastColumn()),
+    });
   }
 
   getLastRow(): number {
@@ -150,9 +155,20 @@ export class Sheet {
     if (m.maxRows - count <= m.frozenRows) throw new Error('Sorry, it is not possible to delete all non-frozen rows.');
     const overlaps = (top: number, bottom: number): boolean => top <= last && bottom >= first;
     const touched =
-      m.conditionalFormats.some((rule) => rule.ranges.some((r) => r.sheetId === m.sheetId && overlaps((r.startRowIndex ?? 0) + 1, r.endRowIndex ?? m.maxRows))) ||
-      this.scope.workbook.sheets.some((sheet) => sheet.charts.some((chart) => chart.ranges.some((r) => r.sheetId === m.sheetId && overlaps(r.row, r.row + r.numRows - 1))));
-    if (touched) throw new Error('Sheet.deleteRows under a chart or conditional format rule is not modelled by the local runtime.');
+      m.conditionalFormats.some((rule) =>
+        rule.ranges.some(
+          (r) => r.sheetId === m.sheetId && overlaps((r.startRowIndex ?? 0) + 1, r.endRowIndex ?? m.maxRows),
+        ),
+      ) ||
+      this.scope.workbook.sheets.some((sheet) =>
+        sheet.charts.some((chart) =>
+          chart.ranges.some((r) => r.sheetId === m.sheetId && overlaps(r.row, r.row + r.numRows - 1)),
+        ),
+      );
+    if (touched)
+      throw new Error(
+        'Sheet.deleteRows under a chart or conditional format rule is not modelled by the local runtime.',
+      );
     m.deleteRows(first, count);
     this.scope.workbook.dropRowMetadata(m.sheetId, first, last);
     return this;
@@ -275,7 +291,8 @@ export class Sheet {
   private _columns(startColumn: number, numColumns: number, method: string): [number, number] {
     const first = requireInteger(startColumn, `SpreadsheetApp.Sheet.${method}`);
     const count = requireInteger(numColumns, `SpreadsheetApp.Sheet.${method}`);
-    if (first < 1 || count < 1 || first + count - 1 > this._live().maxColumns) throw new Error('Those columns are out of bounds.');
+    if (first < 1 || count < 1 || first + count - 1 > this._live().maxColumns)
+      throw new Error('Those columns are out of bounds.');
     return [first, count];
   }
 
@@ -287,7 +304,9 @@ export class Sheet {
   }
 
   getDeveloperMetadata(): DeveloperMetadata[] {
-    return metadataOnSheet(this.scope.workbook, this._live().sheetId, false).map((r) => new DeveloperMetadata(this.scope, r));
+    return metadataOnSheet(this.scope.workbook, this._live().sheetId, false).map(
+      (r) => new DeveloperMetadata(this.scope, r),
+    );
   }
 
   createDeveloperMetadataFinder(): DeveloperMetadataFinder {
@@ -304,7 +323,12 @@ export function rangeFromA1(scope: SpreadsheetScope, a1: string, defaultSheet: S
   const model = ref.sheetName !== undefined ? scope.workbook.sheetByName(ref.sheetName) : defaultSheet;
   if (!model || (onlySheetName && ref.sheetName === undefined)) throw new Error('Range not found');
   const rect = resolveReference(ref, model.maxRows, model.maxColumns);
-  if (rect.numRows < 1 || rect.numColumns < 1 || rect.row + rect.numRows - 1 > model.maxRows || rect.column + rect.numColumns - 1 > model.maxColumns) {
+  if (
+    rect.numRows < 1 ||
+    rect.numColumns < 1 ||
+    rect.row + rect.numRows - 1 > model.maxRows ||
+    rect.column + rect.numColumns - 1 > model.maxColumns
+  ) {
     throw new Error('Range not found');
   }
   return new Range(scope, model, rect);

@@ -23,8 +23,10 @@ export interface ApiScope {
 
 /** Advanced services need full authorization: refused in NONE, LIMITED and custom functions. */
 export function checkAccess(scope: ApiScope, method: string, spreadsheetId: unknown): void {
-  if (scope.ctx.authMode !== 'FULL') throw permissionDenied(`Sheets.${method.replace(/^spreadsheets/, 'Spreadsheets').replace('.values.', '.Values.')}`);
-  if (spreadsheetId !== scope.workbook.id) throw new GoogleJsonResponseException(method, 'Requested entity was not found.', 404);
+  if (scope.ctx.authMode !== 'FULL')
+    throw permissionDenied(`Sheets.${method.replace(/^spreadsheets/, 'Spreadsheets').replace('.values.', '.Values.')}`);
+  if (spreadsheetId !== scope.workbook.id)
+    throw new GoogleJsonResponseException(method, 'Requested entity was not found.', 404);
 }
 
 export interface ApiRange {
@@ -45,7 +47,13 @@ export function printRange(sheet: SheetModel, rect: GridRect): string {
 }
 
 /** Grows the grid so that the rectangle fits (the 10M-cell limit still applies). */
-export function ensureGrid(workbook: Workbook, method: string, sheet: SheetModel, lastRow: number, lastColumn: number): void {
+export function ensureGrid(
+  workbook: Workbook,
+  method: string,
+  sheet: SheetModel,
+  lastRow: number,
+  lastColumn: number,
+): void {
   const addRows = Math.max(0, lastRow - sheet.maxRows);
   const addColumns = Math.max(0, lastColumn - sheet.maxColumns);
   if (addRows === 0 && addColumns === 0) return;
@@ -60,8 +68,10 @@ export function ensureGrid(workbook: Workbook, method: string, sheet: SheetModel
 export function toRows(values: unknown[][], majorDimension: unknown): unknown[][] {
   if (majorDimension !== 'COLUMNS') return values;
   const rows: unknown[][] = [];
-  values.forEach((column, c) => column.forEach((v, r) => {
-    (rows[r] ??= [])[c] = v;
-  }));
+  values.forEach((column, c) =>
+    column.forEach((v, r) => {
+      (rows[r] ??= [])[c] = v;
+    }),
+  );
   return Array.from(rows, (row) => Array.from(row ?? [], (v) => v ?? null));
 }

@@ -29,7 +29,13 @@ function sheetProperties(workbook: Workbook, sheet: SheetModel): Record<string, 
   const grid: Record<string, number> = { rowCount: sheet.maxRows, columnCount: sheet.maxColumns };
   if (sheet.frozenRows) grid.frozenRowCount = sheet.frozenRows;
   if (sheet.frozenColumns) grid.frozenColumnCount = sheet.frozenColumns;
-  const props: Record<string, unknown> = { sheetId: sheet.sheetId, title: sheet.name, index: workbook.sheets.indexOf(sheet), sheetType: 'GRID', gridProperties: grid };
+  const props: Record<string, unknown> = {
+    sheetId: sheet.sheetId,
+    title: sheet.name,
+    index: workbook.sheets.indexOf(sheet),
+    sheetType: 'GRID',
+    gridProperties: grid,
+  };
   if (sheet.hidden) props.hidden = true;
   return props;
 }
@@ -45,7 +51,12 @@ function wantsGridData(mask: FieldTree | undefined, includeGridData: boolean | u
 /** Sets the fields named in the mask ("title,gridProperties.frozenRowCount", "*"). */
 function applyMask(sheet: SheetModel, props: SheetPropertiesInput, fields: string): void {
   const all = fields.trim() === '*';
-  const has = (path: string): boolean => all || fields.split(',').map((f) => f.trim()).some((f) => f === path || path.startsWith(`${f}.`));
+  const has = (path: string): boolean =>
+    all ||
+    fields
+      .split(',')
+      .map((f) => f.trim())
+      .some((f) => f === path || path.startsWith(`${f}.`));
   if (has('title') && props.title !== undefined) sheet.name = props.title;
   if (has('hidden')) sheet.hidden = props.hidden === true;
   const g = props.gridProperties ?? {};
@@ -68,7 +79,10 @@ export class SheetsSpreadsheets {
    * data comes with `includeGridData` (ignored when a field mask is set) or a mask naming
    * `sheets.data` (grid-data.ts); `ranges` keeps only the sheets they name.
    */
-  get(spreadsheetId: string, optionalArgs?: { fields?: string; ranges?: string | string[]; includeGridData?: boolean }): Record<string, unknown> {
+  get(
+    spreadsheetId: string,
+    optionalArgs?: { fields?: string; ranges?: string | string[]; includeGridData?: boolean },
+  ): Record<string, unknown> {
     checkAccess(this.scope, 'spreadsheets.get', spreadsheetId);
     const wb = this.scope.workbook;
     const fields = optionalArgs?.fields;
@@ -79,18 +93,30 @@ export class SheetsSpreadsheets {
       if (e instanceof FieldMaskError) throw new GoogleJsonResponseException('spreadsheets.get', e.message, 400);
       throw e;
     }
-    const ranges = optionalArgs?.ranges === undefined ? undefined : Array.isArray(optionalArgs.ranges) ? optionalArgs.ranges : [optionalArgs.ranges];
-    const grids = ranges !== undefined || wantsGridData(mask, optionalArgs?.includeGridData) ? gridDataBySheet(wb, ranges) : undefined;
+    const ranges =
+      optionalArgs?.ranges === undefined
+        ? undefined
+        : Array.isArray(optionalArgs.ranges)
+          ? optionalArgs.ranges
+          : [optionalArgs.ranges];
+    const grids =
+      ranges !== undefined || wantsGridData(mask, optionalArgs?.includeGridData)
+        ? gridDataBySheet(wb, ranges)
+        : undefined;
     const full: Record<string, unknown> = {
       spreadsheetId: wb.id,
       properties: { title: wb.name, locale: wb.locale, timeZone: wb.timeZone },
-      sheets: wb.sheets.filter((s) => ranges === undefined || grids?.has(s)).map((s) => {
-        const sheet: Record<string, unknown> = { properties: sheetProperties(wb, s) };
-        const tags = wb.developerMetadata.filter((m) => m.location.type === 'SHEET' && m.location.sheetId === s.sheetId);
-        if (tags.length > 0) sheet.developerMetadata = tags.map(metadataResource);
-        if (grids && wantsGridData(mask, optionalArgs?.includeGridData)) sheet.data = grids.get(s);
-        return sheet;
-      }),
+      sheets: wb.sheets
+        .filter((s) => ranges === undefined || grids?.has(s))
+        .map((s) => {
+          const sheet: Record<string, unknown> = { properties: sheetProperties(wb, s) };
+          const tags = wb.developerMetadata.filter(
+            (m) => m.location.type === 'SHEET' && m.location.sheetId === s.sheetId,
+          );
+          if (tags.length > 0) sheet.developerMetadata = tags.map(metadataResource);
+          if (grids && wantsGridData(mask, optionalArgs?.includeGridData)) sheet.data = grids.get(s);
+          return sheet;
+        }),
       spreadsheetUrl: wb.url,
     };
     const own = wb.developerMetadata.filter((m) => m.location.type === 'SPREADSHEET');
@@ -99,7 +125,10 @@ export class SheetsSpreadsheets {
   }
 
   /** Applies the requests in order; any failure restores the workbook (the API is atomic). */
-  batchUpdate(resource: { requests?: BatchRequest[] }, spreadsheetId: string): { spreadsheetId: string; replies: Array<Record<string, unknown>> } {
+  batchUpdate(
+    resource: { requests?: BatchRequest[] },
+    spreadsheetId: string,
+  ): { spreadsheetId: string; replies: Array<Record<string, unknown>> } {
     const method = 'spreadsheets.batchUpdate';
     checkAccess(this.scope, method, spreadsheetId);
     const requests = Array.isArray(resource?.requests) ? resource.requests : [];
@@ -115,7 +144,12 @@ export class SheetsSpreadsheets {
 
   private _sheet(sheetId: unknown, i: number, kind: string): SheetModel {
     const sheet = this.scope.workbook.sheetById(Number(sheetId));
-    if (!sheet) throw new GoogleJsonResponseException('spreadsheets.batchUpdate', `Invalid requests[${i}].${kind}: No grid with id: ${String(sheetId)}`, 400);
+    if (!sheet)
+      throw new GoogleJsonResponseException(
+        'spreadsheets.batchUpdate',
+        `Invalid requests[${i}].${kind}: No grid with id: ${String(sheetId)}`,
+        400,
+      );
     return sheet;
   }
 
@@ -128,7 +162,11 @@ export class SheetsSpreadsheets {
         const props = (b.properties ?? {}) as SheetPropertiesInput;
         const grid = props.gridProperties ?? {};
         const sheet = wb.insertSheet(props.title, props.index, { rows: grid.rowCount, columns: grid.columnCount });
-        applyMask(sheet, { ...props, title: undefined }, 'hidden,gridProperties.frozenRowCount,gridProperties.frozenColumnCount');
+        applyMask(
+          sheet,
+          { ...props, title: undefined },
+          'hidden,gridProperties.frozenRowCount,gridProperties.frozenColumnCount',
+        );
         return { addSheet: { properties: sheetProperties(wb, sheet) } };
       }
       case 'deleteSheet':
@@ -137,7 +175,10 @@ export class SheetsSpreadsheets {
       case 'updateSheetProperties': {
         const props = (b.properties ?? {}) as SheetPropertiesInput;
         const sheet = this._sheet(props.sheetId, i, kind);
-        if (typeof b.fields !== 'string') throw new Error(`Invalid requests[${i}].updateSheetProperties: You must specify which fields you want to update.`);
+        if (typeof b.fields !== 'string')
+          throw new Error(
+            `Invalid requests[${i}].updateSheetProperties: You must specify which fields you want to update.`,
+          );
         const rows = props.gridProperties?.rowCount ?? sheet.maxRows;
         const columns = props.gridProperties?.columnCount ?? sheet.maxColumns;
         wb.assertCanAddCells(rows * columns - sheet.maxRows * sheet.maxColumns);
@@ -148,14 +189,19 @@ export class SheetsSpreadsheets {
       case 'appendDimension': {
         const sheet = this._sheet(b.sheetId, i, kind);
         const length = Number(b.length);
-        if (!Number.isInteger(length) || length < 1) throw new Error(`Invalid requests[${i}].appendDimension: length must be at least 1`);
+        if (!Number.isInteger(length) || length < 1)
+          throw new Error(`Invalid requests[${i}].appendDimension: length must be at least 1`);
         if (b.dimension === 'ROWS') wb.growSheet(sheet, length, 0);
         else if (b.dimension === 'COLUMNS') wb.growSheet(sheet, 0, length);
         else throw new Error(`Invalid requests[${i}].appendDimension: dimension must be ROWS or COLUMNS`);
         return {};
       }
       case 'addConditionalFormatRule': {
-        const { rule, index } = parseConditionalFormat(b, i, (id) => wb.sheetById(id) !== undefined && wb.sheetById(id) !== null);
+        const { rule, index } = parseConditionalFormat(
+          b,
+          i,
+          (id) => wb.sheetById(id) !== undefined && wb.sheetById(id) !== null,
+        );
         const sheet = this._sheet(rule.ranges[0].sheetId, i, kind);
         sheet.conditionalFormats.splice(Math.min(index, sheet.conditionalFormats.length), 0, rule);
         return {};
@@ -167,7 +213,11 @@ export class SheetsSpreadsheets {
         repeatNumberFormat(this._sheet((b.range as GridRangeInput | undefined)?.sheetId, i, kind), b, i);
         return {};
       default:
-        throw new GoogleJsonResponseException('spreadsheets.batchUpdate', `Invalid JSON payload received. Unknown name "${kind}" at 'requests[${i}]': Cannot find field.`, 400);
+        throw new GoogleJsonResponseException(
+          'spreadsheets.batchUpdate',
+          `Invalid JSON payload received. Unknown name "${kind}" at 'requests[${i}]': Cannot find field.`,
+          400,
+        );
     }
   }
 }
@@ -188,7 +238,8 @@ function setColumnPixelSize(sheet: SheetModel, body: Record<string, unknown>, i:
   const where = `Invalid requests[${i}].updateDimensionProperties`;
   const range = (body.range ?? {}) as DimensionRangeInput;
   const props = (body.properties ?? {}) as { pixelSize?: unknown };
-  if (typeof body.fields !== 'string' || body.fields === '') throw new Error(`${where}: You must specify which fields you want to update.`);
+  if (typeof body.fields !== 'string' || body.fields === '')
+    throw new Error(`${where}: You must specify which fields you want to update.`);
   const fields = body.fields.split(',').map((f) => f.trim());
   if (fields.some((f) => f !== 'pixelSize' && f !== '*')) {
     throw new Error(`${where}: the local runtime models only pixelSize (fields "${body.fields}").`);
@@ -198,10 +249,13 @@ function setColumnPixelSize(sheet: SheetModel, body: Record<string, unknown>, i:
   }
   const start = range.startIndex ?? 0;
   const end = range.endIndex ?? sheet.maxColumns;
-  if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end <= start) throw new Error(`${where}: invalid range [${start}, ${end}).`);
-  if (end > sheet.maxColumns) throw new Error(`${where}: endIndex ${end} is past the sheet's ${sheet.maxColumns} columns.`);
+  if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end <= start)
+    throw new Error(`${where}: invalid range [${start}, ${end}).`);
+  if (end > sheet.maxColumns)
+    throw new Error(`${where}: endIndex ${end} is past the sheet's ${sheet.maxColumns} columns.`);
   const size = props.pixelSize;
-  if (typeof size !== 'number' || !Number.isInteger(size) || size < 0) throw new Error(`${where}: pixelSize must be a whole number of pixels.`);
+  if (typeof size !== 'number' || !Number.isInteger(size) || size < 0)
+    throw new Error(`${where}: pixelSize must be a whole number of pixels.`);
   for (let c = start; c < end; c++) sheet.columnWidths[String(c + 1)] = size;
 }
 
@@ -221,31 +275,52 @@ interface GridRangeInput {
  */
 function repeatNumberFormat(sheet: SheetModel, body: Record<string, unknown>, i: number): void {
   const where = `Invalid requests[${i}].repeatCell`;
-  if (typeof body.fields !== 'string' || body.fields === '') throw new Error(`${where}: You must specify which fields you want to update.`);
+  if (typeof body.fields !== 'string' || body.fields === '')
+    throw new Error(`${where}: You must specify which fields you want to update.`);
   if (body.fields.split(',').some((f) => f.trim() !== 'userEnteredFormat.numberFormat')) {
-    throw new Error(`${where}: the local runtime models only userEnteredFormat.numberFormat (fields "${body.fields}").`);
+    throw new Error(
+      `${where}: the local runtime models only userEnteredFormat.numberFormat (fields "${body.fields}").`,
+    );
   }
   const range = (body.range ?? {}) as GridRangeInput;
   const rows: [number, number] = [range.startRowIndex ?? 0, range.endRowIndex ?? sheet.maxRows];
   const columns: [number, number] = [range.startColumnIndex ?? 0, range.endColumnIndex ?? sheet.maxColumns];
   for (const [start, end] of [rows, columns]) {
-    if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end <= start) throw new Error(`${where}: invalid range [${start}, ${end}).`);
+    if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end <= start)
+      throw new Error(`${where}: invalid range [${start}, ${end}).`);
   }
   if (rows[1] > sheet.maxRows || columns[1] > sheet.maxColumns) {
-    throw new Error(`${where}: Range exceeds grid limits. Max rows: ${sheet.maxRows}, max columns: ${sheet.maxColumns}`);
+    throw new Error(
+      `${where}: Range exceeds grid limits. Max rows: ${sheet.maxRows}, max columns: ${sheet.maxColumns}`,
+    );
   }
-  const format = ((body.cell as { userEnteredFormat?: { numberFormat?: { pattern?: unknown } } } | undefined)?.userEnteredFormat?.numberFormat ?? {}).pattern;
-  if (format !== undefined && typeof format !== 'string') throw new Error(`${where}: numberFormat.pattern must be text.`);
-  for (let r = rows[0] + 1; r <= rows[1]; r++) for (let c = columns[0] + 1; c <= columns[1]; c++) sheet.setFormat(r, c, format);
+  const format = (
+    (body.cell as { userEnteredFormat?: { numberFormat?: { pattern?: unknown } } } | undefined)?.userEnteredFormat
+      ?.numberFormat ?? {}
+  ).pattern;
+  if (format !== undefined && typeof format !== 'string')
+    throw new Error(`${where}: numberFormat.pattern must be text.`);
+  for (let r = rows[0] + 1; r <= rows[1]; r++)
+    for (let c = columns[0] + 1; c <= columns[1]; c++) sheet.setFormat(r, c, format);
 }
 
 /** A DeveloperMetadata resource as the API returns it (metadataValue absent when unset). */
 function metadataResource(m: DeveloperMetadataRecord): Record<string, unknown> {
   const loc = m.location;
   const location: Record<string, unknown> =
-    loc.type === 'SPREADSHEET' ? { locationType: 'SPREADSHEET', spreadsheet: true }
-      : loc.type === 'SHEET' ? { locationType: 'SHEET', sheetId: loc.sheetId }
-        : { locationType: loc.type, dimensionRange: { sheetId: loc.sheetId, dimension: loc.type === 'ROW' ? 'ROWS' : 'COLUMNS', startIndex: loc.start - 1, endIndex: loc.end } };
+    loc.type === 'SPREADSHEET'
+      ? { locationType: 'SPREADSHEET', spreadsheet: true }
+      : loc.type === 'SHEET'
+        ? { locationType: 'SHEET', sheetId: loc.sheetId }
+        : {
+            locationType: loc.type,
+            dimensionRange: {
+              sheetId: loc.sheetId,
+              dimension: loc.type === 'ROW' ? 'ROWS' : 'COLUMNS',
+              startIndex: loc.start - 1,
+              endIndex: loc.end,
+            },
+          };
   const out: Record<string, unknown> = { metadataId: m.id, metadataKey: m.key };
   if (m.value !== null && m.value !== '') out.metadataValue = m.value;
   out.location = location;

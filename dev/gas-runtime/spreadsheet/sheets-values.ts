@@ -2,7 +2,15 @@
 import { columnToLetters, resolveReference, type GridRect } from './a1';
 import { apiWrite, type CellWrite } from './input';
 import { displayValue, isDateFormat, type CellScalar } from './number-format';
-import { apiRange, checkAccess, ensureGrid, GoogleJsonResponseException, printRange, toRows, type ApiScope } from './sheets-api-common';
+import {
+  apiRange,
+  checkAccess,
+  ensureGrid,
+  GoogleJsonResponseException,
+  printRange,
+  toRows,
+  type ApiScope,
+} from './sheets-api-common';
 import type { SheetModel } from './sheet-model';
 
 type InputOption = 'RAW' | 'USER_ENTERED';
@@ -36,7 +44,8 @@ interface WritePlan {
 
 function inputOption(method: string, option: unknown): InputOption {
   if (option === 'RAW' || option === 'USER_ENTERED') return option;
-  if (option === undefined) throw new GoogleJsonResponseException(method, "'valueInputOption' is required but not specified", 400);
+  if (option === undefined)
+    throw new GoogleJsonResponseException(method, "'valueInputOption' is required but not specified", 400);
   throw new GoogleJsonResponseException(method, `Invalid value at 'value_input_option' (${String(option)})`, 400);
 }
 
@@ -55,10 +64,18 @@ const DATE_TIME_OPTIONS: readonly unknown[] = [undefined, 'SERIAL_NUMBER', 'FORM
 /** The API refuses an unknown enum value rather than falling back to the default. */
 function checkReadOptions(method: string, options: ReadOptions): void {
   if (!RENDER_OPTIONS.includes(options.valueRenderOption)) {
-    throw new GoogleJsonResponseException(method, `Invalid value at 'value_render_option' (${String(options.valueRenderOption)})`, 400);
+    throw new GoogleJsonResponseException(
+      method,
+      `Invalid value at 'value_render_option' (${String(options.valueRenderOption)})`,
+      400,
+    );
   }
   if (!DATE_TIME_OPTIONS.includes(options.dateTimeRenderOption)) {
-    throw new GoogleJsonResponseException(method, `Invalid value at 'date_time_render_option' (${String(options.dateTimeRenderOption)})`, 400);
+    throw new GoogleJsonResponseException(
+      method,
+      `Invalid value at 'date_time_render_option' (${String(options.dateTimeRenderOption)})`,
+      400,
+    );
   }
 }
 
@@ -67,11 +84,21 @@ export class SheetsValues {
 
   constructor(private readonly scope: ApiScope) {}
 
-  private _plan(method: string, rangeText: unknown, input: ValueRangeInput | undefined, option: InputOption, at?: { row: number; column: number }): WritePlan {
+  private _plan(
+    method: string,
+    rangeText: unknown,
+    input: ValueRangeInput | undefined,
+    option: InputOption,
+    at?: { row: number; column: number },
+  ): WritePlan {
     const { sheet, ref } = apiRange(this.scope.workbook, method, rangeText);
     const raw = input?.values ?? [];
     if (!Array.isArray(raw) || !raw.every((row) => Array.isArray(row))) {
-      throw new GoogleJsonResponseException(method, "Invalid JSON payload received. Invalid value at 'data.values': expected a list of lists", 400);
+      throw new GoogleJsonResponseException(
+        method,
+        "Invalid JSON payload received. Invalid value at 'data.values': expected a list of lists",
+        400,
+      );
     }
     const rows = toRows(raw as unknown[][], input?.majorDimension);
     const numRows = rows.length;
@@ -82,10 +109,18 @@ export class SheetsValues {
       const limit = resolveReference(ref, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
       const bounded = printRange(sheet, resolveReference(ref, sheet.maxRows, sheet.maxColumns));
       if (ref.endRow !== undefined && numRows > limit.numRows) {
-        throw new GoogleJsonResponseException(method, `Requested writing within range [${bounded}], but tried writing to row [${start.row + limit.numRows}]`, 400);
+        throw new GoogleJsonResponseException(
+          method,
+          `Requested writing within range [${bounded}], but tried writing to row [${start.row + limit.numRows}]`,
+          400,
+        );
       }
       if (ref.endColumn !== undefined && numColumns > limit.numColumns) {
-        throw new GoogleJsonResponseException(method, `Requested writing within range [${bounded}], but tried writing to column [${columnToLetters(start.column + limit.numColumns)}]`, 400);
+        throw new GoogleJsonResponseException(
+          method,
+          `Requested writing within range [${bounded}], but tried writing to column [${columnToLetters(start.column + limit.numColumns)}]`,
+          400,
+        );
       }
     }
     const tz = this.scope.workbook.timeZone;
@@ -106,8 +141,11 @@ export class SheetsValues {
         const lastRow = p.rect.row + p.rect.numRows - 1;
         const lastColumn = p.rect.column + p.rect.numColumns - 1;
         if (lastRow > p.sheet.maxRows || lastColumn > p.sheet.maxColumns) {
-          throw new GoogleJsonResponseException(method,
-            `Range (${printRange(p.sheet, p.rect)}) exceeds grid limits. Max rows: ${p.sheet.maxRows}, max columns: ${p.sheet.maxColumns}`, 400);
+          throw new GoogleJsonResponseException(
+            method,
+            `Range (${printRange(p.sheet, p.rect)}) exceeds grid limits. Max rows: ${p.sheet.maxRows}, max columns: ${p.sheet.maxColumns}`,
+            400,
+          );
         }
       }
     }
@@ -133,14 +171,20 @@ export class SheetsValues {
     for (const [sheet, need] of needs) ensureGrid(this.scope.workbook, method, sheet, need.rows, need.columns);
     return plans.map((p) => {
       let cells = 0;
-      p.writes.forEach((line, r) => line.forEach((w, c) => {
-        if (w === undefined) return; // null: the API leaves the cell as it is
-        p.sheet.write(p.rect.row + r, p.rect.column + c, w);
-        cells++;
-      }));
+      p.writes.forEach((line, r) =>
+        line.forEach((w, c) => {
+          if (w === undefined) return; // null: the API leaves the cell as it is
+          p.sheet.write(p.rect.row + r, p.rect.column + c, w);
+          cells++;
+        }),
+      );
       return {
         spreadsheetId: this.scope.workbook.id,
-        updatedRange: printRange(p.sheet, { ...p.rect, numRows: Math.max(1, p.rect.numRows), numColumns: Math.max(1, p.rect.numColumns) }),
+        updatedRange: printRange(p.sheet, {
+          ...p.rect,
+          numRows: Math.max(1, p.rect.numRows),
+          numColumns: Math.max(1, p.rect.numColumns),
+        }),
         updatedRows: p.writes.filter((line) => line.some((w) => w !== undefined)).length,
         updatedColumns: p.rect.numColumns,
         updatedCells: cells,
@@ -148,7 +192,11 @@ export class SheetsValues {
     });
   }
 
-  private _read(method: string, rangeText: unknown, options: ReadOptions = {}): { range: string; majorDimension: string; values?: unknown[][] } {
+  private _read(
+    method: string,
+    rangeText: unknown,
+    options: ReadOptions = {},
+  ): { range: string; majorDimension: string; values?: unknown[][] } {
     checkReadOptions(method, options);
     const { sheet, ref } = apiRange(this.scope.workbook, method, rangeText);
     const rect = resolveReference(ref, sheet.maxRows, sheet.maxColumns);
@@ -175,23 +223,46 @@ export class SheetsValues {
     }
     while (rows.length > 0 && rows[rows.length - 1].length === 0) rows.pop();
     const values = options.majorDimension === 'COLUMNS' ? toRows(rows, 'COLUMNS') : rows;
-    const result: { range: string; majorDimension: string; values?: unknown[][] } = { range: printRange(sheet, rect), majorDimension: options.majorDimension ?? 'ROWS' };
+    const result: { range: string; majorDimension: string; values?: unknown[][] } = {
+      range: printRange(sheet, rect),
+      majorDimension: options.majorDimension ?? 'ROWS',
+    };
     if (values.length > 0) result.values = values;
     return result;
   }
 
-  get(spreadsheetId: string, range: string, optionalArgs?: ReadOptions): { range: string; majorDimension: string; values?: unknown[][] } {
+  get(
+    spreadsheetId: string,
+    range: string,
+    optionalArgs?: ReadOptions,
+  ): { range: string; majorDimension: string; values?: unknown[][] } {
     checkAccess(this.scope, 'spreadsheets.values.get', spreadsheetId);
     return this._read('spreadsheets.values.get', range, optionalArgs);
   }
 
-  batchGet(spreadsheetId: string, optionalArgs?: ReadOptions & { ranges?: string | string[] }): { spreadsheetId: string; valueRanges: unknown[] } {
+  batchGet(
+    spreadsheetId: string,
+    optionalArgs?: ReadOptions & { ranges?: string | string[] },
+  ): { spreadsheetId: string; valueRanges: unknown[] } {
     checkAccess(this.scope, 'spreadsheets.values.batchGet', spreadsheetId);
-    const ranges = optionalArgs?.ranges === undefined ? [] : Array.isArray(optionalArgs.ranges) ? optionalArgs.ranges : [optionalArgs.ranges];
-    return { spreadsheetId, valueRanges: ranges.map((r) => this._read('spreadsheets.values.batchGet', r, optionalArgs)) };
+    const ranges =
+      optionalArgs?.ranges === undefined
+        ? []
+        : Array.isArray(optionalArgs.ranges)
+          ? optionalArgs.ranges
+          : [optionalArgs.ranges];
+    return {
+      spreadsheetId,
+      valueRanges: ranges.map((r) => this._read('spreadsheets.values.batchGet', r, optionalArgs)),
+    };
   }
 
-  update(resource: ValueRangeInput, spreadsheetId: string, range: string, optionalArgs?: { valueInputOption?: string }): UpdateValuesResponse {
+  update(
+    resource: ValueRangeInput,
+    spreadsheetId: string,
+    range: string,
+    optionalArgs?: { valueInputOption?: string },
+  ): UpdateValuesResponse {
     const method = 'spreadsheets.values.update';
     checkAccess(this.scope, method, spreadsheetId);
     const plan = this._plan(method, range, resource, inputOption(method, optionalArgs?.valueInputOption));
@@ -199,8 +270,15 @@ export class SheetsValues {
   }
 
   /** Writes after the last row with data in the range's columns; INSERT_ROWS inserts rows for it. */
-  append(resource: ValueRangeInput, spreadsheetId: string, range: string, optionalArgs?: { valueInputOption?: string; insertDataOption?: string }): {
-    spreadsheetId: string; tableRange?: string; updates: UpdateValuesResponse;
+  append(
+    resource: ValueRangeInput,
+    spreadsheetId: string,
+    range: string,
+    optionalArgs?: { valueInputOption?: string; insertDataOption?: string },
+  ): {
+    spreadsheetId: string;
+    tableRange?: string;
+    updates: UpdateValuesResponse;
   } {
     const method = 'spreadsheets.values.append';
     checkAccess(this.scope, method, spreadsheetId);
@@ -220,17 +298,35 @@ export class SheetsValues {
       this.scope.workbook.shiftMetadata(sheet.sheetId, 'ROW', row - 1, plan.rect.numRows);
     }
     const updates = this._apply(method, [plan], true)[0];
-    const result: { spreadsheetId: string; tableRange?: string; updates: UpdateValuesResponse } = { spreadsheetId, updates };
-    if (last > 0) result.tableRange = printRange(sheet, { row: rect.row, column: rect.column, numRows: last - rect.row + 1, numColumns: rect.numColumns });
+    const result: { spreadsheetId: string; tableRange?: string; updates: UpdateValuesResponse } = {
+      spreadsheetId,
+      updates,
+    };
+    if (last > 0)
+      result.tableRange = printRange(sheet, {
+        row: rect.row,
+        column: rect.column,
+        numRows: last - rect.row + 1,
+        numColumns: rect.numColumns,
+      });
     return result;
   }
 
-  batchUpdate(resource: { valueInputOption?: string; data?: ValueRangeInput[] }, spreadsheetId: string): {
-    spreadsheetId: string; totalUpdatedRows: number; totalUpdatedColumns: number; totalUpdatedCells: number; totalUpdatedSheets: number; responses: UpdateValuesResponse[];
+  batchUpdate(
+    resource: { valueInputOption?: string; data?: ValueRangeInput[] },
+    spreadsheetId: string,
+  ): {
+    spreadsheetId: string;
+    totalUpdatedRows: number;
+    totalUpdatedColumns: number;
+    totalUpdatedCells: number;
+    totalUpdatedSheets: number;
+    responses: UpdateValuesResponse[];
   } {
     const method = 'spreadsheets.values.batchUpdate';
     checkAccess(this.scope, method, spreadsheetId);
-    if (resource?.valueInputOption === undefined) throw new GoogleJsonResponseException(method, 'Invalid valueInputOption: INPUT_VALUE_OPTION_UNSPECIFIED', 400);
+    if (resource?.valueInputOption === undefined)
+      throw new GoogleJsonResponseException(method, 'Invalid valueInputOption: INPUT_VALUE_OPTION_UNSPECIFIED', 400);
     const option = inputOption(method, resource.valueInputOption);
     const data = Array.isArray(resource.data) ? resource.data : [];
     const plans = data.map((vr) => this._plan(method, vr?.range, vr, option));
@@ -250,7 +346,10 @@ export class SheetsValues {
     return { spreadsheetId, clearedRange: this._clearOne('spreadsheets.values.clear', range) };
   }
 
-  batchClear(resource: { ranges?: string[] }, spreadsheetId: string): { spreadsheetId: string; clearedRanges: string[] } {
+  batchClear(
+    resource: { ranges?: string[] },
+    spreadsheetId: string,
+  ): { spreadsheetId: string; clearedRanges: string[] } {
     const method = 'spreadsheets.values.batchClear';
     checkAccess(this.scope, method, spreadsheetId);
     const ranges = Array.isArray(resource?.ranges) ? resource.ranges : [];

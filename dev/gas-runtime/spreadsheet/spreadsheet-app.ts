@@ -21,7 +21,13 @@ function noDocument<T>(): T {
 
 export class SpreadsheetApp {
   readonly DeveloperMetadataVisibility = { DOCUMENT: 'DOCUMENT', PROJECT: 'PROJECT' } as const;
-  readonly DeveloperMetadataLocationType = { SPREADSHEET: 'SPREADSHEET', SHEET: 'SHEET', ROW: 'ROW', COLUMN: 'COLUMN', OBJECT: 'OBJECT' } as const;
+  readonly DeveloperMetadataLocationType = {
+    SPREADSHEET: 'SPREADSHEET',
+    SHEET: 'SHEET',
+    ROW: 'ROW',
+    COLUMN: 'COLUMN',
+    OBJECT: 'OBJECT',
+  } as const;
   readonly Dimension = { ROWS: 'ROWS', COLUMNS: 'COLUMNS' } as const;
   readonly WrapStrategy = { WRAP: 'WRAP', OVERFLOW: 'OVERFLOW', CLIP: 'CLIP' } as const;
 
@@ -77,6 +83,11 @@ export class SpreadsheetApp {
   }
 }
 
-export function createSpreadsheetApp(workbook: Workbook, ctx: ExecutionServiceContext, ui: UiLog, open?: DocumentOpener): SpreadsheetApp {
+export function createSpreadsheetApp(
+  workbook: Workbook,
+  ctx: ExecutionServiceContext,
+  ui: UiLog,
+  open?: DocumentOpener,
+): SpreadsheetApp {
   return new SpreadsheetApp({ workbook, ctx, ui, ...(open ? { open } : {}) });
 }

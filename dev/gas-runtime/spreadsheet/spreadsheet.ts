@@ -68,7 +68,9 @@ export class Spreadsheet {
   deleteSheet(sheet: Sheet): void {
     refuseWrite(this.scope, 'Spreadsheet.deleteSheet');
     if (!(sheet instanceof Sheet)) {
-      throw new Error("The parameters (String) don't match the method signature for SpreadsheetApp.Spreadsheet.deleteSheet.");
+      throw new Error(
+        "The parameters (String) don't match the method signature for SpreadsheetApp.Spreadsheet.deleteSheet.",
+      );
     }
     this.scope.workbook.deleteSheet(sheet._model().sheetId);
   }
@@ -110,6 +112,10 @@ export class Spreadsheet {
 
   toast(msg: string, title?: string, timeoutSeconds?: number): void {
     refuseWrite(this.scope, 'Spreadsheet.toast');
-    this.scope.ui.toast({ message: String(msg), title: title === undefined ? '' : String(title), timeoutSeconds: timeoutSeconds ?? 5 });
+    this.scope.ui.toast({
+      message: String(msg),
+      title: title === undefined ? '' : String(title),
+      timeoutSeconds: timeoutSeconds ?? 5,
+    });
   }
 }

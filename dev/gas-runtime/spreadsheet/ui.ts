@@ -3,7 +3,12 @@ import type { HtmlOutputLike, MenuItemRecord, MenuRecord } from '../types';
 import { permissionDenied } from '../types';
 import type { SpreadsheetScope } from './scope';
 
-export const BUTTON_SET = { OK: 'OK', OK_CANCEL: 'OK_CANCEL', YES_NO: 'YES_NO', YES_NO_CANCEL: 'YES_NO_CANCEL' } as const;
+export const BUTTON_SET = {
+  OK: 'OK',
+  OK_CANCEL: 'OK_CANCEL',
+  YES_NO: 'YES_NO',
+  YES_NO_CANCEL: 'YES_NO_CANCEL',
+} as const;
 export const BUTTON = { OK: 'OK', CANCEL: 'CANCEL', YES: 'YES', NO: 'NO', CLOSE: 'CLOSE' } as const;
 
 function isHtmlOutput(value: unknown): value is HtmlOutputLike {
@@ -37,7 +42,8 @@ export class Menu {
   }
 
   addSubMenu(menu: Menu): Menu {
-    if (!(menu instanceof Menu)) throw new Error("The parameters don't match the method signature for Ui.Menu.addSubMenu.");
+    if (!(menu instanceof Menu))
+      throw new Error("The parameters don't match the method signature for Ui.Menu.addSubMenu.");
     this.items.push({ kind: 'submenu', menu: menu._record() });
     return this;
   }
@@ -68,13 +74,19 @@ export class Ui {
 
   showSidebar(userInterface: HtmlOutputLike): void {
     this._requireFull('showSidebar');
-    if (!isHtmlOutput(userInterface)) throw new Error("The parameters don't match the method signature for Ui.showSidebar.");
-    this.scope.ui.showSidebar({ title: userInterface.getTitle(), html: userInterface.getContent(), executionId: this.scope.ctx.executionId });
+    if (!isHtmlOutput(userInterface))
+      throw new Error("The parameters don't match the method signature for Ui.showSidebar.");
+    this.scope.ui.showSidebar({
+      title: userInterface.getTitle(),
+      html: userInterface.getContent(),
+      executionId: this.scope.ctx.executionId,
+    });
   }
 
   private _dialog(method: string, userInterface: HtmlOutputLike, title: string, modal: boolean): void {
     this._requireFull(method);
-    if (!isHtmlOutput(userInterface)) throw new Error(`The parameters don't match the method signature for Ui.${method}.`);
+    if (!isHtmlOutput(userInterface))
+      throw new Error(`The parameters don't match the method signature for Ui.${method}.`);
     this.scope.ui.showDialog({
       title: String(title),
       html: userInterface.getContent(),

@@ -118,13 +118,16 @@ export class Workbook {
     if (at < 0) throw new Error('Sheet not found');
     if (this.sheets.length === 1) throw new Error("You can't remove all the sheets in a document.");
     this.sheets.splice(at, 1);
-    this.developerMetadata = this.developerMetadata.filter((m) => !('sheetId' in m.location) || m.location.sheetId !== sheetId);
+    this.developerMetadata = this.developerMetadata.filter(
+      (m) => !('sheetId' in m.location) || m.location.sheetId !== sheetId,
+    );
   }
 
   renameSheet(sheet: SheetModel, name: string): void {
     if (name.trim() === '') throw new Error('Invalid argument: name');
     const other = this.sheetByName(name);
-    if (other && other !== sheet) throw new Error(`A sheet with the name "${name}" already exists. Please enter another name.`);
+    if (other && other !== sheet)
+      throw new Error(`A sheet with the name "${name}" already exists. Please enter another name.`);
     sheet.name = name;
   }
 
@@ -136,7 +139,12 @@ export class Workbook {
     sheet.maxColumns += addColumns;
   }
 
-  addDeveloperMetadata(key: string, value: string | null, visibility: MetadataVisibility, location: MetadataLocation): DeveloperMetadataRecord {
+  addDeveloperMetadata(
+    key: string,
+    value: string | null,
+    visibility: MetadataVisibility,
+    location: MetadataLocation,
+  ): DeveloperMetadataRecord {
     if (typeof key !== 'string' || key === '') throw new Error('Invalid argument: key');
     const record: DeveloperMetadataRecord = { id: this.nextMetadataId++, key, value, visibility, location };
     this.developerMetadata.push(record);
@@ -193,7 +201,13 @@ export class Workbook {
     if (!state || typeof state !== 'object' || !Array.isArray(state.sheets)) {
       throw new Error('Invalid workbook state: expected {id, timeZone, sheets: [...]}');
     }
-    const wb = new Workbook({ timeZone: state.timeZone, id: state.id, name: state.name, locale: state.locale, firstSheetName: '' });
+    const wb = new Workbook({
+      timeZone: state.timeZone,
+      id: state.id,
+      name: state.name,
+      locale: state.locale,
+      firstSheetName: '',
+    });
     wb.nextSheetId = state.nextSheetId;
     wb.nextMetadataId = state.nextMetadataId;
     wb.developerMetadata = state.developerMetadata ?? [];

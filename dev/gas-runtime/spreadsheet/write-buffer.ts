@@ -30,10 +30,36 @@ import type { DeveloperMetadataRecord, Workbook } from './workbook';
 const WRITE_METHOD = /^(set|insert|delete|append|add|clear|hide|show|autoResize|remove|merge|sort)/;
 /** Calls answered from what the client already holds. */
 const LOCAL_METHODS = new Set([
-  'getRow', 'getColumn', 'getNumRows', 'getNumColumns', 'getA1Notation', 'getSheet', 'getCell', 'offset', 'getParent',
-  'getName', 'getSheetId', 'getIndex', 'activate', 'getId', 'getUrl', 'getSheets', 'getNumSheets', 'getSheetByName',
-  'getSheetById', 'getActiveSheet', 'getSpreadsheetTimeZone', 'getSpreadsheetLocale', 'toast',
-  'withKey', 'withValue', 'withId', 'withVisibility', 'withLocationType', 'getLocationType', 'getSpreadsheet',
+  'getRow',
+  'getColumn',
+  'getNumRows',
+  'getNumColumns',
+  'getA1Notation',
+  'getSheet',
+  'getCell',
+  'offset',
+  'getParent',
+  'getName',
+  'getSheetId',
+  'getIndex',
+  'activate',
+  'getId',
+  'getUrl',
+  'getSheets',
+  'getNumSheets',
+  'getSheetByName',
+  'getSheetById',
+  'getActiveSheet',
+  'getSpreadsheetTimeZone',
+  'getSpreadsheetLocale',
+  'toast',
+  'withKey',
+  'withValue',
+  'withId',
+  'withVisibility',
+  'withLocationType',
+  'getLocationType',
+  'getSpreadsheet',
 ]);
 /** Writes that move or tag rows and columns also change developer metadata locations. */
 const METADATA_WRITE = /DeveloperMetadata|^insert|^delete|^setKey$|^setValue$|^setVisibility$|^remove$/;
@@ -67,7 +93,10 @@ function cloneMetadata(list: DeveloperMetadataRecord[]): DeveloperMetadataRecord
  * (matched by id) rather than fresh copies, so that the DeveloperMetadata objects the script holds,
  * and the pending writes replayed on them next, still reach the spreadsheet.
  */
-function adoptServerMetadata(live: DeveloperMetadataRecord[], server: DeveloperMetadataRecord[]): DeveloperMetadataRecord[] {
+function adoptServerMetadata(
+  live: DeveloperMetadataRecord[],
+  server: DeveloperMetadataRecord[],
+): DeveloperMetadataRecord[] {
   const byId = new Map(live.map((m) => [m.id, m]));
   return server.map((m) => {
     const record = byId.get(m.id);
@@ -115,7 +144,8 @@ export class SpreadsheetWriteBuffer implements CallInterceptor {
     if (className === 'Ui' || className === 'Menu' || LOCAL_METHODS.has(method)) return proceed();
     const sheet = SPREADSHEET_CLASSES.has(className) || METADATA_CLASSES.has(className) ? null : modelOf(call.target);
     const isWrite = WRITE_METHOD.test(method) && method !== 'setName';
-    const bufferable = isWrite && (sheet !== null || METADATA_CLASSES.has(className) || method === 'addDeveloperMetadata');
+    const bufferable =
+      isWrite && (sheet !== null || METADATA_CLASSES.has(className) || method === 'addDeveloperMetadata');
     if (!bufferable) {
       // A read of a sheet applies that sheet's pending writes; anything else needs the server's whole state.
       if (sheet !== null && !/DeveloperMetadata/.test(method)) this.flushSheet(sheet);

@@ -35,7 +35,8 @@ function describe(value: unknown): string {
   if (value === undefined) return 'undefined';
   if (typeof value === 'object' && value !== null) {
     if (Object.prototype.toString.call(value) === '[object Date]') return String(value);
-    if (Object.prototype.toString.call(value) === '[object Error]') return `${(value as Error).name}: ${(value as Error).message}`;
+    if (Object.prototype.toString.call(value) === '[object Error]')
+      return `${(value as Error).name}: ${(value as Error).message}`;
     try {
       return JSON.stringify(value);
     } catch {
@@ -59,13 +60,19 @@ function installLogging(realm: Realm, channel: HostChannel): void {
       return logger;
     },
     getLog: () => logged.join('\n'),
-    clear: () => { logged.length = 0; },
+    clear: () => {
+      logged.length = 0;
+    },
   };
-  for (const [k, fn] of Object.entries(loggerMethods)) Object.defineProperty(logger, k, { value: fn, enumerable: false });
+  for (const [k, fn] of Object.entries(loggerMethods))
+    Object.defineProperty(logger, k, { value: fn, enumerable: false });
   const console = realm.newObject();
   for (const level of ['log', 'info', 'warn', 'error', 'debug']) {
     const prefix = level === 'log' || level === 'info' ? '' : `${level.toUpperCase()}: `;
-    Object.defineProperty(console, level, { value: (...args: unknown[]) => log(prefix + args.map(describe).join(' ')), enumerable: false });
+    Object.defineProperty(console, level, {
+      value: (...args: unknown[]) => log(prefix + args.map(describe).join(' ')),
+      enumerable: false,
+    });
   }
   realm.context.Logger = logger;
   realm.context.console = console;
@@ -77,7 +84,11 @@ export interface GasContext {
 }
 
 /** A fresh V8 context with Apps Script's globals: the host services, Utilities, Logger, console. */
-export function createGasContext(channel: HostChannel, clock: SharedArrayBuffer, roots: Record<string, HandleDescriptor>): GasContext {
+export function createGasContext(
+  channel: HostChannel,
+  clock: SharedArrayBuffer,
+  roots: Record<string, HandleDescriptor>,
+): GasContext {
   const context = vm.createContext({}, { codeGeneration: { strings: true, wasm: false } });
   (vm.runInContext(INSTALL_CLOCK, context) as (buffer: SharedArrayBuffer) => void)(clock);
   vm.runInContext(ABSENT_GLOBALS.map((name) => `delete globalThis.${name};`).join(''), context);
@@ -86,7 +97,9 @@ export function createGasContext(channel: HostChannel, clock: SharedArrayBuffer,
     if (name === 'Utilities') continue;
     context[name] = realm.proxyFor(descriptor);
   }
-  const hostUtilities = roots.Utilities ? (realm.proxyFor(roots.Utilities) as { sleep(ms: number): unknown }) : undefined;
+  const hostUtilities = roots.Utilities
+    ? (realm.proxyFor(roots.Utilities) as { sleep(ms: number): unknown })
+    : undefined;
   context.Utilities = createUtilities(realm, (ms) => {
     if (!hostUtilities) throw realm.newError({ name: 'Exception', message: 'Utilities.sleep is unavailable' });
     return hostUtilities.sleep(ms);

@@ -30,10 +30,12 @@ async function execute(): Promise<void> {
   }
   vm.runInContext(start.code, main.context, { filename: start.codeFilename });
   const fn: unknown = main.context[start.functionName];
-  if (typeof fn !== 'function') throw main.realm.newError({ name: 'Exception', message: `Script function not found: ${start.functionName}` });
+  if (typeof fn !== 'function')
+    throw main.realm.newError({ name: 'Exception', message: `Script function not found: ${start.functionName}` });
   const args = start.args.map((a) => main.realm.importValue(a));
   let value: unknown = (fn as (...a: unknown[]) => unknown)(...args);
-  if (value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function') value = await value;
+  if (value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function')
+    value = await value;
   channel.finish({ type: 'done', ok: true, value: main.realm.exportValue(value) });
 }
 

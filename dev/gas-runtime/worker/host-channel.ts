@@ -13,7 +13,11 @@ export class HostChannel {
   private readonly flag: Int32Array;
   private readonly pause = new Int32Array(new SharedArrayBuffer(4));
 
-  constructor(private readonly port: MessagePort, signal: SharedArrayBuffer, private readonly usage?: WorkerUsage) {
+  constructor(
+    private readonly port: MessagePort,
+    signal: SharedArrayBuffer,
+    private readonly usage?: WorkerUsage,
+  ) {
     this.flag = new Int32Array(signal);
   }
 

@@ -8,9 +8,15 @@ import type { LibraryCode } from '../bridge/protocol.js';
  * global object (`(function (host, expose) {…}).call(this, this, "OAuth2")` sets `this.OAuth2`);
  * declaring nothing at top level, its namespace is that object, whatever its name.
  */
-export function libraryNamespace(library: LibraryCode, context: vm.Context, globalsBefore: ReadonlySet<string>): unknown {
+export function libraryNamespace(
+  library: LibraryCode,
+  context: vm.Context,
+  globalsBefore: ReadonlySet<string>,
+): unknown {
   if (library.exportNames.length > 0) {
-    const listing = library.exportNames.map((n) => `${JSON.stringify(n)}: typeof ${n} === 'undefined' ? undefined : ${n}`).join(', ');
+    const listing = library.exportNames
+      .map((n) => `${JSON.stringify(n)}: typeof ${n} === 'undefined' ? undefined : ${n}`)
+      .join(', ');
     return vm.runInContext(`({ ${listing} })`, context);
   }
   const added = Object.getOwnPropertyNames(context).filter((name) => !globalsBefore.has(name));
@@ -20,7 +26,9 @@ export function libraryNamespace(library: LibraryCode, context: vm.Context, glob
   });
   if (exposed.length !== 1) {
     const found = exposed.length === 0 ? 'none' : exposed.join(', ');
-    throw new Error(`Library ${library.userSymbol} (${library.filename}) declares nothing at top level and must then put exactly one object on its global object; found ${found}`);
+    throw new Error(
+      `Library ${library.userSymbol} (${library.filename}) declares nothing at top level and must then put exactly one object on its global object; found ${found}`,
+    );
   }
   return context[exposed[0]!];
 }

@@ -24,7 +24,10 @@ export class Realm {
   private readonly proxyIds = new WeakMap<object, number>();
   readonly blobs = new WeakMap<object, LocalBlobState>();
 
-  constructor(readonly context: vm.Context, private readonly channel: HostChannel) {
+  constructor(
+    readonly context: vm.Context,
+    private readonly channel: HostChannel,
+  ) {
     this.intrinsics = vm.runInContext('({ Array, Object, Date, Error })', context) as Intrinsics;
   }
 
@@ -63,7 +66,12 @@ export class Realm {
     if (proxyId !== undefined) return { __gas: 'ref', id: proxyId };
     const blob = this.blobs.get(value);
     if (blob) {
-      const wire: WireBlob = { __gas: 'blob', bytes: Array.from(blob.bytes), contentType: blob.contentType, name: blob.name };
+      const wire: WireBlob = {
+        __gas: 'blob',
+        bytes: Array.from(blob.bytes),
+        contentType: blob.contentType,
+        name: blob.name,
+      };
       return wire;
     }
     if (Array.isArray(value)) return value.map((v) => this.exportValue(v, depth + 1));
@@ -95,7 +103,10 @@ export class Realm {
     for (const [key, constant] of Object.entries(descriptor.constants)) {
       Object.defineProperty(proxy, key, { value: this.importValue(constant), enumerable: true });
     }
-    Object.defineProperty(proxy, 'toString', { value: () => descriptor.name.slice(descriptor.name.lastIndexOf('.') + 1), enumerable: false });
+    Object.defineProperty(proxy, 'toString', {
+      value: () => descriptor.name.slice(descriptor.name.lastIndexOf('.') + 1),
+      enumerable: false,
+    });
     this.proxies.set(descriptor.id, proxy);
     this.proxyIds.set(proxy, descriptor.id);
     return proxy;

@@ -33,6 +33,9 @@ export class WorkerUsage {
   report(): { cpuMs: number | null; peakHeapBytes: number } {
     this.sampleHeap();
     const now = threadCpuMs();
-    return { cpuMs: now === null || this.cpuAtStart === null ? null : now - this.cpuAtStart, peakHeapBytes: this.peakHeap };
+    return {
+      cpuMs: now === null || this.cpuAtStart === null ? null : now - this.cpuAtStart,
+      peakHeapBytes: this.peakHeap,
+    };
   }
 }

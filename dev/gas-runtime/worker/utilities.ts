@@ -5,9 +5,27 @@ import type { Realm } from './realm.js';
 
 /** Utilities as Apps Script has it, computed in the worker (no service call) except sleep. */
 
-const DIGESTS: Record<string, string> = { MD5: 'md5', SHA_1: 'sha1', SHA_256: 'sha256', SHA_384: 'sha384', SHA_512: 'sha512' };
-const MACS: Record<string, string> = { HMAC_MD5: 'md5', HMAC_SHA_1: 'sha1', HMAC_SHA_256: 'sha256', HMAC_SHA_384: 'sha384', HMAC_SHA_512: 'sha512' };
-const CHARSETS: Record<string, BufferEncoding> = { UTF_8: 'utf8', 'UTF-8': 'utf8', US_ASCII: 'latin1', 'US-ASCII': 'latin1', 'ISO-8859-1': 'latin1' };
+const DIGESTS: Record<string, string> = {
+  MD5: 'md5',
+  SHA_1: 'sha1',
+  SHA_256: 'sha256',
+  SHA_384: 'sha384',
+  SHA_512: 'sha512',
+};
+const MACS: Record<string, string> = {
+  HMAC_MD5: 'md5',
+  HMAC_SHA_1: 'sha1',
+  HMAC_SHA_256: 'sha256',
+  HMAC_SHA_384: 'sha384',
+  HMAC_SHA_512: 'sha512',
+};
+const CHARSETS: Record<string, BufferEncoding> = {
+  UTF_8: 'utf8',
+  'UTF-8': 'utf8',
+  US_ASCII: 'latin1',
+  'US-ASCII': 'latin1',
+  'ISO-8859-1': 'latin1',
+};
 
 function invalid(name: string): Error {
   return new Error(`Invalid argument: ${name}`);
@@ -42,20 +60,38 @@ export function createUtilities(realm: Realm, sleep: (ms: number) => unknown): R
   };
 
   const newBlob = (data: unknown, contentType?: string, name?: string): object => {
-    const state = { bytes: data === undefined ? Buffer.alloc(0) : toBuffer(data), contentType: contentType ?? null, name: name ?? null };
+    const state = {
+      bytes: data === undefined ? Buffer.alloc(0) : toBuffer(data),
+      contentType: contentType ?? null,
+      name: name ?? null,
+    };
     const blob = realm.newObject();
     const methods: Record<string, (...args: unknown[]) => unknown> = {
       getBytes: () => bytes(state.bytes),
       getDataAsString: (charset?: unknown) => state.bytes.toString(encodingOf(charset)),
-      setDataFromString: (s: unknown, charset?: unknown) => { state.bytes = toBuffer(String(s), charset); return blob; },
-      setBytes: (b: unknown) => { state.bytes = toBuffer(b); return blob; },
+      setDataFromString: (s: unknown, charset?: unknown) => {
+        state.bytes = toBuffer(String(s), charset);
+        return blob;
+      },
+      setBytes: (b: unknown) => {
+        state.bytes = toBuffer(b);
+        return blob;
+      },
       getContentType: () => state.contentType,
-      setContentType: (t: unknown) => { state.contentType = t === null ? null : String(t); return blob; },
+      setContentType: (t: unknown) => {
+        state.contentType = t === null ? null : String(t);
+        return blob;
+      },
       getName: () => state.name,
-      setName: (n: unknown) => { state.name = String(n); return blob; },
+      setName: (n: unknown) => {
+        state.name = String(n);
+        return blob;
+      },
       copyBlob: () => newBlob(signedBytes(state.bytes), state.contentType ?? undefined, state.name ?? undefined),
       isGoogleType: () => false,
-      getAs: () => { throw new Error('Blob.getAs is not emulated'); },
+      getAs: () => {
+        throw new Error('Blob.getAs is not emulated');
+      },
     };
     for (const [key, fn] of Object.entries(methods)) {
       Object.defineProperty(blob, key, { value: (...args: unknown[]) => run(() => fn(...args)), enumerable: false });
@@ -85,16 +121,24 @@ export function createUtilities(realm: Realm, sleep: (ms: number) => unknown): R
       return bytes(Buffer.from(encoded, 'base64'));
     },
     base64DecodeWebSafe: (encoded: unknown) => {
-      if (typeof encoded !== 'string' || /[^A-Za-z0-9\-_=\s]/.test(encoded)) throw new Error('Could not decode string.');
+      if (typeof encoded !== 'string' || /[^A-Za-z0-9\-_=\s]/.test(encoded))
+        throw new Error('Could not decode string.');
       return bytes(Buffer.from(encoded, 'base64url'));
     },
     newBlob: (data: unknown, contentType?: unknown, name?: unknown) =>
-      newBlob(data, contentType === undefined ? undefined : String(contentType), name === undefined ? undefined : String(name)),
+      newBlob(
+        data,
+        contentType === undefined ? undefined : String(contentType),
+        name === undefined ? undefined : String(name),
+      ),
     getUuid: () => randomUUID(),
-    formatDate: (date: unknown, timeZone: unknown, pattern: unknown) => formatDate(date as Date, String(timeZone), String(pattern)),
+    formatDate: (date: unknown, timeZone: unknown, pattern: unknown) =>
+      formatDate(date as Date, String(timeZone), String(pattern)),
     formatString: (template: unknown, ...args: unknown[]) => formatString(String(template), args),
     parseCsv: (csv: unknown, delimiter?: unknown) =>
-      realm.newArray(parseCsv(String(csv), delimiter === undefined ? ',' : String(delimiter)).map((row) => realm.newArray(row))),
+      realm.newArray(
+        parseCsv(String(csv), delimiter === undefined ? ',' : String(delimiter)).map((row) => realm.newArray(row)),
+      ),
     sleep: (ms: unknown) => sleep(Number(ms)),
     jsonParse: (text: unknown) => realm.importValue(JSON.parse(String(text))),
     jsonStringify: (value: unknown) => JSON.stringify(value),
@@ -102,7 +146,8 @@ export function createUtilities(realm: Realm, sleep: (ms: number) => unknown): R
 
   const utilities = realm.newObject();
   for (const [key, fn] of Object.entries(api)) {
-    const call = key === 'sleep' ? fn : (...args: unknown[]) => run(() => (fn as (...a: unknown[]) => unknown)(...args));
+    const call =
+      key === 'sleep' ? fn : (...args: unknown[]) => run(() => (fn as (...a: unknown[]) => unknown)(...args));
     Object.defineProperty(utilities, key, { value: call, enumerable: false });
   }
   const enums: Record<string, string[]> = {

@@ -4,9 +4,32 @@
  * at its anchor cell over the grid as Sheets places it (so the cells above and beside it stay in
  * view). The page's only hook: renderCharts(host, charts, place).
  */
-import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, Title, Tooltip } from 'chart.js';
+import {
+  BarController,
+  BarElement,
+  CategoryScale,
+  Chart,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  PointElement,
+  Title,
+  Tooltip,
+} from 'chart.js';
 
-Chart.register(BarController, BarElement, CategoryScale, LinearScale, LineController, LineElement, PointElement, Title, Tooltip, Legend);
+Chart.register(
+  BarController,
+  BarElement,
+  CategoryScale,
+  LinearScale,
+  LineController,
+  LineElement,
+  PointElement,
+  Title,
+  Tooltip,
+  Legend,
+);
 
 export interface ChartViewData {
   chartId: number | null;
@@ -36,7 +59,9 @@ export function renderCharts(host: HTMLElement, charts: readonly ChartViewData[]
   for (const chart of drawn) chart.destroy();
   drawn = [];
   host.hidden = charts.length === 0;
-  const ordered = charts.slice().sort((a, b) => a.position.anchorRow - b.position.anchorRow || a.position.anchorColumn - b.position.anchorColumn);
+  const ordered = charts
+    .slice()
+    .sort((a, b) => a.position.anchorRow - b.position.anchorRow || a.position.anchorColumn - b.position.anchorColumn);
   host.replaceChildren(
     ...ordered.map((spec) => {
       const figure = document.createElement('figure');

@@ -17,7 +17,15 @@ const plural = (n: number, word: string): string => `${n.toLocaleString('en-US')
 export function localTime(iso: string, timeZone: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  const text = date.toLocaleString('en-US', { timeZone, year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false });
+  const text = date.toLocaleString('en-US', {
+    timeZone,
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hour12: false,
+  });
   return `${text} (${timeZone})`;
 }
 
@@ -43,14 +51,16 @@ export function describeControl(kind: string, value: unknown, context: ControlCo
       return `Order ${String(v.vanished)} no longer exists in the API (deleted in the shop). The next reconciliation marks it gone in the Orders sheet.`;
     case 'revoke': {
       const revoked = Array.isArray(v.revoked) ? v.revoked.length : 0;
-      return revoked === 0 ? 'There was no connection to revoke.' : `The merchant revoked access (${plural(revoked, 'connection')}). The add-on's next request is refused; the sidebar should say so and offer Reconnect.`;
+      return revoked === 0
+        ? 'There was no connection to revoke.'
+        : `The merchant revoked access (${plural(revoked, 'connection')}). The add-on's next request is refused; the sidebar should say so and offer Reconnect.`;
     }
     case 'switch-store':
       return `The connection now points at store ${String(v.store_id)} instead of ${String(v.previous_store_id)}. The add-on must refuse to write another store's data into these sheets.`;
     case 'disable-client':
-      return 'The add-on\'s OAuth client is disabled: every request is refused until you enable it again.';
+      return "The add-on's OAuth client is disabled: every request is refused until you enable it again.";
     case 'enable-client':
-      return 'The add-on\'s OAuth client is enabled again.';
+      return "The add-on's OAuth client is enabled again.";
     case 'faults': {
       const pending = Array.isArray(v.pending) ? v.pending.map(asObject) : [];
       const calls = pending.reduce((n, f) => n + Number(f.remaining ?? 0), 0);
@@ -58,7 +68,9 @@ export function describeControl(kind: string, value: unknown, context: ControlCo
     }
     case 'clear-faults': {
       const cleared = Number(v.cleared ?? 0);
-      return cleared === 0 ? 'There were no pending faults: the API answers normally.' : `Cleared ${plural(cleared, 'pending fault')}: the API answers normally again.`;
+      return cleared === 0
+        ? 'There were no pending faults: the API answers normally.'
+        : `Cleared ${plural(cleared, 'pending fault')}: the API answers normally again.`;
     }
     default:
       return 'Done.';

@@ -182,7 +182,8 @@ export class VirtualGrid {
     const sheet = this.sheet!;
     const line = div(header ? 'g-row g-head' : 'g-row');
     line.append(div('g-rn', header ? '' : String(row)));
-    if (!header && this.highlight && row >= this.highlight.from && row <= this.highlight.to) line.classList.add('g-new');
+    if (!header && this.highlight && row >= this.highlight.from && row <= this.highlight.to)
+      line.classList.add('g-new');
     for (let c = 1; c <= sheet.columnCount; c++) {
       const cell = header ? null : this.cellAt(row, c);
       const el = div('g-c', header ? columnLetters(c) : (cell?.t ?? ''));
@@ -200,7 +201,9 @@ export class VirtualGrid {
         if (cell?.italic) el.style.fontStyle = 'italic';
         if (cell?.strike) el.style.textDecoration = 'line-through';
         if (cell?.note) el.classList.add('g-note');
-        const hover = [cell?.k === 'e' ? `Error\n${cell.message ?? ''}` : '', cell?.note ?? ''].filter(Boolean).join('\n\n');
+        const hover = [cell?.k === 'e' ? `Error\n${cell.message ?? ''}` : '', cell?.note ?? '']
+          .filter(Boolean)
+          .join('\n\n');
         if (hover) el.title = hover;
         if (this.selected && this.selected.row === row && this.selected.column === c) el.classList.add('g-selected');
       }

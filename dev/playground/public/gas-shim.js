@@ -22,11 +22,15 @@
     if (type === 'string' || type === 'number' || type === 'boolean') return;
     if (type === 'function' || value instanceof Date) throw illegal(path);
     if (Array.isArray(value)) {
-      value.forEach(function (item, index) { checkArgument(item, path + '[' + index + ']'); });
+      value.forEach(function (item, index) {
+        checkArgument(item, path + '[' + index + ']');
+      });
       return;
     }
     if (type === 'object') {
-      Object.keys(value).forEach(function (key) { checkArgument(value[key], path + '.' + key); });
+      Object.keys(value).forEach(function (key) {
+        checkArgument(value[key], path + '.' + key);
+      });
       return;
     }
     throw illegal(path);
@@ -48,9 +52,13 @@
 
   function invoke(state, name, args) {
     try {
-      args.forEach(function (arg, index) { checkArgument(arg, String(index)); });
+      args.forEach(function (arg, index) {
+        checkArgument(arg, String(index));
+      });
     } catch (error) {
-      setTimeout(function () { deliver(state, false, error); }, 0);
+      setTimeout(function () {
+        deliver(state, false, error);
+      }, 0);
       return;
     }
     fetch(runPath, {
@@ -58,7 +66,9 @@
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ name: name, args: args }),
     })
-      .then(function (response) { return response.json(); })
+      .then(function (response) {
+        return response.json();
+      })
       .then(
         function (reply) {
           if (reply.ok) {
@@ -71,9 +81,11 @@
         },
         function (failure) {
           deliver(state, false, new Error('NetworkError: Connection failure due to HTTP 0 (' + String(failure) + ')'));
-        }
+        },
       )
-      .then(function () { notifyParent(name); });
+      .then(function () {
+        notifyParent(name);
+      });
   }
 
   function copy(state, key, value) {
@@ -84,9 +96,15 @@
 
   function runner(state) {
     var run = {
-      withSuccessHandler: function (handler) { return runner(copy(state, 'success', handler)); },
-      withFailureHandler: function (handler) { return runner(copy(state, 'failure', handler)); },
-      withUserObject: function (userObject) { return runner(copy(state, 'userObject', userObject)); },
+      withSuccessHandler: function (handler) {
+        return runner(copy(state, 'success', handler));
+      },
+      withFailureHandler: function (handler) {
+        return runner(copy(state, 'failure', handler));
+      },
+      withUserObject: function (userObject) {
+        return runner(copy(state, 'userObject', userObject));
+      },
     };
     globalNames.forEach(function (name) {
       run[name] = function () {
@@ -101,7 +119,9 @@
       run: runner({ success: null, failure: null, userObject: undefined }),
       host: {
         origin: window.location.origin,
-        close: function () { window.parent.postMessage({ type: 'playground:close' }, '*'); },
+        close: function () {
+          window.parent.postMessage({ type: 'playground:close' }, '*');
+        },
         setHeight: function () {},
         setWidth: function () {},
         editor: { focus: function () {} },

@@ -90,10 +90,19 @@ export interface ApiClientOptions {
 }
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
-  const transport = new Transport({ ...options.transport, baseUrl: options.baseUrl, tokens: options.tokens, budget: options.budget, cache: options.cache, sleep: options.sleep });
+  const transport = new Transport({
+    ...options.transport,
+    baseUrl: options.baseUrl,
+    tokens: options.tokens,
+    budget: options.budget,
+    cache: options.cache,
+    sleep: options.sleep,
+  });
   const one = <T>(path: string, query = '', opts: GetOptions = {}): T => transport.get(path, query, opts).data as T;
   const page = <T>(path: string, filters: QueryParams, paging: PagingQuery): Page<T> =>
-    toPage<T>(transport.get(path, buildQuery([...filters, ['limit', paging.limit], ['cursor', paging.cursor]]), { list: true }));
+    toPage<T>(
+      transport.get(path, buildQuery([...filters, ['limit', paging.limit], ['cursor', paging.cursor]]), { list: true }),
+    );
 
   const summaryAnswer = (startDate: string, endDate: string): SummaryAnswer => {
     const query = buildQuery([

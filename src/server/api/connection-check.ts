@@ -26,10 +26,23 @@ export function checkConnection(tokenMode: 'trigger' | 'custom_function' = 'trig
   try {
     const account = client.account();
     const store = account.store;
-    return { ok: true, storeId: String(store?.id ?? ''), storeName: String(store?.name ?? ''), rateLimitRemaining: client.rateLimitRemaining(), stats: { ...client.stats } };
+    return {
+      ok: true,
+      storeId: String(store?.id ?? ''),
+      storeName: String(store?.name ?? ''),
+      rateLimitRemaining: client.rateLimitRemaining(),
+      stats: { ...client.stats },
+    };
   } catch (e) {
     if (!isApiError(e)) throw e;
     recordAuthFailure(e.code);
-    return { ok: false, code: e.code, userMessage: e.userMessage, action: e.action, retryAt: e.retryAt === null ? null : new Date(e.retryAt).toISOString(), stats: { ...client.stats } };
+    return {
+      ok: false,
+      code: e.code,
+      userMessage: e.userMessage,
+      action: e.action,
+      retryAt: e.retryAt === null ? null : new Date(e.retryAt).toISOString(),
+      stats: { ...client.stats },
+    };
   }
 }

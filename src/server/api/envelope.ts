@@ -28,9 +28,16 @@ export function parseBody(body: string): ParsedBody {
   }
   if (!isObject(json)) return { kind: 'unreadable', reason: 'not an envelope' };
   if (json.success === false || (json.success === undefined && json.error !== undefined)) return readError(json.error);
-  if (json.success !== true || !('data' in json) || json.data === undefined) return { kind: 'unreadable', reason: 'envelope without success/data' };
+  if (json.success !== true || !('data' in json) || json.data === undefined)
+    return { kind: 'unreadable', reason: 'envelope without success/data' };
   const page = readPage(json.page);
-  return { kind: 'success', data: json.data, page, pageInvalid: json.page !== undefined && page === null, meta: readMeta(json.meta) };
+  return {
+    kind: 'success',
+    data: json.data,
+    page,
+    pageInvalid: json.page !== undefined && page === null,
+    meta: readMeta(json.meta),
+  };
 }
 
 function readError(error: unknown): ParsedBody {
@@ -69,6 +76,9 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 
 /** A short, single-line excerpt of a body for a technical message (HTML tags dropped). */
 export function excerpt(body: string, max = 200): string {
-  const text = body.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+  const text = body
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

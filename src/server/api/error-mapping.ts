@@ -35,7 +35,10 @@ const REASONS: readonly RateLimitReason[] = ['burst', 'hour', 'day', 'concurrenc
 /** Parses Retry-After (delta seconds or an HTTP date) and X-RateLimit-Reason. */
 export function readRateLimitHeaders(header: (name: string) => string | null, now: number): RateLimitHeaders {
   const rawReason = header('X-RateLimit-Reason');
-  const reason = rawReason && (REASONS as readonly string[]).includes(rawReason.trim()) ? (rawReason.trim() as RateLimitReason) : null;
+  const reason =
+    rawReason && (REASONS as readonly string[]).includes(rawReason.trim())
+      ? (rawReason.trim() as RateLimitReason)
+      : null;
   const rawRetry = header('Retry-After');
   let retryAfterSeconds: number | null = null;
   if (rawRetry !== null) {

@@ -46,8 +46,18 @@ export class ApiError extends Error {
   /** True when the same request may succeed if simply sent again (after backoff). */
   readonly retryable: boolean;
 
-  constructor(code: ApiErrorCode, action: ApiErrorAction, userMessage: string, details: ApiErrorDetails, retryable = false) {
-    super(details.detail ? `${userMessage} (${code}, HTTP ${details.status}: ${details.detail})` : `${userMessage} (${code}, HTTP ${details.status})`);
+  constructor(
+    code: ApiErrorCode,
+    action: ApiErrorAction,
+    userMessage: string,
+    details: ApiErrorDetails,
+    retryable = false,
+  ) {
+    super(
+      details.detail
+        ? `${userMessage} (${code}, HTTP ${details.status}: ${details.detail})`
+        : `${userMessage} (${code}, HTTP ${details.status})`,
+    );
     this.name = 'ApiError';
     this.code = code;
     this.status = details.status;
@@ -60,28 +70,48 @@ export class ApiError extends Error {
 
 export class InvalidParameterError extends ApiError {
   constructor(d: ApiErrorDetails) {
-    super('invalid_parameter', 'fix_request', 'The service rejected a value in the request. Check the dates and filters you entered.', d);
+    super(
+      'invalid_parameter',
+      'fix_request',
+      'The service rejected a value in the request. Check the dates and filters you entered.',
+      d,
+    );
     this.name = 'InvalidParameterError';
   }
 }
 
 export class CursorFilterMismatchError extends ApiError {
   constructor(d: ApiErrorDetails) {
-    super('CURSOR_FILTER_MISMATCH', 'retry_later', 'Paging was interrupted because the filters changed; the sync restarts from its last saved point.', d);
+    super(
+      'CURSOR_FILTER_MISMATCH',
+      'retry_later',
+      'Paging was interrupted because the filters changed; the sync restarts from its last saved point.',
+      d,
+    );
     this.name = 'CursorFilterMismatchError';
   }
 }
 
 export class InvalidCursorError extends ApiError {
   constructor(d: ApiErrorDetails) {
-    super('INVALID_CURSOR', 'retry_later', 'The service no longer accepts the paging position; the sync restarts from its last saved point.', d);
+    super(
+      'INVALID_CURSOR',
+      'retry_later',
+      'The service no longer accepts the paging position; the sync restarts from its last saved point.',
+      d,
+    );
     this.name = 'InvalidCursorError';
   }
 }
 
 export class MissingTokenError extends ApiError {
   constructor(d: ApiErrorDetails) {
-    super('missing_token', 'reconnect', 'This spreadsheet is not connected to Merchant Analytics. Open the sidebar and connect.', d);
+    super(
+      'missing_token',
+      'reconnect',
+      'This spreadsheet is not connected to Merchant Analytics. Open the sidebar and connect.',
+      d,
+    );
     this.name = 'MissingTokenError';
   }
 }
@@ -102,42 +132,72 @@ export class InvalidTokenError extends ApiError {
 
 export class InvalidTokenClaimsError extends ApiError {
   constructor(d: ApiErrorDetails) {
-    super('invalid_token_claims', 'reconnect', 'The connection is not tied to a store. Open the sidebar and connect again.', d);
+    super(
+      'invalid_token_claims',
+      'reconnect',
+      'The connection is not tied to a store. Open the sidebar and connect again.',
+      d,
+    );
     this.name = 'InvalidTokenClaimsError';
   }
 }
 
 export class GrantRevokedError extends ApiError {
   constructor(d: ApiErrorDetails) {
-    super('grant_revoked', 'reconnect', 'The merchant disconnected this add-on (or the workspace has no plan). Open the sidebar and connect again.', d);
+    super(
+      'grant_revoked',
+      'reconnect',
+      'The merchant disconnected this add-on (or the workspace has no plan). Open the sidebar and connect again.',
+      d,
+    );
     this.name = 'GrantRevokedError';
   }
 }
 
 export class InsufficientScopeError extends ApiError {
   constructor(d: ApiErrorDetails) {
-    super('insufficient_scope', 'reconnect', 'The connection lacks a permission this report needs. Connect again and approve every requested permission.', d);
+    super(
+      'insufficient_scope',
+      'reconnect',
+      'The connection lacks a permission this report needs. Connect again and approve every requested permission.',
+      d,
+    );
     this.name = 'InsufficientScopeError';
   }
 }
 
 export class ClientNotAuthorizedError extends ApiError {
   constructor(d: ApiErrorDetails) {
-    super('client_not_authorized', 'contact_operator', 'This add-on is not enabled at Merchant Analytics. Contact whoever installed it for your organisation.', d);
+    super(
+      'client_not_authorized',
+      'contact_operator',
+      'This add-on is not enabled at Merchant Analytics. Contact whoever installed it for your organisation.',
+      d,
+    );
     this.name = 'ClientNotAuthorizedError';
   }
 }
 
 export class NotFoundError extends ApiError {
   constructor(d: ApiErrorDetails) {
-    super('not_found', 'fix_request', 'No such record in this store (or it is older than your plan’s history window).', d);
+    super(
+      'not_found',
+      'fix_request',
+      'No such record in this store (or it is older than your plan’s history window).',
+      d,
+    );
     this.name = 'NotFoundError';
   }
 }
 
 export class MethodNotAllowedError extends ApiError {
   constructor(d: ApiErrorDetails) {
-    super('method_not_allowed', 'contact_operator', 'The add-on sent a request the read-only service does not allow. Please report this.', d);
+    super(
+      'method_not_allowed',
+      'contact_operator',
+      'The add-on sent a request the read-only service does not allow. Please report this.',
+      d,
+    );
     this.name = 'MethodNotAllowedError';
   }
 }
@@ -147,7 +207,13 @@ export type RateLimitReason = 'burst' | 'hour' | 'day' | 'concurrency' | 'client
 export class RateLimitedError extends ApiError {
   readonly reason: RateLimitReason | null;
   constructor(d: ApiErrorDetails, reason: RateLimitReason | null) {
-    super('rate_limited', 'wait', `Merchant Analytics asked us to slow down${reason ? ` (${reason} limit)` : ''}. It resumes ${resumeText(d.retryAt)}.`, d, true);
+    super(
+      'rate_limited',
+      'wait',
+      `Merchant Analytics asked us to slow down${reason ? ` (${reason} limit)` : ''}. It resumes ${resumeText(d.retryAt)}.`,
+      d,
+      true,
+    );
     this.name = 'RateLimitedError';
     this.reason = reason;
   }
@@ -155,7 +221,13 @@ export class RateLimitedError extends ApiError {
 
 export class InternalServerError extends ApiError {
   constructor(d: ApiErrorDetails) {
-    super('internal_error', 'retry_later', 'Merchant Analytics had a temporary problem. Try again in a few minutes.', d, true);
+    super(
+      'internal_error',
+      'retry_later',
+      'Merchant Analytics had a temporary problem. Try again in a few minutes.',
+      d,
+      true,
+    );
     this.name = 'InternalServerError';
   }
 }
@@ -169,7 +241,13 @@ export class NetworkError extends ApiError {
 
 export class MalformedResponseError extends ApiError {
   constructor(d: ApiErrorDetails) {
-    super('malformed_response', 'retry_later', 'Merchant Analytics sent an incomplete answer. Try again in a few minutes.', d, true);
+    super(
+      'malformed_response',
+      'retry_later',
+      'Merchant Analytics sent an incomplete answer. Try again in a few minutes.',
+      d,
+      true,
+    );
     this.name = 'MalformedResponseError';
   }
 }
@@ -206,7 +284,12 @@ export function redirectTarget(location: string | null): string | null {
 /** The hourly request budget is nearly used up: stop before it is gone and resume at retryAt. */
 export class RateLimitBudgetError extends ApiError {
   constructor(d: ApiErrorDetails) {
-    super('rate_limit_budget', 'wait', `The hourly request allowance is nearly used up. It resumes ${resumeText(d.retryAt)}.`, d);
+    super(
+      'rate_limit_budget',
+      'wait',
+      `The hourly request allowance is nearly used up. It resumes ${resumeText(d.retryAt)}.`,
+      d,
+    );
     this.name = 'RateLimitBudgetError';
   }
 }

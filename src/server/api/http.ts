@@ -42,7 +42,11 @@ export function urlFetchFetcher(): HttpFetcher {
         muteHttpExceptions: true,
         followRedirects: false,
       });
-      return { status: response.getResponseCode(), body: response.getContentText(), header: headerLookup(response.getHeaders()) };
+      return {
+        status: response.getResponseCode(),
+        body: response.getContentText(),
+        header: headerLookup(response.getHeaders()),
+      };
     },
   };
 }

@@ -16,7 +16,10 @@ export const MAX_CACHED_BODY_CHARS = 90_000;
 /** Seconds a response may be reused, or null when it must not be cached. */
 export function cacheableSeconds(cacheControl: string | null): number | null {
   if (cacheControl === null) return null;
-  const directives = cacheControl.toLowerCase().split(',').map((d) => d.trim());
+  const directives = cacheControl
+    .toLowerCase()
+    .split(',')
+    .map((d) => d.trim());
   if (directives.some((d) => d === 'no-store' || d === 'no-cache')) return null;
   let maxAge: number | null = null;
   for (const directive of directives) {
@@ -38,5 +41,7 @@ export function responseCacheKey(scope: string, pathAndQuery: string, digest: (t
 
 /** SHA-256 in web-safe base64 via Utilities (Apps Script only). */
 export function utilitiesDigest(text: string): string {
-  return Utilities.base64EncodeWebSafe(Utilities.computeDigest(Utilities.DigestAlgorithm.SHA_256, text, Utilities.Charset.UTF_8));
+  return Utilities.base64EncodeWebSafe(
+    Utilities.computeDigest(Utilities.DigestAlgorithm.SHA_256, text, Utilities.Charset.UTF_8),
+  );
 }

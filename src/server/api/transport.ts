@@ -8,10 +8,25 @@ import type { ExecutionBudget } from '../platform/budget';
 import { BackoffPolicy, DEFAULT_BACKOFF, backoffDelayMs } from './backoff';
 import { MetaInfo, PageInfo, excerpt, parseBody } from './envelope';
 import { errorForAnswer } from './error-mapping';
-import { ApiError, ApiRedirectedError, InvalidTokenError, MalformedResponseError, NetworkError, RateLimitBudgetError, RateLimitedError, redirectTarget } from './errors';
+import {
+  ApiError,
+  ApiRedirectedError,
+  InvalidTokenError,
+  MalformedResponseError,
+  NetworkError,
+  RateLimitBudgetError,
+  RateLimitedError,
+  redirectTarget,
+} from './errors';
 import { DEFAULT_PAGE_RESERVE, readHourlyBudget } from './hourly-budget';
 import { HttpAnswer, HttpFetcher, urlFetchFetcher } from './http';
-import { CacheLike, MAX_CACHED_BODY_CHARS, cacheableSeconds, responseCacheKey, utilitiesDigest } from './response-cache';
+import {
+  CacheLike,
+  MAX_CACHED_BODY_CHARS,
+  cacheableSeconds,
+  responseCacheKey,
+  utilitiesDigest,
+} from './response-cache';
 
 /** Where the transport gets its bearer token; implemented by src/server/auth. */
 export interface TokenSource {
@@ -117,17 +132,22 @@ export class Transport {
       let answer: HttpAnswer;
       try {
         this.stats.requests++;
-        answer = this.fetcher.fetch({ url: this.apiRoot + pathAndQuery, headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' } });
+        answer = this.fetcher.fetch({
+          url: this.apiRoot + pathAndQuery,
+          headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' },
+        });
       } catch {
         // No HTTP answer at all (DNS, reset, timeout); the exception text is not kept: it may echo the request.
         failures = this.backoffOrThrow(new NetworkError({ status: 0 }), failures);
         continue;
       }
       this.noteHourlyBudget(answer);
-      const result = answer.status >= 200 && answer.status < 300 ? this.readSuccess(answer, opts) : this.readFailure(answer);
+      const result =
+        answer.status >= 200 && answer.status < 300 ? this.readSuccess(answer, opts) : this.readFailure(answer);
       if (!(result instanceof ApiError)) {
         // Keyed with the token that got the answer (a refresh may have replaced it meanwhile).
-        if (cacheable && result.maxAgeSeconds !== null) this.store(this.cacheKey(pathAndQuery), answer.body, result.maxAgeSeconds);
+        if (cacheable && result.maxAgeSeconds !== null)
+          this.store(this.cacheKey(pathAndQuery), answer.body, result.maxAgeSeconds);
         return result;
       }
       if (result.code === 'invalid_token') {
@@ -156,7 +176,12 @@ export class Transport {
       return new MalformedResponseError({ status, detail: `${why}: ${excerpt(answer.body)}` });
     }
     if (opts.list && (parsed.page === null || !Array.isArray(parsed.data))) {
-      return new MalformedResponseError({ status, detail: parsed.pageInvalid ? 'list page with an unusable page object' : 'list answer without page or data array' });
+      return new MalformedResponseError({
+        status,
+        detail: parsed.pageInvalid
+          ? 'list page with an unusable page object'
+          : 'list answer without page or data array',
+      });
     }
     if (!opts.list && (typeof parsed.data !== 'object' || parsed.data === null)) {
       return new MalformedResponseError({ status, detail: 'answer without a data object' });
@@ -171,12 +196,27 @@ export class Transport {
   }
 
   private readFailure(answer: HttpAnswer): ApiError {
-    if (answer.status >= 300 && answer.status < 400) return new ApiRedirectedError({ status: answer.status, location: redirectTarget(answer.header('Location')) });
+    if (answer.status >= 300 && answer.status < 400)
+      return new ApiRedirectedError({ status: answer.status, location: redirectTarget(answer.header('Location')) });
     const parsed = parseBody(answer.body);
     const isAuth = answer.status === 401 || answer.status === 403;
     let detail: string | undefined;
-    if (!isAuth) detail = parsed.kind === 'error' ? (parsed.message === null ? undefined : excerpt(parsed.message)) : parsed.kind === 'unreadable' ? excerpt(answer.body) : undefined;
-    return errorForAnswer({ status: answer.status, code: parsed.kind === 'error' ? parsed.code : null, header: answer.header, now: this.now(), detail });
+    if (!isAuth)
+      detail =
+        parsed.kind === 'error'
+          ? parsed.message === null
+            ? undefined
+            : excerpt(parsed.message)
+          : parsed.kind === 'unreadable'
+            ? excerpt(answer.body)
+            : undefined;
+    return errorForAnswer({
+      status: answer.status,
+      code: parsed.kind === 'error' ? parsed.code : null,
+      header: answer.header,
+      now: this.now(),
+      detail,
+    });
   }
 
   /** Exactly one refresh per client; a second invalid_token (or no new token) means reconnect. */
@@ -220,7 +260,12 @@ export class Transport {
     // Shared with later executions (and custom functions) only once it runs low: one cache write.
     if (reading.remaining < this.pageReserve && this.options.cache) {
       const seconds = Math.ceil((reading.resetAt - this.now()) / 1000);
-      if (seconds > 0) this.safePut(LOW_BUDGET_KEY + (this.options.cacheScope ?? ''), JSON.stringify(reading), Math.min(seconds, 21_600));
+      if (seconds > 0)
+        this.safePut(
+          LOW_BUDGET_KEY + (this.options.cacheScope ?? ''),
+          JSON.stringify(reading),
+          Math.min(seconds, 21_600),
+        );
     }
   }
 
@@ -228,12 +273,21 @@ export class Transport {
     if (this.hourly === null && !this.sharedBudgetRead && this.options.cache) {
       this.sharedBudgetRead = true;
       const shared = safeParse(this.options.cache.get(LOW_BUDGET_KEY + (this.options.cacheScope ?? '')));
-      if (shared && typeof shared.remaining === 'number' && typeof shared.resetAt === 'number' && shared.resetAt > this.now()) {
+      if (
+        shared &&
+        typeof shared.remaining === 'number' &&
+        typeof shared.resetAt === 'number' &&
+        shared.resetAt > this.now()
+      ) {
         this.hourly = { remaining: shared.remaining, resetAt: shared.resetAt };
       }
     }
     if (this.hourly !== null && this.hourly.remaining < this.pageReserve && this.hourly.resetAt > this.now()) {
-      throw new RateLimitBudgetError({ status: 0, retryAt: this.hourly.resetAt, detail: `RateLimit-Remaining ${this.hourly.remaining}` });
+      throw new RateLimitBudgetError({
+        status: 0,
+        retryAt: this.hourly.resetAt,
+        detail: `RateLimit-Remaining ${this.hourly.remaining}`,
+      });
     }
   }
 
@@ -257,7 +311,13 @@ export class Transport {
     const parsed = parseBody(body);
     if (parsed.kind !== 'success' || (opts.list && parsed.page === null)) return null;
     this.stats.cacheHits++;
-    return { data: parsed.data, page: parsed.page, meta: parsed.meta, rateLimitRemaining: this.rateLimitRemaining, maxAgeSeconds: null };
+    return {
+      data: parsed.data,
+      page: parsed.page,
+      meta: parsed.meta,
+      rateLimitRemaining: this.rateLimitRemaining,
+      maxAgeSeconds: null,
+    };
   }
 
   private store(key: string, body: string, seconds: number): void {

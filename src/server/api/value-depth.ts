@@ -14,7 +14,8 @@ export function nestedDeeperThan(root: unknown, limit: number = MAX_VALUE_DEPTH)
     const { value, depth } = stack.pop()!;
     if (value === null || typeof value !== 'object') continue;
     if (depth > limit) return true;
-    for (const key of Object.keys(value)) stack.push({ value: (value as Record<string, unknown>)[key], depth: depth + 1 });
+    for (const key of Object.keys(value))
+      stack.push({ value: (value as Record<string, unknown>)[key], depth: depth + 1 });
   }
   return false;
 }

@@ -1,9 +1,7 @@
 import { ACCOUNT_PATH } from './constants';
 import type { StoreRef } from './types';
 
-export type AccountProbe =
-  | { ok: true; store: StoreRef }
-  | { ok: false; status: number; code: string };
+export type AccountProbe = { ok: true; store: StoreRef } | { ok: false; status: number; code: string };
 
 /**
  * GET /api/v1/account with the given access token (spec 4.2: "to confirm which store a stored

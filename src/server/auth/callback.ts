@@ -68,7 +68,8 @@ function completeAuthorization(request: AuthCallbackRequest): CallbackPage {
   // Before any token request: a replayed code would make the server revoke the tokens it gave for it.
   const flow = takeConnectFlow(parameter[STATE_FLOW]);
   if (!flow) return linkUsedPage();
-  if (flow.spreadsheetId !== parameter[STATE_SPREADSHEET_ID] || !isCallbackSpreadsheet(flow.spreadsheetId)) return wrongSpreadsheetPage();
+  if (flow.spreadsheetId !== parameter[STATE_SPREADSHEET_ID] || !isCallbackSpreadsheet(flow.spreadsheetId))
+    return wrongSpreadsheetPage();
   const spreadsheetId = flow.spreadsheetId;
 
   recordEnvironment('callback', spreadsheetId);
@@ -77,7 +78,9 @@ function completeAuthorization(request: AuthCallbackRequest): CallbackPage {
   let token: TokenRecord;
   try {
     // The library carried the PKCE verifier in the state token (codeVerifier_); the request is made here (token-request.ts).
-    token = withUserLock(() => redeemAuthorizationCode(service, config, String(parameter['code']), parameter['codeVerifier_']));
+    token = withUserLock(() =>
+      redeemAuthorizationCode(service, config, String(parameter['code']), parameter['codeVerifier_']),
+    );
   } catch (e) {
     const code = oauthErrorCode(e) ?? 'token_request_failed';
     if (code === 'invalid_grant') return expiredPage(code);
@@ -111,7 +114,8 @@ function completeAuthorization(request: AuthCallbackRequest): CallbackPage {
   }
   if (probe && !probe.ok && isConnectionCode(probe.code)) {
     leaveHandoff(spreadsheetId, { kind: 'auth_failure', code: probe.code, scopes, at });
-    if (probe.code === 'client_not_authorized') return operatorPage(messageFor('operator_problem', null, probe.code).message, probe.code);
+    if (probe.code === 'client_not_authorized')
+      return operatorPage(messageFor('operator_problem', null, probe.code).message, probe.code);
     return serverErrorPage(probe.code);
   }
   // The account could not be read right now: the connection stands; the sidebar reads the store later.
@@ -121,5 +125,10 @@ function completeAuthorization(request: AuthCallbackRequest): CallbackPage {
 
 /** API error codes that say something about the connection (lifecycle.recordAuthFailure). */
 function isConnectionCode(code: string): boolean {
-  return code === 'grant_revoked' || code === 'invalid_token_claims' || code === 'client_not_authorized' || code === 'insufficient_scope';
+  return (
+    code === 'grant_revoked' ||
+    code === 'invalid_token_claims' ||
+    code === 'client_not_authorized' ||
+    code === 'insufficient_scope'
+  );
 }

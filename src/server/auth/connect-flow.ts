@@ -25,7 +25,9 @@ function parseMark(raw: string | null): FlowMark | null {
   if (!raw) return null;
   try {
     const mark = JSON.parse(raw) as Partial<FlowMark>;
-    return typeof mark.spreadsheetId === 'string' && typeof mark.at === 'number' ? { spreadsheetId: mark.spreadsheetId, at: mark.at } : null;
+    return typeof mark.spreadsheetId === 'string' && typeof mark.at === 'number'
+      ? { spreadsheetId: mark.spreadsheetId, at: mark.at }
+      : null;
   } catch {
     return null;
   }

@@ -25,7 +25,10 @@ export function authorizationUrl(): string {
     .setCodeChallengeMethod('S256' as GoogleAppsScriptOAuth2.CodeChallengeMethod);
   // Sealed in the state token; the callback checks flow and spreadsheet against the user's flow mark.
   const spreadsheetId = spreadsheet.getId();
-  const state: Record<string, string> = { [STATE_FLOW]: openConnectFlow(spreadsheetId), [STATE_SPREADSHEET_ID]: spreadsheetId };
+  const state: Record<string, string> = {
+    [STATE_FLOW]: openConnectFlow(spreadsheetId),
+    [STATE_SPREADSHEET_ID]: spreadsheetId,
+  };
   const tag = storeTag();
   if (tag) {
     state[STATE_SHEETS_STORE] = tag;

@@ -1,4 +1,9 @@
-import { CONNECTION_PROPERTY_KEY, COPIED_CONNECTION_PROPERTY_KEY, STORE_TAG_NAME_PROPERTY_KEY, STORE_TAG_PROPERTY_KEY } from './constants';
+import {
+  CONNECTION_PROPERTY_KEY,
+  COPIED_CONNECTION_PROPERTY_KEY,
+  STORE_TAG_NAME_PROPERTY_KEY,
+  STORE_TAG_PROPERTY_KEY,
+} from './constants';
 import type { ConnectionRecord, StoreRef } from './types';
 import { documentProperties } from '../platform/properties';
 import { clipText } from '../platform/property-size';
@@ -51,8 +56,13 @@ function recordOf(value: Partial<ConnectionRecord>): ConnectionRecord {
 
 /** Writes the record; who connected is kept from the previous record unless given. */
 export function writeConnectionRecord(record: Omit<ConnectionRecord, 'since'>): ConnectionRecord {
-  const connectedBy = record.connectedBy !== undefined ? record.connectedBy : (readConnectionRecord()?.connectedBy ?? null);
-  const full: ConnectionRecord = { ...record, connectedBy: connectedBy ? clipText(connectedBy, 320) : null, since: new Date().toISOString() };
+  const connectedBy =
+    record.connectedBy !== undefined ? record.connectedBy : (readConnectionRecord()?.connectedBy ?? null);
+  const full: ConnectionRecord = {
+    ...record,
+    connectedBy: connectedBy ? clipText(connectedBy, 320) : null,
+    since: new Date().toISOString(),
+  };
   storeRecord(full);
   return full;
 }
@@ -96,7 +106,8 @@ export function setStoreTag(storeId: string, storeName?: string): void {
   if (typeof storeId !== 'string' || storeId.trim() === '') throw new Error('setStoreTag needs a store id.');
   const values: Record<string, string> = { [STORE_TAG_PROPERTY_KEY]: storeId };
   const connected = readConnectionRecord();
-  const name = storeName || (connected && connected.store && connected.store.id === storeId ? connected.store.name : '');
+  const name =
+    storeName || (connected && connected.store && connected.store.id === storeId ? connected.store.name : '');
   if (name) values[STORE_TAG_NAME_PROPERTY_KEY] = name;
   documentProperties().setProperties(values);
 }

@@ -63,7 +63,10 @@ export function settleDocumentConnection(): void {
       if (shared === 'copy') props.deleteProperty(SHARED_ACCESS_TOKEN_KEY);
       if (now?.binding !== 'here') {
         props.deleteProperty(CONNECTION_PROPERTY_KEY);
-        props.setProperty(COPIED_CONNECTION_PROPERTY_KEY, JSON.stringify({ spreadsheetId, at: new Date().toISOString() }));
+        props.setProperty(
+          COPIED_CONNECTION_PROPERTY_KEY,
+          JSON.stringify({ spreadsheetId, at: new Date().toISOString() }),
+        );
       }
       console.warn('[connection] this spreadsheet is a copy: the connection it carried was deleted, unused');
     } else if (now?.binding === 'unbound' && ownsConnectionHere(now.record.connectedBy ?? null)) {

@@ -58,7 +58,15 @@ function readEndpoints(apiBaseUrl: string): AuthorizationEndpoints {
   }
   const discovered = fetchMetadata(apiBaseUrl);
   if (discovered) {
-    if (cache) cache.put(cacheKey, JSON.stringify({ authorization_endpoint: discovered.authorizationEndpoint, token_endpoint: discovered.tokenEndpoint }), CACHE_SECONDS);
+    if (cache)
+      cache.put(
+        cacheKey,
+        JSON.stringify({
+          authorization_endpoint: discovered.authorizationEndpoint,
+          token_endpoint: discovered.tokenEndpoint,
+        }),
+        CACHE_SECONDS,
+      );
     return discovered;
   }
   return defaultEndpoints(apiBaseUrl);

@@ -3,10 +3,7 @@ import { messageFor } from './messages';
 import type { ConnectionStatus } from './types';
 
 export type ConnectionErrorCode =
-  | ConnectionStatus['state']
-  | 'token_refresh_failed'
-  | 'custom_function_token_expired'
-  | 'another_users_connection';
+  ConnectionStatus['state'] | 'token_refresh_failed' | 'custom_function_token_expired' | 'another_users_connection';
 
 /** The connection cannot give a token right now; userMessage says what to do. Never holds a token. */
 export class ConnectionError extends Error {
@@ -57,7 +54,12 @@ export function notConnectedError(): ConnectionError {
 /** The OAuth error code inside the library's "Error retrieving token: <code>, <description>" message. */
 export function oauthErrorCode(e: unknown): string | null {
   // The library runs in its own context: its errors are not instances of this context's Error.
-  const message = typeof e === 'string' ? e : e !== null && typeof e === 'object' && typeof (e as { message?: unknown }).message === 'string' ? (e as { message: string }).message : '';
+  const message =
+    typeof e === 'string'
+      ? e
+      : e !== null && typeof e === 'object' && typeof (e as { message?: unknown }).message === 'string'
+        ? (e as { message: string }).message
+        : '';
   const match = /^Error retrieving token: ([A-Za-z0-9_]+)/.exec(message);
   return match ? match[1] : null;
 }

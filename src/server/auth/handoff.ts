@@ -102,7 +102,14 @@ function adoptOnce(): AdoptOutcome {
 function apply(handoff: Handoff): void {
   const me = currentUserEmail() || null;
   if (handoff.kind === 'store_mismatch') {
-    writeConnectionRecord({ state: 'store_changed', store: handoff.sheetsStore, scopes: handoff.scopes, detail: 'store_differs_from_sheets', otherStore: handoff.otherStore, connectedBy: me });
+    writeConnectionRecord({
+      state: 'store_changed',
+      store: handoff.sheetsStore,
+      scopes: handoff.scopes,
+      detail: 'store_differs_from_sheets',
+      otherStore: handoff.otherStore,
+      connectedBy: me,
+    });
     return;
   }
   const token = openSession().service.getToken(true);

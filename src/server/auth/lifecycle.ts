@@ -10,11 +10,28 @@ import {
   writeConnectionRecord,
 } from './connection-record';
 import { messageFor } from './messages';
-import type { BrokenReason, ConnectionDetail, ConnectionRecord, ConnectionStatus, OperatorDetail, StoreRef } from './types';
+import type {
+  BrokenReason,
+  ConnectionDetail,
+  ConnectionRecord,
+  ConnectionStatus,
+  OperatorDetail,
+  StoreRef,
+} from './types';
 
-const OPERATOR_DETAILS: readonly OperatorDetail[] = ['client_not_authorized', 'token_endpoint_redirected', 'unsupported_token_type'];
+const OPERATOR_DETAILS: readonly OperatorDetail[] = [
+  'client_not_authorized',
+  'token_endpoint_redirected',
+  'unsupported_token_type',
+];
 
-const BROKEN_REASONS: readonly BrokenReason[] = ['revoked', 'store_changed', 'invalid_claims', 'missing_scope', 'lapsed'];
+const BROKEN_REASONS: readonly BrokenReason[] = [
+  'revoked',
+  'store_changed',
+  'invalid_claims',
+  'missing_scope',
+  'lapsed',
+];
 const DETAILS: readonly ConnectionDetail[] = [
   'moved_to_other_store',
   'store_differs_from_sheets',
@@ -44,12 +61,28 @@ function statusOf(state: ConnectionStatus['state'], record: ConnectionRecord | n
   const store = record ? record.store : null;
   const detail = record ? record.detail : null;
   const { message, action } = messageFor(state, store, detail, record ? record.otherStore : null);
-  return { state, store, scopes: record ? record.scopes : [], detail, message, action, since: record ? record.since : null, connectedBy: record ? (record.connectedBy ?? null) : null };
+  return {
+    state,
+    store,
+    scopes: record ? record.scopes : [],
+    detail,
+    message,
+    action,
+    since: record ? record.since : null,
+    connectedBy: record ? (record.connectedBy ?? null) : null,
+  };
 }
 
 /** Records that the connection works and reads `store` with `scopes` (and, on connecting, whose it is). */
 export function markConnected(store: StoreRef | null, scopes: string[], connectedBy?: string | null): void {
-  writeConnectionRecord({ state: 'connected', store, scopes, detail: null, otherStore: null, ...(connectedBy !== undefined ? { connectedBy } : {}) });
+  writeConnectionRecord({
+    state: 'connected',
+    store,
+    scopes,
+    detail: null,
+    otherStore: null,
+    ...(connectedBy !== undefined ? { connectedBy } : {}),
+  });
 }
 
 /**
@@ -76,7 +109,13 @@ export function markConnectionBroken(reason: BrokenReason, detail?: string, othe
 export function markScopesNarrowed(granted: readonly string[]): ConnectionStatus {
   const previous = readConnectionRecord();
   const scopes = REQUESTED_SCOPES.filter((scope) => granted.includes(scope));
-  const record = writeConnectionRecord({ state: 'missing_scope', store: previous ? previous.store : null, scopes, detail: 'insufficient_scope', otherStore: null });
+  const record = writeConnectionRecord({
+    state: 'missing_scope',
+    store: previous ? previous.store : null,
+    scopes,
+    detail: 'insufficient_scope',
+    otherStore: null,
+  });
   return statusOf(record.state, record);
 }
 

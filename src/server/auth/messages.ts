@@ -25,7 +25,9 @@ export function messageFor(
   switch (state) {
     case 'not_configured':
       return {
-        message: 'Merchant Analytics has not been set up for your organisation yet. ' + OPERATOR.replace('Please contact', 'Please ask'),
+        message:
+          'Merchant Analytics has not been set up for your organisation yet. ' +
+          OPERATOR.replace('Please contact', 'Please ask'),
         action: 'configure',
       };
     case 'not_connected':
@@ -36,7 +38,10 @@ export function messageFor(
           action: 'connect',
         };
       }
-      return { message: 'This spreadsheet is not connected to a Merchant Analytics store. Click Connect to choose one.', action: 'connect' };
+      return {
+        message: 'This spreadsheet is not connected to a Merchant Analytics store. Click Connect to choose one.',
+        action: 'connect',
+      };
     case 'connected':
       return { message: `Connected to ${name}.`, action: null };
     case 'revoked':
@@ -80,7 +85,7 @@ export function messageFor(
 }
 
 const CHECK_ADDRESS =
-  'Please ask whoever set up Merchant Analytics for your organisation to check the script property MA_API_BASE_URL: it must be the service\'s own address, whose sign-in answers without redirecting. There is nothing to change in the spreadsheet.';
+  "Please ask whoever set up Merchant Analytics for your organisation to check the script property MA_API_BASE_URL: it must be the service's own address, whose sign-in answers without redirecting. There is nothing to change in the spreadsheet.";
 
 function operatorProblemMessage(detail: ConnectionDetail | null): string {
   if (detail === 'token_endpoint_redirected') {
@@ -89,5 +94,8 @@ function operatorProblemMessage(detail: ConnectionDetail | null): string {
   if (detail === 'unsupported_token_type') {
     return `Merchant Analytics answered the sign-in with a kind of access token this add-on cannot use (it uses Bearer tokens only), so the token was not used. ${CHECK_ADDRESS}`;
   }
-  return 'Merchant Analytics does not currently accept this add-on (the application is not provisioned or was disabled). ' + OPERATOR;
+  return (
+    'Merchant Analytics does not currently accept this add-on (the application is not provisioned or was disabled). ' +
+    OPERATOR
+  );
 }

@@ -1,6 +1,15 @@
 /** The pages the browser shows after the merchant comes back from Merchant Analytics. */
 
-export type CallbackOutcome = 'connected' | 'denied' | 'expired' | 'link_used' | 'wrong_spreadsheet' | 'store_mismatch' | 'missing_scope' | 'operator' | 'server_error';
+export type CallbackOutcome =
+  | 'connected'
+  | 'denied'
+  | 'expired'
+  | 'link_used'
+  | 'wrong_spreadsheet'
+  | 'store_mismatch'
+  | 'missing_scope'
+  | 'operator'
+  | 'server_error';
 
 export interface CallbackPage {
   outcome: CallbackOutcome;
@@ -55,7 +64,10 @@ export function deniedPage(): CallbackPage {
   return {
     outcome: 'denied',
     title: 'Connection not made',
-    paragraphs: ['You chose not to allow access, so nothing was connected and nothing in the spreadsheet changed.', RETRY],
+    paragraphs: [
+      'You chose not to allow access, so nothing was connected and nothing in the spreadsheet changed.',
+      RETRY,
+    ],
     reference: null,
   };
 }
@@ -64,7 +76,10 @@ export function expiredPage(reference: string): CallbackPage {
   return {
     outcome: 'expired',
     title: 'The sign-in took too long',
-    paragraphs: ['For your security the approval is only valid for a short time, and it ran out before the connection was made. Nothing was changed.', RETRY],
+    paragraphs: [
+      'For your security the approval is only valid for a short time, and it ran out before the connection was made. Nothing was changed.',
+      RETRY,
+    ],
     reference,
   };
 }
@@ -73,7 +88,10 @@ export function linkUsedPage(): CallbackPage {
   return {
     outcome: 'link_used',
     title: 'This sign-in link was already used',
-    paragraphs: ['Each sign-in link works once, and this one has been used or has run out. Nothing was changed. If the sidebar does not show your store as connected, connect again.', RETRY],
+    paragraphs: [
+      'Each sign-in link works once, and this one has been used or has run out. Nothing was changed. If the sidebar does not show your store as connected, connect again.',
+      RETRY,
+    ],
     reference: 'link_used',
   };
 }
@@ -82,7 +100,10 @@ export function wrongSpreadsheetPage(): CallbackPage {
   return {
     outcome: 'wrong_spreadsheet',
     title: 'This sign-in belongs to another spreadsheet',
-    paragraphs: ['The sign-in was started from a different spreadsheet, so nothing was connected here and nothing was changed.', 'Open the spreadsheet you want to connect and click Connect in its Merchant Analytics sidebar.'],
+    paragraphs: [
+      'The sign-in was started from a different spreadsheet, so nothing was connected here and nothing was changed.',
+      'Open the spreadsheet you want to connect and click Connect in its Merchant Analytics sidebar.',
+    ],
     reference: 'wrong_spreadsheet',
   };
 }
@@ -91,19 +112,37 @@ export function serverErrorPage(reference: string): CallbackPage {
   return {
     outcome: 'server_error',
     title: 'Merchant Analytics could not finish connecting',
-    paragraphs: ['Something went wrong on the Merchant Analytics side while connecting. Nothing was changed in the spreadsheet.', RETRY + ' If it keeps happening, contact whoever set up the add-on for your organisation.'],
+    paragraphs: [
+      'Something went wrong on the Merchant Analytics side while connecting. Nothing was changed in the spreadsheet.',
+      RETRY + ' If it keeps happening, contact whoever set up the add-on for your organisation.',
+    ],
     reference,
   };
 }
 
 export function operatorPage(message: string, reference: string): CallbackPage {
-  return { outcome: 'operator', title: 'Merchant Analytics is not available for this add-on', paragraphs: [message], reference };
+  return {
+    outcome: 'operator',
+    title: 'Merchant Analytics is not available for this add-on',
+    paragraphs: [message],
+    reference,
+  };
 }
 
 export function missingScopePage(message: string): CallbackPage {
-  return { outcome: 'missing_scope', title: 'Merchant Analytics was not given every permission', paragraphs: [message], reference: 'insufficient_scope' };
+  return {
+    outcome: 'missing_scope',
+    title: 'Merchant Analytics was not given every permission',
+    paragraphs: [message],
+    reference: 'insufficient_scope',
+  };
 }
 
 export function storeMismatchPage(message: string): CallbackPage {
-  return { outcome: 'store_mismatch', title: 'This spreadsheet belongs to another store', paragraphs: [message], reference: 'store_changed' };
+  return {
+    outcome: 'store_mismatch',
+    title: 'This spreadsheet belongs to another store',
+    paragraphs: [message],
+    reference: 'store_changed',
+  };
 }

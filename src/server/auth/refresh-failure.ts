@@ -24,7 +24,8 @@ export function connectionErrorAfterRefresh(
     return ConnectionError.fromStatus(markOperatorProblem('client_not_authorized'));
   }
   // The token endpoint's answer could not be used (token-request.ts): a set-up problem, not the merchant's.
-  if (code === TOKEN_ENDPOINT_REDIRECTED || code === UNSUPPORTED_TOKEN_TYPE) return ConnectionError.fromStatus(markOperatorProblem(code));
+  if (code === TOKEN_ENDPOINT_REDIRECTED || code === UNSUPPORTED_TOKEN_TYPE)
+    return ConnectionError.fromStatus(markOperatorProblem(code));
   if (code !== 'invalid_grant') return refreshFailedTemporarily();
   const probe = oldAccessToken ? probeAccount(session.config.apiBaseUrl, oldAccessToken) : null;
   const probeCode = probe && !probe.ok ? probe.code : null;

@@ -27,7 +27,11 @@ export function withoutClientSecret(payload: GoogleAppsScriptOAuth2.TokenPayload
  * The lock passed in must be the same object the caller itself locks with, so the library sees it
  * as already held.
  */
-export function createOAuthService(config: DeploymentConfig, spreadsheetId: string, lock: GoogleAppsScript.Lock.Lock | null): OAuthService {
+export function createOAuthService(
+  config: DeploymentConfig,
+  spreadsheetId: string,
+  lock: GoogleAppsScript.Lock.Lock | null,
+): OAuthService {
   const endpoints = authorizationEndpoints(config.apiBaseUrl);
   const service = OAuth2.createService(tokenServiceName(spreadsheetId))
     .setAuthorizationBaseUrl(endpoints.authorizationEndpoint)

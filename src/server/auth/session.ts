@@ -60,7 +60,8 @@ export interface AuthSession {
 export function openSession(): AuthSession {
   const config = getDeploymentConfig();
   const spreadsheetId = currentSpreadsheetId();
-  if (!spreadsheetId) throw new MissingContextError('the spreadsheet', 'no document and no spreadsheet named for this execution');
+  if (!spreadsheetId)
+    throw new MissingContextError('the spreadsheet', 'no document and no spreadsheet named for this execution');
   return { config, service: createOAuthService(config, spreadsheetId, userLock()) };
 }
 
@@ -96,6 +97,7 @@ export function expiresAtMs(token: object | null): number | null {
   if (typeof t.expiresAt === 'number' && isFinite(t.expiresAt)) return t.expiresAt * 1000;
   const grantedTime = Number(t.granted_time);
   const expiresIn = Number(t.expires_in);
-  if (isFinite(grantedTime) && grantedTime > 0 && isFinite(expiresIn) && expiresIn > 0) return (grantedTime + expiresIn) * 1000;
+  if (isFinite(grantedTime) && grantedTime > 0 && isFinite(expiresIn) && expiresIn > 0)
+    return (grantedTime + expiresIn) * 1000;
   return null;
 }

@@ -1,7 +1,15 @@
 import type { DeploymentConfig } from '../config';
 import type { OAuthService } from './service';
 import { expiresAtMs, hasRefreshToken, withUserLock, type AuthSession } from './session';
-import { grantedScopesOf, isBearer, missingScopes, NarrowedGrantError, requestToken, unsupportedTokenType, type TokenRecord } from './token-request';
+import {
+  grantedScopesOf,
+  isBearer,
+  missingScopes,
+  NarrowedGrantError,
+  requestToken,
+  unsupportedTokenType,
+  type TokenRecord,
+} from './token-request';
 
 /** The library's margin: a token counts as expired this long before it does (its EXPIRATION_BUFFER_SECONDS_). */
 const EXPIRY_MARGIN_MS = 60_000;
@@ -12,8 +20,18 @@ function saveToken(service: OAuthService, token: TokenRecord): void {
 }
 
 /** Spec 5.5: redeems the callback's code (with the PKCE verifier the state token carried) and stores the token. */
-export function redeemAuthorizationCode(service: OAuthService, config: DeploymentConfig, code: string, codeVerifier: string | undefined): TokenRecord {
-  const form: Record<string, string> = { code, client_id: config.clientId, redirect_uri: service.getRedirectUri(), grant_type: 'authorization_code' };
+export function redeemAuthorizationCode(
+  service: OAuthService,
+  config: DeploymentConfig,
+  code: string,
+  codeVerifier: string | undefined,
+): TokenRecord {
+  const form: Record<string, string> = {
+    code,
+    client_id: config.clientId,
+    redirect_uri: service.getRedirectUri(),
+    grant_type: 'authorization_code',
+  };
   if (codeVerifier) form['code_verifier'] = codeVerifier;
   const token = requestToken(config, form);
   if (!isBearer(token)) throw unsupportedTokenType();
@@ -31,7 +49,11 @@ export function refreshAccessToken(s: AuthSession): void {
   withUserLock(() => {
     const stored = s.service.getToken(true) as TokenRecord | null;
     if (!stored || !hasRefreshToken(stored)) throw new Error('Offline access is required.');
-    const renewed = requestToken(s.config, { refresh_token: String(stored['refresh_token']), client_id: s.config.clientId, grant_type: 'refresh_token' });
+    const renewed = requestToken(s.config, {
+      refresh_token: String(stored['refresh_token']),
+      client_id: s.config.clientId,
+      grant_type: 'refresh_token',
+    });
     if (!isBearer(renewed)) {
       // The access token is not used (RFC 6749 7.1), but the server has rotated the refresh token
       // (spec 5.7): keeping the new one lets a fixed server renew later instead of losing the connection.
@@ -39,7 +61,8 @@ export function refreshAccessToken(s: AuthSession): void {
       throw unsupportedTokenType();
     }
     if (!hasRefreshToken(renewed)) renewed['refresh_token'] = stored['refresh_token'];
-    if (renewed['refreshTokenExpiresAt'] === undefined && stored['refreshTokenExpiresAt'] !== undefined) renewed['refreshTokenExpiresAt'] = stored['refreshTokenExpiresAt'];
+    if (renewed['refreshTokenExpiresAt'] === undefined && stored['refreshTokenExpiresAt'] !== undefined)
+      renewed['refreshTokenExpiresAt'] = stored['refreshTokenExpiresAt'];
     // RFC 6749 5.1: an answer without `scope` keeps the scope the grant had.
     if (renewed['scope'] === undefined && stored['scope'] !== undefined) renewed['scope'] = stored['scope'];
     saveToken(s.service, renewed);

@@ -40,7 +40,9 @@ function withExpiry(token: TokenRecord): TokenRecord {
 
 function errorReason(status: number, body: unknown): string {
   const fields = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
-  const parts = [fields['error'], fields['error_description']].filter((part): part is string => typeof part === 'string' && part !== '');
+  const parts = [fields['error'], fields['error_description']].filter(
+    (part): part is string => typeof part === 'string' && part !== '',
+  );
   return parts.length > 0 ? parts.join(', ') : String(status);
 }
 
@@ -62,9 +64,11 @@ export function requestToken(config: DeploymentConfig, form: Record<string, stri
     // Not the parser's message: it quotes the text, which may hold a token cut short.
     throw new Error('Token response not valid JSON.');
   }
-  if (status < 200 || status >= 300 || body === null || typeof body !== 'object' || 'error' in body) throw tokenError(errorReason(status, body));
+  if (status < 200 || status >= 300 || body === null || typeof body !== 'object' || 'error' in body)
+    throw tokenError(errorReason(status, body));
   const token = body as TokenRecord;
-  if (typeof token['access_token'] !== 'string' || token['access_token'] === '') throw new Error('Token response has no access token.');
+  if (typeof token['access_token'] !== 'string' || token['access_token'] === '')
+    throw new Error('Token response has no access token.');
   return withExpiry(token);
 }
 

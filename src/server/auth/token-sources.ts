@@ -43,7 +43,10 @@ export function triggerTokenSource(): TokenSource {
     accessToken(): string {
       adoptPendingConnection();
       requireConnected();
-      if (!connector()) return (lastGiven = sharedToken(60_000, () => anotherUsersConnection(readConnectionRecord()?.connectedBy ?? null)));
+      if (!connector())
+        return (lastGiven = sharedToken(60_000, () =>
+          anotherUsersConnection(readConnectionRecord()?.connectedBy ?? null),
+        ));
       const s = open();
       const access = ensureAccess(s);
       if (!access.ok) {

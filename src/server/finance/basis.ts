@@ -16,19 +16,30 @@ export interface PnlBasis {
 
 export function basisText(basis: PnlBasis | null | undefined): string {
   if (!basis) return 'unknown';
-  const part = (name: string, value: unknown): string => `${name}=${value === undefined || value === null ? 'unknown' : String(value)}`;
-  return [part('tax_treated_as_cost', basis.tax_treated_as_cost), part('refund_recognition', basis.refund_recognition), part('ad_spend', basis.ad_spend)].join('; ');
+  const part = (name: string, value: unknown): string =>
+    `${name}=${value === undefined || value === null ? 'unknown' : String(value)}`;
+  return [
+    part('tax_treated_as_cost', basis.tax_treated_as_cost),
+    part('refund_recognition', basis.refund_recognition),
+    part('ad_spend', basis.ad_spend),
+  ].join('; ');
 }
 
 export function recordBasis(state: SyncStateStore, basis: PnlBasis | null | undefined, now: number): string {
   const text = basisText(basis);
   const saved = state.get('basis');
-  if (saved.text !== text || saved.checkedAt === null || now - saved.checkedAt > 60_000) state.save('basis', { text, checkedAt: now });
+  if (saved.text !== text || saved.checkedAt === null || now - saved.checkedAt > 60_000)
+    state.save('basis', { text, checkedAt: now });
   return text;
 }
 
 /** The recorded basis while fresh, else null (the caller asks the service). */
 export function freshBasis(state: SyncStateStore, now: number): string | null {
   const saved = state.get('basis');
-  return saved.text !== null && saved.checkedAt !== null && now - saved.checkedAt <= BASIS_MAX_AGE_MS && now >= saved.checkedAt ? saved.text : null;
+  return saved.text !== null &&
+    saved.checkedAt !== null &&
+    now - saved.checkedAt <= BASIS_MAX_AGE_MS &&
+    now >= saved.checkedAt
+    ? saved.text
+    : null;
 }

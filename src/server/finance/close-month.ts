@@ -18,7 +18,17 @@ import { SyncStateStore, type ClosedMonthRecord } from '../sync/state';
 import { monthName } from '../../contract/closed-month-text';
 import type { CloseMonthResult } from '../../contract/sidebar';
 import { CLOSE_ORDER_COLUMNS, ORDER_FIGURE_COLUMNS, orderFiguresOf, type OrderFigures } from './close-orders';
-import { CLOSE_COLUMNS, CLOSE_FIRST_DAY_ROW, CLOSE_HEADER_ROW, CLOSE_ORDERS_HEADER_ROW, CLOSE_ORDERS_TITLE_ROW, closeSheetName, closeSheetValues, isMonth, type CloseRecord } from './close-sheet';
+import {
+  CLOSE_COLUMNS,
+  CLOSE_FIRST_DAY_ROW,
+  CLOSE_HEADER_ROW,
+  CLOSE_ORDERS_HEADER_ROW,
+  CLOSE_ORDERS_TITLE_ROW,
+  closeSheetName,
+  closeSheetValues,
+  isMonth,
+  type CloseRecord,
+} from './close-sheet';
 import { dailyFigures } from './daily-figures';
 import { monthOf, sumByPeriod } from './period-sums';
 
@@ -37,12 +47,18 @@ function monthLabel(month: string): string {
 export function closeMonth(request: unknown): CloseMonthResult {
   const body = request && typeof request === 'object' ? (request as Record<string, unknown>) : {};
   const month = body.month;
-  if (!isMonth(month)) return refused(null, `Give the month to close as YYYY-MM (for example 2026-10); got ${JSON.stringify(month ?? null)}.`);
+  if (!isMonth(month))
+    return refused(
+      null,
+      `Give the month to close as YYYY-MM (for example 2026-10); got ${JSON.stringify(month ?? null)}.`,
+    );
   const replace = body.replace === true;
   const store = storeTag();
-  if (store === null) return refused(month, 'Connect a store and sync before closing a month: there are no figures to close yet.');
+  if (store === null)
+    return refused(month, 'Connect a store and sync before closing a month: there are no figures to close yet.');
   const lock = documentLock();
-  if (!lock.tryLock(LOCK_WAIT_MS)) return refused(month, 'A sync of this spreadsheet is running: close the month again in a minute.');
+  if (!lock.tryLock(LOCK_WAIT_MS))
+    return refused(month, 'A sync of this spreadsheet is running: close the month again in a minute.');
   try {
     const state = new SyncStateStore(documentProperties());
     const meta = state.get('meta');
@@ -51,13 +67,26 @@ export function closeMonth(request: unknown): CloseMonthResult {
     workbook.useColumns(columnSettings(state, () => Date.now()));
     const today = instantToLocalDate(Date.now(), meta.storeTimeZone ?? workbook.timeZone);
     const label = monthLabel(month);
-    if (month >= monthOf(today)) return refused(month, `${label} is not over yet (today is ${today} in the store's time zone): close it once it has ended.`);
+    if (month >= monthOf(today))
+      return refused(
+        month,
+        `${label} is not over yet (today is ${today} in the store's time zone): close it once it has ended.`,
+      );
     const days = dailyFigures(workbook.readTable(DAILY)).filter((d) => monthOf(d.date) === month);
-    if (days.length === 0) return refused(month, `The Daily P&L has no days of ${label}: sync first, or choose a month within the store's history.`);
+    if (days.length === 0)
+      return refused(
+        month,
+        `The Daily P&L has no days of ${label}: sync first, or choose a month within the store's history.`,
+      );
     const name = closeSheetName(month);
     const existing = workbook.spreadsheet.getSheetByName(name);
     if (existing && !replace) {
-      return { status: 'confirm', month, message: `${label} is closed already. Replace its snapshot with the figures as they are now? The old snapshot is deleted.`, sheetName: name };
+      return {
+        status: 'confirm',
+        month,
+        message: `${label} is closed already. Replace its snapshot with the figures as they are now? The old snapshot is deleted.`,
+        sheetName: name,
+      };
     }
     const record: CloseRecord = {
       month,
@@ -72,10 +101,28 @@ export function closeMonth(request: unknown): CloseMonthResult {
     if (existing) workbook.spreadsheet.deleteSheet(existing);
     writeCloseSheet(workbook, name, record);
     const others = state.get('closedMonths').filter((c) => c.month !== month);
-    const fresh: ClosedMonthRecord = { month, netProfitChange: 0, changedDays: 0, changedValues: 0, basisChanged: false, currency: meta.storeCurrency };
-    state.save('closedMonths', [...others, fresh].sort((a, b) => (a.month < b.month ? 1 : -1)));
-    const partial = record.summary.days < Number(record.summary.lastDay.slice(8)) || record.summary.firstDay !== `${month}-01` ? ` (the Daily P&L holds ${record.summary.days} of its days)` : '';
-    return { status: 'closed', month, message: `Closed ${label}${partial}: the "${name}" sheet keeps its figures; the Restatements sheet will list what changes after the next syncs.`, sheetName: name };
+    const fresh: ClosedMonthRecord = {
+      month,
+      netProfitChange: 0,
+      changedDays: 0,
+      changedValues: 0,
+      basisChanged: false,
+      currency: meta.storeCurrency,
+    };
+    state.save(
+      'closedMonths',
+      [...others, fresh].sort((a, b) => (a.month < b.month ? 1 : -1)),
+    );
+    const partial =
+      record.summary.days < Number(record.summary.lastDay.slice(8)) || record.summary.firstDay !== `${month}-01`
+        ? ` (the Daily P&L holds ${record.summary.days} of its days)`
+        : '';
+    return {
+      status: 'closed',
+      month,
+      message: `Closed ${label}${partial}: the "${name}" sheet keeps its figures; the Restatements sheet will list what changes after the next syncs.`,
+      sheetName: name,
+    };
   } finally {
     lock.releaseLock();
   }
@@ -146,13 +193,28 @@ function writeCloseSheet(workbook: ManagedWorkbook, name: string, record: CloseR
           fields: 'gridProperties.rowCount,gridProperties.columnCount',
         },
       },
-      { updateDimensionProperties: { range: { sheetId, dimension: 'COLUMNS', startIndex: 0, endIndex: width }, properties: { pixelSize: 150 }, fields: 'pixelSize' } },
+      {
+        updateDimensionProperties: {
+          range: { sheetId, dimension: 'COLUMNS', startIndex: 0, endIndex: width },
+          properties: { pixelSize: 150 },
+          fields: 'pixelSize',
+        },
+      },
     ],
   };
   sheetsRequest('write', () => sheetsService().batchUpdate(setUp, workbook.id()));
   const valuesApi = sheetsService().Values as GoogleAppsScript.Sheets.Collection.Spreadsheets.ValuesCollection;
-  sheetsRequest('write', () => valuesApi.batchUpdate({ valueInputOption: 'RAW', data: [{ range: a1Range(name, 1, 1, values.length, width), values }] }, workbook.id()));
-  const protection = sheet.protect().setDescription(`Month-end close of ${monthLabel(record.month)}: a snapshot. Restatements lists what changed since.`);
+  sheetsRequest('write', () =>
+    valuesApi.batchUpdate(
+      { valueInputOption: 'RAW', data: [{ range: a1Range(name, 1, 1, values.length, width), values }] },
+      workbook.id(),
+    ),
+  );
+  const protection = sheet
+    .protect()
+    .setDescription(
+      `Month-end close of ${monthLabel(record.month)}: a snapshot. Restatements lists what changed since.`,
+    );
   // The person closing stays an editor (Google never removes the owner or the current user); nobody else edits a close.
   protection.removeEditors(protection.getEditors());
   if (protection.canDomainEdit()) protection.setDomainEdit(false);

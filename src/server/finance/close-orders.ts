@@ -12,11 +12,33 @@
 import { dayKey, amountOf } from './daily-figures';
 
 /** Orders sheet columns the close records and the comparison reads back (all kept in every column choice). */
-export const ORDER_FIGURE_COLUMNS = ['id', 'status', 'placed_date', 'order_number', 'updated_at', 'refunds', 'net_revenue', 'cogs', 'payment_fee', 'fulfillment_cost', 'ad_spend_allocated'] as const;
+export const ORDER_FIGURE_COLUMNS = [
+  'id',
+  'status',
+  'placed_date',
+  'order_number',
+  'updated_at',
+  'refunds',
+  'net_revenue',
+  'cogs',
+  'payment_fee',
+  'fulfillment_cost',
+  'ad_spend_allocated',
+] as const;
 export type OrderFigureColumn = (typeof ORDER_FIGURE_COLUMNS)[number];
 
 /** The close sheet's order section, one row per order: its header. */
-export const CLOSE_ORDER_COLUMNS = ['order_id', 'order_number', 'status', 'placed_date', 'updated_at', 'refunds', 'net_revenue', 'cogs', 'profit'] as const;
+export const CLOSE_ORDER_COLUMNS = [
+  'order_id',
+  'order_number',
+  'status',
+  'placed_date',
+  'updated_at',
+  'refunds',
+  'net_revenue',
+  'cogs',
+  'profit',
+] as const;
 
 export interface OrderFigures {
   id: string;
@@ -57,7 +79,12 @@ export function orderFiguresOf(cell: (column: OrderFigureColumn) => unknown): Or
   const updated = cell('updated_at');
   const netRevenue = money(cell('net_revenue'));
   const cogs = money(cell('cogs'));
-  const profitCents = cents(netRevenue) - cents(cogs) - cents(money(cell('ad_spend_allocated'))) - cents(money(cell('payment_fee'))) - cents(money(cell('fulfillment_cost')));
+  const profitCents =
+    cents(netRevenue) -
+    cents(cogs) -
+    cents(money(cell('ad_spend_allocated'))) -
+    cents(money(cell('payment_fee'))) -
+    cents(money(cell('fulfillment_cost')));
   return {
     id,
     orderNumber: String(cell('order_number') ?? ''),
@@ -72,8 +99,21 @@ export function orderFiguresOf(cell: (column: OrderFigureColumn) => unknown): Or
 }
 
 /** The order section's rows (RAW values, in CLOSE_ORDER_COLUMNS order; dates as serials given by `dateSerial`). */
-export function closeOrderRows(orders: readonly OrderFigures[], dateSerial: (ymd: string) => number | string): Array<Array<string | number>> {
-  return orders.map((o) => [o.id, o.orderNumber, o.status, dateSerial(o.placedDate), o.updatedAt ?? '', o.refunds, o.netRevenue, o.cogs, o.profit]);
+export function closeOrderRows(
+  orders: readonly OrderFigures[],
+  dateSerial: (ymd: string) => number | string,
+): Array<Array<string | number>> {
+  return orders.map((o) => [
+    o.id,
+    o.orderNumber,
+    o.status,
+    dateSerial(o.placedDate),
+    o.updatedAt ?? '',
+    o.refunds,
+    o.netRevenue,
+    o.cogs,
+    o.profit,
+  ]);
 }
 
 /** The order section read back (unformatted values, the header row first); rows that are not orders are left out. */
@@ -114,7 +154,11 @@ export interface OrderMarker {
  * of the snapshot whose status or updated_at (compared to the millisecond) differs, or that the
  * sheet no longer holds, and an order placed in the month that the snapshot does not hold.
  */
-export function ordersToCompare(month: string, atClose: readonly OrderFigures[], now: ReadonlyMap<string, OrderMarker>): string[] {
+export function ordersToCompare(
+  month: string,
+  atClose: readonly OrderFigures[],
+  now: ReadonlyMap<string, OrderMarker>,
+): string[] {
   const moved = atClose.filter((o) => {
     const m = now.get(o.id);
     return !m || m.status !== o.status || !sameInstant(m.updatedAt, o.updatedAt);
@@ -127,14 +171,23 @@ export function ordersToCompare(month: string, atClose: readonly OrderFigures[],
  * placed in the month that it does not hold. For a month whose P&L moved without the marker pass
  * explaining it (a correction that did not move updated_at: spec 4.4 rule 6, 2.2).
  */
-export function ordersOfMonth(month: string, atClose: readonly OrderFigures[], now: ReadonlyMap<string, OrderMarker>): string[] {
+export function ordersOfMonth(
+  month: string,
+  atClose: readonly OrderFigures[],
+  now: ReadonlyMap<string, OrderMarker>,
+): string[] {
   return [...atClose.map((o) => o.id), ...placedSinceClose(month, atClose, now)];
 }
 
-function placedSinceClose(month: string, atClose: readonly OrderFigures[], now: ReadonlyMap<string, OrderMarker>): string[] {
+function placedSinceClose(
+  month: string,
+  atClose: readonly OrderFigures[],
+  now: ReadonlyMap<string, OrderMarker>,
+): string[] {
   const held = new Set(atClose.map((o) => o.id));
   const out: string[] = [];
-  for (const [id, m] of now) if (!held.has(id) && m.placedDate !== null && m.placedDate.slice(0, 7) === month) out.push(id);
+  for (const [id, m] of now)
+    if (!held.has(id) && m.placedDate !== null && m.placedDate.slice(0, 7) === month) out.push(id);
   return out;
 }
 
@@ -150,10 +203,15 @@ const counted = (o: OrderFigures | undefined): boolean => o !== undefined && o.s
  * The change of one order's contribution to the month, or null when it did not move the P&L
  * (e.g. only its attribution changed). `now` undefined: the Orders sheet no longer holds it.
  */
-export function orderChangeOf(month: string, before: OrderFigures | undefined, now: OrderFigures | undefined): OrderChange | null {
+export function orderChangeOf(
+  month: string,
+  before: OrderFigures | undefined,
+  now: OrderFigures | undefined,
+): OrderChange | null {
   const base = now ?? before;
   if (!base) return null;
-  const delta = (pick: (o: OrderFigures) => number): number => ((counted(now) ? cents(pick(now!)) : 0) - (counted(before) ? cents(pick(before!)) : 0)) / 100;
+  const delta = (pick: (o: OrderFigures) => number): number =>
+    ((counted(now) ? cents(pick(now!)) : 0) - (counted(before) ? cents(pick(before!)) : 0)) / 100;
   const change: OrderChange = {
     month,
     id: base.id,

@@ -62,7 +62,8 @@ const figureCells = (f: PnlFigures): CellValue[] => PROFIT_TOTALS_FIELDS.map((fi
 /** Every row of the sheet, padded to the table's width (RAW values: dates and times as serials). */
 export function closeSheetValues(record: CloseRecord, timeZone: string): CellValue[][] {
   const width = CLOSE_COLUMNS.length;
-  const pad = (cells: CellValue[]): CellValue[] => cells.concat(new Array<CellValue>(Math.max(0, width - cells.length)).fill(''));
+  const pad = (cells: CellValue[]): CellValue[] =>
+    cells.concat(new Array<CellValue>(Math.max(0, width - cells.length)).fill(''));
   const rows: CellValue[][] = [
     pad(['Closed month', record.month]),
     pad(['Closed at', instantToSerial(record.closedAt, timeZone)]),
@@ -72,12 +73,22 @@ export function closeSheetValues(record: CloseRecord, timeZone: string): CellVal
     pad(['Daily P&L days', `${record.summary.firstDay} to ${record.summary.lastDay} (${record.summary.days} days)`]),
     pad([]),
     CLOSE_COLUMNS.slice(),
-    ['Month', ...figureCells(record.summary.figures), blankIfNull(record.summary.contributionMarginPct), blankIfNull(record.summary.netMarginPct)],
+    [
+      'Month',
+      ...figureCells(record.summary.figures),
+      blankIfNull(record.summary.contributionMarginPct),
+      blankIfNull(record.summary.netMarginPct),
+    ],
   ];
   for (const day of record.days) rows.push(pad([dateToSerial(day.date) ?? day.date, ...figureCells(day.figures)]));
   while (rows.length < CLOSE_ORDERS_TITLE_ROW - 1) rows.push(pad([]));
   const count = record.orders.length;
-  rows.push(pad([CLOSE_ORDERS_TITLE, `${count} order${count === 1 ? '' : 's'} placed in the month, as the Orders sheet held them; profit is contribution profit, before allocated overhead`]));
+  rows.push(
+    pad([
+      CLOSE_ORDERS_TITLE,
+      `${count} order${count === 1 ? '' : 's'} placed in the month, as the Orders sheet held them; profit is contribution profit, before allocated overhead`,
+    ]),
+  );
   rows.push(pad([...CLOSE_ORDER_COLUMNS]));
   for (const row of closeOrderRows(record.orders, (d) => dateToSerial(d) ?? d)) rows.push(pad(row));
   return rows;
@@ -108,12 +119,20 @@ export function readCloseSheet(values: ReadonlyArray<ReadonlyArray<unknown>>): C
     const row = values[r];
     const date = dayKey(row?.[0]);
     if (date === null || date.slice(0, 7) !== month) continue;
-    const figures = Object.fromEntries(PROFIT_TOTALS_FIELDS.map((f) => [f, columns.has(f) ? amountOf(row![columns.get(f)!]) : null])) as PnlFigures;
+    const figures = Object.fromEntries(
+      PROFIT_TOTALS_FIELDS.map((f) => [f, columns.has(f) ? amountOf(row![columns.get(f)!]) : null]),
+    ) as PnlFigures;
     days.set(date, figures);
   }
   const closedAt = values[1]?.[1];
   const basis = values[2]?.[1];
   const hasOrders = values[CLOSE_ORDERS_TITLE_ROW - 1]?.[0] === CLOSE_ORDERS_TITLE;
   const orders = hasOrders ? readCloseOrders(values.slice(CLOSE_ORDERS_HEADER_ROW - 1)) : null;
-  return { month, closedAt: typeof closedAt === 'number' ? closedAt : null, basis: typeof basis === 'string' ? basis : '', days, orders };
+  return {
+    month,
+    closedAt: typeof closedAt === 'number' ? closedAt : null,
+    basis: typeof basis === 'string' ? basis : '',
+    days,
+    orders,
+  };
 }

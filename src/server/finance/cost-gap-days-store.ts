@@ -11,7 +11,13 @@
  */
 import { PROPERTY_VALUE_MAX_BYTES, utf8Bytes } from '../platform/property-size';
 import type { CostGapRow, CostGapsRead } from './cost-gaps';
-import { costGapMonthsOf, costGapsOfMonths, monthsBetween, parseCostGapMonth, type CostGapMonth } from './cost-gap-days';
+import {
+  costGapMonthsOf,
+  costGapsOfMonths,
+  monthsBetween,
+  parseCostGapMonth,
+  type CostGapMonth,
+} from './cost-gap-days';
 
 type Properties = GoogleAppsScript.Properties.Properties;
 
@@ -48,7 +54,12 @@ export function saveCostGapDays(props: Properties, rows: readonly CostGapRow[], 
 }
 
 /** As saveCostGapDays, from months already counted (the day sums the sync keeps as it writes: order-day-sums.ts). */
-export function saveCostGapMonths(props: Properties, counted: ReadonlyMap<string, CostGapMonth>, rowCount: number, since: string | null = null): boolean {
+export function saveCostGapMonths(
+  props: Properties,
+  counted: ReadonlyMap<string, CostGapMonth>,
+  rowCount: number,
+  since: string | null = null,
+): boolean {
   const months = [...counted].sort(([a], [b]) => (a < b ? 1 : -1));
   const index: CostGapIndex = { rows: rowCount, months: [], big: [], before: null, since };
   const values: Record<string, string> = {};
@@ -83,7 +94,12 @@ export function saveCostGapMonths(props: Properties, counted: ReadonlyMap<string
  * counted any Orders data yet, the period starts before the orders window, or it touches a month
  * not kept. Reads the index and the period's months.
  */
-export function readCostGapDays(props: Properties, start: string, end: string, storeCurrency: string | null): CostGapsRead {
+export function readCostGapDays(
+  props: Properties,
+  start: string,
+  end: string,
+  storeCurrency: string | null,
+): CostGapsRead {
   const index = readIndex(props);
   if (index === null || index.rows === 0) return { notCounted: 'not-synced' };
   if (index.since !== null && start < index.since) return { notCounted: 'orders-window', since: index.since };
@@ -113,7 +129,13 @@ function parseIndex(text: string | null): CostGapIndex | null {
     const index = JSON.parse(text) as Partial<CostGapIndex>;
     if (typeof index.rows !== 'number' || !Array.isArray(index.months) || !Array.isArray(index.big)) return null;
     const day = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-    return { rows: index.rows, months: index.months, big: index.big, before: day(index.before), since: day(index.since) };
+    return {
+      rows: index.rows,
+      months: index.months,
+      big: index.big,
+      before: day(index.before),
+      since: day(index.since),
+    };
   } catch {
     return null;
   }

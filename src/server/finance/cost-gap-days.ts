@@ -46,7 +46,11 @@ export function monthsBetween(start: string, end: string): string[] {
   let year = Number(start.slice(0, 4));
   let month = Number(start.slice(5, 7));
   const last = end.slice(0, 7);
-  for (let key = start.slice(0, 7); key <= last; key = `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}`) {
+  for (
+    let key = start.slice(0, 7);
+    key <= last;
+    key = `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}`
+  ) {
     out.push(key);
     month++;
     if (month > 12) {
@@ -58,7 +62,12 @@ export function monthsBetween(start: string, end: string): string[] {
 }
 
 /** costGapsOf over the days of `months` within [start, end]; `storeCurrency` as there. */
-export function costGapsOfMonths(months: ReadonlyMap<string, CostGapMonth>, storeCurrency: string | null, start: string, end: string): CostGaps {
+export function costGapsOfMonths(
+  months: ReadonlyMap<string, CostGapMonth>,
+  storeCurrency: string | null,
+  start: string,
+  end: string,
+): CostGaps {
   const tally = new CostGapTally();
   for (const [monthKey, month] of months) {
     for (const [dd, day] of Object.entries(month)) {
@@ -79,7 +88,14 @@ export function parseCostGapMonth(text: string | null): CostGapMonth | null {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
     for (const day of Object.values(value as Record<string, unknown>)) {
       if (!Array.isArray(day) || typeof day[0] !== 'number') return null;
-      for (const g of day.slice(1)) if (!Array.isArray(g) || typeof g[0] !== 'string' || typeof g[1] !== 'number' || (typeof g[2] !== 'number' && g[2] !== null)) return null;
+      for (const g of day.slice(1))
+        if (
+          !Array.isArray(g) ||
+          typeof g[0] !== 'string' ||
+          typeof g[1] !== 'number' ||
+          (typeof g[2] !== 'number' && g[2] !== null)
+        )
+          return null;
     }
     return value as CostGapMonth;
   } catch {

@@ -76,7 +76,12 @@ export function gapRowsOfTable(rows: readonly unknown[][]): CostGapRow[] {
  * Over the rows, limited by placed day (inclusive YYYY-MM-DD bounds; null = open). `storeCurrency`
  * is the currency netRevenue is in (null: unknown, then only rows without a currency are summed there).
  */
-export function costGapsOf(rows: Iterable<CostGapRow>, storeCurrency: string | null, fromDay: string | null = null, toDay: string | null = null): CostGaps {
+export function costGapsOf(
+  rows: Iterable<CostGapRow>,
+  storeCurrency: string | null,
+  fromDay: string | null = null,
+  toDay: string | null = null,
+): CostGaps {
   const tally = new CostGapTally();
   for (const row of rows) {
     if (row.status !== 'active') continue;
@@ -130,7 +135,10 @@ export class CostGapTally {
     const amount = (c: number | null): number | null => (c === null ? null : c / 100);
     const own = cents.get(storeCurrency);
     const otherCurrencies = [...cents]
-      .filter((entry): entry is [string, { orders: number; cents: number | null }] => entry[0] !== storeCurrency && entry[0] !== null)
+      .filter(
+        (entry): entry is [string, { orders: number; cents: number | null }] =>
+          entry[0] !== storeCurrency && entry[0] !== null,
+      )
       .sort(([a], [b]) => (a < b ? -1 : 1))
       .map(([currency, acc]) => ({ currency, orders: acc.orders, netRevenue: amount(acc.cents) }));
     return { orders, netRevenue: own ? amount(own.cents) : 0, ordersCounted: this.counted, otherCurrencies };
@@ -138,4 +146,11 @@ export class CostGapTally {
 }
 
 /** 0-based Orders columns the count reads. */
-export const COST_GAP_COLUMNS = { status: STATUS, placed: PLACED, netRevenue: NET_REVENUE, currency: CURRENCY, source: SOURCE, coverage: COVERAGE } as const;
+export const COST_GAP_COLUMNS = {
+  status: STATUS,
+  placed: PLACED,
+  netRevenue: NET_REVENUE,
+  currency: CURRENCY,
+  source: SOURCE,
+  coverage: COVERAGE,
+} as const;

@@ -24,12 +24,16 @@ export function refreshDashboardPeriods(sheet: Sheet, timeZone: string, now: num
   const held = sheet.getRange(PERIOD_START_ROW, 1, PERIOD_LABELS.length, KPI_PERIODS.length + 1).getValues();
   if (PERIOD_LABELS.some((label, r) => held[r]?.[0] !== label)) return false;
   const wanted = periodDays(instantToLocalDate(now, timeZone));
-  const current = wanted.every((days, r) => days.every((day, c) => {
-    const value = held[r]?.[c + 1];
-    return isDate(value) && instantToLocalDate(value.getTime(), timeZone) === day;
-  }));
+  const current = wanted.every((days, r) =>
+    days.every((day, c) => {
+      const value = held[r]?.[c + 1];
+      return isDate(value) && instantToLocalDate(value.getTime(), timeZone) === day;
+    }),
+  );
   if (current) return false;
-  sheet.getRange(PERIOD_START_ROW, 2, wanted.length, KPI_PERIODS.length).setValues(wanted.map((days) => days.map((day) => new Date(dayStartInstant(day, timeZone) ?? 0))));
+  sheet
+    .getRange(PERIOD_START_ROW, 2, wanted.length, KPI_PERIODS.length)
+    .setValues(wanted.map((days) => days.map((day) => new Date(dayStartInstant(day, timeZone) ?? 0))));
   return true;
 }
 

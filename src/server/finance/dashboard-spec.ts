@@ -22,10 +22,39 @@ export interface DashboardChart {
 }
 
 export const DASHBOARD_CHARTS: readonly DashboardChart[] = [
-  { title: 'Net revenue, CM3 and net profit by day', type: 'LINE', source: DAILY, columns: ['date', 'net_revenue', 'contribution_margin_cm3', 'net_profit'], row: 12, column: 1 },
-  { title: 'Net revenue, CM3 and net profit by month', type: 'COLUMN', source: MONTHLY, columns: ['month', 'net_revenue', 'contribution_margin_cm3', 'net_profit'], row: 12, column: 8 },
-  { title: 'Net margin % by month', type: 'LINE', source: MONTHLY, columns: ['month', 'net_margin_pct'], row: 32, column: 1 },
-  { title: 'Costs by month', type: 'COLUMN', source: MONTHLY, columns: ['month', 'cogs', 'fulfillment_cost', 'payment_fees', 'ad_spend'], stacked: true, row: 32, column: 8 },
+  {
+    title: 'Net revenue, CM3 and net profit by day',
+    type: 'LINE',
+    source: DAILY,
+    columns: ['date', 'net_revenue', 'contribution_margin_cm3', 'net_profit'],
+    row: 12,
+    column: 1,
+  },
+  {
+    title: 'Net revenue, CM3 and net profit by month',
+    type: 'COLUMN',
+    source: MONTHLY,
+    columns: ['month', 'net_revenue', 'contribution_margin_cm3', 'net_profit'],
+    row: 12,
+    column: 8,
+  },
+  {
+    title: 'Net margin % by month',
+    type: 'LINE',
+    source: MONTHLY,
+    columns: ['month', 'net_margin_pct'],
+    row: 32,
+    column: 1,
+  },
+  {
+    title: 'Costs by month',
+    type: 'COLUMN',
+    source: MONTHLY,
+    columns: ['month', 'cogs', 'fulfillment_cost', 'payment_fees', 'ad_spend'],
+    stacked: true,
+    row: 32,
+    column: 8,
+  },
 ];
 
 /** 1-based column of a header in its P&L sheet. */
@@ -48,7 +77,10 @@ const monthStart = (ymd: string): string => `${ymd.slice(0, 8)}01`;
  */
 export const KPI_PERIODS: readonly KpiPeriod[] = [
   { label: 'This month', days: (today) => ({ start: monthStart(today), end: today }) },
-  { label: 'Last month', days: (today) => ({ start: monthStart(addDays(monthStart(today), -1)), end: addDays(monthStart(today), -1) }) },
+  {
+    label: 'Last month',
+    days: (today) => ({ start: monthStart(addDays(monthStart(today), -1)), end: addDays(monthStart(today), -1) }),
+  },
   { label: 'Year to date', days: (today) => ({ start: `${today.slice(0, 4)}-01-01`, end: today }) },
 ];
 
@@ -82,7 +114,9 @@ export function kpiBlock(): { header: string[]; rows: Array<{ label: string; for
     header: ['Metric', ...KPI_PERIODS.map((p) => p.label)],
     rows: KPI_METRICS.map(({ label, metric }) => ({
       label,
-      formulas: KPI_PERIODS.map((_, i) => `=PROFIT_SUMMARY(${cell(i + 2, PERIOD_START_ROW)}, ${cell(i + 2, PERIOD_END_ROW)}, "${metric}")`),
+      formulas: KPI_PERIODS.map(
+        (_, i) => `=PROFIT_SUMMARY(${cell(i + 2, PERIOD_START_ROW)}, ${cell(i + 2, PERIOD_END_ROW)}, "${metric}")`,
+      ),
     })),
   };
 }

@@ -9,7 +9,17 @@
 import { currentSpreadsheet } from '../platform/context';
 import type { DashboardResult } from '../../contract/sidebar';
 import { PERIOD_FORMAT, refreshDashboardPeriods } from './dashboard-periods';
-import { DASHBOARD_CHARTS, DASHBOARD_SHEET, FIRST_METRIC_ROW, KPI_HEADER_ROW, PERIOD_LABELS, PERIOD_START_ROW, kpiBlock, sourceColumn, type DashboardChart } from './dashboard-spec';
+import {
+  DASHBOARD_CHARTS,
+  DASHBOARD_SHEET,
+  FIRST_METRIC_ROW,
+  KPI_HEADER_ROW,
+  PERIOD_LABELS,
+  PERIOD_START_ROW,
+  kpiBlock,
+  sourceColumn,
+  type DashboardChart,
+} from './dashboard-spec';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -21,7 +31,11 @@ export function insertDashboard(): DashboardResult {
   const spreadsheet = currentSpreadsheet('inserting the dashboard');
   const missing = ['Daily P&L', 'Monthly P&L'].filter((name) => spreadsheet.getSheetByName(name) === null);
   if (missing.length > 0) {
-    return { status: 'refused', message: `Sync first: the dashboard draws the ${missing.join(' and ')} sheet${missing.length > 1 ? 's' : ''}, which this spreadsheet does not have yet.`, charts: 0 };
+    return {
+      status: 'refused',
+      message: `Sync first: the dashboard draws the ${missing.join(' and ')} sheet${missing.length > 1 ? 's' : ''}, which this spreadsheet does not have yet.`,
+      charts: 0,
+    };
   }
   let sheet = spreadsheet.getSheetByName(DASHBOARD_SHEET);
   const existed = sheet !== null;
@@ -48,10 +62,16 @@ function writeKpiBlock(sheet: Sheet, timeZone: string): void {
   const width = block.header.length;
   const periodRows = PERIOD_LABELS.length;
   sheet.getRange(1, 1).setValue('P&L dashboard').setFontWeight('bold');
-  sheet.getRange(2, 1).setValue("Figures from Merchant Analytics (store's time zone). Charts draw the Daily P&L and Monthly P&L sheets and follow them as they fill.");
+  sheet
+    .getRange(2, 1)
+    .setValue(
+      "Figures from Merchant Analytics (store's time zone). Charts draw the Daily P&L and Monthly P&L sheets and follow them as they fill.",
+    );
   const header = sheet.getRange(KPI_HEADER_ROW, 1, 1, width);
   header.setValues([block.header]).setFontWeight('bold');
-  sheet.getRange(PERIOD_START_ROW, 1, periodRows + block.rows.length, 1).setValues([...PERIOD_LABELS, ...block.rows.map((r) => r.label)].map((label) => [label]));
+  sheet
+    .getRange(PERIOD_START_ROW, 1, periodRows + block.rows.length, 1)
+    .setValues([...PERIOD_LABELS, ...block.rows.map((r) => r.label)].map((label) => [label]));
   sheet.getRange(PERIOD_START_ROW, 2, periodRows, width - 1).setNumberFormat(PERIOD_FORMAT);
   refreshDashboardPeriods(sheet, timeZone, Date.now());
   sheet.getRange(FIRST_METRIC_ROW, 2, block.rows.length, width - 1).setFormulas(block.rows.map((r) => r.formulas));
@@ -79,7 +99,8 @@ function configure(start: Builder, spec: DashboardChart, source: Sheet): Builder
   const typed = spec.type === 'LINE' ? start.asLineChart() : start.asColumnChart();
   const rows = source.getMaxRows();
   let builder = typed as unknown as Builder;
-  for (const header of spec.columns) builder = builder.addRange(source.getRange(1, sourceColumn(spec, header), rows, 1));
+  for (const header of spec.columns)
+    builder = builder.addRange(source.getRange(1, sourceColumn(spec, header), rows, 1));
   builder = builder
     .setNumHeaders(1)
     .setPosition(spec.row, spec.column, 0, 0)

@@ -37,11 +37,26 @@ export interface DaySums {
 
 /** The Orders columns a row's share needs (catalog headers). */
 export const ORDER_SUM_COLUMNS: readonly string[] = [
-  ...new Set(['id', 'status', 'placed_date', 'currency', 'cogs_source', 'cogs_coverage_pct', 'net_revenue', 'contribution_margin_pct', 'net_margin_pct', 'contribution_profit', 'net_profit', ...TIEOUT_COMPARED.map((f) => f.orders)]),
+  ...new Set([
+    'id',
+    'status',
+    'placed_date',
+    'currency',
+    'cogs_source',
+    'cogs_coverage_pct',
+    'net_revenue',
+    'contribution_margin_pct',
+    'net_margin_pct',
+    'contribution_profit',
+    'net_profit',
+    ...TIEOUT_COMPARED.map((f) => f.orders),
+  ]),
 ];
 const SUM_POSITIONS = new Set(ORDER_SUM_COLUMNS.map((h) => columnIndex(ORDERS, h)));
 /** Every catalog column from the first to the last the sums read: one range per row when rows are read back. */
-export const ORDER_SUM_SPAN: readonly string[] = ORDERS.columns.slice(Math.min(...SUM_POSITIONS), Math.max(...SUM_POSITIONS) + 1).map((c) => c.header);
+export const ORDER_SUM_SPAN: readonly string[] = ORDERS.columns
+  .slice(Math.min(...SUM_POSITIONS), Math.max(...SUM_POSITIONS) + 1)
+  .map((c) => c.header);
 
 /** True when a write of `cells` from 1-based catalog column `column` touches a column the sums read. */
 export function touchesSums(column: number, length: number): boolean {
@@ -50,11 +65,23 @@ export function touchesSums(column: number, length: number): boolean {
 }
 
 function emptyDay(): DaySums {
-  return { rows: 0, count: 0, other: 0, cents: FIGURES.map(() => 0), unknown: FIGURES.map(() => 0), inconsistent: [], counted: 0, gaps: {} };
+  return {
+    rows: 0,
+    count: 0,
+    other: 0,
+    cents: FIGURES.map(() => 0),
+    unknown: FIGURES.map(() => 0),
+    inconsistent: [],
+    counted: 0,
+    gaps: {},
+  };
 }
 
 export class OrderDaySums {
-  constructor(readonly days: Map<string, DaySums> = new Map(), private readonly storeCurrency: string | null = null) {}
+  constructor(
+    readonly days: Map<string, DaySums> = new Map(),
+    private readonly storeCurrency: string | null = null,
+  ) {}
 
   /** The sums of rows read whole (catalog positions), as a read of the sheet gives them. */
   static ofRows(rows: ReadonlyArray<ReadonlyArray<unknown>>, storeCurrency: string | null): OrderDaySums {
@@ -94,10 +121,14 @@ export class OrderDaySums {
     acc.counted += sign * gaps.ordersCounted;
     if (gaps.orders > 0) {
       const other = gaps.otherCurrencies[0];
-      const key = other ? other.currency : this.storeCurrency ?? '';
+      const key = other ? other.currency : (this.storeCurrency ?? '');
       const revenue = other ? other.netRevenue : gaps.netRevenue;
       const held = acc.gaps[key] ?? [0, 0, 0];
-      acc.gaps[key] = [held[0] + sign, held[1] + (revenue === null ? 0 : sign * Math.round(revenue * 100)), (held[2] ?? 0) + (revenue === null ? sign : 0)];
+      acc.gaps[key] = [
+        held[0] + sign,
+        held[1] + (revenue === null ? 0 : sign * Math.round(revenue * 100)),
+        (held[2] ?? 0) + (revenue === null ? sign : 0),
+      ];
       if (acc.gaps[key][0] === 0) delete acc.gaps[key];
     }
     if (acc.rows === 0) this.days.delete(day);
@@ -122,7 +153,10 @@ export class OrderDaySums {
     const out = new Map<string, OrderDay>();
     for (const [day, s] of this.days) {
       if (s.count === 0 && s.other === 0) continue;
-      const cents = Object.fromEntries(FIGURES.map((f, i) => [f, s.unknown[i] > 0 ? null : s.cents[i]])) as Record<TieoutFigure, number | null>;
+      const cents = Object.fromEntries(FIGURES.map((f, i) => [f, s.unknown[i] > 0 ? null : s.cents[i]])) as Record<
+        TieoutFigure,
+        number | null
+      >;
       out.set(day, { day, count: s.count, cents, otherCurrency: s.other, inconsistent: s.inconsistent.slice() });
     }
     return out;
@@ -136,7 +170,11 @@ export class OrderDaySums {
       const month = months.get(day.slice(0, 7)) ?? {};
       months.set(day.slice(0, 7), month);
       // A row without a currency is under the store's code here, under '' there: the same count (CostGapTally.gaps).
-      const gaps = Object.entries(s.gaps).map(([code, [n, cents, unknown]]): [string, number, number | null] => [code, n, unknown ? null : cents]);
+      const gaps = Object.entries(s.gaps).map(([code, [n, cents, unknown]]): [string, number, number | null] => [
+        code,
+        n,
+        unknown ? null : cents,
+      ]);
       month[day.slice(8)] = [s.counted, ...gaps];
     }
     return months;

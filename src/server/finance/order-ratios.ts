@@ -9,7 +9,11 @@
 import { ORDERS, columnIndex } from '../sheets/schema';
 
 const RATIOS = [
-  { header: 'contribution_margin_pct', pct: columnIndex(ORDERS, 'contribution_margin_pct'), amount: columnIndex(ORDERS, 'contribution_profit') },
+  {
+    header: 'contribution_margin_pct',
+    pct: columnIndex(ORDERS, 'contribution_margin_pct'),
+    amount: columnIndex(ORDERS, 'contribution_profit'),
+  },
   { header: 'net_margin_pct', pct: columnIndex(ORDERS, 'net_margin_pct'), amount: columnIndex(ORDERS, 'net_profit') },
 ] as const;
 const NET_REVENUE = columnIndex(ORDERS, 'net_revenue');
@@ -31,7 +35,10 @@ export function inconsistentRatios(row: ReadonlyArray<unknown>): string[] {
     if (!isAmount(pct) || !isAmount(amount)) continue;
     const hundredths = Math.round(pct * 100);
     // |hundredths − part × 10 000 / revenue| ≤ ½, in integers: 2·|hundredths·revenue − part·10 000| ≤ revenue.
-    const consistent = revenue <= 0 ? hundredths === 0 : 2 * Math.abs(hundredths * revenue - Math.round(amount * 100) * 10_000) <= revenue;
+    const consistent =
+      revenue <= 0
+        ? hundredths === 0
+        : 2 * Math.abs(hundredths * revenue - Math.round(amount * 100) * 10_000) <= revenue;
     if (!consistent) off.push(r.header);
   }
   return off;

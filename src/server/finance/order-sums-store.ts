@@ -46,7 +46,8 @@ function encode(sums: OrderDaySums): string {
   const out: Encoded[] = [];
   for (const [day, s] of sums.days) {
     const row: Encoded = [day, s.rows, s.count, s.other, s.counted, s.cents];
-    if (s.unknown.some((n) => n !== 0) || s.inconsistent.length > 0 || Object.keys(s.gaps).length > 0) row.push(s.unknown, s.inconsistent, s.gaps);
+    if (s.unknown.some((n) => n !== 0) || s.inconsistent.length > 0 || Object.keys(s.gaps).length > 0)
+      row.push(s.unknown, s.inconsistent, s.gaps);
     out.push(row);
   }
   return JSON.stringify(out);
@@ -55,7 +56,16 @@ function encode(sums: OrderDaySums): string {
 function decode(text: string, currency: string | null): OrderDaySums {
   const days = new Map<string, DaySums>();
   for (const [day, rows, count, other, counted, cents, unknown, inconsistent, gaps] of JSON.parse(text) as Encoded[]) {
-    days.set(day, { rows, count, other, counted, cents, unknown: unknown ?? cents.map(() => 0), inconsistent: inconsistent ?? [], gaps: gaps ?? {} });
+    days.set(day, {
+      rows,
+      count,
+      other,
+      counted,
+      cents,
+      unknown: unknown ?? cents.map(() => 0),
+      inconsistent: inconsistent ?? [],
+      gaps: gaps ?? {},
+    });
   }
   return new OrderDaySums(days, currency);
 }
@@ -66,7 +76,8 @@ function chunks(text: string): string[] {
   let start = 0;
   while (start < text.length) {
     let end = Math.min(text.length, start + CHUNK_BYTES);
-    while (end > start + 1 && utf8Bytes(text.slice(start, end)) > CHUNK_BYTES) end = start + Math.floor((end - start) * 0.9);
+    while (end > start + 1 && utf8Bytes(text.slice(start, end)) > CHUNK_BYTES)
+      end = start + Math.floor((end - start) * 0.9);
     const code = text.charCodeAt(end - 1);
     if (end < text.length && code >= 0xd800 && code <= 0xdbff) end--;
     out.push(text.slice(start, end));
@@ -98,14 +109,26 @@ export class OrderSumsTracker {
    * The sums as saved, when they still describe the Orders sheet this run opens; the tracker
    * watches the run's Orders writes from then on. Call before the run's first Orders write.
    */
-  static open(properties: PropertyBag, workbook: ManagedWorkbook, currency: string | null, readUnderLock?: Readonly<Record<string, string>>): OrderSumsTracker {
+  static open(
+    properties: PropertyBag,
+    workbook: ManagedWorkbook,
+    currency: string | null,
+    readUnderLock?: Readonly<Record<string, string>>,
+  ): OrderSumsTracker {
     // The run's whole read under the document lock (only a locked run writes the sums), else a read of its own.
     const all = readUnderLock ?? properties.getProperties();
     let stamp: Stamp | null = null;
     let sums: OrderDaySums | null = null;
     try {
       stamp = JSON.parse(all[META_KEY] ?? 'null') as Stamp | null;
-      if (stamp && stamp.v === 1 && stamp.valid && stamp.currency === currency && workbook.hasSheet(ORDERS) && stamp.held === heldKey(workbook)) {
+      if (
+        stamp &&
+        stamp.v === 1 &&
+        stamp.valid &&
+        stamp.currency === currency &&
+        workbook.hasSheet(ORDERS) &&
+        stamp.held === heldKey(workbook)
+      ) {
         const index = workbook.index(ORDERS);
         if (!workbook.createdThisRun(ORDERS) && index.size === stamp.rows) {
           let text = '';
@@ -134,7 +157,15 @@ export class OrderSumsTracker {
   /** Saves sums that describe the sheet now, in one property write. */
   save(sums: OrderDaySums, fullAt: number): void {
     const pieces = chunks(encode(sums));
-    const stamp: Stamp = { v: 1, valid: true, currency: this.currency, rows: this.workbook.index(ORDERS).size, held: heldKey(this.workbook), chunks: pieces.length, fullAt };
+    const stamp: Stamp = {
+      v: 1,
+      valid: true,
+      currency: this.currency,
+      rows: this.workbook.index(ORDERS).size,
+      held: heldKey(this.workbook),
+      chunks: pieces.length,
+      fullAt,
+    };
     const values: Record<string, string> = { [META_KEY]: checkPropertySize(META_KEY, JSON.stringify(stamp)) };
     pieces.forEach((piece, i) => (values[CHUNK_KEY + i] = checkPropertySize(CHUNK_KEY + i, piece)));
     this.properties.setProperties(values);
@@ -166,7 +197,9 @@ export class OrderSumsTracker {
       this.sums = null;
       return;
     }
-    const unread = [...new Set(relevant.map((w) => w.row).filter((row) => row <= this.lastRowAtOpen && !this.written.has(row)))];
+    const unread = [
+      ...new Set(relevant.map((w) => w.row).filter((row) => row <= this.lastRowAtOpen && !this.written.has(row))),
+    ];
     const read = this.workbook.readRows(ORDERS, unread, ORDER_SUM_SPAN);
     unread.forEach((row, i) => this.written.set(row, read[i]));
     for (const w of relevant) {
@@ -179,7 +212,9 @@ export class OrderSumsTracker {
 
   /** The row as a read would give it: cells of columns the sheet does not hold read empty. */
   private asHeld(cells: readonly unknown[]): unknown[] {
-    this.unheld ??= ORDER_SUM_COLUMNS.filter((h) => !this.workbook.holdsColumn(ORDERS, h)).map((h) => columnIndex(ORDERS, h));
+    this.unheld ??= ORDER_SUM_COLUMNS.filter((h) => !this.workbook.holdsColumn(ORDERS, h)).map((h) =>
+      columnIndex(ORDERS, h),
+    );
     const row = cells.slice();
     for (const at of this.unheld) row[at] = '';
     return row;

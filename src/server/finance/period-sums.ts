@@ -50,7 +50,12 @@ export function sumByPeriod(days: readonly DayFigures[], keyOf: (date: string) =
     const key = keyOf(day.date);
     let acc = byKey.get(key);
     if (!acc) {
-      acc = { firstDay: day.date, lastDay: day.date, days: 0, cents: Object.fromEntries(PROFIT_TOTALS_FIELDS.map((f) => [f, 0])) };
+      acc = {
+        firstDay: day.date,
+        lastDay: day.date,
+        days: 0,
+        cents: Object.fromEntries(PROFIT_TOTALS_FIELDS.map((f) => [f, 0])),
+      };
       byKey.set(key, acc);
     }
     acc.days++;
@@ -64,7 +69,9 @@ export function sumByPeriod(days: readonly DayFigures[], keyOf: (date: string) =
   }
   return [...byKey.keys()].sort().map((key) => {
     const acc = byKey.get(key)!;
-    const figures = Object.fromEntries(PROFIT_TOTALS_FIELDS.map((f) => [f, acc.cents[f] === null ? null : acc.cents[f]! / 100])) as PnlFigures;
+    const figures = Object.fromEntries(
+      PROFIT_TOTALS_FIELDS.map((f) => [f, acc.cents[f] === null ? null : acc.cents[f]! / 100]),
+    ) as PnlFigures;
     return {
       key,
       firstDay: acc.firstDay,

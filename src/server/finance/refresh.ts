@@ -19,25 +19,36 @@ import { checkClosedMonths } from './restatements-sheet';
 
 /** The basis the service reports (recorded within the last hours, else the profitability summary of the month so far). */
 export function currentBasis(ctx: Pick<JobContext, 'api' | 'state' | 'now'>, today: string): string {
-  return freshBasis(ctx.state, ctx.now()) ?? recordBasis(ctx.state, ctx.api.summary(`${today.slice(0, 8)}01`, today).basis, ctx.now());
+  return (
+    freshBasis(ctx.state, ctx.now()) ??
+    recordBasis(ctx.state, ctx.api.summary(`${today.slice(0, 8)}01`, today).basis, ctx.now())
+  );
 }
 
 export function refreshFinanceSheets(ctx: JobContext): string[] {
   refreshPeriodCells(ctx);
   // Never two bases in one sheet: while the Daily P&L is refetched after a basis change, the
   // Monthly P&L and the closes' comparison keep what they hold (all on the old basis).
-  if (ctx.state.get('sheetsBasis').refreshingSince !== null) return ['Monthly P&L and Restatements wait until every Daily P&L day holds the new basis.'];
+  if (ctx.state.get('sheetsBasis').refreshingSince !== null)
+    return ['Monthly P&L and Restatements wait until every Daily P&L day holds the new basis.'];
   const days = dailyFigures(ctx.workbook.readTable(DAILY));
   if (days.length === 0) return [];
   const today = instantToLocalDate(ctx.now(), ctx.storeTimeZone);
   const basis = currentBasis(ctx, today);
   const currency = ctx.state.get('meta').storeCurrency;
   const months = sumByPeriod(days);
-  const rows = planMonthlyRows(months, ctx.workbook.index(MONTHLY), { today, currency, basis, syncedAt: ctx.now(), spreadsheetTimeZone: ctx.workbook.timeZone });
+  const rows = planMonthlyRows(months, ctx.workbook.index(MONTHLY), {
+    today,
+    currency,
+    basis,
+    syncedAt: ctx.now(),
+    spreadsheetTimeZone: ctx.workbook.timeZone,
+  });
   ctx.workbook.defer([{ schema: MONTHLY, rows }]);
   const messages = [`Monthly P&L: ${months.length} months.`];
   // Chart ranges are fixed rectangles: when the Daily P&L grid grew, the dashboard's charts follow it.
-  if (ctx.workbook.grown.has(DAILY.sheetName) && ctx.workbook.sheetInfos().some((s) => s.title === DASHBOARD_SHEET)) refreshDashboardRanges(ctx.workbook.spreadsheet);
+  if (ctx.workbook.grown.has(DAILY.sheetName) && ctx.workbook.sheetInfos().some((s) => s.title === DASHBOARD_SHEET))
+    refreshDashboardRanges(ctx.workbook.spreadsheet);
   const closed = checkClosedMonths(ctx, days, basis, currency);
   if (closed !== null) messages.push(closed);
   return messages;

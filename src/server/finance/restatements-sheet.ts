@@ -19,10 +19,37 @@ import { buildRow } from '../sheets/rows';
 import { ORDERS, RESTATEMENTS, columnIndex } from '../sheets/schema';
 import type { JobContext } from '../sync/job-context';
 import type { ClosedMonthRecord } from '../sync/state';
-import { CLOSE_ORDER_COLUMNS, ORDER_FIGURE_COLUMNS, orderChangeOf, orderFiguresOf, ordersOfMonth, ordersToCompare, type OrderChange, type OrderFigures, type OrderMarker } from './close-orders';
-import { CLOSE_COLUMNS, CLOSE_ORDERS_TITLE_ROW, closedMonthOf, readCloseSheet, type ClosedSnapshot } from './close-sheet';
+import {
+  CLOSE_ORDER_COLUMNS,
+  ORDER_FIGURE_COLUMNS,
+  orderChangeOf,
+  orderFiguresOf,
+  ordersOfMonth,
+  ordersToCompare,
+  type OrderChange,
+  type OrderFigures,
+  type OrderMarker,
+} from './close-orders';
+import {
+  CLOSE_COLUMNS,
+  CLOSE_ORDERS_TITLE_ROW,
+  closedMonthOf,
+  readCloseSheet,
+  type ClosedSnapshot,
+} from './close-sheet';
 import type { DayFigures, PnlFigures } from './period-sums';
-import { ALLOCATION_FIELDS, allocationOf, changeOf, restatementsOf, summaryOf, unexplainedLines, unexplainedText, type AllocationLine, type Restatement, type SummaryLine } from './restatements';
+import {
+  ALLOCATION_FIELDS,
+  allocationOf,
+  changeOf,
+  restatementsOf,
+  summaryOf,
+  unexplainedLines,
+  unexplainedText,
+  type AllocationLine,
+  type Restatement,
+  type SummaryLine,
+} from './restatements';
 import { serialToInstant } from '../sheets/cells';
 
 /** Above this many orders to compare, their columns are read whole once rather than row by row. */
@@ -39,7 +66,12 @@ interface MonthReport {
 }
 
 /** Restatements sheet and the closed months' summary; null when no month is closed and there is nothing to clear. */
-export function checkClosedMonths(ctx: JobContext, days: readonly DayFigures[], basis: string, currency: string | null): string | null {
+export function checkClosedMonths(
+  ctx: JobContext,
+  days: readonly DayFigures[],
+  basis: string,
+  currency: string | null,
+): string | null {
   const closeSheets = ctx.workbook.sheetInfos().filter((s) => closedMonthOf(s.title) !== null);
   const hadRestatements = ctx.workbook.sheetInfos().some((s) => s.title === RESTATEMENTS.sheetName);
   if (closeSheets.length === 0 && !hadRestatements && ctx.state.get('closedMonths').length === 0) return null;
@@ -51,8 +83,16 @@ export function checkClosedMonths(ctx: JobContext, days: readonly DayFigures[], 
   const reports: MonthReport[] = snapshots.map((snapshot) => {
     const summary = summaries.get(snapshot.month)!;
     const orders = changes.get(snapshot.month) ?? [];
-    const unexplained = snapshot.orders === null ? null : unexplainedText(unexplainedLines(summary, orders), orders, currency);
-    return { snapshot, summary, orders, unexplained, allocation: allocationOf(summary, orders, currency), days: restatementsOf(snapshot, current) };
+    const unexplained =
+      snapshot.orders === null ? null : unexplainedText(unexplainedLines(summary, orders), orders, currency);
+    return {
+      snapshot,
+      summary,
+      orders,
+      unexplained,
+      allocation: allocationOf(summary, orders, currency),
+      days: restatementsOf(snapshot, current),
+    };
   });
   writeRestatements(ctx, reports);
   const summary: ClosedMonthRecord[] = reports.map((r) => ({ ...changeOf(r.snapshot, r.days, basis), currency }));
@@ -65,7 +105,9 @@ export function checkClosedMonths(ctx: JobContext, days: readonly DayFigures[], 
 function readCloseSheets(ctx: JobContext, sheets: ReadonlyArray<{ title: string; rows: number }>): ClosedSnapshot[] {
   const ranges = sheets.flatMap((s) => {
     const head = a1Range(s.title, 1, 1, Math.max(1, Math.min(s.rows, CLOSE_ORDERS_TITLE_ROW)), CLOSE_COLUMNS.length);
-    return s.rows > CLOSE_ORDERS_TITLE_ROW ? [head, a1Range(s.title, CLOSE_ORDERS_TITLE_ROW + 1, 1, s.rows, CLOSE_ORDER_COLUMNS.length)] : [head];
+    return s.rows > CLOSE_ORDERS_TITLE_ROW
+      ? [head, a1Range(s.title, CLOSE_ORDERS_TITLE_ROW + 1, 1, s.rows, CLOSE_ORDER_COLUMNS.length)]
+      : [head];
   });
   const read = ctx.workbook.readRanges(ranges);
   const out: ClosedSnapshot[] = [];
@@ -87,13 +129,24 @@ function readCloseSheets(ctx: JobContext, sheets: ReadonlyArray<{ title: string;
  * number: those whose marker moved; for a month whose net revenue or cogs they do not explain, every
  * order of the month.
  */
-function orderChanges(ctx: JobContext, snapshots: readonly ClosedSnapshot[], summaries: ReadonlyMap<string, SummaryLine[]>): Map<string, OrderChange[]> {
+function orderChanges(
+  ctx: JobContext,
+  snapshots: readonly ClosedSnapshot[],
+  summaries: ReadonlyMap<string, SummaryLine[]>,
+): Map<string, OrderChange[]> {
   const kept = snapshots.filter((s) => s.orders !== null);
   if (kept.length === 0) return new Map();
   const markers = orderMarkers(ctx);
   const out = compareOrders(ctx, kept, (s) => ordersToCompare(s.month, s.orders!, markers), markers);
   const unexplained = kept.filter((s) => unexplainedLines(summaries.get(s.month)!, out.get(s.month)!).length > 0);
-  if (unexplained.length > 0) for (const [month, changes] of compareOrders(ctx, unexplained, (s) => ordersOfMonth(s.month, s.orders!, markers), markers)) out.set(month, changes);
+  if (unexplained.length > 0)
+    for (const [month, changes] of compareOrders(
+      ctx,
+      unexplained,
+      (s) => ordersOfMonth(s.month, s.orders!, markers),
+      markers,
+    ))
+      out.set(month, changes);
   return out;
 }
 
@@ -110,7 +163,12 @@ function orderMarkers(ctx: JobContext): Map<string, OrderMarker & { row: number 
     markers.set(id, {
       row: entry.row,
       status: String(entry.cells[statusAt] ?? ''),
-      placedDate: typeof placed === 'number' ? serialToDate(Math.round(placed)) : typeof placed === 'string' && placed !== '' ? placed : null,
+      placedDate:
+        typeof placed === 'number'
+          ? serialToDate(Math.round(placed))
+          : typeof placed === 'string' && placed !== ''
+            ? placed
+            : null,
       updatedAt: typeof updated === 'number' ? updated : null,
     });
   }
@@ -133,18 +191,35 @@ function compareOrders(
       .get(s.month)!
       .map((id) => orderChangeOf(s.month, before.get(id), now.get(id)))
       .filter((c): c is OrderChange => c !== null)
-      .sort((a, b) => (a.placedDate !== b.placedDate ? (a.placedDate < b.placedDate ? -1 : 1) : a.orderNumber.localeCompare(b.orderNumber, 'en', { numeric: true })));
+      .sort((a, b) =>
+        a.placedDate !== b.placedDate
+          ? a.placedDate < b.placedDate
+            ? -1
+            : 1
+          : a.orderNumber.localeCompare(b.orderNumber, 'en', { numeric: true }),
+      );
     out.set(s.month, changes);
   }
   return out;
 }
 
 /** The named orders' figures as the Orders sheet holds them now (an order it no longer holds is absent). */
-function currentFigures(ctx: JobContext, ids: readonly string[], markers: ReadonlyMap<string, { row: number }>): Map<string, OrderFigures> {
+function currentFigures(
+  ctx: JobContext,
+  ids: readonly string[],
+  markers: ReadonlyMap<string, { row: number }>,
+): Map<string, OrderFigures> {
   const found = new Map<string, OrderFigures>();
   const held = ids.filter((id) => markers.has(id));
   if (held.length === 0) return found;
-  const rows = held.length <= ROW_READ_LIMIT ? ctx.workbook.readRows(ORDERS, held.map((id) => markers.get(id)!.row), ORDER_FIGURE_COLUMNS) : ctx.workbook.readColumns(ORDERS, ORDER_FIGURE_COLUMNS);
+  const rows =
+    held.length <= ROW_READ_LIMIT
+      ? ctx.workbook.readRows(
+          ORDERS,
+          held.map((id) => markers.get(id)!.row),
+          ORDER_FIGURE_COLUMNS,
+        )
+      : ctx.workbook.readColumns(ORDERS, ORDER_FIGURE_COLUMNS);
   const at = new Map(ORDER_FIGURE_COLUMNS.map((c) => [c, columnIndex(ORDERS, c)]));
   const wanted = new Set(held);
   for (const row of rows) {
@@ -166,8 +241,19 @@ export function restatementRows(reports: readonly MonthReport[]): RestatementRow
   for (const r of reports) {
     const month = r.snapshot.month;
     for (const l of r.summary) {
-      const explanation = allocated.has(l.field) && l.difference !== 0 ? 'Overhead allocation, not an order\'s change: see the allocation rows.' : null;
-      rows.push({ closed_month: month, section: 'summary', field: l.field, closed_value: l.closed, current_value: l.current, difference: l.difference, explanation });
+      const explanation =
+        allocated.has(l.field) && l.difference !== 0
+          ? "Overhead allocation, not an order's change: see the allocation rows."
+          : null;
+      rows.push({
+        closed_month: month,
+        section: 'summary',
+        field: l.field,
+        closed_value: l.closed,
+        current_value: l.current,
+        difference: l.difference,
+        explanation,
+      });
     }
     if (r.snapshot.orders === null) rows.push({ closed_month: month, section: 'order', explanation: OLD_CLOSE });
     if (r.unexplained !== null) rows.push({ closed_month: month, section: 'order', explanation: r.unexplained });
@@ -184,12 +270,32 @@ export function restatementRows(reports: readonly MonthReport[]): RestatementRow
         delta_profit: o.deltaProfit,
       });
     }
-    for (const a of r.allocation) rows.push({ closed_month: month, section: 'allocation', field: a.field, closed_value: a.closed, current_value: a.current, difference: a.difference, explanation: a.explanation });
+    for (const a of r.allocation)
+      rows.push({
+        closed_month: month,
+        section: 'allocation',
+        field: a.field,
+        closed_value: a.closed,
+        current_value: a.current,
+        difference: a.difference,
+        explanation: a.explanation,
+      });
   }
   for (const r of reports) {
     for (const d of r.days) {
-      const explanation = allocated.has(d.field) ? 'Overhead allocation (shared out by net revenue), not an order\'s change.' : null;
-      rows.push({ closed_month: d.month, section: 'day', date: d.date, field: d.field, closed_value: d.closed, current_value: d.current, difference: d.difference, explanation });
+      const explanation = allocated.has(d.field)
+        ? "Overhead allocation (shared out by net revenue), not an order's change."
+        : null;
+      rows.push({
+        closed_month: d.month,
+        section: 'day',
+        date: d.date,
+        field: d.field,
+        closed_value: d.closed,
+        current_value: d.current,
+        difference: d.difference,
+        explanation,
+      });
     }
   }
   return rows;
@@ -204,7 +310,11 @@ function writeRestatements(ctx: JobContext, reports: readonly MonthReport[]): vo
   const rows: RowWrite[] = found.map((r, i) => {
     const at = closedAt.get(String(r.closed_month));
     const closed_at = at === null || at === undefined ? null : new Date(serialToInstant(at, tz)).toISOString();
-    return { row: i + 2, column: 1, cells: buildRow(RESTATEMENTS, null, { ...r, closed_at, checked_at: checkedIso }, tz) };
+    return {
+      row: i + 2,
+      column: 1,
+      cells: buildRow(RESTATEMENTS, null, { ...r, closed_at, checked_at: checkedIso }, tz),
+    };
   });
   // Rows of the previous check beyond this one's are blanked (the sheet lists the current differences only).
   const blank: CellValue[] = RESTATEMENTS.columns.map(() => '');

@@ -69,7 +69,9 @@ const differenceOf = (a: number | null, b: number | null): number | null => {
  * month summed, the same summation as the Monthly P&L (period-sums.ts).
  */
 export function summaryOf(closed: ClosedSnapshot, current: ReadonlyMap<string, PnlFigures>): SummaryLine[] {
-  const sum = (days: Iterable<[string, PnlFigures]>): PnlFigures | null => sumByPeriod([...days].map(([date, figures]) => ({ date, figures })).sort((a, b) => (a.date < b.date ? -1 : 1)))[0]?.figures ?? null;
+  const sum = (days: Iterable<[string, PnlFigures]>): PnlFigures | null =>
+    sumByPeriod([...days].map(([date, figures]) => ({ date, figures })).sort((a, b) => (a.date < b.date ? -1 : 1)))[0]
+      ?.figures ?? null;
   const before = sum(closed.days);
   const now = sum([...current].filter(([date]) => date.slice(0, 7) === closed.month));
   return PROFIT_TOTALS_FIELDS.map((field) => {
@@ -84,7 +86,11 @@ export function summaryOf(closed: ClosedSnapshot, current: ReadonlyMap<string, P
  * words, and their total beside the net profit difference it helps explain (the orders' Δ profit is
  * before overhead). Empty when no allocation line moved.
  */
-export function allocationOf(summary: readonly SummaryLine[], orders: readonly OrderChange[], currency: string | null): AllocationLine[] {
+export function allocationOf(
+  summary: readonly SummaryLine[],
+  orders: readonly OrderChange[],
+  currency: string | null,
+): AllocationLine[] {
   const lines = summary.filter((l) => ALLOCATION_FIELDS.includes(l.field) && l.difference !== 0);
   if (lines.length === 0) return [];
   const month = lines[0]!.month;
@@ -106,14 +112,25 @@ export function allocationOf(summary: readonly SummaryLine[], orders: readonly O
   };
   const overhead = total((l) => l.difference);
   const net = summary.find((l) => l.field === 'net_profit')?.difference ?? null;
-  let words = 'Allocated overhead (opex + amortised expenses + interest): the share of operating expenses the service allocates by net revenue, apart from the orders.';
+  let words =
+    'Allocated overhead (opex + amortised expenses + interest): the share of operating expenses the service allocates by net revenue, apart from the orders.';
   if (overhead !== null && net !== null) {
     const fromOrders = orders.reduce((n, o) => n + Math.round(o.deltaProfit * 100), 0);
     const rest = Math.round(net * 100) - fromOrders + Math.round(overhead * 100);
     words += ` Net profit moved by ${money(net)}: ${money(fromOrders / 100)} from the ${orders.length} order${orders.length === 1 ? '' : 's'} listed (their profit before overhead) and ${money(-overhead)} from overhead allocation`;
-    words += rest === 0 ? '.' : `, ${money(rest / 100)} from neither (tax treated as a cost, or a change the Orders sheet does not hold yet).`;
+    words +=
+      rest === 0
+        ? '.'
+        : `, ${money(rest / 100)} from neither (tax treated as a cost, or a change the Orders sheet does not hold yet).`;
   }
-  out.push({ month, field: 'allocated_overhead', closed: total((l) => l.closed), current: total((l) => l.current), difference: overhead, explanation: words });
+  out.push({
+    month,
+    field: 'allocated_overhead',
+    closed: total((l) => l.closed),
+    current: total((l) => l.current),
+    difference: overhead,
+    explanation: words,
+  });
   return out;
 }
 
@@ -138,7 +155,11 @@ export function unexplainedLines(summary: readonly SummaryLine[], orders: readon
  * sheet holds them) explains: the Orders sheet lags a correction the service made (spec 4.4 rule 6:
  * a change marker need not move), so the order cannot be named until a sync re-reads it.
  */
-export function unexplainedText(lines: readonly SummaryLine[], orders: readonly OrderChange[], currency: string | null): string | null {
+export function unexplainedText(
+  lines: readonly SummaryLine[],
+  orders: readonly OrderChange[],
+  currency: string | null,
+): string | null {
   if (lines.length === 0) return null;
   const parts = lines.map((l) => {
     const listed = orders.reduce((n, o) => n + Math.round(ORDER_LINES.find(([f]) => f === l.field)![1](o) * 100), 0);
@@ -146,7 +167,7 @@ export function unexplainedText(lines: readonly SummaryLine[], orders: readonly 
   });
   return (
     `Unexplained by the synced orders: ${parts.join('; ')}. Every order of the month in the Orders sheet was compared with its close; ` +
-    'the Orders sheet does not hold this change yet (a correction the service made without moving the order\'s change marker). Run Sync now / Check again.'
+    "the Orders sheet does not hold this change yet (a correction the service made without moving the order's change marker). Run Sync now / Check again."
   );
 }
 
@@ -164,15 +185,28 @@ export function restatementsOf(closed: ClosedSnapshot, current: ReadonlyMap<stri
       const ca = cents(a);
       const cb = cents(b);
       if (ca === cb) continue;
-      out.push({ month: closed.month, date, field, closed: a, current: b, difference: ca === null || cb === null ? null : (cb - ca) / 100 });
+      out.push({
+        month: closed.month,
+        date,
+        field,
+        closed: a,
+        current: b,
+        difference: ca === null || cb === null ? null : (cb - ca) / 100,
+      });
     }
   }
   return out;
 }
 
-export function changeOf(closed: ClosedSnapshot, restatements: readonly Restatement[], currentBasis: string): ClosedMonthChange {
+export function changeOf(
+  closed: ClosedSnapshot,
+  restatements: readonly Restatement[],
+  currentBasis: string,
+): ClosedMonthChange {
   const own = restatements.filter((r) => r.month === closed.month);
-  const netCents = own.filter((r) => r.field === 'net_profit' && r.difference !== null).reduce((n, r) => n + Math.round(r.difference! * 100), 0);
+  const netCents = own
+    .filter((r) => r.field === 'net_profit' && r.difference !== null)
+    .reduce((n, r) => n + Math.round(r.difference! * 100), 0);
   return {
     month: closed.month,
     netProfitChange: netCents / 100,

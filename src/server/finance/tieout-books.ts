@@ -19,11 +19,13 @@ export function readPnlBooks(api: ApiClient, startDate: string, endDate: string,
   let cursor: string | null = null;
   const seen = new Set<string>();
   for (let pages = 0; pages < MAX_PAGES; pages++) {
-    if (pages > 0 && !canContinue()) throw new Error('the range is too long to check within the time an execution may run; check a shorter range');
+    if (pages > 0 && !canContinue())
+      throw new Error('the range is too long to check within the time an execution may run; check a shorter range');
     const page = api.listDaily({ startDate, endDate, limit: PAGE_LIMIT, cursor });
     // A day is compared by its date (sorted with <, which turns an array into text, recursively):
     // one without a readable date fails the check in words. Deep figures read as unknown (✗).
-    if (page.data.some((day) => dayOfRecord(day) === null)) throw new Error('Merchant Analytics sent a Daily P&L day without a readable date; try again later');
+    if (page.data.some((day) => dayOfRecord(day) === null))
+      throw new Error('Merchant Analytics sent a Daily P&L day without a readable date; try again later');
     days.push(...page.data);
     if (page.meta && page.meta.truncated) cutFrom = page.meta.historyAvailableFrom;
     if (!page.hasMore || page.nextCursor === null || seen.has(page.nextCursor)) return { days, cutFrom };

@@ -32,7 +32,11 @@ const MONTH = {
 const MONTH_FIELDS = PROFIT_TOTALS_FIELDS.map((field) => [field, columnIndex(MONTHLY, field)] as const);
 /** Each Monthly P&L margin and the totals it is the ratio of (amount / net_revenue). */
 const MONTH_MARGINS = [
-  { column: columnIndex(MONTHLY, 'contribution_margin_pct'), header: 'contribution_margin_pct', amount: 'contribution_margin_cm3' },
+  {
+    column: columnIndex(MONTHLY, 'contribution_margin_pct'),
+    header: 'contribution_margin_pct',
+    amount: 'contribution_margin_cm3',
+  },
   { column: columnIndex(MONTHLY, 'net_margin_pct'), header: 'net_margin_pct', amount: 'net_profit' },
 ] as const;
 
@@ -45,17 +49,26 @@ function money(value: number | null): string {
 }
 
 /** The fields whose cents differ, with both values; '✓' when none. */
-function differences(held: PnlFigures, service: PnlFigures, fields: readonly ProfitTotalsField[] = PROFIT_TOTALS_FIELDS): string {
+function differences(
+  held: PnlFigures,
+  service: PnlFigures,
+  fields: readonly ProfitTotalsField[] = PROFIT_TOTALS_FIELDS,
+): string {
   const off: string[] = [];
   for (const f of fields) {
     const h = held[f];
     const s = service[f];
-    if (h === null || s === null ? h !== s : toCents(h) !== toCents(s)) off.push(`${f} ${money(h)} (service ${money(s)})`);
+    if (h === null || s === null ? h !== s : toCents(h) !== toCents(s))
+      off.push(`${f} ${money(h)} (service ${money(s)})`);
   }
   return off.length === 0 ? '✓' : off.join('; ');
 }
 
-export function checkPnlSheets(dailyRows: ReadonlyArray<ReadonlyArray<unknown>>, monthlyRows: ReadonlyArray<ReadonlyArray<unknown>>, serviceDays: readonly PnlDay[]): PnlSheetChecks {
+export function checkPnlSheets(
+  dailyRows: ReadonlyArray<ReadonlyArray<unknown>>,
+  monthlyRows: ReadonlyArray<ReadonlyArray<unknown>>,
+  serviceDays: readonly PnlDay[],
+): PnlSheetChecks {
   const service = new Map<string, PnlFigures>(serviceDays.map((d) => [d.date, serviceFigures(d)]));
   const days = new Map<string, string>();
   const held = dailyFigures(dailyRows);
@@ -67,14 +80,20 @@ export function checkPnlSheets(dailyRows: ReadonlyArray<ReadonlyArray<unknown>>,
   if (held.length > 0) {
     const first = held[0].date;
     const last = held[held.length - 1].date;
-    for (const date of service.keys()) if (date >= first && date <= last && !days.has(date)) days.set(date, 'the Daily P&L has no row for this day');
+    for (const date of service.keys())
+      if (date >= first && date <= last && !days.has(date)) days.set(date, 'the Daily P&L has no row for this day');
   }
   return { days, months: checkMonthlyRows(monthlyRows, serviceDays, service) };
 }
 
-function checkMonthlyRows(rows: ReadonlyArray<ReadonlyArray<unknown>>, serviceDays: readonly PnlDay[], service: ReadonlyMap<string, PnlFigures>): Map<string, string> {
+function checkMonthlyRows(
+  rows: ReadonlyArray<ReadonlyArray<unknown>>,
+  serviceDays: readonly PnlDay[],
+  service: ReadonlyMap<string, PnlFigures>,
+): Map<string, string> {
   const months = new Map<string, string>();
-  const firstRead = serviceDays.length > 0 ? serviceDays.reduce((m, d) => (d.date < m ? d.date : m), serviceDays[0].date) : null;
+  const firstRead =
+    serviceDays.length > 0 ? serviceDays.reduce((m, d) => (d.date < m ? d.date : m), serviceDays[0].date) : null;
   for (const row of rows) {
     const month = row[MONTH.month];
     if (typeof month !== 'string' || !/^\d{4}-\d{2}$/.test(month) || months.has(month)) continue;
@@ -89,9 +108,12 @@ function checkMonthlyRows(rows: ReadonlyArray<ReadonlyArray<unknown>>, serviceDa
     for (const [date, figures] of service) if (date >= first && date <= last) covered.push({ date, figures });
     const summed = sumByPeriod(covered.sort((a, b) => (a.date < b.date ? -1 : 1)))[0];
     const heldFigures = Object.fromEntries(MONTH_FIELDS.map(([f, i]) => [f, amountOf(row[i])])) as PnlFigures;
-    const serviceFiguresOfMonth = summed ? summed.figures : (Object.fromEntries(PROFIT_TOTALS_FIELDS.map((f) => [f, 0])) as PnlFigures);
+    const serviceFiguresOfMonth = summed
+      ? summed.figures
+      : (Object.fromEntries(PROFIT_TOTALS_FIELDS.map((f) => [f, 0])) as PnlFigures);
     const words = [differences(heldFigures, serviceFiguresOfMonth)].filter((w) => w !== '✓');
-    if (amountOf(row[MONTH.days]) !== covered.length) words.push(`days ${String(row[MONTH.days])} (service ${covered.length})`);
+    if (amountOf(row[MONTH.days]) !== covered.length)
+      words.push(`days ${String(row[MONTH.days])} (service ${covered.length})`);
     words.push(...marginDifferences(row, serviceFiguresOfMonth));
     months.set(month, words.length === 0 ? '✓' : words.join('; '));
   }
@@ -104,7 +126,8 @@ function marginDifferences(row: ReadonlyArray<unknown>, service: PnlFigures): st
   for (const m of MONTH_MARGINS) {
     const held = amountOf(row[m.column]);
     const expected = marginPct(service[m.amount], service.net_revenue);
-    if (held === null || expected === null ? held !== expected : toCents(held) !== toCents(expected)) off.push(`${m.header} ${money(held)} (service's totals give ${money(expected)})`);
+    if (held === null || expected === null ? held !== expected : toCents(held) !== toCents(expected))
+      off.push(`${m.header} ${money(held)} (service's totals give ${money(expected)})`);
   }
   return off;
 }

@@ -72,8 +72,19 @@ export function writeTieout(ctx: JobContext, tracker: OrderSumsTracker | null = 
   // that changed recalculates them.
   const createdAfter = ctx.state.get('orders').createdAfter;
   const saveCostGaps = (): void => {
-    ctx.state.save('costGaps', { ...(kept ? sums.costGaps() : costGapsOf(gapRowsOfTable(orderRows), currency)), checkedAt: ctx.now() });
-    if (saveCostGapMonths(documentProperties(), sums.costGapMonths(), kept ? sums.rowCount() : orderRows.length, createdAfter)) markFormulasOwed();
+    ctx.state.save('costGaps', {
+      ...(kept ? sums.costGaps() : costGapsOf(gapRowsOfTable(orderRows), currency)),
+      checkedAt: ctx.now(),
+    });
+    if (
+      saveCostGapMonths(
+        documentProperties(),
+        sums.costGapMonths(),
+        kept ? sums.rowCount() : orderRows.length,
+        createdAfter,
+      )
+    )
+      markFormulasOwed();
   };
   let first = sums.firstDay();
   const today = instantToLocalDate(ctx.now(), ctx.storeTimeZone);
@@ -96,14 +107,35 @@ export function writeTieout(ctx: JobContext, tracker: OrderSumsTracker | null = 
   const skippedDays = ctx.state.get('skipped').days;
   const pnlSheets = checkPnlSheets(dailyRows, monthlyRows, books.days);
   const compared = TIEOUT_COMPARED.filter((f) => ctx.workbook.holdsColumn(ORDERS, f.orders)).map((f) => f.figure);
-  const rows = tieOut({ orderRows, orderDays: sums.orderDays(), dayOf: dayKey, pnlDays: books.days, storeCurrency: ctx.state.get('meta').storeCurrency, basisHeld: held, basisNow: held, skippedOrders, skippedDays, pnlSheets, ordersFrom: first, compared });
+  const rows = tieOut({
+    orderRows,
+    orderDays: sums.orderDays(),
+    dayOf: dayKey,
+    pnlDays: books.days,
+    storeCurrency: ctx.state.get('meta').storeCurrency,
+    basisHeld: held,
+    basisNow: held,
+    skippedOrders,
+    skippedDays,
+    pnlSheets,
+    ordersFrom: first,
+    compared,
+  });
   // A ✗ is never said from the kept sums alone: the sheet is read whole first (a hand edit put back since is no ✗).
   if (kept && rows.some((r) => !r.ok)) return writeTieout(ctx, tracker, true);
   saveCostGaps();
   const checkedAt = ctx.now();
   const provenFrom = books.days.length > 0 ? books.days[0].date : from;
-  const writes: RowWrite[] = rows.map((r, i) => ({ row: i + 2, column: 1, cells: tieoutCells(r, checkedAt, ctx.workbook.timeZone) }));
-  writes.push({ row: rows.length + 2, column: 1, cells: scopeCells(provenFrom, first, today, checkedAt, ctx.workbook.timeZone, kept ? fullAt : null) });
+  const writes: RowWrite[] = rows.map((r, i) => ({
+    row: i + 2,
+    column: 1,
+    cells: tieoutCells(r, checkedAt, ctx.workbook.timeZone),
+  }));
+  writes.push({
+    row: rows.length + 2,
+    column: 1,
+    cells: scopeCells(provenFrom, first, today, checkedAt, ctx.workbook.timeZone, kept ? fullAt : null),
+  });
   const previous = ctx.state.get('tieout').rows;
   const blank: CellValue[] = CHECKS.columns.map(() => '');
   for (let row = rows.length + 3; row <= previous + 1; row++) writes.push({ row, column: 1, cells: blank.slice() });
@@ -111,10 +143,21 @@ export function writeTieout(ctx: JobContext, tracker: OrderSumsTracker | null = 
   ctx.workbook.defer([{ schema: CHECKS, rows: writes }]);
   const failedDays = rows.filter((r) => r.kind === 'day' && !r.ok).map((r) => r.period);
   // A month is named when it fails on its own (its Monthly P&L row): a ✗ day names its month already.
-  const failedMonths = rows.filter((r) => r.kind === 'month' && !r.ok && !failedDays.some((d) => d.startsWith(r.period))).map((r) => r.period);
+  const failedMonths = rows
+    .filter((r) => r.kind === 'month' && !r.ok && !failedDays.some((d) => d.startsWith(r.period)))
+    .map((r) => r.period);
   const failed = [...failedDays, ...failedMonths];
   const days = rows.filter((r) => r.kind === 'day' && r.period >= first!).length;
-  ctx.state.save('tieout', { checkedAt, days, failedDays: failed.slice(0, NAMED_DAYS), failedCount: failed.length, rows: rows.length + 1, cutFrom: books.cutFrom, provenFrom, ordersFrom: first });
+  ctx.state.save('tieout', {
+    checkedAt,
+    days,
+    failedDays: failed.slice(0, NAMED_DAYS),
+    failedCount: failed.length,
+    rows: rows.length + 1,
+    cutFrom: books.cutFrom,
+    provenFrom,
+    ordersFrom: first,
+  });
   if (tracker && fullAt !== null) tracker.save(sums, fullAt);
   return tieoutText(days, failed, books.cutFrom);
 }
@@ -124,7 +167,14 @@ export function writeTieout(ctx: JobContext, tracker: OrderSumsTracker | null = 
  * same), and how the Orders side was taken this time: read whole now, or the day sums the sync kept
  * since the whole sheet was read at `summedSince` (a hand edit of Orders shows from the next read).
  */
-function scopeCells(provenFrom: string, ordersFrom: string, today: string, checkedAt: number, timeZone: string, summedSince: number | null): CellValue[] {
+function scopeCells(
+  provenFrom: string,
+  ordersFrom: string,
+  today: string,
+  checkedAt: number,
+  timeZone: string,
+  summedSince: number | null,
+): CellValue[] {
   const how =
     summedSince === null
       ? ' Orders sheet read in full for this check.'
@@ -140,8 +190,11 @@ function scopeCells(provenFrom: string, ordersFrom: string, today: string, check
 
 export function tieoutText(days: number, failed: readonly string[], cutFrom: string | null): string {
   const window = cutFrom ? ` It covers ${cutFrom} onwards: your plan shows no older history.` : '';
-  if (failed.length === 0) return `Tie-out: Orders agree with the Daily P&L on all ${days} days, and the P&L sheets with the service (see Checks).${window}`;
-  const named = failed.slice(0, NAMED_DAYS).join(', ') + (failed.length > NAMED_DAYS ? ` and ${failed.length - NAMED_DAYS} more` : '');
+  if (failed.length === 0)
+    return `Tie-out: Orders agree with the Daily P&L on all ${days} days, and the P&L sheets with the service (see Checks).${window}`;
+  const named =
+    failed.slice(0, NAMED_DAYS).join(', ') +
+    (failed.length > NAMED_DAYS ? ` and ${failed.length - NAMED_DAYS} more` : '');
   return (
     `Tie-out: ✗ on ${failed.length} of ${days} days (${named}; see Checks). Run Sync now to fetch their orders and P&L days again ` +
     `(edited Orders and P&L cells are put back).${window}`

@@ -87,7 +87,11 @@ function emptyCents(): Record<TieoutFigure, number | null> {
 }
 
 /** Orders summed by placement day: active orders only (cancelled and gone are not revenue). */
-export function sumOrdersByDay(rows: TieoutInput['orderRows'], dayOf: TieoutInput['dayOf'], storeCurrency: string | null): Map<string, OrderDay> {
+export function sumOrdersByDay(
+  rows: TieoutInput['orderRows'],
+  dayOf: TieoutInput['dayOf'],
+  storeCurrency: string | null,
+): Map<string, OrderDay> {
   const byDay = new Map<string, OrderDay>();
   for (const row of rows) {
     if (row[COL.status] !== 'active') continue;
@@ -127,7 +131,10 @@ function pnlCents(day: PnlDay, fields: readonly string[]): number | null {
  * the one it is compared with. Only a place to sum: every field is summed on its own.
  */
 const SLOT: Record<TieoutFigure, ProfitTotalsField> = Object.fromEntries(
-  FIGURES.map((f) => [f, f === 'contribution_profit' ? 'contribution_margin_cm3' : f === 'allocated_overhead' ? 'opex' : f]),
+  FIGURES.map((f) => [
+    f,
+    f === 'contribution_profit' ? 'contribution_margin_cm3' : f === 'allocated_overhead' ? 'opex' : f,
+  ]),
 ) as Record<TieoutFigure, ProfitTotalsField>;
 
 /** As PnlFigures (the shared period-sums shape), so months are summed the Monthly P&L's way. */
@@ -150,39 +157,77 @@ export function tieOut(input: TieoutInput): TieoutRow[] {
   const otherCurrency = new Map<string, number>();
   const inconsistent = new Map<string, string[]>();
   const rows: TieoutRow[] = [];
-  const skippedOn = skippedByDay([...(input.skippedOrders ?? []), ...(input.skippedDays ?? []).map(({ day }) => ({ id: 'its Daily P&L row', day }))]);
+  const skippedOn = skippedByDay([
+    ...(input.skippedOrders ?? []),
+    ...(input.skippedDays ?? []).map(({ day }) => ({ id: 'its Daily P&L row', day })),
+  ]);
   const sheets = input.pnlSheets ?? { days: new Map<string, string>(), months: new Map<string, string>() };
   const from = input.ordersFrom ?? null;
   const compared = new Set<TieoutFigure>(input.compared ?? FIGURES);
   const ordered = [...input.pnlDays].sort((a, b) => (a.date < b.date ? -1 : 1));
   // Before the first synced order only the P&L sheets are checked, and only a difference is listed.
-  for (const day of ordered) if (from !== null && day.date < from) rows.push(...sheetOnlyRow(day.date, 'day', sheets.days.get(day.date), basisNote));
+  for (const day of ordered)
+    if (from !== null && day.date < from)
+      rows.push(...sheetOnlyRow(day.date, 'day', sheets.days.get(day.date), basisNote));
   for (const day of ordered) {
     if (from !== null && day.date < from) continue;
     const od = orderDays.get(day.date);
     const oc = od ? od.cents : emptyCents();
-    const pc = Object.fromEntries(TIEOUT_COMPARED.map((f) => [f.figure, pnlCents(day, f.pnl)])) as Record<TieoutFigure, number | null>;
+    const pc = Object.fromEntries(TIEOUT_COMPARED.map((f) => [f.figure, pnlCents(day, f.pnl)])) as Record<
+      TieoutFigure,
+      number | null
+    >;
     ordersSide.push({ date: day.date, figures: asFigures(oc) });
     pnlSide.push({ date: day.date, figures: asFigures(pc) });
     counts.set(day.date, od ? od.count : 0);
     otherCurrency.set(day.date, od ? od.otherCurrency : 0);
     inconsistent.set(day.date, od ? od.inconsistent : []);
-    rows.push(compare(day.date, 'day', od ? od.count : 0, asFigures(oc), asFigures(pc), od ? od.otherCurrency : 0, basisNote, skippedOn.get(day.date) ?? [], sheets.days.get(day.date) ?? '', compared, od ? od.inconsistent : []));
+    rows.push(
+      compare(
+        day.date,
+        'day',
+        od ? od.count : 0,
+        asFigures(oc),
+        asFigures(pc),
+        od ? od.otherCurrency : 0,
+        basisNote,
+        skippedOn.get(day.date) ?? [],
+        sheets.days.get(day.date) ?? '',
+        compared,
+        od ? od.inconsistent : [],
+      ),
+    );
   }
   const ordersMonths = sumByPeriod(ordersSide);
   const monthsOfOrders = new Set(ordersMonths.map((m) => m.key));
-  for (const [month, words] of [...sheets.months].sort(([a], [b]) => (a < b ? -1 : 1))) if (!monthsOfOrders.has(month)) rows.push(...sheetOnlyRow(month, 'month', words, basisNote));
+  for (const [month, words] of [...sheets.months].sort(([a], [b]) => (a < b ? -1 : 1)))
+    if (!monthsOfOrders.has(month)) rows.push(...sheetOnlyRow(month, 'month', words, basisNote));
   const pnlMonths = new Map(sumByPeriod(pnlSide).map((m) => [m.key, m]));
   for (const m of ordersMonths) {
     let count = 0;
     let other = 0;
-    for (const [date, n] of counts) if (date.startsWith(m.key)) {
-      count += n;
-      other += otherCurrency.get(date) ?? 0;
-    }
+    for (const [date, n] of counts)
+      if (date.startsWith(m.key)) {
+        count += n;
+        other += otherCurrency.get(date) ?? 0;
+      }
     const skipped = [...skippedOn].filter(([date]) => date.startsWith(m.key)).flatMap(([, ids]) => ids);
     const wrongRatios = [...inconsistent].filter(([date]) => date.startsWith(m.key)).flatMap(([, ids]) => ids);
-    rows.push(compare(m.key, 'month', count, m.figures, pnlMonths.get(m.key)!.figures, other, basisNote, skipped, sheets.months.get(m.key) ?? '', compared, wrongRatios));
+    rows.push(
+      compare(
+        m.key,
+        'month',
+        count,
+        m.figures,
+        pnlMonths.get(m.key)!.figures,
+        other,
+        basisNote,
+        skipped,
+        sheets.months.get(m.key) ?? '',
+        compared,
+        wrongRatios,
+      ),
+    );
   }
   return rows;
 }
@@ -194,14 +239,37 @@ function skippedByDay(skipped: NonNullable<TieoutInput['skippedOrders']>): Map<s
 }
 
 /** A period checked on its P&L sheet only: listed when it differs (orders' figures empty: none are synced there). */
-function sheetOnlyRow(period: string, kind: 'day' | 'month', words: string | undefined, basisNote: string): TieoutRow[] {
+function sheetOnlyRow(
+  period: string,
+  kind: 'day' | 'month',
+  words: string | undefined,
+  basisNote: string,
+): TieoutRow[] {
   if (words === undefined || words === '✓') return [];
-  const figures = Object.fromEntries(FIGURES.map((f) => [f, { orders: null, pnl: null, difference: null }])) as Record<TieoutFigure, TieoutLine>;
-  const notes = [basisNote, `The ${kind === 'day' ? 'Daily' : 'Monthly'} P&L sheet differs from the service: ${words}.`].filter((n) => n !== '');
+  const figures = Object.fromEntries(FIGURES.map((f) => [f, { orders: null, pnl: null, difference: null }])) as Record<
+    TieoutFigure,
+    TieoutLine
+  >;
+  const notes = [
+    basisNote,
+    `The ${kind === 'day' ? 'Daily' : 'Monthly'} P&L sheet differs from the service: ${words}.`,
+  ].filter((n) => n !== '');
   return [{ period, kind, ok: false, orders: 0, figures, pnlSheet: words, note: notes.join(' ') }];
 }
 
-function compare(period: string, kind: 'day' | 'month', count: number, orders: PnlFigures, pnl: PnlFigures, otherCurrency: number, basisNote: string, skipped: readonly string[], pnlSheet: string, compared: ReadonlySet<TieoutFigure>, wrongRatios: readonly string[]): TieoutRow {
+function compare(
+  period: string,
+  kind: 'day' | 'month',
+  count: number,
+  orders: PnlFigures,
+  pnl: PnlFigures,
+  otherCurrency: number,
+  basisNote: string,
+  skipped: readonly string[],
+  pnlSheet: string,
+  compared: ReadonlySet<TieoutFigure>,
+  wrongRatios: readonly string[],
+): TieoutRow {
   const figures = {} as Record<TieoutFigure, TieoutLine>;
   const off: string[] = [];
   for (const f of FIGURES) {
@@ -221,8 +289,27 @@ function compare(period: string, kind: 'day' | 'month', count: number, orders: P
   if (off.length > 0) notes.push(`Differs: ${off.join(', ')}.`);
   if (otherCurrency > 0) notes.push(`${otherCurrency} order(s) in another currency than the store's are not summed.`);
   const sheetOk = pnlSheet === '' || pnlSheet === '✓';
-  if (!sheetOk) notes.push(`The ${kind === 'day' ? 'Daily' : 'Monthly'} P&L sheet differs from the service: ${pnlSheet}.`);
-  if (wrongRatios.length > 0) notes.push(`Margin percentages that disagree with their own order's figures: ${wrongRatios.join(', ')}.`);
-  if (skipped.length > 0) notes.push(`Not synced: ${skipped.join(', ')} (the service sent values that cannot be written to the sheet; see the Sync log).`);
-  return { period, kind, ok: off.length === 0 && basisNote === '' && otherCurrency === 0 && skipped.length === 0 && wrongRatios.length === 0 && sheetOk, orders: count, figures, pnlSheet, note: notes.join(' ') };
+  if (!sheetOk)
+    notes.push(`The ${kind === 'day' ? 'Daily' : 'Monthly'} P&L sheet differs from the service: ${pnlSheet}.`);
+  if (wrongRatios.length > 0)
+    notes.push(`Margin percentages that disagree with their own order's figures: ${wrongRatios.join(', ')}.`);
+  if (skipped.length > 0)
+    notes.push(
+      `Not synced: ${skipped.join(', ')} (the service sent values that cannot be written to the sheet; see the Sync log).`,
+    );
+  return {
+    period,
+    kind,
+    ok:
+      off.length === 0 &&
+      basisNote === '' &&
+      otherCurrency === 0 &&
+      skipped.length === 0 &&
+      wrongRatios.length === 0 &&
+      sheetOk,
+    orders: count,
+    figures,
+    pnlSheet,
+    note: notes.join(' '),
+  };
 }

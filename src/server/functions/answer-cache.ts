@@ -57,7 +57,11 @@ export class AnswerCache {
     if (hit !== null) return hit.value;
     const waitMs = Math.max(0, this.options.waitBudgetMs());
     const lock = this.options.lock();
-    if (!lock.tryLock(waitMs)) throw new FormulaError(fn, 'other formulas of this spreadsheet kept Merchant Analytics busy for 30 seconds; it recalculates on its own, or use "Refresh formulas" in the add-on menu');
+    if (!lock.tryLock(waitMs))
+      throw new FormulaError(
+        fn,
+        'other formulas of this spreadsheet kept Merchant Analytics busy for 30 seconds; it recalculates on its own, or use "Refresh formulas" in the add-on menu',
+      );
     try {
       const fetchedMeanwhile = this.read<T>(key);
       if (fetchedMeanwhile !== null) return fetchedMeanwhile.value;

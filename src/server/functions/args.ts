@@ -30,7 +30,8 @@ function argumentError(fn: string, message: string): Error {
 /** A Date cell or a 'YYYY-MM-DD' string, returned as 'YYYY-MM-DD'. */
 export function dateArgument(fn: string, name: string, value: unknown, format: DateFormatter): string {
   if (Array.isArray(value)) throw argumentError(fn, `${name} must be a single cell, not a range`);
-  if (value === undefined || value === null || value === '') throw argumentError(fn, `${name} is required (a date or YYYY-MM-DD)`);
+  if (value === undefined || value === null || value === '')
+    throw argumentError(fn, `${name} is required (a date or YYYY-MM-DD)`);
   if (isDate(value)) {
     if (Number.isNaN(value.getTime())) throw argumentError(fn, `${name} must be a date or YYYY-MM-DD`);
     return format(value);
@@ -48,7 +49,12 @@ export function isCalendarDate(text: string): boolean {
 }
 
 /** start and end as dates, start not after end. */
-export function dateRangeArguments(fn: string, start: unknown, end: unknown, format: DateFormatter): { start: string; end: string } {
+export function dateRangeArguments(
+  fn: string,
+  start: unknown,
+  end: unknown,
+  format: DateFormatter,
+): { start: string; end: string } {
   const range = { start: dateArgument(fn, 'start', start, format), end: dateArgument(fn, 'end', end, format) };
   // ISO dates compare correctly as text.
   if (range.start > range.end) throw argumentError(fn, `start (${range.start}) must not be after end (${range.end})`);
@@ -67,7 +73,12 @@ export interface OrderReference {
 
 export function orderReference(fn: string, value: unknown): OrderReference {
   if (Array.isArray(value)) throw argumentError(fn, 'order_id must be a single cell, not a range');
-  const text = typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? String(value) : typeof value === 'string' ? value.trim() : '';
+  const text =
+    typeof value === 'number' && Number.isSafeInteger(value) && value > 0
+      ? String(value)
+      : typeof value === 'string'
+        ? value.trim()
+        : '';
   if (/^#\s*[A-Za-z0-9_-]{1,40}$/.test(text)) {
     const bare = text.replace(/^#\s*/, '');
     return { id: null, displayNumbers: [`#${bare}`, bare] };
@@ -88,5 +99,8 @@ export function orderIdArgument(fn: string, value: unknown): string {
     if (/^\d+$/.test(text)) return `external:${text}`;
     if (/^ord_[A-Za-z0-9_-]+$/.test(text) || /^external:[A-Za-z0-9_-]+$/.test(text)) return text;
   }
-  throw argumentError(fn, 'order_id must be an order id (ord_…), external:<platform order id>, or the order number the store shows (#1001)');
+  throw argumentError(
+    fn,
+    'order_id must be an order id (ord_…), external:<platform order id>, or the order number the store shows (#1001)',
+  );
 }

@@ -45,12 +45,21 @@ export function costGapTableRows(gaps: CostGapsRead, currency: string | null): T
       ['incomplete_costs_note', notCountedNote(gaps)],
     ];
   }
-  const notes = [unknownNetRevenueNote(gaps), netRevenueNote(gaps, currency)].filter((n) => n !== '').map((n) => ` ${n}`).join('');
+  const notes = [unknownNetRevenueNote(gaps), netRevenueNote(gaps, currency)]
+    .filter((n) => n !== '')
+    .map((n) => ` ${n}`)
+    .join('');
   return [
     ['orders_with_incomplete_costs', gaps.orders],
     ['net_revenue_with_incomplete_costs', gaps.netRevenue ?? ''],
-    ...gaps.otherCurrencies.map((g): Cell[] => [`net_revenue_with_incomplete_costs_${g.currency.toLowerCase()}`, g.netRevenue ?? '']),
-    ['incomplete_costs_note', `Orders whose cost is unknown or only partly known (Orders: cost_status): their profit is overstated by the missing costs.${notes}`],
+    ...gaps.otherCurrencies.map((g): Cell[] => [
+      `net_revenue_with_incomplete_costs_${g.currency.toLowerCase()}`,
+      g.netRevenue ?? '',
+    ]),
+    [
+      'incomplete_costs_note',
+      `Orders whose cost is unknown or only partly known (Orders: cost_status): their profit is overstated by the missing costs.${notes}`,
+    ],
   ];
 }
 

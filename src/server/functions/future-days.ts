@@ -19,7 +19,8 @@ export function noteUnder(header: Table[number], note: string): Table {
 /** One row per day from `from` to `to`: the day as a date, every figure empty. */
 export function emptyDays(from: string, to: string, width: number, timeZone: string): Table {
   const rows: Table = [];
-  for (let day = from; day <= to; day = addDays(day, 1)) rows.push([dayCell(day, timeZone), ...Array.from({ length: width - 1 }, () => '')]);
+  for (let day = from; day <= to; day = addDays(day, 1))
+    rows.push([dayCell(day, timeZone), ...Array.from({ length: width - 1 }, () => '')]);
   return rows;
 }
 

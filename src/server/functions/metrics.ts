@@ -57,7 +57,11 @@ export function normaliseMetricName(text: string): string {
 }
 
 /** Every name a metric argument accepts, in the order the help text lists them. */
-export const METRIC_NAMES: readonly string[] = [...Object.keys(SHORT_NAMES), ...Object.keys(MARGINS), ...PROFIT_TOTALS_FIELDS];
+export const METRIC_NAMES: readonly string[] = [
+  ...Object.keys(SHORT_NAMES),
+  ...Object.keys(MARGINS),
+  ...PROFIT_TOTALS_FIELDS,
+];
 
 /** The metric a name stands for, or null when it names none. */
 export function metricByName(text: string): Metric | null {
@@ -73,7 +77,8 @@ const HINT = 'e.g. "net_profit", "cm3", "net_margin_pct" or any totals field suc
 /** One metric name (a single cell or text). */
 export function metricArgument(fn: string, name: string, value: unknown, extra: readonly string[] = []): Metric {
   if (Array.isArray(value)) throw new FormulaError(fn, `${name} must be a single metric name, not a range`);
-  if (typeof value !== 'string' || value.trim() === '') throw new FormulaError(fn, `${name} must be a metric name as text, ${HINT}`);
+  if (typeof value !== 'string' || value.trim() === '')
+    throw new FormulaError(fn, `${name} must be a metric name as text, ${HINT}`);
   const normalised = normaliseMetricName(value);
   if (extra.includes(normalised)) return { name: normalised, read: (totals) => numberOf(totals[normalised]) };
   const metric = metricByName(value);
@@ -86,7 +91,11 @@ export function metricArgument(fn: string, name: string, value: unknown, extra: 
  * in the order given; a name given twice is refused (two columns with one header mislead pivots).
  */
 export function metricListArgument(fn: string, name: string, value: unknown): Metric[] {
-  const texts: unknown[] = Array.isArray(value) ? (value as unknown[]).flat(2) : typeof value === 'string' ? value.split(',') : [value];
+  const texts: unknown[] = Array.isArray(value)
+    ? (value as unknown[]).flat(2)
+    : typeof value === 'string'
+      ? value.split(',')
+      : [value];
   const names = texts.filter((t) => !(typeof t === 'string' && t.trim() === '') && t !== null && t !== undefined);
   if (names.length === 0) throw new FormulaError(fn, `${name} must name at least one metric, ${HINT}`);
   const metrics: Metric[] = [];
@@ -94,7 +103,8 @@ export function metricListArgument(fn: string, name: string, value: unknown): Me
     if (typeof text !== 'string') throw new FormulaError(fn, `${name} must hold metric names as text, ${HINT}`);
     const metric = metricByName(text);
     if (metric === null) throw new FormulaError(fn, `${name}: "${text.trim()}" is not a metric; use ${HINT}`);
-    if (metrics.some((m) => m.name === metric.name)) throw new FormulaError(fn, `${name} names ${metric.name} twice; list each metric once`);
+    if (metrics.some((m) => m.name === metric.name))
+      throw new FormulaError(fn, `${name} names ${metric.name} twice; list each metric once`);
     metrics.push(metric);
   }
   return metrics;

@@ -9,7 +9,13 @@ import type { Table } from './tables';
 
 export type MonthLayout = 'down' | 'across';
 
-const LAYOUTS: Record<string, MonthLayout> = { '': 'down', down: 'down', 'months down': 'down', across: 'across', 'months across': 'across' };
+const LAYOUTS: Record<string, MonthLayout> = {
+  '': 'down',
+  down: 'down',
+  'months down': 'down',
+  across: 'across',
+  'months across': 'across',
+};
 
 /** The layout argument, checked before any request: omitted or empty is "months down". */
 export function monthLayoutArgument(fn: string, value: unknown): MonthLayout {

@@ -15,7 +15,12 @@ export const FUTURE_MONTH_STATUS = 'future: no figures yet';
 function dayFigures(rows: readonly DailyRow[]): DayFigures[] {
   return rows.map((row) => {
     const record = row as unknown as Record<string, unknown>;
-    const figures = Object.fromEntries(PROFIT_TOTALS_FIELDS.map((f) => [f, typeof record[f] === 'number' && Number.isFinite(record[f]) ? record[f] : null])) as PnlFigures;
+    const figures = Object.fromEntries(
+      PROFIT_TOTALS_FIELDS.map((f) => [
+        f,
+        typeof record[f] === 'number' && Number.isFinite(record[f]) ? record[f] : null,
+      ]),
+    ) as PnlFigures;
     return { date: String(row.date), figures };
   });
 }
@@ -45,7 +50,13 @@ export interface MonthlyPeriod {
  * the dates to compute with); `status` is the sheet's (`partial: month in progress`, `partial: <first>
  * to <last> only`, `complete`) and a month not begun says so, its figures empty, never 0.
  */
-export function monthlyTable(rows: DailyRow[], timeZone: string, metrics: Metric[] | null, historyFrom: string | null, period: MonthlyPeriod): Table {
+export function monthlyTable(
+  rows: DailyRow[],
+  timeZone: string,
+  metrics: Metric[] | null,
+  historyFrom: string | null,
+  period: MonthlyPeriod,
+): Table {
   const columns = metrics ?? PROFIT_TOTALS_FIELDS.map((f) => metricByName(f)!);
   const monthHeader = historyFrom === null ? 'month' : `month (plan history from ${historyFrom})`;
   const table: Table = [[monthHeader, 'status', 'first_day', 'last_day', 'days', ...columns.map((m) => m.name)]];
@@ -54,7 +65,14 @@ export function monthlyTable(rows: DailyRow[], timeZone: string, metrics: Metric
   const today = period.today ?? '9999-12-31';
   for (const m of months) {
     const figures = m.figures as Record<string, unknown>;
-    table.push([m.key, monthStatus(m, today), dayCell(m.firstDay, timeZone), dayCell(m.lastDay, timeZone), m.days, ...columns.map((c) => cell(c.read(figures)))]);
+    table.push([
+      m.key,
+      monthStatus(m, today),
+      dayCell(m.firstDay, timeZone),
+      dayCell(m.lastDay, timeZone),
+      m.days,
+      ...columns.map((c) => cell(c.read(figures))),
+    ]);
   }
   if (period.today !== null && period.end > period.today) {
     const from = months.length > 0 ? months[months.length - 1].key : period.today.slice(0, 7);
@@ -67,7 +85,10 @@ export function monthlyTable(rows: DailyRow[], timeZone: string, metrics: Metric
 
 /** 2 columns (field, value): the service's last sync of the store, whether it is stale, and the plan's history. */
 export function freshnessTable(account: Account): Table {
-  const availability = ((account as unknown as Record<string, unknown>).data_availability ?? {}) as Record<string, unknown>;
+  const availability = ((account as unknown as Record<string, unknown>).data_availability ?? {}) as Record<
+    string,
+    unknown
+  >;
   return [
     ['field', 'value'],
     ['last_sync_at', instantCell(availability.last_sync_at)],

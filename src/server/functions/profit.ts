@@ -15,7 +15,14 @@ import { customFunctionContext, spreadsheetTimeZone } from './context';
 import { freshnessTable, monthlyTable } from './period-tables';
 import { monthLayoutArgument, monthsAcross } from './month-layout';
 import { metricArgument, metricListArgument } from './metrics';
-import { COST_GAP_METRICS, costGapTableRows, netRevenueNote, notCountedNote, readCostGaps, unknownNetRevenueNote } from './cost-gaps';
+import {
+  COST_GAP_METRICS,
+  costGapTableRows,
+  netRevenueNote,
+  notCountedNote,
+  readCostGaps,
+  unknownNetRevenueNote,
+} from './cost-gaps';
 import { isNotCounted, type CostGapsRead } from '../finance/cost-gaps';
 import { findInSheet } from './sheet-lookup';
 import { emptyDays, futureNote, lastDayWithFigures, noteUnder } from './future-days';
@@ -23,7 +30,15 @@ import { mayBeFuture, once, storeTimeZoneOf, storeToday } from './store-zone';
 import { addDays } from '../sync/calendar';
 import { lastDayOfMonth, monthOf } from '../finance/period-sums';
 import { ORDERS } from '../sheets/schema';
-import { SUMMARY_SCALAR_METRICS, Table, dailyTable, metricCell, orderTable, summaryRecord, summaryTable } from './tables';
+import {
+  SUMMARY_SCALAR_METRICS,
+  Table,
+  dailyTable,
+  metricCell,
+  orderTable,
+  summaryRecord,
+  summaryTable,
+} from './tables';
 
 /** One page of daily rows holds up to 400 days (spec 8.2); more pages than this is a loop. */
 const DAILY_PAGE_LIMIT = 400;
@@ -88,12 +103,21 @@ export function profitSummary(start: unknown, end: unknown, metric: unknown, dep
   return withUserMessages('PROFIT_SUMMARY', () => {
     const timeZone = deps?.timeZone ?? spreadsheetTimeZone();
     const range = dateRangeArguments('PROFIT_SUMMARY', start, end, dayFormatter(timeZone));
-    const chosen = isOmitted(metric) ? null : metricArgument('PROFIT_SUMMARY', 'metric', metric, [...SUMMARY_SCALAR_METRICS, ...COST_GAP_METRICS]);
+    const chosen = isOmitted(metric)
+      ? null
+      : metricArgument('PROFIT_SUMMARY', 'metric', metric, [...SUMMARY_SCALAR_METRICS, ...COST_GAP_METRICS]);
     const d = depsOrContext(deps, timeZone);
     const today = todayIfReached(d, range.start);
     if (today !== null && range.start > today) {
       const note = futureNote(range.start, range.end, today);
-      return chosen === null ? [['field', 'value'], ['period_start', range.start], ['period_end', range.end], ['note', note]] : [['', note]];
+      return chosen === null
+        ? [
+            ['field', 'value'],
+            ['period_start', range.start],
+            ['period_end', range.end],
+            ['note', note],
+          ]
+        : [['', note]];
     }
     const answer = readSummary('PROFIT_SUMMARY', d, range.start, range.end);
     const covered = coveredPeriod(range, answer);
@@ -105,10 +129,20 @@ export function profitSummary(start: unknown, end: unknown, metric: unknown, dep
     }
     const currency = typeof answer.summary.currency === 'string' ? answer.summary.currency : null;
     // Orders with incomplete costs come from the synced Orders sheet, read only when asked for.
-    if (chosen === null) return [...summaryTable(answer.summary, answer.meta), ...costGapTableRows(readGaps(d, covered.start, covered.end, currency), currency)];
-    const read = (COST_GAP_METRICS as readonly string[]).includes(chosen.name) ? readGaps(d, covered.start, covered.end, currency) : null;
+    if (chosen === null)
+      return [
+        ...summaryTable(answer.summary, answer.meta),
+        ...costGapTableRows(readGaps(d, covered.start, covered.end, currency), currency),
+      ];
+    const read = (COST_GAP_METRICS as readonly string[]).includes(chosen.name)
+      ? readGaps(d, covered.start, covered.end, currency)
+      : null;
     const gaps = read === null || isNotCounted(read) ? null : read;
-    const record = { ...summaryRecord(answer.summary), orders_with_incomplete_costs: gaps?.orders ?? null, net_revenue_with_incomplete_costs: gaps?.netRevenue ?? null };
+    const record = {
+      ...summaryRecord(answer.summary),
+      orders_with_incomplete_costs: gaps?.orders ?? null,
+      net_revenue_with_incomplete_costs: gaps?.netRevenue ?? null,
+    };
     return metricCell(chosen.read(record), answer.summary, answer.meta, gapsLeftOut(chosen.name, read, currency));
   });
 }
@@ -117,9 +151,14 @@ export function profitSummary(start: unknown, end: unknown, metric: unknown, dep
  * The days the summary's totals cover: the period asked, from the plan window's first day when the
  * window cut it (spec 8.3: meta.truncated); null when the window leaves none of it.
  */
-function coveredPeriod(range: { start: string; end: string }, answer: SummaryData): { start: string; end: string } | null {
+function coveredPeriod(
+  range: { start: string; end: string },
+  answer: SummaryData,
+): { start: string; end: string } | null {
   if (answer.meta?.truncated !== true) return range;
-  const from = [answer.meta.historyAvailableFrom, answer.summary.period?.start].find((d): d is string => typeof d === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(d));
+  const from = [answer.meta.historyAvailableFrom, answer.summary.period?.start].find(
+    (d): d is string => typeof d === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(d),
+  );
   const start = from !== undefined && from > range.start ? from : range.start;
   return start > range.end ? null : { start, end: range.end };
 }
@@ -132,11 +171,14 @@ export function profitDaily(start: unknown, end: unknown, metrics: unknown, deps
     const columns = isOmitted(metrics) ? null : metricListArgument('PROFIT_DAILY', 'metrics', metrics);
     const d = depsOrContext(deps, timeZone);
     const today = todayIfReached(d, range.end);
-    if (today !== null && range.start > today) return noteUnder(dailyTable([], timeZone, columns)[0], futureNote(range.start, range.end, today));
+    if (today !== null && range.start > today)
+      return noteUnder(dailyTable([], timeZone, columns)[0], futureNote(range.start, range.end, today));
     const last = lastDayWithFigures(range.end, today);
     const days = readDays('PROFIT_DAILY', d, range.start, last);
     const table = dailyTable(days.rows, timeZone, columns, days.historyFrom);
-    return last === range.end ? table : [...table, ...emptyDays(addDays(last, 1), range.end, table[0].length, timeZone)];
+    return last === range.end
+      ? table
+      : [...table, ...emptyDays(addDays(last, 1), range.end, table[0].length, timeZone)];
   });
 }
 
@@ -149,14 +191,24 @@ export function profitMonthly(start: unknown, end: unknown, metrics: unknown, de
     const d = depsOrContext(deps, timeZone);
     // The last month's status needs today whenever that month may still be in progress.
     const today = todayIfReached(d, lastDayOfMonth(monthOf(range.end)));
-    if (today !== null && range.start > today) return noteUnder(monthlyTable([], timeZone, columns, null, { today, end: range.end })[0], futureNote(range.start, range.end, today));
+    if (today !== null && range.start > today)
+      return noteUnder(
+        monthlyTable([], timeZone, columns, null, { today, end: range.end })[0],
+        futureNote(range.start, range.end, today),
+      );
     const days = readDays('PROFIT_MONTHLY', d, range.start, lastDayWithFigures(range.end, today));
     return monthlyTable(days.rows, timeZone, columns, days.historyFrom, { today, end: range.end });
   });
 }
 
 /** PROFIT_MONTHLY with its layout: the same table, turned when the months go across (month-layout.ts). */
-export function profitMonthlyLaidOut(start: unknown, end: unknown, metrics: unknown, layout: unknown, deps?: FunctionDeps): Table {
+export function profitMonthlyLaidOut(
+  start: unknown,
+  end: unknown,
+  metrics: unknown,
+  layout: unknown,
+  deps?: FunctionDeps,
+): Table {
   // Checked before any request, like every other argument.
   const across = monthLayoutArgument('PROFIT_MONTHLY', layout) === 'across';
   const table = profitMonthly(start, end, metrics, deps);
@@ -179,7 +231,12 @@ export function maFreshness(deps?: Omit<FunctionDeps, 'timeZone'>): Table {
 const ACCOUNT_KEEP_SECONDS = 300;
 
 /** Every answer a formula reads from the service passes here: one too deep to read is refused in words. */
-function cached<T>(fn: string, deps: FunctionDeps | Omit<FunctionDeps, 'timeZone'>, key: string, fetch: () => Fetched<T>): T {
+function cached<T>(
+  fn: string,
+  deps: FunctionDeps | Omit<FunctionDeps, 'timeZone'>,
+  key: string,
+  fetch: () => Fetched<T>,
+): T {
   const readable = (): Fetched<T> => {
     const fetched = fetch();
     readableAnswer(fn, fetched.value);
@@ -220,7 +277,10 @@ interface DaysData {
 }
 
 function readDays(fn: string, deps: FunctionDeps, start: string, end: string): DaysData {
-  return cached<DaysData>(fn, deps, `daily:${start}:${end}`, () => ({ value: readAllDays(fn, deps.client, deps.budget, start, end), keepSeconds: DAILY_KEEP_SECONDS }));
+  return cached<DaysData>(fn, deps, `daily:${start}:${end}`, () => ({
+    value: readAllDays(fn, deps.client, deps.budget, start, end),
+    keepSeconds: DAILY_KEEP_SECONDS,
+  }));
 }
 
 /** An argument left out, or given as an empty cell. */
@@ -240,7 +300,10 @@ export function profitOrder(orderId: unknown, deps?: Partial<FunctionDeps> & { l
     const found = ref.displayNumbers.length > 0 ? (deps?.lookup ?? orderBySheet)(ref.displayNumbers) : null;
     const id = found ?? ref.id;
     if (id === null) {
-      throw new FormulaError('PROFIT_ORDER', `no order numbered ${ref.displayNumbers[0]} in the Orders sheet: run Sync now if it is new, or give the order id (ord_…)`);
+      throw new FormulaError(
+        'PROFIT_ORDER',
+        `no order numbered ${ref.displayNumbers[0]} in the Orders sheet: run Sync now if it is new, or give the order id (ord_…)`,
+      );
     }
     const timeZone = deps?.timeZone ?? spreadsheetTimeZone();
     const client = deps?.client ?? customFunctionContext().client;
@@ -252,14 +315,23 @@ export function profitOrder(orderId: unknown, deps?: Partial<FunctionDeps> & { l
 }
 
 /** Follows next_cursor with the same filters, sequentially, while the 30 s budget allows. */
-function readAllDays(fn: string, client: ApiClient, budget: ExecutionBudget, startDate: string, endDate: string): DaysData {
+function readAllDays(
+  fn: string,
+  client: ApiClient,
+  budget: ExecutionBudget,
+  startDate: string,
+  endDate: string,
+): DaysData {
   const rows: DailyRow[] = [];
   let historyFrom: string | null = null;
   const seen = new Set<string>();
   let cursor: string | null = null;
   for (let pages = 0; ; pages++) {
     if (pages > 0 && !budget.canStartStep()) {
-      throw new FormulaError(fn, 'the range is too long to read within the 30 seconds a formula may run; use a shorter range or the Daily P&L sheet');
+      throw new FormulaError(
+        fn,
+        'the range is too long to read within the 30 seconds a formula may run; use a shorter range or the Daily P&L sheet',
+      );
     }
     const page = client.listDaily({ startDate, endDate, limit: DAILY_PAGE_LIMIT, cursor });
     rows.push(...page.data);
@@ -279,7 +351,10 @@ export function withUserMessages(fn: string, body: () => Table): Table {
     return body();
   } catch (e) {
     if (e instanceof FormulaError) throw e;
-    const userMessage = e !== null && typeof e === 'object' && typeof (e as { userMessage?: unknown }).userMessage === 'string' ? (e as { userMessage: string }).userMessage : null;
+    const userMessage =
+      e !== null && typeof e === 'object' && typeof (e as { userMessage?: unknown }).userMessage === 'string'
+        ? (e as { userMessage: string }).userMessage
+        : null;
     if (userMessage !== null) throw new Error(`${fn}: ${userMessage}`);
     throw e;
   }

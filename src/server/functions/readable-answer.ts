@@ -5,7 +5,10 @@ import { FormulaError } from './args';
 /** The value itself, or a FormulaError before any recursive walk (the answer cache's JSON.stringify) overflows on it. */
 export function readableAnswer<T>(fn: string, value: T): T {
   if (nestedDeeperThan(value, MAX_VALUE_DEPTH)) {
-    throw new FormulaError(fn, `Merchant Analytics sent a value the add-on cannot read (nested more than ${MAX_VALUE_DEPTH} levels deep); try again later, and tell the store's Merchant Analytics administrator if it persists`);
+    throw new FormulaError(
+      fn,
+      `Merchant Analytics sent a value the add-on cannot read (nested more than ${MAX_VALUE_DEPTH} levels deep); try again later, and tell the store's Merchant Analytics administrator if it persists`,
+    );
   }
   return value;
 }

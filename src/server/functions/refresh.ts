@@ -23,7 +23,16 @@ import { nextFormulaGeneration } from './generation';
 const ADD_ON_CALL = /\b(PROFIT_[A-Z0-9_]+|PRODUCT_COST|MA_[A-Z0-9_]+)(\s*\()/gi;
 
 /** Managed data sheets (by name; a renamed one is skipped by size below). */
-const DATA_SHEETS: readonly string[] = ['Orders', 'Line items', 'Products', 'Variants', 'Daily P&L', 'Monthly P&L', 'Restatements', 'Sync log'];
+const DATA_SHEETS: readonly string[] = [
+  'Orders',
+  'Line items',
+  'Products',
+  'Variants',
+  'Daily P&L',
+  'Monthly P&L',
+  'Restatements',
+  'Sync log',
+];
 /** A sheet bigger than this is data, not a report: its formulas are not scanned. */
 const MAX_SCANNED_CELLS = 200_000;
 
@@ -56,12 +65,17 @@ export interface ScannedSheet {
  * stringValue there, while Values.get with FORMULA and getValues return it exactly like a formula:
  * re-entering that text USER_ENTERED would make it a live formula (issue 19).
  */
-const FORMULA_FIELDS = 'sheets(properties.title,data(startRow,startColumn,rowData.values.userEnteredValue.formulaValue))';
+const FORMULA_FIELDS =
+  'sheets(properties.title,data(startRow,startColumn,rowData.values.userEnteredValue.formulaValue))';
 
 interface FormulaGrid {
   sheets?: Array<{
     properties?: { title?: string };
-    data?: Array<{ startRow?: number; startColumn?: number; rowData?: Array<{ values?: Array<{ userEnteredValue?: { formulaValue?: unknown } }> }> }>;
+    data?: Array<{
+      startRow?: number;
+      startColumn?: number;
+      rowData?: Array<{ values?: Array<{ userEnteredValue?: { formulaValue?: unknown } }> }>;
+    }>;
   }>;
 }
 
@@ -71,11 +85,21 @@ interface FormulaGrid {
  * data sheets, and sheets too big to be reports, are not read.
  */
 export function reenterFormulas(spreadsheetId: string, sheets: readonly ScannedSheet[]): number {
-  const scanned = sheets.filter((s) => !s.managed && !DATA_SHEETS.includes(s.title) && s.rows > 0 && s.columns > 0 && s.rows * s.columns <= MAX_SCANNED_CELLS);
+  const scanned = sheets.filter(
+    (s) =>
+      !s.managed &&
+      !DATA_SHEETS.includes(s.title) &&
+      s.rows > 0 &&
+      s.columns > 0 &&
+      s.rows * s.columns <= MAX_SCANNED_CELLS,
+  );
   if (scanned.length === 0) return 0;
   const service = sheetsService();
   const got = sheetsRequest('read', () =>
-    service.get(spreadsheetId, { ranges: scanned.map((s) => a1Range(s.title, 1, 1, s.rows, s.columns)), fields: FORMULA_FIELDS }),
+    service.get(spreadsheetId, {
+      ranges: scanned.map((s) => a1Range(s.title, 1, 1, s.rows, s.columns)),
+      fields: FORMULA_FIELDS,
+    }),
   ) as FormulaGrid;
   const cells: Array<{ range: string; formula: string }> = [];
   for (const sheet of got.sheets ?? []) {
@@ -94,7 +118,12 @@ export function reenterFormulas(spreadsheetId: string, sheets: readonly ScannedS
   }
   if (cells.length === 0) return 0;
   const write = (text: (formula: string) => string) =>
-    sheetsRequest('write', () => service.Values!.batchUpdate({ valueInputOption: 'USER_ENTERED', data: cells.map((c) => ({ range: c.range, values: [[text(c.formula)]] })) }, spreadsheetId));
+    sheetsRequest('write', () =>
+      service.Values!.batchUpdate(
+        { valueInputOption: 'USER_ENTERED', data: cells.map((c) => ({ range: c.range, values: [[text(c.formula)]] })) },
+        spreadsheetId,
+      ),
+    );
   write(lowerCasedCalls);
   write((formula) => formula);
   return cells.length;
@@ -104,7 +133,12 @@ export function reenterFormulas(spreadsheetId: string, sheets: readonly ScannedS
 export function refreshFormulas(): FormulaRefresh {
   const generation = nextFormulaGeneration();
   const spreadsheetId = currentSpreadsheet('refreshing formulas').getId();
-  const sheets = readSheetInfos(spreadsheetId).map((s) => ({ title: s.title, rows: s.rows, columns: s.columns, managed: s.tags.some((t) => t.key === TABLE_METADATA_KEY) }));
+  const sheets = readSheetInfos(spreadsheetId).map((s) => ({
+    title: s.title,
+    rows: s.rows,
+    columns: s.columns,
+    managed: s.tags.some((t) => t.key === TABLE_METADATA_KEY),
+  }));
   return { generation, formulas: reenterFormulas(spreadsheetId, sheets) };
 }
 

@@ -8,7 +8,13 @@ type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 /** 1-based column of each header (its first occurrence in row 1), 0 when the sheet has none. */
 export function headerColumns(sheet: Sheet, headers: readonly string[]): number[] {
   const last = sheet.getLastColumn();
-  const row = last > 0 ? sheet.getRange(1, 1, 1, last).getValues()[0].map((v) => String(v ?? '').trim()) : [];
+  const row =
+    last > 0
+      ? sheet
+          .getRange(1, 1, 1, last)
+          .getValues()[0]
+          .map((v) => String(v ?? '').trim())
+      : [];
   return headers.map((h) => row.indexOf(h) + 1);
 }
 
@@ -16,7 +22,12 @@ export function headerColumns(sheet: Sheet, headers: readonly string[]): number[
  * Data rows (row 2 down) with the named columns at their catalog positions (`positions[i]` for
  * `headers[i]`), in `width` cells; one read spanning the columns. Null when a column is missing.
  */
-export function readColumnsAs(sheet: Sheet, headers: readonly string[], positions: readonly number[], width: number): unknown[][] | null {
+export function readColumnsAs(
+  sheet: Sheet,
+  headers: readonly string[],
+  positions: readonly number[],
+  width: number,
+): unknown[][] | null {
   const columns = headerColumns(sheet, headers);
   if (columns.some((c) => c === 0)) return null;
   const rows = sheet.getLastRow() - 1;

@@ -18,7 +18,12 @@ export interface SheetMatch {
 }
 
 /** The first row whose `header` cell equals one of `candidates` (case-insensitive), or null. */
-export function findInSheet(schema: TableSchema, header: string, candidates: readonly string[], returnHeader = schema.columns[0].header): SheetMatch | null {
+export function findInSheet(
+  schema: TableSchema,
+  header: string,
+  candidates: readonly string[],
+  returnHeader = schema.columns[0].header,
+): SheetMatch | null {
   const wanted = candidates.map((c) => c.trim().toLowerCase()).filter((c) => c !== '');
   if (wanted.length === 0) return null;
   const cache = CacheService.getDocumentCache();

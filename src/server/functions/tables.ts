@@ -43,7 +43,11 @@ export function summaryTable(summary: ProfitabilitySummary, meta: MetaInfo | nul
   // Scalars beside the known fields, e.g. the unit counts behind cogs_coverage_pct (spec 2.8).
   const record = summary as unknown as Record<string, unknown>;
   for (const [field, value] of Object.entries(record)) {
-    if (!SUMMARY_STRUCTURED_FIELDS.includes(field) && (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean')) rows.push([field, value]);
+    if (
+      !SUMMARY_STRUCTURED_FIELDS.includes(field) &&
+      (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean')
+    )
+      rows.push([field, value]);
   }
   for (const field of totalsFieldsOf(totals)) rows.push([field, cell(totals[field])]);
   return rows;
@@ -57,12 +61,23 @@ function totalsFieldsOf(record: Record<string, unknown>): string[] {
 }
 
 /** Summary scalars a metric argument may name besides the totals (spec 2.8). */
-export const SUMMARY_SCALAR_METRICS: readonly string[] = ['cogs_coverage_pct', 'units_sold', 'units_with_known_cost', 'period_days'];
+export const SUMMARY_SCALAR_METRICS: readonly string[] = [
+  'cogs_coverage_pct',
+  'units_sold',
+  'units_with_known_cost',
+  'period_days',
+];
 
 /** The totals with the summary's scalars beside them, for metrics to read. */
 export function summaryRecord(summary: ProfitabilitySummary): Record<string, unknown> {
   const record = summary as unknown as Record<string, unknown>;
-  return { ...(summary.totals ?? {}), cogs_coverage_pct: record.cogs_coverage_pct, units_sold: record.units_sold, units_with_known_cost: record.units_with_known_cost, period_days: summary.period?.days };
+  return {
+    ...(summary.totals ?? {}),
+    cogs_coverage_pct: record.cogs_coverage_pct,
+    units_sold: record.units_sold,
+    units_with_known_cost: record.units_with_known_cost,
+    period_days: summary.period?.days,
+  };
 }
 
 /**
@@ -70,12 +85,19 @@ export function summaryRecord(summary: ProfitabilitySummary): Record<string, unk
  * number covers less than was asked: a second cell beside it says which days it covers, and what
  * else the number leaves out (`leftOut`, e.g. orders in other currencies).
  */
-export function metricCell(value: number | null, summary: ProfitabilitySummary, meta: MetaInfo | null, leftOut = ''): Table {
+export function metricCell(
+  value: number | null,
+  summary: ProfitabilitySummary,
+  meta: MetaInfo | null,
+  leftOut = '',
+): Table {
   const shown = value === null ? '' : value;
   const notes: string[] = [];
   if (meta?.truncated === true) {
     const period = summary.period ?? ({} as Partial<ProfitabilitySummary['period']>);
-    notes.push(`covers ${String(period.start)} to ${String(period.end)} only: the plan's history starts ${String(meta.historyAvailableFrom ?? period.start)}`);
+    notes.push(
+      `covers ${String(period.start)} to ${String(period.end)} only: the plan's history starts ${String(meta.historyAvailableFrom ?? period.start)}`,
+    );
   }
   if (leftOut !== '') notes.push(leftOut);
   return notes.length === 0 ? [[shown]] : [[shown, notes.join('; ')]];
@@ -88,14 +110,32 @@ export const DAILY_HEADER: readonly string[] = ['date', ...PROFIT_TOTALS_FIELDS]
  * Dates (midnight of the day in the spreadsheet's zone, so the cell shows that calendar day and
  * pivots and charts read it as a date); a date the API sends malformed stays as its text.
  */
-export function dailyTable(rows: DailyRow[], timeZone: string, metrics: Metric[] | null = null, historyFrom: string | null = null): Table {
+export function dailyTable(
+  rows: DailyRow[],
+  timeZone: string,
+  metrics: Metric[] | null = null,
+  historyFrom: string | null = null,
+): Table {
   const sorted = [...rows].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
   // A shorter period than asked is said where it is read: in the date column's header.
   const dateHeader = historyFrom === null ? 'date' : `date (plan history from ${historyFrom})`;
   if (metrics !== null) {
-    return [[dateHeader, ...metrics.map((m) => m.name)], ...sorted.map((row) => [dayCell(row.date, timeZone), ...metrics.map((m) => cell(m.read(row as unknown as Record<string, unknown>)))])];
+    return [
+      [dateHeader, ...metrics.map((m) => m.name)],
+      ...sorted.map((row) => [
+        dayCell(row.date, timeZone),
+        ...metrics.map((m) => cell(m.read(row as unknown as Record<string, unknown>))),
+      ]),
+    ];
   }
-  return [[dateHeader, ...DAILY_HEADER.slice(1)], ...sorted.map((row) => DAILY_HEADER.map((field) => (field === 'date' ? dayCell(row.date, timeZone) : cell((row as unknown as Record<string, unknown>)[field]))))];
+  return [
+    [dateHeader, ...DAILY_HEADER.slice(1)],
+    ...sorted.map((row) =>
+      DAILY_HEADER.map((field) =>
+        field === 'date' ? dayCell(row.date, timeZone) : cell((row as unknown as Record<string, unknown>)[field]),
+      ),
+    ),
+  ];
 }
 
 /** A YYYY-MM-DD day as a Date at its midnight in the spreadsheet's zone (Sheets shows that day). */
@@ -111,7 +151,19 @@ export function instantCell(value: unknown): Cell {
   return Number.isNaN(ms) ? value : new Date(ms);
 }
 
-const ORDER_FIELDS = ['id', 'order_number', 'external_order_id', 'created_at', 'updated_at', 'canceled_at', 'refunded_at', 'currency', 'financial_status', 'fulfillment_status', 'sales_channel'] as const;
+const ORDER_FIELDS = [
+  'id',
+  'order_number',
+  'external_order_id',
+  'created_at',
+  'updated_at',
+  'canceled_at',
+  'refunded_at',
+  'currency',
+  'financial_status',
+  'fulfillment_status',
+  'sales_channel',
+] as const;
 const ORDER_INSTANTS: readonly string[] = ['created_at', 'updated_at', 'canceled_at', 'refunded_at'];
 
 /**
@@ -124,7 +176,8 @@ export function orderTable(order: Order, timeZone: string, storeTimeZone: string
   const record = order as unknown as Record<string, unknown>;
   for (const field of ORDER_FIELDS) {
     rows.push([field, ORDER_INSTANTS.includes(field) ? instantCell(record[field]) : cell(record[field])]);
-    if (field === 'created_at') rows.push(['placed_date', dayCell(placedDateOf(record.created_at, storeTimeZone), timeZone)]);
+    if (field === 'created_at')
+      rows.push(['placed_date', dayCell(placedDateOf(record.created_at, storeTimeZone), timeZone)]);
   }
   const economics = (order.economics ?? {}) as unknown as Record<string, unknown>;
   for (const [field, value] of Object.entries(economics)) rows.push([field, cell(value)]);

@@ -27,12 +27,25 @@ export function profitTieout(start: unknown, end: unknown): Table {
     const timeZone = spreadsheetTimeZone();
     const range = dateRangeArguments(FN, start, end, (date) => instantToLocalDate(date.getTime(), timeZone));
     const sheet = currentSpreadsheet('reading the Orders sheet').getSheetByName(ORDERS.sheetName);
-    if (!sheet || sheet.getLastRow() < 2) throw new FormulaError(FN, 'there is no Orders sheet to check yet: run Sync now first');
-    const held = headerColumns(sheet, TIEOUT_OPTIONAL.map((f) => f.orders));
+    if (!sheet || sheet.getLastRow() < 2)
+      throw new FormulaError(FN, 'there is no Orders sheet to check yet: run Sync now first');
+    const held = headerColumns(
+      sheet,
+      TIEOUT_OPTIONAL.map((f) => f.orders),
+    );
     const synced = TIEOUT_OPTIONAL.filter((_, i) => held[i] > 0);
     const headers = [...TIEOUT_COLUMNS, ...synced.map((f) => f.orders)];
-    const orderRows = readColumnsAs(sheet, headers, headers.map((h) => columnIndex(ORDERS, h)), ORDERS.columns.length);
-    if (orderRows === null) throw new FormulaError(FN, `the Orders sheet lacks one of the columns the tie-out sums (${TIEOUT_COLUMNS.join(', ')}): run Sync now`);
+    const orderRows = readColumnsAs(
+      sheet,
+      headers,
+      headers.map((h) => columnIndex(ORDERS, h)),
+      ORDERS.columns.length,
+    );
+    if (orderRows === null)
+      throw new FormulaError(
+        FN,
+        `the Orders sheet lacks one of the columns the tie-out sums (${TIEOUT_COLUMNS.join(', ')}): run Sync now`,
+      );
     const dayOf: TieoutInput['dayOf'] = (cell) => {
       if (cell instanceof Date) return instantToLocalDate(cell.getTime(), timeZone);
       return typeof cell === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(cell) ? cell : null;
@@ -64,7 +77,10 @@ export function profitTieout(start: unknown, end: unknown): Table {
     return table;
   } catch (e) {
     if (e instanceof FormulaError) throw e;
-    const userMessage = e !== null && typeof e === 'object' && typeof (e as { userMessage?: unknown }).userMessage === 'string' ? (e as { userMessage: string }).userMessage : null;
+    const userMessage =
+      e !== null && typeof e === 'object' && typeof (e as { userMessage?: unknown }).userMessage === 'string'
+        ? (e as { userMessage: string }).userMessage
+        : null;
     throw new Error(`${FN}: ${userMessage ?? (e instanceof Error ? e.message : String(e))}`);
   }
 }

@@ -11,17 +11,22 @@
  */
 import { hasActiveDocument } from './context';
 
-export const CELL_FUNCTIONS = 'PROFIT_SUMMARY, PROFIT_DAILY, PROFIT_MONTHLY, PROFIT_ORDER, PRODUCT_COST, PROFIT_TIEOUT and MA_FRESHNESS';
+export const CELL_FUNCTIONS =
+  'PROFIT_SUMMARY, PROFIT_DAILY, PROFIT_MONTHLY, PROFIT_ORDER, PRODUCT_COST, PROFIT_TIEOUT and MA_FRESHNESS';
 
 export class CalledFromCellError extends Error {
   constructor(name: string) {
-    super(`${name} cannot run in a cell: it changes the spreadsheet or renews the connection, which a formula must never do. Use Extensions → Merchant Analytics (the menu or the sidebar) instead; the formulas the add-on offers are ${CELL_FUNCTIONS}.`);
+    super(
+      `${name} cannot run in a cell: it changes the spreadsheet or renews the connection, which a formula must never do. Use Extensions → Merchant Analytics (the menu or the sidebar) instead; the formulas the add-on offers are ${CELL_FUNCTIONS}.`,
+    );
     this.name = 'Error';
   }
 }
 
 function isTriggerEvent(event: unknown): boolean {
-  return typeof event === 'object' && event !== null && typeof (event as { triggerUid?: unknown }).triggerUid === 'string';
+  return (
+    typeof event === 'object' && event !== null && typeof (event as { triggerUid?: unknown }).triggerUid === 'string'
+  );
 }
 
 /** Throws CalledFromCellError when this execution is a cell's (custom-function) execution. */

@@ -11,7 +11,10 @@ export class MissingContextError extends Error {
   readonly code = 'missing_context';
   readonly userMessage: string;
 
-  constructor(readonly missing: string, readonly where: string) {
+  constructor(
+    readonly missing: string,
+    readonly where: string,
+  ) {
     super(`Merchant Analytics could not reach ${missing} in this execution (${where}).`);
     this.name = 'MissingContextError';
     this.userMessage = `Merchant Analytics could not reach ${missing} here (${where}). Open the spreadsheet and use the Merchant Analytics sidebar; if it keeps happening, tell whoever installed the add-on.`;

@@ -36,7 +36,11 @@ function userKey(spreadsheetId: string): string {
 function intlTimeZonesWork(): boolean {
   try {
     const instant = new Date(Date.UTC(2024, 6, 1, 12, 0, 0));
-    const parts = new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', hour: '2-digit', hourCycle: 'h23' }).formatToParts(instant);
+    const parts = new Intl.DateTimeFormat('en-US', {
+      timeZone: 'America/New_York',
+      hour: '2-digit',
+      hourCycle: 'h23',
+    }).formatToParts(instant);
     const hour = parts.filter((p) => p.type === 'hour').map((p) => p.value)[0];
     return hour === Utilities.formatDate(instant, 'America/New_York', 'HH');
   } catch {
@@ -62,7 +66,14 @@ export function observeEnvironment(): EnvironmentSnapshot {
 }
 
 function sameFacts(a: EnvironmentSnapshot | undefined, b: EnvironmentSnapshot): boolean {
-  return !!a && a.documentProperties === b.documentProperties && a.activeSpreadsheet === b.activeSpreadsheet && a.documentLock === b.documentLock && a.intlTimeZones === b.intlTimeZones && a.oauth2Library === b.oauth2Library;
+  return (
+    !!a &&
+    a.documentProperties === b.documentProperties &&
+    a.activeSpreadsheet === b.activeSpreadsheet &&
+    a.documentLock === b.documentLock &&
+    a.intlTimeZones === b.intlTimeZones &&
+    a.oauth2Library === b.oauth2Library
+  );
 }
 
 type Recorded = Partial<Record<ExecutionKind, EnvironmentSnapshot>>;
@@ -81,7 +92,10 @@ function readRecorded(raw: string | null): Recorded {
  * when the execution has no document). Returns the snapshot when it is new or changed (the first
  * scheduled run notes it in the Sync log), else null. Never throws: diagnostics must not break a run.
  */
-export function recordEnvironment(kind: Exclude<ExecutionKind, 'formula'>, spreadsheetId?: string | null): EnvironmentSnapshot | null {
+export function recordEnvironment(
+  kind: Exclude<ExecutionKind, 'formula'>,
+  spreadsheetId?: string | null,
+): EnvironmentSnapshot | null {
   try {
     const id = spreadsheetId ?? currentSpreadsheetId();
     if (!id) return null;

@@ -7,7 +7,12 @@ import { instantToLocalDate } from '../sheets/cells';
 export function resumeTimeText(resumeAt: number, timeZone: string, now: number): string {
   // Shown to the minute, rounded up: "after 12:01" for 12:00:07 is never too early.
   const at = Math.ceil(resumeAt / 60_000) * 60_000;
-  const time = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(at));
+  const time = new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(new Date(at));
   const day = instantToLocalDate(at, timeZone);
   const when = day === instantToLocalDate(now, timeZone) ? time : `${time} on ${day}`;
   return `${when} (${timeZone} time)`;

@@ -119,12 +119,15 @@ export function adoptOwnerCopy(spreadsheetId: string, documentProps: Properties)
 /** True when the user holds a copy of this spreadsheet's state (they own its schedule). */
 export function hasOwnerCopy(spreadsheetId: string): boolean {
   const prefix = prefixOf(spreadsheetId);
-  return userProperties().getKeys().some((k) => k.indexOf(prefix) === 0);
+  return userProperties()
+    .getKeys()
+    .some((k) => k.indexOf(prefix) === 0);
 }
 
 /** Forgets the copy (the schedule is no longer this user's). */
 export function dropOwnerCopy(spreadsheetId: string): void {
   const user = userProperties();
   const prefix = prefixOf(spreadsheetId);
-  for (const key of user.getKeys()) if (key.indexOf(prefix) === 0 || key === writtenKeyOf(spreadsheetId)) user.deleteProperty(key);
+  for (const key of user.getKeys())
+    if (key.indexOf(prefix) === 0 || key === writtenKeyOf(spreadsheetId)) user.deleteProperty(key);
 }

@@ -31,7 +31,9 @@ export function clipText(text: string, maxChars: number): string {
 
 export class PropertyTooLargeError extends Error {
   constructor(key: string, bytes: number) {
-    super(`The add-on's saved state "${key}" would be ${bytes} bytes, over Google's 9 KB per property; nothing was saved. Please report this.`);
+    super(
+      `The add-on's saved state "${key}" would be ${bytes} bytes, over Google's 9 KB per property; nothing was saved. Please report this.`,
+    );
     this.name = 'PropertyTooLargeError';
   }
 }

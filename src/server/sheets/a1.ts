@@ -16,6 +16,12 @@ export function quoteSheetName(name: string): string {
 }
 
 /** Rows and columns are 1-based and inclusive. */
-export function a1Range(sheetName: string, firstRow: number, firstColumn: number, lastRow: number, lastColumn: number): string {
+export function a1Range(
+  sheetName: string,
+  firstRow: number,
+  firstColumn: number,
+  lastRow: number,
+  lastColumn: number,
+): string {
   return `${quoteSheetName(sheetName)}!${columnLetter(firstColumn)}${firstRow}:${columnLetter(lastColumn)}${lastRow}`;
 }

@@ -78,7 +78,14 @@ interface WallTime {
 function wallTime(epochMs: number, timeZone: string): WallTime {
   const parts = formatterFor(timeZone).formatToParts(new Date(epochMs));
   const get = (type: string): number => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  return { year: get('year'), month: get('month'), day: get('day'), hour: get('hour'), minute: get('minute'), second: get('second') };
+  return {
+    year: get('year'),
+    month: get('month'),
+    day: get('day'),
+    hour: get('hour'),
+    minute: get('minute'),
+    second: get('second'),
+  };
 }
 
 /** The instant as a date serial number of its wall-clock time in `timeZone` (ms kept). */
@@ -130,7 +137,7 @@ export function serialToInstant(serial: number, timeZone: string): number {
   const wallMs = Math.round((serial - SERIAL_OF_UNIX_EPOCH) * MS_PER_DAY);
   let guess = wallMs;
   for (let i = 0; i < 3; i++) {
-    const offset = instantToSerial(guess, timeZone) * MS_PER_DAY - (SERIAL_OF_UNIX_EPOCH * MS_PER_DAY) - guess;
+    const offset = instantToSerial(guess, timeZone) * MS_PER_DAY - SERIAL_OF_UNIX_EPOCH * MS_PER_DAY - guess;
     guess = wallMs - Math.round(offset);
   }
   return guess;

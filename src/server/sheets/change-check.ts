@@ -37,7 +37,12 @@ function sameCell(stored: CellValue | undefined, next: CellValue | undefined, ki
  * `sameIndexColumns` (e.g. the order's derived status: a gone order that reappears is rewritten).
  * A schema without change columns never counts as unchanged.
  */
-export function isUnchanged(schema: TableSchema, stored: IndexedRow | undefined, cells: readonly CellValue[], sameIndexColumns: readonly number[] = []): boolean {
+export function isUnchanged(
+  schema: TableSchema,
+  stored: IndexedRow | undefined,
+  cells: readonly CellValue[],
+  sameIndexColumns: readonly number[] = [],
+): boolean {
   const span = changeSpan(schema);
   if (!stored || !span) return false;
   if (stored.cells.length < schema.indexColumns + (span.end - span.start)) return false;
@@ -45,7 +50,8 @@ export function isUnchanged(schema: TableSchema, stored: IndexedRow | undefined,
   // No change marker at all (an empty updated_at) tells nothing: written as before.
   if (cells.slice(span.start, span.end).every((c) => c === '' || c === null || c === undefined)) return false;
   for (let k = 0; k < span.end - span.start; k++) {
-    if (!sameCell(stored.cells[schema.indexColumns + k], cells[span.start + k], schema.columns[span.start + k].kind)) return false;
+    if (!sameCell(stored.cells[schema.indexColumns + k], cells[span.start + k], schema.columns[span.start + k].kind))
+      return false;
   }
   return true;
 }

@@ -19,13 +19,28 @@ export interface TableChoice {
 export type ColumnChoice = Partial<Record<ChoosableTable, TableChoice>>;
 
 /** Read back by the add-on: the tie-out's sums, the cost checks and highlight, PROFIT_ORDER, the change marker. */
-const ORDERS_READ_BACK = ['order_number', 'updated_at', 'currency', 'cogs_source', 'cogs_coverage_pct', ...TIEOUT_FIGURES.map((f) => f.orders)];
+const ORDERS_READ_BACK = [
+  'order_number',
+  'updated_at',
+  'currency',
+  'cogs_source',
+  'cogs_coverage_pct',
+  ...TIEOUT_FIGURES.map((f) => f.orders),
+];
 
 const ESSENTIALS: Record<ChoosableTable, readonly string[]> = {
   // Tax and shipping revenue: finance reconciles revenue to the payouts and the tax return with them.
   // canceled_at is left to All: the status column already says cancelled, and Essentials must keep
   // fitting twice the orders of All (issue 11).
-  Orders: ['created_at', 'financial_status', 'shipping_revenue', 'discount', 'tax', 'contribution_profit', 'net_profit'],
+  Orders: [
+    'created_at',
+    'financial_status',
+    'shipping_revenue',
+    'discount',
+    'tax',
+    'contribution_profit',
+    'net_profit',
+  ],
   'Line items': ['sku', 'quantity', 'total', 'cogs'],
 };
 
@@ -48,7 +63,9 @@ export function chosenHeaders(catalog: TableSchema, choice: TableChoice | undefi
   const kept = keptColumns(catalog);
   const preset = choice?.preset ?? 'all';
   if (preset === 'all') return catalog.columns.map((c) => c.header);
-  const wanted = new Set(preset === 'essentials' ? ESSENTIALS[catalog.sheetName as ChoosableTable] : choice?.columns ?? []);
+  const wanted = new Set(
+    preset === 'essentials' ? ESSENTIALS[catalog.sheetName as ChoosableTable] : (choice?.columns ?? []),
+  );
   return catalog.columns.map((c) => c.header).filter((h) => kept.has(h) || wanted.has(h));
 }
 
@@ -59,9 +76,11 @@ export function chosenHeaders(catalog: TableSchema, choice: TableChoice | undefi
 export function parseTableChoice(catalog: TableSchema, raw: unknown): TableChoice {
   const value = (raw ?? {}) as { preset?: unknown; columns?: unknown };
   const preset = value.preset;
-  if (preset !== 'essentials' && preset !== 'all' && preset !== 'custom') throw new Error(`Choose "essentials", "all" or "custom" for ${catalog.sheetName}.`);
+  if (preset !== 'essentials' && preset !== 'all' && preset !== 'custom')
+    throw new Error(`Choose "essentials", "all" or "custom" for ${catalog.sheetName}.`);
   if (preset !== 'custom') return { preset };
-  if (!Array.isArray(value.columns)) throw new Error(`A custom choice for ${catalog.sheetName} needs its list of columns.`);
+  if (!Array.isArray(value.columns))
+    throw new Error(`A custom choice for ${catalog.sheetName} needs its list of columns.`);
   const known = new Set(catalog.columns.map((c) => c.header));
   const unknown = value.columns.find((h) => typeof h !== 'string' || !known.has(h));
   if (unknown !== undefined) throw new Error(`${catalog.sheetName} has no column "${String(unknown).slice(0, 60)}".`);

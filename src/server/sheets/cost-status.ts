@@ -17,14 +17,15 @@ export const UNKNOWN_COGS_SOURCE = 'unknown';
  */
 export function costStatusOf(cogsSource: unknown, coveragePct: unknown): CostStatus | null {
   if (typeof cogsSource === 'string' && cogsSource.trim().toLowerCase() === UNKNOWN_COGS_SOURCE) return 'unknown';
-  if (typeof coveragePct === 'number' && Number.isFinite(coveragePct)) return coveragePct < 100 ? 'incomplete' : 'complete';
+  if (typeof coveragePct === 'number' && Number.isFinite(coveragePct))
+    return coveragePct < 100 ? 'incomplete' : 'complete';
   if (typeof cogsSource === 'string' && cogsSource !== '') return 'complete';
   return null;
 }
 
 export const COST_STATUS_NOTE =
   'complete, incomplete (cogs_coverage_pct below 100: some units have no known cost) or unknown (cogs_source unknown: no cost known). ' +
-  'Where it is not complete, cogs is too low and profit overstated by the missing costs; the figures are the API\'s, unchanged. Highlighted in amber.';
+  "Where it is not complete, cogs is too low and profit overstated by the missing costs; the figures are the API's, unchanged. Highlighted in amber.";
 
 /**
  * Whether a line item's cost is known (the Line items sheet's derived column cost_status).
@@ -44,7 +45,11 @@ export interface LineCostFacts {
 }
 
 /** The status of each of an order's lines, in order; null each when the order carries no cost fields. */
-export function lineCostStatuses(cogsSource: unknown, coveragePct: unknown, lines: readonly LineCostFacts[]): Array<LineCostStatus | null> {
+export function lineCostStatuses(
+  cogsSource: unknown,
+  coveragePct: unknown,
+  lines: readonly LineCostFacts[],
+): Array<LineCostStatus | null> {
   const order = costStatusOf(cogsSource, coveragePct);
   if (order === null) return lines.map(() => null);
   if (order === 'unknown') return lines.map(() => 'unknown');

@@ -34,7 +34,12 @@ function currencyOf(write: RowWrite, source: number): string | null {
  * (a status cell, a gone mark) carry no amounts and are skipped, unless they name their row's
  * currency (the fill pass's cells of added columns).
  */
-export function foreignCurrencyFormats(sheetId: number, schema: TableSchema, writes: readonly RowWrite[], storeCurrency: string | null): SheetsRequest[] {
+export function foreignCurrencyFormats(
+  sheetId: number,
+  schema: TableSchema,
+  writes: readonly RowWrite[],
+  storeCurrency: string | null,
+): SheetsRequest[] {
   if (storeCurrency === null) return [];
   const sources = currencySources(schema);
   if (sources.every((s) => s === -2)) return [];
@@ -62,8 +67,18 @@ export function foreignCurrencyFormats(sheetId: number, schema: TableSchema, wri
       while (end < end0 && at(end) === currency) end++;
       requests.push({
         repeatCell: {
-          range: { sheetId, startRowIndex: write.row - 1, endRowIndex: write.row, startColumnIndex: c, endColumnIndex: end },
-          cell: { userEnteredFormat: { numberFormat: { type: 'NUMBER', pattern: numberFormatFor('amount', currency) ?? '#,##0.00' } } },
+          range: {
+            sheetId,
+            startRowIndex: write.row - 1,
+            endRowIndex: write.row,
+            startColumnIndex: c,
+            endColumnIndex: end,
+          },
+          cell: {
+            userEnteredFormat: {
+              numberFormat: { type: 'NUMBER', pattern: numberFormatFor('amount', currency) ?? '#,##0.00' },
+            },
+          },
           fields: 'userEnteredFormat.numberFormat',
         },
       });

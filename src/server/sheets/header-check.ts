@@ -18,7 +18,11 @@ function headerText(value: unknown): string {
 }
 
 /** Null when the first columns hold exactly the schema's headers, in order. */
-export function findHeaderProblem(schema: TableSchema, row: readonly unknown[], sheetName: string = schema.sheetName): HeaderProblem | null {
+export function findHeaderProblem(
+  schema: TableSchema,
+  row: readonly unknown[],
+  sheetName: string = schema.sheetName,
+): HeaderProblem | null {
   const expected = schema.columns.map((c) => c.header);
   const held = row.map(headerText);
   // A retired chosen column, or a user's column between the add-on's (sheet-layout.ts), is not checked.

@@ -17,7 +17,16 @@ type SheetsRequest = GoogleAppsScript.Sheets.Schema.Request;
 export const UNKNOWN_COST_FILL = { red: 1, green: 0.949, blue: 0.8 };
 
 /** The Orders cells an incomplete cost makes wrong: the cost itself, its coverage, and the profits built on it. */
-export const UNKNOWN_COST_COLUMNS = ['cogs', 'cogs_source', 'cogs_coverage_pct', 'contribution_profit', 'contribution_margin_pct', 'net_profit', 'net_margin_pct', 'cost_status'] as const;
+export const UNKNOWN_COST_COLUMNS = [
+  'cogs',
+  'cogs_source',
+  'cogs_coverage_pct',
+  'contribution_profit',
+  'contribution_margin_pct',
+  'net_profit',
+  'net_margin_pct',
+  'cost_status',
+] as const;
 
 /** The custom formula, relative to row 2 (the first range's top row). */
 export function unknownCostFormula(schema: TableSchema = ORDERS): string {
@@ -35,7 +44,13 @@ export function unknownLineCostFormula(schema: TableSchema = LINE_ITEMS): string
   return `=OR($${status}2="unknown",$${status}2="possibly_unknown")`;
 }
 
-function amberRule(sheetId: number, schema: TableSchema, wanted: readonly string[], formula: string, only?: ReadonlySet<string>): SheetsRequest[] {
+function amberRule(
+  sheetId: number,
+  schema: TableSchema,
+  wanted: readonly string[],
+  formula: string,
+  only?: ReadonlySet<string>,
+): SheetsRequest[] {
   // The sheet's synced columns only (a chosen-columns layout may lack some: sheet-layout.ts).
   const headers = wanted.filter((h) => schema.columns.some((c) => c.header === h && !c.skip) && (!only || only.has(h)));
   if (headers.length === 0) return [];
@@ -43,18 +58,20 @@ function amberRule(sheetId: number, schema: TableSchema, wanted: readonly string
     const column = columnIndex(schema, header);
     return { sheetId, startRowIndex: 1, startColumnIndex: column, endColumnIndex: column + 1 };
   });
-  return [{
-    addConditionalFormatRule: {
-      index: 0,
-      rule: {
-        ranges,
-        booleanRule: {
-          condition: { type: 'CUSTOM_FORMULA', values: [{ userEnteredValue: formula }] },
-          format: { backgroundColor: UNKNOWN_COST_FILL },
+  return [
+    {
+      addConditionalFormatRule: {
+        index: 0,
+        rule: {
+          ranges,
+          booleanRule: {
+            condition: { type: 'CUSTOM_FORMULA', values: [{ userEnteredValue: formula }] },
+            format: { backgroundColor: UNKNOWN_COST_FILL },
+          },
         },
       },
     },
-  }];
+  ];
 }
 
 /**
@@ -62,7 +79,9 @@ function amberRule(sheetId: number, schema: TableSchema, wanted: readonly string
  * added to a sheet later, a rule over those columns alone (the others have theirs).
  */
 export function highlightRequests(sheetId: number, schema: TableSchema, only?: ReadonlySet<string>): SheetsRequest[] {
-  if (schema.sheetName === ORDERS.sheetName) return amberRule(sheetId, schema, UNKNOWN_COST_COLUMNS, unknownCostFormula(schema), only);
-  if (schema.sheetName === LINE_ITEMS.sheetName) return amberRule(sheetId, schema, UNKNOWN_LINE_COST_COLUMNS, unknownLineCostFormula(schema), only);
+  if (schema.sheetName === ORDERS.sheetName)
+    return amberRule(sheetId, schema, UNKNOWN_COST_COLUMNS, unknownCostFormula(schema), only);
+  if (schema.sheetName === LINE_ITEMS.sheetName)
+    return amberRule(sheetId, schema, UNKNOWN_LINE_COST_COLUMNS, unknownLineCostFormula(schema), only);
   return [];
 }

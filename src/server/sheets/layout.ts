@@ -56,10 +56,15 @@ export function setUpRequests(sheetId: number, schema: TableSchema, columnCount:
   if (columnCount !== width) {
     // Exactly the managed columns: empty ones count toward the 10 M cell limit on every row
     // (a user inserts their own columns to the right when needed).
-    requests.push({ updateSheetProperties: { properties: { sheetId, gridProperties: { columnCount: width } }, fields: 'gridProperties.columnCount' } });
+    requests.push({
+      updateSheetProperties: {
+        properties: { sheetId, gridProperties: { columnCount: width } },
+        fields: 'gridProperties.columnCount',
+      },
+    });
   }
   const widths = schema.columns.map(columnWidthPx);
-  for (let start = 0; start < width; ) {
+  for (let start = 0; start < width;) {
     let end = start + 1;
     while (end < width && widths[end] === widths[start]) end++;
     requests.push({

@@ -16,11 +16,31 @@ import { findHeaderProblem, missingAddedColumns } from './header-check';
 import { highlightRequests } from './highlights';
 import { indexCellsOf } from './change-check';
 import type { CellValue } from './cells';
-import { readGridCells, readManagedRows, readSheetInfos, sheetsService, type ReadRequest, type SheetInfo, type SheetReads } from './sheet-snapshot';
+import {
+  readGridCells,
+  readManagedRows,
+  readSheetInfos,
+  sheetsService,
+  type ReadRequest,
+  type SheetInfo,
+  type SheetReads,
+} from './sheet-snapshot';
 import { noteSpreadsheetChange, sheetsRequest } from './sheets-requests';
 import { checkHeaderRow, claimSheet, locateSheet, taggedSheets, tagNewSheet, type LocatedSheet } from './sheet-tags';
 import { chosenHeaders, isChoosable, type ChoosableTable, type ColumnChoice } from './column-choice';
-import { catalogLayout, columnMap, layoutSchema, newLayout, planLayoutChange, retiredNote, toCatalogRow, toSheetWrites, withClearedOn, type LayoutChange, type TableLayout } from './sheet-layout';
+import {
+  catalogLayout,
+  columnMap,
+  layoutSchema,
+  newLayout,
+  planLayoutChange,
+  retiredNote,
+  toCatalogRow,
+  toSheetWrites,
+  withClearedOn,
+  type LayoutChange,
+  type TableLayout,
+} from './sheet-layout';
 
 export { SheetLayoutError, SheetOwnershipError, STORE_METADATA_KEY } from './sheet-tags';
 
@@ -38,7 +58,10 @@ export function spreadsheetGridCells(spreadsheet: GoogleAppsScript.Spreadsheet.S
 }
 
 export class CellLimitError extends Error {
-  constructor(readonly usedCells: number, readonly neededCells: number) {
+  constructor(
+    readonly usedCells: number,
+    readonly neededCells: number,
+  ) {
     super(
       `The spreadsheet would pass Google's limit of 10 million cells (${usedCells} used, ${neededCells} more needed). Nothing more was written. Sync a shorter period (set a "created after" date) or use a new spreadsheet.`,
     );
@@ -92,7 +115,17 @@ export interface TableWrite {
 const WHOLE_ROW_TABLES: ReadonlySet<SheetName> = new Set<SheetName>(['Daily P&L', 'Monthly P&L']);
 
 /** The tables whose header row and key columns the first sheet access reads, all in one call (the Sync log: its header). */
-const STORE_TABLES: readonly TableSchema[] = [ORDERS, LINE_ITEMS, PRODUCTS, VARIANTS, DAILY, MONTHLY, RESTATEMENTS, CHECKS, SYNC_LOG];
+const STORE_TABLES: readonly TableSchema[] = [
+  ORDERS,
+  LINE_ITEMS,
+  PRODUCTS,
+  VARIANTS,
+  DAILY,
+  MONTHLY,
+  RESTATEMENTS,
+  CHECKS,
+  SYNC_LOG,
+];
 
 export class ManagedWorkbook {
   readonly spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet;
@@ -141,7 +174,12 @@ export class ManagedWorkbook {
   scannedSheets(): Array<{ title: string; rows: number; columns: number; managed: boolean }> {
     const tagged = new Set<number>();
     for (const sheets of this.taggedSheets().values()) for (const s of sheets) tagged.add(s.sheetId);
-    return this.snapshot().map((s) => ({ title: s.title, rows: s.rows, columns: s.columns, managed: tagged.has(s.sheetId) }));
+    return this.snapshot().map((s) => ({
+      title: s.title,
+      rows: s.rows,
+      columns: s.columns,
+      managed: tagged.has(s.sheetId),
+    }));
   }
 
   private snapshot(): SheetInfo[] {
@@ -181,7 +219,11 @@ export class ManagedWorkbook {
 
   /** What the run's start reads of a table: its header and, for every row, its key columns (schema.keyReadColumns) or index and change columns. */
   private readRequest(table: TableSchema, info: SheetInfo): ReadRequest {
-    const request: ReadRequest = { schema: this.layoutFor(table, true).schema, info, wholeRows: WHOLE_ROW_TABLES.has(table.sheetName) };
+    const request: ReadRequest = {
+      schema: this.layoutFor(table, true).schema,
+      info,
+      wholeRows: WHOLE_ROW_TABLES.has(table.sheetName),
+    };
     if (table.keyReadColumns !== undefined) request.keyColumns = table.keyReadColumns;
     return request;
   }
@@ -200,7 +242,20 @@ export class ManagedWorkbook {
     if (existing) {
       const { info, name } = existing;
       const placed = this.layoutFor(schema, true);
-      opened = { schema, map: null, skipped: [], sheet: null, maxRows: info.rows, maxColumns: info.columns, index: null, lastRow: null, keys: [], rows: null, created: false, name };
+      opened = {
+        schema,
+        map: null,
+        skipped: [],
+        sheet: null,
+        maxRows: info.rows,
+        maxColumns: info.columns,
+        index: null,
+        lastRow: null,
+        keys: [],
+        rows: null,
+        created: false,
+        name,
+      };
       this.place(opened, schema, placed.layout);
       let header: unknown[] = [];
       if (schema.storeData) {
@@ -215,7 +270,8 @@ export class ManagedWorkbook {
       }
       // A header cell with content means the sheet is not empty; only a blank header row needs the full last-row call.
       const empty = header.every((v) => v === '' || v === null || v === undefined) && this.lastRowOf(opened) === 0;
-      if (schema.storeData) claimSheet(existing, schema, this.requireStore(), empty, (key, value) => {
+      if (schema.storeData)
+        claimSheet(existing, schema, this.requireStore(), empty, (key, value) => {
           this.handle(opened).addDeveloperMetadata(key, value);
           noteSpreadsheetChange();
         });
@@ -239,7 +295,20 @@ export class ManagedWorkbook {
       this.gridChanged = true;
       if (schema.storeData) tagNewSheet(sheet, schema, this.requireStore());
       noteSpreadsheetChange();
-      opened = { schema, map: null, skipped: [], sheet, maxRows: 0, maxColumns: null, index: null, lastRow: 1, keys: [], rows: WHOLE_ROW_TABLES.has(schema.sheetName) ? [] : null, created: true, name: schema.sheetName };
+      opened = {
+        schema,
+        map: null,
+        skipped: [],
+        sheet,
+        maxRows: 0,
+        maxColumns: null,
+        index: null,
+        lastRow: 1,
+        keys: [],
+        rows: WHOLE_ROW_TABLES.has(schema.sheetName) ? [] : null,
+        created: true,
+        name: schema.sheetName,
+      };
       this.place(opened, schema, this.layoutForNewSheet(schema));
       this.setUp(sheet, opened.schema);
       opened.maxRows = sheet.getMaxRows();
@@ -249,7 +318,10 @@ export class ManagedWorkbook {
   }
 
   private requireColumns(): ColumnSettings {
-    if (!this.columns) throw new Error('The chosen columns were not loaded before opening Orders or Line items (ManagedWorkbook.useColumns).');
+    if (!this.columns)
+      throw new Error(
+        'The chosen columns were not loaded before opening Orders or Line items (ManagedWorkbook.useColumns).',
+      );
     return this.columns;
   }
 
@@ -303,10 +375,15 @@ export class ManagedWorkbook {
     const layout = stored ?? catalogLayout(table);
     let lastColumn: number | null = null;
     const sheetLast = (): number => (lastColumn ??= this.handle(opened).getLastColumn());
-    const change = planLayoutChange(layout, chosenHeaders(table, settings.choice[name]), () => sheetLast() + 1, () => {
-      const last = sheetLast();
-      return last > 0 ? this.handle(opened).getRange(1, 1, 1, last).getValues()[0] : [];
-    });
+    const change = planLayoutChange(
+      layout,
+      chosenHeaders(table, settings.choice[name]),
+      () => sheetLast() + 1,
+      () => {
+        const last = sheetLast();
+        return last > 0 ? this.handle(opened).getRange(1, 1, 1, last).getValues()[0] : [];
+      },
+    );
     if (!change) return;
     const today = Utilities.formatDate(new Date(), this.timeZone, 'yyyy-MM-dd');
     this.applyLayoutChange(opened, table, change, today);
@@ -334,9 +411,18 @@ export class ManagedWorkbook {
       }
       for (const { header, column } of change.add) {
         const spec = byHeader.get(header)!;
-        requests.push({ updateDimensionProperties: { range: { sheetId, dimension: 'COLUMNS', startIndex: column - 1, endIndex: column }, properties: { pixelSize: columnWidthPx(spec) }, fields: 'pixelSize' } });
+        requests.push({
+          updateDimensionProperties: {
+            range: { sheetId, dimension: 'COLUMNS', startIndex: column - 1, endIndex: column },
+            properties: { pixelSize: columnWidthPx(spec) },
+            fields: 'pixelSize',
+          },
+        });
       }
-      if (maxRows > 1) requests.push(...formatRequests(after, this.currency, sheetId, 1, maxRows, new Set(change.add.map((a) => a.header))));
+      if (maxRows > 1)
+        requests.push(
+          ...formatRequests(after, this.currency, sheetId, 1, maxRows, new Set(change.add.map((a) => a.header))),
+        );
       requests.push(...highlightRequests(sheetId, after, new Set(change.add.map((a) => a.header))));
       const id = this.id();
       sheetsRequest('write', () => sheetsService().batchUpdate({ requests }, id));
@@ -355,7 +441,9 @@ export class ManagedWorkbook {
       // A retired column's old figures would sit beside its row's current ones (issue 21): cleared,
       // formats and notes kept (Range.clearContent). The cells stay part of the grid.
       const rows = sheet.getMaxRows() - 1;
-      if (rows > 0) for (const run of adjacentRuns(change.clear.map(columnOf))) sheet.getRange(2, run[0], rows, run.length).clearContent();
+      if (rows > 0)
+        for (const run of adjacentRuns(change.clear.map(columnOf)))
+          sheet.getRange(2, run[0], rows, run.length).clearContent();
       for (const header of change.clear) sheet.getRange(1, columnOf(header)).setNote(retiredNote(today));
     }
     for (const header of change.revive) sheet.getRange(1, columnOf(header)).setNote(byHeader.get(header)?.note ?? '');
@@ -398,7 +486,8 @@ export class ManagedWorkbook {
   private handle(opened: OpenSheet): GoogleAppsScript.Spreadsheet.Sheet {
     if (opened.sheet) return opened.sheet;
     const sheet = this.spreadsheet.getSheetByName(opened.name);
-    if (!sheet) throw new Error(`The sheet "${opened.name}" was removed while the sync was running; the next run continues.`);
+    if (!sheet)
+      throw new Error(`The sheet "${opened.name}" was removed while the sync was running; the next run continues.`);
     opened.sheet = sheet;
     return sheet;
   }
@@ -453,11 +542,18 @@ export class ManagedWorkbook {
     const sheetId = sheet.getSheetId();
     // Widths of the new columns only: the user's widths of the others stay.
     const widths = schema.columns.slice(first - 1).map((column, i) => ({
-      updateDimensionProperties: { range: { sheetId, dimension: 'COLUMNS', startIndex: first - 1 + i, endIndex: first + i }, properties: { pixelSize: columnWidthPx(column) }, fields: 'pixelSize' },
+      updateDimensionProperties: {
+        range: { sheetId, dimension: 'COLUMNS', startIndex: first - 1 + i, endIndex: first + i },
+        properties: { pixelSize: columnWidthPx(column) },
+        fields: 'pixelSize',
+      },
     }));
-    const grow = columns < width ? [{ appendDimension: { sheetId, dimension: 'COLUMNS', length: width - columns } }] : [];
+    const grow =
+      columns < width ? [{ appendDimension: { sheetId, dimension: 'COLUMNS', length: width - columns } }] : [];
     const id = this.id();
-    sheetsRequest('write', () => sheetsService().batchUpdate({ requests: [...grow, ...widths, ...highlightRequests(sheetId, schema)] }, id));
+    sheetsRequest('write', () =>
+      sheetsService().batchUpdate({ requests: [...grow, ...widths, ...highlightRequests(sheetId, schema)] }, id),
+    );
     this.usedCells = null;
     this.gridChanged = true;
     noteSpreadsheetChange();
@@ -469,10 +565,16 @@ export class ManagedWorkbook {
     header.setValues([added.map((c) => c.header)]);
     const rows = sheet.getMaxRows() - 1;
     const formats = added.map((c) => numberFormatFor(c.kind, this.currency) ?? 'General');
-    if (rows > 0 && formats.some((f) => f !== 'General')) sheet.getRange(2, first, rows, missing).setNumberFormats(Array.from({ length: rows }, () => formats));
+    if (rows > 0 && formats.some((f) => f !== 'General'))
+      sheet.getRange(2, first, rows, missing).setNumberFormats(Array.from({ length: rows }, () => formats));
   }
 
-  private applyFormats(sheet: GoogleAppsScript.Spreadsheet.Sheet, schema: TableSchema, firstRow: number, count: number): void {
+  private applyFormats(
+    sheet: GoogleAppsScript.Spreadsheet.Sheet,
+    schema: TableSchema,
+    firstRow: number,
+    count: number,
+  ): void {
     const formats = schema.columns.map((c) => numberFormatFor(c.kind, this.currency) ?? 'General');
     if (formats.every((f) => f === 'General')) return;
     const block: string[][] = [];
@@ -481,7 +583,8 @@ export class ManagedWorkbook {
   }
 
   private requireStore(): string {
-    if (this.storeId === null) throw new Error('No store is bound: store data cannot be written before the account is read.');
+    if (this.storeId === null)
+      throw new Error('No store is bound: store data cannot be written before the account is read.');
     return this.storeId;
   }
 
@@ -491,7 +594,13 @@ export class ManagedWorkbook {
     if (opened.index) return opened.index;
     // New rows go below the sheet's last row with ANY content (a user's rows too): asked only when a row is added.
     const lastRow = opened.created ? null : () => this.lastRowOf(opened);
-    opened.index = new KeyIndex(opened.keys, this.timeZone, { keyIsDate: schema.columns[0].kind === 'date', keyPrefix: schema.keyPrefix, keyPattern: schema.keyPattern }, 2, lastRow);
+    opened.index = new KeyIndex(
+      opened.keys,
+      this.timeZone,
+      { keyIsDate: schema.columns[0].kind === 'date', keyPrefix: schema.keyPrefix, keyPattern: schema.keyPattern },
+      2,
+      lastRow,
+    );
     return opened.index;
   }
 
@@ -512,7 +621,10 @@ export class ManagedWorkbook {
     }
   }
 
-  private planCompletion(schema: TableSchema, keys: Iterable<string> | undefined): { ranges: string[]; apply: (got: unknown[][][]) => void } | null {
+  private planCompletion(
+    schema: TableSchema,
+    keys: Iterable<string> | undefined,
+  ): { ranges: string[]; apply: (got: unknown[][][]) => void } | null {
     const opened = this.sheetFor(schema);
     const first = opened.schema.keyReadColumns;
     if (first === undefined || opened.created) return null;
@@ -533,7 +645,9 @@ export class ManagedWorkbook {
     const columnRuns = adjacentRuns(columns);
     const rowRuns = keys ? adjacentRuns([...partial].map((e) => e.row)) : [[2, Math.max(2, opened.maxRows)]];
     const ranges: string[] = [];
-    for (const rows of rowRuns) for (const run of columnRuns) ranges.push(a1Range(opened.name, rows[0], run[0], rows[rows.length - 1], run[run.length - 1]));
+    for (const rows of rowRuns)
+      for (const run of columnRuns)
+        ranges.push(a1Range(opened.name, rows[0], run[0], rows[rows.length - 1], run[run.length - 1]));
     const apply = (got: unknown[][][]): void => {
       const byRow = new Map<number, CellValue[]>();
       rowRuns.forEach((rows, r) => {
@@ -610,12 +724,18 @@ export class ManagedWorkbook {
     const located = locateSheet(this.snapshot(), schema, () => this.taggedSheets());
     if (!located && !this.open.has(schema.sheetName)) return [];
     const opened = this.sheetFor(schema);
-    if (opened.rows) return this.withDeferred(schema, opened.rows.map((r) => (r ? r.slice() : [])));
+    if (opened.rows)
+      return this.withDeferred(
+        schema,
+        opened.rows.map((r) => (r ? r.slice() : [])),
+      );
     // The whole grid: the API leaves out trailing empty rows, and rows written in this run are in it.
     if (opened.maxRows < 2) return [];
     const id = this.id();
     const range = a1Range(opened.name, 2, 1, opened.maxRows, opened.schema.columns.length);
-    const got = sheetsRequest('read', () => valuesService().get(id, range, { valueRenderOption: 'UNFORMATTED_VALUE', dateTimeRenderOption: 'SERIAL_NUMBER' }));
+    const got = sheetsRequest('read', () =>
+      valuesService().get(id, range, { valueRenderOption: 'UNFORMATTED_VALUE', dateTimeRenderOption: 'SERIAL_NUMBER' }),
+    );
     const rows = (got.values ?? []) as unknown[][];
     // Callers read by the catalog's columns, whatever the sheet's layout.
     const map = opened.map;
@@ -655,7 +775,9 @@ export class ManagedWorkbook {
     const opened = this.sheetFor(table);
     if (opened.maxRows < 2) return [];
     const { runs, catalogAt } = this.columnRuns(opened, table, headers);
-    const got = this.readRanges(runs.map((run) => a1Range(opened.name, 2, run[0], opened.maxRows, run[run.length - 1])));
+    const got = this.readRanges(
+      runs.map((run) => a1Range(opened.name, 2, run[0], opened.maxRows, run[run.length - 1])),
+    );
     const count = got.reduce((n, values) => Math.max(n, values.length), 0);
     const rows: unknown[][] = [];
     for (let r = 0; r < count; r++) rows.push(catalogRow(table, runs, catalogAt, (i) => got[i][r] ?? []));
@@ -670,12 +792,18 @@ export class ManagedWorkbook {
     if (sheetRows.length === 0) return [];
     const opened = this.sheetFor(table);
     const { runs, catalogAt } = this.columnRuns(opened, table, headers);
-    const got = this.readRanges(sheetRows.flatMap((row) => runs.map((run) => a1Range(opened.name, row, run[0], row, run[run.length - 1]))));
+    const got = this.readRanges(
+      sheetRows.flatMap((row) => runs.map((run) => a1Range(opened.name, row, run[0], row, run[run.length - 1]))),
+    );
     return sheetRows.map((_, r) => catalogRow(table, runs, catalogAt, (i) => got[r * runs.length + i][0] ?? []));
   }
 
   /** The sheet columns of the named catalog columns, grouped into runs of adjacent ones. */
-  private columnRuns(opened: OpenSheet, table: TableSchema, headers: readonly string[]): { runs: number[][]; catalogAt: Map<number, number> } {
+  private columnRuns(
+    opened: OpenSheet,
+    table: TableSchema,
+    headers: readonly string[],
+  ): { runs: number[][]; catalogAt: Map<number, number> } {
     const catalogAt = new Map<number, number>();
     for (const header of headers) {
       const position = columnIndex(table, header);
@@ -701,7 +829,13 @@ export class ManagedWorkbook {
   readRanges(ranges: readonly string[]): unknown[][][] {
     if (ranges.length === 0) return [];
     const id = this.id();
-    const got = sheetsRequest('read', () => valuesService().batchGet(id, { ranges: ranges.slice(), valueRenderOption: 'UNFORMATTED_VALUE', dateTimeRenderOption: 'SERIAL_NUMBER' }));
+    const got = sheetsRequest('read', () =>
+      valuesService().batchGet(id, {
+        ranges: ranges.slice(),
+        valueRenderOption: 'UNFORMATTED_VALUE',
+        dateTimeRenderOption: 'SERIAL_NUMBER',
+      }),
+    );
     return ranges.map((_, i) => (got.valueRanges?.[i]?.values ?? []) as unknown[][]);
   }
 
@@ -778,7 +912,9 @@ export class ManagedWorkbook {
     const lastCell = sheet.getRange(opened.maxRows, 1);
     sheet.insertRowsAfter(opened.maxRows, add);
     for (const run of formatRuns(opened.schema, this.currency)) {
-      lastCell.offset(1, run.column - 1, add, run.patterns.length).setNumberFormats(Array.from({ length: add }, () => run.patterns));
+      lastCell
+        .offset(1, run.column - 1, add, run.patterns.length)
+        .setNumberFormats(Array.from({ length: add }, () => run.patterns));
     }
     noteSpreadsheetChange();
     this.grown.add(schema.sheetName);
@@ -806,10 +942,24 @@ function valuesService(): GoogleAppsScript.Sheets.Collection.Spreadsheets.Values
 }
 
 /** The Sheets API number-format type of a pattern's column kind (the API needs one with the pattern). */
-const FORMAT_TYPES: Partial<Record<string, string>> = { amount: 'NUMBER', pct: 'NUMBER', int: 'NUMBER', timestamp: 'DATE_TIME', date: 'DATE', text: 'TEXT' };
+const FORMAT_TYPES: Partial<Record<string, string>> = {
+  amount: 'NUMBER',
+  pct: 'NUMBER',
+  int: 'NUMBER',
+  timestamp: 'DATE_TIME',
+  date: 'DATE',
+  text: 'TEXT',
+};
 
 /** repeatCell requests giving rows [startRow, endRow) (0-based) each managed column's number format. */
-function formatRequests(schema: TableSchema, currency: string | null, sheetId: number, startRow: number, endRow: number, only?: ReadonlySet<string>): GoogleAppsScript.Sheets.Schema.Request[] {
+function formatRequests(
+  schema: TableSchema,
+  currency: string | null,
+  sheetId: number,
+  startRow: number,
+  endRow: number,
+  only?: ReadonlySet<string>,
+): GoogleAppsScript.Sheets.Schema.Request[] {
   const requests: GoogleAppsScript.Sheets.Schema.Request[] = [];
   schema.columns.forEach((column, i) => {
     // A retired or user's column keeps the format it has.
@@ -845,7 +995,12 @@ function formatRuns(schema: TableSchema, currency: string | null): Array<{ colum
 }
 
 /** One row at catalog positions (other cells empty) from the values read for each run. */
-function catalogRow(table: TableSchema, runs: readonly number[][], catalogAt: ReadonlyMap<number, number>, valuesOf: (run: number) => readonly unknown[]): unknown[] {
+function catalogRow(
+  table: TableSchema,
+  runs: readonly number[][],
+  catalogAt: ReadonlyMap<number, number>,
+  valuesOf: (run: number) => readonly unknown[],
+): unknown[] {
   const row: unknown[] = new Array<unknown>(table.columns.length).fill('');
   runs.forEach((run, i) => {
     const values = valuesOf(i);

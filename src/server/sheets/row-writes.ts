@@ -26,7 +26,9 @@ export function mergeRowWrites(sheetName: string, writes: readonly RowWrite[]): 
   // Last write of a row/column span wins (the feed is at-least-once: an id may repeat in a page).
   const latest = new Map<string, RowWrite>();
   for (const w of writes) latest.set(`${w.row}:${w.column}:${w.cells.length}`, w);
-  const sorted = [...latest.values()].sort((a, b) => a.column - b.column || a.cells.length - b.cells.length || a.row - b.row);
+  const sorted = [...latest.values()].sort(
+    (a, b) => a.column - b.column || a.cells.length - b.cells.length || a.row - b.row,
+  );
   const ranges: RangeWrite[] = [];
   let run: RowWrite[] = [];
   const flush = (): void => {
@@ -75,7 +77,12 @@ export function withoutSkipped(skipped: readonly boolean[], writes: readonly Row
 }
 
 /** Writes of the given cells only (0-based positions in `cells`, a row written from column 1): one per run of adjacent positions. */
-export function writesOfColumns(row: number, cells: readonly CellValue[], positions: readonly number[], currency?: string | null): RowWrite[] {
+export function writesOfColumns(
+  row: number,
+  cells: readonly CellValue[],
+  positions: readonly number[],
+  currency?: string | null,
+): RowWrite[] {
   const sorted = [...new Set(positions)].filter((p) => p >= 0 && p < cells.length).sort((a, b) => a - b);
   const out: RowWrite[] = [];
   let i = 0;

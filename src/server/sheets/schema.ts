@@ -54,7 +54,16 @@ export interface TableSchema {
   addedColumns?: number;
 }
 
-export type SheetName = 'Orders' | 'Line items' | 'Products' | 'Variants' | 'Daily P&L' | 'Monthly P&L' | 'Restatements' | 'Checks' | 'Sync log';
+export type SheetName =
+  | 'Orders'
+  | 'Line items'
+  | 'Products'
+  | 'Variants'
+  | 'Daily P&L'
+  | 'Monthly P&L'
+  | 'Restatements'
+  | 'Checks'
+  | 'Sync log';
 
 const ESTIMATE_AD_SPEND =
   'Estimate (API spec 2.3 rule 7): ad spend is allocated to orders by the service (see ad_spend_basis); treat it as an estimate, not a booked cost.';
@@ -63,8 +72,10 @@ const ESTIMATE_COVERAGE =
 
 const field = (header: string, kind: ColumnKind, path: readonly string[] = [header], note?: string): ColumnSpec =>
   note ? { header, kind, path, note } : { header, kind, path };
-const derived = (header: string, kind: ColumnKind, note?: string): ColumnSpec => (note ? { header, kind, note } : { header, kind });
-const nested = (parent: string, kind: ColumnKind, name: string, note?: string): ColumnSpec => field(name, kind, [parent, name], note);
+const derived = (header: string, kind: ColumnKind, note?: string): ColumnSpec =>
+  note ? { header, kind, note } : { header, kind };
+const nested = (parent: string, kind: ColumnKind, name: string, note?: string): ColumnSpec =>
+  field(name, kind, [parent, name], note);
 const cogsColumns = (): ColumnSpec[] => [
   field('cogs_unit_cost', 'amount', ['cogs', 'unit_cost']),
   field('cogs_handling_cost', 'amount', ['cogs', 'handling_cost']),
@@ -80,8 +91,13 @@ export type OrderStatus = 'active' | 'cancelled' | 'gone';
 
 /** The discount trap (spec 2.3): revenue is already net of discounts, so subtracting them again counts them twice. */
 const GROSS_AFTER_DISCOUNTS = 'Already after discounts (API spec 2.3): do not subtract discount again.';
-const DISCOUNT_REFERENCE = 'For reference only: already taken off gross_revenue (API spec 2.3); subtracting it again counts it twice.';
-const DAILY_NOTES: Readonly<Record<string, string>> = { ad_spend: ESTIMATE_AD_SPEND, gross_revenue: GROSS_AFTER_DISCOUNTS, discounts: DISCOUNT_REFERENCE };
+const DISCOUNT_REFERENCE =
+  'For reference only: already taken off gross_revenue (API spec 2.3); subtracting it again counts it twice.';
+const DAILY_NOTES: Readonly<Record<string, string>> = {
+  ad_spend: ESTIMATE_AD_SPEND,
+  gross_revenue: GROSS_AFTER_DISCOUNTS,
+  discounts: DISCOUNT_REFERENCE,
+};
 
 export const ORDERS: TableSchema = {
   sheetName: 'Orders',
@@ -92,7 +108,11 @@ export const ORDERS: TableSchema = {
   changeColumns: { from: 'updated_at', to: 'updated_at' },
   columns: [
     field('id', 'text'),
-    derived('status', 'text', 'active, cancelled (canceled_at set) or gone (no longer returned by the service; see gone_at). Rows are never deleted.'),
+    derived(
+      'status',
+      'text',
+      'active, cancelled (canceled_at set) or gone (no longer returned by the service; see gone_at). Rows are never deleted.',
+    ),
     derived('placed_date', 'date', "Placement date in the store's time zone (matches the Daily P&L dates)."),
     derived('gone_at', 'timestamp'),
     derived('synced_at', 'timestamp'),
@@ -160,7 +180,11 @@ export const LINE_ITEMS: TableSchema = {
   columns: [
     field('id', 'text'),
     derived('order_id', 'text'),
-    derived('sync_status', 'text', "Its order's status (active, cancelled or gone, as in Orders), or removed when the order no longer lists this line item (rows never move). Filter on active to match the API's revenue."),
+    derived(
+      'sync_status',
+      'text',
+      "Its order's status (active, cancelled or gone, as in Orders), or removed when the order no longer lists this line item (rows never move). Filter on active to match the API's revenue.",
+    ),
     derived('synced_at', 'timestamp'),
     field('sku', 'text'),
     field('name', 'text'),
@@ -209,7 +233,11 @@ export const VARIANTS: TableSchema = {
   columns: [
     field('id', 'text'),
     derived('product_id', 'text'),
-    derived('sync_status', 'text', 'active, or removed when the product no longer lists this variant (rows never move).'),
+    derived(
+      'sync_status',
+      'text',
+      'active, or removed when the product no longer lists this variant (rows never move).',
+    ),
     derived('synced_at', 'timestamp'),
     field('external_variant_id', 'text'),
     field('title', 'text'),
@@ -235,7 +263,8 @@ export const DAILY: TableSchema = {
   ],
 };
 
-const MARGIN_NOTE = 'Recomputed from the month\'s sums (never an average of daily margins); 0 when net revenue is zero or negative (API spec 2.3 rule 5).';
+const MARGIN_NOTE =
+  "Recomputed from the month's sums (never an average of daily margins); 0 when net revenue is zero or negative (API spec 2.3 rule 5).";
 
 /** Daily P&L summed by month (finance/period-sums.ts); rebuilt from the Daily P&L sheet after every sync. */
 export const MONTHLY: TableSchema = {
@@ -245,16 +274,26 @@ export const MONTHLY: TableSchema = {
   keyPattern: /^\d{4}-\d{2}$/,
   columns: [
     derived('month', 'text', "YYYY-MM, in the store's time zone (as the Daily P&L dates)."),
-    derived('status', 'text', 'complete, or partial (the month in progress, or a month the Daily P&L covers only in part: see first_day/last_day).'),
+    derived(
+      'status',
+      'text',
+      'complete, or partial (the month in progress, or a month the Daily P&L covers only in part: see first_day/last_day).',
+    ),
     derived('first_day', 'date'),
     derived('last_day', 'date'),
     derived('days', 'int'),
     derived('synced_at', 'timestamp'),
-    ...PROFIT_TOTALS_FIELDS.map((name) => derived(name, 'amount', DAILY_NOTES[name] ?? 'Sum of the Daily P&L days of the month.')),
+    ...PROFIT_TOTALS_FIELDS.map((name) =>
+      derived(name, 'amount', DAILY_NOTES[name] ?? 'Sum of the Daily P&L days of the month.'),
+    ),
     derived('contribution_margin_pct', 'pct', MARGIN_NOTE),
     derived('net_margin_pct', 'pct', MARGIN_NOTE),
     derived('currency', 'text'),
-    derived('basis', 'text', 'The basis of these figures (profitability summary basis, spec 2.8): compare figures only on the same basis.'),
+    derived(
+      'basis',
+      'text',
+      'The basis of these figures (profitability summary basis, spec 2.8): compare figures only on the same basis.',
+    ),
   ],
 };
 
@@ -271,20 +310,36 @@ export const RESTATEMENTS: TableSchema = {
   storeData: true,
   columns: [
     derived('closed_month', 'text'),
-    derived('date', 'date', 'The day (day rows) or the order\'s placement day (order rows), store time zone.'),
+    derived('date', 'date', "The day (day rows) or the order's placement day (order rows), store time zone."),
     derived('field', 'text', 'The P&L line (summary, allocation and day rows).'),
     derived('closed_value', 'amount'),
     derived('current_value', 'amount'),
     derived('difference', 'amount', 'current_value − closed_value'),
     derived('closed_at', 'timestamp'),
     derived('checked_at', 'timestamp'),
-    derived('section', 'text', 'summary (the month per P&L line), order (orders changed since the close), allocation (overhead allocation, not an order\'s change), day (the detail by day).'),
-    derived('change', 'text', 'refund, cancellation, cost correction, new, gone or other change: what happened to the order since the close.'),
+    derived(
+      'section',
+      'text',
+      "summary (the month per P&L line), order (orders changed since the close), allocation (overhead allocation, not an order's change), day (the detail by day).",
+    ),
+    derived(
+      'change',
+      'text',
+      'refund, cancellation, cost correction, new, gone or other change: what happened to the order since the close.',
+    ),
     derived('order_number', 'text'),
     derived('order_id', 'text'),
-    derived('delta_net_revenue', 'amount', 'Change of the order\'s net revenue in the month\'s P&L (a cancelled or gone order counts no more).'),
+    derived(
+      'delta_net_revenue',
+      'amount',
+      "Change of the order's net revenue in the month's P&L (a cancelled or gone order counts no more).",
+    ),
     derived('delta_cogs', 'amount'),
-    derived('delta_profit', 'amount', 'Change of the order\'s contribution profit (before allocated overhead: see the allocation rows).'),
+    derived(
+      'delta_profit',
+      'amount',
+      "Change of the order's contribution profit (before allocated overhead: see the allocation rows).",
+    ),
     derived('explanation', 'text'),
   ],
   addedColumns: 8,
@@ -319,7 +374,11 @@ export const TIEOUT_FIGURES = [
 export const TIEOUT_FIGURES_WHEN_SYNCED = [
   { figure: 'tax', orders: 'tax', pnl: ['tax'] },
   { figure: 'contribution_profit', orders: 'contribution_profit', pnl: ['contribution_margin_cm3'] },
-  { figure: 'allocated_overhead', orders: 'allocated_overhead', pnl: ['opex', 'amortised_expenses', 'interest_expense'] },
+  {
+    figure: 'allocated_overhead',
+    orders: 'allocated_overhead',
+    pnl: ['opex', 'amortised_expenses', 'interest_expense'],
+  },
   { figure: 'net_profit', orders: 'net_profit', pnl: ['net_profit'] },
 ] as const;
 
@@ -344,10 +403,10 @@ export const TIEOUT_COMPARED = [...TIEOUT_FIGURES, ...TIEOUT_OPTIONAL] as const;
 /** What the tie-out cannot prove from orders, and why (the note column's header note). */
 const NOT_COMPARED =
   "Not matchable from orders: the P&L's cogs_coverage_pct and the orders' margin percentages are ratios, not sums; " +
-  "product_margin_cm1 needs the handling part of COGS, which an order does not carry; opex, amortised_expenses and interest_expense " +
-  "apart (and so ebitda): an order carries one allocated_overhead for all three, which is compared with their sum. " +
+  'product_margin_cm1 needs the handling part of COGS, which an order does not carry; opex, amortised_expenses and interest_expense ' +
+  'apart (and so ebitda): an order carries one allocated_overhead for all three, which is compared with their sum. ' +
   "Line items and an order's cogs_coverage_pct: no API total confirms them, so they are not proven. Orders tax, contribution_profit, allocated_overhead, net_profit, shipping_revenue and discount " +
-  "are compared when the Orders sheet syncs them (Columns). Those P&L figures are proven cell by cell in the pnl_sheet column instead.";
+  'are compared when the Orders sheet syncs them (Columns). Those P&L figures are proven cell by cell in the pnl_sheet column instead.';
 
 const TIEOUT_FIGURE_COLUMNS = (figures: ReadonlyArray<(typeof TIEOUT_COMPARED)[number]>): ColumnSpec[] =>
   figures.flatMap((f) => [
@@ -366,10 +425,18 @@ export const CHECKS: TableSchema = {
   storeData: true,
   addedColumns: TIEOUT_OPTIONAL.length * 3 + 1,
   columns: [
-    derived('period', 'text', "A day (YYYY-MM-DD) or a month (YYYY-MM), store time zone."),
+    derived('period', 'text', 'A day (YYYY-MM-DD) or a month (YYYY-MM), store time zone.'),
     derived('kind', 'text'),
-    derived('result', 'text', "✓ when every figure agrees to the cent (no tolerance: the API's amounts are exact cents); ✗ names why in note."),
-    derived('orders', 'int', 'Orders counted: cancelled and gone orders are left out, as the P&L leaves them out (refunds on the sale date).'),
+    derived(
+      'result',
+      'text',
+      "✓ when every figure agrees to the cent (no tolerance: the API's amounts are exact cents); ✗ names why in note.",
+    ),
+    derived(
+      'orders',
+      'int',
+      'Orders counted: cancelled and gone orders are left out, as the P&L leaves them out (refunds on the sale date).',
+    ),
     ...TIEOUT_FIGURE_COLUMNS(TIEOUT_FIGURES),
     derived('note', 'text', NOT_COMPARED),
     derived('checked_at', 'timestamp'),
@@ -395,9 +462,15 @@ export const SYNC_LOG: TableSchema = {
     derived('ended_at', 'timestamp'),
     derived('job', 'text'),
     LOG_COUNT('orders_added', 'Orders new to the Orders sheet. The sidebar shows the same figures for the run.'),
-    LOG_COUNT('orders_updated', 'Orders already in the sheet whose values changed. An order the service returned again unchanged is not written and not counted.'),
+    LOG_COUNT(
+      'orders_updated',
+      'Orders already in the sheet whose values changed. An order the service returned again unchanged is not written and not counted.',
+    ),
     LOG_COUNT('orders_cancelled', 'Of the updated orders, those that became cancelled.'),
-    LOG_COUNT('orders_gone', 'Orders the service no longer returns, marked gone (status gone, gone_at) by the monthly check.'),
+    LOG_COUNT(
+      'orders_gone',
+      'Orders the service no longer returns, marked gone (status gone, gone_at) by the monthly check.',
+    ),
     LOG_COUNT('line_items', 'Line item rows written (new, changed or marked removed).'),
     LOG_COUNT('products', 'Product rows written (new or changed).'),
     LOG_COUNT('variants', 'Variant rows written (new, changed or marked removed).'),
@@ -405,7 +478,11 @@ export const SYNC_LOG: TableSchema = {
     derived('pages', 'int', 'API pages read.'),
     derived('requests', 'int', 'API requests made.'),
     derived('rate_limit_waits', 'int'),
-    derived('outcome', 'text', 'ok, partial (continues next run), error, busy, interrupted (ended by the Apps Script time limit) or running.'),
+    derived(
+      'outcome',
+      'text',
+      'ok, partial (continues next run), error, busy, interrupted (ended by the Apps Script time limit) or running.',
+    ),
     derived('message', 'text'),
   ],
 };
@@ -413,7 +490,10 @@ export const SYNC_LOG: TableSchema = {
 /** 0-based [start, end) of a schema's change columns, or null when it has none. */
 export function changeSpan(schema: TableSchema): { start: number; end: number } | null {
   if (!schema.changeColumns) return null;
-  return { start: columnIndex(schema, schema.changeColumns.from), end: columnIndex(schema, schema.changeColumns.to) + 1 };
+  return {
+    start: columnIndex(schema, schema.changeColumns.from),
+    end: columnIndex(schema, schema.changeColumns.to) + 1,
+  };
 }
 
 /** 0-based position of a column in its sheet; throws for a header the schema lacks. */

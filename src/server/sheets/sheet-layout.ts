@@ -53,7 +53,14 @@ export function layoutSchema(catalog: TableSchema, layout: TableLayout): TableSc
   const columns: ColumnSpec[] = layout.columns.map((header) => {
     const spec = header === null ? undefined : byHeader.get(header);
     if (!spec) return { header: '', kind: 'text', skip: 'foreign' };
-    return retired.has(spec.header) ? { header: spec.header, kind: spec.kind, skip: 'retired', note: retiredNote(layout.cleared?.[spec.header] ?? null) } : spec;
+    return retired.has(spec.header)
+      ? {
+          header: spec.header,
+          kind: spec.kind,
+          skip: 'retired',
+          note: retiredNote(layout.cleared?.[spec.header] ?? null),
+        }
+      : spec;
   });
   return { ...catalog, columns, addedColumns: undefined };
 }
@@ -75,7 +82,12 @@ export interface LayoutChange {
  * sheet holds (Sheet.getLastColumn() + 1); `headerRow` the header row as far as it reaches, so a
  * column a cut-short run already added is taken back rather than added twice. Null when nothing changes.
  */
-export function planLayoutChange(layout: TableLayout, chosen: readonly string[], firstFree: () => number, headerRow: () => readonly unknown[]): LayoutChange | null {
+export function planLayoutChange(
+  layout: TableLayout,
+  chosen: readonly string[],
+  firstFree: () => number,
+  headerRow: () => readonly unknown[],
+): LayoutChange | null {
   const placed = new Set(layout.columns.filter((h): h is string => h !== null));
   const retired = new Set(layout.retired);
   const wanted = new Set(chosen);
@@ -150,7 +162,10 @@ export function toSheetWrites(map: readonly number[], sheetWidth: number, writes
       out.push({ ...w, cells });
       continue;
     }
-    const placed = w.cells.map((value, k) => ({ column: map[w.column - 1 + k] ?? 0, value })).filter((p) => p.column > 0).sort((a, b) => a.column - b.column);
+    const placed = w.cells
+      .map((value, k) => ({ column: map[w.column - 1 + k] ?? 0, value }))
+      .filter((p) => p.column > 0)
+      .sort((a, b) => a.column - b.column);
     let i = 0;
     while (i < placed.length) {
       let j = i;

@@ -38,15 +38,23 @@ export interface SheetReads {
 
 interface ApiSheet {
   properties?: { sheetId?: number; title?: string; gridProperties?: { rowCount?: number; columnCount?: number } };
-  developerMetadata?: Array<{ metadataId?: number; metadataKey?: string; metadataValue?: string; location?: { locationType?: string } }>;
+  developerMetadata?: Array<{
+    metadataId?: number;
+    metadataKey?: string;
+    metadataValue?: string;
+    location?: { locationType?: string };
+  }>;
 }
 
-export const SNAPSHOT_FIELDS = 'sheets(properties(sheetId,title,gridProperties(rowCount,columnCount)),developerMetadata(metadataId,metadataKey,metadataValue,location(locationType)))';
+export const SNAPSHOT_FIELDS =
+  'sheets(properties(sheetId,title,gridProperties(rowCount,columnCount)),developerMetadata(metadataId,metadataKey,metadataValue,location(locationType)))';
 const GRID_FIELDS = 'sheets(properties(gridProperties(rowCount,columnCount)))';
 
 /** Every sheet of the spreadsheet, in tab order (ONE call). */
 export function readSheetInfos(spreadsheetId: string): SheetInfo[] {
-  const got = sheetsRequest('read', () => sheetsService().get(spreadsheetId, { fields: SNAPSHOT_FIELDS })) as { sheets?: ApiSheet[] };
+  const got = sheetsRequest('read', () => sheetsService().get(spreadsheetId, { fields: SNAPSHOT_FIELDS })) as {
+    sheets?: ApiSheet[];
+  };
   return (got.sheets ?? []).map((s) => ({
     sheetId: s.properties?.sheetId ?? 0,
     title: s.properties?.title ?? '',
@@ -60,8 +68,13 @@ export function readSheetInfos(spreadsheetId: string): SheetInfo[] {
 
 /** Grid cells of every sheet (what counts toward the 10 M limit), in ONE call. */
 export function readGridCells(spreadsheetId: string): number {
-  const got = sheetsRequest('read', () => sheetsService().get(spreadsheetId, { fields: GRID_FIELDS })) as { sheets?: ApiSheet[] };
-  return (got.sheets ?? []).reduce((n, s) => n + (s.properties?.gridProperties?.rowCount ?? 0) * (s.properties?.gridProperties?.columnCount ?? 0), 0);
+  const got = sheetsRequest('read', () => sheetsService().get(spreadsheetId, { fields: GRID_FIELDS })) as {
+    sheets?: ApiSheet[];
+  };
+  return (got.sheets ?? []).reduce(
+    (n, s) => n + (s.properties?.gridProperties?.rowCount ?? 0) * (s.properties?.gridProperties?.columnCount ?? 0),
+    0,
+  );
 }
 
 export interface ReadRequest {
@@ -81,7 +94,7 @@ export function readManagedRows(spreadsheetId: string, requests: readonly ReadRe
   for (const { schema, info, wholeRows, keyColumns: only } of requests) {
     // One column past the managed ones shows where a heading went when a column was inserted before it.
     ranges.push(a1Range(info.title, 1, 1, 1, Math.max(1, Math.min(schema.columns.length + 1, info.columns))));
-    const keyColumns = Math.min(wholeRows ? schema.columns.length : only ?? schema.indexColumns, info.columns);
+    const keyColumns = Math.min(wholeRows ? schema.columns.length : (only ?? schema.indexColumns), info.columns);
     if (info.rows >= 2 && keyColumns > 0) {
       const keys = ranges.length;
       ranges.push(a1Range(info.title, 2, 1, info.rows, keyColumns));
@@ -94,7 +107,13 @@ export function readManagedRows(spreadsheetId: string, requests: readonly ReadRe
       keyRangeAt.push({ keys, changes });
     } else keyRangeAt.push(null);
   }
-  const got = sheetsRequest('read', () => sheetsService().Values?.batchGet(spreadsheetId, { ranges, valueRenderOption: 'UNFORMATTED_VALUE', dateTimeRenderOption: 'SERIAL_NUMBER' }));
+  const got = sheetsRequest('read', () =>
+    sheetsService().Values?.batchGet(spreadsheetId, {
+      ranges,
+      valueRenderOption: 'UNFORMATTED_VALUE',
+      dateTimeRenderOption: 'SERIAL_NUMBER',
+    }),
+  );
   const valueRanges = got?.valueRanges ?? [];
   let at = 0;
   return requests.map(({ schema, info, wholeRows, keyColumns: only }, i) => {
@@ -106,7 +125,7 @@ export function readManagedRows(spreadsheetId: string, requests: readonly ReadRe
       const span = changeSpan(schema);
       const width = span ? span.end - span.start : 0;
       keys = (valueRanges[reads.keys]?.values ?? []).map((row, r) => {
-        const index = padded(row, wholeRows ? schema.columns.length : only ?? schema.indexColumns);
+        const index = padded(row, wholeRows ? schema.columns.length : (only ?? schema.indexColumns));
         return changes === null ? index : index.concat(padded(changes[r] ?? [], width));
       });
       at = (reads.changes ?? reads.keys) + 1;
@@ -124,7 +143,9 @@ function padded(row: readonly unknown[], width: number): unknown[] {
 
 export function sheetsService(): GoogleAppsScript.Sheets.Collection.SpreadsheetsCollection {
   if (typeof Sheets === 'undefined' || !Sheets || !Sheets.Spreadsheets || !Sheets.Spreadsheets.Values) {
-    throw new Error('The Advanced Sheets service (Sheets v4) is not enabled for this script; the sync needs it to write rows in batches.');
+    throw new Error(
+      'The Advanced Sheets service (Sheets v4) is not enabled for this script; the sync needs it to write rows in batches.',
+    );
   }
   return Sheets.Spreadsheets;
 }

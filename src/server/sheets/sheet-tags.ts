@@ -28,7 +28,11 @@ export interface SheetPlace {
 
 /** A managed sheet that is not the add-on's to write (another store's, or the user's own). */
 export class SheetOwnershipError extends Error {
-  constructor(readonly sheetName: string, readonly userMessage: string, readonly place: SheetPlace) {
+  constructor(
+    readonly sheetName: string,
+    readonly userMessage: string,
+    readonly place: SheetPlace,
+  ) {
     super(userMessage);
     this.name = 'SheetOwnershipError';
   }
@@ -36,7 +40,11 @@ export class SheetOwnershipError extends Error {
 
 /** A managed sheet whose header row no longer matches its columns: writing would mix fields. */
 export class SheetLayoutError extends Error {
-  constructor(readonly sheetName: string, readonly userMessage: string, readonly place: SheetPlace) {
+  constructor(
+    readonly sheetName: string,
+    readonly userMessage: string,
+    readonly place: SheetPlace,
+  ) {
     super(userMessage);
     this.name = 'SheetLayoutError';
   }
@@ -56,7 +64,8 @@ export interface LocatedSheet {
 export function taggedSheets(sheets: readonly SheetInfo[]): Map<string, SheetInfo[]> {
   const tags: Array<{ id: number; table: string; sheet: SheetInfo }> = [];
   for (const sheet of sheets) {
-    for (const m of sheet.tags) if (m.key === TABLE_METADATA_KEY && m.value !== null) tags.push({ id: m.id, table: m.value, sheet });
+    for (const m of sheet.tags)
+      if (m.key === TABLE_METADATA_KEY && m.value !== null) tags.push({ id: m.id, table: m.value, sheet });
   }
   tags.sort((a, b) => a.id - b.id);
   const byTable = new Map<string, SheetInfo[]>();
@@ -69,7 +78,11 @@ export function taggedSheets(sheets: readonly SheetInfo[]): Map<string, SheetInf
 }
 
 /** The sheet named as the schema says, else the one tagged as its table (renamed by the user); null when neither exists. */
-export function locateSheet(sheets: readonly SheetInfo[], schema: TableSchema, tagged: () => Map<string, SheetInfo[]>): LocatedSheet | null {
+export function locateSheet(
+  sheets: readonly SheetInfo[],
+  schema: TableSchema,
+  tagged: () => Map<string, SheetInfo[]>,
+): LocatedSheet | null {
   const byName = sheets.find((s) => s.title === schema.sheetName);
   if (byName) return { info: byName, name: schema.sheetName };
   if (!schema.storeData) return null;
@@ -90,12 +103,22 @@ export function locateSheet(sheets: readonly SheetInfo[], schema: TableSchema, t
  * version did not (through `addTag`, the one call that needs the sheet itself). An empty
  * untagged sheet is the trace of a set-up cut short: it is claimed.
  */
-export function claimSheet({ info, name }: LocatedSheet, schema: TableSchema, storeId: string, empty: boolean, addTag: (key: string, value: string) => void): void {
+export function claimSheet(
+  { info, name }: LocatedSheet,
+  schema: TableSchema,
+  storeId: string,
+  empty: boolean,
+  addTag: (key: string, value: string) => void,
+): void {
   const stores = info.tags.filter((m) => m.key === STORE_METADATA_KEY);
   const tables = info.tags.filter((m) => m.key === TABLE_METADATA_KEY);
   if (stores.length === 0) {
     if (!empty) {
-      throw new SheetOwnershipError(name, `A sheet named "${name}" exists that Merchant Analytics did not create. Rename it so the sync can create its own; nothing was written.`, wholeSheet(schema));
+      throw new SheetOwnershipError(
+        name,
+        `A sheet named "${name}" exists that Merchant Analytics did not create. Rename it so the sync can create its own; nothing was written.`,
+        wholeSheet(schema),
+      );
     }
     addTag(STORE_METADATA_KEY, storeId);
   } else if (stores[0].value !== storeId) {
@@ -117,5 +140,10 @@ export function tagNewSheet(sheet: Sheet, schema: TableSchema, storeId: string):
 /** Refuses a sheet whose managed columns moved or were renamed (`row`: the header row as read). */
 export function checkHeaderRow({ name }: LocatedSheet, schema: TableSchema, row: readonly unknown[]): void {
   const problem = findHeaderProblem(schema, row, name);
-  if (problem) throw new SheetLayoutError(name, problem.message, { table: schema.sheetName, column: problem.column, header: schema.columns[problem.column - 1]?.header ?? null });
+  if (problem)
+    throw new SheetLayoutError(name, problem.message, {
+      table: schema.sheetName,
+      column: problem.column,
+      header: schema.columns[problem.column - 1]?.header ?? null,
+    });
 }

@@ -23,7 +23,9 @@ const MAX_REFUSALS_PER_REQUEST = 6;
 
 export class SheetsQuotaPause extends Error {
   constructor(readonly kind: SheetsRequestKind) {
-    super(`Google's limit of 60 Sheets ${kind} requests a minute was reached near the end of this run. Rows written so far are kept; the next run continues.`);
+    super(
+      `Google's limit of 60 Sheets ${kind} requests a minute was reached near the end of this run. Rows written so far are kept; the next run continues.`,
+    );
     this.name = 'SheetsQuotaPause';
   }
 }
@@ -40,7 +42,12 @@ export interface SheetsPacingStats {
 const sent: Record<SheetsRequestKind, number[]> = { read: [], write: [] };
 let pendingSpreadsheetChanges = false;
 let canWait: (ms: number) => boolean = () => true;
-export const sheetsPacing: SheetsPacingStats = { requests: { read: 0, write: 0 }, pacedWaits: 0, refusals: 0, waitedMs: 0 };
+export const sheetsPacing: SheetsPacingStats = {
+  requests: { read: 0, write: 0 },
+  pacedWaits: 0,
+  refusals: 0,
+  waitedMs: 0,
+};
 
 /** A SpreadsheetApp change was made: the next Sheets API request flushes it first. */
 export function noteSpreadsheetChange(): void {
@@ -54,7 +61,10 @@ export function setSheetsWaitBudget(check: (ms: number) => boolean): void {
 
 export function isSheetsQuotaError(e: unknown): boolean {
   const message = e instanceof Error ? e.message : String(e);
-  return /Quota exceeded for quota metric '(Read|Write) requests'/.test(message) || (/\b429\b/.test(message) && /sheets/i.test(message));
+  return (
+    /Quota exceeded for quota metric '(Read|Write) requests'/.test(message) ||
+    (/\b429\b/.test(message) && /sheets/i.test(message))
+  );
 }
 
 function recent(kind: SheetsRequestKind, now: number): number[] {

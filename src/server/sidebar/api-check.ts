@@ -7,6 +7,10 @@ import type { SidebarServerApi } from '../../contract/server-api';
 import type * as Main from '../main';
 
 type Exported = Pick<typeof Main, keyof SidebarServerApi>;
-type Conforms<T extends { [K in keyof SidebarServerApi]: (...args: Parameters<SidebarServerApi[K]>) => ReturnType<SidebarServerApi[K]> }> = T;
+type Conforms<
+  T extends {
+    [K in keyof SidebarServerApi]: (...args: Parameters<SidebarServerApi[K]>) => ReturnType<SidebarServerApi[K]>;
+  },
+> = T;
 
 export type SidebarGlobalsConform = Conforms<Exported>;

@@ -19,11 +19,19 @@ export function columnsView(columns: ColumnsState, rowCounts: OrdersState['rowCo
     return {
       table: name,
       preset: choice?.preset ?? 'all',
-      columns: catalog.columns.map((c) => ({ header: c.header, chosen: chosen.has(c.header), kept: kept.has(c.header), essential: essential.has(c.header), retired: retired.has(c.header) })),
+      columns: catalog.columns.map((c) => ({
+        header: c.header,
+        chosen: chosen.has(c.header),
+        kept: kept.has(c.header),
+        essential: essential.has(c.header),
+        retired: retired.has(c.header),
+      })),
     };
   });
   const fill = columns.fill;
-  const filling = fill ? { orders: fill.orders, columns: Object.values(fill.columns).flatMap((list) => list ?? []) } : null;
+  const filling = fill
+    ? { orders: fill.orders, columns: Object.values(fill.columns).flatMap((list) => list ?? []) }
+    : null;
   return { tables, fit: fitOf(columns, rowCounts), filling };
 }
 
@@ -43,13 +51,16 @@ function fitOf(columns: ColumnsState, rowCounts: OrdersState['rowCounts']): Colu
     const name = catalog.sheetName as ChoosableTable;
     const headers = chosenHeaders(catalog, columns.choice[name]);
     const layout = columns.layouts[name];
-    return layout ? layout.columns.length + headers.filter((h) => layout.columns.indexOf(h) < 0).length : headers.length;
+    return layout
+      ? layout.columns.length + headers.filter((h) => layout.columns.indexOf(h) < 0).length
+      : headers.length;
   };
   const notSynced = (catalog: typeof orders): number => {
     const layout = columns.layouts[catalog.sheetName as ChoosableTable];
     return layout ? layout.retired.filter((h) => layout.columns.indexOf(h) >= 0).length : 0;
   };
-  const width = (preset: 'essentials' | 'all' | null): number => synced(orders, preset) + perOrder * synced(lines, preset);
+  const width = (preset: 'essentials' | 'all' | null): number =>
+    synced(orders, preset) + perOrder * synced(lines, preset);
   const heldWidth = held(orders) + perOrder * held(lines);
   const fits = (cells: number): number => Math.floor(SPREADSHEET_CELL_LIMIT / cells);
   const chosen = width(null);

@@ -23,11 +23,19 @@ export function authConnectionPort(): ConnectionPort {
     status: () => {
       const status = connectionStatus();
       const yours = status.connectedBy !== null && status.connectedBy === currentUserEmail();
-      return { state: status.state, message: status.message, action: status.action, connectedBy: status.connectedBy, yours, detail: status.detail };
+      return {
+        state: status.state,
+        message: status.message,
+        action: status.action,
+        connectedBy: status.connectedBy,
+        yours,
+        detail: status.detail,
+      };
     },
     authorizationUrl,
     disconnect,
-    markBroken: (reason) => markConnectionBroken(reason, reason === 'store_changed' ? 'moved_to_other_store' : undefined),
+    markBroken: (reason) =>
+      markConnectionBroken(reason, reason === 'store_changed' ? 'moved_to_other_store' : undefined),
     refreshProactively: () => {
       refreshProactively();
     },

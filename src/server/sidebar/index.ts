@@ -60,11 +60,16 @@ export function getSidebarState(): SidebarState {
 export function getSidebarStamp(): string {
   adoptNotedScheduledRun();
   const p = ports();
-  return cachedStamp(() => sidebarStamp(p), () => {
-    const last = p.memory.lastConnectionCheck();
-    // No check yet (not connected): nothing is due, the record's own writes drop the stamp.
-    return last === null ? CONNECTION_CHECK_INTERVAL_MS / 1000 : (last + CONNECTION_CHECK_INTERVAL_MS - Date.now()) / 1000;
-  });
+  return cachedStamp(
+    () => sidebarStamp(p),
+    () => {
+      const last = p.memory.lastConnectionCheck();
+      // No check yet (not connected): nothing is due, the record's own writes drop the stamp.
+      return last === null
+        ? CONNECTION_CHECK_INTERVAL_MS / 1000
+        : (last + CONNECTION_CHECK_INTERVAL_MS - Date.now()) / 1000;
+    },
+  );
 }
 
 export function beginConnect(): ConnectStart {
@@ -119,7 +124,7 @@ export function setSchedule(request: unknown): ScheduleView {
 /** Menu → Sync now: one budgeted run, its outcome as a toast (menu runs have no sidebar to report to). */
 export function syncFromMenu(): void {
   const p = ports();
-  const spreadsheet = currentSpreadsheet('the menu\'s Sync now');
+  const spreadsheet = currentSpreadsheet("the menu's Sync now");
   const start = startSyncSession(p);
   const progress = start.problem ? start : runSyncSessionStep(p, MENU_SYNC_BUDGET_MS);
   if (progress.problem) {
@@ -131,5 +136,9 @@ export function syncFromMenu(): void {
     spreadsheet.toast(`${written} ${progress.phase}.`, 'Merchant Analytics: sync paused', 15);
     return;
   }
-  spreadsheet.toast(progress.done ? `Caught up. ${written}` : `${written} More to fetch: run Sync now again or open the sidebar.`, 'Merchant Analytics', 10);
+  spreadsheet.toast(
+    progress.done ? `Caught up. ${written}` : `${written} More to fetch: run Sync now again or open the sidebar.`,
+    'Merchant Analytics',
+    10,
+  );
 }

@@ -4,7 +4,8 @@ import { isCalendarDate } from '../sync/calendar';
 /** Checks what the sidebar sent before anything is changed: bad input gets a clear error and changes nothing. */
 export function parseOrdersWindowRequest(input: unknown): OrdersWindowRequest {
   const value = input !== null && typeof input === 'object' ? (input as Record<string, unknown>) : null;
-  if (!value || !('createdAfter' in value)) throw new Error('Nothing was changed: choose the first day of orders to keep.');
+  if (!value || !('createdAfter' in value))
+    throw new Error('Nothing was changed: choose the first day of orders to keep.');
   const createdAfter = value.createdAfter;
   if (createdAfter === null) return { createdAfter: null };
   if (typeof createdAfter !== 'string' || !isCalendarDate(createdAfter)) {

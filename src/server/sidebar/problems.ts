@@ -47,7 +47,12 @@ export function problemOf(error: unknown): ProblemView {
     return { code: error.code, userMessage: error.userMessage, action: 'configure', retryAt: null };
   }
   if (isUserFacing(error)) {
-    return { code: typeof error.code === 'string' ? error.code : 'internal', userMessage: error.userMessage, action: error.action, retryAt: null };
+    return {
+      code: typeof error.code === 'string' ? error.code : 'internal',
+      userMessage: error.userMessage,
+      action: error.action,
+      retryAt: null,
+    };
   }
   const message = error instanceof Error ? error.message : String(error);
   return {
@@ -58,11 +63,26 @@ export function problemOf(error: unknown): ProblemView {
   };
 }
 
-const ACTIONS: readonly string[] = ['retry_later', 'refresh', 'reconnect', 'wait', 'contact_operator', 'fix_request', 'connect', 'configure'];
+const ACTIONS: readonly string[] = [
+  'retry_later',
+  'refresh',
+  'reconnect',
+  'wait',
+  'contact_operator',
+  'fix_request',
+  'connect',
+  'configure',
+];
 
 /** Errors of other modules (e.g. auth's ConnectionError) that already carry a user message and an action. */
-function isUserFacing(error: unknown): error is Error & { code?: unknown; userMessage: string; action: ProblemView['action'] } {
+function isUserFacing(
+  error: unknown,
+): error is Error & { code?: unknown; userMessage: string; action: ProblemView['action'] } {
   if (!(error instanceof Error)) return false;
   const candidate = error as Error & { userMessage?: unknown; action?: unknown };
-  return typeof candidate.userMessage === 'string' && typeof candidate.action === 'string' && ACTIONS.includes(candidate.action);
+  return (
+    typeof candidate.userMessage === 'string' &&
+    typeof candidate.action === 'string' &&
+    ACTIONS.includes(candidate.action)
+  );
 }

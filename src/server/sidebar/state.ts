@@ -63,7 +63,11 @@ function readAccount(ports: SidebarPorts, now: number, mustConfirm: boolean): Ac
 }
 
 /** A lost connection must not keep firing: its schedule is paused (remembered for the reconnect). */
-function pausedIfBroken(ports: SidebarPorts, state: ConnectionStatusView['state'], schedule: ScheduleView): ScheduleView {
+function pausedIfBroken(
+  ports: SidebarPorts,
+  state: ConnectionStatusView['state'],
+  schedule: ScheduleView,
+): ScheduleView {
   const broken = state !== 'connected' && state !== 'not_connected' && state !== 'not_configured';
   return broken && schedule.mode !== 'off' ? ports.sync.pauseSchedule() : schedule;
 }
@@ -123,12 +127,25 @@ function stateOf(ports: SidebarPorts, now: number): SidebarState {
   const tieout = ports.sync.tieout ? ports.sync.tieout() : null;
   const skipped = ports.sync.skipped ? ports.sync.skipped() : null;
   const columns = ports.sync.columns ? ports.sync.columns() : undefined;
-  const withSync = (connected: boolean, schedule: ScheduleView): SidebarState => ({ ...base, cells, jobs: ports.sync.jobs(connected), schedule, closedMonths, costGaps, failureNotices, tieout, skipped, columns });
+  const withSync = (connected: boolean, schedule: ScheduleView): SidebarState => ({
+    ...base,
+    cells,
+    jobs: ports.sync.jobs(connected),
+    schedule,
+    closedMonths,
+    costGaps,
+    failureNotices,
+    tieout,
+    skipped,
+    columns,
+  });
   const schedule = pausedIfBroken(ports, status.state, ports.sync.schedule());
   const lastStore = ports.memory.lastStore();
   // A broken connection names the store it read; "not connected" names none.
-  if (status.state === 'not_connected') return { ...withSync(false, schedule), connection: connectionView(status, null) };
-  if (status.state !== 'connected') return { ...withSync(false, schedule), connection: connectionView(status, lastStore) };
+  if (status.state === 'not_connected')
+    return { ...withSync(false, schedule), connection: connectionView(status, null) };
+  if (status.state !== 'connected')
+    return { ...withSync(false, schedule), connection: connectionView(status, lastStore) };
   try {
     ports.connection.refreshProactively();
     const account = readAccount(ports, now, schedule.note !== null && schedule.note.kind === 'paused');
@@ -138,7 +155,11 @@ function stateOf(ports: SidebarPorts, now: number): SidebarState {
     return {
       ...withSync(true, ports.sync.resumeSchedule(store.id) ?? schedule),
       connection: connectionView(status, store),
-      plan: { name: account.plan ?? null, historyAvailableFrom: availability.available_from ?? null, historyDays: availability.history_days ?? null },
+      plan: {
+        name: account.plan ?? null,
+        historyAvailableFrom: availability.available_from ?? null,
+        historyDays: availability.history_days ?? null,
+      },
       freshness: { lastSyncAt: availability.last_sync_at ?? null, stale: availability.stale === true },
     };
   } catch (error) {
@@ -146,9 +167,16 @@ function stateOf(ports: SidebarPorts, now: number): SidebarState {
     if (reason) ports.connection.markBroken(reason);
     // Auth may have recorded the failure itself (e.g. a refresh that was refused).
     const after = ports.connection.status();
-    if (after.state !== 'connected') return { ...withSync(false, pausedIfBroken(ports, after.state, schedule)), connection: connectionView(after, lastStore) };
+    if (after.state !== 'connected')
+      return {
+        ...withSync(false, pausedIfBroken(ports, after.state, schedule)),
+        connection: connectionView(after, lastStore),
+      };
     if (isApiError(error) && error.code === 'client_not_authorized') {
-      return { ...withSync(false, pausedIfBroken(ports, 'operator_problem', schedule)), connection: { state: 'operator_problem', store: lastStore, problem: problemOf(error) } };
+      return {
+        ...withSync(false, pausedIfBroken(ports, 'operator_problem', schedule)),
+        connection: { state: 'operator_problem', store: lastStore, problem: problemOf(error) },
+      };
     }
     // The connection stands; the account could not be read right now (rate limit, outage).
     return { ...withSync(true, schedule), connection: connectionView(status, lastStore), problem: problemOf(error) };

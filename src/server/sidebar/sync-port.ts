@@ -4,7 +4,16 @@ import { connectionStatus, currentUserEmail, storeTag } from '../auth';
 import { setOrdersWindow } from '../sync/orders-window';
 import { instantToLocalDate } from '../sheets/cells';
 import { runSync } from '../sync/runner';
-import { describeSchedule, getSchedule, scheduleOwnership, scheduleTimeZone, setSchedule, suspendedSchedule, suspendSchedule, type Schedule } from '../sync/schedule';
+import {
+  describeSchedule,
+  getSchedule,
+  scheduleOwnership,
+  scheduleTimeZone,
+  setSchedule,
+  suspendedSchedule,
+  suspendSchedule,
+  type Schedule,
+} from '../sync/schedule';
 import { currentSpreadsheet } from '../platform/context';
 import { resumeScheduleAfterReconnect, resumeTimeText } from '../sync';
 import { SyncStateStore } from '../sync/state';
@@ -38,7 +47,10 @@ export class SyncStoppedError extends Error {
 }
 
 /** What the user does about a run that stopped on `failureCode`, given the connection state after it. */
-export function stopActionOf(failureCode: string, connection: { state: string; action: UserAction | null }): { code: string; action: UserAction } {
+export function stopActionOf(
+  failureCode: string,
+  connection: { state: string; action: UserAction | null },
+): { code: string; action: UserAction } {
   if (connection.state !== 'connected') return { code: connection.state, action: connection.action ?? 'retry_later' };
   return { code: failureCode, action: FIX_CODES.indexOf(failureCode) >= 0 ? 'fix_request' : 'retry_later' };
 }
@@ -78,11 +90,20 @@ export function jobViewsOf(runs: readonly LoggedRun[], connected: boolean, timeZ
     const past = record.outcome === 'error' && (laterSuccess || (record.connectionLost && connected));
     // A tie-out check's message is its result.
     let message: string | null = record.outcome === 'ok' && record.job !== CHECK_JOB ? null : record.message;
-    if (past) message = record.connectionLost && connected ? 'Stopped: the connection was lost. It works again.' : 'Stopped; a later sync succeeded.';
+    if (past)
+      message =
+        record.connectionLost && connected
+          ? 'Stopped: the connection was lost. It works again.'
+          : 'Stopped; a later sync succeeded.';
     else if (record.outcome === 'partial' && record.pausedUntil !== null) {
       message = `Paused for the hourly request allowance; resumes after ${resumeTimeText(record.pausedUntil, timeZone, now)}.`;
     } else if (record.outcome !== 'error' && record.job !== CHECK_JOB) message = null;
-    const label = record.job === CHECK_JOB ? 'Tie-out check' : record.job ? record.job.charAt(0).toUpperCase() + record.job.slice(1) : 'Sync';
+    const label =
+      record.job === CHECK_JOB
+        ? 'Tie-out check'
+        : record.job
+          ? record.job.charAt(0).toUpperCase() + record.job.slice(1)
+          : 'Sync';
     return {
       job: record.job,
       label,
@@ -105,7 +126,13 @@ export function syncModulePort(): SyncPort {
   return {
     runStep(budgetMs) {
       const ordersFrom = new SyncStateStore(documentProperties()).get('orders').watermark;
-      const outcome = runSync({ jobs: ['orders', 'products', 'daily'], budgetMs, addDueReconciliation: true, cancellable: true, refetchFailedDays: true });
+      const outcome = runSync({
+        jobs: ['orders', 'products', 'daily'],
+        budgetMs,
+        addDueReconciliation: true,
+        cancellable: true,
+        refetchFailedDays: true,
+      });
       if (outcome.outcome === 'error') {
         // The runner has already recorded connection failures; the connection state says what to do.
         const stop = stopActionOf(outcome.failureCode ?? 'sync_failed', connectionStatus());
@@ -151,18 +178,36 @@ export function syncModulePort(): SyncPort {
       const state = new SyncStateStore(documentProperties());
       const gaps = state.get('costGaps');
       if (gaps.checkedAt === null) return null;
-      return { orders: gaps.orders, ordersCounted: gaps.ordersCounted, netRevenue: gaps.netRevenue, currency: state.get('meta').storeCurrency, otherCurrencies: gaps.otherCurrencies.slice() };
+      return {
+        orders: gaps.orders,
+        ordersCounted: gaps.ordersCounted,
+        netRevenue: gaps.netRevenue,
+        currency: state.get('meta').storeCurrency,
+        otherCurrencies: gaps.otherCurrencies.slice(),
+      };
     },
     tieout() {
       const t = new SyncStateStore(documentProperties()).get('tieout');
       if (t.checkedAt === null) return null;
-      return { checkedAt: new Date(t.checkedAt).toISOString(), days: t.days, failedDays: t.failedDays.slice(), failedCount: t.failedCount, cutFrom: t.cutFrom, provenFrom: t.provenFrom ?? null, ordersFrom: t.ordersFrom ?? null };
+      return {
+        checkedAt: new Date(t.checkedAt).toISOString(),
+        days: t.days,
+        failedDays: t.failedDays.slice(),
+        failedCount: t.failedCount,
+        cutFrom: t.cutFrom,
+        provenFrom: t.provenFrom ?? null,
+        ordersFrom: t.ordersFrom ?? null,
+      };
     },
     skipped() {
       const { orders, products, days } = new SyncStateStore(documentProperties()).get('skipped');
       if (orders.length === 0 && products.length === 0 && days.length === 0) return null;
       const named = days.flatMap((d) => (d.day === null ? [] : [{ day: d.day, reason: d.reason }]));
-      return { orders: orders.map((o) => ({ ...o })), products: products.map((p) => ({ id: p.id, reason: p.reason })), days: named };
+      return {
+        orders: orders.map((o) => ({ ...o })),
+        products: products.map((p) => ({ id: p.id, reason: p.reason })),
+        days: named,
+      };
     },
     latestRunStamp() {
       const state = new SyncStateStore(documentProperties());
@@ -176,12 +221,16 @@ export function syncModulePort(): SyncPort {
     },
     schedule: currentSchedule,
     setSchedule: (request) => {
-      const saved = setSchedule(request.mode === 'daily' ? { kind: 'daily', hour: request.hour } : { kind: request.mode });
+      const saved = setSchedule(
+        request.mode === 'daily' ? { kind: 'daily', hour: request.hour } : { kind: request.mode },
+      );
       return scheduleView(saved, scheduleTimeZone(), null);
     },
     resumeSchedule(storeId) {
       const resumed = resumeScheduleAfterReconnect(storeId);
-      return resumed ? scheduleView(resumed.schedule, scheduleTimeZone(), { kind: 'resumed', message: resumed.message }) : null;
+      return resumed
+        ? scheduleView(resumed.schedule, scheduleTimeZone(), { kind: 'resumed', message: resumed.message })
+        : null;
     },
     pauseSchedule() {
       suspendSchedule(storeTag(), Date.now());
@@ -189,7 +238,8 @@ export function syncModulePort(): SyncPort {
     },
     handOverSchedule() {
       const { owner } = scheduleOwnership();
-      if (owner && owner !== currentUserEmail() && getSchedule().kind !== 'off') suspendSchedule(storeTag(), Date.now());
+      if (owner && owner !== currentUserEmail() && getSchedule().kind !== 'off')
+        suspendSchedule(storeTag(), Date.now());
     },
   };
 }

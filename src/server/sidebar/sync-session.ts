@@ -23,8 +23,14 @@ const PHASES: Record<SyncJobName, string> = {
  * from where this run started towards now; the daily job knows its days; products take a short
  * stretch. The bar never moves back and reaches 100 % only when done.
  */
-export function estimateFraction(report: SyncStepReport, startMark: string | null, now: number, previous: number | null = null): number | null {
-  const share = report.job === 'orders' ? ordersShare(startMark, report.ordersMark, now) : positionShare(report.position);
+export function estimateFraction(
+  report: SyncStepReport,
+  startMark: string | null,
+  now: number,
+  previous: number | null = null,
+): number | null {
+  const share =
+    report.job === 'orders' ? ordersShare(startMark, report.ordersMark, now) : positionShare(report.position);
   const next = report.busy ? null : overallFraction(report.job, share);
   return monotonicFraction(previous, next, report.done);
 }
@@ -44,7 +50,12 @@ export function startSyncSession(ports: SidebarPorts): SyncProgress {
     counts,
     fraction: null,
     // A copy of a connected spreadsheet says why it is not connected (auth/copy-guard.ts).
-    problem: (status.state === 'not_connected' ? connectionProblem(status) : null) ?? { code: 'not_connected', userMessage: 'Connect a store before syncing.', action: 'connect', retryAt: null },
+    problem: (status.state === 'not_connected' ? connectionProblem(status) : null) ?? {
+      code: 'not_connected',
+      userMessage: 'Connect a store before syncing.',
+      action: 'connect',
+      retryAt: null,
+    },
     pausedUntil: null,
   };
 }
@@ -56,7 +67,11 @@ function cellsWithOffer(ports: SidebarPorts): SyncProgress['cells'] {
 }
 
 /** One budgeted slice of sync. A refusal ends the run with the problem and, when it is about the connection, marks it. */
-export function runSyncSessionStep(ports: SidebarPorts, budgetMs = SIDEBAR_STEP_BUDGET_MS, now: () => number = () => Date.now()): SyncProgress {
+export function runSyncSessionStep(
+  ports: SidebarPorts,
+  budgetMs = SIDEBAR_STEP_BUDGET_MS,
+  now: () => number = () => Date.now(),
+): SyncProgress {
   const session = ports.memory.syncSession() ?? { counts: emptyCounts(), startMark: null };
   try {
     const report = ports.sync.runStep(budgetMs);
@@ -65,7 +80,9 @@ export function runSyncSessionStep(ports: SidebarPorts, budgetMs = SIDEBAR_STEP_
     const startMark = session.startMark ?? report.ordersFrom ?? report.ordersMark;
     const paused = report.pausedUntil !== null;
     // A pause keeps the bar where it was: the API's reserve says nothing about how far the sync is.
-    const fraction = paused ? (session.fraction ?? null) : estimateFraction(report, startMark, now(), session.fraction ?? null);
+    const fraction = paused
+      ? (session.fraction ?? null)
+      : estimateFraction(report, startMark, now(), session.fraction ?? null);
     // A paused run ends this Sync now (the schedule or the next Sync now continues after the pause).
     ports.memory.setSyncSession(report.done || paused ? null : { counts, startMark, fraction });
     const phase = report.done
@@ -78,13 +95,28 @@ export function runSyncSessionStep(ports: SidebarPorts, budgetMs = SIDEBAR_STEP_
             ? PHASES[report.job]
             : 'Syncing';
     // The gauge moves with the sheets (a few SpreadsheetApp calls, no Sheets API request).
-    return { done: report.done, phase, counts, fraction, problem: null, pausedUntil: report.pausedUntil, cells: cellsWithOffer(ports) };
+    return {
+      done: report.done,
+      phase,
+      counts,
+      fraction,
+      problem: null,
+      pausedUntil: report.pausedUntil,
+      cells: cellsWithOffer(ports),
+    };
   } catch (error) {
     if (isApiError(error)) {
       const reason = brokenReasonOf(error);
       if (reason) ports.connection.markBroken(reason);
     }
     ports.memory.setSyncSession(null);
-    return { done: true, phase: 'Stopped', counts: session.counts, fraction: null, problem: problemOf(error), pausedUntil: null };
+    return {
+      done: true,
+      phase: 'Stopped',
+      counts: session.counts,
+      fraction: null,
+      problem: problemOf(error),
+      pausedUntil: null,
+    };
   }
 }

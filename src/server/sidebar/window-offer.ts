@@ -35,7 +35,8 @@ export function windowOfferOf(cells: CellsView, facts: CapacityFacts): WindowOff
       `and ${formatCount(estimate.freeCells)} are free. The sync did not start. Keep only recent orders:`;
   } else if (facts.stopped) {
     reason = 'stopped';
-    message = 'The last sync stopped: the next page of orders would pass Google\'s 10 million cells. Keep only recent orders to continue:';
+    message =
+      "The last sync stopped: the next page of orders would pass Google's 10 million cells. Keep only recent orders to continue:";
   } else if (cells.warn) {
     reason = 'filling_up';
     message = `This spreadsheet uses ${cells.percent}% of Google's 10 million cells. To keep it from filling up, keep only recent orders:`;

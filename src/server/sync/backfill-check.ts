@@ -65,7 +65,9 @@ export function checkBackfillFits(ctx: JobContext, firstPage: Page<Order>): void
     createdAfter,
     today,
     earliestPlaced,
-    usedCells: ctx.workbook.cellsUsed() + ctx.workbook.setUpCellsToCome([ORDERS, LINE_ITEMS, PRODUCTS, VARIANTS, DAILY, MONTHLY, CHECKS, SYNC_LOG]),
+    usedCells:
+      ctx.workbook.cellsUsed() +
+      ctx.workbook.setUpCellsToCome([ORDERS, LINE_ITEMS, PRODUCTS, VARIANTS, DAILY, MONTHLY, CHECKS, SYNC_LOG]),
     cellLimit: SPREADSHEET_CELL_LIMIT,
     orderColumns: ctx.workbook.widthOf(ORDERS),
     lineItemColumns: ctx.workbook.widthOf(LINE_ITEMS),

@@ -80,7 +80,13 @@ export function estimateBackfill(input: EstimateInput): BackfillEstimate | null 
 }
 
 /** The created_after that keeps the same daily order rate within the free cells (never before rateFrom). */
-function suggestedWindow(orders: number, cellsPerOrder: number, freeCells: number, rateFrom: string, today: string): string {
+function suggestedWindow(
+  orders: number,
+  cellsPerOrder: number,
+  freeCells: number,
+  rateFrom: string,
+  today: string,
+): string {
   const days = Math.max(1, daysBetween(rateFrom, today) + 1);
   const cellsPerDay = (orders / days) * cellsPerOrder;
   const fitDays = Math.floor((freeCells * SUGGESTION_HEADROOM) / cellsPerDay);

@@ -17,12 +17,27 @@ type Basis = ProfitabilitySummary['basis'];
 export function basisOf(basis: Basis | null | undefined): SheetsBasis['basis'] {
   if (!basis) return null;
   // Only the spec's types are kept (2.8): the basis is saved as JSON, and a hostile nested value would overflow JSON.stringify.
-  if (typeof basis.tax_treated_as_cost !== 'boolean' || typeof basis.refund_recognition !== 'string' || typeof basis.ad_spend !== 'string') return null;
-  return { taxTreatedAsCost: basis.tax_treated_as_cost, refundRecognition: basis.refund_recognition, adSpend: basis.ad_spend };
+  if (
+    typeof basis.tax_treated_as_cost !== 'boolean' ||
+    typeof basis.refund_recognition !== 'string' ||
+    typeof basis.ad_spend !== 'string'
+  )
+    return null;
+  return {
+    taxTreatedAsCost: basis.tax_treated_as_cost,
+    refundRecognition: basis.refund_recognition,
+    adSpend: basis.ad_spend,
+  };
 }
 
 function sameBasis(a: SheetsBasis['basis'], b: SheetsBasis['basis']): boolean {
-  return a !== null && b !== null && a.taxTreatedAsCost === b.taxTreatedAsCost && a.refundRecognition === b.refundRecognition && a.adSpend === b.adSpend;
+  return (
+    a !== null &&
+    b !== null &&
+    a.taxTreatedAsCost === b.taxTreatedAsCost &&
+    a.refundRecognition === b.refundRecognition &&
+    a.adSpend === b.adSpend
+  );
 }
 
 export function basisWords(basis: SheetsBasis['basis']): string {

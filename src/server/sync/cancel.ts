@@ -35,4 +35,5 @@ export class CancellableBudget extends ExecutionBudget {
   }
 }
 
-export const CANCELLED_NOTE = 'Cancelled in the sidebar before the next page. Rows written so far are kept; Sync now continues from where it stopped.';
+export const CANCELLED_NOTE =
+  'Cancelled in the sidebar before the next page. Rows written so far are kept; Sync now continues from where it stopped.';

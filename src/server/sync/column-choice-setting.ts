@@ -16,7 +16,8 @@ export class ColumnChoiceError extends FixRequestError {
 
 /** Checks every table's choice before saving any (a bad one changes nothing). */
 export function setColumnChoice(request: unknown): void {
-  if (request === null || typeof request !== 'object') throw new ColumnChoiceError('Choose the columns for Orders and Line items; nothing was changed.');
+  if (request === null || typeof request !== 'object')
+    throw new ColumnChoiceError('Choose the columns for Orders and Line items; nothing was changed.');
   const choice: ColumnChoice = {};
   for (const table of CHOOSABLE_TABLES) {
     const name = table.sheetName as ChoosableTable;

@@ -41,7 +41,13 @@ export function runColumnFill(ctx: JobContext): JobResult {
     }
     let page: Page<Order>;
     try {
-      page = ctx.api.listOrders({ status: 'all', limit: PAGE_LIMIT, updatedAfter, createdAfter: createdAfter ?? undefined, cursor });
+      page = ctx.api.listOrders({
+        status: 'all',
+        limit: PAGE_LIMIT,
+        updatedAfter,
+        createdAfter: createdAfter ?? undefined,
+        cursor,
+      });
     } catch (e) {
       if (!isCursorRejected(e) || cursor === null || restarts >= 2) throw e;
       restarts++;
@@ -54,11 +60,23 @@ export function runColumnFill(ctx: JobContext): JobResult {
     if (!stored.fill || stored.fill.startedAt !== fill.startedAt) continue;
     const read = stored.fill.orders + page.data.length;
     const more = page.hasMore && page.nextCursor !== null;
-    ctx.state.save('columns', { ...stored, fill: more ? { ...stored.fill, watermark: laterOf(stored.fill.watermark, maxUpdatedAt), orders: read } : null });
-    if (!more) return { job: 'orders', caughtUp: true, message: `The columns you added are filled for every order (${read} read).` };
+    ctx.state.save('columns', {
+      ...stored,
+      fill: more ? { ...stored.fill, watermark: laterOf(stored.fill.watermark, maxUpdatedAt), orders: read } : null,
+    });
+    if (!more)
+      return {
+        job: 'orders',
+        caughtUp: true,
+        message: `The columns you added are filled for every order (${read} read).`,
+      };
     cursor = page.nextCursor;
   }
   const fill = ctx.state.get('columns').fill;
   if (fill === null) return { job: 'orders', caughtUp: true, message: '' };
-  return { job: 'orders', caughtUp: false, message: `Filling the columns you added: ${fill.orders} orders so far; the next run continues.` };
+  return {
+    job: 'orders',
+    caughtUp: false,
+    message: `Filling the columns you added: ${fill.orders} orders so far; the next run continues.`,
+  };
 }

@@ -13,7 +13,11 @@ export function columnSettings(state: SyncStateStore, now: () => number): Column
     layouts: current.layouts,
     saveLayout(table, layout, fill, created) {
       const stored = state.reload('columns');
-      state.save('columns', { ...stored, layouts: { ...stored.layouts, [table]: layout }, fill: nextFill(stored.fill, table, fill, created, now()) });
+      state.save('columns', {
+        ...stored,
+        layouts: { ...stored.layouts, [table]: layout },
+        fill: nextFill(stored.fill, table, fill, created, now()),
+      });
     },
   };
 }
@@ -23,7 +27,13 @@ export function columnSettings(state: SyncStateStore, now: () => number): Column
  * whole); new columns join those still to fill, and the pass restarts so the orders it has already
  * read get them too.
  */
-function nextFill(fill: ColumnFill | null, table: ChoosableTable, headers: readonly string[], created: boolean, now: number): ColumnFill | null {
+function nextFill(
+  fill: ColumnFill | null,
+  table: ChoosableTable,
+  headers: readonly string[],
+  created: boolean,
+  now: number,
+): ColumnFill | null {
   const columns = { ...(fill?.columns ?? {}) };
   if (created) delete columns[table];
   const adding = created ? [] : headers.filter((h) => (columns[table] ?? []).indexOf(h) < 0);

@@ -48,13 +48,17 @@ export function runDailyJob(ctx: JobContext): JobResult {
   const trailingStart = addDays(today, -Math.max(1, state.trailingDays));
   // Days of orders written since the last daily run changed too (costs, refunds on the sale date).
   const refetchFrom = state.dirtyFrom !== null && state.dirtyFrom < trailingStart ? state.dirtyFrom : trailingStart;
-  let startDate = state.historyDone ? refetchFrom : state.resumeFrom ?? historyStart(ctx, today);
+  let startDate = state.historyDone ? refetchFrom : (state.resumeFrom ?? historyStart(ctx, today));
   if (startDate > trailingStart) startDate = trailingStart;
   // The first backfill's progress counts from where it began, across executions.
-  const rangeFrom = state.historyDone ? startDate : state.backfillFrom ?? startDate;
+  const rangeFrom = state.historyDone ? startDate : (state.backfillFrom ?? startDate);
   if (!state.historyDone && state.backfillFrom === null) ctx.state.update('daily', { backfillFrom: startDate });
   const total = Math.max(1, daysBetween(rangeFrom, today) + 1);
-  let position: JobPosition = { done: Math.max(0, Math.min(total, daysBetween(rangeFrom, startDate))), total, unit: 'days' };
+  let position: JobPosition = {
+    done: Math.max(0, Math.min(total, daysBetween(rangeFrom, startDate))),
+    total,
+    unit: 'days',
+  };
   // One page's days: those that cannot be written are skipped on their own (record-check.ts).
   const writeDays = (rows: readonly DailyRow[]): DailyPageWrites => {
     const plan = planDailyPage(rows, days, pageContext(ctx));
@@ -85,15 +89,33 @@ export function runDailyJob(ctx: JobContext): JobResult {
     }
     const last = writeDays(page.data).lastDate;
     const done = !page.hasMore || !page.nextCursor;
-    position = { done: done ? total : last ? Math.max(position.done, Math.min(total, daysBetween(rangeFrom, last) + 1)) : position.done, total, unit: 'days' };
+    position = {
+      done: done
+        ? total
+        : last
+          ? Math.max(position.done, Math.min(total, daysBetween(rangeFrom, last) + 1))
+          : position.done,
+      total,
+      unit: 'days',
+    };
     if (!ctx.state.get('daily').historyDone) {
       // Resume from the last day written (it is re-fetched: days are upserted, never duplicated).
-      ctx.state.update('daily', done ? { historyDone: true, resumeFrom: null, dirtyFrom: null, backfillFrom: null } : { resumeFrom: last ?? startDate });
+      ctx.state.update(
+        'daily',
+        done
+          ? { historyDone: true, resumeFrom: null, dirtyFrom: null, backfillFrom: null }
+          : { resumeFrom: last ?? startDate },
+      );
     } else if (done && ctx.state.get('daily').dirtyFrom !== null) {
       ctx.state.update('daily', { dirtyFrom: null });
     }
     if (done) return { job: 'daily', caughtUp: true, message: 'Daily P&L is up to date.', position };
     cursor = page.nextCursor;
   }
-  return { job: 'daily', caughtUp: false, message: 'Daily P&L: stopped before the time limit; the next run continues.', position };
+  return {
+    job: 'daily',
+    caughtUp: false,
+    message: 'Daily P&L: stopped before the time limit; the next run continues.',
+    position,
+  };
 }

@@ -24,7 +24,13 @@ export interface DailyPageWrites {
 }
 
 export function planDailyPage(page: readonly DailyRow[], days: KeyIndex, ctx: PageContext): DailyPageWrites {
-  const writes: DailyPageWrites = { rows: [], counts: { inserted: 0, updated: 0, cancelled: 0, children: 0 }, skipped: [], written: [], lastDate: null };
+  const writes: DailyPageWrites = {
+    rows: [],
+    counts: { inserted: 0, updated: 0, cancelled: 0, children: 0 },
+    skipped: [],
+    written: [],
+    lastDate: null,
+  };
   const syncedIso = new Date(ctx.syncedAt).toISOString();
   for (const day of page) {
     const date = dayOfRecord(day);

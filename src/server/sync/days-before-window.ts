@@ -42,28 +42,40 @@ export function learnChangesBeforeWindow(ctx: JobContext): void {
       updatedAfter = updatedAfterFor(ctx.state.get('daily').beforeWindowWatermark ?? from);
       continue;
     }
-    const kept = page.data.filter((order) => order !== null && typeof order === 'object' && typeof order.id === 'string' && held.get(order.id) !== undefined);
+    const kept = page.data.filter(
+      (order) =>
+        order !== null && typeof order === 'object' && typeof order.id === 'string' && held.get(order.id) !== undefined,
+    );
     if (kept.length > 0) writer.write(kept);
     else ctx.tally.pages++;
     const seen = changedDays(page.data, ctx.storeTimeZone, createdAfter);
     const daily = ctx.state.get('daily');
-    const dirtyFrom = seen.first !== null && (daily.dirtyFrom === null || seen.first < daily.dirtyFrom) ? seen.first : daily.dirtyFrom;
+    const dirtyFrom =
+      seen.first !== null && (daily.dirtyFrom === null || seen.first < daily.dirtyFrom) ? seen.first : daily.dirtyFrom;
     // The mark is saved with the watermark that passes it: a run ended here reads the page again.
-    ctx.state.update('daily', { dirtyFrom, beforeWindowWatermark: laterOf(daily.beforeWindowWatermark ?? from, seen.latest) });
+    ctx.state.update('daily', {
+      dirtyFrom,
+      beforeWindowWatermark: laterOf(daily.beforeWindowWatermark ?? from, seen.latest),
+    });
     if (!page.hasMore || !page.nextCursor) return;
     cursor = page.nextCursor;
   }
 }
 
 /** The earliest placement day among a page's orders (before the window) and its latest change marker. */
-function changedDays(orders: readonly Order[], storeTimeZone: string, createdAfter: string): { first: string | null; latest: string | null } {
+function changedDays(
+  orders: readonly Order[],
+  storeTimeZone: string,
+  createdAfter: string,
+): { first: string | null; latest: string | null } {
   let first: string | null = null;
   let latest: string | null = null;
   for (const order of orders) {
     if (order === null || typeof order !== 'object') continue;
     const day = placedDateOf(order.created_at, storeTimeZone);
     if (day !== null && day < createdAfter && (first === null || day < first)) first = day;
-    if (typeof order.updated_at === 'string' && !Number.isNaN(Date.parse(order.updated_at))) latest = laterOf(latest, order.updated_at);
+    if (typeof order.updated_at === 'string' && !Number.isNaN(Date.parse(order.updated_at)))
+      latest = laterOf(latest, order.updated_at);
   }
   return { first, latest };
 }

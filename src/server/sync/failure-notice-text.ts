@@ -26,10 +26,14 @@ const CAPACITY =
 const BY_CODE: Record<string, string> = {
   cell_limit: CAPACITY,
   backfill_too_large: CAPACITY,
-  not_configured: 'The add-on is not fully set up by whoever installed it for your organisation. Nothing was written. Contact them.',
-  api_redirected: 'The Merchant Analytics service answered from an address the add-on does not trust, so nothing was sent there. Contact whoever installed the add-on.',
-  trigger_allowance: "Today's scheduled syncs used up their share of Google's daily trigger time. They continue tomorrow; Sync now in the sidebar does not count against it.",
-  store_changed: 'The connection now reads another store than the one this spreadsheet holds, so nothing was written and the schedule is paused. Reconnect in the sidebar and choose the original store.',
+  not_configured:
+    'The add-on is not fully set up by whoever installed it for your organisation. Nothing was written. Contact them.',
+  api_redirected:
+    'The Merchant Analytics service answered from an address the add-on does not trust, so nothing was sent there. Contact whoever installed the add-on.',
+  trigger_allowance:
+    "Today's scheduled syncs used up their share of Google's daily trigger time. They continue tomorrow; Sync now in the sidebar does not count against it.",
+  store_changed:
+    'The connection now reads another store than the one this spreadsheet holds, so nothing was written and the schedule is paused. Reconnect in the sidebar and choose the original store.',
 };
 
 const CONNECTION_LOST =
@@ -52,7 +56,13 @@ function sheetProblem(code: string, place: SheetPlace | undefined): string | nul
 }
 
 function whatHappened(facts: NoticeFacts): string {
-  return sheetProblem(facts.code, facts.place) ?? BY_CODE[facts.code] ?? (facts.connectionLost ? CONNECTION_LOST : 'The sync stopped on a problem only a person can fix. Nothing more was written.');
+  return (
+    sheetProblem(facts.code, facts.place) ??
+    BY_CODE[facts.code] ??
+    (facts.connectionLost
+      ? CONNECTION_LOST
+      : 'The sync stopped on a problem only a person can fix. Nothing more was written.')
+  );
 }
 
 export function noticeBody(facts: NoticeFacts): string {

@@ -21,7 +21,15 @@ const OPT_IN_KEY = 'ma.failure-notice';
 const SENT_KEY = 'ma.failure-notice.sent';
 
 /** failures.ts codes that need a person; a connection loss always does. */
-const NEEDS_A_PERSON = ['sheet_owner', 'sheet_layout', 'cell_limit', 'backfill_too_large', 'not_configured', 'api_redirected', 'trigger_allowance'];
+const NEEDS_A_PERSON = [
+  'sheet_owner',
+  'sheet_layout',
+  'cell_limit',
+  'backfill_too_large',
+  'not_configured',
+  'api_redirected',
+  'trigger_allowance',
+];
 
 export interface FailureNoticeSetting {
   on: boolean;
@@ -61,7 +69,9 @@ export function failureNoticeSetting(): FailureNoticeSetting {
   if (!raw) return { on: false, email: null };
   try {
     const parsed = JSON.parse(raw) as { email?: unknown };
-    return typeof parsed.email === 'string' && parsed.email !== '' ? { on: true, email: parsed.email } : { on: false, email: null };
+    return typeof parsed.email === 'string' && parsed.email !== ''
+      ? { on: true, email: parsed.email }
+      : { on: false, email: null };
   } catch {
     return { on: false, email: null };
   }
@@ -93,7 +103,10 @@ export function setFailureNotices(on: boolean): FailureNoticeSetting {
     return { on: false, email: null };
   }
   const email = currentUserEmail();
-  if (email === '') throw new Error('Failure e-mails need to know your e-mail address, and Google did not give it to the add-on. Open the add-on again from the Extensions menu and try once more.');
+  if (email === '')
+    throw new Error(
+      'Failure e-mails need to know your e-mail address, and Google did not give it to the add-on. Open the add-on again from the Extensions menu and try once more.',
+    );
   documentProperties().setProperty(OPT_IN_KEY, JSON.stringify({ email: clipText(email, 320) }));
   return { on: true, email };
 }
@@ -119,7 +132,16 @@ export function sendFailureNotice(input: NoticeInput): boolean {
     if (MailApp.getRemainingDailyQuota() < 1) return false;
     // A scheduled run without its document opened its spreadsheet by id: link it too (its URL is Google's; its name is any editor's).
     const spreadsheet = hasActiveDocument() || boundSpreadsheet() ? currentSpreadsheet('the failure notice') : null;
-    MailApp.sendEmail(setting.email, NOTICE_SUBJECT, noticeBody({ code: input.code, connectionLost: input.connectionLost, place: input.place, spreadsheetUrl: spreadsheet ? spreadsheet.getUrl() : null }));
+    MailApp.sendEmail(
+      setting.email,
+      NOTICE_SUBJECT,
+      noticeBody({
+        code: input.code,
+        connectionLost: input.connectionLost,
+        place: input.place,
+        spreadsheetUrl: spreadsheet ? spreadsheet.getUrl() : null,
+      }),
+    );
     sent[input.code] = input.day;
     props.setProperty(SENT_KEY, JSON.stringify(sent));
     return true;

@@ -32,7 +32,16 @@ export interface RunFailure {
 export type PauseCause = 'reserve' | RateLimitReason | 'unnamed';
 
 const CONNECTION_CODES = ['grant_revoked', 'invalid_token_claims', 'client_not_authorized', 'insufficient_scope'];
-const BROKEN_STATES = ['revoked', 'store_changed', 'invalid_claims', 'missing_scope', 'lapsed', 'operator_problem', 'not_connected', 'not_configured'];
+const BROKEN_STATES = [
+  'revoked',
+  'store_changed',
+  'invalid_claims',
+  'missing_scope',
+  'lapsed',
+  'operator_problem',
+  'not_connected',
+  'not_configured',
+];
 
 /** A failure code that means the connection cannot be used until someone reconnects. */
 export function isConnectionLoss(code: string): boolean {
@@ -41,9 +50,23 @@ export function isConnectionLoss(code: string): boolean {
 
 export function classifyFailure(e: unknown): RunFailure {
   if (isApiError(e)) {
-    if (e.code === 'rate_limit_budget') return { code: e.code, userMessage: e.userMessage, connectionLost: false, pausedUntil: e.retryAt, pauseFor: 'reserve' };
+    if (e.code === 'rate_limit_budget')
+      return {
+        code: e.code,
+        userMessage: e.userMessage,
+        connectionLost: false,
+        pausedUntil: e.retryAt,
+        pauseFor: 'reserve',
+      };
     // A 429 whose wait did not fit the run (an hour or day limit): the sync pauses until Retry-After, it has not failed.
-    if (e instanceof RateLimitedError) return { code: e.code, userMessage: e.userMessage, connectionLost: false, pausedUntil: e.retryAt, pauseFor: e.reason ?? 'unnamed' };
+    if (e instanceof RateLimitedError)
+      return {
+        code: e.code,
+        userMessage: e.userMessage,
+        connectionLost: false,
+        pausedUntil: e.retryAt,
+        pauseFor: e.reason ?? 'unnamed',
+      };
     if (CONNECTION_CODES.indexOf(e.code) >= 0) {
       const status = recordAuthFailure(e.code);
       return { code: e.code, userMessage: status ? status.message : e.userMessage, connectionLost: true };
@@ -51,15 +74,25 @@ export function classifyFailure(e: unknown): RunFailure {
     return { code: e.code, userMessage: e.userMessage, connectionLost: false };
   }
   // Google's per-minute Sheets quota is a pause, never a failure: the next run continues.
-  if (e instanceof SheetsQuotaPause) return { code: 'sheets_quota', userMessage: e.message, connectionLost: false, pausedUntil: null };
-  if (isConnectionError(e)) return { code: e.code, userMessage: e.userMessage, connectionLost: BROKEN_STATES.indexOf(e.code) >= 0 };
-  if (e instanceof NotConfiguredError) return { code: 'not_configured', userMessage: e.userMessage, connectionLost: true };
-  if (e instanceof SheetOwnershipError) return { code: 'sheet_owner', userMessage: e.userMessage, connectionLost: false, place: e.place };
-  if (e instanceof SheetLayoutError) return { code: 'sheet_layout', userMessage: e.userMessage, connectionLost: false, place: e.place };
+  if (e instanceof SheetsQuotaPause)
+    return { code: 'sheets_quota', userMessage: e.message, connectionLost: false, pausedUntil: null };
+  if (isConnectionError(e))
+    return { code: e.code, userMessage: e.userMessage, connectionLost: BROKEN_STATES.indexOf(e.code) >= 0 };
+  if (e instanceof NotConfiguredError)
+    return { code: 'not_configured', userMessage: e.userMessage, connectionLost: true };
+  if (e instanceof SheetOwnershipError)
+    return { code: 'sheet_owner', userMessage: e.userMessage, connectionLost: false, place: e.place };
+  if (e instanceof SheetLayoutError)
+    return { code: 'sheet_layout', userMessage: e.userMessage, connectionLost: false, place: e.place };
   if (e instanceof CellLimitError) return { code: 'cell_limit', userMessage: e.message, connectionLost: false };
-  if (e instanceof BackfillTooLargeError) return { code: 'backfill_too_large', userMessage: e.userMessage, connectionLost: false };
+  if (e instanceof BackfillTooLargeError)
+    return { code: 'backfill_too_large', userMessage: e.userMessage, connectionLost: false };
   const message = e instanceof Error ? e.message : String(e);
-  return { code: 'internal', userMessage: `The sync stopped on an unexpected problem: ${message}. Nothing written so far was lost; the next run continues.`, connectionLost: false };
+  return {
+    code: 'internal',
+    userMessage: `The sync stopped on an unexpected problem: ${message}. Nothing written so far was lost; the next run continues.`,
+    connectionLost: false,
+  };
 }
 
 /** "14:05 (Europe/Berlin time)": an instant in the spreadsheet's zone, with the day when it is not today there. */
@@ -76,7 +109,12 @@ const PAUSE_REASONS: Record<PauseCause, string> = {
 };
 
 /** The Sync log's words for a paused run: why, and when it resumes in the spreadsheet's zone. */
-export function pauseMessage(pausedUntil: number | null, timeZone: string, now: number, cause: PauseCause = 'reserve'): string {
+export function pauseMessage(
+  pausedUntil: number | null,
+  timeZone: string,
+  now: number,
+  cause: PauseCause = 'reserve',
+): string {
   const base = `${PAUSE_REASONS[cause]} Rows written so far are kept;`;
   if (pausedUntil === null) return `${base} the sync continues at the next run.`;
   return `${base} the sync resumes after ${resumeTimeText(pausedUntil, timeZone, now)}.`;

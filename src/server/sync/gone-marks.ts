@@ -67,5 +67,10 @@ export function planGoneMarks(orders: KeyIndex, ctx: GoneContext, lineItems?: Ke
       lineItemWrites.push({ row: entry.row, column: 3, cells: ['gone'] });
     }
   }
-  return { writes, lineItemWrites, gone: writes.length, minPlacedDate: minPlaced === null ? null : serialToDate(Math.floor(minPlaced)) };
+  return {
+    writes,
+    lineItemWrites,
+    gone: writes.length,
+    minPlacedDate: minPlaced === null ? null : serialToDate(Math.floor(minPlaced)),
+  };
 }

@@ -9,7 +9,13 @@ import type { JobName } from './job-context';
 import type { SyncCounts } from '../../contract/sidebar';
 import { ordersShare, overallFraction, positionShare } from './progress';
 import { runScheduledSync as runScheduled, runSync, type RunOutcome } from './runner';
-import { describeSchedule, resumeSuspendedSchedule, scheduleTimeZone, suspendedSchedule, type Schedule } from './schedule';
+import {
+  describeSchedule,
+  resumeSuspendedSchedule,
+  scheduleTimeZone,
+  suspendedSchedule,
+  type Schedule,
+} from './schedule';
 import { SyncStateStore } from './state';
 import { SyncLog } from './sync-log';
 import { enterScheduledRun } from './scheduled-entry';
@@ -43,11 +49,19 @@ export interface SyncProgress {
 
 /** One bounded step; the sidebar calls it again while `done` is false. */
 export function runSyncStep(options: { jobs?: JobName[]; budgetMs?: number; tieOut?: boolean } = {}): SyncProgress {
-  const jobs = options.jobs && (options.jobs.length > 0 || options.tieOut) ? options.jobs : (['orders', 'products', 'daily'] as JobName[]);
+  const jobs =
+    options.jobs && (options.jobs.length > 0 || options.tieOut)
+      ? options.jobs
+      : (['orders', 'products', 'daily'] as JobName[]);
   const fromMark = ordersWatermark();
   // Sync now runs the reconciliation pass when it is due, as the schedule does (spec 4.4 rule 7):
   // a spreadsheet without a schedule must not keep vanished orders' revenue for ever.
-  const outcome = runSync({ jobs, budgetMs: options.budgetMs ?? DEFAULT_STEP_MS, addDueReconciliation: jobs.indexOf('orders') >= 0, tieOut: options.tieOut === true });
+  const outcome = runSync({
+    jobs,
+    budgetMs: options.budgetMs ?? DEFAULT_STEP_MS,
+    addDueReconciliation: jobs.indexOf('orders') >= 0,
+    tieOut: options.tieOut === true,
+  });
   return toProgress(outcome, fromMark);
 }
 
@@ -55,11 +69,23 @@ export function runSyncStep(options: { jobs?: JobName[]; budgetMs?: number; tieO
  * The time-driven trigger's work: refresh, lock, every job until caught up or out of budget. Fired
  * by its trigger (`triggerUid`), with or without its document (scheduled-entry.ts).
  */
-export function runScheduledSync(options: { trigger: boolean; triggerUid?: string | null } = { trigger: false }): SyncProgress {
+export function runScheduledSync(
+  options: { trigger: boolean; triggerUid?: string | null } = { trigger: false },
+): SyncProgress {
   const entry = enterScheduledRun(options.triggerUid ?? null);
   if (!entry.run) {
     const counts = emptyCounts();
-    return { done: true, job: null, pagesDone: 0, rowsWritten: 0, counts, pausedUntil: null, fraction: null, message: entry.message, outcome: 'ok' };
+    return {
+      done: true,
+      job: null,
+      pagesDone: 0,
+      rowsWritten: 0,
+      counts,
+      pausedUntil: null,
+      fraction: null,
+      message: entry.message,
+      outcome: 'ok',
+    };
   }
   // What a scheduled run found of its context is kept for the menu's "Check the add-on's
   // environment" (platform/environment.ts), never in the user's Sync log.
@@ -75,7 +101,10 @@ function ordersWatermark(): string | null {
 function toProgress(outcome: RunOutcome, fromMark: string | null): SyncProgress {
   const orders = new SyncStateStore(documentProperties()).get('orders');
   // A first sync had no watermark before its first page: the feed's time runs from that page's oldest order.
-  const share = outcome.job === 'orders' ? ordersShare(fromMark ?? orders.feedFrom ?? null, orders.watermark, Date.now()) : positionShare(outcome.position);
+  const share =
+    outcome.job === 'orders'
+      ? ordersShare(fromMark ?? orders.feedFrom ?? null, orders.watermark, Date.now())
+      : positionShare(outcome.position);
   const progress: SyncProgress = {
     done: outcome.done,
     job: outcome.job,
@@ -105,7 +134,11 @@ export function resumeScheduleAfterReconnect(storeId: string): { schedule: Sched
     if (!schedule) return null;
     const message = `Automatic sync resumed: ${describeSchedule(schedule, scheduleTimeZone())}.`;
     const properties = documentProperties();
-    new SyncLog(new ManagedWorkbook(), new SyncStateStore(properties), properties).note(Date.now(), 'schedule', message);
+    new SyncLog(new ManagedWorkbook(), new SyncStateStore(properties), properties).note(
+      Date.now(),
+      'schedule',
+      message,
+    );
     return { schedule, message };
   } finally {
     lock.releaseLock();

@@ -87,11 +87,17 @@ export function isCursorRejected(e: unknown): boolean {
   return isApiError(e) && (e.code === 'CURSOR_FILTER_MISMATCH' || e.code === 'INVALID_CURSOR');
 }
 
-export function recordMeta(ctx: JobContext, meta: { historyAvailableFrom: string | null; truncated: boolean } | null): void {
+export function recordMeta(
+  ctx: JobContext,
+  meta: { historyAvailableFrom: string | null; truncated: boolean } | null,
+): void {
   if (!meta) return;
   const current = ctx.state.get('meta');
   if (current.historyAvailableFrom === meta.historyAvailableFrom && current.truncated === meta.truncated) return;
-  const from = meta.historyAvailableFrom === null || meta.historyAvailableFrom === undefined ? null : clipText(String(meta.historyAvailableFrom), 40);
+  const from =
+    meta.historyAvailableFrom === null || meta.historyAvailableFrom === undefined
+      ? null
+      : clipText(String(meta.historyAvailableFrom), 40);
   ctx.state.update('meta', { historyAvailableFrom: from, truncated: meta.truncated });
   // The sheets say what the plan left out (spec 8.3), where a reader of their figures looks first.
   const today = instantToLocalDate(ctx.now(), ctx.storeTimeZone);
@@ -101,7 +107,10 @@ export function recordMeta(ctx: JobContext, meta: { historyAvailableFrom: string
 
 /** "Covers 2025-03-17 … 2025-06-14: your plan shows 90 days of history; orders placed before 2025-03-17 are not in this sheet." */
 export function historyWindowNote(from: string, today: string, what: string): string {
-  const days = Math.max(1, Math.round((Date.parse(today + 'T00:00:00Z') - Date.parse(from.slice(0, 10) + 'T00:00:00Z')) / 86_400_000));
+  const days = Math.max(
+    1,
+    Math.round((Date.parse(today + 'T00:00:00Z') - Date.parse(from.slice(0, 10) + 'T00:00:00Z')) / 86_400_000),
+  );
   const day = from.slice(0, 10);
   return `Covers ${day} … ${today}: your plan shows ${days} days of history; ${what} before ${day} are not in this sheet (Merchant Analytics does not return them on this plan).`;
 }

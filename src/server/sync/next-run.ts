@@ -14,17 +14,31 @@ const HOUR_MS = 3_600_000;
 
 function localParts(at: number, timeZone: string): { day: string; hour: number; minute: number } {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
       .formatToParts(new Date(at))
       .map((p) => [p.type, p.value]),
   );
   return { day: `${parts.year}-${parts.month}-${parts.day}`, hour: Number(parts.hour), minute: Number(parts.minute) };
 }
 
-const clock = (hour: number, minute = 0): string => `${String(hour % 24).padStart(2, '0')}:${String(minute).padStart(2, '0')}`;
+const clock = (hour: number, minute = 0): string =>
+  `${String(hour % 24).padStart(2, '0')}:${String(minute).padStart(2, '0')}`;
 
 /** `lastRunStart`: when the schedule's last run started (epoch ms), if known. Null when the schedule is off. */
-export function nextRunText(schedule: Schedule, timeZone: string, now: number, lastRunStart: number | null): string | null {
+export function nextRunText(
+  schedule: Schedule,
+  timeZone: string,
+  now: number,
+  lastRunStart: number | null,
+): string | null {
   if (schedule.kind === 'off') return null;
   if (schedule.kind === 'hourly') {
     if (lastRunStart === null || lastRunStart + HOUR_MS <= now) return 'Next run: within the hour.';

@@ -86,8 +86,19 @@ export function lastOccurrences<T extends { id: string }>(records: readonly T[])
 }
 
 /** A line item's amounts are in its order's currency (spec 2.3): the write carries it for the number format. */
-function lineItemCells(item: LineItem, order: Order, status: OrderStatus, costStatus: LineCostStatus | null, ctx: PageContext): CellValue[] {
-  const derived = { order_id: order.id, sync_status: status, synced_at: new Date(ctx.syncedAt).toISOString(), cost_status: costStatus };
+function lineItemCells(
+  item: LineItem,
+  order: Order,
+  status: OrderStatus,
+  costStatus: LineCostStatus | null,
+  ctx: PageContext,
+): CellValue[] {
+  const derived = {
+    order_id: order.id,
+    sync_status: status,
+    synced_at: new Date(ctx.syncedAt).toISOString(),
+    cost_status: costStatus,
+  };
   return buildRow(LINE_ITEMS, item, derived, ctx.spreadsheetTimeZone);
 }
 
@@ -121,9 +132,12 @@ function buildOrder(order: Order, ctx: PageContext): BuiltOrder {
     ctx.spreadsheetTimeZone,
   );
   const items: readonly LineItem[] = Array.isArray(order.line_items) ? lastOccurrences(order.line_items) : [];
-  if (items.some((item) => item === null || typeof item !== 'object' || typeof item.id !== 'string' || item.id === '')) throw new Error('a line item without an id');
+  if (items.some((item) => item === null || typeof item !== 'object' || typeof item.id !== 'string' || item.id === ''))
+    throw new Error('a line item without an id');
   const costs = lineCostStatuses(order.economics?.cogs_source, order.economics?.cogs_coverage_pct, items);
-  const itemCells = new Map(items.map((item, i) => [item.id, lineItemCells(item, order, status, costs[i] ?? null, ctx)]));
+  const itemCells = new Map(
+    items.map((item, i) => [item.id, lineItemCells(item, order, status, costs[i] ?? null, ctx)]),
+  );
   return { status, placedDate, cells, items, itemCells };
 }
 
@@ -139,7 +153,15 @@ export function planOrderPage(
   members: MemberIndex,
   ctx: PageContext,
 ): OrderPageWrites {
-  const writes: OrderPageWrites = { orders: [], lineItems: [], counts: { inserted: 0, updated: 0, cancelled: 0, children: 0 }, maxUpdatedAt: null, minPlacedDate: null, skipped: [], written: [] };
+  const writes: OrderPageWrites = {
+    orders: [],
+    lineItems: [],
+    counts: { inserted: 0, updated: 0, cancelled: 0, children: 0 },
+    maxUpdatedAt: null,
+    minPlacedDate: null,
+    skipped: [],
+    written: [],
+  };
   const syncedSerial: CellValue = instantToSerial(ctx.syncedAt, ctx.spreadsheetTimeZone);
   let maxMs = -Infinity;
   for (const order of lastOccurrences(page)) {
@@ -158,7 +180,8 @@ export function planOrderPage(
       writes.skipped.push(skippedRecord(order, placedDayOf(order, ctx.storeTimeZone), e));
       // The full listing returned it, so the reconciliation pass must not call it gone: its row
       // (as it was) gets the proof it was seen, and nothing else.
-      const held = ctx.markSeen && problem !== 'not an object' && problem !== 'no id' ? orders.get(order.id) : undefined;
+      const held =
+        ctx.markSeen && problem !== 'not an object' && problem !== 'no id' ? orders.get(order.id) : undefined;
       if (held && ctx.seen) ctx.seen(held.row);
       else if (held) {
         held.cells[SYNCED_COLUMN] = syncedSerial;
@@ -178,7 +201,15 @@ export function planOrderPage(
         writes.orders.push({ row: before.row, column: SYNCED_COLUMN + 1, cells: [syncedSerial] });
       }
       // The filled cells carry the order's currency for their number format (currency-formats.ts).
-      if (ctx.fill) writes.orders.push(...writesOfColumns(before.row, cells, ctx.fill.orders, typeof order.currency === 'string' ? order.currency : null));
+      if (ctx.fill)
+        writes.orders.push(
+          ...writesOfColumns(
+            before.row,
+            cells,
+            ctx.fill.orders,
+            typeof order.currency === 'string' ? order.currency : null,
+          ),
+        );
       if (ctx.fill && ctx.fill.lineItems.length > 0) {
         for (const item of items) {
           if (lineItems.get(item.id) === undefined) continue;
@@ -193,7 +224,8 @@ export function planOrderPage(
       continue;
     }
     // Only a changed order makes its day's Daily P&L stale.
-    if (placedDate !== null && (writes.minPlacedDate === null || placedDate < writes.minPlacedDate)) writes.minPlacedDate = placedDate;
+    if (placedDate !== null && (writes.minPlacedDate === null || placedDate < writes.minPlacedDate))
+      writes.minPlacedDate = placedDate;
     const wasCancelled = before !== undefined && before.cells[STATUS_COLUMN] === 'cancelled';
     const { row, inserted } = orders.put(order.id, indexCellsOf(ORDERS, cells));
     writes.orders.push({ row, column: 1, cells });
@@ -204,7 +236,11 @@ export function planOrderPage(
     // A line item carries its order's status (spec 2.6), so a pivot on Line items excludes
     // cancelled and gone orders exactly as one on Orders does.
     for (const item of items) writes.lineItems.push(lineItemWrite(item, lineCells(item), order, lineItems));
-    const removed = members.replaceChildren(order.id, items.map((i) => i.id), syncedSerial);
+    const removed = members.replaceChildren(
+      order.id,
+      items.map((i) => i.id),
+      syncedSerial,
+    );
     writes.lineItems.push(...removed);
     writes.counts.children += items.length + removed.length;
   }

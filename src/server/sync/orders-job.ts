@@ -50,7 +50,13 @@ interface OrderWriter {
  */
 export const PAGES_PER_WRITE = 4;
 
-export function orderWriter(ctx: JobContext, markSeen = false, rewrite = false, fill?: PageContext['fill'], seen?: PageContext['seen']): OrderWriter {
+export function orderWriter(
+  ctx: JobContext,
+  markSeen = false,
+  rewrite = false,
+  fill?: PageContext['fill'],
+  seen?: PageContext['seen'],
+): OrderWriter {
   const ordersIndex = ctx.workbook.index(ORDERS);
   const lineIndex = ctx.workbook.index(LINE_ITEMS);
   const members = new MemberIndex(lineIndex);
@@ -70,7 +76,13 @@ export function orderWriter(ctx: JobContext, markSeen = false, rewrite = false, 
     queue(orders) {
       const rewriteAll = rewrite || ctx.state.get('sheetsBasis').refreshingSince !== null;
       if (!wholePass) completePageRows(ctx, orders, members);
-      const plan = planOrderPage(orders, ordersIndex, lineIndex, members, { ...pageContext(ctx), markSeen, seen, rewriteAll, fill });
+      const plan = planOrderPage(orders, ordersIndex, lineIndex, members, {
+        ...pageContext(ctx),
+        markSeen,
+        seen,
+        rewriteAll,
+        fill,
+      });
       pages.push({
         orders: plan.orders,
         lineItems: plan.lineItems,
@@ -94,7 +106,10 @@ export function orderWriter(ctx: JobContext, markSeen = false, rewrite = false, 
         // The days these pages change are marked stale BEFORE their rows are written: an execution
         // ended between the two would leave rows the next run finds unchanged, and the days never
         // re-fetched. Marking a day that is then not written costs only its re-fetch.
-        const changedFrom = group.reduce<string | null>((min, p) => (p.minPlacedDate !== null && (min === null || p.minPlacedDate < min) ? p.minPlacedDate : min), null);
+        const changedFrom = group.reduce<string | null>(
+          (min, p) => (p.minPlacedDate !== null && (min === null || p.minPlacedDate < min) ? p.minPlacedDate : min),
+          null,
+        );
         const daily = ctx.state.get('daily');
         if (changedFrom !== null && daily.historyDone && (daily.dirtyFrom === null || changedFrom < daily.dirtyFrom)) {
           ctx.state.update('daily', { dirtyFrom: changedFrom });
@@ -159,7 +174,8 @@ function completePageRows(ctx: JobContext, orders: readonly Order[], members: Me
     orderIds.push(order.id);
     itemIds.push(...members.childrenOf(order.id));
     if (!Array.isArray(order.line_items)) continue;
-    for (const item of order.line_items) if (item !== null && typeof item === 'object' && typeof item.id === 'string') itemIds.push(item.id);
+    for (const item of order.line_items)
+      if (item !== null && typeof item === 'object' && typeof item.id === 'string') itemIds.push(item.id);
   }
   ctx.workbook.completeIndex({ schema: ORDERS, keys: orderIds }, { schema: LINE_ITEMS, keys: itemIds });
 }
@@ -188,16 +204,28 @@ export function runOrdersJob(ctx: JobContext): JobResult {
       return false;
     }
     // An empty watermark starts the feed afresh (a first sync, a rebuilt sheet, a wider window).
-    const feedFrom = state.watermark === null ? pages.oldest : state.feedFrom ?? null;
+    const feedFrom = state.watermark === null ? pages.oldest : (state.feedFrom ?? null);
     // Merged into the state just read (reload): one property read a checkpoint, not two.
-    ctx.state.save('orders', { ...state, watermark: laterOf(state.watermark, pages.maxUpdatedAt), caughtUp: !pages.hasMore, rowCounts: rowCounts(ctx), feedFrom });
+    ctx.state.save('orders', {
+      ...state,
+      watermark: laterOf(state.watermark, pages.maxUpdatedAt),
+      caughtUp: !pages.hasMore,
+      rowCounts: rowCounts(ctx),
+      feedFrom,
+    });
     return true;
   };
   while (ctx.budget.canStartStep()) {
     let page: Page<Order>;
     const createdAfter = ctx.state.get('orders').createdAfter;
     try {
-      page = ctx.api.listOrders({ status: 'all', limit: PAGE_LIMIT, updatedAfter, createdAfter: createdAfter ?? undefined, cursor });
+      page = ctx.api.listOrders({
+        status: 'all',
+        limit: PAGE_LIMIT,
+        updatedAfter,
+        createdAfter: createdAfter ?? undefined,
+        cursor,
+      });
     } catch (e) {
       // The pages read before the failure are written and checkpointed, as if each had been on its own.
       checkpoint();
@@ -288,7 +316,13 @@ export function runReconcileJob(ctx: JobContext): JobResult {
     const r = ctx.state.get('reconcile');
     let page: Page<Order>;
     try {
-      page = ctx.api.listOrders({ status: 'all', limit: PAGE_LIMIT, updatedAfter, createdAfter: createdAfter ?? undefined, cursor });
+      page = ctx.api.listOrders({
+        status: 'all',
+        limit: PAGE_LIMIT,
+        updatedAfter,
+        createdAfter: createdAfter ?? undefined,
+        cursor,
+      });
     } catch (e) {
       if (!isCursorRejected(e) || cursor === null || restarts >= 2) throw e;
       restarts++;
@@ -317,26 +351,50 @@ export function runReconcileJob(ctx: JobContext): JobResult {
       continue;
     }
     ctx.workbook.completeIndex({ schema: ORDERS }, { schema: LINE_ITEMS });
-    const marks = planGoneMarks(ctx.workbook.index(ORDERS), {
-      passStartedAt: r.passStartedAt ?? ctx.now(),
-      // Orders placed before the pass's plan window or the user's orders window are not in its view.
-      historyAvailableFrom: laterDay(passWindow.from, createdAfter),
-      now: ctx.now(),
-      spreadsheetTimeZone: ctx.workbook.timeZone,
-      seen: (row) => seen.has(row),
-    }, ctx.workbook.index(LINE_ITEMS));
-    ctx.workbook.write([{ schema: ORDERS, rows: marks.writes }, { schema: LINE_ITEMS, rows: marks.lineItemWrites }]);
+    const marks = planGoneMarks(
+      ctx.workbook.index(ORDERS),
+      {
+        passStartedAt: r.passStartedAt ?? ctx.now(),
+        // Orders placed before the pass's plan window or the user's orders window are not in its view.
+        historyAvailableFrom: laterDay(passWindow.from, createdAfter),
+        now: ctx.now(),
+        spreadsheetTimeZone: ctx.workbook.timeZone,
+        seen: (row) => seen.has(row),
+      },
+      ctx.workbook.index(LINE_ITEMS),
+    );
+    ctx.workbook.write([
+      { schema: ORDERS, rows: marks.writes },
+      { schema: LINE_ITEMS, rows: marks.lineItemWrites },
+    ]);
     ctx.tally.counts.ordersGone += marks.gone;
     ctx.tally.counts.lineItems += marks.lineItemWrites.length;
     // A vanished order leaves the Daily P&L of its day: that day is re-fetched by the daily job.
     const daily = ctx.state.get('daily');
-    if (marks.minPlacedDate !== null && daily.historyDone && (daily.dirtyFrom === null || marks.minPlacedDate < daily.dirtyFrom)) {
+    if (
+      marks.minPlacedDate !== null &&
+      daily.historyDone &&
+      (daily.dirtyFrom === null || marks.minPlacedDate < daily.dirtyFrom)
+    ) {
       ctx.state.update('daily', { dirtyFrom: marks.minPlacedDate });
     }
     ctx.tally.rows += marks.writes.length + marks.lineItemWrites.length;
-    ctx.state.update('reconcile', { passStartedAt: null, watermark: null, passWindow: null, lastCompletedAt: ctx.now() });
+    ctx.state.update('reconcile', {
+      passStartedAt: null,
+      watermark: null,
+      passWindow: null,
+      lastCompletedAt: ctx.now(),
+    });
     ctx.state.update('orders', { rowCounts: rowCounts(ctx) });
-    return { job: 'reconcile', caughtUp: true, message: `Reconciliation complete: ${marks.gone} order(s) marked gone.` };
+    return {
+      job: 'reconcile',
+      caughtUp: true,
+      message: `Reconciliation complete: ${marks.gone} order(s) marked gone.`,
+    };
   }
-  return { job: 'reconcile', caughtUp: false, message: 'Reconciliation: stopped before the time limit; the next run continues.' };
+  return {
+    job: 'reconcile',
+    caughtUp: false,
+    message: 'Reconciliation: stopped before the time limit; the next run continues.',
+  };
 }

@@ -27,15 +27,18 @@ export function setOrdersWindow(createdAfter: string | null): void {
     throw new OrdersWindowError('The start date must be a real date like 2025-01-31; nothing was changed.');
   }
   const state = new SyncStateStore(documentProperties());
-  const zone = state.get('meta').storeTimeZone ?? currentSpreadsheet('setting the orders window').getSpreadsheetTimeZone();
+  const zone =
+    state.get('meta').storeTimeZone ?? currentSpreadsheet('setting the orders window').getSpreadsheetTimeZone();
   if (createdAfter !== null && createdAfter > instantToLocalDate(Date.now(), zone)) {
-    throw new OrdersWindowError('The start date is in the future: choose today or an earlier day; nothing was changed.');
+    throw new OrdersWindowError(
+      'The start date is in the future: choose today or an earlier day; nothing was changed.',
+    );
   }
   const orders = state.get('orders');
   if (createdAfter === orders.createdAfter) return;
   const widens = orders.createdAfter !== null && (createdAfter === null || createdAfter < orders.createdAfter);
   if (createdAfter !== null && !widens) {
-    const before = orders.createdAfter === null ? null : state.get('daily').beforeWindowWatermark ?? null;
+    const before = orders.createdAfter === null ? null : (state.get('daily').beforeWindowWatermark ?? null);
     state.update('daily', { beforeWindowWatermark: earlierOf(before, orders.watermark) });
   }
   state.update('orders', widens ? { createdAfter, watermark: null, caughtUp: false } : { createdAfter });

@@ -33,7 +33,14 @@ export function planProductPage(
   members: MemberIndex,
   ctx: PageContext,
 ): ProductPageWrites {
-  const writes: ProductPageWrites = { products: [], variants: [], counts: { inserted: 0, updated: 0, cancelled: 0, children: 0 }, maxUpdatedAt: null, skipped: [], written: [] };
+  const writes: ProductPageWrites = {
+    products: [],
+    variants: [],
+    counts: { inserted: 0, updated: 0, cancelled: 0, children: 0 },
+    maxUpdatedAt: null,
+    skipped: [],
+    written: [],
+  };
   const syncedIso = new Date(ctx.syncedAt).toISOString();
   let maxMs = -Infinity;
   for (const product of lastOccurrences(page)) {
@@ -56,7 +63,11 @@ export function planProductPage(
     const { cells, variantRows } = built;
     // Returned again with the same change marker (overlap, at-least-once feed) and every variant row
     // still there: nothing to write. (Deleted variant rows, or a Variants sheet built again, are put back.)
-    if (isUnchanged(PRODUCTS, products.get(product.id), cells) && variantRows.every((v) => variants.get(v.key) !== undefined)) continue;
+    if (
+      isUnchanged(PRODUCTS, products.get(product.id), cells) &&
+      variantRows.every((v) => variants.get(v.key) !== undefined)
+    )
+      continue;
     const { row, inserted } = products.put(product.id, indexCellsOf(PRODUCTS, cells));
     writes.products.push({ row, column: 1, cells });
     if (inserted) writes.counts.inserted++;
@@ -74,12 +85,24 @@ export function planProductPage(
   return writes;
 }
 
-function buildProduct(product: Product, syncedIso: string, timeZone: string): { cells: CellValue[]; variantRows: Array<{ key: string; cells: CellValue[] }> } {
+function buildProduct(
+  product: Product,
+  syncedIso: string,
+  timeZone: string,
+): { cells: CellValue[]; variantRows: Array<{ key: string; cells: CellValue[] }> } {
   const cells = buildRow(PRODUCTS, product, { synced_at: syncedIso }, timeZone);
   const listed = Array.isArray(product.variants) ? product.variants : [];
   const variantRows = listed.map((variant) => {
     const key = variantKey(variant);
-    return { key, cells: buildRow(VARIANTS, variant, { id: key, product_id: product.id, sync_status: 'active', synced_at: syncedIso }, timeZone) };
+    return {
+      key,
+      cells: buildRow(
+        VARIANTS,
+        variant,
+        { id: key, product_id: product.id, sync_status: 'active', synced_at: syncedIso },
+        timeZone,
+      ),
+    };
   });
   return { cells, variantRows };
 }

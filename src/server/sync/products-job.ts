@@ -2,7 +2,15 @@
 import type { Page } from '../api';
 import type { Product } from '../api/types';
 import { PRODUCTS, VARIANTS } from '../sheets/schema';
-import { isCursorRejected, laterOf, pageContext, PAGE_LIMIT, updatedAfterFor, type JobContext, type JobResult } from './job-context';
+import {
+  isCursorRejected,
+  laterOf,
+  pageContext,
+  PAGE_LIMIT,
+  updatedAfterFor,
+  type JobContext,
+  type JobResult,
+} from './job-context';
 import { MemberIndex } from './members';
 import { planProductPage } from './product-page';
 import { noteSkipped } from './skipped-records';
@@ -37,8 +45,13 @@ export function runProductsJob(ctx: JobContext): JobResult {
     noteSkipped(ctx, 'products', plan.skipped, plan.written);
     const state = ctx.state.get('products');
     ctx.state.update('products', { watermark: laterOf(state.watermark, plan.maxUpdatedAt), caughtUp: !page.hasMore });
-    if (!page.hasMore || !page.nextCursor) return { job: 'products', caughtUp: true, message: 'Products are up to date.' };
+    if (!page.hasMore || !page.nextCursor)
+      return { job: 'products', caughtUp: true, message: 'Products are up to date.' };
     cursor = page.nextCursor;
   }
-  return { job: 'products', caughtUp: false, message: 'Products: stopped before the time limit; the next run continues.' };
+  return {
+    job: 'products',
+    caughtUp: false,
+    message: 'Products: stopped before the time limit; the next run continues.',
+  };
 }

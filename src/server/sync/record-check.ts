@@ -63,6 +63,7 @@ function buildFailure(error: unknown): string {
 
 /** updated_at in epoch ms, NaN when it is not RFC 3339 text (Date.parse of an array would stringify it, recursively). */
 export function updatedAtMs(record: unknown): number {
-  const value = record !== null && typeof record === 'object' ? (record as { updated_at?: unknown }).updated_at : undefined;
+  const value =
+    record !== null && typeof record === 'object' ? (record as { updated_at?: unknown }).updated_at : undefined;
   return typeof value === 'string' ? Date.parse(value) : NaN;
 }

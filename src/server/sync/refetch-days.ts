@@ -18,15 +18,20 @@ export function refetchFailedDays(ctx: JobContext): string | null {
   const window = ctx.state.get('orders').createdAfter;
   const tieout = ctx.state.get('tieout');
   // Fetched already since this tie-out (an earlier step of the same Sync now): the run's own tie-out tells.
-  if (tieout.checkedAt === null || (typeof tieout.refetchedAt === 'number' && tieout.refetchedAt >= tieout.checkedAt)) return null;
+  if (tieout.checkedAt === null || (typeof tieout.refetchedAt === 'number' && tieout.refetchedAt >= tieout.checkedAt))
+    return null;
   const failedDays = tieout.failedDays.filter((period) => /^\d{4}-\d{2}-\d{2}$/.test(period));
   if (tieout.failedDays.length === 0) return null;
   rereadPnlFrom(ctx, failedDays);
   const ordersFrom = tieout.ordersFrom ?? null;
-  const days = failedDays.filter((day) => (window === null || day >= window) && (ordersFrom === null || day >= ordersFrom));
+  const days = failedDays.filter(
+    (day) => (window === null || day >= window) && (ordersFrom === null || day >= ordersFrom),
+  );
   if (days.length === 0) {
     ctx.state.update('tieout', { refetchedAt: ctx.now() });
-    return failedDays.length > 0 ? `Reading the Daily P&L again from ${failedDays[0]}, where it did not tie out.` : null;
+    return failedDays.length > 0
+      ? `Reading the Daily P&L again from ${failedDays[0]}, where it did not tie out.`
+      : null;
   }
   const writer = orderWriter(ctx, false, true);
   const fetched: string[] = [];
@@ -34,7 +39,13 @@ export function refetchFailedDays(ctx: JobContext): string | null {
     let cursor: string | null = null;
     for (;;) {
       if (!ctx.budget.canStartStep()) return fetchedText(fetched);
-      const page: Page<Order> = ctx.api.listOrders({ status: 'all', limit: PAGE_LIMIT, createdAfter: day, createdBefore: day, cursor });
+      const page: Page<Order> = ctx.api.listOrders({
+        status: 'all',
+        limit: PAGE_LIMIT,
+        createdAfter: day,
+        createdBefore: day,
+        cursor,
+      });
       writer.write(page.data);
       if (!page.hasMore || !page.nextCursor) break;
       cursor = page.nextCursor;
@@ -50,7 +61,8 @@ function rereadPnlFrom(ctx: JobContext, days: readonly string[]): void {
   if (days.length === 0) return;
   const earliest = days.reduce((a, b) => (a < b ? a : b));
   const daily = ctx.state.get('daily');
-  if (daily.historyDone && (daily.dirtyFrom === null || earliest < daily.dirtyFrom)) ctx.state.update('daily', { dirtyFrom: earliest });
+  if (daily.historyDone && (daily.dirtyFrom === null || earliest < daily.dirtyFrom))
+    ctx.state.update('daily', { dirtyFrom: earliest });
 }
 
 function fetchedText(days: readonly string[]): string | null {

@@ -9,12 +9,17 @@ const MARKER_KEY = 'ma.scheduleTrigger';
 /** Kept (not removed) when the schedule stops, so "no schedule" differs from "never marked". */
 const NONE = 'none';
 
-function markers(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet): GoogleAppsScript.Spreadsheet.DeveloperMetadata[] {
+function markers(
+  spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet,
+): GoogleAppsScript.Spreadsheet.DeveloperMetadata[] {
   return spreadsheet.createDeveloperMetadataFinder().withKey(MARKER_KEY).find();
 }
 
 /** Records which trigger runs the schedule (null: none). */
-export function markScheduleTrigger(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet, triggerUid: string | null): void {
+export function markScheduleTrigger(
+  spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet,
+  triggerUid: string | null,
+): void {
   const found = markers(spreadsheet);
   const value = triggerUid ?? NONE;
   if (found.length > 0) {
@@ -26,7 +31,9 @@ export function markScheduleTrigger(spreadsheet: GoogleAppsScript.Spreadsheet.Sp
 }
 
 /** The trigger the spreadsheet names; null when none; undefined when it never named one (set by an older version). */
-export function markedScheduleTrigger(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet): string | null | undefined {
+export function markedScheduleTrigger(
+  spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet,
+): string | null | undefined {
   const found = markers(spreadsheet);
   if (found.length === 0) return undefined;
   const value = found[0]!.getValue();

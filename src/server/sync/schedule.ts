@@ -50,7 +50,9 @@ export class ScheduleError extends Error {
 }
 
 function ourTriggers(): GoogleAppsScript.Script.Trigger[] {
-  return ScriptApp.getUserTriggers(currentSpreadsheet('reading the schedule')).filter((t) => t.getHandlerFunction() === SCHEDULED_SYNC_HANDLER);
+  return ScriptApp.getUserTriggers(currentSpreadsheet('reading the schedule')).filter(
+    (t) => t.getHandlerFunction() === SCHEDULED_SYNC_HANDLER,
+  );
 }
 
 function properties(): GoogleAppsScript.Properties.Properties {
@@ -65,7 +67,8 @@ function properties(): GoogleAppsScript.Properties.Properties {
 function storedSchedule(): string | null {
   const raw = properties().getProperty(SCHEDULE_PROPERTY);
   const spreadsheetId = readJson(raw)?.spreadsheetId;
-  if (typeof spreadsheetId === 'string' && spreadsheetId !== '' && spreadsheetId !== currentSpreadsheetId()) return null;
+  if (typeof spreadsheetId === 'string' && spreadsheetId !== '' && spreadsheetId !== currentSpreadsheetId())
+    return null;
   return raw;
 }
 
@@ -147,7 +150,9 @@ export function setSchedule(schedule: Schedule): Schedule {
   const connection = readConnectionRecord();
   const me = currentUserEmail();
   if (schedule && schedule.kind !== 'off' && connection && connection.connectedBy && connection.connectedBy !== me) {
-    throw new ScheduleError(`The connection belongs to ${connection.connectedBy}: only they can turn on the automatic sync (it runs with their access). Reconnect to use your own account.`);
+    throw new ScheduleError(
+      `The connection belongs to ${connection.connectedBy}: only they can turn on the automatic sync (it runs with their access). Reconnect to use your own account.`,
+    );
   }
   const saved = installSchedule(schedule);
   properties().deleteProperty(SUSPENDED_PROPERTY);
@@ -183,7 +188,10 @@ function installSchedule(schedule: Schedule): Schedule {
   registerScheduleTrigger(triggerUid, spreadsheetId);
   markScheduleTrigger(currentSpreadsheet('setting the schedule'), triggerUid);
   const saved: Schedule = schedule.kind === 'daily' ? { kind: 'daily', hour: schedule.hour } : { kind: 'hourly' };
-  properties().setProperty(SCHEDULE_PROPERTY, JSON.stringify({ ...saved, timeZone, owner: clipText(currentUserEmail(), 320) || null, triggerUid, spreadsheetId }));
+  properties().setProperty(
+    SCHEDULE_PROPERTY,
+    JSON.stringify({ ...saved, timeZone, owner: clipText(currentUserEmail(), 320) || null, triggerUid, spreadsheetId }),
+  );
   const document = realDocumentProperties();
   if (document) takeOwnerCopy(spreadsheetId, document);
   return saved;
@@ -224,7 +232,9 @@ export function suspendSchedule(storeId: string | null, now: number): SuspendedS
 export function suspendedSchedule(): SuspendedSchedule | null {
   const value = readJson(properties().getProperty(SUSPENDED_PROPERTY));
   if (!value) return null;
-  const schedule = scheduleOf(value.schedule !== null && typeof value.schedule === 'object' ? (value.schedule as Record<string, unknown>) : null);
+  const schedule = scheduleOf(
+    value.schedule !== null && typeof value.schedule === 'object' ? (value.schedule as Record<string, unknown>) : null,
+  );
   if (schedule.kind === 'off') return null;
   return {
     schedule,

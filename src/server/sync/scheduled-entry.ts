@@ -43,13 +43,24 @@ function openOrGiveUp(triggerUid: string, spreadsheetId: string): ScheduledEntry
     const hours = Math.round((Date.now() - failures.since) / 360_000) / 10;
     const reason = error instanceof Error ? error.message : String(error);
     if (!failures.giveUp) {
-      console.warn(`[schedule] trigger ${triggerUid} could not open spreadsheet ${spreadsheetId} (${failures.runs} run(s) in a row): ${reason}`);
-      return { run: false, message: 'The scheduled sync could not open its spreadsheet; it tries again at the next run.' };
+      console.warn(
+        `[schedule] trigger ${triggerUid} could not open spreadsheet ${spreadsheetId} (${failures.runs} run(s) in a row): ${reason}`,
+      );
+      return {
+        run: false,
+        message: 'The scheduled sync could not open its spreadsheet; it tries again at the next run.',
+      };
     }
     deleteOwnTrigger(triggerUid);
     forgetScheduleTrigger(triggerUid);
-    console.log(`[schedule] trigger ${triggerUid} removed: spreadsheet ${spreadsheetId} could not be opened in ${failures.runs} runs over ${hours} h (${reason})`);
-    return { run: false, message: 'The scheduled sync could not open its spreadsheet in several runs over hours (it was deleted, or is no longer shared with you): it removed its trigger.' };
+    console.log(
+      `[schedule] trigger ${triggerUid} removed: spreadsheet ${spreadsheetId} could not be opened in ${failures.runs} runs over ${hours} h (${reason})`,
+    );
+    return {
+      run: false,
+      message:
+        'The scheduled sync could not open its spreadsheet in several runs over hours (it was deleted, or is no longer shared with you): it removed its trigger.',
+    };
   }
   clearOpenFailures(triggerUid);
   return null;
@@ -57,12 +68,22 @@ function openOrGiveUp(triggerUid: string, spreadsheetId: string): ScheduledEntry
 
 export function enterScheduledRun(triggerUid: string | null): ScheduledEntry {
   if (!hasActiveDocument()) {
-    if (!triggerUid) throw new MissingContextError('the spreadsheet', 'a scheduled run without its document, and not started by its trigger');
+    if (!triggerUid)
+      throw new MissingContextError(
+        'the spreadsheet',
+        'a scheduled run without its document, and not started by its trigger',
+      );
     const spreadsheetId = spreadsheetOfTrigger(triggerUid);
     if (!spreadsheetId) {
-      console.error(`[context] scheduled run: no spreadsheet recorded for trigger ${triggerUid}; the trigger removes itself`);
+      console.error(
+        `[context] scheduled run: no spreadsheet recorded for trigger ${triggerUid}; the trigger removes itself`,
+      );
       deleteOwnTrigger(triggerUid);
-      return { run: false, message: 'This scheduled sync does not know its spreadsheet any more (its record is gone); it removed its trigger. Turn the schedule on again from the sidebar.' };
+      return {
+        run: false,
+        message:
+          'This scheduled sync does not know its spreadsheet any more (its record is gone); it removed its trigger. Turn the schedule on again from the sidebar.',
+      };
     }
     bindSpreadsheet(spreadsheetId);
     const unopened = openOrGiveUp(triggerUid, spreadsheetId);

@@ -50,7 +50,11 @@ function maxRow(index: KeyIndex): number {
 }
 
 export class SeenRows {
-  private constructor(private readonly store: SeenStore, private readonly meta: SeenMeta, private readonly bits: number[]) {}
+  private constructor(
+    private readonly store: SeenStore,
+    private readonly meta: SeenMeta,
+    private readonly bits: number[],
+  ) {}
 
   /**
    * The rows seen so far in the pass that started at `passStartedAt`; null when the saved rows no
@@ -96,7 +100,8 @@ export class SeenRows {
     const text = this.bits.map((b) => ALPHABET[b]).join('');
     const values: Record<string, string> = {};
     let chunks = 0;
-    for (let start = 0; start < text.length; start += CHUNK_CHARS) values[CHUNK_KEY + chunks++] = text.slice(start, start + CHUNK_CHARS);
+    for (let start = 0; start < text.length; start += CHUNK_CHARS)
+      values[CHUNK_KEY + chunks++] = text.slice(start, start + CHUNK_CHARS);
     values[META_KEY] = JSON.stringify({ ...this.meta, chunks });
     this.store.setProperties(values);
   }

@@ -25,12 +25,21 @@ const SKIPPED_MAX_BYTES = 6 * 1024;
 export const RETRIES_PER_RUN = 3;
 
 /** After a page: its skipped records go to the end of the list (retried last), those it wrote leave it. */
-export function noteSkipped(ctx: JobContext, kind: SkippedKind, skipped: readonly SkippedRecord[], written: readonly string[]): void {
-  for (const record of skipped) if (ctx.tally.skipped[kind].indexOf(record.id) < 0) ctx.tally.skipped[kind].push(record.id);
+export function noteSkipped(
+  ctx: JobContext,
+  kind: SkippedKind,
+  skipped: readonly SkippedRecord[],
+  written: readonly string[],
+): void {
+  for (const record of skipped)
+    if (ctx.tally.skipped[kind].indexOf(record.id) < 0) ctx.tally.skipped[kind].push(record.id);
   const kept = ctx.state.get('skipped')[kind];
   const settled = new Set([...written, ...skipped.map((r) => r.id)]);
   if (skipped.length === 0 && !kept.some((r) => settled.has(r.id))) return;
-  const next = [...kept.filter((r) => !settled.has(r.id)), ...skipped.map((r) => ({ id: r.id, day: r.day, reason: r.reason }))].slice(-SKIPPED_KEPT);
+  const next = [
+    ...kept.filter((r) => !settled.has(r.id)),
+    ...skipped.map((r) => ({ id: r.id, day: r.day, reason: r.reason })),
+  ].slice(-SKIPPED_KEPT);
   const all = ctx.state.get('skipped');
   const others = (Object.keys(all) as SkippedKind[]).filter((k) => k !== kind).map((k) => all[k]);
   while (next.length > 0 && utf8Bytes(JSON.stringify([next, ...others])) > SKIPPED_MAX_BYTES) next.shift();
@@ -39,7 +48,10 @@ export function noteSkipped(ctx: JobContext, kind: SkippedKind, skipped: readonl
 
 /** The oldest skipped orders, asked for again by id and written through `write` (which notes the outcome). */
 export function retrySkippedOrders(ctx: JobContext, write: (orders: readonly Order[]) => unknown): void {
-  const ids = ctx.state.get('skipped').orders.slice(0, RETRIES_PER_RUN).map((r) => r.id);
+  const ids = ctx.state
+    .get('skipped')
+    .orders.slice(0, RETRIES_PER_RUN)
+    .map((r) => r.id);
   for (const id of ids) {
     if (!ctx.budget.canStartStep()) return;
     let order: Order;
@@ -60,7 +72,11 @@ export function retrySkippedOrders(ctx: JobContext, write: (orders: readonly Ord
  * `write` (which notes the outcome). A day the service no longer returns leaves the list.
  */
 export function retrySkippedDays(ctx: JobContext, from: string, write: (rows: readonly DailyRow[]) => void): void {
-  const days = ctx.state.get('skipped').days.filter((r) => r.day !== null && r.day < from).slice(0, RETRIES_PER_RUN).map((r) => r.day!);
+  const days = ctx.state
+    .get('skipped')
+    .days.filter((r) => r.day !== null && r.day < from)
+    .slice(0, RETRIES_PER_RUN)
+    .map((r) => r.day!);
   for (const day of days) {
     if (!ctx.budget.canStartStep()) return;
     const page = ctx.api.listDaily({ startDate: day, endDate: day, limit: 1, cursor: null });
@@ -72,9 +88,18 @@ export function retrySkippedDays(ctx: JobContext, from: string, write: (rows: re
 /** The run's words: "Skipped 1 order that cannot be written to the sheet (ord_1); it is tried again on every run." */
 export function skippedText(skipped: RunSkipped): string | null {
   const parts: string[] = [];
-  if (skipped.orders.length > 0) parts.push(`${skipped.orders.length} ${skipped.orders.length === 1 ? 'order' : 'orders'} (${skipped.orders.join(', ')})`);
-  if (skipped.products.length > 0) parts.push(`${skipped.products.length} ${skipped.products.length === 1 ? 'product' : 'products'} (${skipped.products.join(', ')})`);
-  if (skipped.days.length > 0) parts.push(`${skipped.days.length} ${skipped.days.length === 1 ? 'day' : 'days'} of Daily P&L (${skipped.days.join(', ')})`);
+  if (skipped.orders.length > 0)
+    parts.push(
+      `${skipped.orders.length} ${skipped.orders.length === 1 ? 'order' : 'orders'} (${skipped.orders.join(', ')})`,
+    );
+  if (skipped.products.length > 0)
+    parts.push(
+      `${skipped.products.length} ${skipped.products.length === 1 ? 'product' : 'products'} (${skipped.products.join(', ')})`,
+    );
+  if (skipped.days.length > 0)
+    parts.push(
+      `${skipped.days.length} ${skipped.days.length === 1 ? 'day' : 'days'} of Daily P&L (${skipped.days.join(', ')})`,
+    );
   if (parts.length === 0) return null;
   return `Skipped ${parts.join(' and ')}: the service sent values that cannot be written to the sheet; every other record was written, and these are tried again on every run.`;
 }

@@ -307,7 +307,10 @@ export class SyncStateStore {
 }
 
 /** One part of the state with one property read (a formula cell reads only what it needs, not every key). */
-export function readStateValue<K extends SyncStateKey>(store: Pick<PropertyStoreLike, 'getProperty'>, key: K): SyncState[K] {
+export function readStateValue<K extends SyncStateKey>(
+  store: Pick<PropertyStoreLike, 'getProperty'>,
+  key: K,
+): SyncState[K] {
   return parseState(key, store.getProperty(PREFIX + key) ?? undefined);
 }
 
@@ -316,7 +319,9 @@ function parseState<K extends SyncStateKey>(key: K, raw: string | undefined): Sy
   try {
     const parsed = JSON.parse(raw) as SyncState[K];
     const fallback = DEFAULTS[key];
-    return isPlainObject(fallback) && isPlainObject(parsed) ? (Object.assign({}, fallback, parsed) as SyncState[K]) : parsed;
+    return isPlainObject(fallback) && isPlainObject(parsed)
+      ? (Object.assign({}, fallback, parsed) as SyncState[K])
+      : parsed;
   } catch {
     // A damaged value restarts that job from scratch: upserts make that safe, never lossy.
     return clone(DEFAULTS[key]);

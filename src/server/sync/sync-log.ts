@@ -68,7 +68,11 @@ export class SyncLog {
   private row: number | null = null;
 
   /** `notes`: where runs that found the lock taken left their rows (busy-notes.ts); only a lock holder takes them. */
-  constructor(private readonly workbook: ManagedWorkbook, private readonly state: SyncStateStore, private readonly notes: BusyNoteStore) {}
+  constructor(
+    private readonly workbook: ManagedWorkbook,
+    private readonly state: SyncStateStore,
+    private readonly notes: BusyNoteStore,
+  ) {}
 
   /** Closes a row an interrupted run left open (one call), then writes the busy runs' rows and the run's first row in one call. */
   open(entry: LogEntry): void {
@@ -79,10 +83,21 @@ export class SyncLog {
     if (stale !== null && stale >= 2 && stale < next) {
       // Marked before the marker moves on: a run ended between the two would leave that row
       // "running" with nothing pointing at it (the next run would write its own row over the marker's).
-      this.workbook.write([{
-        schema: SYNC_LOG,
-        rows: [{ row: stale, column: columnIndex(SYNC_LOG, 'outcome') + 1, cells: ['interrupted', 'The run was ended by the Apps Script time limit; the next run resumed from the last saved checkpoint.'] }],
-      }]);
+      this.workbook.write([
+        {
+          schema: SYNC_LOG,
+          rows: [
+            {
+              row: stale,
+              column: columnIndex(SYNC_LOG, 'outcome') + 1,
+              cells: [
+                'interrupted',
+                'The run was ended by the Apps Script time limit; the next run resumed from the last saved checkpoint.',
+              ],
+            },
+          ],
+        },
+      ]);
     }
     // The marker first: a run ended between the two calls must not leave a row "running" that no
     // marker points at. A marker without its row is harmless (the next run writes at that row).
@@ -104,7 +119,9 @@ export class SyncLog {
       this.workbook.write([{ schema: SYNC_LOG, rows: [...busy, { row: next, column: 1, cells: this.cells(entry) }] }]);
     } else {
       const busy = this.busyRows(this.row + 1);
-      this.workbook.write([{ schema: SYNC_LOG, rows: [{ row: this.row, column: 1, cells: this.cells(entry) }, ...busy] }]);
+      this.workbook.write([
+        { schema: SYNC_LOG, rows: [{ row: this.row, column: 1, cells: this.cells(entry) }, ...busy] },
+      ]);
       this.state.save('openLogRow', null);
     }
     const run: RunRecord = {
@@ -129,7 +146,17 @@ export class SyncLog {
    */
   note(at: number, job: string, message: string): void {
     const next = this.workbook.lastRowAtOpen(SYNC_LOG) + 1;
-    const entry: LogEntry = { startedAt: at, endedAt: at, job, pages: 0, counts: emptyCounts(), requests: 0, rateLimitWaits: 0, outcome: 'ok', message };
+    const entry: LogEntry = {
+      startedAt: at,
+      endedAt: at,
+      job,
+      pages: 0,
+      counts: emptyCounts(),
+      requests: 0,
+      rateLimitWaits: 0,
+      outcome: 'ok',
+      message,
+    };
     this.workbook.write([{ schema: SYNC_LOG, rows: [{ row: next, column: 1, cells: this.cells(entry) }] }]);
   }
 
@@ -178,7 +205,11 @@ export class SyncLog {
 
 /** The newest runs that fit: at most LAST_RUNS_KEPT and LAST_RUNS_MAX_BYTES (older records are clipped too). */
 export function boundedRuns(runs: readonly RunRecord[]): RunRecord[] {
-  const kept = runs.slice(0, LAST_RUNS_KEPT).map((r) => ({ ...r, job: clipText(String(r.job), 60), message: clipText(String(r.message), RUN_MESSAGE_MAX_CHARS) }));
+  const kept = runs.slice(0, LAST_RUNS_KEPT).map((r) => ({
+    ...r,
+    job: clipText(String(r.job), 60),
+    message: clipText(String(r.message), RUN_MESSAGE_MAX_CHARS),
+  }));
   while (kept.length > 1 && utf8Bytes(JSON.stringify(kept)) > LAST_RUNS_MAX_BYTES) kept.pop();
   return kept;
 }

@@ -49,7 +49,10 @@ function read(now: number): AllowanceRecord {
 }
 
 function write(record: AllowanceRecord): void {
-  store().setProperty(PROPERTY, JSON.stringify({ runs: record.runs.slice(-MAX_ENTRIES), skipNotedAt: record.skipNotedAt }));
+  store().setProperty(
+    PROPERTY,
+    JSON.stringify({ runs: record.runs.slice(-MAX_ENTRIES), skipNotedAt: record.skipNotedAt }),
+  );
 }
 
 export interface ScheduledAllowance {
@@ -95,7 +98,8 @@ export const CUT_SHORT_NOTE =
   "Scheduled runs stop after about a minute to stay well inside Google's 90 minutes a day of trigger time; the next run continues. To finish a large backfill now, open the sidebar and use Sync now (it does not count against that allowance).";
 
 /** Said when a scheduled run of a first backfill paused at the API's limits. */
-export const BACKFILL_SOONER_NOTE = 'The first sync of a large store takes several scheduled runs; to finish it sooner, open the sidebar and use Sync now.';
+export const BACKFILL_SOONER_NOTE =
+  'The first sync of a large store takes several scheduled runs; to finish it sooner, open the sidebar and use Sync now.';
 
 export function skippedMessage(usedMs: number, freesAt: number | null, when: (at: number) => string): string {
   const minutes = Math.round(usedMs / 60_000);

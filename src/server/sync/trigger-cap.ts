@@ -19,7 +19,9 @@ function look(spreadsheetId: string): Found {
   try {
     return { kind: 'open', name: SpreadsheetApp.openById(spreadsheetId).getName() };
   } catch (error) {
-    return GONE.test(error instanceof Error ? error.message : String(error)) ? { kind: 'gone' } : { kind: 'unreadable' };
+    return GONE.test(error instanceof Error ? error.message : String(error))
+      ? { kind: 'gone' }
+      : { kind: 'unreadable' };
   }
 }
 
@@ -49,9 +51,10 @@ export function triggerCapMessage(): string | null {
     else lines.push(`• ${spreadsheetId}: could not be opened just now`);
   }
   if (unrecorded > 0) lines.push(`• ${unrecorded} other trigger(s) of this add-on without a recorded spreadsheet`);
-  const step = removed > 0
-    ? 'That made room: choose the schedule again.'
-    : 'To schedule this one, open a spreadsheet that no longer needs it, go to Extensions → Merchant Analytics → Open sidebar and set Sync automatically to Off; then turn it on here again.';
+  const step =
+    removed > 0
+      ? 'That made room: choose the schedule again.'
+      : 'To schedule this one, open a spreadsheet that no longer needs it, go to Extensions → Merchant Analytics → Open sidebar and set Sync automatically to Off; then turn it on here again.';
   return [
     `Google allows each Google account ${TRIGGERS_PER_USER} automatic schedules for this add-on, and yours has ${triggers.length}. Your scheduled spreadsheets:`,
     ...lines,

@@ -1,6 +1,12 @@
 import type { CellsView, JobView, ScheduleView, StoreView } from '../../../src/contract/sidebar';
 import type { Account } from '../../../src/server/api/types';
-import type { CapacityFacts, ConnectionStatusView, SidebarPorts, SyncSession, SyncStepReport } from '../../../src/server/sidebar/ports';
+import type {
+  CapacityFacts,
+  ConnectionStatusView,
+  SidebarPorts,
+  SyncSession,
+  SyncStepReport,
+} from '../../../src/server/sidebar/ports';
 import type { BrokenReason } from '../../../src/server/sidebar/problems';
 
 /** Fake ports recording what the sidebar logic asked of auth, api and sync. */
@@ -32,11 +38,29 @@ export interface FakeWorld {
 }
 
 export const account: Account = {
-  store: { id: 'st_1', name: 'Acme <b>Goods</b>', platform: 'shopify', shop_domain: 'acme.myshopify.com', currency: 'USD', timezone: 'America/New_York' },
+  store: {
+    id: 'st_1',
+    name: 'Acme <b>Goods</b>',
+    platform: 'shopify',
+    shop_domain: 'acme.myshopify.com',
+    currency: 'USD',
+    timezone: 'America/New_York',
+  },
   plan: 'starter',
   connection: { client_id: 'c', scopes: ['store:read'] },
-  data_availability: { history_days: 90, available_from: '2026-08-23', last_sync_at: '2026-11-21T16:00:00Z', stale: false },
-  rate_limits: { burst_per_minute: 60, hourly: 1000, daily: 10000, concurrent_requests: 2, client_global_per_minute: 200 },
+  data_availability: {
+    history_days: 90,
+    available_from: '2026-08-23',
+    last_sync_at: '2026-11-21T16:00:00Z',
+    stale: false,
+  },
+  rate_limits: {
+    burst_per_minute: 60,
+    hourly: 1000,
+    daily: 10000,
+    concurrent_requests: 2,
+    client_global_per_minute: 200,
+  },
 };
 
 const brokenMessages: Record<BrokenReason, string> = {
@@ -56,7 +80,18 @@ export function fakeWorld(): FakeWorld {
     refreshes: 0,
     store: null,
     session: null,
-    jobs: [{ job: 'orders', label: 'Orders', lastRunAt: null, outcome: null, rows: 0, counts: null, message: null, past: false }],
+    jobs: [
+      {
+        job: 'orders',
+        label: 'Orders',
+        lastRunAt: null,
+        outcome: null,
+        rows: 0,
+        counts: null,
+        message: null,
+        past: false,
+      },
+    ],
     schedule: { mode: 'hourly', hour: null, timeZone: 'Europe/Berlin', note: null },
     paused: null,
     pausedFor: null,
@@ -115,7 +150,12 @@ export function fakeWorld(): FakeWorld {
       },
       pauseSchedule: () => {
         if (world.schedule.mode !== 'off') world.paused = world.schedule;
-        world.schedule = { mode: 'off', hour: null, timeZone: 'Europe/Berlin', note: { kind: 'paused', message: 'Automatic sync is off until you reconnect.' } };
+        world.schedule = {
+          mode: 'off',
+          hour: null,
+          timeZone: 'Europe/Berlin',
+          note: { kind: 'paused', message: 'Automatic sync is off until you reconnect.' },
+        };
         return world.schedule;
       },
       capacity: () => world.capacity,

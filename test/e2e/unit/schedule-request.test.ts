@@ -9,7 +9,12 @@ describe('setSchedule input: bad input gets a clear error and changes nothing', 
     expect(parseScheduleRequest({ mode: 'daily', hour: 23 })).toEqual({ mode: 'daily', hour: 23 });
   });
 
-  it.each([[{ mode: 'daily', hour: 24 }], [{ mode: 'daily', hour: 6.5 }], [{ mode: 'daily', hour: '6' }], [{ mode: 'daily' }]])('refuses a daily hour outside 0–23: %j', (input) => {
+  it.each([
+    [{ mode: 'daily', hour: 24 }],
+    [{ mode: 'daily', hour: 6.5 }],
+    [{ mode: 'daily', hour: '6' }],
+    [{ mode: 'daily' }],
+  ])('refuses a daily hour outside 0–23: %j', (input) => {
     expect(() => parseScheduleRequest(input)).toThrow(/hour from 0 to 23/);
   });
 

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ClientNotAuthorizedError, GrantRevokedError, InvalidTokenError, RateLimitedError } from '../../../src/server/api/errors';
+import {
+  ClientNotAuthorizedError,
+  GrantRevokedError,
+  InvalidTokenError,
+  RateLimitedError,
+} from '../../../src/server/api/errors';
 import { CONNECTION_CHECK_INTERVAL_MS, sidebarStamp, sidebarState } from '../../../src/server/sidebar/state';
 import { account, fakeWorld } from './fake-ports';
 
@@ -9,7 +14,14 @@ describe('getSidebarState: a working connection shows the store, plan window and
     const state = sidebarState(world.ports);
     expect(state.connection).toEqual({
       state: 'connected',
-      store: { id: 'st_1', name: 'Acme <b>Goods</b>', domain: 'acme.myshopify.com', platform: 'shopify', currency: 'USD', timezone: 'America/New_York' },
+      store: {
+        id: 'st_1',
+        name: 'Acme <b>Goods</b>',
+        domain: 'acme.myshopify.com',
+        platform: 'shopify',
+        currency: 'USD',
+        timezone: 'America/New_York',
+      },
       problem: null,
     });
     expect(state.plan).toEqual({ name: 'starter', historyAvailableFrom: '2026-08-23', historyDays: 90 });
@@ -21,7 +33,15 @@ describe('getSidebarState: a working connection shows the store, plan window and
 
   it('reports unlimited history (Plus) as null, which the sidebar shows as full history, and passes staleness on', () => {
     const world = fakeWorld();
-    world.account = () => ({ ...account, data_availability: { history_days: null, available_from: null, last_sync_at: '2026-11-20T03:00:00Z', stale: true } });
+    world.account = () => ({
+      ...account,
+      data_availability: {
+        history_days: null,
+        available_from: null,
+        last_sync_at: '2026-11-20T03:00:00Z',
+        stale: true,
+      },
+    });
     const state = sidebarState(world.ports);
     expect(state.plan).toEqual({ name: 'starter', historyAvailableFrom: null, historyDays: null });
     expect(state.freshness).toEqual({ lastSyncAt: '2026-11-20T03:00:00Z', stale: true });
@@ -84,7 +104,11 @@ describe('getSidebarState: no network call when there is nothing to call', () =>
       throw new Error('must not read the account');
     };
     const state = sidebarState(world.ports);
-    expect(state.connection).toEqual({ state: 'not_configured', store: null, problem: { code: 'not_configured', userMessage: 'Ask whoever set it up.', action: 'configure', retryAt: null } });
+    expect(state.connection).toEqual({
+      state: 'not_configured',
+      store: null,
+      problem: { code: 'not_configured', userMessage: 'Ask whoever set it up.', action: 'configure', retryAt: null },
+    });
   });
 
   it('not connected: no banner (the Connect button is the action), no account read', () => {
@@ -136,7 +160,7 @@ describe('getSidebarState: a schedule paused by a lost connection comes back aft
     expect(world.jobsAsked).toEqual([false]);
   });
 
-  it('after a successful reconnect to the sheets\' store the schedule is restored, confirmed by the service, and said so', () => {
+  it("after a successful reconnect to the sheets' store the schedule is restored, confirmed by the service, and said so", () => {
     const world = fakeWorld();
     world.paused = { mode: 'daily', hour: 7, timeZone: 'Europe/Berlin', note: null };
     world.pausedFor = 'st_1';
@@ -176,7 +200,7 @@ describe('getSidebarStamp: what the open sidebar polls is cheap and changes when
     expect(world.reads).toEqual([true]);
   });
 
-  it('a revoke the service reports at the minute\'s check marks the connection and changes the stamp', () => {
+  it("a revoke the service reports at the minute's check marks the connection and changes the stamp", () => {
     const world = fakeWorld();
     const now = Date.parse('2026-11-21T12:00:00Z');
     const first = sidebarStamp(world.ports, now);
@@ -214,7 +238,13 @@ describe('getSidebarStamp: what the open sidebar polls is cheap and changes when
 describe('getSidebarState: the latest tie-out comes from the sync state, without a request of its own', () => {
   it('passes the stored tie-out on, and null before the first', () => {
     const world = fakeWorld();
-    const view = { checkedAt: '2026-11-24T06:00:00.000Z', days: 40, failedDays: ['2026-10-03'], failedCount: 1, cutFrom: null };
+    const view = {
+      checkedAt: '2026-11-24T06:00:00.000Z',
+      days: 40,
+      failedDays: ['2026-10-03'],
+      failedCount: 1,
+      cutFrom: null,
+    };
     let asked = 0;
     world.ports.sync.tieout = () => {
       asked++;

@@ -10,10 +10,22 @@ const connected = { state: 'connected', action: null };
 const NOW = Date.parse('2026-11-21T12:00:00Z');
 
 function run(partial: Partial<LoggedRun>): LoggedRun {
-  return { job: 'orders, products, daily', startedAt: NOW - 60_000, endedAt: NOW - 30_000, outcome: 'ok', rows: 10, message: 'ok', failureCode: null, connectionLost: false, pausedUntil: null, counts: null, ...partial };
+  return {
+    job: 'orders, products, daily',
+    startedAt: NOW - 60_000,
+    endedAt: NOW - 30_000,
+    outcome: 'ok',
+    rows: 10,
+    message: 'ok',
+    failureCode: null,
+    connectionLost: false,
+    pausedUntil: null,
+    counts: null,
+    ...partial,
+  };
 }
 
-describe('a run that stopped on the sheets\' layout asks for a fix, not a retry', () => {
+describe("a run that stopped on the sheets' layout asks for a fix, not a retry", () => {
   it('sheet_layout (a managed column moved or renamed) maps to fix_request', () => {
     expect(stopActionOf('sheet_layout', connected)).toEqual({ code: 'sheet_layout', action: 'fix_request' });
   });
@@ -22,12 +34,20 @@ describe('a run that stopped on the sheets\' layout asks for a fix, not a retry'
     expect(stopActionOf('internal_error', connected).action).toBe('retry_later');
   });
   it('a lost connection asks for what the connection state says', () => {
-    expect(stopActionOf('grant_revoked', { state: 'revoked', action: 'reconnect' })).toEqual({ code: 'revoked', action: 'reconnect' });
+    expect(stopActionOf('grant_revoked', { state: 'revoked', action: 'reconnect' })).toEqual({
+      code: 'revoked',
+      action: 'reconnect',
+    });
   });
 });
 
 describe('"Last sync": past failures are history, not a call to action', () => {
-  const revoked = run({ outcome: 'error', message: 'Access was turned off. Click Reconnect to resume syncing.', failureCode: 'grant_revoked', connectionLost: true });
+  const revoked = run({
+    outcome: 'error',
+    message: 'Access was turned off. Click Reconnect to resume syncing.',
+    failureCode: 'grant_revoked',
+    connectionLost: true,
+  });
 
   it('a failure of a lost connection stays current while the connection is broken', () => {
     const [view] = jobViewsOf([revoked], false, 'Europe/Berlin', NOW);
@@ -45,11 +65,18 @@ describe('"Last sync": past failures are history, not a call to action', () => {
     const layout = run({ outcome: 'error', message: 'Move column X back.', failureCode: 'sheet_layout' });
     const views = jobViewsOf([run({ outcome: 'ok' }), layout], true, 'Europe/Berlin', NOW);
     expect(views.map((v) => v.past)).toEqual([false, true]);
-    expect(jobViewsOf([layout, run({ outcome: 'ok' })], true, 'Europe/Berlin', NOW)[0]).toMatchObject({ past: false, message: 'Move column X back.' });
+    expect(jobViewsOf([layout, run({ outcome: 'ok' })], true, 'Europe/Berlin', NOW)[0]).toMatchObject({
+      past: false,
+      message: 'Move column X back.',
+    });
   });
 
-  it('a run paused for the hourly reserve is partial and says when it resumes, in the spreadsheet\'s time zone', () => {
-    const paused = run({ outcome: 'partial', pausedUntil: Date.parse('2026-11-21T13:05:00Z'), message: 'long log text' });
+  it("a run paused for the hourly reserve is partial and says when it resumes, in the spreadsheet's time zone", () => {
+    const paused = run({
+      outcome: 'partial',
+      pausedUntil: Date.parse('2026-11-21T13:05:00Z'),
+      message: 'long log text',
+    });
     const [view] = jobViewsOf([paused], true, 'Europe/Berlin', NOW);
     expect(view).toMatchObject({ outcome: 'partial', past: false });
     expect(view.message).toBe('Paused for the hourly request allowance; resumes after 14:05 (Europe/Berlin time).');

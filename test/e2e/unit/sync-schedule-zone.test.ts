@@ -12,7 +12,8 @@ type ScheduleModule = typeof import('../../../src/server/sync/schedule');
 let schedule: ScheduleModule;
 const describeSchedule: ScheduleModule['describeSchedule'] = (...a) => schedule.describeSchedule(...a);
 const getSchedule: ScheduleModule['getSchedule'] = () => schedule.getSchedule();
-const resumeSuspendedSchedule: ScheduleModule['resumeSuspendedSchedule'] = (...a) => schedule.resumeSuspendedSchedule(...a);
+const resumeSuspendedSchedule: ScheduleModule['resumeSuspendedSchedule'] = (...a) =>
+  schedule.resumeSuspendedSchedule(...a);
 const scheduleTimeZone: ScheduleModule['scheduleTimeZone'] = () => schedule.scheduleTimeZone();
 const setSchedule: ScheduleModule['setSchedule'] = (...a) => schedule.setSchedule(...a);
 const suspendSchedule: ScheduleModule['suspendSchedule'] = (...a) => schedule.suspendSchedule(...a);
@@ -48,7 +49,16 @@ function spreadsheet(zone: string) {
     addDeveloperMetadata: (key: string, value: string) => metadata.set(key, value),
     createDeveloperMetadataFinder: () => ({
       withKey: (key: string) => ({
-        find: () => (metadata.has(key) ? [{ getValue: () => metadata.get(key), setValue: (v: string) => metadata.set(key, v), remove: () => metadata.delete(key) }] : []),
+        find: () =>
+          metadata.has(key)
+            ? [
+                {
+                  getValue: () => metadata.get(key),
+                  setValue: (v: string) => metadata.set(key, v),
+                  remove: () => metadata.delete(key),
+                },
+              ]
+            : [],
       }),
     }),
   };
@@ -59,14 +69,25 @@ beforeEach(async () => {
   props = new Map();
   userProps = new Map();
   metadata = new Map();
-  g.SpreadsheetApp = { getActive: () => spreadsheet('Asia/Tokyo'), DeveloperMetadataVisibility: { PROJECT: 'PROJECT' } };
-  g.Session = { getEffectiveUser: () => ({ getEmail: () => 'owner@example.com' }), getActiveUser: () => ({ getEmail: () => 'owner@example.com' }) };
+  g.SpreadsheetApp = {
+    getActive: () => spreadsheet('Asia/Tokyo'),
+    DeveloperMetadataVisibility: { PROJECT: 'PROJECT' },
+  };
+  g.Session = {
+    getEffectiveUser: () => ({ getEmail: () => 'owner@example.com' }),
+    getActiveUser: () => ({ getEmail: () => 'owner@example.com' }),
+  };
   g.PropertiesService = {
     getDocumentProperties: () => store(() => props),
     getUserProperties: () => store(() => userProps),
   };
   g.ScriptApp = {
-    getUserTriggers: () => triggers.map((t) => ({ getHandlerFunction: () => t.handler, getUniqueId: () => `uid-${triggers.indexOf(t)}`, built: t })),
+    getUserTriggers: () =>
+      triggers.map((t) => ({
+        getHandlerFunction: () => t.handler,
+        getUniqueId: () => `uid-${triggers.indexOf(t)}`,
+        built: t,
+      })),
     deleteTrigger: (t: { built: Built }) => {
       triggers = triggers.filter((x) => x !== t.built);
     },
@@ -97,8 +118,8 @@ afterEach(() => {
   delete g.Session;
 });
 
-describe('a daily sync runs at the hour of the spreadsheet\'s time zone, and the sidebar names it', () => {
-  it('pins the daily trigger to the spreadsheet\'s zone (atHour alone would use the script\'s)', () => {
+describe("a daily sync runs at the hour of the spreadsheet's time zone, and the sidebar names it", () => {
+  it("pins the daily trigger to the spreadsheet's zone (atHour alone would use the script's)", () => {
     setSchedule({ kind: 'daily', hour: 7 });
     expect(triggers).toHaveLength(1);
     expect(triggers[0].calls).toContainEqual(['atHour', 7]);
@@ -107,15 +128,18 @@ describe('a daily sync runs at the hour of the spreadsheet\'s time zone, and the
     expect(describeSchedule(getSchedule(), scheduleTimeZone())).toBe('every day at 07:00 (Asia/Tokyo time)');
   });
 
-  it('keeps naming the zone the trigger was made in after the spreadsheet\'s zone changes', () => {
+  it("keeps naming the zone the trigger was made in after the spreadsheet's zone changes", () => {
     setSchedule({ kind: 'daily', hour: 7 });
-    g.SpreadsheetApp = { getActive: () => spreadsheet('Europe/Paris'), DeveloperMetadataVisibility: { PROJECT: 'PROJECT' } };
+    g.SpreadsheetApp = {
+      getActive: () => spreadsheet('Europe/Paris'),
+      DeveloperMetadataVisibility: { PROJECT: 'PROJECT' },
+    };
     expect(scheduleTimeZone()).toBe('Asia/Tokyo');
   });
 });
 
 describe('a schedule stopped for a lost connection is remembered for the same store only', () => {
-  it('suspending removes the trigger and keeps the schedule; reconnecting the sheets\' store restores it', () => {
+  it("suspending removes the trigger and keeps the schedule; reconnecting the sheets' store restores it", () => {
     setSchedule({ kind: 'daily', hour: 7 });
     suspendSchedule('st_A', 1);
     expect(triggers).toHaveLength(0);

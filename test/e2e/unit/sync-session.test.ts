@@ -39,14 +39,37 @@ describe('Sync now: counts add up across steps until every job has caught up', (
       () => step({ done: true, job: 'daily', written: written(0, 0, 320) }),
     );
     expect(startSyncSession(world.ports)).toMatchObject({ done: false, counts: written(0), problem: null });
-    expect(runSyncSessionStep(world.ports, 1000, () => NOW)).toMatchObject({ done: false, phase: 'Orders and line items', counts: written(1000), fraction: 0 });
+    expect(runSyncSessionStep(world.ports, 1000, () => NOW)).toMatchObject({
+      done: false,
+      phase: 'Orders and line items',
+      counts: written(1000),
+      fraction: 0,
+    });
     const second = runSyncSessionStep(world.ports, 1000, () => NOW);
-    expect(second.counts).toEqual({ ordersAdded: 1990, ordersUpdated: 10, ordersCancelled: 0, ordersGone: 0, lineItems: 6000, products: 0, variants: 0, days: 0 });
+    expect(second.counts).toEqual({
+      ordersAdded: 1990,
+      ordersUpdated: 10,
+      ordersCancelled: 0,
+      ordersGone: 0,
+      lineItems: 6000,
+      products: 0,
+      variants: 0,
+      days: 0,
+    });
     expect(second.fraction).toBeCloseTo(0.4, 2); // half-way from the first mark to now, on the orders' 80 % of the bar
     expect(runSyncSessionStep(world.ports, 1000, () => NOW)).toEqual({
       done: true,
       phase: 'Caught up',
-      counts: { ordersAdded: 1990, ordersUpdated: 10, ordersCancelled: 0, ordersGone: 0, lineItems: 6000, products: 0, variants: 0, days: 320 },
+      counts: {
+        ordersAdded: 1990,
+        ordersUpdated: 10,
+        ordersCancelled: 0,
+        ordersGone: 0,
+        lineItems: 6000,
+        products: 0,
+        variants: 0,
+        days: 320,
+      },
       fraction: 1,
       problem: null,
       pausedUntil: null,
@@ -66,23 +89,32 @@ describe('Sync now: counts add up across steps until every job has caught up', (
     const world = fakeWorld();
     world.steps.push(() => step({ busy: true, job: null }));
     startSyncSession(world.ports);
-    expect(runSyncSessionStep(world.ports)).toMatchObject({ done: false, phase: expect.stringMatching(/another sync/), problem: null });
+    expect(runSyncSessionStep(world.ports)).toMatchObject({
+      done: false,
+      phase: expect.stringMatching(/another sync/),
+      problem: null,
+    });
   });
 });
 
 describe('Sync now: the progress estimate never claims more than it knows', () => {
   it('is unknown before the orders watermark exists, and capped below the products phase', () => {
     expect(estimateFraction(step({ ordersMark: null }), null, NOW)).toBeNull();
-    expect(estimateFraction(step({ ordersMark: '2026-11-21T12:00:00Z' }), '2026-01-01T00:00:00Z', NOW)).toBeCloseTo(0.8, 5);
+    expect(estimateFraction(step({ ordersMark: '2026-11-21T12:00:00Z' }), '2026-01-01T00:00:00Z', NOW)).toBeCloseTo(
+      0.8,
+      5,
+    );
     expect(estimateFraction(step({ job: 'products' }), null, NOW)).toBe(0.8);
   });
 
-  it('follows the daily job\'s days and never moves back', () => {
+  it("follows the daily job's days and never moves back", () => {
     const daily = step({ job: 'daily', position: { done: 200, total: 400, unit: 'days' } });
     expect(estimateFraction(daily, null, NOW)).toBeCloseTo(0.95, 5);
     // A later step that knows less (a busy lock) keeps what the bar showed.
     expect(estimateFraction(step({ busy: true, job: null }), null, NOW, 0.95)).toBe(0.95);
-    expect(estimateFraction(step({ job: 'orders', ordersMark: '2026-01-02T00:00:00Z' }), '2026-01-01T00:00:00Z', NOW, 0.5)).toBe(0.5);
+    expect(
+      estimateFraction(step({ job: 'orders', ordersMark: '2026-01-02T00:00:00Z' }), '2026-01-01T00:00:00Z', NOW, 0.5),
+    ).toBe(0.5);
   });
 
   it('starts a first backfill from the watermark before the step when there is one', () => {
@@ -105,7 +137,11 @@ describe('Sync now: a refusal ends the run with the problem and its action', () 
     startSyncSession(world.ports);
     runSyncSessionStep(world.ports);
     const stopped = runSyncSessionStep(world.ports);
-    expect(stopped).toMatchObject({ done: true, counts: written(250), problem: { code: 'grant_revoked', action: 'reconnect' } });
+    expect(stopped).toMatchObject({
+      done: true,
+      counts: written(250),
+      problem: { code: 'grant_revoked', action: 'reconnect' },
+    });
     expect(world.marked).toEqual(['revoked']);
   });
 
@@ -115,7 +151,12 @@ describe('Sync now: a refusal ends the run with the problem and its action', () 
       throw new SyncStoppedError('revoked', 'The connection was turned off in Merchant Analytics.', 'reconnect');
     });
     startSyncSession(world.ports);
-    expect(runSyncSessionStep(world.ports).problem).toEqual({ code: 'revoked', userMessage: 'The connection was turned off in Merchant Analytics.', action: 'reconnect', retryAt: null });
+    expect(runSyncSessionStep(world.ports).problem).toEqual({
+      code: 'revoked',
+      userMessage: 'The connection was turned off in Merchant Analytics.',
+      action: 'reconnect',
+      retryAt: null,
+    });
   });
 
   it('a server error does not touch the connection and says to retry later', () => {
@@ -135,12 +176,17 @@ describe('Sync now: a refusal ends the run with the problem and its action', () 
   });
 });
 
-describe('Sync now: a run paused for the API\'s hourly reserve is partial, not a failure', () => {
+describe("Sync now: a run paused for the API's hourly reserve is partial, not a failure", () => {
   it('ends this Sync now without a problem, keeps the bar where it was and says when it resumes', () => {
     const world = fakeWorld();
     world.steps.push(
       () => step({ written: written(250), ordersMark: '2026-06-12T12:00:00Z', ordersFrom: '2026-01-01T12:00:00Z' }),
-      () => step({ written: written(250), pausedUntil: '2026-11-21T13:05:00.000Z', pauseText: '14:05 (Europe/Berlin time)' }),
+      () =>
+        step({
+          written: written(250),
+          pausedUntil: '2026-11-21T13:05:00.000Z',
+          pauseText: '14:05 (Europe/Berlin time)',
+        }),
     );
     startSyncSession(world.ports);
     const first = runSyncSessionStep(world.ports, 1000, () => NOW);

@@ -7,9 +7,32 @@ import { windowOfferOf } from '../../../src/server/sidebar/window-offer';
 import type { CapacityFacts } from '../../../src/server/sidebar/ports';
 import { fakeWorld } from './fake-ports';
 
-const cells = (percent: number): CellsView => ({ used: percent * 100_000, limit: 10_000_000, percent, warn: percent >= 70, ordersWindow: null, offer: null });
-const facts = (partial: Partial<CapacityFacts> = {}): CapacityFacts => ({ ordersWindow: null, stopped: false, estimate: null, today: '2026-11-21', ...partial });
-const estimate = { createdAfter: null, rateFrom: '2025-11-21', today: '2026-11-21', orders: 120_000, cellsPerOrder: 100, neededCells: 12_000_000, freeCells: 9_000_000, fits: false, suggestedFrom: '2026-03-01' };
+const cells = (percent: number): CellsView => ({
+  used: percent * 100_000,
+  limit: 10_000_000,
+  percent,
+  warn: percent >= 70,
+  ordersWindow: null,
+  offer: null,
+});
+const facts = (partial: Partial<CapacityFacts> = {}): CapacityFacts => ({
+  ordersWindow: null,
+  stopped: false,
+  estimate: null,
+  today: '2026-11-21',
+  ...partial,
+});
+const estimate = {
+  createdAfter: null,
+  rateFrom: '2025-11-21',
+  today: '2026-11-21',
+  orders: 120_000,
+  cellsPerOrder: 100,
+  neededCells: 12_000_000,
+  freeCells: 9_000_000,
+  fits: false,
+  suggestedFrom: '2026-03-01',
+};
 
 describe('the offer appears when room runs short, and only then', () => {
   it('none below 70 % with no stop and no refused backfill', () => {
@@ -17,7 +40,11 @@ describe('the offer appears when room runs short, and only then', () => {
   });
 
   it('from 70 %: filling up, proposing the last year', () => {
-    expect(windowOfferOf(cells(74), facts())).toMatchObject({ reason: 'filling_up', suggestedFrom: '2025-11-22', latest: '2026-11-21' });
+    expect(windowOfferOf(cells(74), facts())).toMatchObject({
+      reason: 'filling_up',
+      suggestedFrom: '2025-11-22',
+      latest: '2026-11-21',
+    });
   });
 
   it('after a sync stopped on the limit, whatever the gauge says', () => {
@@ -42,7 +69,13 @@ describe('setOrdersWindow: the request is checked before anything changes', () =
   });
 
   it('refuses anything else with a clear message', () => {
-    for (const bad of [null, {}, { createdAfter: '2026-02-30' }, { createdAfter: '28/02/2026' }, { createdAfter: 20260228 }]) {
+    for (const bad of [
+      null,
+      {},
+      { createdAfter: '2026-02-30' },
+      { createdAfter: '28/02/2026' },
+      { createdAfter: 20260228 },
+    ]) {
       expect(() => parseOrdersWindowRequest(bad)).toThrow(/Nothing was changed/);
     }
   });

@@ -40,26 +40,29 @@ export async function startHostileFront(): Promise<HostileFront> {
     const target = new URL(front.upstream);
     const headers = { ...req.headers, host: target.host };
     delete headers['accept-encoding'];
-    const upstream = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers }, (answer) => {
-      const chunks: Buffer[] = [];
-      answer.on('data', (c: Buffer) => chunks.push(c));
-      answer.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let replaced: string | null = null;
-        try {
-          replaced = front.rewrite(info, answer.statusCode ?? 502, text);
-        } catch {
-          replaced = null;
-        }
-        const out = Buffer.from(replaced ?? text, 'utf8');
-        const h = { ...answer.headers };
-        delete h['content-length'];
-        delete h['transfer-encoding'];
-        delete h['content-encoding'];
-        res.writeHead(answer.statusCode ?? 502, { ...h, 'content-length': String(out.length) });
-        res.end(out);
-      });
-    });
+    const upstream = http.request(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers },
+      (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on('data', (c: Buffer) => chunks.push(c));
+        answer.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let replaced: string | null = null;
+          try {
+            replaced = front.rewrite(info, answer.statusCode ?? 502, text);
+          } catch {
+            replaced = null;
+          }
+          const out = Buffer.from(replaced ?? text, 'utf8');
+          const h = { ...answer.headers };
+          delete h['content-length'];
+          delete h['transfer-encoding'];
+          delete h['content-encoding'];
+          res.writeHead(answer.statusCode ?? 502, { ...h, 'content-length': String(out.length) });
+          res.end(out);
+        });
+      },
+    );
     upstream.on('error', () => res.writeHead(502).end());
     upstream.end(body);
   });

@@ -4,7 +4,13 @@
  * sidebar's pages), so that a scenario can end with a token scan of all of it.
  */
 import type { ExecutionResult } from '../../../dev/gas-runtime/index';
-import { startStack, type ConnectOptions, type ConnectResult, type Stack, type StackOptions } from '../../../dev/harness/index';
+import {
+  startStack,
+  type ConnectOptions,
+  type ConnectResult,
+  type Stack,
+  type StackOptions,
+} from '../../../dev/harness/index';
 
 export interface ReliabilityStack extends Stack {
   /** Everything shown or returned: results (values, errors, logs, request URLs) and pages. */

@@ -22,16 +22,34 @@ export interface SyncEnd {
  * limit or finding the lock busy is simply followed by the next; a pause for the API's allowance
  * moves both clocks past its end first.
  */
-export async function runUntilSettled(stack: ReliabilityStack, handler = 'onScheduledSync', maxExecutions = 40): Promise<SyncEnd> {
+export async function runUntilSettled(
+  stack: ReliabilityStack,
+  handler = 'onScheduledSync',
+  maxExecutions = 40,
+): Promise<SyncEnd> {
   return settle(stack, handler, () => stack.runtime.run(handler, []), maxExecutions);
 }
 
 /** As runUntilSettled, each run fired by the schedule's trigger without its document (as Google may fire it). */
-export async function triggerUntilSettled(stack: ReliabilityStack, triggerUid: string, maxExecutions = 40): Promise<SyncEnd> {
-  return settle(stack, `trigger ${triggerUid}`, () => stack.runtime.fireTrigger(triggerUid, { document: false }), maxExecutions);
+export async function triggerUntilSettled(
+  stack: ReliabilityStack,
+  triggerUid: string,
+  maxExecutions = 40,
+): Promise<SyncEnd> {
+  return settle(
+    stack,
+    `trigger ${triggerUid}`,
+    () => stack.runtime.fireTrigger(triggerUid, { document: false }),
+    maxExecutions,
+  );
 }
 
-async function settle(stack: ReliabilityStack, label: string, once: () => Promise<ExecutionResult>, maxExecutions: number): Promise<SyncEnd> {
+async function settle(
+  stack: ReliabilityStack,
+  label: string,
+  once: () => Promise<ExecutionResult>,
+  maxExecutions: number,
+): Promise<SyncEnd> {
   for (let n = 1; n <= maxExecutions; n++) {
     const result = await once();
     if (result.timedOut) continue;
@@ -57,7 +75,12 @@ export async function sidebarSync(stack: ReliabilityStack, maxSteps = 40): Promi
     if (step.timedOut) continue;
     if (!step.ok) throw new Error(`runSyncStep threw: ${step.error?.message}`);
     const progress = step.value as Progress & { problem?: { userMessage: string } | null };
-    if (progress.done) return { executions: n, outcome: progress.problem ? 'error' : 'ok', message: progress.problem?.userMessage ?? String(progress.message ?? '') };
+    if (progress.done)
+      return {
+        executions: n,
+        outcome: progress.problem ? 'error' : 'ok',
+        message: progress.problem?.userMessage ?? String(progress.message ?? ''),
+      };
     if (progress.pausedUntil) return { executions: n, outcome: 'paused', message: String(progress.pausedUntil) };
   }
   throw new Error(`the sidebar sync did not finish in ${maxSteps} steps`);
@@ -73,7 +96,13 @@ export interface Verdict {
   problems: string[];
 }
 
-const DATA_SHEETS: ReadonlyArray<[string, string]> = [['Orders', 'id'], ['Line items', 'id'], ['Products', 'id'], ['Variants', 'id'], ['Daily P&L', 'date']];
+const DATA_SHEETS: ReadonlyArray<[string, string]> = [
+  ['Orders', 'id'],
+  ['Line items', 'id'],
+  ['Products', 'id'],
+  ['Variants', 'id'],
+  ['Daily P&L', 'date'],
+];
 
 function rowsWithKeys(stack: ReliabilityStack): number {
   let rows = 0;
@@ -87,7 +116,10 @@ function rowsWithKeys(stack: ReliabilityStack): number {
 
 /** Every value found in what the runtime and the emulator recorded that is a token or the client secret. */
 export async function tokensIn(stack: ReliabilityStack): Promise<string[]> {
-  const secrets = [...(await issuedTokenValues(stack.control)), stack.runtime.properties.script.get('MA_CLIENT_SECRET') ?? ''];
+  const secrets = [
+    ...(await issuedTokenValues(stack.control)),
+    stack.runtime.properties.script.get('MA_CLIENT_SECRET') ?? '',
+  ];
   const ui = stack.runtime.ui;
   const recorded = [
     ...stack.outputs,
@@ -100,7 +132,10 @@ export async function tokensIn(stack: ReliabilityStack): Promise<string[]> {
     JSON.stringify(await stack.control('stats')),
     JSON.stringify(await stack.control('grants')),
   ].join('\n');
-  return leakedTokens(recorded, secrets.filter((s) => s.length >= 16));
+  return leakedTokens(
+    recorded,
+    secrets.filter((s) => s.length >= 16),
+  );
 }
 
 /**
@@ -121,9 +156,15 @@ export async function finalVerdict(stack: ReliabilityStack, expected: { connecti
     if (pass.outcome !== 'ok') problems.push(`the reconciliation pass ended ${pass.outcome}: ${pass.message}`);
   }
   const comparison: Comparison = await compareWithTruth(stack, { expectGone: stack.vanished });
-  const mismatches = comparison.mismatches.length + comparison.missing.length + comparison.unexpected.length + comparison.duplicates.length;
+  const mismatches =
+    comparison.mismatches.length +
+    comparison.missing.length +
+    comparison.unexpected.length +
+    comparison.duplicates.length;
   if (mismatches > 0) {
-    problems.push(`sheets differ from the truth: ${JSON.stringify({ ...comparison, mismatches: comparison.mismatches.slice(0, 3) }).slice(0, 800)}`);
+    problems.push(
+      `sheets differ from the truth: ${JSON.stringify({ ...comparison, mismatches: comparison.mismatches.slice(0, 3) }).slice(0, 800)}`,
+    );
   }
   const connection = (await sidebarConnection(stack.runtime)).state;
   const wanted = expected.connection ?? 'connected';
