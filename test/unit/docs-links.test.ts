@@ -65,10 +65,11 @@ function walk(): { reached: Set<string>; broken: string[] } {
 }
 
 function sourceFiles(dir: string): string[] {
-  return readdirSync(path.join(root, dir), { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile() && /\.(ts|mts|js)$/.test(e.name))
-    .map((e) => path.relative(root, path.join(e.parentPath, e.name)))
-    .filter((f) => !f.includes('node_modules') && !f.includes(`${path.sep}generated${path.sep}`));
+  return readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((e) => {
+    const rel = path.join(dir, e.name);
+    if (e.isDirectory()) return e.name === 'node_modules' || e.name === 'generated' ? [] : sourceFiles(rel);
+    return /\.(ts|mts|js)$/.test(e.name) ? [rel] : [];
+  });
 }
 
 describe('the README as a front page', () => {
