@@ -1,8 +1,8 @@
-/** Prints the Markdown tables of a results.json (default bench/results.json), e.g. to update the README. */
+/** Prints the blocks the bench README carries (machine line and tables) from a results.json (default bench/results.json). */
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { alternativesTable, ratioTable, workloadTable, type Results } from './report';
+import type { Results } from './report';
+import { RESULTS_JSON, readmeTables } from './readme-tables';
 
-const file = process.argv[2] ?? path.join(__dirname, 'results.json');
+const file = process.argv[2] ?? RESULTS_JSON;
 const results = JSON.parse(readFileSync(file, 'utf8')) as Results;
-console.log(`${workloadTable(results)}\n\n${ratioTable(results)}\n\n${alternativesTable(results)}`);
+console.log(Object.values(readmeTables(results)).join('\n\n'));

@@ -1,4 +1,4 @@
-/** Prints the bench's tables (Markdown, so the README can carry the latest run) and writes results.json. */
+/** The bench's tables (Markdown, so the bench README can carry the latest run) and writing results.json. */
 import { writeFileSync } from 'node:fs';
 import type { Figures } from './figures';
 import type { LowerBound } from './lower-bound';

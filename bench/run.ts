@@ -2,11 +2,13 @@
  * npm run bench: runs every bench/*.bench.ts in turn, each in its own process so that one
  * benchmark's heap does not colour the next one's memory figures. Benchmarks print figures; they
  * never pass or fail on time. The heap may grow to 12 GB: the 100k-order workloads keep three
- * workbooks of ~8 M cells (our sync's and each alternative's) in the runtime at once.
+ * workbooks of ~8 M cells (our sync's and each alternative's) in the runtime at once. At the end the
+ * bench README's tables are rewritten from results.json, so the figures it shows are the last run's.
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
+import { RESULTS_JSON, writeBenchReadme } from './readme-tables';
 
 const dir = __dirname;
 const only = process.argv.slice(2);
@@ -23,4 +25,6 @@ for (const file of files) {
   });
   if (result.status !== 0) failed++;
 }
+writeBenchReadme();
+console.log(`\nbench/README.md tables rewritten from ${path.relative(process.cwd(), RESULTS_JSON)}`);
 process.exit(failed ? 1 : 0);

@@ -1,5 +1,5 @@
 /**
- * Where the add-on keeps a connection (README, "Where the connection lives"): the connecting
+ * Where the add-on keeps a connection (docs/architecture.md, "Where the connection lives"): the connecting
  * user's token in THEIR user properties under the OAuth2 library's key for this spreadsheet, the
  * access token (only) in the document properties for formulas and other editors.
  */

@@ -1,7 +1,8 @@
 /**
  * Deployment configuration: where the API lives and which OAuth client this deployment is.
- * Whoever deploys sets these once in script properties (README, "Connecting a store"); they are
- * never in code or in the sheet. Locally the harness sets them for the emulator.
+ * Whoever deploys sets these once in script properties (docs/user-guide/connecting-a-store.md,
+ * "Connecting a store"); they are never in code or in the sheet. Locally the harness sets them for
+ * the emulator.
  */
 
 export const CONFIG_KEYS = {

@@ -1,7 +1,8 @@
 /**
  * Spec 4.4 rule 3 (and 4.6, 4.9 "same rules"): a cursor is bound to its exact filter set, to its
- * endpoint and store, and valid only for one pagination run. The emulator's run lifetime is
- * documented in the README: 30 minutes after the cursor was issued, and never across a reset.
+ * endpoint and store, and valid only for one pagination run. The emulator's run lifetime
+ * (dev/emulator/README.md, "API decisions where the spec is silent"): 30 minutes after the cursor
+ * was issued, and never across a reset.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type DailyRow, type Harness, type Order, type Store, type StoreTruth } from './harness.js';

@@ -120,7 +120,7 @@ describe('4.9 daily rows are the sums of the orders placed that local day (sale_
         cents(r.contribution_margin_cm3),
         cents(r.net_profit),
       ]).toEqual([r.date, acc.gross, acc.net, acc.cogs, acc.ad, acc.fees, acc.cp, acc.np]);
-      // Margin ladder relations documented in the README.
+      // Margin ladder relations (dev/emulator/README.md, "Daily rows and summary").
       expect(cents(r.gross_profit_cm2)).toBe(cents(r.net_revenue) - cents(r.cogs));
       expect(cents(r.contribution_margin_cm3)).toBe(
         cents(r.gross_profit_cm2) -

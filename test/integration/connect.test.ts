@@ -19,7 +19,7 @@ interface StoredToken {
 }
 
 function storedToken(stack: Stack): StoredToken {
-  // The connecting user's own store (README, "Where the connection lives").
+  // The connecting user's own store (docs/architecture.md, "Where the connection lives").
   const token = connectionToken<StoredToken>(stack.runtime);
   if (!token) throw new Error('no stored token');
   return token;

@@ -191,7 +191,7 @@ describe('connect, expiry, refresh, reset: the real library and the stand-in', (
       const c = seen[library].afterConnect;
       expect(c.outcome).toBe('connected');
       expect(c.keys).toHaveLength(1);
-      // The connecting user's store, one service per spreadsheet (README, "Where the connection lives").
+      // The connecting user's store, one service per spreadsheet (docs/architecture.md, "Where the connection lives").
       expect(c.keys[0]).toMatch(/^user:oauth2\.merchant-analytics\.[A-Za-z0-9_-]+$/);
       expect(c.fields).toEqual(expect.arrayContaining(['access_token', 'refresh_token', 'expires_in', 'expiresAt']));
       expect(c.issuedByEmulator).toBe(true);

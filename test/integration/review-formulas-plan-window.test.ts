@@ -2,7 +2,7 @@
  * Review probe (formulas): the plan's history window. After the store moves to a plan with a
  * shorter history (plus → starter, 90 days), PROFIT_SUMMARY over a period that starts before the
  * window covers only the window's days (period_truncated); its incomplete-cost rows must cover
- * the same days (the README: "over the days the totals cover"), and a metric cell must say the
+ * the same days (docs/user-guide/custom-functions.md: "over the days the totals cover"), and a metric cell must say the
  * period was shortened.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

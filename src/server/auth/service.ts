@@ -22,7 +22,7 @@ export function withoutClientSecret(payload: GoogleAppsScriptOAuth2.TokenPayload
 
 /**
  * The library's service for this API and one spreadsheet. Token, cache and lock are the current
- * user's: the connection lives with the Google user who connected (README, "Where the
+ * user's: the connection lives with the Google user who connected (docs/architecture.md, "Where the
  * connection lives"), reachable from the callback and from their trigger without a document.
  * The lock passed in must be the same object the caller itself locks with, so the library sees it
  * as already held.

@@ -1,5 +1,5 @@
 /**
- * Where the tokens live (README, "Where the connection lives"): the refresh token with the user
+ * Where the tokens live (docs/architecture.md, "Where the connection lives"): the refresh token with the user
  * who connected (their user properties, per spreadsheet: service.ts); the document holds a copy
  * of the short-lived access token only, for formulas and for the other editors, written by the
  * connecting user's executions that have the document.
