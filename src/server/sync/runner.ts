@@ -41,7 +41,8 @@ import {
   type JobResult,
   type RunTally,
 } from './job-context';
-import { reconciliationDue, runOrdersJob, runReconcileJob } from './orders-job';
+import { runOrdersJob } from './orders-job';
+import { reconciliationDue, runReconcileJob } from './reconcile-job';
 import { fillDue, runColumnFill } from './column-fill';
 import { columnSettings } from './column-settings';
 import { runProductsJob } from './products-job';
