@@ -21,8 +21,10 @@ import type { RunState } from './run-step';
 import { JOB_ORDER } from './run-steps';
 import { describeSchedule, resumeSuspendedSchedule, scheduleTimeZone } from './schedule';
 import { checkManagedSheets } from './sheet-health';
-import type { SyncStateStore } from './state';
-import type { SyncLog } from './sync-log';
+import { SyncStateStore } from './state';
+import { SyncLog } from './sync-log';
+import { columnSettings } from './column-settings';
+import { adoptScheduledRunState } from './owner-state';
 import { skippedDaysKey } from './tieout-step';
 
 /** What the closing Sync log row needs to know of the run, however it ended. */
@@ -38,6 +40,23 @@ export interface RunRecord {
   log: SyncLog;
   /** The run's steps, once it started. */
   run: RunState | null;
+}
+
+/** The run's record, once it holds the lock. */
+export function openRecord(
+  startedAt: number,
+  options: RunOptions,
+  workbook: ManagedWorkbook,
+  tally: RunTally,
+  properties: GoogleAppsScript.Properties.Properties,
+): RunRecord {
+  // A documentless scheduled run of this user worked on their copy of the state: take it in first.
+  adoptScheduledRunState();
+  // Read under the lock: a run that just ended while this one waited saved its checkpoints and log row.
+  const state = new SyncStateStore(properties);
+  workbook.useColumns(columnSettings(state, () => Date.now()));
+  const log = new SyncLog(workbook, state, properties);
+  return { startedAt, options, jobs: options.jobs.slice(), api: null, tally, workbook, state, log, run: null };
 }
 
 /** The run ready for its steps, or the outcome of a run the store check stopped. */

@@ -13,17 +13,14 @@ import { ManagedWorkbook } from '../sheets/managed-workbook';
 import { setSheetsWaitBudget } from '../sheets/sheets-requests';
 import { leaveBusyNote } from './busy-notes';
 import { CancellableBudget } from './cancel';
-import { columnSettings } from './column-settings';
 import { classifyFailure, type RunFailure } from './failures';
 import { emptyTally } from './job-context';
-import { adoptScheduledRunState, refreshOwnerCopy } from './owner-state';
+import { refreshOwnerCopy } from './owner-state';
 import { blankEntry, failedEnding, idleOutcome, pausedEnding, runLabel } from './run-endings';
 import type { RunOptions, RunOutcome } from './run-options';
-import { startRun, type RunRecord } from './run-start';
+import { openRecord, startRun, type RunRecord } from './run-start';
 import type { RunState } from './run-step';
 import { walkSteps } from './run-steps';
-import { SyncStateStore } from './state';
-import { SyncLog } from './sync-log';
 import { BACKFILL_SOONER_NOTE } from './trigger-allowance';
 
 export type { RunOptions, RunOutcome } from './run-options';
@@ -44,23 +41,7 @@ export function runSync(options: RunOptions): RunOutcome {
   const locked = lock.tryLock(LOCK_WAIT_MS);
   const properties = documentProperties();
   if (!locked) return busyRun(startedAt, options, properties);
-  // A documentless scheduled run of this user worked on their copy of the state: take it in first.
-  adoptScheduledRunState();
-  // Read under the lock: a run that just ended while this one waited saved its checkpoints and log row.
-  const state = new SyncStateStore(properties);
-  workbook.useColumns(columnSettings(state, () => Date.now()));
-  const log = new SyncLog(workbook, state, properties);
-  const record: RunRecord = {
-    startedAt,
-    options,
-    jobs: options.jobs.slice(),
-    api: null,
-    tally,
-    workbook,
-    state,
-    log,
-    run: null,
-  };
+  const record = openRecord(startedAt, options, workbook, tally, properties);
   let result: RunOutcome;
   let failure: RunFailure | null = null;
   try {
