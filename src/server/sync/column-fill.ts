@@ -6,10 +6,10 @@
  * written before its checkpoint moves.
  */
 import type { Order } from '../api/types';
-import type { Page } from '../api';
 import { columnIndex, LINE_ITEMS, ORDERS } from '../sheets/schema';
-import { isCursorRejected, laterOf, PAGE_LIMIT, updatedAfterFor, type JobContext, type JobResult } from './job-context';
-import { orderWriter } from './orders-job';
+import { laterOf, listChangedOrders, updatedAfterFor, type JobContext, type JobResult } from './job-context';
+import { pageThrough, type Feed } from './feed';
+import { orderWriter, type OrderWriter } from './order-writer';
 import type { ColumnFill } from './state';
 
 export function fillDue(ctx: JobContext): boolean {
@@ -23,60 +23,57 @@ function positions(fill: ColumnFill): { orders: number[]; lineItems: number[] } 
 }
 
 export function runColumnFill(ctx: JobContext): JobResult {
-  const createdAfter = ctx.state.get('orders').createdAfter;
-  let cursor: string | null = null;
-  let updatedAfter = '';
-  let restarts = 0;
-  let startedAt: number | null = null;
-  let writer: ReturnType<typeof orderWriter> | null = null;
-  while (ctx.budget.canStartStep()) {
-    const fill = ctx.state.get('columns').fill;
-    if (fill === null) break;
-    if (fill.startedAt !== startedAt || writer === null) {
-      // The first page of this execution, or a column was added while the pass ran (it starts over, so every row gets it).
-      startedAt = fill.startedAt;
-      writer = orderWriter(ctx, false, false, positions(fill));
-      cursor = null;
-      updatedAfter = updatedAfterFor(fill.watermark);
-    }
-    let page: Page<Order>;
-    try {
-      page = ctx.api.listOrders({
-        status: 'all',
-        limit: PAGE_LIMIT,
-        updatedAfter,
-        createdAfter: createdAfter ?? undefined,
-        cursor,
-      });
-    } catch (e) {
-      if (!isCursorRejected(e) || cursor === null || restarts >= 2) throw e;
-      restarts++;
-      cursor = null;
-      updatedAfter = updatedAfterFor(fill.watermark);
-      continue;
-    }
-    const maxUpdatedAt = writer.write(page.data);
-    const stored = ctx.state.reload('columns');
-    if (!stored.fill || stored.fill.startedAt !== fill.startedAt) continue;
-    const read = stored.fill.orders + page.data.length;
-    const more = page.hasMore && page.nextCursor !== null;
-    ctx.state.save('columns', {
-      ...stored,
-      fill: more ? { ...stored.fill, watermark: laterOf(stored.fill.watermark, maxUpdatedAt), orders: read } : null,
-    });
-    if (!more)
-      return {
-        job: 'orders',
-        caughtUp: true,
-        message: `The columns you added are filled for every order (${read} read).`,
-      };
-    cursor = page.nextCursor;
-  }
+  const end = { read: null as number | null };
+  pageThrough(ctx.budget, fillFeed(ctx, end));
+  if (end.read !== null)
+    return {
+      job: 'orders',
+      caughtUp: true,
+      message: `The columns you added are filled for every order (${end.read} read).`,
+    };
   const fill = ctx.state.get('columns').fill;
   if (fill === null) return { job: 'orders', caughtUp: true, message: '' };
   return {
     job: 'orders',
     caughtUp: false,
     message: `Filling the columns you added: ${fill.orders} orders so far; the next run continues.`,
+  };
+}
+
+/** Its checkpoint is the fill's own watermark; a fill started again (a column added meanwhile) begins afresh. */
+/** `end.read`: the orders read in all, once the pass reached its end. */
+function fillFeed(ctx: JobContext, end: { read: number | null }): Feed<Order> {
+  const createdAfter = ctx.state.get('orders').createdAfter;
+  let updatedAfter = '';
+  let startedAt: number | null = null;
+  let writer: OrderWriter | null = null;
+  return {
+    beforePage() {
+      const fill = ctx.state.get('columns').fill;
+      if (fill === null) return 'stop';
+      if (fill.startedAt === startedAt && writer !== null) return 'go';
+      // The first page of this execution, or a column was added while the pass ran (it starts over, so every row gets it).
+      startedAt = fill.startedAt;
+      writer = orderWriter(ctx, false, false, positions(fill));
+      updatedAfter = updatedAfterFor(fill.watermark);
+      return 'fresh';
+    },
+    list: (cursor) => listChangedOrders(ctx, updatedAfter, createdAfter, cursor),
+    take(page, { last }) {
+      const maxUpdatedAt = writer!.write(page.data);
+      const stored = ctx.state.reload('columns');
+      if (!stored.fill || stored.fill.startedAt !== startedAt) return 'fresh';
+      const read = stored.fill.orders + page.data.length;
+      ctx.state.save('columns', {
+        ...stored,
+        fill: last ? null : { ...stored.fill, watermark: laterOf(stored.fill.watermark, maxUpdatedAt), orders: read },
+      });
+      if (!last) return 'next';
+      end.read = read;
+      return 'done';
+    },
+    fromCheckpoint() {
+      updatedAfter = updatedAfterFor(ctx.state.get('columns').fill?.watermark ?? null);
+    },
   };
 }

@@ -13,11 +13,11 @@
  * none), one more per further 250; the daily job then reads the marked days in 400-day pages.
  */
 import type { Order } from '../api/types';
-import type { Page } from '../api';
 import { addDays } from './calendar';
-import { isCursorRejected, laterOf, PAGE_LIMIT, updatedAfterFor, type JobContext } from './job-context';
+import { laterOf, PAGE_LIMIT, updatedAfterFor, type JobContext } from './job-context';
+import { pageThrough } from './feed';
 import { placedDateOf } from './order-page';
-import { orderWriter } from './orders-job';
+import { orderWriter } from './order-writer';
 import { ORDERS } from '../sheets/schema';
 
 export function learnChangesBeforeWindow(ctx: JobContext): void {
@@ -27,39 +27,37 @@ export function learnChangesBeforeWindow(ctx: JobContext): void {
   // Older state has no watermark of its own: the window's feed saw every change up to its own.
   const from = ctx.state.get('daily').beforeWindowWatermark ?? ctx.state.get('orders').watermark;
   let updatedAfter = updatedAfterFor(from);
-  let cursor: string | null = null;
-  let restarts = 0;
   const writer = orderWriter(ctx);
   const held = ctx.workbook.index(ORDERS);
-  while (ctx.budget.canStartStep()) {
-    let page: Page<Order>;
-    try {
-      page = ctx.api.listOrders({ status: 'all', limit: PAGE_LIMIT, updatedAfter, createdBefore, cursor });
-    } catch (e) {
-      if (!isCursorRejected(e) || cursor === null || restarts >= 2) throw e;
-      restarts++;
-      cursor = null;
+  pageThrough<Order>(ctx.budget, {
+    list: (cursor) => ctx.api.listOrders({ status: 'all', limit: PAGE_LIMIT, updatedAfter, createdBefore, cursor }),
+    take(page, { last }) {
+      const kept = page.data.filter(
+        (order) =>
+          order !== null &&
+          typeof order === 'object' &&
+          typeof order.id === 'string' &&
+          held.get(order.id) !== undefined,
+      );
+      if (kept.length > 0) writer.write(kept);
+      else ctx.tally.pages++;
+      const seen = changedDays(page.data, ctx.storeTimeZone, createdAfter);
+      const daily = ctx.state.get('daily');
+      const dirtyFrom =
+        seen.first !== null && (daily.dirtyFrom === null || seen.first < daily.dirtyFrom)
+          ? seen.first
+          : daily.dirtyFrom;
+      // The mark is saved with the watermark that passes it: a run ended here reads the page again.
+      ctx.state.update('daily', {
+        dirtyFrom,
+        beforeWindowWatermark: laterOf(daily.beforeWindowWatermark ?? from, seen.latest),
+      });
+      return last ? 'done' : 'next';
+    },
+    fromCheckpoint() {
       updatedAfter = updatedAfterFor(ctx.state.get('daily').beforeWindowWatermark ?? from);
-      continue;
-    }
-    const kept = page.data.filter(
-      (order) =>
-        order !== null && typeof order === 'object' && typeof order.id === 'string' && held.get(order.id) !== undefined,
-    );
-    if (kept.length > 0) writer.write(kept);
-    else ctx.tally.pages++;
-    const seen = changedDays(page.data, ctx.storeTimeZone, createdAfter);
-    const daily = ctx.state.get('daily');
-    const dirtyFrom =
-      seen.first !== null && (daily.dirtyFrom === null || seen.first < daily.dirtyFrom) ? seen.first : daily.dirtyFrom;
-    // The mark is saved with the watermark that passes it: a run ended here reads the page again.
-    ctx.state.update('daily', {
-      dirtyFrom,
-      beforeWindowWatermark: laterOf(daily.beforeWindowWatermark ?? from, seen.latest),
-    });
-    if (!page.hasMore || !page.nextCursor) return;
-    cursor = page.nextCursor;
-  }
+    },
+  });
 }
 
 /** The earliest placement day among a page's orders (before the window) and its latest change marker. */

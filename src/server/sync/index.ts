@@ -8,7 +8,8 @@ import { ManagedWorkbook } from '../sheets/managed-workbook';
 import type { JobName } from './job-context';
 import type { SyncCounts } from '../../contract/sidebar';
 import { ordersShare, overallFraction, positionShare } from './progress';
-import { runScheduledSync as runScheduled, runSync, type RunOutcome } from './runner';
+import { runSync, type RunOutcome } from './runner';
+import { runScheduledSync as runScheduled } from './scheduled-run';
 import {
   describeSchedule,
   resumeSuspendedSchedule,

@@ -1,6 +1,7 @@
 /** What every sync job works with during one execution, and the tally it reports. */
 import { clipText } from '../platform/property-size';
-import { isApiError, type ApiClient } from '../api';
+import { isApiError, type ApiClient, type Page } from '../api';
+import type { Order } from '../api/types';
 import type { ExecutionBudget } from '../platform/budget';
 import { instantToLocalDate } from '../sheets/cells';
 import type { ManagedWorkbook } from '../sheets/managed-workbook';
@@ -81,6 +82,22 @@ export function earlierOf(a: string | null, b: string | null): string | null {
   if (!a) return b;
   if (!b) return a;
   return Date.parse(b) < Date.parse(a) ? b : a;
+}
+
+/** One page of every order (status=all) changed after `updatedAfter`, within the orders window from `createdAfter`. */
+export function listChangedOrders(
+  ctx: JobContext,
+  updatedAfter: string,
+  createdAfter: string | null,
+  cursor: string | null,
+): Page<Order> {
+  return ctx.api.listOrders({
+    status: 'all',
+    limit: PAGE_LIMIT,
+    updatedAfter,
+    createdAfter: createdAfter ?? undefined,
+    cursor,
+  });
 }
 
 export function isCursorRejected(e: unknown): boolean {

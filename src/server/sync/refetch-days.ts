@@ -10,7 +10,7 @@
 import type { Page } from '../api';
 import type { Order } from '../api/types';
 import type { JobContext } from './job-context';
-import { orderWriter } from './orders-job';
+import { orderWriter } from './order-writer';
 import { PAGE_LIMIT } from './job-context';
 
 /** What the Sync log says, or null when the last tie-out had no ✗ day to fetch again. */

@@ -1,0 +1,121 @@
+/**
+ * The full pass (spec 4.4 rule 7): every order, oldest change first from 1970, so that it resumes
+ * across executions from its own watermark (a stored cursor would be stale by the next run). Within
+ * the orders window the user chose, like the incremental feed. "Gone" is judged only against pages
+ * read under one plan window (spec 8.3): a window that widens mid-pass restarts it, since the pages
+ * already read could not show the orders it now adds; one that narrows (Starter slides daily)
+ * narrows what is judged.
+ */
+import type { Order } from '../api/types';
+import { LINE_ITEMS, ORDERS } from '../sheets/schema';
+import { planGoneMarks } from './gone-marks';
+import type { JobContext, JobResult } from './job-context';
+import { laterOf, listChangedOrders, recordMeta, updatedAfterFor } from './job-context';
+import { laterDay } from './calendar';
+import { pageThrough, type Feed } from './feed';
+import { orderWriter } from './order-writer';
+import { startPass, widens } from './reconcile-pass';
+import { SeenRows } from './seen-rows';
+import { documentProperties } from '../platform/properties';
+import { rowCounts } from './sheet-health';
+
+/** Window widenings a pass starts over for within one execution. */
+const WINDOW_RESTARTS = 2;
+
+export function reconciliationDue(ctx: JobContext): boolean {
+  const r = ctx.state.get('reconcile');
+  if (r.passStartedAt !== null) return true;
+  if (r.lastCompletedAt === null) return false;
+  return ctx.now() - r.lastCompletedAt >= r.intervalDays * 86_400_000;
+}
+
+export function runReconcileJob(ctx: JobContext): JobResult {
+  if (ctx.state.get('reconcile').passStartedAt === null) startPass(ctx);
+  let seen = seenRowsOfPass(ctx);
+  const writer = orderWriter(ctx, true, false, undefined, (row) => seen.mark(row));
+  const createdAfter = ctx.state.get('orders').createdAfter;
+  let updatedAfter = updatedAfterFor(ctx.state.get('reconcile').watermark);
+  let windowRestarts = 0;
+  let gone = 0;
+  const feed: Feed<Order> = {
+    list: (cursor) => listChangedOrders(ctx, updatedAfter, createdAfter, cursor),
+    take(page, { last }) {
+      const r = ctx.state.get('reconcile');
+      const pageFrom = page.meta ? page.meta.historyAvailableFrom : null;
+      if (r.passWindow && widens(r.passWindow.from, pageFrom) && windowRestarts < WINDOW_RESTARTS) {
+        // The pages read so far never showed the orders the wider window adds: start over.
+        windowRestarts++;
+        startPass(ctx);
+        seen = seenRowsOfPass(ctx);
+        updatedAfter = updatedAfterFor(null);
+        return 'fresh';
+      }
+      const maxUpdatedAt = writer.write(page.data);
+      // The rows this page saw are saved before the watermark moves past it.
+      seen.save();
+      const passWindow = { from: r.passWindow ? laterDay(r.passWindow.from, pageFrom) : pageFrom };
+      ctx.state.update('reconcile', { watermark: laterOf(r.watermark, maxUpdatedAt), passWindow });
+      recordMeta(ctx, page.meta);
+      if (!last) return 'next';
+      gone = markGone(ctx, seen, r.passStartedAt ?? ctx.now(), laterDay(passWindow.from, createdAfter));
+      return 'done';
+    },
+    fromCheckpoint() {
+      updatedAfter = updatedAfterFor(ctx.state.get('reconcile').watermark);
+    },
+  };
+  if (!pageThrough(ctx.budget, feed))
+    return {
+      job: 'reconcile',
+      caughtUp: false,
+      message: 'Reconciliation: stopped before the time limit; the next run continues.',
+    };
+  return { job: 'reconcile', caughtUp: true, message: `Reconciliation complete: ${gone} order(s) marked gone.` };
+}
+
+/**
+ * The end of the pass: rows it did not see are marked gone (orders placed before `viewFrom`, the
+ * plan window or the user's orders window, are not in its view), and the pass is closed.
+ */
+function markGone(ctx: JobContext, seen: SeenRows, passStartedAt: number, viewFrom: string | null): number {
+  ctx.workbook.completeIndex({ schema: ORDERS }, { schema: LINE_ITEMS });
+  const marks = planGoneMarks(
+    ctx.workbook.index(ORDERS),
+    {
+      passStartedAt,
+      historyAvailableFrom: viewFrom,
+      now: ctx.now(),
+      spreadsheetTimeZone: ctx.workbook.timeZone,
+      seen: (row) => seen.has(row),
+    },
+    ctx.workbook.index(LINE_ITEMS),
+  );
+  ctx.workbook.write([
+    { schema: ORDERS, rows: marks.writes },
+    { schema: LINE_ITEMS, rows: marks.lineItemWrites },
+  ]);
+  ctx.tally.counts.ordersGone += marks.gone;
+  ctx.tally.counts.lineItems += marks.lineItemWrites.length;
+  // A vanished order leaves the Daily P&L of its day: that day is re-fetched by the daily job.
+  const daily = ctx.state.get('daily');
+  if (
+    marks.minPlacedDate !== null &&
+    daily.historyDone &&
+    (daily.dirtyFrom === null || marks.minPlacedDate < daily.dirtyFrom)
+  ) {
+    ctx.state.update('daily', { dirtyFrom: marks.minPlacedDate });
+  }
+  ctx.tally.rows += marks.writes.length + marks.lineItemWrites.length;
+  ctx.state.update('reconcile', { passStartedAt: null, watermark: null, passWindow: null, lastCompletedAt: ctx.now() });
+  ctx.state.update('orders', { rowCounts: rowCounts(ctx) });
+  return marks.gone;
+}
+
+/** The rows the pass in progress saw; a pass whose rows were moved since starts again (seen-rows.ts). */
+function seenRowsOfPass(ctx: JobContext): SeenRows {
+  const index = ctx.workbook.index(ORDERS);
+  const loaded = SeenRows.load(documentProperties(), ctx.state.get('reconcile').passStartedAt!, index);
+  if (loaded) return loaded;
+  startPass(ctx);
+  return SeenRows.load(documentProperties(), ctx.state.get('reconcile').passStartedAt!, index)!;
+}

@@ -1,0 +1,37 @@
+/** What a sync execution is asked to do and what it reports. */
+import type { SyncCounts } from '../../contract/sidebar';
+import type { SheetPlace } from '../sheets/sheet-tags';
+import type { JobName, JobPosition, RunTally } from './job-context';
+
+export interface RunOptions {
+  jobs: JobName[];
+  budgetMs: number;
+  /** The scheduled run adds the reconciliation pass when it is due. */
+  addDueReconciliation: boolean;
+  /** Run the tie-out (Checks sheet) even without the orders and daily jobs: the on-demand check. */
+  tieOut?: boolean;
+  /** Sync now: the orders of the days the last tie-out found ✗ are fetched again and written whole (refetch-days.ts). */
+  refetchFailedDays?: boolean;
+  /** Added to the message of a run that stopped at its budget with work left. */
+  partialNote?: string;
+  /** Sync now from the sidebar: a Cancel there stops the run before its next page (cancel.ts). */
+  cancellable?: boolean;
+}
+
+export interface RunOutcome {
+  done: boolean;
+  job: JobName | null;
+  tally: RunTally;
+  message: string;
+  outcome: 'ok' | 'partial' | 'error' | 'busy';
+  /** Why an 'error' run stopped (failures.ts codes, e.g. 'cell_limit'); null otherwise. */
+  failureCode: string | null;
+  /** Which sheet and column an 'error' run stopped on, when a sheet stopped it (never its cells' text). */
+  failurePlace?: SheetPlace;
+  /** Where the last job stands, when that can be known (progress.ts). */
+  position: JobPosition | null;
+  /** What the run wrote, per sheet (the same figures as its Sync log row). */
+  counts: SyncCounts;
+  /** A 'partial' run that paused for the API's hourly reserve continues after this (epoch ms); else null. */
+  pausedUntil: number | null;
+}

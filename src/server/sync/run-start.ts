@@ -1,0 +1,158 @@
+/**
+ * The start of a run under the lock: the account read and store check, the checks before the first
+ * write, the jobs it will run, and its first Sync log row.
+ */
+import { markFormulasOwed } from '../functions/formulas-owed';
+import { createApiClient, type ApiClient } from '../api';
+import { confirmStore, setStoreTag, storeTag, triggerTokenSource } from '../auth';
+import { getDeploymentConfig } from '../config';
+import type { ExecutionBudget } from '../platform/budget';
+import { documentCacheOrNull } from '../platform/context';
+import { clipText } from '../platform/property-size';
+import { OrderSumsTracker } from '../finance/order-sums-store';
+import type { ManagedWorkbook } from '../sheets/managed-workbook';
+import { DAILY, LINE_ITEMS, ORDERS, PRODUCTS, VARIANTS } from '../sheets/schema';
+import { checkBasis } from './basis-change';
+import type { JobContext, JobName, RunTally } from './job-context';
+import { reconciliationDue } from './reconcile-job';
+import { blankEntry, pauseNote, runLabel, storeChangedMessage } from './run-endings';
+import type { RunOptions, RunOutcome } from './run-options';
+import type { RunState } from './run-step';
+import { JOB_ORDER } from './run-steps';
+import { describeSchedule, resumeSuspendedSchedule, scheduleTimeZone } from './schedule';
+import { checkManagedSheets } from './sheet-health';
+import { SyncStateStore } from './state';
+import { SyncLog } from './sync-log';
+import { columnSettings } from './column-settings';
+import { adoptScheduledRunState } from './owner-state';
+import { skippedDaysKey } from './tieout-step';
+
+/** What the closing Sync log row needs to know of the run, however it ended. */
+export interface RunRecord {
+  startedAt: number;
+  options: RunOptions;
+  /** The jobs run, in run order once the run started. */
+  jobs: JobName[];
+  api: ApiClient | null;
+  tally: RunTally;
+  workbook: ManagedWorkbook;
+  state: SyncStateStore;
+  log: SyncLog;
+  /** The run's steps, once it started. */
+  run: RunState | null;
+}
+
+/** The run's record, once it holds the lock. */
+export function openRecord(
+  startedAt: number,
+  options: RunOptions,
+  workbook: ManagedWorkbook,
+  tally: RunTally,
+  properties: GoogleAppsScript.Properties.Properties,
+): RunRecord {
+  // A documentless scheduled run of this user worked on their copy of the state: take it in first.
+  adoptScheduledRunState();
+  // Read under the lock: a run that just ended while this one waited saved its checkpoints and log row.
+  const state = new SyncStateStore(properties);
+  workbook.useColumns(columnSettings(state, () => Date.now()));
+  const log = new SyncLog(workbook, state, properties);
+  return { startedAt, options, jobs: options.jobs.slice(), api: null, tally, workbook, state, log, run: null };
+}
+
+/** The run ready for its steps, or the outcome of a run the store check stopped. */
+export function startRun(
+  record: RunRecord,
+  budget: ExecutionBudget,
+  properties: GoogleAppsScript.Properties.Properties,
+): RunState | RunOutcome {
+  const { workbook, state, log, options, tally } = record;
+  const config = getDeploymentConfig();
+  const api = createApiClient({
+    baseUrl: config.apiBaseUrl,
+    tokens: triggerTokenSource(),
+    budget,
+    cache: documentCacheOrNull(),
+  });
+  record.api = api;
+  const account = api.account();
+  if (!confirmStore({ id: account.store.id, name: account.store.name })) {
+    const tag = storeTag();
+    const message = `${storeChangedMessage(state.get('meta').storeName ?? null, tag, account)}${pauseNote(tag)}`;
+    log.close({
+      ...blankEntry(record.startedAt, runLabel(record.jobs, options)),
+      endedAt: Date.now(),
+      outcome: 'error',
+      message,
+      failureCode: 'store_changed',
+      connectionLost: true,
+    });
+    markFormulasOwed();
+    return {
+      done: true,
+      job: null,
+      tally,
+      message,
+      outcome: 'error',
+      failureCode: 'store_changed',
+      position: null,
+      counts: tally.counts,
+      pausedUntil: null,
+    };
+  }
+  // Confirmed: the tag is this store's or none yet (one read for both uses).
+  const sheetsStore = storeTag();
+  const resumed = resumeSuspendedSchedule(account.store.id, sheetsStore);
+  if (sheetsStore === null) setStoreTag(account.store.id);
+  workbook.bindStore(account.store.id, account.store.currency || null);
+  state.update('meta', {
+    storeTimeZone: clipText(String(account.store.timezone ?? ''), 100) || null,
+    storeCurrency: clipText(String(account.store.currency ?? ''), 20) || null,
+    storeName: clipText(String(account.store.name ?? ''), 100) || null,
+  });
+  const atStart = {
+    watermark: state.get('orders').watermark,
+    skippedDays: skippedDaysKey(state),
+    failedDays: state.get('tieout').failedDays,
+  };
+  const ctx: JobContext = {
+    api,
+    workbook,
+    state,
+    budget,
+    now: () => Date.now(),
+    storeTimeZone: account.store.timezone || workbook.timeZone,
+    tally,
+  };
+  const messages: string[] = resumed
+    ? [`Automatic sync resumed: ${describeSchedule(resumed, scheduleTimeZone())}.`]
+    : [];
+  messages.push(...checkManagedSheets(ctx, record.jobs));
+  if (record.jobs.some((job) => job === 'orders' || job === 'daily')) messages.push(...checkBasis(ctx));
+  // From the first row this run writes until it re-enters them, the formulas are owed a
+  // recalculation: a run killed in between leaves them owed, and the next run re-enters them
+  // even when it finds nothing new (the figures they show changed with the rows written).
+  workbook.beforeFirstWrite([ORDERS, LINE_ITEMS, PRODUCTS, VARIANTS, DAILY], markFormulasOwed);
+  // Before the first Orders write: the Orders day sums follow every row this run writes.
+  const tracker = OrderSumsTracker.open(properties, workbook, state.get('meta').storeCurrency, state.readAtStart);
+  const due = options.addDueReconciliation && !record.jobs.includes('reconcile') && reconciliationDue(ctx);
+  const chosen: JobName[] = due ? [...record.jobs, 'reconcile'] : record.jobs;
+  record.jobs = JOB_ORDER.filter((job) => chosen.includes(job));
+  log.open({
+    ...blankEntry(record.startedAt, runLabel(record.jobs, options)),
+    outcome: 'running',
+    message: 'Running…',
+  });
+  record.run = {
+    ctx,
+    options,
+    jobs: record.jobs,
+    current: null,
+    position: null,
+    messages,
+    allCaughtUp: true,
+    tracker,
+    atStart,
+    basisRefreshed: false,
+  };
+  return record.run;
+}

@@ -1,0 +1,119 @@
+/**
+ * A run is this list of steps, walked in order: each one whose `due` holds runs. The jobs come
+ * first, each until one leaves work for the next run; what follows them needs their sheets up to date.
+ */
+import { refreshFinanceSheets } from '../finance/refresh';
+import { finishBasisRefresh } from './basis-change';
+import { CancellableBudget, CANCELLED_NOTE } from './cancel';
+import { fillDue, runColumnFill } from './column-fill';
+import { runDailyJob } from './daily-job';
+import type { JobContext, JobName, JobResult } from './job-context';
+import { runOrdersJob } from './orders-job';
+import { runProductsJob } from './products-job';
+import { runReconcileJob } from './reconcile-job';
+import { refetchFailedDays } from './refetch-days';
+import { runsJobs, type RunState, type RunStep } from './run-step';
+import { skippedText } from './skipped-records';
+import { TIEOUT_STEP } from './tieout-step';
+
+const RUNNERS: Record<JobName, (ctx: JobContext) => JobResult> = {
+  orders: runOrdersJob,
+  products: runProductsJob,
+  daily: runDailyJob,
+  reconcile: runReconcileJob,
+};
+
+/** Daily P&L runs last: the order jobs before it mark the days whose figures changed. */
+export const JOB_ORDER: readonly JobName[] = ['orders', 'products', 'reconcile', 'daily'];
+
+function jobStep(job: JobName): RunStep {
+  return {
+    name: job,
+    due: (run) => run.allCaughtUp && runsJobs(run, job),
+    run(run) {
+      run.current = job;
+      const r = RUNNERS[job](run.ctx);
+      run.messages.push(r.message);
+      run.position = r.position ?? null;
+      if (job === 'orders' && r.caughtUp) noteFirstBackfill(run.ctx);
+      if (!r.caughtUp) run.allCaughtUp = false;
+    },
+  };
+}
+
+const push = (run: RunState, message: string | null): void => {
+  if (message) run.messages.push(message);
+};
+
+export const RUN_STEPS: readonly RunStep[] = [
+  {
+    name: 'refetch failed days',
+    due: (run) => run.options.refetchFailedDays === true && runsJobs(run, 'orders'),
+    run: (run) => push(run, refetchFailedDays(run.ctx)),
+  },
+  ...JOB_ORDER.map(jobStep),
+  { name: 'skipped records', due: () => true, run: (run) => push(run, skippedText(run.ctx.tally.skipped)) },
+  {
+    name: 'history window',
+    due: (run) => run.ctx.state.get('meta').truncated,
+    run: (run) =>
+      push(
+        run,
+        `The plan shows history from ${run.ctx.state.get('meta').historyAvailableFrom ?? 'a limited date'} (older data is not available).`,
+      ),
+  },
+  {
+    name: 'capacity',
+    due: (run) => run.allCaughtUp && run.ctx.state.get('capacity').stoppedAt !== null,
+    run: (run) => run.ctx.state.update('capacity', { stoppedAt: null }),
+  },
+  {
+    name: 'basis change',
+    due: (run) => run.allCaughtUp && runsJobs(run, 'orders', 'daily'),
+    run(run) {
+      const refreshed = finishBasisRefresh(run.ctx);
+      push(run, refreshed);
+      run.basisRefreshed = refreshed !== null;
+    },
+  },
+  {
+    // Monthly P&L and the closed months follow the Daily P&L once it is up to date (and on one basis).
+    name: 'finance sheets',
+    due: (run) => run.allCaughtUp && runsJobs(run, 'daily') && run.ctx.budget.canStartStep(),
+    run: (run) => run.messages.push(...refreshFinanceSheets(run.ctx)),
+  },
+  TIEOUT_STEP,
+  {
+    // Columns chosen later are filled last, with what the run has left: new orders never wait for them.
+    name: 'column fill',
+    due: (run) => run.allCaughtUp && runsJobs(run, 'orders') && fillDue(run.ctx),
+    run(run) {
+      const filled = run.ctx.budget.canStartStep() ? runColumnFill(run.ctx) : null;
+      if (!filled) run.messages.push('Filling the columns you added continues in the next run.');
+      else push(run, filled.message);
+      if (!filled || !filled.caughtUp) run.allCaughtUp = false;
+    },
+  },
+  {
+    name: 'partial note',
+    due: (run) => !run.allCaughtUp && !!run.options.partialNote,
+    run: (run) => push(run, run.options.partialNote ?? null),
+  },
+  {
+    // A cancelled run says so, not "stopped before the time limit".
+    name: 'cancelled',
+    due: (run) => !run.allCaughtUp && run.ctx.budget instanceof CancellableBudget && run.ctx.budget.cancelled,
+    run: (run) => run.messages.splice(0, run.messages.length, CANCELLED_NOTE),
+  },
+];
+
+export function walkSteps(run: RunState, steps: readonly RunStep[] = RUN_STEPS): void {
+  for (const step of steps) if (step.due(run)) step.run(run);
+}
+
+/** The first complete backfill is itself a full pass: the monthly reconciliation counts from it. */
+function noteFirstBackfill(ctx: JobContext): void {
+  const r = ctx.state.get('reconcile');
+  if (r.lastCompletedAt === null && r.passStartedAt === null)
+    ctx.state.update('reconcile', { lastCompletedAt: ctx.now() });
+}

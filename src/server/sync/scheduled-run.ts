@@ -1,0 +1,88 @@
+/**
+ * The scheduled run. Fired by its time-driven trigger it counts against the user's daily trigger
+ * runtime (trigger-allowance.ts): a short budget, a daily share, and a note when cut short. Run
+ * any other way (the demo, a test, the script editor) it has the whole execution budget.
+ */
+import { documentLock, refreshProactively } from '../auth';
+import { EXECUTION_LIMIT_MS } from '../platform/budget';
+import { documentProperties } from '../platform/properties';
+import { ManagedWorkbook } from '../sheets/managed-workbook';
+import { instantToLocalDate } from '../sheets/cells';
+import type { SheetPlace } from '../sheets/sheet-tags';
+import { sendFailureNotice } from './failure-notice';
+import { isConnectionLoss, resumeTimeText } from './failures';
+import type { JobName } from './job-context';
+import { idleOutcome } from './run-endings';
+import type { RunOutcome } from './run-options';
+import { LOCK_WAIT_MS, runSync } from './runner';
+import { scheduleTimeZone } from './schedule';
+import { SyncStateStore } from './state';
+import { SyncLog } from './sync-log';
+import {
+  claimSkipNote,
+  CUT_SHORT_NOTE,
+  recordScheduledRun,
+  scheduledAllowance,
+  skippedMessage,
+  type ScheduledAllowance,
+} from './trigger-allowance';
+
+export function runScheduledSync(options: { trigger: boolean } = { trigger: false }): RunOutcome {
+  const startedAt = Date.now();
+  const allowance = options.trigger ? scheduledAllowance(startedAt) : null;
+  if (allowance && allowance.budgetMs === 0) return skippedRun(startedAt, allowance);
+  try {
+    refreshProactively();
+  } catch {
+    // A busy lock or a transient failure: the run below reports what matters.
+  }
+  const jobs: JobName[] = ['orders', 'products', 'daily'];
+  if (!allowance) return runSync({ jobs, budgetMs: EXECUTION_LIMIT_MS, addDueReconciliation: true });
+  try {
+    const outcome = runSync({
+      jobs,
+      budgetMs: allowance.budgetMs - (Date.now() - startedAt),
+      addDueReconciliation: true,
+      partialNote: CUT_SHORT_NOTE,
+    });
+    if (outcome.outcome === 'error' && outcome.failureCode !== null)
+      noticeFailure(outcome.failureCode, outcome.failurePlace);
+    return outcome;
+  } finally {
+    recordScheduledRun(Date.now(), Date.now() - startedAt);
+  }
+}
+
+/** A fired trigger's failure that needs a person: the opted-in user's e-mail (failure-notice.ts). */
+function noticeFailure(code: string, place?: SheetPlace): void {
+  const now = Date.now();
+  sendFailureNotice({
+    code,
+    connectionLost: isConnectionLoss(code),
+    place,
+    day: instantToLocalDate(now, scheduleTimeZone() ?? 'UTC'),
+  });
+}
+
+/** The day's share of trigger time is spent: say so in the Sync log once a day, and do nothing else. */
+function skippedRun(startedAt: number, allowance: ScheduledAllowance): RunOutcome {
+  const timeZone = scheduleTimeZone() ?? 'UTC';
+  const message = skippedMessage(allowance.usedMs, allowance.freesAt, (at) => resumeTimeText(at, timeZone, startedAt));
+  if (claimSkipNote(startedAt)) {
+    const lock = documentLock();
+    if (lock.tryLock(LOCK_WAIT_MS)) {
+      try {
+        const properties = documentProperties();
+        new SyncLog(new ManagedWorkbook(), new SyncStateStore(properties), properties).note(
+          startedAt,
+          'schedule',
+          message,
+        );
+      } finally {
+        lock.releaseLock();
+      }
+    }
+  }
+  noticeFailure('trigger_allowance');
+  return idleOutcome(message, 'partial');
+}
