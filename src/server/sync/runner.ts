@@ -342,7 +342,12 @@ export function runSync(options: RunOptions): RunOutcome {
           skippedDaysKey(state) !== skippedDaysAtStart,
           tracker.current() === null,
         ));
-    if (allCaughtUp && tiesOut && budget.canStartStep()) {
+    if (allCaughtUp && tiesOut && !budget.canStartStep()) {
+      // Not caught up until it has run: Sync now takes another step, the next scheduled run owes it.
+      oweTieout(state, ctx.now());
+      messages.push(TIEOUT_OWED_NOTE);
+      allCaughtUp = false;
+    } else if (allCaughtUp && tiesOut) {
       messages.push(tieoutOrNote(ctx, tracker, tieoutReadsOrders(options, tracker, ctx.now())));
       // Sync now: days this tie-out found ✗ that it had not fetched again yet are fetched now, and the
       // next step (P&L re-read from them, tie-out) finishes the repair; days ✗ already known are not refetched twice.
@@ -513,7 +518,8 @@ function pauseNote(sheetsStoreId: string | null): string {
  * Orders or Daily P&L days changed in this run (new changes, gone marks, rewritten P&L days: a
  * silent correction moves only the P&L), Sync now fetched the ✗ days again (in this step or an
  * earlier one of the same Sync now), the basis is being refreshed, a Daily P&L day was skipped or
- * written after being skipped (its ✗ in Checks names it), a run cut short left the day sums unsaved, or the last tie-out is a day old.
+ * written after being skipped (its ✗ in Checks names it), a run cut short left the day sums unsaved, an earlier run
+ * ran out of budget before its due tie-out (it owes it), or the last tie-out is a day old.
  */
 function tieoutDue(
   state: SyncStateStore,
@@ -533,10 +539,19 @@ function tieoutDue(
     skippedDaysChanged ||
     // A run cut short after writing Orders left the day sums (and the formulas' counts) unsaved.
     sumsUnsaved ||
+    typeof state.get('tieout').owedSince === 'number' ||
     state.get('sheetsBasis').refreshingSince !== null ||
     last === null ||
     Date.now() - last >= 86_400_000
   );
+}
+
+/** Said when the run brought the sheets up to date but its tie-out (and the day sums it saves) waits for the next run. */
+const TIEOUT_OWED_NOTE = 'The tie-out (Checks) runs in the next run.';
+
+/** The tie-out was due and the budget ran out first: the next run ties out whatever else it finds (tieoutDue). */
+function oweTieout(state: SyncStateStore, now: number): void {
+  if (typeof state.get('tieout').owedSince !== 'number') state.update('tieout', { owedSince: now });
 }
 
 /** The Daily P&L days skipped so far, as one comparable text. */
