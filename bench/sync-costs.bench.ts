@@ -10,6 +10,7 @@
  * hourly workloads against the same emulator data and connection, each in its own workbook.
  * Writes bench/results.json; never passes or fails on time.
  * Usage: npx tsx bench/sync-costs.bench.ts [--sizes 1000,10000,100000] [--no-alternatives] [--out FILE]
+ *   [--workloads backfill,hourly_1pct,reconcile,formulas] (default all; the backfill always runs: the others start from it)
  */
 import http from 'node:http';
 import os from 'node:os';
@@ -48,6 +49,17 @@ const ALTERNATIVES: Record<string, { fn: string; ordersSheet: string }> = {
   a_refresh_all: { fn: 'altRefreshAll', ordersSheet: 'A Orders' },
   b_row_by_row: { fn: 'altRowByRow', ordersSheet: 'B Orders' },
 };
+
+/** Every workload; `--workloads` names a subset (the backfill always runs). */
+const WORKLOADS = ['backfill', 'hourly_1pct', 'reconcile', 'formulas'] as const;
+type Workload = (typeof WORKLOADS)[number];
+
+function chosenWorkloads(): ReadonlySet<Workload> {
+  const named = (option('--workloads') ?? WORKLOADS.join(',')).split(',');
+  const unknown = named.filter((w) => !(WORKLOADS as readonly string[]).includes(w));
+  if (unknown.length > 0) throw new Error(`--workloads: unknown ${unknown.join(', ')}; known: ${WORKLOADS.join(', ')}`);
+  return new Set<Workload>(['backfill', ...(named as Workload[])]);
+}
 
 function option(name: string): string | undefined {
   const i = process.argv.indexOf(name);
@@ -144,6 +156,7 @@ async function benchStore(
   withAlternatives: boolean,
   withFormulas: boolean,
   bundleDir: string,
+  workloads: ReadonlySet<Workload>,
 ): Promise<void> {
   const started = Date.now();
   const label = size >= 1000 ? `${size / 1000}k` : String(size);
@@ -192,99 +205,129 @@ async function benchStore(
       }
     }
 
-    // 1 % of the orders change during the hour (cost corrections spread over the store and the
-    // hour, so their change markers differ as real ones do), then the hourly run.
-    phase(`${label}: 1 % of the orders change`);
     const uid = await ensureHourlySchedule(stack);
-    const changedCount = Math.max(1, Math.round(size / 100));
-    const changed = Array.from({ length: changedCount }, (_, i) => truth.orders[(i * 97) % truth.orders.length]);
-    for (const order of changed) {
-      await stack.control(`orders/${order.id}/change`, { kind: 'cost_correction' });
-      await stack.advanceClocks(Math.floor(HOUR_MS / changedCount));
-    }
-    phase(`${label}: hourly run`);
-    const hourly = await hourlyTrigger(stack, uid);
-    const changedItems = changed.reduce((s, o) => s + o.line_items.length, 0);
-    const days = new Set(changed.map((o) => dayOf(o.created_at, truth.timeZone))).size;
-    const hourlyCells =
-      changedCount * sizes.Orders.columns +
-      changedItems * sizes['Line items'].columns +
-      days * sizes['Daily P&L'].columns;
-    phase(`${label}: comparing with the truth`);
-    const hourlyTruth = await truthMismatches(stack);
-    const hourlyFigures = figuresOf({
-      results: hourly.results,
-      sheetsWritesPerMinuteMax: hourly.sheetsWritesPerMinuteMax,
-      orders: size,
-    });
-    const hourlyEntry = entry(
-      hourly,
-      size,
-      {
-        records: changedCount,
-        fixedRequests: { account: 1, products_changes: 1, daily_pnl_window: 1 },
-        cells: hourlyCells,
-        ranges: changedCount + changedItems + days,
-        keyRows: sizes.Orders.rows + sizes['Line items'].rows,
-      },
-      {
-        changed_orders: changedCount,
-        truth_mismatches: hourlyTruth,
-        trigger_minutes_per_day: Math.round(((24 * hourlyFigures.modelled_seconds) / 60) * 10) / 10,
-      },
-    );
-    results.workloads[`hourly_1pct_${label}`] = hourlyEntry;
-    report(`hourly_1pct_${label}`, hourlyEntry);
-    await stack.advanceClocks(HOUR_MS);
-    if (withAlternatives) {
-      for (const name of Object.keys(ALTERNATIVES)) {
-        hourlyEntry.alternatives[name] = await contestants.run(name, size, hourlyEntry.figures);
-        report(`hourly_1pct_${label} ${name}`, hourlyEntry.alternatives[name]);
-      }
-    }
-
-    // The monthly reconciliation pass: every order paged again, nothing vanished.
-    phase(`${label}: reconciliation`);
-    const reconcile = await reconciliation(stack);
-    phase(`${label}: comparing with the truth`);
-    const reconcileTruth = await truthMismatches(stack);
-    const reconcileEntry = entry(
-      reconcile,
-      size,
-      { records: size, fixedRequests: { account: 1 }, cells: 0, ranges: 0, keyRows: sizes.Orders.rows },
-      { truth_mismatches: reconcileTruth },
-    );
-    results.workloads[`reconcile_${label}`] = reconcileEntry;
-    report(`reconcile_${label}`, reconcileEntry);
-
-    if (withFormulas) {
-      // The next hourly run renews the token the formulas read (custom functions never refresh).
-      await stack.advanceClocks(HOUR_MS);
-      await stack.runtime.fireTrigger(uid);
-      phase(`${label}: 200 formula cells`);
-      const recalc = await recalculation(stack, reportCells(truth.today));
-      const longest = Math.max(...recalc.results.map((r) => r.elapsedMs));
-      const formulasEntry = entry(
-        recalc,
-        0,
-        {
-          records: 0,
-          fixedRequests: { one_per_argument_set: 12 },
-          cells: 0,
-          ranges: 0,
-          keyRows: 0,
-          minExecutions: 200,
-          cacheReads: 188,
-        },
-        { cells_failed: recalc.failed, longest_cell_seconds: Math.round(longest / 100) / 10 },
-      );
-      results.workloads.formulas_200_cells = formulasEntry;
-      report('formulas_200_cells', formulasEntry);
-    }
+    if (workloads.has('hourly_1pct'))
+      await benchHourly(stack, size, label, uid, truth, sizes, results, withAlternatives, contestants);
+    if (workloads.has('reconcile')) await benchReconcile(stack, size, label, sizes, results);
+    if (withFormulas && workloads.has('formulas')) await benchFormulas(stack, label, uid, truth, results);
   } finally {
     await bench.close();
     (results.machine.wall_seconds as Record<string, number>)[label] = Math.round((Date.now() - started) / 1000);
   }
+}
+
+/** 1 % of the orders change during the hour (cost corrections spread over the store and the hour, so their change markers differ as real ones do), then the hourly run. */
+async function benchHourly(
+  stack: Stack,
+  size: number,
+  label: string,
+  uid: string,
+  truth: StoreTruth,
+  sizes: Record<string, { rows: number; columns: number }>,
+  results: Results,
+  withAlternatives: boolean,
+  contestants: Contestants,
+): Promise<void> {
+  phase(`${label}: 1 % of the orders change`);
+  const changedCount = Math.max(1, Math.round(size / 100));
+  const changed = Array.from({ length: changedCount }, (_, i) => truth.orders[(i * 97) % truth.orders.length]);
+  for (const order of changed) {
+    await stack.control(`orders/${order.id}/change`, { kind: 'cost_correction' });
+    await stack.advanceClocks(Math.floor(HOUR_MS / changedCount));
+  }
+  phase(`${label}: hourly run`);
+  const hourly = await hourlyTrigger(stack, uid);
+  const changedItems = changed.reduce((s, o) => s + o.line_items.length, 0);
+  const days = new Set(changed.map((o) => dayOf(o.created_at, truth.timeZone))).size;
+  const hourlyCells =
+    changedCount * sizes.Orders.columns +
+    changedItems * sizes['Line items'].columns +
+    days * sizes['Daily P&L'].columns;
+  phase(`${label}: comparing with the truth`);
+  const hourlyTruth = await truthMismatches(stack);
+  const hourlyFigures = figuresOf({
+    results: hourly.results,
+    sheetsWritesPerMinuteMax: hourly.sheetsWritesPerMinuteMax,
+    orders: size,
+  });
+  const hourlyEntry = entry(
+    hourly,
+    size,
+    {
+      records: changedCount,
+      fixedRequests: { account: 1, products_changes: 1, daily_pnl_window: 1 },
+      cells: hourlyCells,
+      ranges: changedCount + changedItems + days,
+      keyRows: sizes.Orders.rows + sizes['Line items'].rows,
+    },
+    {
+      changed_orders: changedCount,
+      truth_mismatches: hourlyTruth,
+      trigger_minutes_per_day: Math.round(((24 * hourlyFigures.modelled_seconds) / 60) * 10) / 10,
+    },
+  );
+  results.workloads[`hourly_1pct_${label}`] = hourlyEntry;
+  report(`hourly_1pct_${label}`, hourlyEntry);
+  await stack.advanceClocks(HOUR_MS);
+  if (withAlternatives) {
+    for (const name of Object.keys(ALTERNATIVES)) {
+      hourlyEntry.alternatives[name] = await contestants.run(name, size, hourlyEntry.figures);
+      report(`hourly_1pct_${label} ${name}`, hourlyEntry.alternatives[name]);
+    }
+  }
+}
+
+/** The monthly reconciliation pass: every order paged again, nothing vanished. */
+async function benchReconcile(
+  stack: Stack,
+  size: number,
+  label: string,
+  sizes: Record<string, { rows: number; columns: number }>,
+  results: Results,
+): Promise<void> {
+  phase(`${label}: reconciliation`);
+  const reconcile = await reconciliation(stack);
+  phase(`${label}: comparing with the truth`);
+  const reconcileTruth = await truthMismatches(stack);
+  const reconcileEntry = entry(
+    reconcile,
+    size,
+    { records: size, fixedRequests: { account: 1 }, cells: 0, ranges: 0, keyRows: sizes.Orders.rows },
+    { truth_mismatches: reconcileTruth },
+  );
+  results.workloads[`reconcile_${label}`] = reconcileEntry;
+  report(`reconcile_${label}`, reconcileEntry);
+}
+
+async function benchFormulas(
+  stack: Stack,
+  label: string,
+  uid: string,
+  truth: StoreTruth,
+  results: Results,
+): Promise<void> {
+  // The next hourly run renews the token the formulas read (custom functions never refresh).
+  await stack.advanceClocks(HOUR_MS);
+  await stack.runtime.fireTrigger(uid);
+  phase(`${label}: 200 formula cells`);
+  const recalc = await recalculation(stack, reportCells(truth.today));
+  const longest = Math.max(...recalc.results.map((r) => r.elapsedMs));
+  const formulasEntry = entry(
+    recalc,
+    0,
+    {
+      records: 0,
+      fixedRequests: { one_per_argument_set: 12 },
+      cells: 0,
+      ranges: 0,
+      keyRows: 0,
+      minExecutions: 200,
+      cacheReads: 188,
+    },
+    { cells_failed: recalc.failed, longest_cell_seconds: Math.round(longest / 100) / 10 },
+  );
+  results.workloads.formulas_200_cells = formulasEntry;
+  report('formulas_200_cells', formulasEntry);
 }
 
 let saveProgress: () => void = () => undefined;
@@ -311,6 +354,7 @@ async function main(): Promise<void> {
   http.globalAgent = new http.Agent({ keepAlive: false });
   const sizes = (option('--sizes') ?? '1000,10000,100000').split(',').map(Number);
   const withAlternatives = !process.argv.includes('--no-alternatives');
+  const workloads = chosenWorkloads();
   const out = option('--out') ?? path.join(__dirname, 'results.json');
   const bundleDir = writeBenchBundle();
   const results: Results = {
@@ -330,7 +374,8 @@ async function main(): Promise<void> {
   };
   // Written after every workload too: a run that fails later keeps what it measured.
   saveProgress = () => writeResults(out, results);
-  for (const size of sizes) await benchStore(size, results, withAlternatives, size === Math.max(...sizes), bundleDir);
+  for (const size of sizes)
+    await benchStore(size, results, withAlternatives, size === Math.max(...sizes), bundleDir, workloads);
   writeResults(out, results);
   console.log(
     `\n${workloadTable(results)}\n\nOur sync over its lower bound:\n\n${ratioTable(results)}\n\nSide by side:\n\n${alternativesTable(results)}\n\nwrote ${out}`,

@@ -165,7 +165,8 @@ export function recordAuthFailure(code: string): ConnectionStatus | null {
  */
 export function confirmStore(store: StoreRef): boolean {
   const tag = storeTag();
-  const previous = readConnectionRecord();
+  const stored = readStoredConnectionRecord();
+  const previous = stored && stored.binding !== 'copy' ? stored.record : null;
   if (tag !== null && tag !== store.id) {
     const tagged = { id: tag, name: storeTagName() ?? tag };
     writeConnectionRecord({
@@ -177,8 +178,24 @@ export function confirmStore(store: StoreRef): boolean {
     });
     return false;
   }
+  // Every run confirms the store: an unchanged record is not written again (a write, the copied
+  // note's delete and the sidebar stamp's two drops each run), and its `since` stays when it began.
+  if (stored?.binding === 'here' && connectedTo(previous, store)) return true;
   markConnected(store, previous ? previous.scopes : []);
   return true;
+}
+
+/** The record already says connected to this store (same id and name), with nothing else noted. */
+function connectedTo(record: ConnectionRecord | null, store: StoreRef): boolean {
+  return (
+    record !== null &&
+    record.state === 'connected' &&
+    record.store !== null &&
+    record.store.id === store.id &&
+    record.store.name === store.name &&
+    record.detail === null &&
+    record.otherStore === null
+  );
 }
 
 export function forgetConnection(): void {

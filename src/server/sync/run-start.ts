@@ -104,11 +104,15 @@ export function startRun(
   const resumed = resumeSuspendedSchedule(account.store.id, sheetsStore);
   if (sheetsStore === null) setStoreTag(account.store.id);
   workbook.bindStore(account.store.id, account.store.currency || null);
-  state.update('meta', {
+  const storeMeta = {
     storeTimeZone: clipText(String(account.store.timezone ?? ''), 100) || null,
     storeCurrency: clipText(String(account.store.currency ?? ''), 20) || null,
     storeName: clipText(String(account.store.name ?? ''), 100) || null,
-  });
+  };
+  // Written when the store's own settings changed, not by every run (a property write each).
+  const held = state.get('meta');
+  if (Object.entries(storeMeta).some(([k, v]) => held[k as keyof typeof storeMeta] !== v))
+    state.update('meta', storeMeta);
   const atStart = {
     watermark: state.get('orders').watermark,
     skippedDays: skippedDaysKey(state),

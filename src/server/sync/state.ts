@@ -153,6 +153,8 @@ export interface TieoutState {
   ordersFrom?: string | null;
   /** When Sync now last fetched the ✗ days' orders again (refetch-days.ts): once per tie-out, not on every step. */
   refetchedAt?: number | null;
+  /** When a run that brought the sheets up to date had no budget left for its due tie-out (runner.ts): the next run owes it. */
+  owedSince?: number | null;
 }
 
 /** Orders with incomplete costs as the last read of the whole Orders sheet found them (finance/cost-gaps.ts). */

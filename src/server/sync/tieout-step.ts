@@ -12,7 +12,7 @@ import type { RunOptions } from './run-options';
 import { runsJobs, type RunState, type RunStep } from './run-step';
 import type { SyncStateStore } from './state';
 
-/** Whether the run ties out now: on demand, or after the orders and daily jobs changed what it checks. */
+/** Whether the run owes a tie-out: on demand, or after the orders and daily jobs changed what it checks. */
 export function tieoutStepDue(run: RunState): boolean {
   if (!run.allCaughtUp) return false;
   const { ctx, atStart } = run;
@@ -27,7 +27,7 @@ export function tieoutStepDue(run: RunState): boolean {
         skippedDaysKey(ctx.state) !== atStart.skippedDays,
         run.tracker.current() === null,
       ));
-  return tiesOut && ctx.budget.canStartStep();
+  return tiesOut;
 }
 
 export const TIEOUT_STEP: RunStep = {
@@ -35,6 +35,13 @@ export const TIEOUT_STEP: RunStep = {
   due: tieoutStepDue,
   run(run) {
     const { ctx, options } = run;
+    if (!ctx.budget.canStartStep()) {
+      // Not caught up until it has run: Sync now takes another step, the next scheduled run owes it.
+      oweTieout(ctx.state, ctx.now());
+      run.messages.push(TIEOUT_OWED_NOTE);
+      run.allCaughtUp = false;
+      return;
+    }
     run.messages.push(tieoutOrNote(ctx, run.tracker, tieoutReadsOrders(options, run.tracker, ctx.now())));
     // Sync now: days this tie-out found ✗ that it had not fetched again yet are fetched now, and the
     // next step (P&L re-read from them, tie-out) finishes the repair; days ✗ already known are not refetched twice.
@@ -55,7 +62,8 @@ export const TIEOUT_STEP: RunStep = {
  * Orders or Daily P&L days changed in this run (new changes, gone marks, rewritten P&L days: a
  * silent correction moves only the P&L), Sync now fetched the ✗ days again (in this step or an
  * earlier one of the same Sync now), the basis is being refreshed, a Daily P&L day was skipped or
- * written after being skipped (its ✗ in Checks names it), a run cut short left the day sums unsaved, or the last tie-out is a day old.
+ * written after being skipped (its ✗ in Checks names it), a run cut short left the day sums unsaved, an earlier run
+ * ran out of budget before its due tie-out (it owes it), or the last tie-out is a day old.
  */
 function tieoutDue(
   state: SyncStateStore,
@@ -75,10 +83,19 @@ function tieoutDue(
     skippedDaysChanged ||
     // A run cut short after writing Orders left the day sums (and the formulas' counts) unsaved.
     sumsUnsaved ||
+    typeof state.get('tieout').owedSince === 'number' ||
     state.get('sheetsBasis').refreshingSince !== null ||
     last === null ||
     Date.now() - last >= 86_400_000
   );
+}
+
+/** Said when the run brought the sheets up to date but its tie-out (and the day sums it saves) waits for the next run. */
+const TIEOUT_OWED_NOTE = 'The tie-out (Checks) runs in the next run.';
+
+/** The tie-out was due and the budget ran out first: the next run ties out whatever else it finds. */
+function oweTieout(state: SyncStateStore, now: number): void {
+  if (typeof state.get('tieout').owedSince !== 'number') state.update('tieout', { owedSince: now });
 }
 
 /** The Daily P&L days skipped so far, as one comparable text. */
