@@ -7,19 +7,16 @@
  * the orders' allocated_overhead the truth moved; and the Close sheet shows its times as local
  * date-times in the spreadsheet's zone. Screenshots: out/screenshots/restatements.png, close-sheet.png.
  */
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../../dev/harness/index';
-import { hasChromium } from './chromium';
+import type { Stack } from '../../dev/harness/index';
 import {
+  browserReady,
   connectFromSidebar,
-  DIST,
   openSidebar,
   SCREENSHOTS,
-  syncFromSidebar,
   type SidebarSession,
+  syncFromSidebar,
 } from './sidebar-session';
 
 type Json = Record<string, unknown>;
@@ -57,9 +54,8 @@ function localDateTime(iso: string, timeZone: string): string {
 }
 
 const cents = (v: unknown): number => Math.round(Number(v) * 100);
-const ready = hasChromium && existsSync(path.join(DIST, 'Sidebar.html'));
 
-describe.skipIf(!ready)('Restatements a controller can sign (Chromium, emulator, local runtime)', () => {
+describe.skipIf(!browserReady)('Restatements a controller can sign (Chromium, emulator, local runtime)', () => {
   let stack: Stack;
   let session: SidebarSession;
   let token = '';
@@ -88,21 +84,19 @@ describe.skipIf(!ready)('Restatements a controller can sign (Chromium, emulator,
   const table = (name: string): unknown[][] => (stack.runtime.exportJson().sheets[name] ?? []) as unknown[][];
 
   beforeAll(async () => {
-    stack = await startStack({ orders: 300, seed: 17, plan: 'plus' });
+    session = await openSidebar({ orders: 300, seed: 17, plan: 'plus' }, { viewport: { width: 1700, height: 1100 } });
+    stack = session.stack;
     const truthStore = (await stack.truth('store')) as Json;
     zone = String((truthStore.store as Json).timezone);
     month = monthBefore(String(truthStore.today).slice(0, 7));
     token = String(((await stack.control('tokens', { scope: 'profitability:read' })) as Json).access_token);
-    session = await openSidebar(stack, { width: 1700, height: 1100 });
     await connectFromSidebar(session, String((truthStore.store as Json).id));
     await syncFromSidebar(session.sidebar);
     await session.sidebar.waitForSelector('#finance-card:not([hidden])');
-    await mkdir(SCREENSHOTS, { recursive: true });
   }, 240_000);
 
   afterAll(async () => {
     await session?.close();
-    await stack?.close();
   });
 
   it('lists the month per line, the three changed orders and the allocation apart; the Close sheet shows local times', async () => {

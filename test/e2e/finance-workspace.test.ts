@@ -4,18 +4,12 @@
  * month from the sidebar, change an order of that month through the playground's controls, sync,
  * and see the restatement in the sidebar with the amount the emulator's own daily truth moved.
  */
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, Frame, Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPlayground, type Playground } from '../../dev/playground/app';
-import { startStack, type Stack } from '../../dev/harness/index';
-import { hasChromium, launchChromium } from './chromium';
+import type { Stack } from '../../dev/harness/index';
+import { browserReady, openSidebar, SCREENSHOTS, type SidebarSession } from './sidebar-session';
 
-const root = path.resolve(__dirname, '../..');
-const dist = path.join(root, 'dist');
-const screenshots = path.join(root, 'out/screenshots');
 const MONTHS = [
   'January',
   'February',
@@ -44,12 +38,9 @@ function monthBefore(month: string): string {
   return m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, '0')}`;
 }
 
-const ready = hasChromium && existsSync(path.join(dist, 'Sidebar.html'));
-
-describe.skipIf(!ready)('finance workspace end to end (Chromium, emulator, local runtime)', () => {
+describe.skipIf(!browserReady)('finance workspace end to end (Chromium, emulator, local runtime)', () => {
+  let session: SidebarSession;
   let stack: Stack;
-  let playground: Playground;
-  let browser: Browser;
   let page: Page;
   let sidebar: Frame;
   let store: Json;
@@ -73,24 +64,15 @@ describe.skipIf(!ready)('finance workspace end to end (Chromium, emulator, local
   };
 
   beforeAll(async () => {
-    stack = await startStack({ orders: 300, seed: 17, plan: 'plus' });
+    session = await openSidebar({ orders: 300, seed: 17, plan: 'plus' }, { viewport: { width: 1700, height: 1100 } });
+    ({ stack, page, sidebar } = session);
     const truthStore = await getJson<Json>(`${stack.apiUrl}/_emulator/truth/store`);
     store = truthStore.store as Json;
     today = String(truthStore.today);
-    playground = await startPlayground({ stack, distDir: dist, port: 0 });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1700, height: 1100 } });
-    await page.goto(playground.url);
-    const frame = page.frame({ url: /\/playground\/sidebar$/ });
-    if (!frame) throw new Error('the sidebar iframe did not load');
-    sidebar = frame;
-    await mkdir(screenshots, { recursive: true });
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await playground?.close();
-    await stack?.close();
+    await session?.close();
   });
 
   it('connects and syncs from the sidebar', async () => {
@@ -170,7 +152,7 @@ describe.skipIf(!ready)('finance workspace end to end (Chromium, emulator, local
     for (const amount of [revenue!, ...figures.slice(0, 2)].flat()) expect(amount).toMatch(/^-?[\d,]+\.\d{2}$/);
     // Net margin % is empty only where net revenue is 0.
     figures[2]!.forEach((margin, i) => expect(margin).toMatch(revenue![i] === '0.00' ? /^$/ : /^-?\d+\.\d{2}%$/));
-    await page.screenshot({ path: path.join(screenshots, 'dashboard.png') });
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'dashboard.png') });
   }, 120_000);
 
   it('closing last month, then changing one of its orders and syncing, shows the restatement in the sidebar', async () => {
@@ -217,6 +199,6 @@ describe.skipIf(!ready)('finance workspace end to end (Chromium, emulator, local
       month,
     );
     expect(await sidebar.textContent(`#closed-months li[data-month="${month}"]`)).toBe(expected);
-    await sidebar.locator('#finance-card').screenshot({ path: path.join(screenshots, 'sidebar-restatement.png') });
+    await sidebar.locator('#finance-card').screenshot({ path: path.join(SCREENSHOTS, 'sidebar-restatement.png') });
   }, 240_000);
 });

@@ -5,11 +5,11 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPlayground, type Playground } from '../../dev/playground/app';
+import type { Playground } from '../../dev/playground/app';
 import type { PlaygroundStack, RunResultLike } from '../../dev/playground/types';
-import { hasChromium, launchChromium, SKIP_REASON } from './chromium';
+import { type BrowserSession, hasChromium, openPlayground, SKIP_REASON } from './sidebar-session';
 
 /** google.script.run as the page sees it (handlers chain; server functions return nothing). */
 interface Runner {
@@ -46,8 +46,8 @@ const stack: PlaygroundStack = {
 
 describe.skipIf(!hasChromium)('google.script.run shim (Chromium)', () => {
   let dist: string;
+  let session: BrowserSession;
   let playground: Playground;
-  let browser: Browser;
   let page: Page;
 
   beforeAll(async () => {
@@ -60,15 +60,17 @@ describe.skipIf(!hasChromium)('google.script.run shim (Chromium)', () => {
       path.join(dist, 'Code.js'),
       'function echo() {}\nfunction boom() {}\nfunction slow() {}\nfunction helper_() {}\n',
     );
-    playground = await startPlayground({ stack, distDir: dist, port: 0 });
-    browser = await launchChromium();
-    page = await browser.newPage();
-    await page.goto(`${playground.url}playground/sidebar`);
+    // Playwright's default viewport: this page is the sidebar page alone.
+    session = await openPlayground(stack, {
+      distDir: dist,
+      viewport: { width: 1280, height: 720 },
+      open: 'playground/sidebar',
+    });
+    ({ playground, page } = session);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await playground?.close();
+    await session?.close();
     if (dist) await rm(dist, { recursive: true, force: true });
   });
 

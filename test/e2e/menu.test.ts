@@ -1,17 +1,15 @@
 /** The add-on menu and sidebar entry points, run from the built bundle in the local runtime. */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIDEBAR_CALLS } from '../../src/contract/server-api';
 import { createRuntime, type GasRuntime } from '../../dev/gas-runtime/index';
+import { bundleBuilt, DIST } from './sidebar-session';
 
-const dist = path.resolve(__dirname, '../../dist');
-const built = existsSync(path.join(dist, 'Code.js'));
-
-describe.skipIf(!built)('menu: onOpen / onInstall / showSidebar (built bundle, local runtime)', () => {
+describe.skipIf(!bundleBuilt)('menu: onOpen / onInstall / showSidebar (built bundle, local runtime)', () => {
   let runtime: GasRuntime;
   beforeAll(async () => {
-    runtime = await createRuntime({ distDir: dist });
+    runtime = await createRuntime({ distDir: DIST });
   });
   afterAll(async () => {
     await runtime?.close();
@@ -41,14 +39,14 @@ describe.skipIf(!built)('menu: onOpen / onInstall / showSidebar (built bundle, l
   });
 
   it('every menu item names a global of the bundle', () => {
-    const code = readFileSync(path.join(dist, 'Code.js'), 'utf8');
+    const code = readFileSync(path.join(DIST, 'Code.js'), 'utf8');
     for (const item of runtime.ui.menus.find((m) => m.addon)?.items ?? []) {
       if (item.kind === 'item') expect(code).toMatch(new RegExp(`^function ${item.functionName}\\(`, 'm'));
     }
   });
 
   it('every function the sidebar calls is a top-level global of dist/Code.js', () => {
-    const code = readFileSync(path.join(dist, 'Code.js'), 'utf8');
+    const code = readFileSync(path.join(DIST, 'Code.js'), 'utf8');
     for (const name of SIDEBAR_CALLS) expect(code).toMatch(new RegExp(`^function ${name}\\(`, 'm'));
   });
 
@@ -57,7 +55,7 @@ describe.skipIf(!built)('menu: onOpen / onInstall / showSidebar (built bundle, l
     expect(result.ok).toBe(true);
     const sidebar = runtime.ui.lastSidebar;
     expect(sidebar?.title).toBe('Merchant Analytics');
-    expect(sidebar?.html).toBe(readFileSync(path.join(dist, 'Sidebar.html'), 'utf8'));
+    expect(sidebar?.html).toBe(readFileSync(path.join(DIST, 'Sidebar.html'), 'utf8'));
   });
 
   it('without script properties the sidebar state says "not configured" with the operator action, not an exception', async () => {
@@ -76,5 +74,5 @@ describe.skipIf(!built)('menu: onOpen / onInstall / showSidebar (built bundle, l
   });
 });
 
-if (!built)
+if (!bundleBuilt)
   describe('menu (built bundle)', () => it.skip('dist/Code.js is missing: run npm run build first', () => undefined));

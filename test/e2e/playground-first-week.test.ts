@@ -6,27 +6,23 @@
  * their anchor cells, the KPI cells in view; a user deletes a row, inserts a column and renames a
  * sheet, and the add-on's next sync meets those edits in the workbook model.
  */
-import { mkdir } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
-import { startStack, type Stack } from '../../dev/harness/index';
-import { hasChromium } from './chromium';
+import type { Stack } from '../../dev/harness/index';
 import {
+  browserReady,
   connectFromSidebar,
-  DIST,
+  NOT_READY,
   openSidebar,
   SCREENSHOTS,
-  syncFromSidebar,
   type SidebarSession,
+  syncFromSidebar,
 } from './sidebar-session';
 
 type Json = Record<string, unknown>;
 
-const ready = hasChromium && existsSync(path.join(DIST, 'Sidebar.html'));
-
-describe.skipIf(!ready)("a finance analyst's first week in the playground (Chromium)", () => {
+describe.skipIf(!browserReady)("a finance analyst's first week in the playground (Chromium)", () => {
   let stack: Stack;
   let session: SidebarSession;
 
@@ -64,9 +60,8 @@ describe.skipIf(!ready)("a finance analyst's first week in the playground (Chrom
     (workbook().sheetByName('Orders')!.rows[0]!.v as unknown[]).indexOf(name) + 1;
 
   beforeAll(async () => {
-    stack = await startStack({ orders: 300, seed: 23, plan: 'plus' });
-    session = await openSidebar(stack, { width: 1700, height: 1600 });
-    await mkdir(SCREENSHOTS, { recursive: true });
+    session = await openSidebar({ orders: 300, seed: 23, plan: 'plus' }, { viewport: { width: 1700, height: 1600 } });
+    stack = session.stack;
     const store = ((await stack.truth('store')) as { store: Json }).store;
     await connectFromSidebar(session, String(store.id));
     await syncFromSidebar(session.sidebar);
@@ -74,7 +69,6 @@ describe.skipIf(!ready)("a finance analyst's first week in the playground (Chrom
 
   afterAll(async () => {
     await session?.close();
-    await stack?.close();
   });
 
   it('"Change an order" takes the order number as the Orders sheet shows it (#1234 or 1234), as well as the id', async () => {
@@ -241,6 +235,5 @@ describe.skipIf(!ready)("a finance analyst's first week in the playground (Chrom
   }, 240_000);
 });
 
-if (!ready)
-  describe("a finance analyst's first week in the playground", () =>
-    it.skip('Chromium or dist/ is missing', () => undefined));
+if (!browserReady)
+  describe("a finance analyst's first week in the playground", () => it.skip(NOT_READY, () => undefined));

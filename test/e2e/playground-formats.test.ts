@@ -5,17 +5,14 @@
  * fully costed one has none — and a formula cell recalculates after a sync that changed data and
  * after "Refresh formulas", showing the emulator's new summary figure each time, and not before.
  */
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Frame, Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
-import { startStack, type Stack } from '../../dev/harness/index';
-import { startPlayground, type Playground } from '../../dev/playground/app';
-import { hasChromium, launchChromium, SKIP_REASON } from './chromium';
+import type { Stack } from '../../dev/harness/index';
+import type { Playground } from '../../dev/playground/app';
+import { browserReady, NOT_READY, openSidebar, SCREENSHOTS, type SidebarSession } from './sidebar-session';
 
-const root = path.resolve(__dirname, '../..');
-const dist = path.join(root, 'dist');
 /** The add-on's amber (highlights.ts UNKNOWN_COST_FILL) as the browser computes it. */
 const AMBER = 'rgb(255, 242, 204)';
 const NO_FILL = 'rgba(0, 0, 0, 0)';
@@ -28,22 +25,16 @@ async function getJson<T>(url: string, init?: RequestInit): Promise<T> {
   return (await response.json()) as T;
 }
 
-const ready = hasChromium && existsSync(path.join(dist, 'Sidebar.html'));
-
-describe.skipIf(!ready)('the playground draws conditional formats and recalculates formulas (Chromium)', () => {
+describe.skipIf(!browserReady)('the playground draws conditional formats and recalculates formulas (Chromium)', () => {
+  let session: SidebarSession;
   let stack: Stack;
   let playground: Playground;
-  let browser: Browser;
   let page: Page;
   let store: Json;
   let today = '';
   const consoleErrors: string[] = [];
 
-  const sidebar = (): Frame => {
-    const frame = page.frame({ url: /\/playground\/sidebar$/ });
-    if (!frame) throw new Error('the sidebar iframe did not load');
-    return frame;
-  };
+  const sidebar = (): Frame => session.sidebar;
   const cell = (row: number, column: number) => page.locator(`#grid .g-c[data-row="${row}"][data-column="${column}"]`);
   /** The Report's H3 as drawn, the grid scrolled to its top (rows a recalculated formula spills into are "just written": the grid jumps to them). */
   const reportCellNow = async (): Promise<string | null> => {
@@ -103,17 +94,18 @@ describe.skipIf(!ready)('the playground draws conditional formats and recalculat
   }
 
   beforeAll(async () => {
-    stack = await startStack({ orders: 400, seed: 4, plan: 'plus' });
-    const truthStore = await getJson<Json>(`${stack.apiUrl}/_emulator/truth/store`);
-    store = truthStore.store as Json;
-    today = String(truthStore.today);
-    playground = await startPlayground({ stack, distDir: dist, port: 0 });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
+    session = await openSidebar(
+      { orders: 400, seed: 4, plan: 'plus' },
+      { viewport: { width: 1500, height: 1000 }, open: false },
+    );
+    ({ stack, playground, page } = session);
     page.on('console', (message) => {
       if (message.type() === 'error') consoleErrors.push(message.text());
     });
     page.on('pageerror', (error) => consoleErrors.push(String(error)));
+    const truthStore = await getJson<Json>(`${stack.apiUrl}/_emulator/truth/store`);
+    store = truthStore.store as Json;
+    today = String(truthStore.today);
     await stack.connect();
     await page.goto(playground.url);
     await sidebar().waitForFunction(
@@ -125,9 +117,7 @@ describe.skipIf(!ready)('the playground draws conditional formats and recalculat
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await playground?.close();
-    await stack?.close();
+    await session?.close();
   });
 
   it('Orders: the cost and profit cells of an order whose cost the truth says is unknown are amber, a fully costed one has no fill', async () => {
@@ -178,7 +168,7 @@ describe.skipIf(!ready)('the playground draws conditional formats and recalculat
       expect(await fillNow(row, at('cogs')), String(line.id)).toBe(fill);
       expect(await fillNow(row, at('total'))).toBe(NO_FILL);
     }
-    await page.screenshot({ path: path.join(root, 'out/screenshots/line-items-unknown-cost.png') });
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'line-items-unknown-cost.png') });
   }, 60_000);
 
   it('a formula cell shows the new summary figure after a sync that changed data, and after Refresh formulas, not before', async () => {
@@ -226,6 +216,6 @@ describe.skipIf(!ready)('the playground draws conditional formats and recalculat
   }, 240_000);
 });
 
-if (!ready)
+if (!browserReady)
   describe('the playground draws conditional formats and recalculates formulas', () =>
-    it.skip(hasChromium ? 'dist/ is missing: run npm run build first' : SKIP_REASON, () => undefined));
+    it.skip(NOT_READY, () => undefined));

@@ -8,19 +8,14 @@
  * execution of the built bundle and shows the emulator's own summary figure; a failing formula
  * shows #ERROR! with its message; a failed sync is shown. Screenshots in out/screenshots.
  */
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, Frame, Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
-import { startStack, type Stack } from '../../dev/harness/index';
-import { startPlayground, type Playground } from '../../dev/playground/app';
-import { hasChromium, launchChromium, SKIP_REASON } from './chromium';
+import type { Stack } from '../../dev/harness/index';
+import type { Playground } from '../../dev/playground/app';
+import { browserReady, NOT_READY, openSidebar, SCREENSHOTS, type SidebarSession } from './sidebar-session';
 
-const root = path.resolve(__dirname, '../..');
-const dist = path.join(root, 'dist');
-const screenshots = path.join(root, 'out/screenshots');
 const ORDERS = 20_000;
 
 type Json = Record<string, unknown>;
@@ -56,22 +51,16 @@ function localDateTime(iso: string, timeZone: string): string {
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
 }
 
-const ready = hasChromium && existsSync(path.join(dist, 'Sidebar.html'));
-
-describe.skipIf(!ready)('the playground shows the workbook as Sheets would (Chromium, 20,000 orders)', () => {
+describe.skipIf(!browserReady)('the playground shows the workbook as Sheets would (Chromium, 20,000 orders)', () => {
+  let session: SidebarSession;
   let stack: Stack;
   let playground: Playground;
-  let browser: Browser;
   let page: Page;
   let store: Json;
   let today = '';
   const consoleErrors: string[] = [];
 
-  const sidebar = (): Frame => {
-    const frame = page.frame({ url: /\/playground\/sidebar$/ });
-    if (!frame) throw new Error('the sidebar iframe did not load');
-    return frame;
-  };
+  const sidebar = (): Frame => session.sidebar;
   const cell = (row: number, column: number) => page.locator(`#grid .g-c[data-row="${row}"][data-column="${column}"]`);
   /** A cell's text, or null while its row is not drawn (no auto-wait: for polling). */
   const textNow = (row: number, column: number): Promise<string | null> =>
@@ -83,13 +72,14 @@ describe.skipIf(!ready)('the playground shows the workbook as Sheets would (Chro
     ((stack.runtime.workbook as Workbook).sheetByName('Orders')!.rows[0]!.v as unknown[]).map(String);
 
   beforeAll(async () => {
-    stack = await startStack({ orders: ORDERS, seed: 29, plan: 'plus' });
+    session = await openSidebar(
+      { orders: ORDERS, seed: 29, plan: 'plus' },
+      { viewport: { width: 1500, height: 1000 }, open: false },
+    );
+    ({ stack, playground, page } = session);
     const truthStore = await getJson<Json>(`${stack.apiUrl}/_emulator/truth/store`);
     store = truthStore.store as Json;
     today = String(truthStore.today);
-    playground = await startPlayground({ stack, distDir: dist, port: 0 });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
     page.on('console', (message) => {
       if (message.type() === 'error') consoleErrors.push(message.text());
     });
@@ -97,13 +87,10 @@ describe.skipIf(!ready)('the playground shows the workbook as Sheets would (Chro
     page.on('response', (response) => {
       if (response.status() >= 400) consoleErrors.push(`${response.status()} ${response.url()}`);
     });
-    await mkdir(screenshots, { recursive: true });
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await playground?.close();
-    await stack?.close();
+    await session?.close();
   });
 
   it('the first screen loads with no console error and says where to start', async () => {
@@ -114,7 +101,7 @@ describe.skipIf(!ready)('the playground shows the workbook as Sheets would (Chro
     expect(await page.locator('#tabs button').allTextContents()).toEqual(
       (stack.runtime.workbook as Workbook).sheets.map((s) => s.name),
     );
-    await page.screenshot({ path: path.join(screenshots, 'first-screen.png') });
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'first-screen.png') });
     expect(consoleErrors).toEqual([]);
   }, 60_000);
 
@@ -174,7 +161,7 @@ describe.skipIf(!ready)('the playground shows the workbook as Sheets would (Chro
       },
       await cell(1, at('gross_revenue')).evaluate((el) => (el as HTMLElement).offsetLeft - 52),
     );
-    await page.screenshot({ path: path.join(screenshots, 'orders-synced.png') });
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'orders-synced.png') });
 
     // The frozen header stays on top and hides the rows scrolled beneath it.
     await page.evaluate(() => {
@@ -289,11 +276,10 @@ describe.skipIf(!ready)('the playground shows the workbook as Sheets would (Chro
     await sidebar().waitForSelector('#problem:not([hidden])', { timeout: 120_000 });
     await page.click('#tabs button:has-text("Orders")');
     await page.waitForFunction(() => document.querySelectorAll('#sync-log tbody tr').length >= 2);
-    await page.screenshot({ path: path.join(screenshots, 'failed-run.png') });
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'failed-run.png') });
     await stack.control('/_emulator/faults/clear', {});
   }, 150_000);
 });
 
-if (!ready)
-  describe('the playground shows the workbook as Sheets would', () =>
-    it.skip(hasChromium ? 'dist/ is missing: run npm run build first' : SKIP_REASON, () => undefined));
+if (!browserReady)
+  describe('the playground shows the workbook as Sheets would', () => it.skip(NOT_READY, () => undefined));

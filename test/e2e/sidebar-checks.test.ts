@@ -5,28 +5,23 @@
  * vanished orders" marking gone exactly the orders the emulator's truth no longer holds.
  * Days and orders come from the emulator's truth, never from the sheet or the sidebar.
  */
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
-import { startStack, type Stack } from '../../dev/harness/index';
-import { hasChromium } from './chromium';
+import type { Stack } from '../../dev/harness/index';
 import {
+  browserReady,
   connectFromSidebar,
-  DIST,
   openSidebar,
   SCREENSHOTS,
-  syncFromSidebar,
   type SidebarSession,
+  syncFromSidebar,
 } from './sidebar-session';
 
 type Json = Record<string, unknown>;
-const ready = hasChromium && existsSync(path.join(DIST, 'Sidebar.html'));
-
-describe.skipIf(!ready)(
+describe.skipIf(!browserReady)(
   'the sidebar shows the tie-out and finds vanished orders (Chromium, emulator, local runtime)',
   () => {
     let stack: Stack;
@@ -62,21 +57,19 @@ describe.skipIf(!ready)(
     }
 
     beforeAll(async () => {
-      stack = await startStack({ orders: 150, seed: 29, plan: 'plus' });
+      session = await openSidebar({ orders: 150, seed: 29, plan: 'plus' });
+      stack = session.stack;
       const store = (await stack.truth('store')) as Json;
       timeZone = String((store.store as Json).timezone);
       firstDay = String(store.first_order_date);
       today = String(store.today);
-      session = await openSidebar(stack);
       sidebar = session.sidebar;
-      await mkdir(SCREENSHOTS, { recursive: true });
       await connectFromSidebar(session, String((store.store as Json).id));
       await syncFromSidebar(sidebar);
     }, 240_000);
 
     afterAll(async () => {
       await session?.close();
-      await stack?.close();
     });
 
     it('after the first sync, every day of the truth ties out and the sidebar says so, with no Sync now offered', async () => {

@@ -7,32 +7,28 @@
  * every order already there, equal to the truth. Expected columns are the issue's list, never read
  * from the sidebar or the sheet.
  */
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../../dev/harness/index';
+import type { Stack } from '../../dev/harness/index';
 import { compareWithTruth, sheetTable } from '../integration/sync-support';
-import { hasChromium } from './chromium';
 import {
+  browserReady,
   connectFromSidebar,
-  DIST,
+  NOT_READY,
   openSidebar,
   SCREENSHOTS,
-  syncFromSidebar,
   type SidebarSession,
+  syncFromSidebar,
 } from './sidebar-session';
 import { ALL_LINE_COLUMNS, ALL_ORDER_COLUMNS, ESSENTIAL_LINES, ESSENTIAL_ORDERS } from '../integration/column-presets';
 
 type Json = Record<string, unknown>;
-const ready = hasChromium && existsSync(path.join(DIST, 'Sidebar.html'));
-
 const EXACT = { mismatches: [], missing: [], unexpected: [], duplicates: [] };
 const SAVED =
   'Saved. The next sync adds the chosen columns to the right of your sheets and fills them for the orders already there; columns you removed stay in place, their values cleared and marked as no longer synced. Clearing frees no cells: delete a column you no longer need to free its cells.';
 
-describe.skipIf(!ready)("the sidebar's Columns card (Chromium, emulator, local runtime)", () => {
+describe.skipIf(!browserReady)("the sidebar's Columns card (Chromium, emulator, local runtime)", () => {
   let stack: Stack;
   let session: SidebarSession;
   let sidebar: Frame;
@@ -49,17 +45,15 @@ describe.skipIf(!ready)("the sidebar's Columns card (Chromium, emulator, local r
   }
 
   beforeAll(async () => {
-    stack = await startStack({ orders: 200, seed: 23, plan: 'plus' });
+    session = await openSidebar({ orders: 200, seed: 23, plan: 'plus' });
+    stack = session.stack;
     const store = (await stack.truth('store')) as Json;
-    session = await openSidebar(stack);
     sidebar = session.sidebar;
-    await mkdir(SCREENSHOTS, { recursive: true });
     await connectFromSidebar(session, String((store.store as Json).id));
   }, 120_000);
 
   afterAll(async () => {
     await session?.close();
-    await stack?.close();
   });
 
   it('before the first sync: All for both tables, the fit not known yet, and Custom locks the columns always synced', async () => {
@@ -182,4 +176,4 @@ describe.skipIf(!ready)("the sidebar's Columns card (Chromium, emulator, local r
   }, 200_000);
 });
 
-if (!ready) describe("the sidebar's Columns card", () => it.skip('Chromium or dist/ is missing', () => undefined));
+if (!browserReady) describe("the sidebar's Columns card", () => it.skip(NOT_READY, () => undefined));

@@ -1,45 +1,118 @@
 /**
- * The set-up the sidebar's browser tests share: the playground over a started stack, its sidebar
- * frame in real Chromium, and the consent flow a user clicks through to connect a store.
+ * The set-up every browser test shares: whether it can run (Chromium installed, dist/ built), the
+ * playground over a started stack or a scripted stand-in, its page in real Chromium, the sidebar
+ * frame, the consent flow a user clicks through to connect a store, and one close for all of it.
  */
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { startPlayground, type Playground } from '../../dev/playground/app';
-import type { Stack } from '../../dev/harness/index';
-import { launchChromium } from './chromium';
+import type { PlaygroundStack } from '../../dev/playground/types';
+import { startStack, type Stack, type StackOptions } from '../../dev/harness/index';
+import { hasChromium, launchChromium, SKIP_REASON } from './chromium';
+
+export { hasChromium, SKIP_REASON };
 
 export const DIST = path.resolve(__dirname, '../../dist');
 export const SCREENSHOTS = path.resolve(__dirname, '../../out/screenshots');
 
-export interface SidebarSession {
+/** `npm run build` has written the bundle and the sidebar. */
+export const bundleBuilt = existsSync(path.join(DIST, 'Code.js')) && existsSync(path.join(DIST, 'Sidebar.html'));
+/** A browser test can run here. */
+export const browserReady = hasChromium && bundleBuilt;
+/** Why a browser test is skipped here. */
+export const NOT_READY = hasChromium ? 'dist/ is missing: run npm run build first' : SKIP_REASON;
+
+type Viewport = { width: number; height: number };
+
+export interface OpenOptions {
+  /** The directory the playground serves Code.js and Sidebar.html from (dist/ unless given). */
+  distDir?: string;
+  viewport?: Viewport;
+  /** The playground path the page opens first ('' the playground with its sidebar); false leaves it blank. */
+  open?: string | false;
+}
+
+export interface BrowserSession {
   playground: Playground;
   browser: Browser;
   page: Page;
-  sidebar: Frame;
   close(): Promise<void>;
 }
 
-export async function openSidebar(stack: Stack, viewport = { width: 1400, height: 1000 }): Promise<SidebarSession> {
-  const playground = await startPlayground({ stack, distDir: DIST, port: 0 });
-  const browser = await launchChromium();
-  const page = await browser.newPage({ viewport });
-  await page.goto(playground.url);
-  const sidebar = page.frame({ url: /\/playground\/sidebar$/ });
-  if (!sidebar) throw new Error('the sidebar iframe did not load');
-  return {
-    playground,
-    browser,
-    page,
-    sidebar,
-    async close() {
-      await browser.close();
-      await playground.close();
-    },
-  };
+export interface SidebarSession extends BrowserSession {
+  stack: Stack;
+  /** The sidebar frame as the page shows it now (looked up again after a reload). */
+  readonly sidebar: Frame;
+}
+
+/** The playground's sidebar iframe in `page`. */
+export function sidebarFrame(page: Page): Frame {
+  const frame = page.frame({ url: /\/playground\/sidebar$/ });
+  if (!frame) throw new Error('the sidebar iframe did not load');
+  return frame;
+}
+
+/** Closes in reverse order of opening, every one even when one fails. */
+async function closeAll(closers: Array<() => Promise<void>>): Promise<void> {
+  let failure: unknown = null;
+  for (const close of [...closers].reverse()) {
+    try {
+      await close();
+    } catch (error) {
+      failure ??= error;
+    }
+  }
+  if (failure) throw failure;
+}
+
+/** The playground over `stack` and a Chromium page on it; on a failure, what was opened is closed. */
+export async function openPlayground(stack: PlaygroundStack, options: OpenOptions = {}): Promise<BrowserSession> {
+  const closers: Array<() => Promise<void>> = [];
+  try {
+    const playground = await startPlayground({ stack, distDir: options.distDir ?? DIST, port: 0 });
+    closers.push(() => playground.close());
+    const browser = await launchChromium();
+    closers.push(() => browser.close());
+    const page = await browser.newPage({ viewport: options.viewport ?? { width: 1400, height: 1000 } });
+    if (options.open !== false) await page.goto(`${playground.url}${options.open ?? ''}`);
+    await mkdir(SCREENSHOTS, { recursive: true });
+    return { playground, browser, page, close: () => closeAll(closers) };
+  } catch (error) {
+    await closeAll(closers).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * A stack (emulator + local runtime + the built bundle) with the playground and its sidebar in
+ * Chromium. close() ends all of it.
+ */
+export async function openSidebar(stackOptions: StackOptions, options: OpenOptions = {}): Promise<SidebarSession> {
+  const stack = await startStack(stackOptions);
+  const closers = [() => stack.close()];
+  try {
+    const browser = await openPlayground(stack, options);
+    closers.push(() => browser.close());
+    const { page } = browser;
+    if (options.open === undefined || options.open === '') sidebarFrame(page);
+    return {
+      ...browser,
+      stack,
+      get sidebar() {
+        return sidebarFrame(page);
+      },
+      close: () => closeAll(closers),
+    };
+  } catch (error) {
+    await closeAll(closers).catch(() => undefined);
+    throw error;
+  }
 }
 
 /** Connect → consent page → approve for `storeId`, until the sidebar says Connected. */
-export async function connectFromSidebar(session: SidebarSession, storeId: string): Promise<void> {
+export async function connectFromSidebar(session: BrowserSession & { sidebar: Frame }, storeId: string): Promise<void> {
   const { page, sidebar } = session;
   await sidebar.waitForSelector('#connect:not([hidden])');
   const [popup] = await Promise.all([page.waitForEvent('popup'), sidebar.click('#connect')]);

@@ -4,18 +4,19 @@
  * checked against the Sync log the same run wrote and the emulator's truth, never against itself.
  * The "without Reload" cases leave the page alone: the sidebar's own polling must find the change.
  */
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, Frame, Page } from 'playwright-core';
+import type { Frame } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPlayground, type Playground } from '../../dev/playground/app';
-import { startStack, type Stack } from '../../dev/harness/index';
-import { hasChromium, launchChromium, SKIP_REASON } from './chromium';
+import type { Stack } from '../../dev/harness/index';
+import {
+  browserReady,
+  connectFromSidebar,
+  NOT_READY,
+  openSidebar,
+  SCREENSHOTS,
+  type SidebarSession,
+} from './sidebar-session';
 
-const root = path.resolve(__dirname, '../..');
-const dist = path.join(root, 'dist');
-const screenshots = path.join(root, 'out/screenshots');
 const COUNT_COLUMNS = [
   'orders_added',
   'orders_updated',
@@ -33,13 +34,9 @@ async function getJson<T>(url: string): Promise<T> {
   return (await response.json()) as T;
 }
 
-const ready = hasChromium && existsSync(path.join(dist, 'Sidebar.html'));
-
-describe.skipIf(!ready)('the sidebar tells what happened (Chromium, emulator, local runtime)', () => {
+describe.skipIf(!browserReady)('the sidebar tells what happened (Chromium, emulator, local runtime)', () => {
+  let session: SidebarSession;
   let stack: Stack;
-  let playground: Playground;
-  let browser: Browser;
-  let page: Page;
   let sidebar: Frame;
   let storeId: string;
 
@@ -58,34 +55,16 @@ describe.skipIf(!ready)('the sidebar tells what happened (Chromium, emulator, lo
   const status = () => sidebar.textContent('#status');
 
   beforeAll(async () => {
-    stack = await startStack({ orders: 120, seed: 5, plan: 'plus' });
+    session = await openSidebar({ orders: 120, seed: 5, plan: 'plus' });
+    ({ stack, sidebar } = session);
     storeId = (await getJson<{ store: { id: string } }>(`${stack.apiUrl}/_emulator/truth/store`)).store.id;
-    playground = await startPlayground({ stack, distDir: dist, port: 0 });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    await page.goto(playground.url);
-    const frame = page.frame({ url: /\/playground\/sidebar$/ });
-    if (!frame) throw new Error('the sidebar iframe did not load');
-    sidebar = frame;
-    await mkdir(screenshots, { recursive: true });
     await sidebar.waitForSelector('#connect:not([hidden])');
-    await sidebar.locator('main').screenshot({ path: path.join(screenshots, 'story-first-screen.png') });
-    const [popup] = await Promise.all([page.waitForEvent('popup'), sidebar.click('#connect')]);
-    await popup.waitForSelector('form#consent');
-    await popup.check(`input[name="store_id"][value="${storeId}"]`);
-    await Promise.all([popup.waitForURL(/\/usercallback/), popup.click('button[value="approve"]')]);
-    await popup.close();
-    await sidebar.waitForFunction(
-      () => document.querySelector('#connection-text')?.textContent === 'Connected',
-      undefined,
-      { timeout: 30_000 },
-    );
+    await sidebar.locator('main').screenshot({ path: path.join(SCREENSHOTS, 'story-first-screen.png') });
+    await connectFromSidebar(session, storeId);
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await playground?.close();
-    await stack?.close();
+    await session?.close();
   });
 
   it('the first sync counts every order of the truth as new, in the sidebar and in its Sync log row alike', async () => {
@@ -104,7 +83,7 @@ describe.skipIf(!ready)('the sidebar tells what happened (Chromium, emulator, lo
         `^Written: Orders: ${truth.length} new, 0 updated · ${cell('line_items')} line items · ${cell('products')} products`,
       ),
     );
-    await sidebar.locator('main').screenshot({ path: path.join(screenshots, 'story-synced.png') });
+    await sidebar.locator('main').screenshot({ path: path.join(SCREENSHOTS, 'story-synced.png') });
   }, 180_000);
 
   it('a sync that finds nothing changed reports 0 updated, in the sidebar and in its Sync log row alike', async () => {
@@ -132,7 +111,7 @@ describe.skipIf(!ready)('the sidebar tells what happened (Chromium, emulator, lo
     expect(await sidebar.isVisible('#progress')).toBe(false);
     expect(await sidebar.textContent('main')).not.toMatch(/paused|Nothing new/i);
     expect(lastLogRow()('outcome')).toBe('error');
-    await sidebar.locator('main').screenshot({ path: path.join(screenshots, 'story-failed-run.png') });
+    await sidebar.locator('main').screenshot({ path: path.join(SCREENSHOTS, 'story-failed-run.png') });
     await stack.control('/_emulator/faults/clear', {});
     const before = logRows();
     await sidebar.click('#problem-action');
@@ -180,10 +159,8 @@ describe.skipIf(!ready)('the sidebar tells what happened (Chromium, emulator, lo
     expect(await status()).toBe('The connection changed: see Connection below.');
     expect(await sidebar.isVisible('#reconnect')).toBe(true);
     expect(await sidebar.isVisible('#sync-now')).toBe(false);
-    await sidebar.locator('main').screenshot({ path: path.join(screenshots, 'story-revoked.png') });
+    await sidebar.locator('main').screenshot({ path: path.join(SCREENSHOTS, 'story-revoked.png') });
   }, 60_000);
 });
 
-if (!ready)
-  describe('the sidebar tells what happened', () =>
-    it.skip(hasChromium ? 'dist/ is missing: run npm run build first' : SKIP_REASON, () => undefined));
+if (!browserReady) describe('the sidebar tells what happened', () => it.skip(NOT_READY, () => undefined));

@@ -2,18 +2,14 @@
  * The built sidebar (dist/Sidebar.html) in Chromium, its server answered by a scripted stand-in:
  * how each state and failure is shown. The real server is exercised in playground.test.ts.
  */
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SidebarState, SyncProgress } from '../../src/contract/sidebar';
-import { startPlayground, type Playground } from '../../dev/playground/app';
+import type { Playground } from '../../dev/playground/app';
 import type { PlaygroundStack, RunResultLike } from '../../dev/playground/types';
-import { hasChromium, launchChromium, SKIP_REASON } from './chromium';
+import { browserReady, type BrowserSession, NOT_READY, openPlayground, SCREENSHOTS } from './sidebar-session';
 
-const root = path.resolve(__dirname, '../..');
-const dist = path.join(root, 'dist');
 const HOSTILE_NAME = '<img src=x onerror="window.__pwned=1">Acme & Co';
 
 function connectedState(): SidebarState {
@@ -174,512 +170,501 @@ async function sidebarFrame(page: Page, url: string): Promise<Frame> {
   return frame;
 }
 
-describe.skipIf(!hasChromium || !existsSync(path.join(dist, 'Sidebar.html')))(
-  'sidebar UI (Chromium, scripted server)',
-  () => {
-    let playground: Playground;
-    let browser: Browser;
-    let page: Page;
+describe.skipIf(!browserReady)('sidebar UI (Chromium, scripted server)', () => {
+  let session: BrowserSession;
+  let playground: Playground;
+  let browser: Browser;
+  let page: Page;
 
-    beforeAll(async () => {
-      playground = await startPlayground({ stack, distDir: dist, port: 0 });
-      browser = await launchChromium();
-    });
-    afterAll(async () => {
-      await browser?.close();
-      await playground?.close();
-    });
-    beforeEach(async () => {
-      script.state = connectedState();
-      script.steps = [];
-      script.stepDelayMs = 0;
-      script.stepGate = null;
-      script.delays = {};
-      script.failNext = null;
-      script.calls = [];
-      script.stamp = 'connected|';
-      script.stampPolls = 0;
-      script.stampWaiters = [];
-      page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    });
-    // A page left open by a failed test would keep polling the shared script.
-    afterEach(async () => {
-      if (!page.isClosed()) await page.close();
-    });
+  beforeAll(async () => {
+    session = await openPlayground(stack, { open: false });
+    ({ playground, browser } = session);
+  });
+  afterAll(async () => {
+    await session?.close();
+  });
+  beforeEach(async () => {
+    script.state = connectedState();
+    script.steps = [];
+    script.stepDelayMs = 0;
+    script.stepGate = null;
+    script.delays = {};
+    script.failNext = null;
+    script.calls = [];
+    script.stamp = 'connected|';
+    script.stampPolls = 0;
+    script.stampWaiters = [];
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  });
+  // A page left open by a failed test would keep polling the shared script.
+  afterEach(async () => {
+    if (!page.isClosed()) await page.close();
+  });
 
-    it('shows the store name as text, never as HTML, with domain, plan window, freshness and the 70 % warning', async () => {
-      const frame = await sidebarFrame(page, playground.url);
-      expect(await frame.textContent('#connection-text')).toBe('Connected');
-      expect(await frame.textContent('#store-name')).toBe(HOSTILE_NAME);
-      expect(await frame.locator('#store-line img').count()).toBe(0);
-      expect(await frame.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
-      expect(await frame.textContent('#store-domain')).toBe('(acme.myshopify.com)');
-      expect(await frame.textContent('#plan-window')).toBe('Starter plan: from 2026-08-23 (90 days)');
-      // Times in the spreadsheet's zone (Europe/Berlin), in the sheets' format, the zone named once below.
-      expect(await frame.textContent('#freshness')).toBe('Updated 2026-11-21 17:00');
-      expect(await frame.textContent('#jobs .job-detail')).toBe('2026-11-21 17:30 · 2,500 rows');
-      expect(await frame.textContent('main')).not.toMatch(/\d{2}:\d{2}(:\d{2})?(\.\d+)?Z/);
-      expect(await frame.isVisible('#cells-warning')).toBe(true);
-      expect(await frame.getAttribute('#cells-gauge', 'aria-valuenow')).toBe('74');
-      expect(await frame.inputValue('#schedule-mode')).toBe('daily');
-      expect(await frame.inputValue('#schedule-hour')).toBe('6');
-      await mkdir(path.join(root, 'out/screenshots'), { recursive: true });
-      await frame
-        .locator('main')
-        .screenshot({ path: path.join(root, 'out/screenshots/sidebar-connected-scripted.png') });
-      await page.close();
-    });
+  it('shows the store name as text, never as HTML, with domain, plan window, freshness and the 70 % warning', async () => {
+    const frame = await sidebarFrame(page, playground.url);
+    expect(await frame.textContent('#connection-text')).toBe('Connected');
+    expect(await frame.textContent('#store-name')).toBe(HOSTILE_NAME);
+    expect(await frame.locator('#store-line img').count()).toBe(0);
+    expect(await frame.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await frame.textContent('#store-domain')).toBe('(acme.myshopify.com)');
+    expect(await frame.textContent('#plan-window')).toBe('Starter plan: from 2026-08-23 (90 days)');
+    // Times in the spreadsheet's zone (Europe/Berlin), in the sheets' format, the zone named once below.
+    expect(await frame.textContent('#freshness')).toBe('Updated 2026-11-21 17:00');
+    expect(await frame.textContent('#jobs .job-detail')).toBe('2026-11-21 17:30 · 2,500 rows');
+    expect(await frame.textContent('main')).not.toMatch(/\d{2}:\d{2}(:\d{2})?(\.\d+)?Z/);
+    expect(await frame.isVisible('#cells-warning')).toBe(true);
+    expect(await frame.getAttribute('#cells-gauge', 'aria-valuenow')).toBe('74');
+    expect(await frame.inputValue('#schedule-mode')).toBe('daily');
+    expect(await frame.inputValue('#schedule-hour')).toBe('6');
+    await frame.locator('main').screenshot({ path: path.join(SCREENSHOTS, 'sidebar-connected-scripted.png') });
+    await page.close();
+  });
 
-    it('offers a created_after window when room runs short; choosing a day sends it and shows the window in force', async () => {
-      script.state = {
-        ...connectedState(),
-        cells: {
-          ...connectedState().cells,
-          offer: {
-            reason: 'stopped',
-            message: "The last sync stopped: the next page of orders would pass Google's 10 million cells.",
-            suggestedFrom: '2026-03-01',
-            latest: '2026-11-21',
-          },
+  it('offers a created_after window when room runs short; choosing a day sends it and shows the window in force', async () => {
+    script.state = {
+      ...connectedState(),
+      cells: {
+        ...connectedState().cells,
+        offer: {
+          reason: 'stopped',
+          message: "The last sync stopped: the next page of orders would pass Google's 10 million cells.",
+          suggestedFrom: '2026-03-01',
+          latest: '2026-11-21',
         },
-      };
-      const frame = await sidebarFrame(page, playground.url);
-      expect(await frame.isVisible('#window-offer')).toBe(true);
-      expect(await frame.isVisible('#cells-warning')).toBe(false);
-      expect(await frame.textContent('#window-offer-text')).toMatch(/stopped/);
-      expect(await frame.inputValue('#window-from')).toBe('2026-03-01');
-      expect(await frame.getAttribute('#window-from', 'max')).toBe('2026-11-21');
-      await frame.fill('#window-from', '2026-05-01');
-      await frame.click('#window-apply');
-      await frame.waitForSelector('#status:not(.busy)');
-      expect(script.calls).toContain('setOrdersWindow');
-      expect(script.state.cells.ordersWindow).toBe('2026-05-01');
-      expect(await frame.isVisible('#window-offer')).toBe(false);
-      expect(await frame.textContent('#orders-window')).toBe('Syncing orders placed since 2026-05-01.');
-      expect(await frame.textContent('#status')).toMatch(/Rows already in the sheets stay/);
-      await page.close();
-    });
+      },
+    };
+    const frame = await sidebarFrame(page, playground.url);
+    expect(await frame.isVisible('#window-offer')).toBe(true);
+    expect(await frame.isVisible('#cells-warning')).toBe(false);
+    expect(await frame.textContent('#window-offer-text')).toMatch(/stopped/);
+    expect(await frame.inputValue('#window-from')).toBe('2026-03-01');
+    expect(await frame.getAttribute('#window-from', 'max')).toBe('2026-11-21');
+    await frame.fill('#window-from', '2026-05-01');
+    await frame.click('#window-apply');
+    await frame.waitForSelector('#status:not(.busy)');
+    expect(script.calls).toContain('setOrdersWindow');
+    expect(script.state.cells.ordersWindow).toBe('2026-05-01');
+    expect(await frame.isVisible('#window-offer')).toBe(false);
+    expect(await frame.textContent('#orders-window')).toBe('Syncing orders placed since 2026-05-01.');
+    expect(await frame.textContent('#status')).toMatch(/Rows already in the sheets stay/);
+    await page.close();
+  });
 
-    it('Sync now calls runSyncStep until done, fills the progress bar and ends with the counts, controls back on', async () => {
-      script.steps = [
-        progress({ counts: { ...ZERO, ordersAdded: 1000, lineItems: 2600 }, fraction: 0.3 }),
-        progress({
-          done: true,
-          phase: 'Caught up',
-          counts: {
-            ...ZERO,
-            ordersAdded: 2000,
-            ordersUpdated: 40,
-            lineItems: 5310,
-            products: 12,
-            variants: 31,
-            days: 90,
-          },
-          fraction: 1,
-        }),
-      ];
-      const frame = await sidebarFrame(page, playground.url);
-      await frame.click('#sync-now');
-      await frame.waitForFunction(() => document.querySelector('#status')?.textContent === 'Sync finished.');
-      expect(script.calls.filter((c) => c === 'runSyncStep')).toHaveLength(2);
-      expect(await frame.getAttribute('#progress', 'aria-valuenow')).toBe('100');
-      expect(await frame.textContent('#sync-counts')).toBe(
-        'Written: Orders: 2,000 new, 40 updated · 5,310 line items · 12 products · 31 variants · 90 days of P&L',
-      );
-      // A finished run's bar stands still.
-      expect(await frame.getAttribute('#progress', 'class')).not.toMatch(/indeterminate/);
-      expect(await frame.isEnabled('#sync-now')).toBe(true);
-      expect(await frame.isVisible('#sync-cancel')).toBe(false);
-      await page.close();
-    });
+  it('Sync now calls runSyncStep until done, fills the progress bar and ends with the counts, controls back on', async () => {
+    script.steps = [
+      progress({ counts: { ...ZERO, ordersAdded: 1000, lineItems: 2600 }, fraction: 0.3 }),
+      progress({
+        done: true,
+        phase: 'Caught up',
+        counts: {
+          ...ZERO,
+          ordersAdded: 2000,
+          ordersUpdated: 40,
+          lineItems: 5310,
+          products: 12,
+          variants: 31,
+          days: 90,
+        },
+        fraction: 1,
+      }),
+    ];
+    const frame = await sidebarFrame(page, playground.url);
+    await frame.click('#sync-now');
+    await frame.waitForFunction(() => document.querySelector('#status')?.textContent === 'Sync finished.');
+    expect(script.calls.filter((c) => c === 'runSyncStep')).toHaveLength(2);
+    expect(await frame.getAttribute('#progress', 'aria-valuenow')).toBe('100');
+    expect(await frame.textContent('#sync-counts')).toBe(
+      'Written: Orders: 2,000 new, 40 updated · 5,310 line items · 12 products · 31 variants · 90 days of P&L',
+    );
+    // A finished run's bar stands still.
+    expect(await frame.getAttribute('#progress', 'class')).not.toMatch(/indeterminate/);
+    expect(await frame.isEnabled('#sync-now')).toBe(true);
+    expect(await frame.isVisible('#sync-cancel')).toBe(false);
+    await page.close();
+  });
 
-    it('Cancel asks the server to stop before the next page and no further step starts: other controls stay disabled until then, rows written are kept', async () => {
-      const step = progress({ counts: { ...ZERO, ordersAdded: 250, lineItems: 700 }, fraction: 0.1 });
-      script.steps = [step, step, step, step];
-      let endStep = (): void => {};
-      script.stepGate = new Promise<void>((resolve) => (endStep = resolve));
-      const frame = await sidebarFrame(page, playground.url);
-      await frame.click('#sync-now');
-      await frame.waitForSelector('#sync-cancel:not([hidden])');
-      expect(await frame.isDisabled('#sync-now')).toBe(true);
-      expect(await frame.isDisabled('#disconnect')).toBe(true);
-      expect(await frame.isEnabled('#sync-cancel')).toBe(true);
-      // Cancel while the first step is still running, then let that step end.
-      await frame.click('#sync-cancel');
-      endStep();
-      await frame.waitForFunction(() =>
-        /^Sync cancelled\. Rows written so far are kept/.test(document.querySelector('#status')?.textContent ?? ''),
-      );
-      expect(await frame.textContent('#sync-phase')).toBe('Cancelled');
-      // The running step was asked to stop (cancelSync runs beside it), and no further step started.
-      expect(script.calls).toContain('cancelSync');
-      expect(script.calls.filter((c) => c === 'runSyncStep')).toHaveLength(1);
-      expect(script.steps).toHaveLength(3);
-      expect(await frame.isEnabled('#sync-now')).toBe(true);
-      await page.close();
-    });
+  it('Cancel asks the server to stop before the next page and no further step starts: other controls stay disabled until then, rows written are kept', async () => {
+    const step = progress({ counts: { ...ZERO, ordersAdded: 250, lineItems: 700 }, fraction: 0.1 });
+    script.steps = [step, step, step, step];
+    let endStep = (): void => {};
+    script.stepGate = new Promise<void>((resolve) => (endStep = resolve));
+    const frame = await sidebarFrame(page, playground.url);
+    await frame.click('#sync-now');
+    await frame.waitForSelector('#sync-cancel:not([hidden])');
+    expect(await frame.isDisabled('#sync-now')).toBe(true);
+    expect(await frame.isDisabled('#disconnect')).toBe(true);
+    expect(await frame.isEnabled('#sync-cancel')).toBe(true);
+    // Cancel while the first step is still running, then let that step end.
+    await frame.click('#sync-cancel');
+    endStep();
+    await frame.waitForFunction(() =>
+      /^Sync cancelled\. Rows written so far are kept/.test(document.querySelector('#status')?.textContent ?? ''),
+    );
+    expect(await frame.textContent('#sync-phase')).toBe('Cancelled');
+    // The running step was asked to stop (cancelSync runs beside it), and no further step started.
+    expect(script.calls).toContain('cancelSync');
+    expect(script.calls.filter((c) => c === 'runSyncStep')).toHaveLength(1);
+    expect(script.steps).toHaveLength(3);
+    expect(await frame.isEnabled('#sync-now')).toBe(true);
+    await page.close();
+  });
 
-    it('a sync that stops on a refusal shows its message and the Reconnect action', async () => {
-      script.steps = [
-        progress({
-          done: true,
-          phase: 'Stopped',
-          counts: { ...ZERO, ordersAdded: 250, lineItems: 700 },
-          problem: {
-            code: 'grant_revoked',
-            userMessage: 'The merchant disconnected this add-on.',
-            action: 'reconnect',
-            retryAt: null,
-          },
-        }),
-      ];
-      const frame = await sidebarFrame(page, playground.url);
-      await frame.click('#sync-now');
-      await frame.waitForSelector('#problem:not([hidden])');
-      expect(await frame.textContent('#problem-message')).toBe('The merchant disconnected this add-on.');
-      expect(await frame.textContent('#problem-action')).toBe('Reconnect');
-      // The sync's own call ends once the latest state is read: the button acts after that.
-      await frame.waitForSelector('#status:not(.busy)');
-      expect(await frame.textContent('#status')).toMatch(/Sync stopped on a problem/);
-      await frame.click('#problem-action');
-      expect(script.calls).toContain('beginConnect');
-      await page.close();
-    });
-
-    it('a failed server call is never silent: the message is shown and the controls come back', async () => {
-      const frame = await sidebarFrame(page, playground.url);
-      script.failNext = 'Exceeded maximum execution time';
-      await frame.click('#schedule-save');
-      await frame.waitForSelector('#problem:not([hidden])');
-      expect(await frame.textContent('#problem-message')).toBe(
-        'Could not save the schedule: Exceeded maximum execution time',
-      );
-      expect(await frame.textContent('#problem-action')).toBe('Try again');
-      expect(await frame.isEnabled('#schedule-save')).toBe(true);
-      expect(await frame.getAttribute('#status', 'class')).not.toMatch(/busy/);
-      await page.close();
-    });
-
-    it('a store that was never synced shows no empty "Last sync" heading; a synced one lists its runs under it', async () => {
-      script.state = { ...connectedState(), jobs: [] };
-      let frame = await sidebarFrame(page, playground.url);
-      expect(await frame.isVisible('#data-card')).toBe(true);
-      expect(await frame.isVisible('#jobs-title')).toBe(false);
-      script.state = connectedState();
-      await page.reload();
-      frame = await sidebarFrame(page, playground.url);
-      expect(await frame.isVisible('#jobs-title')).toBe(true);
-      expect(await frame.locator('#jobs li').count()).toBe(1);
-      await page.close();
-    });
-
-    it('when the authorization window closes without a connection, the status never contradicts the message shown', async () => {
-      script.state = { ...connectedState(), connection: { state: 'not_connected', store: null, problem: null } };
-      const frame = await sidebarFrame(page, playground.url);
-      const [popup] = await Promise.all([page.waitForEvent('popup'), frame.click('#connect')]);
-      // The merchant picked another store than the sheets hold: the callback page said so, nothing was saved.
-      const moved = {
-        code: 'store_changed',
-        userMessage: 'You picked "Outlet", but the sheets hold "Outfitters". Click Reconnect and pick "Outfitters".',
-        action: 'reconnect' as const,
-        retryAt: null,
-      };
-      script.state = {
-        ...connectedState(),
-        connection: { ...connectedState().connection, state: 'store_changed', problem: moved },
-      };
-      await popup.close();
-      await frame.waitForFunction(
-        () => /^Not connected/.test(document.querySelector('#status')?.textContent ?? ''),
-        undefined,
-        { timeout: 15_000 },
-      );
-      expect(await frame.textContent('#status')).toBe('Not connected: see the message below.');
-      expect(await frame.textContent('#problem-message')).toBe(moved.userMessage);
-      expect(await frame.isVisible('#reconnect')).toBe(true);
-      await page.close();
-    });
-
-    it('a new Sync now never shows the last run\'s full bar and "Caught up" while it starts, nor "Syncing" once caught up', async () => {
-      script.steps = [
-        progress({ done: true, phase: 'Caught up', counts: { ...ZERO, ordersAdded: 3, lineItems: 7 }, fraction: 1 }),
-      ];
-      const frame = await sidebarFrame(page, playground.url);
-      await frame.click('#sync-now');
-      await frame.waitForFunction(() => document.querySelector('#status')?.textContent === 'Sync finished.');
-      expect(await frame.getAttribute('#progress', 'aria-valuenow')).toBe('100');
-      // Second run: the server is slow to answer startSync, then slow to give the final state.
-      script.steps = [
-        progress({ done: true, phase: 'Caught up', counts: { ...ZERO, ordersUpdated: 2, lineItems: 4 }, fraction: 1 }),
-      ];
-      script.delays = { startSync: 800 };
-      await frame.click('#sync-now');
-      await frame.waitForFunction(() => document.querySelector('#status')?.textContent === 'Starting sync…');
-      expect(await frame.textContent('#sync-phase')).toBe('Starting');
-      expect(await frame.getAttribute('#progress', 'aria-valuenow')).toBeNull();
-      expect(await frame.isVisible('#sync-counts')).toBe(false);
-      await mkdir(path.join(root, 'out/screenshots'), { recursive: true });
-      await frame
-        .locator('#sync-card')
-        .screenshot({ path: path.join(root, 'out/screenshots/sidebar-sync-starting.png') });
-      script.delays = { getSidebarState: 800 };
-      await frame.waitForFunction(() => document.querySelector('#sync-phase')?.textContent === 'Caught up');
-      expect(await frame.textContent('#status')).not.toMatch(/Syncing/);
-      await frame.waitForFunction(() => document.querySelector('#status')?.textContent === 'Sync finished.');
-      await page.close();
-    });
-
-    it('a sync paused by the hourly request allowance is not a failure: it says when it resumes', async () => {
-      script.steps = [
-        progress({
-          phase: 'Paused for the hourly request allowance until 14:05 (Europe/Berlin time)',
-          counts: { ...ZERO, ordersAdded: 750, lineItems: 2000 },
-          fraction: 0.4,
-          pausedUntil: '2026-11-21T13:05:00.000Z',
-        }),
-      ];
-      const frame = await sidebarFrame(page, playground.url);
-      await frame.click('#sync-now');
-      await frame.waitForSelector('#status:not(.busy)');
-      expect(script.calls.filter((c) => c === 'runSyncStep')).toHaveLength(1);
-      // The schedule is on (daily at 06:00): it continues by itself; times in the spreadsheet's zone.
-      expect(await frame.textContent('#status')).toBe(
-        "Sync paused to stay within the service's hourly request allowance. Rows written so far are kept. The schedule continues it by itself after 2026-11-21 14:05.",
-      );
-      expect(await frame.textContent('#time-zone')).toBe(
-        "Times are in Europe/Berlin time, the spreadsheet's time zone (File → Settings).",
-      );
-      expect(await frame.isVisible('#problem')).toBe(false);
-      await frame.locator('main').screenshot({ path: path.join(root, 'out/screenshots/sidebar-sync-paused.png') });
-      await page.close();
-    });
-
-    it('"Try again" on a sync that stopped runs the sync again, not only a reload', async () => {
-      const failed = progress({
+  it('a sync that stops on a refusal shows its message and the Reconnect action', async () => {
+    script.steps = [
+      progress({
         done: true,
         phase: 'Stopped',
         counts: { ...ZERO, ordersAdded: 250, lineItems: 700 },
         problem: {
-          code: 'server_error',
-          userMessage: 'Merchant Analytics had a temporary problem. Rows written so far are kept.',
-          action: 'retry_later',
+          code: 'grant_revoked',
+          userMessage: 'The merchant disconnected this add-on.',
+          action: 'reconnect',
           retryAt: null,
         },
-      });
-      script.steps = [failed];
-      const frame = await sidebarFrame(page, playground.url);
-      await frame.click('#sync-now');
-      await frame.waitForSelector('#problem:not([hidden])');
-      await frame.waitForSelector('#status:not(.busy)');
-      // A stopped run: no moving bar, no "paused", no "nothing new", the phase points at the message.
-      expect(await frame.textContent('#sync-phase')).toBe('Stopped: see the message above.');
-      expect(await frame.isVisible('#progress')).toBe(false);
-      expect(await frame.textContent('#sync-counts')).toBe(
-        'Written: Orders: 250 new, 0 updated · 700 line items · 0 products · 0 variants · 0 days of P&L',
-      );
-      expect(await frame.textContent('main')).not.toMatch(/paused|Nothing new/i);
-      expect(await frame.textContent('#problem-action')).toBe('Try again');
-      await frame.locator('main').screenshot({ path: path.join(root, 'out/screenshots/sidebar-sync-failed.png') });
-      script.steps = [progress({ done: true, phase: 'Caught up', fraction: 1 })];
-      const syncsBefore = script.calls.filter((c) => c === 'startSync').length;
-      await frame.click('#problem-action');
-      await frame.waitForFunction(() => document.querySelector('#status')?.textContent === 'Sync finished.');
-      expect(script.calls.filter((c) => c === 'startSync')).toHaveLength(syncsBefore + 1);
-      expect(await frame.isVisible('#problem')).toBe(false);
-      await page.close();
-    });
+      }),
+    ];
+    const frame = await sidebarFrame(page, playground.url);
+    await frame.click('#sync-now');
+    await frame.waitForSelector('#problem:not([hidden])');
+    expect(await frame.textContent('#problem-message')).toBe('The merchant disconnected this add-on.');
+    expect(await frame.textContent('#problem-action')).toBe('Reconnect');
+    // The sync's own call ends once the latest state is read: the button acts after that.
+    await frame.waitForSelector('#status:not(.busy)');
+    expect(await frame.textContent('#status')).toMatch(/Sync stopped on a problem/);
+    await frame.click('#problem-action');
+    expect(script.calls).toContain('beginConnect');
+    await page.close();
+  });
 
-    it('while open and idle, a run elsewhere or a lost connection shows without Reload (a cheap stamp, then the state)', async () => {
-      const frame = await sidebarFrame(page, playground.url);
-      await frame.waitForSelector('#status:not(.busy)');
-      const reads = () => script.calls.filter((c) => c === 'getSidebarState').length;
-      const before = reads();
-      // Unchanged stamp: two polls later the state has not been read again.
-      await stampPolls(2);
-      expect(reads()).toBe(before);
-      const lost = {
-        code: 'revoked',
-        userMessage: 'Access was turned off in Merchant Analytics. Reconnect to sync again.',
-        action: 'reconnect' as const,
+  it('a failed server call is never silent: the message is shown and the controls come back', async () => {
+    const frame = await sidebarFrame(page, playground.url);
+    script.failNext = 'Exceeded maximum execution time';
+    await frame.click('#schedule-save');
+    await frame.waitForSelector('#problem:not([hidden])');
+    expect(await frame.textContent('#problem-message')).toBe(
+      'Could not save the schedule: Exceeded maximum execution time',
+    );
+    expect(await frame.textContent('#problem-action')).toBe('Try again');
+    expect(await frame.isEnabled('#schedule-save')).toBe(true);
+    expect(await frame.getAttribute('#status', 'class')).not.toMatch(/busy/);
+    await page.close();
+  });
+
+  it('a store that was never synced shows no empty "Last sync" heading; a synced one lists its runs under it', async () => {
+    script.state = { ...connectedState(), jobs: [] };
+    let frame = await sidebarFrame(page, playground.url);
+    expect(await frame.isVisible('#data-card')).toBe(true);
+    expect(await frame.isVisible('#jobs-title')).toBe(false);
+    script.state = connectedState();
+    await page.reload();
+    frame = await sidebarFrame(page, playground.url);
+    expect(await frame.isVisible('#jobs-title')).toBe(true);
+    expect(await frame.locator('#jobs li').count()).toBe(1);
+    await page.close();
+  });
+
+  it('when the authorization window closes without a connection, the status never contradicts the message shown', async () => {
+    script.state = { ...connectedState(), connection: { state: 'not_connected', store: null, problem: null } };
+    const frame = await sidebarFrame(page, playground.url);
+    const [popup] = await Promise.all([page.waitForEvent('popup'), frame.click('#connect')]);
+    // The merchant picked another store than the sheets hold: the callback page said so, nothing was saved.
+    const moved = {
+      code: 'store_changed',
+      userMessage: 'You picked "Outlet", but the sheets hold "Outfitters". Click Reconnect and pick "Outfitters".',
+      action: 'reconnect' as const,
+      retryAt: null,
+    };
+    script.state = {
+      ...connectedState(),
+      connection: { ...connectedState().connection, state: 'store_changed', problem: moved },
+    };
+    await popup.close();
+    await frame.waitForFunction(
+      () => /^Not connected/.test(document.querySelector('#status')?.textContent ?? ''),
+      undefined,
+      { timeout: 15_000 },
+    );
+    expect(await frame.textContent('#status')).toBe('Not connected: see the message below.');
+    expect(await frame.textContent('#problem-message')).toBe(moved.userMessage);
+    expect(await frame.isVisible('#reconnect')).toBe(true);
+    await page.close();
+  });
+
+  it('a new Sync now never shows the last run\'s full bar and "Caught up" while it starts, nor "Syncing" once caught up', async () => {
+    script.steps = [
+      progress({ done: true, phase: 'Caught up', counts: { ...ZERO, ordersAdded: 3, lineItems: 7 }, fraction: 1 }),
+    ];
+    const frame = await sidebarFrame(page, playground.url);
+    await frame.click('#sync-now');
+    await frame.waitForFunction(() => document.querySelector('#status')?.textContent === 'Sync finished.');
+    expect(await frame.getAttribute('#progress', 'aria-valuenow')).toBe('100');
+    // Second run: the server is slow to answer startSync, then slow to give the final state.
+    script.steps = [
+      progress({ done: true, phase: 'Caught up', counts: { ...ZERO, ordersUpdated: 2, lineItems: 4 }, fraction: 1 }),
+    ];
+    script.delays = { startSync: 800 };
+    await frame.click('#sync-now');
+    await frame.waitForFunction(() => document.querySelector('#status')?.textContent === 'Starting sync…');
+    expect(await frame.textContent('#sync-phase')).toBe('Starting');
+    expect(await frame.getAttribute('#progress', 'aria-valuenow')).toBeNull();
+    expect(await frame.isVisible('#sync-counts')).toBe(false);
+    await frame.locator('#sync-card').screenshot({ path: path.join(SCREENSHOTS, 'sidebar-sync-starting.png') });
+    script.delays = { getSidebarState: 800 };
+    await frame.waitForFunction(() => document.querySelector('#sync-phase')?.textContent === 'Caught up');
+    expect(await frame.textContent('#status')).not.toMatch(/Syncing/);
+    await frame.waitForFunction(() => document.querySelector('#status')?.textContent === 'Sync finished.');
+    await page.close();
+  });
+
+  it('a sync paused by the hourly request allowance is not a failure: it says when it resumes', async () => {
+    script.steps = [
+      progress({
+        phase: 'Paused for the hourly request allowance until 14:05 (Europe/Berlin time)',
+        counts: { ...ZERO, ordersAdded: 750, lineItems: 2000 },
+        fraction: 0.4,
+        pausedUntil: '2026-11-21T13:05:00.000Z',
+      }),
+    ];
+    const frame = await sidebarFrame(page, playground.url);
+    await frame.click('#sync-now');
+    await frame.waitForSelector('#status:not(.busy)');
+    expect(script.calls.filter((c) => c === 'runSyncStep')).toHaveLength(1);
+    // The schedule is on (daily at 06:00): it continues by itself; times in the spreadsheet's zone.
+    expect(await frame.textContent('#status')).toBe(
+      "Sync paused to stay within the service's hourly request allowance. Rows written so far are kept. The schedule continues it by itself after 2026-11-21 14:05.",
+    );
+    expect(await frame.textContent('#time-zone')).toBe(
+      "Times are in Europe/Berlin time, the spreadsheet's time zone (File → Settings).",
+    );
+    expect(await frame.isVisible('#problem')).toBe(false);
+    await frame.locator('main').screenshot({ path: path.join(SCREENSHOTS, 'sidebar-sync-paused.png') });
+    await page.close();
+  });
+
+  it('"Try again" on a sync that stopped runs the sync again, not only a reload', async () => {
+    const failed = progress({
+      done: true,
+      phase: 'Stopped',
+      counts: { ...ZERO, ordersAdded: 250, lineItems: 700 },
+      problem: {
+        code: 'server_error',
+        userMessage: 'Merchant Analytics had a temporary problem. Rows written so far are kept.',
+        action: 'retry_later',
         retryAt: null,
-      };
-      script.state = {
-        ...connectedState(),
-        connection: { ...connectedState().connection, state: 'revoked', problem: lost },
-      };
-      script.stamp = 'revoked|';
-      await frame.waitForFunction(
-        () => document.querySelector('#connection-text')?.textContent === 'Access was revoked',
-        undefined,
-        { timeout: 10_000 },
-      );
-      expect(await frame.textContent('#status')).toBe('The connection changed: see Connection below.');
-      expect(await frame.isVisible('#reconnect')).toBe(true);
-      expect(reads()).toBe(before + 1);
-      await page.close();
-    }, 30_000);
-
-    it("a scheduled run that ends right after this sidebar's own sync still shows without Reload (the state carries its stamp)", async () => {
-      script.steps = [progress({ done: true, phase: 'Caught up', fraction: 1 })];
-      script.stamp = 'connected|/1/2/ok';
-      const frame = await sidebarFrame(page, playground.url);
-      await frame.click('#sync-now');
-      await frame.waitForFunction(() => document.querySelector('#status')?.textContent === 'Sync finished.');
-      // The schedule's run ends before the sidebar's next look: its first poll already answers the new stamp.
-      const scheduled = {
-        job: 'orders, products, daily',
-        label: 'Orders, products, daily',
-        lastRunAt: '2026-11-21T17:00:00Z',
-        outcome: 'ok',
-        rows: 3,
-        counts: { ...ZERO, ordersAdded: 3, lineItems: 7 },
-        message: null,
-        past: false,
-      };
-      script.state = { ...connectedState(), jobs: [scheduled, ...connectedState().jobs] };
-      script.stamp = 'connected|/3/4/ok';
-      await frame.waitForFunction(
-        () => /A sync ran in the background/.test(document.querySelector('#status')?.textContent ?? ''),
-        undefined,
-        { timeout: 10_000 },
-      );
-      expect(await frame.textContent('#jobs li:first-child .job-detail')).toMatch(
-        /Orders: 3 new, 0 updated · 7 line items/,
-      );
-      await page.close();
-    }, 30_000);
-
-    it('operator problem: "Check again" asks getSidebarState once more and says what it found', async () => {
-      const refused = {
-        code: 'operator_problem',
-        userMessage: 'The service refused this add-on. Ask whoever installed it.',
-        action: 'contact_operator' as const,
-        retryAt: null,
-      };
-      script.state = {
-        ...connectedState(),
-        connection: { ...connectedState().connection, state: 'operator_problem', problem: refused },
-      };
-      const frame = await sidebarFrame(page, playground.url);
-      expect(await frame.textContent('#problem-action')).toBe('Check again');
-      await frame.locator('main').screenshot({ path: path.join(root, 'out/screenshots/sidebar-operator-problem.png') });
-      const before = script.calls.filter((c) => c === 'getSidebarState').length;
-      await frame.click('#problem-action');
-      await frame.waitForSelector('#status:not(.busy)');
-      expect(script.calls.filter((c) => c === 'getSidebarState')).toHaveLength(before + 1);
-      expect(await frame.textContent('#status')).toBe('Checked again: the service still refuses this add-on.');
-      script.state = connectedState();
-      await frame.click('#problem-action');
-      await frame.waitForFunction(
-        () => document.querySelector('#status')?.textContent === 'Checked again: the service accepts this add-on now.',
-      );
-      expect(await frame.textContent('#connection-text')).toBe('Connected');
-      await page.close();
+      },
     });
+    script.steps = [failed];
+    const frame = await sidebarFrame(page, playground.url);
+    await frame.click('#sync-now');
+    await frame.waitForSelector('#problem:not([hidden])');
+    await frame.waitForSelector('#status:not(.busy)');
+    // A stopped run: no moving bar, no "paused", no "nothing new", the phase points at the message.
+    expect(await frame.textContent('#sync-phase')).toBe('Stopped: see the message above.');
+    expect(await frame.isVisible('#progress')).toBe(false);
+    expect(await frame.textContent('#sync-counts')).toBe(
+      'Written: Orders: 250 new, 0 updated · 700 line items · 0 products · 0 variants · 0 days of P&L',
+    );
+    expect(await frame.textContent('main')).not.toMatch(/paused|Nothing new/i);
+    expect(await frame.textContent('#problem-action')).toBe('Try again');
+    await frame.locator('main').screenshot({ path: path.join(SCREENSHOTS, 'sidebar-sync-failed.png') });
+    script.steps = [progress({ done: true, phase: 'Caught up', fraction: 1 })];
+    const syncsBefore = script.calls.filter((c) => c === 'startSync').length;
+    await frame.click('#problem-action');
+    await frame.waitForFunction(() => document.querySelector('#status')?.textContent === 'Sync finished.');
+    expect(script.calls.filter((c) => c === 'startSync')).toHaveLength(syncsBefore + 1);
+    expect(await frame.isVisible('#problem')).toBe(false);
+    await page.close();
+  });
 
-    it("the schedule names the spreadsheet's time zone, and saving says it", async () => {
-      const frame = await sidebarFrame(page, playground.url);
-      expect(await frame.textContent('#schedule-summary')).toBe(
-        "Syncs every day at 06:00, Europe/Berlin time (the spreadsheet's time zone).",
-      );
-      expect(await frame.textContent('#schedule-zone')).toMatch(/Europe\/Berlin time/);
-      await frame.selectOption('#schedule-hour', '7');
-      await frame.click('#schedule-save');
-      await frame.waitForFunction(() =>
-        /^Syncs every day at 07:00/.test(document.querySelector('#status')?.textContent ?? ''),
-      );
-      expect(await frame.textContent('#status')).toBe(
-        "Syncs every day at 07:00, Europe/Berlin time (the spreadsheet's time zone).",
-      );
-      await frame
-        .locator('#schedule-card')
-        .screenshot({ path: path.join(root, 'out/screenshots/sidebar-schedule-zone.png') });
-      await page.close();
-    });
+  it('while open and idle, a run elsewhere or a lost connection shows without Reload (a cheap stamp, then the state)', async () => {
+    const frame = await sidebarFrame(page, playground.url);
+    await frame.waitForSelector('#status:not(.busy)');
+    const reads = () => script.calls.filter((c) => c === 'getSidebarState').length;
+    const before = reads();
+    // Unchanged stamp: two polls later the state has not been read again.
+    await stampPolls(2);
+    expect(reads()).toBe(before);
+    const lost = {
+      code: 'revoked',
+      userMessage: 'Access was turned off in Merchant Analytics. Reconnect to sync again.',
+      action: 'reconnect' as const,
+      retryAt: null,
+    };
+    script.state = {
+      ...connectedState(),
+      connection: { ...connectedState().connection, state: 'revoked', problem: lost },
+    };
+    script.stamp = 'revoked|';
+    await frame.waitForFunction(
+      () => document.querySelector('#connection-text')?.textContent === 'Access was revoked',
+      undefined,
+      { timeout: 10_000 },
+    );
+    expect(await frame.textContent('#status')).toBe('The connection changed: see Connection below.');
+    expect(await frame.isVisible('#reconnect')).toBe(true);
+    expect(reads()).toBe(before + 1);
+    await page.close();
+  }, 30_000);
 
-    it('a lost connection shows the paused schedule; after the reconnect it says it resumed and old failures are neutral', async () => {
-      const revokedJob = {
-        job: 'orders, products, daily',
-        label: 'Orders, products, daily',
-        lastRunAt: '2026-11-21T15:00:00Z',
-        outcome: 'error',
-        rows: 0,
-        counts: null,
-      };
-      const lost = {
-        code: 'revoked',
-        userMessage: 'Access was turned off. Click Reconnect to resume syncing.',
-        action: 'reconnect' as const,
-        retryAt: null,
-      };
-      script.state = {
-        ...connectedState(),
-        connection: { ...connectedState().connection, state: 'revoked', problem: lost },
-        jobs: [{ ...revokedJob, message: lost.userMessage, past: false }],
-        schedule: {
-          mode: 'off',
-          hour: null,
-          timeZone: 'Europe/Berlin',
-          note: {
-            kind: 'paused',
-            message:
-              'Automatic sync is off until you reconnect the store these sheets hold; then it resumes every day at 07:00 (Europe/Berlin time).',
-          },
+  it("a scheduled run that ends right after this sidebar's own sync still shows without Reload (the state carries its stamp)", async () => {
+    script.steps = [progress({ done: true, phase: 'Caught up', fraction: 1 })];
+    script.stamp = 'connected|/1/2/ok';
+    const frame = await sidebarFrame(page, playground.url);
+    await frame.click('#sync-now');
+    await frame.waitForFunction(() => document.querySelector('#status')?.textContent === 'Sync finished.');
+    // The schedule's run ends before the sidebar's next look: its first poll already answers the new stamp.
+    const scheduled = {
+      job: 'orders, products, daily',
+      label: 'Orders, products, daily',
+      lastRunAt: '2026-11-21T17:00:00Z',
+      outcome: 'ok',
+      rows: 3,
+      counts: { ...ZERO, ordersAdded: 3, lineItems: 7 },
+      message: null,
+      past: false,
+    };
+    script.state = { ...connectedState(), jobs: [scheduled, ...connectedState().jobs] };
+    script.stamp = 'connected|/3/4/ok';
+    await frame.waitForFunction(
+      () => /A sync ran in the background/.test(document.querySelector('#status')?.textContent ?? ''),
+      undefined,
+      { timeout: 10_000 },
+    );
+    expect(await frame.textContent('#jobs li:first-child .job-detail')).toMatch(
+      /Orders: 3 new, 0 updated · 7 line items/,
+    );
+    await page.close();
+  }, 30_000);
+
+  it('operator problem: "Check again" asks getSidebarState once more and says what it found', async () => {
+    const refused = {
+      code: 'operator_problem',
+      userMessage: 'The service refused this add-on. Ask whoever installed it.',
+      action: 'contact_operator' as const,
+      retryAt: null,
+    };
+    script.state = {
+      ...connectedState(),
+      connection: { ...connectedState().connection, state: 'operator_problem', problem: refused },
+    };
+    const frame = await sidebarFrame(page, playground.url);
+    expect(await frame.textContent('#problem-action')).toBe('Check again');
+    await frame.locator('main').screenshot({ path: path.join(SCREENSHOTS, 'sidebar-operator-problem.png') });
+    const before = script.calls.filter((c) => c === 'getSidebarState').length;
+    await frame.click('#problem-action');
+    await frame.waitForSelector('#status:not(.busy)');
+    expect(script.calls.filter((c) => c === 'getSidebarState')).toHaveLength(before + 1);
+    expect(await frame.textContent('#status')).toBe('Checked again: the service still refuses this add-on.');
+    script.state = connectedState();
+    await frame.click('#problem-action');
+    await frame.waitForFunction(
+      () => document.querySelector('#status')?.textContent === 'Checked again: the service accepts this add-on now.',
+    );
+    expect(await frame.textContent('#connection-text')).toBe('Connected');
+    await page.close();
+  });
+
+  it("the schedule names the spreadsheet's time zone, and saving says it", async () => {
+    const frame = await sidebarFrame(page, playground.url);
+    expect(await frame.textContent('#schedule-summary')).toBe(
+      "Syncs every day at 06:00, Europe/Berlin time (the spreadsheet's time zone).",
+    );
+    expect(await frame.textContent('#schedule-zone')).toMatch(/Europe\/Berlin time/);
+    await frame.selectOption('#schedule-hour', '7');
+    await frame.click('#schedule-save');
+    await frame.waitForFunction(() =>
+      /^Syncs every day at 07:00/.test(document.querySelector('#status')?.textContent ?? ''),
+    );
+    expect(await frame.textContent('#status')).toBe(
+      "Syncs every day at 07:00, Europe/Berlin time (the spreadsheet's time zone).",
+    );
+    await frame.locator('#schedule-card').screenshot({ path: path.join(SCREENSHOTS, 'sidebar-schedule-zone.png') });
+    await page.close();
+  });
+
+  it('a lost connection shows the paused schedule; after the reconnect it says it resumed and old failures are neutral', async () => {
+    const revokedJob = {
+      job: 'orders, products, daily',
+      label: 'Orders, products, daily',
+      lastRunAt: '2026-11-21T15:00:00Z',
+      outcome: 'error',
+      rows: 0,
+      counts: null,
+    };
+    const lost = {
+      code: 'revoked',
+      userMessage: 'Access was turned off. Click Reconnect to resume syncing.',
+      action: 'reconnect' as const,
+      retryAt: null,
+    };
+    script.state = {
+      ...connectedState(),
+      connection: { ...connectedState().connection, state: 'revoked', problem: lost },
+      jobs: [{ ...revokedJob, message: lost.userMessage, past: false }],
+      schedule: {
+        mode: 'off',
+        hour: null,
+        timeZone: 'Europe/Berlin',
+        note: {
+          kind: 'paused',
+          message:
+            'Automatic sync is off until you reconnect the store these sheets hold; then it resumes every day at 07:00 (Europe/Berlin time).',
         },
-      };
-      const frame = await sidebarFrame(page, playground.url);
-      expect(await frame.isVisible('#schedule-note')).toBe(true);
-      expect(await frame.textContent('#schedule-note')).toMatch(/^Automatic sync is off until you reconnect/);
-      expect(await frame.isVisible('#schedule-controls')).toBe(false);
-      await frame.locator('main').screenshot({ path: path.join(root, 'out/screenshots/sidebar-schedule-paused.png') });
-      // Reconnected: the schedule is back and the failure is history.
-      const [popup] = await Promise.all([page.waitForEvent('popup'), frame.click('#reconnect')]);
-      script.state = {
-        ...connectedState(),
-        jobs: [{ ...revokedJob, message: 'Stopped: the connection was lost. It works again.', past: true }],
-        schedule: {
-          mode: 'daily',
-          hour: 7,
-          timeZone: 'Europe/Berlin',
-          note: { kind: 'resumed', message: 'Automatic sync resumed: every day at 07:00 (Europe/Berlin time).' },
-        },
-      };
-      await frame.waitForFunction(
-        () => /^Connected to/.test(document.querySelector('#status')?.textContent ?? ''),
-        undefined,
-        { timeout: 15_000 },
-      );
-      await popup.close();
-      expect(await frame.textContent('#status')).toMatch(
-        /Automatic sync resumed: every day at 07:00 \(Europe\/Berlin time\)\.$/,
-      );
-      expect(await frame.textContent('#schedule-note')).toBe(
-        'Automatic sync resumed: every day at 07:00 (Europe/Berlin time).',
-      );
-      expect(await frame.inputValue('#schedule-mode')).toBe('daily');
-      const detail = frame.locator('#jobs .job-detail').first();
-      expect(await detail.getAttribute('class')).toBe('job-detail');
-      expect(await detail.textContent()).not.toMatch(/Reconnect|failed/);
-      expect(await detail.textContent()).toMatch(/2026.*Stopped: the connection was lost/);
-      await frame.locator('main').screenshot({ path: path.join(root, 'out/screenshots/sidebar-schedule-resumed.png') });
-      await page.close();
-    });
+      },
+    };
+    const frame = await sidebarFrame(page, playground.url);
+    expect(await frame.isVisible('#schedule-note')).toBe(true);
+    expect(await frame.textContent('#schedule-note')).toMatch(/^Automatic sync is off until you reconnect/);
+    expect(await frame.isVisible('#schedule-controls')).toBe(false);
+    await frame.locator('main').screenshot({ path: path.join(SCREENSHOTS, 'sidebar-schedule-paused.png') });
+    // Reconnected: the schedule is back and the failure is history.
+    const [popup] = await Promise.all([page.waitForEvent('popup'), frame.click('#reconnect')]);
+    script.state = {
+      ...connectedState(),
+      jobs: [{ ...revokedJob, message: 'Stopped: the connection was lost. It works again.', past: true }],
+      schedule: {
+        mode: 'daily',
+        hour: 7,
+        timeZone: 'Europe/Berlin',
+        note: { kind: 'resumed', message: 'Automatic sync resumed: every day at 07:00 (Europe/Berlin time).' },
+      },
+    };
+    await frame.waitForFunction(
+      () => /^Connected to/.test(document.querySelector('#status')?.textContent ?? ''),
+      undefined,
+      { timeout: 15_000 },
+    );
+    await popup.close();
+    expect(await frame.textContent('#status')).toMatch(
+      /Automatic sync resumed: every day at 07:00 \(Europe\/Berlin time\)\.$/,
+    );
+    expect(await frame.textContent('#schedule-note')).toBe(
+      'Automatic sync resumed: every day at 07:00 (Europe/Berlin time).',
+    );
+    expect(await frame.inputValue('#schedule-mode')).toBe('daily');
+    const detail = frame.locator('#jobs .job-detail').first();
+    expect(await detail.getAttribute('class')).toBe('job-detail');
+    expect(await detail.textContent()).not.toMatch(/Reconnect|failed/);
+    expect(await detail.textContent()).toMatch(/2026.*Stopped: the connection was lost/);
+    await frame.locator('main').screenshot({ path: path.join(SCREENSHOTS, 'sidebar-schedule-resumed.png') });
+    await page.close();
+  });
 
-    it('Disconnect asks first, naming the store; Cancel changes nothing, confirming disconnects', async () => {
-      const frame = await sidebarFrame(page, playground.url);
-      await frame.click('#disconnect');
-      expect(await frame.textContent('#disconnect-question')).toContain(HOSTILE_NAME);
-      await frame.click('#disconnect-no');
-      expect(script.calls).not.toContain('disconnectStore');
-      await frame.click('#disconnect');
-      await frame.click('#disconnect-yes');
-      await frame.waitForFunction(() => document.querySelector('#status')?.textContent === 'Disconnected.');
-      expect(await frame.textContent('#connection-text')).toBe('Not connected');
-      expect(await frame.isVisible('#connect')).toBe(true);
-      expect(await frame.isVisible('#sync-card')).toBe(false);
-      await page.close();
-    });
-  },
-);
+  it('Disconnect asks first, naming the store; Cancel changes nothing, confirming disconnects', async () => {
+    const frame = await sidebarFrame(page, playground.url);
+    await frame.click('#disconnect');
+    expect(await frame.textContent('#disconnect-question')).toContain(HOSTILE_NAME);
+    await frame.click('#disconnect-no');
+    expect(script.calls).not.toContain('disconnectStore');
+    await frame.click('#disconnect');
+    await frame.click('#disconnect-yes');
+    await frame.waitForFunction(() => document.querySelector('#status')?.textContent === 'Disconnected.');
+    expect(await frame.textContent('#connection-text')).toBe('Not connected');
+    expect(await frame.isVisible('#connect')).toBe(true);
+    expect(await frame.isVisible('#sync-card')).toBe(false);
+    await page.close();
+  });
+});
 
-if (!hasChromium) describe('sidebar UI (Chromium, scripted server)', () => it.skip(SKIP_REASON, () => undefined));
+if (!browserReady) describe('sidebar UI (Chromium, scripted server)', () => it.skip(NOT_READY, () => undefined));
