@@ -290,7 +290,7 @@ export function runSync(options: RunOptions): RunOutcome {
     // From the first row this run writes until it re-enters them, the formulas are owed a
     // recalculation: a run killed in between leaves them owed, and the next run re-enters them
     // even when it finds nothing new (the figures they show changed with the rows written).
-    workbook.beforeFirstWrite([ORDERS, LINE_ITEMS, PRODUCTS, VARIANTS, DAILY], markFormulasOwed);
+    workbook.writer.beforeFirstWrite([ORDERS, LINE_ITEMS, PRODUCTS, VARIANTS, DAILY], markFormulasOwed);
     // Before the first Orders write: the Orders day sums follow every row this run writes.
     tracker = OrderSumsTracker.open(properties, workbook, ctx.state.get('meta').storeCurrency, state.readAtStart);
     if (options.addDueReconciliation && jobs.indexOf('reconcile') < 0 && reconciliationDue(ctx))
@@ -439,7 +439,7 @@ export function runSync(options: RunOptions): RunOutcome {
 function refreshFormulasAfterSync(workbook: ManagedWorkbook): void {
   try {
     nextFormulaGeneration();
-    reenterFormulas(workbook.id(), workbook.scannedSheets());
+    reenterFormulas(workbook.id(), workbook.snapshot.scannedSheets());
     clearFormulasOwed();
   } catch (e) {
     console.warn(`Formulas were not refreshed after the sync: ${e instanceof Error ? e.message : String(e)}`);
