@@ -13,7 +13,8 @@ import { valuesService } from './sheet-snapshot';
 import { sheetsRequest } from './sheets-requests';
 import type { TableSheets } from './table-sheets';
 import type { WorkbookSnapshot } from './workbook-snapshot';
-import { changeSpan, columnIndex, type TableSchema } from './schema';
+import { changeSpan, columnIndex } from './column-positions';
+import type { TableSchema } from './schema';
 
 export class KeyReads {
   constructor(

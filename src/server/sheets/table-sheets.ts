@@ -17,7 +17,8 @@ import { StartReads } from './start-reads';
 import type { StoreBinding } from './store-binding';
 import type { TableLayouts } from './table-layouts';
 import type { WorkbookSnapshot } from './workbook-snapshot';
-import { columnIndex, type SheetName, type TableSchema } from './schema';
+import { columnIndex } from './column-positions';
+import type { SheetName, TableSchema } from './schema';
 
 /** Rows of a sheet Google creates (insertSheet). */
 const NEW_SHEET_ROWS = 1000;
