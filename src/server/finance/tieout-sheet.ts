@@ -5,7 +5,7 @@
  * pages of the range (one request per 400 days), and the sheet's write rides with the Sync log row.
  * The same daily pages prove the Daily P&L and Monthly P&L sheets (tieout-pnl-sheets.ts) over the whole
  * synced history in every tie-out: no request of their own (both sheets' rows come with the run's
- * set-up read, managed-workbook.ts), so a 2-year store costs 2 daily requests per tie-out, as before.
+ * start reads of the workbook), so a 2-year store costs 2 daily requests per tie-out, as before.
  */
 import { costGapsOf, gapRowsOfTable } from './cost-gaps';
 import { saveCostGapMonths } from './cost-gap-days-store';
