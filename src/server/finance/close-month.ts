@@ -143,7 +143,7 @@ function basisOfMonth(workbook: ManagedWorkbook, month: string): string | null {
 function ordersOfMonth(workbook: ManagedWorkbook, month: string): OrderFigures[] {
   const at = new Map(ORDER_FIGURE_COLUMNS.map((c) => [c, columnIndex(ORDERS, c)]));
   const out: OrderFigures[] = [];
-  for (const row of workbook.readColumns(ORDERS, ORDER_FIGURE_COLUMNS)) {
+  for (const row of workbook.reads.readColumns(ORDERS, ORDER_FIGURE_COLUMNS)) {
     const order = orderFiguresOf((c) => row[at.get(c)!]);
     if (order && order.placedDate.slice(0, 7) === month) out.push(order);
   }

@@ -47,7 +47,10 @@ export function refreshFinanceSheets(ctx: JobContext): string[] {
   ctx.workbook.defer([{ schema: MONTHLY, rows }]);
   const messages = [`Monthly P&L: ${months.length} months.`];
   // Chart ranges are fixed rectangles: when the Daily P&L grid grew, the dashboard's charts follow it.
-  if (ctx.workbook.grown.has(DAILY.sheetName) && ctx.workbook.sheetInfos().some((s) => s.title === DASHBOARD_SHEET))
+  if (
+    ctx.workbook.writer.grown.has(DAILY.sheetName) &&
+    ctx.workbook.snapshot.sheetInfos().some((s) => s.title === DASHBOARD_SHEET)
+  )
     refreshDashboardRanges(ctx.workbook.spreadsheet);
   const closed = checkClosedMonths(ctx, days, basis, currency);
   if (closed !== null) messages.push(closed);
@@ -56,7 +59,7 @@ export function refreshFinanceSheets(ctx: JobContext): string[] {
 
 /** The dashboard's period cells follow the calendar: a sync on a new day or month moves them (and so its KPI formulas). */
 function refreshPeriodCells(ctx: JobContext): void {
-  if (!ctx.workbook.sheetInfos().some((s) => s.title === DASHBOARD_SHEET)) return;
+  if (!ctx.workbook.snapshot.sheetInfos().some((s) => s.title === DASHBOARD_SHEET)) return;
   const sheet = ctx.workbook.spreadsheet.getSheetByName(DASHBOARD_SHEET);
   if (sheet) refreshDashboardPeriods(sheet, ctx.workbook.timeZone, ctx.now());
 }

@@ -72,8 +72,8 @@ export function checkClosedMonths(
   basis: string,
   currency: string | null,
 ): string | null {
-  const closeSheets = ctx.workbook.sheetInfos().filter((s) => closedMonthOf(s.title) !== null);
-  const hadRestatements = ctx.workbook.sheetInfos().some((s) => s.title === RESTATEMENTS.sheetName);
+  const closeSheets = ctx.workbook.snapshot.sheetInfos().filter((s) => closedMonthOf(s.title) !== null);
+  const hadRestatements = ctx.workbook.snapshot.sheetInfos().some((s) => s.title === RESTATEMENTS.sheetName);
   if (closeSheets.length === 0 && !hadRestatements && ctx.state.get('closedMonths').length === 0) return null;
   const snapshots = readCloseSheets(ctx, closeSheets);
   snapshots.sort((a, b) => (a.month < b.month ? 1 : -1));
@@ -109,7 +109,7 @@ function readCloseSheets(ctx: JobContext, sheets: ReadonlyArray<{ title: string;
       ? [head, a1Range(s.title, CLOSE_ORDERS_TITLE_ROW + 1, 1, s.rows, CLOSE_ORDER_COLUMNS.length)]
       : [head];
   });
-  const read = ctx.workbook.readRanges(ranges);
+  const read = ctx.workbook.reads.readRanges(ranges);
   const out: ClosedSnapshot[] = [];
   let at = 0;
   for (const s of sheets) {
@@ -214,12 +214,12 @@ function currentFigures(
   if (held.length === 0) return found;
   const rows =
     held.length <= ROW_READ_LIMIT
-      ? ctx.workbook.readRows(
+      ? ctx.workbook.reads.readRows(
           ORDERS,
           held.map((id) => markers.get(id)!.row),
           ORDER_FIGURE_COLUMNS,
         )
-      : ctx.workbook.readColumns(ORDERS, ORDER_FIGURE_COLUMNS);
+      : ctx.workbook.reads.readColumns(ORDERS, ORDER_FIGURE_COLUMNS);
   const at = new Map(ORDER_FIGURE_COLUMNS.map((c) => [c, columnIndex(ORDERS, c)]));
   const wanted = new Set(held);
   for (const row of rows) {

@@ -5,7 +5,7 @@
  * pages of the range (one request per 400 days), and the sheet's write rides with the Sync log row.
  * The same daily pages prove the Daily P&L and Monthly P&L sheets (tieout-pnl-sheets.ts) over the whole
  * synced history in every tie-out: no request of their own (both sheets' rows come with the run's
- * set-up read, managed-workbook.ts), so a 2-year store costs 2 daily requests per tie-out, as before.
+ * start reads of the workbook), so a 2-year store costs 2 daily requests per tie-out, as before.
  */
 import { costGapsOf, gapRowsOfTable } from './cost-gaps';
 import { saveCostGapMonths } from './cost-gap-days-store';
@@ -64,7 +64,7 @@ export function writeTieout(ctx: JobContext, tracker: OrderSumsTracker | null = 
   let sums: OrderDaySums;
   if (kept) sums = kept;
   else {
-    orderRows = ctx.workbook.readColumns(ORDERS, ORDERS_READ);
+    orderRows = ctx.workbook.reads.readColumns(ORDERS, ORDERS_READ);
     sums = OrderDaySums.ofRows(orderRows, currency);
   }
   // The same sums tell the sidebar how many orders carry incomplete costs (no read of their own).
@@ -106,7 +106,9 @@ export function writeTieout(ctx: JobContext, tracker: OrderSumsTracker | null = 
   const skippedOrders = ctx.state.get('skipped').orders;
   const skippedDays = ctx.state.get('skipped').days;
   const pnlSheets = checkPnlSheets(dailyRows, monthlyRows, books.days);
-  const compared = TIEOUT_COMPARED.filter((f) => ctx.workbook.holdsColumn(ORDERS, f.orders)).map((f) => f.figure);
+  const compared = TIEOUT_COMPARED.filter((f) => ctx.workbook.tables.holdsColumn(ORDERS, f.orders)).map(
+    (f) => f.figure,
+  );
   const rows = tieOut({
     orderRows,
     orderDays: sums.orderDays(),

@@ -5,6 +5,9 @@
  */
 import { PROFIT_TOTALS_FIELDS } from '../api/types';
 import { COST_STATUS_NOTE, LINE_COST_STATUS_NOTE } from './cost-status';
+import { derived, field, nested } from './column-specs';
+
+export { changeSpan, columnIndex } from './column-positions';
 
 export type ColumnKind = 'text' | 'int' | 'number' | 'amount' | 'pct' | 'bool' | 'timestamp' | 'date';
 
@@ -70,12 +73,6 @@ const ESTIMATE_AD_SPEND =
 const ESTIMATE_COVERAGE =
   'Estimate (API spec 2.3 rule 7): share of the order covered by known costs; below 100 the cogs figure is incomplete.';
 
-const field = (header: string, kind: ColumnKind, path: readonly string[] = [header], note?: string): ColumnSpec =>
-  note ? { header, kind, path, note } : { header, kind, path };
-const derived = (header: string, kind: ColumnKind, note?: string): ColumnSpec =>
-  note ? { header, kind, note } : { header, kind };
-const nested = (parent: string, kind: ColumnKind, name: string, note?: string): ColumnSpec =>
-  field(name, kind, [parent, name], note);
 const cogsColumns = (): ColumnSpec[] => [
   field('cogs_unit_cost', 'amount', ['cogs', 'unit_cost']),
   field('cogs_handling_cost', 'amount', ['cogs', 'handling_cost']),
@@ -486,19 +483,3 @@ export const SYNC_LOG: TableSchema = {
     derived('message', 'text'),
   ],
 };
-
-/** 0-based [start, end) of a schema's change columns, or null when it has none. */
-export function changeSpan(schema: TableSchema): { start: number; end: number } | null {
-  if (!schema.changeColumns) return null;
-  return {
-    start: columnIndex(schema, schema.changeColumns.from),
-    end: columnIndex(schema, schema.changeColumns.to) + 1,
-  };
-}
-
-/** 0-based position of a column in its sheet; throws for a header the schema lacks. */
-export function columnIndex(schema: TableSchema, header: string): number {
-  const i = schema.columns.findIndex((c) => c.header === header);
-  if (i < 0) throw new Error(`${schema.sheetName} has no column ${header}`);
-  return i;
-}

@@ -149,3 +149,7 @@ export function sheetsService(): GoogleAppsScript.Sheets.Collection.Spreadsheets
   }
   return Sheets.Spreadsheets;
 }
+
+export function valuesService(): GoogleAppsScript.Sheets.Collection.Spreadsheets.ValuesCollection {
+  return sheetsService().Values as GoogleAppsScript.Sheets.Collection.Spreadsheets.ValuesCollection;
+}

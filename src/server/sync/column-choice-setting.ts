@@ -1,6 +1,6 @@
 /**
  * Sidebar → Columns: the choice is saved in the sync state; the next sync brings the sheets in line
- * (sheets/managed-workbook.ts followChoice) and fills added columns for rows already there.
+ * (the workbook's layout follow, LayoutFollower) and fills added columns for rows already there.
  */
 import { documentProperties } from '../platform/properties';
 import { CHOOSABLE_TABLES, parseTableChoice, type ChoosableTable, type ColumnChoice } from '../sheets/column-choice';

@@ -1,0 +1,145 @@
+/**
+ * Writes every row write of a page (or of several) in ONE Values.batchUpdate (RAW), growing each
+ * sheet's grid first where needed. Only managed columns are written; rows never move. Writes of
+ * derived sheets can be deferred to ride along with the next write.
+ */
+import { SPREADSHEET_CELL_LIMIT, type CellCount } from './cell-count';
+import { formatRuns } from './column-formats';
+import { foreignCurrencyFormats } from './currency-formats';
+import { lastRowOf, mergeRowWrites, withoutSkipped, type RangeWrite, type RowWrite } from './row-writes';
+import { toSheetWrites } from './sheet-layout';
+import { sheetsService, valuesService } from './sheet-snapshot';
+import { noteSpreadsheetChange, sheetsRequest } from './sheets-requests';
+import type { StoreBinding } from './store-binding';
+import type { TableSheets } from './table-sheets';
+import type { WorkbookSnapshot } from './workbook-snapshot';
+import type { SheetName, TableSchema } from './schema';
+
+/** Rows added at a time when a sheet's grid is full: fewer insert calls, little unused grid. */
+const GROW_ROWS = 1000;
+
+export interface TableWrite {
+  schema: TableSchema;
+  rows: RowWrite[];
+}
+
+export class BatchWriter {
+  private deferred: TableWrite[] = [];
+  private firstWrite: { sheets: ReadonlySet<SheetName>; callback: () => void } | null = null;
+  /** Called with a table's row writes (catalog columns) before they are sent (the order sums). */
+  private readonly watchers = new Map<SheetName, (rows: readonly RowWrite[]) => void>();
+  /** Tables whose grid this run grew (charts over them may need re-pointing). */
+  readonly grown = new Set<SheetName>();
+
+  constructor(
+    private readonly snapshot: WorkbookSnapshot,
+    private readonly tables: TableSheets,
+    private readonly cells: CellCount,
+    private readonly store: StoreBinding,
+  ) {}
+
+  /**
+   * Writes sent with the next write() (in the same Values.batchUpdate): derived sheets written at
+   * the end of a run ride along with the Sync log's closing row instead of a call of their own.
+   */
+  defer(tables: readonly TableWrite[]): void {
+    for (const t of tables) {
+      if (t.rows.length === 0) continue;
+      this.tables.sheetFor(t.schema);
+      this.deferred.push(t);
+    }
+  }
+
+  /** Whole rows as they stand once this run's deferred writes of the table are sent (the Monthly P&L rebuilt before the tie-out). */
+  withDeferred(schema: TableSchema, rows: unknown[][]): unknown[][] {
+    for (const t of this.deferred) {
+      if (t.schema.sheetName !== schema.sheetName) continue;
+      for (const w of t.rows) if (w.column === 1) rows[w.row - 2] = w.cells.slice();
+    }
+    for (let i = 0; i < rows.length; i++) if (rows[i] === undefined) rows[i] = [];
+    return rows;
+  }
+
+  /** `callback` runs once, before this run's first row write to one of `tables` is sent (formulas owed until re-entered). */
+  beforeFirstWrite(tables: readonly TableSchema[], callback: () => void): void {
+    this.firstWrite = { sheets: new Set(tables.map((t) => t.sheetName)), callback };
+  }
+
+  /** `watcher` sees every later write of the table's rows before it is sent (it may read the rows first). */
+  watchWrites(schema: TableSchema, watcher: (rows: readonly RowWrite[]) => void): void {
+    this.watchers.set(schema.sheetName, watcher);
+  }
+
+  /** Every row write of a page (or of several), all applied before it returns: grid growth where needed, then one batchUpdate. */
+  write(tables: readonly TableWrite[]): number {
+    const data: RangeWrite[] = [];
+    const formats: GoogleAppsScript.Sheets.Schema.Request[] = [];
+    const all = this.deferred.concat(tables);
+    this.deferred = [];
+    const first = this.firstWrite;
+    if (first && all.some((t) => t.rows.length > 0 && first.sheets.has(t.schema.sheetName))) {
+      this.firstWrite = null;
+      first.callback();
+    }
+    for (const t of all) if (t.rows.length > 0) this.watchers.get(t.schema.sheetName)?.(t.rows);
+    for (const t of all) {
+      if (t.rows.length === 0) continue;
+      const opened = this.tables.sheetFor(t.schema);
+      // Rows come in the catalog's column order: placed at the sheet's own columns.
+      const rows = opened.map ? toSheetWrites(opened.map, opened.schema.columns.length, t.rows) : t.rows;
+      this.growTo(t.schema, lastRowOf(rows));
+      if (opened.rows) for (const w of rows) if (w.column === 1) opened.rows[w.row - 2] = w.cells.slice();
+      data.push(...mergeRowWrites(opened.name, withoutSkipped(opened.skipped, rows)));
+      const currency = this.store.currency;
+      if (currency !== null && t.schema.storeData) {
+        const foreign = foreignCurrencyFormats(0, opened.schema, rows, currency);
+        if (foreign.length > 0) {
+          const sheetId = this.tables.handle(opened).getSheetId();
+          for (const r of foreign) r.repeatCell!.range!.sheetId = sheetId;
+          formats.push(...foreign);
+        }
+      }
+    }
+    if (data.length === 0) return 0;
+    const cells = data.reduce((n, d) => n + d.values.length * (d.values[0]?.length ?? 0), 0);
+    const id = this.snapshot.id();
+    // Pending SpreadsheetApp changes (the grid's growth) are flushed first (sheetsRequest).
+    sheetsRequest('write', () => valuesService().batchUpdate({ valueInputOption: 'RAW', data }, id));
+    // Rows in another currency than the store's (rare): their amount cells' format, in one more request.
+    if (formats.length > 0) sheetsRequest('write', () => sheetsService().batchUpdate({ requests: formats }, id));
+    return cells;
+  }
+
+  /**
+   * Grows the grid and formats the new rows with SpreadsheetApp: no Sheets API write request (60 a
+   * minute, developers.google.com/workspace/sheets/api/limits), and the growth is applied with the
+   * write that needs it (sheetsRequest flushes pending SpreadsheetApp changes before a request; the
+   * runtime models that a write past a pending growth fails). The insert and the formats are queued
+   * with no SpreadsheetApp read of the sheet between them (the runtime's write buffer), so they
+   * are applied together: an execution ended before the flush loses both, and the next run grows
+   * the grid again.
+   */
+  private growTo(schema: TableSchema, lastRow: number): void {
+    const opened = this.tables.sheetFor(schema);
+    if (lastRow <= opened.maxRows) return;
+    const sheet = this.tables.handle(opened);
+    const columns = (opened.maxColumns ??= sheet.getMaxColumns());
+    const needed = lastRow - opened.maxRows;
+    this.cells.checkRoom(needed * columns);
+    const room = Math.floor((SPREADSHEET_CELL_LIMIT - this.cells.used()) / columns);
+    const add = Math.min(Math.max(needed, GROW_ROWS), room);
+    // The new rows' ranges are offsets of one taken before the insert: a getRange after it could
+    // apply the pending insert alone (a SpreadsheetApp read of a sheet applies its pending writes).
+    const lastCell = sheet.getRange(opened.maxRows, 1);
+    sheet.insertRowsAfter(opened.maxRows, add);
+    for (const run of formatRuns(opened.schema, this.store.currency)) {
+      lastCell
+        .offset(1, run.column - 1, add, run.patterns.length)
+        .setNumberFormats(Array.from({ length: add }, () => run.patterns));
+    }
+    noteSpreadsheetChange();
+    this.grown.add(schema.sheetName);
+    opened.maxRows += add;
+    this.cells.added(add * columns);
+  }
+}

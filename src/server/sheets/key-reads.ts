@@ -1,0 +1,225 @@
+/**
+ * Reads of the managed tables: each table's key index (from the run's first read), the index cells
+ * that read left out, and whole tables, named columns or named rows, each in ONE Sheets API call,
+ * at the catalog's column positions whatever the sheet's layout.
+ */
+import { a1Range } from './a1';
+import { adjacentRuns } from './adjacent-runs';
+import type { CellValue } from './cells';
+import { KeyIndex, type IndexedRow } from './key-index';
+import type { OpenSheet } from './open-sheet';
+import { toCatalogRow } from './sheet-layout';
+import { valuesService } from './sheet-snapshot';
+import { sheetsRequest } from './sheets-requests';
+import type { TableSheets } from './table-sheets';
+import type { WorkbookSnapshot } from './workbook-snapshot';
+import { changeSpan, columnIndex } from './column-positions';
+import type { TableSchema } from './schema';
+
+export class KeyReads {
+  constructor(
+    private readonly timeZone: string,
+    private readonly snapshot: WorkbookSnapshot,
+    private readonly tables: TableSheets,
+    /** Whole rows as they stand once this run's deferred writes of the table are sent. */
+    private readonly withDeferred: (schema: TableSchema, rows: unknown[][]) => unknown[][],
+  ) {}
+
+  /** The key index of a table: from its index columns, read with every store table's in ONE call per run. */
+  index(schema: TableSchema): KeyIndex {
+    const opened = this.tables.sheetFor(schema);
+    if (opened.index) return opened.index;
+    // New rows go below the sheet's last row with ANY content (a user's rows too): asked only when a row is added.
+    const lastRow = opened.created ? null : () => this.tables.lastRowOf(opened);
+    opened.index = new KeyIndex(
+      opened.keys,
+      this.timeZone,
+      { keyIsDate: schema.columns[0].kind === 'date', keyPrefix: schema.keyPrefix, keyPattern: schema.keyPattern },
+      2,
+      lastRow,
+    );
+    return opened.index;
+  }
+
+  /**
+   * Fills in the index cells the run's start read left out (schema.keyReadColumns: the other index
+   * columns and the change columns), for every table asked, in ONE Values.batchGet: for named keys,
+   * one range per run of adjacent rows and of columns (what a page touches, never the sheet); without
+   * keys, the whole columns (a pass over all orders: reconciliation, restatements). Rows written in
+   * this run already hold their cells and are not read; nothing to read, no call.
+   */
+  completeIndex(...tables: ReadonlyArray<{ schema: TableSchema; keys?: Iterable<string> }>): void {
+    const plans = tables.map(({ schema, keys }) => this.planCompletion(schema, keys)).filter((p) => p !== null);
+    const got = this.readRanges(plans.flatMap((p) => p.ranges));
+    let at = 0;
+    for (const plan of plans) {
+      plan.apply(got.slice(at, at + plan.ranges.length));
+      at += plan.ranges.length;
+    }
+  }
+
+  private planCompletion(
+    schema: TableSchema,
+    keys: Iterable<string> | undefined,
+  ): { ranges: string[]; apply: (got: unknown[][][]) => void } | null {
+    const opened = this.tables.sheetFor(schema);
+    const first = opened.schema.keyReadColumns;
+    if (first === undefined || opened.created) return null;
+    const index = this.index(schema);
+    const width = indexWidth(opened.schema);
+    const partial = new Set<IndexedRow>();
+    if (keys) {
+      for (const key of keys) {
+        const entry = index.get(key);
+        if (entry && entry.cells.length < width) partial.add(entry);
+      }
+    } else for (const [, entry] of index.entries()) if (entry.cells.length < width) partial.add(entry);
+    if (partial.size === 0) return null;
+    const span = changeSpan(opened.schema);
+    const columns: number[] = [];
+    for (let c = first + 1; c <= opened.schema.indexColumns; c++) columns.push(c);
+    if (span) for (let c = span.start + 1; c <= span.end; c++) columns.push(c);
+    const columnRuns = adjacentRuns(columns);
+    const rowRuns = keys ? adjacentRuns([...partial].map((e) => e.row)) : [[2, Math.max(2, opened.maxRows)]];
+    const ranges: string[] = [];
+    for (const rows of rowRuns)
+      for (const run of columnRuns)
+        ranges.push(a1Range(opened.name, rows[0], run[0], rows[rows.length - 1], run[run.length - 1]));
+    const apply = (got: unknown[][][]): void => {
+      const byRow = new Map<number, CellValue[]>();
+      rowRuns.forEach((rows, r) => {
+        for (let row = rows[0]; row <= rows[rows.length - 1]; row++) {
+          const cells: CellValue[] = [];
+          columnRuns.forEach((run, c) => {
+            const values = got[r * columnRuns.length + c][row - rows[0]] ?? [];
+            for (let k = 0; k < run.length; k++) cells.push(cellOf(values[k]));
+          });
+          byRow.set(row, cells);
+        }
+      });
+      for (const entry of partial) {
+        const keyCells = entry.cells.slice(0, first);
+        while (keyCells.length < first) keyCells.push('');
+        entry.cells = keyCells.concat(byRow.get(entry.row) ?? columns.map(() => ''));
+      }
+    };
+    return { ranges, apply };
+  }
+
+  /**
+   * The managed columns of a table from row 2 down to its last row with content, in ONE
+   * Values.get (unformatted; dates as serial numbers). Empty when the sheet does not exist yet.
+   */
+  readTable(schema: TableSchema): unknown[][] {
+    const located = this.snapshot.locate(schema);
+    if (!located && !this.tables.isOpen(schema)) return [];
+    const opened = this.tables.sheetFor(schema);
+    if (opened.rows)
+      return this.withDeferred(
+        schema,
+        opened.rows.map((r) => (r ? r.slice() : [])),
+      );
+    // The whole grid: the API leaves out trailing empty rows, and rows written in this run are in it.
+    if (opened.maxRows < 2) return [];
+    const id = this.snapshot.id();
+    const range = a1Range(opened.name, 2, 1, opened.maxRows, opened.schema.columns.length);
+    const got = sheetsRequest('read', () =>
+      valuesService().get(id, range, { valueRenderOption: 'UNFORMATTED_VALUE', dateTimeRenderOption: 'SERIAL_NUMBER' }),
+    );
+    const rows = (got.values ?? []) as unknown[][];
+    // Callers read by the catalog's columns, whatever the sheet's layout.
+    const map = opened.map;
+    return map ? rows.map((row) => toCatalogRow(map, row)) : rows;
+  }
+
+  /**
+   * Only the named columns of a table, row 2 down, at their catalog positions (other cells empty),
+   * in ONE Values.batchGet of the runs of adjacent columns: the tie-out needs 13 of Orders' 54.
+   */
+  readColumns(table: TableSchema, headers: readonly string[]): unknown[][] {
+    const located = this.snapshot.locate(table);
+    if (!located && !this.tables.isOpen(table)) return [];
+    const opened = this.tables.sheetFor(table);
+    if (opened.maxRows < 2) return [];
+    const { runs, catalogAt } = columnRuns(opened, table, headers);
+    const got = this.readRanges(
+      runs.map((run) => a1Range(opened.name, 2, run[0], opened.maxRows, run[run.length - 1])),
+    );
+    const count = got.reduce((n, values) => Math.max(n, values.length), 0);
+    const rows: unknown[][] = [];
+    for (let r = 0; r < count; r++) rows.push(catalogRow(table, runs, catalogAt, (i) => got[i][r] ?? []));
+    return rows;
+  }
+
+  /**
+   * The named columns of some rows of a table (1-based sheet rows), at their catalog positions, in
+   * ONE Values.batchGet of one range per row and run of adjacent columns: a few rows, never the sheet.
+   */
+  readRows(table: TableSchema, sheetRows: readonly number[], headers: readonly string[]): unknown[][] {
+    if (sheetRows.length === 0) return [];
+    const opened = this.tables.sheetFor(table);
+    const { runs, catalogAt } = columnRuns(opened, table, headers);
+    const got = this.readRanges(
+      sheetRows.flatMap((row) => runs.map((run) => a1Range(opened.name, row, run[0], row, run[run.length - 1]))),
+    );
+    return sheetRows.map((_, r) => catalogRow(table, runs, catalogAt, (i) => got[r * runs.length + i][0] ?? []));
+  }
+
+  /** Values of A1 ranges (quoted sheet names), unformatted, in ONE Values.batchGet. */
+  readRanges(ranges: readonly string[]): unknown[][][] {
+    if (ranges.length === 0) return [];
+    const id = this.snapshot.id();
+    const got = sheetsRequest('read', () =>
+      valuesService().batchGet(id, {
+        ranges: ranges.slice(),
+        valueRenderOption: 'UNFORMATTED_VALUE',
+        dateTimeRenderOption: 'SERIAL_NUMBER',
+      }),
+    );
+    return ranges.map((_, i) => (got.valueRanges?.[i]?.values ?? []) as unknown[][]);
+  }
+}
+
+/** The sheet columns of the named catalog columns, grouped into runs of adjacent ones. */
+function columnRuns(
+  opened: OpenSheet,
+  table: TableSchema,
+  headers: readonly string[],
+): { runs: number[][]; catalogAt: Map<number, number> } {
+  const catalogAt = new Map<number, number>();
+  for (const header of headers) {
+    const position = columnIndex(table, header);
+    const column = opened.map ? opened.map[position] : position + 1;
+    if (column > 0) catalogAt.set(column, position);
+  }
+  return { runs: adjacentRuns([...catalogAt.keys()]), catalogAt };
+}
+
+/** One row at catalog positions (other cells empty) from the values read for each run. */
+function catalogRow(
+  table: TableSchema,
+  runs: readonly number[][],
+  catalogAt: ReadonlyMap<number, number>,
+  valuesOf: (run: number) => readonly unknown[],
+): unknown[] {
+  const row: unknown[] = new Array<unknown>(table.columns.length).fill('');
+  runs.forEach((run, i) => {
+    const values = valuesOf(i);
+    run.forEach((column, k) => {
+      row[catalogAt.get(column)!] = values[k] ?? '';
+    });
+  });
+  return row;
+}
+
+/** Cells the key index keeps of a row: its index columns, then its change columns (indexCellsOf). */
+function indexWidth(schema: TableSchema): number {
+  const span = changeSpan(schema);
+  return schema.indexColumns + (span ? span.end - span.start : 0);
+}
+
+/** A value as read UNFORMATTED (the API leaves out trailing empty cells). */
+function cellOf(value: unknown): CellValue {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  return value === null || value === undefined ? '' : String(value);
+}
