@@ -43,7 +43,7 @@ function ports(): SidebarPorts {
 export function getSidebarState(): SidebarState {
   const p = ports();
   if (adoptPendingConnection() === 'adopted') {
-    p.sync.handOverSchedule?.();
+    p.sync.handOverSchedule();
     // A reconnect (the sheets hold a store's data, or formulas ran while disconnected): the
     // formulas' "not connected" answers go now. A first connect has none to mend.
     if (formulasOwed() || storeTag() !== null) refreshFormulasAfterReconnect();
