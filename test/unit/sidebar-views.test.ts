@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyCounts } from '../../src/contract/counts-text';
 import type { SyncProgress } from '../../src/contract/sidebar';
-import { menuSyncToast } from '../../src/server/sidebar/menu-sync-toast';
+import { menuSyncToast, refreshFormulasToast } from '../../src/server/sidebar/menu-toasts';
 import { pausedNote, scheduleViewOf } from '../../src/server/sidebar/schedule-view';
 import {
   closedMonthLines,
@@ -131,7 +131,7 @@ describe('the cards drawn from the kept sync state', () => {
   });
 });
 
-describe("the menu's Sync now toast", () => {
+describe("the menu's toasts", () => {
   const progress = (partial: Partial<SyncProgress>): SyncProgress => ({
     done: true,
     phase: 'Caught up',
@@ -167,5 +167,15 @@ describe("the menu's Sync now toast", () => {
     );
     expect(paused).toMatchObject({ title: 'Merchant Analytics: sync paused', seconds: 15 });
     expect(paused.message).toMatch(/\. Paused until 14:05\.$/);
+  });
+
+  it('Refresh formulas says how many formulas recalculate, one in the singular', () => {
+    expect(refreshFormulasToast(1)).toEqual({
+      message: '1 formula recalculates.',
+      title: 'Merchant Analytics',
+      seconds: 5,
+    });
+    expect(refreshFormulasToast(0).message).toBe('0 formulas recalculate.');
+    expect(refreshFormulasToast(12).message).toBe('12 formulas recalculate.');
   });
 });

@@ -7,6 +7,7 @@ import * as sidebar from '../sidebar';
 import { refreshDashboardPeriodsOnOpen } from '../finance/dashboard-periods';
 import { refreshFormulas } from '../functions';
 import { refuseInCell } from '../platform/cell-guard';
+import { refreshFormulasToast } from '../sidebar/menu-toasts';
 
 /**
  * Adds the add-on menu. Runs in AuthMode.NONE or LIMITED: builds the menu and, where the mode
@@ -56,10 +57,6 @@ export function syncNowFromMenu(): void {
  */
 export function refreshFormulasFromMenu(): void {
   refuseInCell('refreshFormulasFromMenu');
-  const { formulas } = refreshFormulas();
-  currentSpreadsheet('refreshing formulas').toast(
-    formulas === 1 ? '1 formula recalculates.' : `${formulas} formulas recalculate.`,
-    'Merchant Analytics',
-    5,
-  );
+  const toast = refreshFormulasToast(refreshFormulas().formulas);
+  currentSpreadsheet('refreshing formulas').toast(toast.message, toast.title, toast.seconds);
 }

@@ -6,7 +6,7 @@ import { setColumnChoice } from '../sync/column-choice-setting';
 import { currentSpreadsheet } from '../platform/context';
 import type { ConnectStart, ScheduleView, SidebarState, SyncProgress } from '../../contract/sidebar';
 import { measureSpreadsheetCells } from './cells-gauge';
-import { menuSyncToast } from './menu-sync-toast';
+import { menuSyncToast } from './menu-toasts';
 import { adoptPendingConnection, storeTag } from '../auth';
 import { formulasOwed, markFormulasOwed } from '../functions/formulas-owed';
 import { refreshFormulasAfterReconnect } from '../functions/refresh';

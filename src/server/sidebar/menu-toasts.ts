@@ -1,4 +1,4 @@
-/** What the menu's Sync now says when its run ends: menu runs have no sidebar, so a toast. Pure. */
+/** What the menu's items say when they are done: menu runs have no sidebar, so a toast. Pure. */
 import { countsText } from '../../contract/counts-text';
 import type { SyncProgress } from '../../contract/sidebar';
 
@@ -8,6 +8,7 @@ export interface Toast {
   seconds: number;
 }
 
+/** Sync now: what the run wrote and what comes next, or the problem it stopped on. */
 export function menuSyncToast(progress: SyncProgress): Toast {
   if (progress.problem)
     return { message: progress.problem.userMessage, title: 'Merchant Analytics: sync stopped', seconds: 15 };
@@ -21,4 +22,10 @@ export function menuSyncToast(progress: SyncProgress): Toast {
     title: 'Merchant Analytics',
     seconds: 10,
   };
+}
+
+/** Refresh formulas: how many cells recalculate. */
+export function refreshFormulasToast(formulas: number): Toast {
+  const message = formulas === 1 ? '1 formula recalculates.' : `${formulas} formulas recalculate.`;
+  return { message, title: 'Merchant Analytics', seconds: 5 };
 }
