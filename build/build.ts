@@ -1,12 +1,12 @@
 /**
  * npm run build: src/server/main.ts → dist/Code.js (one IIFE plus a top-level function declaration
- * per exported global, carrying its JSDoc), src/sidebar → dist/Sidebar.html (one self-contained file),
+ * per global main.ts lists, carrying the JSDoc of its entry file), src/sidebar → dist/Sidebar.html (one self-contained file),
  * appsscript.json → dist/appsscript.json (urlFetchWhitelist from the configured API base URL).
  */
 import { build } from 'esbuild';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { readGlobals, renderGlobalDeclarations } from './globals';
+import { readGlobalsOf, renderGlobalDeclarations } from './globals';
 import { buildManifest, type Manifest } from './manifest';
 
 export const BUNDLE_NAMESPACE = 'MerchantAnalyticsAddOn';
@@ -15,7 +15,7 @@ const dist = path.join(root, 'dist');
 
 async function buildServer(): Promise<number> {
   const mainPath = path.join(root, 'src/server/main.ts');
-  const { globals, problems } = readGlobals(await readFile(mainPath, 'utf8'), 'src/server/main.ts');
+  const { globals, problems } = readGlobalsOf(root, 'src/server/main.ts');
   if (problems.length)
     throw new Error(`main.ts cannot be turned into Apps Script globals:\n  ${problems.join('\n  ')}`);
   const result = await build({

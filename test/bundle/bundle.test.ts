@@ -8,13 +8,12 @@ import path from 'node:path';
 import vm from 'node:vm';
 import { parse } from 'acorn';
 import { describe, expect, it } from 'vitest';
-import { readGlobals } from '../../build/globals';
+import { readGlobals, readGlobalsOf } from '../../build/globals';
 import { forbiddenGlobalsUsed } from './forbidden-globals';
 
 const root = path.resolve(__dirname, '../..');
 const code = readFileSync(path.join(root, 'dist/Code.js'), 'utf8');
-const mainSource = readFileSync(path.join(root, 'src/server/main.ts'), 'utf8');
-const { globals } = readGlobals(mainSource);
+const { globals } = readGlobalsOf(root, 'src/server/main.ts');
 
 const APPS_SCRIPT_SERVICES = [
   'SpreadsheetApp',

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildManifest, normaliseBaseUrl, whitelistFor, type Manifest } from '../../build/manifest';
-import { readGlobals, renderGlobalDeclarations } from '../../build/globals';
+import { readGlobals, renderGlobalDeclarations, type EntryResolver } from '../../build/globals';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -74,5 +74,54 @@ describe('globals: every export of main.ts becomes a documented top-level declar
     const { problems } = readGlobals('export function run_() {}\n');
     expect(problems.join('\n')).toMatch(/no JSDoc/);
     expect(problems.join('\n')).toMatch(/private/);
+  });
+});
+
+describe('globals: main.ts lists globals that entry files declare, each keeping its JSDoc', () => {
+  const entries: Record<string, string> = {
+    'src/entries/functions.ts': [
+      "import { sum } from '../maths';",
+      '/**\n * Sums.\n * @param {number} a first\n * @customfunction\n */',
+      'export function SUM2(a: number, b: number): number { return sum(a, b); }',
+      '/** Doubles.\n * @customfunction\n */',
+      'export function DOUBLE(x: number): number { return 2 * x; }',
+    ].join('\n'),
+    'src/entries/menu.ts': '/** Opens. */\nexport function onOpen(e?: unknown): void { void e; }',
+  };
+  const resolve: EntryResolver = (specifier, from) => {
+    const fileName = `${from.slice(0, from.lastIndexOf('/'))}/${specifier.replace(/^\.\//, '')}.ts`;
+    return entries[fileName] === undefined ? null : { source: entries[fileName], fileName };
+  };
+
+  it("follows `export { ... } from` to the entry file, in main.ts's order, with the entry file's JSDoc", () => {
+    const main = [
+      "export { DOUBLE } from './entries/functions';",
+      "export { onOpen } from './entries/menu';",
+      "export { SUM2 } from './entries/functions';",
+    ].join('\n');
+    const { globals, problems } = readGlobals(main, 'src/main.ts', resolve);
+    expect(problems).toEqual([]);
+    expect(globals.map((g) => [g.name, g.params, g.isCustomFunction])).toEqual([
+      ['DOUBLE', ['x'], true],
+      ['onOpen', ['e'], false],
+      ['SUM2', ['a', 'b'], true],
+    ]);
+    const rendered = renderGlobalDeclarations(globals, 'NS');
+    expect(rendered).toContain('@param {number} a first\n * @customfunction\n */\nfunction SUM2(a, b)');
+  });
+
+  it('refuses an entry export main.ts does not list, a renamed global, `export *` and an unreadable entry', () => {
+    const main = [
+      "export { SUM2, DOUBLE as TWICE } from './entries/functions';",
+      "export * from './entries/menu';",
+      "export { gone } from './entries/nowhere';",
+    ].join('\n');
+    const { globals, problems } = readGlobals(main, 'src/main.ts', resolve);
+    expect(globals.map((g) => g.name)).toEqual(['SUM2']);
+    expect(problems.join('\n')).toMatch(/DOUBLE as TWICE.*own name/);
+    expect(problems.join('\n')).toMatch(/DOUBLE is exported but src\/main\.ts does not list it/);
+    expect(problems.join('\n')).toMatch(/export \* from/);
+    expect(problems.join('\n')).toMatch(/nowhere cannot be read/);
+    expect(problems.length).toBe(4);
   });
 });

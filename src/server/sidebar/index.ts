@@ -4,9 +4,9 @@
  */
 import { setColumnChoice } from '../sync/column-choice-setting';
 import { currentSpreadsheet } from '../platform/context';
-import { countsText as writtenText } from '../../contract/counts-text';
 import type { ConnectStart, ScheduleView, SidebarState, SyncProgress } from '../../contract/sidebar';
 import { measureSpreadsheetCells } from './cells-gauge';
+import { menuSyncToast } from './menu-toasts';
 import { adoptPendingConnection, storeTag } from '../auth';
 import { formulasOwed, markFormulasOwed } from '../functions/formulas-owed';
 import { refreshFormulasAfterReconnect } from '../functions/refresh';
@@ -43,7 +43,7 @@ function ports(): SidebarPorts {
 export function getSidebarState(): SidebarState {
   const p = ports();
   if (adoptPendingConnection() === 'adopted') {
-    p.sync.handOverSchedule?.();
+    p.sync.handOverSchedule();
     // A reconnect (the sheets hold a store's data, or formulas ran while disconnected): the
     // formulas' "not connected" answers go now. A first connect has none to mend.
     if (formulasOwed() || storeTag() !== null) refreshFormulasAfterReconnect();
@@ -126,19 +126,6 @@ export function syncFromMenu(): void {
   const p = ports();
   const spreadsheet = currentSpreadsheet("the menu's Sync now");
   const start = startSyncSession(p);
-  const progress = start.problem ? start : runSyncSessionStep(p, MENU_SYNC_BUDGET_MS);
-  if (progress.problem) {
-    spreadsheet.toast(progress.problem.userMessage, 'Merchant Analytics: sync stopped', 15);
-    return;
-  }
-  const written = `${writtenText(progress.counts)}.`;
-  if (progress.pausedUntil) {
-    spreadsheet.toast(`${written} ${progress.phase}.`, 'Merchant Analytics: sync paused', 15);
-    return;
-  }
-  spreadsheet.toast(
-    progress.done ? `Caught up. ${written}` : `${written} More to fetch: run Sync now again or open the sidebar.`,
-    'Merchant Analytics',
-    10,
-  );
+  const toast = menuSyncToast(start.problem ? start : runSyncSessionStep(p, MENU_SYNC_BUDGET_MS));
+  spreadsheet.toast(toast.message, toast.title, toast.seconds);
 }

@@ -112,19 +112,19 @@ export interface SyncPort {
    * This user just took over the connection: a schedule another editor set (it runs with their
    * connection) is paused, to resume as this user's once the store is confirmed.
    */
-  handOverSchedule?(): void;
+  handOverSchedule(): void;
   capacity(): CapacityFacts;
   /** Closed months as the last sync found them (finance/refresh.ts), newest first. */
-  closedMonths?(): ClosedMonthLine[];
+  closedMonths(): ClosedMonthLine[];
   /** Orders with incomplete costs as the last full read of Orders found them; null before one. */
-  costGaps?(): CostGapsView | null;
-  failureNotices?(): FailureNoticeView;
+  costGaps(): CostGapsView | null;
+  failureNotices(): FailureNoticeView;
   /** The chosen columns and what fits (sidebar → Columns). */
-  columns?(): ColumnsView;
+  columns(): ColumnsView;
   /** The latest tie-out as the sync state keeps it (no request, no sheet read); null before the first. */
-  tieout?(): TieoutView | null;
+  tieout(): TieoutView | null;
   /** Records the sync skipped, as the sync state keeps them; null when there are none. */
-  skipped?(): SkippedView | null;
+  skipped(): SkippedView | null;
   /** Throws an error with userMessage when the date is not acceptable; changes nothing then. */
   setOrdersWindow(createdAfter: string | null): void;
 }

@@ -121,12 +121,12 @@ function stateOf(ports: SidebarPorts, now: number): SidebarState {
   if (status.state === 'not_configured') return { ...base, connection: connectionView(status, null) };
   const facts = ports.sync.capacity();
   const cells = { ...base.cells, ordersWindow: facts.ordersWindow, offer: windowOfferOf(base.cells, facts) };
-  const closedMonths = ports.sync.closedMonths ? ports.sync.closedMonths() : [];
-  const costGaps = ports.sync.costGaps ? ports.sync.costGaps() : null;
-  const failureNotices = ports.sync.failureNotices ? ports.sync.failureNotices() : undefined;
-  const tieout = ports.sync.tieout ? ports.sync.tieout() : null;
-  const skipped = ports.sync.skipped ? ports.sync.skipped() : null;
-  const columns = ports.sync.columns ? ports.sync.columns() : undefined;
+  const closedMonths = ports.sync.closedMonths();
+  const costGaps = ports.sync.costGaps();
+  const failureNotices = ports.sync.failureNotices();
+  const tieout = ports.sync.tieout();
+  const skipped = ports.sync.skipped();
+  const columns = ports.sync.columns();
   const withSync = (connected: boolean, schedule: ScheduleView): SidebarState => ({
     ...base,
     cells,

@@ -1,11 +1,9 @@
-import { closedMonthText } from '../../contract/closed-month-text';
-import type { JobView, ScheduleNote, ScheduleView, UserAction } from '../../contract/sidebar';
+import type { ScheduleNote, ScheduleView } from '../../contract/sidebar';
 import { connectionStatus, currentUserEmail, storeTag } from '../auth';
 import { setOrdersWindow } from '../sync/orders-window';
 import { instantToLocalDate } from '../sheets/cells';
 import { runSync } from '../sync/runner';
 import {
-  describeSchedule,
   getSchedule,
   scheduleOwnership,
   scheduleTimeZone,
@@ -17,52 +15,25 @@ import {
 import { currentSpreadsheet } from '../platform/context';
 import { resumeScheduleAfterReconnect, resumeTimeText } from '../sync';
 import { SyncStateStore } from '../sync/state';
-import { nextRunText } from '../sync/next-run';
 import { lastScheduledRunStart } from '../sync/trigger-allowance';
-import { CHECK_JOB, loggedRuns, type LoggedRun } from '../sync/sync-log';
+import { loggedRuns } from '../sync/sync-log';
 import type { SyncPort } from './ports';
 import { documentProperties } from '../platform/properties';
 import { failureNoticeView } from '../sync/failure-notice';
 import { columnsView } from './columns-view';
+import { jobViewsOf, RUNS_SHOWN } from './runs-view';
+import { pausedNote, scheduleViewOf } from './schedule-view';
+import { SyncStoppedError, stopActionOf } from './stopped-run';
+import { closedMonthLines, costGapsViewOf, skippedViewOf, tieoutViewOf } from './sync-state-views';
 
-/**
- * Sync failures the user fixes in the spreadsheet, not by retrying: room (the sidebar's window
- * offer is the way out) and a managed column moved or renamed (the message names the column and the fix).
- */
-const FIX_CODES: readonly string[] = ['cell_limit', 'backfill_too_large', 'sheet_layout', 'sheet_owner'];
-
-/** How many recent runs the sidebar lists under "Last sync". */
-const RUNS_SHOWN = 3;
-
-/** A sync run that ended on a problem, carried to the sidebar with what to do about it. */
-export class SyncStoppedError extends Error {
-  constructor(
-    readonly code: string,
-    readonly userMessage: string,
-    readonly action: UserAction,
-  ) {
-    super(userMessage);
-    this.name = 'SyncStoppedError';
-  }
-}
-
-/** What the user does about a run that stopped on `failureCode`, given the connection state after it. */
-export function stopActionOf(
-  failureCode: string,
-  connection: { state: string; action: UserAction | null },
-): { code: string; action: UserAction } {
-  if (connection.state !== 'connected') return { code: connection.state, action: connection.action ?? 'retry_later' };
-  return { code: failureCode, action: FIX_CODES.indexOf(failureCode) >= 0 ? 'fix_request' : 'retry_later' };
-}
-
+/** The schedule with whose it is and, for its owner, when it last ran (the next run is said from that). */
 function scheduleView(schedule: Schedule, timeZone: string | null, note: ScheduleNote | null): ScheduleView {
-  const hour = schedule.kind === 'daily' ? schedule.hour : null;
+  const now = Date.now();
   const owner = schedule.kind === 'off' ? null : scheduleOwnership().owner;
   const yours = owner === null || owner === currentUserEmail();
   // The last run's start is in the owner's own record (trigger-allowance.ts): another editor gets "within the hour".
-  const lastRun = yours && schedule.kind !== 'off' ? lastScheduledRunStart(Date.now()) : null;
-  const nextRun = timeZone ? nextRunText(schedule, timeZone, Date.now(), lastRun) : null;
-  return { mode: schedule.kind, hour, timeZone, note, owner, yours, nextRun };
+  const lastRun = yours && schedule.kind !== 'off' ? lastScheduledRunStart(now) : null;
+  return scheduleViewOf(schedule, timeZone, note, { owner, yours, lastRun }, now);
 }
 
 /** The schedule in force, or off with what a lost connection paused. */
@@ -70,51 +41,7 @@ function currentSchedule(): ScheduleView {
   const schedule = getSchedule();
   const paused = schedule.kind === 'off' ? suspendedSchedule() : null;
   if (!paused) return scheduleView(schedule, scheduleTimeZone(), null);
-  const message = `Automatic sync is off until you reconnect the store these sheets hold; then it resumes ${describeSchedule(paused.schedule, paused.timeZone)}.`;
-  return scheduleView({ kind: 'off' }, scheduleTimeZone(), { kind: 'paused', message });
-}
-
-function outcomeOf(record: LoggedRun): string {
-  if (record.outcome === 'ok' || record.outcome === 'error') return record.outcome;
-  return 'partial';
-}
-
-/**
- * The recent runs as the sidebar lists them (newest first). A failure is history once a later run
- * succeeded, or, when the connection was lost, once it works again: then it is shown neutral with
- * a short reason, never with the call to action it had.
- */
-export function jobViewsOf(runs: readonly LoggedRun[], connected: boolean, timeZone: string, now: number): JobView[] {
-  return runs.map((record, index) => {
-    const laterSuccess = runs.slice(0, index).some((r) => r.outcome === 'ok' || r.outcome === 'partial');
-    const past = record.outcome === 'error' && (laterSuccess || (record.connectionLost && connected));
-    // A tie-out check's message is its result.
-    let message: string | null = record.outcome === 'ok' && record.job !== CHECK_JOB ? null : record.message;
-    if (past)
-      message =
-        record.connectionLost && connected
-          ? 'Stopped: the connection was lost. It works again.'
-          : 'Stopped; a later sync succeeded.';
-    else if (record.outcome === 'partial' && record.pausedUntil !== null) {
-      message = `Paused for the hourly request allowance; resumes after ${resumeTimeText(record.pausedUntil, timeZone, now)}.`;
-    } else if (record.outcome !== 'error' && record.job !== CHECK_JOB) message = null;
-    const label =
-      record.job === CHECK_JOB
-        ? 'Tie-out check'
-        : record.job
-          ? record.job.charAt(0).toUpperCase() + record.job.slice(1)
-          : 'Sync';
-    return {
-      job: record.job,
-      label,
-      lastRunAt: new Date(record.endedAt ?? record.startedAt).toISOString(),
-      outcome: outcomeOf(record),
-      rows: record.rows,
-      counts: record.job === CHECK_JOB ? null : record.counts,
-      message,
-      past,
-    };
-  });
+  return scheduleView({ kind: 'off' }, scheduleTimeZone(), pausedNote(paused));
 }
 
 function spreadsheetZone(): string {
@@ -170,45 +97,13 @@ export function syncModulePort(): SyncPort {
       const state = new SyncStateStore(documentProperties());
       return columnsView(state.get('columns'), state.get('orders').rowCounts);
     },
-    closedMonths() {
-      const views = new SyncStateStore(documentProperties()).get('closedMonths');
-      return views.map((view) => ({ ...view, text: closedMonthText(view, views) }));
-    },
+    closedMonths: () => closedMonthLines(new SyncStateStore(documentProperties()).get('closedMonths')),
     costGaps() {
       const state = new SyncStateStore(documentProperties());
-      const gaps = state.get('costGaps');
-      if (gaps.checkedAt === null) return null;
-      return {
-        orders: gaps.orders,
-        ordersCounted: gaps.ordersCounted,
-        netRevenue: gaps.netRevenue,
-        currency: state.get('meta').storeCurrency,
-        otherCurrencies: gaps.otherCurrencies.slice(),
-      };
+      return costGapsViewOf(state.get('costGaps'), state.get('meta').storeCurrency);
     },
-    tieout() {
-      const t = new SyncStateStore(documentProperties()).get('tieout');
-      if (t.checkedAt === null) return null;
-      return {
-        checkedAt: new Date(t.checkedAt).toISOString(),
-        days: t.days,
-        failedDays: t.failedDays.slice(),
-        failedCount: t.failedCount,
-        cutFrom: t.cutFrom,
-        provenFrom: t.provenFrom ?? null,
-        ordersFrom: t.ordersFrom ?? null,
-      };
-    },
-    skipped() {
-      const { orders, products, days } = new SyncStateStore(documentProperties()).get('skipped');
-      if (orders.length === 0 && products.length === 0 && days.length === 0) return null;
-      const named = days.flatMap((d) => (d.day === null ? [] : [{ day: d.day, reason: d.reason }]));
-      return {
-        orders: orders.map((o) => ({ ...o })),
-        products: products.map((p) => ({ id: p.id, reason: p.reason })),
-        days: named,
-      };
-    },
+    tieout: () => tieoutViewOf(new SyncStateStore(documentProperties()).get('tieout')),
+    skipped: () => skippedViewOf(new SyncStateStore(documentProperties()).get('skipped')),
     latestRunStamp() {
       const state = new SyncStateStore(documentProperties());
       const run = state.get('lastRuns')[0];

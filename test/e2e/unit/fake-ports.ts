@@ -1,4 +1,15 @@
-import type { CellsView, JobView, ScheduleView, StoreView } from '../../../src/contract/sidebar';
+import type {
+  CellsView,
+  ClosedMonthLine,
+  ColumnsView,
+  FailureNoticeView,
+  JobView,
+  ScheduleView,
+  StoreView,
+} from '../../../src/contract/sidebar';
+import type { CostGapsView } from '../../../src/contract/cost-gaps-text';
+import type { SkippedView } from '../../../src/contract/skipped-text';
+import type { TieoutView } from '../../../src/contract/tieout-text';
 import type { Account } from '../../../src/server/api/types';
 import type {
   CapacityFacts,
@@ -34,6 +45,15 @@ export interface FakeWorld {
   cells: CellsView;
   /** Windows the sidebar asked the sync module to set. */
   windows: Array<string | null>;
+  /** Times this user took over the connection (handOverSchedule). */
+  handOvers: number;
+  /** What the sync state holds for the sidebar's finance, checks and columns cards. */
+  closedMonths: ClosedMonthLine[];
+  costGaps: CostGapsView | null;
+  failureNotices: FailureNoticeView;
+  columns: ColumnsView;
+  tieout: TieoutView | null;
+  skipped: SkippedView | null;
   ports: SidebarPorts;
 }
 
@@ -102,6 +122,13 @@ export function fakeWorld(): FakeWorld {
     capacity: { ordersWindow: null, stopped: false, estimate: null, today: '2026-11-21' },
     cells: { used: 100, limit: 10_000_000, percent: 0, warn: false, ordersWindow: null, offer: null },
     windows: [],
+    handOvers: 0,
+    closedMonths: [],
+    costGaps: null,
+    failureNotices: { on: false, email: null },
+    columns: { tables: [], fit: null, filling: null },
+    tieout: null,
+    skipped: null,
     ports: undefined as unknown as SidebarPorts,
   };
   world.ports = {
@@ -158,7 +185,16 @@ export function fakeWorld(): FakeWorld {
         };
         return world.schedule;
       },
+      handOverSchedule: () => {
+        world.handOvers++;
+      },
       capacity: () => world.capacity,
+      closedMonths: () => world.closedMonths,
+      costGaps: () => world.costGaps,
+      failureNotices: () => world.failureNotices,
+      columns: () => world.columns,
+      tieout: () => world.tieout,
+      skipped: () => world.skipped,
       setOrdersWindow: (createdAfter) => {
         world.windows.push(createdAfter);
         world.capacity = { ...world.capacity, ordersWindow: createdAfter, stopped: false, estimate: null };

@@ -3,7 +3,8 @@
  * recent runs are listed once a failure is history. Pure functions of sync-port.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { jobViewsOf, stopActionOf } from '../../../src/server/sidebar/sync-port';
+import { jobViewsOf } from '../../../src/server/sidebar/runs-view';
+import { stopActionOf } from '../../../src/server/sidebar/stopped-run';
 import type { LoggedRun } from '../../../src/server/sync/sync-log';
 
 const connected = { state: 'connected', action: null };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GrantRevokedError, InternalServerError } from '../../../src/server/api/errors';
 import type { SyncStepReport } from '../../../src/server/sidebar/ports';
-import { SyncStoppedError } from '../../../src/server/sidebar/sync-port';
+import { SyncStoppedError } from '../../../src/server/sidebar/stopped-run';
 import { estimateFraction, runSyncSessionStep, startSyncSession } from '../../../src/server/sidebar/sync-session';
 import { fakeWorld } from './fake-ports';
 

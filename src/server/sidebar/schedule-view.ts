@@ -1,0 +1,31 @@
+/** The schedule as the sidebar shows it: mode, hour, whose it is, the next run, and a note. Pure. */
+import type { ScheduleNote, ScheduleView } from '../../contract/sidebar';
+import { nextRunText } from '../sync/next-run';
+import { describeSchedule, type Schedule, type SuspendedSchedule } from '../sync/schedule';
+
+/** What the schedule's owner record and this user's run record say (read by the sync port). */
+export interface ScheduleFacts {
+  /** Who set the schedule in force; null when off or unknown. */
+  owner: string | null;
+  yours: boolean;
+  /** When the owner's last scheduled run started; only the owner's own record has it. */
+  lastRun: number | null;
+}
+
+export function scheduleViewOf(
+  schedule: Schedule,
+  timeZone: string | null,
+  note: ScheduleNote | null,
+  facts: ScheduleFacts,
+  now: number,
+): ScheduleView {
+  const hour = schedule.kind === 'daily' ? schedule.hour : null;
+  const nextRun = timeZone ? nextRunText(schedule, timeZone, now, facts.lastRun) : null;
+  return { mode: schedule.kind, hour, timeZone, note, owner: facts.owner, yours: facts.yours, nextRun };
+}
+
+/** The note of a schedule a lost connection paused: off until the sheets' store is reconnected. */
+export function pausedNote(paused: SuspendedSchedule): ScheduleNote {
+  const message = `Automatic sync is off until you reconnect the store these sheets hold; then it resumes ${describeSchedule(paused.schedule, paused.timeZone)}.`;
+  return { kind: 'paused', message };
+}
