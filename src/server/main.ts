@@ -32,7 +32,7 @@ import {
   type Table,
 } from './functions';
 import { profitTieout } from './functions/tieout';
-import { checkConnection, type ConnectionCheck } from './api/connection-check';
+import { checkConnection, type ConnectionCheck } from './auth/connection-check';
 import * as sync from './sync';
 import { refuseInCell } from './platform/cell-guard';
 import { setFailureNotices as setFailureNoticeSetting } from './sync/failure-notice';

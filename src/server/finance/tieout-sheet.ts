@@ -10,7 +10,7 @@
 import { costGapsOf, gapRowsOfTable } from './cost-gaps';
 import { saveCostGapMonths } from './cost-gap-days-store';
 import { documentProperties } from '../platform/properties';
-import { markFormulasOwed } from '../functions/formulas-owed';
+import { markFormulasOwed } from '../state/formulas-owed';
 import { instantToLocalDate, type CellValue } from '../sheets/cells';
 import type { RowWrite } from '../sheets/row-writes';
 import { buildRow } from '../sheets/rows';

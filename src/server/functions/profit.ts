@@ -27,7 +27,7 @@ import { isNotCounted, type CostGapsRead } from '../finance/cost-gaps';
 import { findInSheet } from './sheet-lookup';
 import { emptyDays, futureNote, lastDayWithFigures, noteUnder } from './future-days';
 import { mayBeFuture, once, storeTimeZoneOf, storeToday } from './store-zone';
-import { addDays } from '../sync/calendar';
+import { addDays } from '../platform/calendar';
 import { lastDayOfMonth, monthOf } from '../finance/period-sums';
 import { ORDERS } from '../sheets/schema';
 import {

@@ -11,7 +11,7 @@
 import type { ApiClient } from '../api/client';
 import { instantToLocalDate } from '../sheets/cells';
 import { documentProperties } from '../platform/properties';
-import { readStateValue } from '../sync/state';
+import { readStateValue } from '../state/sync-state';
 
 export function storeTimeZoneOf(account: ApiClient | null, spreadsheetZone: () => string): string {
   const saved = readStateValue(documentProperties(), 'meta').storeTimeZone;

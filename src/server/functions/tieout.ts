@@ -9,7 +9,7 @@ import { instantToLocalDate } from '../sheets/cells';
 import { CHECKS, columnIndex, ORDERS, TIEOUT_FIGURES, TIEOUT_OPTIONAL } from '../sheets/schema';
 import { headerColumns, readColumnsAs } from './sheet-columns';
 import { basisOf, basisWords } from '../sync/basis-change';
-import { SyncStateStore } from '../sync/state';
+import { SyncStateStore } from '../state/sync-state';
 import { documentProperties } from '../platform/properties';
 import { readPnlBooks } from '../finance/tieout-books';
 import { tieOut, type TieoutInput } from '../finance/tieout';

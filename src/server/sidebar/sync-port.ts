@@ -16,7 +16,7 @@ import {
 } from '../sync/schedule';
 import { currentSpreadsheet } from '../platform/context';
 import { resumeScheduleAfterReconnect, resumeTimeText } from '../sync';
-import { SyncStateStore } from '../sync/state';
+import { SyncStateStore } from '../state/sync-state';
 import { nextRunText } from '../sync/next-run';
 import { lastScheduledRunStart } from '../sync/trigger-allowance';
 import { CHECK_JOB, loggedRuns, type LoggedRun } from '../sync/sync-log';

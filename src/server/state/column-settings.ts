@@ -4,7 +4,7 @@
  */
 import type { ColumnSettings } from '../sheets/managed-workbook';
 import type { ChoosableTable } from '../sheets/column-choice';
-import type { ColumnFill, SyncStateStore } from './state';
+import type { ColumnFill, SyncStateStore } from './sync-state';
 
 export function columnSettings(state: SyncStateStore, now: () => number): ColumnSettings {
   const current = state.get('columns');

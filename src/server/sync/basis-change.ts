@@ -10,7 +10,7 @@ import { recordBasis } from '../finance/basis';
 import { instantToLocalDate } from '../sheets/cells';
 import { DAILY } from '../sheets/schema';
 import type { JobContext } from './job-context';
-import type { SheetsBasis } from './state';
+import type { SheetsBasis } from '../state/sync-state';
 
 type Basis = ProfitabilitySummary['basis'];
 

@@ -11,7 +11,7 @@ import { DAILY, ORDERS } from '../sheets/schema';
 import { isCursorRejected, pageContext, type JobContext, type JobPosition, type JobResult } from './job-context';
 import { planDailyPage, type DailyPageWrites } from './daily-page';
 import { noteSkipped, retrySkippedDays } from './skipped-records';
-import { addDays, daysBetween } from './calendar';
+import { addDays, daysBetween } from '../platform/calendar';
 import { learnChangesBeforeWindow } from './days-before-window';
 
 const DAILY_PAGE_LIMIT = 400;

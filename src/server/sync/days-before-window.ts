@@ -14,7 +14,7 @@
  */
 import type { Order } from '../api/types';
 import type { Page } from '../api';
-import { addDays } from './calendar';
+import { addDays } from '../platform/calendar';
 import { isCursorRejected, laterOf, PAGE_LIMIT, updatedAfterFor, type JobContext } from './job-context';
 import { placedDateOf } from './order-page';
 import { orderWriter } from './orders-job';

@@ -8,7 +8,7 @@ import { DAILY, ORDERS } from '../sheets/schema';
 import type { PageContext } from './order-page';
 import type { SyncCounts } from '../../contract/sidebar';
 import { emptyCounts } from '../../contract/counts-text';
-import type { SyncStateStore } from './state';
+import type { SyncStateStore } from '../state/sync-state';
 import type { RunSkipped } from './skipped-records';
 
 export type JobName = 'orders' | 'products' | 'daily' | 'reconcile';

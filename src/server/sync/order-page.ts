@@ -11,7 +11,7 @@ import { buildRow } from '../sheets/rows';
 import { costStatusOf, lineCostStatuses, type LineCostStatus } from '../sheets/cost-status';
 import { columnIndex, LINE_ITEMS, ORDERS, type OrderStatus } from '../sheets/schema';
 import type { MemberIndex } from './members';
-import { recordProblem, skippedRecord, updatedAtMs, type SkippedRecord } from './record-check';
+import { recordProblem, skippedRecord, updatedAtMs, type SkippedRecord } from '../api/record-check';
 
 export interface PageContext {
   spreadsheetTimeZone: string;

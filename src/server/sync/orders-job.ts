@@ -19,7 +19,7 @@ import {
   type JobResult,
 } from './job-context';
 import { checkBackfillFits, startsBackfill } from './backfill-check';
-import { laterDay } from './calendar';
+import { laterDay } from '../platform/calendar';
 import { MemberIndex } from './members';
 import { planOrderPage, type PageContext } from './order-page';
 import { startPass, widens } from './reconcile-pass';
@@ -27,7 +27,7 @@ import { SeenRows } from './seen-rows';
 import { documentProperties } from '../platform/properties';
 import { rowCounts } from './sheet-health';
 import { noteSkipped, retrySkippedOrders } from './skipped-records';
-import { updatedAtMs } from './record-check';
+import { updatedAtMs } from '../api/record-check';
 import type { RowWrite } from '../sheets/row-writes';
 import { CellLimitError } from '../sheets/managed-workbook';
 

@@ -8,7 +8,7 @@ import { buildRow } from '../sheets/rows';
 import { PRODUCTS, VARIANTS } from '../sheets/schema';
 import type { MemberIndex } from './members';
 import { lastOccurrences, type PageContext, type PageCounts } from './order-page';
-import { recordProblem, skippedRecord, updatedAtMs, type SkippedRecord } from './record-check';
+import { recordProblem, skippedRecord, updatedAtMs, type SkippedRecord } from '../api/record-check';
 
 export interface ProductPageWrites {
   products: RowWrite[];

@@ -4,10 +4,10 @@
  */
 import { nextFormulaGeneration } from '../functions/generation';
 import { reenterFormulas } from '../functions/refresh';
-import { clearFormulasOwed, formulasOwed, markFormulasOwed } from '../functions/formulas-owed';
+import { clearFormulasOwed, formulasOwed, markFormulasOwed } from '../state/formulas-owed';
 import { createApiClient, type ApiClient } from '../api';
 import { confirmStore, documentLock, refreshProactively, setStoreTag, storeTag, triggerTokenSource } from '../auth';
-import { getDeploymentConfig } from '../config';
+import { getDeploymentConfig } from '../platform/config';
 import { ExecutionBudget, EXECUTION_LIMIT_MS } from '../platform/budget';
 import { CancellableBudget, CANCELLED_NOTE } from './cancel';
 import { documentProperties } from '../platform/properties';
@@ -43,13 +43,13 @@ import {
 } from './job-context';
 import { reconciliationDue, runOrdersJob, runReconcileJob } from './orders-job';
 import { fillDue, runColumnFill } from './column-fill';
-import { columnSettings } from './column-settings';
+import { columnSettings } from '../state/column-settings';
 import { runProductsJob } from './products-job';
 import { emptyCounts } from '../../contract/counts-text';
 import type { SyncCounts } from '../../contract/sidebar';
 import { checkManagedSheets } from './sheet-health';
 import { describeSchedule, resumeSuspendedSchedule, scheduleTimeZone, suspendSchedule } from './schedule';
-import { SyncStateStore } from './state';
+import { SyncStateStore } from '../state/sync-state';
 import { leaveBusyNote } from './busy-notes';
 import { CHECK_JOB, SyncLog, type LogEntry } from './sync-log';
 import { skippedText } from './skipped-records';
