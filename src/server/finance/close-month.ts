@@ -7,7 +7,7 @@
 import { documentLock, storeTag } from '../auth';
 import { documentProperties } from '../platform/properties';
 import { a1Range } from '../sheets/a1';
-import { instantToLocalDate } from '../sheets/cells';
+import { instantToLocalDate } from '../platform/calendar';
 import { ManagedWorkbook } from '../sheets/managed-workbook';
 import { numberFormatFor } from '../sheets/rows';
 import { sheetsService } from '../sheets/sheet-snapshot';

@@ -5,7 +5,7 @@
  * Cache-Control), the closed months' check (restatements-sheet.ts) and one Values.batchUpdate per sheet;
  * with a dashboard, one read of its period cells and, on a new day, one setValues.
  */
-import { instantToLocalDate } from '../sheets/cells';
+import { instantToLocalDate } from '../platform/calendar';
 import { DAILY, MONTHLY } from '../sheets/schema';
 import type { JobContext } from '../sync/job-context';
 import { freshBasis, recordBasis } from './basis';

@@ -13,7 +13,8 @@
  * 100 row ranges, else the 11 columns once). One Values.batchUpdate with the Sync log's closing row.
  */
 import { a1Range } from '../sheets/a1';
-import { serialToDate, type CellValue } from '../sheets/cells';
+import type { CellValue } from '../sheets/cells';
+import { serialToDate, serialToInstant } from '../platform/calendar';
 import type { RowWrite } from '../sheets/row-writes';
 import { buildRow } from '../sheets/rows';
 import { ORDERS, RESTATEMENTS, columnIndex } from '../sheets/schema';
@@ -50,7 +51,6 @@ import {
   type Restatement,
   type SummaryLine,
 } from './restatements';
-import { serialToInstant } from '../sheets/cells';
 
 /** Above this many orders to compare, their columns are read whole once rather than row by row. */
 const ROW_READ_LIMIT = 100;

@@ -9,7 +9,7 @@
  * sync itself does without one, so a sheet full of them never costs a request more than its periods.
  */
 import type { ApiClient } from '../api/client';
-import { instantToLocalDate } from '../sheets/cells';
+import { instantToLocalDate } from '../platform/calendar';
 import { documentProperties } from '../platform/properties';
 import { readStateValue } from '../state/sync-state';
 

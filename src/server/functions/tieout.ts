@@ -5,7 +5,7 @@
  * values in the spreadsheet's zone) and the P&L with the stored access token, never refreshed.
  */
 import { currentSpreadsheet } from '../platform/context';
-import { instantToLocalDate } from '../sheets/cells';
+import { instantToLocalDate } from '../platform/calendar';
 import { CHECKS, columnIndex, ORDERS, TIEOUT_FIGURES, TIEOUT_OPTIONAL } from '../sheets/schema';
 import { headerColumns, readColumnsAs } from './sheet-columns';
 import { basisOf, basisWords } from '../sync/basis-change';

@@ -2,7 +2,7 @@ import { closedMonthText } from '../../contract/closed-month-text';
 import type { JobView, ScheduleNote, ScheduleView, UserAction } from '../../contract/sidebar';
 import { connectionStatus, currentUserEmail, storeTag } from '../auth';
 import { setOrdersWindow } from '../sync/orders-window';
-import { instantToLocalDate } from '../sheets/cells';
+import { instantToLocalDate } from '../platform/calendar';
 import { runSync } from '../sync/runner';
 import {
   describeSchedule,

@@ -7,7 +7,7 @@
  */
 import type { ProfitabilitySummary } from '../api/types';
 import { recordBasis } from '../finance/basis';
-import { instantToLocalDate } from '../sheets/cells';
+import { instantToLocalDate } from '../platform/calendar';
 import { DAILY } from '../sheets/schema';
 import type { JobContext } from './job-context';
 import type { SheetsBasis } from '../state/sync-state';

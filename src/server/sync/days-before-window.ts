@@ -14,9 +14,8 @@
  */
 import type { Order } from '../api/types';
 import type { Page } from '../api';
-import { addDays } from '../platform/calendar';
+import { addDays, placedDateOf } from '../platform/calendar';
 import { isCursorRejected, laterOf, PAGE_LIMIT, updatedAfterFor, type JobContext } from './job-context';
-import { placedDateOf } from './order-page';
 import { orderWriter } from './orders-job';
 import { ORDERS } from '../sheets/schema';
 

@@ -2,7 +2,7 @@
 import { clipText } from '../platform/property-size';
 import { isApiError, type ApiClient } from '../api';
 import type { ExecutionBudget } from '../platform/budget';
-import { instantToLocalDate } from '../sheets/cells';
+import { instantToLocalDate } from '../platform/calendar';
 import type { ManagedWorkbook } from '../sheets/managed-workbook';
 import { DAILY, ORDERS } from '../sheets/schema';
 import type { PageContext } from './order-page';

@@ -1,6 +1,7 @@
 /** One page of products → row writes for Products and Variants. Pure, like order-page.ts. */
 import type { Product, Variant } from '../api/types';
-import { instantToSerial, type CellValue } from '../sheets/cells';
+import type { CellValue } from '../sheets/cells';
+import { instantToSerial } from '../platform/calendar';
 import type { KeyIndex } from '../sheets/key-index';
 import type { RowWrite } from '../sheets/row-writes';
 import { indexCellsOf, isUnchanged } from '../sheets/change-check';

@@ -30,7 +30,7 @@ import {
   type RunFailure,
 } from './failures';
 import { sendFailureNotice } from './failure-notice';
-import { instantToLocalDate } from '../sheets/cells';
+import { instantToLocalDate } from '../platform/calendar';
 import { setSheetsWaitBudget } from '../sheets/sheets-requests';
 import { clipText } from '../platform/property-size';
 import {
