@@ -19,7 +19,7 @@ import type { RowWrite } from '../sheets/row-writes';
 import { buildRow } from '../sheets/rows';
 import { ORDERS, RESTATEMENTS, columnIndex } from '../sheets/schema';
 import type { JobContext } from '../sync/job-context';
-import type { ClosedMonthRecord } from '../state/sync-state';
+import type { ClosedMonthRecord } from '../state/finance-state';
 import {
   CLOSE_ORDER_COLUMNS,
   ORDER_FIGURE_COLUMNS,

@@ -16,7 +16,7 @@ import { instantToLocalDate } from '../platform/calendar';
 import type { RowWrite } from '../sheets/row-writes';
 import { buildRow } from '../sheets/rows';
 import { CHECKS, DAILY, MONTHLY, ORDERS, TIEOUT_COMPARED } from '../sheets/schema';
-import { basisWords } from '../sync/basis-change';
+import { basisWords } from '../state/sheets-basis';
 import type { JobContext } from '../sync/job-context';
 import { dayKey } from './daily-figures';
 import { readPnlBooks } from './tieout-books';

@@ -8,7 +8,7 @@ import { currentSpreadsheet } from '../platform/context';
 import { instantToLocalDate } from '../platform/calendar';
 import { CHECKS, columnIndex, ORDERS, TIEOUT_FIGURES, TIEOUT_OPTIONAL } from '../sheets/schema';
 import { headerColumns, readColumnsAs } from './sheet-columns';
-import { basisOf, basisWords } from '../sync/basis-change';
+import { basisOf, basisWords } from '../state/sheets-basis';
 import { SyncStateStore } from '../state/sync-state';
 import { documentProperties } from '../platform/properties';
 import { readPnlBooks } from '../finance/tieout-books';

@@ -10,7 +10,7 @@ import type { Page } from '../api';
 import { columnIndex, LINE_ITEMS, ORDERS } from '../sheets/schema';
 import { isCursorRejected, laterOf, PAGE_LIMIT, updatedAfterFor, type JobContext, type JobResult } from './job-context';
 import { orderWriter } from './orders-job';
-import type { ColumnFill } from '../state/sync-state';
+import type { ColumnFill } from '../state/columns-state';
 
 export function fillDue(ctx: JobContext): boolean {
   return ctx.state.get('columns').fill !== null;

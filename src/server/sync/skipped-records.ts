@@ -13,7 +13,7 @@ import { utf8Bytes } from '../platform/property-size';
 import type { DailyRow, Order } from '../api/types';
 import type { JobContext } from './job-context';
 import { dayOfRecord, type SkippedRecord } from '../api/record-check';
-import type { SkippedState } from '../state/sync-state';
+import type { SkippedState } from '../state/run-records';
 
 export type SkippedKind = keyof SkippedState;
 
