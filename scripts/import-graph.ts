@@ -1,7 +1,8 @@
 /**
  * Prints the folder-level import graph of a source tree (default src/server) and every cycle in it;
  * exits 1 when there is a cycle. A folder is the first path segment under the tree; files directly in
- * the tree form the folder "(root)". Imports that leave the tree are listed but cannot close a cycle.
+ * the tree form the folder "(root)". An import that leaves the tree is listed by the folder it
+ * reaches (e.g. src/contract) and cannot close a cycle.
  *   npx tsx scripts/import-graph.ts [dir]
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -39,7 +40,7 @@ function resolveModule(from: string, spec: string): string {
 
 function folderOf(tree: string, path: string): string {
   const rel = relative(tree, path);
-  if (rel.startsWith('..')) return relative(process.cwd(), path).split(sep).join('/') || path;
+  if (rel.startsWith('..')) return relative(process.cwd(), dirname(path)).split(sep).join('/');
   const parts = rel.split(sep);
   return parts.length === 1 ? ROOT_FOLDER : parts[0];
 }
