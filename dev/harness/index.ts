@@ -148,7 +148,7 @@ async function registerRedirectUri(
   return { clientId: client.client_id, clientSecret: client.client_secret };
 }
 
-/** Script properties as `npm run configure` would set them for a deployment (src/server/config.ts). */
+/** Script properties as `npm run configure` would set them for a deployment (src/server/platform/config.ts). */
 function configureForEmulator(runtime: GasRuntime, apiUrl: string, client: EmulatorClient, redirectUri: string): void {
   const script = runtime.properties.script;
   script.set('MA_API_BASE_URL', apiUrl);

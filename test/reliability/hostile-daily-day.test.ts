@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareWithTruth, sheetTable } from '../integration/sync-support';
-import { addDays } from '../../src/server/sync/calendar';
+import { addDays } from '../../src/server/platform/calendar';
 import { deepArrayText, startHostileFront, type HostileFront } from './support/hostile-front';
 import { startReliabilityStack, type ReliabilityStack } from './support/reliability-stack';
 import { runUntilSettled } from './support/verdict';

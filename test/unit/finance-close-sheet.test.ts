@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { PROFIT_TOTALS_FIELDS } from '../../src/server/api/types';
 import { closeSheetValues, readCloseSheet } from '../../src/server/finance/close-sheet';
 import type { PnlFigures } from '../../src/server/finance/period-sums';
-import { instantToSerial } from '../../src/server/sheets/cells';
+import { instantToSerial } from '../../src/server/platform/calendar';
 
 const ZONE = 'Europe/Berlin';
 const figures = Object.fromEntries(PROFIT_TOTALS_FIELDS.map((f) => [f, 1])) as PnlFigures;

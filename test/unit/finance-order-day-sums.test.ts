@@ -11,7 +11,7 @@ import { costGapMonthsOf, costGapsOfMonths } from '../../src/server/finance/cost
 import { OrderDaySums } from '../../src/server/finance/order-day-sums';
 import { sumOrdersByDay } from '../../src/server/finance/tieout';
 import { ORDERS, columnIndex } from '../../src/server/sheets/schema';
-import { dateToSerial } from '../../src/server/sheets/cells';
+import { dateToSerial } from '../../src/server/platform/calendar';
 
 type Order = {
   id: string;

@@ -7,7 +7,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { PROPERTY_VALUE_MAX_BYTES, PropertyTooLargeError, utf8Bytes } from '../../src/server/platform/property-size';
 import { documentSidebarMemory } from '../../src/server/sidebar/memory';
-import { SyncStateStore, type RunRecord } from '../../src/server/sync/state';
+import { SyncStateStore } from '../../src/server/state/sync-state';
+import type { RunRecord } from '../../src/server/state/run-records';
 import { boundedRuns } from '../../src/server/sync/sync-log';
 import { claimSkipNote, recordScheduledRun, scheduledAllowance } from '../../src/server/sync/trigger-allowance';
 

@@ -1,16 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   CELL_TEXT_LIMIT,
-  dateToSerial,
-  instantToLocalDate,
-  instantToSerial,
   numberCell,
   safeText,
-  serialToInstant,
   textCell,
   timestampCell,
   TRUNCATION_MARK,
 } from '../../src/server/sheets/cells';
+import { dateToSerial, instantToLocalDate, instantToSerial, serialToInstant } from '../../src/server/platform/calendar';
 import { a1Range, columnLetter } from '../../src/server/sheets/a1';
 import { buildRow, numberFormatFor } from '../../src/server/sheets/rows';
 import { displayValue } from '../../dev/gas-runtime/spreadsheet/number-format';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { instantToSerial } from '../../src/server/sheets/cells';
+import { instantToSerial } from '../../src/server/platform/calendar';
 import { KeyIndex } from '../../src/server/sheets/key-index';
 import { columnWidthPx, DEFAULT_COLUMN_PX, setUpRequests } from '../../src/server/sheets/layout';
 import { DAILY, ORDERS, PRODUCTS, SYNC_LOG, type TableSchema } from '../../src/server/sheets/schema';

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ManagedWorkbook, TableWrite } from '../../src/server/sheets/managed-workbook';
 import { columnIndex, SYNC_LOG } from '../../src/server/sheets/schema';
-import { SyncStateStore, type PropertyStoreLike } from '../../src/server/sync/state';
+import { SyncStateStore, type PropertyStoreLike } from '../../src/server/state/sync-state';
 import { SyncLog, type LogEntry } from '../../src/server/sync/sync-log';
 import { emptyCounts } from '../../src/contract/counts-text';
 

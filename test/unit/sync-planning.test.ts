@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Order } from '../../src/server/api/types';
-import { instantToSerial } from '../../src/server/sheets/cells';
+import { instantToSerial } from '../../src/server/platform/calendar';
 import { KeyIndex } from '../../src/server/sheets/key-index';
 import { mergeRowWrites } from '../../src/server/sheets/row-writes';
 import { LINE_ITEMS, ORDERS } from '../../src/server/sheets/schema';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SyncStateStore, type PropertyStoreLike } from '../../src/server/sync/state';
+import { SyncStateStore, type PropertyStoreLike } from '../../src/server/state/sync-state';
 import { parseSchedule } from '../../src/server/sync/schedule';
 import { parseDemoArgs, toCellArgument, UsageError } from '../../dev/demo/args';
 

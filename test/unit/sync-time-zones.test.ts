@@ -6,7 +6,7 @@
  * only acceptable error. Placement dates follow the store's zone, not the spreadsheet's.
  */
 import { describe, expect, it } from 'vitest';
-import { dateToSerial, instantToLocalDate, instantToSerial } from '../../src/server/sheets/cells';
+import { dateToSerial, instantToLocalDate, instantToSerial } from '../../src/server/platform/calendar';
 import { KeyIndex } from '../../src/server/sheets/key-index';
 import { planGoneMarks } from '../../src/server/sync/gone-marks';
 

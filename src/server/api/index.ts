@@ -5,5 +5,3 @@ export type { TokenSource, TransportStats } from './transport';
 export type { CacheLike } from './response-cache';
 export * from './errors';
 export * from './types';
-export { checkConnection } from './connection-check';
-export type { ConnectionCheck } from './connection-check';

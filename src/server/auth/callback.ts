@@ -1,4 +1,4 @@
-import { getDeploymentConfig, NotConfiguredError } from '../config';
+import { getDeploymentConfig, NotConfiguredError } from '../platform/config';
 import { probeAccount } from './account-probe';
 import { oauthErrorCode } from './errors';
 import { leaveHandoff } from './handoff';

@@ -1,5 +1,5 @@
 /// <reference types="google-apps-script-oauth2" />
-import { getDeploymentConfig } from '../config';
+import { getDeploymentConfig } from '../platform/config';
 import { currentSpreadsheet } from '../platform/context';
 import { STATE_FLOW, STATE_SHEETS_STORE, STATE_SHEETS_STORE_NAME, STATE_SPREADSHEET_ID } from './callback';
 import { openConnectFlow } from './connect-flow';

@@ -17,7 +17,7 @@
  * wrote the record can pass; in a copy the unbound record is never bound, and its unbound shared
  * token is never used (token-home.ts).
  */
-import { isConfigured } from '../config';
+import { isConfigured } from '../platform/config';
 import { currentSpreadsheetId } from '../platform/context';
 import { documentProperties, realDocumentProperties } from '../platform/properties';
 import { CONNECTION_PROPERTY_KEY, COPIED_CONNECTION_PROPERTY_KEY, SHARED_ACCESS_TOKEN_KEY } from './constants';

@@ -1,4 +1,4 @@
-import { isConfigured } from '../config';
+import { isConfigured } from '../platform/config';
 import { REQUESTED_SCOPES } from './constants';
 import { copiedConnectionNoted } from './copy-guard';
 import {

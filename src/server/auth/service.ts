@@ -1,5 +1,5 @@
 /// <reference types="google-apps-script-oauth2" />
-import type { DeploymentConfig } from '../config';
+import type { DeploymentConfig } from '../platform/config';
 import { CALLBACK_FUNCTION, REQUESTED_SCOPES, tokenServiceName } from './constants';
 import { authorizationEndpoints } from './discovery';
 

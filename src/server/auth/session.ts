@@ -1,4 +1,4 @@
-import { getDeploymentConfig, type DeploymentConfig } from '../config';
+import { getDeploymentConfig, type DeploymentConfig } from '../platform/config';
 import { boundSpreadsheet, currentSpreadsheetId, MissingContextError } from '../platform/context';
 import { createOAuthService, type OAuthService } from './service';
 

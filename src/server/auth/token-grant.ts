@@ -1,4 +1,4 @@
-import type { DeploymentConfig } from '../config';
+import type { DeploymentConfig } from '../platform/config';
 import type { OAuthService } from './service';
 import { expiresAtMs, hasRefreshToken, withUserLock, type AuthSession } from './session';
 import {

@@ -1,4 +1,4 @@
-import type { DeploymentConfig } from '../config';
+import type { DeploymentConfig } from '../platform/config';
 import { REQUESTED_SCOPES } from './constants';
 import { authorizationEndpoints } from './discovery';
 import { basicAuthorization } from './service';

@@ -2,7 +2,7 @@
  * Apps Script globals for the connection: the OAuth callback and the API connection check.
  */
 import { handleAuthCallback as completeAuthorization, type AuthCallbackRequest } from '../auth';
-import { checkConnection, type ConnectionCheck } from '../api/connection-check';
+import { checkConnection, type ConnectionCheck } from '../auth/connection-check';
 import { refuseInCell } from '../platform/cell-guard';
 
 /**

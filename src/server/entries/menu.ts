@@ -2,7 +2,7 @@
  * Apps Script globals for the add-on menu: opening, installing, and the menu's items.
  */
 import { currentSpreadsheet } from '../platform/context';
-import { buildAddOnMenu, openSidebar, showEnvironmentDialog, showHelpDialog } from '../menu';
+import { buildAddOnMenu, openSidebar, showEnvironmentDialog, showHelpDialog } from './add-on-menu';
 import * as sidebar from '../sidebar';
 import { refreshDashboardPeriodsOnOpen } from '../finance/dashboard-periods';
 import { refreshFormulas } from '../functions';

@@ -4,7 +4,7 @@
  * when the record is older than BASIS_MAX_AGE_MS (one summary request every few hours instead of
  * one per run).
  */
-import type { SyncStateStore } from '../sync/state';
+import type { SyncStateStore } from '../state/sync-state';
 
 export const BASIS_MAX_AGE_MS = 6 * 3_600_000;
 

@@ -7,14 +7,15 @@
 import { documentLock, storeTag } from '../auth';
 import { documentProperties } from '../platform/properties';
 import { a1Range } from '../sheets/a1';
-import { instantToLocalDate } from '../sheets/cells';
+import { instantToLocalDate } from '../platform/calendar';
 import { ManagedWorkbook } from '../sheets/managed-workbook';
 import { numberFormatFor } from '../sheets/rows';
 import { sheetsService } from '../sheets/sheet-snapshot';
 import { sheetsRequest } from '../sheets/sheets-requests';
 import { DAILY, MONTHLY, ORDERS, columnIndex } from '../sheets/schema';
-import { columnSettings } from '../sync/column-settings';
-import { SyncStateStore, type ClosedMonthRecord } from '../sync/state';
+import { columnSettings } from '../state/column-settings';
+import { SyncStateStore } from '../state/sync-state';
+import type { ClosedMonthRecord } from '../state/finance-state';
 import { monthName } from '../../contract/closed-month-text';
 import type { CloseMonthResult } from '../../contract/sidebar';
 import { CLOSE_ORDER_COLUMNS, ORDER_FIGURE_COLUMNS, orderFiguresOf, type OrderFigures } from './close-orders';

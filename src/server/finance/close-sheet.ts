@@ -13,7 +13,8 @@
  *           compares against it. A close made before the section existed has none.
  */
 import { PROFIT_TOTALS_FIELDS, type ProfitTotalsField } from '../api/types';
-import { dateToSerial, instantToSerial, timestampCell, type CellValue } from '../sheets/cells';
+import { timestampCell, type CellValue } from '../sheets/cells';
+import { dateToSerial, instantToSerial } from '../platform/calendar';
 import { CLOSE_ORDER_COLUMNS, closeOrderRows, readCloseOrders, type OrderFigures } from './close-orders';
 import { amountOf, dayKey } from './daily-figures';
 import type { DayFigures, PeriodFigures, PnlFigures } from './period-sums';

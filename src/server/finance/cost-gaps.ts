@@ -9,7 +9,7 @@
  */
 import type { CurrencyGap } from '../../contract/cost-gaps-text';
 import { costStatusOf } from '../sheets/cost-status';
-import { serialToDate } from '../sheets/cells';
+import { serialToDate } from '../platform/calendar';
 import { columnIndex, ORDERS } from '../sheets/schema';
 
 export interface CostGaps {

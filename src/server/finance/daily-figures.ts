@@ -4,7 +4,7 @@
  * empty or non-numeric amount is unknown (null), never 0.
  */
 import { PROFIT_TOTALS_FIELDS } from '../api/types';
-import { serialToDate } from '../sheets/cells';
+import { serialToDate } from '../platform/calendar';
 import { DAILY, columnIndex } from '../sheets/schema';
 import type { DayFigures, PnlFigures } from './period-sums';
 

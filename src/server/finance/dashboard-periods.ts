@@ -6,7 +6,7 @@
  * custom function when a cell it references changes. Refreshed when the dashboard is inserted, after
  * a sync and when the spreadsheet opens: one read of the cells, one setValues only when a day moved.
  */
-import { dayStartInstant, instantToLocalDate } from '../sheets/cells';
+import { dayStartInstant, instantToLocalDate } from '../platform/calendar';
 import { DASHBOARD_SHEET, KPI_PERIODS, PERIOD_LABELS, PERIOD_START_ROW, periodDays } from './dashboard-spec';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;

@@ -5,7 +5,7 @@
  */
 import { columnLetter } from '../sheets/a1';
 import { DAILY, MONTHLY, columnIndex, type TableSchema } from '../sheets/schema';
-import { addDays } from '../sync/calendar';
+import { addDays } from '../platform/calendar';
 
 export const DASHBOARD_SHEET = 'Dashboard';
 

@@ -5,9 +5,9 @@
  * Cache-Control), the closed months' check (restatements-sheet.ts) and one Values.batchUpdate per sheet;
  * with a dashboard, one read of its period cells and, on a new day, one setValues.
  */
-import { instantToLocalDate } from '../sheets/cells';
+import { instantToLocalDate } from '../platform/calendar';
 import { DAILY, MONTHLY } from '../sheets/schema';
-import type { JobContext } from '../sync/job-context';
+import type { FinanceContext } from './finance-context';
 import { freshBasis, recordBasis } from './basis';
 import { dailyFigures } from './daily-figures';
 import { refreshDashboardRanges } from './dashboard';
@@ -18,14 +18,14 @@ import { sumByPeriod } from './period-sums';
 import { checkClosedMonths } from './restatements-sheet';
 
 /** The basis the service reports (recorded within the last hours, else the profitability summary of the month so far). */
-export function currentBasis(ctx: Pick<JobContext, 'api' | 'state' | 'now'>, today: string): string {
+export function currentBasis(ctx: Pick<FinanceContext, 'api' | 'state' | 'now'>, today: string): string {
   return (
     freshBasis(ctx.state, ctx.now()) ??
     recordBasis(ctx.state, ctx.api.summary(`${today.slice(0, 8)}01`, today).basis, ctx.now())
   );
 }
 
-export function refreshFinanceSheets(ctx: JobContext): string[] {
+export function refreshFinanceSheets(ctx: FinanceContext): string[] {
   refreshPeriodCells(ctx);
   // Never two bases in one sheet: while the Daily P&L is refetched after a basis change, the
   // Monthly P&L and the closes' comparison keep what they hold (all on the old basis).
@@ -58,7 +58,7 @@ export function refreshFinanceSheets(ctx: JobContext): string[] {
 }
 
 /** The dashboard's period cells follow the calendar: a sync on a new day or month moves them (and so its KPI formulas). */
-function refreshPeriodCells(ctx: JobContext): void {
+function refreshPeriodCells(ctx: FinanceContext): void {
   if (!ctx.workbook.snapshot.sheetInfos().some((s) => s.title === DASHBOARD_SHEET)) return;
   const sheet = ctx.workbook.spreadsheet.getSheetByName(DASHBOARD_SHEET);
   if (sheet) refreshDashboardPeriods(sheet, ctx.workbook.timeZone, ctx.now());

@@ -13,12 +13,13 @@
  * 100 row ranges, else the 11 columns once). One Values.batchUpdate with the Sync log's closing row.
  */
 import { a1Range } from '../sheets/a1';
-import { serialToDate, type CellValue } from '../sheets/cells';
+import type { CellValue } from '../sheets/cells';
+import { serialToDate, serialToInstant } from '../platform/calendar';
 import type { RowWrite } from '../sheets/row-writes';
 import { buildRow } from '../sheets/rows';
 import { ORDERS, RESTATEMENTS, columnIndex } from '../sheets/schema';
-import type { JobContext } from '../sync/job-context';
-import type { ClosedMonthRecord } from '../sync/state';
+import type { FinanceContext } from './finance-context';
+import type { ClosedMonthRecord } from '../state/finance-state';
 import {
   CLOSE_ORDER_COLUMNS,
   ORDER_FIGURE_COLUMNS,
@@ -50,7 +51,6 @@ import {
   type Restatement,
   type SummaryLine,
 } from './restatements';
-import { serialToInstant } from '../sheets/cells';
 
 /** Above this many orders to compare, their columns are read whole once rather than row by row. */
 const ROW_READ_LIMIT = 100;
@@ -67,7 +67,7 @@ interface MonthReport {
 
 /** Restatements sheet and the closed months' summary; null when no month is closed and there is nothing to clear. */
 export function checkClosedMonths(
-  ctx: JobContext,
+  ctx: FinanceContext,
   days: readonly DayFigures[],
   basis: string,
   currency: string | null,
@@ -102,7 +102,10 @@ export function checkClosedMonths(
 }
 
 /** The close sheets: the head (meta, month, days) at the table's width, the order section at its own. */
-function readCloseSheets(ctx: JobContext, sheets: ReadonlyArray<{ title: string; rows: number }>): ClosedSnapshot[] {
+function readCloseSheets(
+  ctx: FinanceContext,
+  sheets: ReadonlyArray<{ title: string; rows: number }>,
+): ClosedSnapshot[] {
   const ranges = sheets.flatMap((s) => {
     const head = a1Range(s.title, 1, 1, Math.max(1, Math.min(s.rows, CLOSE_ORDERS_TITLE_ROW)), CLOSE_COLUMNS.length);
     return s.rows > CLOSE_ORDERS_TITLE_ROW
@@ -130,7 +133,7 @@ function readCloseSheets(ctx: JobContext, sheets: ReadonlyArray<{ title: string;
  * order of the month.
  */
 function orderChanges(
-  ctx: JobContext,
+  ctx: FinanceContext,
   snapshots: readonly ClosedSnapshot[],
   summaries: ReadonlyMap<string, SummaryLine[]>,
 ): Map<string, OrderChange[]> {
@@ -151,7 +154,7 @@ function orderChanges(
 }
 
 /** Status, placement day and updated_at of every order, from the Orders key index (no read). */
-function orderMarkers(ctx: JobContext): Map<string, OrderMarker & { row: number }> {
+function orderMarkers(ctx: FinanceContext): Map<string, OrderMarker & { row: number }> {
   ctx.workbook.completeIndex({ schema: ORDERS });
   const index = ctx.workbook.index(ORDERS);
   const markers = new Map<string, OrderMarker & { row: number }>();
@@ -177,7 +180,7 @@ function orderMarkers(ctx: JobContext): Map<string, OrderMarker & { row: number 
 
 /** The named orders of each month (`ids`) compared with its close, in one read of the Orders sheet. */
 function compareOrders(
-  ctx: JobContext,
+  ctx: FinanceContext,
   kept: readonly ClosedSnapshot[],
   ids: (s: ClosedSnapshot) => string[],
   markers: ReadonlyMap<string, { row: number }>,
@@ -205,7 +208,7 @@ function compareOrders(
 
 /** The named orders' figures as the Orders sheet holds them now (an order it no longer holds is absent). */
 function currentFigures(
-  ctx: JobContext,
+  ctx: FinanceContext,
   ids: readonly string[],
   markers: ReadonlyMap<string, { row: number }>,
 ): Map<string, OrderFigures> {
@@ -301,7 +304,7 @@ export function restatementRows(reports: readonly MonthReport[]): RestatementRow
   return rows;
 }
 
-function writeRestatements(ctx: JobContext, reports: readonly MonthReport[]): void {
+function writeRestatements(ctx: FinanceContext, reports: readonly MonthReport[]): void {
   const before = ctx.workbook.readTable(RESTATEMENTS).length;
   const closedAt = new Map(reports.map((r) => [r.snapshot.month, r.snapshot.closedAt]));
   const checkedIso = new Date(ctx.now()).toISOString();

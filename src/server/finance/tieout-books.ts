@@ -1,7 +1,7 @@
 /** The service's Daily P&L for a tie-out range: every page, oldest day first (spec 4.9). */
 import type { ApiClient } from '../api/client';
 import type { DailyRow } from '../api/types';
-import { dayOfRecord } from '../sync/record-check';
+import { dayOfRecord } from '../api/record-check';
 
 const PAGE_LIMIT = 400;
 const MAX_PAGES = 60;

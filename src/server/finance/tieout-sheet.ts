@@ -10,13 +10,14 @@
 import { costGapsOf, gapRowsOfTable } from './cost-gaps';
 import { saveCostGapMonths } from './cost-gap-days-store';
 import { documentProperties } from '../platform/properties';
-import { markFormulasOwed } from '../functions/formulas-owed';
-import { instantToLocalDate, type CellValue } from '../sheets/cells';
+import { markFormulasOwed } from '../state/formulas-owed';
+import type { CellValue } from '../sheets/cells';
+import { instantToLocalDate } from '../platform/calendar';
 import type { RowWrite } from '../sheets/row-writes';
 import { buildRow } from '../sheets/rows';
 import { CHECKS, DAILY, MONTHLY, ORDERS, TIEOUT_COMPARED } from '../sheets/schema';
-import { basisWords } from '../sync/basis-change';
-import type { JobContext } from '../sync/job-context';
+import { basisWords } from '../state/sheets-basis';
+import type { FinanceContext } from './finance-context';
 import { dayKey } from './daily-figures';
 import { readPnlBooks } from './tieout-books';
 import { tieOut, type TieoutRow } from './tieout';
@@ -56,7 +57,7 @@ export function tieoutCells(row: TieoutRow, checkedAt: number, timeZone: string)
  * whenever the day sums cannot be trusted); otherwise the Orders side is the day sums the sync
  * kept as it wrote (order-sums-store.ts), and the Orders sheet is not read.
  */
-export function writeTieout(ctx: JobContext, tracker: OrderSumsTracker | null = null, full = true): string {
+export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | null = null, full = true): string {
   const currency = ctx.state.get('meta').storeCurrency;
   const kept = full || !tracker ? null : tracker.current();
   const fullAt = kept ? tracker!.fullAt() : ctx.now();

@@ -8,7 +8,7 @@ import { createApiClient } from '../api/client';
 import type { ApiClient } from '../api/client';
 import { utilitiesDigest } from '../api/response-cache';
 import { customFunctionTokenSource, storeTag } from '../auth';
-import { getDeploymentConfig } from '../config';
+import { getDeploymentConfig } from '../platform/config';
 import { CUSTOM_FUNCTION_LIMIT_MS, ExecutionBudget } from '../platform/budget';
 import { AnswerCache } from './answer-cache';
 import { formulaGeneration } from './generation';

@@ -3,7 +3,7 @@
  * answers them with zeros, which read as a day with no sales: formulas never ask for them, show
  * them empty, and a period wholly after today is an empty answer with a note, never 0.
  */
-import { addDays } from '../sync/calendar';
+import { addDays } from '../platform/calendar';
 import { dayCell, type Table } from './tables';
 
 export function futureNote(start: string, end: string, today: string): string {

@@ -7,7 +7,7 @@ import type { ApiClient } from '../api/client';
 import type { MetaInfo } from '../api/envelope';
 import type { DailyRow, ProfitabilitySummary } from '../api/types';
 import type { ExecutionBudget } from '../platform/budget';
-import { instantToLocalDate } from '../sheets/cells';
+import { instantToLocalDate, addDays } from '../platform/calendar';
 import { DateFormatter, FormulaError, dateRangeArguments, orderReference } from './args';
 import { readableAnswer } from './readable-answer';
 import type { AnswerCache, Fetched } from './answer-cache';
@@ -27,7 +27,6 @@ import { isNotCounted, type CostGapsRead } from '../finance/cost-gaps';
 import { findInSheet } from './sheet-lookup';
 import { emptyDays, futureNote, lastDayWithFigures, noteUnder } from './future-days';
 import { mayBeFuture, once, storeTimeZoneOf, storeToday } from './store-zone';
-import { addDays } from '../sync/calendar';
 import { lastDayOfMonth, monthOf } from '../finance/period-sums';
 import { ORDERS } from '../sheets/schema';
 import {

@@ -16,7 +16,7 @@ import { a1Range } from '../sheets/a1';
 import { readSheetInfos, sheetsService } from '../sheets/sheet-snapshot';
 import { TABLE_METADATA_KEY } from '../sheets/sheet-tags';
 import { sheetsRequest } from '../sheets/sheets-requests';
-import { clearFormulasOwed } from './formulas-owed';
+import { clearFormulasOwed } from '../state/formulas-owed';
 import { nextFormulaGeneration } from './generation';
 
 /** The add-on's functions, and those other modules add with the same prefixes. */

@@ -9,9 +9,9 @@
  * sync itself does without one, so a sheet full of them never costs a request more than its periods.
  */
 import type { ApiClient } from '../api/client';
-import { instantToLocalDate } from '../sheets/cells';
+import { instantToLocalDate } from '../platform/calendar';
 import { documentProperties } from '../platform/properties';
-import { readStateValue } from '../sync/state';
+import { readStateValue } from '../state/sync-state';
 
 export function storeTimeZoneOf(account: ApiClient | null, spreadsheetZone: () => string): string {
   const saved = readStateValue(documentProperties(), 'meta').storeTimeZone;

@@ -4,9 +4,8 @@
 import type { MetaInfo } from '../api/envelope';
 import { PROFIT_TOTALS_FIELDS } from '../api/types';
 import type { DailyRow, Order, ProfitabilitySummary } from '../api/types';
-import { dayStartInstant } from '../sheets/cells';
+import { dayStartInstant, placedDateOf } from '../platform/calendar';
 import type { Metric } from './metrics';
-import { placedDateOf } from '../sync/order-page';
 
 /** A Date is shown by Sheets as a date (or date-time) in the spreadsheet's time zone. */
 export type Cell = string | number | boolean | Date;

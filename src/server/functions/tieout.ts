@@ -5,11 +5,11 @@
  * values in the spreadsheet's zone) and the P&L with the stored access token, never refreshed.
  */
 import { currentSpreadsheet } from '../platform/context';
-import { instantToLocalDate } from '../sheets/cells';
+import { instantToLocalDate } from '../platform/calendar';
 import { CHECKS, columnIndex, ORDERS, TIEOUT_FIGURES, TIEOUT_OPTIONAL } from '../sheets/schema';
 import { headerColumns, readColumnsAs } from './sheet-columns';
-import { basisOf, basisWords } from '../sync/basis-change';
-import { SyncStateStore } from '../sync/state';
+import { basisOf, basisWords } from '../state/sheets-basis';
+import { SyncStateStore } from '../state/sync-state';
 import { documentProperties } from '../platform/properties';
 import { readPnlBooks } from '../finance/tieout-books';
 import { tieOut, type TieoutInput } from '../finance/tieout';

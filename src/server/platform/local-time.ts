@@ -2,7 +2,7 @@
  * Times a person reads, in the spreadsheet's time zone with the zone named: "14:05 (Europe/Berlin
  * time)", or "14:05 on 2026-11-22 (…)" when it is not today there. Never a UTC "Z" string.
  */
-import { instantToLocalDate } from '../sheets/cells';
+import { instantToLocalDate } from './calendar';
 
 export function resumeTimeText(resumeAt: number, timeZone: string, now: number): string {
   // Shown to the minute, rounded up: "after 12:01" for 12:00:07 is never too early.

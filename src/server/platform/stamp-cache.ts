@@ -15,7 +15,7 @@
 const STAMP_CACHE_KEY = 'MA_SIDEBAR_STAMP';
 export const STAMP_CACHE_SECONDS = 60;
 
-/** The document properties the stamp is made of (auth/constants.ts, sync/state.ts). */
+/** The document properties the stamp is made of (auth/constants.ts, state/sync-state.ts). */
 const WATCHED_KEYS = new Set(['ma.connection', 'ma.connectionCopied', 'ma.sync.openLogRow', 'ma.sync.lastRuns']);
 
 type Cache = GoogleAppsScript.Cache.Cache;

@@ -6,7 +6,8 @@
  * after the last row with ANY content, and a cell in the key column that is not a key of the
  * table (wrong prefix, not a date) is the user's, never indexed, so the sync never writes there.
  */
-import { instantToSerial, serialToDate, type CellValue } from './cells';
+import type { CellValue } from './cells';
+import { instantToSerial, serialToDate } from '../platform/calendar';
 
 export interface IndexedRow {
   row: number;

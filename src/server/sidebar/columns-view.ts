@@ -6,7 +6,8 @@
 import type { ColumnsView, ColumnTableView } from '../../contract/sidebar';
 import { CHOOSABLE_TABLES, chosenHeaders, keptColumns, type ChoosableTable } from '../sheets/column-choice';
 import { SPREADSHEET_CELL_LIMIT } from '../sheets/managed-workbook';
-import type { ColumnsState, OrdersState } from '../sync/state';
+import type { OrdersState } from '../state/sync-state';
+import type { ColumnsState } from '../state/columns-state';
 
 export function columnsView(columns: ColumnsState, rowCounts: OrdersState['rowCounts']): ColumnsView {
   const tables: ColumnTableView[] = CHOOSABLE_TABLES.map((catalog) => {

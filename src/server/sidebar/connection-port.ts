@@ -9,7 +9,7 @@ import {
   storeTag,
   triggerTokenSource,
 } from '../auth';
-import { getDeploymentConfig } from '../config';
+import { getDeploymentConfig } from '../platform/config';
 import { ExecutionBudget } from '../platform/budget';
 import type { CacheLike } from '../api';
 import type { AccountPort, ConnectionPort } from './ports';

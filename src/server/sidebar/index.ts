@@ -8,7 +8,7 @@ import type { ConnectStart, ScheduleView, SidebarState, SyncProgress } from '../
 import { measureSpreadsheetCells } from './cells-gauge';
 import { menuSyncToast } from './menu-toasts';
 import { adoptPendingConnection, storeTag } from '../auth';
-import { formulasOwed, markFormulasOwed } from '../functions/formulas-owed';
+import { formulasOwed, markFormulasOwed } from '../state/formulas-owed';
 import { refreshFormulasAfterReconnect } from '../functions/refresh';
 import { adoptNotedScheduledRun, adoptScheduledRunStateIfFree } from '../sync/owner-state';
 import { recordEnvironment } from '../platform/environment';

@@ -1,5 +1,5 @@
 import type { OrdersWindowRequest } from '../../contract/sidebar';
-import { isCalendarDate } from '../sync/calendar';
+import { isCalendarDate } from '../platform/calendar';
 
 /** Checks what the sidebar sent before anything is changed: bad input gets a clear error and changes nothing. */
 export function parseOrdersWindowRequest(input: unknown): OrdersWindowRequest {

@@ -1,6 +1,6 @@
 import type { ProblemView } from '../../contract/sidebar';
 import { isApiError, type ApiError } from '../api/errors';
-import { NotConfiguredError } from '../config';
+import { NotConfiguredError } from '../platform/config';
 import type { BrokenReason } from '../auth/types';
 import type { ConnectionStatusView } from './ports';
 

@@ -1,7 +1,7 @@
 import type { ScheduleNote, ScheduleView } from '../../contract/sidebar';
 import { connectionStatus, currentUserEmail, storeTag } from '../auth';
 import { setOrdersWindow } from '../sync/orders-window';
-import { instantToLocalDate } from '../sheets/cells';
+import { instantToLocalDate } from '../platform/calendar';
 import { runSync } from '../sync/runner';
 import {
   getSchedule,
@@ -14,7 +14,7 @@ import {
 } from '../sync/schedule';
 import { currentSpreadsheet } from '../platform/context';
 import { resumeScheduleAfterReconnect, resumeTimeText } from '../sync';
-import { SyncStateStore } from '../sync/state';
+import { SyncStateStore } from '../state/sync-state';
 import { lastScheduledRunStart } from '../sync/trigger-allowance';
 import { loggedRuns } from '../sync/sync-log';
 import type { SyncPort } from './ports';

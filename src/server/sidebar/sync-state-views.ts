@@ -7,7 +7,8 @@ import type { CostGapsView } from '../../contract/cost-gaps-text';
 import type { ClosedMonthLine } from '../../contract/sidebar';
 import type { SkippedView } from '../../contract/skipped-text';
 import type { TieoutView } from '../../contract/tieout-text';
-import type { ClosedMonthRecord, CostGapsState, SkippedState, TieoutState } from '../sync/state';
+import type { ClosedMonthRecord, CostGapsState, TieoutState } from '../state/finance-state';
+import type { SkippedState } from '../state/run-records';
 
 /** Newest first, as the sync keeps them; each line's text compares it with the others. */
 export function closedMonthLines(views: readonly ClosedMonthRecord[]): ClosedMonthLine[] {

@@ -4,7 +4,7 @@
  * backfill was refused because its estimate would not fit. Pure.
  */
 import type { CellsView, WindowOfferView } from '../../contract/sidebar';
-import { addDays } from '../sync/calendar';
+import { addDays } from '../platform/calendar';
 import type { CapacityFacts } from './ports';
 
 /** Without an estimate, the proposal is the last year of orders. */

@@ -5,13 +5,12 @@
 import { recordBasis } from '../finance/basis';
 import type { Page } from '../api';
 import type { Order } from '../api/types';
-import { instantToLocalDate } from '../sheets/cells';
+import { instantToLocalDate, laterDay } from '../platform/calendar';
 import { SPREADSHEET_CELL_LIMIT } from '../sheets/managed-workbook';
 import { CHECKS, DAILY, LINE_ITEMS, MONTHLY, ORDERS, PRODUCTS, SYNC_LOG, VARIANTS } from '../sheets/schema';
 import { estimateBackfill } from './backfill-estimate';
-import { laterDay } from './calendar';
 import type { JobContext } from './job-context';
-import type { BackfillEstimate } from './state';
+import type { BackfillEstimate } from '../state/sync-state';
 
 /** The summary of "everything" when the plan shows full history (Plus): well before any order. */
 const FULL_HISTORY_FROM = '2000-01-01';

@@ -6,8 +6,8 @@
  * from the same page. Pure: the job fetches, this decides.
  */
 import type { Order } from '../api/types';
-import type { BackfillEstimate } from './state';
-import { addDays, daysBetween, laterDay } from './calendar';
+import type { BackfillEstimate } from '../state/sync-state';
+import { addDays, daysBetween, laterDay } from '../platform/calendar';
 
 /** Fewer priced orders than this on the first page give no sound mean. */
 export const MIN_SAMPLE = 20;

@@ -5,30 +5,11 @@
  * the last one seen; a change refreshes every order and every Daily P&L day in the window and says
  * so until the sheets hold one basis again.
  */
-import type { ProfitabilitySummary } from '../api/types';
 import { recordBasis } from '../finance/basis';
-import { instantToLocalDate } from '../sheets/cells';
+import { instantToLocalDate } from '../platform/calendar';
 import { DAILY } from '../sheets/schema';
 import type { JobContext } from './job-context';
-import type { SheetsBasis } from './state';
-
-type Basis = ProfitabilitySummary['basis'];
-
-export function basisOf(basis: Basis | null | undefined): SheetsBasis['basis'] {
-  if (!basis) return null;
-  // Only the spec's types are kept (2.8): the basis is saved as JSON, and a hostile nested value would overflow JSON.stringify.
-  if (
-    typeof basis.tax_treated_as_cost !== 'boolean' ||
-    typeof basis.refund_recognition !== 'string' ||
-    typeof basis.ad_spend !== 'string'
-  )
-    return null;
-  return {
-    taxTreatedAsCost: basis.tax_treated_as_cost,
-    refundRecognition: basis.refund_recognition,
-    adSpend: basis.ad_spend,
-  };
-}
+import { basisOf, basisWords, type SheetsBasis } from '../state/sheets-basis';
 
 function sameBasis(a: SheetsBasis['basis'], b: SheetsBasis['basis']): boolean {
   return (
@@ -38,11 +19,6 @@ function sameBasis(a: SheetsBasis['basis'], b: SheetsBasis['basis']): boolean {
     a.refundRecognition === b.refundRecognition &&
     a.adSpend === b.adSpend
   );
-}
-
-export function basisWords(basis: SheetsBasis['basis']): string {
-  if (!basis) return 'unknown basis';
-  return `tax ${basis.taxTreatedAsCost ? 'treated as a cost' : 'not treated as a cost'}, refunds on the ${basis.refundRecognition.replace('_', ' ')}, ${basis.adSpend.replace('_', ' ')} ad spend`;
 }
 
 /** Before the jobs: a basis that changed restarts every order and day; returns what to tell the user. */

@@ -4,7 +4,7 @@
  */
 import { documentProperties } from '../platform/properties';
 import { CHOOSABLE_TABLES, parseTableChoice, type ChoosableTable, type ColumnChoice } from '../sheets/column-choice';
-import { SyncStateStore } from './state';
+import { SyncStateStore } from '../state/sync-state';
 import { FixRequestError } from './request-error';
 
 export class ColumnChoiceError extends FixRequestError {

@@ -10,7 +10,7 @@ import { columnIndex, LINE_ITEMS, ORDERS } from '../sheets/schema';
 import { laterOf, listChangedOrders, updatedAfterFor, type JobContext, type JobResult } from './job-context';
 import { pageThrough, type Feed } from './feed';
 import { orderWriter, type OrderWriter } from './order-writer';
-import type { ColumnFill } from './state';
+import type { ColumnFill } from '../state/columns-state';
 
 export function fillDue(ctx: JobContext): boolean {
   return ctx.state.get('columns').fill !== null;

@@ -6,12 +6,11 @@
  */
 import type { Page } from '../api';
 import type { DailyRow } from '../api/types';
-import { instantToLocalDate, serialToDate } from '../sheets/cells';
+import { instantToLocalDate, serialToDate, addDays, daysBetween } from '../platform/calendar';
 import { DAILY, ORDERS } from '../sheets/schema';
 import { isCursorRejected, pageContext, type JobContext, type JobPosition, type JobResult } from './job-context';
 import { planDailyPage, type DailyPageWrites } from './daily-page';
 import { noteSkipped, retrySkippedDays } from './skipped-records';
-import { addDays, daysBetween } from './calendar';
 import { learnChangesBeforeWindow } from './days-before-window';
 
 const DAILY_PAGE_LIMIT = 400;

@@ -7,7 +7,7 @@ import { indexCellsOf, isUnchanged } from '../sheets/change-check';
 import { buildRow } from '../sheets/rows';
 import { DAILY } from '../sheets/schema';
 import type { PageContext, PageCounts } from './order-page';
-import { dayOfRecord, dayRecordProblem, skippedDay, type SkippedRecord } from './record-check';
+import { dayOfRecord, dayRecordProblem, skippedDay, type SkippedRecord } from '../api/record-check';
 
 export interface DailyPageWrites {
   rows: RowWrite[];

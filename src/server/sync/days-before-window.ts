@@ -13,10 +13,9 @@
  * none), one more per further 250; the daily job then reads the marked days in 400-day pages.
  */
 import type { Order } from '../api/types';
-import { addDays } from './calendar';
+import { addDays, placedDateOf } from '../platform/calendar';
 import { laterOf, PAGE_LIMIT, updatedAfterFor, type JobContext } from './job-context';
 import { pageThrough } from './feed';
-import { placedDateOf } from './order-page';
 import { orderWriter } from './order-writer';
 import { ORDERS } from '../sheets/schema';
 

@@ -6,7 +6,7 @@
  */
 import { isApiError, RateLimitedError, type RateLimitReason } from '../api';
 import { isConnectionError, recordAuthFailure } from '../auth';
-import { NotConfiguredError } from '../config';
+import { NotConfiguredError } from '../platform/config';
 import { CellLimitError, SheetLayoutError, SheetOwnershipError } from '../sheets/managed-workbook';
 import type { SheetPlace } from '../sheets/sheet-tags';
 import { SheetsQuotaPause } from '../sheets/sheets-requests';

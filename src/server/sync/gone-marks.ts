@@ -3,7 +3,8 @@
  * returned by the full listing, so it is marked gone with the date (nothing is deleted). Orders
  * placed before meta.history_available_from merely left the plan window and are left as they are.
  */
-import { dateToSerial, instantToSerial, serialToDate, type CellValue } from '../sheets/cells';
+import type { CellValue } from '../sheets/cells';
+import { dateToSerial, instantToSerial, serialToDate } from '../platform/calendar';
 import type { KeyIndex } from '../sheets/key-index';
 import type { RowWrite } from '../sheets/row-writes';
 

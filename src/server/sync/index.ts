@@ -17,7 +17,7 @@ import {
   suspendedSchedule,
   type Schedule,
 } from './schedule';
-import { SyncStateStore } from './state';
+import { SyncStateStore } from '../state/sync-state';
 import { SyncLog } from './sync-log';
 import { enterScheduledRun } from './scheduled-entry';
 import { recordEnvironment } from '../platform/environment';
@@ -26,7 +26,7 @@ import { emptyCounts } from '../../contract/counts-text';
 
 export { resumeTimeText } from './failures';
 export type { JobName, JobPosition } from './job-context';
-export type { BackfillEstimate } from './state';
+export type { BackfillEstimate } from '../state/sync-state';
 
 /** Default budget of one step when the caller names none: short enough for a live progress bar. */
 const DEFAULT_STEP_MS = 25_000;

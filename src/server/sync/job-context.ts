@@ -3,13 +3,13 @@ import { clipText } from '../platform/property-size';
 import { isApiError, type ApiClient, type Page } from '../api';
 import type { Order } from '../api/types';
 import type { ExecutionBudget } from '../platform/budget';
-import { instantToLocalDate } from '../sheets/cells';
+import { instantToLocalDate } from '../platform/calendar';
 import type { ManagedWorkbook } from '../sheets/managed-workbook';
 import { DAILY, ORDERS } from '../sheets/schema';
 import type { PageContext } from './order-page';
 import type { SyncCounts } from '../../contract/sidebar';
 import { emptyCounts } from '../../contract/counts-text';
-import type { SyncStateStore } from './state';
+import type { SyncStateStore } from '../state/sync-state';
 import type { RunSkipped } from './skipped-records';
 
 export type JobName = 'orders' | 'products' | 'daily' | 'reconcile';

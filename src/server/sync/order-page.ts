@@ -3,7 +3,8 @@
  * counts out; the caller sends the writes in one batchUpdate and then saves the checkpoint.
  */
 import type { LineItem, Order } from '../api/types';
-import { instantToLocalDate, instantToSerial, type CellValue } from '../sheets/cells';
+import type { CellValue } from '../sheets/cells';
+import { instantToSerial, placedDateOf } from '../platform/calendar';
 import type { KeyIndex } from '../sheets/key-index';
 import { writesOfColumns, type RowWrite } from '../sheets/row-writes';
 import { indexCellsOf, isUnchanged } from '../sheets/change-check';
@@ -11,7 +12,7 @@ import { buildRow } from '../sheets/rows';
 import { costStatusOf, lineCostStatuses, type LineCostStatus } from '../sheets/cost-status';
 import { columnIndex, LINE_ITEMS, ORDERS, type OrderStatus } from '../sheets/schema';
 import type { MemberIndex } from './members';
-import { recordProblem, skippedRecord, updatedAtMs, type SkippedRecord } from './record-check';
+import { recordProblem, skippedRecord, updatedAtMs, type SkippedRecord } from '../api/record-check';
 
 export interface PageContext {
   spreadsheetTimeZone: string;
@@ -61,12 +62,6 @@ export interface OrderPageWrites {
   skipped: SkippedRecord[];
   /** Ids of the orders the page wrote or found unchanged. */
   written: string[];
-}
-
-/** The order's day in the STORE's time zone (YYYY-MM-DD), the day the Daily P&L counts it on; null when created_at is unreadable. */
-export function placedDateOf(createdAt: unknown, storeTimeZone: string): string | null {
-  const createdMs = typeof createdAt === 'string' ? Date.parse(createdAt) : NaN;
-  return Number.isNaN(createdMs) ? null : instantToLocalDate(createdMs, storeTimeZone);
 }
 
 export function orderStatus(order: Order): OrderStatus {

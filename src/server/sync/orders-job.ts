@@ -17,7 +17,7 @@ import { pageThrough, type Feed } from './feed';
 import { orderWriter, PAGES_PER_WRITE, type OrderWriter } from './order-writer';
 import { rowCounts } from './sheet-health';
 import { retrySkippedOrders } from './skipped-records';
-import { updatedAtMs } from './record-check';
+import { updatedAtMs } from '../api/record-check';
 
 export function runOrdersJob(ctx: JobContext): JobResult {
   const writer = orderWriter(ctx);

@@ -1,9 +1,8 @@
 /** The created_after window the orders sync keeps to when a store's full history would not fit. */
 import { currentSpreadsheet } from '../platform/context';
-import { instantToLocalDate } from '../sheets/cells';
-import { isCalendarDate } from './calendar';
+import { instantToLocalDate, isCalendarDate } from '../platform/calendar';
 import { documentProperties } from '../platform/properties';
-import { SyncStateStore } from './state';
+import { SyncStateStore } from '../state/sync-state';
 import { FixRequestError } from './request-error';
 import { earlierOf } from './job-context';
 

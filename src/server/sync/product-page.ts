@@ -1,6 +1,7 @@
 /** One page of products → row writes for Products and Variants. Pure, like order-page.ts. */
 import type { Product, Variant } from '../api/types';
-import { instantToSerial, type CellValue } from '../sheets/cells';
+import type { CellValue } from '../sheets/cells';
+import { instantToSerial } from '../platform/calendar';
 import type { KeyIndex } from '../sheets/key-index';
 import type { RowWrite } from '../sheets/row-writes';
 import { indexCellsOf, isUnchanged } from '../sheets/change-check';
@@ -8,7 +9,7 @@ import { buildRow } from '../sheets/rows';
 import { PRODUCTS, VARIANTS } from '../sheets/schema';
 import type { MemberIndex } from './members';
 import { lastOccurrences, type PageContext, type PageCounts } from './order-page';
-import { recordProblem, skippedRecord, updatedAtMs, type SkippedRecord } from './record-check';
+import { recordProblem, skippedRecord, updatedAtMs, type SkippedRecord } from '../api/record-check';
 
 export interface ProductPageWrites {
   products: RowWrite[];

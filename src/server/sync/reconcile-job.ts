@@ -11,7 +11,7 @@ import { LINE_ITEMS, ORDERS } from '../sheets/schema';
 import { planGoneMarks } from './gone-marks';
 import type { JobContext, JobResult } from './job-context';
 import { laterOf, listChangedOrders, recordMeta, updatedAfterFor } from './job-context';
-import { laterDay } from './calendar';
+import { laterDay } from '../platform/calendar';
 import { pageThrough, type Feed } from './feed';
 import { orderWriter } from './order-writer';
 import { startPass, widens } from './reconcile-pass';

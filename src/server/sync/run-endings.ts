@@ -6,7 +6,7 @@ import { pauseMessage, type PauseCause, type RunFailure } from './failures';
 import { emptyTally, type JobName } from './job-context';
 import type { RunOptions, RunOutcome } from './run-options';
 import { describeSchedule, suspendSchedule } from './schedule';
-import type { SyncStateStore } from './state';
+import type { SyncStateStore } from '../state/sync-state';
 import { CHECK_JOB, type LogEntry } from './sync-log';
 
 /** How a run that did not reach its end ended. */

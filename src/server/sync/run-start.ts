@@ -2,10 +2,10 @@
  * The start of a run under the lock: the account read and store check, the checks before the first
  * write, the jobs it will run, and its first Sync log row.
  */
-import { markFormulasOwed } from '../functions/formulas-owed';
+import { markFormulasOwed } from '../state/formulas-owed';
 import { createApiClient, type ApiClient } from '../api';
 import { confirmStore, setStoreTag, storeTag, triggerTokenSource } from '../auth';
-import { getDeploymentConfig } from '../config';
+import { getDeploymentConfig } from '../platform/config';
 import type { ExecutionBudget } from '../platform/budget';
 import { documentCacheOrNull } from '../platform/context';
 import { clipText } from '../platform/property-size';
@@ -21,9 +21,9 @@ import type { RunState } from './run-step';
 import { JOB_ORDER } from './run-steps';
 import { describeSchedule, resumeSuspendedSchedule, scheduleTimeZone } from './schedule';
 import { checkManagedSheets } from './sheet-health';
-import { SyncStateStore } from './state';
+import { SyncStateStore } from '../state/sync-state';
 import { SyncLog } from './sync-log';
-import { columnSettings } from './column-settings';
+import { columnSettings } from '../state/column-settings';
 import { adoptScheduledRunState } from './owner-state';
 import { skippedDaysKey } from './tieout-step';
 

@@ -5,7 +5,7 @@
  */
 import { nextFormulaGeneration } from '../functions/generation';
 import { reenterFormulas } from '../functions/refresh';
-import { clearFormulasOwed, formulasOwed, markFormulasOwed } from '../functions/formulas-owed';
+import { clearFormulasOwed, formulasOwed, markFormulasOwed } from '../state/formulas-owed';
 import { documentLock } from '../auth';
 import { ExecutionBudget, EXECUTION_LIMIT_MS } from '../platform/budget';
 import { documentProperties } from '../platform/properties';

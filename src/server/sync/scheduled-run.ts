@@ -7,7 +7,7 @@ import { documentLock, refreshProactively } from '../auth';
 import { EXECUTION_LIMIT_MS } from '../platform/budget';
 import { documentProperties } from '../platform/properties';
 import { ManagedWorkbook } from '../sheets/managed-workbook';
-import { instantToLocalDate } from '../sheets/cells';
+import { instantToLocalDate } from '../platform/calendar';
 import type { SheetPlace } from '../sheets/sheet-tags';
 import { sendFailureNotice } from './failure-notice';
 import { isConnectionLoss, resumeTimeText } from './failures';
@@ -16,7 +16,7 @@ import { idleOutcome } from './run-endings';
 import type { RunOutcome } from './run-options';
 import { LOCK_WAIT_MS, runSync } from './runner';
 import { scheduleTimeZone } from './schedule';
-import { SyncStateStore } from './state';
+import { SyncStateStore } from '../state/sync-state';
 import { SyncLog } from './sync-log';
 import {
   claimSkipNote,

@@ -12,8 +12,8 @@ import { isApiError } from '../api';
 import { utf8Bytes } from '../platform/property-size';
 import type { DailyRow, Order } from '../api/types';
 import type { JobContext } from './job-context';
-import { dayOfRecord, type SkippedRecord } from './record-check';
-import type { SkippedState } from './state';
+import { dayOfRecord, type SkippedRecord } from '../api/record-check';
+import type { SkippedState } from '../state/run-records';
 
 export type SkippedKind = keyof SkippedState;
 

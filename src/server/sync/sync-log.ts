@@ -9,7 +9,8 @@ import { noteSpreadsheetChange } from '../sheets/sheets-requests';
 import { clipText, utf8Bytes } from '../platform/property-size';
 import { SYNC_LOG, columnIndex } from '../sheets/schema';
 import { takeBusyNotes, type BusyNoteStore } from './busy-notes';
-import type { RunRecord, SyncStateStore } from './state';
+import type { SyncStateStore } from '../state/sync-state';
+import type { RunRecord } from '../state/run-records';
 import { emptyCounts, packCounts, rowsWritten, unpackCounts } from '../../contract/counts-text';
 import type { SyncCounts } from '../../contract/sidebar';
 

@@ -10,7 +10,7 @@ import type { JobContext } from './job-context';
 import { refetchFailedDays } from './refetch-days';
 import type { RunOptions } from './run-options';
 import { runsJobs, type RunState, type RunStep } from './run-step';
-import type { SyncStateStore } from './state';
+import type { SyncStateStore } from '../state/sync-state';
 
 /** Whether the run owes a tie-out: on demand, or after the orders and daily jobs changed what it checks. */
 export function tieoutStepDue(run: RunState): boolean {

@@ -4,7 +4,8 @@
  */
 import type { ColumnSettings } from '../sheets/managed-workbook';
 import type { ChoosableTable } from '../sheets/column-choice';
-import type { ColumnFill, SyncStateStore } from './state';
+import type { SyncStateStore } from './sync-state';
+import type { ColumnFill } from './columns-state';
 
 export function columnSettings(state: SyncStateStore, now: () => number): ColumnSettings {
   const current = state.get('columns');

@@ -3,12 +3,13 @@
  * once on invalid_token), reporting the store, the hourly budget left and what the client did.
  * JSON-safe, so the sidebar can show it as is.
  */
-import { customFunctionTokenSource, recordAuthFailure, triggerTokenSource } from '../auth';
-import { getDeploymentConfig } from '../config';
+import { recordAuthFailure } from './lifecycle';
+import { customFunctionTokenSource, triggerTokenSource } from './token-sources';
+import { getDeploymentConfig } from '../platform/config';
 import { ExecutionBudget } from '../platform/budget';
-import { createApiClient } from './client';
-import type { TransportStats } from './transport';
-import { isApiError } from './errors';
+import { createApiClient } from '../api/client';
+import type { TransportStats } from '../api/transport';
+import { isApiError } from '../api/errors';
 
 export type ConnectionCheck =
   | { ok: true; storeId: string; storeName: string; rateLimitRemaining: number | null; stats: TransportStats }

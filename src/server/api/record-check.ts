@@ -5,7 +5,7 @@
  * a text cell included), so its depth is measured before a cell is built from it.
  */
 
-import { MAX_VALUE_DEPTH, nestedDeeperThan } from '../api/value-depth';
+import { MAX_VALUE_DEPTH, nestedDeeperThan } from './value-depth';
 
 export const MAX_RECORD_DEPTH = MAX_VALUE_DEPTH;
 

@@ -1,7 +1,8 @@
-import type { CurrencyGap } from '../../contract/cost-gaps-text';
 import { checkPropertySize } from '../platform/property-size';
-import type { ChoosableTable, ColumnChoice } from '../sheets/column-choice';
-import type { TableLayout } from '../sheets/sheet-layout';
+import type { ColumnsState } from './columns-state';
+import type { BasisState, ClosedMonthRecord, CostGapsState, TieoutState } from './finance-state';
+import type { RunRecord, SkippedState } from './run-records';
+import type { SheetsBasis } from './sheets-basis';
 
 /**
  * Sync state in document properties (one JSON value per job), read once per execution and
@@ -93,107 +94,6 @@ export interface CapacityState {
   /** When a sync last stopped because the next page would not fit (epoch ms), else null. */
   stoppedAt: number | null;
   estimate: BackfillEstimate | null;
-}
-
-export interface RunRecord {
-  job: string;
-  startedAt: number;
-  endedAt: number | null;
-  outcome: 'running' | 'ok' | 'partial' | 'error' | 'busy' | 'interrupted';
-  rows: number;
-  message: string;
-  /** Why an 'error' run stopped (failures.ts codes); absent in records saved by older versions. */
-  failureCode?: string | null;
-  /** The run stopped because the connection was lost (a reconnect makes it history). */
-  connectionLost?: boolean;
-  /** A partial run paused for the hourly reserve continues after this (epoch ms). */
-  pausedUntil?: number | null;
-  /** The run's Sync log counts, compact (contract/counts-text.ts packCounts); absent in records saved by older versions. */
-  written?: number[];
-}
-
-/** A closed month as the last sync found it against its close (finance/restatements.ts). */
-export interface ClosedMonthRecord {
-  month: string;
-  netProfitChange: number;
-  changedDays: number;
-  changedValues: number;
-  basisChanged: boolean;
-  currency: string | null;
-}
-
-/** The basis of the P&L figures as the service last reported it (finance/basis.ts), and when. */
-export interface BasisState {
-  text: string | null;
-  checkedAt: number | null;
-}
-
-/** The P&L basis (spec 2.8) the synced figures are on, and a refresh under way after it changed (basis-change.ts). */
-export interface SheetsBasis {
-  basis: { taxTreatedAsCost: boolean; refundRecognition: string; adSpend: string } | null;
-  /** The basis before the change, while rows on it may remain. */
-  previous: SheetsBasis['basis'];
-  /** Epoch ms the refresh began; null when every row is on `basis`. */
-  refreshingSince: number | null;
-}
-
-/** The latest tie-out (finance/tieout-sheet.ts), for the sidebar and the next run's blanking. */
-export interface TieoutState {
-  checkedAt: number | null;
-  days: number;
-  /** The first days (YYYY-MM-DD) and months (YYYY-MM, a Monthly P&L row alone) that did not tie out (the Checks sheet lists them all). */
-  failedDays: string[];
-  failedCount: number;
-  /** Data rows the Checks sheet holds. */
-  rows: number;
-  /** The plan window's first day when it cut the range, else null. */
-  cutFrom: string | null;
-  /** The first day whose Daily P&L and Monthly P&L figures the tie-out proved, and the first day of orders it summed. */
-  provenFrom?: string | null;
-  ordersFrom?: string | null;
-  /** When Sync now last fetched the ✗ days' orders again (refetch-days.ts): once per tie-out, not on every step. */
-  refetchedAt?: number | null;
-  /** When a run that brought the sheets up to date had no budget left for its due tie-out (runner.ts): the next run owes it. */
-  owedSince?: number | null;
-}
-
-/** Orders with incomplete costs as the last read of the whole Orders sheet found them (finance/cost-gaps.ts). */
-export interface CostGapsState {
-  orders: number;
-  /** In the store's currency (meta.storeCurrency); other currencies are in otherCurrencies, never added. null: unknown (a cell holds no number). */
-  netRevenue: number | null;
-  ordersCounted: number;
-  otherCurrencies: CurrencyGap[];
-  /** Epoch ms of that read; null before the first. */
-  checkedAt: number | null;
-}
-
-/** The Orders and Line items columns the user chose, each sheet's layout, and the fill pass (column-fill.ts). */
-export interface ColumnsState {
-  /** Absent for a table: "All", what every earlier version synced. */
-  choice: ColumnChoice;
-  /** Absent for a table: its sheet holds every catalog column (set up by an earlier version, or not yet). */
-  layouts: Partial<Record<ChoosableTable, TableLayout>>;
-  /** Columns rows already in the sheets lack (added or synced again), and how far the pass has read; null when none. */
-  fill: ColumnFill | null;
-}
-
-export interface ColumnFill {
-  columns: Partial<Record<ChoosableTable, string[]>>;
-  /** Epoch ms the pass (re)started: a column added while it runs restarts it. */
-  startedAt: number;
-  /** The last updated_at the pass has written (it reads every order, oldest change first). */
-  watermark: string | null;
-  /** Orders the pass has read so far (for the sidebar's progress). */
-  orders: number;
-}
-
-/** Records the sync could not write, oldest first (skipped-records.ts); absent in state of older versions. */
-export interface SkippedState {
-  orders: Array<{ id: string; day: string | null; reason: string }>;
-  products: Array<{ id: string; day: string | null; reason: string }>;
-  /** Daily P&L rows, by date (id = day); absent in state written before days were isolated. */
-  days: Array<{ id: string; day: string | null; reason: string }>;
 }
 
 export interface SyncState {

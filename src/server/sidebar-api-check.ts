@@ -3,8 +3,8 @@
  * contract's signature. Renaming or re-typing a global breaks `tsc -p tsconfig.json` here.
  * (setSchedule takes `unknown` on the server because it validates what arrives.)
  */
-import type { SidebarServerApi } from '../../contract/server-api';
-import type * as Main from '../main';
+import type { SidebarServerApi } from '../contract/server-api';
+import type * as Main from './main';
 
 type Exported = Pick<typeof Main, keyof SidebarServerApi>;
 type Conforms<

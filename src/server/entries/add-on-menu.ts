@@ -3,8 +3,8 @@
  * off limits: it only builds the menu. The menu items run in FULL.
  */
 
-import { currentSpreadsheet, spreadsheetIdOf } from './platform/context';
-import { environmentReport, recordedEnvironments, recordEnvironment } from './platform/environment';
+import { currentSpreadsheet, spreadsheetIdOf } from '../platform/context';
+import { environmentReport, recordedEnvironments, recordEnvironment } from '../platform/environment';
 
 export const SIDEBAR_TITLE = 'Merchant Analytics';
 

@@ -1,0 +1,106 @@
+/**
+ * Prints the folder-level import graph of a source tree (default src/server) and every cycle in it;
+ * exits 1 when there is a cycle. A folder is the first path segment under the tree; files directly in
+ * the tree form the folder "(root)". An import that leaves the tree is listed by the folder it
+ * reaches (e.g. src/contract) and cannot close a cycle.
+ *   npx tsx scripts/import-graph.ts [dir]
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import ts from 'typescript';
+
+export const ROOT_FOLDER = '(root)';
+
+export interface FolderGraph {
+  /** from folder → to folder → number of import lines. */
+  edges: Map<string, Map<string, number>>;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return /\.tsx?$/.test(name) ? [path] : [];
+  });
+}
+
+/** Every module specifier of a file: import, import type, export ... from, import(), require(). */
+function specifiers(file: string): string[] {
+  const info = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
+  return info.importedFiles.map((f) => f.fileName);
+}
+
+/** The file a relative specifier names: `x.ts`, `x.d.ts`, `x/index.ts`, or `x` itself (e.g. JSON). */
+function resolveModule(from: string, spec: string): string {
+  const base = resolve(dirname(from), spec);
+  const candidates = [`${base}.ts`, `${base}.tsx`, `${base}.d.ts`, join(base, 'index.ts')];
+  return candidates.find((path) => existsSync(path)) ?? base;
+}
+
+function folderOf(tree: string, path: string): string {
+  const rel = relative(tree, path);
+  if (rel.startsWith('..')) return relative(process.cwd(), dirname(path)).split(sep).join('/');
+  const parts = rel.split(sep);
+  return parts.length === 1 ? ROOT_FOLDER : parts[0];
+}
+
+export function folderGraph(dir: string): FolderGraph {
+  const tree = resolve(dir);
+  const edges = new Map<string, Map<string, number>>();
+  for (const file of sourceFiles(tree)) {
+    const from = folderOf(tree, file);
+    for (const spec of specifiers(file)) {
+      if (!spec.startsWith('.')) continue;
+      const to = folderOf(tree, resolveModule(file, spec));
+      if (to === from) continue;
+      const row = edges.get(from) ?? new Map<string, number>();
+      row.set(to, (row.get(to) ?? 0) + 1);
+      edges.set(from, row);
+    }
+  }
+  return { edges };
+}
+
+/** Every elementary cycle, each starting at its alphabetically first folder. */
+export function findCycles(graph: FolderGraph): string[][] {
+  const nodes = [...graph.edges.keys()].sort();
+  const cycles: string[][] = [];
+  for (const start of nodes) {
+    const path = [start];
+    const walk = (node: string): void => {
+      for (const next of [...(graph.edges.get(node)?.keys() ?? [])].sort()) {
+        if (next === start) cycles.push([...path]);
+        else if (next > start && !path.includes(next)) {
+          path.push(next);
+          walk(next);
+          path.pop();
+        }
+      }
+    };
+    walk(start);
+  }
+  return cycles;
+}
+
+export function describe(graph: FolderGraph, cycles: string[][]): string {
+  const lines = ['Folder-level imports (from -> to: import lines):'];
+  for (const from of [...graph.edges.keys()].sort()) {
+    for (const [to, count] of [...graph.edges.get(from)!].sort(([a], [b]) => a.localeCompare(b))) {
+      lines.push(`  ${from} -> ${to}: ${count}`);
+    }
+  }
+  if (cycles.length === 0) lines.push('No cycles.');
+  else {
+    lines.push(`${cycles.length} cycle(s):`);
+    for (const cycle of cycles) lines.push(`  cycle: ${[...cycle, cycle[0]].join(' -> ')}`);
+  }
+  return lines.join('\n');
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const graph = folderGraph(process.argv[2] ?? 'src/server');
+  const cycles = findCycles(graph);
+  console.log(describe(graph, cycles));
+  process.exitCode = cycles.length > 0 ? 1 : 0;
+}

@@ -1,0 +1,49 @@
+/** What the finance sheets keep in the sync state: closed months, the P&L basis, the tie-out and cost gaps. */
+import type { CurrencyGap } from '../../contract/cost-gaps-text';
+
+/** A closed month as the last sync found it against its close (finance/restatements.ts). */
+export interface ClosedMonthRecord {
+  month: string;
+  netProfitChange: number;
+  changedDays: number;
+  changedValues: number;
+  basisChanged: boolean;
+  currency: string | null;
+}
+
+/** The basis of the P&L figures as the service last reported it (finance/basis.ts), and when. */
+export interface BasisState {
+  text: string | null;
+  checkedAt: number | null;
+}
+
+/** The latest tie-out (finance/tieout-sheet.ts), for the sidebar and the next run's blanking. */
+export interface TieoutState {
+  checkedAt: number | null;
+  days: number;
+  /** The first days (YYYY-MM-DD) and months (YYYY-MM, a Monthly P&L row alone) that did not tie out (the Checks sheet lists them all). */
+  failedDays: string[];
+  failedCount: number;
+  /** Data rows the Checks sheet holds. */
+  rows: number;
+  /** The plan window's first day when it cut the range, else null. */
+  cutFrom: string | null;
+  /** The first day whose Daily P&L and Monthly P&L figures the tie-out proved, and the first day of orders it summed. */
+  provenFrom?: string | null;
+  ordersFrom?: string | null;
+  /** When Sync now last fetched the ✗ days' orders again (refetch-days.ts): once per tie-out, not on every step. */
+  refetchedAt?: number | null;
+  /** When a run that brought the sheets up to date had no budget left for its due tie-out: the next run owes it. */
+  owedSince?: number | null;
+}
+
+/** Orders with incomplete costs as the last read of the whole Orders sheet found them (finance/cost-gaps.ts). */
+export interface CostGapsState {
+  orders: number;
+  /** In the store's currency (meta.storeCurrency); other currencies are in otherCurrencies, never added. null: unknown (a cell holds no number). */
+  netRevenue: number | null;
+  ordersCounted: number;
+  otherCurrencies: CurrencyGap[];
+  /** Epoch ms of that read; null before the first. */
+  checkedAt: number | null;
+}

@@ -1,0 +1,26 @@
+/** What the Sync log keeps of each run and the records a sync could not write, in the sync state. */
+
+export interface RunRecord {
+  job: string;
+  startedAt: number;
+  endedAt: number | null;
+  outcome: 'running' | 'ok' | 'partial' | 'error' | 'busy' | 'interrupted';
+  rows: number;
+  message: string;
+  /** Why an 'error' run stopped (failures.ts codes); absent in records saved by older versions. */
+  failureCode?: string | null;
+  /** The run stopped because the connection was lost (a reconnect makes it history). */
+  connectionLost?: boolean;
+  /** A partial run paused for the hourly reserve continues after this (epoch ms). */
+  pausedUntil?: number | null;
+  /** The run's Sync log counts, compact (contract/counts-text.ts packCounts); absent in records saved by older versions. */
+  written?: number[];
+}
+
+/** Records the sync could not write, oldest first (skipped-records.ts); absent in state of older versions. */
+export interface SkippedState {
+  orders: Array<{ id: string; day: string | null; reason: string }>;
+  products: Array<{ id: string; day: string | null; reason: string }>;
+  /** Daily P&L rows, by date (id = day); absent in state written before days were isolated. */
+  days: Array<{ id: string; day: string | null; reason: string }>;
+}
