@@ -3,13 +3,17 @@ import path from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Suites under test/unit that read the built bundle (dist/, from `npm run build`) or build it: the
- * deploy command's suite copies the project and builds it three times.
+ * Suites under test/unit that read the built bundle (dist/, from `npm run build`), build it, or run
+ * the project's tools as processes: the deploy command's suite copies the project and builds it
+ * three times; the import graph's runs the graph script and lints probe files. The unit project
+ * keeps what answers in seconds.
  */
 const BUILT = [
   'test/unit/build-manifest.test.ts',
   'test/unit/manifest-scopes.test.ts',
   'test/unit/deploy-command.test.ts',
+  'test/unit/deploy-readiness.test.ts',
+  'test/unit/import-graph.test.ts',
 ];
 
 /*

@@ -1,15 +1,13 @@
 /** What every sync job works with during one execution, and the tally it reports. */
 import { clipText } from '../platform/property-size';
-import { isApiError, type ApiClient, type Page } from '../api';
+import { isApiError, type Page } from '../api';
 import type { Order } from '../api/types';
-import type { ExecutionBudget } from '../platform/budget';
 import { instantToLocalDate } from '../platform/calendar';
-import type { ManagedWorkbook } from '../sheets/managed-workbook';
 import { DAILY, ORDERS } from '../sheets/schema';
 import type { PageContext } from './order-page';
 import type { SyncCounts } from '../../contract/sidebar';
 import { emptyCounts } from '../../contract/counts-text';
-import type { SyncStateStore } from '../state/sync-state';
+import type { FinanceContext } from '../finance/finance-context';
 import type { RunSkipped } from './skipped-records';
 
 export type JobName = 'orders' | 'products' | 'daily' | 'reconcile';
@@ -28,13 +26,7 @@ export function emptyTally(): RunTally {
   return { pages: 0, counts: emptyCounts(), rows: 0, skipped: { orders: [], products: [], days: [] } };
 }
 
-export interface JobContext {
-  api: ApiClient;
-  workbook: ManagedWorkbook;
-  state: SyncStateStore;
-  budget: ExecutionBudget;
-  now(): number;
-  storeTimeZone: string;
+export interface JobContext extends FinanceContext {
   tally: RunTally;
 }
 

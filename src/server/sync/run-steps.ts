@@ -45,6 +45,11 @@ const push = (run: RunState, message: string | null): void => {
   if (message) run.messages.push(message);
 };
 
+/**
+ * The steps of a run, in the order they must run: the jobs before everything that reads what they
+ * wrote; the basis change before the tie-out (whose due reads run.basisRefreshed); the partial note
+ * before the cancelled one, which replaces everything the run would say.
+ */
 export const RUN_STEPS: readonly RunStep[] = [
   {
     name: 'refetch failed days',
