@@ -2,6 +2,7 @@ import vm from 'node:vm';
 import { parentPort } from 'node:worker_threads';
 import type { WireError, WorkerStart } from '../bridge/protocol.js';
 import { createGasContext } from './context.js';
+import { collectGarbage } from './heap-reset.js';
 import { HostChannel } from './host-channel.js';
 import { libraryNamespace } from './library-namespace.js';
 import { WorkerUsage } from './usage.js';
@@ -48,7 +49,12 @@ function run(start: WorkerStart): void {
       channel.finish({ type: 'done', ok: false, error: toWireError(error) });
     })
     // A macrotask runs once the script's leftover promise jobs are done: only then may the host reuse us.
-    .finally(() => setImmediate(() => parentPort?.postMessage('idle')));
+    .finally(() =>
+      setImmediate(() => {
+        collectGarbage();
+        parentPort?.postMessage('idle');
+      }),
+    );
 }
 
 parentPort?.on('message', (start: WorkerStart) => run(start));
