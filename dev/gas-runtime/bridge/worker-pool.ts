@@ -1,11 +1,14 @@
 import { Worker } from 'node:worker_threads';
-import type { WorkerStart } from './protocol.js';
+import type { PooledWorkerData, WorkerStart } from './protocol.js';
 import { workerBundle } from './worker-bundle.js';
 
 /** How many finished workers a runtime keeps for the next executions; more start on demand. */
 const KEEP_IDLE = 2;
 /** A worker still running a script's leftover promise jobs this long after its answer is ended. */
 const DRAIN_LIMIT_MS = 1_000;
+
+/** One for the process: V8 flags are process-wide, whichever runtime's pool started the worker. */
+const workerData: PooledWorkerData = { gcFlagLock: new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT) };
 
 /** What the execution holding a worker hears of it. */
 export interface WorkerListener {
@@ -103,7 +106,7 @@ export class WorkerPool {
       if (await draining.whenDrained()) return draining;
     }
     const code = await workerBundle();
-    const worker = new PooledWorker(this, new Worker(code, { eval: true }));
+    const worker = new PooledWorker(this, new Worker(code, { eval: true, workerData }));
     this.started += 1;
     this.all.add(worker);
     return worker;

@@ -1,8 +1,8 @@
 import vm from 'node:vm';
-import { parentPort } from 'node:worker_threads';
-import type { WireError, WorkerStart } from '../bridge/protocol.js';
+import { parentPort, workerData } from 'node:worker_threads';
+import type { PooledWorkerData, WireError, WorkerStart } from '../bridge/protocol.js';
 import { createGasContext } from './context.js';
-import { collectGarbage } from './heap-reset.js';
+import { garbageCollector } from './heap-reset.js';
 import { HostChannel } from './host-channel.js';
 import { libraryNamespace } from './library-namespace.js';
 import { WorkerUsage } from './usage.js';
@@ -14,6 +14,8 @@ import { WorkerUsage } from './usage.js';
  * globals and built-ins), its own libraries and Code.js evaluation, channel, usage figures and clock
  * install; nothing at module level here holds an execution's state.
  */
+
+const collectGarbage = garbageCollector((workerData as PooledWorkerData).gcFlagLock);
 
 function toWireError(error: unknown): WireError {
   if (error !== null && typeof error === 'object' && 'message' in error) {
