@@ -75,6 +75,8 @@ export interface GasRuntime {
   readonly mail: SentMail[];
   readonly ui: UiLog;
   readonly totals: RuntimeCounts;
+  /** Worker threads started so far: an execution reuses a finished one, with fresh contexts (bridge/worker-pool.ts). */
+  readonly workerThreadsStarted: number;
   /** Starts the loopback /usercallback endpoint; returns e.g. "http://127.0.0.1:PORT/usercallback". */
   startCallbackServer(): Promise<string>;
   exportJson(): WorkbookJson;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Execution, type ExecutionResult } from './bridge/execution.js';
+import { WorkerPool } from './bridge/worker-pool.js';
 import type { LibraryCode } from './bridge/protocol.js';
 import { startCallbackServer, type CallbackServer } from './callback-server.js';
 import { RuntimeClock } from './clock.js';
@@ -107,6 +108,7 @@ export class LocalRuntime {
   readonly totals: RuntimeCounts = { ...emptyCounts(), executions: 0, timedOut: 0 };
   private readonly stores: SharedStores;
   private readonly running = new Set<Execution>();
+  private readonly workers = new WorkerPool();
   private callbackServer: CallbackServer | undefined;
   private executionSeq = 0;
   /** Spreadsheets made with makeCopy, by id (document-copies.ts). */
@@ -329,6 +331,7 @@ export class LocalRuntime {
         onSleep: this.options.onSleep,
         reviveBlob: (b) => new Blob(Buffer.from(b.bytes.map((x) => x & 0xff)), b.contentType, b.name),
         echoLogs: process.env.GAS_RUNTIME_LOGS === '1',
+        workers: this.workers,
       },
       {
         ctx,
@@ -512,8 +515,14 @@ export class LocalRuntime {
     return saveState(dir, this.stores, this.clock, this.workbookModel?.toJSON());
   }
 
+  /** Worker threads started so far: executions reuse finished ones (bridge/worker-pool.ts). */
+  get workerThreadsStarted(): number {
+    return this.workers.started;
+  }
+
   async close(): Promise<void> {
     for (const execution of this.running) execution.abort('The runtime was closed');
+    await this.workers.close();
     await this.callbackServer?.close();
     this.callbackServer = undefined;
   }

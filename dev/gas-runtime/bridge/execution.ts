@@ -1,11 +1,11 @@
-import { MessageChannel, Worker } from 'node:worker_threads';
+import { MessageChannel } from 'node:worker_threads';
 import type { RuntimeClock } from '../clock.js';
 import { costOf } from '../cost-model.js';
 import type { LockManager } from '../services/lock.js';
 import type { CallInterceptor, ExecutionCounts, ExecutionServiceContext } from '../types.js';
 import { HandleTable, type BlobReviver } from './host-values.js';
 import type { HostReply, LibraryCode, WireError, WorkerStart, WorkerToHost } from './protocol.js';
-import { workerBundle } from './worker-bundle.js';
+import type { PooledWorker, WorkerPool } from './worker-pool.js';
 
 export const TIME_LIMIT_MESSAGE = 'Exceeded maximum execution time';
 const WATCHDOG_INTERVAL_MS = 20;
@@ -49,9 +49,11 @@ export interface ExecutionEnvironment {
   onSleep?: (ms: number) => Promise<void>;
   reviveBlob: BlobReviver;
   echoLogs: boolean;
+  /** The runtime's worker threads (worker-pool.ts). */
+  workers: WorkerPool;
 }
 
-/** One execution: a Worker with a fresh vm context, served synchronously by the host. */
+/** One execution: fresh vm contexts on a pooled worker thread, served synchronously by the host. */
 export class Execution {
   private readonly table: HandleTable;
   private readonly signal = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
@@ -63,9 +65,10 @@ export class Execution {
   /** clock.advanced() at the start: time the world moved on since is this execution's time too. */
   private readonly advancedAtStart: number;
   private spentMs = 0;
-  private worker: Worker | undefined;
+  private worker: PooledWorker | undefined;
   private watchdog: NodeJS.Timeout | undefined;
   private finished = false;
+  private result: ExecutionResult | undefined;
   private settle: (result: ExecutionResult) => void = () => undefined;
 
   constructor(
@@ -109,7 +112,12 @@ export class Execution {
   }
 
   async run(): Promise<ExecutionResult> {
-    const code = await workerBundle();
+    const worker = await this.env.workers.acquire();
+    // Aborted while waiting for the worker (the runtime is closing): it never ran.
+    if (this.result) {
+      worker.release(true);
+      return this.result;
+    }
     const roots = Object.fromEntries(
       Object.entries(this.plan.roots).map(([name, obj]) => [name, this.table.describe(obj, name, name)]),
     );
@@ -140,16 +148,16 @@ export class Execution {
             }),
           ),
       );
-      const worker = new Worker(code, { eval: true, workerData: start, transferList: [this.channel.port2] });
       this.worker = worker;
-      worker.on('error', (error) => this.finish({ ok: false, error: { name: error.name, message: error.message } }));
-      // A worker that died on its own may still have its last message in flight: read it first.
-      worker.on('exit', () =>
-        setTimeout(
-          () => this.finish({ ok: false, error: { name: 'Error', message: 'The execution ended unexpectedly' } }),
-          50,
-        ),
-      );
+      worker.start(start, {
+        onError: (error) => this.finish({ ok: false, error: { name: error.name, message: error.message } }),
+        // A worker that died on its own may still have its last message in flight: read it first.
+        onExit: () =>
+          setTimeout(
+            () => this.finish({ ok: false, error: { name: 'Error', message: 'The execution ended unexpectedly' } }),
+            50,
+          ),
+      });
       this.watchdog = setInterval(() => this.checkTimeLimit(), WATCHDOG_INTERVAL_MS);
     });
   }
@@ -198,8 +206,9 @@ export class Execution {
         this.plan.ctx.counts.workerCpuMs = message.usage.cpuMs;
         this.plan.ctx.counts.peakHeapBytes = message.usage.peakHeapBytes;
       }
-      if (message.ok) this.finish({ ok: true, value: this.table.decode(message.value) });
-      else this.finish({ ok: false, error: message.error });
+      // The worker answered on its own: it may serve another execution.
+      if (message.ok) this.finish({ ok: true, value: this.table.decode(message.value), reusable: true });
+      else this.finish({ ok: false, error: message.error, reusable: true });
       return;
     }
     if (message.type === 'log') {
@@ -264,14 +273,20 @@ export class Execution {
     await this.spend(cost.ms);
   }
 
-  private finish(outcome: { ok: boolean; value?: unknown; error?: WireError; timedOut?: boolean }): void {
+  private finish(outcome: {
+    ok: boolean;
+    value?: unknown;
+    error?: WireError;
+    timedOut?: boolean;
+    reusable?: boolean;
+  }): void {
     if (this.finished) return;
     this.finished = true;
     if (this.watchdog) clearInterval(this.watchdog);
     for (const interceptor of this.plan.interceptors ?? []) interceptor.end?.(!outcome.timedOut);
     this.env.locks.releaseAll(this.plan.ctx.executionId);
     this.channel.port1.close();
-    void this.worker?.terminate();
+    this.worker?.release(outcome.reusable === true);
     const endedAt = this.ownNow();
     const result: ExecutionResult = {
       ok: outcome.ok,
@@ -284,6 +299,7 @@ export class Execution {
     };
     if (outcome.ok) result.value = outcome.value;
     else result.error = outcome.error;
+    this.result = result;
     this.settle(result);
   }
 }

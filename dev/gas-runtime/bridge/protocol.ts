@@ -63,6 +63,12 @@ export interface LibraryCode {
   filename: string;
 }
 
+/** What a pooled worker thread gets once, when it starts (worker-pool.ts). */
+export interface PooledWorkerData {
+  /** Int32 lock the process's workers take to flip V8's process-wide --expose-gc (worker/heap-reset.ts). */
+  gcFlagLock: SharedArrayBuffer;
+}
+
 export interface WorkerStart {
   /** Int32 flag the worker waits on while the host serves a call. */
   signal: SharedArrayBuffer;

@@ -6,7 +6,16 @@ import { createUtilities } from './utilities.js';
 import { formatString } from './text-format.js';
 
 /** Globals a fresh vm context has that Apps Script V8 does not. */
-const ABSENT_GLOBALS = ['console', 'WebAssembly', 'SharedArrayBuffer', 'Atomics', 'FinalizationRegistry', 'WeakRef'];
+const ABSENT_GLOBALS = [
+  'console',
+  'WebAssembly',
+  'SharedArrayBuffer',
+  'Atomics',
+  'FinalizationRegistry',
+  'WeakRef',
+  // heap-reset.ts exposes it for a moment, process-wide.
+  'gc',
+];
 
 /**
  * Makes the context's Date follow the runtime clock: `new Date()` and `Date.now()` read real time

@@ -1,16 +1,21 @@
 import vm from 'node:vm';
-import { workerData } from 'node:worker_threads';
-import type { WireError, WorkerStart } from '../bridge/protocol.js';
+import { parentPort, workerData } from 'node:worker_threads';
+import type { PooledWorkerData, WireError, WorkerStart } from '../bridge/protocol.js';
 import { createGasContext } from './context.js';
+import { garbageCollector } from './heap-reset.js';
 import { HostChannel } from './host-channel.js';
 import { libraryNamespace } from './library-namespace.js';
 import { WorkerUsage } from './usage.js';
 
-/** One execution: load the libraries and Code.js into fresh contexts, call the named global. */
+/**
+ * A pooled worker thread: each start message is one execution. Apps Script starts every execution
+ * from a fresh global scope (the "Execution" notes of developers.google.com/apps-script/guides/v8-runtime):
+ * nothing carries over but what the services keep. So every execution gets its own contexts (fresh
+ * globals and built-ins), its own libraries and Code.js evaluation, channel, usage figures and clock
+ * install; nothing at module level here holds an execution's state.
+ */
 
-const usage = new WorkerUsage();
-const start = workerData as WorkerStart;
-const channel = new HostChannel(start.port, start.signal, usage);
+const collectGarbage = garbageCollector((workerData as PooledWorkerData).gcFlagLock);
 
 function toWireError(error: unknown): WireError {
   if (error !== null && typeof error === 'object' && 'message' in error) {
@@ -20,7 +25,7 @@ function toWireError(error: unknown): WireError {
   return { name: 'Error', message: String(error) };
 }
 
-async function execute(): Promise<void> {
+async function execute(start: WorkerStart, channel: HostChannel): Promise<void> {
   const main = createGasContext(channel, start.clock, start.roots);
   for (const library of start.libraries) {
     const lib = createGasContext(channel, start.clock, start.roots);
@@ -39,6 +44,19 @@ async function execute(): Promise<void> {
   channel.finish({ type: 'done', ok: true, value: main.realm.exportValue(value) });
 }
 
-execute().catch((error: unknown) => {
-  channel.finish({ type: 'done', ok: false, error: toWireError(error) });
-});
+function run(start: WorkerStart): void {
+  const channel = new HostChannel(start.port, start.signal, new WorkerUsage());
+  void execute(start, channel)
+    .catch((error: unknown) => {
+      channel.finish({ type: 'done', ok: false, error: toWireError(error) });
+    })
+    // A macrotask runs once the script's leftover promise jobs are done: only then may the host reuse us.
+    .finally(() =>
+      setImmediate(() => {
+        collectGarbage();
+        parentPort?.postMessage('idle');
+      }),
+    );
+}
+
+parentPort?.on('message', (start: WorkerStart) => run(start));

@@ -12,6 +12,7 @@ const REPLY_GRACE_MS = 5_000;
 export class HostChannel {
   private readonly flag: Int32Array;
   private readonly pause = new Int32Array(new SharedArrayBuffer(4));
+  private ended = false;
 
   constructor(
     private readonly port: MessagePort,
@@ -22,6 +23,8 @@ export class HostChannel {
   }
 
   request(message: WorkerToHost): HostReply {
+    // A promise job the script left behind, running after its answer: the host no longer serves it.
+    if (this.ended) throw new Error('The execution has ended');
     this.usage?.sampleHeap();
     Atomics.store(this.flag, 0, 0);
     this.port.postMessage(message);
@@ -36,9 +39,9 @@ export class HostChannel {
     return received.message as HostReply;
   }
 
-  /** Sends the outcome, then keeps the worker alive until the host has read it and terminates us. */
+  /** Sends the outcome; the host closes the port. */
   finish(message: WorkerToHost): void {
     this.port.postMessage(message.type === 'done' && this.usage ? { ...message, usage: this.usage.report() } : message);
-    this.port.on('message', () => undefined);
+    this.ended = true;
   }
 }
