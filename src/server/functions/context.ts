@@ -13,7 +13,7 @@ import { CUSTOM_FUNCTION_LIMIT_MS, ExecutionBudget } from '../platform/budget';
 import { AnswerCache } from './answer-cache';
 import { formulaGeneration } from './generation';
 import { recordFormulaEnvironment } from '../platform/environment';
-import type { TokenSource } from '../api/transport';
+import type { TokenSource } from '../api/transport-contract';
 import { once } from './store-zone';
 
 export interface CustomFunctionContext {
