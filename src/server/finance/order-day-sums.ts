@@ -10,7 +10,8 @@ import { TIEOUT_COMPARED, ORDERS, columnIndex } from '../sheets/schema';
 import { CostGapTally, costGapsOf, gapRowsOfTable, type CostGaps } from './cost-gaps';
 import type { CostGapMonth } from './cost-gap-days';
 import { dayKey } from './daily-figures';
-import { sumOrdersByDay, type OrderDay, type TieoutFigure } from './tieout';
+import { sumOrdersByDay, type OrderDay } from './order-days';
+import type { TieoutFigure } from './tieout-figures';
 
 const FIGURES = TIEOUT_COMPARED.map((f) => f.figure);
 const PLACED = columnIndex(ORDERS, 'placed_date');
