@@ -1,5 +1,5 @@
 /**
- * Whether one API record can be turned into cells (issue 19, item 5). A record the sheets cannot
+ * Whether one API record can be turned into cells. A record the sheets cannot
  * hold is skipped on its own, never the page: one poisoned order must not stop every later sync.
  * Iterative on purpose: a value nested 20,000 deep overflows any recursive walk (JSON.stringify of
  * a text cell included), so its depth is measured before a cell is built from it.

@@ -56,7 +56,7 @@ export function customFunctionContext(): CustomFunctionContext {
 /**
  * The stored token, read once per cell: it is used only with 90 s left (CUSTOM_FUNCTION_TOKEN_MARGIN_MS),
  * longer than a cell may run, and reading it again inside the answer lock (three property reads)
- * made every cell queued behind the fetchers wait that much longer (issue 23).
+ * made every cell queued behind the fetchers wait that much longer.
  */
 function tokensReadOnce(source: TokenSource): TokenSource {
   const token = once(() => source.accessToken());

@@ -63,7 +63,7 @@ export interface ScannedSheet {
  * Only a formula cell's userEnteredValue has a formulaValue. Text that merely starts with "="
  * (a form response, a pasted CSV, anything written RAW or typed after an apostrophe) is a
  * stringValue there, while Values.get with FORMULA and getValues return it exactly like a formula:
- * re-entering that text USER_ENTERED would make it a live formula (issue 19).
+ * re-entering that text USER_ENTERED would make it a live formula that no one wrote.
  */
 const FORMULA_FIELDS =
   'sheets(properties.title,data(startRow,startColumn,rowData.values.userEnteredValue.formulaValue))';
