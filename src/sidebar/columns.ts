@@ -109,7 +109,7 @@ function columnItem(column: ColumnTableView['columns'][number]): HTMLLIElement {
   const label = element('label', 'check', '');
   label.append(input, ` ${column.header}`);
   if (column.kept) {
-    // Locked for good: the busy state's re-enabling of controls skips it (main.ts setBusy).
+    // Locked for good: the busy state's re-enabling of controls skips it (setBusy).
     input.disabled = true;
     input.dataset.locked = 'true';
     label.title = 'always synced';

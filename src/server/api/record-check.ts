@@ -9,7 +9,7 @@ import { MAX_VALUE_DEPTH, nestedDeeperThan } from './value-depth';
 
 export const MAX_RECORD_DEPTH = MAX_VALUE_DEPTH;
 
-/** A record a page could not turn into cells: left out of the sheets, named in the Sync log (skipped-records.ts). */
+/** A record a page could not turn into cells: left out of the sheets, named in the Sync log and retried (the skipped records). */
 export interface SkippedRecord {
   id: string;
   /** An order's placement day (store zone) when created_at can be read: its tie-out shows ✗. */

@@ -10,7 +10,7 @@ export interface OrderDay {
   cents: Record<TieoutFigure, number | null>;
   /** Orders in another currency than the store's (not summed). */
   otherCurrency: number;
-  /** Orders whose margin percentages disagree with their own figures (order-ratios.ts): "id (column)". */
+  /** Orders whose margin percentages disagree with their own figures (inconsistentRatios): "id (column)". */
   inconsistent: string[];
 }
 

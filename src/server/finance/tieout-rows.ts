@@ -14,7 +14,7 @@ export interface TieoutRow {
   ok: boolean;
   orders: number;
   figures: Record<TieoutFigure, TieoutLine>;
-  /** The Daily or Monthly P&L sheet's row beside the service (tieout-pnl-sheets.ts): '✓', what differs, or '' when not checked. */
+  /** The Daily or Monthly P&L sheet's row beside the service (the P&L sheets check): '✓', what differs, or '' when not checked. */
   pnlSheet: string;
   note: string;
 }

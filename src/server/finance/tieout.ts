@@ -21,7 +21,7 @@ export type PnlDay = { date: string } & Partial<Record<string, unknown>>;
 export interface TieoutInput {
   /** Orders sheet rows (without the header), columns as ORDERS. */
   orderRows: ReadonlyArray<ReadonlyArray<unknown>>;
-  /** The rows already summed by day (order-day-sums.ts); when given, orderRows is not read. */
+  /** The rows already summed by day (the order day sums); when given, orderRows is not read. */
   orderDays?: ReadonlyMap<string, OrderDay>;
   /** The placed_date cell → YYYY-MM-DD (serial numbers from the Sheets API, Date objects from SpreadsheetApp). */
   dayOf: (cell: unknown) => string | null;
@@ -30,7 +30,7 @@ export interface TieoutInput {
   /** The basis the sheets hold and the one the service reports now (words); unequal → every day ✗. */
   basisHeld: string | null;
   basisNow: string | null;
-  /** Orders the sync skipped (sync/skipped-records.ts): their days cannot tie out, whatever the sums say. */
+  /** Orders the sync skipped (its skipped records): their days cannot tie out, whatever the sums say. */
   skippedOrders?: ReadonlyArray<{ id: string; day: string | null }>;
   /** Daily P&L days the sync skipped: the Daily P&L sheet holds no current figures for them, so they cannot tie out. */
   skippedDays?: ReadonlyArray<{ day: string | null }>;

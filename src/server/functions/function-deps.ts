@@ -18,7 +18,7 @@ export interface FunctionDeps {
   answers?: AnswerCache;
   /** Orders with incomplete costs placed in [start, end] (counted by the sync), net revenue in `currency`, or why not counted; absent: not counted (empty cells). */
   costGaps?: (start: string, end: string, currency: string | null) => CostGapsRead;
-  /** The store's time zone, asked only when a period reaches today or an order's day is shown (store-zone.ts); default: `timeZone`. */
+  /** The store's time zone, asked only when a period reaches today or an order's day is shown (storeTimeZoneOf); default: `timeZone`. */
   storeTimeZone?: () => string;
   /** Epoch ms now; default Date.now. */
   now?: () => number;

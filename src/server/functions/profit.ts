@@ -1,5 +1,5 @@
 /**
- * The custom functions' bodies (globals in main.ts call these). Each validates its arguments
+ * The custom functions' bodies (the bundle's globals call these). Each validates its arguments
  * before any service call, reads through the API client, and turns typed failures into one
  * message that says what to do.
  */
@@ -139,7 +139,7 @@ export function profitMonthly(start: unknown, end: unknown, metrics: unknown, de
   });
 }
 
-/** PROFIT_MONTHLY with its layout: the same table, turned when the months go across (month-layout.ts). */
+/** PROFIT_MONTHLY with its layout: the same table, turned when the months go across (monthsAcross). */
 export function profitMonthlyLaidOut(
   start: unknown,
   end: unknown,

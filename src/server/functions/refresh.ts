@@ -145,7 +145,7 @@ export function refreshFormulas(): FormulaRefresh {
 /**
  * A connection adopted after the consent window (a reconnect): formulas that answered "not
  * connected" or "reconnect" meanwhile recalculate now, not only after a sync that changes data.
- * A failure leaves them owed for the next successful sync (formulas-owed.ts); never fails the caller.
+ * A failure leaves them owed for the next successful sync (the owed formulas); never fails the caller.
  */
 export function refreshFormulasAfterReconnect(): void {
   try {
