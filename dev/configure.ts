@@ -1,5 +1,5 @@
 /**
- * npm run configure — the deployment's connection settings (src/server/platform/config.ts):
+ * npm run configure — the deployment's connection settings (the deployment config):
  *
  *   MA_CLIENT_SECRET=… npm run configure -- --api https://api.example.com --client-id ID
  *       checks the values and prints the exact script properties to set in the Apps Script editor

@@ -72,7 +72,7 @@ export async function connectOverHttp(
   });
   const page = await httpExchange(callbackUrl);
   // The callback runs without the document and hands its result to the spreadsheet; the sidebar
-  // that started the flow polls getSidebarState, which adopts it (src/server/auth/handoff.ts).
+  // that started the flow polls getSidebarState, which adopts it (the handoff).
   const poll =
     options.sidebarPoll === false
       ? null

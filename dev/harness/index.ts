@@ -35,7 +35,7 @@ export interface StackOptions {
   distDir?: string;
   /**
    * Library files by userSymbol. Default: the real OAuth2 library at ../shared/vendor when present
-   * (see libraries.ts); env GAS_LIBRARY_<symbol> wins over both; else the runtime's stand-in.
+   * (see the library table); env GAS_LIBRARY_<symbol> wins over both; else the runtime's stand-in.
    */
   libraries?: Record<string, string>;
   /** Global that returns the authorization URL; default the sidebar's beginConnect. */
@@ -148,7 +148,7 @@ async function registerRedirectUri(
   return { clientId: client.client_id, clientSecret: client.client_secret };
 }
 
-/** Script properties as `npm run configure` would set them for a deployment (src/server/platform/config.ts). */
+/** Script properties as `npm run configure` would set them for a deployment (the deployment config). */
 function configureForEmulator(runtime: GasRuntime, apiUrl: string, client: EmulatorClient, redirectUri: string): void {
   const script = runtime.properties.script;
   script.set('MA_API_BASE_URL', apiUrl);

@@ -23,7 +23,7 @@ export function connectionToken<T = Record<string, unknown>>(runtime: GasRuntime
 /**
  * Installs a token in the library's format as the default user's connection, the way the OAuth
  * callback leaves one: in the user's own store for this spreadsheet, with a handoff the next
- * execution with the document adopts (auth/handoff.ts). Disconnect first so no cached copy of a
+ * execution with the document adopts (the handoff). Disconnect first so no cached copy of a
  * previous token remains.
  */
 export function installConnectionToken(runtime: GasRuntime, token: Record<string, unknown>): void {

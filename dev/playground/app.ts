@@ -230,7 +230,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       return sendJson(response, 200, replyOf(result));
     }
     if (method === 'POST' && url.pathname === '/playground/grid') {
-      // A user's own edit to the grid's shape, as in the Sheets UI (grid-edit.ts).
+      // A user's own edit to the grid's shape, as in the Sheets UI (the grid edit).
       const body = await readJson(request);
       const sheet = sheetNamed(body.sheet);
       try {

@@ -1,4 +1,4 @@
-/** What the playground server sends the page about a sheet and its cells (grid-view.ts makes them, page/grid.ts draws them). */
+/** What the playground server sends the page about a sheet and its cells (the grid view makes them, the page's grid draws them). */
 
 export interface GridSheet {
   name: string;

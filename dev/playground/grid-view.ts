@@ -3,8 +3,8 @@
  * in the workbook's order with their frozen rows and column widths, and windows of rows with
  * each cell's displayed text — the runtime's own `displayValue` for its number format (the text
  * `Range.getDisplayValues` gives), so what the page shows is what Sheets would show — its notes,
- * bold, formula results (formula-cells.ts) spilled into the cells around them, and the fills and
- * text styles of the sheet's conditional format rules (conditional-draw.ts).
+ * bold, formula results (the formula cells) spilled into the cells around them, and the fills and
+ * text styles of the sheet's conditional format rules (the conditional drawing).
  */
 import {
   displayValue,

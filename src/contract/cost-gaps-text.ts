@@ -1,4 +1,4 @@
-/** What the sidebar says about orders with incomplete costs (finance/cost-gaps.ts). Pure, shared by server and sidebar. */
+/** What the sidebar says about orders with incomplete costs (costGapsOf). Pure, shared by server and sidebar. */
 import { signedMoney } from './closed-month-text';
 
 /** Orders with incomplete costs in one currency other than the store's, and their net revenue in it. */

@@ -23,7 +23,7 @@ export interface ScheduleView {
   owner?: string | null;
   /** False when the schedule is another editor's: only they can change or turn it off. */
   yours?: boolean;
-  /** "Next run: today between 14:00 and 15:00." in `timeZone`; null when off (sync/next-run.ts). */
+  /** "Next run: today between 14:00 and 15:00." in `timeZone`; null when off (nextRunText). */
   nextRun?: string | null;
 }
 

@@ -14,8 +14,8 @@ import type {
 } from './sidebar';
 
 /**
- * The server functions the sidebar calls through google.script.run. src/server/sidebar-api-check.ts
- * proves at compile time that src/server/main.ts exports each of them with this signature, so a
+ * The server functions the sidebar calls through google.script.run. A compile-time check
+ * proves that the server's entry (main) exports each of them with this signature, so a
  * renamed or re-typed global breaks `tsc -p tsconfig.json`, not the user.
  */
 export interface SidebarServerApi {

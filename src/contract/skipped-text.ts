@@ -1,4 +1,4 @@
-/** What the sidebar says about records the sync could not write (server/sync/skipped-records.ts). Pure. */
+/** What the sidebar says about records the sync could not write (the skipped records). Pure. */
 
 /** The sync state's list of skipped records, as the sidebar receives it (no request of its own). */
 export interface SkippedView {

@@ -1,4 +1,4 @@
-/** What the sidebar says about the latest tie-out (finance/tieout-sheet.ts). Pure, shared by server and sidebar. */
+/** What the sidebar says about the latest tie-out (the tie-out sheet). Pure, shared by server and sidebar. */
 
 /** The latest tie-out, as the last sync or "Check again" left it (sync state `tieout`, no request of its own). */
 export interface TieoutView {
@@ -45,7 +45,7 @@ export function tieoutText(view: TieoutView): string {
   return `✗ ${named} ${view.failedCount === 1 ? 'does' : 'do'} not tie out${window}.`;
 }
 
-/** What to do about ✗ days: Sync now fetches their orders and P&L days again, whole (server/sync/refetch-days.ts). */
+/** What to do about ✗ days: Sync now fetches their orders and P&L days again, whole (the ✗-day refetch). */
 export function tieoutAdvice(view: TieoutView): string | null {
   if (view.failedCount === 0) return null;
   return 'Sync now fetches the orders of those days again and their Daily P&L, and puts edited Orders and P&L cells back (the Checks sheet shows each figure).';

@@ -1,5 +1,5 @@
 /**
- * Compile-time proof that src/server/main.ts exports every function the sidebar calls, with the
+ * Compile-time proof that the server's entry (main) exports every function the sidebar calls, with the
  * contract's signature. Renaming or re-typing a global breaks `tsc -p tsconfig.json` here.
  * (setSchedule takes `unknown` on the server because it validates what arrives.)
  */

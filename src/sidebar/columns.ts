@@ -1,5 +1,5 @@
 /**
- * The sidebar's Columns card (issue 11): per table (Orders, Line items) a preset, Essentials / All /
+ * The sidebar's Columns card, so a large store can sync fewer columns and fit more orders: per table (Orders, Line items) a preset, Essentials / All /
  * Custom, where Custom lists the table's columns (those always synced checked and locked, those no
  * longer synced marked); how many orders fit in 10 M cells; the fill pass's progress; and Apply,
  * which sends setColumns and says what the next sync does. The main script calls
@@ -109,7 +109,7 @@ function columnItem(column: ColumnTableView['columns'][number]): HTMLLIElement {
   const label = element('label', 'check', '');
   label.append(input, ` ${column.header}`);
   if (column.kept) {
-    // Locked for good: the busy state's re-enabling of controls skips it (main.ts setBusy).
+    // Locked for good: the busy state's re-enabling of controls skips it (setBusy).
     input.disabled = true;
     input.dataset.locked = 'true';
     label.title = 'always synced';

@@ -132,7 +132,7 @@ export function renderSchedule(schedule: ScheduleView): void {
   for (const id of ['schedule-mode', 'schedule-hour']) {
     const control = byId<HTMLSelectElement>(id);
     control.disabled = theirs;
-    // Locked, so the end of a busy state (main.ts setBusy) does not enable it again.
+    // Locked, so the end of a busy state (setBusy) does not enable it again.
     control.dataset.locked = String(theirs);
   }
   const note = byId('schedule-note');

@@ -1,5 +1,5 @@
 /**
- * The Close sheet's layout (issue 24 item 10): every time on it is a date-time serial in the
+ * The Close sheet's layout, as a controller reads it: every time on it is a date-time serial in the
  * spreadsheet's zone (the watermark too, never raw UTC text), and the orders at close are kept in
  * their own section, read back as written. Pure.
  */

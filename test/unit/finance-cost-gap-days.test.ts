@@ -1,6 +1,6 @@
 /**
- * Issue 23: the incomplete-cost counts a formula reads are kept per day at sync time. Whatever
- * period is asked, the kept days give exactly what counting the Orders rows gives (costGapsOf:
+ * The incomplete-cost counts a formula reads are kept per day at sync time, so no formula scans
+ * Orders. Whatever period is asked, the kept days give exactly what counting the Orders rows gives (costGapsOf:
  * same day filter, currency rule and whole cents), and what Google's property limits cannot hold
  * is said unknown (why it is not counted), never counted short.
  */

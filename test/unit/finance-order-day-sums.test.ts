@@ -9,7 +9,7 @@ import { costGapsOf, gapRowsOfTable } from '../../src/server/finance/cost-gaps';
 import { dayKey } from '../../src/server/finance/daily-figures';
 import { costGapMonthsOf, costGapsOfMonths } from '../../src/server/finance/cost-gap-days';
 import { OrderDaySums } from '../../src/server/finance/order-day-sums';
-import { sumOrdersByDay } from '../../src/server/finance/tieout';
+import { sumOrdersByDay } from '../../src/server/finance/order-days';
 import { ORDERS, columnIndex } from '../../src/server/sheets/schema';
 import { dateToSerial } from '../../src/server/platform/calendar';
 

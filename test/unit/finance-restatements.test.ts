@@ -1,5 +1,5 @@
 /**
- * Restatements a controller can sign (issue 24 item 10), the pure parts: which orders to compare
+ * Restatements a controller can sign, the pure parts: which orders to compare
  * from the Orders key index alone, the kind and Δ of each order's change to the month's P&L (a
  * cancelled or gone order counts no more), the month per P&L line, and the overhead allocation
  * apart, in words, with the net profit difference explained.

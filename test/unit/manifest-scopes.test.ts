@@ -1,5 +1,5 @@
 /**
- * Scopes are minimal and each is justified (issue 13, Security): the manifest asks for exactly the
+ * Scopes are minimal and each is justified, so a merchant's reviewer can trust them: the manifest asks for exactly the
  * Google scopes the README's table justifies, the built bundle (with the OAuth2 library it loads)
  * calls a service needing each of them, and it calls nothing that needs a scope the manifest
  * lacks. The Merchant Analytics scopes requested are read-only, each needed by an endpoint the

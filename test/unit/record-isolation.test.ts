@@ -1,5 +1,5 @@
 /**
- * Issue 19, item 5 (pure): a record that cannot be turned into cells (a value nested 20,000 deep
+ * Record isolation (pure): a record that cannot be turned into cells (a value nested 20,000 deep
  * where the spec says string) is skipped alone, leaving no row or key behind, and its placement
  * day cannot tie out.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 24 item 14: the schedule says when it runs next, in the spreadsheet's time zone. A daily
+ * The schedule says when it runs next, in the spreadsheet's time zone. A daily
  * trigger starts within its hour (Google picks the minute), an hourly one about an hour after its
  * last start.
  */

@@ -45,7 +45,7 @@ export interface ControlDeps {
   startOptions: EmulatorOptions;
 }
 
-/** What each control route does to the state; routes.ts only maps paths to these. */
+/** What each control route does to the state; the control routes only map paths to these. */
 export class ControlActions {
   readonly state: EmulatorState;
 

@@ -3,7 +3,7 @@ import type { Cents } from '../money.js';
 import type { Plan } from '../options.js';
 import type { RawFields } from './raw-fields.js';
 
-/** Internal records: amounts in cents, instants in ms. Published shapes are built by ../api/serialize.ts. */
+/** Internal records: amounts in cents, instants in ms. Published shapes are built by the API's serializers. */
 
 export interface StoreRecord {
   id: string;
@@ -110,7 +110,7 @@ export interface OrderRecord {
   paymentFee: Cents;
   adSpend: Cents;
   adSpendBasis: string;
-  /** Test control only: fields served as raw JSON text (raw-fields.ts); absent normally. */
+  /** Test control only: fields served as raw JSON text (the raw fields); absent normally. */
   rawFields?: RawFields;
 }
 

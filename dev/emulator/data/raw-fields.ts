@@ -1,7 +1,7 @@
 /**
  * Test control only (POST /_emulator/orders/:id/raw): one field of an order served as raw JSON text
  * the spec does not allow there (an array nested 20,000 deep where it says string), so tests can
- * prove that the add-on isolates a record it cannot write (issue 19, item 5). Such text cannot pass
+ * prove that the add-on isolates a record it cannot write. Such text cannot pass
  * through JSON.stringify (V8 runs out of stack a few thousand levels deep), so the served record
  * carries a mark and the body's text gets the raw JSON spliced in where the mark is (bodyText).
  * The truth endpoints are sent the same way: they describe what the API serves.

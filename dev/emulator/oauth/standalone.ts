@@ -10,7 +10,7 @@ import type { StoreSummary, TokenLifetimes } from './types';
 /**
  * A minimal host for AuthServer + RateLimiter without the data set: the auth routes, the clock
  * control route and two tiny API endpoints. For testing dev/emulator/oauth in isolation; the full
- * emulator (dev/emulator/index.ts) wires the same modules into the real API.
+ * emulator wires the same modules into the real API.
  */
 export interface AuthOnlyServer {
   url: string;

@@ -160,7 +160,7 @@ export class TokenEndpoint {
     return { ok: true, tokens };
   }
 
-  /** Issues the tokens of a successful exchange, as a test control may have asked (token-answer.ts). */
+  /** Issues the tokens of a successful exchange, as a test control may have asked (the token answer). */
   private issue(request: IssueRequest): TokenResponse {
     const override = this.ctx.answers.take();
     const scopes = override?.scopes

@@ -6,7 +6,8 @@ import type { ExecutionBudget } from '../platform/budget';
 import type { MetaInfo, PageInfo } from './envelope';
 import { buildQuery, pathSegment, type QueryParams } from './query';
 import type { CacheLike } from './response-cache';
-import { ApiAnswer, GetOptions, TokenSource, Transport, TransportOptions, TransportStats } from './transport';
+import { Transport } from './transport';
+import type { ApiAnswer, GetOptions, TokenSource, TransportOptions, TransportStats } from './transport-contract';
 import type { Account, DailyRow, Order, Product, ProfitabilitySummary, Store } from './types';
 
 export interface Page<T> {

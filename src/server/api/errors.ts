@@ -1,72 +1,11 @@
 /**
- * One typed error per error.code of the API (spec 5.8 and 7), plus the client's own failures.
- * Each carries a message a finance person understands and the action to take. Messages are built
- * here from fixed text and never from response bodies that could hold secrets.
+ * One typed error per error.code of the API (spec 5.8 and 7), each with the action to take; the
+ * error they share and the client's own failures are exported from here too.
  */
-import { messageTimeZone, resumeTimeText } from '../platform/local-time';
+import { ApiError, resumeText, type ApiErrorDetails } from './api-error';
 
-/** Every error.code of spec section 7 (5.8 codes included). */
-export const SPEC_ERROR_CODES = [
-  'invalid_parameter',
-  'CURSOR_FILTER_MISMATCH',
-  'INVALID_CURSOR',
-  'missing_token',
-  'invalid_token',
-  'invalid_token_claims',
-  'grant_revoked',
-  'insufficient_scope',
-  'client_not_authorized',
-  'not_found',
-  'method_not_allowed',
-  'rate_limited',
-  'internal_error',
-] as const;
-
-export type SpecErrorCode = (typeof SPEC_ERROR_CODES)[number];
-/** The client's own failures: no answer, an unreadable answer, the hourly reserve reached. */
-export type ClientErrorCode = 'network' | 'malformed_response' | 'rate_limit_budget' | 'api_redirected';
-export type ApiErrorCode = SpecErrorCode | ClientErrorCode;
-
-export type ApiErrorAction = 'retry_later' | 'refresh' | 'reconnect' | 'wait' | 'contact_operator' | 'fix_request';
-
-export interface ApiErrorDetails {
-  status: number;
-  /** Epoch ms when the request may be tried again (rate limits), else null. */
-  retryAt?: number | null;
-  /** Technical detail for logs: never a token, at most a short excerpt of a non-auth body. */
-  detail?: string;
-}
-
-export class ApiError extends Error {
-  readonly code: ApiErrorCode;
-  readonly status: number;
-  readonly userMessage: string;
-  readonly action: ApiErrorAction;
-  readonly retryAt: number | null;
-  /** True when the same request may succeed if simply sent again (after backoff). */
-  readonly retryable: boolean;
-
-  constructor(
-    code: ApiErrorCode,
-    action: ApiErrorAction,
-    userMessage: string,
-    details: ApiErrorDetails,
-    retryable = false,
-  ) {
-    super(
-      details.detail
-        ? `${userMessage} (${code}, HTTP ${details.status}: ${details.detail})`
-        : `${userMessage} (${code}, HTTP ${details.status})`,
-    );
-    this.name = 'ApiError';
-    this.code = code;
-    this.status = details.status;
-    this.userMessage = userMessage;
-    this.action = action;
-    this.retryAt = details.retryAt ?? null;
-    this.retryable = retryable;
-  }
-}
+export * from './api-error';
+export * from './client-errors';
 
 export class InvalidParameterError extends ApiError {
   constructor(d: ApiErrorDetails) {
@@ -230,75 +169,4 @@ export class InternalServerError extends ApiError {
     );
     this.name = 'InternalServerError';
   }
-}
-
-export class NetworkError extends ApiError {
-  constructor(d: ApiErrorDetails) {
-    super('network', 'retry_later', 'Merchant Analytics could not be reached. Try again in a few minutes.', d, true);
-    this.name = 'NetworkError';
-  }
-}
-
-export class MalformedResponseError extends ApiError {
-  constructor(d: ApiErrorDetails) {
-    super(
-      'malformed_response',
-      'retry_later',
-      'Merchant Analytics sent an incomplete answer. Try again in a few minutes.',
-      d,
-      true,
-    );
-    this.name = 'MalformedResponseError';
-  }
-}
-
-/**
- * The API answered with a redirect: the configured address is not the API's own (http for https,
- * another host or path). Never followed — the bearer token would go along — and not a temporary
- * fault: whoever set up the add-on must change MA_API_BASE_URL to the address it points at.
- */
-export class ApiRedirectedError extends ApiError {
-  readonly location: string | null;
-
-  constructor(d: ApiErrorDetails & { location: string | null }) {
-    super(
-      'api_redirected',
-      'contact_operator',
-      d.location
-        ? `The Merchant Analytics address set up for this add-on redirects to ${d.location}. Please ask whoever set up the add-on to change the script property MA_API_BASE_URL to that address; nothing in the spreadsheet needs to change.`
-        : 'The Merchant Analytics address set up for this add-on redirects elsewhere. Please ask whoever set up the add-on to check the script property MA_API_BASE_URL; nothing in the spreadsheet needs to change.',
-      d,
-    );
-    this.name = 'ApiRedirectedError';
-    this.location = d.location;
-  }
-}
-
-/** Where a redirect points, without its query or fragment (they could carry anything): origin and path. */
-export function redirectTarget(location: string | null): string | null {
-  if (location === null) return null;
-  const match = /^(https?:\/\/[^/?#\s]+)(\/[^?#\s]*)?/i.exec(location.trim());
-  return match ? (match[1] + (match[2] ?? '')).replace(/\/api\/v1(\/.*)?$/i, '').slice(0, 200) : null;
-}
-
-/** The hourly request budget is nearly used up: stop before it is gone and resume at retryAt. */
-export class RateLimitBudgetError extends ApiError {
-  constructor(d: ApiErrorDetails) {
-    super(
-      'rate_limit_budget',
-      'wait',
-      `The hourly request allowance is nearly used up. It resumes ${resumeText(d.retryAt)}.`,
-      d,
-    );
-    this.name = 'RateLimitBudgetError';
-  }
-}
-
-/** "after 14:05 (Europe/Berlin time)": the spreadsheet's zone, named; never a UTC string. */
-function resumeText(retryAt: number | null | undefined): string {
-  return retryAt == null ? 'shortly' : `after ${resumeTimeText(retryAt, messageTimeZone(), Date.now())}`;
-}
-
-export function isApiError(e: unknown): e is ApiError {
-  return e instanceof ApiError;
 }

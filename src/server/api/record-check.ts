@@ -1,5 +1,5 @@
 /**
- * Whether one API record can be turned into cells (issue 19, item 5). A record the sheets cannot
+ * Whether one API record can be turned into cells. A record the sheets cannot
  * hold is skipped on its own, never the page: one poisoned order must not stop every later sync.
  * Iterative on purpose: a value nested 20,000 deep overflows any recursive walk (JSON.stringify of
  * a text cell included), so its depth is measured before a cell is built from it.
@@ -9,7 +9,7 @@ import { MAX_VALUE_DEPTH, nestedDeeperThan } from './value-depth';
 
 export const MAX_RECORD_DEPTH = MAX_VALUE_DEPTH;
 
-/** A record a page could not turn into cells: left out of the sheets, named in the Sync log (skipped-records.ts). */
+/** A record a page could not turn into cells: left out of the sheets, named in the Sync log and retried (the skipped records). */
 export interface SkippedRecord {
   id: string;
   /** An order's placement day (store zone) when created_at can be read: its tie-out shows ✗. */

@@ -2,7 +2,7 @@
  * How deep an API value is nested, measured without recursion. JSON.parse reads any depth, but every
  * recursive walk over the parsed value (JSON.stringify, String() or Date.parse of an array, a
  * comparison with `<`) overflows the call stack on a value nested some 10,000 deep: an answer is
- * measured with this before such a walk, on the sync (record-check.ts) and the formula paths.
+ * measured with this before such a walk, on the sync (the record check) and the formula paths.
  */
 
 /** Far deeper than any answer of the spec (an order is 3 levels deep); a text cell's JSON stays readable. */

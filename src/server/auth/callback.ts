@@ -29,7 +29,7 @@ export interface AuthCallbackRequest {
   parameter?: Record<string, string | undefined>;
 }
 
-/** The state token's arguments that authorizationUrl() adds (connect.ts): `flow` (connect-flow.ts), the spreadsheet, the sheets' store. */
+/** The state token's arguments that authorizationUrl() adds at Connect: `flow` (the Connect flow's mark), the spreadsheet, the sheets' store. */
 export const STATE_FLOW = 'flow';
 export const STATE_SPREADSHEET_ID = 'sheet';
 export const STATE_SHEETS_STORE = 'sheetsStore';
@@ -50,7 +50,7 @@ function isCallbackSpreadsheet(spreadsheetId: string): boolean {
 /**
  * Runs without a document (Google's /usercallback belongs to the add-on, not to a spreadsheet):
  * everything it needs comes from the state token (the spreadsheet, the store its sheets hold) and
- * the user's own storage; the result is handed to the spreadsheet's sidebar (handoff.ts).
+ * the user's own storage; the result is handed to the spreadsheet's sidebar (the handoff).
  */
 function completeAuthorization(request: AuthCallbackRequest): CallbackPage {
   let config;
@@ -77,7 +77,7 @@ function completeAuthorization(request: AuthCallbackRequest): CallbackPage {
   const at = Date.now();
   let token: TokenRecord;
   try {
-    // The library carried the PKCE verifier in the state token (codeVerifier_); the request is made here (token-request.ts).
+    // The library carried the PKCE verifier in the state token (codeVerifier_); the request is made here (the token request).
     token = withUserLock(() =>
       redeemAuthorizationCode(service, config, String(parameter['code']), parameter['codeVerifier_']),
     );

@@ -14,7 +14,7 @@ import { clearSharedAccessToken, isConnector } from './token-home';
 /**
  * The URL that starts the flow (spec 5.3): code, S256 challenge of a fresh verifier (which the
  * library carries inside the state token), the scopes, and no `resource` parameter. The state
- * token also names this flow's one-time mark (connect-flow.ts), this spreadsheet and the store its
+ * token also names this flow's one-time mark, this spreadsheet and the store its
  * sheets hold: the callback has no document.
  */
 export function authorizationUrl(): string {

@@ -8,7 +8,7 @@ import { customFunctionTokenSource, triggerTokenSource } from './token-sources';
 import { getDeploymentConfig } from '../platform/config';
 import { ExecutionBudget } from '../platform/budget';
 import { createApiClient } from '../api/client';
-import type { TransportStats } from '../api/transport';
+import type { TransportStats } from '../api/transport-contract';
 import { isApiError } from '../api/errors';
 
 export type ConnectionCheck =

@@ -21,7 +21,7 @@ const STATES: ReadonlyArray<ConnectionRecord['state']> = [
 
 /**
  * The document's connection record, or null when it has none, an unreadable one, or one written
- * for another spreadsheet (this one is a copy: spreadsheet-binding.ts).
+ * for another spreadsheet (this one is a copy: the spreadsheet binding).
  */
 export function readConnectionRecord(): ConnectionRecord | null {
   const stored = readStoredConnectionRecord();
@@ -67,7 +67,7 @@ export function writeConnectionRecord(record: Omit<ConnectionRecord, 'since'>): 
   return full;
 }
 
-/** A record an older version wrote (no spreadsheet id), bound to this spreadsheet as it is (copy-guard.ts decides when). */
+/** A record an older version wrote (no spreadsheet id), bound to this spreadsheet as it is (the copy guard decides when). */
 export function bindConnectionRecord(record: ConnectionRecord): void {
   storeRecord(record);
 }

@@ -15,7 +15,7 @@ export function tokenServiceName(spreadsheetId: string): string {
 /** Document property: the access token (never the refresh token) and its expiry, for formulas and other editors. */
 export const SHARED_ACCESS_TOKEN_KEY = 'ma.accessToken';
 
-/** User property: what the documentless callback hands to the spreadsheet's sidebar (handoff.ts). */
+/** User property: what the documentless callback hands to the spreadsheet's sidebar (the handoff). */
 export function handoffKey(spreadsheetId: string): string {
   return `ma.connectHandoff.${spreadsheetId}`;
 }
@@ -32,10 +32,10 @@ export const REQUESTED_SCOPES: readonly string[] = [
 /** How long the library's state token lives (it calls withTimeout(3600)): a Connect click is good for this long. */
 export const STATE_TOKEN_SECONDS = 3600;
 
-/** User properties marking each open Connect flow (connect-flow.ts): `ma.connectFlow.<uuid>`. */
+/** User properties marking each open Connect flow: `ma.connectFlow.<uuid>`. */
 export const FLOW_MARK_PREFIX = 'ma.connectFlow.';
 
-/** The global Apps Script runs when the authorization server redirects back (src/server/main.ts). */
+/** The global Apps Script runs when the authorization server redirects back (one of the bundle's globals). */
 export const CALLBACK_FUNCTION = 'authCallback';
 
 /** Spec 5.2 paths, used when the discovery document cannot be read. */
@@ -46,7 +46,7 @@ export const ACCOUNT_PATH = '/api/v1/account';
 
 /** Document properties written by this module (besides the library's token). */
 export const CONNECTION_PROPERTY_KEY = 'ma.connection';
-/** Document property: this spreadsheet refused the connection of the one it was copied from (copy-guard.ts). */
+/** Document property: this spreadsheet refused the connection of the one it was copied from (the copy guard). */
 export const COPIED_CONNECTION_PROPERTY_KEY = 'ma.connectionCopied';
 export const STORE_TAG_PROPERTY_KEY = 'ma.storeTag';
 export const STORE_TAG_NAME_PROPERTY_KEY = 'ma.storeTagName';

@@ -3,7 +3,7 @@
  * PropertiesService page does not say; the stricter reading is that it does), and with them the
  * connection record and the shared access token: whoever made the copy would read the merchant's
  * store until that token expires. Both are bound to the spreadsheet they were written for
- * (spreadsheet-binding.ts); an execution with the document that finds them written for another
+ * (the spreadsheet binding); an execution with the document that finds them written for another
  * spreadsheet deletes them and leaves a note, so the sidebar, formulas and scheduled runs say
  * "Not connected: this is a copy …" until someone connects the copy with their own account. The
  * refresh token was never in the document: it is in the connector's user properties under the
@@ -15,7 +15,7 @@
  * stored under the id of the spreadsheet whose Connect the user completed (the state token names
  * it), and a copy has a new id that no connection was ever made for, so only the spreadsheet that
  * wrote the record can pass; in a copy the unbound record is never bound, and its unbound shared
- * token is never used (token-home.ts).
+ * token is never used (the token home).
  */
 import { isConfigured } from '../platform/config';
 import { currentSpreadsheetId } from '../platform/context';

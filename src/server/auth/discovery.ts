@@ -38,7 +38,7 @@ export function endpointsFromMetadata(metadata: unknown, apiBaseUrl: string): Au
  * document cannot be read.
  */
 export function authorizationEndpoints(apiBaseUrl: string): AuthorizationEndpoints {
-  // Asked for by the library's service and by each token request (token-request.ts): one cache read per execution.
+  // Asked for by the library's service and by each token request: one cache read per execution.
   const known = readThisExecution.get(apiBaseUrl);
   if (known) return known;
   const endpoints = readEndpoints(apiBaseUrl);

@@ -78,7 +78,7 @@ export function anotherUsersConnection(connectedBy: string | null): ConnectionEr
 }
 
 /**
- * Disconnect is the connector's (as the schedule is its setter's, sync/schedule.ts): another editor
+ * Disconnect is the connector's (as the schedule is its setter's): another editor
  * ending it would stop the connector's sync and pause their schedule. Reconnecting is how another
  * editor takes over (the connection and the schedule then become theirs).
  */

@@ -50,7 +50,7 @@ export function connectionStatus(): ConnectionStatus {
   return statusOf('not_connected', null);
 }
 
-/** A copy of a connected spreadsheet: not connected, and saying why (copy-guard.ts). */
+/** A copy of a connected spreadsheet: not connected, and saying why (the copy guard). */
 function copyStatus(): ConnectionStatus {
   const detail: ConnectionDetail = 'copy_of_connected_spreadsheet';
   const { message, action } = messageFor('not_connected', null, detail);

@@ -17,13 +17,13 @@ export function connectionErrorAfterRefresh(
   oldAccessToken: string | null,
   accessTokenWasStillValid: boolean,
 ): ConnectionError {
-  // Fewer permissions than the add-on uses: never "Connected", as at Connect (callback.ts); a reconnect that grants them fixes it.
+  // Fewer permissions than the add-on uses: never "Connected", as at Connect (the callback); a reconnect that grants them fixes it.
   if (error instanceof NarrowedGrantError) return ConnectionError.fromStatus(markScopesNarrowed(error.granted));
   const code = oauthErrorCode(error);
   if (code === 'invalid_client' || code === 'unauthorized_client') {
     return ConnectionError.fromStatus(markOperatorProblem('client_not_authorized'));
   }
-  // The token endpoint's answer could not be used (token-request.ts): a set-up problem, not the merchant's.
+  // The token endpoint's answer could not be used: a set-up problem, not the merchant's.
   if (code === TOKEN_ENDPOINT_REDIRECTED || code === UNSUPPORTED_TOKEN_TYPE)
     return ConnectionError.fromStatus(markOperatorProblem(code));
   if (code !== 'invalid_grant') return refreshFailedTemporarily();

@@ -21,7 +21,7 @@ export function userLock(): GoogleAppsScript.Lock.Lock {
  * The document lock of this execution, one object shared by everything that locks the document
  * (auth, sync): a second Lock object could otherwise wait on the first. A scheduled run that
  * Google started without the document works on its owner's copy of the document state
- * (platform/owner-copy.ts), which only the owner's executions touch: the user lock guards it.
+ * (the owner copy), which only the owner's executions touch: the user lock guards it.
  */
 export function documentLock(): GoogleAppsScript.Lock.Lock {
   if (executionDocumentLock) return executionDocumentLock;

@@ -1,6 +1,6 @@
 /**
  * Where the tokens live (docs/architecture.md, "Where the connection lives"): the refresh token with the user
- * who connected (their user properties, per spreadsheet: service.ts); the document holds a copy
+ * who connected (their user properties, per spreadsheet: the OAuth2 service); the document holds a copy
  * of the short-lived access token only, for formulas and for the other editors, written by the
  * connecting user's executions that have the document.
  */

@@ -1,4 +1,4 @@
-import type { TokenSource } from '../api/transport';
+import type { TokenSource } from '../api/transport-contract';
 import { CUSTOM_FUNCTION_TOKEN_MARGIN_MS, PROACTIVE_REFRESH_BELOW_MS } from './constants';
 import { anotherUsersConnection, ConnectionError, customFunctionTokenExpired, notConnectedError } from './errors';
 import { probeAccount } from './account-probe';

@@ -42,7 +42,7 @@ export interface ConnectionRecord {
   connectedBy?: string | null;
   /**
    * The spreadsheet the record was written for (a copy carries its original's document
-   * properties); null when written by a version before records were bound (copy-guard.ts).
+   * properties); null when written by a version before records were bound (the copy guard).
    */
   spreadsheetId?: string | null;
 }

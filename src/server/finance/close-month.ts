@@ -1,7 +1,7 @@
 /**
  * Month-end close: `Close YYYY-MM` keeps the month as the Daily P&L holds it now (its summary, its
  * days, the basis, when it was closed and the orders sync watermark), protected as a snapshot.
- * Later syncs compare the Daily P&L against it (refresh.ts → Restatements). Closing a month that
+ * Later syncs compare the Daily P&L against it (the finance refresh → Restatements). Closing a month that
  * is already closed asks first (status 'confirm'); with `replace: true` the snapshot is replaced.
  */
 import { documentLock, storeTag } from '../auth';

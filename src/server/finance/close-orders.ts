@@ -7,7 +7,7 @@
  * is cancelled or gone (the P&L leaves those out). Its profit here is the contribution profit of
  * spec 2.3 (net_revenue − cogs − ad_spend_allocated − payment_fee − fulfillment_cost), before
  * allocated overhead: overhead is the service's share-out of operating expenses, not a cost the
- * order booked, and is shown apart (restatements.ts).
+ * order booked, and is shown apart (the allocation rows of the restatements).
  */
 import { dayKey, amountOf } from './daily-figures';
 

@@ -1,5 +1,5 @@
 /**
- * Where the per-day incomplete-cost figures (cost-gap-days.ts) live between the sync and the
+ * Where the per-day incomplete-cost figures live between the sync and the
  * formulas: document properties, one value per month plus an index. Custom functions may read
  * document properties (never write them) and a read is one call whatever the store's size; the
  * document cache would lose them after 6 hours at most, a hidden sheet would be one more sheet for
@@ -53,7 +53,7 @@ export function saveCostGapDays(props: Properties, rows: readonly CostGapRow[], 
   return saveCostGapMonths(props, costGapMonthsOf(rows), rows.length, since);
 }
 
-/** As saveCostGapDays, from months already counted (the day sums the sync keeps as it writes: order-day-sums.ts). */
+/** As saveCostGapDays, from months already counted (the day sums the sync keeps as it writes). */
 export function saveCostGapMonths(
   props: Properties,
   counted: ReadonlyMap<string, CostGapMonth>,

@@ -1,6 +1,6 @@
 /**
  * Orders with incomplete costs per placed day, as a formula needs them: computed once at sync time
- * from the Orders rows the tie-out reads anyway, so PROFIT_SUMMARY never scans Orders (issue 23: a
+ * from the Orders rows the tie-out reads anyway, so PROFIT_SUMMARY never scans Orders (a
  * scan per cell read ~120,000 cells at 100k orders). Kept per month, so what a formula reads
  * depends on its period, never on the store's size. The figures are exactly costGapsOf's over the
  * same rows (same day filter, same currency rule, whole cents). Pure.

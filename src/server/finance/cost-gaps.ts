@@ -27,7 +27,7 @@ export interface CostGaps {
 /**
  * Why a period's orders with incomplete costs are not counted (the formulas say so, never 0):
  * no sync has counted them yet; the period reaches before the orders window (Orders holds none of
- * those orders, the API's totals hold all); or the count of a month was not kept (cost-gap-days-store.ts).
+ * those orders, the API's totals hold all); or the count of a month was not kept by the sync.
  */
 export type CostGapsNotCounted =
   | { notCounted: 'not-synced' }

@@ -72,7 +72,7 @@ const monthStart = (ymd: string): string => `${ymd.slice(0, 8)}01`;
 
 /**
  * Periods in the spreadsheet's calendar. Their days are written into the period cells as dates by
- * the add-on (dashboard-periods.ts), never computed by TODAY() in the formulas: a custom function
+ * the add-on (refreshDashboardPeriods), never computed by TODAY() in the formulas: a custom function
  * with a volatile argument never runs (Google's custom functions guide, "Arguments").
  */
 export const KPI_PERIODS: readonly KpiPeriod[] = [

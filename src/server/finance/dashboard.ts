@@ -1,10 +1,10 @@
 /**
  * Insert P&L dashboard: the `Dashboard` sheet with a KPI block — each period's From and To date
- * cells (dashboard-periods.ts) and PROFIT_SUMMARY formulas referencing them — and
+ * cells (refreshDashboardPeriods) and PROFIT_SUMMARY formulas referencing them — and
  * native charts built with EmbeddedChartBuilder over whole columns of the Daily and Monthly P&L
  * sheets (row 1 to the sheet's last grid row, so the chart covers the data as rows fill in).
  * Inserting again updates the block and the charts it made (found by title), never duplicates.
- * A sync that grows a P&L sheet's grid re-points the charts (refresh.ts).
+ * A sync that grows a P&L sheet's grid re-points the charts (the finance refresh).
  */
 import { currentSpreadsheet } from '../platform/context';
 import type { DashboardResult } from '../../contract/sidebar';

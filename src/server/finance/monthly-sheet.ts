@@ -1,5 +1,5 @@
 /**
- * The Monthly P&L sheet: the Daily P&L sheet summed by month (period-sums.ts), one row per month
+ * The Monthly P&L sheet: the Daily P&L sheet summed by month (the shared period sums), one row per month
  * upserted by month after every sync that brought the Daily P&L up to date, the month in progress
  * marked partial, every row carrying the currency and the basis its figures are on.
  */

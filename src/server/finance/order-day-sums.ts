@@ -1,6 +1,6 @@
 /**
  * The Orders sheet summed by placed day, kept up to date row by row (pure): what the tie-out sums
- * (tieout.ts sumOrdersByDay) and what the incomplete-cost count counts (cost-gaps.ts costGapsOf),
+ * (sumOrdersByDay) and what the incomplete-cost count counts (costGapsOf),
  * per day, so that a row written later is taken out of its old day and added to its new one
  * without reading the sheet again. Each row's share is computed by those two functions on the row
  * alone, so the sums are by construction the ones a read of the whole sheet gives. Whole cents
@@ -10,7 +10,8 @@ import { TIEOUT_COMPARED, ORDERS, columnIndex } from '../sheets/schema';
 import { CostGapTally, costGapsOf, gapRowsOfTable, type CostGaps } from './cost-gaps';
 import type { CostGapMonth } from './cost-gap-days';
 import { dayKey } from './daily-figures';
-import { sumOrdersByDay, type OrderDay, type TieoutFigure } from './tieout';
+import { sumOrdersByDay, type OrderDay } from './order-days';
+import type { TieoutFigure } from './tieout-figures';
 
 const FIGURES = TIEOUT_COMPARED.map((f) => f.figure);
 const PLACED = columnIndex(ORDERS, 'placed_date');
@@ -162,7 +163,7 @@ export class OrderDaySums {
     return out;
   }
 
-  /** What the formulas read (cost-gap-days.ts costGapMonthsOf of the whole sheet): per month, per day, per currency. */
+  /** What the formulas read (costGapMonthsOf of the whole sheet): per month, per day, per currency. */
   costGapMonths(): Map<string, CostGapMonth> {
     const months = new Map<string, CostGapMonth>();
     for (const [day, s] of [...this.days].sort(([a], [b]) => (a < b ? -1 : 1))) {

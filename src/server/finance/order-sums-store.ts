@@ -1,5 +1,5 @@
 /**
- * The Orders day sums (order-day-sums.ts) kept between runs in document properties, and kept up
+ * The Orders day sums kept between runs in document properties, and kept up
  * to date by the run that writes Orders: before each Orders write goes out, the rows it overwrites
  * are taken out of their days (read back in ONE batchGet, only rows that held data when the run
  * began and were not written in it) and the new rows added. The sums are trusted only while every
@@ -18,7 +18,7 @@ import { OrderDaySums, ORDER_SUM_COLUMNS, ORDER_SUM_SPAN, touchesSums, type DayS
 
 const META_KEY = 'ma.orderSums';
 const CHUNK_KEY = 'ma.orderSums.';
-/** Bytes per chunk, under Google's 9 KB per property value (property-size.ts). */
+/** Bytes per chunk, under Google's 9 KB per property value (the property size limit). */
 const CHUNK_BYTES = 8_500;
 
 interface Stamp {

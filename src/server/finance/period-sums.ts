@@ -4,7 +4,7 @@
  *
  * Amounts are summed in whole cents (the API's amounts are cents; floating sums of 30 decimals
  * drift), an unknown day value makes the month's value unknown (null is never 0), and margins are
- * recomputed from the sums, never averaged, by the one margin rule (margin.ts).
+ * recomputed from the sums, never averaged, by the one margin rule (marginPct).
  */
 import { PROFIT_TOTALS_FIELDS, type ProfitTotalsField } from '../api/types';
 import { marginPct } from './margin';

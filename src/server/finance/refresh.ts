@@ -2,7 +2,7 @@
  * After a sync brought the Daily P&L up to date: the Monthly P&L is rebuilt from it, and every
  * closed month is checked against its close (the Restatements sheet and the sidebar's line).
  * Costs: one Values.get of the Daily P&L, one summary request (for the basis; cached per its
- * Cache-Control), the closed months' check (restatements-sheet.ts) and one Values.batchUpdate per sheet;
+ * Cache-Control), the closed months' check and one Values.batchUpdate per sheet;
  * with a dashboard, one read of its period cells and, on a new day, one setValues.
  */
 import { instantToLocalDate } from '../platform/calendar';

@@ -66,7 +66,7 @@ const differenceOf = (a: number | null, b: number | null): number | null => {
 
 /**
  * Every P&L line of the closed month: the close's days summed beside the current days of the
- * month summed, the same summation as the Monthly P&L (period-sums.ts).
+ * month summed, the same summation as the Monthly P&L (the shared period sums).
  */
 export function summaryOf(closed: ClosedSnapshot, current: ReadonlyMap<string, PnlFigures>): SummaryLine[] {
   const sum = (days: Iterable<[string, PnlFigures]>): PnlFigures | null =>

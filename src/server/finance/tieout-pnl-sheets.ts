@@ -2,11 +2,11 @@
  * The P&L sheets beside the service (pure): every Daily P&L cell against the service's daily row
  * of its day, every Monthly P&L total against the sum of the service's daily rows over the days
  * the row says it covers (first_day … last_day), summed by the sheet's own summation
- * (period-sums.ts), in whole cents. Against the daily rows and not /profitability/summary: the
+ * (the shared period sums), in whole cents. Against the daily rows and not /profitability/summary: the
  * Monthly P&L is defined as the Daily P&L summed by month, and the spec (2.8, 2.9) does not say a
  * summary equals the sum of its days, so a ✗ there could name a difference no sync can repair.
  * The Monthly P&L's margins are recomputed from those service totals by the one margin rule
- * (margin.ts) and compared to the hundredth. The result per period is '✓' or the words of what
+ * (marginPct) and compared to the hundredth. The result per period is '✓' or the words of what
  * differs; a period the service did not return (outside the range read) is not checked.
  */
 import { PROFIT_TOTALS_FIELDS, type ProfitTotalsField } from '../api/types';

@@ -3,7 +3,7 @@
  * the tie-out of the Orders sheet against the service's Daily P&L read at that moment (so a cost
  * corrected after the sync shows as ✗ until the next sync fetches it). One read of the Orders columns it sums, the daily
  * pages of the range (one request per 400 days), and the sheet's write rides with the Sync log row.
- * The same daily pages prove the Daily P&L and Monthly P&L sheets (tieout-pnl-sheets.ts) over the whole
+ * The same daily pages prove the Daily P&L and Monthly P&L sheets (the P&L sheets check) over the whole
  * synced history in every tie-out: no request of their own (both sheets' rows come with the run's
  * start reads of the workbook), so a 2-year store costs 2 daily requests per tie-out, as before.
  */
@@ -20,13 +20,14 @@ import { basisWords } from '../state/sheets-basis';
 import type { FinanceContext } from './finance-context';
 import { dayKey } from './daily-figures';
 import { readPnlBooks } from './tieout-books';
-import { tieOut, type TieoutRow } from './tieout';
+import { tieOut } from './tieout';
+import type { TieoutRow } from './tieout-rows';
 import { checkPnlSheets } from './tieout-pnl-sheets';
 import { tieoutScopeText } from '../../contract/tieout-text';
 import { OrderDaySums, ORDER_SUM_COLUMNS } from './order-day-sums';
 import type { OrderSumsTracker } from './order-sums-store';
 
-/** The Orders columns the tie-out and the cost-gap count read (tieout.ts, cost-gaps.ts): not the whole sheet. */
+/** The Orders columns the tie-out and the cost-gap count read: not the whole sheet. */
 const ORDERS_READ = ORDER_SUM_COLUMNS;
 
 /** Days named in the Sync log and the sidebar when they do not tie out (the sheet lists them all). */
@@ -55,7 +56,7 @@ export function tieoutCells(row: TieoutRow, checkedAt: number, timeZone: string)
  * Runs the tie-out over the synced range and writes the Checks sheet; returns the Sync log's words.
  * `full`: the Orders columns are read whole (Checks → Run, Sync now, at least once a day, and
  * whenever the day sums cannot be trusted); otherwise the Orders side is the day sums the sync
- * kept as it wrote (order-sums-store.ts), and the Orders sheet is not read.
+ * kept as it wrote (the order sums store), and the Orders sheet is not read.
  */
 export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | null = null, full = true): string {
   const currency = ctx.state.get('meta').storeCurrency;
@@ -69,7 +70,7 @@ export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | nul
     sums = OrderDaySums.ofRows(orderRows, currency);
   }
   // The same sums tell the sidebar how many orders carry incomplete costs (no read of their own).
-  // ...and, per day, the formulas (cost-gap-days-store.ts), which then never read Orders: a count
+  // ...and, per day, the formulas (saveCostGapDays), which then never read Orders: a count
   // that changed recalculates them.
   const createdAfter = ctx.state.get('orders').createdAfter;
   const saveCostGaps = (): void => {

@@ -13,7 +13,7 @@ import { CUSTOM_FUNCTION_LIMIT_MS, ExecutionBudget } from '../platform/budget';
 import { AnswerCache } from './answer-cache';
 import { formulaGeneration } from './generation';
 import { recordFormulaEnvironment } from '../platform/environment';
-import type { TokenSource } from '../api/transport';
+import type { TokenSource } from '../api/transport-contract';
 import { once } from './store-zone';
 
 export interface CustomFunctionContext {
@@ -56,7 +56,7 @@ export function customFunctionContext(): CustomFunctionContext {
 /**
  * The stored token, read once per cell: it is used only with 90 s left (CUSTOM_FUNCTION_TOKEN_MARGIN_MS),
  * longer than a cell may run, and reading it again inside the answer lock (three property reads)
- * made every cell queued behind the fetchers wait that much longer (issue 23).
+ * made every cell queued behind the fetchers wait that much longer.
  */
 function tokensReadOnce(source: TokenSource): TokenSource {
   const token = once(() => source.accessToken());

@@ -2,7 +2,7 @@
  * PROFIT_SUMMARY's rows on orders with incomplete costs in the period: how many, and their net
  * revenue, by placed_date. The API's summary gives the unit coverage only; these rows say where
  * profit is overstated. Counted at sync time from the synced Orders sheet and kept per day
- * (finance/cost-gap-days-store.ts): a formula reads the period's months, never the Orders sheet,
+ * (the cost-gap day store): a formula reads the period's months, never the Orders sheet,
  * so a cell costs the same on a store of 1,000 orders as on one of 100,000. Where they are not
  * counted (no sync yet, before the orders window, a month not kept) or an amount is unreadable,
  * the values stay empty (unknown) with a note saying why, never 0. Net revenue is the summary's currency's;

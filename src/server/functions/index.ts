@@ -1,4 +1,4 @@
-/** Custom functions: bodies for the PROFIT_* and MA_* globals in main.ts, and their refresh. */
+/** Custom functions: bodies for the PROFIT_* and MA_* globals of the bundle, and their refresh. */
 export { maFreshness, profitDaily, profitMonthly, profitMonthlyLaidOut, profitOrder, profitSummary } from './profit';
 export { productCost } from './product-cost';
 export { refreshFormulas } from './refresh';

@@ -21,7 +21,7 @@ const SHORT_NAMES: Readonly<Record<string, string>> = {
   cm3: 'contribution_margin_cm3',
 };
 
-/** Margins in percent of net revenue, by the one margin rule (finance/margin.ts); unknown (null) when a figure is. */
+/** Margins in percent of net revenue, by the one margin rule (marginPct); unknown (null) when a figure is. */
 const MARGINS: Readonly<Record<string, string>> = {
   net_margin_pct: 'net_profit',
   cm1_margin_pct: 'product_margin_cm1',

@@ -1,5 +1,5 @@
 /**
- * PROFIT_MONTHLY's and MA_FRESHNESS's tables. Months are summed by finance/period-sums.ts, the
+ * PROFIT_MONTHLY's and MA_FRESHNESS's tables. Months are summed by the shared period sums, the
  * Monthly P&L sheet's own summation (cents, an unknown day leaves the month unknown for that
  * field, never a partial 0), and carry its key and status words.
  */

@@ -8,7 +8,7 @@ import { PRODUCTS, VARIANTS } from '../sheets/schema';
 import { FormulaError } from './args';
 import { readableAnswer } from './readable-answer';
 import { customFunctionContext } from './context';
-import { withUserMessages } from './profit';
+import { withUserMessages } from './user-messages';
 import { findInSheet } from './sheet-lookup';
 import type { Cell, Table } from './tables';
 

@@ -1,34 +1,24 @@
 /**
- * The custom functions' bodies (globals in main.ts call these). Each validates its arguments
+ * The custom functions' bodies (the bundle's globals call these). Each validates its arguments
  * before any service call, reads through the API client, and turns typed failures into one
  * message that says what to do.
  */
-import type { ApiClient } from '../api/client';
-import type { MetaInfo } from '../api/envelope';
-import type { DailyRow, ProfitabilitySummary } from '../api/types';
-import type { ExecutionBudget } from '../platform/budget';
-import { instantToLocalDate, addDays } from '../platform/calendar';
-import { DateFormatter, FormulaError, dateRangeArguments, orderReference } from './args';
+import { addDays } from '../platform/calendar';
+import { FormulaError, dateRangeArguments, orderReference } from './args';
 import { readableAnswer } from './readable-answer';
-import type { AnswerCache, Fetched } from './answer-cache';
 import { customFunctionContext, spreadsheetTimeZone } from './context';
 import { freshnessTable, monthlyTable } from './period-tables';
 import { monthLayoutArgument, monthsAcross } from './month-layout';
 import { metricArgument, metricListArgument } from './metrics';
-import {
-  COST_GAP_METRICS,
-  costGapTableRows,
-  netRevenueNote,
-  notCountedNote,
-  readCostGaps,
-  unknownNetRevenueNote,
-} from './cost-gaps';
+import { COST_GAP_METRICS, costGapTableRows, netRevenueNote, notCountedNote, unknownNetRevenueNote } from './cost-gaps';
 import { isNotCounted, type CostGapsRead } from '../finance/cost-gaps';
 import { findInSheet } from './sheet-lookup';
 import { emptyDays, futureNote, lastDayWithFigures, noteUnder } from './future-days';
-import { mayBeFuture, once, storeTimeZoneOf, storeToday } from './store-zone';
+import { storeTimeZoneOf } from './store-zone';
 import { lastDayOfMonth, monthOf } from '../finance/period-sums';
 import { ORDERS } from '../sheets/schema';
+import { cached, readDays, readGaps, readSummary, type SummaryData } from './formula-reads';
+import { dayFormatter, depsOrContext, todayIfReached, type FunctionDeps } from './function-deps';
 import {
   SUMMARY_SCALAR_METRICS,
   Table,
@@ -38,58 +28,7 @@ import {
   summaryRecord,
   summaryTable,
 } from './tables';
-
-/** One page of daily rows holds up to 400 days (spec 8.2); more pages than this is a loop. */
-const DAILY_PAGE_LIMIT = 400;
-const MAX_DAILY_PAGES = 50;
-
-export interface FunctionDeps {
-  client: ApiClient;
-  budget: ExecutionBudget;
-  /** The spreadsheet's time zone (IANA): Date arguments are read in it, PROFIT_DAILY's dates made in it. */
-  timeZone: string;
-  /** Shared answers (document cache, one fetcher per argument set); without it every call fetches. */
-  answers?: AnswerCache;
-  /** Orders with incomplete costs placed in [start, end] (counted by the sync), net revenue in `currency`, or why not counted; absent: not counted (empty cells). */
-  costGaps?: (start: string, end: string, currency: string | null) => CostGapsRead;
-  /** The store's time zone, asked only when a period reaches today or an order's day is shown (store-zone.ts); default: `timeZone`. */
-  storeTimeZone?: () => string;
-  /** Epoch ms now; default Date.now. */
-  now?: () => number;
-}
-
-/**
- * Daily rows carry no Cache-Control the add-on could honour for them (spec 8.5 names only account,
- * stores and summary); the formula answer is derived data like the Daily P&L sheet itself, so it
- * is kept until the next sync that changes data (the generation in its key) and at most an hour:
- * never older than the sheets are under the hourly schedule.
- */
-export const DAILY_KEEP_SECONDS = 3_600;
-
-/** YYYY-MM-DD of a Date as the spreadsheet shows it (what Utilities.formatDate gives in its zone). */
-function dayFormatter(timeZone: string): DateFormatter {
-  return (date) => instantToLocalDate(date.getTime(), timeZone);
-}
-
-function depsOrContext(deps: FunctionDeps | undefined, timeZone: string): FunctionDeps {
-  if (deps) return deps;
-  const ctx = customFunctionContext();
-  return {
-    client: ctx.client,
-    budget: ctx.budget,
-    answers: ctx.answers,
-    timeZone,
-    costGaps: (start, end, currency) => readCostGaps(start, end, currency),
-    storeTimeZone: once(() => storeTimeZoneOf(null, () => timeZone)),
-  };
-}
-
-/** The store's today when `day` may be after it, else null (no zone read: see mayBeFuture). */
-function todayIfReached(deps: FunctionDeps, day: string): string | null {
-  const now = deps.now?.() ?? Date.now();
-  if (!mayBeFuture(day, now)) return null;
-  return storeToday(deps.storeTimeZone?.() ?? deps.timeZone, now);
-}
+import { withUserMessages } from './user-messages';
 
 /**
  * Without a metric: the 2-column table. With one: that number alone (one cell), followed by a
@@ -200,7 +139,7 @@ export function profitMonthly(start: unknown, end: unknown, metrics: unknown, de
   });
 }
 
-/** PROFIT_MONTHLY with its layout: the same table, turned when the months go across (month-layout.ts). */
+/** PROFIT_MONTHLY with its layout: the same table, turned when the months go across (monthsAcross). */
 export function profitMonthlyLaidOut(
   start: unknown,
   end: unknown,
@@ -229,57 +168,12 @@ export function maFreshness(deps?: Omit<FunctionDeps, 'timeZone'>): Table {
 /** The account's own Cache-Control is 5 minutes on the emulator; freshness is not kept longer. */
 const ACCOUNT_KEEP_SECONDS = 300;
 
-/** Every answer a formula reads from the service passes here: one too deep to read is refused in words. */
-function cached<T>(
-  fn: string,
-  deps: FunctionDeps | Omit<FunctionDeps, 'timeZone'>,
-  key: string,
-  fetch: () => Fetched<T>,
-): T {
-  const readable = (): Fetched<T> => {
-    const fetched = fetch();
-    readableAnswer(fn, fetched.value);
-    return fetched;
-  };
-  return deps.answers ? deps.answers.answer(fn, key, readable) : readable().value;
-}
-
-/** The incomplete-cost count the sync kept per day: a few property reads, no lock, no cache entry of its own. */
-function readGaps(deps: FunctionDeps, start: string, end: string, currency: string | null): CostGapsRead {
-  return deps.costGaps ? deps.costGaps(start, end, currency) : { notCounted: 'not-synced' };
-}
-
 /** The note beside an incomplete-cost metric's cell: why it is empty, or what its amount leaves out. */
 function gapsLeftOut(metric: string, read: CostGapsRead | null, currency: string | null): string {
   if (read === null) return '';
   if (isNotCounted(read)) return notCountedNote(read);
   if (metric !== 'net_revenue_with_incomplete_costs') return '';
   return [unknownNetRevenueNote(read), netRevenueNote(read, currency)].filter((n) => n !== '').join('; ');
-}
-
-interface SummaryData {
-  summary: ProfitabilitySummary;
-  meta: MetaInfo | null;
-}
-
-function readSummary(fn: string, deps: FunctionDeps, start: string, end: string): SummaryData {
-  return cached<SummaryData>(fn, deps, `summary:${start}:${end}`, () => {
-    const answer = deps.client.summaryAnswer(start, end);
-    // Honours the summary's Cache-Control (spec 8.5); none or no-store: not kept.
-    return { value: { summary: answer.summary, meta: answer.meta }, keepSeconds: answer.maxAgeSeconds };
-  });
-}
-
-interface DaysData {
-  rows: DailyRow[];
-  historyFrom: string | null;
-}
-
-function readDays(fn: string, deps: FunctionDeps, start: string, end: string): DaysData {
-  return cached<DaysData>(fn, deps, `daily:${start}:${end}`, () => ({
-    value: readAllDays(fn, deps.client, deps.budget, start, end),
-    keepSeconds: DAILY_KEEP_SECONDS,
-  }));
 }
 
 /** An argument left out, or given as an empty cell. */
@@ -311,50 +205,4 @@ export function profitOrder(orderId: unknown, deps?: Partial<FunctionDeps> & { l
     const storeZone = deps?.storeTimeZone ? deps.storeTimeZone() : storeTimeZoneOf(client, () => timeZone);
     return orderTable(order, timeZone, storeZone);
   });
-}
-
-/** Follows next_cursor with the same filters, sequentially, while the 30 s budget allows. */
-function readAllDays(
-  fn: string,
-  client: ApiClient,
-  budget: ExecutionBudget,
-  startDate: string,
-  endDate: string,
-): DaysData {
-  const rows: DailyRow[] = [];
-  let historyFrom: string | null = null;
-  const seen = new Set<string>();
-  let cursor: string | null = null;
-  for (let pages = 0; ; pages++) {
-    if (pages > 0 && !budget.canStartStep()) {
-      throw new FormulaError(
-        fn,
-        'the range is too long to read within the 30 seconds a formula may run; use a shorter range or the Daily P&L sheet',
-      );
-    }
-    const page = client.listDaily({ startDate, endDate, limit: DAILY_PAGE_LIMIT, cursor });
-    rows.push(...page.data);
-    if (page.meta?.truncated === true) historyFrom = page.meta.historyAvailableFrom;
-    if (!page.hasMore) return { rows, historyFrom };
-    if (page.nextCursor === null || seen.has(page.nextCursor) || pages + 1 >= MAX_DAILY_PAGES) {
-      throw new FormulaError(fn, 'Merchant Analytics returned inconsistent paging; try again later');
-    }
-    seen.add(page.nextCursor);
-    cursor = page.nextCursor;
-  }
-}
-
-/** Typed failures (API, connection, set-up) carry a userMessage: show that, prefixed by the function. */
-export function withUserMessages(fn: string, body: () => Table): Table {
-  try {
-    return body();
-  } catch (e) {
-    if (e instanceof FormulaError) throw e;
-    const userMessage =
-      e !== null && typeof e === 'object' && typeof (e as { userMessage?: unknown }).userMessage === 'string'
-        ? (e as { userMessage: string }).userMessage
-        : null;
-    if (userMessage !== null) throw new Error(`${fn}: ${userMessage}`);
-    throw e;
-  }
 }

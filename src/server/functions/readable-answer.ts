@@ -1,4 +1,4 @@
-/** A formula's answer from the service, refused in words when it is nested too deep to read (api/value-depth.ts). */
+/** A formula's answer from the service, refused in words when it is nested too deep to read (the value depth check). */
 import { MAX_VALUE_DEPTH, nestedDeeperThan } from '../api/value-depth';
 import { FormulaError } from './args';
 

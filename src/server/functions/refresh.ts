@@ -63,7 +63,7 @@ export interface ScannedSheet {
  * Only a formula cell's userEnteredValue has a formulaValue. Text that merely starts with "="
  * (a form response, a pasted CSV, anything written RAW or typed after an apostrophe) is a
  * stringValue there, while Values.get with FORMULA and getValues return it exactly like a formula:
- * re-entering that text USER_ENTERED would make it a live formula (issue 19).
+ * re-entering that text USER_ENTERED would make it a live formula that no one wrote.
  */
 const FORMULA_FIELDS =
   'sheets(properties.title,data(startRow,startColumn,rowData.values.userEnteredValue.formulaValue))';
@@ -145,7 +145,7 @@ export function refreshFormulas(): FormulaRefresh {
 /**
  * A connection adopted after the consent window (a reconnect): formulas that answered "not
  * connected" or "reconnect" meanwhile recalculate now, not only after a sync that changes data.
- * A failure leaves them owed for the next successful sync (formulas-owed.ts); never fails the caller.
+ * A failure leaves them owed for the next successful sync (the owed formulas); never fails the caller.
  */
 export function refreshFormulasAfterReconnect(): void {
   try {

@@ -1,6 +1,6 @@
 /**
  * Where a synced sheet's columns are, by their headers: Orders and Line items hold the columns the
- * user chose, in the place each was added (sheets/sheet-layout.ts), so a custom function finds a
+ * user chose, in the place each was added (the sheet layout), so a custom function finds a
  * column by its name in the header row, never by a fixed position. One read of the header row.
  */
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;

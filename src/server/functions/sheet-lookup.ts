@@ -39,7 +39,7 @@ export function findInSheet(
   }
   const sheet = currentSpreadsheet('reading a synced sheet').getSheetByName(schema.sheetName);
   if (!sheet) return null;
-  // By the header row: Orders and Line items hold the columns the user chose (sheets/sheet-layout.ts).
+  // By the header row: Orders and Line items hold the columns the user chose (the sheet layout).
   const [searched, returned] = headerColumns(sheet, [header, returnHeader]);
   if (searched === 0 || returned === 0) return null;
   const rows = sheet.getLastRow() - 1;

@@ -3,7 +3,7 @@
  * rule 1), so "today", future days and an order's placed date are judged in it.
  *
  * Cheapest reliable source: the sync state's meta, where every sync saves the zone it computed the
- * Orders sheet's placed_date in (sync/runner.ts): one property read, no request. Before the first
+ * Orders sheet's placed_date in (by the runner): one property read, no request. Before the first
  * sync it is not there: PROFIT_ORDER, which requests anyway, asks the account (one request, then
  * cached per its Cache-Control); the period functions take the spreadsheet's zone instead, as the
  * sync itself does without one, so a sheet full of them never costs a request more than its periods.

@@ -168,7 +168,7 @@ const ORDER_INSTANTS: readonly string[] = ['created_at', 'updated_at', 'canceled
 /**
  * One order's economics as a 2-column table (field, value). Times are date-times and
  * `placed_date` is the order's day in the store's zone, as the Orders sheet holds them
- * (order-page.ts), so the order ties to the P&L day it is counted on.
+ * (as the order page writes it), so the order ties to the P&L day it is counted on.
  */
 export function orderTable(order: Order, timeZone: string, storeTimeZone: string): Table {
   const rows: Table = [['field', 'value']];

@@ -1,6 +1,6 @@
 /**
  * =PROFIT_TIEOUT(start, end): the tie-out of the Orders sheet against the service's Daily P&L for
- * a range, the same table as the Checks sheet (finance/tieout.ts). A custom function may read the
+ * a range, the same table as the Checks sheet (tieOut). A custom function may read the
  * spreadsheet but not write it: it reads Orders through SpreadsheetApp (dates arrive as Date
  * values in the spreadsheet's zone) and the P&L with the stored access token, never refreshed.
  */
@@ -19,7 +19,7 @@ import { customFunctionContext, spreadsheetTimeZone } from './context';
 import type { Cell, Table } from './tables';
 
 const FN = 'PROFIT_TIEOUT';
-/** The Orders columns the tie-out reads (finance/tieout.ts), always synced whatever columns are chosen. */
+/** The Orders columns the tie-out reads, always synced whatever columns are chosen. */
 const TIEOUT_COLUMNS = ['status', 'placed_date', 'currency', ...TIEOUT_FIGURES.map((f) => f.orders)];
 
 export function profitTieout(start: unknown, end: unknown): Table {

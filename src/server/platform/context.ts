@@ -3,7 +3,7 @@
  * run an add-on's clock trigger without one (apps-script-facts.md, "Where Google is stricter"):
  * SpreadsheetApp.getActive(), document properties, the document lock and cache are then null. A
  * scheduled run without its document binds the spreadsheet id it recorded when the schedule was
- * set (sync/schedule-registry.ts) and opens it by id. Every null context ends in a
+ * set (the schedule registry) and opens it by id. Every null context ends in a
  * MissingContextError that names what was missing, with a log line — never a TypeError.
  */
 

@@ -1,7 +1,7 @@
 /**
  * A note, in the schedule owner's user cache, naming the spreadsheets whose owner's copy of the
- * state (owner-copy.ts) a run Google started without the document wrote and nothing has adopted
- * yet. The owner's open sidebar polls every 4 s and, idle, reads no property (stamp-cache.ts): it
+ * state (the owner copy) a run Google started without the document wrote and nothing has adopted
+ * yet. The owner's open sidebar polls every 4 s and, idle, reads no property (the stamp cache): it
  * reads this note instead, a cache read, which Google does not count against the daily Properties
  * quota (developers.google.com/apps-script/guides/services/quotas), and adopts the run when its
  * spreadsheet is named. The user cache is the one both reach: getDocumentCache() "returns null if

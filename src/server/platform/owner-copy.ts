@@ -99,7 +99,7 @@ export function takeOwnerCopy(spreadsheetId: string, documentProps: Properties):
  * document calls this, under the document lock), then the copy is taken afresh. Returns the keys adopted.
  */
 export function adoptOwnerCopy(spreadsheetId: string, documentProps: Properties): string[] {
-  // Forgotten first: a write the run makes after this read notes it again (owner-copy-note.ts).
+  // Forgotten first: a write the run makes after this read notes it again (the owner-copy note).
   forgetOwnerCopyNote(spreadsheetId);
   const user = userProperties();
   const written = readWritten(user, spreadsheetId);

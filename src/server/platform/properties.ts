@@ -6,7 +6,7 @@ import { forgetStampIfWatched } from './stamp-cache';
  * The document's properties, obtained once per execution: every PropertiesService call is a
  * billed service call (apps-script-cost-model.md), and each execution starts with fresh module
  * state. Without a document (a scheduled run Google started without it) they cannot be read:
- * the run works on its owner's copy of the document state (owner-copy.ts).
+ * the run works on its owner's copy of the document state (the owner copy).
  */
 let documentStore: GoogleAppsScript.Properties.Properties | null = null;
 
@@ -34,7 +34,7 @@ export function realDocumentProperties(): GoogleAppsScript.Properties.Properties
 
 type Properties = GoogleAppsScript.Properties.Properties;
 
-/** The document store, dropping the sidebar's cached stamp when a write changes what it is made of (stamp-cache.ts). */
+/** The document store, dropping the sidebar's cached stamp when a write changes what it is made of (the stamp cache). */
 function stampKeeping(store: Properties): Properties {
   const wrapped = {
     getProperty: (key: string) => store.getProperty(key),

@@ -1,21 +1,21 @@
 /**
- * The open sidebar's stamp (sidebar/state.ts sidebarStamp), kept in the document cache so that its
+ * The open sidebar's stamp (sidebarStamp), kept in the document cache so that its
  * poll every few seconds reads no property: Google counts every Properties read and write against
  * 50,000 a day per user (developers.google.com/apps-script/guides/services/quotas), and an idle
  * sidebar reading three properties every 4 s spent 2,700 an hour on that alone.
  *
  * Kept until the next connection check is due, at most a minute (so a revoke still shows within
  * about a minute: the stamp is worked out again, with that check, when it expires) and dropped at once
- * whenever a document property it is made of is written (properties.ts calls forgetStampIfWatched
+ * whenever a document property it is made of is written (the document store calls forgetStampIfWatched
  * for every write): the connection record and the newest run. Shared by every editor's sidebar.
  * A run Google starts without the document writes its owner's copy, not the document: it notes so
- * in the owner's user cache (owner-copy-note.ts), and the owner's poll adopts the run, whose writes
+ * in the owner's user cache (the owner-copy note), and the owner's poll adopts the run, whose writes
  * then drop the stamp like any other.
  */
 const STAMP_CACHE_KEY = 'MA_SIDEBAR_STAMP';
 export const STAMP_CACHE_SECONDS = 60;
 
-/** The document properties the stamp is made of (auth/constants.ts, state/sync-state.ts). */
+/** The document properties the stamp is made of (the connection's keys and the sync state). */
 const WATCHED_KEYS = new Set(['ma.connection', 'ma.connectionCopied', 'ma.sync.openLogRow', 'ma.sync.lastRuns']);
 
 type Cache = GoogleAppsScript.Cache.Cache;

@@ -1,6 +1,6 @@
 /**
  * Whether a record the API returned again changed since the sync last wrote it. The key index
- * holds, per row, the index columns and then the schema's change columns (sheet-snapshot.ts reads
+ * holds, per row, the index columns and then the schema's change columns (the sheet snapshot reads
  * both in the run's one batchGet); a record whose change columns hold the same values is not
  * written again, so "updated" counts only rows whose managed values changed. Pure.
  */

@@ -31,7 +31,7 @@ const ORDERS_READ_BACK = [
 const ESSENTIALS: Record<ChoosableTable, readonly string[]> = {
   // Tax and shipping revenue: finance reconciles revenue to the payouts and the tax return with them.
   // canceled_at is left to All: the status column already says cancelled, and Essentials must keep
-  // fitting twice the orders of All (issue 11).
+  // fitting twice the orders of All in the workbook's cells.
   Orders: [
     'created_at',
     'financial_status',

@@ -25,7 +25,7 @@ export function findHeaderProblem(
 ): HeaderProblem | null {
   const expected = schema.columns.map((c) => c.header);
   const held = row.map(headerText);
-  // A retired chosen column, or a user's column between the add-on's (sheet-layout.ts), is not checked.
+  // A retired chosen column, or a user's column between the add-on's (the sheet layout), is not checked.
   const at = expected.findIndex((header, i) => !schema.columns[i].skip && held[i] !== header);
   if (at < 0) return null;
   const column = at + 1;

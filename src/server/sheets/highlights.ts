@@ -51,7 +51,7 @@ function amberRule(
   formula: string,
   only?: ReadonlySet<string>,
 ): SheetsRequest[] {
-  // The sheet's synced columns only (a chosen-columns layout may lack some: sheet-layout.ts).
+  // The sheet's synced columns only (a chosen-columns layout may lack some: the sheet layout).
   const headers = wanted.filter((h) => schema.columns.some((c) => c.header === h && !c.skip) && (!only || only.has(h)));
   if (headers.length === 0) return [];
   const ranges = headers.map((header) => {

@@ -12,7 +12,7 @@ export interface RowWrite {
   cells: CellValue[];
   /**
    * The currency of the row's amounts when no column of the row names it (a line item's amounts
-   * are in its order's currency, spec 2.3); see currency-formats.ts.
+   * are in its order's currency, spec 2.3); see the currency formats.
    */
   currency?: string | null;
 }
@@ -57,7 +57,7 @@ export function lastRowOf(writes: readonly RowWrite[]): number {
 
 /**
  * Row writes with the cells of `skip` columns (a retired chosen column, a user's column between the
- * add-on's: see sheet-layout.ts) cut out, so their cells keep what the user or an earlier sync left.
+ * add-on's: see the sheet layout) cut out, so their cells keep what the user or an earlier sync left.
  */
 export function withoutSkipped(skipped: readonly boolean[], writes: readonly RowWrite[]): RowWrite[] {
   if (!skipped.some(Boolean)) return writes.slice();

@@ -161,7 +161,7 @@ export const ORDERS: TableSchema = {
     nested('attribution', 'text', 'device_type'),
     field('shipping_country_code', 'text'),
     field('customer_ref', 'text'),
-    // Last, so a sheet set up before it existed gains it without moving a column (header-check.ts).
+    // Last, so a sheet set up before it existed gains it without moving a column (the header check).
     derived('cost_status', 'text', COST_STATUS_NOTE),
   ],
   addedColumns: 1,
@@ -170,7 +170,7 @@ export const ORDERS: TableSchema = {
 export const LINE_ITEMS: TableSchema = {
   sheetName: 'Line items',
   indexColumns: 3,
-  // id and order_id: which line items an order listed (sync/members.ts) is needed for every order.
+  // id and order_id: which line items an order listed (the order's members) is needed for every order.
   keyReadColumns: 2,
   storeData: true,
   keyPrefix: 'li_',
@@ -194,7 +194,7 @@ export const LINE_ITEMS: TableSchema = {
     field('fulfillment_cost', 'amount'),
     field('refund_amount', 'amount'),
     field('refunded_quantity', 'int'),
-    // Last, so a sheet set up before it existed gains it without moving a column (header-check.ts).
+    // Last, so a sheet set up before it existed gains it without moving a column (the header check).
     derived('cost_status', 'text', LINE_COST_STATUS_NOTE),
   ],
   addedColumns: 1,
@@ -263,7 +263,7 @@ export const DAILY: TableSchema = {
 const MARGIN_NOTE =
   "Recomputed from the month's sums (never an average of daily margins); 0 when net revenue is zero or negative (API spec 2.3 rule 5).";
 
-/** Daily P&L summed by month (finance/period-sums.ts); rebuilt from the Daily P&L sheet after every sync. */
+/** Daily P&L summed by month (the shared period sums); rebuilt from the Daily P&L sheet after every sync. */
 export const MONTHLY: TableSchema = {
   sheetName: 'Monthly P&L',
   indexColumns: 1,
@@ -295,7 +295,7 @@ export const MONTHLY: TableSchema = {
 };
 
 /**
- * Per closed month, what a controller signs first, then the detail (finance/restatements.ts), one
+ * Per closed month, what a controller signs first, then the detail (the restatements), one
  * kind of row per `section`, in this order: `summary` (every P&L line: closed, current, difference),
  * `order` (each order whose figures moved since the close: kind of change and its Δ), `allocation`
  * (overhead the service shares out by revenue, apart from the orders), then `day` (every day and
@@ -343,7 +343,7 @@ export const RESTATEMENTS: TableSchema = {
 };
 
 /**
- * Figures the tie-out compares: Orders column → Daily P&L field(s) (finance/tieout.ts). These since
+ * Figures the tie-out compares: Orders column → Daily P&L field(s) (tieOut). These since
  * the Checks sheet began (their columns come before note); always synced, whatever columns are chosen.
  */
 export const TIEOUT_FIGURES = [
@@ -365,7 +365,7 @@ export const TIEOUT_FIGURES = [
  * allocated_overhead (− tax when tax is treated as a cost, rule 6), the P&L's is CM3 − opex −
  * amortised_expenses − interest_expense (− tax on that basis), so allocated_overhead sums to the
  * three overhead lines together; tax is summed as it is reported. The emulator's own P&L
- * (dev/emulator/data/pnl.ts) sums exactly these, in cents. Compared when the Orders sheet syncs
+ * (the emulator's P&L) sums exactly these, in cents. Compared when the Orders sheet syncs
  * the column (a column choice may leave it out: then no one reads it there).
  */
 export const TIEOUT_FIGURES_WHEN_SYNCED = [
@@ -382,7 +382,7 @@ export const TIEOUT_FIGURES_WHEN_SYNCED = [
 /**
  * Figures tied out later still (their columns come after pnl_sheet, for the same reason), compared
  * when the Orders sheet syncs the column: the P&L's shipping_revenue is the sum of its orders'
- * shipping_revenue (spec 2.3 reports it apart from gross_revenue; dev/emulator/data/pnl.ts sums it
+ * shipping_revenue (spec 2.3 reports it apart from gross_revenue; the emulator's P&L sums it
  * in cents).
  */
 export const TIEOUT_FIGURES_ADDED = [

@@ -3,7 +3,7 @@
  * several per sheet: every sheet's title, grid size and developer-metadata tags (one
  * Spreadsheets.get with a field mask), then the header row and key columns of every managed sheet
  * (one Values.batchGet). Values come UNFORMATTED, dates as serial numbers: what getValues gives
- * once its Date objects are turned back into serials (key-index.ts does that for both).
+ * once its Date objects are turned back into serials (the key index does that for both).
  */
 import { sheetsRequest } from './sheets-requests';
 import { a1Range } from './a1';
@@ -30,7 +30,7 @@ export interface SheetReads {
   header: unknown[];
   /**
    * The index columns from row 2 down to the last row with a value in them (trailing empty rows
-   * left out), each row followed by the schema's change columns (change-check.ts); whole rows for
+   * left out), each row followed by the schema's change columns (the change check); whole rows for
    * a `wholeRows` read (the change columns are among them).
    */
   keys: unknown[][];

@@ -1,6 +1,6 @@
 /**
  * The server functions behind the sidebar (google.script.run) and the menu. Thin: the logic is in
- * state.ts and sync-session.ts over the ports; this file binds the real modules.
+ * the sidebar state and the sync session over the ports; this file binds the real modules.
  */
 import { setColumnChoice } from '../sync/column-choice-setting';
 import { currentSpreadsheet } from '../platform/context';
@@ -38,7 +38,7 @@ function ports(): SidebarPorts {
 
 /**
  * The sidebar polls this: it also adopts a connection the (documentless) callback handed off for
- * this spreadsheet (auth/handoff.ts); a busy document leaves it for the next poll.
+ * this spreadsheet (the handoff); a busy document leaves it for the next poll.
  */
 export function getSidebarState(): SidebarState {
   const p = ports();
@@ -54,7 +54,7 @@ export function getSidebarState(): SidebarState {
 }
 
 /**
- * From the document cache when it holds the stamp: the poll then reads no property (platform/stamp-cache.ts).
+ * From the document cache when it holds the stamp: the poll then reads no property (the stamp cache).
  * A documentless scheduled run is adopted first when it noted itself, its writes dropping the cached stamp.
  */
 export function getSidebarStamp(): string {
@@ -94,7 +94,7 @@ export function startSync(): SyncProgress {
   return startSyncSession(ports());
 }
 
-/** Sidebar → Cancel: the running step stops before its next page (sync/cancel.ts). */
+/** Sidebar → Cancel: the running step stops before its next page (requestCancel). */
 export function cancelSync(): void {
   requestCancel();
 }

@@ -18,7 +18,7 @@ import type { BrokenReason } from './problems';
 
 /**
  * What the sidebar's server functions need from the other modules (auth, api, sync, sheets).
- * index.ts binds them to the real modules; tests bind fakes. Keeping the seams here lets the
+ * The sidebar's entry binds them to the real modules; tests bind fakes. Keeping the seams here lets the
  * sidebar logic be tested without Apps Script services.
  */
 /** The part of auth's ConnectionStatus the sidebar shows. */
@@ -32,7 +32,7 @@ export interface ConnectionStatusView {
   connectedBy?: string | null;
   /** True when it is this user's. */
   yours?: boolean;
-  /** Why, when the state alone does not say (e.g. a copy of a connected spreadsheet: auth/copy-guard.ts). */
+  /** Why, when the state alone does not say (e.g. a copy of a connected spreadsheet: the copy guard). */
   detail?: string | null;
 }
 
@@ -114,7 +114,7 @@ export interface SyncPort {
    */
   handOverSchedule(): void;
   capacity(): CapacityFacts;
-  /** Closed months as the last sync found them (finance/refresh.ts), newest first. */
+  /** Closed months as the last sync found them (the finance refresh), newest first. */
   closedMonths(): ClosedMonthLine[];
   /** Orders with incomplete costs as the last full read of Orders found them; null before one. */
   costGaps(): CostGapsView | null;

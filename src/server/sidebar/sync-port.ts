@@ -31,7 +31,7 @@ function scheduleView(schedule: Schedule, timeZone: string | null, note: Schedul
   const now = Date.now();
   const owner = schedule.kind === 'off' ? null : scheduleOwnership().owner;
   const yours = owner === null || owner === currentUserEmail();
-  // The last run's start is in the owner's own record (trigger-allowance.ts): another editor gets "within the hour".
+  // The last run's start is in the owner's own record (the trigger allowance): another editor gets "within the hour".
   const lastRun = yours && schedule.kind !== 'off' ? lastScheduledRunStart(now) : null;
   return scheduleViewOf(schedule, timeZone, note, { owner, yours, lastRun }, now);
 }

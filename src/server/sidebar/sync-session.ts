@@ -19,7 +19,7 @@ const PHASES: Record<SyncJobName, string> = {
 };
 
 /**
- * An honest estimate (sync/progress.ts): orders come oldest change first, so the watermark walks
+ * An honest estimate (the sync's progress): orders come oldest change first, so the watermark walks
  * from where this run started towards now; the daily job knows its days; products take a short
  * stretch. The bar never moves back and reaches 100 % only when done.
  */
@@ -49,7 +49,7 @@ export function startSyncSession(ports: SidebarPorts): SyncProgress {
     phase: 'Not connected',
     counts,
     fraction: null,
-    // A copy of a connected spreadsheet says why it is not connected (auth/copy-guard.ts).
+    // A copy of a connected spreadsheet says why it is not connected (the copy guard).
     problem: (status.state === 'not_connected' ? connectionProblem(status) : null) ?? {
       code: 'not_connected',
       userMessage: 'Connect a store before syncing.',

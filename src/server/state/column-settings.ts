@@ -1,5 +1,5 @@
 /**
- * The workbook's view of the chosen columns (sheets/column-choice.ts), kept in the sync state: a
+ * The workbook's view of the chosen columns (the column choice), kept in the sync state: a
  * layout is saved with the columns its existing rows lack, which the fill pass then writes.
  */
 import type { ColumnSettings } from '../sheets/managed-workbook';

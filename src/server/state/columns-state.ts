@@ -2,7 +2,7 @@
 import type { ChoosableTable, ColumnChoice } from '../sheets/column-choice';
 import type { TableLayout } from '../sheets/sheet-layout';
 
-/** The Orders and Line items columns the user chose, each sheet's layout, and the fill pass (column-fill.ts). */
+/** The Orders and Line items columns the user chose, each sheet's layout, and the fill pass (the column fill). */
 export interface ColumnsState {
   /** Absent for a table: "All", what every earlier version synced. */
   choice: ColumnChoice;

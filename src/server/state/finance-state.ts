@@ -1,7 +1,7 @@
 /** What the finance sheets keep in the sync state: closed months, the P&L basis, the tie-out and cost gaps. */
 import type { CurrencyGap } from '../../contract/cost-gaps-text';
 
-/** A closed month as the last sync found it against its close (finance/restatements.ts). */
+/** A closed month as the last sync found it against its close (the restatements). */
 export interface ClosedMonthRecord {
   month: string;
   netProfitChange: number;
@@ -11,13 +11,13 @@ export interface ClosedMonthRecord {
   currency: string | null;
 }
 
-/** The basis of the P&L figures as the service last reported it (finance/basis.ts), and when. */
+/** The basis of the P&L figures as the service last reported it (recordBasis), and when. */
 export interface BasisState {
   text: string | null;
   checkedAt: number | null;
 }
 
-/** The latest tie-out (finance/tieout-sheet.ts), for the sidebar and the next run's blanking. */
+/** The latest tie-out (the tie-out sheet), for the sidebar and the next run's blanking. */
 export interface TieoutState {
   checkedAt: number | null;
   days: number;
@@ -31,13 +31,13 @@ export interface TieoutState {
   /** The first day whose Daily P&L and Monthly P&L figures the tie-out proved, and the first day of orders it summed. */
   provenFrom?: string | null;
   ordersFrom?: string | null;
-  /** When Sync now last fetched the ✗ days' orders again (refetch-days.ts): once per tie-out, not on every step. */
+  /** When Sync now last fetched the ✗ days' orders again (the ✗-day refetch): once per tie-out, not on every step. */
   refetchedAt?: number | null;
   /** When a run that brought the sheets up to date had no budget left for its due tie-out: the next run owes it. */
   owedSince?: number | null;
 }
 
-/** Orders with incomplete costs as the last read of the whole Orders sheet found them (finance/cost-gaps.ts). */
+/** Orders with incomplete costs as the last read of the whole Orders sheet found them (costGapsOf). */
 export interface CostGapsState {
   orders: number;
   /** In the store's currency (meta.storeCurrency); other currencies are in otherCurrencies, never added. null: unknown (a cell holds no number). */

@@ -3,8 +3,8 @@
  * Disconnect, or while a sync failed) keeps its "not connected… Click Connect" answer, because
  * Sheets recalculates a custom function only when its formula or a referenced cell changes
  * (developers.google.com/apps-script/guides/sheets/functions; apps-script-facts.md). Disconnect
- * and a failed sync mark them owed; the first successful sync after it re-enters them (runner.ts)
- * even when it wrote nothing, and a reconnect re-enters them at once (sidebar/index.ts).
+ * and a failed sync mark them owed; the first successful sync after it re-enters them (the runner)
+ * even when it wrote nothing, and a reconnect re-enters them at once (the sidebar's Connect).
  * A document property: one flag per spreadsheet, never a token.
  */
 import { documentProperties } from '../platform/properties';

@@ -7,17 +7,17 @@ export interface RunRecord {
   outcome: 'running' | 'ok' | 'partial' | 'error' | 'busy' | 'interrupted';
   rows: number;
   message: string;
-  /** Why an 'error' run stopped (failures.ts codes); absent in records saved by older versions. */
+  /** Why an 'error' run stopped (a failure code); absent in records saved by older versions. */
   failureCode?: string | null;
   /** The run stopped because the connection was lost (a reconnect makes it history). */
   connectionLost?: boolean;
   /** A partial run paused for the hourly reserve continues after this (epoch ms). */
   pausedUntil?: number | null;
-  /** The run's Sync log counts, compact (contract/counts-text.ts packCounts); absent in records saved by older versions. */
+  /** The run's Sync log counts, compact (packCounts); absent in records saved by older versions. */
   written?: number[];
 }
 
-/** Records the sync could not write, oldest first (skipped-records.ts); absent in state of older versions. */
+/** Records the sync could not write, oldest first (the skipped records); absent in state of older versions. */
 export interface SkippedState {
   orders: Array<{ id: string; day: string | null; reason: string }>;
   products: Array<{ id: string; day: string | null; reason: string }>;

@@ -1,6 +1,6 @@
 import type { ProfitabilitySummary } from '../api/types';
 
-/** The P&L basis (spec 2.8) the synced figures are on, and a refresh under way after it changed (basis-change.ts). */
+/** The P&L basis (spec 2.8) the synced figures are on, and a refresh under way after it changed (the basis change). */
 export interface SheetsBasis {
   basis: { taxTreatedAsCost: boolean; refundRecognition: string; adSpend: string } | null;
   /** The basis before the change, while rows on it may remain. */

@@ -43,7 +43,7 @@ export interface DailyState {
   backfillFrom: string | null;
   /**
    * The latest change marker (RFC 3339) read among orders placed before the orders window
-   * (days-before-window.ts). Absent in state saved by older versions.
+   * (the days before the window). Absent in state saved by older versions.
    */
   beforeWindowWatermark?: string | null;
 }
@@ -74,7 +74,7 @@ export interface MetaState {
   storeName?: string | null;
 }
 
-/** What the orders backfill was estimated to need before it started (backfill-estimate.ts). */
+/** What the orders backfill was estimated to need before it started (the backfill estimate). */
 export interface BackfillEstimate {
   /** The created_after window the estimate was made for (null = the whole plan window). */
   createdAfter: string | null;
@@ -145,7 +145,7 @@ export interface PropertyStoreLike {
 }
 
 /**
- * Parts only a sync run writes, under the document lock (runner.ts reads the state under it; the
+ * Parts only a sync run writes, under the document lock (the runner reads the state under it; the
  * sidebar never writes them): an update merges into this execution's copy without a read.
  */
 const RUN_ONLY: ReadonlySet<SyncStateKey> = new Set<SyncStateKey>(['meta', 'products']);

@@ -25,7 +25,7 @@ function sameBasis(a: SheetsBasis['basis'], b: SheetsBasis['basis']): boolean {
 export function checkBasis(ctx: JobContext): string[] {
   const today = instantToLocalDate(ctx.now(), ctx.storeTimeZone);
   const summaryBasis = ctx.api.summary(today, today).basis;
-  // The finance sheets read the same record (finance/basis.ts): no second request for them.
+  // The finance sheets read the same record (recordBasis): no second request for them.
   recordBasis(ctx.state, summaryBasis, ctx.now());
   const now = basisOf(summaryBasis);
   const held = ctx.state.get('sheetsBasis');

@@ -2,7 +2,7 @@
  * Daily P&L: the first run fetches the full history within the plan window (resumable by date);
  * every later run re-fetches a trailing window (default 60 days), because past days change when
  * the costs behind them change, and the days of orders changed since the last run, inside the
- * orders window or before it (days-before-window.ts). Rows are upserted by date.
+ * orders window or before it (the days before the window). Rows are upserted by date.
  */
 import type { Page } from '../api';
 import type { DailyRow } from '../api/types';
@@ -58,7 +58,7 @@ export function runDailyJob(ctx: JobContext): JobResult {
     total,
     unit: 'days',
   };
-  // One page's days: those that cannot be written are skipped on their own (record-check.ts).
+  // One page's days: those that cannot be written are skipped on their own (the record check).
   const writeDays = (rows: readonly DailyRow[]): DailyPageWrites => {
     const plan = planDailyPage(rows, days, pageContext(ctx));
     ctx.workbook.write([{ schema: DAILY, rows: plan.rows }]);

@@ -1,4 +1,4 @@
-/** One page of daily P&L rows → row writes keyed by date. Pure, like order-page.ts. */
+/** One page of daily P&L rows → row writes keyed by date. Pure, like the order page. */
 import type { DailyRow } from '../api/types';
 import type { KeyIndex } from '../sheets/key-index';
 import type { RowWrite } from '../sheets/row-writes';
@@ -14,7 +14,7 @@ export interface DailyPageWrites {
   counts: PageCounts;
   /**
    * Days that could not be turned into cells: their row is neither written nor cleared (a day left
-   * empty would sum as 0 in the Monthly P&L); named in the Sync log, retried (skipped-records.ts).
+   * empty would sum as 0 in the Monthly P&L); named in the Sync log, retried (the skipped records).
    */
   skipped: SkippedRecord[];
   /** Dates the page wrote or found unchanged. */

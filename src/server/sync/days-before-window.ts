@@ -1,5 +1,5 @@
 /**
- * The orders window (orders-window.ts) limits the order ROWS the sheets hold, never the days of the
+ * The orders window limits the order ROWS the sheets hold, never the days of the
  * Daily P&L: an order placed before the window that is refunded or cost-corrected changes its day
  * (spec 3.1: the change marker moves), and that day may be older than the daily job's trailing
  * window. The window's own feed never lists such an order, so a second, read-only feed does:

@@ -1,5 +1,5 @@
 /**
- * The words of a failure e-mail: fixed text per kind of failure (issue 19, item 4). The mail goes
+ * The words of a failure e-mail: fixed text per kind of failure, never the run's own. The mail goes
  * from the connecting user's own account, so nothing any editor controls may be in it — not a
  * heading's text, a sheet's current name, the spreadsheet's name, nor the run's message that quotes
  * them (the sidebar and the Sync log show those details). Only the add-on's own words: the table

@@ -7,7 +7,7 @@
  *
  * The notice goes from the account the trigger runs as to that same account: the opt-in records
  * who asked, and a run under another account (another editor's trigger) sends nothing. Its words
- * are fixed per kind of failure (failure-notice-text.ts): nothing an editor or the API wrote, never
+ * are fixed per kind of failure (the failure notice text): nothing an editor or the API wrote, never
  * a token.
  */
 import { noticeOwnerText } from '../../contract/notice-owner-text';
@@ -20,7 +20,7 @@ import { NOTICE_SUBJECT, noticeBody } from './failure-notice-text';
 const OPT_IN_KEY = 'ma.failure-notice';
 const SENT_KEY = 'ma.failure-notice.sent';
 
-/** failures.ts codes that need a person; a connection loss always does. */
+/** The failure codes that need a person; a connection loss always does. */
 const NEEDS_A_PERSON = [
   'sheet_owner',
   'sheet_layout',
@@ -89,7 +89,7 @@ function isMe(email: string): boolean {
 
 /**
  * The sidebar's switch: on records the current user as the recipient; off removes it. One opt-in
- * per document, changed only by the account that made it (as the schedule, schedule.ts): the
+ * per document, changed only by the account that made it (as the schedule): the
  * e-mail goes from the trigger's account to itself, so another editor replacing it (off, or
  * themselves as recipient) would silence the e-mails of the person who asked for them.
  */

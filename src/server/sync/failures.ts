@@ -25,7 +25,7 @@ export interface RunFailure {
   pausedUntil?: number | null;
   /** What the pause waits for: the add-on's own hourly reserve, or the limit a 429 named (spec 8.1). */
   pauseFor?: PauseCause;
-  /** A sheet's problem: which table and column, in the add-on's own words (sheet-tags.ts). */
+  /** A sheet's problem: which table and column, in the add-on's own words (the sheet tags). */
   place?: SheetPlace;
 }
 

@@ -13,7 +13,7 @@ export interface GoneContext {
   historyAvailableFrom: string | null;
   now: number;
   spreadsheetTimeZone: string;
-  /** Rows the pass saw listed without writing them (seen-rows.ts); otherwise only synced_at proves it. */
+  /** Rows the pass saw listed without writing them (the seen rows); otherwise only synced_at proves it. */
   seen?: (row: number) => boolean;
 }
 

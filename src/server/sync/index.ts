@@ -42,7 +42,7 @@ export interface SyncProgress {
   pausedUntil: string | null;
   /** Rows the job in progress has in all, when known: the days of the daily window. Never guessed. */
   estimatedTotal?: number;
-  /** 0..1 of the whole sync when it can be measured (progress.ts), else null; 1 only when done. */
+  /** 0..1 of the whole sync when it can be measured (overallFraction), else null; 1 only when done. */
   fraction: number | null;
   message: string;
   outcome: RunOutcome['outcome'];
@@ -68,7 +68,7 @@ export function runSyncStep(options: { jobs?: JobName[]; budgetMs?: number; tieO
 
 /**
  * The time-driven trigger's work: refresh, lock, every job until caught up or out of budget. Fired
- * by its trigger (`triggerUid`), with or without its document (scheduled-entry.ts).
+ * by its trigger (`triggerUid`), with or without its document (the scheduled entry).
  */
 export function runScheduledSync(
   options: { trigger: boolean; triggerUid?: string | null } = { trigger: false },
@@ -89,7 +89,7 @@ export function runScheduledSync(
     };
   }
   // What a scheduled run found of its context is kept for the menu's "Check the add-on's
-  // environment" (platform/environment.ts), never in the user's Sync log.
+  // environment" (the environment check), never in the user's Sync log.
   if (options.trigger) recordEnvironment('scheduled', currentSpreadsheetId());
   const fromMark = ordersWatermark();
   return toProgress(runScheduled({ trigger: options.trigger }), fromMark);

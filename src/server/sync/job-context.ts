@@ -18,7 +18,7 @@ export interface RunTally {
   counts: SyncCounts;
   /** Row writes sent (all sheets; a seen-mark of the monthly check included). */
   rows: number;
-  /** Records this run could not write, by id (skipped-records.ts). */
+  /** Records this run could not write, by id (the skipped records). */
   skipped: RunSkipped;
 }
 

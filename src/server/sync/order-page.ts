@@ -24,15 +24,15 @@ export interface PageContext {
    * written, the proof that the full listing returned it.
    */
   markSeen?: boolean;
-  /** With markSeen: the row of an order listed and not written is told here instead of getting its synced_at (seen-rows.ts). */
+  /** With markSeen: the row of an order listed and not written is told here instead of getting its synced_at (the seen rows). */
   seen?: (row: number) => void;
   /**
    * Write every order even when its updated_at is unchanged: the P&L basis changed, which moves
-   * net_profit on every order without a new updated_at (basis-change.ts).
+   * net_profit on every order without a new updated_at (the basis change).
    */
   rewriteAll?: boolean;
   /**
-   * The fill pass (column-fill.ts): catalog positions of columns added to the sheets later. An
+   * The fill pass (the column fill): catalog positions of columns added to the sheets later. An
    * unchanged order, and its line items, get those cells written (and nothing else); not counted.
    */
   fill?: { orders: readonly number[]; lineItems: readonly number[] };
@@ -160,7 +160,7 @@ export function planOrderPage(
   const syncedSerial: CellValue = instantToSerial(ctx.syncedAt, ctx.spreadsheetTimeZone);
   let maxMs = -Infinity;
   for (const order of lastOccurrences(page)) {
-    // A skipped order still moves the watermark: it is retried by id (skipped-records.ts), not by reading pages again.
+    // A skipped order still moves the watermark: it is retried by id (the skipped records), not by reading pages again.
     const updatedMs = updatedAtMs(order);
     if (!Number.isNaN(updatedMs) && updatedMs > maxMs) {
       maxMs = updatedMs;
@@ -195,7 +195,7 @@ export function planOrderPage(
         before.cells[SYNCED_COLUMN] = syncedSerial;
         writes.orders.push({ row: before.row, column: SYNCED_COLUMN + 1, cells: [syncedSerial] });
       }
-      // The filled cells carry the order's currency for their number format (currency-formats.ts).
+      // The filled cells carry the order's currency for their number format (the currency formats).
       if (ctx.fill)
         writes.orders.push(
           ...writesOfColumns(

@@ -100,7 +100,7 @@ function oldestUpdatedAt(orders: readonly Order[]): string | null {
   let oldest: string | null = null;
   let oldestMs = Infinity;
   for (const order of orders) {
-    // Text only: String() of a hostile array walks it recursively (record-check.ts).
+    // Text only: String() of a hostile array walks it recursively (the record check).
     const ms = updatedAtMs(order);
     if (!Number.isNaN(ms) && ms < oldestMs) {
       oldestMs = ms;

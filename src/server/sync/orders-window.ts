@@ -18,7 +18,7 @@ export class OrdersWindowError extends FixRequestError {
  * zone), for a store whose full history would not fit in one spreadsheet; null removes the limit.
  * Rows already in the sheet stay. A wider window (or none) than before restarts the orders feed
  * from the beginning, since older orders were never fetched (upserts keep rows unique). Changes to
- * orders placed before the window are still read, for their days only (days-before-window.ts):
+ * orders placed before the window are still read, for their days only (the days before the window):
  * from where the orders feed had read (a narrower window), or where that read had got to (a wider one).
  */
 export function setOrdersWindow(createdAfter: string | null): void {

@@ -1,5 +1,5 @@
 /**
- * Keeps the schedule owner's copy of the document state (platform/owner-copy.ts) and the document
+ * Keeps the schedule owner's copy of the document state (the owner copy) and the document
  * properties in step, from the owner's executions that have the document: what a documentless
  * scheduled run wrote is adopted first, and the copy is taken afresh after a sync run, so the next
  * documentless run starts from what every editor's runs left.
@@ -51,7 +51,7 @@ export function adoptScheduledRunStateIfFree(): void {
 
 /**
  * The open sidebar's poll: adopts a documentless run as soon as it has written, so the stamp shows
- * it within a poll. Idle it costs one user-cache read and no property (owner-copy-note.ts).
+ * it within a poll. Idle it costs one user-cache read and no property (the owner-copy note).
  */
 export function adoptNotedScheduledRun(): void {
   if (!ownerCopyNoted(currentSpreadsheetId)) return;

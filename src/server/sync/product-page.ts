@@ -1,4 +1,4 @@
-/** One page of products → row writes for Products and Variants. Pure, like order-page.ts. */
+/** One page of products → row writes for Products and Variants. Pure, like the order page. */
 import type { Product, Variant } from '../api/types';
 import type { CellValue } from '../sheets/cells';
 import { instantToSerial } from '../platform/calendar';

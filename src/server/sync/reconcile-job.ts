@@ -111,7 +111,7 @@ function markGone(ctx: JobContext, seen: SeenRows, passStartedAt: number, viewFr
   return marks.gone;
 }
 
-/** The rows the pass in progress saw; a pass whose rows were moved since starts again (seen-rows.ts). */
+/** The rows the pass in progress saw; a pass whose rows were moved since starts again (the seen rows). */
 function seenRowsOfPass(ctx: JobContext): SeenRows {
   const index = ctx.workbook.index(ORDERS);
   const loaded = SeenRows.load(documentProperties(), ctx.state.get('reconcile').passStartedAt!, index);

@@ -10,11 +10,11 @@ export interface RunOptions {
   addDueReconciliation: boolean;
   /** Run the tie-out (Checks sheet) even without the orders and daily jobs: the on-demand check. */
   tieOut?: boolean;
-  /** Sync now: the orders of the days the last tie-out found ✗ are fetched again and written whole (refetch-days.ts). */
+  /** Sync now: the orders of the days the last tie-out found ✗ are fetched again and written whole (the ✗-day refetch). */
   refetchFailedDays?: boolean;
   /** Added to the message of a run that stopped at its budget with work left. */
   partialNote?: string;
-  /** Sync now from the sidebar: a Cancel there stops the run before its next page (cancel.ts). */
+  /** Sync now from the sidebar: a Cancel there stops the run before its next page (requestCancel). */
   cancellable?: boolean;
 }
 
@@ -24,11 +24,11 @@ export interface RunOutcome {
   tally: RunTally;
   message: string;
   outcome: 'ok' | 'partial' | 'error' | 'busy';
-  /** Why an 'error' run stopped (failures.ts codes, e.g. 'cell_limit'); null otherwise. */
+  /** Why an 'error' run stopped (a failure code, e.g. 'cell_limit'); null otherwise. */
   failureCode: string | null;
   /** Which sheet and column an 'error' run stopped on, when a sheet stopped it (never its cells' text). */
   failurePlace?: SheetPlace;
-  /** Where the last job stands, when that can be known (progress.ts). */
+  /** Where the last job stands, when that can be known (the progress estimate). */
   position: JobPosition | null;
   /** What the run wrote, per sheet (the same figures as its Sync log row). */
   counts: SyncCounts;

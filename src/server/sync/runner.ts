@@ -1,6 +1,6 @@
 /**
  * One sync execution: document lock (a busy document → log and exit), account read and store
- * check, then the run's steps in order (run-steps.ts) until caught up or out of budget; one Sync
+ * check, then the run's steps in order (the run steps) until caught up or out of budget; one Sync
  * log row per run.
  */
 import { nextFormulaGeneration } from '../functions/generation';
@@ -143,9 +143,9 @@ function refreshFormulas(result: RunOutcome, workbook: ManagedWorkbook): void {
 }
 
 /**
- * Data changed, or formulas are owed a recalculation (functions/formulas-owed.ts): formula answers
+ * Data changed, or formulas are owed a recalculation (the owed formulas): formula answers
  * cached before are not read again, and every add-on formula of the report sheets is re-entered so
- * that Sheets recalculates it (functions/refresh.ts: from the sheet list this run already read, one
+ * that Sheets recalculates it (the formula refresh: from the sheet list this run already read, one
  * more read and, only when formulas exist, two writes). A failure here never fails the sync that
  * wrote the data (the formulas stay owed).
  */

@@ -6,8 +6,8 @@
  * record names its owner, the trigger's id and the spreadsheet, so every editor's sidebar shows
  * whose schedule it is, only the owner changes or removes it, and a trigger the record no longer
  * names removes itself when it fires (runScheduledSync). The owner's user properties map the
- * trigger to the spreadsheet (schedule-registry.ts) and hold a copy of the document state
- * (platform/owner-copy.ts) for a run Google starts without the document.
+ * trigger to the spreadsheet (the schedule registry) and hold a copy of the document state
+ * (the owner copy) for a run Google starts without the document.
  *
  * A clock trigger's atHour is read in the SCRIPT's time zone unless inTimezone says otherwise
  * (ClockTriggerBuilder.inTimezone: "by default, the timezone is that of the script"); the user
@@ -61,7 +61,7 @@ function properties(): GoogleAppsScript.Properties.Properties {
 
 /**
  * The schedule record, unless it names another spreadsheet: a copy carries its original's document
- * properties (stricter reading, auth/copy-guard.ts), and that record's trigger, owner copy and
+ * properties (stricter reading, as the copy guard does), and that record's trigger, owner copy and
  * registry entry belong to the original, which the copy must neither use nor disturb.
  */
 function storedSchedule(): string | null {

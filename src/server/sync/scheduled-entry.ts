@@ -15,7 +15,7 @@ const SCHEDULE_PROPERTY = 'ma.sync.schedule';
 
 /**
  * With the document, the schedule record says; without it, the owner's copy may be behind another
- * editor's change, so the spreadsheet's own marker (schedule-marker.ts) decides.
+ * editor's change, so the spreadsheet's own marker decides.
  */
 function namesThisTrigger(triggerUid: string): boolean {
   if (!hasActiveDocument()) {
@@ -32,7 +32,7 @@ export type ScheduledEntry = { run: true } | { run: false; message: string };
 
 /**
  * Opens the spreadsheet by id; when it cannot (deleted, no longer shared, or Google failing just
- * now), counts the failure and, past open-failures.ts's threshold, removes the trigger and its
+ * now), counts the failure and, past the open failures' threshold, removes the trigger and its
  * registry entry so it stops firing and frees its place among the user's 20 triggers.
  */
 function openOrGiveUp(triggerUid: string, spreadsheetId: string): ScheduledEntry | null {

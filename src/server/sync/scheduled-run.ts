@@ -1,6 +1,6 @@
 /**
  * The scheduled run. Fired by its time-driven trigger it counts against the user's daily trigger
- * runtime (trigger-allowance.ts): a short budget, a daily share, and a note when cut short. Run
+ * runtime (the trigger allowance): a short budget, a daily share, and a note when cut short. Run
  * any other way (the demo, a test, the script editor) it has the whole execution budget.
  */
 import { documentLock, refreshProactively } from '../auth';
@@ -53,7 +53,7 @@ export function runScheduledSync(options: { trigger: boolean } = { trigger: fals
   }
 }
 
-/** A fired trigger's failure that needs a person: the opted-in user's e-mail (failure-notice.ts). */
+/** A fired trigger's failure that needs a person: the opted-in user's e-mail (the failure notice). */
 function noticeFailure(code: string, place?: SheetPlace): void {
   const now = Date.now();
   sendFailureNotice({

@@ -6,7 +6,7 @@
  * execution never lacks a row it saw (an execution ended in between only leaves more rows seen
  * than its watermark says, which the pages read again see anyway). The bits name rows, so they
  * hold only while the rows stay where they were: the keyed rows are fingerprinted when saved, and
- * rows the user moved or deleted since restart the pass (pass-restart in orders-job.ts).
+ * rows the user moved or deleted since restart the pass (the reconciliation starts it again).
  */
 import type { KeyIndex } from '../sheets/key-index';
 import { PROPERTY_VALUE_MAX_BYTES } from '../platform/property-size';

@@ -1,6 +1,6 @@
 /**
- * Records the sync could not turn into cells (record-check.ts), kept in the sync state until one
- * is written (issue 19, item 5). Why this shape:
+ * Records the sync could not turn into cells (the record check), kept in the sync state until one
+ * is written, so that one poisoned record never stops a feed. Why this shape:
  * - the feed's watermark moves past a skipped record, so no run reads whole pages again for it
  *   and every later order arrives;
  * - it is not marked done either: each orders run asks for the oldest few again by id

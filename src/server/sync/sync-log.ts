@@ -37,7 +37,7 @@ export interface LogEntry {
   rateLimitWaits: number;
   outcome: RunRecord['outcome'];
   message: string;
-  /** Why an 'error' run stopped (failures.ts codes), kept with the run for the sidebar. */
+  /** Why an 'error' run stopped (a failure code), kept with the run for the sidebar. */
   failureCode?: string | null;
   /** The run stopped because the connection was lost (a reconnect makes it history). */
   connectionLost?: boolean;
@@ -68,7 +68,7 @@ export function loggedRuns(state: SyncStateStore): LoggedRun[] {
 export class SyncLog {
   private row: number | null = null;
 
-  /** `notes`: where runs that found the lock taken left their rows (busy-notes.ts); only a lock holder takes them. */
+  /** `notes`: where runs that found the lock taken left their rows (the busy notes); only a lock holder takes them. */
   constructor(
     private readonly workbook: ManagedWorkbook,
     private readonly state: SyncStateStore,
@@ -111,7 +111,7 @@ export class SyncLog {
    * Completes the run's row, writes the rows of runs that found the lock taken meanwhile, and
    * records the run. A run that never opened a row (failure before the first job) appends a row of
    * its own and leaves the open-row marker alone: it may belong to a run still in progress.
-   * The caller holds the document lock (a busy run leaves a note instead: busy-notes.ts).
+   * The caller holds the document lock (a busy run leaves a note instead: the busy notes).
    */
   close(entry: LogEntry): void {
     if (this.row === null) {

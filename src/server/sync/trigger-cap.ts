@@ -3,7 +3,7 @@
  * script"); the 21st fails with "This script has too many triggers…", which says nothing to a
  * finance user, and the triggers are invisible outside the spreadsheets that made them. Past the
  * cap the sidebar says so and lists the user's other scheduled spreadsheets from the registry
- * (schedule-registry.ts). One openById cannot open because it was deleted or is no longer shared
+ * (the schedule registry). One openById cannot open because it was deleted or is no longer shared
  * ("Document … is missing (perhaps it was deleted, or you don't have read access?)") is said as gone
  * and its trigger removed there and then: the user is present, and that error names the file, not
  * an outage; any other failure is listed as not readable just now and left alone.

@@ -1,0 +1,96 @@
+/** One tie-out row: a day or month of the orders' figures beside the P&L's, ✓ or what differs. */
+import type { PnlFigures } from './period-sums';
+import { FIGURES, SLOT, toCents, type TieoutFigure } from './tieout-figures';
+
+export interface TieoutLine {
+  orders: number | null;
+  pnl: number | null;
+  difference: number | null;
+}
+
+export interface TieoutRow {
+  period: string;
+  kind: 'day' | 'month';
+  ok: boolean;
+  orders: number;
+  figures: Record<TieoutFigure, TieoutLine>;
+  /** The Daily or Monthly P&L sheet's row beside the service (the P&L sheets check): '✓', what differs, or '' when not checked. */
+  pnlSheet: string;
+  note: string;
+}
+
+/** A period checked on its P&L sheet only: listed when it differs (orders' figures empty: none are synced there). */
+export function sheetOnlyRow(
+  period: string,
+  kind: 'day' | 'month',
+  words: string | undefined,
+  basisNote: string,
+): TieoutRow[] {
+  if (words === undefined || words === '✓') return [];
+  const figures = Object.fromEntries(FIGURES.map((f) => [f, { orders: null, pnl: null, difference: null }])) as Record<
+    TieoutFigure,
+    TieoutLine
+  >;
+  const notes = [
+    basisNote,
+    `The ${kind === 'day' ? 'Daily' : 'Monthly'} P&L sheet differs from the service: ${words}.`,
+  ].filter((n) => n !== '');
+  return [{ period, kind, ok: false, orders: 0, figures, pnlSheet: words, note: notes.join(' ') }];
+}
+
+export function compare(
+  period: string,
+  kind: 'day' | 'month',
+  count: number,
+  orders: PnlFigures,
+  pnl: PnlFigures,
+  otherCurrency: number,
+  basisNote: string,
+  skipped: readonly string[],
+  pnlSheet: string,
+  compared: ReadonlySet<TieoutFigure>,
+  wrongRatios: readonly string[],
+): TieoutRow {
+  const figures = {} as Record<TieoutFigure, TieoutLine>;
+  const off: string[] = [];
+  for (const f of FIGURES) {
+    const o = compared.has(f) ? orders[SLOT[f]] : null;
+    const p = pnl[SLOT[f]];
+    if (!compared.has(f)) {
+      figures[f] = { orders: null, pnl: p, difference: null };
+      continue;
+    }
+    const cents = o === null || p === null ? null : toCents(o) - toCents(p);
+    figures[f] = { orders: o, pnl: p, difference: cents === null ? null : cents / 100 };
+    if (cents === null) off.push(`${f} unknown`);
+    else if (cents !== 0) off.push(f);
+  }
+  const notes: string[] = [];
+  if (basisNote) notes.push(basisNote);
+  if (off.length > 0) notes.push(`Differs: ${off.join(', ')}.`);
+  if (otherCurrency > 0) notes.push(`${otherCurrency} order(s) in another currency than the store's are not summed.`);
+  const sheetOk = pnlSheet === '' || pnlSheet === '✓';
+  if (!sheetOk)
+    notes.push(`The ${kind === 'day' ? 'Daily' : 'Monthly'} P&L sheet differs from the service: ${pnlSheet}.`);
+  if (wrongRatios.length > 0)
+    notes.push(`Margin percentages that disagree with their own order's figures: ${wrongRatios.join(', ')}.`);
+  if (skipped.length > 0)
+    notes.push(
+      `Not synced: ${skipped.join(', ')} (the service sent values that cannot be written to the sheet; see the Sync log).`,
+    );
+  return {
+    period,
+    kind,
+    ok:
+      off.length === 0 &&
+      basisNote === '' &&
+      otherCurrency === 0 &&
+      skipped.length === 0 &&
+      wrongRatios.length === 0 &&
+      sheetOk,
+    orders: count,
+    figures,
+    pnlSheet,
+    note: notes.join(' '),
+  };
+}
