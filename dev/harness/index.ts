@@ -42,6 +42,12 @@ export interface StackOptions {
   authorizationUrlGlobal?: string;
   /** The runtime's clock moves by modelled time only (see RuntimeOptions.modelledTimeOnly). */
   modelledTimeOnly?: boolean;
+  /**
+   * With modelledTimeOnly: the emulator's clock too stands still between the runtime's modelled
+   * moves (clockFollowsRealTime: false, as the bench runs it), so the API's per-minute limits and
+   * expiries see the same time as the add-on, however loaded the host is.
+   */
+  emulatorClockInStep?: boolean;
 }
 
 export interface Stack {
@@ -73,6 +79,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         ...(options.seed !== undefined ? { seed: options.seed } : {}),
         ...(options.plan !== undefined ? { plan: options.plan } : {}),
         ...(options.days !== undefined ? { days: options.days } : {}),
+        ...(options.modelledTimeOnly && options.emulatorClockInStep ? { clockFollowsRealTime: false } : {}),
       });
   const apiUrl = (options.apiUrl ?? emulator!.url).replace(/\/+$/, '');
   const control = (controlPath: string, body?: unknown): Promise<unknown> =>

