@@ -4,14 +4,14 @@
  * the costs behind them change, and the days of orders changed since the last run, inside the
  * orders window or before it (the days before the window). Rows are upserted by date.
  */
-import type { Page } from '../api';
 import type { DailyRow } from '../api/types';
 import { instantToLocalDate, serialToDate, addDays, daysBetween } from '../platform/calendar';
 import { DAILY, ORDERS } from '../sheets/schema';
-import { isCursorRejected, pageContext, type JobContext, type JobPosition, type JobResult } from './job-context';
+import { pageContext, type JobContext, type JobPosition, type JobResult } from './job-context';
 import { planDailyPage, type DailyPageWrites } from './daily-page';
 import { noteSkipped, retrySkippedDays } from './skipped-records';
 import { learnChangesBeforeWindow } from './days-before-window';
+import { pageThrough } from './feed';
 
 const DAILY_PAGE_LIMIT = 400;
 /** When neither the plan nor the account nor the Orders sheet says where history starts. */
@@ -70,47 +70,40 @@ export function runDailyJob(ctx: JobContext): JobResult {
   };
   // Skipped days the range below does not read again are asked for on their own.
   retrySkippedDays(ctx, startDate, writeDays);
-  let cursor: string | null = null;
-  let restarts = 0;
-  while (ctx.budget.canStartStep()) {
-    let page: Page<DailyRow>;
-    try {
-      page = ctx.api.listDaily({ startDate, endDate: today, limit: DAILY_PAGE_LIMIT, cursor });
-    } catch (e) {
-      // Spec 4.4 rule 3 and 7: a refused cursor restarts the range without it, from the last day
-      // written (days are upserted, so reading one twice is harmless), as the orders job does.
-      if (!isCursorRejected(e) || cursor === null || restarts >= 2) throw e;
-      restarts++;
-      cursor = null;
+  const caughtUp = pageThrough<DailyRow>(ctx.budget, {
+    list: (cursor) => ctx.api.listDaily({ startDate, endDate: today, limit: DAILY_PAGE_LIMIT, cursor }),
+    take(page, { last: done }) {
+      const last = writeDays(page.data).lastDate;
+      position = {
+        done: done
+          ? total
+          : last
+            ? Math.max(position.done, Math.min(total, daysBetween(rangeFrom, last) + 1))
+            : position.done,
+        total,
+        unit: 'days',
+      };
+      if (!ctx.state.get('daily').historyDone) {
+        // Resume from the last day written (it is re-fetched: days are upserted, never duplicated).
+        ctx.state.update(
+          'daily',
+          done
+            ? { historyDone: true, resumeFrom: null, dirtyFrom: null, backfillFrom: null }
+            : { resumeFrom: last ?? startDate },
+        );
+      } else if (done && ctx.state.get('daily').dirtyFrom !== null) {
+        ctx.state.update('daily', { dirtyFrom: null });
+      }
+      return done ? 'done' : 'next';
+    },
+    // Spec 4.4 rule 3 and 7: a refused cursor restarts the range without it, from the last day
+    // written (days are upserted, so reading one twice is harmless), as the orders feed does.
+    fromCheckpoint() {
       const resumeFrom = ctx.state.get('daily').resumeFrom;
       if (resumeFrom !== null && resumeFrom > startDate) startDate = resumeFrom;
-      continue;
-    }
-    const last = writeDays(page.data).lastDate;
-    const done = !page.hasMore || !page.nextCursor;
-    position = {
-      done: done
-        ? total
-        : last
-          ? Math.max(position.done, Math.min(total, daysBetween(rangeFrom, last) + 1))
-          : position.done,
-      total,
-      unit: 'days',
-    };
-    if (!ctx.state.get('daily').historyDone) {
-      // Resume from the last day written (it is re-fetched: days are upserted, never duplicated).
-      ctx.state.update(
-        'daily',
-        done
-          ? { historyDone: true, resumeFrom: null, dirtyFrom: null, backfillFrom: null }
-          : { resumeFrom: last ?? startDate },
-      );
-    } else if (done && ctx.state.get('daily').dirtyFrom !== null) {
-      ctx.state.update('daily', { dirtyFrom: null });
-    }
-    if (done) return { job: 'daily', caughtUp: true, message: 'Daily P&L is up to date.', position };
-    cursor = page.nextCursor;
-  }
+    },
+  });
+  if (caughtUp) return { job: 'daily', caughtUp: true, message: 'Daily P&L is up to date.', position };
   return {
     job: 'daily',
     caughtUp: false,
