@@ -1,8 +1,7 @@
 /** Store-timezone calendar arithmetic on top of Intl (no tz database of our own). */
-import { assertTimeZone, zoneOffsetMs as exactZoneOffsetMs } from '../shared/time-zone.js';
+import { assertTimeZone, zoneOffsetMs } from '../shared/time-zone.js';
 
-const offsetCache = new Map<string, Map<number, number>>();
-const QUARTER_HOUR_MS = 15 * 60 * 1000;
+export { zoneOffsetMs };
 
 export function isValidTimeZone(timeZone: string): boolean {
   try {
@@ -11,22 +10,6 @@ export function isValidTimeZone(timeZone: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** Offset of the zone from UTC in ms at an instant (positive east of Greenwich). */
-export function zoneOffsetMs(ms: number, timeZone: string): number {
-  // Offsets change on quarter-hour boundaries in every zone in use, so cache per quarter hour.
-  const bucket = Math.floor(ms / QUARTER_HOUR_MS);
-  let cache = offsetCache.get(timeZone);
-  if (!cache) {
-    cache = new Map();
-    offsetCache.set(timeZone, cache);
-  }
-  const cached = cache.get(bucket);
-  if (cached !== undefined) return cached;
-  const offset = exactZoneOffsetMs(bucket * QUARTER_HOUR_MS, timeZone);
-  cache.set(bucket, offset);
-  return offset;
 }
 
 /** The calendar date (YYYY-MM-DD) of an instant in a zone. */

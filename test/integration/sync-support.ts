@@ -36,9 +36,28 @@ const isInstantHeader = (header: string): boolean => /_at$|effective_from$/.test
  * instant is compared as that wall time: in the hour repeated when DST ends, two instants share
  * one wall time and no sheet can tell them apart.
  */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * What `toLocaleString(locale, { timeZone, hourCycle: 'h23' })` (with time) or `toLocaleDateString(locale,
+ * { timeZone })` gives, from one kept formatter per zone: those build a new formatter on every call,
+ * which made comparing a sheet with the truth the slowest part of a test.
+ */
+function formatter(locale: 'sv-SE' | 'en-CA', timeZone: string, withTime: boolean): Intl.DateTimeFormat {
+  const key = `${locale} ${timeZone} ${withTime}`;
+  let kept = formatters.get(key);
+  if (!kept) {
+    const date = { year: 'numeric', month: 'numeric', day: 'numeric' } as const;
+    const time = { hour: 'numeric', minute: 'numeric', second: 'numeric', hourCycle: 'h23' } as const;
+    kept = new Intl.DateTimeFormat(locale, withTime ? { timeZone, ...date, ...time } : { timeZone, ...date });
+    formatters.set(key, kept);
+  }
+  return kept;
+}
+
 function wallTime(iso: string, timeZone: string): string {
   const d = new Date(iso);
-  return `${d.toLocaleString('sv-SE', { timeZone, hourCycle: 'h23' })}.${String(d.getUTCMilliseconds()).padStart(3, '0')}`;
+  return `${formatter('sv-SE', timeZone, true).format(d)}.${String(d.getUTCMilliseconds()).padStart(3, '0')}`;
 }
 
 function expectedCell(value: unknown, header: string, timeZone: string): Cell {
@@ -90,7 +109,7 @@ function lookup(
 }
 
 function localDay(iso: string, timeZone: string): string {
-  return new Date(iso).toLocaleDateString('en-CA', { timeZone });
+  return formatter('en-CA', timeZone, false).format(new Date(iso));
 }
 
 export function sheetTable(stack: Stack, name: string): Table {

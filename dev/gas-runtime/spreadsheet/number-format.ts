@@ -15,9 +15,17 @@ function skeleton(format: string): string {
     .replace(/\[[^\]]*\]/g, '');
 }
 
+/** Per format pattern, whether it shows a date: asked for every cell of every sheet read or exported. */
+const dateFormats = new Map<string, boolean>();
+
 export function isDateFormat(format: string | undefined): boolean {
   if (!format) return false;
-  return /[dyhs]|am\/pm|a\/p/i.test(skeleton(format.split(';')[0])) || /^m+$/i.test(skeleton(format).trim());
+  let dated = dateFormats.get(format);
+  if (dated === undefined) {
+    dated = /[dyhs]|am\/pm|a\/p/i.test(skeleton(format.split(';')[0])) || /^m+$/i.test(skeleton(format).trim());
+    if (dateFormats.size < 10_000) dateFormats.set(format, dated);
+  }
+  return dated;
 }
 
 function isTextFormat(format: string | undefined): boolean {
