@@ -135,7 +135,7 @@ export function startRun(
   // From the first row this run writes until it re-enters them, the formulas are owed a
   // recalculation: a run killed in between leaves them owed, and the next run re-enters them
   // even when it finds nothing new (the figures they show changed with the rows written).
-  workbook.writer.beforeFirstWrite([ORDERS, LINE_ITEMS, PRODUCTS, VARIANTS, DAILY], markFormulasOwed);
+  workbook.beforeFirstWrite([ORDERS, LINE_ITEMS, PRODUCTS, VARIANTS, DAILY], markFormulasOwed);
   // Before the first Orders write: the Orders day sums follow every row this run writes.
   const tracker = OrderSumsTracker.open(properties, workbook, state.get('meta').storeCurrency, state.readAtStart);
   const due = options.addDueReconciliation && !record.jobs.includes('reconcile') && reconciliationDue(ctx);

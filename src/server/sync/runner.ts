@@ -152,7 +152,7 @@ function refreshFormulas(result: RunOutcome, workbook: ManagedWorkbook): void {
 function refreshFormulasAfterSync(workbook: ManagedWorkbook): void {
   try {
     nextFormulaGeneration();
-    reenterFormulas(workbook.id(), workbook.snapshot.scannedSheets());
+    reenterFormulas(workbook.id(), workbook.scannedSheets());
     clearFormulasOwed();
   } catch (e) {
     console.warn(`Formulas were not refreshed after the sync: ${e instanceof Error ? e.message : String(e)}`);
