@@ -45,10 +45,10 @@ export function runSync(options: RunOptions): RunOutcome {
   let result: RunOutcome;
   let failure: RunFailure | null = null;
   try {
-    const run = startRun(record, budget, properties);
-    if (!('ctx' in run)) return run;
-    walkSteps(run);
-    result = finishedOutcome(run);
+    const start = startRun(record, budget, properties);
+    if (start.kind === 'ended') return start.outcome;
+    walkSteps(start.run);
+    result = finishedOutcome(start.run);
   } catch (e) {
     // Pages written before the failure are in the sheets (and checkpointed): the tally counts them.
     failure = classifyFailure(e);
