@@ -8,9 +8,12 @@ import type { PageContext } from './order-page';
 import type { SyncCounts } from '../../contract/sidebar';
 import { emptyCounts } from '../../contract/counts-text';
 import type { FinanceContext } from '../finance/finance-context';
-import type { RunSkipped } from './skipped-records';
+import type { SkippedState } from '../state/run-records';
 
 export type JobName = 'orders' | 'products' | 'daily' | 'reconcile';
+
+/** Ids skipped in this run, per kind (the skipped records). */
+export type RunSkipped = Record<keyof SkippedState, string[]>;
 
 export interface RunTally {
   pages: number;
