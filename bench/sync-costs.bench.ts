@@ -1,5 +1,5 @@
 /**
- * Issue 12: what a sync costs on Apps Script, beside the obvious alternatives and the limits.
+ * What a sync costs on Apps Script, beside the obvious alternatives and the limits.
  * One run, same seed, on the strict runtime (Google's quotas on) with the runtime clock moving by
  * modelled time only and the emulator's clock in step with it:
  *   backfill_<N>        "Sync now" in the sidebar on a store of N orders (1k, 10k, 100k);

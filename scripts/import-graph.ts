@@ -1,8 +1,9 @@
 /**
- * Prints the folder-level import graph of a source tree (default src/server) and every cycle in it;
- * exits 1 when there is a cycle. A folder is the first path segment under the tree; files directly in
- * the tree form the folder "(root)". An import that leaves the tree is listed by the folder it
- * reaches (e.g. src/contract) and cannot close a cycle.
+ * Prints the folder-level import graph of a source tree (default src/server) and every cycle in it,
+ * then every file-level cycle (type-only imports count: two files that name each other's types are
+ * one module in two files); exits 1 when there is a cycle of either kind. A folder is the first path
+ * segment under the tree; files directly in the tree form the folder "(root)". An import that leaves
+ * the tree is listed by the folder it reaches (e.g. src/contract) and cannot close a cycle.
  *   npx tsx scripts/import-graph.ts [dir]
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -16,6 +17,9 @@ export interface FolderGraph {
   /** from folder → to folder → number of import lines. */
   edges: Map<string, Map<string, number>>;
 }
+
+/** from file → the files of the tree it imports (paths relative to the tree, `/`-separated). */
+export type FileGraph = Map<string, Set<string>>;
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -62,6 +66,71 @@ export function folderGraph(dir: string): FolderGraph {
   return { edges };
 }
 
+/** Every file of the tree and the files of the tree it imports; imports that leave the tree are left out. */
+export function fileGraph(dir: string): FileGraph {
+  const tree = resolve(dir);
+  const name = (path: string): string => relative(tree, path).split(sep).join('/');
+  const graph: FileGraph = new Map();
+  for (const file of sourceFiles(tree)) {
+    const targets = new Set<string>();
+    for (const spec of specifiers(file)) {
+      if (!spec.startsWith('.')) continue;
+      const target = resolveModule(file, spec);
+      if (!relative(tree, target).startsWith('..') && existsSync(target)) targets.add(name(target));
+    }
+    graph.set(name(file), targets);
+  }
+  return graph;
+}
+
+/**
+ * One cycle per group of files that import each other (a strongly connected component, Tarjan's
+ * algorithm), as the shortest cycle through the group's alphabetically first file: every elementary
+ * cycle of a few hundred files could be too many to list.
+ */
+export function findFileCycles(graph: FileGraph): string[][] {
+  const order = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const groups: string[][] = [];
+  const visit = (file: string): void => {
+    order.set(file, order.size);
+    low.set(file, order.get(file)!);
+    stack.push(file);
+    for (const next of graph.get(file) ?? []) {
+      if (!order.has(next)) {
+        visit(next);
+        low.set(file, Math.min(low.get(file)!, low.get(next)!));
+      } else if (stack.includes(next)) low.set(file, Math.min(low.get(file)!, order.get(next)!));
+    }
+    if (low.get(file) !== order.get(file)) return;
+    const group: string[] = [];
+    let member: string;
+    do group.push((member = stack.pop()!));
+    while (member !== file);
+    if (group.length > 1 || graph.get(file)?.has(file)) groups.push(group.sort());
+  };
+  for (const file of [...graph.keys()].sort()) if (!order.has(file)) visit(file);
+  return groups.map((group) => shortestCycle(graph, group[0], new Set(group))).sort();
+}
+
+function shortestCycle(graph: FileGraph, start: string, within: ReadonlySet<string>): string[] {
+  const cameFrom = new Map<string, string>();
+  const queue = [start];
+  for (let i = 0; i < queue.length; i++) {
+    for (const next of [...(graph.get(queue[i]) ?? [])].sort()) {
+      if (!within.has(next) || cameFrom.has(next)) continue;
+      cameFrom.set(next, queue[i]);
+      if (next === start) break;
+      queue.push(next);
+    }
+    if (cameFrom.has(start)) break;
+  }
+  const cycle: string[] = [];
+  for (let at = cameFrom.get(start)!; at !== start; at = cameFrom.get(at)!) cycle.unshift(at);
+  return [start, ...cycle];
+}
+
 /** Every elementary cycle, each starting at its alphabetically first folder. */
 export function findCycles(graph: FolderGraph): string[][] {
   const nodes = [...graph.edges.keys()].sort();
@@ -83,6 +152,14 @@ export function findCycles(graph: FolderGraph): string[][] {
   return cycles;
 }
 
+export function describeFileCycles(cycles: string[][]): string {
+  if (cycles.length === 0) return 'No file-level cycles.';
+  return [
+    `${cycles.length} file-level cycle(s):`,
+    ...cycles.map((cycle) => `  file cycle: ${[...cycle, cycle[0]].join(' -> ')}`),
+  ].join('\n');
+}
+
 export function describe(graph: FolderGraph, cycles: string[][]): string {
   const lines = ['Folder-level imports (from -> to: import lines):'];
   for (const from of [...graph.edges.keys()].sort()) {
@@ -99,8 +176,11 @@ export function describe(graph: FolderGraph, cycles: string[][]): string {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const graph = folderGraph(process.argv[2] ?? 'src/server');
+  const dir = process.argv[2] ?? 'src/server';
+  const graph = folderGraph(dir);
   const cycles = findCycles(graph);
+  const fileCycles = findFileCycles(fileGraph(dir));
   console.log(describe(graph, cycles));
-  process.exitCode = cycles.length > 0 ? 1 : 0;
+  console.log(describeFileCycles(fileCycles));
+  process.exitCode = cycles.length > 0 || fileCycles.length > 0 ? 1 : 0;
 }

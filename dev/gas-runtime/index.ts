@@ -45,12 +45,12 @@ export interface GasRuntime {
   replaceWorkbook(next?: Workbook): Workbook;
   /**
    * File → Make a copy by `user`: a new id, the same sheets and document properties (the stricter
-   * reading, document-copies.ts); run(…, { spreadsheetId }) runs in the copy. Returns its id.
+   * reading, as copyDocument models it); run(…, { spreadsheetId }) runs in the copy. Returns its id.
    */
   makeCopy(user: string): string;
   /**
    * The spreadsheet (own or a copy) is deleted: openById throws Google's "Document … is missing",
-   * nothing runs in it, and its triggers stay and fire without their document (document-access.ts).
+   * nothing runs in it, and its triggers stay and fire without their document (DocumentAccess).
    */
   deleteDocument(spreadsheetId: string): void;
   /** The spreadsheet is no longer shared with `user`: as deleted, for that user only. */
@@ -69,13 +69,13 @@ export interface GasRuntime {
   /** The file each manifest library was loaded from, by userSymbol (env, options, or the stand-in). */
   readonly libraryFiles: Record<string, string>;
   readonly triggers: TriggerRecord[];
-  /** Per-user quota use on the runtime clock (quotas.ts). */
+  /** Per-user quota use on the runtime clock (the QuotaLedger). */
   readonly quotas: QuotaLedger;
-  /** Messages sent with MailApp (services/mail.ts), oldest first. */
+  /** Messages sent with MailApp (its Outbox), oldest first. */
   readonly mail: SentMail[];
   readonly ui: UiLog;
   readonly totals: RuntimeCounts;
-  /** Worker threads started so far: an execution reuses a finished one, with fresh contexts (bridge/worker-pool.ts). */
+  /** Worker threads started so far: an execution reuses a finished one, with fresh contexts (the WorkerPool). */
   readonly workerThreadsStarted: number;
   /** Starts the loopback /usercallback endpoint; returns e.g. "http://127.0.0.1:PORT/usercallback". */
   startCallbackServer(): Promise<string>;

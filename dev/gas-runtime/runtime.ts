@@ -111,9 +111,9 @@ export class LocalRuntime {
   private readonly workers = new WorkerPool();
   private callbackServer: CallbackServer | undefined;
   private executionSeq = 0;
-  /** Spreadsheets made with makeCopy, by id (document-copies.ts). */
+  /** Spreadsheets made with makeCopy, by id (each a copyDocument). */
   private readonly copies = new Map<string, LocalDocument>();
-  /** Spreadsheets deleted or no longer shared with a user (document-access.ts). */
+  /** Spreadsheets deleted or no longer shared with a user (DocumentAccess). */
   private readonly access = new DocumentAccess();
 
   constructor(
@@ -158,7 +158,7 @@ export class LocalRuntime {
 
   /**
    * File → Make a copy by `user`, carrying the document properties (the stricter reading:
-   * document-copies.ts). Returns the copy's id; run(…, { spreadsheetId }) runs in it.
+   * copyDocument). Returns the copy's id; run(…, { spreadsheetId }) runs in it.
    */
   makeCopy(user: string): string {
     const copy = copyDocument(this.ownDocument(), this.spreadsheetModule!, user, this.clock);
@@ -175,7 +175,7 @@ export class LocalRuntime {
 
   /**
    * The spreadsheet (the runtime's own or a copy) is deleted: nobody opens it any more, and its
-   * triggers stay and fire without it (document-access.ts).
+   * triggers stay and fire without it (DocumentAccess).
    */
   deleteDocument(spreadsheetId: string): void {
     this.documentOf(spreadsheetId);
@@ -515,7 +515,7 @@ export class LocalRuntime {
     return saveState(dir, this.stores, this.clock, this.workbookModel?.toJSON());
   }
 
-  /** Worker threads started so far: executions reuse finished ones (bridge/worker-pool.ts). */
+  /** Worker threads started so far: executions reuse finished ones (the WorkerPool). */
   get workerThreadsStarted(): number {
     return this.workers.started;
   }

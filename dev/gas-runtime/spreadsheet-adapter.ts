@@ -1,7 +1,7 @@
 import type { CallInterceptor, ExecutionServiceContext, UiLog } from './types.js';
 
 /**
- * The spreadsheet engineer's module (./spreadsheet/index.ts), loaded lazily so the runtime's
+ * The spreadsheet engineer's module (SpreadsheetApp and Advanced Sheets), loaded lazily so the runtime's
  * other services work (and are tested) independently of it. The shapes below are the agreed API.
  */
 
@@ -14,9 +14,9 @@ export interface WorkbookJson {
   sheets: Record<string, unknown[][]>;
   formulas: Record<string, Array<[number, number, string]>>;
   stats: Record<string, unknown>;
-  /** Embedded charts per sheet (spreadsheet/export.ts ChartJson), when a sheet has any. */
+  /** Embedded charts per sheet (the export's ChartJson), when a sheet has any. */
   charts?: Record<string, ExportedChart[]>;
-  /** Conditional format rules per sheet (spreadsheet/export.ts ConditionalFormatJson), when a sheet has any. */
+  /** Conditional format rules per sheet (the export's ConditionalFormatJson), when a sheet has any. */
   conditionalFormats?: Record<string, ExportedConditionalFormat[]>;
 }
 
@@ -38,7 +38,7 @@ export interface ExportedChart {
 
 export interface SpreadsheetModule {
   Workbook: { new (options: { timeZone: string; id: string }): WorkbookLike; fromJSON(state: unknown): WorkbookLike };
-  /** `open` finds the other spreadsheets the execution's user may open by id (document-access.ts). */
+  /** `open` finds the other spreadsheets the execution's user may open by id (DocumentAccess). */
   createSpreadsheetApp(
     workbook: WorkbookLike,
     ctx: ExecutionServiceContext,
@@ -46,7 +46,7 @@ export interface SpreadsheetModule {
     open?: (id: string) => WorkbookLike | 'missing' | undefined,
   ): object;
   createSheetsService(workbook: WorkbookLike, ctx: ExecutionServiceContext): object;
-  /** The spreadsheet's SpreadsheetApp write buffer (spreadsheet/write-buffer.ts). */
+  /** The spreadsheet's SpreadsheetApp write buffer (SpreadsheetWriteBuffer). */
   writeBufferOf(workbook: WorkbookLike): CallInterceptor;
 }
 

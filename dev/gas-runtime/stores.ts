@@ -16,7 +16,7 @@ export interface SharedStores {
   triggers: TriggerRecord[];
   ui: UiLog;
   stateTokens: StateTokenCodec;
-  /** Per-user Sheets API, UrlFetch and trigger-runtime use (quotas.ts). */
+  /** Per-user Sheets API, UrlFetch and trigger-runtime use (the QuotaLedger). */
   quotas: QuotaLedger;
   /** Every MailApp message sent (nothing leaves the machine). */
   mail: Outbox;

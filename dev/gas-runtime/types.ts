@@ -2,7 +2,7 @@
  * Types shared by the runtime's executor and every host-side service (including the spreadsheet
  * engineer's SpreadsheetApp / Advanced Sheets in ./spreadsheet).
  *
- * How a host-side service is exposed to the script (the generic bridge, see bridge/handles.ts):
+ * How a host-side service is exposed to the script (the generic bridge's handles):
  * - A method's return value goes back BY VALUE when it is a primitive, Date, array or plain object,
  *   and as a HANDLE when it is a class instance.
  * - A handle exposes every method along the prototype chain EXCEPT `constructor`, names starting
@@ -13,7 +13,7 @@
  *   (your private state) are never visible to the script.
  * - Calls are counted as `<ClassName>.<method>`; a class may set `static gasName = 'Range'` when
  *   its TypeScript name differs from Google's.
- * - The bridge counts calls and cells (from args/results, see cost-model.ts); services do not
+ * - The bridge counts calls and cells (from args/results, by the cost model's costOf); services do not
  *   touch `counts` except UrlFetchApp, which records its requests.
  * - Throw `new Error(googleMessage)`: the script receives an Error with that message.
  */
@@ -41,12 +41,12 @@ export interface ExecutionCounts {
   /** Method, URL as sent, status and size: never headers or payloads (they carry secrets). */
   requests: FetchRecord[];
   modelledMs: number;
-  /** Advanced Sheets requests as Google's quota counts them (quotas.ts): reads and writes. */
+  /** Advanced Sheets requests as Google's quota counts them (the QuotaLedger): reads and writes. */
   sheetsApiReads: number;
   sheetsApiWrites: number;
   /** Calls refused by a quota (Sheets per minute, UrlFetch per day): each threw Google's error. */
   quotaRefusals: number;
-  /** Reads and writes on a Properties store, as the daily Properties quota counts them (quotas.ts). */
+  /** Reads and writes on a Properties store, as the daily Properties quota counts them (the QuotaLedger). */
   propertyCalls: number;
   /** The user's use of the quotas when the execution ended, on the runtime clock. */
   quota?: QuotaUse;
@@ -54,19 +54,19 @@ export interface ExecutionCounts {
   modelledMsByService: Record<string, number>;
   /** Time spent in Utilities.sleep (backoff, rate-limit waits, pacing): on the clock, not in modelledMs. */
   sleptMs: number;
-  /** CPU time of the execution's worker thread (worker/usage.ts); null when unknown (no /proc, or ended by the time limit). */
+  /** CPU time of the execution's worker thread (WorkerUsage); null when unknown (no /proc, or ended by the time limit). */
   workerCpuMs: number | null;
   /** Largest V8 heap in use in the execution's worker isolate, sampled at every service call and at the end (0 when unknown). */
   peakHeapBytes: number;
 }
 
-/** One user's standing against the quotas the runtime enforces (see quotas.ts). */
+/** One user's standing against the quotas the runtime enforces, as the QuotaGuard reports it at an execution's end. */
 export interface QuotaUse {
   user: string;
   sheetsReadsLastMinute: number;
   sheetsWritesLastMinute: number;
   urlFetchesLast24h: number;
-  /** Properties reads and writes in the last 24 h, and the day's allowance (quotas.ts). */
+  /** Properties reads and writes in the last 24 h, and the day's allowance (the QuotaLedger). */
   propertyCallsLast24h: number;
   propertyCallAllowance: number;
   triggerMsLast24h: number;

@@ -1,5 +1,5 @@
 /**
- * Every Apps Script method the built bundle calls exists in the local runtime (issue 22): a method
+ * Every Apps Script method the built bundle calls exists in the local runtime: a method
  * the runtime lacks (Sheet.deleteRows was one) is code no test has ever run. Static: dist/Code.js is
  * parsed with acorn, and every `x.name(…)` call whose name is a method of an Apps Script class the
  * add-on's services have (from @types/google-apps-script) must be a method of the runtime's class of

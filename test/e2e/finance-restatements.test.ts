@@ -1,5 +1,5 @@
 /**
- * Issue 24 item 10 end to end in real Chromium: close last month from the sidebar, then refund one
+ * Restatements end to end in real Chromium: close last month from the sidebar, then refund one
  * of its orders, correct another's cost and cancel a third in the emulator, and sync. The
  * Restatements sheet leads with the month per P&L line, equal to the API's own summary now minus the
  * summary at close (GET /profitability/summary); lists exactly those three orders with the kind of

@@ -1,5 +1,5 @@
 /**
- * Issue 11 end to end in real Chromium: connect, sync, insert the P&L dashboard from the sidebar and
+ * The finance workspace end to end in real Chromium: connect, sync, insert the P&L dashboard from the sidebar and
  * see its charts drawn in the playground (screenshot out/screenshots/dashboard.png); close last
  * month from the sidebar, change an order of that month through the playground's controls, sync,
  * and see the restatement in the sidebar with the amount the emulator's own daily truth moved.

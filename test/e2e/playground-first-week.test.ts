@@ -1,5 +1,5 @@
 /**
- * Issue 24, item 13 (a finance analyst's first week in the playground), in real Chromium against
+ * A finance analyst's first week in the playground, in real Chromium against
  * the emulator and the local runtime: "Change an order" takes the order number as the Orders sheet
  * shows it; Advance moves the add-on's clock with the store's; a formula whose answer would spill
  * over another formula's answer shows #REF!; inserting the dashboard shows it with its charts at

@@ -1,6 +1,5 @@
 /**
- * Issue 14 (the playground shows the workbook as Sheets would) and issue 10 (formulas in the
- * playground), end to end in real Chromium against a 20,000-order store: the page loads without
+ * The playground shows the workbook as Sheets would, formulas included, end to end in real Chromium against a 20,000-order store: the page loads without
  * a console error; after a sync from the sidebar, Orders shows amounts and date-times as Sheets'
  * number formats show them in the spreadsheet's time zone (checked against the emulator's truth),
  * the header stays frozen, notes show on hover, columns have the widths the add-on set, and the

@@ -1,10 +1,10 @@
 /**
- * Issue 11, "Columns you choose", through the sidebar in real Chromium over the built bundle and the
+ * "Columns you choose", through the sidebar in real Chromium over the built bundle and the
  * emulator: Essentials chosen for both tables in the Columns card and applied, Sync now writes
  * exactly those columns, equal to the emulator's truth; the fit line's figures follow from the
  * truth's line items per order (Essentials fits at least twice the orders of All); then Orders
  * switched to All, Sync now adds the other columns right of the Essentials ones and fills them for
- * every order already there, equal to the truth. Expected columns are the issue's list, never read
+ * every order already there, equal to the truth. Expected columns are the presets' lists, never read
  * from the sidebar or the sheet.
  */
 import path from 'node:path';
@@ -166,7 +166,7 @@ describe.skipIf(!browserReady)("the sidebar's Columns card (Chromium, emulator, 
     await syncFromSidebar(sidebar);
     const after = sheetTable(stack, 'Orders');
     expect(after[0]).toEqual(before[0]);
-    // Issue 21 item 8 changed this deliberately: the header stays, the values are cleared, not kept.
+    // Deliberately: the header stays, the values are cleared, not kept (an old figure would contradict its row).
     expect(after.map((row) => row[campaign])).toEqual(before.map((row, i) => (i === 0 ? row[campaign] : '')));
     const item = sidebar.locator('#columns-orders-list li:has(input[value="utm_campaign"])');
     expect(await item.textContent()).toContain('no longer synced');

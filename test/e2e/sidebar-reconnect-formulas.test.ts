@@ -1,5 +1,5 @@
 /**
- * Issue 24 item 3, in real Chromium over the built bundle and the emulator: a report formula that
+ * Formulas after a reconnect, in real Chromium over the built bundle and the emulator: a report formula that
  * ran while the spreadsheet was disconnected says "not connected… Click Connect"; after Reconnect
  * and Sync now (which finds nothing new, so no data changed) it shows the API's own figure again,
  * without the menu's Refresh formulas.

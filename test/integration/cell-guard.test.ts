@@ -1,5 +1,5 @@
 /**
- * Issue 9 hole 12: every global of the bundle can be typed into a cell. Whatever Google does with
+ * Every global of the bundle can be typed into a cell. Whatever Google does with
  * one that has no @customfunction, such a call must not renew access (the refresh token would
  * rotate and the new one be lost), write properties, create triggers or start a sync; the globals
  * that would say what to use instead. Run as custom-function executions of the built bundle, with

@@ -1,4 +1,4 @@
-/** The column presets as the issue's user knows them (issue 11, "Columns you choose"): what the tests expect the sheets to hold. */
+/** The column presets as the user knows them from "Columns you choose": what the tests expect the sheets to hold. */
 
 /** Essentials: keys, derived columns, what the add-on reads back, and a few finance fields. */
 export const ESSENTIAL_ORDERS = [

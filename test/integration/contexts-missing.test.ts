@@ -1,5 +1,5 @@
 /**
- * Issue 8: "a null context anywhere produces a clear, specific message and a log line naming what
+ * Missing contexts: "a null context anywhere produces a clear, specific message and a log line naming what
  * was missing, never a TypeError". Globals that need the spreadsheet are run the way Google could
  * run them without it (the strict runtime's `document: false`).
  */

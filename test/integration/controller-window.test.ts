@@ -1,5 +1,5 @@
 /**
- * Controller probes, orders window variants (issue item 1): with "Keep only orders placed since
+ * Controller probes, orders window variants: with "Keep only orders placed since
  * today − 30" in force, an order placed before it, in a closed month more than 60 days ago, is
  * cancelled, or vanishes. After the next sync the Daily P&L day and Monthly P&L month equal the
  * API's daily rows, or Checks says ✗ for them.

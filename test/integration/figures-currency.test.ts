@@ -1,5 +1,5 @@
 /**
- * Issue 21 item 3 [spec 2.3: amounts are in the order currency]: orders with incomplete costs in
+ * Spec 2.3 (amounts are in the order currency): orders with incomplete costs in
  * another currency than the store's are never added to the store's. The sidebar's figure and
  * PROFIT_SUMMARY's net_revenue_with_incomplete_costs are the store currency's orders only, the
  * other currency's are given apart (per currency) and named. Expectations come from the

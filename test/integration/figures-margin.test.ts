@@ -1,5 +1,5 @@
 /**
- * Issue 21 item 4 [spec 2.3 rules 4, 5]: one margin rule and one rounding everywhere. A day of
+ * Spec 2.3 rules 4, 5: one margin rule and one rounding everywhere. A day of
  * losses on negative net revenue (the truth's net_revenue −120.00) has a net margin of 0, not a
  * positive percentage, in PROFIT_DAILY and PROFIT_SUMMARY(…, "Net margin %") — the dashboard's
  * KPI formula; a day with no revenue is 0 as in the Monthly P&L; and every day's and month's

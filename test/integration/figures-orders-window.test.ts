@@ -1,5 +1,5 @@
 /**
- * Issue 21 item 1: the orders window limits order ROWS, never P&L days. With "Keep only orders
+ * The orders window limits order ROWS, never P&L days. With "Keep only orders
  * placed since <today − 30>" in force, an order placed in a closed month more than 60 days ago is
  * partly refunded and cost-corrected; after the next sync the Daily P&L day equals the emulator's
  * daily truth, the Monthly P&L month equals the summary endpoint, Restatements lists exactly the

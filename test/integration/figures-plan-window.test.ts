@@ -1,5 +1,5 @@
 /**
- * Issue 21 item 6 [spec 8.3]: the plan window's edges in PROFIT_SUMMARY. A month wholly before the
+ * Spec 8.3: the plan window's edges in PROFIT_SUMMARY. A month wholly before the
  * plan's history has no figures — an empty cell with a note (one metric) or an error that says so
  * (the table), never 0; for a period the window cuts, the incomplete-cost counts beside the totals
  * cover the same days as the totals. The sheets were synced under a plan that shows all history

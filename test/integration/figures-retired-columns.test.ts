@@ -1,5 +1,5 @@
 /**
- * Issue 21 item 8: a column no longer synced never contradicts its row. Sheets synced with All,
+ * A column no longer synced never contradicts its row. Sheets synced with All,
  * then Essentials chosen, then orders refunded and the next sync: every cell of a retired Orders or
  * Line items column is empty or equal to the emulator's truth (an old net_margin_pct beside a new
  * net_profit is neither), and each retired column's header note says since when it is not synced

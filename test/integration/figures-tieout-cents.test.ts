@@ -1,5 +1,5 @@
 /**
- * Issue 21 item 7 [spec 2.3, 4.9]: the tie-out compares in exact cents. The API's amounts are
+ * Spec 2.3, 4.9: the tie-out compares in exact cents. The API's amounts are
  * exact cents and the spec names no tolerance, so a user's edit of +0.04 to one Orders cogs cell
  * on a day of five or more orders turns that day ✗ — at one cent per order it stayed ✓. The day,
  * its orders and the P&L figure are the emulator's truth.

@@ -1,5 +1,5 @@
 /**
- * Issue 11, month-end close: closeMonth saves a protected `Close YYYY-MM` snapshot; after a cost
+ * Month-end close: closeMonth saves a protected `Close YYYY-MM` snapshot; after a cost
  * correction in a closed month and the next sync, the Restatements sheet lists exactly the days
  * and fields the emulator's own daily truth says changed (old, new, difference to the cent), for
  * that month and nowhere else, and the sidebar says by how much net profit moved.

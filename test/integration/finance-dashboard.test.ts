@@ -1,10 +1,10 @@
 /**
- * Issue 11, the P&L dashboard: insertDashboard builds native charts (EmbeddedChartBuilder) whose
+ * The P&L dashboard: insertDashboard builds native charts (EmbeddedChartBuilder) whose
  * ranges are exactly whole columns of the Daily and Monthly P&L sheets — row 1 (the header) to the
- * sheet's last grid row — for the fields the issue names; the KPI block holds PROFIT_SUMMARY(start,
+ * sheet's last grid row — for the fields its charts declare; the KPI block holds PROFIT_SUMMARY(start,
  * end, "metric") formulas for this month, last month and the year; inserting again updates and
  * never duplicates. Read from workbook.json's "charts", as the playground draws them.
- * Issue 22: the KPI formulas hold no volatile argument (Sheets never runs a custom function with
+ * The KPI formulas hold no volatile argument (Sheets never runs a custom function with
  * TODAY() in its arguments); they reference period cells the add-on writes as dates, and computed
  * as Sheets would (the playground's formula cells, each a CUSTOM_FUNCTION execution of the bundle)
  * equal GET /api/v1/profitability/summary for those periods; a sync after the clock crossed into
@@ -106,7 +106,7 @@ describe('insertDashboard', () => {
       ).toHaveLength(3);
     }
     expect(texts.every((t) => /^=PROFIT_SUMMARY\(.+, .+, "[a-z0-9_]+"\)$/.test(t))).toBe(true);
-    // Issue 22: each period's From and To cells (B5:D6), never TODAY() — a volatile argument never runs.
+    // Each period's From and To cells (B5:D6), never TODAY() — a volatile argument never runs.
     expect(texts).toContain('=PROFIT_SUMMARY($B$5, $B$6, "net_profit")');
     expect(texts).toContain('=PROFIT_SUMMARY($C$5, $C$6, "net_profit")');
     expect(texts).toContain('=PROFIT_SUMMARY($D$5, $D$6, "net_profit")');

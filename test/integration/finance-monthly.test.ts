@@ -1,5 +1,5 @@
 /**
- * Issue 11, Monthly P&L: after a sync, every row of the Monthly P&L sheet equals the emulator's
+ * Monthly P&L: after a sync, every row of the Monthly P&L sheet equals the emulator's
  * profitability summary endpoint (GET /api/v1/profitability/summary, over HTTP) for that month to
  * the cent, field by field; margins equal the ones computed here from the summary's own totals;
  * the month in progress is marked partial; every row says its currency and basis.

@@ -1,5 +1,5 @@
 /**
- * Issue 24 item 10, the orders behind a restatement with the Essentials columns (the Orders sheet's
+ * The orders behind a restatement with the Essentials columns (the Orders sheet's
  * own layout, read row by row): after the close, a refund and a late fulfilment charge in the
  * closed month are listed with the kind of change and the Δ the emulator's truth moved them by; an
  * order whose attribution only changed moved nothing in the P&L and is not listed.

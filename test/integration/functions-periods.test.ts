@@ -1,5 +1,5 @@
 /**
- * Issue 24, items 4, 5 and 8: the custom functions read the way the synced sheets read.
+ * The custom functions read the way the synced sheets read.
  * - PROFIT_ORDER shows its times as date-times and the order's placed_date, the store-local day
  *   the Orders sheet holds and the P&L counts it on.
  * - Days after the STORE's today are empty, never 0; the month in progress says so in the

@@ -1,5 +1,5 @@
 /**
- * "Never silently stale" (issue 10): after a sync that changed data, every cell of a report sheet
+ * "Never silently stale": after a sync that changed data, every cell of a report sheet
  * that calls one of the add-on's functions is entered again — what makes Sheets recalculate it —
  * and left exactly as the user typed it; other formulas and an idle sync leave the cells alone.
  * The runtime computes no formula: it numbers each entry of a formula with a new text

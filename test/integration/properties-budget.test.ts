@@ -1,5 +1,5 @@
 /**
- * A day's Properties reads and writes (issue 22). Google allows 50,000 a day per consumer user
+ * A day's Properties reads and writes, against Google's daily quota. Google allows 50,000 a day per consumer user
  * (developers.google.com/apps-script/guides/services/quotas), counted by the runtime on every
  * Properties call; past it sync, sidebar and formulas all fail until the day's quota frees.
  *

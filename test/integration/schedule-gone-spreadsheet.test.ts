@@ -1,5 +1,5 @@
 /**
- * Issue 22: a schedule whose spreadsheet is gone (deleted, or no longer shared with its owner).
+ * A schedule whose spreadsheet is gone (deleted, or no longer shared with its owner).
  * Google keeps the trigger and fires it without its document, where openById throws "Document …
  * is missing" (dev/gas-runtime/document-access.ts). The trigger must not fire for ever: it counts
  * its failed opens in the owner's properties and removes itself after 3 runs spanning 2 hours (a

@@ -1,5 +1,5 @@
 /**
- * Issue 22: Google allows 20 triggers per user per script (guides/services/quotas). The 21st
+ * Google allows 20 triggers per user per script (guides/services/quotas). The 21st
  * scheduled spreadsheet gets a message that names the limit, lists the user's other scheduled
  * spreadsheets (names where openById opens them) and says what to do; one that is gone is said as
  * gone and its trigger removed there and then.

@@ -1,5 +1,5 @@
 /**
- * Issue 8, "several editors" and "the scheduled sync works whether or not its execution has the
+ * Several editors, and "the scheduled sync works whether or not its execution has the
  * document": user A connects and sets the schedule; user B (another editor of the same
  * spreadsheet) sees whose connection and schedule they are, cannot change A's schedule or spend
  * A's refresh token, and reads figures through the document's copy of the access token; A's
@@ -111,7 +111,7 @@ describe("what each kind of execution found (menu: Check the add-on's environmen
     const text = JSON.stringify(stack.runtime.exportJson().sheets);
     const line =
       'This scheduled run found: document properties NO, active spreadsheet NO, document lock NO, Intl time zones yes, OAuth2 library (v43) yes.';
-    // Issue 24 item 11: diagnostics, not the user's log (it was written there once before).
+    // Diagnostics, not the user's log (it was written there once before).
     expect(text.split(line).length - 1).toBe(0);
     const shown = await stack.runtime.run('showEnvironmentCheck', [], { user: A });
     expect(shown.ok, shown.error?.message).toBe(true);

@@ -1,5 +1,5 @@
 /**
- * Issue 19, item 2: the connection is bound to its spreadsheet. User A connects, schedules and
+ * The connection is bound to its spreadsheet. User A connects, schedules and
  * syncs; user B makes a copy with File → Make a copy, which — the stricter reading the runtime
  * models (dev/gas-runtime/document-copies.ts) — carries the document properties, the connection
  * record and the shared access token included. In the copy nothing is sent with A's token: the

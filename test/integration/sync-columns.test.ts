@@ -1,9 +1,9 @@
 /**
- * Issue 11, "Columns you choose": with Essentials the sheets hold the chosen columns and equal the
+ * "Columns you choose": with Essentials the sheets hold the chosen columns and equal the
  * truth on them, and twice as many orders fit in 10 M cells as with All; a column chosen later is
  * added right of everything the sheet holds (a user's column there keeps its values) and filled
  * for every existing row by the fill pass, while new orders are synced in the same run; a column
- * removed stays in place, its values cleared (issue 21: an old figure would contradict its row)
+ * removed stays in place, its values cleared (an old figure would contradict its row)
  * and a note, and the sync no longer writes it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -172,7 +172,7 @@ describe('a column removed', () => {
     await syncUntilCaughtUp(stack);
     expect(sheetTable(stack, 'Orders')[0]).toEqual(header);
     expect(sheet('Orders').note(1, campaign)).toContain('No longer synced');
-    // Issue 21 item 8 changed this deliberately: the value it had is cleared, not kept.
+    // Deliberately cleared, not kept: a retired column's old figure would contradict its row.
     expect(before).not.toBe('');
     expect(sheet('Orders').value(row, campaign) ?? '').toBe('');
     const retired = header
@@ -191,7 +191,7 @@ describe('the Columns card after Apply and a sync (issue 24 item 7)', () => {
     const fit = state.columns!.fit!;
     const orders = await truthOrders();
     const per = orders.reduce((n, o) => n + ((o.line_items as unknown[]) ?? []).length, 0) / orders.length;
-    // The choice: what the sync writes, the Essentials of the issue's list, not the sheets' old width.
+    // The choice: what the sync writes, the Essentials preset's list, not the sheets' old width.
     expect(state.columns!.tables.map((t) => t.preset)).toEqual(['essentials', 'essentials']);
     expect(fit.cellsPerOrder).toBeCloseTo(ESSENTIAL_ORDERS.length + per * ESSENTIAL_LINES.length, 0);
     expect(fit.chosen).toBe(fit.essentials);

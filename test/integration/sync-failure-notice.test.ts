@@ -1,5 +1,5 @@
 /**
- * Failure notices (issue 11): a scheduled run that fails in a way only a person can fix e-mails
+ * Failure notices: a scheduled run that fails in a way only a person can fix e-mails
  * the user who opted in — once a day per problem, from and to their own account, with the
  * add-on's message and no token; nothing when nobody opted in, after opting out, or for a
  * failure the next run fixes by itself.
@@ -46,7 +46,7 @@ describe('failure e-mails for scheduled runs', () => {
     expect(sent.from).toBe(USER);
     expect(sent.to).toEqual([USER]);
     expect(sent.subject).toMatch(/scheduled sync .* needs you/);
-    // Fixed words per kind, not the run's message (it quotes the heading an editor typed: issue 19).
+    // Fixed words per kind, not the run's message (it quotes the heading an editor typed, which could carry a phishing line).
     expect(failed.message).toContain('"profit"');
     expect(sent.body).not.toContain('"profit"');
     expect(sent.body).toMatch(/Rename it back to "net_profit"/);

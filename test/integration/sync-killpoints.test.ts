@@ -1,5 +1,5 @@
 /**
- * Issue 5: an execution ended by the time limit at any point (many seeded kill points) loses and
+ * An execution ended by the time limit at any point (many seeded kill points) loses and
  * duplicates nothing once the next run finishes. Kill points are service-call numbers drawn from
  * a seeded generator across the whole run (lock, account read, sheet set-up, page writes,
  * checkpoints, log rows); several kills in a row, then a run to the end, then the truth comparison.
@@ -62,7 +62,7 @@ function expectExact(result: Awaited<ReturnType<typeof compareWithTruth>>): void
   expect(result).toEqual({ mismatches: [], missing: [], unexpected: [], duplicates: [] });
 }
 
-// Scheduled runs called with the document, and fired by their trigger without it (issue 8).
+// Scheduled runs called with the document, and fired by their trigger without it (Google may run either way).
 describe.each(SCHEDULED_RUNS)('scheduled runs: %s', (runs) => {
   beforeAll(async () => {
     random = seeded(20261121);

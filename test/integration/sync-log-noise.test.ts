@@ -1,5 +1,5 @@
 /**
- * Issue 24 item 11: the user's Sync log says what the syncs did, nothing else. What the first
+ * The user's Sync log says what the syncs did, nothing else. What the first
  * scheduled run found of its environment is kept for the menu's "Check the add-on's environment",
  * not written into its Sync log row; "Check again" (the on-demand tie-out) logs as job "check"
  * with its result, never as an empty sync of "0 new, 0 updated".

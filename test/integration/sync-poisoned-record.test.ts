@@ -1,5 +1,5 @@
 /**
- * Issue 19, item 5: one order the sheets cannot hold (its customer_ref served as an array nested
+ * One order the sheets cannot hold (its customer_ref served as an array nested
  * 20,000 deep, where the spec says string: the emulator's raw-field test control) stopped every
  * later sync with "Maximum call stack size exceeded". Now it is skipped on its own: every other
  * order equals the emulator's truth, the skipped one is named by id in the Sync log and the

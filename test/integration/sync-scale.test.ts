@@ -1,5 +1,5 @@
 /**
- * Issue 5: a sync of 10,000 orders makes ceil(10000/250) order requests plus a small constant,
+ * A sync of 10,000 orders makes ceil(10000/250) order requests plus a small constant,
  * and a small constant number of Sheets service calls per page. Counts only, never wall time.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

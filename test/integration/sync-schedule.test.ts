@@ -32,7 +32,7 @@ describe('one time-driven trigger per document', () => {
 
     const daily = await stack.runtime.run('setSchedule', [{ mode: 'daily', hour: 7 }]);
     // The hour is the spreadsheet's (the trigger is pinned to its zone), and the answer names that zone.
-    // Issue 24 item 14: it also says when it runs next (the day depends on the runtime's clock, the window does not).
+    // It also says when it runs next (the day depends on the runtime's clock, the window does not).
     expect(daily.value).toEqual({
       mode: 'daily',
       hour: 7,

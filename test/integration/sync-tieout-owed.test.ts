@@ -1,5 +1,5 @@
 /**
- * Issue 23: a run that brought the sheets up to date but had no budget left for its due tie-out
+ * A run that brought the sheets up to date but had no budget left for its due tie-out
  * is not caught up. Otherwise Sync now stops there (a 100k backfill's last step did) with the Orders
  * day sums unsaved, and the next hourly run reads the whole Orders sheet. The budget is squeezed
  * exactly: the runtime's clock is modelled time only, so a scheduled run's timeline repeats to the

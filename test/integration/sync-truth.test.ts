@@ -1,5 +1,5 @@
 /**
- * Issue 5, "done when": after a first sync and then every kind of change through the control API
+ * The sync's proof against the truth: after a first sync and then every kind of change through the control API
  * (changes, new orders, cancellations, refunds, hostile text, late writers back-dating markers by
  * 240 s, vanishings followed by reconciliation), every managed sheet equals the emulator's truth
  * cell for cell, with no duplicate ids. Runs the built add-on (dist/) in the local runtime.
@@ -33,7 +33,7 @@ async function tryControl(path: string, body: unknown): Promise<void> {
   }
 }
 
-// Scheduled runs called with the document, and fired by their trigger without it (issue 8); the
+// Scheduled runs called with the document, and fired by their trigger without it (Google may run either way); the
 // reconciliation pass runs from the menu (with the document) in both.
 describe.each(SCHEDULED_RUNS)('scheduled runs: %s', (runs) => {
   beforeAll(async () => {

@@ -1,5 +1,5 @@
 /**
- * Issue 23: the hourly run ties out from the Orders day sums the sync keeps as it writes, not from
+ * The hourly run ties out from the Orders day sums the sync keeps as it writes, not from
  * a read of the whole Orders sheet. Those sums must be the service's own figures (the emulator's
  * truth), the Checks sheet must say which way its Orders side was taken, and Checks → Run must
  * still read the sheet whole and catch a hand edit.

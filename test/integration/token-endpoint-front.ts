@@ -1,5 +1,5 @@
 /**
- * Loopback servers for issue 19 item 3: a front that passes every request through to the emulator
+ * Loopback servers for the token endpoint's redirect check: a front that passes every request through to the emulator
  * except POST {front}/api/auth/oauth2/token, which it answers with a redirect to a recorder; the
  * recorder keeps everything it receives (and answers like a token endpoint would, so a client
  * that follows the redirect gets tokens the emulator never issued).

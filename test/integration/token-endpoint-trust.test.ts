@@ -1,9 +1,9 @@
 /**
- * Issue 19 items 3 and 6: what the add-on sends to the token endpoint and what it accepts back.
- * Item 3: a token endpoint that answers with a redirect (307 keeps the POST, 302 may turn it into
+ * What the add-on sends to the token endpoint and what it accepts back.
+ * Redirects: a token endpoint that answers with a redirect (307 keeps the POST, 302 may turn it into
  * a GET) is never followed, at Connect's code exchange nor at a refresh: the redirect target
  * receives nothing (no Basic credentials, code, PKCE verifier or refresh token), and the
- * connection shows a set-up problem naming what to fix. Item 6: an answer whose token_type is not
+ * connection shows a set-up problem naming what to fix. Checked answers: one whose token_type is not
  * Bearer (RFC 6749 5.1/7.1, compared case-insensitively) is refused, at the exchange and at a
  * refresh, and its token is never sent to the API; a grant narrower than the scopes asked for
  * (RFC 6749 3.3) shows missing_scope at connect, not Connected.

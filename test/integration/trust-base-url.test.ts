@@ -1,5 +1,5 @@
 /**
- * Issue 9 hole 10 (configuration): the API's address works with or without /api/v1 and a trailing
+ * Configuration: the API's address works with or without /api/v1 and a trailing
  * slash everywhere (token exchange, account probe, discovery, every feed); an address that answers
  * with a redirect is a set-up problem naming the address to use, never "an incomplete answer",
  * and the redirect is never followed (the bearer token would go along).

@@ -1,5 +1,5 @@
 /**
- * Issue 9 hole 5 [spec 2.3, 2.7]: amounts keep their currency. An order in another currency than
+ * Spec 2.3, 2.7: amounts keep their currency. An order in another currency than
  * the store's shows its amounts — in Orders and in its line items — in that currency, never in the
  * store's; every other row keeps the store's format; the values themselves are the API's.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 9 hole 9 [spec 4.4 rule 3, section 7]: the daily job meets a refused cursor as the orders
+ * Spec 4.4 rule 3, section 7: the daily job meets a refused cursor as the orders
  * job does — it restarts the range without the cursor from the last day written, instead of
  * failing the run. Proven on a store whose daily history needs three pages of 400 days.
  */

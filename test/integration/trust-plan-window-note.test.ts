@@ -1,5 +1,5 @@
 /**
- * Issue 9 hole 6 [spec 2.1, 8.3]: when the plan's history window cuts what the API returns, the
+ * Spec 2.1, 8.3: when the plan's history window cuts what the API returns, the
  * sheets say so where their reader looks first (a note on the first header cell of Orders and
  * Daily P&L, with the days the plan shows), never a silently shorter history; widening the plan
  * takes the note away with the next sync. Revenue and discount headers say how they relate (spec 2.3).

@@ -1,6 +1,5 @@
 /**
- * The tie-out proves what every report reads, against the emulator's truth (issue 21, items 2 and
- * 5): a Daily P&L cell older than the trailing window, a Monthly P&L total, an order's net_profit
+ * The tie-out proves what every report reads, against the emulator's truth: a Daily P&L cell older than the trailing window, a Monthly P&L total, an order's net_profit
  * edited in the sheet, and a tax correction the service made without moving the order's change
  * marker each turn their period ✗ in Checks ("Check again", tieOutNow); Sync now (runSyncStep, the
  * sidebar's) puts the figures back as the service has them and the period is ✓ again. Days, months

@@ -1,5 +1,5 @@
 /**
- * Issue 23, backfill: "Sync now" on a 10,000-order store (the bench's store: bench/stack.ts) stays
+ * Backfill: "Sync now" on a 10,000-order store (the bench's store: bench/stack.ts) stays
  * within the committed budget (backfill-budget.json) of executions, Sheets API write requests (the
  * ones Google's 60-a-minute quota counts), cells read and modelled seconds, writes every data
  * sheet, and takes less modelled time than both naive alternatives (bench/alternatives) on the

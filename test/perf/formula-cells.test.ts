@@ -1,5 +1,5 @@
 /**
- * Issue 23, formulas: what a formula cell costs must not grow with the store. The same cells
+ * Formulas: what a formula cell costs must not grow with the store. The same cells
  * (PROFIT_SUMMARY with its incomplete-cost rows, the metric alone, PROFIT_DAILY, PROFIT_MONTHLY)
  * run one after another on a synced store of 1,000 and of 10,000 orders: each cell's cells read,
  * Sheets calls and API requests are the same at both sizes and within the committed budget. Then
@@ -17,7 +17,7 @@ import { syncUntilCaughtUp } from '../integration/sync-support';
 
 /** The committed budget of one formula cell (the highest of the cells below). */
 const CELL_BUDGET = { cellsRead: 0, sheetsCalls: 4, apiRequests: 1, modelledSeconds: 2 };
-/** The report's budget (issue 23: 12 argument sets, 200 cells). */
+/** The formula budget: 12 argument sets, 200 cells. */
 const REPORT_BUDGET = { apiRequests: 12, failed: 0, longestCellSeconds: 5, cellsRead: 0, sheetsCalls: 600 };
 
 interface CellFigures {

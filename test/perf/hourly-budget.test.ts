@@ -1,5 +1,5 @@
 /**
- * Issue 23, in CI: the hourly run after 1 % of the orders changed, and the reconciliation pass that
+ * In CI: the hourly run after 1 % of the orders changed, and the reconciliation pass that
  * finds nothing gone, stay within the committed budget (hourly-budget.json) at 10,000 orders; and
  * what the hourly run reads beyond an idle run (which reads the key columns every run needs) is
  * the same at 2,000 and 10,000 orders for the same changes: the tie-out does not read the Orders

@@ -1,5 +1,5 @@
 /**
- * Attack (issue 19 item 2 variants): B makes a copy of A's connected spreadsheet (runtime.makeCopy,
+ * Attack (variants of the copied-spreadsheet binding): B makes a copy of A's connected spreadsheet (runtime.makeCopy,
  * carrying the document properties) and runs, in the copy, every global the existing copy test
  * does not (reconciliation, tie-out, month close, the other custom functions, the connection check
  * in both token modes, the menu's items). SAFE: not one request reaches the service (the

@@ -1,5 +1,5 @@
 /**
- * Attack (role 3, issue 19 item 5 variant): one order the service lists with a hostile value (a
+ * Attack (role 3, a hostile record met by the reconciliation pass): one order the service lists with a hostile value (a
  * field nested 20,000 deep) while the reconciliation pass (Check for vanished orders,
  * reconcileOrdersNow) runs. SAFE: the order is skipped and retried, never marked gone: the service
  * still lists it ("gone" means the service no longer has it), and no other order is either.

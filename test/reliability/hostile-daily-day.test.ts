@@ -1,5 +1,5 @@
 /**
- * Issue 19 item 5 for the Daily P&L: a front (support/hostile-front.ts) serves two days' net_profit
+ * A hostile record in the Daily P&L feed: a front (the hostile front) serves two days' net_profit
  * nested 20,000 deep, one in the trailing window and one the first backfill reads only once. SAFE:
  * each is skipped on its own and named (Sync log, sidebar, ✗ in Checks); no row stands for it (an
  * empty row would sum as 0 in the Monthly P&L, which says the month lacks a day); every other day

@@ -1,5 +1,5 @@
 /**
- * Issue 13's fault matrix, one seeded run of each scenario: whatever the trouble, the sync ends
+ * The fault matrix, one seeded run of each scenario: whatever the trouble, the sync ends
  * with every data sheet equal to the emulator's truth, no token in anything recorded, and the
  * connection as the spec wants it. `npm run reliability` runs each several times and prints a table.
  */

@@ -1,5 +1,5 @@
 /**
- * The fault matrix (issue 13): each scenario provokes one kind of trouble through the emulator's
+ * The fault matrix: each scenario provokes one kind of trouble through the emulator's
  * fault injection and controls, the runtime's clock and kill points, then ends with
  * `finalVerdict`: sheets equal to the truth, no token anywhere, the connection in the right state.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 19, item 4: another editor writes the connector's e-mail. The failure e-mail goes from the
+ * Another editor writes the connector's e-mail. The failure e-mail goes from the
  * connecting user's own account; an editor who renames a managed heading, the data sheet and the
  * spreadsheet to a phishing line must not get one word of it into that mail. The mail names the
  * table and the column letter in the add-on's own words and links the spreadsheet by its URL.

@@ -1,5 +1,5 @@
 /**
- * Issue 19, item 1: text is never made a formula. A report sheet holds a real add-on formula and,
+ * Text is never made a formula. A report sheet holds a real add-on formula and,
  * beside it, the same kind of text an editor's form response or pasted CSV leaves there (written
  * RAW, or typed after an apostrophe): "=PROFIT_SUMMARY(…)&IMPORTDATA(…)" that would send the
  * Orders ids anywhere once live. The menu's Refresh formulas, the sidebar's Sync now and the

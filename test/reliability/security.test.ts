@@ -1,5 +1,5 @@
 /**
- * Issue 13, Security: the OAuth flow as an attacker or an old browser tab would replay it. PKCE
+ * Security: the OAuth flow as an attacker or an old browser tab would replay it. PKCE
  * verifiers are judged as the emulator received them (GET /_emulator/pkce), state tokens past
  * their hour and callback URLs used twice change nothing, the state's own arguments cannot be
  * replaced from the query, and every case ends with the token scan of everything recorded

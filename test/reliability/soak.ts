@@ -1,5 +1,5 @@
 /**
- * The seeded soak (issue 13): a merchant's months compressed into random operations — order
+ * The seeded soak: a merchant's months compressed into random operations — order
  * changes of every kind, new orders, vanishings, API faults, killed executions, clock jumps,
  * scheduled runs (half of them fired by the trigger without the document), sidebar syncs,
  * formula recalculations, revoke, store switch, client disabled, reconnect — drawn from one seed, then the final verdict. Same seed, same operations: a failing

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRuntime, type GasRuntime } from '../../dev/gas-runtime/index.js';
 
 /**
- * Issue 8, items 1-3: the callback and a documentless trigger have no document; executions run
+ * Contexts and users: the callback and a documentless trigger have no document; executions run
  * as a user, with that user's properties, cache, lock and triggers; a trigger runs as its creator.
  */
 const DIST = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'contexts');

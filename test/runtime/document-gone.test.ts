@@ -4,7 +4,7 @@ import { beforeEach, afterEach, describe, expect, it } from 'vitest';
 import { createRuntime, type GasRuntime } from '../../dev/gas-runtime/index.js';
 
 /**
- * Issue 22: a spreadsheet deleted, or no longer shared with a user (dev/gas-runtime/document-access.ts).
+ * A spreadsheet deleted, or no longer shared with a user (the runtime's document access).
  * Google keeps its triggers; they fire without the document, and openById throws "Document <id> is
  * missing (perhaps it was deleted, or you don't have read access?)".
  */

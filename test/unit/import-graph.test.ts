@@ -1,6 +1,6 @@
 /**
- * src/server's folders form layers: `npm run imports` finds no folder-level import cycle, and lint
- * refuses an import that points up the layer order, naming the layer rule it breaks.
+ * src/server's folders form layers: `npm run imports` finds no folder-level import cycle and no
+ * file-level one, and lint refuses an import that points up the layer order, naming the layer rule it breaks.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -48,6 +48,38 @@ describe('npm run imports: the folder-level import graph', () => {
     expect(run.stdout).toMatch(/ {2}high -> low: 1\n/);
     expect(run.stdout).toMatch(/ {2}other -> high: 1\n/);
     expect(run.stdout).toMatch(/1 cycle\(s\):\n {2}cycle: high -> low -> high\n/);
+    expect(run.status).toBe(1);
+  });
+
+  it('src/server has no file-level import cycle, type-only imports included', () => {
+    const run = importGraph('src/server');
+    expect(run.stdout).not.toMatch(/file cycle: /);
+    expect(run.stdout).toMatch(/No file-level cycles\./);
+    expect(run.status).toBe(0);
+  });
+
+  it('names a file-level cycle inside one folder closed by `import type` and `export … from`, and exits 1', () => {
+    const tree = mkdtempSync(path.join(tmpdir(), 'import-graph-'));
+    trees.push(tree);
+    mkdirSync(path.join(tree, 'sheets'));
+    writeFileSync(
+      path.join(tree, 'sheets/schema.ts'),
+      "export { columnIndex } from './positions';\nexport type Table = string;\n",
+    );
+    writeFileSync(
+      path.join(tree, 'sheets/positions.ts'),
+      "import type { Table } from './schema';\nexport const columnIndex = (t: Table): number => t.length;\n",
+    );
+    writeFileSync(
+      path.join(tree, 'sheets/reader.ts'),
+      "import { columnIndex } from './schema';\nexport const n = columnIndex('x');\n",
+    );
+
+    const run = importGraph(tree);
+    expect(run.stdout).toMatch(/No cycles\./);
+    expect(run.stdout).toMatch(
+      /1 file-level cycle\(s\):\n {2}file cycle: sheets\/positions\.ts -> sheets\/schema\.ts -> sheets\/positions\.ts\n?/,
+    );
     expect(run.status).toBe(1);
   });
 });

@@ -49,7 +49,7 @@ export interface ExecutionEnvironment {
   onSleep?: (ms: number) => Promise<void>;
   reviveBlob: BlobReviver;
   echoLogs: boolean;
-  /** The runtime's worker threads (worker-pool.ts). */
+  /** The runtime's worker threads (the WorkerPool). */
   workers: WorkerPool;
 }
 

@@ -47,7 +47,7 @@ export type WorkerToHost =
   | { type: 'done'; ok: true; value: unknown; usage?: WorkerUsageReport }
   | { type: 'done'; ok: false; error: WireError; usage?: WorkerUsageReport };
 
-/** The worker thread's own CPU time and peak heap (worker/usage.ts), sent with its answer. */
+/** The worker thread's own CPU time and peak heap (WorkerUsage), sent with its answer. */
 export interface WorkerUsageReport {
   cpuMs: number | null;
   peakHeapBytes: number;
@@ -63,9 +63,9 @@ export interface LibraryCode {
   filename: string;
 }
 
-/** What a pooled worker thread gets once, when it starts (worker-pool.ts). */
+/** What a pooled worker thread gets once, when it starts (from the WorkerPool). */
 export interface PooledWorkerData {
-  /** Int32 lock the process's workers take to flip V8's process-wide --expose-gc (worker/heap-reset.ts). */
+  /** Int32 lock the process's workers take to flip V8's process-wide --expose-gc (the heap reset, garbageCollector). */
   gcFlagLock: SharedArrayBuffer;
 }
 

@@ -19,13 +19,13 @@ export interface WorkerListener {
 /**
  * One worker thread, reused by executions one at a time. Starting a thread costs far more CPU than
  * an execution (the runtime's cost, not Apps Script's); what Apps Script keeps apart (each
- * execution starts from a fresh global scope) is kept apart by worker/entry.ts, which makes new
+ * execution starts from a fresh global scope) is kept apart by the worker's entry, which makes new
  * contexts for every execution.
  */
 export class PooledWorker {
   private listener: WorkerListener | undefined;
   private dead = false;
-  /** Settles true once the worker says it has nothing left to run ("idle", worker/entry.ts), false if it ends first. */
+  /** Settles true once the worker says it has nothing left to run ("idle", from the worker's entry), false if it ends first. */
   private drained: Promise<boolean> = Promise.resolve(true);
   private onDrained: (fit: boolean) => void = () => undefined;
 

@@ -16,8 +16,8 @@
  * unreleased commits drop that); generateCodeVerifier uses Math.random (as the library does).
  *
  * The harness loads the real release (../shared/vendor/apps-script-oauth2/OAuth2.gs) when it is
- * there; this stand-in serves where it is not, and test/integration/oauth2-library-parity.test.ts
- * holds the two to the same observations.
+ * there; this stand-in serves where it is not, and the OAuth2 library parity test holds the two to the
+ * same observations.
  */
 
 /* eslint-disable @typescript-eslint/no-explicit-any, no-var, @typescript-eslint/no-unused-vars -- a library script: its top-level declarations are its public API */

@@ -26,7 +26,7 @@ export interface ServiceWiring {
   documentId: string;
   scriptId: string;
   urlFetchAllow: string[];
-  /** `open`: the spreadsheets this execution's user may open by id (../document-access.ts). */
+  /** `open`: the spreadsheets this execution's user may open by id (DocumentAccess). */
   spreadsheet:
     | { module: SpreadsheetModule; workbook: WorkbookLike; open?: (id: string) => WorkbookLike | 'missing' | undefined }
     | undefined;

@@ -243,7 +243,7 @@ export class Range {
     return this.rect.column + this.rect.numColumns - 1;
   }
 
-  /** Host-only: the rectangle a chart built over this range keeps (charts.ts). */
+  /** Host-only: the rectangle a chart built over this range keeps (an EmbeddedChart's ChartRangeRef). */
   _chartRef(): { sheetId: number; row: number; column: number; numRows: number; numColumns: number } {
     return { sheetId: this._live().sheetId, ...this.rect };
   }

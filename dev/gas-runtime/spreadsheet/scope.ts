@@ -10,7 +10,7 @@ export interface SpreadsheetScope {
   ui: UiLog;
   /** The sheet made active in this execution (Sheet.activate), by id. */
   activeSheetId?: number;
-  /** Other spreadsheets by id, as the execution's user may open them (document-access.ts); absent: only this one. */
+  /** Other spreadsheets by id, as the execution's user may open them (DocumentAccess); absent: only this one. */
   open?: DocumentOpener;
 }
 

@@ -69,7 +69,7 @@ export class SheetModel implements SheetProperties {
   charts: ChartSpec[] = [];
   conditionalFormats: ConditionalFormatRecord[] = [];
   rows: Array<RowData | undefined> = [];
-  /** Row objects shared with a snapshot of this sheet (write-buffer.ts): copied before this model changes one. */
+  /** Row objects shared with a snapshot of this sheet (the SpreadsheetWriteBuffer's): copied before this model changes one. */
   private sharedRows: WeakSet<RowData> | null = null;
 
   constructor(sheetId: number, name: string) {
@@ -257,7 +257,7 @@ export class SheetModel implements SheetProperties {
 
   /**
    * Makes `into` hold this sheet's content without copying every row: both share the row objects,
-   * and whichever changes a shared row first copies it (write-buffer.ts snapshots a 100k-row sheet
+   * and whichever changes a shared row first copies it (the write buffer snapshots a 100k-row sheet
    * at each grid growth).
    */
   _shareInto(into: SheetModel): void {

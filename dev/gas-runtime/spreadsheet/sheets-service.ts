@@ -77,7 +77,7 @@ export class SheetsSpreadsheets {
   /**
    * The spreadsheet resource; `fields` selects parts of it as the API's partial responses do. Grid
    * data comes with `includeGridData` (ignored when a field mask is set) or a mask naming
-   * `sheets.data` (grid-data.ts); `ranges` keeps only the sheets they name.
+   * `sheets.data` (gridDataBySheet); `ranges` keeps only the sheets they name.
    */
   get(
     spreadsheetId: string,

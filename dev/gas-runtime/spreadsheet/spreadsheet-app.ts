@@ -62,7 +62,7 @@ export class SpreadsheetApp {
 
   /**
    * A local workbook by its id (with or without a document). One deleted or no longer shared with
-   * the user fails with Google's "Document … is missing" (../document-access.ts); an id no
+   * the user fails with Google's "Document … is missing" (DocumentAccess); an id no
    * spreadsheet has fails as Google's does for it.
    */
   openById(id: string): Spreadsheet {
@@ -74,7 +74,7 @@ export class SpreadsheetApp {
     throw new Error('Unexpected error while getting the method or property openById on object SpreadsheetApp.');
   }
 
-  /** Applies the pending writes: the runtime's write buffer (write-buffer.ts) acts on this call. */
+  /** Applies the pending writes: the runtime's write buffer (SpreadsheetWriteBuffer) acts on this call. */
   flush(): void {}
 
   getUi(): Ui {

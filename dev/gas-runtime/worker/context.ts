@@ -13,7 +13,7 @@ const ABSENT_GLOBALS = [
   'Atomics',
   'FinalizationRegistry',
   'WeakRef',
-  // heap-reset.ts exposes it for a moment, process-wide.
+  // The heap reset (garbageCollector) exposes it for a moment, process-wide.
   'gc',
 ];
 

@@ -3,10 +3,10 @@ import vm from 'node:vm';
 
 /**
  * Collects what a finished execution left on a pooled worker's heap, so the next execution's peak
- * heap (usage.ts) is its own, as it was on a worker of its own. The runtime's accounting, not a
+ * heap (WorkerUsage) is its own, as it was on a worker of its own. The runtime's accounting, not a
  * Google behaviour. V8 flags are process-wide: `gc` is exposed while this worker makes one context,
  * under a lock all the process's workers share (`flagLock`), else one worker's "--no-expose-gc"
- * lands between another's flag and its context. GAS contexts made meanwhile delete it (context.ts).
+ * lands between another's flag and its context. GAS contexts made meanwhile delete it (createGasContext).
  */
 export function garbageCollector(flagLock: SharedArrayBuffer): () => void {
   const lock = new Int32Array(flagLock);

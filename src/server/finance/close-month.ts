@@ -5,6 +5,7 @@
  * is already closed asks first (status 'confirm'); with `replace: true` the snapshot is replaced.
  */
 import { documentLock, storeTag } from '../auth';
+import { currentSpreadsheet } from '../platform/context';
 import { documentProperties } from '../platform/properties';
 import { a1Range } from '../sheets/a1';
 import { instantToLocalDate } from '../platform/calendar';
@@ -63,7 +64,9 @@ export function closeMonth(request: unknown): CloseMonthResult {
   try {
     const state = new SyncStateStore(documentProperties());
     const meta = state.get('meta');
-    const workbook = new ManagedWorkbook();
+    // The close sheet is not a managed table: the close edits it in the spreadsheet the workbook reads.
+    const spreadsheet = currentSpreadsheet('opening the sheets to sync');
+    const workbook = new ManagedWorkbook(spreadsheet);
     workbook.bindStore(store, meta.storeCurrency);
     workbook.useColumns(columnSettings(state, () => Date.now()));
     const today = instantToLocalDate(Date.now(), meta.storeTimeZone ?? workbook.timeZone);
@@ -80,7 +83,7 @@ export function closeMonth(request: unknown): CloseMonthResult {
         `The Daily P&L has no days of ${label}: sync first, or choose a month within the store's history.`,
       );
     const name = closeSheetName(month);
-    const existing = workbook.spreadsheet.getSheetByName(name);
+    const existing = spreadsheet.getSheetByName(name);
     if (existing && !replace) {
       return {
         status: 'confirm',
@@ -99,8 +102,8 @@ export function closeMonth(request: unknown): CloseMonthResult {
       days,
       orders: ordersOfMonth(workbook, month),
     };
-    if (existing) workbook.spreadsheet.deleteSheet(existing);
-    writeCloseSheet(workbook, name, record);
+    if (existing) spreadsheet.deleteSheet(existing);
+    writeCloseSheet(spreadsheet, workbook, name, record);
     const others = state.get('closedMonths').filter((c) => c.month !== month);
     const fresh: ClosedMonthRecord = {
       month,
@@ -144,7 +147,7 @@ function basisOfMonth(workbook: ManagedWorkbook, month: string): string | null {
 function ordersOfMonth(workbook: ManagedWorkbook, month: string): OrderFigures[] {
   const at = new Map(ORDER_FIGURE_COLUMNS.map((c) => [c, columnIndex(ORDERS, c)]));
   const out: OrderFigures[] = [];
-  for (const row of workbook.reads.readColumns(ORDERS, ORDER_FIGURE_COLUMNS)) {
+  for (const row of workbook.readColumns(ORDERS, ORDER_FIGURE_COLUMNS)) {
     const order = orderFiguresOf((c) => row[at.get(c)!]);
     if (order && order.placedDate.slice(0, 7) === month) out.push(order);
   }
@@ -156,8 +159,12 @@ function ordersOfMonth(workbook: ManagedWorkbook, month: string): OrderFigures[]
  * API (RAW: the month stays text), then the grid is cut to the table (cells count toward the
  * 10 M limit) and the sheet protected.
  */
-function writeCloseSheet(workbook: ManagedWorkbook, name: string, record: CloseRecord): void {
-  const spreadsheet = workbook.spreadsheet;
+function writeCloseSheet(
+  spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet,
+  workbook: ManagedWorkbook,
+  name: string,
+  record: CloseRecord,
+): void {
   const values = closeSheetValues(record, workbook.timeZone);
   const width = CLOSE_COLUMNS.length;
   const sheet = spreadsheet.insertSheet(name, spreadsheet.getNumSheets());

@@ -21,8 +21,9 @@ import {
   type DashboardChart,
 } from './dashboard-spec';
 
-type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+/** A sheet of the spreadsheet by its title, as it is now. */
+type SheetByName = (title: string) => Sheet | null;
 type Builder = GoogleAppsScript.Spreadsheet.EmbeddedChartBuilder;
 
 export type { DashboardResult };
@@ -41,7 +42,7 @@ export function insertDashboard(): DashboardResult {
   const existed = sheet !== null;
   if (!sheet) sheet = spreadsheet.insertSheet(DASHBOARD_SHEET, 0);
   writeKpiBlock(sheet, spreadsheet.getSpreadsheetTimeZone());
-  const charts = placeCharts(spreadsheet, sheet);
+  const charts = placeCharts((title) => spreadsheet.getSheetByName(title), sheet);
   sheet.activate();
   const verb = existed ? 'Updated' : 'Inserted';
   return {
@@ -52,9 +53,9 @@ export function insertDashboard(): DashboardResult {
 }
 
 /** Re-points the dashboard's charts at the P&L sheets' current grids (after the sync grew one). */
-export function refreshDashboardRanges(spreadsheet: Spreadsheet): void {
-  const sheet = spreadsheet.getSheetByName(DASHBOARD_SHEET);
-  if (sheet) placeCharts(spreadsheet, sheet);
+export function refreshDashboardRanges(sheetByName: SheetByName): void {
+  const sheet = sheetByName(DASHBOARD_SHEET);
+  if (sheet) placeCharts(sheetByName, sheet);
 }
 
 function writeKpiBlock(sheet: Sheet, timeZone: string): void {
@@ -80,11 +81,11 @@ function writeKpiBlock(sheet: Sheet, timeZone: string): void {
 }
 
 /** Inserts the charts missing from the sheet, updates the ones it has (by title); returns how many. */
-function placeCharts(spreadsheet: Spreadsheet, sheet: Sheet): number {
+function placeCharts(sheetByName: SheetByName, sheet: Sheet): number {
   const existing = sheet.getCharts();
   let placed = 0;
   for (const spec of DASHBOARD_CHARTS) {
-    const source = spreadsheet.getSheetByName(spec.source.sheetName);
+    const source = sheetByName(spec.source.sheetName);
     if (!source) continue;
     const found = existing.find((c) => c.getOptions().get('title') === spec.title);
     const builder = configure(found ? found.modify().clearRanges() : sheet.newChart(), spec, source);

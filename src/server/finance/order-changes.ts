@@ -112,12 +112,12 @@ function currentFigures(
   if (held.length === 0) return found;
   const rows =
     held.length <= ROW_READ_LIMIT
-      ? ctx.workbook.reads.readRows(
+      ? ctx.workbook.readRows(
           ORDERS,
           held.map((id) => markers.get(id)!.row),
           ORDER_FIGURE_COLUMNS,
         )
-      : ctx.workbook.reads.readColumns(ORDERS, ORDER_FIGURE_COLUMNS);
+      : ctx.workbook.readColumns(ORDERS, ORDER_FIGURE_COLUMNS);
   const at = new Map(ORDER_FIGURE_COLUMNS.map((c) => [c, columnIndex(ORDERS, c)]));
   const wanted = new Set(held);
   for (const row of rows) {

@@ -126,11 +126,11 @@ export class OrderSumsTracker {
         stamp.v === 1 &&
         stamp.valid &&
         stamp.currency === currency &&
-        workbook.tables.hasSheet(ORDERS) &&
+        workbook.hasSheet(ORDERS) &&
         stamp.held === heldKey(workbook)
       ) {
         const index = workbook.index(ORDERS);
-        if (!workbook.tables.createdThisRun(ORDERS) && index.size === stamp.rows) {
+        if (!workbook.createdThisRun(ORDERS) && index.size === stamp.rows) {
           let text = '';
           for (let i = 0; i < stamp.chunks; i++) text += all[CHUNK_KEY + i] ?? '';
           sums = decode(text, currency);
@@ -184,7 +184,7 @@ export class OrderSumsTracker {
     this.written.clear();
     if (this.watching) return;
     this.watching = true;
-    this.workbook.writer.watchWrites(ORDERS, (rows) => this.beforeWrite(rows));
+    this.workbook.watchWrites(ORDERS, (rows) => this.beforeWrite(rows));
   }
 
   private beforeWrite(rows: readonly RowWrite[]): void {
@@ -200,7 +200,7 @@ export class OrderSumsTracker {
     const unread = [
       ...new Set(relevant.map((w) => w.row).filter((row) => row <= this.lastRowAtOpen && !this.written.has(row))),
     ];
-    const read = this.workbook.reads.readRows(ORDERS, unread, ORDER_SUM_SPAN);
+    const read = this.workbook.readRows(ORDERS, unread, ORDER_SUM_SPAN);
     unread.forEach((row, i) => this.written.set(row, read[i]));
     for (const w of relevant) {
       sums.add(this.written.get(w.row), -1);
@@ -212,7 +212,7 @@ export class OrderSumsTracker {
 
   /** The row as a read would give it: cells of columns the sheet does not hold read empty. */
   private asHeld(cells: readonly unknown[]): unknown[] {
-    this.unheld ??= ORDER_SUM_COLUMNS.filter((h) => !this.workbook.tables.holdsColumn(ORDERS, h)).map((h) =>
+    this.unheld ??= ORDER_SUM_COLUMNS.filter((h) => !this.workbook.holdsColumn(ORDERS, h)).map((h) =>
       columnIndex(ORDERS, h),
     );
     const row = cells.slice();
@@ -229,5 +229,5 @@ export class OrderSumsTracker {
 }
 
 function heldKey(workbook: ManagedWorkbook): string {
-  return ORDER_SUM_COLUMNS.filter((h) => workbook.tables.holdsColumn(ORDERS, h)).join(',');
+  return ORDER_SUM_COLUMNS.filter((h) => workbook.holdsColumn(ORDERS, h)).join(',');
 }

@@ -47,11 +47,8 @@ export function refreshFinanceSheets(ctx: FinanceContext): string[] {
   ctx.workbook.defer([{ schema: MONTHLY, rows }]);
   const messages = [`Monthly P&L: ${months.length} months.`];
   // Chart ranges are fixed rectangles: when the Daily P&L grid grew, the dashboard's charts follow it.
-  if (
-    ctx.workbook.writer.grown.has(DAILY.sheetName) &&
-    ctx.workbook.snapshot.sheetInfos().some((s) => s.title === DASHBOARD_SHEET)
-  )
-    refreshDashboardRanges(ctx.workbook.spreadsheet);
+  if (ctx.workbook.grew(DAILY) && ctx.workbook.listsSheet(DASHBOARD_SHEET))
+    refreshDashboardRanges((title) => ctx.workbook.sheetByName(title));
   const closed = checkClosedMonths(ctx, days, basis, currency);
   if (closed !== null) messages.push(closed);
   return messages;
@@ -59,7 +56,7 @@ export function refreshFinanceSheets(ctx: FinanceContext): string[] {
 
 /** The dashboard's period cells follow the calendar: a sync on a new day or month moves them (and so its KPI formulas). */
 function refreshPeriodCells(ctx: FinanceContext): void {
-  if (!ctx.workbook.snapshot.sheetInfos().some((s) => s.title === DASHBOARD_SHEET)) return;
-  const sheet = ctx.workbook.spreadsheet.getSheetByName(DASHBOARD_SHEET);
+  if (!ctx.workbook.listsSheet(DASHBOARD_SHEET)) return;
+  const sheet = ctx.workbook.sheetByName(DASHBOARD_SHEET);
   if (sheet) refreshDashboardPeriods(sheet, ctx.workbook.timeZone, ctx.now());
 }

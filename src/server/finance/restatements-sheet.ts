@@ -60,8 +60,8 @@ export function checkClosedMonths(
   basis: string,
   currency: string | null,
 ): string | null {
-  const closeSheets = ctx.workbook.snapshot.sheetInfos().filter((s) => closedMonthOf(s.title) !== null);
-  const hadRestatements = ctx.workbook.snapshot.sheetInfos().some((s) => s.title === RESTATEMENTS.sheetName);
+  const closeSheets = ctx.workbook.sheets().filter((s) => closedMonthOf(s.title) !== null);
+  const hadRestatements = ctx.workbook.listsSheet(RESTATEMENTS.sheetName);
   if (closeSheets.length === 0 && !hadRestatements && ctx.state.get('closedMonths').length === 0) return null;
   const snapshots = readCloseSheets(ctx, closeSheets);
   snapshots.sort((a, b) => (a.month < b.month ? 1 : -1));
@@ -100,7 +100,7 @@ function readCloseSheets(
       ? [head, a1Range(s.title, CLOSE_ORDERS_TITLE_ROW + 1, 1, s.rows, CLOSE_ORDER_COLUMNS.length)]
       : [head];
   });
-  const read = ctx.workbook.reads.readRanges(ranges);
+  const read = ctx.workbook.readRanges(ranges);
   const out: ClosedSnapshot[] = [];
   let at = 0;
   for (const s of sheets) {

@@ -6,6 +6,9 @@ import { PROFIT_TOTALS_FIELDS, type ProfitTotalsField } from '../api/types';
 import { TIEOUT_COMPARED } from '../sheets/schema';
 import type { PnlFigures } from './period-sums';
 
+/** A P&L daily row as the API returns it (spec 2.9). */
+export type PnlDay = { date: string } & Partial<Record<string, unknown>>;
+
 export type TieoutFigure = (typeof TIEOUT_COMPARED)[number]['figure'];
 
 export const FIGURES = TIEOUT_COMPARED.map((f) => f.figure);

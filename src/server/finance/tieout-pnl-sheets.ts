@@ -14,7 +14,7 @@ import { MONTHLY, columnIndex } from '../sheets/schema';
 import { amountOf, dailyFigures, dayKey } from './daily-figures';
 import { marginPct } from './margin';
 import { sumByPeriod, type DayFigures, type PnlFigures } from './period-sums';
-import type { PnlDay } from './tieout';
+import type { PnlDay } from './tieout-figures';
 
 export interface PnlSheetChecks {
   days: Map<string, string>;

@@ -66,7 +66,7 @@ export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | nul
   let sums: OrderDaySums;
   if (kept) sums = kept;
   else {
-    orderRows = ctx.workbook.reads.readColumns(ORDERS, ORDERS_READ);
+    orderRows = ctx.workbook.readColumns(ORDERS, ORDERS_READ);
     sums = OrderDaySums.ofRows(orderRows, currency);
   }
   // The same sums tell the sidebar how many orders carry incomplete costs (no read of their own).
@@ -108,9 +108,7 @@ export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | nul
   const skippedOrders = ctx.state.get('skipped').orders;
   const skippedDays = ctx.state.get('skipped').days;
   const pnlSheets = checkPnlSheets(dailyRows, monthlyRows, books.days);
-  const compared = TIEOUT_COMPARED.filter((f) => ctx.workbook.tables.holdsColumn(ORDERS, f.orders)).map(
-    (f) => f.figure,
-  );
+  const compared = TIEOUT_COMPARED.filter((f) => ctx.workbook.holdsColumn(ORDERS, f.orders)).map((f) => f.figure);
   const rows = tieOut({
     orderRows,
     orderDays: sums.orderDays(),

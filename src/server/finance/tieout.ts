@@ -12,11 +12,8 @@ import { TIEOUT_COMPARED } from '../sheets/schema';
 import { sumByPeriod, type DayFigures } from './period-sums';
 import type { PnlSheetChecks } from './tieout-pnl-sheets';
 import { sumOrdersByDay, type OrderDay } from './order-days';
-import { FIGURES, asFigures, emptyCents, toCents, type TieoutFigure } from './tieout-figures';
+import { FIGURES, asFigures, emptyCents, toCents, type PnlDay, type TieoutFigure } from './tieout-figures';
 import { compare, sheetOnlyRow, type TieoutRow } from './tieout-rows';
-
-/** A P&L daily row as the API returns it (spec 2.9). */
-export type PnlDay = { date: string } & Partial<Record<string, unknown>>;
 
 export interface TieoutInput {
   /** Orders sheet rows (without the header), columns as ORDERS. */

@@ -1,5 +1,5 @@
 /** Where a table's columns sit in its sheet, by header. */
-import type { TableSchema } from './schema';
+import type { TableSchema } from './table-schema';
 
 /** 0-based [start, end) of a schema's change columns, or null when it has none. */
 export function changeSpan(schema: TableSchema): { start: number; end: number } | null {

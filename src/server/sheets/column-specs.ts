@@ -1,5 +1,5 @@
 /** The column declarations the table schemas are written in: an API field, a nested field, a derived column. */
-import type { ColumnKind, ColumnSpec } from './schema';
+import type { ColumnKind, ColumnSpec } from './table-schema';
 
 /** A field of the API record (at `path`, by default its header). */
 export const field = (

@@ -3,17 +3,19 @@
  * reads each key index once per run, and writes every row write of a page in ONE
  * Values.batchUpdate. Its parts do the work, each with one job: the snapshot (what sheets there
  * are), the table sheets (opening, set-up, layouts), the key reads, the batch writer (with grid
- * growth) and the cell count. Callers that need a part's rarer calls use the part.
+ * growth) and the cell count. The parts stay private: callers get the named operations below.
  */
 import { currentSpreadsheet } from '../platform/context';
 import { BatchWriter, type TableWrite } from './batch-writer';
 import { CellCount } from './cell-count';
 import type { KeyIndex } from './key-index';
 import { KeyReads } from './key-reads';
+import type { RowWrite } from './row-writes';
 import { StoreBinding } from './store-binding';
 import { TableLayouts, type ColumnSettings } from './table-layouts';
 import { TableSheets } from './table-sheets';
 import { WorkbookSnapshot } from './workbook-snapshot';
+import type { SheetInfo } from './sheet-snapshot';
 import type { TableSchema } from './schema';
 
 export { SheetLayoutError, SheetOwnershipError, STORE_METADATA_KEY } from './sheet-tags';
@@ -22,27 +24,26 @@ export type { ColumnSettings } from './table-layouts';
 export type { TableWrite } from './batch-writer';
 
 export class ManagedWorkbook {
-  readonly spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet;
   readonly timeZone: string;
   /** Every sheet's title, grid and tags, read once per run. */
-  readonly snapshot: WorkbookSnapshot;
+  private readonly snapshot: WorkbookSnapshot;
   /** Cells toward the spreadsheet's limit. */
-  readonly cells: CellCount;
+  private readonly cells: CellCount;
   /** The managed tables' sheets: found or created, set up, in line with the chosen columns. */
-  readonly tables: TableSheets;
+  private readonly tables: TableSheets;
   /** Key indexes and reads of tables, columns, rows and ranges. */
-  readonly reads: KeyReads;
+  private readonly reads: KeyReads;
   /** Row writes in one batchUpdate, grid growth, deferred writes and write watchers. */
-  readonly writer: BatchWriter;
+  private readonly writer: BatchWriter;
   private readonly store = new StoreBinding();
   private readonly layouts = new TableLayouts();
 
-  constructor() {
-    this.spreadsheet = currentSpreadsheet('opening the sheets to sync');
-    this.timeZone = this.spreadsheet.getSpreadsheetTimeZone();
-    this.snapshot = new WorkbookSnapshot(this.spreadsheet);
+  /** `spreadsheet` is handed in by a caller that also edits sheets of its own in it (the month-end close). */
+  constructor(private readonly spreadsheet = currentSpreadsheet('opening the sheets to sync')) {
+    this.timeZone = spreadsheet.getSpreadsheetTimeZone();
+    this.snapshot = new WorkbookSnapshot(spreadsheet);
     this.cells = new CellCount(this.snapshot);
-    this.tables = new TableSheets(this.spreadsheet, this.timeZone, this.snapshot, this.layouts, this.cells, this.store);
+    this.tables = new TableSheets(spreadsheet, this.timeZone, this.snapshot, this.layouts, this.cells, this.store);
     this.writer = new BatchWriter(this.snapshot, this.tables, this.cells, this.store);
     this.reads = new KeyReads(this.timeZone, this.snapshot, this.tables, (schema, rows) =>
       this.writer.withDeferred(schema, rows),
@@ -63,6 +64,31 @@ export class ManagedWorkbook {
     return this.snapshot.id();
   }
 
+  /** Every sheet's title and grid as this run's one Sheets API read listed them. */
+  sheets(): readonly SheetInfo[] {
+    return this.snapshot.sheetInfos();
+  }
+
+  /** Whether this run's one Sheets API read listed a sheet of that title. */
+  listsSheet(title: string): boolean {
+    return this.snapshot.sheetInfos().some((s) => s.title === title);
+  }
+
+  /** The sheets as this run's read listed them, and whether each is a managed table (formula re-entry). */
+  scannedSheets(): Array<{ title: string; rows: number; columns: number; managed: boolean }> {
+    return this.snapshot.scannedSheets();
+  }
+
+  /** A sheet by its title, as the spreadsheet holds it now (one SpreadsheetApp lookup). */
+  sheetByName(title: string): GoogleAppsScript.Spreadsheet.Sheet | null {
+    return this.spreadsheet.getSheetByName(title);
+  }
+
+  /** Grid cells in use toward the spreadsheet's limit. */
+  usedCells(): number {
+    return this.cells.used();
+  }
+
   /** The key index of a table: from its index columns, read with every store table's in ONE call per run. */
   index(schema: TableSchema): KeyIndex {
     return this.reads.index(schema);
@@ -78,6 +104,21 @@ export class ManagedWorkbook {
     return this.reads.readTable(schema);
   }
 
+  /** Only the named columns of a table, row 2 down, at their catalog positions, in ONE Values.batchGet. */
+  readColumns(table: TableSchema, headers: readonly string[]): unknown[][] {
+    return this.reads.readColumns(table, headers);
+  }
+
+  /** The named columns of some rows (1-based sheet rows) of a table, at their catalog positions, in ONE Values.batchGet. */
+  readRows(table: TableSchema, sheetRows: readonly number[], headers: readonly string[]): unknown[][] {
+    return this.reads.readRows(table, sheetRows, headers);
+  }
+
+  /** Values of A1 ranges (quoted sheet names), unformatted, in ONE Values.batchGet. */
+  readRanges(ranges: readonly string[]): unknown[][][] {
+    return this.reads.readRanges(ranges);
+  }
+
   /** Every row write of a page (or of several), all applied before it returns: grid growth where needed, then one batchUpdate. */
   write(tables: readonly TableWrite[]): number {
     return this.writer.write(tables);
@@ -88,6 +129,21 @@ export class ManagedWorkbook {
     this.writer.defer(tables);
   }
 
+  /** `callback` runs once, before this run's first row write to one of `tables` is sent. */
+  beforeFirstWrite(tables: readonly TableSchema[], callback: () => void): void {
+    this.writer.beforeFirstWrite(tables, callback);
+  }
+
+  /** `watcher` sees every later write of the table's rows before it is sent. */
+  watchWrites(schema: TableSchema, watcher: (rows: readonly RowWrite[]) => void): void {
+    this.writer.watchWrites(schema, watcher);
+  }
+
+  /** Whether this run grew the table's grid (charts over it may need re-pointing). */
+  grew(schema: TableSchema): boolean {
+    return this.writer.grown.has(schema.sheetName);
+  }
+
   /** Makes sure the sheet exists (for tables written without an index, e.g. the Sync log). */
   ensure(schema: TableSchema): GoogleAppsScript.Spreadsheet.Sheet {
     return this.tables.ensure(schema);
@@ -96,5 +152,35 @@ export class ManagedWorkbook {
   /** Last row with content as of opening the sheet in this run (1 when it holds only the header). */
   lastRowAtOpen(schema: TableSchema): number {
     return this.tables.lastRowAtOpen(schema);
+  }
+
+  /** True when the sheet did not exist (or was empty) at the start of this run. */
+  createdThisRun(schema: TableSchema): boolean {
+    return this.tables.createdThisRun(schema);
+  }
+
+  /** Whether the table's sheet exists (found by its tag or name, or opened in this run). */
+  hasSheet(table: TableSchema): boolean {
+    return this.tables.hasSheet(table);
+  }
+
+  /** Whether the table's sheet holds a column (a column choice may leave one out). */
+  holdsColumn(table: TableSchema, header: string): boolean {
+    return this.tables.holdsColumn(table, header);
+  }
+
+  /** Columns of a table's sheet as it is or will be set up. */
+  widthOf(table: TableSchema): number {
+    return this.tables.widthOf(table);
+  }
+
+  /** Grid cells the set-up of these tables has still to add (new sheets of Google's 1,000 rows). */
+  setUpCellsToCome(tables: readonly TableSchema[]): number {
+    return this.tables.setUpCellsToCome(tables);
+  }
+
+  /** The note on a sheet's first header cell (null brings back the schema's own note). */
+  setHeaderNote(schema: TableSchema, note: string | null): void {
+    this.tables.setHeaderNote(schema, note);
   }
 }

@@ -6,67 +6,11 @@
 import { PROFIT_TOTALS_FIELDS } from '../api/types';
 import { COST_STATUS_NOTE, LINE_COST_STATUS_NOTE } from './cost-status';
 import { derived, field, nested } from './column-specs';
+import type { ColumnSpec, TableSchema } from './table-schema';
 
 export { changeSpan, columnIndex } from './column-positions';
 
-export type ColumnKind = 'text' | 'int' | 'number' | 'amount' | 'pct' | 'bool' | 'timestamp' | 'date';
-
-export interface ColumnSpec {
-  header: string;
-  kind: ColumnKind;
-  /** Where the value is in the API record; absent for derived columns (filled by the job). */
-  path?: readonly string[];
-  note?: string;
-  /**
-   * Never written by the sync, header not checked: a column removed from the chosen columns
-   * ('retired', kept with its values) or one between the add-on's that is the user's ('foreign').
-   */
-  skip?: 'retired' | 'foreign';
-}
-
-export interface TableSchema {
-  sheetName: SheetName;
-  columns: readonly ColumnSpec[];
-  /** Leading columns read once per run into the key index (id first). */
-  indexColumns: number;
-  /**
-   * Of those, the ones read for EVERY row at a run's start (id first); the other index columns and
-   * the change columns are read only for the rows a run touches (ManagedWorkbook.completeIndex).
-   * Absent: all of them, with the change columns. Keeps the hourly run's read O(changed) beyond the keys.
-   */
-  keyReadColumns?: number;
-  /** True for store data (tagged with the store id, refused for another store). */
-  storeData: boolean;
-  /**
-   * The API's id prefix (spec 2.x): a key-column cell without it is a user's note, not a record.
-   * Absent where the spec names none (Variants); Daily P&L keys are dates.
-   */
-  keyPrefix?: string;
-  /** Keys of a derived table (Monthly P&L: YYYY-MM); other text in the key column is the user's. */
-  keyPattern?: RegExp;
-  /**
-   * A run of adjacent columns (first and last header) whose stored values say whether a record
-   * changed; read with the index. A record the API returns with the same values there is not
-   * written again (for orders and products, updated_at: the spec's change marker, 3.x rule 4).
-   */
-  changeColumns?: { from: string; to: string };
-  /**
-   * The last N columns were added after sheets were first set up: a header row that lacks only
-   * them is completed in place (header, note, format, highlight) instead of being refused.
-   */
-  addedColumns?: number;
-}
-
-export type SheetName =
-  | 'Orders'
-  | 'Line items'
-  | 'Products'
-  | 'Variants'
-  | 'Daily P&L'
-  | 'Monthly P&L'
-  | 'Restatements'
-  | 'Checks'
-  | 'Sync log';
+export type { ColumnKind, ColumnSpec, SheetName, TableSchema } from './table-schema';
 
 const ESTIMATE_AD_SPEND =
   'Estimate (API spec 2.3 rule 7): ad spend is allocated to orders by the service (see ad_spend_basis); treat it as an estimate, not a booked cost.';

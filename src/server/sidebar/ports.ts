@@ -14,7 +14,7 @@ import type {
 } from '../../contract/sidebar';
 import type { Account } from '../api/types';
 import type { BackfillEstimate, JobName, JobPosition } from '../sync';
-import type { BrokenReason } from './problems';
+import type { BrokenReason } from '../auth/types';
 
 /**
  * What the sidebar's server functions need from the other modules (auth, api, sync, sheets).

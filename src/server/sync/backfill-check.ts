@@ -65,11 +65,11 @@ export function checkBackfillFits(ctx: JobContext, firstPage: Page<Order>): void
     today,
     earliestPlaced,
     usedCells:
-      ctx.workbook.cells.used() +
-      ctx.workbook.tables.setUpCellsToCome([ORDERS, LINE_ITEMS, PRODUCTS, VARIANTS, DAILY, MONTHLY, CHECKS, SYNC_LOG]),
+      ctx.workbook.usedCells() +
+      ctx.workbook.setUpCellsToCome([ORDERS, LINE_ITEMS, PRODUCTS, VARIANTS, DAILY, MONTHLY, CHECKS, SYNC_LOG]),
     cellLimit: SPREADSHEET_CELL_LIMIT,
-    orderColumns: ctx.workbook.tables.widthOf(ORDERS),
-    lineItemColumns: ctx.workbook.tables.widthOf(LINE_ITEMS),
+    orderColumns: ctx.workbook.widthOf(ORDERS),
+    lineItemColumns: ctx.workbook.widthOf(LINE_ITEMS),
   });
   ctx.state.update('capacity', { estimate });
   if (estimate && !estimate.fits) throw new BackfillTooLargeError(estimate);

@@ -6,7 +6,7 @@
  * read-modify-write, so notes are never lost or doubled); the run holding the lock writes the
  * notes into the Sync log and deletes exactly the keys it wrote.
  */
-import type { LogEntry } from './sync-log';
+import type { LogEntry } from './log-entry';
 
 const PREFIX = 'ma.sync.busy.';
 /** Notes written per call; more (a lock held for many trigger periods) wait for the next run. */

@@ -8,9 +8,12 @@ import type { PageContext } from './order-page';
 import type { SyncCounts } from '../../contract/sidebar';
 import { emptyCounts } from '../../contract/counts-text';
 import type { FinanceContext } from '../finance/finance-context';
-import type { RunSkipped } from './skipped-records';
+import type { SkippedState } from '../state/run-records';
 
 export type JobName = 'orders' | 'products' | 'daily' | 'reconcile';
+
+/** Ids skipped in this run, per kind (the skipped records). */
+export type RunSkipped = Record<keyof SkippedState, string[]>;
 
 export interface RunTally {
   pages: number;
@@ -110,11 +113,8 @@ export function recordMeta(
   ctx.state.update('meta', { historyAvailableFrom: from, truncated: meta.truncated });
   // The sheets say what the plan left out (spec 8.3), where a reader of their figures looks first.
   const today = instantToLocalDate(ctx.now(), ctx.storeTimeZone);
-  ctx.workbook.tables.setHeaderNote(
-    ORDERS,
-    meta.truncated && from ? historyWindowNote(from, today, 'orders placed') : null,
-  );
-  ctx.workbook.tables.setHeaderNote(DAILY, meta.truncated && from ? historyWindowNote(from, today, 'days') : null);
+  ctx.workbook.setHeaderNote(ORDERS, meta.truncated && from ? historyWindowNote(from, today, 'orders placed') : null);
+  ctx.workbook.setHeaderNote(DAILY, meta.truncated && from ? historyWindowNote(from, today, 'days') : null);
 }
 
 /** "Covers 2025-03-17 … 2025-06-14: your plan shows 90 days of history; orders placed before 2025-03-17 are not in this sheet." */

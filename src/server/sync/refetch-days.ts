@@ -7,10 +7,10 @@
  * request); the run then ties out again. Only Sync now (sidebar and menu)
  * does this: a scheduled run leaves a day that stays ✗ (another currency) to the person reading it.
  */
-import type { Page } from '../api';
 import type { Order } from '../api/types';
+import { pageThrough, type Feed } from './feed';
 import type { JobContext } from './job-context';
-import { orderWriter } from './order-writer';
+import { orderWriter, type OrderWriter } from './order-writer';
 import { PAGE_LIMIT } from './job-context';
 
 /** What the Sync log says, or null when the last tie-out had no ✗ day to fetch again. */
@@ -36,24 +36,27 @@ export function refetchFailedDays(ctx: JobContext): string | null {
   const writer = orderWriter(ctx, false, true);
   const fetched: string[] = [];
   for (const day of days) {
-    let cursor: string | null = null;
-    for (;;) {
-      if (!ctx.budget.canStartStep()) return fetchedText(fetched);
-      const page: Page<Order> = ctx.api.listOrders({
-        status: 'all',
-        limit: PAGE_LIMIT,
-        createdAfter: day,
-        createdBefore: day,
-        cursor,
-      });
-      writer.write(page.data);
-      if (!page.hasMore || !page.nextCursor) break;
-      cursor = page.nextCursor;
-    }
+    if (!pageThrough(ctx.budget, dayFeed(ctx, day, writer))) return fetchedText(fetched);
     fetched.push(day);
   }
   ctx.state.update('tieout', { refetchedAt: ctx.now() });
   return fetchedText(fetched);
+}
+
+/**
+ * The orders placed on one day, written whole. No checkpoint: a day is fetched again whole until
+ * the refetch ends (refetchedAt), so a rejected cursor starts the day's listing again.
+ */
+function dayFeed(ctx: JobContext, day: string, writer: OrderWriter): Feed<Order> {
+  return {
+    list: (cursor) =>
+      ctx.api.listOrders({ status: 'all', limit: PAGE_LIMIT, createdAfter: day, createdBefore: day, cursor }),
+    take(page, at) {
+      writer.write(page.data);
+      return at.last ? 'done' : 'next';
+    },
+    fromCheckpoint() {},
+  };
 }
 
 /** The daily job of this run re-reads the P&L from the earliest ✗ day (it writes only the days that differ). */

@@ -27,7 +27,11 @@ import { columnSettings } from '../state/column-settings';
 import { adoptScheduledRunState } from './owner-state';
 import { skippedDaysKey } from './tieout-step';
 
-/** What the closing Sync log row needs to know of the run, however it ended. */
+/**
+ * What the closing Sync log row needs to know of the run, however it ended. The start fills in
+ * `api`, `jobs` and `run` as it gets them (attachApi, settleJobs, attachRun), so that a run that
+ * fails part way still logs its requests, its jobs and the job it was in.
+ */
 export interface RunRecord {
   startedAt: number;
   options: RunOptions;
@@ -41,6 +45,9 @@ export interface RunRecord {
   /** The run's steps, once it started. */
   run: RunState | null;
 }
+
+/** How the start ended: the run ready for its steps, or the run's outcome when the store check stopped it. */
+export type RunStart = { kind: 'started'; run: RunState } | { kind: 'ended'; outcome: RunOutcome };
 
 /** The run's record, once it holds the lock. */
 export function openRecord(
@@ -59,12 +66,12 @@ export function openRecord(
   return { startedAt, options, jobs: options.jobs.slice(), api: null, tally, workbook, state, log, run: null };
 }
 
-/** The run ready for its steps, or the outcome of a run the store check stopped. */
+/** The run ready for its steps, or the outcome of a run the store check stopped (logged and closed here). */
 export function startRun(
   record: RunRecord,
   budget: ExecutionBudget,
   properties: GoogleAppsScript.Properties.Properties,
-): RunState | RunOutcome {
+): RunStart {
   const { workbook, state, log, options, tally } = record;
   const config = getDeploymentConfig();
   const api = createApiClient({
@@ -73,7 +80,7 @@ export function startRun(
     budget,
     cache: documentCacheOrNull(),
   });
-  record.api = api;
+  attachApi(record, api);
   const account = api.account();
   if (!confirmStore({ id: account.store.id, name: account.store.name })) {
     const tag = storeTag();
@@ -88,15 +95,18 @@ export function startRun(
     });
     markFormulasOwed();
     return {
-      done: true,
-      job: null,
-      tally,
-      message,
-      outcome: 'error',
-      failureCode: 'store_changed',
-      position: null,
-      counts: tally.counts,
-      pausedUntil: null,
+      kind: 'ended',
+      outcome: {
+        done: true,
+        job: null,
+        tally,
+        message,
+        outcome: 'error',
+        failureCode: 'store_changed',
+        position: null,
+        counts: tally.counts,
+        pausedUntil: null,
+      },
     };
   }
   // Confirmed: the tag is this store's or none yet (one read for both uses).
@@ -135,18 +145,21 @@ export function startRun(
   // From the first row this run writes until it re-enters them, the formulas are owed a
   // recalculation: a run killed in between leaves them owed, and the next run re-enters them
   // even when it finds nothing new (the figures they show changed with the rows written).
-  workbook.writer.beforeFirstWrite([ORDERS, LINE_ITEMS, PRODUCTS, VARIANTS, DAILY], markFormulasOwed);
+  workbook.beforeFirstWrite([ORDERS, LINE_ITEMS, PRODUCTS, VARIANTS, DAILY], markFormulasOwed);
   // Before the first Orders write: the Orders day sums follow every row this run writes.
   const tracker = OrderSumsTracker.open(properties, workbook, state.get('meta').storeCurrency, state.readAtStart);
   const due = options.addDueReconciliation && !record.jobs.includes('reconcile') && reconciliationDue(ctx);
   const chosen: JobName[] = due ? [...record.jobs, 'reconcile'] : record.jobs;
-  record.jobs = JOB_ORDER.filter((job) => chosen.includes(job));
+  settleJobs(
+    record,
+    JOB_ORDER.filter((job) => chosen.includes(job)),
+  );
   log.open({
     ...blankEntry(record.startedAt, runLabel(record.jobs, options)),
     outcome: 'running',
     message: 'Running…',
   });
-  record.run = {
+  const run: RunState = {
     ctx,
     options,
     jobs: record.jobs,
@@ -158,5 +171,21 @@ export function startRun(
     atStart,
     basisRefreshed: false,
   };
-  return record.run;
+  attachRun(record, run);
+  return { kind: 'started', run };
+}
+
+/** On the record from the client's creation: a run that fails on its first call still logs its requests. */
+function attachApi(record: RunRecord, api: ApiClient): void {
+  record.api = api;
+}
+
+/** The jobs in run order, a due reconciliation added: the Sync log rows name them. */
+function settleJobs(record: RunRecord, jobs: JobName[]): void {
+  record.jobs = jobs;
+}
+
+/** The run on the record: a failure in its steps reports the job it was in. */
+function attachRun(record: RunRecord, run: RunState): void {
+  record.run = run;
 }

@@ -45,10 +45,10 @@ export function runSync(options: RunOptions): RunOutcome {
   let result: RunOutcome;
   let failure: RunFailure | null = null;
   try {
-    const run = startRun(record, budget, properties);
-    if (!('ctx' in run)) return run;
-    walkSteps(run);
-    result = finishedOutcome(run);
+    const start = startRun(record, budget, properties);
+    if (start.kind === 'ended') return start.outcome;
+    walkSteps(start.run);
+    result = finishedOutcome(start.run);
   } catch (e) {
     // Pages written before the failure are in the sheets (and checkpointed): the tally counts them.
     failure = classifyFailure(e);
@@ -152,7 +152,7 @@ function refreshFormulas(result: RunOutcome, workbook: ManagedWorkbook): void {
 function refreshFormulasAfterSync(workbook: ManagedWorkbook): void {
   try {
     nextFormulaGeneration();
-    reenterFormulas(workbook.id(), workbook.snapshot.scannedSheets());
+    reenterFormulas(workbook.id(), workbook.scannedSheets());
     clearFormulasOwed();
   } catch (e) {
     console.warn(`Formulas were not refreshed after the sync: ${e instanceof Error ? e.message : String(e)}`);

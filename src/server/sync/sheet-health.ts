@@ -13,7 +13,7 @@ import { DAILY, LINE_ITEMS, ORDERS, PRODUCTS, VARIANTS, type TableSchema } from 
 import type { JobContext, JobName } from './job-context';
 
 function rebuilt(ctx: JobContext, schemas: readonly TableSchema[]): string[] {
-  return schemas.filter((s) => ctx.workbook.tables.createdThisRun(s)).map((s) => `"${s.sheetName}"`);
+  return schemas.filter((s) => ctx.workbook.createdThisRun(s)).map((s) => `"${s.sheetName}"`);
 }
 
 function restartNote(names: string[], what: string): string {
@@ -50,7 +50,7 @@ export function checkManagedSheets(ctx: JobContext, jobs: readonly JobName[]): s
       notes.push(restartNote(missing, 'product'));
     }
   }
-  if (jobs.indexOf('daily') >= 0 && ctx.state.get('daily').historyDone && ctx.workbook.tables.createdThisRun(DAILY)) {
+  if (jobs.indexOf('daily') >= 0 && ctx.state.get('daily').historyDone && ctx.workbook.createdThisRun(DAILY)) {
     ctx.state.update('daily', { historyDone: false, resumeFrom: null, dirtyFrom: null, backfillFrom: null });
     notes.push(restartNote(['"Daily P&L"'], 'day of the history'));
   }

@@ -11,7 +11,7 @@
 import { isApiError } from '../api';
 import { utf8Bytes } from '../platform/property-size';
 import type { DailyRow, Order } from '../api/types';
-import type { JobContext } from './job-context';
+import type { JobContext, RunSkipped } from './job-context';
 import { dayOfRecord, type SkippedRecord } from '../api/record-check';
 import type { SkippedState } from '../state/run-records';
 
@@ -103,6 +103,3 @@ export function skippedText(skipped: RunSkipped): string | null {
   if (parts.length === 0) return null;
   return `Skipped ${parts.join(' and ')}: the service sent values that cannot be written to the sheet; every other record was written, and these are tried again on every run.`;
 }
-
-/** Ids skipped in this run, per kind. */
-export type RunSkipped = Record<SkippedKind, string[]>;

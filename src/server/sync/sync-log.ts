@@ -9,10 +9,13 @@ import { noteSpreadsheetChange } from '../sheets/sheets-requests';
 import { clipText, utf8Bytes } from '../platform/property-size';
 import { SYNC_LOG, columnIndex } from '../sheets/schema';
 import { takeBusyNotes, type BusyNoteStore } from './busy-notes';
+import type { LogEntry } from './log-entry';
 import type { SyncStateStore } from '../state/sync-state';
 import type { RunRecord } from '../state/run-records';
 import { emptyCounts, packCounts, rowsWritten, unpackCounts } from '../../contract/counts-text';
 import type { SyncCounts } from '../../contract/sidebar';
+
+export type { LogEntry } from './log-entry';
 
 /** The Sync log's job of the on-demand tie-out ("Check again"), which syncs nothing. */
 export const CHECK_JOB = 'check';
@@ -25,25 +28,6 @@ const LAST_RUNS_KEPT = 20;
 export const RUN_MESSAGE_MAX_CHARS = 600;
 /** The list of recent runs stays well under Google's 9 KB per property: the oldest go first. */
 export const LAST_RUNS_MAX_BYTES = 8 * 1024;
-
-export interface LogEntry {
-  startedAt: number;
-  endedAt: number | null;
-  job: string;
-  pages: number;
-  /** What the run wrote, per sheet: the same figures the sidebar shows for it. */
-  counts: SyncCounts;
-  requests: number;
-  rateLimitWaits: number;
-  outcome: RunRecord['outcome'];
-  message: string;
-  /** Why an 'error' run stopped (a failure code), kept with the run for the sidebar. */
-  failureCode?: string | null;
-  /** The run stopped because the connection was lost (a reconnect makes it history). */
-  connectionLost?: boolean;
-  /** A partial run paused for the hourly reserve continues after this (epoch ms). */
-  pausedUntil?: number | null;
-}
 
 /** A run as the Sync log remembers it for the sidebar: the stored record plus why it stopped. */
 export interface LoggedRun extends RunRecord {
