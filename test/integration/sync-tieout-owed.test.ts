@@ -15,10 +15,9 @@ import { writeBenchBundle } from '../../bench/bundle';
 import { ensureHourlySchedule, sidebarSync } from '../../bench/drivers';
 import { startBenchStack, type BenchStack } from '../../bench/stack';
 import type { ExecutionResult } from '../../dev/gas-runtime/index';
+import { runValue, scheduledRunWithin } from './scheduled-budget';
 import { compareWithTruth } from './sync-support';
 
-/** Google's daily share the add-on gives scheduled runs (trigger-allowance.ts DAILY_SHARE_MS). */
-const DAILY_SHARE_MS = 5 * 60_000;
 /** Smaller than the Daily P&L write and the Monthly P&L refresh between the daily job's last check and the tie-out's. */
 const BUDGET_STEP_MS = 250;
 const MAX_TRIALS = 60;
@@ -44,28 +43,8 @@ async function changeAnOrder(): Promise<void> {
 }
 
 /** The scheduled run as its trigger fires it, with `budgetMs` of the user's daily trigger share left. */
-async function scheduledRun(budgetMs: number, retryAfterSeconds = 10): Promise<ExecutionResult> {
-  const now = bench.stack.runtime.clock.now();
-  bench.stack.runtime.properties.user.set(
-    'scheduledRuntime',
-    JSON.stringify({ runs: [[now - 3_600_000, DAILY_SHARE_MS - budgetMs]], skipNotedAt: null }),
-  );
-  // One wait early in the run (the API's per-minute limit, spec 8.1): the run's jobs then end past
-  // the 15 s a scheduled run needs at least, where the walk can reach them.
-  await bench.stack.control('faults', {
-    status: 429,
-    reason: 'burst',
-    retry_after: retryAfterSeconds,
-    path_prefix: '/api/v1/orders',
-    count: 1,
-  });
-  const run = await bench.stack.runtime.fireTrigger(trigger);
-  expect(run.ok, run.error?.message).toBe(true);
-  return run;
-}
-
-const valueOf = (run: ExecutionResult): { done?: boolean; outcome?: string; message?: string } =>
-  run.value as { done?: boolean; outcome?: string; message?: string };
+const scheduledRun = (budgetMs: number): Promise<ExecutionResult> => scheduledRunWithin(bench.stack, trigger, budgetMs);
+const valueOf = runValue;
 
 beforeAll(async () => {
   const dir = writeBenchBundle(path.resolve('dist'), mkdtempSync(path.join(os.tmpdir(), 'owed-dist-')));

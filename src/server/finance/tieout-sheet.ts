@@ -9,6 +9,7 @@
  */
 import { costGapsOf, gapRowsOfTable } from './cost-gaps';
 import { saveCostGapMonths } from './cost-gap-days-store';
+import { EXECUTION_LIMIT_MS } from '../platform/budget';
 import { documentProperties } from '../platform/properties';
 import { markFormulasOwed } from '../state/formulas-owed';
 import type { CellValue } from '../sheets/cells';
@@ -30,6 +31,9 @@ import type { OrderSumsTracker } from './order-sums-store';
 /** The Orders columns the tie-out and the cost-gap count read: not the whole sheet. */
 const ORDERS_READ = ORDER_SUM_COLUMNS;
 
+/** Kept of the execution's limit when the P&L books' pages go on past the step's budget (the run's closing row and lock). */
+const BOOKS_RESERVE_MS = 75_000;
+
 /** Days named in the Sync log and the sidebar when they do not tie out (the sheet lists them all). */
 const NAMED_DAYS = 10;
 
@@ -50,6 +54,15 @@ export function tieoutCells(row: TieoutRow, checkedAt: number, timeZone: string)
     values[`${f.figure}_difference`] = line.difference;
   }
   return buildRow(CHECKS, null, values, timeZone);
+}
+
+/**
+ * The P&L books are a page per 400 days and the Orders side is in hand by then (a read of the
+ * whole sheet at 100k orders is most of a Sync now step): their pages go on past the step's own
+ * budget, within the execution's 6-minute limit, rather than throw that read away.
+ */
+function booksMayGoOn(ctx: FinanceContext): boolean {
+  return ctx.budget.canStartStep() || ctx.budget.elapsedMs() < EXECUTION_LIMIT_MS - BOOKS_RESERVE_MS;
 }
 
 /**
@@ -88,11 +101,17 @@ export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | nul
     )
       markFormulasOwed();
   };
+  // What a read of the whole sheet paid for is kept at once: a tie-out that then stops (its P&L
+  // pages past the budget, an API error) must not send the next run back to the same read.
+  if (!kept) {
+    saveCostGaps();
+    if (tracker && fullAt !== null) tracker.save(sums, fullAt);
+  }
   let first = sums.firstDay();
   const today = instantToLocalDate(ctx.now(), ctx.storeTimeZone);
   if (createdAfter !== null && (first === null || first < createdAfter)) first = createdAfter;
   if (first === null) {
-    saveCostGaps();
+    if (kept) saveCostGaps();
     return '';
   }
   // The Daily P&L may begin before the first order (the plan's history): its days are read too.
@@ -103,7 +122,7 @@ export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | nul
     const day = dayKey(row[0]);
     if (day !== null && day < from) from = day;
   }
-  const books = readPnlBooks(ctx.api, from, today, () => ctx.budget.canStartStep());
+  const books = readPnlBooks(ctx.api, from, today, () => booksMayGoOn(ctx));
   const held = basisWords(ctx.state.get('sheetsBasis').basis);
   const skippedOrders = ctx.state.get('skipped').orders;
   const skippedDays = ctx.state.get('skipped').days;
@@ -125,7 +144,7 @@ export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | nul
   });
   // A ✗ is never said from the kept sums alone: the sheet is read whole first (a hand edit put back since is no ✗).
   if (kept && rows.some((r) => !r.ok)) return writeTieout(ctx, tracker, true);
-  saveCostGaps();
+  if (kept) saveCostGaps();
   const checkedAt = ctx.now();
   const provenFrom = books.days.length > 0 ? books.days[0].date : from;
   const writes: RowWrite[] = rows.map((r, i) => ({
@@ -160,7 +179,7 @@ export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | nul
     provenFrom,
     ordersFrom: first,
   });
-  if (tracker && fullAt !== null) tracker.save(sums, fullAt);
+  if (kept && tracker && fullAt !== null) tracker.save(sums, fullAt);
   return tieoutText(days, failed, books.cutFrom);
 }
 
