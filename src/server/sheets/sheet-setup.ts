@@ -15,7 +15,7 @@ import { findHeaderProblem } from './header-check';
 import { highlightRequests } from './highlights';
 import { numberFormatFor } from './rows';
 import { sheetsService } from './sheet-snapshot';
-import { noteSpreadsheetChange, sheetsRequest } from './sheets-requests';
+import { holdBack, noteSpreadsheetChange, sheetsRequest } from './sheets-requests';
 import type { CellCount } from './cell-count';
 import type { StartReads } from './start-reads';
 import type { StoreBinding } from './store-binding';
@@ -29,6 +29,8 @@ type SheetsRequest = GoogleAppsScript.Sheets.Schema.Request;
 export class SheetSetUp {
   /** Ids of the sheets this run's set-ups added. */
   private readonly addedIds: number[] = [];
+  /** Set-ups of created sheets not sent yet (sheets-requests.ts holdBack). */
+  private queued: SheetsRequest[] = [];
 
   constructor(
     private readonly spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet,
@@ -47,12 +49,20 @@ export class SheetSetUp {
   create(schema: TableSchema, storeId: string | null, rows: number): void {
     const sheetId = this.newSheetId(schema);
     const tags = storeId === null ? [] : tagRequests(sheetId, schema, storeId);
-    this.send([
+    // Held back until the next Sheets API request: sheets created together share its batchUpdate.
+    if (this.queued.length === 0) holdBack(() => this.sendQueued());
+    this.queued.push(
       addSheetRequest(sheetId, schema, rows),
       ...tags,
       ...this.requests(sheetId, schema, rows, schema.columns.length),
-    ]);
+    );
     this.cells.added(rows * schema.columns.length);
+  }
+
+  private sendQueued(): void {
+    const requests = this.queued;
+    this.queued = [];
+    if (requests.length > 0) this.send(requests);
   }
 
   /** Sets up a sheet found empty (`info`: its grid as the snapshot read it), in ONE batchUpdate. */

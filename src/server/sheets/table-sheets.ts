@@ -11,7 +11,7 @@ import { missingAddedColumns } from './header-check';
 import { LayoutFollower } from './layout-follow';
 import { placeLayout, WHOLE_ROW_TABLES, type OpenSheet } from './open-sheet';
 import { checkHeaderRow, claimSheet, type LocatedSheet } from './sheet-tags';
-import { noteSpreadsheetChange } from './sheets-requests';
+import { noteSpreadsheetChange, sendHeldBack } from './sheets-requests';
 import { SheetSetUp } from './sheet-setup';
 import { StartReads } from './start-reads';
 import type { StoreBinding } from './store-binding';
@@ -128,6 +128,8 @@ export class TableSheets {
   /** The sheet itself, fetched by name the first time a call needs it. */
   handle(opened: OpenSheet): GoogleAppsScript.Spreadsheet.Sheet {
     if (opened.sheet) return opened.sheet;
+    // A sheet created in this run exists once its held-back set-up is sent.
+    if (opened.created) sendHeldBack();
     const sheet = this.spreadsheet.getSheetByName(opened.name);
     if (!sheet)
       throw new Error(`The sheet "${opened.name}" was removed while the sync was running; the next run continues.`);
