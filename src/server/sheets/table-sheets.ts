@@ -44,8 +44,8 @@ export class TableSheets {
 
   /**
    * The sheet for a schema, created with headers, formats, notes and the store tag if missing.
-   * Set-up writes the header row last, so a set-up cut short by the time limit (no header yet)
-   * is simply done again by the next run.
+   * The set-up is one batchUpdate, all or nothing: a run cut short before it leaves no sheet, or
+   * (a sheet found empty) no header, and the next run sets it up again.
    */
   sheetFor(schema: TableSchema): OpenSheet {
     const cached = this.open.get(schema.sheetName);
