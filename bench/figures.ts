@@ -174,3 +174,9 @@ export function figuresOf(input: FigureInput): Figures {
     timed_out: timedOut,
   };
 }
+
+/** Modelled seconds of the services (API, Sheets, waits, storage): the figure without the JavaScript part, which is measured CPU time. */
+export function serviceSeconds(f: Figures): number {
+  const s = f.time_split_seconds;
+  return round(s.api + s.sheets + s.waiting + s.storage);
+}

@@ -153,6 +153,14 @@ export function costOf(family: string, qualifiedName: string, args: unknown[], r
     const cells = gridCellsOf(result);
     return { ms: BATCH_UPDATE_FIXED_MS + cells * READ_PER_CELL_MS, cellsRead: cells, cellsWritten: 0 };
   }
+  if (family === 'Sheets' && qualifiedName === 'Sheets.Spreadsheets.batchUpdate') {
+    // Cell values and notes an updateCells request writes count as a Values.batchUpdate's do.
+    const cells = valueRanges(field(args[0], 'requests')).reduce((sum, r) => {
+      const rows = valueRanges(field(field(r, 'updateCells'), 'rows'));
+      return sum + rows.reduce((n, row) => n + cellsOf([field(row, 'values') ?? []]), 0);
+    }, 0);
+    return { ms: BATCH_UPDATE_FIXED_MS + cells * READ_PER_CELL_MS, cellsRead: 0, cellsWritten: cells };
+  }
   if (family === 'Sheets') return { ms: BATCH_UPDATE_FIXED_MS, cellsRead: 0, cellsWritten: 0 };
   if (family === 'SpreadsheetApp' && (/^(Ui|Menu)\./.test(qualifiedName) || qualifiedName === 'SpreadsheetApp.getUi'))
     return { ms: 0, cellsRead: 0, cellsWritten: 0 };

@@ -281,3 +281,97 @@ describe('spreadsheets.batchUpdate repeatCell (number format)', () => {
     expect(before).not.toBe('0.0');
   });
 });
+
+describe('spreadsheets.batchUpdate: a sheet added, tagged and given its header row in one request', () => {
+  const addProducts = (sheetId: number) => ({
+    addSheet: {
+      properties: { sheetId, title: 'Products', gridProperties: { rowCount: 10, columnCount: 3, frozenRowCount: 1 } },
+    },
+  });
+
+  it('addSheet takes the sheetId given, so later requests of the same batch address the new sheet', () => {
+    const { Sheets, ss, wb } = setup();
+    const reply = Sheets.Spreadsheets.batchUpdate(
+      {
+        requests: [
+          addProducts(4242),
+          {
+            createDeveloperMetadata: {
+              developerMetadata: {
+                metadataKey: 'table',
+                metadataValue: 'Products',
+                location: { sheetId: 4242 },
+                visibility: 'DOCUMENT',
+              },
+            },
+          },
+          {
+            updateCells: {
+              start: { sheetId: 4242, rowIndex: 0, columnIndex: 0 },
+              rows: [
+                {
+                  values: [
+                    {
+                      userEnteredValue: { stringValue: 'id' },
+                      note: 'The API id',
+                      userEnteredFormat: { textFormat: { bold: true } },
+                    },
+                    { userEnteredValue: { stringValue: '=1+1' }, userEnteredFormat: { textFormat: { bold: true } } },
+                    { userEnteredValue: { numberValue: 7 } },
+                  ],
+                },
+              ],
+              fields: 'userEnteredValue,note,userEnteredFormat.textFormat.bold',
+            },
+          },
+        ],
+      },
+      ID,
+    );
+    expect((reply.replies[0].addSheet as { properties: { sheetId: number } }).properties.sheetId).toBe(4242);
+    const created = reply.replies[1].createDeveloperMetadata as { developerMetadata: { location: unknown } };
+    expect(created.developerMetadata.location).toEqual({ locationType: 'SHEET', sheetId: 4242 });
+    // Seen through SpreadsheetApp: the sheet, its tag, and the header cells (text stays text: no formula).
+    const products = ss.getSheetByName('Products')!;
+    expect(products.getSheetId()).toBe(4242);
+    expect(products.getFrozenRows()).toBe(1);
+    const tags = products.getDeveloperMetadata().map((m) => [m.getKey(), m.getValue(), m.getVisibility()]);
+    expect(tags).toEqual([['table', 'Products', 'DOCUMENT']]);
+    expect(products.getRange('A1:C1').getValues()).toEqual([['id', '=1+1', 7]]);
+    expect(products.getRange('A1:C1').getFormulas()).toEqual([['', '', '']]);
+    expect(products.getRange('A1:C1').getNotes()).toEqual([['The API id', '', '']]);
+    const model = wb.sheetByName('Products')!;
+    expect([1, 2, 3].map((c) => model.style(1, c)?.fontWeight ?? 'normal')).toEqual(['bold', 'bold', 'normal']);
+  });
+
+  it('refuses a sheetId in use, an unmodelled field or location, and cells past the grid, changing nothing', () => {
+    const { Sheets, items, wb } = setup();
+    const sheets = (): number => wb.sheets.length;
+    const before = sheets();
+    const header = (fields: string, columns = 1) => ({
+      updateCells: {
+        start: { sheetId: 77, rowIndex: 0, columnIndex: 0 },
+        rows: [{ values: Array.from({ length: columns }, () => ({ userEnteredValue: { stringValue: 'x' } })) }],
+        fields,
+      },
+    });
+    const batch =
+      (...requests: Array<Record<string, Record<string, unknown>>>) =>
+      () =>
+        Sheets.Spreadsheets.batchUpdate({ requests: [addProducts(77), ...requests] }, ID);
+    expect(() => Sheets.Spreadsheets.batchUpdate({ requests: [addProducts(items.getSheetId())] }, ID)).toThrow(
+      /already exists/,
+    );
+    expect(batch(header('userEnteredValue,userEnteredFormat.backgroundColor'))).toThrow(/models only/);
+    expect(batch(header('userEnteredValue', 4))).toThrow(/exceeds grid limits/);
+    expect(
+      batch({
+        createDeveloperMetadata: {
+          developerMetadata: { metadataKey: 'k', location: { spreadsheet: true }, visibility: 'DOCUMENT' },
+        },
+      }),
+    ).toThrow(/sheet locations/);
+    expect(sheets()).toBe(before);
+    expect(wb.sheetByName('Products')).toBeUndefined();
+  });
+});

@@ -6,6 +6,7 @@ import { gridDataBySheet } from './grid-data';
 import { checkAccess, GoogleJsonResponseException, type ApiScope } from './sheets-api-common';
 import type { SheetModel } from './sheet-model';
 import { SheetsValues } from './sheets-values';
+import { updateCells } from './update-cells';
 import type { DeveloperMetadataRecord, Workbook, WorkbookState } from './workbook';
 
 interface GridProperties {
@@ -153,6 +154,39 @@ export class SheetsSpreadsheets {
     return sheet;
   }
 
+  /**
+   * CreateDeveloperMetadataRequest on a sheet
+   * (developers.google.com/workspace/sheets/api/reference/rest/v4/spreadsheets/request#createdevelopermetadatarequest):
+   * a key, an optional value, a visibility (DOCUMENT or PROJECT) and a location given by sheetId;
+   * the other locations (spreadsheet, rows, columns) are refused as not modelled here.
+   */
+  private _createMetadata(body: Record<string, unknown>, i: number): Record<string, unknown> {
+    const where = `Invalid requests[${i}].createDeveloperMetadata`;
+    const m = (body.developerMetadata ?? {}) as {
+      metadataKey?: unknown;
+      metadataValue?: unknown;
+      visibility?: unknown;
+      location?: { sheetId?: unknown; spreadsheet?: unknown; dimensionRange?: unknown };
+    };
+    if (typeof m.metadataKey !== 'string' || m.metadataKey === '')
+      throw new Error(`${where}: metadataKey is required.`);
+    if (m.visibility !== 'DOCUMENT' && m.visibility !== 'PROJECT')
+      throw new Error(`${where}: visibility must be DOCUMENT or PROJECT.`);
+    if (
+      m.location?.sheetId === undefined ||
+      m.location.spreadsheet !== undefined ||
+      m.location.dimensionRange !== undefined
+    )
+      throw new Error(`${where}: the local runtime models sheet locations (location.sheetId) only.`);
+    const sheet = this._sheet(m.location.sheetId, i, 'createDeveloperMetadata');
+    const value = m.metadataValue === undefined || m.metadataValue === null ? null : String(m.metadataValue);
+    const record = this.scope.workbook.addDeveloperMetadata(m.metadataKey, value, m.visibility, {
+      type: 'SHEET',
+      sheetId: sheet.sheetId,
+    });
+    return metadataResource(record);
+  }
+
   private _one(request: BatchRequest, i: number): Record<string, unknown> {
     const wb = this.scope.workbook;
     const [kind, body] = Object.entries(request ?? {})[0] ?? ['', undefined];
@@ -161,7 +195,16 @@ export class SheetsSpreadsheets {
       case 'addSheet': {
         const props = (b.properties ?? {}) as SheetPropertiesInput;
         const grid = props.gridProperties ?? {};
-        const sheet = wb.insertSheet(props.title, props.index, { rows: grid.rowCount, columns: grid.columnCount });
+        // AddSheetRequest: "If set, the ID must not conflict with any existing sheet ID. If set, it must be non-negative."
+        if (props.sheetId !== undefined && (!Number.isInteger(props.sheetId) || props.sheetId < 0))
+          throw new Error(`Invalid requests[${i}].addSheet: sheetId must be non-negative.`);
+        if (props.sheetId !== undefined && wb.sheetById(props.sheetId))
+          throw new Error(`Invalid requests[${i}].addSheet: A sheet with id ${props.sheetId} already exists.`);
+        const sheet = wb.insertSheet(props.title, props.index, {
+          rows: grid.rowCount,
+          columns: grid.columnCount,
+          sheetId: props.sheetId,
+        });
         applyMask(
           sheet,
           { ...props, title: undefined },
@@ -209,6 +252,13 @@ export class SheetsSpreadsheets {
       case 'updateDimensionProperties':
         setColumnPixelSize(this._sheet((b.range as DimensionRangeInput | undefined)?.sheetId, i, kind), b, i);
         return {};
+      case 'updateCells': {
+        const start = b.start as { sheetId?: number } | undefined;
+        updateCells(this._sheet(start?.sheetId, i, kind), b, i, wb.timeZone);
+        return {};
+      }
+      case 'createDeveloperMetadata':
+        return { createDeveloperMetadata: { developerMetadata: this._createMetadata(b, i) } };
       case 'repeatCell':
         repeatNumberFormat(this._sheet((b.range as GridRangeInput | undefined)?.sheetId, i, kind), b, i);
         return {};

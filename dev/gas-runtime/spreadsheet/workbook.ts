@@ -87,7 +87,7 @@ export class Workbook {
     return `Sheet${n}`;
   }
 
-  insertSheet(name?: string, index?: number, grid?: { rows?: number; columns?: number }): SheetModel {
+  insertSheet(name?: string, index?: number, grid?: { rows?: number; columns?: number; sheetId?: number }): SheetModel {
     const sheetName = name ?? this.defaultSheetName();
     if (sheetName.trim() === '') throw new Error('Invalid argument: sheetName');
     if (this.sheetByName(sheetName)) {
@@ -96,7 +96,7 @@ export class Workbook {
     const rows = grid?.rows ?? 1000;
     const columns = grid?.columns ?? 26;
     this.assertCanAddCells(rows * columns);
-    const id = this.nextSheetId === 0 ? 0 : this.newSheetId();
+    const id = grid?.sheetId ?? (this.nextSheetId === 0 ? 0 : this.newSheetId());
     this.nextSheetId = Math.max(this.nextSheetId, 1);
     const sheet = new SheetModel(id, sheetName);
     sheet.maxRows = rows;
@@ -108,8 +108,10 @@ export class Workbook {
 
   private newSheetId(): number {
     // Sheets ids are large and not sequential; deterministic here so saved states compare.
-    const id = 100_000_000 + this.nextSheetId * 7_919;
+    let id = 100_000_000 + this.nextSheetId * 7_919;
     this.nextSheetId++;
+    // An id a Sheets API addSheet chose (sheetId) is not handed out again.
+    while (this.sheetById(id)) id = 100_000_000 + this.nextSheetId++ * 7_919;
     return id;
   }
 

@@ -3,7 +3,7 @@ import { numberFormatFor } from './rows';
 import type { TableSchema } from './schema';
 
 /** The Sheets API number-format type of a pattern's column kind (the API needs one with the pattern). */
-const FORMAT_TYPES: Partial<Record<string, string>> = {
+export const FORMAT_TYPES: Partial<Record<string, string>> = {
   amount: 'NUMBER',
   pct: 'NUMBER',
   int: 'NUMBER',

@@ -4,20 +4,34 @@
  * version wrote with other columns.
  */
 import { columnWidthPx, setUpRequests } from './layout';
+import {
+  addSheetRequest,
+  freezeHeaderRequest,
+  headerRowRequest,
+  rowFormatRequests,
+  tagRequests,
+} from './setup-requests';
 import { findHeaderProblem } from './header-check';
 import { highlightRequests } from './highlights';
 import { numberFormatFor } from './rows';
 import { sheetsService } from './sheet-snapshot';
-import { noteSpreadsheetChange, sheetsRequest } from './sheets-requests';
+import { holdBack, noteSpreadsheetChange, sheetsRequest } from './sheets-requests';
 import type { CellCount } from './cell-count';
 import type { StartReads } from './start-reads';
 import type { StoreBinding } from './store-binding';
+import type { SheetInfo } from './sheet-snapshot';
 import type { WorkbookSnapshot } from './workbook-snapshot';
 import type { TableSchema } from './schema';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+type SheetsRequest = GoogleAppsScript.Sheets.Schema.Request;
 
 export class SheetSetUp {
+  /** Ids of the sheets this run's set-ups added. */
+  private readonly addedIds: number[] = [];
+  /** Set-ups of created sheets not sent yet (sheets-requests.ts holdBack). */
+  private queued: SheetsRequest[] = [];
+
   constructor(
     private readonly spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet,
     private readonly timeZone: string,
@@ -28,26 +42,64 @@ export class SheetSetUp {
   ) {}
 
   /**
-   * Formats and widths are set here, once, when the sheet is created (never per run): a user who
-   * resizes a column or restyles the header keeps it.
+   * Creates the table's sheet, tagged for the store (`storeId`, store data only) and set up, in ONE
+   * Sheets API batchUpdate (setup-requests.ts). Formats and widths are set here, once, when the
+   * sheet is created (never per run): a user who resizes a column or restyles the header keeps it.
    */
-  setUp(sheet: Sheet, schema: TableSchema): void {
+  create(schema: TableSchema, storeId: string | null, rows: number): void {
+    const sheetId = this.newSheetId(schema);
+    const tags = storeId === null ? [] : tagRequests(sheetId, schema, storeId);
+    // Held back until the next Sheets API request: sheets created together share its batchUpdate.
+    if (this.queued.length === 0) holdBack(() => this.sendQueued());
+    this.queued.push(
+      addSheetRequest(sheetId, schema, rows),
+      ...tags,
+      ...this.requests(sheetId, schema, rows, schema.columns.length),
+    );
+    this.cells.added(rows * schema.columns.length);
+  }
+
+  private sendQueued(): void {
+    const requests = this.queued;
+    this.queued = [];
+    if (requests.length > 0) this.send(requests);
+  }
+
+  /** Sets up a sheet found empty (`info`: its grid as the snapshot read it), in ONE batchUpdate. */
+  setUp(info: SheetInfo, schema: TableSchema): void {
     const width = schema.columns.length;
-    this.cells.gridsChanged();
-    // Column count and widths in ONE call (setColumnWidths would take one call per width).
-    const sheetId = sheet.getSheetId();
-    const requests = [...setUpRequests(sheetId, schema, sheet.getMaxColumns()), ...highlightRequests(sheetId, schema)];
+    this.send([freezeHeaderRequest(info.sheetId), ...this.requests(info.sheetId, schema, info.rows, info.columns)]);
+    this.cells.added(info.rows * (width - info.columns));
+  }
+
+  /** Column count and widths, highlights, the data rows' number formats, then the header row. */
+  private requests(sheetId: number, schema: TableSchema, rows: number, columns: number): SheetsRequest[] {
+    return [
+      ...setUpRequests(sheetId, schema, columns),
+      ...highlightRequests(sheetId, schema),
+      ...rowFormatRequests(sheetId, schema, this.store.currency, rows),
+      headerRowRequest(sheetId, schema),
+    ];
+  }
+
+  private send(requests: SheetsRequest[]): void {
     const id = this.snapshot.id();
     sheetsRequest('write', () => sheetsService().batchUpdate({ requests }, id));
-    sheet.setFrozenRows(1);
-    noteSpreadsheetChange();
-    const header = sheet.getRange(1, 1, 1, width);
-    const notes = schema.columns.map((c) => c.note ?? '');
-    if (notes.some((n) => n !== '')) header.setNotes([notes]);
-    const maxRows = sheet.getMaxRows();
-    if (maxRows > 1) this.applyFormats(sheet, schema, 2, maxRows - 1);
-    header.setFontWeight('bold');
-    header.setValues([schema.columns.map((c) => c.header)]);
+  }
+
+  /**
+   * An id for a sheet the set-up adds (the API takes one so the same batchUpdate can address the
+   * sheet): from the table's name, past any id the spreadsheet or this run already uses.
+   */
+  private newSheetId(schema: TableSchema): number {
+    const taken = new Set(this.snapshot.sheetInfos().map((s) => s.sheetId));
+    for (const id of this.addedIds) taken.add(id);
+    let id = 0;
+    for (const ch of schema.sheetName) id = (id * 31 + ch.charCodeAt(0)) % 1_000_000_007;
+    id = 1 + (id % 2_000_000_000);
+    while (taken.has(id)) id++;
+    this.addedIds.push(id);
+    return id;
   }
 
   /**
@@ -103,14 +155,8 @@ export class SheetSetUp {
     let title = `${schema.sheetName} (until ${day})`;
     for (let n = 2; titles.has(title); n++) title = `${schema.sheetName} (until ${day}, ${n})`;
     sheet.setName(title);
+    // Flushed before the set-up's request adds a sheet of the old name.
+    noteSpreadsheetChange();
     return true;
-  }
-
-  private applyFormats(sheet: Sheet, schema: TableSchema, firstRow: number, count: number): void {
-    const formats = schema.columns.map((c) => numberFormatFor(c.kind, this.store.currency) ?? 'General');
-    if (formats.every((f) => f === 'General')) return;
-    const block: string[][] = [];
-    for (let i = 0; i < count; i++) block.push(formats);
-    sheet.getRange(firstRow, 1, count, schema.columns.length).setNumberFormats(block);
   }
 }

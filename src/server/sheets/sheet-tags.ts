@@ -11,8 +11,6 @@ import type { SheetInfo } from './sheet-snapshot';
 export const STORE_METADATA_KEY = 'merchant_analytics_store_id';
 export const TABLE_METADATA_KEY = 'merchant_analytics_table';
 
-type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
-
 /**
  * Where a sheet problem is, in the add-on's own words only: the table (the schema's name, whatever
  * the sheet is called now) and, for a heading, its column and the heading it must have. Never the
@@ -129,12 +127,6 @@ export function claimSheet(
     );
   }
   if (tables.length === 0) addTag(TABLE_METADATA_KEY, schema.sheetName);
-}
-
-/** Tags a sheet the sync has just created. */
-export function tagNewSheet(sheet: Sheet, schema: TableSchema, storeId: string): void {
-  sheet.addDeveloperMetadata(STORE_METADATA_KEY, storeId);
-  sheet.addDeveloperMetadata(TABLE_METADATA_KEY, schema.sheetName);
 }
 
 /** Refuses a sheet whose managed columns moved or were renamed (`row`: the header row as read). */

@@ -49,6 +49,24 @@ export const sheetsPacing: SheetsPacingStats = {
   waitedMs: 0,
 };
 
+/** Requests held back to ride together (sheet set-ups), sent before the next Sheets API request. */
+let heldBack: Array<() => void> = [];
+
+/**
+ * `send` goes before the next Sheets API request (or an explicit sendHeldBack): the set-ups of
+ * sheets created one after another then share one batchUpdate instead of one each.
+ */
+export function holdBack(send: () => void): void {
+  heldBack.push(send);
+}
+
+/** Sends what was held back now (before SpreadsheetApp looks for a sheet a held-back set-up adds). */
+export function sendHeldBack(): void {
+  const sends = heldBack;
+  heldBack = [];
+  for (const send of sends) send();
+}
+
 /** A SpreadsheetApp change was made: the next Sheets API request flushes it first. */
 export function noteSpreadsheetChange(): void {
   pendingSpreadsheetChanges = true;
@@ -91,6 +109,7 @@ function pace(kind: SheetsRequestKind): void {
 }
 
 export function sheetsRequest<T>(kind: SheetsRequestKind, send: () => T): T {
+  sendHeldBack();
   if (pendingSpreadsheetChanges) {
     SpreadsheetApp.flush();
     pendingSpreadsheetChanges = false;

@@ -10,8 +10,8 @@ import { isChoosable } from './column-choice';
 import { missingAddedColumns } from './header-check';
 import { LayoutFollower } from './layout-follow';
 import { placeLayout, WHOLE_ROW_TABLES, type OpenSheet } from './open-sheet';
-import { checkHeaderRow, claimSheet, tagNewSheet, type LocatedSheet } from './sheet-tags';
-import { noteSpreadsheetChange } from './sheets-requests';
+import { checkHeaderRow, claimSheet, type LocatedSheet } from './sheet-tags';
+import { noteSpreadsheetChange, sendHeldBack } from './sheets-requests';
 import { SheetSetUp } from './sheet-setup';
 import { StartReads } from './start-reads';
 import type { StoreBinding } from './store-binding';
@@ -20,7 +20,7 @@ import type { WorkbookSnapshot } from './workbook-snapshot';
 import { columnIndex } from './column-positions';
 import type { SheetName, TableSchema } from './schema';
 
-/** Rows of a sheet Google creates (insertSheet). */
+/** Rows of a sheet the set-up creates: as many as Google's insertSheet gives. */
 const NEW_SHEET_ROWS = 1000;
 
 export class TableSheets {
@@ -34,7 +34,7 @@ export class TableSheets {
     timeZone: string,
     private readonly snapshot: WorkbookSnapshot,
     private readonly layouts: TableLayouts,
-    private readonly cells: CellCount,
+    cells: CellCount,
     private readonly store: StoreBinding,
   ) {
     this.startReads = new StartReads(snapshot, layouts);
@@ -44,8 +44,8 @@ export class TableSheets {
 
   /**
    * The sheet for a schema, created with headers, formats, notes and the store tag if missing.
-   * Set-up writes the header row last, so a set-up cut short by the time limit (no header yet)
-   * is simply done again by the next run.
+   * The set-up is one batchUpdate, all or nothing: a run cut short before it leaves no sheet, or
+   * (a sheet found empty) no header, and the next run sets it up again.
    */
   sheetFor(schema: TableSchema): OpenSheet {
     const cached = this.open.get(schema.sheetName);
@@ -88,8 +88,8 @@ export class TableSheets {
       });
     if (empty) {
       placeLayout(opened, schema, this.layouts.layoutForNewSheet(schema));
-      this.setUp.setUp(this.handle(opened), opened.schema);
-      opened.maxColumns = null;
+      this.setUp.setUp(info, opened.schema);
+      opened.maxColumns = opened.schema.columns.length;
       opened.created = true;
       opened.keys = [];
       if (opened.rows) opened.rows = [];
@@ -106,21 +106,17 @@ export class TableSheets {
   }
 
   private create(schema: TableSchema): OpenSheet {
-    const sheet = this.spreadsheet.insertSheet(schema.sheetName);
-    this.cells.gridsChanged();
-    if (schema.storeData) tagNewSheet(sheet, schema, this.store.requireStore());
-    noteSpreadsheetChange();
     const opened = openSheet(schema, schema.sheetName, {
-      sheet,
-      maxRows: 0,
+      sheet: null,
+      maxRows: NEW_SHEET_ROWS,
       maxColumns: null,
       lastRow: 1,
       created: true,
     });
     if (WHOLE_ROW_TABLES.has(schema.sheetName)) opened.rows = [];
     placeLayout(opened, schema, this.layouts.layoutForNewSheet(schema));
-    this.setUp.setUp(sheet, opened.schema);
-    opened.maxRows = sheet.getMaxRows();
+    this.setUp.create(opened.schema, schema.storeData ? this.store.requireStore() : null, NEW_SHEET_ROWS);
+    opened.maxColumns = opened.schema.columns.length;
     return opened;
   }
 
@@ -132,6 +128,8 @@ export class TableSheets {
   /** The sheet itself, fetched by name the first time a call needs it. */
   handle(opened: OpenSheet): GoogleAppsScript.Spreadsheet.Sheet {
     if (opened.sheet) return opened.sheet;
+    // A sheet created in this run exists once its held-back set-up is sent.
+    if (opened.created) sendHeldBack();
     const sheet = this.spreadsheet.getSheetByName(opened.name);
     if (!sheet)
       throw new Error(`The sheet "${opened.name}" was removed while the sync was running; the next run continues.`);
