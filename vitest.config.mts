@@ -27,6 +27,7 @@ const BUILT = [
  */
 const LONG_SUITES = [
   'test/reliability/scenarios.test.ts',
+  'test/bundle/typecheck.test.ts',
   'test/unit/deploy-command.test.ts',
   'test/e2e/sidebar-ui.test.ts',
   'test/reliability/attack-other-editor.test.ts',
