@@ -2,6 +2,7 @@ import type { ScheduleNote, ScheduleView } from '../../contract/sidebar';
 import { connectionStatus, currentUserEmail, storeTag } from '../auth';
 import { setOrdersWindow } from '../sync/orders-window';
 import { instantToLocalDate } from '../platform/calendar';
+import { minuteLimitWaitMs } from '../sync/minute-limit-wait';
 import { runSync } from '../sync/runner';
 import {
   getSchedule,
@@ -65,8 +66,11 @@ export function syncModulePort(): SyncPort {
         const stop = stopActionOf(outcome.failureCode ?? 'sync_failed', connectionStatus());
         throw new SyncStoppedError(stop.code, outcome.message, stop.action);
       }
+      // Waited out here, after the run let go of the document: the next step continues the sync.
+      const minuteWait = minuteLimitWaitMs(outcome, Date.now());
+      if (minuteWait !== null) Utilities.sleep(minuteWait);
       const orders = new SyncStateStore(documentProperties()).get('orders');
-      const paused = outcome.pausedUntil;
+      const paused = minuteWait === null ? outcome.pausedUntil : null;
       return {
         done: outcome.done,
         busy: outcome.outcome === 'busy',
