@@ -1,7 +1,9 @@
 import type { ScheduleNote, ScheduleView } from '../../contract/sidebar';
 import { connectionStatus, currentUserEmail, storeTag } from '../auth';
 import { setOrdersWindow } from '../sync/orders-window';
+import { ExecutionBudget } from '../platform/budget';
 import { instantToLocalDate } from '../platform/calendar';
+import { minuteLimitWaitMs } from '../sync/minute-limit-wait';
 import { runSync } from '../sync/runner';
 import {
   getSchedule,
@@ -52,6 +54,8 @@ function spreadsheetZone(): string {
 export function syncModulePort(): SyncPort {
   return {
     runStep(budgetMs) {
+      // The whole execution's 6 minutes: a wait after the run must leave room to answer the sidebar.
+      const execution = new ExecutionBudget();
       const ordersFrom = new SyncStateStore(documentProperties()).get('orders').watermark;
       const outcome = runSync({
         jobs: ['orders', 'products', 'daily'],
@@ -65,8 +69,12 @@ export function syncModulePort(): SyncPort {
         const stop = stopActionOf(outcome.failureCode ?? 'sync_failed', connectionStatus());
         throw new SyncStoppedError(stop.code, outcome.message, stop.action);
       }
+      // Waited out here, after the run let go of the document: the next step continues the sync.
+      const wait = minuteLimitWaitMs(outcome, Date.now());
+      const minuteWait = wait !== null && execution.canWait(wait) ? wait : null;
+      if (minuteWait !== null) Utilities.sleep(minuteWait);
       const orders = new SyncStateStore(documentProperties()).get('orders');
-      const paused = outcome.pausedUntil;
+      const paused = minuteWait === null ? outcome.pausedUntil : null;
       return {
         done: outcome.done,
         busy: outcome.outcome === 'busy',

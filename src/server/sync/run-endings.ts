@@ -33,7 +33,15 @@ export function pausedEnding(failure: RunFailure, timeZone: string): Ending {
   const cause: PauseCause | undefined = failure.pauseFor;
   const message =
     failure.code === 'sheets_quota' ? failure.userMessage : pauseMessage(pausedUntil, timeZone, Date.now(), cause);
-  return { done: false, message, outcome: 'partial', failureCode: null, position: null, pausedUntil };
+  return {
+    done: false,
+    message,
+    outcome: 'partial',
+    failureCode: null,
+    position: null,
+    pausedUntil,
+    ...(cause ? { pauseFor: cause } : {}),
+  };
 }
 
 /**

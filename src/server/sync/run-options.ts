@@ -1,6 +1,7 @@
 /** What a sync execution is asked to do and what it reports. */
 import type { SyncCounts } from '../../contract/sidebar';
 import type { SheetPlace } from '../sheets/sheet-tags';
+import type { PauseCause } from './failures';
 import type { JobName, JobPosition, RunTally } from './job-context';
 
 export interface RunOptions {
@@ -34,4 +35,6 @@ export interface RunOutcome {
   counts: SyncCounts;
   /** A 'partial' run that paused for the API's hourly reserve continues after this (epoch ms); else null. */
   pausedUntil: number | null;
+  /** What a paused run waits for: the add-on's hourly reserve, or the limit a 429 named. */
+  pauseFor?: PauseCause;
 }
