@@ -4,7 +4,7 @@
  * JSON escapes to six bytes, four-byte emoji, quotes) through the add-on's own code, and its
  * stored size is measured in UTF-8 bytes as Google measures it.
  */
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PROPERTY_VALUE_MAX_BYTES, PropertyTooLargeError, utf8Bytes } from '../../src/server/platform/property-size';
 import { documentSidebarMemory } from '../../src/server/sidebar/memory';
 import { SyncStateStore } from '../../src/server/state/sync-state';
@@ -51,6 +51,10 @@ beforeEach(() => {
     },
     CacheService: { getDocumentCache: () => cache, getUserCache: () => cache },
   });
+});
+afterEach(() => {
+  // Suites share their worker's globals: leave none of the stand-ins behind.
+  for (const name of ['PropertiesService', 'CacheService']) delete (globalThis as Record<string, unknown>)[name];
 });
 
 const largest = (store: MapProperties): number => Math.max(0, ...[...store.data.values()].map(utf8Bytes));

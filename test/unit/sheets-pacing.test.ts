@@ -35,6 +35,8 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.useRealTimers();
+  // Suites share their worker's globals: leave none of the stand-ins behind.
+  for (const name of ['SpreadsheetApp', 'Utilities']) delete (globalThis as Record<string, unknown>)[name];
 });
 
 describe('Sheets API pacing', () => {
