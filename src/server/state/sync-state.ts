@@ -142,6 +142,8 @@ export interface PropertyStoreLike {
   getProperties(): Record<string, string>;
   getProperty(key: string): string | null;
   setProperty(key: string, value: string): unknown;
+  /** One write for several keys (Apps Script's Properties has it; a unit test's map may not). */
+  setProperties?(properties: Record<string, string>): unknown;
 }
 
 /**
@@ -187,6 +189,19 @@ export class SyncStateStore {
     const text = checkPropertySize(PREFIX + key, JSON.stringify(value));
     this.state[key] = value;
     this.store.setProperty(PREFIX + key, text);
+  }
+
+  /**
+   * Saves several parts together: one property write (one billed call) where `save` per part
+   * would make one each, for parts a run changes at the same moment.
+   */
+  saveAll(parts: Partial<SyncState>): void {
+    const texts: Record<string, string> = {};
+    for (const key of Object.keys(parts) as SyncStateKey[])
+      texts[PREFIX + key] = checkPropertySize(PREFIX + key, JSON.stringify(parts[key]));
+    Object.assign(this.state, parts);
+    if (this.store.setProperties) this.store.setProperties(texts);
+    else for (const [key, text] of Object.entries(texts)) this.store.setProperty(key, text);
   }
 
   /**

@@ -107,7 +107,6 @@ export class SyncLog {
       this.workbook.write([
         { schema: SYNC_LOG, rows: [{ row: this.row, column: 1, cells: this.cells(entry) }, ...busy] },
       ]);
-      this.state.save('openLogRow', null);
     }
     const run: RunRecord = {
       job: clipText(entry.job, 60),
@@ -121,7 +120,10 @@ export class SyncLog {
       connectionLost: entry.connectionLost === true,
       pausedUntil: entry.pausedUntil ?? null,
     };
-    this.state.save('lastRuns', boundedRuns([run, ...this.state.get('lastRuns')]));
+    const lastRuns = boundedRuns([run, ...this.state.get('lastRuns')]);
+    // The run's record and the cleared marker in one write (one call, one drop of the sidebar's stamp).
+    if (this.row === null) this.state.save('lastRuns', lastRuns);
+    else this.state.saveAll({ openLogRow: null, lastRuns });
     this.trim();
   }
 
