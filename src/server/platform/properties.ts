@@ -1,5 +1,6 @@
 import { boundSpreadsheet, MissingContextError } from './context';
 import { ownerCopyOfDocumentState } from './owner-copy';
+import { RecentReads } from './recent-reads';
 import { forgetStampIfWatched } from './stamp-cache';
 
 /**
@@ -34,31 +35,39 @@ export function realDocumentProperties(): GoogleAppsScript.Properties.Properties
 
 type Properties = GoogleAppsScript.Properties.Properties;
 
-/** The document store, dropping the sidebar's cached stamp when a write changes what it is made of (the stamp cache). */
+/**
+ * The document store, dropping the sidebar's cached stamp when a write changes what it is made of
+ * (the stamp cache), and giving a key read moments ago again without a call (RecentReads).
+ */
 function stampKeeping(store: Properties): Properties {
+  const recent = new RecentReads();
+  const written = (keys: readonly string[] | null): void => {
+    recent.forget(keys);
+    forgetStampIfWatched(keys);
+  };
   const wrapped = {
-    getProperty: (key: string) => store.getProperty(key),
+    getProperty: (key: string) => recent.get(key, () => store.getProperty(key)),
     getProperties: () => store.getProperties(),
     getKeys: () => store.getKeys(),
     setProperty(key: string, value: string) {
       store.setProperty(key, value);
-      forgetStampIfWatched([key]);
+      written([key]);
       return wrapped;
     },
     setProperties(properties: Record<string, string>, deleteAllOthers?: boolean) {
       if (deleteAllOthers === undefined) store.setProperties(properties);
       else store.setProperties(properties, deleteAllOthers);
-      forgetStampIfWatched(deleteAllOthers === true ? null : Object.keys(properties));
+      written(deleteAllOthers === true ? null : Object.keys(properties));
       return wrapped;
     },
     deleteProperty(key: string) {
       store.deleteProperty(key);
-      forgetStampIfWatched([key]);
+      written([key]);
       return wrapped;
     },
     deleteAllProperties() {
       store.deleteAllProperties();
-      forgetStampIfWatched(null);
+      written(null);
       return wrapped;
     },
   };
