@@ -35,18 +35,28 @@ export function realDocumentProperties(): GoogleAppsScript.Properties.Properties
 
 type Properties = GoogleAppsScript.Properties.Properties;
 
+/** The real document store's recent reads (RecentReads): one per execution, like the store. */
+const recentReads = new RecentReads();
+
+/**
+ * Forgets every recent read: called when this execution takes a lock, so that what it reads under
+ * the lock is read from the store (another execution may have written it before releasing the lock).
+ */
+export function forgetRecentReads(): void {
+  recentReads.forget(null);
+}
+
 /**
  * The document store, dropping the sidebar's cached stamp when a write changes what it is made of
  * (the stamp cache), and giving a key read moments ago again without a call (RecentReads).
  */
 function stampKeeping(store: Properties): Properties {
-  const recent = new RecentReads();
   const written = (keys: readonly string[] | null): void => {
-    recent.forget(keys);
+    recentReads.forget(keys);
     forgetStampIfWatched(keys);
   };
   const wrapped = {
-    getProperty: (key: string) => recent.get(key, () => store.getProperty(key)),
+    getProperty: (key: string) => recentReads.get(key, () => store.getProperty(key)),
     getProperties: () => store.getProperties(),
     getKeys: () => store.getKeys(),
     setProperty(key: string, value: string) {
