@@ -148,9 +148,11 @@ export interface PropertyStoreLike {
 
 /**
  * Parts only a sync run writes, under the document lock (the runner reads the state under it; the
- * sidebar never writes them): an update merges into this execution's copy without a read.
+ * sidebar never writes them): an update merges into this execution's copy without a read. The
+ * sheets' basis and the skipped records are written by the run's jobs only (the reconciliation
+ * state is not: its interval is a setting).
  */
-const RUN_ONLY: ReadonlySet<SyncStateKey> = new Set<SyncStateKey>(['meta', 'products']);
+const RUN_ONLY: ReadonlySet<SyncStateKey> = new Set<SyncStateKey>(['meta', 'products', 'sheetsBasis', 'skipped']);
 
 export class SyncStateStore {
   private readonly state: SyncState;
