@@ -1,9 +1,10 @@
 /**
  * Document properties an execution reads several times within moments (the connection record from
- * the auth service, the sidebar's session and the run's start; the store tag; the schedule), each
- * read a billed Properties call (40 ms, apps-script-cost-model.md). A read within RECENT_READ_MS of
- * the previous read of the same key in this execution gives that value again; any write through
- * this execution's store forgets it at once. Another execution's write is seen by the first read
+ * the auth service, the sidebar's session and the run's start; the shared access token; the store
+ * tag; the schedule), each read a billed Properties call (40 ms, apps-script-cost-model.md). A read
+ * within RECENT_READ_MS of the previous read of the same key in this execution gives that value
+ * again; any write through this execution's store forgets it at once, and so does taking a lock
+ * (forgetRecentReads). Another execution's write is seen by the first read
  * after that window: reads that close together race such a write anyway (Google orders nothing
  * between two executions' property calls), so nothing today's code could rely on is lost.
  */
@@ -13,6 +14,7 @@ export const RECENT_READ_MS = 1_000;
 const RECENT_READ_KEYS: ReadonlySet<string> = new Set([
   'ma.connection',
   'ma.connectionCopied',
+  'ma.accessToken',
   'ma.storeTag',
   'ma.storeTagName',
   'ma.sync.schedule',
