@@ -1,7 +1,8 @@
 /**
  * Cancel from the sidebar, honoured before the next page: the sidebar's Cancel stores a request in
  * the document properties (cancelSync, a separate execution running while the step runs), and a
- * run started by Sync now looks at it each time it would start another page. Sync now's start
+ * run started by Sync now looks at it when it would start another page (at most once a second:
+ * CANCEL_READ_INTERVAL_MS). Sync now's start
  * clears it, so a request never outlives the run it was made for.
  */
 import { ExecutionBudget } from '../platform/budget';
