@@ -1,5 +1,6 @@
 import { getDeploymentConfig, type DeploymentConfig } from '../platform/config';
 import { boundSpreadsheet, currentSpreadsheetId, MissingContextError } from '../platform/context';
+import { forgetRecentReads } from '../platform/properties';
 import { createOAuthService, type OAuthService } from './service';
 
 /** Waiting longer than this for another execution's refresh means something is stuck. */
@@ -13,8 +14,28 @@ let executionUserLock: GoogleAppsScript.Lock.Lock | null = null;
  * guards the user's own token (refresh and save), which only that user's executions touch.
  */
 export function userLock(): GoogleAppsScript.Lock.Lock {
-  if (!executionUserLock) executionUserLock = LockService.getUserLock();
+  if (!executionUserLock) executionUserLock = readingAfresh(LockService.getUserLock());
   return executionUserLock;
+}
+
+/**
+ * The lock, forgetting the document properties' recent reads whenever it is taken: what an
+ * execution reads under a lock is read from the store, never a value it read moments before.
+ */
+function readingAfresh(lock: GoogleAppsScript.Lock.Lock): GoogleAppsScript.Lock.Lock {
+  return {
+    tryLock(timeoutInMillis: number): boolean {
+      const taken = lock.tryLock(timeoutInMillis);
+      if (taken) forgetRecentReads();
+      return taken;
+    },
+    waitLock(timeoutInMillis: number): void {
+      lock.waitLock(timeoutInMillis);
+      forgetRecentReads();
+    },
+    hasLock: () => lock.hasLock(),
+    releaseLock: () => lock.releaseLock(),
+  };
 }
 
 /**
@@ -26,7 +47,7 @@ export function userLock(): GoogleAppsScript.Lock.Lock {
 export function documentLock(): GoogleAppsScript.Lock.Lock {
   if (executionDocumentLock) return executionDocumentLock;
   const lock = LockService.getDocumentLock();
-  if (lock) return (executionDocumentLock = lock);
+  if (lock) return (executionDocumentLock = readingAfresh(lock));
   if (boundSpreadsheet()) return (executionDocumentLock = userLock());
   throw new MissingContextError('the document lock', 'this execution has no document');
 }

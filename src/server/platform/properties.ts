@@ -1,5 +1,6 @@
 import { boundSpreadsheet, MissingContextError } from './context';
 import { ownerCopyOfDocumentState } from './owner-copy';
+import { RecentReads } from './recent-reads';
 import { forgetStampIfWatched } from './stamp-cache';
 
 /**
@@ -34,31 +35,49 @@ export function realDocumentProperties(): GoogleAppsScript.Properties.Properties
 
 type Properties = GoogleAppsScript.Properties.Properties;
 
-/** The document store, dropping the sidebar's cached stamp when a write changes what it is made of (the stamp cache). */
+/** The real document store's recent reads (RecentReads): one per execution, like the store. */
+const recentReads = new RecentReads();
+
+/**
+ * Forgets every recent read: called when this execution takes a lock, so that what it reads under
+ * the lock is read from the store (another execution may have written it before releasing the lock).
+ */
+export function forgetRecentReads(): void {
+  recentReads.forget(null);
+}
+
+/**
+ * The document store, dropping the sidebar's cached stamp when a write changes what it is made of
+ * (the stamp cache), and giving a key read moments ago again without a call (RecentReads).
+ */
 function stampKeeping(store: Properties): Properties {
+  const written = (keys: readonly string[] | null): void => {
+    recentReads.forget(keys);
+    forgetStampIfWatched(keys);
+  };
   const wrapped = {
-    getProperty: (key: string) => store.getProperty(key),
+    getProperty: (key: string) => recentReads.get(key, () => store.getProperty(key)),
     getProperties: () => store.getProperties(),
     getKeys: () => store.getKeys(),
     setProperty(key: string, value: string) {
       store.setProperty(key, value);
-      forgetStampIfWatched([key]);
+      written([key]);
       return wrapped;
     },
     setProperties(properties: Record<string, string>, deleteAllOthers?: boolean) {
       if (deleteAllOthers === undefined) store.setProperties(properties);
       else store.setProperties(properties, deleteAllOthers);
-      forgetStampIfWatched(deleteAllOthers === true ? null : Object.keys(properties));
+      written(deleteAllOthers === true ? null : Object.keys(properties));
       return wrapped;
     },
     deleteProperty(key: string) {
       store.deleteProperty(key);
-      forgetStampIfWatched([key]);
+      written([key]);
       return wrapped;
     },
     deleteAllProperties() {
       store.deleteAllProperties();
-      forgetStampIfWatched(null);
+      written(null);
       return wrapped;
     },
   };

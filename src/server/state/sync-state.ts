@@ -142,13 +142,17 @@ export interface PropertyStoreLike {
   getProperties(): Record<string, string>;
   getProperty(key: string): string | null;
   setProperty(key: string, value: string): unknown;
+  /** One write for several keys (Apps Script's Properties has it; a unit test's map may not). */
+  setProperties?(properties: Record<string, string>): unknown;
 }
 
 /**
  * Parts only a sync run writes, under the document lock (the runner reads the state under it; the
- * sidebar never writes them): an update merges into this execution's copy without a read.
+ * sidebar never writes them): an update merges into this execution's copy without a read. The
+ * sheets' basis and the skipped records are written by the run's jobs only (the reconciliation
+ * state is not: its interval is a setting).
  */
-const RUN_ONLY: ReadonlySet<SyncStateKey> = new Set<SyncStateKey>(['meta', 'products']);
+const RUN_ONLY: ReadonlySet<SyncStateKey> = new Set<SyncStateKey>(['meta', 'products', 'sheetsBasis', 'skipped']);
 
 export class SyncStateStore {
   private readonly state: SyncState;
@@ -187,6 +191,19 @@ export class SyncStateStore {
     const text = checkPropertySize(PREFIX + key, JSON.stringify(value));
     this.state[key] = value;
     this.store.setProperty(PREFIX + key, text);
+  }
+
+  /**
+   * Saves several parts together: one property write (one billed call) where `save` per part
+   * would make one each, for parts a run changes at the same moment.
+   */
+  saveAll(parts: Partial<SyncState>): void {
+    const texts: Record<string, string> = {};
+    for (const key of Object.keys(parts) as SyncStateKey[])
+      texts[PREFIX + key] = checkPropertySize(PREFIX + key, JSON.stringify(parts[key]));
+    Object.assign(this.state, parts);
+    if (this.store.setProperties) this.store.setProperties(texts);
+    else for (const [key, text] of Object.entries(texts)) this.store.setProperty(key, text);
   }
 
   /**

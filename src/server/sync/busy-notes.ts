@@ -23,9 +23,13 @@ export function leaveBusyNote(store: BusyNoteStore, id: string, entry: LogEntry)
   store.setProperty(PREFIX + id, JSON.stringify({ ...entry, message: entry.message.slice(0, MAX_MESSAGE_CHARS) }));
 }
 
-/** The notes left since the last call, oldest first, each removed from the store. */
-export function takeBusyNotes(store: BusyNoteStore): LogEntry[] {
-  const all = store.getProperties();
+/**
+ * The notes left since the last call, oldest first, each removed from the store. `readUnderLock`:
+ * every property as this execution read them moments ago under the lock (no second whole read);
+ * a note left after that read stays for the next take.
+ */
+export function takeBusyNotes(store: BusyNoteStore, readUnderLock?: Readonly<Record<string, string>>): LogEntry[] {
+  const all = readUnderLock ?? store.getProperties();
   const notes: Array<{ key: string; entry: LogEntry | null }> = Object.keys(all)
     .filter((key) => key.startsWith(PREFIX))
     .map((key) => ({ key, entry: parseNote(all[key]!) }))

@@ -61,7 +61,8 @@ export class SyncLog {
 
   /** Closes a row an interrupted run left open (one call), then writes the busy runs' rows and the run's first row in one call. */
   open(entry: LogEntry): void {
-    const busy = this.busyRows(this.workbook.lastRowAtOpen(SYNC_LOG) + 1);
+    // The notes as the state's whole read under the lock found them; later ones are taken at close.
+    const busy = this.busyRows(this.workbook.lastRowAtOpen(SYNC_LOG) + 1, this.state.readAtStart);
     const next = this.workbook.lastRowAtOpen(SYNC_LOG) + 1 + busy.length;
     const rows = [...busy, { row: next, column: 1, cells: this.cells(entry) }];
     const stale = this.state.get('openLogRow');
@@ -107,7 +108,6 @@ export class SyncLog {
       this.workbook.write([
         { schema: SYNC_LOG, rows: [{ row: this.row, column: 1, cells: this.cells(entry) }, ...busy] },
       ]);
-      this.state.save('openLogRow', null);
     }
     const run: RunRecord = {
       job: clipText(entry.job, 60),
@@ -121,7 +121,10 @@ export class SyncLog {
       connectionLost: entry.connectionLost === true,
       pausedUntil: entry.pausedUntil ?? null,
     };
-    this.state.save('lastRuns', boundedRuns([run, ...this.state.get('lastRuns')]));
+    const lastRuns = boundedRuns([run, ...this.state.get('lastRuns')]);
+    // The run's record and the cleared marker in one write (one call, one drop of the sidebar's stamp).
+    if (this.row === null) this.state.save('lastRuns', lastRuns);
+    else this.state.saveAll({ openLogRow: null, lastRuns });
     this.trim();
   }
 
@@ -146,8 +149,15 @@ export class SyncLog {
   }
 
   /** The busy runs' notes as rows from `firstRow` on. */
-  private busyRows(firstRow: number): Array<{ row: number; column: number; cells: ReturnType<typeof buildRow> }> {
-    return takeBusyNotes(this.notes).map((entry, i) => ({ row: firstRow + i, column: 1, cells: this.cells(entry) }));
+  private busyRows(
+    firstRow: number,
+    readUnderLock?: Readonly<Record<string, string>>,
+  ): Array<{ row: number; column: number; cells: ReturnType<typeof buildRow> }> {
+    return takeBusyNotes(this.notes, readUnderLock).map((entry, i) => ({
+      row: firstRow + i,
+      column: 1,
+      cells: this.cells(entry),
+    }));
   }
 
   private trim(): void {

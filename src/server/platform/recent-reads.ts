@@ -1,0 +1,44 @@
+/**
+ * Document properties an execution reads several times within moments (the connection record from
+ * the auth service, the sidebar's session and the run's start; the shared access token; the store
+ * tag; the schedule), each read a billed Properties call (40 ms, apps-script-cost-model.md). A read
+ * within RECENT_READ_MS of the previous read of the same key in this execution gives that value
+ * again; any write through this execution's store forgets it at once, and so does taking a lock
+ * (forgetRecentReads). Another execution's write is seen by the first read
+ * after that window: reads that close together race such a write anyway (Google orders nothing
+ * between two executions' property calls), so nothing today's code could rely on is lost.
+ */
+export const RECENT_READ_MS = 1_000;
+
+/** The keys read this way; every other key is read from the store each time. */
+const RECENT_READ_KEYS: ReadonlySet<string> = new Set([
+  'ma.connection',
+  'ma.connectionCopied',
+  'ma.accessToken',
+  'ma.storeTag',
+  'ma.storeTagName',
+  'ma.sync.schedule',
+  'ma.sync.schedule.suspended',
+]);
+
+export class RecentReads {
+  private readonly reads = new Map<string, { at: number; value: string | null }>();
+
+  constructor(private readonly now: () => number = () => Date.now()) {}
+
+  get(key: string, read: () => string | null): string | null {
+    if (!RECENT_READ_KEYS.has(key)) return read();
+    const recent = this.reads.get(key);
+    const at = this.now();
+    if (recent && at - recent.at < RECENT_READ_MS) return recent.value;
+    const value = read();
+    this.reads.set(key, { at, value });
+    return value;
+  }
+
+  /** This execution wrote `keys` (null: every key). */
+  forget(keys: readonly string[] | null): void {
+    if (keys === null) this.reads.clear();
+    else for (const key of keys) this.reads.delete(key);
+  }
+}
