@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { instantToSerial } from '../../src/server/platform/calendar';
 import { KeyIndex } from '../../src/server/sheets/key-index';
 import { columnWidthPx, DEFAULT_COLUMN_PX, setUpRequests } from '../../src/server/sheets/layout';
-import { DAILY, ORDERS, PRODUCTS, SYNC_LOG, type TableSchema } from '../../src/server/sheets/schema';
+import { DAILY, LINE_ITEMS, ORDERS, PRODUCTS, SYNC_LOG, type TableSchema } from '../../src/server/sheets/schema';
 import { planGoneMarks } from '../../src/server/sync/gone-marks';
 
 const TZ = 'UTC';
@@ -125,5 +125,51 @@ describe('KeyIndex read without trailing empty rows', () => {
   it('never goes above the rows it read, whatever the last row says', () => {
     const index = new KeyIndex([['ord_a'], ['ord_b'], ['note']], TZ, ORDER_RULES, 2, () => 1);
     expect(index.put('ord_c', ['ord_c']).row).toBe(5);
+  });
+});
+
+describe('a Line items index read from order_id alone (LINE_ITEMS.parentKey)', () => {
+  const LINE_RULES = { keyPrefix: LINE_ITEMS.keyPrefix, parent: LINE_ITEMS.parentKey };
+  // The start read: order_id only (the id column reads empty). Row 4: the user cleared its order_id.
+  const start = (): KeyIndex =>
+    new KeyIndex(
+      [
+        ['', 'ord_a'],
+        ['', 'ord_b'],
+        ['', ''],
+        ['', 'ord_a'],
+      ],
+      TZ,
+      LINE_RULES,
+    );
+
+  it("counts every row with an order's id before reading a line item id, and reads an order's rows only when asked", () => {
+    const index = start();
+    expect(index.size).toBe(3);
+    // The first read also takes the row without an order key and the grid's rows below the last (to row 7).
+    const taken = index.takePending(['ord_a'], 7);
+    expect([...taken].sort((a, b) => a[0] - b[0])).toEqual([
+      [2, 'ord_a'],
+      [4, ''],
+      [5, 'ord_a'],
+      [6, ''],
+      [7, ''],
+    ]);
+    expect(index.takePending(['ord_a'], 7).size).toBe(0);
+    expect(index.size).toBe(1);
+  });
+
+  it('a row whose order_id the user cleared keeps its line item: found by id, never written again below', () => {
+    const index = start();
+    const read: Record<number, unknown[]> = {
+      2: ['li_1', 'ord_a', 'active'],
+      4: ['li_2', '', 'active'],
+      5: ['li_3', 'ord_a', 'active'],
+    };
+    for (const [row] of index.takePending(['ord_a'], 5)) index.adopt(row, read[row] ?? []);
+    expect(index.get('li_2')?.row).toBe(4);
+    expect(index.put('li_2', ['li_2', 'ord_c', 'active'])).toEqual({ row: 4, inserted: false });
+    expect(index.put('li_9', ['li_9', 'ord_a', 'active'])).toEqual({ row: 6, inserted: true });
+    expect(index.size).toBe(5);
   });
 });

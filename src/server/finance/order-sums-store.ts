@@ -9,6 +9,9 @@
  * (rows the user deleted), another store currency or other columns held, all send the next
  * tie-out back to a read of the whole sheet, which rebuilds them. Edits a user makes by hand are
  * not writes of the sync: only that read sees them (Checks → Run, and at least once a day).
+ * An Orders sheet this run creates (or that does not exist yet) holds nothing but this run's
+ * writes: its sums start empty and are proven by those writes alone, so its tie-out (a backfill's
+ * Sync now) need not read back what it wrote; a later run reads the sheet as above.
  */
 import { checkPropertySize, utf8Bytes } from '../platform/property-size';
 import type { RowWrite } from '../sheets/row-writes';
@@ -93,6 +96,8 @@ export class OrderSumsTracker {
   private watching = false;
   /** Catalog positions of the sum columns the sheet does not hold (read empty). */
   private unheld: number[] | null = null;
+  /** When the run began with an Orders sheet holding nothing but its own writes (epoch ms), else null. */
+  private emptyAt: number | null = null;
 
   private constructor(
     private readonly properties: PropertyBag,
@@ -139,8 +144,14 @@ export class OrderSumsTracker {
     } catch {
       sums = null;
     }
+    // Not found, or created in this run: nothing but this run's writes can be in it.
+    const fresh = !workbook.hasSheet(ORDERS) || workbook.createdThisRun(ORDERS);
+    if (fresh) sums = new OrderDaySums(new Map(), currency);
     const tracker = new OrderSumsTracker(properties, workbook, currency, sums, 1, stamp);
-    if (sums) tracker.watch();
+    if (fresh) {
+      tracker.emptyAt = Date.now();
+      tracker.watchWrites();
+    } else if (sums) tracker.watch();
     return tracker;
   }
 
@@ -149,9 +160,15 @@ export class OrderSumsTracker {
     return this.sums;
   }
 
-  /** When the whole sheet was last read (epoch ms), or null. */
+  /** When the whole sheet was last read (epoch ms; for a sheet created in this run, when it was empty), or null. */
   fullAt(): number | null {
+    if (this.sums && this.emptyAt !== null) return this.emptyAt;
     return this.sums && this.stamp ? this.stamp.fullAt : null;
+  }
+
+  /** True while the sums hold every row of an Orders sheet this run created: no read can tell more. */
+  provenByWrites(): boolean {
+    return this.sums !== null && this.emptyAt !== null;
   }
 
   /** Saves sums that describe the sheet now, in one property write. */
@@ -182,6 +199,10 @@ export class OrderSumsTracker {
     for (const [, entry] of this.workbook.index(ORDERS).entries()) if (entry.row > last) last = entry.row;
     this.lastRowAtOpen = last;
     this.written.clear();
+    this.watchWrites();
+  }
+
+  private watchWrites(): void {
     if (this.watching) return;
     this.watching = true;
     this.workbook.watchWrites(ORDERS, (rows) => this.beforeWrite(rows));

@@ -155,7 +155,15 @@ export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | nul
   writes.push({
     row: rows.length + 2,
     column: 1,
-    cells: scopeCells(provenFrom, first, today, checkedAt, ctx.workbook.timeZone, kept ? fullAt : null),
+    cells: scopeCells(
+      provenFrom,
+      first,
+      today,
+      checkedAt,
+      ctx.workbook.timeZone,
+      kept ? fullAt : null,
+      kept !== null && tracker!.provenByWrites(),
+    ),
   });
   const previous = ctx.state.get('tieout').rows;
   const blank: CellValue[] = CHECKS.columns.map(() => '');
@@ -186,7 +194,8 @@ export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | nul
 /**
  * The Checks sheet's last line: which figures it proves, and from which day (the sidebar says the
  * same), and how the Orders side was taken this time: read whole now, or the day sums the sync kept
- * since the whole sheet was read at `summedSince` (a hand edit of Orders shows from the next read).
+ * since the whole sheet was read at `summedSince` (a hand edit of Orders shows from the next read),
+ * or, `createdBySync`, the sums of the rows this run wrote into the Orders sheet it created.
  */
 function scopeCells(
   provenFrom: string,
@@ -195,9 +204,11 @@ function scopeCells(
   checkedAt: number,
   timeZone: string,
   summedSince: number | null,
+  createdBySync = false,
 ): CellValue[] {
-  const how =
-    summedSince === null
+  const how = createdBySync
+    ? ' Orders side: the day sums of the rows this sync wrote into the Orders sheet it created (nothing else was in it); Checks → Run reads it in full.'
+    : summedSince === null
       ? ' Orders sheet read in full for this check.'
       : ` Orders side: the day sums the sync kept as it wrote since the Orders sheet was read in full at ${new Date(summedSince).toISOString()}; a ✗ is only said after reading it in full, and Checks → Run reads it in full now (a scheduled run does once a day).`;
   const values: Record<string, unknown> = {

@@ -4,7 +4,7 @@
  * at the catalog's column positions whatever the sheet's layout.
  */
 import { a1Range } from './a1';
-import { adjacentRuns } from './adjacent-runs';
+import { adjacentRuns, readSpans } from './adjacent-runs';
 import type { CellValue } from './cells';
 import { KeyIndex, type IndexedRow } from './key-index';
 import type { OpenSheet } from './open-sheet';
@@ -34,7 +34,13 @@ export class KeyReads {
     opened.index = new KeyIndex(
       opened.keys,
       this.timeZone,
-      { keyIsDate: schema.columns[0].kind === 'date', keyPrefix: schema.keyPrefix, keyPattern: schema.keyPattern },
+      {
+        keyIsDate: schema.columns[0].kind === 'date',
+        keyPrefix: schema.keyPrefix,
+        keyPattern: schema.keyPattern,
+        // A sheet created in this run holds no row of an earlier one: nothing pending.
+        parent: opened.created ? undefined : schema.parentKey,
+      },
       2,
       lastRow,
     );
@@ -44,12 +50,18 @@ export class KeyReads {
   /**
    * Fills in the index cells the run's start read left out (schema.keyReadColumns: the other index
    * columns and the change columns), for every table asked, in ONE Values.batchGet: for named keys,
-   * one range per run of adjacent rows and of columns (what a page touches, never the sheet); without
-   * keys, the whole columns (a pass over all orders: reconciliation, restatements). Rows written in
-   * this run already hold their cells and are not read; nothing to read, no call.
+   * one range per run of adjacent rows (what a page touches, never the sheet); without keys, the
+   * whole columns (a pass over all orders: reconciliation, restatements). Rows written in this run
+   * already hold their cells and are not read; nothing to read, no call. A table whose start read
+   * took only the parent's key (schema.parentKey) has the rows of the named parents read whole
+   * (index columns), or every row without parents.
    */
-  completeIndex(...tables: ReadonlyArray<{ schema: TableSchema; keys?: Iterable<string> }>): void {
-    const plans = tables.map(({ schema, keys }) => this.planCompletion(schema, keys)).filter((p) => p !== null);
+  completeIndex(
+    ...tables: ReadonlyArray<{ schema: TableSchema; keys?: Iterable<string>; parents?: Iterable<string> }>
+  ): void {
+    const plans = tables
+      .map(({ schema, keys, parents }) => this.planCompletion(schema, keys, parents))
+      .filter((p) => p !== null);
     const got = this.readRanges(plans.flatMap((p) => p.ranges));
     let at = 0;
     for (const plan of plans) {
@@ -61,42 +73,71 @@ export class KeyReads {
   private planCompletion(
     schema: TableSchema,
     keys: Iterable<string> | undefined,
+    parents: Iterable<string> | undefined,
   ): { ranges: string[]; apply: (got: unknown[][][]) => void } | null {
     const opened = this.tables.sheetFor(schema);
-    const first = opened.schema.keyReadColumns;
-    if (first === undefined || opened.created) return null;
+    const keyRead = opened.schema.keyReadColumns;
+    if (keyRead === undefined || opened.created) return null;
     const index = this.index(schema);
+    const lazy = opened.schema.parentKey !== undefined;
+    // A lazy table's pending rows are read from the key on; the others' partial rows past the key-read columns.
+    const first = lazy ? 0 : keyRead;
     const width = indexWidth(opened.schema);
     const partial = new Set<IndexedRow>();
-    if (keys) {
-      for (const key of keys) {
-        const entry = index.get(key);
-        if (entry && entry.cells.length < width) partial.add(entry);
-      }
-    } else for (const [, entry] of index.entries()) if (entry.cells.length < width) partial.add(entry);
-    if (partial.size === 0) return null;
+    let rows: number[];
+    let pending: ReadonlyMap<number, string> = new Map();
+    if (lazy) {
+      pending = index.takePending(keys !== undefined || parents !== undefined ? (parents ?? []) : null, opened.maxRows);
+      rows = [...pending.keys()];
+    } else {
+      if (keys) {
+        for (const key of keys) {
+          const entry = index.get(key);
+          if (entry && entry.cells.length < width) partial.add(entry);
+        }
+      } else for (const [, entry] of index.entries()) if (entry.cells.length < width) partial.add(entry);
+      rows = [...partial].map((e) => e.row);
+    }
+    if (rows.length === 0) return null;
     const span = changeSpan(opened.schema);
     const columns: number[] = [];
-    for (let c = first + 1; c <= opened.schema.indexColumns; c++) columns.push(c);
+    // The parent's key of a pending row was read at the start: not read again.
+    const parentColumn = opened.schema.parentKey?.column;
+    for (let c = first + 1; c <= opened.schema.indexColumns; c++) if (c - 1 !== parentColumn) columns.push(c);
     if (span) for (let c = span.start + 1; c <= span.end; c++) columns.push(c);
-    const columnRuns = adjacentRuns(columns);
-    const rowRuns = keys ? adjacentRuns([...partial].map((e) => e.row)) : [[2, Math.max(2, opened.maxRows)]];
+    // One range per run of adjacent rows and span of columns, across column gaps cheaper to read
+    // than a range per row (what a page reads then depends on its rows alone, not the sheet's size).
+    const named = keys !== undefined || parents !== undefined;
+    const columnSpans = readSpans(columns, named ? 1 : opened.maxRows);
+    const rowSpans: Array<[number, number]> = named
+      ? adjacentRuns(rows).map((run) => [run[0], run[run.length - 1]])
+      : [[2, Math.max(2, opened.maxRows)]];
     const ranges: string[] = [];
-    for (const rows of rowRuns)
-      for (const run of columnRuns)
-        ranges.push(a1Range(opened.name, rows[0], run[0], rows[rows.length - 1], run[run.length - 1]));
+    for (const [top, bottom] of rowSpans)
+      for (const [left, right] of columnSpans) ranges.push(a1Range(opened.name, top, left, bottom, right));
+    // Where each index column is in what is read: its span, and its place in the span.
+    const at = columns.map((column) => {
+      const c = columnSpans.findIndex(([left, right]) => column >= left && column <= right);
+      return { c, k: column - columnSpans[c][0] };
+    });
     const apply = (got: unknown[][][]): void => {
       const byRow = new Map<number, CellValue[]>();
-      rowRuns.forEach((rows, r) => {
-        for (let row = rows[0]; row <= rows[rows.length - 1]; row++) {
-          const cells: CellValue[] = [];
-          columnRuns.forEach((run, c) => {
-            const values = got[r * columnRuns.length + c][row - rows[0]] ?? [];
-            for (let k = 0; k < run.length; k++) cells.push(cellOf(values[k]));
-          });
-          byRow.set(row, cells);
-        }
+      rowSpans.forEach(([top, bottom], r) => {
+        const spans = columnSpans.map((_, c) => got[r * columnSpans.length + c]);
+        for (let row = top; row <= bottom; row++)
+          byRow.set(
+            row,
+            at.map(({ c, k }) => cellOf(spans[c][row - top]?.[k])),
+          );
       });
+      if (lazy) {
+        for (const [row, parent] of pending) {
+          const cells = byRow.get(row) ?? columns.map(() => '');
+          cells.splice(parentColumn!, 0, parent);
+          index.adopt(row, cells);
+        }
+        return;
+      }
       for (const entry of partial) {
         const keyCells = entry.cells.slice(0, first);
         while (keyCells.length < first) keyCells.push('');

@@ -95,7 +95,9 @@ export class ManagedWorkbook {
   }
 
   /** Fills in the index cells the run's start read left out, for every table asked, in ONE Values.batchGet. */
-  completeIndex(...tables: ReadonlyArray<{ schema: TableSchema; keys?: Iterable<string> }>): void {
+  completeIndex(
+    ...tables: ReadonlyArray<{ schema: TableSchema; keys?: Iterable<string>; parents?: Iterable<string> }>
+  ): void {
     this.reads.completeIndex(...tables);
   }
 

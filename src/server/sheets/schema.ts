@@ -116,6 +116,8 @@ export const LINE_ITEMS: TableSchema = {
   indexColumns: 3,
   // id and order_id: which line items an order listed (the order's members) is needed for every order.
   keyReadColumns: 2,
+  // ...yet only order_id is read whole: the ids are read for the rows of the orders a run touches.
+  parentKey: { column: 1, prefix: 'ord_' },
   storeData: true,
   keyPrefix: 'li_',
   columns: [

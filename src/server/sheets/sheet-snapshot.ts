@@ -84,6 +84,8 @@ export interface ReadRequest {
   wholeRows?: boolean;
   /** Read only this many leading columns (the schema's keyReadColumns), without the change columns. */
   keyColumns?: number;
+  /** Of those, read only this one (0-based, the parent's key: schema.parentKey); the others read empty. */
+  parentColumn?: number;
 }
 
 /** The header row and key columns of each sheet asked for, in ONE Values.batchGet. */
@@ -91,13 +93,14 @@ export function readManagedRows(spreadsheetId: string, requests: readonly ReadRe
   if (requests.length === 0) return [];
   const ranges: string[] = [];
   const keyRangeAt: Array<{ keys: number; changes: number | null } | null> = [];
-  for (const { schema, info, wholeRows, keyColumns: only } of requests) {
+  for (const { schema, info, wholeRows, keyColumns: only, parentColumn } of requests) {
     // One column past the managed ones shows where a heading went when a column was inserted before it.
     ranges.push(a1Range(info.title, 1, 1, 1, Math.max(1, Math.min(schema.columns.length + 1, info.columns))));
     const keyColumns = Math.min(wholeRows ? schema.columns.length : (only ?? schema.indexColumns), info.columns);
     if (info.rows >= 2 && keyColumns > 0) {
       const keys = ranges.length;
-      ranges.push(a1Range(info.title, 2, 1, info.rows, keyColumns));
+      const from = parentColumn === undefined ? 1 : parentColumn + 1;
+      ranges.push(a1Range(info.title, 2, from, info.rows, parentColumn === undefined ? keyColumns : from));
       const span = wholeRows || only !== undefined ? null : changeSpan(schema);
       let changes: number | null = null;
       if (span && span.end <= info.columns) {
@@ -116,7 +119,7 @@ export function readManagedRows(spreadsheetId: string, requests: readonly ReadRe
   );
   const valueRanges = got?.valueRanges ?? [];
   let at = 0;
-  return requests.map(({ schema, info, wholeRows, keyColumns: only }, i) => {
+  return requests.map(({ schema, info, wholeRows, keyColumns: only, parentColumn }, i) => {
     const header = padded(valueRanges[at]?.values?.[0] ?? [], Math.min(schema.columns.length + 1, info.columns));
     const reads = keyRangeAt[i];
     let keys: unknown[][] = [];
@@ -125,6 +128,7 @@ export function readManagedRows(spreadsheetId: string, requests: readonly ReadRe
       const span = changeSpan(schema);
       const width = span ? span.end - span.start : 0;
       keys = (valueRanges[reads.keys]?.values ?? []).map((row, r) => {
+        if (parentColumn !== undefined) return padded(new Array<unknown>(parentColumn).fill('').concat(row), only ?? 0);
         const index = padded(row, wholeRows ? schema.columns.length : (only ?? schema.indexColumns));
         return changes === null ? index : index.concat(padded(changes[r] ?? [], width));
       });

@@ -57,7 +57,7 @@ export class StartReads {
     return own;
   }
 
-  /** What the run's start reads of a table: its header and, for every row, its key columns (schema.keyReadColumns) or index and change columns. */
+  /** What the run's start reads of a table: its header and, for every row, its key columns (schema.keyReadColumns; only the parent's key where schema.parentKey says) or index and change columns. */
   private readRequest(table: TableSchema, info: SheetInfo): ReadRequest {
     const request: ReadRequest = {
       schema: this.layouts.layoutFor(table, true).schema,
@@ -65,6 +65,7 @@ export class StartReads {
       wholeRows: WHOLE_ROW_TABLES.has(table.sheetName),
     };
     if (table.keyReadColumns !== undefined) request.keyColumns = table.keyReadColumns;
+    if (table.parentKey !== undefined) request.parentColumn = table.parentKey.column;
     return request;
   }
 }

@@ -25,6 +25,13 @@ export interface TableSchema {
    * Absent: all of them, with the change columns. Keeps the hourly run's read O(changed) beyond the keys.
    */
   keyReadColumns?: number;
+  /**
+   * Read for every row at a run's start INSTEAD of the key columns: this column (0-based, one of the
+   * key-read ones) holding the parent's key, which starts with `prefix` (Line items: order_id, `ord_`).
+   * A row's own key and index cells are read only when the run touches its parent (KeyIndex.pending),
+   * so the hourly run reads one column of the child table whole, not two.
+   */
+  parentKey?: { column: number; prefix: string };
   /** True for store data (tagged with the store id, refused for another store). */
   storeData: boolean;
   /**

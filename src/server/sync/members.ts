@@ -12,6 +12,8 @@ export class MemberIndex {
 
   constructor(private readonly children: KeyIndex) {
     for (const [childId, entry] of children.entries()) this.link(String(entry.cells[1] ?? ''), childId);
+    // Line items are indexed as the run reads their orders' rows (KeyIndex.adopt).
+    children.onAdopt((childId, entry) => this.link(String(entry.cells[1] ?? ''), childId));
   }
 
   private link(parentId: string, childId: string): void {

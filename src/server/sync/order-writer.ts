@@ -145,7 +145,7 @@ function writeGroups(pages: readonly QueuedPage[]): QueuedPage[][] {
   return clash || pages.length <= 1 ? pages.map((p) => [p]) : [pages.slice()];
 }
 
-/** The index cells of the rows a page may write or compare: its orders, their line items and the ones they listed before. */
+/** The index cells of the rows a page may write or compare: its orders, their line items and the ones they listed before (the rows holding their order's id). */
 function completePageRows(ctx: JobContext, orders: readonly Order[], members: MemberIndex): void {
   const orderIds: string[] = [];
   const itemIds: string[] = [];
@@ -157,5 +157,9 @@ function completePageRows(ctx: JobContext, orders: readonly Order[], members: Me
     for (const item of order.line_items)
       if (item !== null && typeof item === 'object' && typeof item.id === 'string') itemIds.push(item.id);
   }
-  ctx.workbook.completeIndex({ schema: ORDERS, keys: orderIds }, { schema: LINE_ITEMS, keys: itemIds });
+  // Line items are found by their order (order_id is the column read whole): its rows, read now.
+  ctx.workbook.completeIndex(
+    { schema: ORDERS, keys: orderIds },
+    { schema: LINE_ITEMS, keys: itemIds, parents: orderIds },
+  );
 }

@@ -109,9 +109,13 @@ export function skippedDaysKey(state: SyncStateStore): string {
 /**
  * Whether the tie-out reads the whole Orders sheet: when the user asks (Checks → Run, Sync now),
  * when the day sums cannot be trusted, and at least once a day, so a hand edit of an Orders cell
- * shows within a day; otherwise the hourly run compares the day sums it kept as it wrote.
+ * shows within a day; otherwise the hourly run compares the day sums it kept as it wrote. Never
+ * for an Orders sheet created in this run (a backfill's one-execution Sync now): it holds nothing
+ * a user could have edited between runs.
  */
 function tieoutReadsOrders(options: RunOptions, tracker: OrderSumsTracker | null, now: number): boolean {
+  // An Orders sheet this run created holds only what the run wrote and summed: a read would tell nothing more.
+  if (tracker?.provenByWrites()) return false;
   const fullAt = tracker ? tracker.fullAt() : null;
   return options.tieOut === true || options.refetchFailedDays === true || fullAt === null || now - fullAt >= 86_400_000;
 }
