@@ -1,6 +1,7 @@
 /** One run's row of the Sync log, as the run hands it over: the sync log writes it, a busy run leaves it as a note. */
 import type { RunRecord } from '../state/run-records';
 import type { SyncCounts } from '../../contract/sidebar';
+import type { PauseCause } from '../../contract/pause-text';
 
 export interface LogEntry {
   startedAt: number;
@@ -19,4 +20,6 @@ export interface LogEntry {
   connectionLost?: boolean;
   /** A partial run paused for the hourly reserve continues after this (epoch ms). */
   pausedUntil?: number | null;
+  /** What the paused run waits for (the limit a 429 named, or the add-on's hourly reserve). */
+  pauseFor?: PauseCause;
 }
