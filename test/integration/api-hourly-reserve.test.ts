@@ -52,7 +52,7 @@ describe('spec 8.1: a reserve of the hourly budget is kept for the sidebar and f
     expect(pagedReads(result.counts.requests)).toBe(0);
   });
 
-  it('formulas are never blocked by the reserve that protects them: a two-page PROFIT_DAILY answers [issue 9 hole 8]', async () => {
+  it('formulas are never blocked by the reserve that protects them: a two-page PROFIT_DAILY answers', async () => {
     const result = await stack.runtime.run('PROFIT_DAILY', [addDays(today, -420), addDays(today, -1)], {
       authMode: 'CUSTOM_FUNCTION',
     });
