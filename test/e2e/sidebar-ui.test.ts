@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SidebarState, SyncProgress } from '../../src/contract/sidebar';
+import type { PauseCause } from '../../src/contract/pause-text';
 import type { Playground } from '../../dev/playground/app';
 import type { PlaygroundStack, RunResultLike } from '../../dev/playground/types';
 import { browserReady, type BrowserSession, NOT_READY, openPlayground, SCREENSHOTS } from './sidebar-session';
@@ -445,7 +446,7 @@ describe.skipIf(!browserReady)('sidebar UI (Chromium, scripted server)', () => {
   });
 
   it('each cause of a pause ends Sync now with its own words (spec 8.1), the bar saying when it resumes', async () => {
-    const ends: Record<string, string> = {
+    const ends: Partial<Record<PauseCause, string>> = {
       burst: 'Paused: Merchant Analytics asked for fewer requests a minute.',
       client_global: 'Paused: Merchant Analytics is limiting this add-on across all stores for a moment.',
       concurrency: 'Paused: Merchant Analytics had too many requests in progress for this store.',
@@ -459,8 +460,8 @@ describe.skipIf(!browserReady)('sidebar UI (Chromium, scripted server)', () => {
       schedule: { mode: 'off', hour: null, timeZone: 'Europe/Berlin', note: null },
     };
     const frame = await sidebarFrame(page, playground.url);
-    for (const [pauseFor, words] of Object.entries(ends)) {
-      script.steps = [progress({ phase: 'x', pausedUntil: '2026-11-21T09:14:00.000Z', pauseFor: pauseFor as 'day' })];
+    for (const [pauseFor, words] of Object.entries(ends) as Array<[PauseCause, string]>) {
+      script.steps = [progress({ phase: 'x', pausedUntil: '2026-11-21T09:14:00.000Z', pauseFor })];
       await frame.click('#sync-now');
       await frame.waitForSelector('#status:not(.busy)');
       expect(await frame.textContent('#status'), pauseFor).toBe(

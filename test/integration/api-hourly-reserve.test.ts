@@ -72,4 +72,17 @@ describe('spec 8.1: a reserve of the hourly budget is kept for the sidebar and f
     expect(value.ok).toBe(true);
     expect(value.rateLimitRemaining).toBeLessThan(20);
   });
+
+  it('Last sync and Sync now name the reserve as the cause, not a limit of the service', async () => {
+    const state = await stack.runtime.run('getSidebarState', []);
+    const [last] = (state.value as { jobs: Array<{ outcome: string; message: string | null }> }).jobs;
+    expect(last.outcome).toBe('partial');
+    expect(last.message).toMatch(
+      /^Paused to keep the hourly request allowance \(fewer than 20 requests left\); resumes after .+ time\)\.$/,
+    );
+    await stack.runtime.run('startSync', []);
+    const step = (await stack.runtime.run('runSyncStep', [])).value as { phase: string; pauseFor?: string };
+    expect(step.phase).toMatch(/^Paused to keep the hourly request allowance \(fewer than 20 requests left\); /);
+    expect(step.pauseFor).toBe('reserve');
+  });
 });

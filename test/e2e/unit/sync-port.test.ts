@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { jobViewsOf } from '../../../src/server/sidebar/runs-view';
 import { stopActionOf } from '../../../src/server/sidebar/stopped-run';
-import type { LoggedRun } from '../../../src/server/sync/sync-log';
+import { loggedRuns, type LoggedRun } from '../../../src/server/sync/sync-log';
+import { SyncStateStore } from '../../../src/server/state/sync-state';
 import type { PauseCause } from '../../../src/contract/pause-text';
 
 const connected = { state: 'connected', action: null };
@@ -113,6 +114,23 @@ describe('Last sync names what paused a run, one cause each, and when it resumes
     });
     expect(new Set(texts).size).toBe(CAUSE_WORDS.length);
     expect(texts.filter((t) => /allowance/.test(String(t)))).toEqual([texts[0]]);
+  });
+
+  it('the recent runs read back the stored cause; a value no version names reads as unknown', () => {
+    const props = new Map<string, string>();
+    const state = new SyncStateStore({
+      getProperties: () => Object.fromEntries(props),
+      getProperty: (key) => props.get(key) ?? null,
+      setProperty: (key, value) => void props.set(key, value),
+    });
+    const paused = { ...run({ outcome: 'partial', pausedUntil: NOW + 60_000 }), counts: undefined };
+    state.save('lastRuns', [
+      { ...paused, pauseFor: 'day' },
+      { ...paused, pauseFor: 'weekly' as PauseCause },
+    ]);
+    const [day, unknown] = jobViewsOf(loggedRuns(state), true, 'UTC', NOW).map((v) => v.message);
+    expect(day).toMatch(/^Paused: this store's daily request limit at Merchant Analytics is used up; /);
+    expect(unknown).toMatch(/^Paused by a request limit of Merchant Analytics; /);
   });
 
   it('a run recorded without its cause (an older version) claims none', () => {
