@@ -12,7 +12,7 @@ export interface RunRecord {
   failureCode?: string | null;
   /** The run stopped because the connection was lost (a reconnect makes it history). */
   connectionLost?: boolean;
-  /** A partial run paused for the hourly reserve continues after this (epoch ms). */
+  /** A partial run paused for a request limit (`pauseFor`) continues after this (epoch ms). */
   pausedUntil?: number | null;
   /** What the paused run waits for; absent when it did not pause and in records saved by older versions. */
   pauseFor?: PauseCause;

@@ -18,7 +18,7 @@ export interface LogEntry {
   failureCode?: string | null;
   /** The run stopped because the connection was lost (a reconnect makes it history). */
   connectionLost?: boolean;
-  /** A partial run paused for the hourly reserve continues after this (epoch ms). */
+  /** A partial run paused for a request limit (`pauseFor`) continues after this (epoch ms). */
   pausedUntil?: number | null;
   /** What the paused run waits for (the limit a 429 named, or the add-on's hourly reserve). */
   pauseFor?: PauseCause;
