@@ -4,6 +4,7 @@
  */
 import type { CellsView } from './cells';
 import type { ProblemView } from './connection';
+import type { PauseCause } from './pause-text';
 
 export interface JobView {
   /** e.g. 'orders', 'products', 'daily' */
@@ -58,10 +59,12 @@ export interface SyncProgress {
   fraction: number | null;
   problem: ProblemView | null;
   /**
-   * The sync paused to keep the API's hourly request allowance and continues by itself after this
-   * ISO time (the schedule, or Sync now); `phase` says so in the spreadsheet's time zone. Null otherwise.
+   * The sync paused for a request limit (`pauseFor`) and continues by itself after this ISO time
+   * (the schedule, or Sync now); `phase` says so in the spreadsheet's time zone. Null otherwise.
    */
   pausedUntil: string | null;
+  /** What the pause waits for; absent when not paused (or the cause is unknown). */
+  pauseFor?: PauseCause;
   /** The cells gauge after the step (the sheets grow during a first sync); absent when not measured. */
   cells?: CellsView;
 }
@@ -80,6 +83,8 @@ export interface RunStepView {
   /** 'ok' | 'partial' | 'error' | 'busy' (another sync of this spreadsheet holds the lock). */
   outcome: string;
   pausedUntil: string | null;
+  /** What the pause waits for; absent when not paused (or the cause is unknown). */
+  pauseFor?: PauseCause;
 }
 
 /** Failure e-mails: on, and to whom (the account that switched them on). */

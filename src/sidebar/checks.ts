@@ -4,6 +4,7 @@
  * which steps the reconciliation pass until done and says how many orders it marked gone.
  */
 import { emptyCounts, sumCounts } from '../contract/counts-text';
+import { pauseCauseText } from '../contract/pause-text';
 import type { RunStepView, SidebarState, SyncProgress } from '../contract/sidebar';
 import { tieoutAdvice, tieoutScopeText, tieoutText } from '../contract/tieout-text';
 import { skippedRecordsText } from '../contract/skipped-text';
@@ -82,7 +83,7 @@ const checkVanished = (actions: ChecksActions) =>
       renderProgress(progressOf(step, counts), step.done || step.pausedUntil !== null);
       if (step.pausedUntil) {
         await actions.reload();
-        return `Paused for the hourly request allowance until ${formatTime(step.pausedUntil)}; press the button again then to continue. ${counts.ordersGone} marked gone so far.`;
+        return `${pauseCauseText(step.pauseFor)}; press the button again after ${formatTime(step.pausedUntil)} to continue. ${counts.ordersGone} marked gone so far.`;
       }
       if (step.done) break;
       actions.status(`${RECONCILE_PHASE}: ${counts.ordersGone} marked gone so far…`);

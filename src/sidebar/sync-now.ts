@@ -1,8 +1,9 @@
 /**
  * Sync now and Cancel: the run step by step with its bar, and what the status line says when it
- * ends (caught up, stopped on a problem, paused for the hourly allowance, cancelled).
+ * ends (caught up, stopped on a problem, paused for a request limit, cancelled).
  */
 import { emptyCounts } from '../contract/counts-text';
+import { pauseCauseText } from '../contract/pause-text';
 import type { SyncProgress } from '../contract/sidebar';
 import { byId, show } from './dom';
 import { formatTime } from './format';
@@ -24,11 +25,12 @@ function syncEnded(progress: SyncProgress): string {
   }
   if (progress.pausedUntil) {
     const after = formatTime(progress.pausedUntil);
-    renderProgress({ ...progress, phase: `Paused until ${after} (hourly request allowance)` }, true);
+    const cause = pauseCauseText(progress.pauseFor);
+    renderProgress({ ...progress, phase: `${cause}; resumes after ${after}` }, true);
     const next = scheduleIsOn()
       ? `The schedule continues it by itself after ${after}.`
       : `Press Sync now after ${after} to continue.`;
-    return `Sync paused to stay within the service's hourly request allowance. Rows written so far are kept. ${next}`;
+    return `${cause}. Rows written so far are kept. ${next}`;
   }
   if (session.cancelRequested && !progress.done) {
     renderProgress({ ...progress, phase: 'Cancelled' }, true);

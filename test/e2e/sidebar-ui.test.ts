@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SidebarState, SyncProgress } from '../../src/contract/sidebar';
+import type { PauseCause } from '../../src/contract/pause-text';
 import type { Playground } from '../../dev/playground/app';
 import type { PlaygroundStack, RunResultLike } from '../../dev/playground/types';
 import { browserReady, type BrowserSession, NOT_READY, openPlayground, SCREENSHOTS } from './sidebar-session';
@@ -123,7 +124,7 @@ const stack: PlaygroundStack = {
       if (name === 'beginConnect') return ok({ authorizationUrl: 'about:blank' });
       if (name === 'startSync') return ok(progress({ phase: 'Starting' }));
       if (name === 'cancelSync') return ok(null);
-      if (name === 'runSyncStep') {
+      if (name === 'runSyncStep' || name === 'reconcileOrdersNow') {
         await new Promise((resolve) => setTimeout(resolve, script.stepDelayMs));
         if (script.stepGate) await script.stepGate;
         return ok(script.steps.shift());
@@ -420,10 +421,12 @@ describe.skipIf(!browserReady)('sidebar UI (Chromium, scripted server)', () => {
   it('a sync paused by the hourly request allowance is not a failure: it says when it resumes', async () => {
     script.steps = [
       progress({
-        phase: 'Paused for the hourly request allowance until 14:05 (Europe/Berlin time)',
+        phase:
+          'Paused to keep the hourly request allowance (fewer than 20 requests left); resumes after 14:05 (Europe/Berlin time)',
         counts: { ...ZERO, ordersAdded: 750, lineItems: 2000 },
         fraction: 0.4,
         pausedUntil: '2026-11-21T13:05:00.000Z',
+        pauseFor: 'reserve',
       }),
     ];
     const frame = await sidebarFrame(page, playground.url);
@@ -432,13 +435,59 @@ describe.skipIf(!browserReady)('sidebar UI (Chromium, scripted server)', () => {
     expect(script.calls.filter((c) => c === 'runSyncStep')).toHaveLength(1);
     // The schedule is on (daily at 06:00): it continues by itself; times in the spreadsheet's zone.
     expect(await frame.textContent('#status')).toBe(
-      "Sync paused to stay within the service's hourly request allowance. Rows written so far are kept. The schedule continues it by itself after 2026-11-21 14:05.",
+      'Paused to keep the hourly request allowance (fewer than 20 requests left). Rows written so far are kept. The schedule continues it by itself after 2026-11-21 14:05.',
     );
     expect(await frame.textContent('#time-zone')).toBe(
       "Times are in Europe/Berlin time, the spreadsheet's time zone (File → Settings).",
     );
     expect(await frame.isVisible('#problem')).toBe(false);
     await frame.locator('main').screenshot({ path: path.join(SCREENSHOTS, 'sidebar-sync-paused.png') });
+    await page.close();
+  });
+
+  it('each cause of a pause ends Sync now with its own words (spec 8.1), the bar saying when it resumes', async () => {
+    const ends: Partial<Record<PauseCause, string>> = {
+      burst: 'Paused: Merchant Analytics asked for fewer requests a minute.',
+      client_global: 'Paused: Merchant Analytics is limiting this add-on across all stores for a moment.',
+      concurrency: 'Paused: Merchant Analytics had too many requests in progress for this store.',
+      hour: "Paused: this store's hourly request limit at Merchant Analytics is used up.",
+      day: "Paused: this store's daily request limit at Merchant Analytics is used up.",
+      unnamed: 'Paused: Merchant Analytics asked us to slow down.',
+    };
+    // No schedule: the action is Sync now's.
+    script.state = {
+      ...connectedState(),
+      schedule: { mode: 'off', hour: null, timeZone: 'Europe/Berlin', note: null },
+    };
+    const frame = await sidebarFrame(page, playground.url);
+    for (const [pauseFor, words] of Object.entries(ends) as Array<[PauseCause, string]>) {
+      script.steps = [progress({ phase: 'x', pausedUntil: '2026-11-21T09:14:00.000Z', pauseFor })];
+      await frame.click('#sync-now');
+      await frame.waitForSelector('#status:not(.busy)');
+      expect(await frame.textContent('#status'), pauseFor).toBe(
+        `${words} Rows written so far are kept. Press Sync now after 2026-11-21 10:14 to continue.`,
+      );
+      expect(await frame.textContent('#sync-phase'), pauseFor).toBe(
+        `${words.slice(0, -1)}; resumes after 2026-11-21 10:14`,
+      );
+    }
+    await page.close();
+  });
+
+  it('the check for vanished orders, paused by the daily limit, says so and when to press again', async () => {
+    script.steps = [
+      {
+        ...progress({ counts: { ...ZERO, ordersGone: 2 }, pausedUntil: '2026-11-21T09:14:00.000Z', pauseFor: 'day' }),
+        message: 'log text',
+        outcome: 'partial',
+      } as SyncProgress,
+    ];
+    const frame = await sidebarFrame(page, playground.url);
+    await frame.click('#reconcile');
+    await frame.waitForSelector('#status:not(.busy)');
+    expect(await frame.textContent('#status')).toBe(
+      "Paused: this store's daily request limit at Merchant Analytics is used up; press the button again after 2026-11-21 10:14 to continue. 2 marked gone so far.",
+    );
     await page.close();
   });
 

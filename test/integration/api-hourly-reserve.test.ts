@@ -52,7 +52,7 @@ describe('spec 8.1: a reserve of the hourly budget is kept for the sidebar and f
     expect(pagedReads(result.counts.requests)).toBe(0);
   });
 
-  it('formulas are never blocked by the reserve that protects them: a two-page PROFIT_DAILY answers [issue 9 hole 8]', async () => {
+  it('formulas are never blocked by the reserve that protects them: a two-page PROFIT_DAILY answers', async () => {
     const result = await stack.runtime.run('PROFIT_DAILY', [addDays(today, -420), addDays(today, -1)], {
       authMode: 'CUSTOM_FUNCTION',
     });
@@ -71,5 +71,18 @@ describe('spec 8.1: a reserve of the hourly budget is kept for the sidebar and f
     const value = checked.value as { ok: boolean; rateLimitRemaining: number };
     expect(value.ok).toBe(true);
     expect(value.rateLimitRemaining).toBeLessThan(20);
+  });
+
+  it('Last sync and Sync now name the reserve as the cause, not a limit of the service', async () => {
+    const state = await stack.runtime.run('getSidebarState', []);
+    const [last] = (state.value as { jobs: Array<{ outcome: string; message: string | null }> }).jobs;
+    expect(last.outcome).toBe('partial');
+    expect(last.message).toMatch(
+      /^Paused to keep the hourly request allowance \(fewer than 20 requests left\); resumes after .+ time\)\.$/,
+    );
+    await stack.runtime.run('startSync', []);
+    const step = (await stack.runtime.run('runSyncStep', [])).value as { phase: string; pauseFor?: string };
+    expect(step.phase).toMatch(/^Paused to keep the hourly request allowance \(fewer than 20 requests left\); /);
+    expect(step.pauseFor).toBe('reserve');
   });
 });

@@ -44,7 +44,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-describe('globals typed into a cell [issue 9 hole 12]', () => {
+describe('the sidebar, menu and trigger globals refuse to run when typed into a cell', () => {
   it('the bundle has globals without @customfunction, and the known ones are among them', () => {
     const names = bundleGlobals()
       .filter((g) => !g.customFunction)

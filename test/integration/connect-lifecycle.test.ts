@@ -251,7 +251,7 @@ describe('spec 5.8 — invalid_token_claims: the token is not bound to a store',
   });
 });
 
-describe('spec 5.8 — insufficient_scope: the token lacks the scope an endpoint needs [issue 9 hole 11]', () => {
+describe('spec 5.8 — insufficient_scope: the token lacks the scope an endpoint needs', () => {
   it('asks the merchant to reconnect and approve every permission, not the operator', async () => {
     const minted = (await stack.control('tokens', { scope: 'orders:read offline_access', store: storeA.id })) as Record<
       string,

@@ -134,7 +134,7 @@ describe('insertDashboard', () => {
   });
 });
 
-describe('the KPI block over period cells (issue 22)', () => {
+describe('the KPI block reads the period cells and follows them', () => {
   const DAY_MS = 86_400_000;
   const METRICS = ['net_revenue', 'contribution_margin_cm3', 'net_profit', 'net_margin_pct'];
   let token = '';

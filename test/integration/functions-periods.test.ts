@@ -199,7 +199,7 @@ describe('months one way: PROFIT_MONTHLY and the Monthly P&L sheet', () => {
   });
 });
 
-describe('a P&L with the months across (issue 24 item 14)', () => {
+describe('a P&L with the months across', () => {
   it('"months across": one row per field, one column per month, each month\'s figures the truth\'s daily sums', async () => {
     const start = `${addDays(today, -100).slice(0, 7)}-01`;
     const across = valueOf(await run('PROFIT_MONTHLY', [start, today, 'net_revenue, net_profit', 'months across']));

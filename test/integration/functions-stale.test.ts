@@ -50,7 +50,7 @@ describe('formulas recalculate after a sync that changed data', () => {
     expect(report.formulaEntry(1, 1)).toBe(before);
   }, 120_000);
 
-  it('the first good sync after a failed one enters them again even with nothing new (issue 24 item 3); the next does not', async () => {
+  it('the first good sync after a failed one enters them again even with nothing new; the next does not', async () => {
     await stack.advanceClocks(3_600_000);
     await stack.control('faults', { status: 500, count: 1000, path_prefix: '/api/v1/orders' });
     const failed = await stack.runtime.run('onScheduledSync', []);
@@ -76,7 +76,7 @@ describe('formulas recalculate after a sync that changed data', () => {
     expect(report.formula(1, 1)).toBe(ADD_ON);
   });
 
-  it('incomplete-cost counts that changed with nothing new synced (an Orders cost cell edited, then Check again): the formulas are entered again, and they count as the sheet reads (issue 23)', async () => {
+  it('incomplete-cost counts that changed with nothing new synced (an Orders cost cell edited, then Check again): the formulas are entered again, and they count as the sheet reads', async () => {
     const [headers, ...rows] = sheetTable(stack, 'Orders');
     const col = (name: string): number => headers.indexOf(name);
     const index = rows.findIndex(

@@ -183,7 +183,7 @@ describe('a column removed', () => {
   });
 });
 
-describe('the Columns card after Apply and a sync (issue 24 item 7)', () => {
+describe('the Columns card after Apply and a sync', () => {
   it("shows the current choice's figures, and apart from them what the columns no longer synced still take", async () => {
     await setColumns({ Orders: { preset: 'essentials' }, 'Line items': { preset: 'essentials' } });
     await syncUntilCaughtUp(stack);

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
-import { compareWithTruth, sheetTable } from './sync-support';
+import { compareWithTruth, sheetTable, syncUntilCaughtUp } from './sync-support';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -17,6 +17,14 @@ afterAll(async () => {
 });
 
 type Progress = { done: boolean; outcome: string; message: string; pausedUntil: string | null };
+type SyncNowProgress = { done: boolean; phase: string; pausedUntil: string | null; pauseFor?: string };
+type LastSync = { jobs: Array<{ outcome: string | null; message: string | null }> };
+
+async function call<T>(name: string): Promise<T> {
+  const result = await stack.runtime.run(name, []);
+  expect(result.ok, result.error?.message).toBe(true);
+  return result.value as T;
+}
 
 describe.each([
   ['day', 5 * 3600, /daily request limit/],
@@ -46,6 +54,35 @@ describe.each([
     await stack.advanceClocks(retryAfter * 1000 + 1000);
     const next = (await stack.runtime.run('onScheduledSync', [])).value as Progress;
     expect(next).toMatchObject({ done: true, outcome: 'ok' });
+    expect(await compareWithTruth(stack)).toEqual({ mismatches: [], missing: [], unexpected: [], duplicates: [] });
+  });
+
+  it('Sync now ends naming the limit the 429 named, never the hourly allowance, and Last sync says the same', async () => {
+    await stack.control('faults', {
+      status: 429,
+      reason,
+      retry_after: retryAfter,
+      path_prefix: '/api/v1/orders',
+      count: 1,
+    });
+    await stack.control('orders', { count: 50 });
+    const zone = `(${stack.runtime.workbook.timeZone} time)`;
+    await call('startSync');
+    const step = await call<SyncNowProgress>('runSyncStep');
+    expect(step.pausedUntil).not.toBeNull();
+    expect(step.phase).toMatch(words);
+    expect(step.phase).not.toMatch(/allowance/);
+    expect(step.phase).toContain(`; resumes after `);
+    expect(step.phase).toContain(zone);
+    expect(step.pauseFor).toBe(reason);
+    const [last] = (await call<LastSync>('getSidebarState')).jobs;
+    expect(last.outcome).toBe('partial');
+    expect(last.message).toMatch(words);
+    expect(last.message).not.toMatch(/allowance/);
+    expect(last.message).toContain(zone);
+
+    await stack.advanceClocks(retryAfter * 1000 + 1000);
+    await syncUntilCaughtUp(stack);
     expect(await compareWithTruth(stack)).toEqual({ mismatches: [], missing: [], unexpected: [], duplicates: [] });
   });
 });

@@ -70,7 +70,7 @@ async function disconnect(s: ReliabilityStack): Promise<void> {
   expect(result.ok).toBe(true);
 }
 
-describe('issue 19 item 3: a token endpoint that redirects is not followed', () => {
+describe('a token endpoint that redirects is not followed', () => {
   for (const status of [307, 302] as const) {
     it(`${status} at Connect's code exchange: the target receives nothing; a set-up problem naming MA_API_BASE_URL`, async () => {
       const { s, f } = await stackBehindFront(status);
@@ -134,7 +134,7 @@ describe('issue 19 item 3: a token endpoint that redirects is not followed', () 
   }
 });
 
-describe('issue 19 item 6: the token answer is checked before it is used', () => {
+describe('the token answer is checked before it is used', () => {
   it('token_type "mac" at Connect: refused with a set-up message; nothing stored, nothing sent to the API', async () => {
     const s = await plainStack();
     await disconnect(s);

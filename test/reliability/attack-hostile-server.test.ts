@@ -17,7 +17,7 @@ afterEach(async () => {
   fronted = undefined;
 });
 
-describe('issue 19 item 5 variant: one hostile Daily P&L record', () => {
+describe('one hostile Daily P&L record is skipped on its own', () => {
   it('a day whose net_profit is nested 20,000 deep is skipped on its own: every run ends ok and the other days are written', async () => {
     const { s, f } = (fronted = await stackBehindHostileFront());
     let poisoned = 0;
@@ -47,7 +47,7 @@ describe('issue 19 item 5 variant: one hostile Daily P&L record', () => {
   }, 240_000);
 });
 
-describe('issue 19 item 6 variant: the scopes of a refreshed token', () => {
+describe('a refreshed token granting fewer scopes is not shown Connected', () => {
   it('a refresh answer granting fewer scopes than asked for does not leave the connection shown Connected with the old scopes', async () => {
     const { s, f } = (fronted = await stackBehindHostileFront());
     let narrowed = 0;

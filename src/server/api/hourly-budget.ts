@@ -3,8 +3,10 @@
  * RateLimit-Limit / RateLimit-Remaining / RateLimit-Policy). Syncs stop starting pages while a
  * reserve is left, so the sidebar and custom functions still work until the hour turns.
  */
+import { HOURLY_RESERVE_REQUESTS } from '../../contract/pause-text';
 
-export const DEFAULT_PAGE_RESERVE = 20;
+/** The pause's words name this reserve: one number for both. */
+export const DEFAULT_PAGE_RESERVE = HOURLY_RESERVE_REQUESTS;
 const DEFAULT_WINDOW_SECONDS = 3600;
 
 export interface HourlyBudgetReading {

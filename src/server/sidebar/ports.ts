@@ -1,6 +1,7 @@
 import type { CostGapsView } from '../../contract/cost-gaps-text';
 import type { TieoutView } from '../../contract/tieout-text';
 import type { SkippedView } from '../../contract/skipped-text';
+import type { PauseCause } from '../../contract/pause-text';
 import type { ClosedMonthLine, ColumnsView, FailureNoticeView } from '../../contract/sidebar';
 import type {
   CellsView,
@@ -74,11 +75,13 @@ export interface SyncStepReport {
   /** Where the step's last job stands when known (the daily job's days). */
   position: JobPosition | null;
   /**
-   * The step paused to keep the API's hourly reserve: it continues after this ISO time (null = not
+   * The step paused for a request limit (`pauseFor`): it continues after this ISO time (null = not
    * paused), and `pauseText` says when in the spreadsheet's time zone ("14:05 (Europe/Berlin time)").
    */
   pausedUntil: string | null;
   pauseText: string | null;
+  /** What the pause waits for (absent when not paused). */
+  pauseFor?: PauseCause;
 }
 
 /** What the sync knows about room in the spreadsheet (sync state: window, stop, backfill estimate). */

@@ -1,5 +1,6 @@
 /** "Last sync" in the sidebar: the recent runs of the Sync log as the sidebar lists them. Pure. */
 import type { JobView } from '../../contract/sidebar';
+import { pauseCauseText } from '../../contract/pause-text';
 import { resumeTimeText } from '../platform/local-time';
 import { CHECK_JOB, type LoggedRun } from '../sync/sync-log';
 
@@ -28,7 +29,7 @@ export function jobViewsOf(runs: readonly LoggedRun[], connected: boolean, timeZ
           ? 'Stopped: the connection was lost. It works again.'
           : 'Stopped; a later sync succeeded.';
     else if (record.outcome === 'partial' && record.pausedUntil !== null) {
-      message = `Paused for the hourly request allowance; resumes after ${resumeTimeText(record.pausedUntil, timeZone, now)}.`;
+      message = `${pauseCauseText(record.pauseFor)}; resumes after ${resumeTimeText(record.pausedUntil, timeZone, now)}.`;
     } else if (record.outcome !== 'error' && record.job !== CHECK_JOB) message = null;
     const label =
       record.job === CHECK_JOB

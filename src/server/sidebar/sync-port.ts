@@ -86,6 +86,7 @@ export function syncModulePort(): SyncPort {
         position: outcome.position,
         pausedUntil: paused === null ? null : new Date(paused).toISOString(),
         pauseText: paused === null ? null : resumeTimeText(paused, spreadsheetZone(), Date.now()),
+        ...(paused !== null && outcome.pauseFor ? { pauseFor: outcome.pauseFor } : {}),
       };
     },
     capacity() {

@@ -1,5 +1,6 @@
 import type { SyncProgress } from '../../contract/sidebar';
 import { emptyCounts, sumCounts } from '../../contract/counts-text';
+import { pauseCauseText } from '../../contract/pause-text';
 import { isApiError } from '../api/errors';
 import { monotonicFraction, ordersShare, overallFraction, positionShare } from '../sync/progress';
 import type { SidebarPorts, SyncJobName, SyncStepReport } from './ports';
@@ -88,7 +89,7 @@ export function runSyncSessionStep(
     const phase = report.done
       ? 'Caught up'
       : paused
-        ? `Paused for the hourly request allowance until ${report.pauseText ?? 'a short wait has passed'}`
+        ? `${pauseCauseText(report.pauseFor)}; resumes after ${report.pauseText ?? 'a short wait'}`
         : report.busy
           ? 'Waiting: another sync of this spreadsheet is running'
           : report.job
@@ -102,6 +103,7 @@ export function runSyncSessionStep(
       fraction,
       problem: null,
       pausedUntil: report.pausedUntil,
+      ...(paused && report.pauseFor ? { pauseFor: report.pauseFor } : {}),
       cells: cellsWithOffer(ports),
     };
   } catch (error) {

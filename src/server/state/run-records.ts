@@ -1,4 +1,5 @@
 /** What the Sync log keeps of each run and the records a sync could not write, in the sync state. */
+import type { PauseCause } from '../../contract/pause-text';
 
 export interface RunRecord {
   job: string;
@@ -11,8 +12,10 @@ export interface RunRecord {
   failureCode?: string | null;
   /** The run stopped because the connection was lost (a reconnect makes it history). */
   connectionLost?: boolean;
-  /** A partial run paused for the hourly reserve continues after this (epoch ms). */
+  /** A partial run paused for a request limit (`pauseFor`) continues after this (epoch ms). */
   pausedUntil?: number | null;
+  /** What the paused run waits for; absent when it did not pause and in records saved by older versions. */
+  pauseFor?: PauseCause;
   /** The run's Sync log counts, compact (packCounts); absent in records saved by older versions. */
   written?: number[];
 }

@@ -4,7 +4,7 @@
  * pauses the run until a known time (a partial run, not a failure); anything else is logged and
  * the next run resumes from the checkpoint.
  */
-import { isApiError, RateLimitedError, type RateLimitReason } from '../api';
+import { isApiError, RateLimitedError } from '../api';
 import { isConnectionError, recordAuthFailure } from '../auth';
 import { NotConfiguredError } from '../platform/config';
 import { CellLimitError, SheetLayoutError, SheetOwnershipError } from '../sheets/managed-workbook';
@@ -12,6 +12,7 @@ import type { SheetPlace } from '../sheets/sheet-tags';
 import { SheetsQuotaPause } from '../sheets/sheets-requests';
 import { BackfillTooLargeError } from './backfill-check';
 import { resumeTimeText } from '../platform/local-time';
+import { pauseCauseText, type PauseCause } from '../../contract/pause-text';
 
 export interface RunFailure {
   code: string;
@@ -29,7 +30,7 @@ export interface RunFailure {
   place?: SheetPlace;
 }
 
-export type PauseCause = 'reserve' | RateLimitReason | 'unnamed';
+export type { PauseCause };
 
 const CONNECTION_CODES = ['grant_revoked', 'invalid_token_claims', 'client_not_authorized', 'insufficient_scope'];
 const BROKEN_STATES = [
@@ -98,16 +99,6 @@ export function classifyFailure(e: unknown): RunFailure {
 /** "14:05 (Europe/Berlin time)": an instant in the spreadsheet's zone, with the day when it is not today there. */
 export { resumeTimeText };
 
-const PAUSE_REASONS: Record<PauseCause, string> = {
-  reserve: 'Paused to keep the hourly request allowance of Merchant Analytics.',
-  hour: "Paused: this store's hourly request limit at Merchant Analytics is used up.",
-  day: "Paused: this store's daily request limit at Merchant Analytics is used up.",
-  burst: 'Paused: Merchant Analytics asked for fewer requests a minute.',
-  concurrency: 'Paused: Merchant Analytics had too many requests in progress for this store.',
-  client_global: 'Paused: Merchant Analytics is limiting this add-on across all stores for a moment.',
-  unnamed: 'Paused: Merchant Analytics asked us to slow down.',
-};
-
 /** The Sync log's words for a paused run: why, and when it resumes in the spreadsheet's zone. */
 export function pauseMessage(
   pausedUntil: number | null,
@@ -115,7 +106,7 @@ export function pauseMessage(
   now: number,
   cause: PauseCause = 'reserve',
 ): string {
-  const base = `${PAUSE_REASONS[cause]} Rows written so far are kept;`;
+  const base = `${pauseCauseText(cause)}. Rows written so far are kept;`;
   if (pausedUntil === null) return `${base} the sync continues at the next run.`;
   return `${base} the sync resumes after ${resumeTimeText(pausedUntil, timeZone, now)}.`;
 }

@@ -7,6 +7,7 @@ import { documentProperties } from '../platform/properties';
 import { ManagedWorkbook } from '../sheets/managed-workbook';
 import type { JobName } from './job-context';
 import type { SyncCounts } from '../../contract/sidebar';
+import type { PauseCause } from '../../contract/pause-text';
 import { ordersShare, overallFraction, positionShare } from './progress';
 import { runSync, type RunOutcome } from './runner';
 import { runScheduledSync as runScheduled } from './scheduled-run';
@@ -38,8 +39,10 @@ export interface SyncProgress {
   rowsWritten: number;
   /** What was written, per sheet (orders added/updated, line items, products, variants, days). */
   counts: SyncCounts;
-  /** A partial run paused for the API's hourly reserve continues after this ISO time; else null. */
+  /** A partial run paused for a request limit continues after this ISO time; else null. */
   pausedUntil: string | null;
+  /** What the pause waits for; absent when not paused. */
+  pauseFor?: PauseCause;
   /** Rows the job in progress has in all, when known: the days of the daily window. Never guessed. */
   estimatedTotal?: number;
   /** 0..1 of the whole sync when it can be measured (overallFraction), else null; 1 only when done. */
@@ -118,6 +121,7 @@ function toProgress(outcome: RunOutcome, fromMark: string | null): SyncProgress 
     outcome: outcome.outcome,
   };
   if (outcome.position) progress.estimatedTotal = outcome.position.total;
+  if (outcome.pausedUntil !== null && outcome.pauseFor) progress.pauseFor = outcome.pauseFor;
   return progress;
 }
 

@@ -1,6 +1,7 @@
 /** One run's row of the Sync log, as the run hands it over: the sync log writes it, a busy run leaves it as a note. */
 import type { RunRecord } from '../state/run-records';
 import type { SyncCounts } from '../../contract/sidebar';
+import type { PauseCause } from '../../contract/pause-text';
 
 export interface LogEntry {
   startedAt: number;
@@ -17,6 +18,8 @@ export interface LogEntry {
   failureCode?: string | null;
   /** The run stopped because the connection was lost (a reconnect makes it history). */
   connectionLost?: boolean;
-  /** A partial run paused for the hourly reserve continues after this (epoch ms). */
+  /** A partial run paused for a request limit (`pauseFor`) continues after this (epoch ms). */
   pausedUntil?: number | null;
+  /** What the paused run waits for (the limit a 429 named, or the add-on's hourly reserve). */
+  pauseFor?: PauseCause;
 }

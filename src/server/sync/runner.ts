@@ -126,6 +126,7 @@ function closeLog(record: RunRecord, result: RunOutcome, failure: RunFailure | n
     failureCode: result.failureCode,
     connectionLost: failure !== null && failure.connectionLost,
     pausedUntil: result.pausedUntil,
+    pauseFor: result.pauseFor,
   });
 }
 

@@ -14,6 +14,7 @@ import type { SyncStateStore } from '../state/sync-state';
 import type { RunRecord } from '../state/run-records';
 import { emptyCounts, packCounts, rowsWritten, unpackCounts } from '../../contract/counts-text';
 import type { SyncCounts } from '../../contract/sidebar';
+import { isPauseCause } from '../../contract/pause-text';
 
 export type { LogEntry } from './log-entry';
 
@@ -45,6 +46,8 @@ export function loggedRuns(state: SyncStateStore): LoggedRun[] {
     failureCode: typeof run.failureCode === 'string' ? run.failureCode : null,
     connectionLost: run.connectionLost === true,
     pausedUntil: typeof run.pausedUntil === 'number' ? run.pausedUntil : null,
+    // A stored value this version does not name reads as an unknown cause, never as another's words.
+    pauseFor: isPauseCause(run.pauseFor) ? run.pauseFor : undefined,
     counts: unpackCounts(run.written),
   }));
 }
@@ -120,6 +123,8 @@ export class SyncLog {
       failureCode: entry.failureCode ? clipText(entry.failureCode, 40) : null,
       connectionLost: entry.connectionLost === true,
       pausedUntil: entry.pausedUntil ?? null,
+      // Only a pause has a cause (a few bytes: the recent runs stay within their bound).
+      ...(entry.pausedUntil != null && entry.pauseFor ? { pauseFor: entry.pauseFor } : {}),
     };
     const lastRuns = boundedRuns([run, ...this.state.get('lastRuns')]);
     // The run's record and the cleared marker in one write (one call, one drop of the sidebar's stamp).

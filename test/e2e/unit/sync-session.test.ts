@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GrantRevokedError, InternalServerError } from '../../../src/server/api/errors';
 import type { SyncStepReport } from '../../../src/server/sidebar/ports';
+import type { PauseCause } from '../../../src/contract/pause-text';
 import { SyncStoppedError } from '../../../src/server/sidebar/stopped-run';
 import { estimateFraction, runSyncSessionStep, startSyncSession } from '../../../src/server/sidebar/sync-session';
 import { fakeWorld } from './fake-ports';
@@ -186,6 +187,7 @@ describe("Sync now: a run paused for the API's hourly reserve is partial, not a 
           written: written(250),
           pausedUntil: '2026-11-21T13:05:00.000Z',
           pauseText: '14:05 (Europe/Berlin time)',
+          pauseFor: 'reserve',
         }),
     );
     startSyncSession(world.ports);
@@ -193,13 +195,39 @@ describe("Sync now: a run paused for the API's hourly reserve is partial, not a 
     const paused = runSyncSessionStep(world.ports, 1000, () => NOW);
     expect(paused).toEqual({
       done: false,
-      phase: 'Paused for the hourly request allowance until 14:05 (Europe/Berlin time)',
+      phase:
+        'Paused to keep the hourly request allowance (fewer than 20 requests left); resumes after 14:05 (Europe/Berlin time)',
       counts: written(500),
       fraction: first.fraction,
       problem: null,
       pausedUntil: '2026-11-21T13:05:00.000Z',
+      pauseFor: 'reserve',
       cells: { ...world.ports.sheets.cells(), ordersWindow: null, offer: null },
     });
     expect(world.session).toBeNull();
+  });
+});
+
+describe('Sync now ends naming what paused it (spec 8.1), one cause each, with when it resumes', () => {
+  const CAUSES: ReadonlyArray<[PauseCause, RegExp]> = [
+    ['reserve', /^Paused to keep the hourly request allowance \(fewer than 20 requests left\); /],
+    ['burst', /^Paused: Merchant Analytics asked for fewer requests a minute; /],
+    ['client_global', /^Paused: Merchant Analytics is limiting this add-on across all stores for a moment; /],
+    ['concurrency', /^Paused: Merchant Analytics had too many requests in progress for this store; /],
+    ['hour', /^Paused: this store's hourly request limit at Merchant Analytics is used up; /],
+    ['day', /^Paused: this store's daily request limit at Merchant Analytics is used up; /],
+    ['unnamed', /^Paused: Merchant Analytics asked us to slow down; /],
+  ];
+  it.each(CAUSES)('paused for %s: its own words in the phase, and the cause for the end text', (pauseFor, words) => {
+    const world = fakeWorld();
+    world.steps.push(() =>
+      step({ pausedUntil: '2026-11-21T09:14:00.000Z', pauseText: '10:14 (Europe/Berlin time)', pauseFor }),
+    );
+    startSyncSession(world.ports);
+    const paused = runSyncSessionStep(world.ports, 1000, () => NOW);
+    expect(paused.phase).toMatch(words);
+    expect(paused.phase).toMatch(/; resumes after 10:14 \(Europe\/Berlin time\)$/);
+    expect(paused.pauseFor).toBe(pauseFor);
+    if (pauseFor !== 'reserve') expect(paused.phase).not.toMatch(/allowance/);
   });
 });
