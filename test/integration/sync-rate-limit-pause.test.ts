@@ -16,6 +16,18 @@ afterAll(async () => {
   await stack?.close();
 });
 
+/** The next orders request is refused with a 429 naming `reason`; 50 new orders wait behind it. */
+async function oneRefusalBeforeNewOrders(reason: string, retryAfter: number): Promise<void> {
+  await stack.control('faults', {
+    status: 429,
+    reason,
+    retry_after: retryAfter,
+    path_prefix: '/api/v1/orders',
+    count: 1,
+  });
+  await stack.control('orders', { count: 50 });
+}
+
 type Progress = { done: boolean; outcome: string; message: string; pausedUntil: string | null };
 type SyncNowProgress = { done: boolean; phase: string; pausedUntil: string | null; pauseFor?: string };
 type LastSync = { jobs: Array<{ outcome: string | null; message: string | null }> };
@@ -31,14 +43,7 @@ describe.each([
   ['hour', 1800, /hourly request limit/],
 ] as const)('429 %s with Retry-After %i s', (reason, retryAfter, words) => {
   it('pauses until Retry-After (partial, resume time in the spreadsheet zone), then the next run continues to the truth', async () => {
-    await stack.control('faults', {
-      status: 429,
-      reason,
-      retry_after: retryAfter,
-      path_prefix: '/api/v1/orders',
-      count: 1,
-    });
-    await stack.control('orders', { count: 50 });
+    await oneRefusalBeforeNewOrders(reason, retryAfter);
     const askedAt = stack.runtime.clock.now();
     const run = await stack.runtime.run('onScheduledSync', []);
     const progress = run.value as Progress;
@@ -58,14 +63,7 @@ describe.each([
   });
 
   it('Sync now ends naming the limit the 429 named, never the hourly allowance, and Last sync says the same', async () => {
-    await stack.control('faults', {
-      status: 429,
-      reason,
-      retry_after: retryAfter,
-      path_prefix: '/api/v1/orders',
-      count: 1,
-    });
-    await stack.control('orders', { count: 50 });
+    await oneRefusalBeforeNewOrders(reason, retryAfter);
     const zone = `(${stack.runtime.workbook.timeZone} time)`;
     await call('startSync');
     const step = await call<SyncNowProgress>('runSyncStep');

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExecutionResult } from '../../dev/gas-runtime/index';
 import { alternative, sidebarSync, type Run } from '../../bench/drivers';
 import { startBenchStack, type BenchStack } from '../../bench/stack';
+import { truthRowCounts } from './truth-counts';
 import budget from './backfill-budget.json';
 
 interface Figures {
@@ -46,8 +47,7 @@ const alternatives: Record<string, Run> = {};
 beforeAll(async () => {
   bench = await startBenchStack(budget.orders);
   const { stack } = bench;
-  const orders = ((await stack.truth('orders')) as { data: Array<{ line_items?: unknown[] }> }).data;
-  truth = { orders: orders.length, lineItems: orders.reduce((n, o) => n + (o.line_items?.length ?? 0), 0) };
+  truth = await truthRowCounts(stack);
   ours = await sidebarSync(stack);
   const workbook = stack.runtime.workbook as unknown as Workbook;
   sheetRows = Object.fromEntries(

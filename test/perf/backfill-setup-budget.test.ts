@@ -14,6 +14,7 @@ import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
 import { sidebarSync, type Run } from '../../bench/drivers';
 import { figuresOf, serviceSeconds, type Figures } from '../../bench/figures';
 import { startBenchStack, type BenchStack } from '../../bench/stack';
+import { truthRowCounts } from './truth-counts';
 import budget from './backfill-setup-budget.json';
 
 const SHEETS = ['Orders', 'Line items', 'Products', 'Variants', 'Daily P&L', 'Monthly P&L', 'Checks', 'Sync log'];
@@ -27,8 +28,7 @@ let sheets: Record<string, { rows: number; header: unknown[]; bold: boolean; not
 beforeAll(async () => {
   bench = await startBenchStack(budget.orders);
   const { stack } = bench;
-  const orders = ((await stack.truth('orders')) as { data: Array<{ line_items?: unknown[] }> }).data;
-  truth = { orders: orders.length, lineItems: orders.reduce((n, o) => n + (o.line_items?.length ?? 0), 0) };
+  truth = await truthRowCounts(stack);
   ours = await sidebarSync(stack);
   figures = figuresOf({ results: ours.results, sheetsWritesPerMinuteMax: ours.sheetsWritesPerMinuteMax, orders: 0 });
   const workbook = stack.runtime.workbook as unknown as { sheetByName(n: string): SheetModel | undefined };
