@@ -39,7 +39,7 @@ const LONG_SUITES = [
   'test/integration/trust-reconcile.test.ts',
   'test/integration/sync-demo-rerun.test.ts',
   'test/perf/hourly-budget.test.ts',
-  'test/integration/review-formulas-killed-sync.test.ts',
+  'test/integration/formulas-killed-sync.test.ts',
   'test/integration/connect-lifecycle.test.ts',
   'test/e2e/sidebar-story.test.ts',
   'test/integration/sync-truth.test.ts',

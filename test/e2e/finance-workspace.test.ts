@@ -118,7 +118,7 @@ describe.skipIf(!browserReady)('finance workspace end to end (Chromium, emulator
     expect(captions.some((c) => c.includes("'Daily P&L'!A1:A"))).toBe(true);
     expect(captions.some((c) => c.includes("'Monthly P&L'!A1:A"))).toBe(true);
 
-    // Issues 22 and 24: the headline cells are computed in the playground (no TODAY(), DATE() or
+    // The headline cells are computed in the playground (no TODAY(), DATE() or
     // EOMONTH() it cannot compute): From/To dates in B5:D6, numbers in B7:D10, never #N/A or Loading...
     const textNow = (row: number, column: number): Promise<string | null> =>
       page.evaluate(

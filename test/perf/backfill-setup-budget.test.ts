@@ -1,5 +1,5 @@
 /**
- * Issue 23, backfill at 1,000 orders, where the fixed cost of setting up the sheets weighs most:
+ * A backfill at 1,000 orders, where the fixed cost of setting up the sheets weighs most:
  * "Sync now" in a new spreadsheet creates and sets up every sheet (Orders, Line items, Products,
  * Variants, Daily P&L, Monthly P&L, Checks, Sync log) and writes them, within the committed budget
  * (backfill-setup-budget.json) of Sheets calls, Sheets API write requests (Google's 60 a minute),

@@ -1,5 +1,5 @@
 /**
- * Issue 23, backfill: the Sync now that creates the Orders sheet ties out from the day sums of the
+ * The backfill: the Sync now that creates the Orders sheet ties out from the day sums of the
  * rows it wrote, without reading back the sheet it created (21,000 cells at 1k orders, 6.6 M at
  * 100k); and a hand edit of Orders made between runs is still caught: Checks → Run reads the sheet
  * whole (its run did not create it) and says ✗ on that day. Counts are the runtime's (cells read

@@ -1,5 +1,5 @@
 /**
- * Issue 23, the storage seconds: the Properties and Cache calls of a backfill ("Sync now" on the
+ * The storage seconds: the Properties and Cache calls of a backfill ("Sync now" on the
  * bench's 1,000-order store) and of the hourly run after 1 % of the orders changed stay within the
  * committed budget (storage-calls-budget.json). Every such call is billed (Properties 40-70 ms,
  * Cache 25-100 ms: apps-script-cost-model.md) and Properties calls count against Google's 50,000

@@ -1,5 +1,5 @@
 /**
- * Issue 23: the hourly run after a 100k backfill read the Orders sheet whole (2.1 M cells) because
+ * Once, the hourly run after a 100k backfill read the Orders sheet whole (2.1 M cells) because
  * the backfill's last Sync now step read it whole for its tie-out and then had no budget left for
  * the P&L books' second page: the tie-out stopped ("Tie-out not run this time") and the day sums
  * that read paid for were never saved, so the next run read the sheet whole again. The same

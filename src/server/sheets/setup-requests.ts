@@ -35,7 +35,7 @@ export function freezeHeaderRequest(sheetId: number): SheetsRequest {
   };
 }
 
-/** The store and table tags (sheet-tags.ts) of a sheet the set-up creates, visible to the document as addDeveloperMetadata makes them. */
+/** The store and table tags (as the sheet tags read them) of a sheet the set-up creates, visible to the document as addDeveloperMetadata makes them. */
 export function tagRequests(sheetId: number, schema: TableSchema, storeId: string): SheetsRequest[] {
   return [
     [STORE_METADATA_KEY, storeId],

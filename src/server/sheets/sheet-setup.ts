@@ -29,7 +29,7 @@ type SheetsRequest = GoogleAppsScript.Sheets.Schema.Request;
 export class SheetSetUp {
   /** Ids of the sheets this run's set-ups added. */
   private readonly addedIds: number[] = [];
-  /** Set-ups of created sheets not sent yet (sheets-requests.ts holdBack). */
+  /** Set-ups of created sheets not sent yet (held back by the Sheets requests' `holdBack`). */
   private queued: SheetsRequest[] = [];
 
   constructor(
@@ -43,7 +43,7 @@ export class SheetSetUp {
 
   /**
    * Creates the table's sheet, tagged for the store (`storeId`, store data only) and set up, in ONE
-   * Sheets API batchUpdate (setup-requests.ts). Formats and widths are set here, once, when the
+   * Sheets API batchUpdate (the set-up requests). Formats and widths are set here, once, when the
    * sheet is created (never per run): a user who resizes a column or restyles the header keeps it.
    */
   create(schema: TableSchema, storeId: string | null, rows: number): void {

@@ -46,7 +46,11 @@ export function runSync(options: RunOptions): RunOutcome {
   let failure: RunFailure | null = null;
   try {
     const start = startRun(record, budget, properties);
-    if (start.kind === 'ended') return start.outcome;
+    if (start.kind === 'ended') {
+      // The run closed its own log (the store changed): nothing more happens under the lock.
+      lock.releaseLock();
+      return start.outcome;
+    }
     walkSteps(start.run);
     result = finishedOutcome(start.run);
   } catch (e) {
