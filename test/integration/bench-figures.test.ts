@@ -72,7 +72,8 @@ describe('bench figures', () => {
     }
     expect(figures.api_429s).toBe(0);
     expect(figures.sheets_quota_refusals).toBe(0);
-    expect(figures.cells_read).toBeGreaterThan(0);
+    // A backfill into a new spreadsheet reads back nothing it wrote (its tie-out uses the day sums of the pages).
+    expect(figures.cells_read).toBe(0);
     const kinds = Object.values(figures.sheets_calls_by_kind).reduce((a, b) => a + b, 0);
     expect(kinds).toBe(figures.sheets_calls);
     expect(figures.sheets_calls_by_kind.api_write).toBeGreaterThan(0);
