@@ -150,6 +150,28 @@ class Contestants {
   }
 }
 
+/**
+ * Keeps a workload's figures and prints them; an hour later each alternative (none when
+ * `contestants` is null) runs the same workload in its own workbook, its figures kept beside ours.
+ */
+async function recordWorkload(
+  stack: Stack,
+  results: Results,
+  name: string,
+  workload: WorkloadEntry,
+  orders: number,
+  contestants: Contestants | null,
+): Promise<void> {
+  results.workloads[name] = workload;
+  report(name, workload);
+  await stack.advanceClocks(HOUR_MS);
+  if (!contestants) return;
+  for (const alternativeName of Object.keys(ALTERNATIVES)) {
+    workload.alternatives[alternativeName] = await contestants.run(alternativeName, orders, workload.figures);
+    report(`${name} ${alternativeName}`, workload.alternatives[alternativeName]);
+  }
+}
+
 async function benchStore(
   size: number,
   results: Results,
@@ -195,15 +217,14 @@ async function benchStore(
       },
       { truth_mismatches: comparison },
     );
-    results.workloads[`backfill_${label}`] = backfillEntry;
-    report(`backfill_${label}`, backfillEntry);
-    await stack.advanceClocks(HOUR_MS);
-    if (withAlternatives) {
-      for (const name of Object.keys(ALTERNATIVES)) {
-        backfillEntry.alternatives[name] = await contestants.run(name, size, backfillEntry.figures);
-        report(`backfill_${label} ${name}`, backfillEntry.alternatives[name]);
-      }
-    }
+    await recordWorkload(
+      stack,
+      results,
+      `backfill_${label}`,
+      backfillEntry,
+      size,
+      withAlternatives ? contestants : null,
+    );
 
     const uid = await ensureHourlySchedule(stack);
     if (workloads.has('hourly_1pct'))
@@ -266,15 +287,14 @@ async function benchHourly(
       trigger_minutes_per_day: Math.round(((24 * hourlyFigures.modelled_seconds) / 60) * 10) / 10,
     },
   );
-  results.workloads[`hourly_1pct_${label}`] = hourlyEntry;
-  report(`hourly_1pct_${label}`, hourlyEntry);
-  await stack.advanceClocks(HOUR_MS);
-  if (withAlternatives) {
-    for (const name of Object.keys(ALTERNATIVES)) {
-      hourlyEntry.alternatives[name] = await contestants.run(name, size, hourlyEntry.figures);
-      report(`hourly_1pct_${label} ${name}`, hourlyEntry.alternatives[name]);
-    }
-  }
+  await recordWorkload(
+    stack,
+    results,
+    `hourly_1pct_${label}`,
+    hourlyEntry,
+    size,
+    withAlternatives ? contestants : null,
+  );
 }
 
 /** The monthly reconciliation pass: every order paged again, nothing vanished. */
