@@ -13,6 +13,8 @@ export interface ConnectOptions {
   googleUser?: string;
   /** False: no sidebar poll after the callback (the handoff stays pending). Default true. */
   sidebarPoll?: boolean;
+  /** The spreadsheet whose sidebar connects (a copy the runtime made); default the runtime's workbook. */
+  spreadsheetId?: string;
 }
 
 export interface ConnectResult {
@@ -36,10 +38,12 @@ export async function readAuthorizationUrl(
   runtime: GasRuntime,
   globalName: string = AUTHORIZATION_URL_GLOBAL,
   googleUser?: string,
+  spreadsheetId?: string,
 ): Promise<string> {
   const result = await runtime.run(globalName, [], {
     authMode: 'FULL',
     ...(googleUser !== undefined ? { user: googleUser } : {}),
+    ...(spreadsheetId !== undefined ? { spreadsheetId } : {}),
   });
   if (!result.ok) throw new Error(`${globalName} failed: ${result.error?.name}: ${result.error?.message}`);
   const value = result.value;
@@ -64,7 +68,7 @@ export async function connectOverHttp(
   options: ConnectOptions = {},
   globalName?: string,
 ): Promise<ConnectResult> {
-  const authorizationUrl = await readAuthorizationUrl(runtime, globalName, options.googleUser);
+  const authorizationUrl = await readAuthorizationUrl(runtime, globalName, options.googleUser, options.spreadsheetId);
   const callbackUrl = await approveAuthorization(authorizationUrl, {
     ...(options.storeId !== undefined ? { storeId: options.storeId } : {}),
     ...(options.user !== undefined ? { email: options.user } : {}),
@@ -79,6 +83,7 @@ export async function connectOverHttp(
       : await runtime.run('getSidebarState', [], {
           authMode: 'FULL',
           ...(options.googleUser !== undefined ? { user: options.googleUser } : {}),
+          ...(options.spreadsheetId !== undefined ? { spreadsheetId: options.spreadsheetId } : {}),
         });
   const outcome = /data-outcome="([a-z_]+)"/.exec(page.body);
   return {
