@@ -27,6 +27,7 @@ import { checkPnlSheets } from './tieout-pnl-sheets';
 import { tieoutScopeText } from '../../contract/tieout-text';
 import { OrderDaySums, ORDER_SUM_COLUMNS } from './order-day-sums';
 import type { OrderSumsTracker } from './order-sums-store';
+import { readRecheck } from './recheck-record';
 
 /** The Orders columns the tie-out and the cost-gap count read: not the whole sheet. */
 const ORDERS_READ = ORDER_SUM_COLUMNS;
@@ -214,7 +215,7 @@ function scopeCells(
   const values: Record<string, unknown> = {
     period: `${provenFrom} … ${today}`,
     kind: 'scope',
-    note: tieoutScopeText({ provenFrom, ordersFrom }) + how,
+    note: tieoutScopeText({ provenFrom, ordersFrom, ...recheckedView() }) + how,
     checked_at: new Date(checkedAt).toISOString(),
   };
   return buildRow(CHECKS, null, values, timeZone);
@@ -231,4 +232,11 @@ export function tieoutText(days: number, failed: readonly string[], cutFrom: str
     `Tie-out: ✗ on ${failed.length} of ${days} days (${named}; see Checks). Run Sync now to fetch their orders and P&L days again ` +
     `(edited Orders and P&L cells are put back).${window}`
   );
+}
+
+/** The last figure re-check of every order, as the scope line names it (none before a pass completed one). */
+function recheckedView(): { recheckedAt: string | null; recheckedFrom: string | null } {
+  const record = readRecheck();
+  if (record.completedAt === null) return { recheckedAt: null, recheckedFrom: null };
+  return { recheckedAt: new Date(record.completedAt).toISOString(), recheckedFrom: record.from };
 }
