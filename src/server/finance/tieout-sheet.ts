@@ -28,6 +28,8 @@ import { tieoutScopeText } from '../../contract/tieout-text';
 import { OrderDaySums, ORDER_SUM_COLUMNS } from './order-day-sums';
 import type { OrderSumsTracker } from './order-sums-store';
 import { readRecheck } from './recheck-record';
+import { checkCloses } from './close-seal';
+import { closeCheckCells, closeCheckWords, closeScopeWords } from './tieout-closes';
 
 /** The Orders columns the tie-out and the cost-gap count read: not the whole sheet. */
 const ORDERS_READ = ORDER_SUM_COLUMNS;
@@ -148,13 +150,14 @@ export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | nul
   if (kept) saveCostGaps();
   const checkedAt = ctx.now();
   const provenFrom = books.days.length > 0 ? books.days[0].date : from;
-  const writes: RowWrite[] = rows.map((r, i) => ({
-    row: i + 2,
-    column: 1,
-    cells: tieoutCells(r, checkedAt, ctx.workbook.timeZone),
-  }));
+  const closes = checkCloses(ctx.workbook.sheets(), (ranges) => ctx.workbook.readRanges(ranges));
+  const lines = [
+    ...rows.map((r) => tieoutCells(r, checkedAt, ctx.workbook.timeZone)),
+    ...closeCheckCells(closes, checkedAt, ctx.workbook.timeZone),
+  ];
+  const writes: RowWrite[] = lines.map((cells, i) => ({ row: i + 2, column: 1, cells }));
   writes.push({
-    row: rows.length + 2,
+    row: lines.length + 2,
     column: 1,
     cells: scopeCells(
       provenFrom,
@@ -164,11 +167,12 @@ export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | nul
       ctx.workbook.timeZone,
       kept ? fullAt : null,
       kept !== null && tracker!.provenByWrites(),
+      closeScopeWords(closes),
     ),
   });
   const previous = ctx.state.get('tieout').rows;
   const blank: CellValue[] = CHECKS.columns.map(() => '');
-  for (let row = rows.length + 3; row <= previous + 1; row++) writes.push({ row, column: 1, cells: blank.slice() });
+  for (let row = lines.length + 3; row <= previous + 1; row++) writes.push({ row, column: 1, cells: blank.slice() });
   ctx.workbook.ensure(CHECKS);
   ctx.workbook.defer([{ schema: CHECKS, rows: writes }]);
   const failedDays = rows.filter((r) => r.kind === 'day' && !r.ok).map((r) => r.period);
@@ -183,13 +187,13 @@ export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | nul
     days,
     failedDays: failed.slice(0, NAMED_DAYS),
     failedCount: failed.length,
-    rows: rows.length + 1,
+    rows: lines.length + 1,
     cutFrom: books.cutFrom,
     provenFrom,
     ordersFrom: first,
   });
   if (kept && tracker && fullAt !== null) tracker.save(sums, fullAt);
-  return tieoutText(days, failed, books.cutFrom);
+  return tieoutText(days, failed, books.cutFrom) + closeCheckWords(closes);
 }
 
 /**
@@ -206,6 +210,7 @@ function scopeCells(
   timeZone: string,
   summedSince: number | null,
   createdBySync = false,
+  closes = '',
 ): CellValue[] {
   const how = createdBySync
     ? ' Orders side: the day sums of the rows this sync wrote into the Orders sheet it created (nothing else was in it); Checks → Run reads it in full.'
@@ -215,7 +220,7 @@ function scopeCells(
   const values: Record<string, unknown> = {
     period: `${provenFrom} … ${today}`,
     kind: 'scope',
-    note: tieoutScopeText({ provenFrom, ordersFrom, ...recheckedView() }) + how,
+    note: tieoutScopeText({ provenFrom, ordersFrom, ...recheckedView() }) + closes + how,
     checked_at: new Date(checkedAt).toISOString(),
   };
   return buildRow(CHECKS, null, values, timeZone);
