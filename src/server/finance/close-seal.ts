@@ -39,9 +39,9 @@ export function sealOfWritten(values: ReadonlyArray<ReadonlyArray<unknown>>): st
   return seal(values.length > CLOSE_ORDERS_TITLE_ROW ? [head, orders] : [head]);
 }
 
-function readSeals(): Seals {
+function sealsOf(text: string | null | undefined): Seals {
   try {
-    const saved = JSON.parse(documentProperties().getProperty(KEY) ?? '{}') as unknown;
+    const saved = JSON.parse(text ?? '{}') as unknown;
     return saved && typeof saved === 'object' && !Array.isArray(saved) ? (saved as Seals) : {};
   } catch {
     return {};
@@ -49,7 +49,10 @@ function readSeals(): Seals {
 }
 
 export function saveCloseSeal(month: string, values: ReadonlyArray<ReadonlyArray<unknown>>): void {
-  documentProperties().setProperty(KEY, JSON.stringify({ ...readSeals(), [month]: sealOfWritten(values) }));
+  documentProperties().setProperty(
+    KEY,
+    JSON.stringify({ ...sealsOf(documentProperties().getProperty(KEY)), [month]: sealOfWritten(values) }),
+  );
 }
 
 export interface CloseCheck {
@@ -60,15 +63,17 @@ export interface CloseCheck {
 
 /**
  * Every close sheet beside its seal: one Values.batchGet of them all (none when no month is
- * closed), the ranges the Restatements read.
+ * closed), the ranges the Restatements read. The seals come from the run's one whole read of the
+ * document properties (`readAtStart`): no call of their own.
  */
 export function checkCloses(
   sheets: ReadonlyArray<{ title: string; rows: number }>,
   readRanges: (ranges: readonly string[]) => unknown[][][],
+  readAtStart: Readonly<Record<string, string>>,
 ): CloseCheck[] {
   const closes = sheets.filter((s) => closedMonthOf(s.title) !== null);
   if (closes.length === 0) return [];
-  const seals = readSeals();
+  const seals = sealsOf(readAtStart[KEY]);
   const read = readRanges(closes.flatMap(closeSheetRanges));
   let at = 0;
   return closes

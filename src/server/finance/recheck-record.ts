@@ -1,7 +1,8 @@
 /**
  * The last figure re-check (the reconciliation pass that compared every order's figures): when it
  * completed, from which placement day it saw orders and how many it rewrote. One document property,
- * read by the tie-out for the Checks sheet's scope line and written once per execution of the pass.
+ * read by the tie-out for the Checks sheet's scope line (from the run's one whole read of the
+ * properties) and written once per execution of the pass.
  */
 import { documentProperties } from '../platform/properties';
 
@@ -20,9 +21,17 @@ export interface RecheckRecord {
 
 const NONE: RecheckRecord = { completedAt: null, from: null, repaired: 0, repairing: 0 };
 
-export function readRecheck(): RecheckRecord {
+/** The record this execution saved: the state's read at the start of the run does not hold it. */
+let savedNow: RecheckRecord | null = null;
+
+/**
+ * The record from the document properties as the run's one whole read found them (no call of its
+ * own), or as this execution saved it since.
+ */
+export function readRecheck(readAtStart: Readonly<Record<string, string>>): RecheckRecord {
+  if (savedNow) return { ...savedNow };
   try {
-    const saved = JSON.parse(documentProperties().getProperty(KEY) ?? 'null') as Partial<RecheckRecord> | null;
+    const saved = JSON.parse(readAtStart[KEY] ?? 'null') as Partial<RecheckRecord> | null;
     if (!saved || typeof saved !== 'object') return { ...NONE };
     return {
       completedAt: typeof saved.completedAt === 'number' ? saved.completedAt : null,
@@ -37,4 +46,5 @@ export function readRecheck(): RecheckRecord {
 
 export function saveRecheck(record: RecheckRecord): void {
   documentProperties().setProperty(KEY, JSON.stringify(record));
+  savedNow = { ...record };
 }

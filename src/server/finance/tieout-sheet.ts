@@ -150,7 +150,7 @@ export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | nul
   if (kept) saveCostGaps();
   const checkedAt = ctx.now();
   const provenFrom = books.days.length > 0 ? books.days[0].date : from;
-  const closes = checkCloses(ctx.workbook.sheets(), (ranges) => ctx.workbook.readRanges(ranges));
+  const closes = checkCloses(ctx.workbook.sheets(), (ranges) => ctx.workbook.readRanges(ranges), ctx.state.readAtStart);
   const lines = [
     ...rows.map((r) => tieoutCells(r, checkedAt, ctx.workbook.timeZone)),
     ...closeCheckCells(closes, checkedAt, ctx.workbook.timeZone),
@@ -161,13 +161,13 @@ export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | nul
     column: 1,
     cells: scopeCells(
       provenFrom,
-      first,
+      tieoutScopeText({ provenFrom, ordersFrom: first, ...recheckedView(ctx.state.readAtStart) }) +
+        closeScopeWords(closes),
       today,
       checkedAt,
       ctx.workbook.timeZone,
       kept ? fullAt : null,
       kept !== null && tracker!.provenByWrites(),
-      closeScopeWords(closes),
     ),
   });
   const previous = ctx.state.get('tieout').rows;
@@ -204,13 +204,12 @@ export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | nul
  */
 function scopeCells(
   provenFrom: string,
-  ordersFrom: string,
+  proves: string,
   today: string,
   checkedAt: number,
   timeZone: string,
   summedSince: number | null,
   createdBySync = false,
-  closes = '',
 ): CellValue[] {
   const how = createdBySync
     ? ' Orders side: the day sums of the rows this sync wrote into the Orders sheet it created (nothing else was in it); Checks → Run reads it in full.'
@@ -220,7 +219,7 @@ function scopeCells(
   const values: Record<string, unknown> = {
     period: `${provenFrom} … ${today}`,
     kind: 'scope',
-    note: tieoutScopeText({ provenFrom, ordersFrom, ...recheckedView() }) + closes + how,
+    note: proves + how,
     checked_at: new Date(checkedAt).toISOString(),
   };
   return buildRow(CHECKS, null, values, timeZone);
@@ -240,8 +239,11 @@ export function tieoutText(days: number, failed: readonly string[], cutFrom: str
 }
 
 /** The last figure re-check of every order, as the scope line names it (none before a pass completed one). */
-function recheckedView(): { recheckedAt: string | null; recheckedFrom: string | null } {
-  const record = readRecheck();
+function recheckedView(readAtStart: Readonly<Record<string, string>>): {
+  recheckedAt: string | null;
+  recheckedFrom: string | null;
+} {
+  const record = readRecheck(readAtStart);
   if (record.completedAt === null) return { recheckedAt: null, recheckedFrom: null };
   return { recheckedAt: new Date(record.completedAt).toISOString(), recheckedFrom: record.from };
 }

@@ -71,7 +71,7 @@ export function runReconcileJob(ctx: JobContext): JobResult {
     },
   };
   const finished = pageThrough(ctx.budget, feed);
-  const record = readRecheck();
+  const record = readRecheck(ctx.state.readAtStart);
   const repaired = recheck.repairs.length;
   if (!finished) {
     if (repaired > 0) saveRecheck({ ...record, repairing: record.repairing + repaired });
