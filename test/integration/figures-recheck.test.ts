@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
+import { tieoutScopeText, type TieoutView } from '../../src/contract/tieout-text';
 import { checksRow, checksScope, compareWithTruth, sheetTable, syncUntilCaughtUp } from './sync-support';
 
 type Json = Record<string, unknown>;
@@ -83,6 +84,11 @@ async function expectRepaired(ids: string[], days: string[]): Promise<void> {
     /every synced cell of Orders and Line items .* compared with the service by the reconciliation pass completed at \d{4}-\d{2}-\d{2}T/,
   );
   expect(scope).not.toMatch(/are not proven/);
+  // The sidebar's Checks card says the same, from the same record.
+  const state = await stack.runtime.run('getSidebarState', [], { authMode: 'FULL' });
+  expect(state.ok, state.error?.message).toBe(true);
+  const view = (state.value as { tieout: TieoutView }).tieout;
+  expect(tieoutScopeText(view)).toMatch(/compared with the service by the reconciliation pass completed at/);
 }
 
 describe('the figure re-check: what no day sum proves [spec 2.3, 2.6, 4.4 rule 7]', () => {
