@@ -17,6 +17,8 @@ export interface TieoutView {
   /** ISO time the last reconciliation pass that re-checked every order's figures completed, and the first placement day it saw (null: all). */
   recheckedAt?: string | null;
   recheckedFrom?: string | null;
+  /** Orders that pass wrote again because their figures differed. */
+  recheckedRepaired?: number;
 }
 
 /**
@@ -24,7 +26,7 @@ export interface TieoutView {
  * Checks card). The figures left out and why are in the Checks sheet's note column header.
  */
 export function tieoutScopeText(
-  view: Pick<TieoutView, 'provenFrom' | 'ordersFrom' | 'recheckedAt' | 'recheckedFrom'>,
+  view: Pick<TieoutView, 'provenFrom' | 'ordersFrom' | 'recheckedAt' | 'recheckedFrom' | 'recheckedRepaired'>,
 ): string {
   if (!view.provenFrom) return '';
   const orders = view.ordersFrom
@@ -38,13 +40,14 @@ export function tieoutScopeText(
 }
 
 /** What proves Orders and Line items order by order: nothing before a reconciliation pass re-checked every order's figures. */
-function orderByOrder(view: Pick<TieoutView, 'recheckedAt' | 'recheckedFrom'>): string {
+function orderByOrder(view: Pick<TieoutView, 'recheckedAt' | 'recheckedFrom' | 'recheckedRepaired'>): string {
   if (!view.recheckedAt)
     return 'Orders figures are proven as day sums per figure, not order by order: two wrong orders that cancel out within a day are not seen.';
   const from = view.recheckedFrom ? `placed from ${view.recheckedFrom}` : 'of all history';
   return (
     `Order by order, every synced cell of Orders and Line items (line items' cogs and other figures, an order's cogs_coverage_pct, currency and cost_status included) ` +
-    `of the orders ${from} was compared with the service by the reconciliation pass completed at ${view.recheckedAt}, and rewritten where it differed; ` +
+    `of the orders ${from} was compared with the service by the reconciliation pass completed at ${view.recheckedAt}, and rewritten where it differed ` +
+    `(${count(view.recheckedRepaired ?? 0)} order${view.recheckedRepaired === 1 ? '' : 's'}, named in the Sync log); ` +
     'a change the service makes later without a new updated_at is found by the next pass.'
   );
 }

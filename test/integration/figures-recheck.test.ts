@@ -84,6 +84,9 @@ async function expectRepaired(ids: string[], days: string[]): Promise<void> {
     /every synced cell of Orders and Line items .* compared with the service by the reconciliation pass completed at \d{4}-\d{2}-\d{2}T/,
   );
   expect(scope).not.toMatch(/are not proven/);
+  expect(scope).toContain(
+    `rewritten where it differed (${ids.length} order${ids.length === 1 ? '' : 's'}, named in the Sync log)`,
+  );
   // The sidebar's Checks card says the same, from the same record.
   const state = await stack.runtime.run('getSidebarState', [], { authMode: 'FULL' });
   expect(state.ok, state.error?.message).toBe(true);

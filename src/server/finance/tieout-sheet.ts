@@ -24,7 +24,7 @@ import { readPnlBooks } from './tieout-books';
 import { tieOut } from './tieout';
 import type { TieoutRow } from './tieout-rows';
 import { checkPnlSheets } from './tieout-pnl-sheets';
-import { tieoutScopeText } from '../../contract/tieout-text';
+import { tieoutScopeText, type TieoutView } from '../../contract/tieout-text';
 import { OrderDaySums, ORDER_SUM_COLUMNS } from './order-day-sums';
 import type { OrderSumsTracker } from './order-sums-store';
 import { readRecheck } from './recheck-record';
@@ -239,11 +239,14 @@ export function tieoutText(days: number, failed: readonly string[], cutFrom: str
 }
 
 /** The last figure re-check of every order, as the scope line names it (none before a pass completed one). */
-function recheckedView(readAtStart: Readonly<Record<string, string>>): {
-  recheckedAt: string | null;
-  recheckedFrom: string | null;
-} {
+function recheckedView(
+  readAtStart: Readonly<Record<string, string>>,
+): Pick<TieoutView, 'recheckedAt' | 'recheckedFrom' | 'recheckedRepaired'> {
   const record = readRecheck(readAtStart);
-  if (record.completedAt === null) return { recheckedAt: null, recheckedFrom: null };
-  return { recheckedAt: new Date(record.completedAt).toISOString(), recheckedFrom: record.from };
+  if (record.completedAt === null) return {};
+  return {
+    recheckedAt: new Date(record.completedAt).toISOString(),
+    recheckedFrom: record.from,
+    recheckedRepaired: record.repaired,
+  };
 }

@@ -36,7 +36,11 @@ export function tieoutViewOf(t: TieoutState, recheck: RecheckRecord | null = nul
   if (t.checkedAt === null) return null;
   const rechecked =
     recheck && recheck.completedAt !== null
-      ? { recheckedAt: new Date(recheck.completedAt).toISOString(), recheckedFrom: recheck.from }
+      ? {
+          recheckedAt: new Date(recheck.completedAt).toISOString(),
+          recheckedFrom: recheck.from,
+          recheckedRepaired: recheck.repaired,
+        }
       : {};
   return {
     ...rechecked,
