@@ -1,12 +1,14 @@
 /**
  * Figures no day sum can prove, changed by the store without moving updated_at (the emulator's
  * silent-patch): a line item's cogs, an order's cogs_coverage_pct, its currency and cost status,
- * and two orders whose errors cancel within a day. Each leaves every day ✓, so only an order-by-
+ * and two orders whose errors cancel within a day; and a hand edit of line item figures. Each leaves every day ✓, so only an order-by-
  * order comparison finds it: after the reconciliation pass every Orders and Line items cell equals
  * the emulator's truth, the Sync log names the orders rewritten (and only those), and Checks says
  * from when and by which pass those figures are proven.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
+import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
 import { startStack, type Stack } from '../../dev/harness/index';
 import { tieoutScopeText, type TieoutView } from '../../src/contract/tieout-text';
 import { checksRow, checksScope, compareWithTruth, sheetTable, syncUntilCaughtUp } from './sync-support';
@@ -109,6 +111,23 @@ describe('the figure re-check: what no day sum proves [spec 2.3, 2.6, 4.4 rule 7
     });
     const after = (await truthOrders()).find((o) => o.id === order.id)!;
     expect((after.economics as Json).cogs, "the order's cogs did not move").toBe((order.economics as Json).cogs);
+    await expectRepaired([String(order.id)], [localDay(String(order.created_at))]);
+  });
+
+  it("a hand edit of a line item's price, quantity and refund_amount (no day sum holds them): the pass puts the API's back", async () => {
+    const order = (await activeOrders())[40];
+    const line = (order.line_items as Json[])[0];
+    const [headers, ...rows] = sheetTable(stack, 'Line items');
+    const at = rows.findIndex((r) => r[0] === line.id);
+    expect(at, String(line.id)).toBeGreaterThanOrEqual(0);
+    const sheet = (stack.runtime.workbook as unknown as Workbook).sheetByName('Line items') as SheetModel;
+    const edit = (header: string, value: number): void => sheet.write(at + 2, headers.indexOf(header) + 1, { value });
+    edit('price', Number(line.price) + 10);
+    edit('quantity', Number(line.quantity) + 1);
+    edit('refund_amount', Number(line.refund_amount) + 5);
+    const checked = await stack.runtime.run('tieOutNow', [], { authMode: 'FULL' });
+    expect(checked.ok, checked.error?.message).toBe(true);
+    expect(checksRow(stack, localDay(String(order.created_at)))?.result, 'the day sums cannot see it').toBe('✓');
     await expectRepaired([String(order.id)], [localDay(String(order.created_at))]);
   });
 
