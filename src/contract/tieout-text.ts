@@ -19,6 +19,8 @@ export interface TieoutView {
   recheckedFrom?: string | null;
   /** Orders that pass wrote again because their figures differed. */
   recheckedRepaired?: number;
+  /** Closed months (YYYY-MM) whose close sheet no longer holds what the close saved. */
+  closesChanged?: string[];
 }
 
 /**
@@ -58,12 +60,23 @@ function count(n: number): string {
 
 /** "Checks: all 183 days tie out" / "✗ 2026-10-03, 2026-10-07 do not tie out". */
 export function tieoutText(view: TieoutView): string {
+  return daysText(view) + closesText(view.closesChanged ?? []);
+}
+
+function daysText(view: TieoutView): string {
   const window = view.cutFrom ? ` (from ${view.cutFrom}: your plan shows no older history)` : '';
   if (view.failedCount === 0)
     return `Checks: all ${count(view.days)} ${view.days === 1 ? 'day ties' : 'days tie'} out${window}.`;
   const more = view.failedCount - view.failedDays.length;
   const named = view.failedDays.join(', ') + (more > 0 ? ` and ${count(more)} more` : '');
   return `✗ ${named} ${view.failedCount === 1 ? 'does' : 'do'} not tie out${window}.`;
+}
+
+/** " ✗ Close 2026-08 no longer holds what the close saved (see Checks)." for each close whose sheet changed since. */
+function closesText(months: readonly string[]): string {
+  if (months.length === 0) return '';
+  const sheets = months.map((m) => `Close ${m}`).join(', ');
+  return ` ✗ ${sheets} no longer ${months.length === 1 ? 'holds' : 'hold'} what the close saved (see Checks).`;
 }
 
 /** What to do about ✗ days: Sync now fetches their orders and P&L days again, whole (the ✗-day refetch). */

@@ -1,13 +1,14 @@
 /**
  * Each month-end close against what it saved: the `Close YYYY-MM` sheet is protected, yet its
  * owner can still edit it, and the Restatements compare the month against whatever it holds. An
- * edit of one day's net_profit there turns the close ✗ in Checks (the Sync log and Checks → Run
- * say so), and putting the cell back turns it ✓ again. The closed figures are the emulator's truth.
+ * edit of one day's net_profit there turns the close ✗ in Checks (the Sync log, Checks → Run and
+ * the sidebar's Checks card say so), and putting the cell back turns it ✓ again. The closed figures are the emulator's truth.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
 import { startStack, type Stack } from '../../dev/harness/index';
+import { tieoutText, type TieoutView } from '../../src/contract/tieout-text';
 import { checksScope, sheetTable, syncUntilCaughtUp } from './sync-support';
 
 type Json = Record<string, unknown>;
@@ -40,6 +41,13 @@ async function checkNow(): Promise<string> {
   return String((r.value as { message: string }).message);
 }
 
+/** The sidebar's Checks card line, from the view the server sends it. */
+async function sidebarChecks(): Promise<string> {
+  const state = await stack.runtime.run('getSidebarState', [], { authMode: 'FULL' });
+  expect(state.ok, state.error?.message).toBe(true);
+  return tieoutText((state.value as { tieout: TieoutView }).tieout);
+}
+
 describe('each month-end close against what it saved', () => {
   it("a close sheet's day edited after the close is ✗ in Checks; put back, ✓", async () => {
     const closed = await stack.runtime.run('closeMonth', [{ month }], { authMode: 'FULL' });
@@ -68,9 +76,11 @@ describe('each month-end close against what it saved', () => {
     expect(closeLine()?.result, String(closeLine()?.note)).toBe('✗');
     expect(String(closeLine()?.note)).toMatch(/no longer holds what the close saved/);
     expect(said).toContain(`✗ ${name}`);
+    expect(await sidebarChecks()).toContain(`✗ ${name} no longer holds what the close saved`);
 
     sheet.write(10, column, { value: original });
     await checkNow();
     expect(closeLine()?.result, String(closeLine()?.note)).toBe('✓');
+    expect(await sidebarChecks()).not.toContain(name);
   });
 });

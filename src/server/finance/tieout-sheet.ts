@@ -191,6 +191,7 @@ export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | nul
     cutFrom: books.cutFrom,
     provenFrom,
     ordersFrom: first,
+    closesChanged: closes.filter((c) => c.sealed === false).map((c) => c.month),
   });
   if (kept && tracker && fullAt !== null) tracker.save(sums, fullAt);
   return tieoutText(days, failed, books.cutFrom) + closeCheckWords(closes);

@@ -42,8 +42,11 @@ export function tieoutViewOf(t: TieoutState, recheck: RecheckRecord | null = nul
           recheckedRepaired: recheck.repaired,
         }
       : {};
+  const closes =
+    Array.isArray(t.closesChanged) && t.closesChanged.length > 0 ? { closesChanged: t.closesChanged.slice() } : {};
   return {
     ...rechecked,
+    ...closes,
     checkedAt: new Date(t.checkedAt).toISOString(),
     days: t.days,
     failedDays: t.failedDays.slice(),
