@@ -14,21 +14,44 @@ export interface TieoutView {
   /** The first day of the P&L sheets proved, and of the orders summed (older versions' state: absent). */
   provenFrom?: string | null;
   ordersFrom?: string | null;
+  /** ISO time the last reconciliation pass that re-checked every order's figures completed, and the first placement day it saw (null: all). */
+  recheckedAt?: string | null;
+  recheckedFrom?: string | null;
+  /** Orders that pass wrote again because their figures differed. */
+  recheckedRepaired?: number;
+  /** Closed months (YYYY-MM) whose close sheet no longer holds what the close saved. */
+  closesChanged?: string[];
 }
 
 /**
  * Which figures the tie-out proves, and from which day (the Checks sheet's last line, the sidebar's
  * Checks card). The figures left out and why are in the Checks sheet's note column header.
  */
-export function tieoutScopeText(view: Pick<TieoutView, 'provenFrom' | 'ordersFrom'>): string {
+export function tieoutScopeText(
+  view: Pick<TieoutView, 'provenFrom' | 'ordersFrom' | 'recheckedAt' | 'recheckedFrom' | 'recheckedRepaired'>,
+): string {
   if (!view.provenFrom) return '';
   const orders = view.ordersFrom
     ? ` Orders from ${view.ordersFrom}: gross_revenue, refunds, net_revenue, cogs, payment_fee, fulfillment_cost, ad_spend_allocated, and tax, ` +
       "contribution_profit, allocated_overhead, net_profit, shipping_revenue and discount where the Orders sheet syncs them, summed by day and month against the service's Daily P&L. " +
-      'Orders figures are proven as day sums per figure, not order by order: two wrong orders that cancel out within a day are not seen. ' +
-      "An order's margin percentages are checked against its own row's figures. Line items, an order's cogs_coverage_pct, currency and cost status are not proven."
+      orderByOrder(view) +
+      " An order's margin percentages are checked against its own row's figures." +
+      (view.recheckedAt ? '' : " Line items, an order's cogs_coverage_pct, currency and cost status are not proven.")
     : '';
   return `Proves every Daily P&L figure and every Monthly P&L total against the service's daily figures from ${view.provenFrom} to today, to the cent.${orders}`;
+}
+
+/** What proves Orders and Line items order by order: nothing before a reconciliation pass re-checked every order's figures. */
+function orderByOrder(view: Pick<TieoutView, 'recheckedAt' | 'recheckedFrom' | 'recheckedRepaired'>): string {
+  if (!view.recheckedAt)
+    return 'Orders figures are proven as day sums per figure, not order by order: two wrong orders that cancel out within a day are not seen.';
+  const from = view.recheckedFrom ? `placed from ${view.recheckedFrom}` : 'of all history';
+  return (
+    `Order by order, every synced cell of Orders and Line items (line items' cogs and other figures, an order's cogs_coverage_pct, currency and cost_status included) ` +
+    `of the orders ${from} was compared with the service by the reconciliation pass completed at ${view.recheckedAt}, and rewritten where it differed ` +
+    `(${count(view.recheckedRepaired ?? 0)} order${view.recheckedRepaired === 1 ? '' : 's'}, named in the Sync log); ` +
+    'a change the service makes later without a new updated_at is found by the next pass.'
+  );
 }
 
 function count(n: number): string {
@@ -37,12 +60,23 @@ function count(n: number): string {
 
 /** "Checks: all 183 days tie out" / "✗ 2026-10-03, 2026-10-07 do not tie out". */
 export function tieoutText(view: TieoutView): string {
+  return daysText(view) + closesText(view.closesChanged ?? []);
+}
+
+function daysText(view: TieoutView): string {
   const window = view.cutFrom ? ` (from ${view.cutFrom}: your plan shows no older history)` : '';
   if (view.failedCount === 0)
     return `Checks: all ${count(view.days)} ${view.days === 1 ? 'day ties' : 'days tie'} out${window}.`;
   const more = view.failedCount - view.failedDays.length;
   const named = view.failedDays.join(', ') + (more > 0 ? ` and ${count(more)} more` : '');
   return `✗ ${named} ${view.failedCount === 1 ? 'does' : 'do'} not tie out${window}.`;
+}
+
+/** " ✗ Close 2026-08 no longer holds what the close saved (see Checks)." for each close whose sheet changed since. */
+function closesText(months: readonly string[]): string {
+  if (months.length === 0) return '';
+  const sheets = months.map((m) => `Close ${m}`).join(', ');
+  return ` ✗ ${sheets} no longer ${months.length === 1 ? 'holds' : 'hold'} what the close saved (see Checks).`;
 }
 
 /** What to do about ✗ days: Sync now fetches their orders and P&L days again, whole (the ✗-day refetch). */

@@ -1,7 +1,8 @@
 /**
  * Month-end close: `Close YYYY-MM` keeps the month as the Daily P&L holds it now (its summary, its
  * days, the basis, when it was closed and the orders sync watermark), protected as a snapshot.
- * Later syncs compare the Daily P&L against it (the finance refresh → Restatements). Closing a month that
+ * Later syncs compare the Daily P&L against it (the finance refresh → Restatements). The values written are
+ * sealed (the close seal) so the tie-out proves the sheet still holds them. Closing a month that
  * is already closed asks first (status 'confirm'); with `replace: true` the snapshot is replaced.
  */
 import { documentLock, storeTag } from '../auth';
@@ -32,6 +33,8 @@ import {
   type CloseRecord,
 } from './close-sheet';
 import { dailyFigures } from './daily-figures';
+import { saveCloseSeal } from './close-seal';
+import type { CellValue } from '../sheets/cells';
 import { monthOf, sumByPeriod } from './period-sums';
 
 export type { CloseMonthResult };
@@ -103,7 +106,7 @@ export function closeMonth(request: unknown): CloseMonthResult {
       orders: ordersOfMonth(workbook, month),
     };
     if (existing) spreadsheet.deleteSheet(existing);
-    writeCloseSheet(spreadsheet, workbook, name, record);
+    saveCloseSeal(month, writeCloseSheet(spreadsheet, workbook, name, record));
     const others = state.get('closedMonths').filter((c) => c.month !== month);
     const fresh: ClosedMonthRecord = {
       month,
@@ -164,7 +167,7 @@ function writeCloseSheet(
   workbook: ManagedWorkbook,
   name: string,
   record: CloseRecord,
-): void {
+): CellValue[][] {
   const values = closeSheetValues(record, workbook.timeZone);
   const width = CLOSE_COLUMNS.length;
   const sheet = spreadsheet.insertSheet(name, spreadsheet.getNumSheets());
@@ -226,4 +229,5 @@ function writeCloseSheet(
   // The person closing stays an editor (Google never removes the owner or the current user); nobody else edits a close.
   protection.removeEditors(protection.getEditors());
   if (protection.canDomainEdit()) protection.setDomainEdit(false);
+  return values;
 }

@@ -13,6 +13,7 @@
  *           compares against it. A close made before the section existed has none.
  */
 import { PROFIT_TOTALS_FIELDS, type ProfitTotalsField } from '../api/types';
+import { a1Range } from '../sheets/a1';
 import { timestampCell, type CellValue } from '../sheets/cells';
 import { dateToSerial, instantToSerial } from '../platform/calendar';
 import { CLOSE_ORDER_COLUMNS, closeOrderRows, readCloseOrders, type OrderFigures } from './close-orders';
@@ -136,4 +137,22 @@ export function readCloseSheet(values: ReadonlyArray<ReadonlyArray<unknown>>): C
     days,
     orders,
   };
+}
+
+/**
+ * What a read of a close sheet takes: the head (meta, month, days) at the table's width, then the
+ * order section at its own width when the sheet has one. The Restatements check and the close's
+ * seal read the same ranges.
+ */
+export function closeSheetRanges(sheet: { title: string; rows: number }): string[] {
+  const head = a1Range(
+    sheet.title,
+    1,
+    1,
+    Math.max(1, Math.min(sheet.rows, CLOSE_ORDERS_TITLE_ROW)),
+    CLOSE_COLUMNS.length,
+  );
+  return sheet.rows > CLOSE_ORDERS_TITLE_ROW
+    ? [head, a1Range(sheet.title, CLOSE_ORDERS_TITLE_ROW + 1, 1, sheet.rows, CLOSE_ORDER_COLUMNS.length)]
+    : [head];
 }

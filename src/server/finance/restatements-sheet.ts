@@ -12,7 +12,6 @@
  * order of that month is read and compared: one more Values.batchGet, bounded the same way (at most
  * 100 row ranges, else the 11 columns once). One Values.batchUpdate with the Sync log's closing row.
  */
-import { a1Range } from '../sheets/a1';
 import type { CellValue } from '../sheets/cells';
 import { serialToInstant } from '../platform/calendar';
 import type { RowWrite } from '../sheets/row-writes';
@@ -20,10 +19,10 @@ import { buildRow } from '../sheets/rows';
 import { RESTATEMENTS } from '../sheets/schema';
 import type { FinanceContext } from './finance-context';
 import type { ClosedMonthRecord } from '../state/finance-state';
-import { CLOSE_ORDER_COLUMNS, type OrderChange } from './close-orders';
+import type { OrderChange } from './close-orders';
 import {
-  CLOSE_COLUMNS,
   CLOSE_ORDERS_TITLE_ROW,
+  closeSheetRanges,
   closedMonthOf,
   readCloseSheet,
   type ClosedSnapshot,
@@ -94,12 +93,7 @@ function readCloseSheets(
   ctx: FinanceContext,
   sheets: ReadonlyArray<{ title: string; rows: number }>,
 ): ClosedSnapshot[] {
-  const ranges = sheets.flatMap((s) => {
-    const head = a1Range(s.title, 1, 1, Math.max(1, Math.min(s.rows, CLOSE_ORDERS_TITLE_ROW)), CLOSE_COLUMNS.length);
-    return s.rows > CLOSE_ORDERS_TITLE_ROW
-      ? [head, a1Range(s.title, CLOSE_ORDERS_TITLE_ROW + 1, 1, s.rows, CLOSE_ORDER_COLUMNS.length)]
-      : [head];
-  });
+  const ranges = sheets.flatMap(closeSheetRanges);
   const read = ctx.workbook.readRanges(ranges);
   const out: ClosedSnapshot[] = [];
   let at = 0;

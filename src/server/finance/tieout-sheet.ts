@@ -24,9 +24,12 @@ import { readPnlBooks } from './tieout-books';
 import { tieOut } from './tieout';
 import type { TieoutRow } from './tieout-rows';
 import { checkPnlSheets } from './tieout-pnl-sheets';
-import { tieoutScopeText } from '../../contract/tieout-text';
+import { tieoutScopeText, type TieoutView } from '../../contract/tieout-text';
 import { OrderDaySums, ORDER_SUM_COLUMNS } from './order-day-sums';
 import type { OrderSumsTracker } from './order-sums-store';
+import { readRecheck } from './recheck-record';
+import { checkCloses } from './close-seal';
+import { closeCheckCells, closeCheckWords, closeScopeWords } from './tieout-closes';
 
 /** The Orders columns the tie-out and the cost-gap count read: not the whole sheet. */
 const ORDERS_READ = ORDER_SUM_COLUMNS;
@@ -147,17 +150,19 @@ export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | nul
   if (kept) saveCostGaps();
   const checkedAt = ctx.now();
   const provenFrom = books.days.length > 0 ? books.days[0].date : from;
-  const writes: RowWrite[] = rows.map((r, i) => ({
-    row: i + 2,
-    column: 1,
-    cells: tieoutCells(r, checkedAt, ctx.workbook.timeZone),
-  }));
+  const closes = checkCloses(ctx.workbook.sheets(), (ranges) => ctx.workbook.readRanges(ranges), ctx.state.readAtStart);
+  const lines = [
+    ...rows.map((r) => tieoutCells(r, checkedAt, ctx.workbook.timeZone)),
+    ...closeCheckCells(closes, checkedAt, ctx.workbook.timeZone),
+  ];
+  const writes: RowWrite[] = lines.map((cells, i) => ({ row: i + 2, column: 1, cells }));
   writes.push({
-    row: rows.length + 2,
+    row: lines.length + 2,
     column: 1,
     cells: scopeCells(
       provenFrom,
-      first,
+      tieoutScopeText({ provenFrom, ordersFrom: first, ...recheckedView(ctx.state.readAtStart) }) +
+        closeScopeWords(closes),
       today,
       checkedAt,
       ctx.workbook.timeZone,
@@ -167,7 +172,7 @@ export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | nul
   });
   const previous = ctx.state.get('tieout').rows;
   const blank: CellValue[] = CHECKS.columns.map(() => '');
-  for (let row = rows.length + 3; row <= previous + 1; row++) writes.push({ row, column: 1, cells: blank.slice() });
+  for (let row = lines.length + 3; row <= previous + 1; row++) writes.push({ row, column: 1, cells: blank.slice() });
   ctx.workbook.ensure(CHECKS);
   ctx.workbook.defer([{ schema: CHECKS, rows: writes }]);
   const failedDays = rows.filter((r) => r.kind === 'day' && !r.ok).map((r) => r.period);
@@ -182,13 +187,14 @@ export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | nul
     days,
     failedDays: failed.slice(0, NAMED_DAYS),
     failedCount: failed.length,
-    rows: rows.length + 1,
+    rows: lines.length + 1,
     cutFrom: books.cutFrom,
     provenFrom,
     ordersFrom: first,
+    closesChanged: closes.filter((c) => c.sealed === false).map((c) => c.month),
   });
   if (kept && tracker && fullAt !== null) tracker.save(sums, fullAt);
-  return tieoutText(days, failed, books.cutFrom);
+  return tieoutText(days, failed, books.cutFrom) + closeCheckWords(closes);
 }
 
 /**
@@ -199,7 +205,7 @@ export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | nul
  */
 function scopeCells(
   provenFrom: string,
-  ordersFrom: string,
+  proves: string,
   today: string,
   checkedAt: number,
   timeZone: string,
@@ -214,7 +220,7 @@ function scopeCells(
   const values: Record<string, unknown> = {
     period: `${provenFrom} … ${today}`,
     kind: 'scope',
-    note: tieoutScopeText({ provenFrom, ordersFrom }) + how,
+    note: proves + how,
     checked_at: new Date(checkedAt).toISOString(),
   };
   return buildRow(CHECKS, null, values, timeZone);
@@ -231,4 +237,17 @@ export function tieoutText(days: number, failed: readonly string[], cutFrom: str
     `Tie-out: ✗ on ${failed.length} of ${days} days (${named}; see Checks). Run Sync now to fetch their orders and P&L days again ` +
     `(edited Orders and P&L cells are put back).${window}`
   );
+}
+
+/** The last figure re-check of every order, as the scope line names it (none before a pass completed one). */
+function recheckedView(
+  readAtStart: Readonly<Record<string, string>>,
+): Pick<TieoutView, 'recheckedAt' | 'recheckedFrom' | 'recheckedRepaired'> {
+  const record = readRecheck(readAtStart);
+  if (record.completedAt === null) return {};
+  return {
+    recheckedAt: new Date(record.completedAt).toISOString(),
+    recheckedFrom: record.from,
+    recheckedRepaired: record.repaired,
+  };
 }

@@ -22,7 +22,7 @@ const MS_PER_DAY = 86_400_000;
  * little as 1 ms (spec 3.x rule 6), which a relative tolerance on a date serial (~46,000) would hide.
  * Other numbers as written RAW come back the same; the tolerance only absorbs a last-digit rounding.
  */
-function sameCell(stored: CellValue | undefined, next: CellValue | undefined, kind: ColumnKind): boolean {
+export function sameCell(stored: CellValue | undefined, next: CellValue | undefined, kind: ColumnKind): boolean {
   const a = stored ?? '';
   const b = next ?? '';
   if (typeof a === 'number' && typeof b === 'number') {

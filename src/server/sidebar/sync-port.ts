@@ -27,6 +27,7 @@ import { jobViewsOf, RUNS_SHOWN } from './runs-view';
 import { pausedNote, scheduleViewOf } from './schedule-view';
 import { SyncStoppedError, stopActionOf } from './stopped-run';
 import { closedMonthLines, costGapsViewOf, skippedViewOf, tieoutViewOf } from './sync-state-views';
+import { readRecheck } from '../finance/recheck-record';
 
 /** The schedule with whose it is and, for its owner, when it last ran (the next run is said from that). */
 function scheduleView(schedule: Schedule, timeZone: string | null, note: ScheduleNote | null): ScheduleView {
@@ -111,7 +112,10 @@ export function syncModulePort(): SyncPort {
       const state = new SyncStateStore(documentProperties());
       return costGapsViewOf(state.get('costGaps'), state.get('meta').storeCurrency);
     },
-    tieout: () => tieoutViewOf(new SyncStateStore(documentProperties()).get('tieout')),
+    tieout() {
+      const state = new SyncStateStore(documentProperties());
+      return tieoutViewOf(state.get('tieout'), readRecheck(state.readAtStart));
+    },
     skipped: () => skippedViewOf(new SyncStateStore(documentProperties()).get('skipped')),
     latestRunStamp() {
       const state = new SyncStateStore(documentProperties());

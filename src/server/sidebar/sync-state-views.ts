@@ -9,6 +9,7 @@ import type { SkippedView } from '../../contract/skipped-text';
 import type { TieoutView } from '../../contract/tieout-text';
 import type { ClosedMonthRecord, CostGapsState, TieoutState } from '../state/finance-state';
 import type { SkippedState } from '../state/run-records';
+import type { RecheckRecord } from '../finance/recheck-record';
 
 /** Newest first, as the sync keeps them; each line's text compares it with the others. */
 export function closedMonthLines(views: readonly ClosedMonthRecord[]): ClosedMonthLine[] {
@@ -27,10 +28,25 @@ export function costGapsViewOf(gaps: CostGapsState, currency: string | null): Co
   };
 }
 
-/** Null before the first tie-out; its time as an ISO string (Dates do not cross google.script.run). */
-export function tieoutViewOf(t: TieoutState): TieoutView | null {
+/**
+ * Null before the first tie-out; its time as an ISO string (Dates do not cross google.script.run).
+ * With the last figure re-check of every order (the recheck record), the view says from when it proves them.
+ */
+export function tieoutViewOf(t: TieoutState, recheck: RecheckRecord | null = null): TieoutView | null {
   if (t.checkedAt === null) return null;
+  const rechecked =
+    recheck && recheck.completedAt !== null
+      ? {
+          recheckedAt: new Date(recheck.completedAt).toISOString(),
+          recheckedFrom: recheck.from,
+          recheckedRepaired: recheck.repaired,
+        }
+      : {};
+  const closes =
+    Array.isArray(t.closesChanged) && t.closesChanged.length > 0 ? { closesChanged: t.closesChanged.slice() } : {};
   return {
+    ...rechecked,
+    ...closes,
     checkedAt: new Date(t.checkedAt).toISOString(),
     days: t.days,
     failedDays: t.failedDays.slice(),

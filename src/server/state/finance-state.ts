@@ -35,6 +35,8 @@ export interface TieoutState {
   refetchedAt?: number | null;
   /** When a run that brought the sheets up to date had no budget left for its due tie-out: the next run owes it. */
   owedSince?: number | null;
+  /** Closed months whose close sheet no longer holds what the close saved (the close seal). */
+  closesChanged?: string[];
 }
 
 /** Orders with incomplete costs as the last read of the whole Orders sheet found them (costGapsOf). */

@@ -13,6 +13,7 @@ import { costStatusOf, lineCostStatuses, type LineCostStatus } from '../sheets/c
 import { columnIndex, LINE_ITEMS, ORDERS, type OrderStatus } from '../sheets/schema';
 import type { MemberIndex } from './members';
 import { recordProblem, skippedRecord, updatedAtMs, type SkippedRecord } from '../api/record-check';
+import type { FigureRecheck } from './figure-recheck';
 
 export interface PageContext {
   spreadsheetTimeZone: string;
@@ -36,6 +37,11 @@ export interface PageContext {
    * unchanged order, and its line items, get those cells written (and nothing else); not counted.
    */
   fill?: { orders: readonly number[]; lineItems: readonly number[] };
+  /**
+   * The reconciliation pass's figure re-check: an order returned with an unchanged change marker
+   * is written again, whole, when its row or a line item's row differs from what the service returns.
+   */
+  recheck?: FigureRecheck;
 }
 
 /** Rows a page wrote, by what happened to them; records returned again unchanged are in none. */
@@ -188,8 +194,13 @@ export function planOrderPage(
     const { status, placedDate, cells, items, itemCells } = built;
     const lineCells = (item: LineItem): CellValue[] => itemCells.get(item.id) ?? [];
     const before = orders.get(order.id);
-    // Re-read in the overlap or repeated by the feed, with the same change marker and status: nothing to write.
-    if (before && !ctx.rewriteAll && isUnchanged(ORDERS, before, cells, [STATUS_COLUMN])) {
+    // Re-read in the overlap or repeated by the feed, with the same change marker, status and (re-checked) figures: nothing to write.
+    if (
+      before &&
+      !ctx.rewriteAll &&
+      isUnchanged(ORDERS, before, cells, [STATUS_COLUMN]) &&
+      !figuresDiffer(ctx, order.id, before.row, cells, items, itemCells, lineItems)
+    ) {
       if (ctx.markSeen && ctx.seen) ctx.seen(before.row);
       else if (ctx.markSeen) {
         before.cells[SYNCED_COLUMN] = syncedSerial;
@@ -239,5 +250,24 @@ export function planOrderPage(
     writes.lineItems.push(...removed);
     writes.counts.children += items.length + removed.length;
   }
+  ctx.recheck?.wrote(writes.orders, writes.lineItems);
   return writes;
+}
+
+/** With the re-check: whether the order's row or one of its listed line items' rows differs from the cells built now. */
+function figuresDiffer(
+  ctx: PageContext,
+  id: string,
+  row: number,
+  cells: readonly CellValue[],
+  items: readonly LineItem[],
+  itemCells: ReadonlyMap<string, CellValue[]>,
+  lineItems: KeyIndex,
+): boolean {
+  if (!ctx.recheck) return false;
+  const lines = items.flatMap((item) => {
+    const held = lineItems.get(item.id);
+    return held ? [{ row: held.row, cells: itemCells.get(item.id) ?? [] }] : [];
+  });
+  return ctx.recheck.differs(id, { row, cells }, lines);
 }

@@ -36,6 +36,7 @@ export function orderWriter(
   rewrite = false,
   fill?: PageContext['fill'],
   seen?: PageContext['seen'],
+  recheck?: PageContext['recheck'],
 ): OrderWriter {
   const ordersIndex = ctx.workbook.index(ORDERS);
   const lineIndex = ctx.workbook.index(LINE_ITEMS);
@@ -62,6 +63,7 @@ export function orderWriter(
         seen,
         rewriteAll,
         fill,
+        recheck,
       });
       pages.push({
         orders: plan.orders,

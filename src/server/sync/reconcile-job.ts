@@ -18,6 +18,8 @@ import { startPass, widens } from './reconcile-pass';
 import { SeenRows } from './seen-rows';
 import { documentProperties } from '../platform/properties';
 import { rowCounts } from './sheet-health';
+import { FigureRecheck, repairWords } from './figure-recheck';
+import { readRecheck, saveRecheck } from '../finance/recheck-record';
 
 /** Window widenings a pass starts over for within one execution. */
 const WINDOW_RESTARTS = 2;
@@ -32,11 +34,14 @@ export function reconciliationDue(ctx: JobContext): boolean {
 export function runReconcileJob(ctx: JobContext): JobResult {
   if (ctx.state.get('reconcile').passStartedAt === null) startPass(ctx);
   let seen = seenRowsOfPass(ctx);
-  const writer = orderWriter(ctx, true, false, undefined, (row) => seen.mark(row));
+  // Every order's figures are compared too, not only its change marker (the figure re-check).
+  const recheck = new FigureRecheck(ctx.workbook);
+  const writer = orderWriter(ctx, true, false, undefined, (row) => seen.mark(row), recheck);
   const createdAfter = ctx.state.get('orders').createdAfter;
   let updatedAfter = updatedAfterFor(ctx.state.get('reconcile').watermark);
   let windowRestarts = 0;
   let gone = 0;
+  let viewFromOfPass: string | null = null;
   const feed: Feed<Order> = {
     list: (cursor) => listChangedOrders(ctx, updatedAfter, createdAfter, cursor),
     take(page, { last }) {
@@ -57,20 +62,42 @@ export function runReconcileJob(ctx: JobContext): JobResult {
       ctx.state.update('reconcile', { watermark: laterOf(r.watermark, maxUpdatedAt), passWindow });
       recordMeta(ctx, page.meta);
       if (!last) return 'next';
-      gone = markGone(ctx, seen, r.passStartedAt ?? ctx.now(), laterDay(passWindow.from, createdAfter));
+      viewFromOfPass = laterDay(passWindow.from, createdAfter);
+      gone = markGone(ctx, seen, r.passStartedAt ?? ctx.now(), viewFromOfPass);
       return 'done';
     },
     fromCheckpoint() {
       updatedAfter = updatedAfterFor(ctx.state.get('reconcile').watermark);
     },
   };
-  if (!pageThrough(ctx.budget, feed))
+  const finished = pageThrough(ctx.budget, feed);
+  const record = readRecheck(ctx.state.readAtStart);
+  const repaired = recheck.repairs.length;
+  if (!finished) {
+    if (repaired > 0) saveRecheck({ ...record, repairing: record.repairing + repaired });
     return {
       job: 'reconcile',
       caughtUp: false,
-      message: 'Reconciliation: stopped before the time limit; the next run continues.',
+      message: `Reconciliation: stopped before the time limit; the next run continues.${repairedText(recheck, repaired)}`,
     };
-  return { job: 'reconcile', caughtUp: true, message: `Reconciliation complete: ${gone} order(s) marked gone.` };
+  }
+  const total = record.repairing + repaired;
+  saveRecheck({ completedAt: ctx.now(), from: viewFromOfPass, repaired: total, repairing: 0 });
+  return {
+    job: 'reconcile',
+    caughtUp: true,
+    message:
+      `Reconciliation complete: ${gone} order(s) marked gone.` +
+      (total === 0
+        ? " Every order's figures and line items re-checked against the service: none differed."
+        : repairedText(recheck, repaired)),
+  };
+}
+
+/** The orders this execution rewrote because their figures differed from the service's. */
+function repairedText(recheck: FigureRecheck, repaired: number): string {
+  if (repaired === 0) return '';
+  return ` ${repaired} order(s) whose figures differed from the service without a new updated_at rewritten: ${repairWords(recheck.repairs, repaired)}.`;
 }
 
 /**
