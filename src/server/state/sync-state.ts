@@ -123,7 +123,7 @@ const DEFAULTS: SyncState = {
   orders: { watermark: null, createdAfter: null, caughtUp: false, rowCounts: null },
   products: { watermark: null, caughtUp: false },
   daily: { historyDone: false, resumeFrom: null, trailingDays: 60, dirtyFrom: null, backfillFrom: null },
-  reconcile: { passStartedAt: null, watermark: null, passWindow: null, lastCompletedAt: null, intervalDays: 30 },
+  reconcile: { passStartedAt: null, watermark: null, passWindow: null, lastCompletedAt: null, intervalDays: 7 },
   meta: { historyAvailableFrom: null, truncated: false, storeTimeZone: null, storeCurrency: null },
   capacity: { stoppedAt: null, estimate: null },
   openLogRow: null,

@@ -21,6 +21,13 @@ import { rowCounts } from './sheet-health';
 import { FigureRecheck, repairWords } from './figure-recheck';
 import { readRecheck, saveRecheck } from '../finance/recheck-record';
 
+/**
+ * A pass compares every synced figure with the service (the figure re-check), the safety net for
+ * changes no change marker revealed: it runs at least weekly. A state saved when passes were
+ * monthly (intervalDays 30) is held to the week too.
+ */
+const PASS_AT_LEAST_EVERY_DAYS = 7;
+
 /** Window widenings a pass starts over for within one execution. */
 const WINDOW_RESTARTS = 2;
 
@@ -28,7 +35,7 @@ export function reconciliationDue(ctx: JobContext): boolean {
   const r = ctx.state.get('reconcile');
   if (r.passStartedAt !== null) return true;
   if (r.lastCompletedAt === null) return false;
-  return ctx.now() - r.lastCompletedAt >= r.intervalDays * 86_400_000;
+  return ctx.now() - r.lastCompletedAt >= Math.min(r.intervalDays, PASS_AT_LEAST_EVERY_DAYS) * 86_400_000;
 }
 
 export function runReconcileJob(ctx: JobContext): JobResult {
