@@ -52,7 +52,7 @@ describe('the run state held between checkpoints', () => {
     props.setProperty('ma.accessToken', 't');
     props.setProperty('ma.sync.schedule', '{}');
     props.setProperty('ma.sync.cancelAt', '1');
-    props.setProperties({ 'ma.sync.busy.x': 'note', 'ma.sync.orders': '{}' });
+    props.setProperties({ 'ma.sync.busy.x': 'note', 'ma.sync.tieout': '{}' });
     expect(m.calls).toEqual(['set ma.accessToken', 'set ma.sync.schedule', 'set ma.sync.cancelAt', 'setAll']);
     expect(Object.keys(m.data)).toEqual(['ma.accessToken', 'ma.sync.schedule', 'ma.sync.cancelAt', 'ma.sync.busy.x']);
   });
@@ -62,13 +62,25 @@ describe('the run state held between checkpoints', () => {
     const held = new HeldWrites(m.store);
     const props = held.properties();
     held.hold();
-    props.setProperty('ma.sync.products', '{}');
+    props.setProperty('ma.sync.tieout', '{}');
     held.stepCheckpoint();
     expect(m.calls).toEqual([]);
-    props.setProperty('ma.sync.orders', '{"watermark":"w"}');
+    props.setProperty('ma.sync.daily', '{"dirtyFrom":null}');
     held.stepCheckpoint();
     expect(m.calls).toEqual(['setAll']);
-    expect(Object.keys(m.data).sort()).toEqual(['ma.sync.orders', 'ma.sync.products']);
+    expect(Object.keys(m.data).sort()).toEqual(['ma.sync.daily', 'ma.sync.tieout']);
+  });
+
+  it("stores a feed's watermark at once, with everything held: a pass keeps its progress page by page", () => {
+    const m = memoryProperties();
+    const held = new HeldWrites(m.store);
+    const props = held.properties();
+    held.hold();
+    props.setProperty('ma.reconcile.seen.1', 'x');
+    expect(m.calls).toEqual([]);
+    props.setProperty('ma.sync.reconcile', '{"watermark":"w"}');
+    expect(m.calls).toEqual(['setAll']);
+    expect(m.data).toEqual({ 'ma.reconcile.seen.1': 'x', 'ma.sync.reconcile': '{"watermark":"w"}' });
   });
 
   it(`stores what is held after ${MAX_HELD_WRITES} held writes: a pass that writes no sheet keeps its progress every few pages`, () => {
@@ -76,24 +88,24 @@ describe('the run state held between checkpoints', () => {
     const held = new HeldWrites(m.store);
     const props = held.properties();
     held.hold();
-    for (let page = 1; page < MAX_HELD_WRITES; page++) props.setProperty('ma.sync.reconcile', `{"page":${page}}`);
+    for (let page = 1; page < MAX_HELD_WRITES; page++) props.setProperty('ma.reconcile.seen.1', `${page}`);
     expect(m.calls).toEqual([]);
-    props.setProperties({ 'ma.sync.reconcile': '{"page":20}', 'ma.reconcile.seen.1': 'x' });
+    props.setProperties({ 'ma.reconcile.seen.1': '20', 'ma.reconcile.seen.2': 'x' });
     expect(m.calls).toEqual(['setAll']);
-    expect(m.data).toEqual({ 'ma.sync.reconcile': '{"page":20}', 'ma.reconcile.seen.1': 'x' });
+    expect(m.data).toEqual({ 'ma.reconcile.seen.1': '20', 'ma.reconcile.seen.2': 'x' });
   });
 
   it('writes at once when not holding, and release writes what was held', () => {
     const m = memoryProperties();
     const held = new HeldWrites(m.store);
     const props = held.properties();
-    props.setProperty('ma.sync.orders', 'a');
-    expect(m.calls).toEqual(['set ma.sync.orders']);
+    props.setProperty('ma.sync.tieout', 'a');
+    expect(m.calls).toEqual(['set ma.sync.tieout']);
     held.hold();
-    props.setProperty('ma.sync.orders', 'b');
+    props.setProperty('ma.sync.tieout', 'b');
     held.release();
-    props.setProperty('ma.sync.orders', 'c');
-    expect(m.calls).toEqual(['set ma.sync.orders', 'setAll', 'set ma.sync.orders']);
-    expect(m.data['ma.sync.orders']).toBe('c');
+    props.setProperty('ma.sync.tieout', 'c');
+    expect(m.calls).toEqual(['set ma.sync.tieout', 'setAll', 'set ma.sync.tieout']);
+    expect(m.data['ma.sync.tieout']).toBe('c');
   });
 });

@@ -3,9 +3,10 @@
  * state (checkpoints, day sums, the Sync log's row and records) part by part, each part a billed
  * property write (70 ms, apps-script-cost-model.md: "write checkpoints once per page, not per row").
  * While held, those writes wait in memory and go together as one setProperties at the next
- * checkpoint: before every Sheets write request (so whatever the run wrote before a sheet write is
- * stored before it, as when each part was written at once), at the end of a run step that changed
- * a part the sidebar also writes, and before the lock is released. An execution killed between checkpoints loses only writes that came after
+ * checkpoint: a feed's watermark written (CHECKPOINT_KEYS), before every Sheets write request (so
+ * whatever the run wrote before a sheet write is stored before it, as when each part was written at
+ * once), at the end of a run step that changed a part the sidebar also writes, and before the lock
+ * is released. An execution killed between checkpoints loses only writes that came after
  * the last sheet write, as it could before: one setProperties stores all its keys or none.
  *
  * Only the run's own state is held: keys another execution writes while the run holds the lock
@@ -27,6 +28,13 @@ const SETTING_KEYS: ReadonlySet<string> = new Set([
   'ma.sync.capacity',
   'ma.sync.columns',
 ]);
+
+/**
+ * A feed's checkpoint: where the next execution resumes reading (the orders, products and
+ * reconciliation watermarks). Writing one stores it, and everything held with it, at once: a pass
+ * keeps its progress page by page, whether or not its pages write a sheet.
+ */
+const CHECKPOINT_KEYS: ReadonlySet<string> = new Set(['ma.sync.orders', 'ma.sync.products', 'ma.sync.reconcile']);
 
 /**
  * Writes held at most before they are stored anyway: a pass that writes no sheet for many pages
@@ -86,7 +94,7 @@ export class HeldWrites {
   private keep(values: ReadonlyArray<[string, string | null]>): void {
     for (const [key, value] of values) this.values.set(key, value);
     this.writes += 1;
-    if (this.writes >= MAX_HELD_WRITES) this.checkpoint();
+    if (this.writes >= MAX_HELD_WRITES || values.some(([key]) => CHECKPOINT_KEYS.has(key))) this.checkpoint();
   }
 
   properties(): Properties {
