@@ -53,6 +53,8 @@ interface Measured {
   ordersCellsChanged: number;
   /** Cells of the key columns every run reads whole before the hourly run: Orders `id` and Line items `order_id`. */
   keyCells: number;
+  /** Days of the service's Daily P&L from the first order to today (the emulator's truth): the range the hourly run ties out. */
+  truthDays: number;
 }
 
 const serviceSeconds = (f: Figures): number =>
@@ -87,6 +89,7 @@ async function measure(orders: number, bundleDir: string): Promise<Measured> {
     const keyCells = sheetTable(stack, 'Orders').length - 1 + (sheetTable(stack, 'Line items').length - 1);
     const hourly = await hourlyTrigger(stack, uid);
     expect(hourly.done, hourly.note).toBe(true);
+    const truthDays = ((await stack.truth('daily')) as { data: unknown[] }).data.length;
     await stack.advanceClocks(HOUR_MS);
     const before = sheetTable(stack, 'Orders');
     const reconcile = await reconciliation(stack);
@@ -102,6 +105,7 @@ async function measure(orders: number, bundleDir: string): Promise<Measured> {
       reconcileGone: reconcile.note,
       ordersCellsChanged: changed,
       keyCells,
+      truthDays,
     };
   } finally {
     await bench.close();
@@ -148,6 +152,17 @@ describe(`the hourly run after ${CHANGED} orders changed, and the reconciliation
       beyondLarge,
       `cells read beyond the key columns: ${beyondSmall} at 2,000 orders, ${beyondLarge} at ${budget.orders}`,
     ).toBe(beyondSmall);
+  });
+
+  it('the hourly run reads the Daily P&L once: the tie-out proves the sheets against the pages the daily job read', () => {
+    // The changes reach back to the first orders: the daily job reads every day to today, as the tie-out does.
+    for (const m of [small, large]) {
+      expect(m.hourlyTieout).toContain(`on all ${m.truthDays} days`);
+      expect(
+        m.hourly.api_requests_by_endpoint['/api/v1/profitability/daily'],
+        `Daily P&L requests for ${m.truthDays} days (400 a page)`,
+      ).toBe(Math.ceil(m.truthDays / 400));
+    }
   });
 
   it('a reconciliation that finds nothing gone changes no Orders cell and stays within the committed budget', () => {

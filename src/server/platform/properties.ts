@@ -1,4 +1,5 @@
 import { boundSpreadsheet, MissingContextError } from './context';
+import { HeldWrites } from './held-writes';
 import { ownerCopyOfDocumentState } from './owner-copy';
 import { RecentReads } from './recent-reads';
 import { forgetStampIfWatched } from './stamp-cache';
@@ -10,14 +11,40 @@ import { forgetStampIfWatched } from './stamp-cache';
  * the run works on its owner's copy of the document state (the owner copy).
  */
 let documentStore: GoogleAppsScript.Properties.Properties | null = null;
+/** The run's state writes held between checkpoints, on whichever store documentProperties gave (HeldWrites). */
+let heldWrites: HeldWrites | null = null;
 
 export function documentProperties(): GoogleAppsScript.Properties.Properties {
   if (documentStore) return documentStore;
   const real = realDocumentProperties();
   if (real) return (documentStore = real);
   const bound = boundSpreadsheet();
-  if (bound) return (documentStore = ownerCopyOfDocumentState(bound));
+  if (bound) {
+    heldWrites = new HeldWrites(ownerCopyOfDocumentState(bound));
+    return (documentStore = heldWrites.properties());
+  }
   throw new MissingContextError('the document properties', 'this execution has no document');
+}
+
+/** From now on the run's state writes wait for the next checkpoint (a sync run, under the document lock). */
+export function holdRunStateWrites(): void {
+  documentProperties();
+  if (heldWrites) heldWrites.hold();
+}
+
+/** Writes the run's held state now, in one call: before a Sheets write. */
+export function checkpointRunState(): void {
+  if (heldWrites) heldWrites.checkpoint();
+}
+
+/** At the end of a run step: the held state is written when it changes a setting the sidebar also writes. */
+export function checkpointRunStep(): void {
+  if (heldWrites) heldWrites.stepCheckpoint();
+}
+
+/** Writes the run's held state and stops holding: before the run releases the document lock. */
+export function releaseRunStateWrites(): void {
+  if (heldWrites) heldWrites.release();
 }
 
 /** The real document properties, or null in an execution without a document. */
@@ -27,7 +54,8 @@ let realStore: GoogleAppsScript.Properties.Properties | null = null;
 export function realDocumentProperties(): GoogleAppsScript.Properties.Properties | null {
   if (!realKnown) {
     const store = PropertiesService.getDocumentProperties();
-    realStore = store ? stampKeeping(store) : null;
+    if (store) heldWrites = new HeldWrites(stampKeeping(store));
+    realStore = store && heldWrites ? heldWrites.properties() : null;
     realKnown = true;
   }
   return realStore;

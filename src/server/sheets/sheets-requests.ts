@@ -9,8 +9,11 @@
  * - A refusal (429 "Quota exceeded for quota metric …") is a pause, not an error: wait for the
  *   minute to roll over and send again. Only when the execution cannot afford the wait does it
  *   stop with SheetsQuotaPause, which the run reports as partial (the next run continues).
+ * - Before a write, the run's held state writes are stored (checkpointRunState).
  * Apps Script starts every execution with fresh globals, so this state is per execution.
  */
+
+import { checkpointRunState } from '../platform/properties';
 
 export type SheetsRequestKind = 'read' | 'write';
 
@@ -109,6 +112,8 @@ function pace(kind: SheetsRequestKind): void {
 }
 
 export function sheetsRequest<T>(kind: SheetsRequestKind, send: () => T): T {
+  // What the run wrote of its state before this write is stored before it (the held writes).
+  if (kind === 'write') checkpointRunState();
   sendHeldBack();
   if (pendingSpreadsheetChanges) {
     SpreadsheetApp.flush();

@@ -13,6 +13,7 @@ import { OrderSumsTracker } from '../finance/order-sums-store';
 import type { ManagedWorkbook } from '../sheets/managed-workbook';
 import { DAILY, LINE_ITEMS, ORDERS, PRODUCTS, VARIANTS } from '../sheets/schema';
 import { checkBasis } from './basis-change';
+import { keepDailyReads } from './daily-reads';
 import type { JobContext, JobName, RunTally } from './job-context';
 import { reconciliationDue } from './reconcile-job';
 import { blankEntry, pauseNote, runLabel, storeChangedMessage } from './run-endings';
@@ -74,12 +75,15 @@ export function startRun(
 ): RunStart {
   const { workbook, state, log, options, tally } = record;
   const config = getDeploymentConfig();
-  const api = createApiClient({
-    baseUrl: config.apiBaseUrl,
-    tokens: triggerTokenSource(),
-    budget,
-    cache: documentCacheOrNull(),
-  });
+  // The tie-out's P&L books come from the daily job's read of the same days (the daily reads).
+  const api = keepDailyReads(
+    createApiClient({
+      baseUrl: config.apiBaseUrl,
+      tokens: triggerTokenSource(),
+      budget,
+      cache: documentCacheOrNull(),
+    }),
+  );
   attachApi(record, api);
   const account = api.account();
   if (!confirmStore({ id: account.store.id, name: account.store.name })) {

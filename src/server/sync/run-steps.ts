@@ -2,6 +2,7 @@
  * A run is this list of steps, walked in order: each one whose `due` holds runs. The jobs come
  * first, each until one leaves work for the next run; what follows them needs their sheets up to date.
  */
+import { checkpointRunStep } from '../platform/properties';
 import { refreshFinanceSheets } from '../finance/refresh';
 import { finishBasisRefresh } from './basis-change';
 import { CancellableBudget, CANCELLED_NOTE } from './cancel';
@@ -113,7 +114,11 @@ export const RUN_STEPS: readonly RunStep[] = [
 ];
 
 export function walkSteps(run: RunState, steps: readonly RunStep[] = RUN_STEPS): void {
-  for (const step of steps) if (step.due(run)) step.run(run);
+  for (const step of steps) {
+    if (!step.due(run)) continue;
+    step.run(run);
+    checkpointRunStep();
+  }
 }
 
 /** The first complete backfill is itself a full pass: the monthly reconciliation counts from it. */

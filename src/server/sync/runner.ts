@@ -8,7 +8,7 @@ import { reenterFormulas } from '../functions/refresh';
 import { clearFormulasOwed, formulasOwed, markFormulasOwed } from '../state/formulas-owed';
 import { documentLock } from '../auth';
 import { ExecutionBudget, EXECUTION_LIMIT_MS } from '../platform/budget';
-import { documentProperties } from '../platform/properties';
+import { documentProperties, holdRunStateWrites, releaseRunStateWrites } from '../platform/properties';
 import { ManagedWorkbook } from '../sheets/managed-workbook';
 import { setSheetsWaitBudget } from '../sheets/sheets-requests';
 import { leaveBusyNote } from './busy-notes';
@@ -41,6 +41,8 @@ export function runSync(options: RunOptions): RunOutcome {
   const locked = lock.tryLock(LOCK_WAIT_MS);
   const properties = documentProperties();
   if (!locked) return busyRun(startedAt, options, properties);
+  // Under the lock, the run's state is written at its checkpoints, each a single write (held writes).
+  holdRunStateWrites();
   const record = openRecord(startedAt, options, workbook, tally, properties);
   let result: RunOutcome;
   let failure: RunFailure | null = null;
@@ -48,7 +50,7 @@ export function runSync(options: RunOptions): RunOutcome {
     const start = startRun(record, budget, properties);
     if (start.kind === 'ended') {
       // The run closed its own log (the store changed): nothing more happens under the lock.
-      lock.releaseLock();
+      unlock(lock);
       return start.outcome;
     }
     walkSteps(start.run);
@@ -67,10 +69,19 @@ export function runSync(options: RunOptions): RunOutcome {
     closeLog(record, result, failure);
     refreshOwnerCopy();
   } finally {
-    lock.releaseLock();
+    unlock(lock);
   }
   refreshFormulas(result, workbook);
   return result;
+}
+
+/** The run's held state is written before another execution may take the lock and read it. */
+function unlock(lock: GoogleAppsScript.Lock.Lock): void {
+  try {
+    releaseRunStateWrites();
+  } finally {
+    lock.releaseLock();
+  }
 }
 
 /** Another sync holds the document: a note for its Sync log row, and nothing else. */

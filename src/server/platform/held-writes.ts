@@ -1,0 +1,151 @@
+/**
+ * The run's state writes, held between checkpoints. A sync run holding the document lock writes its
+ * state (checkpoints, day sums, the Sync log's row and records) part by part, each part a billed
+ * property write (70 ms, apps-script-cost-model.md: "write checkpoints once per page, not per row").
+ * While held, those writes wait in memory and go together as one setProperties at the next
+ * checkpoint: a feed's watermark written (CHECKPOINT_KEYS), before every Sheets write request (so
+ * whatever the run wrote before a sheet write is stored before it, as when each part was written at
+ * once), at the end of a run step that changed a part the sidebar also writes, and before the lock
+ * is released. An execution killed between checkpoints loses only writes that came after
+ * the last sheet write, as it could before: one setProperties stores all its keys or none.
+ *
+ * Only the run's own state is held: keys another execution writes while the run holds the lock
+ * (cancel, schedule, busy notes) and the connection's keys are written at once.
+ */
+type Properties = GoogleAppsScript.Properties.Properties;
+
+const HELD_PREFIXES = ['ma.sync.', 'ma.orderSums', 'ma.costGapDays', 'ma.formulasOwed', 'ma.reconcile.seen'];
+const NEVER_HELD_PREFIXES = ['ma.sync.schedule', 'ma.sync.cancelAt', 'ma.sync.busy.'];
+
+/**
+ * Parts of the run's state the sidebar also writes, without the lock (the orders window, the
+ * column choice): held no longer than a run step, so a setting changed meanwhile is overwritten no
+ * more often than when each part was written at once (a step writes them at its end anyway).
+ */
+const SETTING_KEYS: ReadonlySet<string> = new Set([
+  'ma.sync.orders',
+  'ma.sync.daily',
+  'ma.sync.capacity',
+  'ma.sync.columns',
+]);
+
+/**
+ * A feed's checkpoint: where the next execution resumes reading (the orders, products and
+ * reconciliation watermarks). Writing one stores it, and everything held with it, at once: a pass
+ * keeps its progress page by page, whether or not its pages write a sheet.
+ */
+const CHECKPOINT_KEYS: ReadonlySet<string> = new Set(['ma.sync.orders', 'ma.sync.products', 'ma.sync.reconcile']);
+
+/**
+ * Writes held at most before they are stored anyway: a pass that writes no sheet for many pages
+ * (a reconciliation that finds nothing gone) keeps its progress every few pages, so an execution
+ * killed part way never loses more than those (counted, not timed: the same run writes the same).
+ */
+export const MAX_HELD_WRITES = 20;
+
+export const isRunStateKey = (key: string): boolean =>
+  HELD_PREFIXES.some((p) => key.indexOf(p) === 0) && !NEVER_HELD_PREFIXES.some((p) => key.indexOf(p) === 0);
+
+/** `store` with the run's state writes held while holding (hold, checkpoint, release). */
+export class HeldWrites {
+  /** A key's held value; null: held deleted. */
+  private readonly values = new Map<string, string | null>();
+  private holding = false;
+  /** Write calls held since the last checkpoint (a key written twice counts twice). */
+  private writes = 0;
+
+  constructor(private readonly store: Properties) {}
+
+  hold(): void {
+    this.holding = true;
+  }
+
+  /** Writes what is held, then stops holding. */
+  release(): void {
+    this.checkpoint();
+    this.holding = false;
+  }
+
+  /** At the end of a run step: writes what is held when a setting part is among it (SETTING_KEYS). */
+  stepCheckpoint(): void {
+    for (const key of this.values.keys()) {
+      if (!SETTING_KEYS.has(key)) continue;
+      this.checkpoint();
+      return;
+    }
+  }
+
+  /** Writes every held key: one setProperties for the values, one delete per deleted key. */
+  checkpoint(): void {
+    if (this.values.size === 0) return;
+    const set: Record<string, string> = {};
+    const deleted: string[] = [];
+    for (const [key, value] of this.values) {
+      if (value === null) deleted.push(key);
+      else set[key] = value;
+    }
+    this.values.clear();
+    this.writes = 0;
+    if (Object.keys(set).length > 0) this.store.setProperties(set);
+    for (const key of deleted) this.store.deleteProperty(key);
+  }
+
+  /** Holds one call's writes (together: a setProperties stays one write); past MAX_HELD_WRITES, everything held is stored. */
+  private keep(values: ReadonlyArray<[string, string | null]>): void {
+    for (const [key, value] of values) this.values.set(key, value);
+    this.writes += 1;
+    if (this.writes >= MAX_HELD_WRITES || values.some(([key]) => CHECKPOINT_KEYS.has(key))) this.checkpoint();
+  }
+
+  properties(): Properties {
+    const held = (key: string): boolean => this.holding && isRunStateKey(key);
+    const overlay = (all: Record<string, string>): Record<string, string> => {
+      if (this.values.size === 0) return all;
+      const out = { ...all };
+      for (const [key, value] of this.values) {
+        if (value === null) delete out[key];
+        else out[key] = value;
+      }
+      return out;
+    };
+    const store = this.store;
+    const wrapped = {
+      getProperty: (key: string) => (this.values.has(key) ? this.values.get(key)! : store.getProperty(key)),
+      getProperties: () => overlay(store.getProperties()),
+      getKeys: () => (this.values.size === 0 ? store.getKeys() : Object.keys(overlay(store.getProperties()))),
+      setProperty: (key: string, value: string) => {
+        if (held(key)) this.keep([[key, String(value)]]);
+        else store.setProperty(key, value);
+        return wrapped;
+      },
+      setProperties: (properties: Record<string, string>, deleteAllOthers?: boolean) => {
+        if (deleteAllOthers !== undefined) {
+          this.checkpoint();
+          store.setProperties(properties, deleteAllOthers);
+          return wrapped;
+        }
+        const now: Record<string, string> = {};
+        const later: Array<[string, string]> = [];
+        for (const key of Object.keys(properties)) {
+          if (held(key)) later.push([key, String(properties[key])]);
+          else now[key] = properties[key]!;
+        }
+        if (Object.keys(now).length > 0) store.setProperties(now);
+        if (later.length > 0) this.keep(later);
+        return wrapped;
+      },
+      deleteProperty: (key: string) => {
+        if (held(key)) this.keep([[key, null]]);
+        else store.deleteProperty(key);
+        return wrapped;
+      },
+      deleteAllProperties: () => {
+        this.values.clear();
+        this.writes = 0;
+        store.deleteAllProperties();
+        return wrapped;
+      },
+    };
+    return wrapped as unknown as Properties;
+  }
+}
