@@ -8,7 +8,7 @@ import { HtmlService } from './html-service.js';
 import { LockService } from './lock.js';
 import { MailApp } from './mail.js';
 import { PropertiesService, userPropertyStore } from './properties.js';
-import { ScriptApp } from './script-app.js';
+import { ScriptApp, type ScriptAppSettings } from './script-app.js';
 import { Session, UtilitiesHost } from './session.js';
 import { UrlFetchApp } from './url-fetch.js';
 
@@ -31,6 +31,8 @@ export interface ServiceWiring {
     | { module: SpreadsheetModule; workbook: WorkbookLike; open?: (id: string) => WorkbookLike | 'missing' | undefined }
     | undefined;
   serviceUrl: () => string | null;
+  /** The executing user's granted scopes and the authorization prompt (consent.ts). */
+  consent: ScriptAppSettings['consent'];
   sleep: (ms: number) => Promise<void>;
 }
 
@@ -59,6 +61,7 @@ export function createServiceRoots(wiring: ServiceWiring, ctx: ExecutionServiceC
         clock: wiring.clock,
         codec: stores.stateTokens,
         serviceUrl: wiring.serviceUrl,
+        consent: wiring.consent,
       },
       { records: stores.triggers, documentId: wiring.documentId, userEmail: wiring.userEmail, ctx },
     ),
