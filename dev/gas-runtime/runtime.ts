@@ -7,6 +7,7 @@ import type { LibraryCode } from './bridge/protocol.js';
 import { startCallbackServer, type CallbackServer } from './callback-server.js';
 import { RuntimeClock } from './clock.js';
 import { ConsentGuard, ConsentLedger } from './consent.js';
+import { checkAllowlistEntries, substituteBase, type AllowlistBase } from './allowlist.js';
 import { DocumentAccess, missingDocumentMessage } from './document-access.js';
 import { copyDocument, type LocalDocument } from './document-copies.js';
 import { loadLibrary } from './libraries.js';
@@ -71,7 +72,13 @@ export interface RuntimeOptions {
   timeZone?: string;
   startTime?: number;
   user?: { email: string };
+  /** Extra URL prefixes UrlFetchApp may reach besides the manifest's urlFetchWhitelist (a test's own servers). */
   urlFetchAllow?: string[];
+  /**
+   * The deployed API base the manifest's urlFetchWhitelist names, and the local one in its place (the
+   * harness: the emulator's): the manifest's list then decides, with Google's matching rules (allowlist.ts).
+   */
+  urlFetchWhitelistBase?: AllowlistBase;
   libraries?: Record<string, string>;
   costModel?: boolean;
   /**
@@ -292,6 +299,9 @@ export class LocalRuntime {
       documentId: workbook?.id ?? `local-${this.scriptId.slice(1, 23)}`,
       scriptId: this.scriptId,
       urlFetchAllow: this.options.urlFetchAllow ?? [],
+      urlFetchWhitelist:
+        this.manifest.urlFetchWhitelist &&
+        substituteBase(this.manifest.urlFetchWhitelist, this.options.urlFetchWhitelistBase),
       spreadsheet:
         this.spreadsheetModule && workbook
           ? { module: this.spreadsheetModule, workbook, open: this.opener(userEmail, workbook) }
@@ -552,7 +562,11 @@ export class LocalRuntime {
     this.callbackServer ??= await startCallbackServer(
       this.stores.stateTokens,
       async (method, request, user) => {
-        const result = await this.run(method, [request], { authMode: 'FULL', document: false, user });
+        const result = await this.run(method, [request], {
+          authMode: 'FULL',
+          document: false,
+          user,
+        });
         if (!result.ok)
           return {
             status: 500,
@@ -624,6 +638,8 @@ async function optionalModule<T>(load: () => Promise<T>): Promise<T | undefined>
 
 export async function createLocalRuntime(options: RuntimeOptions): Promise<LocalRuntime> {
   const manifest = await readManifest(options.distDir);
+  // Google refuses to deploy a manifest whose allowlist breaks its rules: so does the runtime.
+  if (manifest.urlFetchWhitelist) checkAllowlistEntries(manifest.urlFetchWhitelist);
   const codeFile = path.join(options.distDir, 'Code.js');
   const code = await readFile(codeFile, 'utf8').catch((error: Error) => {
     throw new Error(`Cannot read ${codeFile}: ${error.message}`);

@@ -26,6 +26,8 @@ export interface ServiceWiring {
   documentId: string;
   scriptId: string;
   urlFetchAllow: string[];
+  /** The manifest's urlFetchWhitelist with the API base put locally (allowlist.ts); undefined when it has none. */
+  urlFetchWhitelist: string[] | undefined;
   /** `open`: the spreadsheets this execution's user may open by id (DocumentAccess). */
   spreadsheet:
     | { module: SpreadsheetModule; workbook: WorkbookLike; open?: (id: string) => WorkbookLike | 'missing' | undefined }
@@ -53,7 +55,7 @@ export function createServiceRoots(wiring: ServiceWiring, ctx: ExecutionServiceC
       userCacheStore(stores.caches, wiring.userEmail, wiring.defaultUserEmail, wiring.clock),
     ),
     LockService: new LockService(stores.locks, ctx, wiring.documentId, wiring.userEmail),
-    UrlFetchApp: new UrlFetchApp(ctx, { whitelist: manifest.urlFetchWhitelist, allow: wiring.urlFetchAllow }),
+    UrlFetchApp: new UrlFetchApp(ctx, { whitelist: wiring.urlFetchWhitelist, allow: wiring.urlFetchAllow }),
     ScriptApp: new ScriptApp(
       {
         scriptId: wiring.scriptId,
