@@ -87,6 +87,8 @@ export interface GasRuntime {
   readonly totals: RuntimeCounts;
   /** Worker threads started so far: an execution reuses a finished one, with fresh contexts (the WorkerPool). */
   readonly workerThreadsStarted: number;
+  /** Several accounts signed in: the /usercallback runs as this one, whoever made the state token (null: one account). */
+  browserDefaultAccount: string | null;
   /** Starts the loopback /usercallback endpoint; returns e.g. "http://127.0.0.1:PORT/usercallback". */
   startCallbackServer(): Promise<string>;
   exportJson(): WorkbookJson;

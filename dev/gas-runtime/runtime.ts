@@ -137,6 +137,14 @@ export class LocalRuntime {
   private readonly copies = new Map<string, LocalDocument>();
   /** Spreadsheets deleted or no longer shared with a user (DocumentAccess). */
   private readonly access = new DocumentAccess();
+  /**
+   * The browser's default Google account when several are signed in: set, the /usercallback runs as
+   * it, whoever made the state token. Apps Script runs web requests as the browser's default account
+   * ("support for multilogin isn't great in Apps Script", googleworkspace/apps-script-oauth2#277; a
+   * script run "when you have multiple accounts logged into Drive", alexwforsythe/code-blocks#79).
+   * Null (the default): one account, the one that made the token.
+   */
+  browserDefaultAccount: string | null = null;
   /** What each user granted of the manifest's scopes: `consent.withdraw(user, scope)` / `grant(user)`. */
   readonly consent: ConsentLedger;
 
@@ -565,7 +573,7 @@ export class LocalRuntime {
         const result = await this.run(method, [request], {
           authMode: 'FULL',
           document: false,
-          user,
+          user: this.browserDefaultAccount ?? user,
         });
         if (!result.ok)
           return {
