@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 describe('Connect with several Google accounts signed in', () => {
-  it('the callback run as the browser’s default account says to use a window signed in to one account, and connects nobody', async () => {
+  it('the callback run as the browser’s default account says to use a window signed in to one account, and connects nobody; with one account Connect completes', async () => {
     stack.runtime.browserDefaultAccount = DEFAULT_ACCOUNT;
     const result = await stack.connect();
     expect(result.outcome).toBe('other_account');
@@ -38,9 +38,8 @@ describe('Connect with several Google accounts signed in', () => {
     expect(JSON.stringify(userStore(CLICKER))).not.toMatch(/access_token|refresh_token/);
     const state = await stack.runtime.run('getSidebarState');
     expect((state.value as { connection: { state: string } }).connection.state).toBe('not_connected');
-  });
 
-  it('in a window with one account, Connect completes as the account that clicked', async () => {
+    // In a window with one account, Connect completes as the account that clicked.
     stack.runtime.browserDefaultAccount = null;
     expect((await stack.connect()).outcome).toBe('connected');
     expect(JSON.stringify(userStore(CLICKER))).toMatch(/refresh_token/);
