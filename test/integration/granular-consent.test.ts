@@ -12,6 +12,7 @@ import { compareWithTruth, scheduleTrigger, sheetTable, syncUntilCaughtUp } from
 
 const USER = 'user@example.com';
 const EXTERNAL = 'https://www.googleapis.com/auth/script.external_request';
+const SPREADSHEETS = 'https://www.googleapis.com/auth/spreadsheets';
 const HOUR = 3_600_000;
 
 let stack: Stack;
@@ -80,5 +81,21 @@ describe('a Google scope withdrawn, then granted again', () => {
     await syncUntilCaughtUp(stack);
     const comparison = await compareWithTruth(stack);
     expect(comparison.mismatches).toEqual([]);
+  }, 120_000);
+
+  it('without the spreadsheets scope the trigger cannot open its spreadsheet, yet it is not taken for a deleted one: it stays', async () => {
+    stack.runtime.consent.withdraw(USER, SPREADSHEETS);
+    for (let run = 0; run < 3; run++) {
+      await stack.advanceClocks(HOUR);
+      const r = await stack.runtime.fireTrigger(uid, { document: false });
+      expect(r.ok, r.error?.message).toBe(true);
+      expect((r.value as { message: string }).message).toContain('write the store’s data into this spreadsheet');
+    }
+    // Three failed opens over two hours remove a trigger whose spreadsheet is gone; this one stays.
+    expect(stack.runtime.triggers.some((t) => t.uid === uid)).toBe(true);
+    stack.runtime.consent.grant(USER);
+    await stack.advanceClocks(HOUR);
+    const r = await stack.runtime.fireTrigger(uid, { document: false });
+    expect((r.value as { outcome: string }).outcome).not.toBe('error');
   }, 120_000);
 });

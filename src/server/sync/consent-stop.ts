@@ -1,6 +1,7 @@
 /**
  * A scheduled run whose user has not granted a Google scope the sync needs (granular consent, the
- * Google consent module) stops before touching anything: Google keeps firing the trigger, and each
+ * Google consent module) stops before its sync (after the proactive token renewal, so a run with
+ * every scope makes the same calls in the same order as before the check): Google keeps firing the trigger, and each
  * run would otherwise fail at its first call with Google's raw "You do not have permission to call
  * …". It says why in the Sync log (once a day for the same missing scopes, when it may write the
  * sheet) and in the opted-in user's failure e-mail; the trigger stays, so the first run after the
@@ -8,18 +9,19 @@
  */
 import { documentLock } from '../auth';
 import { missingConsentMessage, SPREADSHEETS_SCOPE } from '../auth/google-consent';
-import { emptyCounts } from '../../contract/counts-text';
 import { instantToLocalDate } from '../platform/calendar';
-import { bindSpreadsheet, hasActiveDocument } from '../platform/context';
+import { boundSpreadsheet, hasActiveDocument } from '../platform/context';
 import { documentProperties } from '../platform/properties';
 import { ManagedWorkbook } from '../sheets/managed-workbook';
 import { SyncStateStore } from '../state/sync-state';
 import { sendFailureNotice } from './failure-notice';
+import { idleOutcome } from './run-endings';
+import type { RunOutcome } from './run-options';
 import { LOCK_WAIT_MS } from './runner';
 import { scheduleTimeZone } from './schedule';
-import { spreadsheetOfTrigger } from './schedule-registry';
 import { SyncLog } from './sync-log';
 import type { SyncProgress } from '.';
+import { emptyCounts } from '../../contract/counts-text';
 
 const NOTED_KEY = 'ma.consent.noted';
 
@@ -29,15 +31,6 @@ function claimNote(missing: string[], day: string): boolean {
   const claim = `${day} ${missing.join(' ')}`;
   if (props.getProperty(NOTED_KEY) === claim) return false;
   props.setProperty(NOTED_KEY, claim);
-  return true;
-}
-
-/** The spreadsheet the run is for: its own document, or the one its trigger is registered for. */
-function findSpreadsheet(triggerUid: string | null): boolean {
-  if (hasActiveDocument()) return true;
-  const id = triggerUid ? spreadsheetOfTrigger(triggerUid) : null;
-  if (id === null) return false;
-  bindSpreadsheet(id);
   return true;
 }
 
@@ -52,16 +45,26 @@ function noteInSyncLog(at: number, message: string): void {
   }
 }
 
-export function stopForMissingConsent(missing: string[], triggerUid: string | null): SyncProgress {
+/** The scheduled run's stop: its spreadsheet (own or opened by id) is known by now when the sheets may be written. */
+export function stopForMissingConsent(missing: string[]): RunOutcome {
   const now = Date.now();
   const message = missingConsentMessage(missing);
   console.warn(`[schedule] stopped before syncing: scopes not granted: ${missing.join(' ')}`);
   const canWriteSheets = missing.indexOf(SPREADSHEETS_SCOPE) < 0;
-  if (canWriteSheets && findSpreadsheet(triggerUid)) {
+  if (canWriteSheets && (hasActiveDocument() || boundSpreadsheet() !== null)) {
     const day = instantToLocalDate(now, scheduleTimeZone() ?? 'UTC');
     if (claimNote(missing, day)) noteInSyncLog(now, message);
     sendFailureNotice({ code: 'google_consent', connectionLost: false, day });
   }
+  return { ...idleOutcome(message, 'partial'), done: true, outcome: 'error', failureCode: 'google_consent' };
+}
+
+/**
+ * A scheduled run that failed before its sync (without the spreadsheets scope even finding its
+ * document fails) and whose user has not granted a scope: the stop as the trigger's result.
+ */
+export function consentStopProgress(missing: string[]): SyncProgress {
+  const stop = stopForMissingConsent(missing);
   return {
     done: true,
     job: null,
@@ -70,7 +73,7 @@ export function stopForMissingConsent(missing: string[], triggerUid: string | nu
     counts: emptyCounts(),
     pausedUntil: null,
     fraction: null,
-    message,
-    outcome: 'error',
+    message: stop.message,
+    outcome: stop.outcome,
   };
 }
