@@ -43,8 +43,22 @@ export function callbackRequest(query: URLSearchParams, stateArgs: Record<string
   return { parameter, parameters };
 }
 
-/** Apps Script's /usercallback endpoint on loopback: decode the state token, run its function. */
-export async function startCallbackServer(codec: StateTokenCodec, run: CallbackRunner): Promise<CallbackServer> {
+/** Grants a user scopes they had not (the consent screen behind AuthorizationInfo.getAuthorizationUrl). */
+export type ConsentGranter = (user: string | undefined, scopes: string[]) => void;
+
+const GRANTED_PAGE =
+  '<!doctype html><title>Access granted</title><p>The add-on has the permissions it asked for. Close this window and go back to the spreadsheet.</p>';
+
+/**
+ * Apps Script's /usercallback endpoint on loopback: decode the state token, run its function. Also
+ * /authorize?consent=…, the page an authorization URL opens: it grants the sealed scopes to the
+ * sealed user (Google shows its consent screen there; locally the user says yes).
+ */
+export async function startCallbackServer(
+  codec: StateTokenCodec,
+  run: CallbackRunner,
+  grant?: ConsentGranter,
+): Promise<CallbackServer> {
   const server = http.createServer((req, res) => {
     const send = (status: number, html: string): void => {
       res.writeHead(status, {
@@ -55,6 +69,16 @@ export async function startCallbackServer(codec: StateTokenCodec, run: CallbackR
       res.end(html);
     };
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (grant && url.pathname === '/authorize' && req.method === 'GET') {
+      const check = codec.open(url.searchParams.get('consent') ?? '');
+      if (!check.ok) {
+        send(400, REFUSED_PAGE(`the authorization link is ${check.reason}.`));
+        return;
+      }
+      grant(check.payload.user, (check.payload.args.scopes ?? '').split(' ').filter(Boolean));
+      send(200, GRANTED_PAGE);
+      return;
+    }
     if (url.pathname !== '/usercallback' || (req.method !== 'GET' && req.method !== 'HEAD')) {
       send(404, '<!doctype html><title>Not found</title><p>Not found</p>');
       return;

@@ -35,6 +35,14 @@ export {
 } from './quotas.js';
 export type { AccountKind } from './quotas.js';
 
+import type { ConsentLedger } from './consent.js';
+export { ConsentLedger } from './consent.js';
+export {
+  SIMULTANEOUS_EXECUTIONS_MESSAGE,
+  SIMULTANEOUS_EXECUTIONS_PER_USER,
+  AUTHORIZATION_REQUIRED_MESSAGE,
+} from './runtime.js';
+
 export interface GasRuntime {
   run(functionName: string, args?: unknown[], options?: RunOptions): Promise<ExecutionResult>;
   /** Runs the trigger's handler with a time-driven event object, as its creator; `{ document: false }` without its document. */
@@ -74,9 +82,13 @@ export interface GasRuntime {
   /** Messages sent with MailApp (its Outbox), oldest first. */
   readonly mail: SentMail[];
   readonly ui: UiLog;
+  /** Granular consent: what each user granted of the manifest's scopes (`withdraw(user, scope)`, `grant(user)`). */
+  readonly consent: ConsentLedger;
   readonly totals: RuntimeCounts;
   /** Worker threads started so far: an execution reuses a finished one, with fresh contexts (the WorkerPool). */
   readonly workerThreadsStarted: number;
+  /** Several accounts signed in: the /usercallback runs as this one, whoever made the state token (null: one account). */
+  browserDefaultAccount: string | null;
   /** Starts the loopback /usercallback endpoint; returns e.g. "http://127.0.0.1:PORT/usercallback". */
   startCallbackServer(): Promise<string>;
   exportJson(): WorkbookJson;

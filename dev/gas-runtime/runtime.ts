@@ -6,6 +6,8 @@ import { WorkerPool } from './bridge/worker-pool.js';
 import type { LibraryCode } from './bridge/protocol.js';
 import { startCallbackServer, type CallbackServer } from './callback-server.js';
 import { RuntimeClock } from './clock.js';
+import { ConsentGuard, ConsentLedger } from './consent.js';
+import { checkAllowlistEntries, substituteBase, type AllowlistBase } from './allowlist.js';
 import { DocumentAccess, missingDocumentMessage } from './document-access.js';
 import { copyDocument, type LocalDocument } from './document-copies.js';
 import { loadLibrary } from './libraries.js';
@@ -37,7 +39,20 @@ import {
 } from './types.js';
 
 export const DEFAULT_TIME_LIMIT_MS = 360_000;
+/** How an execution that ScriptApp.requireScopes ended reads (the public wording for missing authorization). */
+export const AUTHORIZATION_REQUIRED_MESSAGE = 'Authorization is required to perform that action.';
 export const CUSTOM_FUNCTION_TIME_LIMIT_MS = 30_000;
+/**
+ * "Simultaneous executions: 30 / user, 1,000 / script" (developers.google.com/apps-script/guides/services/quotas,
+ * "Current limitations"). Past them the execution does not start; the refusal reads as public reports
+ * quote it (stackoverflow.com/questions/14604334 "exec maxSimultaneous", cited in
+ * dropseed/google-sheets-us-states#5). "Too many simultaneous invocations: Spreadsheets" is another
+ * error: concurrent calls on one document's Spreadsheet service (issuetracker.google.com/issues/373461929).
+ */
+export const SIMULTANEOUS_EXECUTIONS_PER_USER = 30;
+export const SIMULTANEOUS_EXECUTIONS_PER_SCRIPT = 1_000;
+export const SIMULTANEOUS_EXECUTIONS_MESSAGE =
+  'Service invoked too many times in a short time: exec maxSimultaneous. Try Utilities.sleep(1000) between calls.';
 /**
  * Simple triggers "cannot run for longer than 30 seconds" (developers.google.com/apps-script/guides/triggers,
  * "Restrictions"): onOpen, onEdit, onInstall and onSelectionChange, whatever their auth mode. The
@@ -57,7 +72,13 @@ export interface RuntimeOptions {
   timeZone?: string;
   startTime?: number;
   user?: { email: string };
+  /** Extra URL prefixes UrlFetchApp may reach besides the manifest's urlFetchWhitelist (a test's own servers). */
   urlFetchAllow?: string[];
+  /**
+   * The deployed API base the manifest's urlFetchWhitelist names, and the local one in its place (the
+   * harness: the emulator's): the manifest's list then decides, with Google's matching rules (allowlist.ts).
+   */
+  urlFetchWhitelistBase?: AllowlistBase;
   libraries?: Record<string, string>;
   costModel?: boolean;
   /**
@@ -107,7 +128,8 @@ export class LocalRuntime {
   readonly clock: RuntimeClock;
   readonly totals: RuntimeCounts = { ...emptyCounts(), executions: 0, timedOut: 0 };
   private readonly stores: SharedStores;
-  private readonly running = new Set<Execution>();
+  /** Executions running now, with the user each runs as. */
+  private readonly running = new Map<Execution, string>();
   private readonly workers = new WorkerPool();
   private callbackServer: CallbackServer | undefined;
   private executionSeq = 0;
@@ -115,6 +137,16 @@ export class LocalRuntime {
   private readonly copies = new Map<string, LocalDocument>();
   /** Spreadsheets deleted or no longer shared with a user (DocumentAccess). */
   private readonly access = new DocumentAccess();
+  /**
+   * The browser's default Google account when several are signed in: set, the /usercallback runs as
+   * it, whoever made the state token. Apps Script runs web requests as the browser's default account
+   * ("support for multilogin isn't great in Apps Script", googleworkspace/apps-script-oauth2#277; a
+   * script run "when you have multiple accounts logged into Drive", alexwforsythe/code-blocks#79).
+   * Null (the default): one account, the one that made the token.
+   */
+  browserDefaultAccount: string | null = null;
+  /** What each user granted of the manifest's scopes: `consent.withdraw(user, scope)` / `grant(user)`. */
+  readonly consent: ConsentLedger;
 
   constructor(
     private readonly options: RuntimeOptions,
@@ -129,6 +161,7 @@ export class LocalRuntime {
   ) {
     this.clock = clock;
     this.stores = stores;
+    this.consent = new ConsentLedger(manifest.oauthScopes);
   }
 
   get workbook(): WorkbookLike {
@@ -274,11 +307,22 @@ export class LocalRuntime {
       documentId: workbook?.id ?? `local-${this.scriptId.slice(1, 23)}`,
       scriptId: this.scriptId,
       urlFetchAllow: this.options.urlFetchAllow ?? [],
+      urlFetchWhitelist:
+        this.manifest.urlFetchWhitelist &&
+        substituteBase(this.manifest.urlFetchWhitelist, this.options.urlFetchWhitelistBase),
       spreadsheet:
         this.spreadsheetModule && workbook
           ? { module: this.spreadsheetModule, workbook, open: this.opener(userEmail, workbook) }
           : undefined,
       serviceUrl: () => (this.callbackServer ? this.callbackServer.url.replace(/\/usercallback$/, '/exec') : null),
+      consent: {
+        enforced: this.consent.enforced,
+        granted: () => this.consent.granted(userEmail),
+        authorizationUrl: (scopes) => this.authorizationUrl(userEmail, scopes),
+        requireAuthorization: () => {
+          throw new Error('ScriptApp.requireScopes needs a running execution');
+        },
+      },
       sleep: async (ms) => {
         this.clock.advance(ms);
         if (this.options.onSleep) await this.options.onSleep(ms);
@@ -290,14 +334,24 @@ export class LocalRuntime {
   private executionWiring(
     execution: () => Execution,
     userEmail: string,
-    counts: ExecutionCounts,
+    ctx: ExecutionServiceContext,
     copy?: LocalDocument,
   ): ServiceWiring {
+    const { counts, executionId } = ctx;
+    const wiring = this.wiring(userEmail, copy);
     return {
-      ...this.wiring(userEmail, copy),
+      ...wiring,
       sleep: (ms) => {
         counts.sleptMs += ms;
         return execution().spend(ms);
+      },
+      consent: {
+        ...wiring.consent,
+        requireAuthorization: (scopes) => {
+          this.stores.ui.authorizationPrompts.push({ user: userEmail, scopes, executionId });
+          execution().abort(AUTHORIZATION_REQUIRED_MESSAGE);
+          throw new Error(AUTHORIZATION_REQUIRED_MESSAGE);
+        },
       },
     };
   }
@@ -314,6 +368,8 @@ export class LocalRuntime {
     if (options.document !== false && documentId !== undefined && !this.access.canOpen(documentId, userEmail)) {
       throw new Error(`${functionName} cannot run in it as ${userEmail}: ${missingDocumentMessage(documentId)}`);
     }
+    const refused = this.refuseOverSimultaneous(userEmail);
+    if (refused) return refused;
     const ctx: ExecutionServiceContext = {
       authMode,
       timeZone: this.timeZone,
@@ -340,7 +396,7 @@ export class LocalRuntime {
         timeLimitMs: options.timeLimitMs ?? defaultTimeLimitMs(functionName, authMode),
         killAtServiceCall: options.killAtServiceCall,
         roots: createServiceRoots(
-          this.executionWiring(() => execution, userEmail, ctx.counts, copy),
+          this.executionWiring(() => execution, userEmail, ctx, copy),
           ctx,
         ),
         interceptors: this.interceptors(ctx, copy?.workbook ?? this.workbookModel),
@@ -350,7 +406,7 @@ export class LocalRuntime {
         codeFilename: path.join(this.options.distDir, 'Code.js'),
       },
     );
-    this.running.add(execution);
+    this.running.set(execution, userEmail);
     try {
       const result = await execution.run();
       this.addToTotals(result);
@@ -360,9 +416,46 @@ export class LocalRuntime {
     }
   }
 
-  /** Quotas first (a refused call never happens), then the SpreadsheetApp write buffer. */
+  /**
+   * Where `user` grants `scopes`: the callback server's /authorize page, its sealed token naming
+   * them (Google's is an accounts.google.com URL; locally the page grants them at once).
+   */
+  private authorizationUrl(user: string, scopes: string[]): string {
+    const token = this.stores.stateTokens.seal({
+      method: '',
+      args: { scopes: scopes.join(' ') },
+      user,
+      expiresAt: this.clock.now() + 3_600_000,
+    });
+    const origin = this.callbackServer ? new URL(this.callbackServer.url).origin : 'http://127.0.0.1';
+    return `${origin}/authorize?consent=${token}`;
+  }
+
+  /** Past 30 running executions of the user (1,000 of the script) the next one does not start. */
+  private refuseOverSimultaneous(user: string): ExecutionResult | null {
+    let own = 0;
+    for (const runner of this.running.values()) if (runner === user) own += 1;
+    if (own < SIMULTANEOUS_EXECUTIONS_PER_USER && this.running.size < SIMULTANEOUS_EXECUTIONS_PER_SCRIPT) return null;
+    const now = this.clock.now();
+    const counts = emptyCounts();
+    counts.quotaRefusals = 1;
+    this.totals.quotaRefusals += 1;
+    return {
+      ok: false,
+      timedOut: false,
+      error: { name: 'Exception', message: SIMULTANEOUS_EXECUTIONS_MESSAGE },
+      startedAt: now,
+      endedAt: now,
+      elapsedMs: 0,
+      counts,
+      logs: [],
+    };
+  }
+
+  /** Consent first (an ungranted scope is refused before anything counts), quotas, then the SpreadsheetApp write buffer. */
   private interceptors(ctx: ExecutionServiceContext, workbook: WorkbookLike | undefined): CallInterceptor[] {
     const list: CallInterceptor[] = [
+      new ConsentGuard(this.consent, ctx.userEmail ?? this.userEmail, ctx),
       new QuotaGuard(this.stores.quotas, ctx.userEmail ?? this.userEmail, ctx, this.projectNumber),
     ];
     if (this.spreadsheetModule && workbook) list.push(this.spreadsheetModule.writeBufferOf(workbook));
@@ -474,18 +567,26 @@ export class LocalRuntime {
 
   async startCallbackServer(): Promise<string> {
     // The callback runs for the add-on, not for a spreadsheet: no document (apps-script-facts.md).
-    this.callbackServer ??= await startCallbackServer(this.stores.stateTokens, async (method, request, user) => {
-      const result = await this.run(method, [request], { authMode: 'FULL', document: false, user });
-      if (!result.ok)
-        return {
-          status: 500,
-          html: `<!doctype html><title>Error</title><p>${escapeHtml(result.error?.message ?? 'Error')}</p>`,
-        };
-      const value = result.value;
-      const html =
-        value instanceof HtmlOutput ? value.getContent() : value === undefined || value === null ? '' : String(value);
-      return { status: 200, html };
-    });
+    this.callbackServer ??= await startCallbackServer(
+      this.stores.stateTokens,
+      async (method, request, user) => {
+        const result = await this.run(method, [request], {
+          authMode: 'FULL',
+          document: false,
+          user: this.browserDefaultAccount ?? user,
+        });
+        if (!result.ok)
+          return {
+            status: 500,
+            html: `<!doctype html><title>Error</title><p>${escapeHtml(result.error?.message ?? 'Error')}</p>`,
+          };
+        const value = result.value;
+        const html =
+          value instanceof HtmlOutput ? value.getContent() : value === undefined || value === null ? '' : String(value);
+        return { status: 200, html };
+      },
+      (user, scopes) => this.consent.grant(user ?? this.userEmail, scopes),
+    );
     return this.callbackServer.url;
   }
 
@@ -521,7 +622,7 @@ export class LocalRuntime {
   }
 
   async close(): Promise<void> {
-    for (const execution of this.running) execution.abort('The runtime was closed');
+    for (const execution of this.running.keys()) execution.abort('The runtime was closed');
     await this.workers.close();
     await this.callbackServer?.close();
     this.callbackServer = undefined;
@@ -545,6 +646,8 @@ async function optionalModule<T>(load: () => Promise<T>): Promise<T | undefined>
 
 export async function createLocalRuntime(options: RuntimeOptions): Promise<LocalRuntime> {
   const manifest = await readManifest(options.distDir);
+  // Google refuses to deploy a manifest whose allowlist breaks its rules: so does the runtime.
+  if (manifest.urlFetchWhitelist) checkAllowlistEntries(manifest.urlFetchWhitelist);
   const codeFile = path.join(options.distDir, 'Code.js');
   const code = await readFile(codeFile, 'utf8').catch((error: Error) => {
     throw new Error(`Cannot read ${codeFile}: ${error.message}`);

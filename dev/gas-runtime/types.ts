@@ -190,6 +190,13 @@ export interface AlertRecord {
   response: string;
 }
 
+/** An authorization prompt ScriptApp.requireScopes showed: the scopes the user has not granted. */
+export interface AuthorizationPromptRecord {
+  user: string;
+  scopes: string[];
+  executionId: string;
+}
+
 export interface ToastRecord {
   message: string;
   title: string;
@@ -206,6 +213,7 @@ export class UiLog {
   readonly dialogs: DialogRecord[] = [];
   readonly alerts: AlertRecord[] = [];
   readonly toasts: ToastRecord[] = [];
+  readonly authorizationPrompts: AuthorizationPromptRecord[] = [];
   private readonly queuedAlertResponses: string[] = [];
 
   addMenu(menu: MenuRecord): void {

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { startEmulator, type RunningEmulator } from '../emulator/index';
 import { createRuntime, type GasRuntime } from '../gas-runtime/index';
 import { connectOverHttp, type ConnectOptions, type ConnectResult } from './connect';
+import { deployedApiOrigin } from './allowlist-base';
 import { jsonCall } from './http';
 import { defaultLibraries } from './libraries';
 
@@ -93,7 +94,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     runtime = await createRuntime({
       distDir: options.distDir ?? path.join(ROOT, 'dist'),
       startTime: Date.parse(clock.now),
-      urlFetchAllow: [`${apiUrl}/`, ...(options.urlFetchAllow ?? [])],
+      // The manifest's urlFetchWhitelist decides, the emulator standing in for the deployed API.
+      urlFetchWhitelistBase: { from: deployedApiOrigin(ROOT), to: new URL(apiUrl).origin },
+      urlFetchAllow: options.urlFetchAllow ?? [],
       ...(libraries ? { libraries } : {}),
       ...(options.stateDir ? { stateDir: options.stateDir } : {}),
       ...(options.modelledTimeOnly ? { modelledTimeOnly: true } : {}),

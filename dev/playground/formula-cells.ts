@@ -7,7 +7,11 @@
  *   zone), a range as a 2-D array, an empty cell as "";
  * - an execution that fails shows `#ERROR!` with its message, as Sheets does;
  * - a spill that would cover a cell with content shows `#REF!` with Sheets' message;
- * - every formula cell is its own execution and they run concurrently, as Sheets recalculates.
+ * - every formula cell is its own execution and they run concurrently, as Sheets recalculates, at
+ *   most RECALC_CONCURRENCY at a time: Apps Script refuses a user's 31st simultaneous execution
+ *   (guides/services/quotas, the runtime's SIMULTANEOUS_EXECUTIONS_PER_USER) and Google does not
+ *   publish how many cells Sheets runs at once, so the playground feeds them as the 200-cell
+ *   recalculation test does (a new one as one ends).
  * - a custom function whose arguments hold a volatile built-in (NOW, TODAY, RAND…: directly, nested,
  *   or in the formula of a cell they reference) is never run: the cell shows "Loading..." for good.
  *   Google's custom functions guide (developers.google.com/apps-script/guides/sheets/functions,
@@ -57,6 +61,9 @@ interface Entry {
 
 const key = (row: number, column: number): string => `${row}:${column}`;
 
+/** Formula cells running at once: under the 30 simultaneous executions a user has. */
+export const RECALC_CONCURRENCY = 20;
+
 /** Converts what a custom function returned into grid cells (Dates become date serials). */
 function spillOf(value: unknown, timeZone: string): SpilledCell[][] {
   const cell = (v: unknown): SpilledCell => {
@@ -80,6 +87,9 @@ function spillOf(value: unknown, timeZone: string): SpilledCell[][] {
 export class FormulaCells {
   /** Per sheet id, per anchor cell. */
   private readonly entries = new Map<number, Map<string, Entry>>();
+  /** Executions running now, and the cells waiting for one of them to end. */
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
 
   constructor(
     private readonly runtime: PlaygroundRuntime,
@@ -242,12 +252,26 @@ export class FormulaCells {
     } catch (error) {
       return { state: 'error', code: '#ERROR!', message: error instanceof Error ? error.message : String(error) };
     }
-    const result: RunResultLike = await this.runtime.run(call.name, args, { authMode: 'CUSTOM_FUNCTION' });
+    const result = await this.inLane(() => this.runtime.run(call.name, args, { authMode: 'CUSTOM_FUNCTION' }));
     if (result.timedOut)
       return { state: 'error', code: '#ERROR!', message: 'Exceeded maximum execution time (line 0).' };
     if (!result.ok)
       return { state: 'error', code: '#ERROR!', message: result.error?.message ?? 'The function failed.' };
     return { state: 'value', cells: spillOf(result.value, wb.timeZone) };
+  }
+
+  /** Runs `execute` once fewer than RECALC_CONCURRENCY cells run, in the order cells asked. */
+  private async inLane(execute: () => Promise<RunResultLike>): Promise<RunResultLike> {
+    if (this.running >= RECALC_CONCURRENCY) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.running += 1;
+    try {
+      return await execute();
+    } finally {
+      const next = this.waiting.shift();
+      // The lane passes straight to the next cell: `running` stays counted for it.
+      if (next) next();
+      else this.running -= 1;
+    }
   }
 
   /**

@@ -13,6 +13,7 @@ import type { CellsView } from './cells';
 import type { ColumnsView } from './columns';
 import type { JobView, FailureNoticeView } from './sync-progress';
 import type { ClosedMonthLine } from './finance';
+import type { GoogleConsentView } from './google-consent';
 
 export type {
   UserAction,
@@ -29,6 +30,7 @@ export type { CellsView, WindowOfferReason, WindowOfferView, OrdersWindowRequest
 export type { ColumnPresetName, ColumnTableView, ColumnFitView, ColumnsView, ColumnChoiceRequest } from './columns';
 export type { JobView, SyncCounts, SyncProgress, RunStepView, FailureNoticeView } from './sync-progress';
 export type { ClosedMonthLine, CloseMonthResult, DashboardResult, CloseMonthRequest } from './finance';
+export type { GoogleConsentView } from './google-consent';
 
 export interface SidebarState {
   connection: ConnectionView;
@@ -53,4 +55,6 @@ export interface SidebarState {
   failureNotices?: FailureNoticeView;
   /** The Orders and Line items columns the spreadsheet syncs (sidebar → Columns). */
   columns?: ColumnsView;
+  /** Google scopes the user has not granted the add-on, with the link to grant them; null when none is missing. */
+  googleConsent?: GoogleConsentView | null;
 }

@@ -2,6 +2,7 @@
  * Connect, Reconnect and Disconnect: the authorization window, waiting for the callback to store
  * the connection, and the confirmation before disconnecting.
  */
+import type { SidebarState } from '../contract/sidebar';
 import { byId, setText, show } from './dom';
 import { connectionNotMadeText } from './format';
 import { call } from './server';
@@ -76,6 +77,22 @@ export const connect = () => {
     return waitForConnection(popup);
   });
 };
+
+/**
+ * Granular consent: the Google permissions the user has not granted the add-on, and Google's page
+ * to grant them (a sync or Connect without them stops before starting).
+ */
+export function renderGoogleConsent(state: SidebarState): void {
+  const consent = state.googleConsent ?? null;
+  show('google-consent', consent !== null);
+  if (!consent) return;
+  setText(
+    'google-consent-text',
+    `Google has not given the add-on your permission to ${consent.missing.join('; ')}. Syncing and connecting stop until you grant it.`,
+  );
+  show('google-consent-grant', consent.authorizationUrl !== null);
+  if (consent.authorizationUrl !== null) byId<HTMLAnchorElement>('google-consent-link').href = consent.authorizationUrl;
+}
 
 function askDisconnect(): void {
   const name = session.current?.connection.store?.name ?? 'this store';

@@ -7,6 +7,7 @@ import type {
   SidebarState,
   SyncProgress,
 } from '../contract/sidebar';
+import { renderGoogleConsent } from './connect';
 import { byId, element, setText, show } from './dom';
 import {
   connectedByText,
@@ -86,6 +87,7 @@ export function renderState(state: SidebarState): void {
 
   // The connection card already carries Connect/Reconnect: the banner then only explains.
   renderProblem(connection.problem ?? state.problem, connection.problem !== null);
+  renderGoogleConsent(state);
 }
 
 /** The cells gauge: from the state, and from each sync step as the sheets grow. */

@@ -8,7 +8,7 @@ import { HtmlService } from './html-service.js';
 import { LockService } from './lock.js';
 import { MailApp } from './mail.js';
 import { PropertiesService, userPropertyStore } from './properties.js';
-import { ScriptApp } from './script-app.js';
+import { ScriptApp, type ScriptAppSettings } from './script-app.js';
 import { Session, UtilitiesHost } from './session.js';
 import { UrlFetchApp } from './url-fetch.js';
 
@@ -26,11 +26,15 @@ export interface ServiceWiring {
   documentId: string;
   scriptId: string;
   urlFetchAllow: string[];
+  /** The manifest's urlFetchWhitelist with the API base put locally (allowlist.ts); undefined when it has none. */
+  urlFetchWhitelist: string[] | undefined;
   /** `open`: the spreadsheets this execution's user may open by id (DocumentAccess). */
   spreadsheet:
     | { module: SpreadsheetModule; workbook: WorkbookLike; open?: (id: string) => WorkbookLike | 'missing' | undefined }
     | undefined;
   serviceUrl: () => string | null;
+  /** The executing user's granted scopes and the authorization prompt (consent.ts). */
+  consent: ScriptAppSettings['consent'];
   sleep: (ms: number) => Promise<void>;
 }
 
@@ -51,7 +55,7 @@ export function createServiceRoots(wiring: ServiceWiring, ctx: ExecutionServiceC
       userCacheStore(stores.caches, wiring.userEmail, wiring.defaultUserEmail, wiring.clock),
     ),
     LockService: new LockService(stores.locks, ctx, wiring.documentId, wiring.userEmail),
-    UrlFetchApp: new UrlFetchApp(ctx, { whitelist: manifest.urlFetchWhitelist, allow: wiring.urlFetchAllow }),
+    UrlFetchApp: new UrlFetchApp(ctx, { whitelist: wiring.urlFetchWhitelist, allow: wiring.urlFetchAllow }),
     ScriptApp: new ScriptApp(
       {
         scriptId: wiring.scriptId,
@@ -59,6 +63,7 @@ export function createServiceRoots(wiring: ServiceWiring, ctx: ExecutionServiceC
         clock: wiring.clock,
         codec: stores.stateTokens,
         serviceUrl: wiring.serviceUrl,
+        consent: wiring.consent,
       },
       { records: stores.triggers, documentId: wiring.documentId, userEmail: wiring.userEmail, ctx },
     ),

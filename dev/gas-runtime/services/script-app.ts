@@ -16,23 +16,48 @@ export interface ScriptAppSettings {
   codec: StateTokenCodec;
   /** The loopback web app URL once the callback server runs, else null. */
   serviceUrl: () => string | null;
+  /** Granular consent (consent.ts): the scopes the executing user granted, of the manifest's. */
+  consent: {
+    enforced: boolean;
+    granted: () => string[];
+    /** Where the user grants `scopes` (the callback server's /authorize page). */
+    authorizationUrl: (scopes: string[]) => string;
+    /** requireScopes: ends the execution and shows the authorization prompt. */
+    requireAuthorization: (scopes: string[]) => void;
+  };
 }
 
-/** Google's `AuthorizationInfo`: everything is authorized locally. */
+/**
+ * Google's `AuthorizationInfo` (reference/script/authorization-info): REQUIRED while the user has
+ * not granted one of the requested scopes (every manifest scope when none are named), with the
+ * URL where they grant them; getAuthorizedScopes gives the granted ones "from the specified list".
+ */
 export class AuthorizationInfo {
-  constructor(private readonly scopes: string[]) {}
+  constructor(
+    private readonly granted: string[],
+    private readonly missing: string[],
+    private readonly url: (scopes: string[]) => string,
+  ) {}
 
   getAuthorizationStatus(): string {
-    return 'NOT_REQUIRED';
+    return this.missing.length > 0 ? 'REQUIRED' : 'NOT_REQUIRED';
   }
 
   getAuthorizationUrl(): string | null {
-    return null;
+    return this.missing.length > 0 ? this.url(this.missing) : null;
   }
 
   getAuthorizedScopes(): string[] {
-    return [...this.scopes];
+    return [...this.granted];
   }
+}
+
+function scopeList(method: string, scopes: unknown): string[] {
+  if (!Array.isArray(scopes) || scopes.some((s) => typeof s !== 'string'))
+    throw new Error(
+      `The parameters (AuthMode,${typeof scopes}) don't match the method signature for ScriptApp.${method}.`,
+    );
+  return scopes as string[];
 }
 
 /** Google's `Service` (the script's web app). */
@@ -65,8 +90,29 @@ export class ScriptApp {
     return this.settings.scriptId;
   }
 
-  getAuthorizationInfo(): AuthorizationInfo {
-    return new AuthorizationInfo(this.settings.oauthScopes);
+  /** `getAuthorizationInfo(authMode[, oAuthScopes])`: the same answer in every mode (the stricter reading). */
+  getAuthorizationInfo(_authMode?: unknown, oAuthScopes?: unknown): AuthorizationInfo {
+    const { consent, oauthScopes } = this.settings;
+    const requested = oAuthScopes === undefined ? oauthScopes : scopeList('getAuthorizationInfo', oAuthScopes);
+    const granted = consent.enforced ? consent.granted() : oauthScopes;
+    return new AuthorizationInfo(
+      requested.filter((s) => granted.includes(s)),
+      consent.enforced ? requested.filter((s) => !granted.includes(s)) : [],
+      consent.authorizationUrl,
+    );
+  }
+
+  /**
+   * reference/script/script-app#requireScopes(AuthMode,String): when the user has not granted one
+   * of the scopes, "the current execution ends and an authorization prompt is rendered" — the
+   * runtime ends it (no catch or finally runs, the stricter reading) and records the prompt.
+   */
+  requireScopes(_authMode: unknown, oAuthScopes: unknown): void {
+    const info = this.getAuthorizationInfo(_authMode, scopeList('requireScopes', oAuthScopes));
+    if (info.getAuthorizationStatus() === 'REQUIRED')
+      this.settings.consent.requireAuthorization(
+        (oAuthScopes as string[]).filter((s) => !info.getAuthorizedScopes().includes(s)),
+      );
   }
 
   getInstallationSource(): string {

@@ -1,3 +1,4 @@
+import { allowedBy } from '../allowlist.js';
 import type { ExecutionServiceContext } from '../types.js';
 import { Blob, encodingOf, signedBytes } from './blob.js';
 import { sendRequest, type IncomingResponse, type OutgoingRequest } from './http-request.js';
@@ -7,9 +8,9 @@ const MAX_REDIRECTS = 10;
 const TRUNCATED_BODY_CHARS = 200;
 
 export interface FetchPolicy {
-  /** The manifest's urlFetchWhitelist; undefined = the manifest has none (everything allowed). */
+  /** The manifest's urlFetchWhitelist (its API base put locally: allowlist.ts); undefined = none (everything allowed). */
   whitelist: string[] | undefined;
-  /** Extra prefixes the runtime allows (the emulator's loopback origin). */
+  /** Extra prefixes the runtime allows (a test's own servers), matched by the same rule. */
   allow: string[];
 }
 
@@ -122,7 +123,7 @@ export class UrlFetchApp {
   private checkAllowed(url: URL, text: string): void {
     const { whitelist, allow } = this.policy;
     if (whitelist === undefined) return;
-    if ([...whitelist, ...allow].some((prefix) => text.startsWith(prefix))) return;
+    if ([...whitelist, ...allow].some((prefix) => allowedBy(prefix, text))) return;
     throw new Error(`UrlFetch calls to ${addressOf(url)} are not permitted by the script's urlFetchWhitelist.`);
   }
 

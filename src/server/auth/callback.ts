@@ -10,6 +10,7 @@ import {
   linkUsedPage,
   missingScopePage,
   operatorPage,
+  otherAccountPage,
   renderCallbackPage,
   serverErrorPage,
   storeMismatchPage,
@@ -34,6 +35,17 @@ export const STATE_FLOW = 'flow';
 export const STATE_SPREADSHEET_ID = 'sheet';
 export const STATE_SHEETS_STORE = 'sheetsStore';
 export const STATE_SHEETS_STORE_NAME = 'sheetsStoreName';
+/**
+ * Who clicked Connect (Session.getTemporaryActiveUserKey: opaque, per user and script). With several
+ * accounts signed in, Google runs the callback as the browser's default one, which may be another.
+ */
+export const STATE_USER_KEY = 'who';
+
+/** The callback runs as another Google account than the one that clicked Connect. */
+function isOtherAccount(parameter: Record<string, string | undefined>): boolean {
+  const who = parameter[STATE_USER_KEY];
+  return who !== undefined && who !== Session.getTemporaryActiveUserKey();
+}
 
 /** authCallback: finishes the flow, learns which store was picked and returns the page to show. */
 export function handleAuthCallback(request: AuthCallbackRequest): GoogleAppsScript.HTML.HtmlOutput {
@@ -65,6 +77,8 @@ function completeAuthorization(request: AuthCallbackRequest): CallbackPage {
   if (error === 'access_denied') return deniedPage();
   if (error) return serverErrorPage(String(error).slice(0, 64));
   if (!parameter['code']) return serverErrorPage('missing_code');
+  // Before the flow mark (it is in the other account's properties) and before any token request.
+  if (isOtherAccount(parameter)) return otherAccountPage();
   // Before any token request: a replayed code would make the server revoke the tokens it gave for it.
   const flow = takeConnectFlow(parameter[STATE_FLOW]);
   if (!flow) return linkUsedPage();

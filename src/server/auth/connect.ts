@@ -1,7 +1,13 @@
 /// <reference types="google-apps-script-oauth2" />
 import { getDeploymentConfig } from '../platform/config';
 import { currentSpreadsheet } from '../platform/context';
-import { STATE_FLOW, STATE_SHEETS_STORE, STATE_SHEETS_STORE_NAME, STATE_SPREADSHEET_ID } from './callback';
+import {
+  STATE_FLOW,
+  STATE_SHEETS_STORE,
+  STATE_SHEETS_STORE_NAME,
+  STATE_SPREADSHEET_ID,
+  STATE_USER_KEY,
+} from './callback';
 import { openConnectFlow } from './connect-flow';
 import { readConnectionRecord, storeTag, storeTagName } from './connection-record';
 import { anotherUsersDisconnect } from './errors';
@@ -28,6 +34,7 @@ export function authorizationUrl(): string {
   const state: Record<string, string> = {
     [STATE_FLOW]: openConnectFlow(spreadsheetId),
     [STATE_SPREADSHEET_ID]: spreadsheetId,
+    [STATE_USER_KEY]: Session.getTemporaryActiveUserKey(),
   };
   const tag = storeTag();
   if (tag) {

@@ -6,6 +6,7 @@ export type CallbackOutcome =
   | 'expired'
   | 'link_used'
   | 'wrong_spreadsheet'
+  | 'other_account'
   | 'store_mismatch'
   | 'missing_scope'
   | 'operator'
@@ -105,6 +106,19 @@ export function wrongSpreadsheetPage(): CallbackPage {
       'Open the spreadsheet you want to connect and click Connect in its Merchant Analytics sidebar.',
     ],
     reference: 'wrong_spreadsheet',
+  };
+}
+
+/** Several Google accounts signed in: Google ran the sign-in's return as another one than the one that clicked Connect. */
+export function otherAccountPage(): CallbackPage {
+  return {
+    outcome: 'other_account',
+    title: 'Signed in to several Google accounts',
+    paragraphs: [
+      'Your browser is signed in to more than one Google account, and Google finished this sign-in as a different account from the one that clicked Connect. Nothing was connected and nothing was changed.',
+      'Open the spreadsheet in a window signed in to one Google account only (for example a private or guest window, or a browser profile of that account) and click Connect in its Merchant Analytics sidebar again.',
+    ],
+    reference: 'other_account',
   };
 }
 

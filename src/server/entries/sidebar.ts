@@ -5,6 +5,7 @@
 import * as sidebar from '../sidebar';
 import type { ConnectStart, FailureNoticeView, ScheduleView, SidebarState, SyncProgress } from '../../contract/sidebar';
 import { refuseInCell } from '../platform/cell-guard';
+import { CONNECT_SCOPES, googleConsentView, requireGoogleScopes, SYNC_SCOPES } from '../auth/google-consent';
 import { setFailureNotices as setFailureNoticeSetting } from '../sync/failure-notice';
 
 /**
@@ -13,7 +14,8 @@ import { setFailureNotices as setFailureNoticeSetting } from '../sync/failure-no
  */
 export function getSidebarState(): SidebarState {
   refuseInCell('getSidebarState');
-  return sidebar.getSidebarState();
+  // Granular consent: what the user has not granted, and Google's link to grant it.
+  return { ...sidebar.getSidebarState(), googleConsent: googleConsentView() };
 }
 
 /**
@@ -31,6 +33,7 @@ export function getSidebarStamp(): string {
  */
 export function beginConnect(): ConnectStart {
   refuseInCell('beginConnect');
+  requireGoogleScopes(CONNECT_SCOPES);
   return sidebar.beginConnect();
 }
 
@@ -49,6 +52,7 @@ export function disconnectStore(): SidebarState {
  */
 export function startSync(): SyncProgress {
   refuseInCell('startSync');
+  requireGoogleScopes(SYNC_SCOPES);
   return sidebar.startSync();
 }
 
@@ -67,6 +71,7 @@ export function cancelSync(): void {
  */
 export function runSyncStep(): SyncProgress {
   refuseInCell('runSyncStep');
+  requireGoogleScopes(SYNC_SCOPES);
   return sidebar.runSyncStep();
 }
 

@@ -5,6 +5,8 @@
 import * as sync from '../sync';
 import { refuseInCell } from '../platform/cell-guard';
 import { EXECUTION_LIMIT_MS } from '../platform/budget';
+import { missingGoogleScopes, SYNC_SCOPES } from '../auth/google-consent';
+import { consentStopProgress } from '../sync/consent-stop';
 
 /**
  * Time-driven trigger handler (created from the sidebar's schedule): renews access, takes the
@@ -19,7 +21,15 @@ export function onScheduledSync(e?: unknown): sync.SyncProgress {
     typeof e === 'object' && e !== null && typeof (e as { triggerUid?: unknown }).triggerUid === 'string'
       ? (e as { triggerUid: string }).triggerUid
       : null;
-  return sync.runScheduledSync({ trigger: triggerUid !== null, triggerUid });
+  try {
+    return sync.runScheduledSync({ trigger: triggerUid !== null, triggerUid });
+  } catch (error) {
+    // Granular consent: without the spreadsheets scope the run fails finding its document. Asked
+    // only on a failure, so a run with every scope makes no extra call.
+    const missing = missingGoogleScopes(SYNC_SCOPES);
+    if (missing.length > 0) return consentStopProgress(missing);
+    throw error;
+  }
 }
 
 /**

@@ -32,6 +32,8 @@ const BY_CODE: Record<string, string> = {
     'The Merchant Analytics service answered from an address the add-on does not trust, so nothing was sent there. Contact whoever installed the add-on.',
   trigger_allowance:
     "Today's scheduled syncs used up their share of Google's daily trigger time. They continue tomorrow; Sync now in the sidebar does not count against it.",
+  google_consent:
+    'Google has not given the add-on every permission the sync needs (one was not granted, or was removed), so nothing was synced. Open the sidebar: it says which permission is missing and lets you grant it; the schedule resumes at its next run.',
   store_changed:
     'The connection now reads another store than the one this spreadsheet holds, so nothing was written and the schedule is paused. Reconnect in the sidebar and choose the original store.',
 };

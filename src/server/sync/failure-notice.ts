@@ -29,6 +29,7 @@ const NEEDS_A_PERSON = [
   'not_configured',
   'api_redirected',
   'trigger_allowance',
+  'google_consent',
 ];
 
 export interface FailureNoticeSetting {

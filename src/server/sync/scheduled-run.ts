@@ -4,6 +4,8 @@
  * any other way (the demo, a test, the script editor) it has the whole execution budget.
  */
 import { documentLock, refreshProactively } from '../auth';
+import { missingGoogleScopes, SYNC_SCOPES } from '../auth/google-consent';
+import { stopForMissingConsent } from './consent-stop';
 import { EXECUTION_LIMIT_MS } from '../platform/budget';
 import { documentProperties } from '../platform/properties';
 import { ManagedWorkbook } from '../sheets/managed-workbook';
@@ -36,6 +38,9 @@ export function runScheduledSync(options: { trigger: boolean } = { trigger: fals
   } catch {
     // A busy lock or a transient failure: the run below reports what matters.
   }
+  // Granular consent: the trigger fires whatever the user granted; without the sync's scopes it says so and stops.
+  const missing = missingGoogleScopes(SYNC_SCOPES);
+  if (missing.length > 0) return stopForMissingConsent(missing);
   const jobs: JobName[] = ['orders', 'products', 'daily'];
   if (!allowance) return runSync({ jobs, budgetMs: EXECUTION_LIMIT_MS, addDueReconciliation: true });
   try {

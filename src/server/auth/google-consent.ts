@@ -1,0 +1,81 @@
+/**
+ * Granular consent (developers.google.com/apps-script/concepts/scopes, "Handle granular OAuth
+ * permissions"): a user may grant the add-on only some of the manifest's Google scopes, and their
+ * schedule's trigger keeps firing and fails at the first call that needs a missing one. The add-on
+ * asks Google which of the scopes a piece of work needs are granted
+ * (ScriptApp.getAuthorizationInfo(FULL, scopes)) before it starts that work: the sidebar shows what
+ * is missing with the link that grants it, Sync now and Connect call ScriptApp.requireScopes (on
+ * Google that ends the call and shows the consent screen), and a scheduled run stops with a message.
+ */
+import type { GoogleConsentView } from '../../contract/google-consent';
+
+export const SPREADSHEETS_SCOPE = 'https://www.googleapis.com/auth/spreadsheets';
+export const EXTERNAL_REQUEST_SCOPE = 'https://www.googleapis.com/auth/script.external_request';
+const CONTAINER_UI_SCOPE = 'https://www.googleapis.com/auth/script.container.ui';
+const SCRIPT_APP_SCOPE = 'https://www.googleapis.com/auth/script.scriptapp';
+const SEND_MAIL_SCOPE = 'https://www.googleapis.com/auth/script.send_mail';
+const USERINFO_EMAIL_SCOPE = 'https://www.googleapis.com/auth/userinfo.email';
+
+/** What each of the manifest's scopes lets the add-on do, in the user's words. */
+const SCOPE_PURPOSE: Record<string, string> = {
+  [SPREADSHEETS_SCOPE]: 'write the store’s data into this spreadsheet',
+  [EXTERNAL_REQUEST_SCOPE]: 'connect to Merchant Analytics',
+  [CONTAINER_UI_SCOPE]: 'show its sidebar and menu',
+  [SCRIPT_APP_SCOPE]: 'run the automatic sync',
+  [SEND_MAIL_SCOPE]: 'e-mail you when a scheduled sync needs you',
+  [USERINFO_EMAIL_SCOPE]: 'know which Google account you use',
+};
+
+/** Every scope the manifest lists (appsscript.json oauthScopes). */
+export const ADD_ON_SCOPES = Object.keys(SCOPE_PURPOSE);
+/** A sync (Sync now, the schedule): the sheets and the API. */
+export const SYNC_SCOPES = [SPREADSHEETS_SCOPE, EXTERNAL_REQUEST_SCOPE];
+/** Connect: the API's token endpoint and discovery (spec 5.2), and the sidebar that opens it. */
+export const CONNECT_SCOPES = [EXTERNAL_REQUEST_SCOPE];
+
+/** Google's AuthorizationInfo with getAuthorizedScopes, which the published typings lack. */
+interface ScopedAuthorizationInfo extends GoogleAppsScript.Script.AuthorizationInfo {
+  getAuthorizedScopes(): string[] | null;
+}
+
+type AuthorizationInfoFor = (
+  authMode: GoogleAppsScript.Script.AuthMode,
+  oAuthScopes: string[],
+) => ScopedAuthorizationInfo;
+
+function authorizationInfo(scopes: string[]): ScopedAuthorizationInfo {
+  // getAuthorizationInfo(authMode, oAuthScopes) is Google's; the published typings know one argument only.
+  return (ScriptApp.getAuthorizationInfo as unknown as AuthorizationInfoFor)(ScriptApp.AuthMode.FULL, scopes);
+}
+
+/** The scopes of `scopes` the user has not granted (none when Google answers NOT_REQUIRED). */
+export function missingGoogleScopes(scopes: string[]): string[] {
+  const info = authorizationInfo(scopes);
+  if (info.getAuthorizationStatus() !== ScriptApp.AuthorizationStatus.REQUIRED) return [];
+  const granted = info.getAuthorizedScopes() ?? [];
+  return scopes.filter((scope) => granted.indexOf(scope) < 0);
+}
+
+/** What the sidebar shows when the user has not granted every scope; null when nothing is missing. */
+export function googleConsentView(): GoogleConsentView | null {
+  const info = authorizationInfo(ADD_ON_SCOPES);
+  if (info.getAuthorizationStatus() !== ScriptApp.AuthorizationStatus.REQUIRED) return null;
+  const granted = info.getAuthorizedScopes() ?? [];
+  const missing = ADD_ON_SCOPES.filter((scope) => granted.indexOf(scope) < 0);
+  if (missing.length === 0) return null;
+  return { missing: missing.map((scope) => SCOPE_PURPOSE[scope]), authorizationUrl: info.getAuthorizationUrl() };
+}
+
+/** Before work that needs `scopes`: on Google, a missing one ends the call and shows the consent screen. */
+export function requireGoogleScopes(scopes: string[]): void {
+  ScriptApp.requireScopes(ScriptApp.AuthMode.FULL, scopes);
+}
+
+/** What a scheduled run that stopped for missing scopes says (Sync log, logs). */
+export function missingConsentMessage(missing: string[]): string {
+  const purposes = missing.map((scope) => SCOPE_PURPOSE[scope] ?? scope).join('; ');
+  return (
+    `The scheduled sync stopped: Google has not given the add-on your permission to ${purposes}. ` +
+    'Open the add-on’s sidebar (Extensions → Merchant Analytics → Open sidebar) and grant it there; the schedule resumes at its next run.'
+  );
+}

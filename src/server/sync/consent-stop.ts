@@ -1,0 +1,79 @@
+/**
+ * A scheduled run whose user has not granted a Google scope the sync needs (granular consent, the
+ * Google consent module) stops before its sync (after the proactive token renewal, so a run with
+ * every scope makes the same calls in the same order as before the check): Google keeps firing the trigger, and each
+ * run would otherwise fail at its first call with Google's raw "You do not have permission to call
+ * …". It says why in the Sync log (once a day for the same missing scopes, when it may write the
+ * sheet) and in the opted-in user's failure e-mail; the trigger stays, so the first run after the
+ * user grants the scopes syncs as usual.
+ */
+import { documentLock } from '../auth';
+import { missingConsentMessage, SPREADSHEETS_SCOPE } from '../auth/google-consent';
+import { instantToLocalDate } from '../platform/calendar';
+import { boundSpreadsheet, hasActiveDocument } from '../platform/context';
+import { documentProperties } from '../platform/properties';
+import { ManagedWorkbook } from '../sheets/managed-workbook';
+import { SyncStateStore } from '../state/sync-state';
+import { sendFailureNotice } from './failure-notice';
+import { idleOutcome } from './run-endings';
+import type { RunOutcome } from './run-options';
+import { LOCK_WAIT_MS } from './runner';
+import { scheduleTimeZone } from './schedule';
+import { SyncLog } from './sync-log';
+import type { SyncProgress } from '.';
+import { emptyCounts } from '../../contract/counts-text';
+
+const NOTED_KEY = 'ma.consent.noted';
+
+/** True the first time today this user's runs stop for these scopes (their user properties remember it). */
+function claimNote(missing: string[], day: string): boolean {
+  const props = PropertiesService.getUserProperties();
+  const claim = `${day} ${missing.join(' ')}`;
+  if (props.getProperty(NOTED_KEY) === claim) return false;
+  props.setProperty(NOTED_KEY, claim);
+  return true;
+}
+
+function noteInSyncLog(at: number, message: string): void {
+  const lock = documentLock();
+  if (!lock.tryLock(LOCK_WAIT_MS)) return;
+  try {
+    const properties = documentProperties();
+    new SyncLog(new ManagedWorkbook(), new SyncStateStore(properties), properties).note(at, 'schedule', message);
+  } finally {
+    lock.releaseLock();
+  }
+}
+
+/** The scheduled run's stop: its spreadsheet (own or opened by id) is known by now when the sheets may be written. */
+export function stopForMissingConsent(missing: string[]): RunOutcome {
+  const now = Date.now();
+  const message = missingConsentMessage(missing);
+  console.warn(`[schedule] stopped before syncing: scopes not granted: ${missing.join(' ')}`);
+  const canWriteSheets = missing.indexOf(SPREADSHEETS_SCOPE) < 0;
+  if (canWriteSheets && (hasActiveDocument() || boundSpreadsheet() !== null)) {
+    const day = instantToLocalDate(now, scheduleTimeZone() ?? 'UTC');
+    if (claimNote(missing, day)) noteInSyncLog(now, message);
+    sendFailureNotice({ code: 'google_consent', connectionLost: false, day });
+  }
+  return { ...idleOutcome(message, 'partial'), done: true, outcome: 'error', failureCode: 'google_consent' };
+}
+
+/**
+ * A scheduled run that failed before its sync (without the spreadsheets scope even finding its
+ * document fails) and whose user has not granted a scope: the stop as the trigger's result.
+ */
+export function consentStopProgress(missing: string[]): SyncProgress {
+  const stop = stopForMissingConsent(missing);
+  return {
+    done: true,
+    job: null,
+    pagesDone: 0,
+    rowsWritten: 0,
+    counts: emptyCounts(),
+    pausedUntil: null,
+    fraction: null,
+    message: stop.message,
+    outcome: stop.outcome,
+  };
+}
