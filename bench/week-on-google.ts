@@ -7,10 +7,10 @@
  * report of 200 formula cells recalculates whenever a sync re-entered the add-on's formulas; the
  * store takes new orders and changes every hour. Once in the week the connection is renewed
  * (Disconnect, then Connect), and a second spreadsheet the owner scheduled is deleted while its
- * trigger still exists (the trigger must remove itself). Events the caller adds (a scope withdrawn
- * and granted again) run at the hour it names.
+ * trigger still exists (the trigger must remove itself), and for five hours the owner withdraws the
+ * add-on's permission to reach the API (granular consent) before granting it again.
  */
-import type { ExecutionResult } from '../dev/gas-runtime/index';
+import { SIMULTANEOUS_EXECUTIONS_PER_USER, type ExecutionResult } from '../dev/gas-runtime/index';
 import type { Stack } from '../dev/harness/index';
 import { nextLookInMs } from '../src/sidebar/watch-cadence';
 import { compareWithTruth } from '../test/integration/sync-support';
@@ -23,9 +23,9 @@ const DAY_HOURS = 24;
 const OPEN_FROM_HOUR = 9;
 const OPEN_UNTIL_HOUR = 17;
 /** Google's quotas (developers.google.com/apps-script/guides/services/quotas) and the API's (spec 4). */
-export const SIMULTANEOUS_EXECUTIONS = 30;
 const SHEETS_REQUESTS_PER_MINUTE = 60;
 const API_REQUESTS_PER_HOUR = 1_000;
+const EXTERNAL_REQUEST_SCOPE = 'https://www.googleapis.com/auth/script.external_request';
 
 export interface WeekEvent {
   /** Hours since the week began (0 = day 1, 00:00 of the store's clock as the week starts). */
@@ -93,7 +93,6 @@ export async function runWeek(stack: Stack, options: WeekOptions): Promise<WeekR
     goneTriggerRemoved: false,
   };
   const apiByHour = new Map<number, number>();
-  let running = 0;
   const weekStart = stack.runtime.clock.now();
   const hourOf = (): number => Math.floor((stack.runtime.clock.now() - weekStart) / HOUR_MS);
 
@@ -112,15 +111,9 @@ export async function runWeek(stack: Stack, options: WeekOptions): Promise<WeekR
     }
   };
   const execute = async (run: () => Promise<ExecutionResult>): Promise<ExecutionResult> => {
-    running++;
-    peaks.note('Simultaneous executions (per user)', SIMULTANEOUS_EXECUTIONS, running);
-    try {
-      const result = await run();
-      observe([result]);
-      return result;
-    } finally {
-      running--;
-    }
+    const result = await run();
+    observe([result]);
+    return result;
   };
 
   const cells = reportCells(new Date(weekStart).toISOString().slice(0, 10));
@@ -146,6 +139,16 @@ export async function runWeek(stack: Stack, options: WeekOptions): Promise<WeekR
       what: 'the owner deletes the second spreadsheet; its trigger still exists',
       run: async (s: Stack) => s.runtime.deleteDocument(copy),
     },
+    {
+      atHour: 72 + 10,
+      what: 'the owner withdraws the add-on\'s permission to connect to an external service',
+      run: async (s: Stack) => s.runtime.consent.withdraw(USER, EXTERNAL_REQUEST_SCOPE),
+    },
+    {
+      atHour: 72 + 15,
+      what: 'the owner grants it again',
+      run: async (s: Stack) => s.runtime.consent.grant(USER),
+    },
     ...(options.events ?? []),
   ].filter((e) => e.atHour < options.days * DAY_HOURS);
 
@@ -154,9 +157,7 @@ export async function runWeek(stack: Stack, options: WeekOptions): Promise<WeekR
   let generation = stack.runtime.properties.document.get('ma.formulaGeneration');
   const recalculate = async (): Promise<void> => {
     stack.runtime.quotas.resetPeakPerMinute(USER);
-    running += 20;
-    peaks.note('Simultaneous executions (per user)', SIMULTANEOUS_EXECUTIONS, running);
-    const recalc = await recalculation(stack, cells).finally(() => (running -= 20));
+    const recalc = await recalculation(stack, cells);
     observe(recalc.results);
     report.executions.formulas += recalc.results.length;
     report.executions.failedFormulas += recalc.failed;
@@ -218,6 +219,12 @@ export async function runWeek(stack: Stack, options: WeekOptions): Promise<WeekR
     comparison.unexpected.length +
     comparison.duplicates.length;
   for (const n of apiByHour.values()) peaks.note('API requests an hour (store)', API_REQUESTS_PER_HOUR, n);
+  for (const user of EDITORS)
+    peaks.note(
+      `Simultaneous executions (${user})`,
+      SIMULTANEOUS_EXECUTIONS_PER_USER,
+      stack.runtime.simultaneousPeak(user),
+    );
   report.peaks = peaks.list();
   return report;
 

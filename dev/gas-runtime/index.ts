@@ -84,6 +84,8 @@ export interface GasRuntime {
   readonly ui: UiLog;
   /** Granular consent: what each user granted of the manifest's scopes (`withdraw(user, scope)`, `grant(user)`). */
   readonly consent: ConsentLedger;
+  /** The most executions a user had running at the same time so far (the limit is 30: simultaneous-executions). */
+  simultaneousPeak(user: string): number;
   readonly totals: RuntimeCounts;
   /** Worker threads started so far: an execution reuses a finished one, with fresh contexts (the WorkerPool). */
   readonly workerThreadsStarted: number;

@@ -130,6 +130,8 @@ export class LocalRuntime {
   private readonly stores: SharedStores;
   /** Executions running now, with the user each runs as. */
   private readonly running = new Map<Execution, string>();
+  /** The most executions each user had running at once (measured, for the week's quota figures). */
+  private readonly simultaneousPeaks = new Map<string, number>();
   private readonly workers = new WorkerPool();
   private callbackServer: CallbackServer | undefined;
   private executionSeq = 0;
@@ -431,11 +433,19 @@ export class LocalRuntime {
     return `${origin}/authorize?consent=${token}`;
   }
 
+  /** The most executions `user` had running at the same time so far. */
+  simultaneousPeak(user: string): number {
+    return this.simultaneousPeaks.get(user) ?? 0;
+  }
+
   /** Past 30 running executions of the user (1,000 of the script) the next one does not start. */
   private refuseOverSimultaneous(user: string): ExecutionResult | null {
     let own = 0;
     for (const runner of this.running.values()) if (runner === user) own += 1;
-    if (own < SIMULTANEOUS_EXECUTIONS_PER_USER && this.running.size < SIMULTANEOUS_EXECUTIONS_PER_SCRIPT) return null;
+    if (own < SIMULTANEOUS_EXECUTIONS_PER_USER && this.running.size < SIMULTANEOUS_EXECUTIONS_PER_SCRIPT) {
+      this.simultaneousPeaks.set(user, Math.max(own + 1, this.simultaneousPeaks.get(user) ?? 0));
+      return null;
+    }
     const now = this.clock.now();
     const counts = emptyCounts();
     counts.quotaRefusals = 1;

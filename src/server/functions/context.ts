@@ -15,6 +15,7 @@ import { formulaGeneration } from './generation';
 import { recordFormulaEnvironment } from '../platform/environment';
 import type { TokenSource } from '../api/transport-contract';
 import { once } from './store-zone';
+import { readDocumentStateWhole } from '../platform/properties';
 
 export interface CustomFunctionContext {
   client: ApiClient;
@@ -27,6 +28,7 @@ const AFTER_WAIT_RESERVE_MS = 3_000;
 
 export function customFunctionContext(): CustomFunctionContext {
   const budget = new ExecutionBudget(CUSTOM_FUNCTION_LIMIT_MS);
+  readDocumentStateWhole();
   const tokens = tokensReadOnce(customFunctionTokenSource());
   const cache = CacheService.getDocumentCache();
   if (!cache) throw new MissingContextError('the document cache', 'a formula without its document');
