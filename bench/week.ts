@@ -1,5 +1,5 @@
 /**
- * `npm run week [-- --days 7 --orders 2000]`: the week on Google (week-on-google.ts) on a fresh
+ * `npm run week [-- --days 7 --orders 2000 --dist DIR]`: the week on Google (week-on-google.ts) on a fresh
  * store, printing every quota's peak use as a percentage of its limit and what the week ran.
  */
 import { parseArgs } from 'node:util';
@@ -9,7 +9,12 @@ import { BENCH_NOW } from './stack';
 import { runWeek } from './week-on-google';
 
 const { values } = parseArgs({
-  options: { days: { type: 'string', default: '7' }, orders: { type: 'string', default: '2000' } },
+  options: {
+    days: { type: 'string', default: '7' },
+    orders: { type: 'string', default: '2000' },
+    /** The built add-on to run (default dist/), e.g. a copy kept while dist/ is rebuilt. */
+    dist: { type: 'string' },
+  },
 });
 
 async function main(): Promise<void> {
@@ -19,7 +24,11 @@ async function main(): Promise<void> {
     now: BENCH_NOW,
     clockFollowsRealTime: false,
   });
-  const stack = await startStack({ apiUrl: emulator.url, modelledTimeOnly: true });
+  const stack = await startStack({
+    apiUrl: emulator.url,
+    modelledTimeOnly: true,
+    ...(values.dist ? { distDir: values.dist } : {}),
+  });
   try {
     await stack.connect();
     const started = Date.now();
