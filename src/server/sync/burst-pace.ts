@@ -2,26 +2,27 @@
  * Keeps a feed's pages under the API's burst limit (spec 8.1: 60 requests a minute per store,
  * a sliding minute on the service) instead of running into it: a 429 costs a request of the
  * hourly allowance and, in a Sync now step, ends the step with a wait that nothing fills. Before
- * each page the feed asks how long until one more request fits; it fills that time with the
- * writes it has queued, and waits only for what is left.
+ * each page the feed asks how long until one more request fits: the time its writes took since
+ * the last page already counts, and it waits only for what is left.
  *
- * The instants of the minute's requests are kept in the document cache when an execution ends
- * with a busy minute, so the next execution (the next Sync now step) starts where this one left.
- * Requests of other executions (a formula cell, the sidebar) are not known here: a 429 they cause
- * is still met by the transport's Retry-After wait.
+ * A feed that stops before its end hands the minute's request instants to the next execution (the
+ * next Sync now step) in a document property, which that execution finds in the state's one read
+ * at its start (no read of its own). Requests of other executions (a formula cell, the sidebar)
+ * are not known here: a 429 they cause is still met by the transport's Retry-After wait.
  */
 const MINUTE_MS = 60_000;
 /** Spec 8.1, burst. */
 const REQUESTS_PER_MINUTE = 60;
-const CACHE_KEY = 'ma.apiMinute';
-/** A minute holding fewer requests than this needs no hand-over: the next execution cannot fill it first. */
-const HAND_OVER_FROM = REQUESTS_PER_MINUTE / 3;
+export const API_MINUTE_KEY = 'ma.apiMinute';
 
 export interface BurstPaceDeps {
   now(): number;
   /** Requests this execution's API client has sent so far (cache hits not counted). */
   sent(): number;
-  cache: GoogleAppsScript.Cache.Cache | null;
+  /** What an earlier execution handed over (the property as read at the run's start), or undefined. */
+  handedOver: string | undefined;
+  /** Keeps the hand-over for the next execution. */
+  keep(value: string): void;
 }
 
 export class BurstPace {
@@ -32,7 +33,7 @@ export class BurstPace {
   stoppedFeed = false;
 
   constructor(private readonly deps: BurstPaceDeps) {
-    this.times = readHandOver(deps.cache, deps.now());
+    this.times = readHandOver(deps.handedOver, deps.now());
   }
 
   /** Milliseconds until one more request stays within the minute's limit (0: send now). */
@@ -44,18 +45,12 @@ export class BurstPace {
     return Math.max(0, times[times.length - REQUESTS_PER_MINUTE] + MINUTE_MS - now);
   }
 
-  /** Keeps the minute for the next execution when it is busy enough to matter. */
+  /** Keeps the minute's requests for the next execution (a feed that stopped before its end). */
   handOver(): void {
     const now = this.deps.now();
     this.noteSent(now);
     const times = this.recent(now);
-    if (!this.deps.cache || times.length < HAND_OVER_FROM) return;
-    const seconds = Math.max(1, Math.ceil((times[times.length - 1] + MINUTE_MS - now) / 1000));
-    try {
-      this.deps.cache.put(CACHE_KEY, JSON.stringify(times), seconds);
-    } catch {
-      // The cache is an optimisation: without it the next execution meets a 429 and waits it out.
-    }
+    if (times.length > 0) this.deps.keep(JSON.stringify(times));
   }
 
   /**
@@ -75,16 +70,15 @@ export class BurstPace {
   }
 }
 
-function readHandOver(cache: GoogleAppsScript.Cache.Cache | null, now: number): number[] {
-  if (!cache) return [];
+function readHandOver(text: string | undefined, now: number): number[] {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(cache.get(CACHE_KEY) ?? '[]');
+    parsed = JSON.parse(text ?? '[]');
   } catch {
     return [];
   }
   if (!Array.isArray(parsed)) return [];
-  // Only instants of the last minute, in order: anything else in the cache is ignored.
+  // Only instants of the last minute, in order: an older hand-over, or anything else, is ignored.
   return parsed
     .filter((t): t is number => typeof t === 'number' && Number.isFinite(t) && t > now - MINUTE_MS && t <= now)
     .sort((a, b) => a - b);

@@ -13,8 +13,8 @@ import {
   type JobResult,
 } from './job-context';
 import { checkBackfillFits, startsBackfill } from './backfill-check';
-import { BurstPace } from './burst-pace';
-import { documentCacheOrNull } from '../platform/context';
+import { API_MINUTE_KEY, BurstPace } from './burst-pace';
+import { documentProperties } from '../platform/properties';
 import { pageThrough, type Feed } from './feed';
 import { orderWriter, type OrderWriter } from './order-writer';
 import { rowCounts } from './sheet-health';
@@ -28,14 +28,12 @@ export function runOrdersJob(ctx: JobContext): JobResult {
   const pace = new BurstPace({
     now: () => Date.now(),
     sent: () => ctx.api.stats.requests,
-    cache: documentCacheOrNull(),
+    handedOver: ctx.state.readAtStart[API_MINUTE_KEY],
+    keep: (value) => documentProperties().setProperty(API_MINUTE_KEY, value),
   });
-  let caughtUp: boolean;
-  try {
-    caughtUp = pageThrough(ctx.budget, ordersFeed(ctx, writer, pace));
-  } finally {
-    pace.handOver();
-  }
+  const caughtUp = pageThrough(ctx.budget, ordersFeed(ctx, writer, pace));
+  // The next execution goes on with this minute's requests in it.
+  if (!caughtUp) pace.handOver();
   // Stopped for the burst limit with the pages taken written: the run pauses for the rest of the
   // minute as after a 429 (a Sync now step waits it out), without spending the refused request.
   const wait = pace.stoppedFeed ? pace.waitMs() : 0;
