@@ -31,9 +31,6 @@ export function runOrdersJob(ctx: JobContext): JobResult {
     handedOver: ctx.state.readAtStart[API_MINUTE_KEY],
     keep: (value) => documentProperties().setProperty(API_MINUTE_KEY, value),
   });
-  // How long this execution took to reach its first page (reads, Sync log row): the next one's
-  // start takes about as long, and may spend that part of the minute's wait.
-  const startUpMs = ctx.budget.elapsedMs();
   let caughtUp = false;
   try {
     caughtUp = pageThrough(ctx.budget, ordersFeed(ctx, writer, pace));
@@ -42,9 +39,8 @@ export function runOrdersJob(ctx: JobContext): JobResult {
     if (!caughtUp) pace.handOver();
   }
   // Stopped for the burst limit with the pages taken written: the run pauses for the rest of the
-  // minute as after a 429 (a Sync now step waits it out), without spending the refused request,
-  // less the next execution's start; its pace waits for whatever is left then.
-  const wait = pace.stoppedFeed ? pace.waitMs() - startUpMs : 0;
+  // minute as after a 429 (a Sync now step waits it out), without spending the refused request.
+  const wait = pace.stoppedFeed ? pace.waitMs() : 0;
   if (wait > 0) throw new RateLimitedError({ status: 429, retryAt: Date.now() + wait }, 'burst');
   return caughtUp
     ? { job: 'orders', caughtUp: true, message: 'Orders are up to date.' }
