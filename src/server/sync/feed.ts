@@ -14,8 +14,11 @@ const CURSOR_RESTARTS = 2;
 export type AfterPage = 'next' | 'done' | 'fresh';
 
 export interface Feed<T> {
-  /** Before each page: 'stop' ends the feed, 'fresh' lists again without a cursor. */
-  beforePage?(): 'go' | 'fresh' | 'stop';
+  /**
+   * Before each page: 'stop' ends the feed (it reached its end), 'fresh' lists again without a
+   * cursor, 'later' leaves the rest to the next run (as when the budget ends).
+   */
+  beforePage?(): 'go' | 'fresh' | 'stop' | 'later';
   list(cursor: string | null): Page<T>;
   /** Writes the page, then moves the checkpoint past it (never before: an execution ended between loses no row). */
   take(page: Page<T>, at: { cursor: string | null; last: boolean }): AfterPage;
@@ -35,6 +38,7 @@ export function pageThrough<T>(budget: ExecutionBudget, feed: Feed<T>): boolean 
   while (budget.canStartStep()) {
     const before = feed.beforePage ? feed.beforePage() : 'go';
     if (before === 'stop') return true;
+    if (before === 'later') break;
     if (before === 'fresh') cursor = null;
     let page: Page<T>;
     try {

@@ -10,6 +10,7 @@ import { planOrderPage, type PageContext } from './order-page';
 import { noteSkipped } from './skipped-records';
 import type { RowWrite } from '../sheets/row-writes';
 import { CellLimitError } from '../sheets/managed-workbook';
+import { rowWritesBytes, WRITE_PAYLOAD_BYTES } from '../sheets/write-size';
 
 export interface OrderWriter {
   /** Plans and writes one page now; returns its max updated_at. */
@@ -20,15 +21,16 @@ export interface OrderWriter {
   flush(): void;
   /** Pages queued and not written yet. */
   readonly queued: number;
+  /**
+   * True when one more page like the largest queued would take the write past the request size
+   * Google recommends: the feed writes and checkpoints the queued pages then. Pages written
+   * together by the orders feed: one Values.batchUpdate of several pages costs its fixed 330 ms once
+   * (apps-script-cost-model.md) and takes fewer of the 60 write requests a minute. The checkpoint
+   * moves only after they are written, so an execution ended before loses no row: the next run
+   * reads those pages again.
+   */
+  readonly full: boolean;
 }
-
-/**
- * Pages written together by the orders feed: one Values.batchUpdate of several pages costs its
- * fixed 330 ms once (apps-script-cost-model.md) and takes fewer of the 60 write requests a minute.
- * The checkpoint moves only after they are written, so an execution ended before loses no row:
- * the next run reads those pages again.
- */
-export const PAGES_PER_WRITE = 4;
 
 export function orderWriter(
   ctx: JobContext,
@@ -49,6 +51,15 @@ export function orderWriter(
     get queued() {
       return pages.length;
     },
+    get full() {
+      let bytes = 0;
+      let largest = 0;
+      for (const page of pages) {
+        bytes += page.bytes;
+        largest = Math.max(largest, page.bytes);
+      }
+      return pages.length > 0 && bytes + largest > WRITE_PAYLOAD_BYTES;
+    },
     write(orders) {
       const maxUpdatedAt = writer.queue(orders);
       writer.flush();
@@ -68,6 +79,7 @@ export function orderWriter(
       pages.push({
         orders: plan.orders,
         lineItems: plan.lineItems,
+        bytes: rowWritesBytes(plan.orders) + rowWritesBytes(plan.lineItems),
         counted: () => {
           ctx.tally.pages++;
           ctx.tally.counts.ordersAdded += plan.counts.inserted;
@@ -120,6 +132,8 @@ export function orderWriter(
 interface QueuedPage {
   orders: RowWrite[];
   lineItems: RowWrite[];
+  /** The page's share of a Values.batchUpdate, as JSON (estimated). */
+  bytes: number;
   /** Counts the page once its rows are written. */
   counted: () => void;
   /** Earliest placement day among the page's changed orders: Daily P&L from there is stale. */

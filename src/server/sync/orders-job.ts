@@ -1,6 +1,6 @@
 /**
  * Orders (with line items): status=all, limit 250, updated_after = watermark − 5 min, oldest change
- * first; every PAGES_PER_WRITE pages are written together, then checkpointed.
+ * first; pages are written together up to the request size Google recommends, then checkpointed.
  */
 import type { Order } from '../api/types';
 import {
@@ -13,23 +13,42 @@ import {
   type JobResult,
 } from './job-context';
 import { checkBackfillFits, startsBackfill } from './backfill-check';
+import { API_MINUTE_KEY, BurstPace } from './burst-pace';
+import { documentProperties } from '../platform/properties';
 import { pageThrough, type Feed } from './feed';
-import { orderWriter, PAGES_PER_WRITE, type OrderWriter } from './order-writer';
+import { orderWriter, type OrderWriter } from './order-writer';
 import { rowCounts } from './sheet-health';
 import { retrySkippedOrders } from './skipped-records';
 import { updatedAtMs } from '../api/record-check';
+import { RateLimitedError } from '../api';
 
 export function runOrdersJob(ctx: JobContext): JobResult {
   const writer = orderWriter(ctx);
   retrySkippedOrders(ctx, (orders) => writer.write(orders));
-  const caughtUp = pageThrough(ctx.budget, ordersFeed(ctx, writer));
+  const pace = new BurstPace({
+    now: () => Date.now(),
+    sent: () => ctx.api.stats.requests,
+    handedOver: ctx.state.readAtStart[API_MINUTE_KEY],
+    keep: (value) => documentProperties().setProperty(API_MINUTE_KEY, value),
+  });
+  let caughtUp = false;
+  try {
+    caughtUp = pageThrough(ctx.budget, ordersFeed(ctx, writer, pace));
+  } finally {
+    // The next execution goes on with this minute's requests in it (after a 429 too).
+    if (!caughtUp) pace.handOver();
+  }
+  // Stopped for the burst limit with the pages taken written: the run pauses for the rest of the
+  // minute as after a 429 (a Sync now step waits it out), without spending the refused request.
+  const wait = pace.stoppedFeed ? pace.waitMs() : 0;
+  if (wait > 0) throw new RateLimitedError({ status: 429, retryAt: Date.now() + wait }, 'burst');
   return caughtUp
     ? { job: 'orders', caughtUp: true, message: 'Orders are up to date.' }
     : { job: 'orders', caughtUp: false, message: 'Orders: stopped before the time limit; the next run continues.' };
 }
 
 /** The incremental feed: its checkpoint is the orders watermark, moved only once the queued pages are written. */
-function ordersFeed(ctx: JobContext, writer: OrderWriter): Feed<Order> {
+function ordersFeed(ctx: JobContext, writer: OrderWriter, pace: BurstPace): Feed<Order> {
   let updatedAfter = updatedAfterFor(ctx.state.get('orders').watermark);
   // The orders window the page being taken was listed under.
   let listedUnder: string | null = null;
@@ -62,6 +81,17 @@ function ordersFeed(ctx: JobContext, writer: OrderWriter): Feed<Order> {
     return true;
   };
   return {
+    beforePage() {
+      // Under the burst limit: the time spent writing since the last page already counts towards the wait.
+      const wait = pace.waitMs();
+      if (wait === 0) return 'go';
+      if (!ctx.budget.canWait(wait)) {
+        pace.stoppedFeed = true;
+        return 'later';
+      }
+      Utilities.sleep(wait);
+      return 'go';
+    },
     list(cursor) {
       listedUnder = ctx.state.get('orders').createdAfter;
       return listChangedOrders(ctx, updatedAfter, listedUnder, cursor);
@@ -75,7 +105,7 @@ function ordersFeed(ctx: JobContext, writer: OrderWriter): Feed<Order> {
         createdAfter: listedUnder,
         hasMore: page.hasMore,
       };
-      if ((last || writer.queued >= PAGES_PER_WRITE) && !checkpoint()) return 'fresh';
+      if ((last || writer.full) && !checkpoint()) return 'fresh';
       recordMeta(ctx, page.meta);
       return last ? 'done' : 'next';
     },

@@ -11,6 +11,7 @@
 import { startPass } from './reconcile-pass';
 import { DAILY, LINE_ITEMS, ORDERS, PRODUCTS, VARIANTS, type TableSchema } from '../sheets/schema';
 import type { JobContext, JobName } from './job-context';
+import { createMissingSheetsTogether } from './sheets-together';
 
 function rebuilt(ctx: JobContext, schemas: readonly TableSchema[]): string[] {
   return schemas.filter((s) => ctx.workbook.createdThisRun(s)).map((s) => `"${s.sheetName}"`);
@@ -54,6 +55,7 @@ export function checkManagedSheets(ctx: JobContext, jobs: readonly JobName[]): s
     ctx.state.update('daily', { historyDone: false, resumeFrom: null, dirtyFrom: null, backfillFrom: null });
     notes.push(restartNote(['"Daily P&L"'], 'day of the history'));
   }
+  createMissingSheetsTogether(ctx, jobs);
   return notes;
 }
 
