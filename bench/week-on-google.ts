@@ -25,6 +25,7 @@ const OPEN_UNTIL_HOUR = 17;
 /** Google's quotas (developers.google.com/apps-script/guides/services/quotas) and the API's (spec 4). */
 const SHEETS_REQUESTS_PER_MINUTE = 60;
 const API_REQUESTS_PER_HOUR = 1_000;
+const SCHEDULED_HANDLER = 'onScheduledSync';
 const EXTERNAL_REQUEST_SCOPE = 'https://www.googleapis.com/auth/script.external_request';
 
 export interface WeekEvent {
@@ -117,13 +118,12 @@ export async function runWeek(stack: Stack, options: WeekOptions): Promise<WeekR
   };
 
   const cells = reportCells(new Date(weekStart).toISOString().slice(0, 10));
-  const uid = await ensureHourlySchedule(stack);
+  await ensureHourlySchedule(stack);
   const copy = stack.runtime.makeCopy(USER);
   const copyConnected = await stack.connect({ spreadsheetId: copy });
   if (copyConnected.outcome !== 'connected') throw new Error(`the copy's connection: ${copyConnected.outcome}`);
   const scheduledCopy = await stack.runtime.run('setSchedule', [{ mode: 'hourly' }], { spreadsheetId: copy });
   if (!scheduledCopy.ok) throw new Error(`the copy's schedule: ${scheduledCopy.error?.message}`);
-  const copyTrigger = stack.runtime.triggers.find((t) => t.documentId === copy)!.uid;
   const events: WeekEvent[] = [
     {
       atHour: 24 + 11,
@@ -141,7 +141,7 @@ export async function runWeek(stack: Stack, options: WeekOptions): Promise<WeekR
     },
     {
       atHour: 72 + 10,
-      what: 'the owner withdraws the add-on\'s permission to connect to an external service',
+      what: "the owner withdraws the add-on's permission to connect to an external service",
       run: async (s: Stack) => s.runtime.consent.withdraw(USER, EXTERNAL_REQUEST_SCOPE),
     },
     {
@@ -174,15 +174,16 @@ export async function runWeek(stack: Stack, options: WeekOptions): Promise<WeekR
     await stack.control('orders', { count: options.ordersPerHour });
     if (hour % options.changeEveryHours === 0) await changeOneOrder(stack, hour);
 
+    // Google fires every installed clock trigger (a schedule paused and resumed is a new trigger).
     stack.runtime.quotas.resetPeakPerMinute(USER);
-    for (const trigger of [uid, copyTrigger]) {
-      if (!stack.runtime.triggers.some((t) => t.uid === trigger)) continue;
-      const run = await execute(() => stack.runtime.fireTrigger(trigger));
+    const scheduled = stack.runtime.triggers.filter((t) => t.handlerFunction === SCHEDULED_HANDLER);
+    for (const trigger of scheduled) {
+      const run = await execute(() => stack.runtime.fireTrigger(trigger.uid));
       report.executions.trigger++;
       const progress = run.value as { problem?: { userMessage?: string } | null } | undefined;
       if (!run.ok || progress?.problem)
         report.runProblems.push(
-          `hour ${hour}, ${trigger === uid ? 'the spreadsheet' : 'its copy'}: ${run.error?.message ?? progress?.problem?.userMessage ?? ''}`,
+          `hour ${hour}, ${trigger.documentId === copy ? 'the copy' : 'the spreadsheet'}: ${run.error?.message ?? progress?.problem?.userMessage ?? ''}`,
         );
     }
     peaks.note(
@@ -211,7 +212,7 @@ export async function runWeek(stack: Stack, options: WeekOptions): Promise<WeekR
     if (rest > 0) await stack.advanceClocks(rest);
   }
 
-  report.goneTriggerRemoved = !stack.runtime.triggers.some((t) => t.uid === copyTrigger);
+  report.goneTriggerRemoved = !stack.runtime.triggers.some((t) => t.documentId === copy);
   const comparison = await compareWithTruth(stack);
   report.truthDifferences =
     comparison.mismatches.length +
