@@ -198,7 +198,7 @@ export class LocalRuntime {
     const authMode = this.enablement.onOpenAuthMode(id);
     return this.run('onOpen', [], {
       authMode,
-      event: { authMode, source: null, user: null },
+      event: { authMode },
       ...(options.user ? { user: options.user } : {}),
       spreadsheetId: id,
     });
@@ -509,7 +509,7 @@ export class LocalRuntime {
     };
   }
 
-  /** Consent first (an ungranted scope is refused before anything counts), quotas, then the SpreadsheetApp write buffer. */
+  /** AuthMode.NONE's refusals, consent (an ungranted scope is refused before anything counts), quotas, then the SpreadsheetApp write buffer. */
   private interceptors(ctx: ExecutionServiceContext, workbook: WorkbookLike | undefined): CallInterceptor[] {
     const list: CallInterceptor[] = [
       new AuthModeNoneGuard(ctx),
