@@ -7,6 +7,7 @@ import type { SentMail } from './services/mail.js';
 import {
   createLocalRuntime,
   type FireTriggerOptions,
+  type OpenDocumentOptions,
   type RunOptions,
   type RuntimeCounts,
   type RuntimeOptions,
@@ -17,7 +18,8 @@ import type { UiLog } from './types.js';
 
 export type { ExecutionResult } from './bridge/execution.js';
 export { TIME_LIMIT_MESSAGE } from './bridge/execution.js';
-export type { FireTriggerOptions, RunOptions, RuntimeCounts, RuntimeOptions } from './runtime.js';
+export type { FireTriggerOptions, OpenDocumentOptions, RunOptions, RuntimeCounts, RuntimeOptions } from './runtime.js';
+export { UNKNOWN_FUNCTION_CODE, unknownFunctionMessage } from './addon-enablement.js';
 export { CUSTOM_FUNCTION_TIME_LIMIT_MS, DEFAULT_TIME_LIMIT_MS } from './runtime.js';
 export type { PropertyStore } from './services/properties.js';
 export type { TriggerRecord } from './services/triggers.js';
@@ -65,6 +67,13 @@ export interface GasRuntime {
   revokeAccess(spreadsheetId: string, user: string): void;
   /** Shared with `user` again after revokeAccess. */
   grantAccess(spreadsheetId: string, user: string): void;
+  /**
+   * True when the add-on is enabled in the spreadsheet (default the runtime's own): a FULL execution
+   * ran in it. Elsewhere a CUSTOM_FUNCTION run does not start: `#NAME?`, "Unknown function: 'NAME'."
+   */
+  isAddOnEnabled(spreadsheetId?: string): boolean;
+  /** `user` opens the spreadsheet: onOpen runs in NONE where the add-on is not enabled, LIMITED where it is. */
+  openDocument(options?: OpenDocumentOptions): Promise<ExecutionResult>;
   /** A copy's workbook and document properties. */
   copyOf(spreadsheetId: string): { workbook: Workbook; properties: PropertyStore };
   /** `user` is the default user's store; `users` every other user's, by e-mail. */

@@ -7,6 +7,8 @@ import type { LibraryCode } from './bridge/protocol.js';
 import { startCallbackServer, type CallbackServer } from './callback-server.js';
 import { RuntimeClock } from './clock.js';
 import { ConsentGuard, ConsentLedger } from './consent.js';
+import { AddOnEnablement, UNKNOWN_FUNCTION_CODE, unknownFunctionMessage } from './addon-enablement.js';
+import { AuthModeNoneGuard } from './auth-mode-none.js';
 import { checkAllowlistEntries, substituteBase, type AllowlistBase } from './allowlist.js';
 import { DocumentAccess, missingDocumentMessage } from './document-access.js';
 import { copyDocument, type LocalDocument } from './document-copies.js';
@@ -91,6 +93,12 @@ export interface RuntimeOptions {
   stateDir?: string;
   /** 'workspace' sets Google Workspace quotas (6 h of triggers, 100,000 UrlFetch calls a day). */
   account?: AccountKind;
+  /**
+   * False: the add-on is installed for the user but not yet enabled in the runtime's spreadsheet
+   * (addon-enablement.ts): formula cells show #NAME? and onOpen runs in NONE until a FULL execution
+   * runs in it. Default true (the spreadsheet the add-on is being used in).
+   */
+  addOnEnabled?: boolean;
 }
 
 export interface RunOptions {
@@ -109,6 +117,12 @@ export interface RunOptions {
    */
   document?: boolean;
   /** The spreadsheet the execution runs in: a copy made with makeCopy (default: the runtime's own). */
+  spreadsheetId?: string;
+}
+
+/** openDocument's options: who opens which spreadsheet. */
+export interface OpenDocumentOptions {
+  user?: string;
   spreadsheetId?: string;
 }
 
@@ -149,6 +163,8 @@ export class LocalRuntime {
   browserDefaultAccount: string | null = null;
   /** What each user granted of the manifest's scopes: `consent.withdraw(user, scope)` / `grant(user)`. */
   readonly consent: ConsentLedger;
+  /** The spreadsheets the add-on is enabled in (AddOnEnablement): the runtime's own unless addOnEnabled is false. */
+  private readonly enablement = new AddOnEnablement();
 
   constructor(
     private readonly options: RuntimeOptions,
@@ -164,6 +180,28 @@ export class LocalRuntime {
     this.clock = clock;
     this.stores = stores;
     this.consent = new ConsentLedger(manifest.oauthScopes);
+    if (options.addOnEnabled !== false && workbookModel) this.enablement.enable(workbookModel.id);
+  }
+
+  /** True when the add-on is enabled in the spreadsheet (the runtime's own or a copy): its formulas run there. */
+  isAddOnEnabled(spreadsheetId: string = this.workbook.id): boolean {
+    return this.enablement.isEnabled(spreadsheetId);
+  }
+
+  /**
+   * `user` opens the spreadsheet: Sheets runs the add-on's onOpen with `{ authMode }`, NONE where the
+   * add-on is not enabled, LIMITED where it is (AddOnEnablement.onOpenAuthMode).
+   */
+  openDocument(options: OpenDocumentOptions = {}): Promise<ExecutionResult> {
+    const id = options.spreadsheetId ?? this.workbook.id;
+    this.documentOf(id);
+    const authMode = this.enablement.onOpenAuthMode(id);
+    return this.run('onOpen', [], {
+      authMode,
+      event: { authMode },
+      ...(options.user ? { user: options.user } : {}),
+      spreadsheetId: id,
+    });
   }
 
   get workbook(): WorkbookLike {
@@ -370,8 +408,12 @@ export class LocalRuntime {
     if (options.document !== false && documentId !== undefined && !this.access.canOpen(documentId, userEmail)) {
       throw new Error(`${functionName} cannot run in it as ${userEmail}: ${missingDocumentMessage(documentId)}`);
     }
+    if (authMode === 'CUSTOM_FUNCTION' && documentId !== undefined && !this.enablement.isEnabled(documentId))
+      return this.refusal(UNKNOWN_FUNCTION_CODE, unknownFunctionMessage(functionName), 0);
     const refused = this.refuseOverSimultaneous(userEmail);
     if (refused) return refused;
+    if (documentId !== undefined && AddOnEnablement.enables(authMode, options.document !== false))
+      this.enablement.enable(documentId);
     const ctx: ExecutionServiceContext = {
       authMode,
       timeZone: this.timeZone,
@@ -446,14 +488,19 @@ export class LocalRuntime {
       this.simultaneousPeaks.set(user, Math.max(own + 1, this.simultaneousPeaks.get(user) ?? 0));
       return null;
     }
+    this.totals.quotaRefusals += 1;
+    return this.refusal('Exception', SIMULTANEOUS_EXECUTIONS_MESSAGE, 1);
+  }
+
+  /** The result of an execution that never started. */
+  private refusal(name: string, message: string, quotaRefusals: number): ExecutionResult {
     const now = this.clock.now();
     const counts = emptyCounts();
-    counts.quotaRefusals = 1;
-    this.totals.quotaRefusals += 1;
+    counts.quotaRefusals = quotaRefusals;
     return {
       ok: false,
       timedOut: false,
-      error: { name: 'Exception', message: SIMULTANEOUS_EXECUTIONS_MESSAGE },
+      error: { name, message },
       startedAt: now,
       endedAt: now,
       elapsedMs: 0,
@@ -462,9 +509,10 @@ export class LocalRuntime {
     };
   }
 
-  /** Consent first (an ungranted scope is refused before anything counts), quotas, then the SpreadsheetApp write buffer. */
+  /** AuthMode.NONE's refusals, consent (an ungranted scope is refused before anything counts), quotas, then the SpreadsheetApp write buffer. */
   private interceptors(ctx: ExecutionServiceContext, workbook: WorkbookLike | undefined): CallInterceptor[] {
     const list: CallInterceptor[] = [
+      new AuthModeNoneGuard(ctx),
       new ConsentGuard(this.consent, ctx.userEmail ?? this.userEmail, ctx),
       new QuotaGuard(this.stores.quotas, ctx.userEmail ?? this.userEmail, ctx, this.projectNumber),
     ];

@@ -17,6 +17,12 @@
  *   Google's custom functions guide (developers.google.com/apps-script/guides/sheets/functions,
  *   "Arguments"): such functions "are not allowed as arguments to a custom function", and the cell
  *   stays "Loading..." — TODAY by the stricter reading (apps-script-facts.md, "Volatile arguments").
+ * - in a spreadsheet where the add-on is not enabled (a copy, or a new spreadsheet, until someone
+ *   uses the add-on there) Sheets does not know the add-on's functions: the runtime runs nothing
+ *   and the cell shows `#NAME?`, "Unknown function: 'NAME'." (dev/gas-runtime/addon-enablement.ts,
+ *   after developers.google.com/workspace/add-ons/editors/sheets and
+ *   workspace/add-ons/concepts/editor-auth-lifecycle). That answer is kept like any other until
+ *   the cell recalculates (the stricter reading: enabling the add-on does not re-run old cells).
  * A result is reused while the cell holds the same formula entry and its arguments hold the same
  * values: a formula entered anew (typed, or re-entered by the add-on's "Refresh formulas", also run
  * after a sync that changed data: the runtime counts each entry whose text changed,
@@ -35,6 +41,7 @@ import {
 import type { SheetModel } from '../gas-runtime/spreadsheet/sheet-model';
 import type { Workbook } from '../gas-runtime/spreadsheet/workbook';
 import { formulaMentions, outerCallName, parseFormulaCall, VOLATILE_FUNCTIONS, type FormulaArg } from './formula-call';
+import { UNKNOWN_FUNCTION_CODE } from '../gas-runtime/addon-enablement';
 import type { PlaygroundRuntime, RunResultLike } from './types';
 
 export interface SpilledCell {
@@ -47,7 +54,7 @@ export type FormulaResult =
   /** Sheets never runs it (a volatile argument): "Loading..." for good, nothing computing. */
   | { state: 'loading'; reason: string }
   | { state: 'value'; cells: SpilledCell[][] }
-  | { state: 'error'; code: '#ERROR!' | '#N/A'; message: string };
+  | { state: 'error'; code: '#ERROR!' | '#N/A' | '#NAME?'; message: string };
 
 interface Entry {
   formula: string;
@@ -95,6 +102,8 @@ export class FormulaCells {
     private readonly runtime: PlaygroundRuntime,
     private readonly workbook: () => Workbook,
     private readonly customFunctions: () => Promise<readonly string[]>,
+    /** The spreadsheet the cells are in, when not the runtime's own (a copy made with makeCopy). */
+    private readonly spreadsheetId?: string,
   ) {}
 
   private sheetEntries(sheet: SheetModel): Map<string, Entry> {
@@ -252,7 +261,12 @@ export class FormulaCells {
     } catch (error) {
       return { state: 'error', code: '#ERROR!', message: error instanceof Error ? error.message : String(error) };
     }
-    const result = await this.inLane(() => this.runtime.run(call.name, args, { authMode: 'CUSTOM_FUNCTION' }));
+    const where = this.spreadsheetId === undefined ? {} : { spreadsheetId: this.spreadsheetId };
+    const result = await this.inLane(() =>
+      this.runtime.run(call.name, args, { authMode: 'CUSTOM_FUNCTION', ...where }),
+    );
+    if (result.error?.name === UNKNOWN_FUNCTION_CODE)
+      return { state: 'error', code: UNKNOWN_FUNCTION_CODE, message: result.error.message };
     if (result.timedOut)
       return { state: 'error', code: '#ERROR!', message: 'Exceeded maximum execution time (line 0).' };
     if (!result.ok)

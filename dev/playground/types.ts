@@ -22,7 +22,7 @@ export interface PlaygroundRuntime {
   run(
     functionName: string,
     args?: unknown[],
-    options?: { authMode?: 'NONE' | 'LIMITED' | 'FULL' | 'CUSTOM_FUNCTION' },
+    options?: { authMode?: 'NONE' | 'LIMITED' | 'FULL' | 'CUSTOM_FUNCTION'; spreadsheetId?: string },
   ): Promise<RunResultLike>;
   fireTrigger(triggerUid: string): Promise<RunResultLike>;
   readonly triggers: readonly TriggerLike[];

@@ -73,6 +73,8 @@ describe('a copy of a connected spreadsheet (File → Make a copy carrying docum
     expect(copy.properties.get('ma.connection')).toBe(stack.runtime.properties.document.get('ma.connection'));
     expect(copy.properties.get('ma.accessToken')).toBe(stack.runtime.properties.document.get('ma.accessToken'));
     expect(copy.workbook.sheetByName('Orders')).toBeTruthy();
+    // B opens the add-on in the copy first (Extensions → Open sidebar): its formulas run only where it is enabled.
+    expect((await stack.runtime.run('showSidebar', [], { user: B, spreadsheetId: copyId })).ok).toBe(true);
     const before = await addOnRequests(stack);
     const { start, end } = await lastMonth(stack);
     const r = await stack.runtime.run('PROFIT_SUMMARY', [start, end, 'net_profit'], {
@@ -165,6 +167,8 @@ describe('a connection recorded by the previous version (no spreadsheet id)', ()
 
   it('a copy made from it sends nothing with the unbound token', async () => {
     const copyId = stack.runtime.makeCopy(B);
+    // B opens the add-on in the copy first, so the formula really runs there (it runs only where the add-on is enabled).
+    expect((await stack.runtime.run('showSidebar', [], { user: B, spreadsheetId: copyId })).ok).toBe(true);
     const before = await addOnRequests(stack);
     const { start, end } = await lastMonth(stack);
     const formula = await stack.runtime.run('PROFIT_SUMMARY', [start, end, 'net_profit'], {
@@ -173,6 +177,7 @@ describe('a connection recorded by the previous version (no spreadsheet id)', ()
       spreadsheetId: copyId,
     });
     expect(formula.ok).toBe(false);
+    expect(formula.error?.name).not.toBe('#NAME?');
     const check = await stack.runtime.run('checkApiConnection', ['trigger'], { user: B, spreadsheetId: copyId });
     expect(check.ok).toBe(false);
     expect(await addOnRequests(stack)).toBe(before);

@@ -54,6 +54,8 @@ describe('a copy made with File → Make a copy', () => {
 
   it("the copier owns it: a custom function there reads the copier's user properties", async () => {
     const copyId = runtime.makeCopy(COPIER);
+    // The copier uses the add-on in the copy (a FULL execution there): only then do its formulas run (addon-enabled.test.ts).
+    await value('spreadsheetId', [], { user: COPIER, spreadsheetId: copyId });
     await value('putUserValue', ["the copier's"], { user: COPIER });
     await value('putUserValue', ["the owner's"], { user: OWNER });
     expect(

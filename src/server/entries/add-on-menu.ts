@@ -1,6 +1,11 @@
 /**
  * The add-on menu. onOpen runs in AuthMode.NONE or LIMITED, where properties and most services are
  * off limits: it only builds the menu. The menu items run in FULL.
+ *
+ * The same menu in both modes: in NONE (a copy or a new spreadsheet where nobody has used the
+ * add-on yet, so its formulas show #NAME?) every item still works, and choosing one enables the
+ * add-on there (workspace/add-ons/concepts/editor-auth-lifecycle); "Open sidebar" is the way Help and
+ * the user guide give.
  */
 
 import { currentSpreadsheet, spreadsheetIdOf } from '../platform/context';
@@ -33,6 +38,7 @@ export const HELP_TEXT = [
   '1. Open the sidebar (Extensions → Merchant Analytics → Open sidebar) and connect your store.',
   '2. Press "Sync now" for the first copy; choose a schedule to keep the sheets current.',
   '3. Use =PROFIT_SUMMARY(start, end, "net_profit"), =PROFIT_DAILY(start, end) and =PROFIT_MONTHLY(start, end) in any cell; "Refresh formulas" recalculates them.',
+  'Formulas work only in a spreadsheet where the add-on has been opened: in a copy or a new spreadsheet they show #NAME? until you choose "Open sidebar" there once, connect, then "Refresh formulas".',
   'Access is read-only. Customers appear only as a pseudonymous reference, never by name or address.',
 ].join('\n\n');
 
