@@ -8,7 +8,6 @@
  * did not copy is never touched, and no row moves under the run's key index. The run then owes a
  * tie-out, so the same Sync now says ✓ in its next step.
  */
-import { dayKey } from '../finance/daily-figures';
 import { duplicateDayRows, duplicateOrderRows, duplicateWords, type DuplicateKey } from '../finance/tieout-duplicates';
 import type { CellValue } from '../sheets/cells';
 import { DAILY, ORDERS, columnIndex, type TableSchema } from '../sheets/schema';
@@ -51,7 +50,7 @@ export function clearDuplicateRows(ctx: JobContext): string | null {
   const clearedDays = clear(
     ctx,
     DAILY,
-    days.filter((d) => keptBySync(ctx, DAILY, d, dayKey(d.key) ?? '')),
+    days.filter((d) => keptBySync(ctx, DAILY, d, d.key)),
   );
   ctx.state.update('tieout', { duplicateRows: 0 });
   const said = [
