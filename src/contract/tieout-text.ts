@@ -35,6 +35,7 @@ export function tieoutScopeText(
     ? ` Orders from ${view.ordersFrom}: gross_revenue, refunds, net_revenue, cogs, payment_fee, fulfillment_cost, ad_spend_allocated, and tax, ` +
       "contribution_profit, allocated_overhead, net_profit, shipping_revenue and discount where the Orders sheet syncs them, summed by day and month against the service's Daily P&L. " +
       orderByOrder(view) +
+      textCells(view) +
       " An order's margin percentages are checked against its own row's figures." +
       (view.recheckedAt ? '' : " Line items, an order's cogs_coverage_pct, currency and cost status are not proven.")
     : '';
@@ -51,6 +52,18 @@ function orderByOrder(view: Pick<TieoutView, 'recheckedAt' | 'recheckedFrom' | '
     `of the orders ${from} was compared with the service by the reconciliation pass completed at ${view.recheckedAt}, and rewritten where it differed ` +
     `(${count(view.recheckedRepaired ?? 0)} order${view.recheckedRepaired === 1 ? '' : 's'}, named in the Sync log); ` +
     'a change the service makes later without a new updated_at is found by the next pass.'
+  );
+}
+
+/** Cells no sum holds (text and dates): only the reconciliation pass, order by order, compares them with the service. */
+function textCells(view: Pick<TieoutView, 'recheckedAt'>): string {
+  return (
+    ' Text and date cells of Orders (financial_status, fulfillment_status, created_at and the like) are in no sum: this check does not prove them, and a hand edit of one keeps its day ✓; ' +
+    (view.recheckedAt
+      ? 'only the reconciliation pass proves them, order by order (the last one completed at ' +
+        view.recheckedAt +
+        '; it runs weekly).'
+      : 'only a reconciliation pass proves them, order by order, and none has completed yet (it runs weekly).')
   );
 }
 

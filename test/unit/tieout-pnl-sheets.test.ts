@@ -51,6 +51,15 @@ describe('the P&L sheets beside the service (pure)', () => {
     expect(days.get('2026-02-01')).toBe('✓');
   });
 
+  it('a day listed in two rows is named with its rows, even when both rows hold the service figures', () => {
+    const rows = [dailyRow(service[0]), dailyRow(service[1]), dailyRow(service[2]), dailyRow(service[1])];
+    const { days } = checkPnlSheets(rows, [], service);
+    expect(days.get('2026-01-31')).toBe(
+      "the day is listed in 2 rows (rows 3, 5); Sync now keeps row 3 with the service's figures and clears the others",
+    );
+    expect(days.get('2026-01-30')).toBe('✓');
+  });
+
   it('a Monthly P&L total is the sum of the service days it says it covers, to the cent, and its days count too', () => {
     const months = checkPnlSheets(
       [],

@@ -13,6 +13,7 @@ import { PROFIT_TOTALS_FIELDS, type ProfitTotalsField } from '../api/types';
 import { MONTHLY, columnIndex } from '../sheets/schema';
 import { amountOf, dailyFigures, dayKey } from './daily-figures';
 import { marginPct } from './margin';
+import { dayListedTwiceWords, duplicateDayRows } from './tieout-duplicates';
 import { sumByPeriod, type DayFigures, type PnlFigures } from './period-sums';
 import type { PnlDay } from './tieout-figures';
 
@@ -82,6 +83,12 @@ export function checkPnlSheets(
     const last = held[held.length - 1].date;
     for (const date of service.keys())
       if (date >= first && date <= last && !days.has(date)) days.set(date, 'the Daily P&L has no row for this day');
+  }
+  // A day in several rows (a copied row, a date typed over another day's): the later rows are not
+  // proven by the first one's figures, and every report reads the first.
+  for (const d of duplicateDayRows(dailyRows)) {
+    const held = days.get(d.key);
+    days.set(d.key, [held, dayListedTwiceWords(d)].filter((w) => w !== undefined && w !== '✓').join('; '));
   }
   return { days, months: checkMonthlyRows(monthlyRows, serviceDays, service) };
 }

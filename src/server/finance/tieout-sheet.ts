@@ -16,7 +16,7 @@ import type { CellValue } from '../sheets/cells';
 import { instantToLocalDate } from '../platform/calendar';
 import type { RowWrite } from '../sheets/row-writes';
 import { buildRow } from '../sheets/rows';
-import { CHECKS, DAILY, MONTHLY, ORDERS, TIEOUT_COMPARED } from '../sheets/schema';
+import { CHECKS, DAILY, MONTHLY, ORDERS, TIEOUT_COMPARED, columnIndex } from '../sheets/schema';
 import { basisWords } from '../state/sheets-basis';
 import type { FinanceContext } from './finance-context';
 import { dayKey } from './daily-figures';
@@ -24,6 +24,7 @@ import { readPnlBooks } from './tieout-books';
 import { tieOut } from './tieout';
 import type { TieoutRow } from './tieout-rows';
 import { checkPnlSheets } from './tieout-pnl-sheets';
+import { duplicateDayRows, duplicateOrderRows, markDuplicateOrders } from './tieout-duplicates';
 import { tieoutScopeText, type TieoutView } from '../../contract/tieout-text';
 import { OrderDaySums, ORDER_SUM_COLUMNS } from './order-day-sums';
 import type { OrderSumsTracker } from './order-sums-store';
@@ -131,7 +132,11 @@ export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | nul
   const skippedDays = ctx.state.get('skipped').days;
   const pnlSheets = checkPnlSheets(dailyRows, monthlyRows, books.days);
   const compared = TIEOUT_COMPARED.filter((f) => ctx.workbook.holdsColumn(ORDERS, f.orders)).map((f) => f.figure);
-  const rows = tieOut({
+  // Only a read of the whole sheet sees a row a user copied (the kept sums count orders by id).
+  const duplicateOrders = kept
+    ? []
+    : duplicateOrderRows(orderRows, columnIndex(ORDERS, 'id'), columnIndex(ORDERS, 'placed_date'));
+  const tiedOut = tieOut({
     orderRows,
     orderDays: sums.orderDays(),
     dayOf: dayKey,
@@ -145,6 +150,7 @@ export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | nul
     ordersFrom: first,
     compared,
   });
+  const rows = markDuplicateOrders(tiedOut, duplicateOrders);
   // A ✗ is never said from the kept sums alone: the sheet is read whole first (a hand edit put back since is no ✗).
   if (kept && rows.some((r) => !r.ok)) return writeTieout(ctx, tracker, true);
   if (kept) saveCostGaps();
@@ -192,6 +198,7 @@ export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | nul
     provenFrom,
     ordersFrom: first,
     closesChanged: closes.filter((c) => c.sealed === false).map((c) => c.month),
+    duplicateRows: [...duplicateOrders, ...duplicateDayRows(dailyRows)].reduce((n, d) => n + d.rows.length - 1, 0),
   });
   if (kept && tracker && fullAt !== null) tracker.save(sums, fullAt);
   return tieoutText(days, failed, books.cutFrom) + closeCheckWords(closes);

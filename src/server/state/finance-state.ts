@@ -37,6 +37,8 @@ export interface TieoutState {
   owedSince?: number | null;
   /** Closed months whose close sheet no longer holds what the close saved (the close seal). */
   closesChanged?: string[];
+  /** Rows of Orders and the Daily P&L that repeat an earlier row's key (the tie-out duplicates): Sync now clears them. */
+  duplicateRows?: number;
 }
 
 /** Orders with incomplete costs as the last read of the whole Orders sheet found them (costGapsOf). */

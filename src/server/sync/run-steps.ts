@@ -16,6 +16,7 @@ import { refetchFailedDays } from './refetch-days';
 import { runsJobs, type RunState, type RunStep } from './run-step';
 import { skippedText } from './skipped-records';
 import { TIEOUT_STEP } from './tieout-step';
+import { DUPLICATE_ROWS_STEP } from './duplicate-rows';
 
 const RUNNERS: Record<JobName, (ctx: JobContext) => JobResult> = {
   orders: runOrdersJob,
@@ -89,6 +90,7 @@ export const RUN_STEPS: readonly RunStep[] = [
     run: (run) => run.messages.push(...refreshFinanceSheets(run.ctx)),
   },
   TIEOUT_STEP,
+  DUPLICATE_ROWS_STEP,
   {
     // Columns chosen later are filled last, with what the run has left: new orders never wait for them.
     name: 'column fill',
