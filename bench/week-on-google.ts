@@ -205,9 +205,16 @@ export async function runWeek(stack: Stack, options: WeekOptions): Promise<WeekR
 
     const open = hour % DAY_HOURS >= OPEN_FROM_HOUR && hour % DAY_HOURS < OPEN_UNTIL_HOUR;
     if (open) await sidebarsOpenFor(hourStart, hour % DAY_HOURS === OPEN_FROM_HOUR);
-    log(
-      `hour ${hour} done: ${report.executions.trigger} trigger runs, ${report.executions.sidebar} sidebar calls, ${report.executions.formulas} formula cells so far`,
-    );
+    if (hour % DAY_HOURS === DAY_HOURS - 1) {
+      const day = (hour + 1) / DAY_HOURS;
+      const seen = peaks
+        .list()
+        .map((p) => `${p.quota} ${p.pct} %`)
+        .join('; ');
+      log(
+        `day ${day} done: ${report.executions.trigger} trigger runs, ${report.executions.sidebar} sidebar calls, ${report.executions.formulas} formula cells, ${report.quotaRefusals} quota refusals; peaks so far: ${seen}`,
+      );
+    }
     const rest = hourStart + HOUR_MS - stack.runtime.clock.now();
     if (rest > 0) await stack.advanceClocks(rest);
   }
