@@ -10,6 +10,7 @@ import { scheduleOwnership, parseSchedule } from './schedule';
 import { deleteOwnTrigger, forgetScheduleTrigger, spreadsheetOfTrigger } from './schedule-registry';
 import { documentProperties } from '../platform/properties';
 import { clearOpenFailures, recordOpenFailure } from './open-failures';
+import { isPropertiesDailyLimit, PROPERTIES_DAILY_LIMIT_MESSAGE } from '../platform/properties-quota';
 
 const SCHEDULE_PROPERTY = 'ma.sync.schedule';
 
@@ -66,6 +67,24 @@ function openOrGiveUp(triggerUid: string, spreadsheetId: string): ScheduledEntry
   return null;
 }
 
+/**
+ * The trigger's spreadsheet from its owner's registry. Only a missing record removes a trigger:
+ * a registry that cannot be read now (Google's daily Properties quota spent, an outage) ends this
+ * run, saying why, and the trigger fires again at its next hour.
+ */
+function lookUpSpreadsheet(triggerUid: string): { spreadsheetId: string | null } | { message: string } {
+  try {
+    return { spreadsheetId: spreadsheetOfTrigger(triggerUid) };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    console.warn(`[schedule] trigger ${triggerUid} could not read its schedule record; it stays: ${reason}`);
+    const why = isPropertiesDailyLimit(error)
+      ? PROPERTIES_DAILY_LIMIT_MESSAGE
+      : 'The add-on’s saved settings could not be read just now.';
+    return { message: `The scheduled sync did not run: ${why} The schedule stays on and runs again at its next hour.` };
+  }
+}
+
 export function enterScheduledRun(triggerUid: string | null): ScheduledEntry {
   if (!hasActiveDocument()) {
     if (!triggerUid)
@@ -73,7 +92,9 @@ export function enterScheduledRun(triggerUid: string | null): ScheduledEntry {
         'the spreadsheet',
         'a scheduled run without its document, and not started by its trigger',
       );
-    const spreadsheetId = spreadsheetOfTrigger(triggerUid);
+    const looked = lookUpSpreadsheet(triggerUid);
+    if ('message' in looked) return { run: false, message: looked.message };
+    const spreadsheetId = looked.spreadsheetId;
     if (!spreadsheetId) {
       console.error(
         `[context] scheduled run: no spreadsheet recorded for trigger ${triggerUid}; the trigger removes itself`,
