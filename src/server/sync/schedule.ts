@@ -24,6 +24,7 @@ import { dropOwnerCopy, takeOwnerCopy } from '../platform/owner-copy';
 import { documentProperties, realDocumentProperties } from '../platform/properties';
 import { clipText } from '../platform/property-size';
 import { forgetScheduleTrigger, registerScheduleTrigger } from './schedule-registry';
+import { forgetScheduleRemoval, scheduleRemovalOf, type ScheduleRemoval } from './schedule-removals';
 import { markScheduleTrigger } from './schedule-marker';
 import { triggerCapMessage } from './trigger-cap';
 
@@ -119,6 +120,18 @@ export function getSchedule(): Schedule {
   return parsed.kind === 'off' ? { kind: 'hourly' } : parsed;
 }
 
+/**
+ * The schedule this user set, whose trigger removed itself because it could not open the
+ * spreadsheet (the record still names it; the trigger is gone); null otherwise.
+ */
+export function removedSchedule(): { schedule: Schedule; removal: ScheduleRemoval } | null {
+  const schedule = parseSchedule(storedSchedule());
+  if (schedule.kind === 'off' || ownedByAnother()) return null;
+  const spreadsheetId = scheduleOwnership().spreadsheetId ?? currentSpreadsheetId();
+  const removal = spreadsheetId ? scheduleRemovalOf(spreadsheetId) : null;
+  return removal ? { schedule, removal } : null;
+}
+
 /** The zone the schedule's hour is in: the one the trigger was pinned to, else the spreadsheet's now. */
 export function scheduleTimeZone(): string | null {
   const saved = readJson(storedSchedule());
@@ -175,6 +188,7 @@ export function setSchedule(schedule: Schedule): Schedule {
   }
   const saved = installSchedule(schedule);
   properties().deleteProperty(SUSPENDED_PROPERTY);
+  forgetScheduleRemoval(spreadsheetIdOf(currentSpreadsheet('setting the schedule')));
   return saved;
 }
 

@@ -10,6 +10,7 @@ import { scheduleOwnership, parseSchedule } from './schedule';
 import { deleteOwnTrigger, forgetScheduleTrigger, spreadsheetOfTrigger } from './schedule-registry';
 import { documentProperties } from '../platform/properties';
 import { clearOpenFailures, recordOpenFailure } from './open-failures';
+import { recordScheduleRemoval } from './schedule-removals';
 import { isPropertiesDailyLimit, PROPERTIES_DAILY_LIMIT_MESSAGE } from '../platform/properties-quota';
 
 const SCHEDULE_PROPERTY = 'ma.sync.schedule';
@@ -54,6 +55,7 @@ function openOrGiveUp(triggerUid: string, spreadsheetId: string): ScheduledEntry
     }
     deleteOwnTrigger(triggerUid);
     forgetScheduleTrigger(triggerUid);
+    recordScheduleRemoval(spreadsheetId, { at: Date.now(), since: failures.since, runs: failures.runs });
     console.log(
       `[schedule] trigger ${triggerUid} removed: spreadsheet ${spreadsheetId} could not be opened in ${failures.runs} runs over ${hours} h (${reason})`,
     );
