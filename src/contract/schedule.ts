@@ -30,9 +30,10 @@ export interface ScheduleView {
 /**
  * 'paused': the connection was lost, the schedule is kept and resumes after reconnecting the sheets'
  * store (automatic sync is off until then). 'resumed': it has just been restored after a reconnect.
+ * 'removed': its trigger could not open the spreadsheet for hours and removed itself (off since then).
  */
 export interface ScheduleNote {
-  kind: 'paused' | 'resumed';
+  kind: 'paused' | 'resumed' | 'removed';
   /** A sentence a finance person understands, naming the schedule and its time zone. */
   message: string;
 }

@@ -140,7 +140,7 @@ export function renderSchedule(schedule: ScheduleView): void {
   const note = byId('schedule-note');
   note.hidden = schedule.note === null;
   note.textContent = schedule.note ? schedule.note.message : '';
-  note.className = schedule.note && schedule.note.kind === 'paused' ? 'note paused small' : 'note small';
+  note.className = schedule.note && schedule.note.kind !== 'resumed' ? 'note paused small' : 'note small';
 }
 
 /** The failure e-mail switch, and who receives them. */

@@ -30,6 +30,8 @@ const SCOPE_PURPOSE: Record<string, string> = {
 export const ADD_ON_SCOPES = Object.keys(SCOPE_PURPOSE);
 /** A sync (Sync now, the schedule): the sheets and the API. */
 export const SYNC_SCOPES = [SPREADSHEETS_SCOPE, EXTERNAL_REQUEST_SCOPE];
+/** The schedule: seeing, creating and removing the user's triggers (ScriptApp). */
+export const SCHEDULE_SCOPES = [SCRIPT_APP_SCOPE];
 /** Connect: the API's token endpoint and discovery (spec 5.2), and the sidebar that opens it. */
 export const CONNECT_SCOPES = [EXTERNAL_REQUEST_SCOPE];
 
@@ -69,6 +71,12 @@ export function googleConsentView(): GoogleConsentView | null {
 /** Before work that needs `scopes`: on Google, a missing one ends the call and shows the consent screen. */
 export function requireGoogleScopes(scopes: string[]): void {
   ScriptApp.requireScopes(ScriptApp.AuthMode.FULL, scopes);
+}
+
+/** What changing the schedule says when Google has not given the add-on the permission it needs. */
+export function scheduleConsentMessage(missing: string[]): string {
+  const purposes = missing.map((scope) => SCOPE_PURPOSE[scope] ?? scope).join('; ');
+  return `Google has not given the add-on your permission to ${purposes}: grant it with the link at the top of the sidebar, then set the schedule again.`;
 }
 
 /** What a scheduled run that stopped for missing scopes says (Sync log, logs). */

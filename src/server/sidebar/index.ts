@@ -22,6 +22,7 @@ import { CONNECTION_CHECK_INTERVAL_MS, sidebarStamp, sidebarState } from './stat
 import { syncModulePort } from './sync-port';
 import { clearCancel, requestCancel } from '../sync/cancel';
 import { runSyncSessionStep, startSyncSession } from './sync-session';
+import { explainingDailyLimit } from '../platform/properties-quota';
 
 /** Menu "Sync now" runs in one execution: stop well before Apps Script's 6 minutes. */
 const MENU_SYNC_BUDGET_MS = 4.5 * 60 * 1000;
@@ -41,6 +42,10 @@ function ports(): SidebarPorts {
  * this spreadsheet (the handoff); a busy document leaves it for the next poll.
  */
 export function getSidebarState(): SidebarState {
+  return explainingDailyLimit(readSidebarState);
+}
+
+function readSidebarState(): SidebarState {
   const p = ports();
   if (adoptPendingConnection() === 'adopted') {
     p.sync.handOverSchedule();
@@ -58,6 +63,10 @@ export function getSidebarState(): SidebarState {
  * A documentless scheduled run is adopted first when it noted itself, its writes dropping the cached stamp.
  */
 export function getSidebarStamp(): string {
+  return explainingDailyLimit(readSidebarStamp);
+}
+
+function readSidebarStamp(): string {
   adoptNotedScheduledRun();
   const p = ports();
   return cachedStamp(
@@ -90,8 +99,10 @@ export function disconnectStore(): SidebarState {
 
 export function startSync(): SyncProgress {
   // A Cancel of an earlier Sync now does not stop this one.
-  clearCancel();
-  return startSyncSession(ports());
+  return explainingDailyLimit(() => {
+    clearCancel();
+    return startSyncSession(ports());
+  });
 }
 
 /** Sidebar → Cancel: the running step stops before its next page (requestCancel). */
@@ -100,7 +111,7 @@ export function cancelSync(): void {
 }
 
 export function runSyncStep(): SyncProgress {
-  return runSyncSessionStep(ports());
+  return explainingDailyLimit(() => runSyncSessionStep(ports()));
 }
 
 /** Sidebar → "Keep only orders placed since…": checks the request, sets the window, answers the new state. */

@@ -2,6 +2,8 @@
 import type { ScheduleNote, ScheduleView } from '../../contract/sidebar';
 import { nextRunText } from '../sync/next-run';
 import { describeSchedule, type Schedule, type SuspendedSchedule } from '../sync/schedule';
+import type { ScheduleRemoval } from '../sync/schedule-removals';
+import { resumeTimeText } from '../platform/local-time';
 
 /** What the schedule's owner record and this user's run record say (read by the sync port). */
 export interface ScheduleFacts {
@@ -28,4 +30,20 @@ export function scheduleViewOf(
 export function pausedNote(paused: SuspendedSchedule): ScheduleNote {
   const message = `Automatic sync is off until you reconnect the store these sheets hold; then it resumes ${describeSchedule(paused.schedule, paused.timeZone)}.`;
   return { kind: 'paused', message };
+}
+
+/** The note of a schedule whose trigger removed itself: the spreadsheet could not be opened for hours. */
+export function removedNote(
+  schedule: Schedule,
+  removal: ScheduleRemoval,
+  timeZone: string | null,
+  now: number,
+): ScheduleNote {
+  const zone = timeZone ?? 'UTC';
+  const hours = Math.max(1, Math.round((removal.at - removal.since) / 3_600_000));
+  const message =
+    `Automatic sync (${describeSchedule(schedule, timeZone)}) is off since ${resumeTimeText(removal.at, zone, now)}: ` +
+    `it could not open this spreadsheet in ${removal.runs} runs over ${hours} ${hours === 1 ? 'hour' : 'hours'} ` +
+    '(it was deleted, no longer shared with you, or Google could not open it then), so it removed itself. Turn it on again here.';
+  return { kind: 'removed', message };
 }

@@ -7,6 +7,7 @@ import { minuteLimitWaitMs } from '../sync/minute-limit-wait';
 import { runSync } from '../sync/runner';
 import {
   getSchedule,
+  removedSchedule,
   scheduleOwnership,
   scheduleTimeZone,
   setSchedule,
@@ -24,7 +25,7 @@ import { documentProperties } from '../platform/properties';
 import { failureNoticeView } from '../sync/failure-notice';
 import { columnsView } from './columns-view';
 import { jobViewsOf, RUNS_SHOWN } from './runs-view';
-import { pausedNote, scheduleViewOf } from './schedule-view';
+import { pausedNote, removedNote, scheduleViewOf } from './schedule-view';
 import { SyncStoppedError, stopActionOf } from './stopped-run';
 import { closedMonthLines, costGapsViewOf, skippedViewOf, tieoutViewOf } from './sync-state-views';
 import { readRecheck } from '../finance/recheck-record';
@@ -39,12 +40,16 @@ function scheduleView(schedule: Schedule, timeZone: string | null, note: Schedul
   return scheduleViewOf(schedule, timeZone, note, { owner, yours, lastRun }, now);
 }
 
-/** The schedule in force, or off with what a lost connection paused. */
+/** The schedule in force, or off with what a lost connection paused or why its trigger removed itself. */
 function currentSchedule(): ScheduleView {
   const schedule = getSchedule();
-  const paused = schedule.kind === 'off' ? suspendedSchedule() : null;
-  if (!paused) return scheduleView(schedule, scheduleTimeZone(), null);
-  return scheduleView({ kind: 'off' }, scheduleTimeZone(), pausedNote(paused));
+  if (schedule.kind !== 'off') return scheduleView(schedule, scheduleTimeZone(), null);
+  const paused = suspendedSchedule();
+  if (paused) return scheduleView(schedule, scheduleTimeZone(), pausedNote(paused));
+  const removed = removedSchedule();
+  const timeZone = scheduleTimeZone();
+  const note = removed ? removedNote(removed.schedule, removed.removal, timeZone, Date.now()) : null;
+  return scheduleView(schedule, timeZone, note);
 }
 
 function spreadsheetZone(): string {

@@ -6,16 +6,23 @@
  */
 const REGISTRY_KEY = 'ma.scheduleTriggers';
 
+/**
+ * Only an absent or unreadable record means "none recorded". Any other failure (Google's daily
+ * Properties quota, an outage) reaches the caller: taken for "none", a trigger fired without its
+ * document would think itself unrecorded and delete itself, ending the user's schedule for good.
+ */
 function read(): Record<string, string> {
+  const raw = PropertiesService.getUserProperties().getProperty(REGISTRY_KEY);
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(PropertiesService.getUserProperties().getProperty(REGISTRY_KEY) ?? '{}');
-    if (value === null || typeof value !== 'object') return {};
-    const out: Record<string, string> = {};
-    for (const [uid, id] of Object.entries(value as Record<string, unknown>)) if (typeof id === 'string') out[uid] = id;
-    return out;
+    value = JSON.parse(raw ?? '{}');
   } catch {
     return {};
   }
+  if (value === null || typeof value !== 'object') return {};
+  const out: Record<string, string> = {};
+  for (const [uid, id] of Object.entries(value as Record<string, unknown>)) if (typeof id === 'string') out[uid] = id;
+  return out;
 }
 
 function write(map: Record<string, string>): void {

@@ -18,11 +18,13 @@
  * to that same store.
  */
 import { currentUserEmail, readConnectionRecord } from '../auth';
+import { missingGoogleScopes, SCHEDULE_SCOPES, scheduleConsentMessage } from '../auth/google-consent';
 import { currentSpreadsheet, currentSpreadsheetId, spreadsheetIdOf } from '../platform/context';
 import { dropOwnerCopy, takeOwnerCopy } from '../platform/owner-copy';
 import { documentProperties, realDocumentProperties } from '../platform/properties';
 import { clipText } from '../platform/property-size';
 import { forgetScheduleTrigger, registerScheduleTrigger } from './schedule-registry';
+import { forgetScheduleRemoval, scheduleRemovalOf, type ScheduleRemoval } from './schedule-removals';
 import { markScheduleTrigger } from './schedule-marker';
 import { triggerCapMessage } from './trigger-cap';
 
@@ -49,10 +51,20 @@ export class ScheduleError extends Error {
   }
 }
 
+/** Granular consent: without script.scriptapp the user's triggers cannot be seen, made or removed. */
+export class ScheduleConsentError extends ScheduleError {}
+
 function ourTriggers(): GoogleAppsScript.Script.Trigger[] {
-  return ScriptApp.getUserTriggers(currentSpreadsheet('reading the schedule')).filter(
-    (t) => t.getHandlerFunction() === SCHEDULED_SYNC_HANDLER,
-  );
+  let triggers: GoogleAppsScript.Script.Trigger[];
+  try {
+    triggers = ScriptApp.getUserTriggers(currentSpreadsheet('reading the schedule'));
+  } catch (error) {
+    // Asked only on a failure, so a user with every scope makes no extra call.
+    const missing = missingGoogleScopes(SCHEDULE_SCOPES);
+    if (missing.length > 0) throw new ScheduleConsentError(scheduleConsentMessage(missing));
+    throw error;
+  }
+  return triggers.filter((t) => t.getHandlerFunction() === SCHEDULED_SYNC_HANDLER);
 }
 
 function properties(): GoogleAppsScript.Properties.Properties {
@@ -96,8 +108,28 @@ export function getSchedule(): Schedule {
   const parsed = parseSchedule(storedSchedule());
   // Another editor's trigger is invisible to this user: the record is what every editor sees.
   if (ownedByAnother()) return parsed;
-  if (ourTriggers().length === 0) return { kind: 'off' };
+  let triggers: GoogleAppsScript.Script.Trigger[];
+  try {
+    triggers = ourTriggers();
+  } catch (error) {
+    // Unseen, the trigger still fires (granular consent): the record is what is known; the sidebar asks for the permission.
+    if (error instanceof ScheduleConsentError) return parsed;
+    throw error;
+  }
+  if (triggers.length === 0) return { kind: 'off' };
   return parsed.kind === 'off' ? { kind: 'hourly' } : parsed;
+}
+
+/**
+ * The schedule this user set, whose trigger removed itself because it could not open the
+ * spreadsheet (the record still names it; the trigger is gone); null otherwise.
+ */
+export function removedSchedule(): { schedule: Schedule; removal: ScheduleRemoval } | null {
+  const schedule = parseSchedule(storedSchedule());
+  if (schedule.kind === 'off' || ownedByAnother()) return null;
+  const spreadsheetId = scheduleOwnership().spreadsheetId ?? currentSpreadsheetId();
+  const removal = spreadsheetId ? scheduleRemovalOf(spreadsheetId) : null;
+  return removal ? { schedule, removal } : null;
 }
 
 /** The zone the schedule's hour is in: the one the trigger was pinned to, else the spreadsheet's now. */
@@ -156,6 +188,7 @@ export function setSchedule(schedule: Schedule): Schedule {
   }
   const saved = installSchedule(schedule);
   properties().deleteProperty(SUSPENDED_PROPERTY);
+  forgetScheduleRemoval(spreadsheetIdOf(currentSpreadsheet('setting the schedule')));
   return saved;
 }
 

@@ -10,6 +10,8 @@ import { scheduleOwnership, parseSchedule } from './schedule';
 import { deleteOwnTrigger, forgetScheduleTrigger, spreadsheetOfTrigger } from './schedule-registry';
 import { documentProperties } from '../platform/properties';
 import { clearOpenFailures, recordOpenFailure } from './open-failures';
+import { recordScheduleRemoval } from './schedule-removals';
+import { isPropertiesDailyLimit, PROPERTIES_DAILY_LIMIT_MESSAGE } from '../platform/properties-quota';
 
 const SCHEDULE_PROPERTY = 'ma.sync.schedule';
 
@@ -53,6 +55,7 @@ function openOrGiveUp(triggerUid: string, spreadsheetId: string): ScheduledEntry
     }
     deleteOwnTrigger(triggerUid);
     forgetScheduleTrigger(triggerUid);
+    recordScheduleRemoval(spreadsheetId, { at: Date.now(), since: failures.since, runs: failures.runs });
     console.log(
       `[schedule] trigger ${triggerUid} removed: spreadsheet ${spreadsheetId} could not be opened in ${failures.runs} runs over ${hours} h (${reason})`,
     );
@@ -66,6 +69,24 @@ function openOrGiveUp(triggerUid: string, spreadsheetId: string): ScheduledEntry
   return null;
 }
 
+/**
+ * The trigger's spreadsheet from its owner's registry. Only a missing record removes a trigger:
+ * a registry that cannot be read now (Google's daily Properties quota spent, an outage) ends this
+ * run, saying why, and the trigger fires again at its next hour.
+ */
+function lookUpSpreadsheet(triggerUid: string): { spreadsheetId: string | null } | { message: string } {
+  try {
+    return { spreadsheetId: spreadsheetOfTrigger(triggerUid) };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    console.warn(`[schedule] trigger ${triggerUid} could not read its schedule record; it stays: ${reason}`);
+    const why = isPropertiesDailyLimit(error)
+      ? PROPERTIES_DAILY_LIMIT_MESSAGE
+      : 'The add-on’s saved settings could not be read just now.';
+    return { message: `The scheduled sync did not run: ${why} The schedule stays on and runs again at its next hour.` };
+  }
+}
+
 export function enterScheduledRun(triggerUid: string | null): ScheduledEntry {
   if (!hasActiveDocument()) {
     if (!triggerUid)
@@ -73,7 +94,9 @@ export function enterScheduledRun(triggerUid: string | null): ScheduledEntry {
         'the spreadsheet',
         'a scheduled run without its document, and not started by its trigger',
       );
-    const spreadsheetId = spreadsheetOfTrigger(triggerUid);
+    const looked = lookUpSpreadsheet(triggerUid);
+    if ('message' in looked) return { run: false, message: looked.message };
+    const spreadsheetId = looked.spreadsheetId;
     if (!spreadsheetId) {
       console.error(
         `[context] scheduled run: no spreadsheet recorded for trigger ${triggerUid}; the trigger removes itself`,
