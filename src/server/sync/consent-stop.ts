@@ -20,7 +20,7 @@ import type { RunOutcome } from './run-options';
 import { LOCK_WAIT_MS } from './runner';
 import { scheduleTimeZone } from './schedule';
 import { SyncLog } from './sync-log';
-import type { SyncProgress } from '.';
+import type { SyncProgress } from './step-progress';
 import { emptyCounts } from '../../contract/counts-text';
 
 const NOTED_KEY = 'ma.consent.noted';

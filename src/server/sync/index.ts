@@ -6,8 +6,6 @@ import { documentLock, storeTag } from '../auth';
 import { documentProperties } from '../platform/properties';
 import { ManagedWorkbook } from '../sheets/managed-workbook';
 import type { JobName } from './job-context';
-import type { SyncCounts } from '../../contract/sidebar';
-import type { PauseCause } from '../../contract/pause-text';
 import { ordersShare, overallFraction, positionShare } from './progress';
 import { runSync, type RunOutcome } from './runner';
 import { runScheduledSync as runScheduled } from './scheduled-run';
@@ -27,29 +25,12 @@ import { emptyCounts } from '../../contract/counts-text';
 
 export { resumeTimeText } from './failures';
 export type { JobName, JobPosition } from './job-context';
+export type { SyncProgress } from './step-progress';
+import type { SyncProgress } from './step-progress';
 export type { BackfillEstimate } from '../state/sync-state';
 
 /** Default budget of one step when the caller names none: short enough for a live progress bar. */
 const DEFAULT_STEP_MS = 25_000;
-
-export interface SyncProgress {
-  done: boolean;
-  job: JobName | null;
-  pagesDone: number;
-  rowsWritten: number;
-  /** What was written, per sheet (orders added/updated, line items, products, variants, days). */
-  counts: SyncCounts;
-  /** A partial run paused for a request limit continues after this ISO time; else null. */
-  pausedUntil: string | null;
-  /** What the pause waits for; absent when not paused. */
-  pauseFor?: PauseCause;
-  /** Rows the job in progress has in all, when known: the days of the daily window. Never guessed. */
-  estimatedTotal?: number;
-  /** 0..1 of the whole sync when it can be measured (overallFraction), else null; 1 only when done. */
-  fraction: number | null;
-  message: string;
-  outcome: RunOutcome['outcome'];
-}
 
 /** One bounded step; the sidebar calls it again while `done` is false. */
 export function runSyncStep(options: { jobs?: JobName[]; budgetMs?: number; tieOut?: boolean } = {}): SyncProgress {
