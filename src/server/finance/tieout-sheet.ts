@@ -192,6 +192,8 @@ export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | nul
     provenFrom,
     ordersFrom: first,
     closesChanged: closes.filter((c) => c.sealed === false).map((c) => c.month),
+    // Fetched again and still ✗: the schedule does not fetch them again (refetch-days.ts).
+    refetchedDays: (ctx.state.get('tieout').refetchedDays ?? []).filter((d) => failed.indexOf(d) >= 0),
   });
   if (kept && tracker && fullAt !== null) tracker.save(sums, fullAt);
   return tieoutText(days, failed, books.cutFrom) + closeCheckWords(closes);

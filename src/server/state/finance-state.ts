@@ -33,6 +33,8 @@ export interface TieoutState {
   ordersFrom?: string | null;
   /** When Sync now last fetched the ✗ days' orders again (the ✗-day refetch): once per tie-out, not on every step. */
   refetchedAt?: number | null;
+  /** ✗ days a refetch has fetched again and that have not tied out since: a scheduled run does not fetch them again. */
+  refetchedDays?: string[];
   /** When a run that brought the sheets up to date had no budget left for its due tie-out: the next run owes it. */
   owedSince?: number | null;
   /** Closed months whose close sheet no longer holds what the close saved (the close seal). */
