@@ -24,6 +24,9 @@ export interface TieoutState {
   /** The first days (YYYY-MM-DD) and months (YYYY-MM, a Monthly P&L row alone) that did not tie out (the Checks sheet lists them all). */
   failedDays: string[];
   failedCount: number;
+  /** The first days compared that hold orders in another currency (not ✗: not comparable), and how many there are. */
+  notCompared?: string[];
+  notComparedCount?: number;
   /** Data rows the Checks sheet holds. */
   rows: number;
   /** The plan window's first day when it cut the range, else null. */
