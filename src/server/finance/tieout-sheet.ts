@@ -166,6 +166,8 @@ export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | nul
   if (kept) saveCostGaps();
   const checkedAt = ctx.now();
   const provenFrom = books.days.length > 0 ? books.days[0].date : from;
+  // Orders placed before the plan window (kept after a downgrade) have no service day to meet: not proven.
+  const ordersProvenFrom = books.cutFrom !== null && books.cutFrom > first ? books.cutFrom : first;
   const closes = checkCloses(ctx.workbook.sheets(), (ranges) => ctx.workbook.readRanges(ranges), ctx.state.readAtStart);
   const lines = [
     ...rows.map((r) => tieoutCells(r, checkedAt, ctx.workbook.timeZone)),
@@ -177,7 +179,7 @@ export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | nul
     column: 1,
     cells: scopeCells(
       provenFrom,
-      tieoutScopeText({ provenFrom, ordersFrom: first, ...recheckedView(ctx.state.readAtStart) }) +
+      tieoutScopeText({ provenFrom, ordersFrom: ordersProvenFrom, ...recheckedView(ctx.state.readAtStart) }) +
         closeScopeWords(closes),
       today,
       checkedAt,
@@ -209,7 +211,7 @@ export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | nul
     rows: lines.length + 1,
     cutFrom: books.cutFrom,
     provenFrom,
-    ordersFrom: first,
+    ordersFrom: ordersProvenFrom,
     closesChanged: closes.filter((c) => c.sealed === false).map((c) => c.month),
     // Fetched again and still ✗: the schedule does not fetch them again (refetch-days.ts).
     refetchedDays: (ctx.state.get('tieout').refetchedDays ?? []).filter((d) => failed.indexOf(d) >= 0),

@@ -124,5 +124,9 @@ export function historyWindowNote(from: string, today: string, what: string): st
     Math.round((Date.parse(today + 'T00:00:00Z') - Date.parse(from.slice(0, 10) + 'T00:00:00Z')) / 86_400_000),
   );
   const day = from.slice(0, 10);
-  return `Covers ${day} … ${today}: your plan shows ${days} days of history; ${what} before ${day} are not in this sheet (Merchant Analytics does not return them on this plan).`;
+  // After a plan downgrade the rows synced under the earlier plan stay: the note says what they are.
+  return (
+    `Covers ${day} … ${today}: your plan shows ${days} days of history; Merchant Analytics does not return ${what} before ${day} on this plan. ` +
+    `Rows of them kept from an earlier plan are as last synced (synced_at), no longer updated, and not proven by Checks.`
+  );
 }
