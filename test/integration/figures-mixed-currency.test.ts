@@ -2,10 +2,12 @@
  * Issue 21, review finding Q: an old order becomes EUR in a USD store. The service's daily figures
  * then hold an amount in another currency, which the Orders sheet (currencies kept apart) cannot
  * prove: Checks says the day is not compared, never a ✗ that Sync now cannot clear, the Sync log
- * does not send the user to Sync now for it, and PROFIT_SUMMARY over that day says its totals hold
- * an order in EUR. The Daily P&L still equals the service.
+ * does not send the user to Sync now for it, and the Daily P&L header note and PROFIT_SUMMARY over
+ * that day say its totals hold an order in EUR. The Daily P&L still equals the service.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
+import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
 import { startStack, type Stack } from '../../dev/harness/index';
 import { checksRow, sheetTable, syncUntilCaughtUp } from './sync-support';
 
@@ -80,6 +82,9 @@ describe('an order in another currency than the store’s', () => {
     const row = rows.find((r) => r[0] === day)!;
     for (const f of ['gross_revenue', 'net_revenue', 'net_profit'])
       expect(cents(row[headers.indexOf(f)]), `Daily P&L ${day} ${f}`).toBe(cents(truth[f]));
+
+    const dailySheet = (stack.runtime.workbook as unknown as Workbook).sheetByName('Daily P&L') as SheetModel;
+    expect(dailySheet.note(1, 1) ?? '', 'the Daily P&L header note').toMatch(new RegExp(`${day}.*1 in EUR`));
 
     const table = (await run('PROFIT_SUMMARY', [day, day], 'CUSTOM_FUNCTION')) as unknown[][];
     const note = table.find((r) => r[0] === 'currency_note');

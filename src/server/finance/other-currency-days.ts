@@ -19,7 +19,7 @@ type Properties = GoogleAppsScript.Properties.Properties;
 /** YYYY-MM-DD → currency code → active orders in it. */
 export type OtherCurrencyDays = Record<string, Record<string, number>>;
 
-interface Stored {
+export interface OtherCurrencyStore {
   days: OtherCurrencyDays;
   /** Days before this one were not kept (size): not known. */
   before: string | null;
@@ -67,7 +67,7 @@ export function countsByDay(days: OtherCurrencyDays): Map<string, number> {
 /** Replaces what is kept (`was`: its text as the run read it); true when it changed (the formulas showing it must be recalculated). */
 export function saveOtherCurrencyDays(props: Properties, days: OtherCurrencyDays, was: string | null): boolean {
   const newestFirst = Object.keys(days).sort((a, b) => (a < b ? 1 : -1));
-  const stored: Stored = { days: {}, before: null };
+  const stored: OtherCurrencyStore = { days: {}, before: null };
   for (const day of newestFirst) {
     stored.days[day] = days[day];
     if (utf8Bytes(JSON.stringify(stored)) > PROPERTY_VALUE_MAX_BYTES - 64) {
@@ -84,9 +84,9 @@ export function saveOtherCurrencyDays(props: Properties, days: OtherCurrencyDays
 }
 
 /** What was kept (the property's text; empty before the first tie-out, or when no order is in another currency). */
-export function readOtherCurrencyDays(text: string | null): Stored {
+export function readOtherCurrencyDays(text: string | null): OtherCurrencyStore {
   try {
-    const value = JSON.parse(text ?? 'null') as Stored | null;
+    const value = JSON.parse(text ?? 'null') as OtherCurrencyStore | null;
     if (value && typeof value.days === 'object' && value.days !== null) return value;
   } catch {
     // Not one this module wrote: as if none were kept.
@@ -98,7 +98,12 @@ export function readOtherCurrencyDays(text: string | null): Stored {
  * The words a formula over [start, end] shows: '' when none of its days holds an order in
  * another currency (as far as the last tie-out counted).
  */
-export function otherCurrencyNote(stored: Stored, start: string, end: string, storeCurrency: string | null): string {
+export function otherCurrencyNote(
+  stored: OtherCurrencyStore,
+  start: string,
+  end: string,
+  storeCurrency: string | null,
+): string {
   const codes: Record<string, number> = {};
   const days: string[] = [];
   for (const [day, byCode] of Object.entries(stored.days)) {

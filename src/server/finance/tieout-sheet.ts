@@ -30,6 +30,7 @@ import type { OrderSumsTracker } from './order-sums-store';
 import { readRecheck } from './recheck-record';
 import { checkCloses } from './close-seal';
 import { closeCheckCells, closeCheckWords, closeScopeWords } from './tieout-closes';
+import { dailyHeaderNote } from './daily-header-note';
 import {
   OTHER_CURRENCY_DAYS_KEY,
   countsByDay,
@@ -121,8 +122,19 @@ export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | nul
   // pages past the budget, an API error) must not send the next run back to the same read.
   if (!kept) {
     const mixedWas = ctx.state.readAtStart[OTHER_CURRENCY_DAYS_KEY] ?? null;
-    if (saveOtherCurrencyDays(documentProperties(), otherCurrencyDaysOf(orderRows, currency), mixedWas))
+    const mixed = otherCurrencyDaysOf(orderRows, currency);
+    if (saveOtherCurrencyDays(documentProperties(), mixed, mixedWas)) {
       markFormulasOwed();
+      // The Daily P&L says which of its days hold another currency, beside its figures.
+      if (ctx.workbook.listsSheet(DAILY.sheetName))
+        ctx.workbook.setHeaderNote(
+          DAILY,
+          dailyHeaderNote(ctx.state.get('meta'), instantToLocalDate(ctx.now(), ctx.storeTimeZone), {
+            days: mixed,
+            before: null,
+          }),
+        );
+    }
     saveCostGaps();
     if (tracker && fullAt !== null) tracker.save(sums, fullAt);
   }
