@@ -21,6 +21,9 @@ export interface TieoutView {
   recheckedRepaired?: number;
   /** Closed months (YYYY-MM) whose close sheet no longer holds what the close saved. */
   closesChanged?: string[];
+  /** The first days that hold orders in another currency, which the tie-out cannot compare (not ✗), and how many. */
+  notCompared?: string[];
+  notComparedCount?: number;
 }
 
 /**
@@ -73,11 +76,23 @@ function count(n: number): string {
 
 /** "Checks: all 183 days tie out" / "✗ 2026-10-03, 2026-10-07 do not tie out". */
 export function tieoutText(view: TieoutView): string {
-  return daysText(view) + closesText(view.closesChanged ?? []);
+  return daysText(view) + notComparedText(view) + closesText(view.closesChanged ?? []);
+}
+
+/** " 2026-06-03 not compared: …" when days hold orders in another currency (Sync now cannot change that). */
+function notComparedText(view: TieoutView): string {
+  const days = view.notCompared ?? [];
+  if (days.length === 0) return '';
+  const total = view.notComparedCount ?? days.length;
+  const named = days.join(', ') + (total > days.length ? ` and ${count(total - days.length)} more` : '');
+  return ` ${named} not compared: orders in another currency than the store's are in the service's figures (see Checks).`;
 }
 
 function daysText(view: TieoutView): string {
   const window = view.cutFrom ? ` (from ${view.cutFrom}: your plan shows no older history)` : '';
+  const mixed = view.notComparedCount ?? view.notCompared?.length ?? 0;
+  if (view.failedCount === 0 && mixed > 0)
+    return `Checks: ${count(view.days - mixed)} of ${count(view.days)} days tie out${window}.`;
   if (view.failedCount === 0)
     return `Checks: all ${count(view.days)} ${view.days === 1 ? 'day ties' : 'days tie'} out${window}.`;
   const more = view.failedCount - view.failedDays.length;

@@ -15,6 +15,8 @@ export interface MonthlyContext {
   basis: string;
   syncedAt: number;
   spreadsheetTimeZone: string;
+  /** The plan window's first day when the plan cuts history (spec 8.3), else null. */
+  planFrom?: string | null;
 }
 
 /** Row writes for every month (pure: the index says where each month's row is). */
@@ -27,7 +29,7 @@ export function planMonthlyRows(months: readonly PeriodFigures[], index: KeyInde
       {
         ...m.figures,
         month: m.key,
-        status: monthStatus(m, ctx.today),
+        status: planWindowStatus(m, ctx.planFrom ?? null) ?? monthStatus(m, ctx.today),
         first_day: m.firstDay,
         last_day: m.lastDay,
         days: m.days,
@@ -42,4 +44,15 @@ export function planMonthlyRows(months: readonly PeriodFigures[], index: KeyInde
     const { row } = index.put(m.key, cells.slice(0, MONTHLY.indexColumns));
     return { row, column: 1, cells };
   });
+}
+
+/**
+ * A month with days before the plan window (rows kept after a downgrade): the service no longer
+ * returns those days, so they stay as last synced, unproven. Its status says so, never "complete".
+ */
+function planWindowStatus(m: PeriodFigures, planFrom: string | null): string | null {
+  if (planFrom === null || m.firstDay >= planFrom) return null;
+  if (m.lastDay < planFrom)
+    return `before plan history (from ${planFrom}): days as last synced, not updated, not proven`;
+  return `partial: days before ${planFrom} (plan history) as last synced, not updated, not proven`;
 }

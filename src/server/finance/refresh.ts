@@ -35,7 +35,8 @@ export function refreshFinanceSheets(ctx: FinanceContext): string[] {
   if (days.length === 0) return [];
   const today = instantToLocalDate(ctx.now(), ctx.storeTimeZone);
   const basis = currentBasis(ctx, today);
-  const currency = ctx.state.get('meta').storeCurrency;
+  const meta = ctx.state.get('meta');
+  const currency = meta.storeCurrency;
   const months = sumByPeriod(days);
   const rows = planMonthlyRows(months, ctx.workbook.index(MONTHLY), {
     today,
@@ -43,6 +44,7 @@ export function refreshFinanceSheets(ctx: FinanceContext): string[] {
     basis,
     syncedAt: ctx.now(),
     spreadsheetTimeZone: ctx.workbook.timeZone,
+    planFrom: meta.truncated ? meta.historyAvailableFrom : null,
   });
   ctx.workbook.defer([{ schema: MONTHLY, rows }]);
   const messages = [`Monthly P&L: ${months.length} months.`];

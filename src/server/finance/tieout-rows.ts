@@ -12,6 +12,8 @@ export interface TieoutRow {
   period: string;
   kind: 'day' | 'month';
   ok: boolean;
+  /** False when orders in another currency are in the service's figures: the orders side cannot prove them (not a ✗). */
+  comparable?: boolean;
   orders: number;
   figures: Record<TieoutFigure, TieoutLine>;
   /** The Daily or Monthly P&L sheet's row beside the service (the P&L sheets check): '✓', what differs, or '' when not checked. */
@@ -67,8 +69,9 @@ export function compare(
   }
   const notes: string[] = [];
   if (basisNote) notes.push(basisNote);
-  if (off.length > 0) notes.push(`Differs: ${off.join(', ')}.`);
-  if (otherCurrency > 0) notes.push(`${otherCurrency} order(s) in another currency than the store's are not summed.`);
+  const mixed = otherCurrency > 0;
+  if (off.length > 0 && !mixed) notes.push(`Differs: ${off.join(', ')}.`);
+  if (mixed) notes.push(mixedCurrencyNote(otherCurrency, kind));
   const sheetOk = pnlSheet === '' || pnlSheet === '✓';
   if (!sheetOk)
     notes.push(`The ${kind === 'day' ? 'Daily' : 'Monthly'} P&L sheet differs from the service: ${pnlSheet}.`);
@@ -81,16 +84,24 @@ export function compare(
   return {
     period,
     kind,
-    ok:
-      off.length === 0 &&
-      basisNote === '' &&
-      otherCurrency === 0 &&
-      skipped.length === 0 &&
-      wrongRatios.length === 0 &&
-      sheetOk,
+    ok: (off.length === 0 || mixed) && basisNote === '' && skipped.length === 0 && wrongRatios.length === 0 && sheetOk,
+    comparable: !mixed,
     orders: count,
     figures,
     pnlSheet,
     note: notes.join(' '),
   };
+}
+
+/**
+ * Spec 2.3: an order's amounts are in its own currency; the service's daily figures are in the
+ * store's (2.8) and say nothing of how another currency enters them. Sync now cannot change that,
+ * so the period is said as not compared, never ✗.
+ */
+function mixedCurrencyNote(orders: number, kind: 'day' | 'month'): string {
+  return (
+    `Not compared: ${orders} order(s) in another currency than the store's (see Orders: currency) are in the service's figures for this ${kind}, ` +
+    `which the Orders sheet cannot prove (its sums keep currencies apart, the service's do not); a difference in its other orders cannot be told apart either. ` +
+    `The Daily P&L shows the service's figures as they are.`
+  );
 }

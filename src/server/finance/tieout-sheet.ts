@@ -31,6 +31,14 @@ import type { OrderSumsTracker } from './order-sums-store';
 import { readRecheck } from './recheck-record';
 import { checkCloses } from './close-seal';
 import { closeCheckCells, closeCheckWords, closeScopeWords } from './tieout-closes';
+import { dailyHeaderNote } from './daily-header-note';
+import {
+  OTHER_CURRENCY_DAYS_KEY,
+  countsByDay,
+  otherCurrencyDaysOf,
+  readOtherCurrencyDays,
+  saveOtherCurrencyDays,
+} from './other-currency-days';
 
 /** The Orders columns the tie-out and the cost-gap count read: not the whole sheet. */
 const ORDERS_READ = ORDER_SUM_COLUMNS;
@@ -41,11 +49,14 @@ const BOOKS_RESERVE_MS = 75_000;
 /** Days named in the Sync log and the sidebar when they do not tie out (the sheet lists them all). */
 const NAMED_DAYS = 10;
 
+/** The Checks result of a period whose figures cannot be compared (orders in another currency). */
+export const NOT_COMPARED = 'not compared';
+
 export function tieoutCells(row: TieoutRow, checkedAt: number, timeZone: string): CellValue[] {
   const values: Record<string, unknown> = {
     period: row.period,
     kind: row.kind,
-    result: row.ok ? '✓' : '✗',
+    result: !row.ok ? '✗' : row.comparable === false ? NOT_COMPARED : '✓',
     orders: row.orders,
     note: row.note,
     checked_at: new Date(checkedAt).toISOString(),
@@ -105,9 +116,26 @@ export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | nul
     )
       markFormulasOwed();
   };
+  // The kept sums count orders in other currencies per day but not which: a change is read whole.
+  if (kept && !sameOtherCurrencyDays(sums, ctx.state.readAtStart[OTHER_CURRENCY_DAYS_KEY] ?? null))
+    return writeTieout(ctx, tracker, true);
   // What a read of the whole sheet paid for is kept at once: a tie-out that then stops (its P&L
   // pages past the budget, an API error) must not send the next run back to the same read.
   if (!kept) {
+    const mixedWas = ctx.state.readAtStart[OTHER_CURRENCY_DAYS_KEY] ?? null;
+    const mixed = otherCurrencyDaysOf(orderRows, currency);
+    if (saveOtherCurrencyDays(documentProperties(), mixed, mixedWas)) {
+      markFormulasOwed();
+      // The Daily P&L says which of its days hold another currency, beside its figures.
+      if (ctx.workbook.listsSheet(DAILY.sheetName))
+        ctx.workbook.setHeaderNote(
+          DAILY,
+          dailyHeaderNote(ctx.state.get('meta'), instantToLocalDate(ctx.now(), ctx.storeTimeZone), {
+            days: mixed,
+            before: null,
+          }),
+        );
+    }
     saveCostGaps();
     if (tracker && fullAt !== null) tracker.save(sums, fullAt);
   }
@@ -156,6 +184,8 @@ export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | nul
   if (kept) saveCostGaps();
   const checkedAt = ctx.now();
   const provenFrom = books.days.length > 0 ? books.days[0].date : from;
+  // Orders placed before the plan window (kept after a downgrade) have no service day to meet: not proven.
+  const ordersProvenFrom = books.cutFrom !== null && books.cutFrom > first ? books.cutFrom : first;
   const closes = checkCloses(ctx.workbook.sheets(), (ranges) => ctx.workbook.readRanges(ranges), ctx.state.readAtStart);
   const lines = [
     ...rows.map((r) => tieoutCells(r, checkedAt, ctx.workbook.timeZone)),
@@ -167,7 +197,7 @@ export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | nul
     column: 1,
     cells: scopeCells(
       provenFrom,
-      tieoutScopeText({ provenFrom, ordersFrom: first, ...recheckedView(ctx.state.readAtStart) }) +
+      tieoutScopeText({ provenFrom, ordersFrom: ordersProvenFrom, ...recheckedView(ctx.state.readAtStart) }) +
         closeScopeWords(closes),
       today,
       checkedAt,
@@ -187,21 +217,26 @@ export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | nul
     .filter((r) => r.kind === 'month' && !r.ok && !failedDays.some((d) => d.startsWith(r.period)))
     .map((r) => r.period);
   const failed = [...failedDays, ...failedMonths];
+  const notCompared = rows.filter((r) => r.kind === 'day' && r.ok && r.comparable === false).map((r) => r.period);
   const days = rows.filter((r) => r.kind === 'day' && r.period >= first!).length;
   ctx.state.save('tieout', {
     checkedAt,
     days,
     failedDays: failed.slice(0, NAMED_DAYS),
     failedCount: failed.length,
+    notCompared: notCompared.slice(0, NAMED_DAYS),
+    notComparedCount: notCompared.length,
     rows: lines.length + 1,
     cutFrom: books.cutFrom,
     provenFrom,
-    ordersFrom: first,
+    ordersFrom: ordersProvenFrom,
     closesChanged: closes.filter((c) => c.sealed === false).map((c) => c.month),
     duplicateRows: [...duplicateOrders, ...duplicateDayRows(dailyRows)].reduce((n, d) => n + d.rows.length - 1, 0),
+    // Fetched again and still ✗: the schedule does not fetch them again (refetch-days.ts).
+    refetchedDays: (ctx.state.get('tieout').refetchedDays ?? []).filter((d) => failed.indexOf(d) >= 0),
   });
   if (kept && tracker && fullAt !== null) tracker.save(sums, fullAt);
-  return tieoutText(days, failed, books.cutFrom) + closeCheckWords(closes);
+  return tieoutText(days, failed, books.cutFrom, notCompared) + closeCheckWords(closes);
 }
 
 /**
@@ -233,8 +268,20 @@ function scopeCells(
   return buildRow(CHECKS, null, values, timeZone);
 }
 
-export function tieoutText(days: number, failed: readonly string[], cutFrom: string | null): string {
+export function tieoutText(
+  days: number,
+  failed: readonly string[],
+  cutFrom: string | null,
+  notCompared: readonly string[] = [],
+): string {
   const window = cutFrom ? ` It covers ${cutFrom} onwards: your plan shows no older history.` : '';
+  const mixed =
+    notCompared.length === 0
+      ? ''
+      : ` Not compared: ${notCompared.slice(0, NAMED_DAYS).join(', ')}${notCompared.length > NAMED_DAYS ? ` and ${notCompared.length - NAMED_DAYS} more` : ''} ` +
+        "(orders in another currency than the store's are in the service's figures; see Checks).";
+  if (failed.length === 0 && notCompared.length > 0)
+    return `Tie-out: Orders agree with the Daily P&L on ${days - notCompared.length} of ${days} days, and the P&L sheets with the service (see Checks).${mixed}${window}`;
   if (failed.length === 0)
     return `Tie-out: Orders agree with the Daily P&L on all ${days} days, and the P&L sheets with the service (see Checks).${window}`;
   const named =
@@ -242,8 +289,20 @@ export function tieoutText(days: number, failed: readonly string[], cutFrom: str
     (failed.length > NAMED_DAYS ? ` and ${failed.length - NAMED_DAYS} more` : '');
   return (
     `Tie-out: ✗ on ${failed.length} of ${days} days (${named}; see Checks). Run Sync now to fetch their orders and P&L days again ` +
-    `(edited Orders and P&L cells are put back).${window}`
+    `(edited Orders and P&L cells are put back).${mixed}${window}`
   );
+}
+
+/** Whether the kept day sums count as many orders in other currencies per day as the last whole read named. */
+function sameOtherCurrencyDays(sums: OrderDaySums, stored: string | null): boolean {
+  const named = countsByDay(readOtherCurrencyDays(stored).days);
+  let days = 0;
+  for (const [day, od] of sums.orderDays()) {
+    if (od.otherCurrency === 0) continue;
+    days++;
+    if (named.get(day) !== od.otherCurrency) return false;
+  }
+  return days === named.size;
 }
 
 /** The last figure re-check of every order, as the scope line names it (none before a pass completed one). */

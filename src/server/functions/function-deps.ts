@@ -7,6 +7,8 @@ import type { AnswerCache } from './answer-cache';
 import type { DateFormatter } from './args';
 import { customFunctionContext } from './context';
 import { readCostGaps } from './cost-gaps';
+import { OTHER_CURRENCY_DAYS_KEY, otherCurrencyNote, readOtherCurrencyDays } from '../finance/other-currency-days';
+import { documentProperties } from '../platform/properties';
 import { mayBeFuture, once, storeTimeZoneOf, storeToday } from './store-zone';
 
 export interface FunctionDeps {
@@ -18,6 +20,8 @@ export interface FunctionDeps {
   answers?: AnswerCache;
   /** Orders with incomplete costs placed in [start, end] (counted by the sync), net revenue in `currency`, or why not counted; absent: not counted (empty cells). */
   costGaps?: (start: string, end: string, currency: string | null) => CostGapsRead;
+  /** What the service's figures for [start, end] hold in other currencies than `currency` (as the last tie-out counted); '' when none. */
+  otherCurrencies?: (start: string, end: string, currency: string | null) => string;
   /** The store's time zone, asked only when a period reaches today or an order's day is shown (storeTimeZoneOf); default: `timeZone`. */
   storeTimeZone?: () => string;
   /** Epoch ms now; default Date.now. */
@@ -38,6 +42,14 @@ export function depsOrContext(deps: FunctionDeps | undefined, timeZone: string):
     answers: ctx.answers,
     timeZone,
     costGaps: (start, end, currency) => readCostGaps(start, end, currency),
+    // One more key of the document state a formula reads whole (readDocumentStateWhole): no call of its own.
+    otherCurrencies: (start, end, currency) =>
+      otherCurrencyNote(
+        readOtherCurrencyDays(documentProperties().getProperty(OTHER_CURRENCY_DAYS_KEY)),
+        start,
+        end,
+        currency,
+      ),
     storeTimeZone: once(() => storeTimeZoneOf(null, () => timeZone)),
   };
 }

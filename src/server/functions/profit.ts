@@ -66,10 +66,13 @@ export function profitSummary(start: unknown, end: unknown, metric: unknown, dep
       return [['', said]];
     }
     const currency = typeof answer.summary.currency === 'string' ? answer.summary.currency : null;
+    // The service's totals may hold orders in another currency: said beside them, never silently.
+    const mixed = d.otherCurrencies ? d.otherCurrencies(covered.start, covered.end, currency) : '';
     // Orders with incomplete costs come from the synced Orders sheet, read only when asked for.
     if (chosen === null)
       return [
         ...summaryTable(answer.summary, answer.meta),
+        ...(mixed === '' ? [] : [['currency_note', mixed]]),
         ...costGapTableRows(readGaps(d, covered.start, covered.end, currency), currency),
       ];
     const read = (COST_GAP_METRICS as readonly string[]).includes(chosen.name)
@@ -81,7 +84,9 @@ export function profitSummary(start: unknown, end: unknown, metric: unknown, dep
       orders_with_incomplete_costs: gaps?.orders ?? null,
       net_revenue_with_incomplete_costs: gaps?.netRevenue ?? null,
     };
-    return metricCell(chosen.read(record), answer.summary, answer.meta, gapsLeftOut(chosen.name, read, currency));
+    // The incomplete-cost figures keep currencies apart (their own note); the service's totals do not.
+    const leftOut = read === null ? mixed : gapsLeftOut(chosen.name, read, currency);
+    return metricCell(chosen.read(record), answer.summary, answer.meta, leftOut);
   });
 }
 

@@ -44,9 +44,14 @@ export function tieoutViewOf(t: TieoutState, recheck: RecheckRecord | null = nul
       : {};
   const closes =
     Array.isArray(t.closesChanged) && t.closesChanged.length > 0 ? { closesChanged: t.closesChanged.slice() } : {};
+  const mixed =
+    Array.isArray(t.notCompared) && t.notCompared.length > 0
+      ? { notCompared: t.notCompared.slice(), notComparedCount: t.notComparedCount ?? t.notCompared.length }
+      : {};
   return {
     ...rechecked,
     ...closes,
+    ...mixed,
     checkedAt: new Date(t.checkedAt).toISOString(),
     days: t.days,
     failedDays: t.failedDays.slice(),

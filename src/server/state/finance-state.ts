@@ -24,6 +24,9 @@ export interface TieoutState {
   /** The first days (YYYY-MM-DD) and months (YYYY-MM, a Monthly P&L row alone) that did not tie out (the Checks sheet lists them all). */
   failedDays: string[];
   failedCount: number;
+  /** The first days compared that hold orders in another currency (not ✗: not comparable), and how many there are. */
+  notCompared?: string[];
+  notComparedCount?: number;
   /** Data rows the Checks sheet holds. */
   rows: number;
   /** The plan window's first day when it cut the range, else null. */
@@ -33,6 +36,8 @@ export interface TieoutState {
   ordersFrom?: string | null;
   /** When Sync now last fetched the ✗ days' orders again (the ✗-day refetch): once per tie-out, not on every step. */
   refetchedAt?: number | null;
+  /** ✗ days a refetch has fetched again and that have not tied out since: a scheduled run does not fetch them again. */
+  refetchedDays?: string[];
   /** When a run that brought the sheets up to date had no budget left for its due tie-out: the next run owes it. */
   owedSince?: number | null;
   /** Closed months whose close sheet no longer holds what the close saved (the close seal). */

@@ -4,6 +4,8 @@ import { isApiError, type Page } from '../api';
 import type { Order } from '../api/types';
 import { instantToLocalDate } from '../platform/calendar';
 import { DAILY, ORDERS } from '../sheets/schema';
+import { dailyHeaderNote, historyWindowNote } from '../finance/daily-header-note';
+import { OTHER_CURRENCY_DAYS_KEY, readOtherCurrencyDays } from '../finance/other-currency-days';
 import type { PageContext } from './order-page';
 import type { SyncCounts } from '../../contract/sidebar';
 import { emptyCounts } from '../../contract/counts-text';
@@ -114,15 +116,11 @@ export function recordMeta(
   // The sheets say what the plan left out (spec 8.3), where a reader of their figures looks first.
   const today = instantToLocalDate(ctx.now(), ctx.storeTimeZone);
   ctx.workbook.setHeaderNote(ORDERS, meta.truncated && from ? historyWindowNote(from, today, 'orders placed') : null);
-  ctx.workbook.setHeaderNote(DAILY, meta.truncated && from ? historyWindowNote(from, today, 'days') : null);
+  const mixed = readOtherCurrencyDays(ctx.state.readAtStart[OTHER_CURRENCY_DAYS_KEY] ?? null);
+  ctx.workbook.setHeaderNote(
+    DAILY,
+    dailyHeaderNote({ ...meta, historyAvailableFrom: from, storeCurrency: current.storeCurrency }, today, mixed),
+  );
 }
 
-/** "Covers 2025-03-17 … 2025-06-14: your plan shows 90 days of history; orders placed before 2025-03-17 are not in this sheet." */
-export function historyWindowNote(from: string, today: string, what: string): string {
-  const days = Math.max(
-    1,
-    Math.round((Date.parse(today + 'T00:00:00Z') - Date.parse(from.slice(0, 10) + 'T00:00:00Z')) / 86_400_000),
-  );
-  const day = from.slice(0, 10);
-  return `Covers ${day} … ${today}: your plan shows ${days} days of history; ${what} before ${day} are not in this sheet (Merchant Analytics does not return them on this plan).`;
-}
+export { historyWindowNote };

@@ -13,6 +13,8 @@ export interface RunOptions {
   tieOut?: boolean;
   /** Sync now: the orders of the days the last tie-out found ✗ are fetched again and written whole (the ✗-day refetch). */
   refetchFailedDays?: boolean;
+  /** The scheduled run: the ✗ days of the last tie-out that no refetch has fetched yet are fetched again, once each. */
+  refetchNewFailedDays?: boolean;
   /** Added to the message of a run that stopped at its budget with work left. */
   partialNote?: string;
   /** Sync now from the sidebar: a Cancel there stops the run before its next page (requestCancel). */

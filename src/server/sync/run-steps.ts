@@ -12,7 +12,7 @@ import type { JobContext, JobName, JobResult } from './job-context';
 import { runOrdersJob } from './orders-job';
 import { runProductsJob } from './products-job';
 import { runReconcileJob } from './reconcile-job';
-import { refetchFailedDays } from './refetch-days';
+import { refetchFailedDays, refetchNewFailedDays } from './refetch-days';
 import { runsJobs, type RunState, type RunStep } from './run-step';
 import { skippedText } from './skipped-records';
 import { TIEOUT_STEP } from './tieout-step';
@@ -57,6 +57,12 @@ export const RUN_STEPS: readonly RunStep[] = [
     name: 'refetch failed days',
     due: (run) => run.options.refetchFailedDays === true && runsJobs(run, 'orders'),
     run: (run) => push(run, refetchFailedDays(run.ctx)),
+  },
+  {
+    // The schedule repairs what its own tie-out found, without waiting for the weekly pass or a Sync now.
+    name: 'refetch new failed days',
+    due: (run) => run.options.refetchNewFailedDays === true && runsJobs(run, 'orders'),
+    run: (run) => push(run, refetchNewFailedDays(run.ctx)),
   },
   ...JOB_ORDER.map(jobStep),
   { name: 'skipped records', due: () => true, run: (run) => push(run, skippedText(run.ctx.tally.skipped)) },

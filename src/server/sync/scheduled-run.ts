@@ -42,12 +42,14 @@ export function runScheduledSync(options: { trigger: boolean } = { trigger: fals
   const missing = missingGoogleScopes(SYNC_SCOPES);
   if (missing.length > 0) return stopForMissingConsent(missing);
   const jobs: JobName[] = ['orders', 'products', 'daily'];
-  if (!allowance) return runSync({ jobs, budgetMs: EXECUTION_LIMIT_MS, addDueReconciliation: true });
+  if (!allowance)
+    return runSync({ jobs, budgetMs: EXECUTION_LIMIT_MS, addDueReconciliation: true, refetchNewFailedDays: true });
   try {
     const outcome = runSync({
       jobs,
       budgetMs: allowance.budgetMs - (Date.now() - startedAt),
       addDueReconciliation: true,
+      refetchNewFailedDays: true,
       partialNote: CUT_SHORT_NOTE,
     });
     if (outcome.outcome === 'error' && outcome.failureCode !== null)
