@@ -273,11 +273,20 @@ export async function runWeek(stack: Stack, options: WeekOptions): Promise<WeekR
 
 const CHANGES = ['refund', 'partial_refund', 'cost_correction', 'late_fulfillment', 'cancel', 'ad_spend'] as const;
 
-/** One change to an order placed in the last days, of a kind that cycles through the week. */
+/**
+ * One change to an order, of a kind that cycles through the week; an order the change no longer fits
+ * (refunded already, cancelled: the emulator answers 409) gives way to the next.
+ */
 async function changeOneOrder(stack: Stack, hour: number): Promise<void> {
   const orders = ((await stack.truth('orders')) as { data: Array<{ id: string; canceled_at: string | null }> }).data;
   const open = orders.filter((o) => !o.canceled_at);
-  const order = open[(hour * 7919) % open.length];
-  if (!order) return;
-  await stack.control(`orders/${order.id}/change`, { kind: CHANGES[hour % CHANGES.length] });
+  for (let attempt = 0; attempt < 10 && open.length > 0; attempt++) {
+    const order = open[(hour * 7919 + attempt * 104_729) % open.length];
+    try {
+      await stack.control(`orders/${order.id}/change`, { kind: CHANGES[hour % CHANGES.length] });
+      return;
+    } catch (error) {
+      if (!/answered 409/.test(String(error))) throw error;
+    }
+  }
 }
