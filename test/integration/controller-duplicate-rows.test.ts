@@ -1,5 +1,5 @@
 /**
- * Controller probes (issue 21 review, findings 1, 4 and 6): a row a user copied in Orders or the
+ * What a controller found: a row a user copied in Orders or the
  * Daily P&L, or a Daily P&L date typed over the next day's, is named as a duplicate in Checks and
  * Sync now leaves one row per key holding the API's figures (ground truth: the emulator's
  * /_emulator/truth/*), never losing a row that is not a duplicate; the scope line says which

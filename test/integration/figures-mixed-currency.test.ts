@@ -1,5 +1,5 @@
 /**
- * Issue 21, review finding Q: an old order becomes EUR in a USD store. The service's daily figures
+ * An old order becomes EUR in a USD store. The service's daily figures
  * then hold an amount in another currency, which the Orders sheet (currencies kept apart) cannot
  * prove: Checks says the day is not compared, never a ✗ that Sync now cannot clear, the Sync log
  * does not send the user to Sync now for it, and the Daily P&L header note and PROFIT_SUMMARY over

@@ -1,5 +1,5 @@
 /**
- * Issue 21, review finding K: the plan drops from Plus to Starter. The service no longer returns
+ * The plan drops from Plus to Starter. The service no longer returns
  * the days before the new window (spec 8.3), so the Daily P&L rows synced under Plus stay as they
  * were; a refund on an order of those days never reaches them. Nothing may present them as
  * current or proven: the Daily P&L header note does not say they are absent, Monthly P&L does not

@@ -1,5 +1,5 @@
 /**
- * The schedule repairs what its own tie-out found (issue 21, review finding W): a correction whose
+ * The schedule repairs what its own tie-out found: a correction whose
  * change marker did not move, on a day older than the Daily P&L's trailing window, shows ✗ in the
  * scheduled run's tie-out; the next scheduled run fetches that day again, and Orders, Daily P&L and
  * Monthly P&L equal the API with ✓, without a Sync now or the weekly pass.
