@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SyncStateStore, type PropertyStoreLike } from '../../src/server/state/sync-state';
-import { parseSchedule } from '../../src/server/sync/schedule';
+import { parseSchedule } from '../../src/server/sync/schedule-record';
 import { parseDemoArgs, toCellArgument, UsageError } from '../../dev/demo/args';
 
 function memoryStore(

@@ -32,6 +32,7 @@ import { readRecheck } from './recheck-record';
 import { checkCloses } from './close-seal';
 import { closeCheckCells, closeCheckWords, closeScopeWords } from './tieout-closes';
 import { dailyHeaderNote } from './daily-header-note';
+import { NAMED_DAYS, tieoutText } from './tieout-log-words';
 import {
   OTHER_CURRENCY_DAYS_KEY,
   countsByDay,
@@ -45,9 +46,6 @@ const ORDERS_READ = ORDER_SUM_COLUMNS;
 
 /** Kept of the execution's limit when the P&L books' pages go on past the step's budget (the run's closing row and lock). */
 const BOOKS_RESERVE_MS = 75_000;
-
-/** Days named in the Sync log and the sidebar when they do not tie out (the sheet lists them all). */
-const NAMED_DAYS = 10;
 
 /** The Checks result of a period whose figures cannot be compared (orders in another currency). */
 export const NOT_COMPARED = 'not compared';
@@ -266,31 +264,6 @@ function scopeCells(
     checked_at: new Date(checkedAt).toISOString(),
   };
   return buildRow(CHECKS, null, values, timeZone);
-}
-
-export function tieoutText(
-  days: number,
-  failed: readonly string[],
-  cutFrom: string | null,
-  notCompared: readonly string[] = [],
-): string {
-  const window = cutFrom ? ` It covers ${cutFrom} onwards: your plan shows no older history.` : '';
-  const mixed =
-    notCompared.length === 0
-      ? ''
-      : ` Not compared: ${notCompared.slice(0, NAMED_DAYS).join(', ')}${notCompared.length > NAMED_DAYS ? ` and ${notCompared.length - NAMED_DAYS} more` : ''} ` +
-        "(orders in another currency than the store's are in the service's figures; see Checks).";
-  if (failed.length === 0 && notCompared.length > 0)
-    return `Tie-out: Orders agree with the Daily P&L on ${days - notCompared.length} of ${days} days, and the P&L sheets with the service (see Checks).${mixed}${window}`;
-  if (failed.length === 0)
-    return `Tie-out: Orders agree with the Daily P&L on all ${days} days, and the P&L sheets with the service (see Checks).${window}`;
-  const named =
-    failed.slice(0, NAMED_DAYS).join(', ') +
-    (failed.length > NAMED_DAYS ? ` and ${failed.length - NAMED_DAYS} more` : '');
-  return (
-    `Tie-out: ✗ on ${failed.length} of ${days} days (${named}; see Checks). Run Sync now to fetch their orders and P&L days again ` +
-    `(edited Orders and P&L cells are put back).${mixed}${window}`
-  );
 }
 
 /** Whether the kept day sums count as many orders in other currencies per day as the last whole read named. */

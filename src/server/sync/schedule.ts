@@ -27,12 +27,13 @@ import { forgetScheduleTrigger, registerScheduleTrigger } from './schedule-regis
 import { forgetScheduleRemoval, scheduleRemovalOf, type ScheduleRemoval } from './schedule-removals';
 import { markScheduleTrigger } from './schedule-marker';
 import { triggerCapMessage } from './trigger-cap';
+import { isHour, parseSchedule, readJson, scheduleOf, type Schedule } from './schedule-record';
 
 export const SCHEDULED_SYNC_HANDLER = 'onScheduledSync';
 const SCHEDULE_PROPERTY = 'ma.sync.schedule';
 const SUSPENDED_PROPERTY = 'ma.sync.schedule.suspended';
 
-export type Schedule = { kind: 'off' } | { kind: 'hourly' } | { kind: 'daily'; hour: number };
+export type { Schedule } from './schedule-record';
 
 /** A schedule stopped because the connection was lost: what it was and whose sheets it synced. */
 export interface SuspendedSchedule {
@@ -137,30 +138,6 @@ export function scheduleTimeZone(): string | null {
   const saved = readJson(storedSchedule());
   if (saved && typeof saved.timeZone === 'string' && saved.timeZone) return saved.timeZone;
   return spreadsheetTimeZone();
-}
-
-export function parseSchedule(raw: string | null): Schedule {
-  return scheduleOf(readJson(raw));
-}
-
-function scheduleOf(value: Record<string, unknown> | null): Schedule {
-  if (value && value.kind === 'hourly') return { kind: 'hourly' };
-  if (value && value.kind === 'daily' && isHour(value.hour)) return { kind: 'daily', hour: value.hour as number };
-  return { kind: 'off' };
-}
-
-function readJson(raw: string | null): Record<string, unknown> | null {
-  if (!raw) return null;
-  try {
-    const value: unknown = JSON.parse(raw);
-    return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null; // an unreadable value means no schedule
-  }
-}
-
-function isHour(hour: unknown): boolean {
-  return typeof hour === 'number' && Number.isInteger(hour) && hour >= 0 && hour <= 23;
 }
 
 function spreadsheetTimeZone(): string | null {

@@ -6,7 +6,8 @@
  */
 import { bindSpreadsheet, currentSpreadsheet, hasActiveDocument, MissingContextError } from '../platform/context';
 import { markedScheduleTrigger } from './schedule-marker';
-import { scheduleOwnership, parseSchedule } from './schedule';
+import { scheduleOwnership } from './schedule';
+import { parseSchedule } from './schedule-record';
 import { deleteOwnTrigger, forgetScheduleTrigger, spreadsheetOfTrigger } from './schedule-registry';
 import { documentProperties } from '../platform/properties';
 import { clearOpenFailures, recordOpenFailure } from './open-failures';
