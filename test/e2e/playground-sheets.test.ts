@@ -199,7 +199,9 @@ describe.skipIf(!browserReady)('the playground shows the workbook as Sheets woul
     await expect.poll(() => textNow(lastRow, 1), { timeout: 10_000 }).toBe(lastId);
     const box = (await cell(lastRow, 1).boundingBox())!;
     const grid = (await page.locator('#grid').boundingBox())!;
-    expect(box.y + box.height).toBeLessThanOrEqual(grid.y + grid.height);
+    // Layout positions are fractional CSS pixels while Chromium snaps the scroll offset to whole device
+    // pixels: the last row may end a fraction of a pixel past the grid (814.31 against 814.20), never a pixel.
+    expect(box.y + box.height).toBeLessThan(grid.y + grid.height + 1);
     // Only the rows in view are in the page.
     expect(await page.locator('#grid .g-body .g-row').count()).toBeLessThan(100);
   }, 60_000);
