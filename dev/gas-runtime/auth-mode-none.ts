@@ -6,7 +6,7 @@
  * reads properties and fetches a URL only outside NONE ("doesn't work in AuthMode.NONE").
  *
  * Refused here, with the refusal every other auth-mode rule uses: Properties, Cache, Lock,
- * UrlFetch, Mail, the Advanced Sheets service and ScriptApp's calls (triggers, state tokens, the
+ * UrlFetch, Mail, the Advanced Sheets and BigQuery services and ScriptApp's calls (triggers, state tokens, the
  * service URL) — the stricter reading: Google lists no service as open in NONE besides building
  * menus. `ScriptApp.getAuthorizationInfo` stays (it is how a script asks what it may do), and
  * SpreadsheetApp keeps its own rules (spreadsheet-app.ts: menus only, no document).
@@ -20,6 +20,7 @@ const REFUSED_FAMILIES = new Set([
   'UrlFetchApp',
   'MailApp',
   'Sheets',
+  'BigQuery',
 ]);
 
 function refusedInNone(call: InterceptedCall): boolean {

@@ -20,6 +20,7 @@ const EXTERNAL_REQUEST = 'https://www.googleapis.com/auth/script.external_reques
 const SCRIPT_APP = 'https://www.googleapis.com/auth/script.scriptapp';
 const SEND_MAIL = 'https://www.googleapis.com/auth/script.send_mail';
 const USERINFO_EMAIL = 'https://www.googleapis.com/auth/userinfo.email';
+const BIGQUERY = 'https://www.googleapis.com/auth/bigquery';
 
 const UI_CLASSES = new Set(['Ui', 'Menu']);
 const TRIGGER_METHODS = new Set(['newTrigger', 'getProjectTriggers', 'getUserTriggers', 'deleteTrigger']);
@@ -31,6 +32,7 @@ export function scopeOf(call: Pick<InterceptedCall, 'family' | 'className' | 'me
     if (UI_CLASSES.has(className) || (className === 'SpreadsheetApp' && method === 'getUi')) return CONTAINER_UI;
     return SPREADSHEETS;
   }
+  if (family === 'BigQuery') return BIGQUERY;
   if (family === 'UrlFetchApp' && (method === 'fetch' || method === 'fetchAll')) return EXTERNAL_REQUEST;
   if (family === 'ScriptApp' && className === 'ScriptApp' && TRIGGER_METHODS.has(method)) return SCRIPT_APP;
   if (family === 'MailApp' && method === 'sendEmail') return SEND_MAIL;

@@ -1,3 +1,5 @@
+import { bigQueryCallMs } from './services/bigquery-cost.js';
+
 /**
  * Modelled cost of Apps Script service calls, from /work/shared/design/apps-script-cost-model.md.
  * Calls, cells and requests are exact; milliseconds are orders of magnitude (see README.md for the
@@ -162,6 +164,7 @@ export function costOf(family: string, qualifiedName: string, args: unknown[], r
     return { ms: BATCH_UPDATE_FIXED_MS + cells * READ_PER_CELL_MS, cellsRead: 0, cellsWritten: cells };
   }
   if (family === 'Sheets') return { ms: BATCH_UPDATE_FIXED_MS, cellsRead: 0, cellsWritten: 0 };
+  if (family === 'BigQuery') return { ms: bigQueryCallMs(result), cellsRead: 0, cellsWritten: 0 };
   if (family === 'SpreadsheetApp' && (/^(Ui|Menu)\./.test(qualifiedName) || qualifiedName === 'SpreadsheetApp.getUi'))
     return { ms: 0, cellsRead: 0, cellsWritten: 0 };
   if (family === 'SpreadsheetApp') return spreadsheetCost(method, args, result);

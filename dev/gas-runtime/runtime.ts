@@ -684,6 +684,7 @@ export class LocalRuntime {
     await this.workers.close();
     await this.callbackServer?.close();
     this.callbackServer = undefined;
+    await this.stores.bigquery.close();
   }
 }
 

@@ -1,3 +1,4 @@
+import { Warehouse } from './bigquery/warehouse.js';
 import type { RuntimeClock } from './clock.js';
 import { CacheStore, type CacheStores } from './services/cache.js';
 import { QuotaLedger, type AccountKind } from './quotas.js';
@@ -20,6 +21,8 @@ export interface SharedStores {
   quotas: QuotaLedger;
   /** Every MailApp message sent (nothing leaves the machine). */
   mail: Outbox;
+  /** The BigQuery advanced service's datasets, tables and jobs (rows in DuckDB). */
+  bigquery: Warehouse;
 }
 
 export function createStores(clock: RuntimeClock, account: AccountKind = 'consumer'): SharedStores {
@@ -32,5 +35,6 @@ export function createStores(clock: RuntimeClock, account: AccountKind = 'consum
     stateTokens: new StateTokenCodec(clock),
     quotas: new QuotaLedger(clock, account),
     mail: new Outbox(clock, account),
+    bigquery: new Warehouse(),
   };
 }

@@ -3,6 +3,7 @@ import type { Manifest } from '../manifest.js';
 import type { SpreadsheetModule, WorkbookLike } from '../spreadsheet-adapter.js';
 import type { SharedStores } from '../stores.js';
 import type { ExecutionServiceContext } from '../types.js';
+import { BigQueryAdvancedService } from './bigquery.js';
 import { CacheService, userCacheStore } from './cache.js';
 import { HtmlService } from './html-service.js';
 import { LockService } from './lock.js';
@@ -84,6 +85,16 @@ export function createServiceRoots(wiring: ServiceWiring, ctx: ExecutionServiceC
       wiring.clock,
     ),
   };
+  for (const service of manifest.advancedServices) {
+    if (service.serviceId !== 'bigquery') continue;
+    roots[service.userSymbol] = new BigQueryAdvancedService({
+      warehouse: stores.bigquery,
+      ctx,
+      clock: wiring.clock,
+      userEmail: wiring.userEmail,
+      oauthScopes: manifest.oauthScopes.length > 0 ? manifest.oauthScopes : null,
+    });
+  }
   if (wiring.spreadsheet) {
     const { module, workbook, open } = wiring.spreadsheet;
     roots.SpreadsheetApp = module.createSpreadsheetApp(workbook, ctx, stores.ui, open);

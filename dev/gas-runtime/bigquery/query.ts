@@ -1,0 +1,122 @@
+/**
+ * A query job's work: GoogleSQL translated (dialect.ts) and run by DuckDB, with named parameters
+ * ("Running parameterized queries": parameterMode NAMED, values as strings), every table it names
+ * checked first ("Not found: Table … was not found in location US").
+ */
+import { translate, type TableRef, type Translation } from './dialect.js';
+import { JobFailure, tableNotFound, unsupported } from './errors.js';
+import { cellText, checkValue, fieldTypeOfDuck, type FieldType } from './field-types.js';
+import type { JobOutcome } from './job-record.js';
+import { LOCATION } from './limits.js';
+import { tableKey, tableSql, type Warehouse } from './warehouse.js';
+
+const PARAMETER_TYPES: Record<string, FieldType> = {
+  STRING: 'STRING',
+  INT64: 'INTEGER',
+  FLOAT64: 'FLOAT',
+  NUMERIC: 'NUMERIC',
+  BIGNUMERIC: 'BIGNUMERIC',
+  BOOL: 'BOOLEAN',
+  DATE: 'DATE',
+  TIMESTAMP: 'TIMESTAMP',
+};
+
+export interface QuerySpec {
+  projectId: string;
+  query: string;
+  parameterMode?: unknown;
+  queryParameters?: unknown;
+  useLegacySql?: unknown;
+  useInt64Timestamp: boolean;
+}
+
+interface Parameters {
+  types: Record<string, FieldType>;
+  values: Record<string, string | null>;
+}
+
+function parameterValue(name: string, type: FieldType, raw: unknown): string | null {
+  if (raw === null || raw === undefined) return null;
+  const text = String(raw);
+  const field = { name, type, mode: 'NULLABLE' as const };
+  const probe =
+    type === 'FLOAT' ? Number(text) : type === 'BOOLEAN' ? { true: true, false: false }[text.toLowerCase()] : text;
+  const bad = checkValue(field, probe);
+  if (bad) throw new JobFailure('invalidQuery', `Invalid ${type} value for query parameter ${name}: ${text}`);
+  return type === 'BOOLEAN' ? String(probe) : text;
+}
+
+function parameters(spec: QuerySpec): Parameters {
+  const list = spec.queryParameters;
+  if (list === undefined || (Array.isArray(list) && list.length === 0)) return { types: {}, values: {} };
+  if (!Array.isArray(list)) throw new JobFailure('invalid', 'Invalid value for queryParameters: it must be a list');
+  if (spec.parameterMode !== 'NAMED') throw unsupported(`parameterMode ${String(spec.parameterMode)} (only NAMED)`);
+  const out: Parameters = { types: {}, values: {} };
+  for (const p of list as Array<Record<string, unknown>>) {
+    const name = String(p.name ?? '');
+    const typeName = String((p.parameterType as { type?: unknown } | undefined)?.type ?? '');
+    const type = PARAMETER_TYPES[typeName];
+    if (!type) throw unsupported(`query parameter ${name} of type ${typeName}`);
+    out.types[name] = type;
+    out.values[name] = parameterValue(name, type, (p.parameterValue as { value?: unknown } | undefined)?.value);
+  }
+  return out;
+}
+
+/** The statement's type and target, without checking that its tables exist (jobs.insert's DML limit). */
+export function describeStatement(spec: QuerySpec, now: number): Translation {
+  return translate(spec.query, {
+    projectId: spec.projectId,
+    tableSql: (ref: TableRef) => tableSql(ref),
+    parameterTypes: new Proxy({}, { get: () => 'STRING' }) as Record<string, FieldType>,
+    now,
+  });
+}
+
+/** A result column name as BigQuery gives it: an expression without an alias is f0_, f1_, … */
+function columnName(name: string, index: number): string {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `f${index}_`;
+}
+
+export async function runQuery(warehouse: Warehouse, spec: QuerySpec, now: number): Promise<JobOutcome> {
+  if (spec.useLegacySql !== false) throw unsupported('legacy SQL (set useLegacySql: false)');
+  const params = parameters(spec);
+  const translation = translate(spec.query, {
+    projectId: spec.projectId,
+    tableSql: (ref) => {
+      if (!warehouse.datasets.has(`${ref.projectId}:${ref.datasetId}`))
+        throw new JobFailure(
+          'notFound',
+          `Not found: Dataset ${ref.projectId}:${ref.datasetId} was not found in location ${LOCATION}`,
+        );
+      if (!warehouse.table(ref)) throw tableNotFound(tableKey(ref));
+      return tableSql(ref);
+    },
+    parameterTypes: params.types,
+    now,
+  });
+  const values = Object.fromEntries(translation.parameters.map((name) => [name, params.values[name]]));
+  return warehouse.exclusive(async (c) => {
+    try {
+      if (translation.statementType !== 'SELECT') {
+        const result = await c.run(translation.sql, values);
+        const target = translation.target && warehouse.table(translation.target);
+        if (target) target.lastModifiedTime = now;
+        return { statementType: translation.statementType, numDmlAffectedRows: Number(result.rowsChanged) };
+      }
+      const reader = await c.runAndReadAll(translation.sql, values);
+      const columns = reader.columnTypes().map((type, i) => ({
+        name: columnName(reader.columnNames()[i], i),
+        type: fieldTypeOfDuck(type),
+      }));
+      const rows = reader
+        .getRows()
+        .map((row) => row.map((value, i) => cellText(columns[i].type, value, spec.useInt64Timestamp)));
+      return { statementType: 'SELECT', columns, rows };
+    } catch (e) {
+      if (e instanceof JobFailure) throw e;
+      // DuckDB's own message: the query is wrong in a way the translator let through.
+      throw new JobFailure('invalidQuery', (e as Error).message.split('\n')[0]);
+    }
+  });
+}
