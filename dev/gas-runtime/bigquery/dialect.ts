@@ -14,6 +14,7 @@
  * - FORMAT_DATE(literal, date) with %Y %y %m %d %b %B %j %a %A %F %%; other elements refused.
  * - SAFE_DIVIDE(a, b) → NULL when b is 0 (computed in DOUBLE: NUMERIC division is not exact here).
  * - CURRENT_DATE() / CURRENT_TIMESTAMP() → the runtime clock's instant (UTC), not the host's.
+ * - UNNEST(array) AS x names the element x, as in GoogleSQL.
  * - SELECT * EXCEPT (…) → DuckDB's EXCLUDE; MERGE without INTO gets INTO, DELETE without FROM gets FROM.
  * - One statement only (scripting is not modelled); DDL is refused (tables come from tables.insert).
  */
@@ -86,7 +87,6 @@ const SAME_FUNCTIONS = new Set([
   'STARTS_WITH',
   'ENDS_WITH',
   'REPEAT',
-  'UNNEST',
   'ANY_VALUE',
   'STRING_AGG',
   'ROW_NUMBER',
@@ -306,6 +306,16 @@ class Translator {
           throw unsupported('FORMAT_DATE without a literal format string');
         this.out.push(`strftime(CAST(${arg(1)} AS DATE), ${duckString(strftimeFormat(format[0].text))})`);
         return close;
+      }
+      case 'UNNEST': {
+        // GoogleSQL's "UNNEST(array) AS n" names the element; DuckDB's alias would name the table.
+        this.out.push(`unnest(${arg(0)})`);
+        const as = nextSignificant(tokens, close);
+        const alias = as === undefined ? undefined : nextSignificant(tokens, as);
+        if (as === undefined || tokens[as].text.toUpperCase() !== 'AS' || alias === undefined) return close;
+        if (tokens[alias].kind !== 'ident') throw unsupported('UNNEST with a quoted alias');
+        this.out.push(` AS ${tokens[alias].text}(${tokens[alias].text})`);
+        return alias;
       }
       case 'CURRENT_DATE':
       case 'CURRENT_TIMESTAMP': {
