@@ -46,7 +46,7 @@ export interface ConnectionView {
   problem: ProblemView | null;
   /** Whose connection it is (the Google account that connected; only they can renew it); null when unknown. */
   connectedBy?: string | null;
-  /** True when it is the connection of the user looking at the sidebar. */
+  /** True when it is the connection of the user looking at the sidebar; absent when Google does not say who that user is. */
   yours?: boolean;
 }
 

@@ -181,6 +181,8 @@ export function scheduleText(schedule: ScheduleView): string {
 export function connectedByText(connection: ConnectionView): string | null {
   if (connection.connectedBy === undefined || connection.connectedBy === null) return null;
   if (connection.yours) return 'Connected with your Google account.';
+  if (connection.yours === undefined)
+    return `Connected by ${connection.connectedBy}. Google has not told the add-on which Google account you use, so it cannot tell whether that is you.`;
   return `Connected by ${connection.connectedBy}: their Google account keeps it working, and only they can disconnect it. Reconnect to use your own.`;
 }
 

@@ -81,4 +81,27 @@ describe('the day’s Properties quota spent', () => {
       expect(said, fn).toContain('over the next 24 hours');
     }
   }, 300_000);
+
+  it('a run with its document refused part-way says so in the add-on’s words, not Google’s raw text; the trigger stays', async () => {
+    const refused: string[] = [];
+    for (const left of [0, 12, 24, 36]) {
+      const uid = await scheduleTrigger(stack);
+      await spendPropertiesQuota(left);
+      const r = await stack.runtime.fireTrigger(uid);
+      const said = (r.value as { message?: string } | undefined)?.message ?? r.error?.message ?? '';
+      expect(said, `with ${left} call(s) left`).not.toContain(GOOGLE_RAW);
+      if (!r.ok) refused.push(said);
+      expect(
+        stack.runtime.triggers.some((t) => t.uid === uid),
+        `with ${left} call(s) left`,
+      ).toBe(true);
+    }
+    expect(refused.length).toBeGreaterThan(0);
+    for (const said of refused) {
+      expect(said).toMatch(
+        /^The scheduled sync stopped part-way and runs again at its next hour: Google’s daily limit/,
+      );
+      expect(said).toContain('over the next 24 hours');
+    }
+  }, 300_000);
 });

@@ -10,6 +10,7 @@ import {
 } from './callback';
 import { openConnectFlow } from './connect-flow';
 import { readConnectionRecord, storeTag, storeTagName } from './connection-record';
+import { cannotTellConnector, unknownGoogleAccount } from './account-unknown';
 import { anotherUsersDisconnect } from './errors';
 import { dropHandoff } from './handoff';
 import { forgetConnection } from './lifecycle';
@@ -53,6 +54,8 @@ export function authorizationUrl(): string {
 export function disconnect(): void {
   withDocumentLock(() => {
     const record = readConnectionRecord();
+    if (record && record.connectedBy && cannotTellConnector(record))
+      throw unknownGoogleAccount(record.connectedBy, 'disconnect');
     if (record && record.connectedBy && !isConnector(record)) throw anotherUsersDisconnect(record.connectedBy);
     let config = null;
     try {

@@ -3,7 +3,11 @@ import { messageFor } from './messages';
 import type { ConnectionStatus } from './types';
 
 export type ConnectionErrorCode =
-  ConnectionStatus['state'] | 'token_refresh_failed' | 'custom_function_token_expired' | 'another_users_connection';
+  | ConnectionStatus['state']
+  | 'token_refresh_failed'
+  | 'custom_function_token_expired'
+  | 'another_users_connection'
+  | 'google_account_unknown';
 
 /** The connection cannot give a token right now; userMessage says what to do. Never holds a token. */
 export class ConnectionError extends Error {

@@ -11,10 +11,10 @@ import type { GoogleConsentView } from '../../contract/google-consent';
 
 export const SPREADSHEETS_SCOPE = 'https://www.googleapis.com/auth/spreadsheets';
 export const EXTERNAL_REQUEST_SCOPE = 'https://www.googleapis.com/auth/script.external_request';
-const CONTAINER_UI_SCOPE = 'https://www.googleapis.com/auth/script.container.ui';
+export const CONTAINER_UI_SCOPE = 'https://www.googleapis.com/auth/script.container.ui';
 const SCRIPT_APP_SCOPE = 'https://www.googleapis.com/auth/script.scriptapp';
 const SEND_MAIL_SCOPE = 'https://www.googleapis.com/auth/script.send_mail';
-const USERINFO_EMAIL_SCOPE = 'https://www.googleapis.com/auth/userinfo.email';
+export const USERINFO_EMAIL_SCOPE = 'https://www.googleapis.com/auth/userinfo.email';
 
 /** What each of the manifest's scopes lets the add-on do, in the user's words. */
 const SCOPE_PURPOSE: Record<string, string> = {
@@ -34,6 +34,8 @@ export const SYNC_SCOPES = [SPREADSHEETS_SCOPE, EXTERNAL_REQUEST_SCOPE];
 export const SCHEDULE_SCOPES = [SCRIPT_APP_SCOPE];
 /** Connect: the API's token endpoint and discovery (spec 5.2), and the sidebar that opens it. */
 export const CONNECT_SCOPES = [EXTERNAL_REQUEST_SCOPE];
+/** The sidebar (and the menu's dialogs): SpreadsheetApp.getUi. */
+export const SIDEBAR_SCOPES = [CONTAINER_UI_SCOPE];
 
 /** Google's AuthorizationInfo with getAuthorizedScopes, which the published typings lack. */
 interface ScopedAuthorizationInfo extends GoogleAppsScript.Script.AuthorizationInfo {
@@ -75,15 +77,34 @@ export function requireGoogleScopes(scopes: string[]): void {
 
 /** What changing the schedule says when Google has not given the add-on the permission it needs. */
 export function scheduleConsentMessage(missing: string[]): string {
-  const purposes = missing.map((scope) => SCOPE_PURPOSE[scope] ?? scope).join('; ');
-  return `Google has not given the add-on your permission to ${purposes}: grant it with the link at the top of the sidebar, then set the schedule again.`;
+  return `Google has not given the add-on your permission to ${purposesText(missing)}: grant it with the link at the top of the sidebar, then set the schedule again.`;
 }
 
-/** What a scheduled run that stopped for missing scopes says (Sync log, logs). */
-export function missingConsentMessage(missing: string[]): string {
-  const purposes = missing.map((scope) => SCOPE_PURPOSE[scope] ?? scope).join('; ');
+/** The purposes of `missing` (scope URLs) in the user's words, for a message. */
+export function purposesText(missing: string[]): string {
+  return missing.map((scope) => SCOPE_PURPOSE[scope] ?? scope).join('; ');
+}
+
+/**
+ * How the user grants what is missing. The sidebar's link does it while the sidebar can open; without
+ * script.container.ui it cannot, and the menu's "Open sidebar" is the way: it calls requireScopes,
+ * which "ends the current execution and renders an authorization prompt to request the missing
+ * scopes" (developers.google.com/apps-script/reference/script/script-app#requireScopes). The menu
+ * itself is built in onOpen's AuthMode NONE/LIMITED, which asks for no grant (reference/script/authorization-info).
+ */
+export function grantStep(missing: string[]): string {
+  if (missing.indexOf(CONTAINER_UI_SCOPE) < 0)
+    return 'Open the add-on’s sidebar (Extensions → Merchant Analytics → Open sidebar) and grant it there';
   return (
-    `The scheduled sync stopped: Google has not given the add-on your permission to ${purposes}. ` +
-    'Open the add-on’s sidebar (Extensions → Merchant Analytics → Open sidebar) and grant it there; the schedule resumes at its next run.'
+    'Choose Extensions → Merchant Analytics → Open sidebar: Google first asks you to let the add-on show its sidebar and menu ' +
+    '(without that permission the sidebar cannot open), then the sidebar shows anything still missing with the link that grants it'
+  );
+}
+
+/** What a scheduled run that stopped for missing scopes says (Sync log, logs); `missing` includes the sidebar's scope when that is missing too. */
+export function missingConsentMessage(missing: string[]): string {
+  return (
+    `The scheduled sync stopped: Google has not given the add-on your permission to ${purposesText(missing)}. ` +
+    `${grantStep(missing)}; the schedule resumes at its next run.`
   );
 }

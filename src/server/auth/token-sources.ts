@@ -2,6 +2,7 @@ import type { TokenSource } from '../api/transport-contract';
 import { CUSTOM_FUNCTION_TOKEN_MARGIN_MS, PROACTIVE_REFRESH_BELOW_MS } from './constants';
 import { anotherUsersConnection, ConnectionError, customFunctionTokenExpired, notConnectedError } from './errors';
 import { probeAccount } from './account-probe';
+import { cannotTellConnector, unknownGoogleAccount } from './account-unknown';
 import { readConnectionRecord } from './connection-record';
 import { adoptPendingConnection } from './handoff';
 import { confirmStore, connectionStatus, recordAuthFailure } from './lifecycle';
@@ -44,9 +45,12 @@ export function triggerTokenSource(): TokenSource {
       adoptPendingConnection();
       requireConnected();
       if (!connector())
-        return (lastGiven = sharedToken(60_000, () =>
-          anotherUsersConnection(readConnectionRecord()?.connectedBy ?? null),
-        ));
+        return (lastGiven = sharedToken(60_000, () => {
+          const record = readConnectionRecord();
+          return cannotTellConnector(record)
+            ? unknownGoogleAccount(record?.connectedBy ?? '')
+            : anotherUsersConnection(record?.connectedBy ?? null);
+        }));
       const s = open();
       const access = ensureAccess(s);
       if (!access.ok) {

@@ -12,6 +12,7 @@ import {
   type Table,
 } from '../functions';
 import { profitTieout } from '../functions/tieout';
+import { isPeriodColumn, profitSummaryColumn } from '../functions/summary-column';
 
 /**
  * Profit and loss of the connected store for a period. With a metric ("net_profit", "cm3",
@@ -19,13 +20,17 @@ import { profitTieout } from '../functions/tieout';
  * table (field, value) of period, currency, basis, COGS coverage and every total. Read the basis
  * before comparing figures. When the plan's history cuts the period, a cell beside the number says so;
  * a period wholly before that history has no figures (an empty cell and a note, never 0).
- * @param {Date|string} start First day (a date cell or "YYYY-MM-DD"), in the store's time zone.
- * @param {Date|string} end Last day, included (a date cell or "YYYY-MM-DD").
- * @param {string=} metric Optional: one metric name, e.g. "net_profit", "cm1", "cm2", "cm3", "net_margin_pct".
- * @return {Array<Array<string|number|boolean>>} the number, or a header row then one row per field.
+ * For many periods, give a column of starts and a column of ends (and a metric): one column of
+ * answers, each row its own period, a blank with the reason beside it where there is no figure.
+ * One formula for the whole column is much faster than one per cell.
+ * @param {Date|string|Array<Array<Date|string>>} start First day (a date cell or "YYYY-MM-DD"), in the store's time zone; or a column of first days.
+ * @param {Date|string|Array<Array<Date|string>>} end Last day, included (a date cell or "YYYY-MM-DD"); or a column of last days.
+ * @param {string=} metric Optional: one metric name, e.g. "net_profit", "cm1", "cm2", "cm3", "net_margin_pct" (required with columns).
+ * @return {Array<Array<string|number|boolean>>} the number, or a header row then one row per field; with columns, one row per period (number, reason).
  * @customfunction
  */
 export function PROFIT_SUMMARY(start: unknown, end: unknown, metric?: unknown): Table {
+  if (isPeriodColumn(start, end)) return profitSummaryColumn(start, end, metric);
   return profitSummary(start, end, metric);
 }
 

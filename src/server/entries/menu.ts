@@ -8,6 +8,7 @@ import { refreshDashboardPeriodsOnOpen } from '../finance/dashboard-periods';
 import { refreshFormulas } from '../functions';
 import { refuseInCell } from '../platform/cell-guard';
 import { refreshFormulasToast } from '../sidebar/menu-toasts';
+import { requireGoogleScopes, SIDEBAR_SCOPES } from '../auth/google-consent';
 
 /**
  * Adds the add-on menu. Runs in AuthMode.NONE or LIMITED: builds the menu and, where the mode
@@ -27,8 +28,13 @@ export function onInstall(e?: GoogleAppsScript.Events.AddonOnInstall): void {
   onOpen(e as unknown as GoogleAppsScript.Events.SheetsOnOpen);
 }
 
-/** Menu → Open sidebar: shows the Merchant Analytics sidebar. */
+/**
+ * Menu → Open sidebar: shows the Merchant Analytics sidebar. Without the sidebar's scope (granular
+ * consent) Google asks for it here (requireScopes) instead of failing on getUi: this is the way the
+ * scheduled run's stop message gives when the sidebar cannot open.
+ */
 export function showSidebar(): void {
+  requireGoogleScopes(SIDEBAR_SCOPES);
   openSidebar();
 }
 

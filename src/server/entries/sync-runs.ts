@@ -7,6 +7,10 @@ import { refuseInCell } from '../platform/cell-guard';
 import { EXECUTION_LIMIT_MS } from '../platform/budget';
 import { missingGoogleScopes, SYNC_SCOPES } from '../auth/google-consent';
 import { consentStopProgress } from '../sync/consent-stop';
+import { explainingDailyLimit } from '../platform/properties-quota';
+
+/** A scheduled run refused part-way by the day's Properties quota: its trigger stays, and fires again. */
+const QUOTA_STOP_LEAD = 'The scheduled sync stopped part-way and runs again at its next hour: ';
 
 /**
  * Time-driven trigger handler (created from the sidebar's schedule): renews access, takes the
@@ -21,15 +25,17 @@ export function onScheduledSync(e?: unknown): sync.SyncProgress {
     typeof e === 'object' && e !== null && typeof (e as { triggerUid?: unknown }).triggerUid === 'string'
       ? (e as { triggerUid: string }).triggerUid
       : null;
-  try {
-    return sync.runScheduledSync({ trigger: triggerUid !== null, triggerUid });
-  } catch (error) {
-    // Granular consent: without the spreadsheets scope the run fails finding its document. Asked
-    // only on a failure, so a run with every scope makes no extra call.
-    const missing = missingGoogleScopes(SYNC_SCOPES);
-    if (missing.length > 0) return consentStopProgress(missing);
-    throw error;
-  }
+  return explainingDailyLimit(() => {
+    try {
+      return sync.runScheduledSync({ trigger: triggerUid !== null, triggerUid });
+    } catch (error) {
+      // Granular consent: without the spreadsheets scope the run fails finding its document. Asked
+      // only on a failure, so a run with every scope makes no extra call.
+      const missing = missingGoogleScopes(SYNC_SCOPES);
+      if (missing.length > 0) return consentStopProgress(missing);
+      throw error;
+    }
+  }, QUOTA_STOP_LEAD);
 }
 
 /**

@@ -15,12 +15,15 @@ export function isPropertiesDailyLimit(error: unknown): boolean {
   return error instanceof Error && PROPERTIES_DAILY_LIMIT.test(error.message);
 }
 
-/** Runs `body`; Google's daily-limit refusal is thrown again as the message above, any other error as it was. */
-export function explainingDailyLimit<T>(body: () => T): T {
+/**
+ * Runs `body`; Google's daily-limit refusal is thrown again as the message above (after `lead`,
+ * which says what stopped), any other error as it was.
+ */
+export function explainingDailyLimit<T>(body: () => T, lead = ''): T {
   try {
     return body();
   } catch (error) {
-    if (isPropertiesDailyLimit(error)) throw new Error(PROPERTIES_DAILY_LIMIT_MESSAGE);
+    if (isPropertiesDailyLimit(error)) throw new Error(`${lead}${PROPERTIES_DAILY_LIMIT_MESSAGE}`);
     throw error;
   }
 }

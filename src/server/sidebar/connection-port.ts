@@ -22,7 +22,9 @@ export function authConnectionPort(): ConnectionPort {
   return {
     status: () => {
       const status = connectionStatus();
-      const yours = status.connectedBy !== null && status.connectedBy === currentUserEmail();
+      const me = currentUserEmail();
+      // Without userinfo.email Google gives no e-mail: whose connection it is cannot be told (left unsaid).
+      const yours = status.connectedBy === null ? false : me === '' ? undefined : status.connectedBy === me;
       return {
         state: status.state,
         message: status.message,

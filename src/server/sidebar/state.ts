@@ -28,7 +28,8 @@ function connectionView(status: ConnectionStatusView, store: StoreView | null): 
   const view: ConnectionView = { state: status.state, store, problem: connectionProblem(status) };
   if (status.connectedBy !== undefined && status.state !== 'not_connected' && status.state !== 'not_configured') {
     view.connectedBy = status.connectedBy;
-    view.yours = status.yours === true;
+    // Absent when Google does not say who the user is (userinfo.email not granted).
+    if (status.yours !== undefined) view.yours = status.yours;
   }
   return view;
 }

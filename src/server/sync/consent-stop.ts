@@ -8,7 +8,7 @@
  * user grants the scopes syncs as usual.
  */
 import { documentLock } from '../auth';
-import { missingConsentMessage, SPREADSHEETS_SCOPE } from '../auth/google-consent';
+import { missingConsentMessage, missingGoogleScopes, SIDEBAR_SCOPES, SPREADSHEETS_SCOPE } from '../auth/google-consent';
 import { instantToLocalDate } from '../platform/calendar';
 import { boundSpreadsheet, hasActiveDocument } from '../platform/context';
 import { documentProperties } from '../platform/properties';
@@ -46,15 +46,17 @@ function noteInSyncLog(at: number, message: string): void {
 }
 
 /** The scheduled run's stop: its spreadsheet (own or opened by id) is known by now when the sheets may be written. */
-export function stopForMissingConsent(missing: string[]): RunOutcome {
+export function stopForMissingConsent(syncMissing: string[]): RunOutcome {
   const now = Date.now();
+  // Without the sidebar's own scope the sidebar cannot open: the message then names it and the way that works.
+  const missing = [...syncMissing, ...missingGoogleScopes(SIDEBAR_SCOPES)];
   const message = missingConsentMessage(missing);
   console.warn(`[schedule] stopped before syncing: scopes not granted: ${missing.join(' ')}`);
   const canWriteSheets = missing.indexOf(SPREADSHEETS_SCOPE) < 0;
   if (canWriteSheets && (hasActiveDocument() || boundSpreadsheet() !== null)) {
     const day = instantToLocalDate(now, scheduleTimeZone() ?? 'UTC');
     if (claimNote(missing, day)) noteInSyncLog(now, message);
-    sendFailureNotice({ code: 'google_consent', connectionLost: false, day });
+    sendFailureNotice({ code: 'google_consent', connectionLost: false, day, missingScopes: missing });
   }
   return { ...idleOutcome(message, 'partial'), done: true, outcome: 'error', failureCode: 'google_consent' };
 }

@@ -6,6 +6,7 @@
  * (the schema's sheet name), a column letter, the heading the schema puts there, and the
  * spreadsheet's URL, which is Google's.
  */
+import { grantStep, purposesText } from '../auth/google-consent';
 import { columnLetter } from '../sheets/a1';
 import type { SheetPlace } from '../sheets/sheet-tags';
 
@@ -13,6 +14,8 @@ export interface NoticeFacts {
   code: string;
   connectionLost: boolean;
   place?: SheetPlace;
+  /** The Google scopes not granted (google_consent): named in the add-on's own words. */
+  missingScopes?: string[];
   /** The spreadsheet's URL when the run has its spreadsheet; null otherwise. */
   spreadsheetUrl: string | null;
 }
@@ -57,9 +60,20 @@ function sheetProblem(code: string, place: SheetPlace | undefined): string | nul
   );
 }
 
+/** Which permissions are missing and the way to grant them that works without them (the sidebar's own included). */
+function consentProblem(facts: NoticeFacts): string | null {
+  if (facts.code !== 'google_consent' || !facts.missingScopes || facts.missingScopes.length === 0) return null;
+  return (
+    'Google has not given the add-on every permission the sync needs (one was not granted, or was removed), so nothing was synced. ' +
+    `Missing: your permission to ${purposesText(facts.missingScopes)}. ` +
+    `${grantStep(facts.missingScopes)}; the schedule resumes at its next run.`
+  );
+}
+
 function whatHappened(facts: NoticeFacts): string {
   return (
     sheetProblem(facts.code, facts.place) ??
+    consentProblem(facts) ??
     BY_CODE[facts.code] ??
     (facts.connectionLost
       ? CONNECTION_LOST

@@ -55,6 +55,8 @@ export interface NoticeInput {
   place?: SheetPlace;
   /** When the run ended, and the day it counts on (YYYY-MM-DD in the spreadsheet's zone). */
   day: string;
+  /** The Google scopes the user has not granted, for a google_consent stop. */
+  missingScopes?: string[];
 }
 
 function currentUserEmail(): string {
@@ -140,6 +142,7 @@ export function sendFailureNotice(input: NoticeInput): boolean {
         code: input.code,
         connectionLost: input.connectionLost,
         place: input.place,
+        missingScopes: input.missingScopes,
         spreadsheetUrl: spreadsheet ? spreadsheet.getUrl() : null,
       }),
     );
