@@ -71,8 +71,18 @@ export function runSync(options: RunOptions): RunOutcome {
   } finally {
     unlock(lock);
   }
+  if (!result.done) shareResponses(record);
   refreshFormulas(result, workbook);
   return result;
+}
+
+/** A run with more to do leaves the answers it read for the execution that continues it (the run's response cache). */
+function shareResponses(record: RunRecord): void {
+  try {
+    record.responses?.share();
+  } catch (e) {
+    console.warn(`The run's answers were not shared: ${e instanceof Error ? e.message : String(e)}`);
+  }
 }
 
 /** The run's held state is written before another execution may take the lock and read it. */
