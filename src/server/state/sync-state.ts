@@ -186,6 +186,11 @@ export class SyncStateStore {
     return this.state[key];
   }
 
+  /** One part as this store's whole read found it, before anything this execution wrote. */
+  atStart<K extends SyncStateKey>(key: K): SyncState[K] {
+    return parseState(key, this.readAtStart[PREFIX + key]);
+  }
+
   /** Saves one part of the state (one property write). */
   save<K extends SyncStateKey>(key: K, value: SyncState[K]): void {
     const text = checkPropertySize(PREFIX + key, JSON.stringify(value));

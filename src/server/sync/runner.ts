@@ -3,7 +3,7 @@
  * check, then the run's steps in order (the run steps) until caught up or out of budget; one Sync
  * log row per run.
  */
-import { nextFormulaGeneration } from '../functions/generation';
+import { GENERATION_KEY, nextFormulaGeneration } from '../functions/generation';
 import { reenterFormulas } from '../functions/refresh';
 import { clearFormulasOwed, formulasOwed, markFormulasOwed } from '../state/formulas-owed';
 import { documentLock } from '../auth';
@@ -51,7 +51,7 @@ export function runSync(options: RunOptions): RunOutcome {
     if (start.kind === 'ended') {
       // The run closed its own log (the store changed): nothing more happens under the lock.
       unlock(lock);
-      return start.outcome;
+      return { ...start.outcome, state: record.state };
     }
     walkSteps(start.run);
     result = finishedOutcome(start.run);
@@ -67,13 +67,14 @@ export function runSync(options: RunOptions): RunOutcome {
   setSheetsWaitBudget((ms) => closing.canWait(ms));
   try {
     closeLog(record, result, failure);
+    // Still under the lock: the new generation and the owed flag go with the run's last checkpoint.
+    refreshFormulas(result, record);
     refreshOwnerCopy();
   } finally {
     unlock(lock);
   }
   if (!result.done) shareResponses(record);
-  refreshFormulas(result, workbook);
-  return result;
+  return { ...result, state: record.state };
 }
 
 /** A run with more to do leaves the answers it read for the execution that continues it (the run's response cache). */
@@ -161,11 +162,11 @@ function closeLog(record: RunRecord, result: RunOutcome, failure: RunFailure | n
  * PROFIT_MONTHLY read). P&L days count only when written: the daily job writes only days that differ.
  * A failed run leaves the formulas that ran meanwhile with its error: the next good run re-enters them.
  */
-function refreshFormulas(result: RunOutcome, workbook: ManagedWorkbook): void {
+function refreshFormulas(result: RunOutcome, record: RunRecord): void {
   const { counts } = result;
   const changed = counts.ordersAdded + counts.ordersUpdated + counts.products + counts.variants + counts.days;
   if (result.outcome === 'error') markFormulasOwed();
-  else if (changed > 0 || formulasOwed()) refreshFormulasAfterSync(workbook);
+  else if (changed > 0 || formulasOwed()) refreshFormulasAfterSync(record);
 }
 
 /**
@@ -175,9 +176,11 @@ function refreshFormulas(result: RunOutcome, workbook: ManagedWorkbook): void {
  * more read and, only when formulas exist, two writes). A failure here never fails the sync that
  * wrote the data (the formulas stay owed).
  */
-function refreshFormulasAfterSync(workbook: ManagedWorkbook): void {
+function refreshFormulasAfterSync(record: RunRecord): void {
+  const { workbook, state } = record;
   try {
-    nextFormulaGeneration();
+    // Before any formula is re-entered, the new generation is stored: a re-entry is a Sheets write (a checkpoint).
+    nextFormulaGeneration(state.readAtStart[GENERATION_KEY] ?? '0');
     reenterFormulas(workbook.id(), workbook.scannedSheets());
     clearFormulasOwed();
   } catch (e) {
