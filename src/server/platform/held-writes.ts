@@ -14,7 +14,14 @@
  */
 type Properties = GoogleAppsScript.Properties.Properties;
 
-const HELD_PREFIXES = ['ma.sync.', 'ma.orderSums', 'ma.costGapDays', 'ma.formulasOwed', 'ma.reconcile.seen'];
+const HELD_PREFIXES = [
+  'ma.sync.',
+  'ma.orderSums',
+  'ma.costGapDays',
+  'ma.formulasOwed',
+  'ma.formulaGeneration',
+  'ma.reconcile.seen',
+];
 const NEVER_HELD_PREFIXES = ['ma.sync.schedule', 'ma.sync.cancelAt', 'ma.sync.busy.'];
 
 /**
