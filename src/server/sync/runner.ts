@@ -7,6 +7,7 @@ import { GENERATION_KEY, nextFormulaGeneration } from '../functions/generation';
 import { reenterFormulas } from '../functions/refresh';
 import { clearFormulasOwed, formulasOwed, markFormulasOwed } from '../state/formulas-owed';
 import { documentLock } from '../auth';
+import { isApiError } from '../api/errors';
 import { ExecutionBudget, EXECUTION_LIMIT_MS } from '../platform/budget';
 import { documentProperties, holdRunStateWrites, releaseRunStateWrites } from '../platform/properties';
 import { ManagedWorkbook } from '../sheets/managed-workbook';
@@ -55,10 +56,14 @@ export function runSync(options: RunOptions): RunOutcome {
     }
     walkSteps(start.run);
     result = finishedOutcome(start.run);
+    keepDaySums(record);
   } catch (e) {
     // Pages written before the failure are in the sheets (and checkpointed): the tally counts them.
     failure = classifyFailure(e);
     result = failedOutcome(record, failure);
+    // An API answer (a pause for the per-minute limit, a refusal) never comes in the middle of a
+    // sheet write: the day sums count exactly the rows written. A failure elsewhere may have.
+    if (isApiError(e)) keepDaySums(record);
   }
   // The closing row carries the run's deferred writes (Monthly P&L, Restatements): still under the lock.
   // It is the run's record, so it may wait out Google's Sheets minute past the run's own budget,
@@ -75,6 +80,11 @@ export function runSync(options: RunOptions): RunOutcome {
   }
   if (!result.done) shareResponses(record);
   return { ...result, state: record.state };
+}
+
+/** The Orders day sums as this run's writes left them, for the next execution (OrderSumsTracker.keep). */
+function keepDaySums(record: RunRecord): void {
+  if (record.run) record.run.tracker.keep();
 }
 
 /** A run with more to do leaves the answers it read for the execution that continues it (the run's response cache). */
