@@ -61,10 +61,13 @@ export function openRecord(
   tally: RunTally,
   properties: GoogleAppsScript.Properties.Properties,
 ): RunRecord {
-  // A documentless scheduled run of this user worked on their copy of the state: take it in first.
-  adoptScheduledRunState();
-  // Read under the lock: a run that just ended while this one waited saved its checkpoints and log row.
-  const state = new SyncStateStore(properties);
+  // Read under the lock: a run that just ended while this one waited saved its checkpoints and log
+  // row. The one whole read of the execution: the schedule the adoption below asks for is in it.
+  const read = properties.getProperties();
+  // A documentless scheduled run of this user worked on their copy of the state: take it in first
+  // (then read again what it wrote).
+  const adopted = adoptScheduledRunState();
+  const state = new SyncStateStore(properties, adopted.length > 0 ? undefined : read);
   workbook.useColumns(columnSettings(state, () => Date.now()));
   const log = new SyncLog(workbook, state, properties);
   return {
