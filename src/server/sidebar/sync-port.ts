@@ -96,6 +96,7 @@ export function syncModulePort(): SyncPort {
         pausedUntil: paused === null ? null : new Date(paused).toISOString(),
         pauseText: paused === null ? null : resumeTimeText(paused, spreadsheetZone(), Date.now()),
         ...(paused !== null && outcome.pauseFor ? { pauseFor: outcome.pauseFor } : {}),
+        usedCells: outcome.usedCells ?? null,
       };
     },
     capacity() {

@@ -4,6 +4,7 @@ import { pauseCauseText } from '../../contract/pause-text';
 import { isApiError } from '../api/errors';
 import { monotonicFraction, ordersShare, overallFraction, positionShare } from '../sync/progress';
 import type { SidebarPorts, SyncJobName, SyncSession, SyncStepReport } from './ports';
+import { cellsView } from './cells-gauge';
 import { brokenReasonOf, connectionProblem, problemOf } from './problems';
 
 /**
@@ -65,9 +66,12 @@ export function startSyncSession(ports: SidebarPorts, keep = true): SyncProgress
   };
 }
 
-/** The gauge as the state shows it: the window in force kept (the offer waits for the state's next read). */
-function cellsWithOffer(ports: SidebarPorts): SyncProgress['cells'] {
-  const cells = ports.sheets.cells();
+/**
+ * The gauge as the state shows it: the window in force kept (the offer waits for the state's next
+ * read). `used`: the grid cells the step's run knew (its snapshot and what it added): no 2 calls per sheet.
+ */
+function cellsWithOffer(ports: SidebarPorts, used: number | null = null): SyncProgress['cells'] {
+  const cells = used === null ? ports.sheets.cells() : cellsView(used);
   return { ...cells, ordersWindow: ports.sync.capacity().ordersWindow, offer: null };
 }
 
@@ -131,7 +135,7 @@ export function runSyncSessionStep(
       problem: null,
       pausedUntil: report.pausedUntil,
       ...(paused && report.pauseFor ? { pauseFor: report.pauseFor } : {}),
-      cells: cellsWithOffer(ports),
+      cells: cellsWithOffer(ports, report.usedCells ?? null),
     };
   } catch (error) {
     if (isApiError(error)) {

@@ -46,4 +46,6 @@ export interface RunOutcome {
    * not from the store again (a whole read is a billed Properties call, 40 ms).
    */
   state?: SyncStateStore;
+  /** The spreadsheet's grid cells as the run left them, when it knows them without a call (the cells gauge); else null. */
+  usedCells?: number | null;
 }

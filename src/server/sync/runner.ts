@@ -79,7 +79,7 @@ export function runSync(options: RunOptions): RunOutcome {
     unlock(lock);
   }
   if (!result.done) shareResponses(record);
-  return { ...result, state: record.state };
+  return { ...result, state: record.state, usedCells: workbook.knownUsedCells() };
 }
 
 /** The Orders day sums as this run's writes left them, for the next execution (OrderSumsTracker.keep). */
