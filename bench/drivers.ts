@@ -40,15 +40,14 @@ function failure(result: ExecutionResult): string {
   return `${result.timedOut ? 'time limit' : 'failed'}: ${result.error?.message ?? ''}`;
 }
 
-/** "Sync now" in the sidebar: startSync, then runSyncStep until caught up (large backfills go there). */
+/** "Sync now" in the sidebar, as its page calls it: runSyncStep({start: true}), then runSyncStep until caught up. */
 export function sidebarSync(stack: Stack): Promise<Run> {
   return measure(stack, 2_000, async (i) => {
-    const result = await stack.runtime.run(i === 0 ? 'startSync' : 'runSyncStep', []);
+    const result = await stack.runtime.run('runSyncStep', i === 0 ? [{ start: true }] : []);
     if (!result.ok) throw new Error(`sidebar step ${failure(result)}`);
     const reply = result.value as { done?: boolean; phase?: string; problem?: { userMessage?: string } | null };
-    if (i > 0 && reply.done && reply.problem)
-      throw new Error(`sidebar sync stopped: ${reply.problem.userMessage ?? ''}`);
-    return { result, done: i > 0 && reply.done === true, note: reply.phase ?? '' };
+    if (reply.done && reply.problem) throw new Error(`sidebar sync stopped: ${reply.problem.userMessage ?? ''}`);
+    return { result, done: reply.done === true, note: reply.phase ?? '' };
   });
 }
 

@@ -25,7 +25,8 @@ export interface SidebarServerApi {
   beginConnect(): ConnectStart;
   disconnectStore(): SidebarState;
   startSync(): SyncProgress;
-  runSyncStep(): SyncProgress;
+  /** Sync now's steps; the first one with {start: true} also starts the run (startSync is then not needed). */
+  runSyncStep(request?: { start?: boolean }): SyncProgress;
   /** Cancel: the running step stops before its next page (it answers with what it wrote). */
   cancelSync(): void;
   setSchedule(request: ScheduleRequest): ScheduleView;

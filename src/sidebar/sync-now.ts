@@ -57,8 +57,10 @@ export const syncNow = () => {
   renderProblem(null);
   renderProgress(STARTING);
   return perform('Starting sync…', 'sync', async () => {
-    let progress = await call('startSync');
+    // The first step also starts the run: a store caught up in one step costs one execution.
+    let progress = await call('runSyncStep', { start: true });
     renderProgress(progress);
+    if (progress.cells) renderCells(progress.cells);
     while (!progress.done && !progress.problem && !progress.pausedUntil && !session.cancelRequested) {
       setBusy(`Syncing: ${progress.phase}`);
       progress = await call('runSyncStep');

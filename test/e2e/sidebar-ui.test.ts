@@ -71,7 +71,7 @@ interface Script {
   stepDelayMs: number;
   /** When set, each runSyncStep answers only once this resolves: the test decides when a step ends, whatever the machine's load. */
   stepGate: Promise<void> | null;
-  /** Delays of other calls, by name (e.g. a slow startSync or getSidebarState). */
+  /** Delays of other calls, by name (e.g. a slow runSyncStep or getSidebarState). */
   delays: Record<string, number>;
   state: SidebarState;
   steps: SyncProgress[];
@@ -114,6 +114,9 @@ const stack: PlaygroundStack = {
         return ok(script.stamp);
       }
       script.calls.push(name);
+      // Sync now's first step starts the run (runSyncStep {start: true}): recorded as a start too.
+      if (name === 'runSyncStep' && (args[0] as { start?: boolean } | undefined)?.start === true)
+        script.calls.push('start');
       if (script.delays[name]) await new Promise((resolve) => setTimeout(resolve, script.delays[name]));
       if (script.failNext) {
         const message = script.failNext;
@@ -122,7 +125,6 @@ const stack: PlaygroundStack = {
       }
       if (name === 'getSidebarState') return ok({ ...script.state, stamp: script.stamp });
       if (name === 'beginConnect') return ok({ authorizationUrl: 'about:blank' });
-      if (name === 'startSync') return ok(progress({ phase: 'Starting' }));
       if (name === 'cancelSync') return ok(null);
       if (name === 'runSyncStep' || name === 'reconcileOrdersNow') {
         await new Promise((resolve) => setTimeout(resolve, script.stepDelayMs));
@@ -400,11 +402,11 @@ describe.skipIf(!browserReady)('sidebar UI (Chromium, scripted server)', () => {
     await frame.click('#sync-now');
     await frame.waitForFunction(() => document.querySelector('#status')?.textContent === 'Sync finished.');
     expect(await frame.getAttribute('#progress', 'aria-valuenow')).toBe('100');
-    // Second run: the server is slow to answer startSync, then slow to give the final state.
+    // Second run: the server is slow to answer the first step (which starts the run), then slow to give the final state.
     script.steps = [
       progress({ done: true, phase: 'Caught up', counts: { ...ZERO, ordersUpdated: 2, lineItems: 4 }, fraction: 1 }),
     ];
-    script.delays = { startSync: 800 };
+    script.delays = { runSyncStep: 800 };
     await frame.click('#sync-now');
     await frame.waitForFunction(() => document.querySelector('#status')?.textContent === 'Starting sync…');
     expect(await frame.textContent('#sync-phase')).toBe('Starting');
@@ -518,10 +520,10 @@ describe.skipIf(!browserReady)('sidebar UI (Chromium, scripted server)', () => {
     expect(await frame.textContent('#problem-action')).toBe('Try again');
     await frame.locator('main').screenshot({ path: path.join(SCREENSHOTS, 'sidebar-sync-failed.png') });
     script.steps = [progress({ done: true, phase: 'Caught up', fraction: 1 })];
-    const syncsBefore = script.calls.filter((c) => c === 'startSync').length;
+    const syncsBefore = script.calls.filter((c) => c === 'start').length;
     await frame.click('#problem-action');
     await frame.waitForFunction(() => document.querySelector('#status')?.textContent === 'Sync finished.');
-    expect(script.calls.filter((c) => c === 'startSync')).toHaveLength(syncsBefore + 1);
+    expect(script.calls.filter((c) => c === 'start')).toHaveLength(syncsBefore + 1);
     expect(await frame.isVisible('#problem')).toBe(false);
     await page.close();
   });

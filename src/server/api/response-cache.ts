@@ -9,6 +9,8 @@ export interface CacheLike {
 }
 
 export const MAX_CACHE_SECONDS = 21_600;
+/** The hourly budget's reading, shared with later executions once it runs low (not a response). */
+export const LOW_BUDGET_KEY = 'ma:hourly-budget-low:';
 const MAX_KEY_LENGTH = 250;
 /** CacheService values are capped at 100 KB; keep a margin for multi-byte characters. */
 export const MAX_CACHED_BODY_CHARS = 90_000;

@@ -19,12 +19,17 @@ import {
 } from './errors';
 import { DEFAULT_PAGE_RESERVE, readHourlyBudget } from './hourly-budget';
 import { HttpAnswer, HttpFetcher, urlFetchFetcher } from './http';
-import { MAX_CACHED_BODY_CHARS, cacheableSeconds, responseCacheKey, utilitiesDigest } from './response-cache';
+import {
+  LOW_BUDGET_KEY,
+  MAX_CACHED_BODY_CHARS,
+  cacheableSeconds,
+  responseCacheKey,
+  utilitiesDigest,
+} from './response-cache';
 import type { ApiAnswer, GetOptions, TransportOptions, TransportStats } from './transport-contract';
 
 const MAX_RATE_LIMIT_WAITS_PER_REQUEST = 3;
 const MAX_CONCURRENCY_WAITS_PER_REQUEST = 10;
-const LOW_BUDGET_KEY = 'ma:hourly-budget-low:';
 
 export class Transport {
   readonly stats: TransportStats = { requests: 0, retries: 0, rateLimitWaits: 0, cacheHits: 0 };

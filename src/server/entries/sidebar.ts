@@ -66,13 +66,15 @@ export function cancelSync(): void {
 }
 
 /**
- * Sidebar → Sync now: one budgeted slice of the sync; the sidebar calls it until done.
+ * Sidebar → Sync now: one budgeted slice of the sync; the sidebar calls it until done, the first
+ * time with {start: true} (that step also starts the run: no startSync execution before it).
+ * @param {Object=} request {start?: boolean}
  * @return {Object} SyncProgress
  */
-export function runSyncStep(): SyncProgress {
+export function runSyncStep(request?: unknown): SyncProgress {
   refuseInCell('runSyncStep');
   requireGoogleScopes(SYNC_SCOPES);
-  return sidebar.runSyncStep();
+  return sidebar.runSyncStep(request);
 }
 
 /**

@@ -53,12 +53,17 @@ export function saveCostGapDays(props: Properties, rows: readonly CostGapRow[], 
   return saveCostGapMonths(props, costGapMonthsOf(rows), rows.length, since);
 }
 
-/** As saveCostGapDays, from months already counted (the day sums the sync keeps as it writes). */
+/**
+ * As saveCostGapDays, from months already counted (the day sums the sync keeps as it writes).
+ * `storedNow`: the properties as stored, when the caller knows them without a read (a sync run's
+ * whole read under its lock and its writes since: runStateAsStored).
+ */
 export function saveCostGapMonths(
   props: Properties,
   counted: ReadonlyMap<string, CostGapMonth>,
   rowCount: number,
   since: string | null = null,
+  storedNow: Readonly<Record<string, string>> | null = null,
 ): boolean {
   const months = [...counted].sort(([a], [b]) => (a < b ? 1 : -1));
   const index: CostGapIndex = { rows: rowCount, months: [], big: [], before: null, since };
@@ -80,7 +85,7 @@ export function saveCostGapMonths(
     values[monthKey(month)] = text;
   }
   values[INDEX_KEY] = JSON.stringify(index);
-  const stored = props.getProperties();
+  const stored = storedNow ?? props.getProperties();
   const stale = (parseIndex(stored[INDEX_KEY] ?? null)?.months ?? []).map(monthKey).filter((key) => !(key in values));
   if (stale.length === 0 && Object.entries(values).every(([key, text]) => stored[key] === text)) return false;
   // The months and their index in one call: a formula never reads an index naming months not written.

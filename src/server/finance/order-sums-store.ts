@@ -33,9 +33,17 @@ interface Stamp {
   /** The sum columns the Orders sheet holds when saved. */
   held: string;
   chunks: number;
-  /** When the whole sheet was last read (epoch ms). */
+  /** When the whole sheet was last read (epoch ms); for proven sums, when the sheet was created empty. */
   fullAt: number;
+  /**
+   * The sums hold every row of an Orders sheet a sync created, all counted as the sync wrote them
+   * (a backfill kept across its executions, keep): its tie-out need not read the sheet back.
+   */
+  proven?: boolean;
 }
+
+/** Sums proven by writes stay so for a day at most: then a tie-out reads the sheet, as for any kept sums. */
+const PROVEN_FOR_MS = 86_400_000;
 
 export interface PropertyBag {
   getProperties(): Record<string, string>;
@@ -93,6 +101,8 @@ export class OrderSumsTracker {
   private sums: OrderDaySums | null;
   private readonly written = new Map<number, unknown[]>();
   private marked = false;
+  /** The run wrote rows the sums count since they were opened or saved. */
+  private changed = false;
   private watching = false;
   /** Catalog positions of the sum columns the sheet does not hold (read empty). */
   private unheld: number[] | null = null;
@@ -151,7 +161,11 @@ export class OrderSumsTracker {
     if (fresh) {
       tracker.emptyAt = Date.now();
       tracker.watchWrites();
-    } else if (sums) tracker.watch();
+    } else if (sums) {
+      // An earlier execution of the same backfill created the sheet and kept its sums (keep).
+      if (stamp?.proven === true && Date.now() - stamp.fullAt < PROVEN_FOR_MS) tracker.emptyAt = stamp.fullAt;
+      tracker.watch();
+    }
     return tracker;
   }
 
@@ -171,8 +185,22 @@ export class OrderSumsTracker {
     return this.sums !== null && this.emptyAt !== null;
   }
 
-  /** Saves sums that describe the sheet now, in one property write. */
-  save(sums: OrderDaySums, fullAt: number): void {
+  /**
+   * At the end of a run that wrote Orders and did not tie out (a backfill's step short of the end):
+   * the sums as the sheet stands are saved for the next execution, which goes on counting from them
+   * instead of reading the sheet whole at its tie-out. Proven sums stay proven (for a day). Held
+   * with the run's state, they go with its last checkpoint; a run killed before it leaves the
+   * stored sums marked unsaved (its first write marked them), and the next tie-out reads the sheet.
+   */
+  keep(): void {
+    if (!this.sums || !this.changed) return;
+    const fullAt = this.fullAt();
+    if (fullAt === null) return;
+    this.save(this.sums, fullAt, this.emptyAt !== null);
+  }
+
+  /** Saves sums that describe the sheet now, in one property write; `proven`: see Stamp.proven (a tie-out's save ends it). */
+  save(sums: OrderDaySums, fullAt: number, proven = false): void {
     const pieces = chunks(encode(sums));
     const stamp: Stamp = {
       v: 1,
@@ -182,6 +210,7 @@ export class OrderSumsTracker {
       held: heldKey(this.workbook),
       chunks: pieces.length,
       fullAt,
+      ...(proven ? { proven } : {}),
     };
     const values: Record<string, string> = { [META_KEY]: checkPropertySize(META_KEY, JSON.stringify(stamp)) };
     pieces.forEach((piece, i) => (values[CHUNK_KEY + i] = checkPropertySize(CHUNK_KEY + i, piece)));
@@ -189,6 +218,7 @@ export class OrderSumsTracker {
     this.stamp = stamp;
     this.sums = sums;
     this.marked = false;
+    this.changed = false;
     // Writes later in this run (Sync now fetching ✗ days again) are counted from here.
     this.watch();
   }
@@ -213,6 +243,7 @@ export class OrderSumsTracker {
     if (!sums) return;
     const relevant = rows.filter((w) => touchesSums(w.column, w.cells.length));
     if (relevant.length === 0) return;
+    this.changed = true;
     this.markUnsaved();
     if (relevant.some((w) => w.column !== 1 || w.cells.length !== ORDERS.columns.length)) {
       this.sums = null;

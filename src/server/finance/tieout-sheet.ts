@@ -10,7 +10,7 @@
 import { costGapsOf, gapRowsOfTable } from './cost-gaps';
 import { saveCostGapMonths } from './cost-gap-days-store';
 import { EXECUTION_LIMIT_MS } from '../platform/budget';
-import { documentProperties } from '../platform/properties';
+import { documentProperties, runStateAsStored } from '../platform/properties';
 import { markFormulasOwed } from '../state/formulas-owed';
 import type { CellValue } from '../sheets/cells';
 import { instantToLocalDate } from '../platform/calendar';
@@ -110,6 +110,7 @@ export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | nul
         sums.costGapMonths(),
         kept ? sums.rowCount() : orderRows.length,
         createdAfter,
+        runStateAsStored(ctx.state.readAtStart),
       )
     )
       markFormulasOwed();

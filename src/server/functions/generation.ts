@@ -5,15 +5,17 @@
  */
 import { documentProperties } from '../platform/properties';
 
-const GENERATION_KEY = 'ma.formulaGeneration';
+export const GENERATION_KEY = 'ma.formulaGeneration';
 
 export function formulaGeneration(): string {
   return documentProperties().getProperty(GENERATION_KEY) ?? '0';
 }
 
-/** A new generation (the time in base 36: distinct per call within an execution's clock). */
-export function nextFormulaGeneration(): string {
-  const previous = formulaGeneration();
+/**
+ * A new generation (the time in base 36: distinct per call within an execution's clock). `previous`:
+ * the generation as the caller already read it (a sync run's whole read under the lock), saving a read.
+ */
+export function nextFormulaGeneration(previous: string = formulaGeneration()): string {
   let next = Date.now().toString(36);
   if (next === previous) next = `${next}.1`;
   documentProperties().setProperty(GENERATION_KEY, next);

@@ -14,7 +14,14 @@
  */
 type Properties = GoogleAppsScript.Properties.Properties;
 
-const HELD_PREFIXES = ['ma.sync.', 'ma.orderSums', 'ma.costGapDays', 'ma.formulasOwed', 'ma.reconcile.seen'];
+const HELD_PREFIXES = [
+  'ma.sync.',
+  'ma.orderSums',
+  'ma.costGapDays',
+  'ma.formulasOwed',
+  'ma.formulaGeneration',
+  'ma.reconcile.seen',
+];
 const NEVER_HELD_PREFIXES = ['ma.sync.schedule', 'ma.sync.cancelAt', 'ma.sync.busy.'];
 
 /**
@@ -50,6 +57,8 @@ export const isRunStateKey = (key: string): boolean =>
 export class HeldWrites {
   /** A key's held value; null: held deleted. */
   private readonly values = new Map<string, string | null>();
+  /** Every run-state key written while holding, as last written (null: deleted), stored yet or not. */
+  private readonly written = new Map<string, string | null>();
   private holding = false;
   /** Write calls held since the last checkpoint (a key written twice counts twice). */
   private writes = 0;
@@ -92,9 +101,25 @@ export class HeldWrites {
 
   /** Holds one call's writes (together: a setProperties stays one write); past MAX_HELD_WRITES, everything held is stored. */
   private keep(values: ReadonlyArray<[string, string | null]>): void {
-    for (const [key, value] of values) this.values.set(key, value);
+    for (const [key, value] of values) {
+      this.values.set(key, value);
+      this.written.set(key, value);
+    }
     this.writes += 1;
     if (this.writes >= MAX_HELD_WRITES || values.some(([key]) => CHECKPOINT_KEYS.has(key))) this.checkpoint();
+  }
+
+  /**
+   * The run-state keys as stored (or held) now, from a whole read made under the run's lock: only a
+   * locked run writes them, so that read and the run's own writes since are the truth (no read again).
+   */
+  asStoredNow(read: Readonly<Record<string, string>>): Record<string, string> {
+    const out = { ...read };
+    for (const [key, value] of this.written) {
+      if (value === null) delete out[key];
+      else out[key] = value;
+    }
+    return out;
   }
 
   properties(): Properties {

@@ -83,6 +83,14 @@ export function releaseRunStateWrites(): void {
   if (heldWrites) heldWrites.release();
 }
 
+/**
+ * The run-state keys (isRunStateKey) as stored now, from the run's whole read under its lock and its
+ * own writes since (HeldWrites.asStoredNow); without held writes, the store is read.
+ */
+export function runStateAsStored(readUnderLock: Readonly<Record<string, string>>): Record<string, string> {
+  return heldWrites ? heldWrites.asStoredNow(readUnderLock) : documentProperties().getProperties();
+}
+
 /** The real document properties, or null in an execution without a document. */
 let realKnown = false;
 let realStore: GoogleAppsScript.Properties.Properties | null = null;
@@ -121,7 +129,11 @@ function stampKeeping(store: Properties): Properties {
   };
   const wrapped = {
     getProperty: (key: string) => recentReads.get(key, () => store.getProperty(key)),
-    getProperties: () => store.getProperties(),
+    getProperties: () => {
+      const all = store.getProperties();
+      recentReads.seed(all);
+      return all;
+    },
     getKeys: () => store.getKeys(),
     setProperty(key: string, value: string) {
       store.setProperty(key, value);

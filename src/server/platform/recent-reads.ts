@@ -36,6 +36,12 @@ export class RecentReads {
     return value;
   }
 
+  /** A whole read of the store (getProperties) is a read of each of these keys at that moment. */
+  seed(all: Readonly<Record<string, string>>): void {
+    const at = this.now();
+    for (const key of RECENT_READ_KEYS) this.reads.set(key, { at, value: all[key] ?? null });
+  }
+
   /** This execution wrote `keys` (null: every key). */
   forget(keys: readonly string[] | null): void {
     if (keys === null) this.reads.clear();

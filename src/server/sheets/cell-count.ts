@@ -41,6 +41,12 @@ export class CellCount {
     return this.usedCells;
   }
 
+  /** The grid cells when known without a call (the run's snapshot was read and every change since counted), else null. */
+  known(): number | null {
+    if (this.usedCells !== null) return this.usedCells;
+    return this.gridChanged || !this.snapshot.wasRead() ? null : this.used();
+  }
+
   /** Throws CellLimitError when `more` cells would pass the limit. */
   checkRoom(more: number): void {
     const used = this.used();

@@ -89,6 +89,11 @@ export class ManagedWorkbook {
     return this.cells.used();
   }
 
+  /** Grid cells in use, when this run knows them without a call (its snapshot and what it added since), else null. */
+  knownUsedCells(): number | null {
+    return this.cells.known();
+  }
+
   /** The key index of a table: from its index columns, read with every store table's in ONE call per run. */
   index(schema: TableSchema): KeyIndex {
     return this.reads.index(schema);

@@ -25,6 +25,11 @@ export class WorkbookSnapshot {
     return (this.sheets ??= readSheetInfos(this.id()));
   }
 
+  /** Whether this run's one read has been made (sheetInfos then costs nothing). */
+  wasRead(): boolean {
+    return this.sheets !== null;
+  }
+
   /** The sheets as this run's one Sheets API read listed them, and whether each is a managed table. */
   scannedSheets(): Array<{ title: string; rows: number; columns: number; managed: boolean }> {
     const tagged = new Set<number>();

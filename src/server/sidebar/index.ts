@@ -21,7 +21,7 @@ import { parseScheduleRequest } from './schedule-request';
 import { CONNECTION_CHECK_INTERVAL_MS, sidebarStamp, sidebarState } from './state';
 import { syncModulePort } from './sync-port';
 import { clearCancel, requestCancel } from '../sync/cancel';
-import { runSyncSessionStep, startSyncSession } from './sync-session';
+import { firstSyncSessionStep, runSyncSessionStep, startSyncSession } from './sync-session';
 import { explainingDailyLimit } from '../platform/properties-quota';
 
 /** Menu "Sync now" runs in one execution: stop well before Apps Script's 6 minutes. */
@@ -110,8 +110,18 @@ export function cancelSync(): void {
   requestCancel();
 }
 
-export function runSyncStep(): SyncProgress {
-  return explainingDailyLimit(() => runSyncSessionStep(ports()));
+/** `request.start`: Sync now's first step, which also starts the run (firstSyncSessionStep; startSync is then not called). */
+export function runSyncStep(request?: unknown): SyncProgress {
+  return explainingDailyLimit(() => {
+    if (!isStartRequest(request)) return runSyncSessionStep(ports());
+    // A Cancel of an earlier Sync now does not stop this one.
+    clearCancel();
+    return firstSyncSessionStep(ports());
+  });
+}
+
+function isStartRequest(request: unknown): boolean {
+  return typeof request === 'object' && request !== null && (request as { start?: unknown }).start === true;
 }
 
 /** Sidebar → "Keep only orders placed since…": checks the request, sets the window, answers the new state. */
@@ -136,7 +146,6 @@ export function setSchedule(request: unknown): ScheduleView {
 export function syncFromMenu(): void {
   const p = ports();
   const spreadsheet = currentSpreadsheet("the menu's Sync now");
-  const start = startSyncSession(p);
-  const toast = menuSyncToast(start.problem ? start : runSyncSessionStep(p, MENU_SYNC_BUDGET_MS));
+  const toast = menuSyncToast(firstSyncSessionStep(p, MENU_SYNC_BUDGET_MS));
   spreadsheet.toast(toast.message, toast.title, toast.seconds);
 }

@@ -82,6 +82,8 @@ export interface SyncStepReport {
   pauseText: string | null;
   /** What the pause waits for (absent when not paused). */
   pauseFor?: PauseCause;
+  /** The spreadsheet's grid cells after the step, when the run knew them without a call; else the gauge measures. */
+  usedCells?: number | null;
 }
 
 /** What the sync knows about room in the spreadsheet (sync state: window, stop, backfill estimate). */

@@ -58,11 +58,11 @@ function spreadsheetZone(): string {
 
 /** The sync module (runner, schedule, state) as the sidebar sees it. */
 export function syncModulePort(): SyncPort {
+  let lastRun: SyncStateStore | null = null;
   return {
     runStep(budgetMs) {
       // The whole execution's 6 minutes: a wait after the run must leave room to answer the sidebar.
       const execution = new ExecutionBudget();
-      const ordersFrom = new SyncStateStore(documentProperties()).get('orders').watermark;
       const outcome = runSync({
         jobs: ['orders', 'products', 'daily'],
         budgetMs,
@@ -79,7 +79,10 @@ export function syncModulePort(): SyncPort {
       const wait = minuteLimitWaitMs(outcome, Date.now());
       const minuteWait = wait !== null && execution.canWait(wait) ? wait : null;
       if (minuteWait !== null) Utilities.sleep(minuteWait);
-      const orders = new SyncStateStore(documentProperties()).get('orders');
+      // The state the run read under its lock and left (a busy run: read now).
+      const state = (lastRun = outcome.state ?? new SyncStateStore(documentProperties()));
+      const ordersFrom = state.atStart('orders').watermark;
+      const orders = state.get('orders');
       const paused = minuteWait === null ? outcome.pausedUntil : null;
       return {
         done: outcome.done,
@@ -93,10 +96,12 @@ export function syncModulePort(): SyncPort {
         pausedUntil: paused === null ? null : new Date(paused).toISOString(),
         pauseText: paused === null ? null : resumeTimeText(paused, spreadsheetZone(), Date.now()),
         ...(paused !== null && outcome.pauseFor ? { pauseFor: outcome.pauseFor } : {}),
+        usedCells: outcome.usedCells ?? null,
       };
     },
     capacity() {
-      const state = new SyncStateStore(documentProperties());
+      // After a step: the state that step's run left, not a second whole read.
+      const state = lastRun ?? new SyncStateStore(documentProperties());
       const capacity = state.get('capacity');
       const zone = state.get('meta').storeTimeZone ?? spreadsheetZone();
       return {

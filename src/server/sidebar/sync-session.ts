@@ -3,7 +3,8 @@ import { emptyCounts, sumCounts } from '../../contract/counts-text';
 import { pauseCauseText } from '../../contract/pause-text';
 import { isApiError } from '../api/errors';
 import { monotonicFraction, ordersShare, overallFraction, positionShare } from '../sync/progress';
-import type { SidebarPorts, SyncJobName, SyncStepReport } from './ports';
+import type { SidebarPorts, SyncJobName, SyncSession, SyncStepReport } from './ports';
+import { cellsView } from './cells-gauge';
 import { brokenReasonOf, connectionProblem, problemOf } from './problems';
 
 /**
@@ -36,15 +37,19 @@ export function estimateFraction(
   return monotonicFraction(previous, next, report.done);
 }
 
-/** Starts counting a new "Sync now" run; the work itself happens in runSyncStep. */
-export function startSyncSession(ports: SidebarPorts): SyncProgress {
+/**
+ * Starts counting a new "Sync now" run; the work itself happens in runSyncStep. `keep` false: the
+ * caller runs the first step in this execution (firstSyncSessionStep) and the session is stored
+ * only if another step follows.
+ */
+export function startSyncSession(ports: SidebarPorts, keep = true): SyncProgress {
   const counts = emptyCounts();
   const status = ports.connection.status();
   if (status.state === 'connected') {
-    ports.memory.setSyncSession({ counts, startMark: null, fraction: null });
+    if (keep) ports.memory.setSyncSession({ counts, startMark: null, fraction: null });
     return { done: false, phase: 'Starting', counts, fraction: null, problem: null, pausedUntil: null };
   }
-  ports.memory.setSyncSession(null);
+  if (keep) ports.memory.setSyncSession(null);
   return {
     done: true,
     phase: 'Not connected',
@@ -61,19 +66,45 @@ export function startSyncSession(ports: SidebarPorts): SyncProgress {
   };
 }
 
-/** The gauge as the state shows it: the window in force kept (the offer waits for the state's next read). */
-function cellsWithOffer(ports: SidebarPorts): SyncProgress['cells'] {
-  const cells = ports.sheets.cells();
+/**
+ * The gauge as the state shows it: the window in force kept (the offer waits for the state's next
+ * read). `used`: the grid cells the step's run knew (its snapshot and what it added): no 2 calls per sheet.
+ */
+function cellsWithOffer(ports: SidebarPorts, used: number | null = null): SyncProgress['cells'] {
+  const cells = used === null ? ports.sheets.cells() : cellsView(used);
   return { ...cells, ordersWindow: ports.sync.capacity().ordersWindow, offer: null };
 }
 
-/** One budgeted slice of sync. A refusal ends the run with the problem and, when it is about the connection, marks it. */
-export function runSyncSessionStep(
+/**
+ * Sync now's start and its first step in one execution: a store caught up in one step (a 1k
+ * backfill, every hourly-sized Sync now) costs one execution, not two, and its session is never
+ * stored (a put, a read and a remove in the document cache: ~225 ms, apps-script-cost-model.md).
+ */
+export function firstSyncSessionStep(
   ports: SidebarPorts,
   budgetMs = SIDEBAR_STEP_BUDGET_MS,
   now: () => number = () => Date.now(),
 ): SyncProgress {
-  const session = ports.memory.syncSession() ?? { counts: emptyCounts(), startMark: null };
+  const start = startSyncSession(ports, false);
+  if (start.done) return start;
+  return runSyncSessionStep(ports, budgetMs, now, { counts: start.counts, startMark: null, fraction: null });
+}
+
+/**
+ * One budgeted slice of sync. A refusal ends the run with the problem and, when it is about the
+ * connection, marks it. `fresh`: the session this execution started (firstSyncSessionStep), not
+ * stored: it is stored only when another step follows.
+ */
+export function runSyncSessionStep(
+  ports: SidebarPorts,
+  budgetMs = SIDEBAR_STEP_BUDGET_MS,
+  now: () => number = () => Date.now(),
+  fresh: SyncSession | null = null,
+): SyncProgress {
+  const session = fresh ?? ports.memory.syncSession() ?? { counts: emptyCounts(), startMark: null };
+  const keep = (next: SyncSession | null): void => {
+    if (next !== null || fresh === null) ports.memory.setSyncSession(next);
+  };
   try {
     const report = ports.sync.runStep(budgetMs);
     const counts = sumCounts(session.counts, report.written);
@@ -85,7 +116,7 @@ export function runSyncSessionStep(
       ? (session.fraction ?? null)
       : estimateFraction(report, startMark, now(), session.fraction ?? null);
     // A paused run ends this Sync now (the schedule or the next Sync now continues after the pause).
-    ports.memory.setSyncSession(report.done || paused ? null : { counts, startMark, fraction });
+    keep(report.done || paused ? null : { counts, startMark, fraction });
     const phase = report.done
       ? 'Caught up'
       : paused
@@ -104,14 +135,14 @@ export function runSyncSessionStep(
       problem: null,
       pausedUntil: report.pausedUntil,
       ...(paused && report.pauseFor ? { pauseFor: report.pauseFor } : {}),
-      cells: cellsWithOffer(ports),
+      cells: cellsWithOffer(ports, report.usedCells ?? null),
     };
   } catch (error) {
     if (isApiError(error)) {
       const reason = brokenReasonOf(error);
       if (reason) ports.connection.markBroken(reason);
     }
-    ports.memory.setSyncSession(null);
+    keep(null);
     return {
       done: true,
       phase: 'Stopped',

@@ -19,6 +19,7 @@ export function formulasOwed(): boolean {
   return documentProperties().getProperty(OWED_KEY) === '1';
 }
 
+/** Written '0', not deleted: under a sync run's lock it then goes with the run's last checkpoint (held writes store deletes one call each). */
 export function clearFormulasOwed(): void {
-  documentProperties().deleteProperty(OWED_KEY);
+  documentProperties().setProperty(OWED_KEY, '0');
 }

@@ -149,18 +149,28 @@ export interface PropertyStoreLike {
 /**
  * Parts only a sync run writes, under the document lock (the runner reads the state under it; the
  * sidebar never writes them): an update merges into this execution's copy without a read. The
- * sheets' basis and the skipped records are written by the run's jobs only (the reconciliation
- * state is not: its interval is a setting).
+ * sheets' basis, the skipped records and the reconciliation pass are written by the run's jobs
+ * only (nothing outside a run sets the reconciliation's interval: it keeps its default).
  */
-const RUN_ONLY: ReadonlySet<SyncStateKey> = new Set<SyncStateKey>(['meta', 'products', 'sheetsBasis', 'skipped']);
+const RUN_ONLY: ReadonlySet<SyncStateKey> = new Set<SyncStateKey>([
+  'meta',
+  'products',
+  'sheetsBasis',
+  'skipped',
+  'reconcile',
+]);
 
 export class SyncStateStore {
   private readonly state: SyncState;
   /** Every document property as this store's one whole read found them (other readers of the same moment use it: no second read). */
   readonly readAtStart: Readonly<Record<string, string>>;
 
-  constructor(private readonly store: PropertyStoreLike) {
-    const all = store.getProperties();
+  /** `wholeRead`: the store's whole read this execution made a moment ago, under the same lock (no second read). */
+  constructor(
+    private readonly store: PropertyStoreLike,
+    wholeRead?: Readonly<Record<string, string>>,
+  ) {
+    const all = wholeRead ?? store.getProperties();
     this.readAtStart = all;
     const read = <K extends SyncStateKey>(key: K): SyncState[K] => parseState(key, all[PREFIX + key]);
     this.state = {
@@ -184,6 +194,11 @@ export class SyncStateStore {
 
   get<K extends SyncStateKey>(key: K): SyncState[K] {
     return this.state[key];
+  }
+
+  /** One part as this store's whole read found it, before anything this execution wrote. */
+  atStart<K extends SyncStateKey>(key: K): SyncState[K] {
+    return parseState(key, this.readAtStart[PREFIX + key]);
   }
 
   /** Saves one part of the state (one property write). */

@@ -38,7 +38,6 @@ export function runSyncStep(options: { jobs?: JobName[]; budgetMs?: number; tieO
     options.jobs && (options.jobs.length > 0 || options.tieOut)
       ? options.jobs
       : (['orders', 'products', 'daily'] as JobName[]);
-  const fromMark = ordersWatermark();
   // Sync now runs the reconciliation pass when it is due, as the schedule does (spec 4.4 rule 7):
   // a spreadsheet without a schedule must not keep vanished orders' revenue for ever.
   const outcome = runSync({
@@ -47,7 +46,7 @@ export function runSyncStep(options: { jobs?: JobName[]; budgetMs?: number; tieO
     addDueReconciliation: jobs.indexOf('orders') >= 0,
     tieOut: options.tieOut === true,
   });
-  return toProgress(outcome, fromMark);
+  return toProgress(outcome);
 }
 
 /**
@@ -75,16 +74,14 @@ export function runScheduledSync(
   // What a scheduled run found of its context is kept for the menu's "Check the add-on's
   // environment" (the environment check), never in the user's Sync log.
   if (options.trigger) recordEnvironment('scheduled', currentSpreadsheetId());
-  const fromMark = ordersWatermark();
-  return toProgress(runScheduled({ trigger: options.trigger }), fromMark);
+  return toProgress(runScheduled({ trigger: options.trigger }));
 }
 
-function ordersWatermark(): string | null {
-  return new SyncStateStore(documentProperties()).get('orders').watermark;
-}
-
-function toProgress(outcome: RunOutcome, fromMark: string | null): SyncProgress {
-  const orders = new SyncStateStore(documentProperties()).get('orders');
+/** The orders watermark before and after, from the state the run read under its lock (a busy run: read now). */
+function toProgress(outcome: RunOutcome): SyncProgress {
+  const state = outcome.state ?? new SyncStateStore(documentProperties());
+  const fromMark = state.atStart('orders').watermark;
+  const orders = state.get('orders');
   // A first sync had no watermark before its first page: the feed's time runs from that page's oldest order.
   const share =
     outcome.job === 'orders'

@@ -2,6 +2,7 @@
 import type { SyncCounts } from '../../contract/sidebar';
 import type { SheetPlace } from '../sheets/sheet-tags';
 import type { PauseCause } from './failures';
+import type { SyncStateStore } from '../state/sync-state';
 import type { JobName, JobPosition, RunTally } from './job-context';
 
 export interface RunOptions {
@@ -39,4 +40,12 @@ export interface RunOutcome {
   pausedUntil: number | null;
   /** What a paused run waits for: the add-on's hourly reserve, or the limit a 429 named. */
   pauseFor?: PauseCause;
+  /**
+   * The sync state as the run read it under the lock and left it (absent for a busy run): what the
+   * caller reports of it (the orders watermark before and after, the capacity) is read from here,
+   * not from the store again (a whole read is a billed Properties call, 40 ms).
+   */
+  state?: SyncStateStore;
+  /** The spreadsheet's grid cells as the run left them, when it knows them without a call (the cells gauge); else null. */
+  usedCells?: number | null;
 }

@@ -4,6 +4,7 @@
  */
 import { markFormulasOwed } from '../state/formulas-owed';
 import { createApiClient, type ApiClient } from '../api';
+import { runResponseCache, type RunResponseCache } from '../api/run-response-cache';
 import { confirmStore, setStoreTag, storeTag, triggerTokenSource } from '../auth';
 import { getDeploymentConfig } from '../platform/config';
 import type { ExecutionBudget } from '../platform/budget';
@@ -39,6 +40,8 @@ export interface RunRecord {
   /** The jobs run, in run order once the run started. */
   jobs: JobName[];
   api: ApiClient | null;
+  /** The answers the run's client kept (the run's response cache), shared when the run ends with more to do. */
+  responses: RunResponseCache | null;
   tally: RunTally;
   workbook: ManagedWorkbook;
   state: SyncStateStore;
@@ -58,13 +61,27 @@ export function openRecord(
   tally: RunTally,
   properties: GoogleAppsScript.Properties.Properties,
 ): RunRecord {
-  // A documentless scheduled run of this user worked on their copy of the state: take it in first.
-  adoptScheduledRunState();
-  // Read under the lock: a run that just ended while this one waited saved its checkpoints and log row.
-  const state = new SyncStateStore(properties);
+  // Read under the lock: a run that just ended while this one waited saved its checkpoints and log
+  // row. The one whole read of the execution: the schedule the adoption below asks for is in it.
+  const read = properties.getProperties();
+  // A documentless scheduled run of this user worked on their copy of the state: take it in first
+  // (then read again what it wrote).
+  const adopted = adoptScheduledRunState();
+  const state = new SyncStateStore(properties, adopted.length > 0 ? undefined : read);
   workbook.useColumns(columnSettings(state, () => Date.now()));
   const log = new SyncLog(workbook, state, properties);
-  return { startedAt, options, jobs: options.jobs.slice(), api: null, tally, workbook, state, log, run: null };
+  return {
+    startedAt,
+    options,
+    jobs: options.jobs.slice(),
+    api: null,
+    responses: null,
+    tally,
+    workbook,
+    state,
+    log,
+    run: null,
+  };
 }
 
 /** The run ready for its steps, or the outcome of a run the store check stopped (logged and closed here). */
@@ -75,13 +92,14 @@ export function startRun(
 ): RunStart {
   const { workbook, state, log, options, tally } = record;
   const config = getDeploymentConfig();
+  const responses = (record.responses = runResponseCache(documentCacheOrNull()));
   // The tie-out's P&L books come from the daily job's read of the same days (the daily reads).
   const api = keepDailyReads(
     createApiClient({
       baseUrl: config.apiBaseUrl,
       tokens: triggerTokenSource(),
       budget,
-      cache: documentCacheOrNull(),
+      cache: responses,
     }),
   );
   attachApi(record, api);

@@ -3,10 +3,11 @@
  * check, then the run's steps in order (the run steps) until caught up or out of budget; one Sync
  * log row per run.
  */
-import { nextFormulaGeneration } from '../functions/generation';
+import { GENERATION_KEY, nextFormulaGeneration } from '../functions/generation';
 import { reenterFormulas } from '../functions/refresh';
 import { clearFormulasOwed, formulasOwed, markFormulasOwed } from '../state/formulas-owed';
 import { documentLock } from '../auth';
+import { isApiError } from '../api/errors';
 import { ExecutionBudget, EXECUTION_LIMIT_MS } from '../platform/budget';
 import { documentProperties, holdRunStateWrites, releaseRunStateWrites } from '../platform/properties';
 import { ManagedWorkbook } from '../sheets/managed-workbook';
@@ -51,14 +52,18 @@ export function runSync(options: RunOptions): RunOutcome {
     if (start.kind === 'ended') {
       // The run closed its own log (the store changed): nothing more happens under the lock.
       unlock(lock);
-      return start.outcome;
+      return { ...start.outcome, state: record.state };
     }
     walkSteps(start.run);
     result = finishedOutcome(start.run);
+    keepDaySums(record);
   } catch (e) {
     // Pages written before the failure are in the sheets (and checkpointed): the tally counts them.
     failure = classifyFailure(e);
     result = failedOutcome(record, failure);
+    // An API answer (a pause for the per-minute limit, a refusal) never comes in the middle of a
+    // sheet write: the day sums count exactly the rows written. A failure elsewhere may have.
+    if (isApiError(e)) keepDaySums(record);
   }
   // The closing row carries the run's deferred writes (Monthly P&L, Restatements): still under the lock.
   // It is the run's record, so it may wait out Google's Sheets minute past the run's own budget,
@@ -67,12 +72,28 @@ export function runSync(options: RunOptions): RunOutcome {
   setSheetsWaitBudget((ms) => closing.canWait(ms));
   try {
     closeLog(record, result, failure);
+    // Still under the lock: the new generation and the owed flag go with the run's last checkpoint.
+    refreshFormulas(result, record);
     refreshOwnerCopy();
   } finally {
     unlock(lock);
   }
-  refreshFormulas(result, workbook);
-  return result;
+  if (!result.done) shareResponses(record);
+  return { ...result, state: record.state, usedCells: workbook.knownUsedCells() };
+}
+
+/** The Orders day sums as this run's writes left them, for the next execution (OrderSumsTracker.keep). */
+function keepDaySums(record: RunRecord): void {
+  if (record.run) record.run.tracker.keep();
+}
+
+/** A run with more to do leaves the answers it read for the execution that continues it (the run's response cache). */
+function shareResponses(record: RunRecord): void {
+  try {
+    record.responses?.share();
+  } catch (e) {
+    console.warn(`The run's answers were not shared: ${e instanceof Error ? e.message : String(e)}`);
+  }
 }
 
 /** The run's held state is written before another execution may take the lock and read it. */
@@ -151,11 +172,11 @@ function closeLog(record: RunRecord, result: RunOutcome, failure: RunFailure | n
  * PROFIT_MONTHLY read). P&L days count only when written: the daily job writes only days that differ.
  * A failed run leaves the formulas that ran meanwhile with its error: the next good run re-enters them.
  */
-function refreshFormulas(result: RunOutcome, workbook: ManagedWorkbook): void {
+function refreshFormulas(result: RunOutcome, record: RunRecord): void {
   const { counts } = result;
   const changed = counts.ordersAdded + counts.ordersUpdated + counts.products + counts.variants + counts.days;
   if (result.outcome === 'error') markFormulasOwed();
-  else if (changed > 0 || formulasOwed()) refreshFormulasAfterSync(workbook);
+  else if (changed > 0 || formulasOwed()) refreshFormulasAfterSync(record);
 }
 
 /**
@@ -165,9 +186,11 @@ function refreshFormulas(result: RunOutcome, workbook: ManagedWorkbook): void {
  * more read and, only when formulas exist, two writes). A failure here never fails the sync that
  * wrote the data (the formulas stay owed).
  */
-function refreshFormulasAfterSync(workbook: ManagedWorkbook): void {
+function refreshFormulasAfterSync(record: RunRecord): void {
+  const { workbook, state } = record;
   try {
-    nextFormulaGeneration();
+    // Before any formula is re-entered, the new generation is stored: a re-entry is a Sheets write (a checkpoint).
+    nextFormulaGeneration(state.readAtStart[GENERATION_KEY] ?? '0');
     reenterFormulas(workbook.id(), workbook.scannedSheets());
     clearFormulasOwed();
   } catch (e) {
