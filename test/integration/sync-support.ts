@@ -62,6 +62,8 @@ function wallTime(iso: string, timeZone: string): string {
 
 function expectedCell(value: unknown, header: string, timeZone: string): Cell {
   if (value === null || value === undefined) return '';
+  // The API's percentages are points (spec 2.3 rules 2 and 4: "× 100"); a Sheets percent cell holds the fraction.
+  if (typeof value === 'number' && header.endsWith('_pct')) return value / 100;
   if (typeof value === 'string' && isInstantHeader(header) && !Number.isNaN(Date.parse(value)))
     return wallTime(value, timeZone);
   return value as Cell;

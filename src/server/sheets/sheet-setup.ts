@@ -13,6 +13,7 @@ import {
 } from './setup-requests';
 import { findHeaderProblem } from './header-check';
 import { highlightRequests } from './highlights';
+import { percentColumns, percentTagRequest } from './percent-upgrade';
 import { numberFormatFor } from './rows';
 import { sheetsService } from './sheet-snapshot';
 import { holdBack, noteSpreadsheetChange, sheetsRequest } from './sheets-requests';
@@ -79,6 +80,8 @@ export class SheetSetUp {
       ...highlightRequests(sheetId, schema),
       ...rowFormatRequests(sheetId, schema, this.store.currency, rows),
       headerRowRequest(sheetId, schema),
+      // Its percent columns hold fractions from the start: never upgraded (percent-upgrade.ts).
+      ...(percentColumns(schema).length > 0 ? [percentTagRequest(sheetId)] : []),
     ];
   }
 
