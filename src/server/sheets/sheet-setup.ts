@@ -69,7 +69,10 @@ export class SheetSetUp {
   /** Sets up a sheet found empty (`info`: its grid as the snapshot read it), in ONE batchUpdate. */
   setUp(info: SheetInfo, schema: TableSchema): void {
     const width = schema.columns.length;
-    this.send([freezeHeaderRequest(info.sheetId), ...this.requests(info.sheetId, schema, info.rows, info.columns)]);
+    this.send([
+      freezeHeaderRequest(info.sheetId, schema),
+      ...this.requests(info.sheetId, schema, info.rows, info.columns),
+    ]);
     this.cells.added(info.rows * (width - info.columns));
   }
 
