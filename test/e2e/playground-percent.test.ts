@@ -1,5 +1,5 @@
 /**
- * One percent representation in the playground (issue 24 item 1), in real Chromium: after a sync
+ * One percent representation in the playground, in real Chromium: after a sync
  * the Orders sheet draws an order's cogs_coverage_pct and net_margin_pct as the API's points with
  * a percent sign (the cell holds Sheets' fraction under 0.00%: 55.08 %, never 5508.00 % or
  * 10000.00 %), and the Monthly P&L draws each month's net margin as the spec's rule on the truth's

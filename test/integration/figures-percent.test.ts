@@ -1,5 +1,5 @@
 /**
- * One percent representation (issue 24 item 1): every percent cell holds Sheets' fraction under a
+ * One percent representation: every percent cell holds Sheets' fraction under a
  * bare-% format (0.5508 shown "55.08%"), so arithmetic on it works as a finance user expects —
  * =B2*100 gives the API's points — in Orders (cogs_coverage_pct and the margins, spec 2.3) and the
  * Monthly P&L (the spec's margin rule on the truth's cents). A spreadsheet an earlier version
@@ -147,7 +147,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-describe("percent cells hold Sheets' fraction [issue 24 item 1]", () => {
+describe("percent cells hold Sheets' fraction", () => {
   it('Orders and Monthly P&L: =cell*100 gives the API points, the cell shows them with %', async () => {
     await expectFractionsOfTruth();
   });

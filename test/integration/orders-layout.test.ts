@@ -1,5 +1,5 @@
 /**
- * The Orders layout (issue 24 item 12): a sheet set up now shows a finance reader's columns first
+ * The Orders layout: a sheet set up now shows a finance reader's columns first
  * (order number, placed date, customer, status, then the money) and the keys and bookkeeping last
  * (id, gone_at, synced_at, external_order_gid), its first column frozen; and an Orders sheet an
  * earlier version set up (every column in the catalog's order, id in column A, no stored layout)

@@ -1,5 +1,5 @@
 /**
- * Sheets' percent (issue 24 item 1, pure parts): the Monthly P&L's margins are proven as the
+ * Sheets' percent (pure parts): the Monthly P&L's margins are proven as the
  * fractions the sheet holds, and a sheet an earlier version wrote in points is upgraded by one
  * all-or-nothing batchUpdate that converts every number, formats the column and tags the sheet.
  */

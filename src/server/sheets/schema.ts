@@ -42,7 +42,7 @@ const DAILY_NOTES: Readonly<Record<string, string>> = {
 };
 
 /**
- * How an Orders sheet set up now shows its columns (issue 24 item 12): what a finance reader reads
+ * How an Orders sheet set up now shows its columns: what a finance reader reads
  * first — the order number, its placed date, customer and status, then the money — and the keys
  * and sync bookkeeping (id, gone_at, synced_at, external_order_gid) last. Sheets set up before
  * keep their order: every column is found by header.
