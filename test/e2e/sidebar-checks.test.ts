@@ -130,8 +130,9 @@ describe.skipIf(!browserReady)(
       expect(truthIds.has(vanished)).toBe(false);
       const [headers, ...rows] = ordersTable();
       const status = headers!.indexOf('status');
-      const gone = rows.filter((r) => r[status] === 'gone').map((r) => String(r[0]));
-      const notInTruth = rows.map((r) => String(r[0])).filter((id) => !truthIds.has(id));
+      const id = headers!.indexOf('id');
+      const gone = rows.filter((r) => r[status] === 'gone').map((r) => String(r[id]));
+      const notInTruth = rows.map((r) => String(r[id])).filter((key) => !truthIds.has(key));
       expect(gone).toEqual([vanished]);
       expect(notInTruth).toEqual([vanished]);
       expect(await sidebar.textContent('#sync-phase')).toBe('Checked every order');
