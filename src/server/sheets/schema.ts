@@ -77,7 +77,6 @@ const ORDERS_SHEET_ORDER: readonly string[] = [
   'net_profit',
   'net_margin_pct',
   'created_at',
-  'updated_at',
   'canceled_at',
   'refunded_at',
   'platform',
@@ -98,6 +97,8 @@ const ORDERS_SHEET_ORDER: readonly string[] = [
   'device_type',
   'store_id',
   'external_order_id',
+  // The change marker beside the keys: the hourly run reads them together for the rows it touches.
+  'updated_at',
   'id',
   'gone_at',
   'synced_at',
