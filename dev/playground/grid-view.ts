@@ -11,6 +11,7 @@ import {
   DEFAULT_DATE_FORMAT,
   DEFAULT_DATETIME_FORMAT,
   isDateFormat,
+  isPercentFormat,
   type CellScalar,
 } from '../gas-runtime/spreadsheet/number-format';
 import type { SheetModel } from '../gas-runtime/spreadsheet/sheet-model';
@@ -38,11 +39,16 @@ function kindOf(value: CellScalar): GridCell['k'] {
   return typeof value === 'number' ? 'n' : typeof value === 'boolean' ? 'b' : undefined;
 }
 
-/** The text Sheets' formula bar shows for a value: a date as a date, a number unformatted. */
+/**
+ * The text Sheets' formula bar shows for a value: a date as a date, a percent-formatted number as
+ * its percent (0.5508 under 0.00% edits as 55.08%, as Sheets and Excel show it), a number unformatted.
+ */
 function editText(value: CellScalar, format: string | undefined): string {
   if (typeof value === 'number' && isDateFormat(format)) {
     return displayValue(value, Number.isInteger(value) ? DEFAULT_DATE_FORMAT : DEFAULT_DATETIME_FORMAT);
   }
+  if (typeof value === 'number' && isPercentFormat(format))
+    return `${displayValue(Number((value * 100).toPrecision(15)), undefined)}%`;
   return displayValue(value, undefined);
 }
 

@@ -57,6 +57,9 @@ export function ensureReportSheet(workbook: Workbook, today: string): SheetModel
   for (const [row, column, typed] of reportCells(today)) {
     sheet.write(row, column, typed.startsWith('=') ? { formula: typed } : userEnteredWrite(typed, workbook.timeZone));
   }
+  // As a user formats a margin cell (Format → Number → Percent): PROFIT_SUMMARY answers a margin
+  // as Sheets' fraction, 0.5508 for 55.08 %.
+  sheet.setFormat(8, 2, '0.00%');
   sheet.setStyle(1, 1, { fontWeight: 'bold' });
   sheet.setColumnWidths(1, 1, 190);
   sheet.setColumnWidths(2, 1, 120);

@@ -58,7 +58,9 @@ describe.skipIf(!browserReady)('the playground draws conditional formats and rec
     );
   const model = (name: string) => (stack.runtime.workbook as Workbook).sheetByName(name)!;
   const headerOf = (name: string): string[] => (model(name).rows[0]!.v as unknown[]).map(String);
-  const rowOf = (name: string, id: string): number => model(name).rows.findIndex((r) => r?.v[0] === id) + 1;
+  /** The row of a record by its id column (Orders shows it last). */
+  const rowOf = (name: string, id: string): number =>
+    model(name).rows.findIndex((r) => r?.v[headerOf(name).indexOf('id')] === id) + 1;
 
   async function showRow(sheet: string, row: number): Promise<void> {
     await page.click(`#tabs button:has-text("${sheet}")`);

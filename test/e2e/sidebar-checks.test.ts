@@ -85,7 +85,7 @@ describe.skipIf(!browserReady)(
       const order = await activeOrder(30);
       const day = localDay(String(order.created_at));
       const [headers, ...rows] = ordersTable();
-      const at = rows.findIndex((r) => r[0] === order.id);
+      const at = rows.findIndex((r) => r[headers!.indexOf('id')] === order.id);
       const column = headers!.indexOf('cogs') + 1;
       const original = rows[at]![column - 1] as number;
       ordersSheet().write(at + 2, column, { value: original + 7.5 });
@@ -97,7 +97,7 @@ describe.skipIf(!browserReady)(
       expect(await tieoutText()).toMatch(/^Checks: all \d+ days tie out\.$/);
       // Put back from the service (the truth's cogs), not from what the test wrote.
       const [, ...after] = ordersTable();
-      const row = after.find((r) => r[0] === order.id)!;
+      const row = after.find((r) => r[headers!.indexOf('id')] === order.id)!;
       expect(row[column - 1]).toBe((order.economics as Json).cogs);
       expect(row[column - 1]).not.toBe(original + 7.5);
     }, 240_000);
@@ -130,8 +130,9 @@ describe.skipIf(!browserReady)(
       expect(truthIds.has(vanished)).toBe(false);
       const [headers, ...rows] = ordersTable();
       const status = headers!.indexOf('status');
-      const gone = rows.filter((r) => r[status] === 'gone').map((r) => String(r[0]));
-      const notInTruth = rows.map((r) => String(r[0])).filter((id) => !truthIds.has(id));
+      const id = headers!.indexOf('id');
+      const gone = rows.filter((r) => r[status] === 'gone').map((r) => String(r[id]));
+      const notInTruth = rows.map((r) => String(r[id])).filter((key) => !truthIds.has(key));
       expect(gone).toEqual([vanished]);
       expect(notInTruth).toEqual([vanished]);
       expect(await sidebar.textContent('#sync-phase')).toBe('Checked every order');

@@ -2,16 +2,12 @@
 
 /** Essentials: keys, derived columns, what the add-on reads back, and a few finance fields. */
 export const ESSENTIAL_ORDERS = [
-  'id',
-  'status',
-  'placed_date',
-  'gone_at',
-  'synced_at',
+  // As a finance reader reads an order: its number, day and status, the money, then the keys last.
   'order_number',
-  'created_at',
-  'updated_at',
-  'currency',
+  'placed_date',
+  'status',
   'financial_status',
+  'currency',
   'gross_revenue',
   'shipping_revenue',
   'discount',
@@ -21,12 +17,17 @@ export const ESSENTIAL_ORDERS = [
   'cogs',
   'cogs_source',
   'cogs_coverage_pct',
+  'cost_status',
   'fulfillment_cost',
   'payment_fee',
   'ad_spend_allocated',
   'contribution_profit',
   'net_profit',
-  'cost_status',
+  'created_at',
+  'updated_at',
+  'id',
+  'gone_at',
+  'synced_at',
 ];
 export const ESSENTIAL_LINES = [
   'id',

@@ -68,7 +68,7 @@ describe("controller: an order's cost becomes unknown, marker unmoved", () => {
     const value = (f.value as unknown[][])[0][0];
     const dayCheck = checksRow(stack, day)?.result;
     const [oh, ...rows] = sheetTable(stack, 'Orders') as Row[];
-    const row = rows.find((r) => r[0] === id)!;
+    const row = rows.find((r) => r[oh!.indexOf('id')] === id)!;
     // Not reachable by any API total (the P&L does not move): until the add-on re-reads such orders,
     // Checks must at least say that an order's cost status is not proven.
     const said = /cost status are not proven/.test(checksScope(stack));

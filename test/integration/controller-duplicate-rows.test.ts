@@ -90,7 +90,7 @@ describe('controller: duplicated rows and the scope of Checks', () => {
     const day = localDay(String(order.created_at));
     const orders = sheetTable(stack, 'Orders');
     const rowsBefore = orders.length;
-    copyRowToEnd('Orders', orders.findIndex((r) => r[0] === id) + 1);
+    copyRowToEnd('Orders', orders.findIndex((r) => r[orders[0].indexOf('id')] === id) + 1);
     await run('tieOutNow');
     const found = checksRow(stack, day);
     expect(found?.result, `Checks ${day}`).toBe('✗');
@@ -101,7 +101,7 @@ describe('controller: duplicated rows and the scope of Checks', () => {
     await syncNow();
     const after = sheetTable(stack, 'Orders');
     const [h] = after;
-    const kept = after.filter((r) => r[0] === id);
+    const kept = after.filter((r) => r[h!.indexOf('id')] === id);
     expect(kept.length, `rows of ${id} after Sync now`).toBe(1);
     const truth = ((await stack.truth('orders')) as { data: Json[] }).data.find((o) => o.id === id)!;
     const economics = truth.economics as Json;
@@ -112,10 +112,10 @@ describe('controller: duplicated rows and the scope of Checks', () => {
       new Set(
         after
           .slice(1)
-          .map((r) => r[0])
+          .map((r) => r[h!.indexOf('id')])
           .filter((k) => k !== ''),
       ).size,
-    ).toBe(new Set(orders.slice(1).map((r) => r[0])).size);
+    ).toBe(new Set(orders.slice(1).map((r) => r[h!.indexOf('id')])).size);
     expect(checksRow(stack, day)?.result, `Checks ${day} after Sync now`).toBe('✓');
   });
 
@@ -155,7 +155,7 @@ describe('controller: duplicated rows and the scope of Checks', () => {
   it('the scope line says text cells of Orders (financial_status) are proven only by the reconciliation pass', async () => {
     const order = await oldActiveOrder(12);
     const [h, ...rows] = sheetTable(stack, 'Orders');
-    const at = rows.findIndex((r) => r[0] === order.id);
+    const at = rows.findIndex((r) => r[h!.indexOf('id')] === order.id);
     const status = h!.indexOf('financial_status');
     sheet('Orders').write(at + 2, status + 1, { value: order.financial_status === 'refunded' ? 'paid' : 'refunded' });
     await run('tieOutNow');

@@ -102,8 +102,8 @@ describe('controller: user edits of synced and built figures', () => {
   it('two Orders cogs edits of +5.00 and −5.00 on one day (each order wrong by $5): the Checks scope line says Orders are proven as day sums, not order by order', async () => {
     const { day, orders } = await busyDay();
     const [headers, ...rows] = sheetTable(stack, 'Orders');
-    const a = rows.findIndex((r) => r[0] === orders[0].id);
-    const b = rows.findIndex((r) => r[0] === orders[1].id);
+    const a = rows.findIndex((r) => r[headers.indexOf('id')] === orders[0].id);
+    const b = rows.findIndex((r) => r[headers.indexOf('id')] === orders[1].id);
     const col = headers.indexOf('cogs');
     const va = rows[a][col] as number;
     const vb = rows[b][col] as number;
@@ -127,7 +127,7 @@ describe('controller: user edits of synced and built figures', () => {
     it(`Orders ${column} edited on one order is ✗ for its day`, async () => {
       const { day, orders } = await busyDay();
       const [headers, ...rows] = sheetTable(stack, 'Orders');
-      const at = rows.findIndex((r) => r[0] === orders[0].id);
+      const at = rows.findIndex((r) => r[headers.indexOf('id')] === orders[0].id);
       const col = headers.indexOf(column);
       expect(col, `Orders has ${column}`).toBeGreaterThanOrEqual(0);
       const original = rows[at][col] as number;

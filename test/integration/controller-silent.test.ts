@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
-import { checksRow, checksScope, compareWithTruth, sheetTable, syncUntilCaughtUp } from './sync-support';
+import { checksRow, checksScope, compareWithTruth, keyColumn, sheetTable, syncUntilCaughtUp } from './sync-support';
 
 type Json = Record<string, unknown>;
 let stack: Stack;
@@ -35,7 +35,7 @@ function addDays(date: string, n: number): string {
 
 function cellOf(name: string, key: string, header: string): unknown {
   const [headers, ...rows] = sheetTable(stack, name);
-  const row = rows.find((r) => String(r[0]) === key);
+  const row = rows.find((r) => String(r[keyColumn([headers])]) === key);
   return row ? row[headers.indexOf(header)] : undefined;
 }
 

@@ -26,7 +26,10 @@ const localDay = (iso: string): string => new Date(iso).toLocaleDateString('en-C
 const truthDaily = async (start: string, end: string): Promise<TruthDay[]> =>
   ((await stack.control(`truth/daily?start_date=${start}&end_date=${end}`)) as { data: TruthDay[] }).data;
 /** The spec's margin on the truth's figures (in cents). */
-const specMargin = (part: unknown, revenue: unknown): number => marginPct(cents(part), cents(revenue));
+/** Points as Sheets' percent cell holds them: the fraction, to Sheets' 15 significant digits. */
+const fraction = (points: number): number => Number((points / 100).toPrecision(15));
+/** The spec's margin on the truth's figures (in cents), as a percent cell holds it. */
+const specMargin = (part: unknown, revenue: unknown): number => fraction(marginPct(cents(part), cents(revenue)));
 
 function lastDayOfMonth(month: string): string {
   const [y, m] = month.split('-').map(Number);
@@ -124,7 +127,7 @@ describe('one margin rule and one rounding in every function and sheet', () => {
       m.last = d.date;
       months.set(d.date.slice(0, 7), m);
     }
-    const expected = new Map([...months].map(([key, m]) => [key, marginPct(m.profit, m.revenue)]));
+    const expected = new Map([...months].map(([key, m]) => [key, fraction(marginPct(m.profit, m.revenue))]));
     const [header, ...rows] = sheetTable(stack, 'Monthly P&L');
     const sheet = new Map(rows.map((r) => [String(r[header.indexOf('month')]), r[header.indexOf('net_margin_pct')]]));
     expect(Object.fromEntries(sheet)).toEqual(Object.fromEntries(expected));

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
-import { sheetTable, syncUntilCaughtUp } from './sync-support';
+import { keyColumn, sheetTable, syncUntilCaughtUp } from './sync-support';
 
 type Json = Record<string, unknown>;
 let stack: Stack;
@@ -122,7 +122,7 @@ describe('an order placed before the orders window, in a closed month older than
     expect(cents(truthDay.refunds)).not.toBe(cents(before.find((d) => d.date === day)!.refunds));
     const ordersBefore = sheetTable(stack, 'Orders')
       .slice(1)
-      .map((r) => String(r[0]));
+      .map((r) => String(r[keyColumn(sheetTable(stack, 'Orders'))]));
 
     await stack.advanceClocks(60_000);
     await syncUntilCaughtUp(stack);
@@ -178,14 +178,14 @@ describe('an order placed before the orders window, in a closed month older than
     // kept from before the window, shows the API's figures beside its day.
     const changed = ((await stack.truth('orders')) as { data: Json[] }).data.find((o) => o.id === id)!;
     const [ordersHeader, ...orderRows] = sheetTable(stack, 'Orders');
-    const oldRow = orderRows.find((r) => r[0] === id)!;
+    const oldRow = orderRows.find((r) => r[ordersHeader.indexOf('id')] === id)!;
     expect(ordersHeader.indexOf('refunds') * ordersHeader.indexOf('cogs')).toBeGreaterThan(0);
     expect(oldRow).toBeDefined();
     expect(cents(oldRow[ordersHeader.indexOf('refunds')])).toBe(cents((changed.economics as Json).refunds));
     expect(cents(oldRow[ordersHeader.indexOf('cogs')])).toBe(cents((changed.economics as Json).cogs));
     const ordersAfter = sheetTable(stack, 'Orders')
       .slice(1)
-      .map((r) => String(r[0]));
+      .map((r) => String(r[ordersHeader.indexOf('id')]));
     expect(
       ordersAfter
         .filter((o) => ordersBefore.indexOf(o) < 0)

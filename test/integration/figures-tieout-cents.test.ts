@@ -54,7 +54,7 @@ describe('the tie-out in exact cents [spec 2.3]', () => {
     expect(checksRow(busyDay)('result'), 'a clean sync ties out').toBe('✓');
 
     const [headers, ...rows] = sheetTable(stack, 'Orders');
-    const at = rows.findIndex((r) => r[0] === orders[0].id);
+    const at = rows.findIndex((r) => r[headers.indexOf('id')] === orders[0].id);
     const column = headers.indexOf('cogs') + 1;
     const original = rows[at][column - 1] as number;
     const sheet = (stack.runtime.workbook as unknown as Workbook).sheetByName('Orders') as SheetModel;

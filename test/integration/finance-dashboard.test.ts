@@ -186,7 +186,8 @@ describe('the KPI block reads the period cells and follows them', () => {
       // Net margin % is 0 where net revenue is zero or negative (spec 2.3 rule 5).
       const expected: Record<string, number | ''> = {
         ...totals,
-        net_margin_pct: totals.net_revenue! <= 0 ? 0 : (totals.net_profit! / totals.net_revenue!) * 100,
+        // As Sheets' percent (a fraction; the KPI cell's 0.00% format shows it in points).
+        net_margin_pct: totals.net_revenue! <= 0 ? 0 : totals.net_profit! / totals.net_revenue!,
       };
       for (const [r, metric] of METRICS.entries()) {
         const result = formulas.resultAt(dashboard(), 7 + r, 2 + i);
@@ -198,7 +199,7 @@ describe('the KPI block reads the period cells and follows them', () => {
           expect(
             Math.abs(Number(value) - want!),
             `${metric} ${start}..${end}: ${String(value)} vs ${want}`,
-          ).toBeLessThan(metric === 'net_margin_pct' ? 0.006 : 0.005);
+          ).toBeLessThan(metric === 'net_margin_pct' ? 0.000_06 : 0.005);
       }
     }
   }

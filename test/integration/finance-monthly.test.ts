@@ -48,7 +48,8 @@ function lastDay(month: string): string {
   return `${month}-${String(new Date(Date.UTC(y, m, 0)).getUTCDate()).padStart(2, '0')}`;
 }
 
-const pct = (x: number, revenue: number): number => (revenue <= 0 ? 0 : Math.round((x / revenue) * 100 * 100) / 100);
+/** A margin as Sheets' percent cell holds it: the fraction, to the hundredth of a point (0.5508 is 55.08 %). */
+const pct = (x: number, revenue: number): number => (revenue <= 0 ? 0 : Math.round((x / revenue) * 100 * 100) / 10_000);
 
 beforeAll(async () => {
   stack = await startStack({ orders: 900, seed: 23 });

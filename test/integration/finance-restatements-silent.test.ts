@@ -88,7 +88,7 @@ describe('Restatements: a correction whose change marker did not move', () => {
     await run('tieOutNow');
     for (let step = 0; step < 20; step++) if ((await run('runSyncStep')).done) break;
     const [oh, ...orderRows] = sheetTable(stack, 'Orders') as Row[];
-    expect(cents(orderRows.find((r) => r[0] === id)?.[oh!.indexOf('cogs')])).toBe(
+    expect(cents(orderRows.find((r) => r[oh!.indexOf('id')] === id)?.[oh!.indexOf('cogs')])).toBe(
       cents(((await truthOrders()).find((o) => o.id === id)!.economics as Json).cogs),
     );
     const { orders, cogsDifference } = restatements();

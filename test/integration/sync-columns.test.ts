@@ -152,7 +152,7 @@ describe('a column chosen later', () => {
     expect(sheet('Orders').value(2, userColumn)).toBe('keep me');
     expect(sheetTable(stack, 'Orders').length - 1).toBe(ordersBefore + 3);
     const table = sheetTable(stack, 'Orders');
-    const row = table.findIndex((r) => r[0] === foreign.id) + 1;
+    const row = table.findIndex((r) => r[table[0].indexOf('id')] === foreign.id) + 1;
     const format = sheet('Orders').format(row, table[0].indexOf('shipping_revenue') + 1) ?? '';
     expect(format).toContain(String(foreign.currency));
   });
@@ -165,7 +165,7 @@ describe('a column removed', () => {
     const campaign = header.indexOf('utm_campaign') + 1;
     const orders = await truthOrders();
     const order = orders[5];
-    const row = sheetTable(stack, 'Orders').findIndex((r) => r[0] === order.id) + 1;
+    const row = sheetTable(stack, 'Orders').findIndex((r) => r[header.indexOf('id')] === order.id) + 1;
     const before = sheet('Orders').value(row, campaign);
     await stack.control(`orders/${String(order.id)}/patch`, { attribution: { utm_campaign: 'spring-retired-test' } });
     await stack.advanceClocks(60_000);

@@ -102,7 +102,7 @@ describe('hostile values', () => {
     const formulas = stack.runtime.exportJson().formulas;
     expect(Object.values(formulas).flat()).toEqual([]);
     const [headers, ...rows] = sheetTable(stack, 'Orders');
-    const row = (id: unknown): unknown[] => rows.find((r) => r[0] === id) ?? [];
+    const row = (id: unknown): unknown[] => rows.find((r) => r[headers.indexOf('id')] === id) ?? [];
     expect(row(a.id)[headers.indexOf('customer_ref')]).toBe(formula(4));
     expect(row(b.id)[headers.indexOf('utm_content')]).toBe('TRUE');
     const netProfit = row(c.id)[headers.indexOf('net_profit')];

@@ -45,13 +45,15 @@ describe('Starter plan: 90-day window', () => {
     await stack.advanceClocks(20 * 86_400_000);
     const from = await windowStart();
     const [headers, ...rows] = before;
-    const slid = rows.filter((r) => String(r[headers.indexOf('placed_date')]) < from).map((r) => String(r[0]));
+    const slid = rows
+      .filter((r) => String(r[headers.indexOf('placed_date')]) < from)
+      .map((r) => String(r[headers.indexOf('id')]));
     expect(slid.length).toBeGreaterThan(0);
     let done = false;
     for (let n = 0; n < 5 && !done; n++)
       done = Boolean(((await stack.runtime.run('reconcileOrdersNow', [])).value as { done?: boolean }).done);
     const after = sheetTable(stack, 'Orders');
-    const status = new Map(after.slice(1).map((r) => [String(r[0]), r[headers.indexOf('status')]]));
+    const status = new Map(after.slice(1).map((r) => [String(r[headers.indexOf('id')]), r[headers.indexOf('status')]]));
     for (const id of slid) expect(status.get(id)).not.toBe('gone');
     const result = await compareWithTruth(stack, { placedFrom: from, expectKept: new Set(slid) });
     expect(result.mismatches.filter((m) => m.sheet === 'Orders')).toEqual([]);

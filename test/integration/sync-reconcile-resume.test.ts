@@ -59,7 +59,9 @@ describe('reconciliation across executions an hour apart', () => {
     expect(pages).toBeLessThan(2 * Math.ceil(ORDERS / 250));
 
     const [headers, ...rows] = sheetTable(stack, 'Orders');
-    const gone = rows.filter((r) => r[headers.indexOf('status')] === 'gone').map((r) => String(r[0]));
+    const gone = rows
+      .filter((r) => r[headers.indexOf('status')] === 'gone')
+      .map((r) => String(r[headers.indexOf('id')]));
     expect(gone.sort()).toEqual([...vanished].sort());
     const result = await compareWithTruth(stack, { expectGone: new Set(vanished) });
     expect(result).toEqual({ mismatches: [], missing: [], unexpected: [], duplicates: [] });

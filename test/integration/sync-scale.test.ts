@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
 import type { ExecutionResult } from '../../dev/gas-runtime/index';
-import { sheetTable } from './sync-support';
+import { keyColumn, sheetTable } from './sync-support';
 
 const ORDERS = 10_000;
 let stack: Stack;
@@ -31,9 +31,8 @@ describe('a 10,000-order sync', () => {
   it('catches up with every order written once', () => {
     expect(executions[executions.length - 1].ok).toBe(true);
     expect((executions[executions.length - 1].value as { outcome: string }).outcome).toBe('ok');
-    const ids = sheetTable(stack, 'Orders')
-      .slice(1)
-      .map((r) => r[0]);
+    const table = sheetTable(stack, 'Orders');
+    const ids = table.slice(1).map((r) => r[keyColumn(table)]);
     expect(ids.length).toBe(ORDERS);
     expect(new Set(ids).size).toBe(ORDERS);
   });

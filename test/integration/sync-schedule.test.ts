@@ -9,7 +9,7 @@ import type { SidebarState, SyncProgress } from '../../src/contract/sidebar';
 import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
 import { startStack, type Stack } from '../../dev/harness/index';
-import { burnHourlyBudget, compareWithTruth, sheetTable } from './sync-support';
+import { burnHourlyBudget, compareWithTruth, keyColumn, sheetTable } from './sync-support';
 
 let stack: Stack;
 
@@ -84,9 +84,8 @@ describe('one sync at a time', () => {
     const [headers, ...rows] = sheetTable(stack, 'Sync log');
     const busyRuns = [a, b].filter((r) => (r.value as { outcome: string }).outcome === 'busy').length;
     expect(rows.filter((r) => r[headers.indexOf('outcome')] === 'busy')).toHaveLength(busyRuns);
-    const ids = sheetTable(stack, 'Orders')
-      .slice(1)
-      .map((r) => r[0]);
+    const orders = sheetTable(stack, 'Orders');
+    const ids = orders.slice(1).map((r) => r[keyColumn(orders)]);
     expect(ids).toHaveLength(1200);
     expect(new Set(ids).size).toBe(ids.length);
   });

@@ -62,6 +62,8 @@ function wallTime(iso: string, timeZone: string): string {
 
 function expectedCell(value: unknown, header: string, timeZone: string): Cell {
   if (value === null || value === undefined) return '';
+  // The API's percentages are points (spec 2.3 rules 2 and 4: "× 100"); a Sheets percent cell holds the fraction.
+  if (typeof value === 'number' && header.endsWith('_pct')) return Number((value / 100).toPrecision(15));
   if (typeof value === 'string' && isInstantHeader(header) && !Number.isNaN(Date.parse(value)))
     return wallTime(value, timeZone);
   return value as Cell;
@@ -110,6 +112,15 @@ function lookup(
 
 function localDay(iso: string, timeZone: string): string {
   return formatter('en-CA', timeZone, false).format(new Date(iso));
+}
+
+/**
+ * The 0-based column of a table's key, by its header: a record table's "id" (Orders shows it last),
+ * else the first column (a day, a month).
+ */
+export function keyColumn(table: readonly (readonly unknown[])[]): number {
+  const at = (table[0] ?? []).indexOf('id');
+  return at >= 0 ? at : 0;
 }
 
 export function sheetTable(stack: Stack, name: string): Table {

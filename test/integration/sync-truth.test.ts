@@ -131,7 +131,7 @@ describe.each(SCHEDULED_RUNS)('scheduled runs: %s', (runs) => {
       expect(table.length).toBe(rowsBefore);
       const [headers, ...rows] = table;
       const goneRows = rows.filter((r) => r[headers.indexOf('status')] === 'gone');
-      expect(goneRows.map((r) => r[0]).sort()).toEqual([...vanished].sort());
+      expect(goneRows.map((r) => r[headers.indexOf('id')]).sort()).toEqual([...vanished].sort());
       for (const r of goneRows) expect(String(r[headers.indexOf('gone_at')])).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     });
 

@@ -9,7 +9,7 @@ import type { SidebarState } from '../../src/contract/sidebar';
 import { startStack, type Stack } from '../../dev/harness/index';
 import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
-import { compareWithTruth, sheetTable, syncUntilCaughtUp } from './sync-support';
+import { compareWithTruth, keyColumn, sheetTable, syncUntilCaughtUp } from './sync-support';
 
 type Json = Record<string, unknown>;
 const EXACT = { mismatches: [], missing: [], unexpected: [], duplicates: [] };
@@ -64,10 +64,10 @@ function deleteRow(name: string, row: number): void {
   model.maxRows -= 1;
 }
 
-/** Value of `header` in the row whose first cell is `id`. */
+/** Value of `header` in the row whose key cell is `id`. */
 function cellOf(name: string, id: string, header: string): unknown {
   const [headers, ...rows] = sheetTable(stack, name);
-  const row = rows.find((r) => r[0] === id);
+  const row = rows.find((r) => r[keyColumn([headers])] === id);
   return row ? row[headers.indexOf(header)] : undefined;
 }
 
@@ -102,9 +102,10 @@ describe('sorting and the user’s own columns', () => {
   it('rows sorted by another column, with notes to the right, stay whole and equal to the truth', async () => {
     const orderWidth = sheetTable(stack, 'Orders')[0].length;
     const lineWidth = sheetTable(stack, 'Line items')[0].length;
+    const orderId = keyColumn(sheetTable(stack, 'Orders'));
     const orders = sheetTable(stack, 'Orders').slice(1);
     const lines = sheetTable(stack, 'Line items').slice(1);
-    const notedOrders = [orders[0][0], orders[57][0], orders[180][0]].map(String);
+    const notedOrders = [orders[0][orderId], orders[57][orderId], orders[180][orderId]].map(String);
     const notedLines = [lines[3][0], lines[99][0]].map(String);
     // The user's own columns right of the managed ones, keyed by what they describe.
     for (const [name, ids, width] of [
@@ -115,7 +116,7 @@ describe('sorting and the user’s own columns', () => {
       sheet(name).insertColumns(width, 1);
       sheet(name).write(1, width + 1, { value: 'my note' });
       for (const id of ids)
-        sheet(name).write(rows.findIndex((r) => r[0] === id) + 1, width + 1, { value: `note for ${id}` });
+        sheet(name).write(rows.findIndex((r) => r[keyColumn(rows)] === id) + 1, width + 1, { value: `note for ${id}` });
     }
     sortBy('Orders', 'net_profit', true);
     sortBy('Line items', 'name');
@@ -134,14 +135,14 @@ describe('sorting and the user’s own columns', () => {
 
 describe('deleted rows', () => {
   it('an order row and a line item row the user deleted come back, nothing duplicated', async () => {
-    const orderRow = sheetTable(stack, 'Orders')[40];
+    const orderId = sheetTable(stack, 'Orders')[40][keyColumn(sheetTable(stack, 'Orders'))];
     const lineRow = sheetTable(stack, 'Line items')[120];
     deleteRow('Orders', 41);
     deleteRow('Line items', 121);
     await changeSome(11);
     await syncUntilCaughtUp(stack);
     expect(await compareWithTruth(stack, MINE)).toEqual(EXACT);
-    expect(cellOf('Orders', String(orderRow[0]), 'id')).toBe(orderRow[0]);
+    expect(cellOf('Orders', String(orderId), 'id')).toBe(orderId);
     expect(cellOf('Line items', String(lineRow[0]), 'id')).toBe(lineRow[0]);
   });
 });

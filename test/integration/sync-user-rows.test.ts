@@ -48,7 +48,7 @@ function untouched(name: string, cells: Typed[]): void {
 }
 
 function rowOf(name: string, id: string): number {
-  return sheetTable(stack, name).findIndex((r) => r[0] === id) + 1;
+  return sheetTable(stack, name).findIndex((r) => r[columnOf(name, 'id') - 1] === id) + 1;
 }
 
 async function truthOrders(): Promise<Json[]> {
@@ -90,7 +90,8 @@ describe('rows a user types below the synced rows', () => {
       { row: n + 1, column: columnOf('Orders', 'order_number'), value: 'TOTAL' },
       { row: n + 1, column: net, formula: `=SUM(${letter(net)}2:${letter(net)}${n})` },
       { row: n + 1, column: columnOf('Orders', 'gross_revenue'), value: 123456.78 },
-      { row: n + 3, column: 1, value: ORDERS_NOTE },
+      // In the id column (column A of a sheet an earlier version set up; Orders shows it last now).
+      { row: n + 3, column: columnOf('Orders', 'id'), value: ORDERS_NOTE },
     ]);
     const lines = model('Line items').lastRow();
     lineCells = type('Line items', [
@@ -108,7 +109,7 @@ describe('rows a user types below the synced rows', () => {
     // The new orders start right after the user's last row, never in it.
     const ids = sheetTable(stack, 'Orders')
       .slice(1)
-      .map((r) => String(r[0]));
+      .map((r) => String(r[columnOf('Orders', 'id') - 1]));
     expect(ids.slice(n - 1, n + 2)).toEqual(['', '', ORDERS_NOTE]);
     expect(ids.slice(n + 2)).toHaveLength(12);
     expect(ids.slice(n + 2).every((id) => id.startsWith('ord_'))).toBe(true);

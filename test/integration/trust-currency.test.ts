@@ -39,10 +39,11 @@ function sheet(name: string): SheetModel {
   return (stack.runtime.workbook as unknown as Workbook).sheetByName(name) as SheetModel;
 }
 
-/** Row (1-based) of a key in column A, and the 1-based column of a header. */
+/** Row (1-based) of a key in its id column, and the 1-based column of a header. */
 function locate(model: SheetModel, key: string, header: string): { row: number; column: number } {
   const values = stack.runtime.exportJson().sheets[model.name] as unknown[][];
-  return { row: values.findIndex((r) => r[0] === key) + 1, column: values[0].indexOf(header) + 1 };
+  const id = values[0].indexOf('id');
+  return { row: values.findIndex((r) => r[id] === key) + 1, column: values[0].indexOf(header) + 1 };
 }
 
 describe('amounts in the currency of their own row [spec 2.3]', () => {
@@ -58,10 +59,10 @@ describe('amounts in the currency of their own row [spec 2.3]', () => {
       expect(format, header).not.toContain(storeCurrency);
       expect(displayValue(economics[header] as number, format), header).toContain(String(foreign.currency));
     }
-    const other = (stack.runtime.exportJson().sheets.Orders as unknown[][]).find(
-      (r, i) => i > 0 && r[0] !== foreign.id,
-    )!;
-    const at = locate(orders, String(other[0]), 'net_profit');
+    const exported = stack.runtime.exportJson().sheets.Orders as unknown[][];
+    const idAt = exported[0].indexOf('id');
+    const other = exported.find((r, i) => i > 0 && r[idAt] !== foreign.id)!;
+    const at = locate(orders, String(other[idAt]), 'net_profit');
     const storeFormat = orders.format(at.row, at.column) ?? '';
     expect(storeFormat).not.toContain(String(foreign.currency));
     // The store's own format: its ISO code, or Sheets' Currency format for a USD store ($1,234.50).

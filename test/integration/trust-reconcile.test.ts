@@ -12,7 +12,7 @@ import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
 import { startStack, type Stack } from '../../dev/harness/index';
 import type { SyncProgress } from '../../src/contract/sidebar';
-import { compareWithTruth, sheetTable, syncUntilCaughtUp } from './sync-support';
+import { compareWithTruth, keyColumn, sheetTable, syncUntilCaughtUp } from './sync-support';
 
 type Json = Record<string, unknown>;
 const EXACT = { mismatches: [], missing: [], unexpected: [], duplicates: [] };
@@ -34,7 +34,7 @@ afterAll(async () => {
 
 function statusOf(sheet: string, header: string): Map<string, unknown> {
   const [headers, ...rows] = sheetTable(stack, sheet);
-  return new Map(rows.map((r) => [String(r[0]), r[headers.indexOf(header)]]));
+  return new Map(rows.map((r) => [String(r[keyColumn([headers])]), r[headers.indexOf(header)]]));
 }
 
 async function reconcileUntilDone(): Promise<void> {
@@ -84,7 +84,9 @@ describe('rows a user deleted during a reconciliation pass [spec 4.4 rule 7]', (
       const calls = await callsOfOnePass();
       await passKilledHalfWay(calls);
       const sheet = (stack.runtime.workbook as unknown as Workbook).sheetByName('Orders') as SheetModel;
-      const deleted = String(sheetTable(stack, 'Orders')[2][0]); // among the oldest changes: read early in a pass
+      const orders = sheetTable(stack, 'Orders');
+      // Among the oldest changes: read early in a pass.
+      const deleted = String(orders[2][orders[0].indexOf('id')]);
       sheet.rows.splice(2, 1);
       sheet.maxRows -= 1;
       await reconcileUntilDone();

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
 import { startStack, type Stack } from '../../dev/harness/index';
-import { compareWithTruth, sheetTable, syncUntilCaughtUp } from './sync-support';
+import { compareWithTruth, keyColumn, sheetTable, syncUntilCaughtUp } from './sync-support';
 
 type Json = Record<string, unknown>;
 type Row = Array<string | number | boolean>;
@@ -51,7 +51,7 @@ const failing = (kind: 'day' | 'month'): string[] =>
 /** Writes a value into the row of a sheet whose first cell is `key`, as a user typing over it. */
 function editCell(name: string, key: string, header: string, change: (v: number) => number): number {
   const [headers, ...rows] = sheetTable(stack, name);
-  const at = rows.findIndex((r) => String(r[0]) === key);
+  const at = rows.findIndex((r) => String(r[keyColumn([headers])]) === key);
   expect(at, `${name} has a row ${key}`).toBeGreaterThanOrEqual(0);
   const column = headers.indexOf(header);
   const held = rows[at][column] as number;
@@ -63,7 +63,7 @@ function editCell(name: string, key: string, header: string, change: (v: number)
 
 function cellOf(name: string, key: string, header: string): unknown {
   const [headers, ...rows] = sheetTable(stack, name);
-  const row = rows.find((r) => String(r[0]) === key);
+  const row = rows.find((r) => String(r[keyColumn([headers])]) === key);
   return row ? row[headers.indexOf(header)] : undefined;
 }
 

@@ -79,7 +79,7 @@ describe('a corrupted cell in Orders', () => {
     const order = await activeOrder(40);
     const day = localDay(String(order.created_at));
     const [headers, ...rows] = sheetTable(stack, 'Orders');
-    const at = rows.findIndex((r) => r[0] === order.id);
+    const at = rows.findIndex((r) => r[headers.indexOf('id')] === order.id);
     const column = headers.indexOf('cogs') + 1;
     const sheet = (stack.runtime.workbook as unknown as Workbook).sheetByName('Orders') as SheetModel;
     const original = rows[at][column - 1] as number;

@@ -78,7 +78,8 @@ describe('orders with incomplete costs are visible', () => {
     const coverage = columnLetter(header.indexOf('cogs_coverage_pct') + 1);
     expect(rule.condition).toEqual({
       type: 'CUSTOM_FORMULA',
-      values: [`=OR($${source}2="unknown",AND(ISNUMBER($${coverage}2),$${coverage}2<100))`],
+      // The coverage cell holds Sheets' fraction: below 1 is below 100 %.
+      values: [`=OR($${source}2="unknown",AND(ISNUMBER($${coverage}2),$${coverage}2<1))`],
     });
     expect(rule.format).toHaveProperty('backgroundColor');
     for (const name of ['cogs', 'net_profit', 'cost_status']) {

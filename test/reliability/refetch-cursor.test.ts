@@ -57,7 +57,7 @@ describe('the refetch of a ✗ day meets a refused cursor', () => {
     expect(end.outcome, end.message).toBe('ok');
 
     const [headers, ...rows] = sheetTable(stack, 'Orders');
-    const row = rows.find((r) => String(r[0]) === id);
+    const row = rows.find((r) => String(r[headers.indexOf('id')]) === id);
     expect(row?.[headers.indexOf('shipping_revenue')]).toBe(corrected);
     expect(checksRow(stack, day)?.result).toBe('✓');
     const verdict = await finalVerdict(stack);

@@ -105,7 +105,8 @@ describe('PROFIT_SUMMARY: a 2-column table, header first, every totals field', (
     expect(asMap.get('period_start')).toBe('2025-01-01');
     expect(asMap.get('period_days')).toBe(31);
     expect(asMap.get('basis_tax_treated_as_cost')).toBe(false);
-    expect(asMap.get('cogs_coverage_pct')).toBe(87.5);
+    // Sheets' percent: the API's 87.5 points as the fraction a 0.00% cell shows as 87.50%.
+    expect(asMap.get('cogs_coverage_pct')).toBe(0.875);
     for (const f of PROFIT_TOTALS_FIELDS) expect(asMap.get(f)).toBe(totals[f]);
     expect(table.every((row) => row.length === 2)).toBe(true);
     // Then the Orders sheet's count of orders with incomplete costs: not counted here (no sheet), so empty, never 0.
@@ -277,10 +278,10 @@ describe('metric names: case-insensitive, CM1–CM3 and margins in percent', () 
     expect(one('CM3')).toEqual([[totals.contribution_margin_cm3]]);
     expect(one('cm1')).toEqual([[totals.product_margin_cm1]]);
     expect(one(' gross-profit-cm2 ')).toEqual([[totals.gross_profit_cm2]]);
-    expect(one('cogs_coverage_pct')).toEqual([[87.5]]);
+    expect(one('cogs_coverage_pct')).toEqual([[0.875]]);
   });
-  it('net margin % is net profit over net revenue, in percent, rounded to 2 places', () => {
-    const expected = Math.round((totals.net_profit / totals.net_revenue) * 10000) / 100;
+  it("net margin % is net profit over net revenue, as Sheets' percent (a fraction), rounded to 2 places of a point", () => {
+    const expected = Math.round((totals.net_profit / totals.net_revenue) * 10000) / 10000;
     expect(one('Net margin %')).toEqual([[expected]]);
     expect(one('net_margin_pct')).toEqual([[expected]]);
   });

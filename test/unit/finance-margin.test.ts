@@ -40,7 +40,8 @@ describe("the functions' margin metrics are that rule", () => {
     const cm3 = metricByName('cm3_margin_pct')!;
     expect(net.read({ net_profit: -228.61, net_revenue: -120 })).toBe(0);
     expect(cm3.read({ contribution_margin_cm3: -5, net_revenue: 0 })).toBe(0);
-    expect(net.read({ net_profit: -0.01, net_revenue: 8 })).toBe(-0.13);
+    // −0.13 % as Sheets' fraction (percent.ts).
+    expect(net.read({ net_profit: -0.01, net_revenue: 8 })).toBe(-0.0013);
     expect(net.read({ net_profit: null, net_revenue: 8 })).toBeNull();
   });
 });

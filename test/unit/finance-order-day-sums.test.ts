@@ -51,10 +51,11 @@ function row(o: Order): unknown[] {
   set('cogs', o.cogs ?? 1);
   set('contribution_profit', 9);
   set('net_profit', 9);
-  set('contribution_margin_pct', o.pct ?? 90);
-  set('net_margin_pct', 90);
+  // Percent cells hold Sheets' fraction (percent.ts): 0.9 is 90 %.
+  set('contribution_margin_pct', (o.pct ?? 90) / 100);
+  set('net_margin_pct', 0.9);
   set('cogs_source', o.source ?? 'variant_cost');
-  set('cogs_coverage_pct', o.source === 'partial' ? 50 : 100);
+  set('cogs_coverage_pct', o.source === 'partial' ? 0.5 : 1);
   return cells;
 }
 

@@ -9,7 +9,7 @@ import {
 } from '../../src/server/sheets/cells';
 import { dateToSerial, instantToLocalDate, instantToSerial, serialToInstant } from '../../src/server/platform/calendar';
 import { a1Range, columnLetter } from '../../src/server/sheets/a1';
-import { buildRow, numberFormatFor } from '../../src/server/sheets/rows';
+import { buildRow, numberFormatFor, toCell } from '../../src/server/sheets/rows';
 import { displayValue } from '../../dev/gas-runtime/spreadsheet/number-format';
 import { LINE_ITEMS, ORDERS, PRODUCTS } from '../../src/server/sheets/schema';
 
@@ -135,11 +135,13 @@ describe('A1 ranges and formats', () => {
     expect(a1Range('Line items', 2, 1, 2, 17)).toBe("'Line items'!A2:Q2");
     expect(a1Range("Bob's", 3, 2, 4, 3)).toBe("'Bob''s'!B3:C4");
   });
-  it('percentages from the API are 0–100 and are not scaled again', () => {
-    expect(numberFormatFor('pct', null)).toBe('0.00"%"');
+  it("percentages from the API (points) are held as Sheets' fraction and shown by a bare %", () => {
+    expect(numberFormatFor('pct', null)).toBe('0.00%');
     expect(numberFormatFor('amount', 'EUR')).toContain('EUR');
     // As Sheets shows them: a quoted or escaped % is literal, only a bare % multiplies by 100.
-    expect(displayValue(55.08, numberFormatFor('pct', null)!)).toBe('55.08%');
+    expect(toCell(55.08, 'pct', 'UTC')).toBe(0.5508);
+    expect(displayValue(toCell(55.08, 'pct', 'UTC') as number, numberFormatFor('pct', null)!)).toBe('55.08%');
+    expect(displayValue(55.08, '0.00"%"')).toBe('55.08%');
     expect(displayValue(100, '0.00\\%')).toBe('100.00%');
     expect(displayValue(0.5508, '0.00%')).toBe('55.08%');
   });

@@ -28,6 +28,16 @@ export function isDateFormat(format: string | undefined): boolean {
   return dated;
 }
 
+/**
+ * Whether a number format is a percent: a bare % outside quotes, escapes and [..] blocks, which
+ * multiplies the value by 100 (Google's "Number format tokens" for Sheets, support.google.com/docs
+ * answer 56470, and the Sheets API's NumberFormat patterns: text in quotes and a character after a
+ * backslash are shown as they are). 0.00"%" is not one: its % is literal text.
+ */
+export function isPercentFormat(format: string | undefined): boolean {
+  return format !== undefined && !isDateFormat(format) && skeleton(format.split(';')[0]).includes('%');
+}
+
 function isTextFormat(format: string | undefined): boolean {
   return format !== undefined && skeleton(format).trim() === '@';
 }
@@ -148,8 +158,9 @@ function formatNumberSection(value: number, section: string): string {
   const suffix = literalOf(section.slice(last + 1));
   const digits = section.slice(first, last + 1);
   // Only a bare % scales by 100; a quoted ("%") or escaped (\%) one is literal text. Google's
-  // "Date and number formats" guide (developers.google.com/sheets/api/guides/formats): text in
-  // quotes and characters after a backslash are shown as they are.
+  // "Date and number formats" guide (developers.google.com/sheets/api/guides/formats) and "Number
+  // format tokens" (support.google.com/docs/answer/56470): text in quotes and characters after a
+  // backslash are shown as they are.
   const percent = (cleaned.slice(0, first) + cleaned.slice(last + 1)).includes('%') ? 100 : 1;
   const [intPattern, fracPattern = ''] = digits.split('.');
   const decimals = fracPattern.replace(/[^0#?]/g, '').length;

@@ -5,6 +5,7 @@
  * sealed (the close seal) so the tie-out proves the sheet still holds them. Closing a month that
  * is already closed asks first (status 'confirm'); with `replace: true` the snapshot is replaced.
  */
+import { PERCENT_FORMAT } from '../sheets/percent';
 import { documentLock, storeTag } from '../auth';
 import { currentSpreadsheet } from '../platform/context';
 import { documentProperties } from '../platform/properties';
@@ -181,7 +182,7 @@ function writeCloseSheet(
   sheet.getRange(5, 2).setNumberFormat(timestamp);
   sheet.getRange(CLOSE_HEADER_ROW, 1, 2, width).setFontWeight('bold');
   sheet.getRange(CLOSE_HEADER_ROW + 1, 2, dayRows + 1, width - 3).setNumberFormat(amount);
-  sheet.getRange(CLOSE_HEADER_ROW + 1, width - 1, 1, 2).setNumberFormat('0.00"%"');
+  sheet.getRange(CLOSE_HEADER_ROW + 1, width - 1, 1, 2).setNumberFormat(PERCENT_FORMAT);
   sheet.getRange(CLOSE_FIRST_DAY_ROW, 1, dayRows, 1).setNumberFormat('yyyy-mm-dd');
   sheet.getRange(CLOSE_ORDERS_TITLE_ROW, 1, 2, CLOSE_ORDER_COLUMNS.length).setFontWeight('bold');
   const orderRows = record.orders.length;

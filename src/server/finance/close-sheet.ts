@@ -12,6 +12,7 @@
  *           placed in the month as the Orders sheet held it (A44…): the restatements' order list
  *           compares against it. A close made before the section existed has none.
  */
+import { percentCell } from '../sheets/percent';
 import { PROFIT_TOTALS_FIELDS, type ProfitTotalsField } from '../api/types';
 import { a1Range } from '../sheets/a1';
 import { timestampCell, type CellValue } from '../sheets/cells';
@@ -78,8 +79,8 @@ export function closeSheetValues(record: CloseRecord, timeZone: string): CellVal
     [
       'Month',
       ...figureCells(record.summary.figures),
-      blankIfNull(record.summary.contributionMarginPct),
-      blankIfNull(record.summary.netMarginPct),
+      blankIfNull(percentCell(record.summary.contributionMarginPct)),
+      blankIfNull(percentCell(record.summary.netMarginPct)),
     ],
   ];
   for (const day of record.days) rows.push(pad([dateToSerial(day.date) ?? day.date, ...figureCells(day.figures)]));

@@ -9,7 +9,7 @@
  * cents is null when one of those orders' net_revenue cells holds no number (unknown, not 0).
  */
 import { CostGapTally, centsOf, currencyCodeOf, type CostGapRow, type CostGaps } from './cost-gaps';
-import { costStatusOf } from '../sheets/cost-status';
+import { costStatusOfCells } from '../sheets/cost-status';
 
 export type CostGapDay = [number, ...CurrencyDayGap[]];
 type CurrencyDayGap = [string, number, number | null];
@@ -26,7 +26,7 @@ export function costGapMonthsOf(rows: Iterable<CostGapRow>): Map<string, CostGap
     months.set(monthKey, month);
     const day = (month[row.placedDay.slice(8)] ??= [0]);
     day[0]++;
-    const status = costStatusOf(row.source, row.coverage);
+    const status = costStatusOfCells(row.source, row.coverage);
     if (status !== 'incomplete' && status !== 'unknown') continue;
     const code = currencyCodeOf(row.currency);
     const cents = centsOf(row.netRevenue);

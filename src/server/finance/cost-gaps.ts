@@ -8,7 +8,7 @@
  * currency added to another. Pure.
  */
 import type { CurrencyGap } from '../../contract/cost-gaps-text';
-import { costStatusOf } from '../sheets/cost-status';
+import { costStatusOfCells } from '../sheets/cost-status';
 import { serialToDate } from '../platform/calendar';
 import { columnIndex, ORDERS } from '../sheets/schema';
 
@@ -88,7 +88,7 @@ export function costGapsOf(
     if (fromDay !== null && (row.placedDay === null || row.placedDay < fromDay)) continue;
     if (toDay !== null && (row.placedDay === null || row.placedDay > toDay)) continue;
     tally.counted++;
-    const status = costStatusOf(row.source, row.coverage);
+    const status = costStatusOfCells(row.source, row.coverage);
     if (status !== 'incomplete' && status !== 'unknown') continue;
     tally.add(currencyCodeOf(row.currency), 1, centsOf(row.netRevenue));
   }

@@ -7,6 +7,8 @@
  * A sync that grows a P&L sheet's grid re-points the charts (the finance refresh).
  */
 import { currentSpreadsheet } from '../platform/context';
+import { PERCENT_FORMAT } from '../sheets/percent';
+import { PERCENT_FRACTION, PERCENT_METADATA_KEY } from '../sheets/percent-upgrade';
 import type { DashboardResult } from '../../contract/sidebar';
 import { PERIOD_FORMAT, refreshDashboardPeriods } from './dashboard-periods';
 import {
@@ -14,6 +16,7 @@ import {
   DASHBOARD_SHEET,
   FIRST_METRIC_ROW,
   KPI_HEADER_ROW,
+  KPI_METRICS,
   PERIOD_LABELS,
   PERIOD_START_ROW,
   kpiBlock,
@@ -77,7 +80,32 @@ function writeKpiBlock(sheet: Sheet, timeZone: string): void {
   refreshDashboardPeriods(sheet, timeZone, Date.now());
   sheet.getRange(FIRST_METRIC_ROW, 2, block.rows.length, width - 1).setFormulas(block.rows.map((r) => r.formulas));
   sheet.getRange(FIRST_METRIC_ROW, 2, block.rows.length - 1, width - 1).setNumberFormat('#,##0.00');
-  sheet.getRange(FIRST_METRIC_ROW + block.rows.length - 1, 2, 1, width - 1).setNumberFormat('0.00"%"');
+  formatPercentRow(sheet);
+  if (!holdsFractionTag(sheet.getDeveloperMetadata()))
+    sheet.addDeveloperMetadata(PERCENT_METADATA_KEY, PERCENT_FRACTION);
+}
+
+/** The margin row's cells in Sheets' percent format: PROFIT_SUMMARY answers a margin as a fraction (percent.ts). */
+function formatPercentRow(sheet: Sheet): void {
+  const width = kpiBlock().header.length;
+  sheet.getRange(FIRST_METRIC_ROW + KPI_METRICS.length - 1, 2, 1, width - 1).setNumberFormat(PERCENT_FORMAT);
+}
+
+const holdsFractionTag = (tags: ReadonlyArray<{ getKey(): string; getValue(): string | null }>): boolean =>
+  tags.some((t) => t.getKey() === PERCENT_METADATA_KEY && t.getValue() === PERCENT_FRACTION);
+
+/**
+ * A dashboard inserted by an earlier version shows its margin row with 0.00"%" (points): once,
+ * the row gets the percent format and the sheet the fraction tag (`tags`: the sheet's tags as the
+ * run's snapshot read them, so a tagged dashboard costs no call).
+ */
+export function upgradeDashboardPercents(
+  sheet: Sheet,
+  tags: ReadonlyArray<{ key: string; value: string | null }>,
+): void {
+  if (tags.some((t) => t.key === PERCENT_METADATA_KEY && t.value === PERCENT_FRACTION)) return;
+  formatPercentRow(sheet);
+  sheet.addDeveloperMetadata(PERCENT_METADATA_KEY, PERCENT_FRACTION);
 }
 
 /** Inserts the charts missing from the sheet, updates the ones it has (by title); returns how many. */

@@ -33,7 +33,8 @@ export function inconsistentRatios(row: ReadonlyArray<unknown>): string[] {
     const pct = row[r.pct];
     const amount = row[r.amount];
     if (!isAmount(pct) || !isAmount(amount)) continue;
-    const hundredths = Math.round(pct * 100);
+    // The cell holds Sheets' fraction (percent.ts): hundredths of a point are its ten-thousandths.
+    const hundredths = Math.round(pct * 10_000);
     // |hundredths − part × 10 000 / revenue| ≤ ½, in integers: 2·|hundredths·revenue − part·10 000| ≤ revenue.
     const consistent =
       revenue <= 0

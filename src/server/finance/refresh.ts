@@ -10,7 +10,7 @@ import { DAILY, MONTHLY } from '../sheets/schema';
 import type { FinanceContext } from './finance-context';
 import { freshBasis, recordBasis } from './basis';
 import { dailyFigures } from './daily-figures';
-import { refreshDashboardRanges } from './dashboard';
+import { refreshDashboardRanges, upgradeDashboardPercents } from './dashboard';
 import { refreshDashboardPeriods } from './dashboard-periods';
 import { DASHBOARD_SHEET } from './dashboard-spec';
 import { planMonthlyRows } from './monthly-sheet';
@@ -60,5 +60,7 @@ export function refreshFinanceSheets(ctx: FinanceContext): string[] {
 function refreshPeriodCells(ctx: FinanceContext): void {
   if (!ctx.workbook.listsSheet(DASHBOARD_SHEET)) return;
   const sheet = ctx.workbook.sheetByName(DASHBOARD_SHEET);
-  if (sheet) refreshDashboardPeriods(sheet, ctx.workbook.timeZone, ctx.now());
+  if (!sheet) return;
+  refreshDashboardPeriods(sheet, ctx.workbook.timeZone, ctx.now());
+  upgradeDashboardPercents(sheet, ctx.workbook.sheets().find((s) => s.title === DASHBOARD_SHEET)?.tags ?? []);
 }

@@ -6,10 +6,11 @@
  * Monthly P&L is defined as the Daily P&L summed by month, and the spec (2.8, 2.9) does not say a
  * summary equals the sum of its days, so a ✗ there could name a difference no sync can repair.
  * The Monthly P&L's margins are recomputed from those service totals by the one margin rule
- * (marginPct) and compared to the hundredth. The result per period is '✓' or the words of what
+ * (marginPct) and compared to the hundredth of a point (the sheet holds them as fractions). The result per period is '✓' or the words of what
  * differs; a period the service did not return (outside the range read) is not checked.
  */
 import { PROFIT_TOTALS_FIELDS, type ProfitTotalsField } from '../api/types';
+import { fractionToPoints } from '../sheets/percent';
 import { MONTHLY, columnIndex } from '../sheets/schema';
 import { amountOf, dailyFigures, dayKey } from './daily-figures';
 import { marginPct } from './margin';
@@ -127,14 +128,22 @@ function checkMonthlyRows(
   return months;
 }
 
-/** The row's margins beside the ones the service's totals give (percentage points, to the hundredth). */
+/** A margin in points as the sheet shows it: "55.08%"; "empty" when unknown. */
+function percentWords(points: number | null): string {
+  return points === null ? 'empty' : `${(toCents(points) / 100).toFixed(2)}%`;
+}
+
+/**
+ * The row's margins beside the ones the service's totals give, to the hundredth of a point: the
+ * sheet holds Sheets' fraction (percent.ts), so it is read back in points first.
+ */
 function marginDifferences(row: ReadonlyArray<unknown>, service: PnlFigures): string[] {
   const off: string[] = [];
   for (const m of MONTH_MARGINS) {
-    const held = amountOf(row[m.column]);
+    const held = amountOf(row[m.column]) === null ? null : fractionToPoints(row[m.column]);
     const expected = marginPct(service[m.amount], service.net_revenue);
     if (held === null || expected === null ? held !== expected : toCents(held) !== toCents(expected))
-      off.push(`${m.header} ${money(held)} (service's totals give ${money(expected)})`);
+      off.push(`${m.header} ${percentWords(held)} (service's totals give ${percentWords(expected)})`);
   }
   return off;
 }

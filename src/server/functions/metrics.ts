@@ -6,6 +6,7 @@
  */
 import { PROFIT_TOTALS_FIELDS } from '../api/types';
 import { marginPct } from '../finance/margin';
+import { percentCell } from '../sheets/percent';
 import { FormulaError } from './args';
 
 /** A metric read from a totals-shaped record (summary totals, a daily row, a month's sums). null: unknown. */
@@ -21,7 +22,10 @@ const SHORT_NAMES: Readonly<Record<string, string>> = {
   cm3: 'contribution_margin_cm3',
 };
 
-/** Margins in percent of net revenue, by the one margin rule (marginPct); unknown (null) when a figure is. */
+/**
+ * Margins of net revenue, by the one margin rule (marginPct), answered as Sheets' percent (a
+ * fraction: 0.5508 for 55.08 %, percent.ts); unknown (null) when a figure is.
+ */
 const MARGINS: Readonly<Record<string, string>> = {
   net_margin_pct: 'net_profit',
   cm1_margin_pct: 'product_margin_cm1',
@@ -41,7 +45,7 @@ function fieldMetric(name: string): Metric {
 function marginMetric(name: string, field: string): Metric {
   return {
     name,
-    read: (totals) => marginPct(numberOf(totals[field]), numberOf(totals.net_revenue)),
+    read: (totals) => percentCell(marginPct(numberOf(totals[field]), numberOf(totals.net_revenue))),
   };
 }
 

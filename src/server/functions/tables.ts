@@ -1,6 +1,7 @@
 /**
  * API answers as 2-D arrays for the sheet. Unknown values (null) become empty cells, never 0.
  */
+import { percentCell } from '../sheets/percent';
 import type { MetaInfo } from '../api/envelope';
 import { PROFIT_TOTALS_FIELDS } from '../api/types';
 import type { DailyRow, Order, ProfitabilitySummary } from '../api/types';
@@ -37,7 +38,7 @@ export function summaryTable(summary: ProfitabilitySummary, meta: MetaInfo | nul
     ['basis_refund_recognition', cell(basis.refund_recognition)],
     ['basis_tax_treated_as_cost', cell(basis.tax_treated_as_cost)],
     ['basis_ad_spend', cell(basis.ad_spend)],
-    ['cogs_coverage_pct', cell(summary.cogs_coverage_pct)],
+    ['cogs_coverage_pct', cell(percentCell(summary.cogs_coverage_pct))],
   ];
   // Scalars beside the known fields, e.g. the unit counts behind cogs_coverage_pct (spec 2.8).
   const record = summary as unknown as Record<string, unknown>;
@@ -72,7 +73,7 @@ export function summaryRecord(summary: ProfitabilitySummary): Record<string, unk
   const record = summary as unknown as Record<string, unknown>;
   return {
     ...(summary.totals ?? {}),
-    cogs_coverage_pct: record.cogs_coverage_pct,
+    cogs_coverage_pct: percentCell(record.cogs_coverage_pct),
     units_sold: record.units_sold,
     units_with_known_cost: record.units_with_known_cost,
     period_days: summary.period?.days,
@@ -179,6 +180,8 @@ export function orderTable(order: Order, timeZone: string, storeTimeZone: string
       rows.push(['placed_date', dayCell(placedDateOf(record.created_at, storeTimeZone), timeZone)]);
   }
   const economics = (order.economics ?? {}) as unknown as Record<string, unknown>;
-  for (const [field, value] of Object.entries(economics)) rows.push([field, cell(value)]);
+  // The API's percentages (…_pct, points) as Sheets' fractions, as the Orders sheet holds them (percent.ts).
+  for (const [field, value] of Object.entries(economics))
+    rows.push([field, cell(field.endsWith('_pct') ? percentCell(value) : value)]);
   return rows;
 }

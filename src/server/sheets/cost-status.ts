@@ -4,6 +4,7 @@
  * unknown or covered only in part shows its figure beside this word, never a changed number.
  * Pure.
  */
+import { fractionToPoints } from './percent';
 
 export type CostStatus = 'complete' | 'incomplete' | 'unknown';
 
@@ -21,6 +22,11 @@ export function costStatusOf(cogsSource: unknown, coveragePct: unknown): CostSta
     return coveragePct < 100 ? 'incomplete' : 'complete';
   if (typeof cogsSource === 'string' && cogsSource !== '') return 'complete';
   return null;
+}
+
+/** As costStatusOf, from an Orders row's cells: the sheet holds cogs_coverage_pct as Sheets' fraction (percent.ts). */
+export function costStatusOfCells(cogsSource: unknown, coverageCell: unknown): CostStatus | null {
+  return costStatusOf(cogsSource, fractionToPoints(coverageCell) ?? coverageCell);
 }
 
 export const COST_STATUS_NOTE =

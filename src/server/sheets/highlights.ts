@@ -28,11 +28,11 @@ export const UNKNOWN_COST_COLUMNS = [
   'cost_status',
 ] as const;
 
-/** The custom formula, relative to row 2 (the first range's top row). */
+/** The custom formula, relative to row 2 (the first range's top row); coverage is a fraction (percent.ts). */
 export function unknownCostFormula(schema: TableSchema = ORDERS): string {
   const source = columnLetter(columnIndex(schema, 'cogs_source') + 1);
   const coverage = columnLetter(columnIndex(schema, 'cogs_coverage_pct') + 1);
-  return `=OR($${source}2="${UNKNOWN_COGS_SOURCE}",AND(ISNUMBER($${coverage}2),$${coverage}2<100))`;
+  return `=OR($${source}2="${UNKNOWN_COGS_SOURCE}",AND(ISNUMBER($${coverage}2),$${coverage}2<1))`;
 }
 
 /** The Line items cells an unknown cost makes wrong: the cost itself and its status. */

@@ -13,7 +13,7 @@ import { valuesService } from './sheet-snapshot';
 import { sheetsRequest } from './sheets-requests';
 import type { TableSheets } from './table-sheets';
 import type { WorkbookSnapshot } from './workbook-snapshot';
-import { changeSpan, columnIndex } from './column-positions';
+import { changeSpan, columnIndex, indexColumnPositions } from './column-positions';
 import type { TableSchema } from './schema';
 
 export class KeyReads {
@@ -103,7 +103,9 @@ export class KeyReads {
     const columns: number[] = [];
     // The parent's key of a pending row was read at the start: not read again.
     const parentColumn = opened.schema.parentKey?.column;
-    for (let c = first + 1; c <= opened.schema.indexColumns; c++) if (c - 1 !== parentColumn) columns.push(c);
+    // Each index column where the sheet holds it (found by header: a layout may place it anywhere).
+    const positions = indexColumnPositions(opened.schema);
+    for (let c = first; c < opened.schema.indexColumns; c++) if (c !== parentColumn) columns.push(positions[c] + 1);
     if (span) for (let c = span.start + 1; c <= span.end; c++) columns.push(c);
     // One range per run of adjacent rows and span of columns, across column gaps cheaper to read
     // than a range per row (what a page reads then depends on its rows alone, not the sheet's size).

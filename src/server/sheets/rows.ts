@@ -3,6 +3,7 @@
  * this file decides nothing about sync, only how each value becomes a safe cell.
  */
 import { booleanCell, dateCell, numberCell, textCell, timestampCell, type CellValue } from './cells';
+import { PERCENT_FORMAT, percentCell } from './percent';
 import type { ColumnKind, TableSchema } from './schema';
 
 export type DerivedValues = Readonly<Record<string, unknown>>;
@@ -26,6 +27,9 @@ export function toCell(value: unknown, kind: ColumnKind, timeZone: string): Cell
       return timestampCell(value, timeZone);
     case 'date':
       return dateCell(value);
+    case 'pct':
+      // API points (0–100) as Sheets' fraction: the column's 0.00% format shows it as the points.
+      return numberCell(percentCell(value));
     default:
       return numberCell(value);
   }
@@ -44,7 +48,7 @@ export function buildRow(schema: TableSchema, record: unknown, derived: DerivedV
 }
 
 /**
- * Number format of a column (API percentages are 0–100). Amounts of a USD store use Sheets' own
+ * Number format of a column (a percent column holds a fraction: percent.ts). Amounts of a USD store use Sheets' own
  * "Currency" format (Format → Number → Currency: `[$$]#,##0.00`, shown `$1,234.50`, `-$5.00`);
  * any other currency keeps its ISO code (`1,234.50 EUR`): a bare `$` is shared by CAD, AUD, … and
  * would let a figure be misread.
@@ -55,7 +59,7 @@ export function numberFormatFor(kind: ColumnKind, currency: string | null): stri
       if (currency === 'USD') return '[$$]#,##0.00';
       return currency ? `#,##0.00 [$${currency}]` : '#,##0.00';
     case 'pct':
-      return '0.00"%"';
+      return PERCENT_FORMAT;
     case 'int':
       return '0';
     case 'timestamp':

@@ -1,7 +1,8 @@
 /**
  * The managed sheets: names, columns (API field names, nested objects flattened, plus derived
  * columns), kinds that decide the cell conversion and number format, and the estimate notes.
- * Key columns come first so one read of the leading columns gives the id → row index.
+ * Key columns come first in the catalog (the order rows are built in); a sheet may show them
+ * elsewhere (TableSchema.sheetOrder), found by header.
  */
 import { PROFIT_TOTALS_FIELDS } from '../api/types';
 import { COST_STATUS_NOTE, LINE_COST_STATUS_NOTE } from './cost-status';
@@ -40,8 +41,74 @@ const DAILY_NOTES: Readonly<Record<string, string>> = {
   discounts: DISCOUNT_REFERENCE,
 };
 
+/**
+ * How an Orders sheet set up now shows its columns: what a finance reader reads
+ * first — the order number, its placed date, customer and status, then the money — and the keys
+ * and sync bookkeeping (id, gone_at, synced_at, external_order_gid) last. Sheets set up before
+ * keep their order: every column is found by header.
+ */
+const ORDERS_SHEET_ORDER: readonly string[] = [
+  'order_number',
+  'placed_date',
+  'customer_ref',
+  'status',
+  'financial_status',
+  'fulfillment_status',
+  'currency',
+  'gross_revenue',
+  'shipping_revenue',
+  'discount',
+  'tax',
+  'tax_included_in_price',
+  'refunds',
+  'net_revenue',
+  'cogs',
+  'cogs_source',
+  'cogs_coverage_pct',
+  'cost_status',
+  'fulfillment_cost',
+  'fulfillment_cost_source',
+  'payment_fee',
+  'ad_spend_allocated',
+  'ad_spend_basis',
+  'contribution_profit',
+  'contribution_margin_pct',
+  'allocated_overhead',
+  'net_profit',
+  'net_margin_pct',
+  'created_at',
+  'canceled_at',
+  'refunded_at',
+  'platform',
+  'sales_channel',
+  'is_first_order',
+  'customer_order_sequence',
+  'is_subscription_renewal',
+  'shipping_country_code',
+  'primary_source',
+  'is_paid',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_term',
+  'utm_content',
+  'landing_page',
+  'referrer',
+  'device_type',
+  'store_id',
+  'external_order_id',
+  // The change marker beside the keys: the hourly run reads them together for the rows it touches.
+  'updated_at',
+  'id',
+  'gone_at',
+  'synced_at',
+  'external_order_gid',
+];
+
 export const ORDERS: TableSchema = {
   sheetName: 'Orders',
+  sheetOrder: ORDERS_SHEET_ORDER,
+  frozenColumns: 1,
   indexColumns: 5,
   keyReadColumns: 1,
   storeData: true,

@@ -12,25 +12,36 @@ import type { TableSchema } from './schema';
 
 type SheetsRequest = GoogleAppsScript.Sheets.Schema.Request;
 
-/** A new sheet of `rows` rows and exactly the schema's columns, its header row frozen. */
+/** A new sheet of `rows` rows and exactly the schema's columns, its header row (and the schema's leading columns) frozen. */
 export function addSheetRequest(sheetId: number, schema: TableSchema, rows: number): SheetsRequest {
   return {
     addSheet: {
       properties: {
         sheetId,
         title: schema.sheetName,
-        gridProperties: { rowCount: rows, columnCount: schema.columns.length, frozenRowCount: 1 },
+        gridProperties: {
+          rowCount: rows,
+          columnCount: schema.columns.length,
+          frozenRowCount: 1,
+          ...(schema.frozenColumns ? { frozenColumnCount: schema.frozenColumns } : {}),
+        },
       },
     },
   };
 }
 
-/** The header row frozen (a sheet found empty; a new one has it from addSheet). */
-export function freezeHeaderRequest(sheetId: number): SheetsRequest {
+/** The header row (and the schema's leading columns) frozen: a sheet found empty; a new one has it from addSheet. */
+export function freezeHeaderRequest(sheetId: number, schema?: TableSchema): SheetsRequest {
+  const columns = schema?.frozenColumns;
   return {
     updateSheetProperties: {
-      properties: { sheetId, gridProperties: { frozenRowCount: 1 } },
-      fields: 'gridProperties.frozenRowCount',
+      properties: {
+        sheetId,
+        gridProperties: { frozenRowCount: 1, ...(columns ? { frozenColumnCount: columns } : {}) },
+      },
+      fields: columns
+        ? 'gridProperties.frozenRowCount,gridProperties.frozenColumnCount'
+        : 'gridProperties.frozenRowCount',
     },
   };
 }

@@ -24,9 +24,16 @@ export interface TableLayout {
   cleared?: Record<string, string>;
 }
 
-/** The layout of a sheet set up now: the chosen columns, in the catalog's order. */
+/** The layout of a sheet set up now: the chosen columns, in the table's sheet order (else the catalog's). */
 export function newLayout(catalog: TableSchema, choice: TableChoice | undefined): TableLayout {
-  return { columns: chosenHeaders(catalog, choice), retired: [] };
+  const chosen = chosenHeaders(catalog, choice);
+  const order = catalog.sheetOrder;
+  if (!order) return { columns: chosen, retired: [] };
+  const rank = (h: string): number => {
+    const i = order.indexOf(h);
+    return i < 0 ? order.length + chosen.indexOf(h) : i;
+  };
+  return { columns: chosen.slice().sort((a, b) => rank(a) - rank(b)), retired: [] };
 }
 
 /** What an older version set up (every catalog column), for a sheet with no stored layout. */
@@ -44,8 +51,8 @@ export function retiredNote(day: string | null): string {
 /**
  * The schema the sync writes a sheet by: the catalog's columns at the layout's positions. A retired
  * column or one that is not the add-on's is a `skip` column: its header is not checked and its cells
- * are never written. Index and change columns keep their catalog positions (they are always kept,
- * and come first).
+ * are never written. Index and change columns are always kept, wherever the layout places them:
+ * found by header (indexColumnPositions, changeSpan).
  */
 export function layoutSchema(catalog: TableSchema, layout: TableLayout): TableSchema {
   const byHeader = new Map(catalog.columns.map((c) => [c.header, c]));
@@ -62,7 +69,8 @@ export function layoutSchema(catalog: TableSchema, layout: TableLayout): TableSc
         }
       : spec;
   });
-  return { ...catalog, columns, addedColumns: undefined };
+  const indexHeaders = catalog.columns.slice(0, catalog.indexColumns).map((c) => c.header);
+  return { ...catalog, columns, addedColumns: undefined, indexHeaders };
 }
 
 export interface LayoutChange {

@@ -13,6 +13,7 @@ import {
 } from './setup-requests';
 import { findHeaderProblem } from './header-check';
 import { highlightRequests } from './highlights';
+import { percentColumns, percentTagRequest } from './percent-upgrade';
 import { numberFormatFor } from './rows';
 import { sheetsService } from './sheet-snapshot';
 import { holdBack, noteSpreadsheetChange, sheetsRequest } from './sheets-requests';
@@ -68,7 +69,10 @@ export class SheetSetUp {
   /** Sets up a sheet found empty (`info`: its grid as the snapshot read it), in ONE batchUpdate. */
   setUp(info: SheetInfo, schema: TableSchema): void {
     const width = schema.columns.length;
-    this.send([freezeHeaderRequest(info.sheetId), ...this.requests(info.sheetId, schema, info.rows, info.columns)]);
+    this.send([
+      freezeHeaderRequest(info.sheetId, schema),
+      ...this.requests(info.sheetId, schema, info.rows, info.columns),
+    ]);
     this.cells.added(info.rows * (width - info.columns));
   }
 
@@ -79,6 +83,8 @@ export class SheetSetUp {
       ...highlightRequests(sheetId, schema),
       ...rowFormatRequests(sheetId, schema, this.store.currency, rows),
       headerRowRequest(sheetId, schema),
+      // Its percent columns hold fractions from the start: never upgraded (percent-upgrade.ts).
+      ...(percentColumns(schema).length > 0 ? [percentTagRequest(sheetId)] : []),
     ];
   }
 

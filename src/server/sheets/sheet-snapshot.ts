@@ -7,6 +7,7 @@
  */
 import { sheetsRequest } from './sheets-requests';
 import { a1Range } from './a1';
+import { indexColumnPositions } from './column-positions';
 import { changeSpan, type TableSchema } from './schema';
 
 export interface MetadataTag {
@@ -92,22 +93,34 @@ export interface ReadRequest {
 export function readManagedRows(spreadsheetId: string, requests: readonly ReadRequest[]): SheetReads[] {
   if (requests.length === 0) return [];
   const ranges: string[] = [];
-  const keyRangeAt: Array<{ keys: number; changes: number | null } | null> = [];
+  const keyRangeAt: Array<{ keys: number; placed: number[] | null; changes: number | null } | null> = [];
   for (const { schema, info, wholeRows, keyColumns: only, parentColumn } of requests) {
     // One column past the managed ones shows where a heading went when a column was inserted before it.
     ranges.push(a1Range(info.title, 1, 1, 1, Math.max(1, Math.min(schema.columns.length + 1, info.columns))));
     const keyColumns = Math.min(wholeRows ? schema.columns.length : (only ?? schema.indexColumns), info.columns);
     if (info.rows >= 2 && keyColumns > 0) {
       const keys = ranges.length;
-      const from = parentColumn === undefined ? 1 : parentColumn + 1;
-      ranges.push(a1Range(info.title, 2, from, info.rows, parentColumn === undefined ? keyColumns : from));
+      // The index columns where the sheet holds them (a layout may place them anywhere): one range
+      // each when they are not the leading columns, in index order.
+      const positions = wholeRows ? null : indexColumnPositions(schema);
+      const wanted =
+        positions === null
+          ? null
+          : parentColumn === undefined
+            ? positions.slice(0, keyColumns)
+            : [positions[parentColumn]];
+      const leading = wanted === null || wanted.every((p, k) => p === (parentColumn ?? 0) + k);
+      if (leading) {
+        const from = parentColumn === undefined ? 1 : parentColumn + 1;
+        ranges.push(a1Range(info.title, 2, from, info.rows, parentColumn === undefined ? keyColumns : from));
+      } else for (const p of wanted) ranges.push(a1Range(info.title, 2, p + 1, info.rows, p + 1));
       const span = wholeRows || only !== undefined ? null : changeSpan(schema);
       let changes: number | null = null;
       if (span && span.end <= info.columns) {
         changes = ranges.length;
         ranges.push(a1Range(info.title, 2, span.start + 1, info.rows, span.end));
       }
-      keyRangeAt.push({ keys, changes });
+      keyRangeAt.push({ keys, placed: leading ? null : wanted, changes });
     } else keyRangeAt.push(null);
   }
   const got = sheetsRequest('read', () =>
@@ -127,15 +140,31 @@ export function readManagedRows(spreadsheetId: string, requests: readonly ReadRe
       const changes = reads.changes === null ? null : (valueRanges[reads.changes]?.values ?? []);
       const span = changeSpan(schema);
       const width = span ? span.end - span.start : 0;
-      keys = (valueRanges[reads.keys]?.values ?? []).map((row, r) => {
+      keys = keyRows(valueRanges, reads.keys, reads.placed).map((row, r) => {
         if (parentColumn !== undefined) return padded(new Array<unknown>(parentColumn).fill('').concat(row), only ?? 0);
         const index = padded(row, wholeRows ? schema.columns.length : (only ?? schema.indexColumns));
         return changes === null ? index : index.concat(padded(changes[r] ?? [], width));
       });
-      at = (reads.changes ?? reads.keys) + 1;
+      at = (reads.changes ?? reads.keys + (reads.placed?.length ?? 1) - 1) + 1;
     } else at++;
     return { header, keys };
   });
+}
+
+/** The key rows read: one range's rows, or (`placed`: one range per index column) the columns side by side. */
+function keyRows(
+  valueRanges: ReadonlyArray<{ values?: unknown[][] }>,
+  first: number,
+  placed: readonly number[] | null,
+): unknown[][] {
+  if (placed === null) return valueRanges[first]?.values ?? [];
+  const columns = placed.map((_, k) => valueRanges[first + k]?.values ?? []);
+  const count = Math.max(0, ...columns.map((c) => c.length));
+  const rows: unknown[][] = [];
+  for (let r = 0; r < count; r++) rows.push(columns.map((c) => c[r]?.[0] ?? ''));
+  // Trailing rows without a key are left out, as a single range's read leaves them out.
+  while (rows.length > 0 && rows[rows.length - 1].every((v) => v === '')) rows.pop();
+  return rows;
 }
 
 /** The API leaves out trailing empty cells; getValues gives '' for them. */

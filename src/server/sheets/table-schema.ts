@@ -48,6 +48,19 @@ export interface TableSchema {
    */
   changeColumns?: { from: string; to: string };
   /**
+   * The order a sheet set up now shows its columns in (headers; a column not listed goes after),
+   * when it differs from the catalog's: Orders shows a finance reader's columns first and its keys
+   * last. Rows are built in the catalog's order; the sheet layout places them (sheet-layout.ts).
+   */
+  sheetOrder?: readonly string[];
+  /** Frozen leading columns of a sheet set up now (Orders: its order number stays in view). */
+  frozenColumns?: number;
+  /**
+   * A layout's schema (columns in SHEET order): the catalog's index column headers, id first,
+   * found in the sheet by header (indexColumnPositions). Absent on a catalog: its first indexColumns.
+   */
+  indexHeaders?: readonly string[];
+  /**
    * The last N columns were added after sheets were first set up: a header row that lacks only
    * them is completed in place (header, note, format, highlight) instead of being refused.
    */

@@ -11,7 +11,10 @@ import { missingAddedColumns } from './header-check';
 import { LayoutFollower } from './layout-follow';
 import { placeLayout, WHOLE_ROW_TABLES, type OpenSheet } from './open-sheet';
 import { checkHeaderRow, claimSheet, type LocatedSheet } from './sheet-tags';
-import { noteSpreadsheetChange, sendHeldBack } from './sheets-requests';
+import { noteSpreadsheetChange, sendHeldBack, sheetsRequest } from './sheets-requests';
+import { percentCell } from './percent';
+import { holdsPoints, percentColumns, percentRanges, percentUpgradeRequests } from './percent-upgrade';
+import { sheetsService, valuesService, type SheetInfo } from './sheet-snapshot';
 import { SheetSetUp } from './sheet-setup';
 import { StartReads } from './start-reads';
 import type { StoreBinding } from './store-binding';
@@ -100,9 +103,27 @@ export class TableSheets {
         opened.maxColumns = null;
       } else checkHeaderRow(existing, opened.schema, header);
       if (isChoosable(schema)) this.follower.followChoice(opened, schema, placed.layout);
+      if (holdsPoints(schema, info)) this.upgradePercents(opened, info);
     }
     if (!schema.storeData) this.lastRowOf(opened);
     return opened;
+  }
+
+  /** A sheet an earlier version wrote with points in its percent columns: fractions now (percent-upgrade.ts), in one read and one write. */
+  private upgradePercents(opened: OpenSheet, info: SheetInfo): void {
+    const columns = percentColumns(opened.schema);
+    const rows = opened.maxRows;
+    const ranges = percentRanges(opened.name, columns, rows);
+    const id = this.snapshot.id();
+    const read = sheetsRequest('read', () =>
+      valuesService().batchGet(id, { ranges, valueRenderOption: 'UNFORMATTED_VALUE' }),
+    );
+    const values = columns.map((_, k) => read.valueRanges?.[k]?.values ?? []);
+    const requests = percentUpgradeRequests(info.sheetId, columns, values, rows);
+    sheetsRequest('write', () => sheetsService().batchUpdate({ requests }, id));
+    // The whole rows this run already holds (the Monthly P&L) read as the sheet does now.
+    for (const row of opened.rows ?? [])
+      for (const c of columns) if (typeof row[c] === 'number') row[c] = percentCell(row[c]);
   }
 
   private create(schema: TableSchema): OpenSheet {

@@ -1,0 +1,184 @@
+/**
+ * One percent representation: every percent cell holds Sheets' fraction under a
+ * bare-% format (0.5508 shown "55.08%"), so arithmetic on it works as a finance user expects —
+ * =B2*100 gives the API's points — in Orders (cogs_coverage_pct and the margins, spec 2.3) and the
+ * Monthly P&L (the spec's margin rule on the truth's cents). A spreadsheet an earlier version
+ * synced holds points under 0.00"%": the next sync turns every percent cell into its fraction,
+ * once, and the dashboard's margin row follows. Ground truth: the emulator's truth orders and days.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { marginPct } from '../../dev/emulator/money';
+import { displayValue } from '../../dev/gas-runtime/spreadsheet/number-format';
+import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
+import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
+import { startStack, type Stack } from '../../dev/harness/index';
+import { syncUntilCaughtUp } from './sync-support';
+
+type Json = Record<string, unknown>;
+const ORDER_PERCENTS = ['cogs_coverage_pct', 'contribution_margin_pct', 'net_margin_pct'] as const;
+const MONTH_MARGINS = { net_margin_pct: 'net_profit', contribution_margin_pct: 'contribution_margin_cm3' } as const;
+/** The tag the add-on gives a sheet whose percent cells hold fractions (sheets/percent-upgrade.ts). */
+const PERCENT_TAG = 'merchant_analytics_percent';
+
+let stack: Stack;
+
+const workbook = (): Workbook => stack.runtime.workbook as unknown as Workbook;
+const sheet = (name: string): SheetModel => workbook().sheetByName(name) as SheetModel;
+const headerOf = (s: SheetModel): string[] => {
+  const out: string[] = [];
+  for (let c = 1; c <= s.lastColumn(); c++) out.push(String(s.value(1, c) ?? ''));
+  return out;
+};
+/** What =cell*100 shows: Sheets computes in doubles and shows 15 significant digits. */
+const timesHundred = (value: unknown): number => Number((Number(value) * 100).toPrecision(15));
+const cents = (amount: unknown): number => Math.round(Number(amount) * 100);
+
+/** The truth's points of every order's percent fields, by order id. */
+async function truthOrderPoints(): Promise<Map<string, Record<string, number>>> {
+  const orders = ((await stack.truth('orders')) as { data: Json[] }).data;
+  return new Map(
+    orders.map((o) => {
+      const e = o.economics as Record<string, number>;
+      return [String(o.id), Object.fromEntries(ORDER_PERCENTS.map((h) => [h, e[h]]))];
+    }),
+  );
+}
+
+/** The spec's monthly margins (rule 2/4/5 on the summed cents of the truth's days), in points, by month. */
+async function truthMonthPoints(): Promise<Map<string, Record<string, number>>> {
+  const store = (await stack.truth('store')) as Json;
+  const days = (
+    (await stack.control(
+      `truth/daily?start_date=${String(store.first_order_date)}&end_date=${String(store.today)}`,
+    )) as {
+      data: Array<Record<string, number> & { date: string }>;
+    }
+  ).data;
+  const sums = new Map<string, Record<string, number>>();
+  for (const d of days) {
+    const m = sums.get(d.date.slice(0, 7)) ?? { net_revenue: 0, net_profit: 0, contribution_margin_cm3: 0 };
+    for (const f of Object.keys(m)) m[f] += cents(d[f]);
+    sums.set(d.date.slice(0, 7), m);
+  }
+  return new Map(
+    [...sums].map(([month, m]) => [
+      month,
+      Object.fromEntries(Object.entries(MONTH_MARGINS).map(([h, part]) => [h, marginPct(m[part], m.net_revenue)])),
+    ]),
+  );
+}
+
+/** Every percent cell of a sheet beside the truth's points: value ×100, what it shows, its format. */
+function percentCells(
+  name: string,
+  key: string,
+  headers: readonly string[],
+): Array<{ key: string; header: string; value: unknown; shown: string; format: string | undefined }> {
+  const s = sheet(name);
+  const header = headerOf(s);
+  const out = [];
+  for (let r = 2; r <= s.lastRow(); r++) {
+    for (const h of headers) {
+      const c = header.indexOf(h) + 1;
+      const value = s.value(r, c);
+      out.push({
+        key: String(s.value(r, header.indexOf(key) + 1)),
+        header: h,
+        value,
+        shown: displayValue(value, s.format(r, c)),
+        format: s.format(r, c),
+      });
+    }
+  }
+  return out;
+}
+
+async function expectFractionsOfTruth(): Promise<void> {
+  const orders = await truthOrderPoints();
+  const cells = percentCells('Orders', 'id', ORDER_PERCENTS);
+  expect(cells.length).toBeGreaterThan(0);
+  expect(
+    cells.some((c) => c.header === 'cogs_coverage_pct' && orders.get(c.key)![c.header] < 100),
+    'the truth has an order whose costs are covered in part',
+  ).toBe(true);
+  for (const c of cells) {
+    const points = orders.get(c.key)![c.header];
+    expect(timesHundred(c.value), `Orders ${c.key} ${c.header}: =cell*100`).toBe(points);
+    expect(Math.abs(Number(c.value))).toBeLessThanOrEqual(Math.abs(points));
+    expect(c.shown, `Orders ${c.key} ${c.header} as shown`).toBe(`${points.toFixed(2)}%`);
+  }
+  const months = await truthMonthPoints();
+  const monthCells = percentCells('Monthly P&L', 'month', Object.keys(MONTH_MARGINS));
+  expect(monthCells.length).toBeGreaterThan(0);
+  for (const c of monthCells) {
+    const points = months.get(c.key)![c.header];
+    expect(timesHundred(c.value), `Monthly P&L ${c.key} ${c.header}: =cell*100`).toBe(points);
+    expect(c.shown, `Monthly P&L ${c.key} ${c.header} as shown`).toBe(`${points.toFixed(2)}%`);
+  }
+}
+
+const percentTags = (name: string): number =>
+  workbook().developerMetadata.filter(
+    (m) => m.key === PERCENT_TAG && m.location.type === 'SHEET' && m.location.sheetId === sheet(name).sheetId,
+  ).length;
+
+/** The sheet as an earlier version left it: points under 0.00"%", no fraction tag. */
+function asEarlierVersion(name: string, headers: readonly string[]): void {
+  const s = sheet(name);
+  const header = headerOf(s);
+  for (let r = 2; r <= s.lastRow(); r++)
+    for (const h of headers) {
+      const c = header.indexOf(h) + 1;
+      const value = s.value(r, c);
+      if (typeof value === 'number') s.write(r, c, { value: timesHundred(value) });
+      s.setFormat(r, c, '0.00"%"');
+    }
+  for (const m of workbook().developerMetadata.filter((m) => m.key === PERCENT_TAG))
+    if (m.location.type === 'SHEET' && m.location.sheetId === s.sheetId) workbook().removeDeveloperMetadata(m.id);
+}
+
+beforeAll(async () => {
+  stack = await startStack({ orders: 150, seed: 24 });
+  await stack.connect();
+  await syncUntilCaughtUp(stack);
+}, 120_000);
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+describe("percent cells hold Sheets' fraction", () => {
+  it('Orders and Monthly P&L: =cell*100 gives the API points, the cell shows them with %', async () => {
+    await expectFractionsOfTruth();
+  });
+
+  it('a spreadsheet an earlier version synced (points under 0.00"%") holds fractions after the next sync, divided once', async () => {
+    const inserted = await stack.runtime.run('insertDashboard', [], { authMode: 'FULL' });
+    expect(inserted.ok, inserted.error?.message).toBe(true);
+    asEarlierVersion('Orders', ORDER_PERCENTS);
+    asEarlierVersion('Monthly P&L', Object.keys(MONTH_MARGINS));
+    const dashboard = sheet('Dashboard');
+    const marginRow = [...Array(dashboard.lastRow()).keys()]
+      .map((i) => i + 1)
+      .find((r) => dashboard.value(r, 1) === 'Net margin %')!;
+    for (let c = 2; c <= 4; c++) dashboard.setFormat(marginRow, c, '0.00"%"');
+    for (const m of workbook().developerMetadata.filter((m) => m.key === PERCENT_TAG))
+      if (m.location.type === 'SHEET' && m.location.sheetId === dashboard.sheetId)
+        workbook().removeDeveloperMetadata(m.id);
+
+    await syncUntilCaughtUp(stack);
+    await expectFractionsOfTruth();
+    for (const c of [
+      ...percentCells('Orders', 'id', ORDER_PERCENTS),
+      ...percentCells('Monthly P&L', 'month', Object.keys(MONTH_MARGINS)),
+    ])
+      expect(c.format, `${c.key} ${c.header}`).toBe('0.00%');
+    expect([percentTags('Orders'), percentTags('Monthly P&L'), percentTags('Dashboard')]).toEqual([1, 1, 1]);
+    for (let c = 2; c <= 4; c++) expect(dashboard.format(marginRow, c)).toBe('0.00%');
+
+    // A later sync finds the tag: nothing is divided again.
+    await syncUntilCaughtUp(stack);
+    await expectFractionsOfTruth();
+    expect([percentTags('Orders'), percentTags('Monthly P&L'), percentTags('Dashboard')]).toEqual([1, 1, 1]);
+  });
+});

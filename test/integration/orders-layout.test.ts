@@ -1,0 +1,139 @@
+/**
+ * The Orders layout: a sheet set up now shows a finance reader's columns first
+ * (order number, placed date, customer, status, then the money) and the keys and bookkeeping last
+ * (id, gone_at, synced_at, external_order_gid), its first column frozen; and an Orders sheet an
+ * earlier version set up (every column in the catalog's order, id in column A, no stored layout)
+ * keeps syncing where it is: after changes and new orders both equal the emulator's truth cell
+ * for cell, with no duplicate and no row written under another order, the tie-out proves them and
+ * PROFIT_ORDER finds an order by its number.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
+import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
+import { startStack, type Stack } from '../../dev/harness/index';
+import { checksRow, compareWithTruth, sheetTable, syncUntilCaughtUp } from './sync-support';
+
+type Json = Record<string, unknown>;
+const EXACT = { mismatches: [], missing: [], unexpected: [], duplicates: [] };
+
+/** The columns as an earlier version set Orders up (its catalog order, id first). */
+const EARLIER_ORDER = [
+  'id', 'status', 'placed_date', 'gone_at', 'synced_at', 'external_order_id', 'external_order_gid', 'order_number',
+  'platform', 'store_id', 'created_at', 'updated_at', 'canceled_at', 'refunded_at', 'currency', 'financial_status',
+  'fulfillment_status', 'sales_channel', 'is_first_order', 'customer_order_sequence', 'is_subscription_renewal',
+  'gross_revenue', 'shipping_revenue', 'discount', 'tax', 'tax_included_in_price', 'refunds', 'net_revenue', 'cogs',
+  'cogs_source', 'cogs_coverage_pct', 'fulfillment_cost', 'fulfillment_cost_source', 'payment_fee',
+  'ad_spend_allocated', 'ad_spend_basis', 'contribution_profit', 'contribution_margin_pct', 'allocated_overhead',
+  'net_profit', 'net_margin_pct', 'primary_source', 'is_paid', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term',
+  'utm_content', 'landing_page', 'referrer', 'device_type', 'shipping_country_code', 'customer_ref', 'cost_status',
+]; // prettier-ignore
+
+const sheet = (stack: Stack, name: string): SheetModel =>
+  (stack.runtime.workbook as unknown as Workbook).sheetByName(name) as SheetModel;
+
+async function run(stack: Stack, name: string, args: unknown[] = []): Promise<unknown> {
+  const r = await stack.runtime.run(name, args, { authMode: name.startsWith('PROFIT_') ? 'CUSTOM_FUNCTION' : 'FULL' });
+  expect(r.ok, r.error?.message).toBe(true);
+  return r.value;
+}
+
+/** Orders changed in every way a sync meets (refund, cancellation, cost), and new ones placed. */
+async function changeOrders(stack: Stack): Promise<void> {
+  const orders = ((await stack.truth('orders')) as { data: Json[] }).data.filter((o) => !o.canceled_at);
+  for (const [i, kind] of ['refund', 'cancel', 'cost_correction', 'partial_refund'].entries())
+    await stack.control(`orders/${String(orders[10 + i * 17].id)}/change`, { kind });
+  await stack.control('orders', { count: 9 });
+  await stack.advanceClocks(3_600_000);
+}
+
+/** Every day of the Checks sheet ties out once the tie-out ran. */
+async function everyDayTiesOut(stack: Stack): Promise<void> {
+  await run(stack, 'tieOutNow');
+  const [headers, ...rows] = sheetTable(stack, 'Checks');
+  const days = rows
+    .filter((r) => r[headers.indexOf('kind')] === 'day')
+    .map((r) => String(r[headers.indexOf('period')]));
+  expect(days.length).toBeGreaterThan(0);
+  for (const day of days) expect(checksRow(stack, day)?.result, `Checks ${day}`).toBe('✓');
+}
+
+/** PROFIT_ORDER by an order's number gives that order's id (it reads the Orders sheet by header). */
+async function findsByNumber(stack: Stack): Promise<void> {
+  const order = ((await stack.truth('orders')) as { data: Json[] }).data[25];
+  const table = (await run(stack, 'PROFIT_ORDER', [order.order_number])) as unknown[][];
+  expect(new Map(table.map(([k, v]) => [k, v])).get('id')).toBe(order.id);
+}
+
+describe('an Orders sheet set up now', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ orders: 120, seed: 12 });
+    await stack.connect();
+    await syncUntilCaughtUp(stack);
+  }, 120_000);
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it("shows a finance reader's columns first and the keys last, its first column frozen, and equals the truth", async () => {
+    const header = sheetTable(stack, 'Orders')[0].map(String);
+    expect(header.slice(0, 4)).toEqual(['order_number', 'placed_date', 'customer_ref', 'status']);
+    // The money follows the order's own columns, before its times and attribution.
+    expect(header.indexOf('gross_revenue')).toBeLessThan(10);
+    expect(header.indexOf('net_profit')).toBeLessThan(header.indexOf('created_at'));
+    expect(header.slice(-4)).toEqual(['id', 'gone_at', 'synced_at', 'external_order_gid']);
+    expect(new Set(header)).toEqual(new Set(EARLIER_ORDER));
+    expect(sheet(stack, 'Orders').frozenColumns).toBe(1);
+    expect(await compareWithTruth(stack)).toEqual(EXACT);
+
+    await changeOrders(stack);
+    await syncUntilCaughtUp(stack);
+    expect(await compareWithTruth(stack)).toEqual(EXACT);
+    await everyDayTiesOut(stack);
+    await findsByNumber(stack);
+  });
+});
+
+describe('an Orders sheet an earlier version set up (id in column A)', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ orders: 120, seed: 13 });
+    await stack.connect();
+    await syncUntilCaughtUp(stack);
+    // The sheet as the earlier version left it: every column in its order, values and formats (of
+    // every grid row: the set-up formats them all) moved with their heading, and no stored layout
+    // (that version kept none).
+    const model = sheet(stack, 'Orders');
+    const header = sheetTable(stack, 'Orders')[0].map(String);
+    const cells = EARLIER_ORDER.map((h) => {
+      const from = header.indexOf(h) + 1;
+      const column: Array<{ value: unknown; format: string | undefined }> = [];
+      for (let r = 1; r <= model.maxRows; r++)
+        column.push({ value: model.value(r, from), format: model.format(r, from) });
+      return column;
+    });
+    cells.forEach((column, c) =>
+      column.forEach(({ value, format }, r) => {
+        model.write(r + 1, c + 1, value === undefined ? {} : { value: value as never });
+        model.setFormat(r + 1, c + 1, format);
+      }),
+    );
+    const columns = JSON.parse(stack.runtime.properties.document.get('ma.sync.columns') ?? '{}') as Json;
+    delete (columns.layouts as Json).Orders;
+    stack.runtime.properties.document.set('ma.sync.columns', JSON.stringify(columns));
+  }, 120_000);
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it('keeps its columns where they are and keeps syncing: the truth cell for cell, no wrong row, tied out', async () => {
+    expect(sheetTable(stack, 'Orders')[0]).toEqual(EARLIER_ORDER);
+    expect(await compareWithTruth(stack)).toEqual(EXACT);
+    await changeOrders(stack);
+    await syncUntilCaughtUp(stack);
+    expect(sheetTable(stack, 'Orders')[0]).toEqual(EARLIER_ORDER);
+    expect(await compareWithTruth(stack)).toEqual(EXACT);
+    await everyDayTiesOut(stack);
+    await findsByNumber(stack);
+  });
+});
