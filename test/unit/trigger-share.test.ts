@@ -41,4 +41,17 @@ describe("scheduled runs' share of Google's daily trigger time", () => {
     const { usedMs, budgetMs } = scheduledAllowance(start + 48 * HOUR_MS);
     expect(usedMs + budgetMs).toBeLessThanOrEqual(GOOGLE_DAILY_TRIGGER_MS / 2);
   });
+
+  it("reads the user's store of the execution it runs in, not one an earlier execution (or test file) opened", () => {
+    const now = Date.UTC(2026, 0, 1);
+    for (let i = 0; i < 40; i++) recordScheduledRun(now - i * 60_000, 60_000);
+    expect(scheduledAllowance(now).budgetMs).toBe(0);
+    const fresh = new Map<string, string>();
+    const otherUser = {
+      getProperty: (key: string) => fresh.get(key) ?? null,
+      setProperty: (key: string, value: string) => (fresh.set(key, value), otherUser),
+    };
+    Object.assign(globalThis, { PropertiesService: { getUserProperties: () => otherUser } });
+    expect(scheduledAllowance(now).usedMs).toBe(0);
+  });
 });

@@ -31,10 +31,8 @@ interface AllowanceRecord {
   skipNotedAt: number | null;
 }
 
-let userStore: GoogleAppsScript.Properties.Properties | null = null;
-
 function store(): GoogleAppsScript.Properties.Properties {
-  return (userStore ??= PropertiesService.getUserProperties());
+  return PropertiesService.getUserProperties();
 }
 
 function isRun(x: unknown): x is [number, number] {
