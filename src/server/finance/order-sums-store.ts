@@ -195,9 +195,7 @@ export class OrderSumsTracker {
 
   /** Counts the run's Orders writes from now: rows holding data now are read back before they are overwritten. */
   private watch(): void {
-    let last = 1;
-    for (const [, entry] of this.workbook.index(ORDERS).entries()) if (entry.row > last) last = entry.row;
-    this.lastRowAtOpen = last;
+    this.lastRowAtOpen = this.workbook.index(ORDERS).lastKeyedRow();
     this.written.clear();
     this.watchWrites();
   }

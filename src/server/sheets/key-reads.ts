@@ -14,7 +14,8 @@ import { sheetsRequest } from './sheets-requests';
 import type { TableSheets } from './table-sheets';
 import type { WorkbookSnapshot } from './workbook-snapshot';
 import { changeSpan, columnIndex } from './column-positions';
-import type { TableSchema } from './schema';
+import { LINE_ITEMS, ORDERS, type TableSchema } from './schema';
+import { ROW_INDEX_METADATA_KEY, type RowIndex } from './row-index';
 
 export class KeyReads {
   constructor(
@@ -23,7 +24,24 @@ export class KeyReads {
     private readonly tables: TableSheets,
     /** Whole rows as they stand once this run's deferred writes of the table are sent. */
     private readonly withDeferred: (schema: TableSchema, rows: unknown[][]) => unknown[][],
-  ) {}
+    private readonly rowIndex: RowIndex,
+  ) {
+    rowIndex.attach({
+      indexes: () => {
+        if (!this.tables.isOpen(ORDERS) || !this.tables.isOpen(LINE_ITEMS)) return null;
+        const orders = this.tables.sheetFor(ORDERS);
+        const lines = this.tables.sheetFor(LINE_ITEMS);
+        return orders.index && lines.index ? { orders: orders.index, lines: lines.index } : null;
+      },
+      gridRows: () => ({
+        orders: this.tables.sheetFor(ORDERS).maxRows,
+        lines: this.tables.sheetFor(LINE_ITEMS).maxRows,
+      }),
+      read: (ranges) => this.readRanges(ranges),
+      readWhole: () => this.readWhole(null),
+      create: (title, rows) => this.tables.createHidden(title, rows, ROW_INDEX_METADATA_KEY),
+    });
+  }
 
   /** The key index of a table: from its index columns, read with every store table's in ONE call per run. */
   index(schema: TableSchema): KeyIndex {
@@ -44,7 +62,53 @@ export class KeyReads {
       2,
       lastRow,
     );
+    if (schema.sheetName === ORDERS.sheetName || schema.sheetName === LINE_ITEMS.sheetName) this.keyedByIndex(opened);
     return opened.index;
+  }
+
+  /** Orders and Line items: rows found by the row index (sparse) while both sheets are as it describes. */
+  private keyedByIndex(opened: OpenSheet): void {
+    const index = opened.index!;
+    if (opened.sparse) {
+      const counts = this.rowIndex.counts();
+      const orders = opened.schema.sheetName === ORDERS.sheetName;
+      index.makeSparse({
+        size: orders ? counts.orders : counts.lines,
+        lastRow: orders ? counts.lastOrderRow : 1,
+        whole: () => this.readWhole(null),
+      });
+    }
+    const other = this.tables.sheetFor(opened.schema.sheetName === ORDERS.sheetName ? LINE_ITEMS : ORDERS);
+    if (!other.index) return;
+    // Both built: a sheet made afresh in this run leaves nothing the index describes.
+    const [orders, lines] = opened.schema.sheetName === ORDERS.sheetName ? [index, other.index] : [other.index, index];
+    if (this.tables.createdThisRun(ORDERS) || this.tables.createdThisRun(LINE_ITEMS)) {
+      this.rowIndex.needsRebuild();
+      if (orders.isSparse || lines.isSparse) this.readWhole(null);
+    }
+    this.rowIndex.watch(orders, lines);
+    this.rowIndex.ensureSheet();
+  }
+
+  /**
+   * Orders id and Line items order_id read whole (ONE Values.batchGet) into their key indexes:
+   * asked for every entry, or the row index fell short (`why`, said in the Sync log).
+   */
+  private readWhole(why: 'mismatch' | 'unreadable' | null): void {
+    this.rowIndex.goneWhole(why);
+    const orders = this.tables.sheetFor(ORDERS);
+    const lines = this.tables.sheetFor(LINE_ITEMS);
+    const sparse = [orders, lines].filter((o) => o.sparse);
+    if (sparse.length === 0) return;
+    const read = this.tables.readKeysWhole(
+      sparse.map((o) => o.schema),
+      { orders: orders.maxRows, lines: lines.maxRows },
+    );
+    for (const opened of sparse) {
+      opened.sparse = false;
+      opened.keys = read.get(opened.schema.sheetName) ?? [];
+      opened.index?.fill(opened.keys);
+    }
   }
 
   /**
@@ -59,31 +123,65 @@ export class KeyReads {
   completeIndex(
     ...tables: ReadonlyArray<{ schema: TableSchema; keys?: Iterable<string>; parents?: Iterable<string> }>
   ): void {
+    if (!this.loadFromRowIndex(tables)) this.readWhole('unreadable');
     const plans = tables
       .map(({ schema, keys, parents }) => this.planCompletion(schema, keys, parents))
       .filter((p) => p !== null);
     const got = this.readRanges(plans.flatMap((p) => p.ranges));
     let at = 0;
+    let wrong = false;
     for (const plan of plans) {
-      plan.apply(got.slice(at, at + plan.ranges.length));
+      if (!plan.apply(got.slice(at, at + plan.ranges.length))) wrong = true;
       at += plan.ranges.length;
     }
+    if (!wrong) return;
+    // A row the index points to holds another key (sorted, moved, cleared): read whole, then again.
+    this.readWhole('mismatch');
+    this.completeIndex(...tables);
+  }
+
+  /**
+   * For sparse Orders and Line items: the named orders' rows from the row index's buckets; a pass
+   * over every order reads the key columns whole instead. False when a bucket could not be read.
+   */
+  private loadFromRowIndex(
+    tables: ReadonlyArray<{ schema: TableSchema; keys?: Iterable<string>; parents?: Iterable<string> }>,
+  ): boolean {
+    const ids: string[] = [];
+    for (const { schema, keys, parents } of tables) {
+      if (schema.sheetName !== ORDERS.sheetName && schema.sheetName !== LINE_ITEMS.sheetName) continue;
+      if (!this.index(schema).isSparse) continue;
+      const named = schema.sheetName === ORDERS.sheetName ? keys : parents;
+      if (named === undefined && keys === undefined) {
+        this.readWhole(null);
+        return true;
+      }
+      if (named) for (const id of named) ids.push(id);
+    }
+    if (ids.length === 0) return true;
+    const orders = this.index(ORDERS);
+    const lines = this.index(LINE_ITEMS);
+    if (!orders.isSparse || !lines.isSparse) return true;
+    return this.rowIndex.load(ids, orders, lines);
   }
 
   private planCompletion(
     schema: TableSchema,
     keys: Iterable<string> | undefined,
     parents: Iterable<string> | undefined,
-  ): { ranges: string[]; apply: (got: unknown[][][]) => void } | null {
+  ): { ranges: string[]; apply: (got: unknown[][][]) => boolean } | null {
     const opened = this.tables.sheetFor(schema);
     const keyRead = opened.schema.keyReadColumns;
     if (keyRead === undefined || opened.created) return null;
     const index = this.index(schema);
     const lazy = opened.schema.parentKey !== undefined;
+    // Rows the row index points to are read with their key cells (the parent's, for a lazy table):
+    // a row sorted, moved or cleared since is found out before anything is written there.
+    const verify = index.isSparse;
     // A lazy table's pending rows are read from the key on; the others' partial rows past the key-read columns.
-    const first = lazy ? 0 : keyRead;
+    const first = lazy || verify ? 0 : keyRead;
     const width = indexWidth(opened.schema);
-    const partial = new Set<IndexedRow>();
+    const partial = new Map<IndexedRow, string>();
     let rows: number[];
     let pending: ReadonlyMap<number, string> = new Map();
     if (lazy) {
@@ -93,17 +191,17 @@ export class KeyReads {
       if (keys) {
         for (const key of keys) {
           const entry = index.get(key);
-          if (entry && entry.cells.length < width) partial.add(entry);
+          if (entry && entry.cells.length < width) partial.set(entry, key);
         }
-      } else for (const [, entry] of index.entries()) if (entry.cells.length < width) partial.add(entry);
-      rows = [...partial].map((e) => e.row);
+      } else for (const [key, entry] of index.entries()) if (entry.cells.length < width) partial.set(entry, key);
+      rows = [...partial.keys()].map((e) => e.row);
     }
     if (rows.length === 0) return null;
     const span = changeSpan(opened.schema);
     const columns: number[] = [];
     // The parent's key of a pending row was read at the start: not read again.
     const parentColumn = opened.schema.parentKey?.column;
-    for (let c = first + 1; c <= opened.schema.indexColumns; c++) if (c - 1 !== parentColumn) columns.push(c);
+    for (let c = first + 1; c <= opened.schema.indexColumns; c++) if (c - 1 !== parentColumn || verify) columns.push(c);
     if (span) for (let c = span.start + 1; c <= span.end; c++) columns.push(c);
     // One range per run of adjacent rows and span of columns, across column gaps cheaper to read
     // than a range per row (what a page reads then depends on its rows alone, not the sheet's size).
@@ -120,7 +218,7 @@ export class KeyReads {
       const c = columnSpans.findIndex(([left, right]) => column >= left && column <= right);
       return { c, k: column - columnSpans[c][0] };
     });
-    const apply = (got: unknown[][][]): void => {
+    const apply = (got: unknown[][][]): boolean => {
       const byRow = new Map<number, CellValue[]>();
       rowSpans.forEach(([top, bottom], r) => {
         const spans = columnSpans.map((_, c) => got[r * columnSpans.length + c]);
@@ -131,18 +229,22 @@ export class KeyReads {
           );
       });
       if (lazy) {
+        if (verify) for (const [row, parent] of pending) if (byRow.get(row)?.[parentColumn!] !== parent) return false;
         for (const [row, parent] of pending) {
           const cells = byRow.get(row) ?? columns.map(() => '');
-          cells.splice(parentColumn!, 0, parent);
+          if (!verify) cells.splice(parentColumn!, 0, parent);
           index.adopt(row, cells);
         }
-        return;
+        return true;
       }
-      for (const entry of partial) {
+      if (verify) for (const [entry, key] of partial) if (byRow.get(entry.row)?.[0] !== key) return false;
+      for (const [entry] of partial) {
         const keyCells = entry.cells.slice(0, first);
         while (keyCells.length < first) keyCells.push('');
         entry.cells = keyCells.concat(byRow.get(entry.row) ?? columns.map(() => ''));
+        index.verified(entry);
       }
+      return true;
     };
     return { ranges, apply };
   }
