@@ -203,6 +203,8 @@ export class OrderSumsTracker {
   private watchWrites(): void {
     if (this.watching) return;
     this.watching = true;
+    // The rows a page overwrites are read back with the page's index cells: no read of their own.
+    this.workbook.readAlong(ORDERS, ORDER_SUM_SPAN);
     this.workbook.watchWrites(ORDERS, (rows) => this.beforeWrite(rows));
   }
 

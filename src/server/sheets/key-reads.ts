@@ -14,10 +14,15 @@ import { sheetsRequest } from './sheets-requests';
 import type { TableSheets } from './table-sheets';
 import type { WorkbookSnapshot } from './workbook-snapshot';
 import { changeSpan, columnIndex } from './column-positions';
-import { LINE_ITEMS, ORDERS, type TableSchema } from './schema';
+import { LINE_ITEMS, ORDERS, type SheetName, type TableSchema } from './schema';
 import { ROW_INDEX_METADATA_KEY, type RowIndex } from './row-index';
 
 export class KeyReads {
+  /** Columns read with a page's rows for a readRows of the same rows before the next write (readAlong). */
+  private readonly along = new Map<SheetName, readonly string[]>();
+  /** Sheet cells (by sheet column) of rows read along with their index cells, until the next write. */
+  private readonly rowCells = new Map<SheetName, Map<number, Map<number, unknown>>>();
+
   constructor(
     private readonly timeZone: string,
     private readonly snapshot: WorkbookSnapshot,
@@ -203,10 +208,15 @@ export class KeyReads {
     const parentColumn = opened.schema.parentKey?.column;
     for (let c = first + 1; c <= opened.schema.indexColumns; c++) if (c - 1 !== parentColumn || verify) columns.push(c);
     if (span) for (let c = span.start + 1; c <= span.end; c++) columns.push(c);
+    // Columns a readRows of these rows will ask for before the next write (readAlong): read now, in this call.
+    const named = keys !== undefined || parents !== undefined;
+    const along = named && !lazy ? this.alongColumns(opened, schema, columns) : [];
     // One range per run of adjacent rows and span of columns, across column gaps cheaper to read
     // than a range per row (what a page reads then depends on its rows alone, not the sheet's size).
-    const named = keys !== undefined || parents !== undefined;
-    const columnSpans = readSpans(columns, named ? 1 : opened.maxRows);
+    const columnSpans = readSpans(
+      [...columns, ...along].sort((a, b) => a - b),
+      named ? 1 : opened.maxRows,
+    );
     const rowSpans: Array<[number, number]> = named
       ? adjacentRuns(rows).map((run) => [run[0], run[run.length - 1]])
       : [[2, Math.max(2, opened.maxRows)]];
@@ -214,10 +224,11 @@ export class KeyReads {
     for (const [top, bottom] of rowSpans)
       for (const [left, right] of columnSpans) ranges.push(a1Range(opened.name, top, left, bottom, right));
     // Where each index column is in what is read: its span, and its place in the span.
-    const at = columns.map((column) => {
+    const placeOf = (column: number): { c: number; k: number } => {
       const c = columnSpans.findIndex(([left, right]) => column >= left && column <= right);
       return { c, k: column - columnSpans[c][0] };
-    });
+    };
+    const at = columns.map(placeOf);
     const apply = (got: unknown[][][]): boolean => {
       const byRow = new Map<number, CellValue[]>();
       rowSpans.forEach(([top, bottom], r) => {
@@ -238,6 +249,14 @@ export class KeyReads {
         return true;
       }
       if (verify) for (const [entry, key] of partial) if (byRow.get(entry.row)?.[0] !== key) return false;
+      if (along.length > 0)
+        this.keepAlong(
+          schema,
+          rowSpans,
+          columnSpans,
+          got,
+          [...columns, ...along].map((c) => [c, placeOf(c)] as const),
+        );
       for (const [entry] of partial) {
         const keyCells = entry.cells.slice(0, first);
         while (keyCells.length < first) keyCells.push('');
@@ -300,12 +319,69 @@ export class KeyReads {
    */
   readRows(table: TableSchema, sheetRows: readonly number[], headers: readonly string[]): unknown[][] {
     if (sheetRows.length === 0) return [];
+    const readAlong = this.rowsReadAlong(table, sheetRows, headers);
+    if (readAlong) return readAlong;
     const opened = this.tables.sheetFor(table);
     const { runs, catalogAt } = columnRuns(opened, table, headers);
     const got = this.readRanges(
       sheetRows.flatMap((row) => runs.map((run) => a1Range(opened.name, row, run[0], row, run[run.length - 1]))),
     );
     return sheetRows.map((_, r) => catalogRow(table, runs, catalogAt, (i) => got[r * runs.length + i][0] ?? []));
+  }
+
+  /**
+   * From now on, the index cells a page reads of a table's rows come with these columns, kept
+   * until the next write: a readRows of those rows before it (the Orders day sums read a row back
+   * before it is overwritten) takes them from there instead of a call of its own.
+   */
+  readAlong(table: TableSchema, headers: readonly string[]): void {
+    this.along.set(table.sheetName, headers);
+  }
+
+  /** After a write: the cells read along no longer stand. */
+  forgetRows(): void {
+    this.rowCells.clear();
+  }
+
+  /** The named columns of the rows, when every one was read along since the last write; else null. */
+  private rowsReadAlong(
+    table: TableSchema,
+    sheetRows: readonly number[],
+    headers: readonly string[],
+  ): unknown[][] | null {
+    const held = this.rowCells.get(table.sheetName);
+    if (!held) return null;
+    const { runs, catalogAt } = columnRuns(this.tables.sheetFor(table), table, headers);
+    const columns = [...catalogAt.keys()];
+    if (!sheetRows.every((row) => columns.every((c) => held.get(row)?.has(c)))) return null;
+    return sheetRows.map((row) => catalogRow(table, runs, catalogAt, (i) => runs[i].map((c) => held.get(row)!.get(c))));
+  }
+
+  /** Sheet columns of the table's read-along headers that the index cells do not cover. */
+  private alongColumns(opened: OpenSheet, schema: TableSchema, columns: readonly number[]): number[] {
+    const headers = this.along.get(schema.sheetName);
+    if (!headers) return [];
+    const taken = new Set(columns);
+    return [...columnRuns(opened, schema, headers).catalogAt.keys()].filter((c) => !taken.has(c));
+  }
+
+  private keepAlong(
+    schema: TableSchema,
+    rowSpans: ReadonlyArray<[number, number]>,
+    columnSpans: ReadonlyArray<[number, number]>,
+    got: unknown[][][],
+    places: ReadonlyArray<readonly [number, { c: number; k: number }]>,
+  ): void {
+    let held = this.rowCells.get(schema.sheetName);
+    if (!held) this.rowCells.set(schema.sheetName, (held = new Map()));
+    rowSpans.forEach(([top, bottom], r) => {
+      for (let row = top; row <= bottom; row++) {
+        const cells = new Map<number, unknown>();
+        for (const [column, { c, k }] of places)
+          cells.set(column, got[r * columnSpans.length + c][row - top]?.[k] ?? '');
+        held.set(row, cells);
+      }
+    });
   }
 
   /** Values of A1 ranges (quoted sheet names), unformatted, in ONE Values.batchGet. */

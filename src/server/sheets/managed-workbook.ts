@@ -139,6 +139,11 @@ export class ManagedWorkbook {
     return this.reads.readRanges(ranges);
   }
 
+  /** Before the first sheet access: the run goes over every order, so its first read takes the Orders and Line items key columns whole. */
+  readKeysWhole(): void {
+    this.tables.wholeKeysAtStart();
+  }
+
   /** What the Sync log says of the row index this run (found wrong and written again), once. */
   rowIndexNote(): string | null {
     return this.rowIndex.takeNote();
@@ -146,7 +151,16 @@ export class ManagedWorkbook {
 
   /** Every row write of a page (or of several), all applied before it returns: grid growth where needed, then one batchUpdate. */
   write(tables: readonly TableWrite[]): number {
-    return this.writer.write(tables);
+    try {
+      return this.writer.write(tables);
+    } finally {
+      this.reads.forgetRows();
+    }
+  }
+
+  /** The named columns come with the index cells a page reads of the table's rows, for a readRows of them before the next write. */
+  readAlong(table: TableSchema, headers: readonly string[]): void {
+    this.reads.readAlong(table, headers);
   }
 
   /** Writes sent with the next write() (in the same Values.batchUpdate). */

@@ -31,6 +31,8 @@ const KEYED_BY_INDEX: ReadonlySet<TableSchema> = new Set([ORDERS, LINE_ITEMS]);
 export class StartReads {
   /** Header rows and key columns of the store tables, by table, read once per run. */
   private reads: Map<SheetName, SheetReads> | null = null;
+  /** The run goes over every order (a reconciliation): Orders and Line items key columns read whole at the start. */
+  wholeKeys = false;
 
   constructor(
     private readonly snapshot: WorkbookSnapshot,
@@ -52,8 +54,11 @@ export class StartReads {
       // With a row index, Orders id and Line items order_id are not read whole: the pages read the buckets they touch.
       const orders = infos.get(ORDERS.sheetName);
       const lines = infos.get(LINE_ITEMS.sheetName);
-      const stampRange = orders && lines ? this.rowIndex.stampRange() : null;
-      if (orders && lines && stampRange === null) this.rowIndex.needsRebuild();
+      const indexed = orders && lines ? this.rowIndex.stampRange() : null;
+      if (orders && lines && indexed === null) this.rowIndex.needsRebuild();
+      // A run that goes over every order reads the key columns whole anyway: here, in this call.
+      const stampRange = this.wholeKeys ? null : indexed;
+      if (this.wholeKeys && indexed !== null) this.rowIndex.goneWhole(null);
       for (const table of STORE_TABLES) {
         const info = infos.get(table.sheetName);
         if (info) requests.push(this.readRequest(table, info, stampRange !== null && KEYED_BY_INDEX.has(table)));

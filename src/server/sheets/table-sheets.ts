@@ -126,6 +126,11 @@ export class TableSheets {
     return opened;
   }
 
+  /** Before the first sheet access: the run goes over every order, so the start read takes the key columns whole. */
+  wholeKeysAtStart(): void {
+    this.startReads.wholeKeys = true;
+  }
+
   /** The key columns of these tables read whole, down to their grid rows now, in ONE call. */
   readKeysWhole(tables: readonly TableSchema[], rows: { orders: number; lines: number }): Map<SheetName, unknown[][]> {
     return this.startReads.readWhole(tables, rows);
