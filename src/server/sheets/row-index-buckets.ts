@@ -8,6 +8,15 @@
 /** The developer-metadata key that marks the index sheet (found by it whatever its name). */
 export const ROW_INDEX_METADATA_KEY = 'merchant_analytics_row_index';
 
+/**
+ * Grid rows of Orders and Line items together from which the index is kept and used: below, the
+ * key columns cost less to read whole than a Values.batchGet of buckets does (its fixed ~0.24 s
+ * buys ~24,000 cells at ~10 µs a cell, apps-script-cost-model.md) and the index is left cleared.
+ * Lower than that break-even: a page's read of its Orders rows also brings the cells the day
+ * sums read back, so the bucket read costs no call on balance.
+ */
+export const ROW_INDEX_MIN_ROWS = 5_000;
+
 /** Buckets of an index: at the largest store the 10 M-cell limit allows (~185k orders), ~180 orders a cell. */
 export const BUCKETS = 1024;
 /** Google's limit is 50,000 characters a cell: past this, the index is given up (the key columns are read whole). */

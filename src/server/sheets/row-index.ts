@@ -14,6 +14,7 @@ import type { KeyIndex } from './key-index';
 import {
   BUCKET_MAX_CHARS,
   ROW_INDEX_METADATA_KEY,
+  ROW_INDEX_MIN_ROWS,
   BUCKETS,
   bucketOf,
   bucketRow,
@@ -233,6 +234,9 @@ export class RowIndex {
       this.stampWritten = '';
       return [{ range: a1Range(this.title, 1, 1, 1, 1), values: [['']] }];
     }
+    // A small store reads its key columns whole: the index stays cleared until it grows.
+    const grid = sheets.gridRows();
+    if (grid.orders + grid.lines < ROW_INDEX_MIN_ROWS) return [];
     this.rebuild = false;
     const buckets = groups(indexes.orders, indexes.lines);
     const cells: string[][] = [];

@@ -11,6 +11,7 @@ import type { WorkbookSnapshot } from './workbook-snapshot';
 import { CHECKS, DAILY, LINE_ITEMS, MONTHLY, ORDERS, PRODUCTS, RESTATEMENTS, SYNC_LOG, VARIANTS } from './schema';
 import type { SheetName, TableSchema } from './schema';
 import type { RowIndex } from './row-index';
+import { ROW_INDEX_MIN_ROWS } from './row-index-buckets';
 
 /** The tables whose header row and key columns the first sheet access reads, all in one call (the Sync log: its header). */
 const STORE_TABLES: readonly TableSchema[] = [
@@ -54,8 +55,9 @@ export class StartReads {
       // With a row index, Orders id and Line items order_id are not read whole: the pages read the buckets they touch.
       const orders = infos.get(ORDERS.sheetName);
       const lines = infos.get(LINE_ITEMS.sheetName);
-      const indexed = orders && lines ? this.rowIndex.stampRange() : null;
-      if (orders && lines && indexed === null) this.rowIndex.needsRebuild();
+      const big = orders !== undefined && lines !== undefined && orders.rows + lines.rows >= ROW_INDEX_MIN_ROWS;
+      const indexed = big ? this.rowIndex.stampRange() : null;
+      if (big && indexed === null) this.rowIndex.needsRebuild();
       // A run that goes over every order reads the key columns whole anyway: here, in this call.
       const stampRange = this.wholeKeys ? null : indexed;
       if (this.wholeKeys && indexed !== null) this.rowIndex.goneWhole(null);
