@@ -6,6 +6,8 @@
  */
 import type { ExecutionResult } from '../../dev/gas-runtime/index';
 import type { Stack } from '../../dev/harness/index';
+import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
+import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
 
 type Json = Record<string, unknown>;
 type Cell = string | number | boolean;
@@ -125,6 +127,25 @@ export function keyColumn(table: readonly (readonly unknown[])[]): number {
 
 export function sheetTable(stack: Stack, name: string): Table {
   return (stack.runtime.exportJson().sheets[name] ?? []) as Table;
+}
+
+/** Sorts a sheet's data rows (the header stays) by one column, as Data → Sort range does. */
+export function sortSheet(stack: Stack, name: string, header: string, descending = false): void {
+  const model = (stack.runtime.workbook as unknown as Workbook).sheetByName(name) as SheetModel;
+  const column = sheetTable(stack, name)[0].indexOf(header);
+  const key = (row: SheetModel['rows'][number]): string | number => {
+    const v = row?.v[column];
+    return typeof v === 'number' ? v : String(v ?? '');
+  };
+  const last = model.lastRow();
+  const data = model.rows.slice(1, last);
+  data.sort((a, b) => {
+    const x = key(a);
+    const y = key(b);
+    const order = x < y ? -1 : x > y ? 1 : 0;
+    return descending ? -order : order;
+  });
+  model.rows = [model.rows[0], ...data, ...model.rows.slice(last)];
 }
 
 /** The Checks sheet's result and note for a period (a day or a month); undefined when it has no row. */

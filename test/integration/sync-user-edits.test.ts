@@ -9,7 +9,7 @@ import type { SidebarState } from '../../src/contract/sidebar';
 import { startStack, type Stack } from '../../dev/harness/index';
 import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
-import { compareWithTruth, keyColumn, sheetTable, syncUntilCaughtUp } from './sync-support';
+import { compareWithTruth, keyColumn, sheetTable, sortSheet, syncUntilCaughtUp } from './sync-support';
 
 type Json = Record<string, unknown>;
 const EXACT = { mismatches: [], missing: [], unexpected: [], duplicates: [] };
@@ -40,21 +40,7 @@ async function changeSome(offset: number): Promise<void> {
 
 /** Sorts a sheet's data rows (the header stays) by one column, as Data → Sort range does. */
 function sortBy(name: string, header: string, descending = false): void {
-  const model = sheet(name);
-  const column = sheetTable(stack, name)[0].indexOf(header);
-  const key = (row: SheetModel['rows'][number]): string | number => {
-    const v = row?.v[column];
-    return typeof v === 'number' ? v : String(v ?? '');
-  };
-  const last = model.lastRow();
-  const data = model.rows.slice(1, last);
-  data.sort((a, b) => {
-    const x = key(a);
-    const y = key(b);
-    const order = x < y ? -1 : x > y ? 1 : 0;
-    return descending ? -order : order;
-  });
-  model.rows = [model.rows[0], ...data, ...model.rows.slice(last)];
+  sortSheet(stack, name, header, descending);
 }
 
 /** Deletes one row (1-based) the way Sheets does: the rows below move up. */

@@ -2,10 +2,10 @@
  * In CI: the hourly run after 1 % of the orders changed, and the reconciliation pass that
  * finds nothing gone, stay within the committed budget (hourly-budget.json) at 10,000 orders; and
  * what the hourly run reads beyond an idle run (which reads the key columns every run needs) is
- * the same at 2,000 and 10,000 orders for the same changes: the tie-out does not read the Orders
- * sheet whole every hour; and what it reads beyond the key columns every run reads whole (Orders id,
- * Line items order_id) is the same at both sizes: a line item's id and the other index columns are
- * read only for the rows of the orders a page touches. Modelled figures only (the runtime's exact counts and its modelled clock
+ * the same at 2,000 and 10,000 orders for the same changes (but for the row index's buckets, one
+ * cell each, which the changed ids fall into): the tie-out does not read the Orders sheet whole
+ * every hour; and it reads neither key column whole (Orders id, Line items order_id): the row index
+ * finds the rows of the orders a page touches. Modelled figures only (the runtime's exact counts and its modelled clock
  * without the JavaScript part, which is measured CPU time): never wall time.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -17,6 +17,7 @@ import { ensureHourlySchedule, hourlyTrigger, reconciliation, sidebarSync, type 
 import { figuresOf, type Figures } from '../../bench/figures';
 import { startBenchStack } from '../../bench/stack';
 import { sheetTable } from '../integration/sync-support';
+import { BUCKETS, bucketOf } from '../../src/server/sheets/row-index-buckets';
 
 const HOUR_MS = 3_600_000;
 /** Orders changed before the hourly run: 1 % of the larger store, the same ones' count at both sizes. */
@@ -53,6 +54,8 @@ interface Measured {
   ordersCellsChanged: number;
   /** Cells of the key columns every run reads whole before the hourly run: Orders `id` and Line items `order_id`. */
   keyCells: number;
+  /** Row index buckets the changed orders' ids fall into: one cell each read by the hourly run. */
+  buckets: number;
   /** Days of the service's Daily P&L from the first order to today (the emulator's truth): the range the hourly run ties out. */
   truthDays: number;
 }
@@ -82,7 +85,9 @@ async function measure(orders: number, bundleDir: string): Promise<Measured> {
     const uid = await ensureHourlySchedule(stack);
     const idle = await hourlyTrigger(stack, uid);
     expect(idle.done, idle.note).toBe(true);
+    const changedIds = new Set<string>();
     for (let i = 0; i < CHANGED; i++) {
+      changedIds.add(truth[(i * 97) % truth.length].id);
       await stack.control(`orders/${truth[(i * 97) % truth.length].id}/change`, { kind: 'cost_correction' });
       await stack.advanceClocks(Math.floor(HOUR_MS / CHANGED));
     }
@@ -105,6 +110,7 @@ async function measure(orders: number, bundleDir: string): Promise<Measured> {
       reconcileGone: reconcile.note,
       ordersCellsChanged: changed,
       keyCells,
+      buckets: new Set([...changedIds].map((id) => bucketOf(id, BUCKETS))).size,
       truthDays,
     };
   } finally {
@@ -137,21 +143,20 @@ describe(`the hourly run after ${CHANGED} orders changed, and the reconciliation
   });
 
   it('what the hourly run reads beyond an idle run does not grow with the store (same changes at 2,000 and 10,000 orders)', () => {
-    const extraSmall = small.hourly.cells_read - small.idle.cells_read;
-    const extraLarge = large.hourly.cells_read - large.idle.cells_read;
+    // The ids differ at the two sizes, and so do the buckets they share: those cells are left out.
+    const extraSmall = small.hourly.cells_read - small.idle.cells_read - small.buckets;
+    const extraLarge = large.hourly.cells_read - large.idle.cells_read - large.buckets;
     expect(
       extraLarge,
       `cells read beyond the idle run: ${extraSmall} at 2,000 orders, ${extraLarge} at ${budget.orders}`,
     ).toBe(extraSmall);
   });
 
-  it('what the hourly run reads beyond the key columns (Orders id, Line items order_id) does not grow with the store', () => {
-    const beyondSmall = small.hourly.cells_read - small.keyCells;
-    const beyondLarge = large.hourly.cells_read - large.keyCells;
+  it('the hourly run reads neither key column whole (Orders id, Line items order_id): the row index finds the changed rows', () => {
     expect(
-      beyondLarge,
-      `cells read beyond the key columns: ${beyondSmall} at 2,000 orders, ${beyondLarge} at ${budget.orders}`,
-    ).toBe(beyondSmall);
+      large.hourly.cells_read,
+      `cells read by the hourly run at ${budget.orders} orders, against the ${large.keyCells} cells of the key columns`,
+    ).toBeLessThan(large.keyCells);
   });
 
   it('the hourly run reads the Daily P&L once: the tie-out proves the sheets against the pages the daily job read', () => {

@@ -225,9 +225,7 @@ export class OrderSumsTracker {
 
   /** Counts the run's Orders writes from now: rows holding data now are read back before they are overwritten. */
   private watch(): void {
-    let last = 1;
-    for (const [, entry] of this.workbook.index(ORDERS).entries()) if (entry.row > last) last = entry.row;
-    this.lastRowAtOpen = last;
+    this.lastRowAtOpen = this.workbook.index(ORDERS).lastKeyedRow();
     this.written.clear();
     this.watchWrites();
   }
@@ -235,6 +233,8 @@ export class OrderSumsTracker {
   private watchWrites(): void {
     if (this.watching) return;
     this.watching = true;
+    // The rows a page overwrites are read back with the page's index cells: no read of their own.
+    this.workbook.readAlong(ORDERS, ORDER_SUM_SPAN);
     this.workbook.watchWrites(ORDERS, (rows) => this.beforeWrite(rows));
   }
 

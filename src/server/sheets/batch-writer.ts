@@ -13,7 +13,7 @@ import { noteSpreadsheetChange, sheetsRequest } from './sheets-requests';
 import type { StoreBinding } from './store-binding';
 import type { TableSheets } from './table-sheets';
 import type { WorkbookSnapshot } from './workbook-snapshot';
-import type { SheetName, TableSchema } from './schema';
+import { SYNC_LOG, type SheetName, type TableSchema } from './schema';
 
 /** Rows added at a time when a sheet's grid is full: fewer insert calls, little unused grid. */
 const GROW_ROWS = 1000;
@@ -36,6 +36,8 @@ export class BatchWriter {
     private readonly tables: TableSheets,
     private readonly cells: CellCount,
     private readonly store: StoreBinding,
+    /** Cells sent with every write, after its grid growth (the row index's buckets for the rows written). */
+    private readonly companion: (closing: boolean) => RangeWrite[] = () => [],
   ) {}
 
   /**
@@ -100,6 +102,8 @@ export class BatchWriter {
         }
       }
     }
+    // The row index changes with the rows in the same request: applied together, or neither.
+    data.push(...this.companion(all.some((t) => t.rows.length > 0 && t.schema.sheetName === SYNC_LOG.sheetName)));
     if (data.length === 0) return 0;
     const cells = data.reduce((n, d) => n + d.values.length * (d.values[0]?.length ?? 0), 0);
     const id = this.snapshot.id();

@@ -29,6 +29,16 @@ export interface KeyRules {
   parent?: { column: number; prefix: string };
 }
 
+/** What a sparse index stands on: the row index's counts, and the whole read it falls back to. */
+export interface SparseSource {
+  /** Keyed rows of the table when the row index was last written. */
+  size: number;
+  /** The last keyed row then. */
+  lastRow: number;
+  /** Reads the key columns whole and fills the index (fill). */
+  whole: () => void;
+}
+
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 export class KeyIndex {
@@ -43,6 +53,14 @@ export class KeyIndex {
   private pendingKeyed = 0;
   private readonly adopted: Array<(key: string, entry: IndexedRow) => void> = [];
   private readonly rules: KeyRules;
+  /** Set while the index holds only what the row index loaded (makeSparse). */
+  private sparse: SparseSource | null = null;
+  private readonly absent = new Set<string>();
+  private readonly unverified = new Set<IndexedRow>();
+  /** Entries put in this run: kept over a whole read that comes after (fill). */
+  private readonly putThisRun = new Map<string, IndexedRow>();
+  private insertedThisRun = 0;
+  private readonly putListeners: Array<(key: string, entry: IndexedRow, inserted: boolean) => void> = [];
 
   /**
    * @param values the index columns from row `firstRow` down to the sheet's last row with ANY
@@ -56,32 +74,145 @@ export class KeyIndex {
     values: ReadonlyArray<ReadonlyArray<unknown>>,
     private readonly timeZone: string,
     rules: KeyRules | boolean = {},
-    firstRow = 2,
+    private readonly firstRow = 2,
     lastRowWithContent: (() => number) | null = null,
   ) {
-    const keyRules: KeyRules = typeof rules === 'boolean' ? { keyIsDate: rules } : rules;
-    const parent = keyRules.parent;
-    this.unplaced = parent ? [] : null;
+    this.rules = typeof rules === 'boolean' ? { keyIsDate: rules } : rules;
+    this.unplaced = this.rules.parent ? [] : null;
+    this.next = firstRow;
+    this.indexValues(values);
+    this.lastRowWithContent = lastRowWithContent;
+  }
+
+  private indexValues(values: ReadonlyArray<ReadonlyArray<unknown>>): void {
+    const parent = this.rules.parent;
+    const firstRow = this.firstRow;
     values.forEach((raw, i) => {
-      const cells = raw.map((v) => normalise(v, timeZone));
+      const cells = raw.map((v) => normalise(v, this.timeZone));
       if (parent) {
         const of = cells[parent.column];
-        if (typeof of === 'string' && of.startsWith(parent.prefix)) {
-          const rows = this.pendingByParent.get(of);
-          if (rows) rows.push(firstRow + i);
-          else this.pendingByParent.set(of, [firstRow + i]);
-          this.pendingKeyed++;
-        } else this.unplaced!.push(firstRow + i);
+        if (typeof of === 'string' && of.startsWith(parent.prefix)) this.addPending(of, [firstRow + i]);
+        else this.unplaced!.push(firstRow + i);
         return;
       }
-      const key = keyText(cells[0], keyRules);
+      const key = keyText(cells[0], this.rules);
       if (key === '') return;
       // A duplicate id (e.g. pasted by a user) keeps the first row: the one sync wrote first.
       if (!this.byKey.has(key)) this.byKey.set(key, { row: firstRow + i, cells });
     });
-    this.next = firstRow + values.length;
-    this.lastRowWithContent = lastRowWithContent;
-    this.rules = keyRules;
+    this.next = Math.max(this.next, firstRow + values.length);
+  }
+
+  /**
+   * From now on the index knows only what the row index loads into it (load, addPending,
+   * markAbsent): its size is the row index's count, and a caller that asks for more (every entry,
+   * a key neither loaded nor known absent) has `whole` read the key columns and fill it.
+   */
+  makeSparse(source: SparseSource): void {
+    this.sparse = source;
+    this.unplaced = null;
+  }
+
+  get isSparse(): boolean {
+    return this.sparse !== null;
+  }
+
+  /**
+   * The key columns as read whole (rows `firstRow` down): the index as it would have been built
+   * from them, with what this run put since kept over them (a page planned and not written yet).
+   */
+  fill(values: ReadonlyArray<ReadonlyArray<unknown>>): void {
+    const source = this.sparse;
+    this.sparse = null;
+    this.byKey.clear();
+    this.pendingByParent.clear();
+    this.pendingKeyed = 0;
+    this.absent.clear();
+    this.unverified.clear();
+    this.unplaced = this.rules.parent ? [] : null;
+    this.indexValues(values);
+    const putRows = new Set<number>();
+    for (const [key, entry] of this.putThisRun) {
+      this.byKey.set(key, entry);
+      putRows.add(entry.row);
+      this.next = Math.max(this.next, entry.row + 1);
+    }
+    // A row put in this run and read back is not pending as well (nor counted twice).
+    for (const [parent, rows] of this.pendingByParent) {
+      const left = rows.filter((row) => !putRows.has(row));
+      this.pendingKeyed -= rows.length - left.length;
+      if (left.length === 0) this.pendingByParent.delete(parent);
+      else this.pendingByParent.set(parent, left);
+    }
+    if (this.unplaced) this.unplaced = this.unplaced.filter((row) => !putRows.has(row));
+    if (source) this.next = Math.max(this.next, source.lastRow + 1);
+  }
+
+  /** An entry the row index points to: its row, its cells not read yet (unverified until read). */
+  load(key: string, row: number): void {
+    if (this.byKey.has(key)) return;
+    const entry: IndexedRow = { row, cells: [] };
+    this.byKey.set(key, entry);
+    this.unverified.add(entry);
+    this.absent.delete(key);
+  }
+
+  /** The row index holds no row of this key. */
+  markAbsent(key: string): void {
+    if (!this.byKey.has(key)) this.absent.add(key);
+  }
+
+  /** Whether the entry came from the row index and its key cell is not read yet. */
+  isUnverified(entry: IndexedRow): boolean {
+    return this.unverified.has(entry);
+  }
+
+  verified(entry: IndexedRow): void {
+    this.unverified.delete(entry);
+  }
+
+  /** Rows of a parent not read yet (a lazy table: schema.parentKey). */
+  addPending(parent: string, rows: readonly number[]): void {
+    const held = this.pendingByParent.get(parent);
+    if (held) held.push(...rows);
+    else this.pendingByParent.set(parent, rows.slice());
+    this.pendingKeyed += rows.length;
+  }
+
+  /** Whether a parent's rows are pending (not read yet). */
+  hasPending(parent: string): boolean {
+    return this.pendingByParent.has(parent);
+  }
+
+  /** Rows of every parent: pending and read (a lazy table's key index read whole). */
+  rowsByParent(): Map<string, number[]> {
+    const out = new Map<string, number[]>();
+    for (const [parent, rows] of this.pendingByParent) out.set(parent, rows.slice());
+    for (const [, entry] of this.byKey) {
+      const parent = String(entry.cells[1] ?? '');
+      if (parent === '') continue;
+      const rows = out.get(parent);
+      if (rows) rows.push(entry.row);
+      else out.set(parent, [entry.row]);
+    }
+    return out;
+  }
+
+  /** Told of every row put (key, entry, whether it is new). */
+  onPut(listener: (key: string, entry: IndexedRow, inserted: boolean) => void): void {
+    this.putListeners.push(listener);
+  }
+
+  /** The last keyed row (1 when none). */
+  lastKeyedRow(): number {
+    let last = this.sparse ? this.sparse.lastRow : 1;
+    const entries = this.sparse ? this.putThisRun.values() : this.byKey.values();
+    for (const entry of entries) if (entry.row > last) last = entry.row;
+    return last;
+  }
+
+  private ensureWhole(): void {
+    if (this.sparse) this.sparse.whole();
   }
 
   /**
@@ -91,6 +222,7 @@ export class KeyIndex {
    * and adopts it. Returned once: no longer pending.
    */
   takePending(parents: Iterable<string> | null, lastGridRow: number): Map<number, string> {
+    if (parents === null) this.ensureWhole();
     const rows = new Map<number, string>();
     for (const parent of parents ?? [...this.pendingByParent.keys()]) {
       const held = this.pendingByParent.get(parent);
@@ -131,29 +263,49 @@ export class KeyIndex {
     return this.next;
   }
 
+  /** A sparse index of a table without a parent key reads the key columns whole for a key it was not told of. */
   get(key: string): IndexedRow | undefined {
+    const entry = this.byKey.get(key);
+    if (entry || !this.sparse || this.rules.parent || this.absent.has(key)) return entry;
+    this.ensureWhole();
     return this.byKey.get(key);
   }
 
   /** Keyed rows; a pending row with a parent key counts as one until it is read. */
   get size(): number {
+    if (this.sparse) return this.sparse.size + this.insertedThisRun;
     return this.byKey.size + this.pendingKeyed;
   }
 
   /** Records that `key` now holds `cells` (index columns) at its row; returns the row and whether it is new. */
   put(key: string, cells: CellValue[]): { row: number; inserted: boolean } {
-    const existing = this.byKey.get(key);
+    const existing = this.get(key);
     if (existing) {
       existing.cells = cells;
+      this.unverified.delete(existing);
+      this.putThisRun.set(key, existing);
+      for (const listener of this.putListeners) listener(key, existing, false);
       return { row: existing.row, inserted: false };
     }
     const row = this.nextRow;
     this.next = row + 1;
-    this.byKey.set(key, { row, cells });
+    const entry = { row, cells };
+    this.byKey.set(key, entry);
+    this.absent.delete(key);
+    this.putThisRun.set(key, entry);
+    this.insertedThisRun++;
+    for (const listener of this.putListeners) listener(key, entry, true);
     return { row, inserted: true };
   }
 
+  /** Every entry (a sparse index reads the key columns whole first). */
   entries(): IterableIterator<[string, IndexedRow]> {
+    this.ensureWhole();
+    return this.byKey.entries();
+  }
+
+  /** The entries known now, without a read: what the run has loaded, adopted or put. */
+  loadedEntries(): IterableIterator<[string, IndexedRow]> {
     return this.byKey.entries();
   }
 }

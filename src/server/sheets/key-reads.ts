@@ -14,16 +14,39 @@ import { sheetsRequest } from './sheets-requests';
 import type { TableSheets } from './table-sheets';
 import type { WorkbookSnapshot } from './workbook-snapshot';
 import { changeSpan, columnIndex, indexColumnPositions } from './column-positions';
-import type { TableSchema } from './schema';
+import { LINE_ITEMS, ORDERS, type SheetName, type TableSchema } from './schema';
+import { ROW_INDEX_METADATA_KEY, type RowIndex } from './row-index';
 
 export class KeyReads {
+  /** Columns read with a page's rows for a readRows of the same rows before the next write (readAlong). */
+  private readonly along = new Map<SheetName, readonly string[]>();
+  /** Sheet cells (by sheet column) of rows read along with their index cells, until the next write. */
+  private readonly rowCells = new Map<SheetName, Map<number, Map<number, unknown>>>();
+
   constructor(
     private readonly timeZone: string,
     private readonly snapshot: WorkbookSnapshot,
     private readonly tables: TableSheets,
     /** Whole rows as they stand once this run's deferred writes of the table are sent. */
     private readonly withDeferred: (schema: TableSchema, rows: unknown[][]) => unknown[][],
-  ) {}
+    private readonly rowIndex: RowIndex,
+  ) {
+    rowIndex.attach({
+      indexes: () => {
+        if (!this.tables.isOpen(ORDERS) || !this.tables.isOpen(LINE_ITEMS)) return null;
+        const orders = this.tables.sheetFor(ORDERS);
+        const lines = this.tables.sheetFor(LINE_ITEMS);
+        return orders.index && lines.index ? { orders: orders.index, lines: lines.index } : null;
+      },
+      gridRows: () => ({
+        orders: this.tables.sheetFor(ORDERS).maxRows,
+        lines: this.tables.sheetFor(LINE_ITEMS).maxRows,
+      }),
+      read: (ranges) => this.readRanges(ranges),
+      readWhole: () => this.readWhole(null),
+      create: (title, rows) => this.tables.createHidden(title, rows, ROW_INDEX_METADATA_KEY),
+    });
+  }
 
   /** The key index of a table: from its index columns, read with every store table's in ONE call per run. */
   index(schema: TableSchema): KeyIndex {
@@ -44,7 +67,53 @@ export class KeyReads {
       2,
       lastRow,
     );
+    if (schema.sheetName === ORDERS.sheetName || schema.sheetName === LINE_ITEMS.sheetName) this.keyedByIndex(opened);
     return opened.index;
+  }
+
+  /** Orders and Line items: rows found by the row index (sparse) while both sheets are as it describes. */
+  private keyedByIndex(opened: OpenSheet): void {
+    const index = opened.index!;
+    if (opened.sparse) {
+      const counts = this.rowIndex.counts();
+      const orders = opened.schema.sheetName === ORDERS.sheetName;
+      index.makeSparse({
+        size: orders ? counts.orders : counts.lines,
+        lastRow: orders ? counts.lastOrderRow : 1,
+        whole: () => this.readWhole(null),
+      });
+    }
+    const other = this.tables.sheetFor(opened.schema.sheetName === ORDERS.sheetName ? LINE_ITEMS : ORDERS);
+    if (!other.index) return;
+    // Both built: a sheet made afresh in this run leaves nothing the index describes.
+    const [orders, lines] = opened.schema.sheetName === ORDERS.sheetName ? [index, other.index] : [other.index, index];
+    if (this.tables.createdThisRun(ORDERS) || this.tables.createdThisRun(LINE_ITEMS)) {
+      this.rowIndex.needsRebuild();
+      if (orders.isSparse || lines.isSparse) this.readWhole(null);
+    }
+    this.rowIndex.watch(orders, lines);
+    this.rowIndex.ensureSheet();
+  }
+
+  /**
+   * Orders id and Line items order_id read whole (ONE Values.batchGet) into their key indexes:
+   * asked for every entry, or the row index fell short (`why`, said in the Sync log).
+   */
+  private readWhole(why: 'mismatch' | 'unreadable' | null): void {
+    this.rowIndex.goneWhole(why);
+    const orders = this.tables.sheetFor(ORDERS);
+    const lines = this.tables.sheetFor(LINE_ITEMS);
+    const sparse = [orders, lines].filter((o) => o.sparse);
+    if (sparse.length === 0) return;
+    const read = this.tables.readKeysWhole(
+      sparse.map((o) => o.schema),
+      { orders: orders.maxRows, lines: lines.maxRows },
+    );
+    for (const opened of sparse) {
+      opened.sparse = false;
+      opened.keys = read.get(opened.schema.sheetName) ?? [];
+      opened.index?.fill(opened.keys);
+    }
   }
 
   /**
@@ -59,31 +128,65 @@ export class KeyReads {
   completeIndex(
     ...tables: ReadonlyArray<{ schema: TableSchema; keys?: Iterable<string>; parents?: Iterable<string> }>
   ): void {
+    if (!this.loadFromRowIndex(tables)) this.readWhole('unreadable');
     const plans = tables
       .map(({ schema, keys, parents }) => this.planCompletion(schema, keys, parents))
       .filter((p) => p !== null);
     const got = this.readRanges(plans.flatMap((p) => p.ranges));
     let at = 0;
+    let wrong = false;
     for (const plan of plans) {
-      plan.apply(got.slice(at, at + plan.ranges.length));
+      if (!plan.apply(got.slice(at, at + plan.ranges.length))) wrong = true;
       at += plan.ranges.length;
     }
+    if (!wrong) return;
+    // A row the index points to holds another key (sorted, moved, cleared): read whole, then again.
+    this.readWhole('mismatch');
+    this.completeIndex(...tables);
+  }
+
+  /**
+   * For sparse Orders and Line items: the named orders' rows from the row index's buckets; a pass
+   * over every order reads the key columns whole instead. False when a bucket could not be read.
+   */
+  private loadFromRowIndex(
+    tables: ReadonlyArray<{ schema: TableSchema; keys?: Iterable<string>; parents?: Iterable<string> }>,
+  ): boolean {
+    const ids: string[] = [];
+    for (const { schema, keys, parents } of tables) {
+      if (schema.sheetName !== ORDERS.sheetName && schema.sheetName !== LINE_ITEMS.sheetName) continue;
+      if (!this.index(schema).isSparse) continue;
+      const named = schema.sheetName === ORDERS.sheetName ? keys : parents;
+      if (named === undefined && keys === undefined) {
+        this.readWhole(null);
+        return true;
+      }
+      if (named) for (const id of named) ids.push(id);
+    }
+    if (ids.length === 0) return true;
+    const orders = this.index(ORDERS);
+    const lines = this.index(LINE_ITEMS);
+    if (!orders.isSparse || !lines.isSparse) return true;
+    return this.rowIndex.load(ids, orders, lines);
   }
 
   private planCompletion(
     schema: TableSchema,
     keys: Iterable<string> | undefined,
     parents: Iterable<string> | undefined,
-  ): { ranges: string[]; apply: (got: unknown[][][]) => void } | null {
+  ): { ranges: string[]; apply: (got: unknown[][][]) => boolean } | null {
     const opened = this.tables.sheetFor(schema);
     const keyRead = opened.schema.keyReadColumns;
     if (keyRead === undefined || opened.created) return null;
     const index = this.index(schema);
     const lazy = opened.schema.parentKey !== undefined;
+    // Rows the row index points to are read with their key cells (the parent's, for a lazy table):
+    // a row sorted, moved or cleared since is found out before anything is written there.
+    const verify = index.isSparse;
     // A lazy table's pending rows are read from the key on; the others' partial rows past the key-read columns.
-    const first = lazy ? 0 : keyRead;
+    const first = lazy || verify ? 0 : keyRead;
     const width = indexWidth(opened.schema);
-    const partial = new Set<IndexedRow>();
+    const partial = new Map<IndexedRow, string>();
     let rows: number[];
     let pending: ReadonlyMap<number, string> = new Map();
     if (lazy) {
@@ -93,10 +196,10 @@ export class KeyReads {
       if (keys) {
         for (const key of keys) {
           const entry = index.get(key);
-          if (entry && entry.cells.length < width) partial.add(entry);
+          if (entry && entry.cells.length < width) partial.set(entry, key);
         }
-      } else for (const [, entry] of index.entries()) if (entry.cells.length < width) partial.add(entry);
-      rows = [...partial].map((e) => e.row);
+      } else for (const [key, entry] of index.entries()) if (entry.cells.length < width) partial.set(entry, key);
+      rows = [...partial.keys()].map((e) => e.row);
     }
     if (rows.length === 0) return null;
     const span = changeSpan(opened.schema);
@@ -105,12 +208,18 @@ export class KeyReads {
     const parentColumn = opened.schema.parentKey?.column;
     // Each index column where the sheet holds it (found by header: a layout may place it anywhere).
     const positions = indexColumnPositions(opened.schema);
-    for (let c = first; c < opened.schema.indexColumns; c++) if (c !== parentColumn) columns.push(positions[c] + 1);
+    for (let c = first; c < opened.schema.indexColumns; c++)
+      if (c !== parentColumn || verify) columns.push(positions[c] + 1);
     if (span) for (let c = span.start + 1; c <= span.end; c++) columns.push(c);
+    // Columns a readRows of these rows will ask for before the next write (readAlong): read now, in this call.
+    const named = keys !== undefined || parents !== undefined;
+    const along = named && !lazy ? this.alongColumns(opened, schema, columns) : [];
     // One range per run of adjacent rows and span of columns, across column gaps cheaper to read
     // than a range per row (what a page reads then depends on its rows alone, not the sheet's size).
-    const named = keys !== undefined || parents !== undefined;
-    const columnSpans = readSpans(columns, named ? 1 : opened.maxRows);
+    const columnSpans = readSpans(
+      [...columns, ...along].sort((a, b) => a - b),
+      named ? 1 : opened.maxRows,
+    );
     const rowSpans: Array<[number, number]> = named
       ? adjacentRuns(rows).map((run) => [run[0], run[run.length - 1]])
       : [[2, Math.max(2, opened.maxRows)]];
@@ -118,11 +227,12 @@ export class KeyReads {
     for (const [top, bottom] of rowSpans)
       for (const [left, right] of columnSpans) ranges.push(a1Range(opened.name, top, left, bottom, right));
     // Where each index column is in what is read: its span, and its place in the span.
-    const at = columns.map((column) => {
+    const placeOf = (column: number): { c: number; k: number } => {
       const c = columnSpans.findIndex(([left, right]) => column >= left && column <= right);
       return { c, k: column - columnSpans[c][0] };
-    });
-    const apply = (got: unknown[][][]): void => {
+    };
+    const at = columns.map(placeOf);
+    const apply = (got: unknown[][][]): boolean => {
       const byRow = new Map<number, CellValue[]>();
       rowSpans.forEach(([top, bottom], r) => {
         const spans = columnSpans.map((_, c) => got[r * columnSpans.length + c]);
@@ -133,18 +243,30 @@ export class KeyReads {
           );
       });
       if (lazy) {
+        if (verify) for (const [row, parent] of pending) if (byRow.get(row)?.[parentColumn!] !== parent) return false;
         for (const [row, parent] of pending) {
           const cells = byRow.get(row) ?? columns.map(() => '');
-          cells.splice(parentColumn!, 0, parent);
+          if (!verify) cells.splice(parentColumn!, 0, parent);
           index.adopt(row, cells);
         }
-        return;
+        return true;
       }
-      for (const entry of partial) {
+      if (verify) for (const [entry, key] of partial) if (byRow.get(entry.row)?.[0] !== key) return false;
+      if (along.length > 0)
+        this.keepAlong(
+          schema,
+          rowSpans,
+          columnSpans,
+          got,
+          [...columns, ...along].map((c) => [c, placeOf(c)] as const),
+        );
+      for (const [entry] of partial) {
         const keyCells = entry.cells.slice(0, first);
         while (keyCells.length < first) keyCells.push('');
         entry.cells = keyCells.concat(byRow.get(entry.row) ?? columns.map(() => ''));
+        index.verified(entry);
       }
+      return true;
     };
     return { ranges, apply };
   }
@@ -200,12 +322,69 @@ export class KeyReads {
    */
   readRows(table: TableSchema, sheetRows: readonly number[], headers: readonly string[]): unknown[][] {
     if (sheetRows.length === 0) return [];
+    const readAlong = this.rowsReadAlong(table, sheetRows, headers);
+    if (readAlong) return readAlong;
     const opened = this.tables.sheetFor(table);
     const { runs, catalogAt } = columnRuns(opened, table, headers);
     const got = this.readRanges(
       sheetRows.flatMap((row) => runs.map((run) => a1Range(opened.name, row, run[0], row, run[run.length - 1]))),
     );
     return sheetRows.map((_, r) => catalogRow(table, runs, catalogAt, (i) => got[r * runs.length + i][0] ?? []));
+  }
+
+  /**
+   * From now on, the index cells a page reads of a table's rows come with these columns, kept
+   * until the next write: a readRows of those rows before it (the Orders day sums read a row back
+   * before it is overwritten) takes them from there instead of a call of its own.
+   */
+  readAlong(table: TableSchema, headers: readonly string[]): void {
+    this.along.set(table.sheetName, headers);
+  }
+
+  /** After a write: the cells read along no longer stand. */
+  forgetRows(): void {
+    this.rowCells.clear();
+  }
+
+  /** The named columns of the rows, when every one was read along since the last write; else null. */
+  private rowsReadAlong(
+    table: TableSchema,
+    sheetRows: readonly number[],
+    headers: readonly string[],
+  ): unknown[][] | null {
+    const held = this.rowCells.get(table.sheetName);
+    if (!held) return null;
+    const { runs, catalogAt } = columnRuns(this.tables.sheetFor(table), table, headers);
+    const columns = [...catalogAt.keys()];
+    if (!sheetRows.every((row) => columns.every((c) => held.get(row)?.has(c)))) return null;
+    return sheetRows.map((row) => catalogRow(table, runs, catalogAt, (i) => runs[i].map((c) => held.get(row)!.get(c))));
+  }
+
+  /** Sheet columns of the table's read-along headers that the index cells do not cover. */
+  private alongColumns(opened: OpenSheet, schema: TableSchema, columns: readonly number[]): number[] {
+    const headers = this.along.get(schema.sheetName);
+    if (!headers) return [];
+    const taken = new Set(columns);
+    return [...columnRuns(opened, schema, headers).catalogAt.keys()].filter((c) => !taken.has(c));
+  }
+
+  private keepAlong(
+    schema: TableSchema,
+    rowSpans: ReadonlyArray<[number, number]>,
+    columnSpans: ReadonlyArray<[number, number]>,
+    got: unknown[][][],
+    places: ReadonlyArray<readonly [number, { c: number; k: number }]>,
+  ): void {
+    let held = this.rowCells.get(schema.sheetName);
+    if (!held) this.rowCells.set(schema.sheetName, (held = new Map()));
+    rowSpans.forEach(([top, bottom], r) => {
+      for (let row = top; row <= bottom; row++) {
+        const cells = new Map<number, unknown>();
+        for (const [column, { c, k }] of places)
+          cells.set(column, got[r * columnSpans.length + c][row - top]?.[k] ?? '');
+        held.set(row, cells);
+      }
+    });
   }
 
   /** Values of A1 ranges (quoted sheet names), unformatted, in ONE Values.batchGet. */

@@ -10,6 +10,7 @@ import { BatchWriter, type TableWrite } from './batch-writer';
 import { CellCount } from './cell-count';
 import type { KeyIndex } from './key-index';
 import { KeyReads } from './key-reads';
+import { RowIndex } from './row-index';
 import type { RowWrite } from './row-writes';
 import { StoreBinding } from './store-binding';
 import { TableLayouts, type ColumnSettings } from './table-layouts';
@@ -36,6 +37,8 @@ export class ManagedWorkbook {
   /** Row writes in one batchUpdate, grid growth, deferred writes and write watchers. */
   private readonly writer: BatchWriter;
   private readonly store = new StoreBinding();
+  /** The order id → rows index in its hidden sheet: what the hourly run reads instead of the key columns. */
+  private readonly rowIndex: RowIndex;
   private readonly layouts = new TableLayouts();
 
   /** `spreadsheet` is handed in by a caller that also edits sheets of its own in it (the month-end close). */
@@ -43,10 +46,25 @@ export class ManagedWorkbook {
     this.timeZone = spreadsheet.getSpreadsheetTimeZone();
     this.snapshot = new WorkbookSnapshot(spreadsheet);
     this.cells = new CellCount(this.snapshot);
-    this.tables = new TableSheets(spreadsheet, this.timeZone, this.snapshot, this.layouts, this.cells, this.store);
-    this.writer = new BatchWriter(this.snapshot, this.tables, this.cells, this.store);
-    this.reads = new KeyReads(this.timeZone, this.snapshot, this.tables, (schema, rows) =>
-      this.writer.withDeferred(schema, rows),
+    this.rowIndex = new RowIndex(this.snapshot);
+    this.tables = new TableSheets(
+      spreadsheet,
+      this.timeZone,
+      this.snapshot,
+      this.layouts,
+      this.cells,
+      this.store,
+      this.rowIndex,
+    );
+    this.writer = new BatchWriter(this.snapshot, this.tables, this.cells, this.store, (closing) =>
+      this.rowIndex.writes(closing),
+    );
+    this.reads = new KeyReads(
+      this.timeZone,
+      this.snapshot,
+      this.tables,
+      (schema, rows) => this.writer.withDeferred(schema, rows),
+      this.rowIndex,
     );
   }
 
@@ -126,9 +144,28 @@ export class ManagedWorkbook {
     return this.reads.readRanges(ranges);
   }
 
+  /** Before the first sheet access: the run goes over every order, so its first read takes the Orders and Line items key columns whole. */
+  readKeysWhole(): void {
+    this.tables.wholeKeysAtStart();
+  }
+
+  /** What the Sync log says of the row index this run (found wrong and written again), once. */
+  rowIndexNote(): string | null {
+    return this.rowIndex.takeNote();
+  }
+
   /** Every row write of a page (or of several), all applied before it returns: grid growth where needed, then one batchUpdate. */
   write(tables: readonly TableWrite[]): number {
-    return this.writer.write(tables);
+    try {
+      return this.writer.write(tables);
+    } finally {
+      this.reads.forgetRows();
+    }
+  }
+
+  /** The named columns come with the index cells a page reads of the table's rows, for a readRows of them before the next write. */
+  readAlong(table: TableSchema, headers: readonly string[]): void {
+    this.reads.readAlong(table, headers);
   }
 
   /** Writes sent with the next write() (in the same Values.batchUpdate). */

@@ -20,6 +20,8 @@ export interface OpenSheet {
   lastRow: number | null;
   /** The index columns as read at opening (rows 2 down to the last with a key-column value). */
   keys: unknown[][];
+  /** The key columns were not read: rows are found by the row index (row-index.ts). */
+  sparse: boolean;
   /** Whole data rows (row 2 first) of a WHOLE_ROW_TABLES table, kept current with this run's writes. */
   rows: unknown[][] | null;
   /** Created (or set up from empty) in this run: whatever was synced into it before is gone. */

@@ -48,7 +48,7 @@ export class SheetSetUp {
    * sheet is created (never per run): a user who resizes a column or restyles the header keeps it.
    */
   create(schema: TableSchema, storeId: string | null, rows: number): void {
-    const sheetId = this.newSheetId(schema);
+    const sheetId = this.newSheetId(schema.sheetName);
     const tags = storeId === null ? [] : tagRequests(sheetId, schema, storeId);
     // Held back until the next Sheets API request: sheets created together share its batchUpdate.
     if (this.queued.length === 0) holdBack(() => this.sendQueued());
@@ -58,6 +58,26 @@ export class SheetSetUp {
       ...this.requests(sheetId, schema, rows, schema.columns.length),
     );
     this.cells.added(rows * schema.columns.length);
+  }
+
+  /**
+   * A hidden sheet of `rows` rows and one column, tagged `tagKey` (found by it whatever its name),
+   * queued with the set-ups of this run (ONE batchUpdate with them, or of its own).
+   */
+  createHidden(title: string, rows: number, tagKey: string): void {
+    const sheetId = this.newSheetId(title);
+    if (this.queued.length === 0) holdBack(() => this.sendQueued());
+    this.queued.push(
+      {
+        addSheet: { properties: { sheetId, title, hidden: true, gridProperties: { rowCount: rows, columnCount: 1 } } },
+      },
+      {
+        createDeveloperMetadata: {
+          developerMetadata: { metadataKey: tagKey, metadataValue: '1', location: { sheetId }, visibility: 'DOCUMENT' },
+        },
+      },
+    );
+    this.cells.added(rows);
   }
 
   private sendQueued(): void {
@@ -97,11 +117,11 @@ export class SheetSetUp {
    * An id for a sheet the set-up adds (the API takes one so the same batchUpdate can address the
    * sheet): from the table's name, past any id the spreadsheet or this run already uses.
    */
-  private newSheetId(schema: TableSchema): number {
+  private newSheetId(title: string): number {
     const taken = new Set(this.snapshot.sheetInfos().map((s) => s.sheetId));
     for (const id of this.addedIds) taken.add(id);
     let id = 0;
-    for (const ch of schema.sheetName) id = (id * 31 + ch.charCodeAt(0)) % 1_000_000_007;
+    for (const ch of title) id = (id * 31 + ch.charCodeAt(0)) % 1_000_000_007;
     id = 1 + (id % 2_000_000_000);
     while (taken.has(id)) id++;
     this.addedIds.push(id);

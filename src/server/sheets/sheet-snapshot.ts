@@ -35,6 +35,8 @@ export interface SheetReads {
    * a `wholeRows` read (the change columns are among them).
    */
   keys: unknown[][];
+  /** The key columns were not read: the run finds rows by the row index (row-index.ts). */
+  sparse?: boolean;
 }
 
 interface ApiSheet {
@@ -89,9 +91,13 @@ export interface ReadRequest {
   parentColumn?: number;
 }
 
-/** The header row and key columns of each sheet asked for, in ONE Values.batchGet. */
-export function readManagedRows(spreadsheetId: string, requests: readonly ReadRequest[]): SheetReads[] {
-  if (requests.length === 0) return [];
+/** The header row and key columns of each sheet asked for (and `extra` ranges), in ONE Values.batchGet. */
+export function readManagedRows(
+  spreadsheetId: string,
+  requests: readonly ReadRequest[],
+  extra?: { ranges: readonly string[]; values?: unknown[][][] },
+): SheetReads[] {
+  if (requests.length === 0 && !extra?.ranges.length) return [];
   const ranges: string[] = [];
   const keyRangeAt: Array<{ keys: number; placed: number[] | null; changes: number | null } | null> = [];
   for (const { schema, info, wholeRows, keyColumns: only, parentColumn } of requests) {
@@ -123,6 +129,8 @@ export function readManagedRows(spreadsheetId: string, requests: readonly ReadRe
       keyRangeAt.push({ keys, placed: leading ? null : wanted, changes });
     } else keyRangeAt.push(null);
   }
+  const extraAt = ranges.length;
+  if (extra) ranges.push(...extra.ranges);
   const got = sheetsRequest('read', () =>
     sheetsService().Values?.batchGet(spreadsheetId, {
       ranges,
@@ -131,6 +139,7 @@ export function readManagedRows(spreadsheetId: string, requests: readonly ReadRe
     }),
   );
   const valueRanges = got?.valueRanges ?? [];
+  if (extra) extra.values = extra.ranges.map((_, i) => (valueRanges[extraAt + i]?.values ?? []) as unknown[][]);
   let at = 0;
   return requests.map(({ schema, info, wholeRows, keyColumns: only, parentColumn }, i) => {
     const header = padded(valueRanges[at]?.values?.[0] ?? [], Math.min(schema.columns.length + 1, info.columns));

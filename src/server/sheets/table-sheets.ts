@@ -21,7 +21,8 @@ import type { StoreBinding } from './store-binding';
 import type { TableLayouts } from './table-layouts';
 import type { WorkbookSnapshot } from './workbook-snapshot';
 import { columnIndex } from './column-positions';
-import type { SheetName, TableSchema } from './schema';
+import { ORDERS, type SheetName, type TableSchema } from './schema';
+import type { RowIndex } from './row-index';
 
 /** Rows of a sheet the set-up creates: as many as Google's insertSheet gives. */
 const NEW_SHEET_ROWS = 1000;
@@ -39,8 +40,9 @@ export class TableSheets {
     private readonly layouts: TableLayouts,
     cells: CellCount,
     private readonly store: StoreBinding,
+    private readonly rowIndex: RowIndex,
   ) {
-    this.startReads = new StartReads(snapshot, layouts);
+    this.startReads = new StartReads(snapshot, layouts, rowIndex);
     this.setUp = new SheetSetUp(spreadsheet, timeZone, snapshot, this.startReads, cells, store);
     this.follower = new LayoutFollower(timeZone, snapshot, layouts, cells, store, (opened) => this.handle(opened));
   }
@@ -76,6 +78,7 @@ export class TableSheets {
       const read = this.startReads.of(schema);
       header = read.header;
       opened.keys = read.keys;
+      opened.sparse = read.sparse === true;
       if (WHOLE_ROW_TABLES.has(schema.sheetName)) {
         opened.rows = read.keys.map((r) => r.slice());
         // The index keeps its columns and the change columns (indexCellsOf), as for every table.
@@ -95,6 +98,7 @@ export class TableSheets {
       opened.maxColumns = opened.schema.columns.length;
       opened.created = true;
       opened.keys = [];
+      opened.sparse = false;
       if (opened.rows) opened.rows = [];
     } else if (schema.storeData) {
       const missing = missingAddedColumns(opened.schema, header);
@@ -138,7 +142,24 @@ export class TableSheets {
     placeLayout(opened, schema, this.layouts.layoutForNewSheet(schema));
     this.setUp.create(opened.schema, schema.storeData ? this.store.requireStore() : null, NEW_SHEET_ROWS);
     opened.maxColumns = opened.schema.columns.length;
+    // A new Orders sheet is indexed from its first rows: the row index sheet rides with its set-up.
+    if (schema.sheetName === ORDERS.sheetName) this.rowIndex.sheetWithSetUp();
     return opened;
+  }
+
+  /** Before the first sheet access: the run goes over every order, so the start read takes the key columns whole. */
+  wholeKeysAtStart(): void {
+    this.startReads.wholeKeys = true;
+  }
+
+  /** The key columns of these tables read whole, down to their grid rows now, in ONE call. */
+  readKeysWhole(tables: readonly TableSchema[], rows: { orders: number; lines: number }): Map<SheetName, unknown[][]> {
+    return this.startReads.readWhole(tables, rows);
+  }
+
+  /** A hidden sheet of one column, tagged `tagKey`, created with the run's next Sheets API request. */
+  createHidden(title: string, rows: number, tagKey: string): void {
+    this.setUp.createHidden(title, rows, tagKey);
   }
 
   /** Whether the table's sheet is open in this run. */
@@ -235,5 +256,5 @@ function openSheet(
   name: string,
   found: Pick<OpenSheet, 'sheet' | 'maxRows' | 'maxColumns' | 'lastRow' | 'created'>,
 ): OpenSheet {
-  return { schema, map: null, skipped: [], index: null, keys: [], rows: null, name, ...found };
+  return { schema, map: null, skipped: [], index: null, keys: [], sparse: false, rows: null, name, ...found };
 }

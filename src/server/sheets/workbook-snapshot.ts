@@ -6,6 +6,7 @@ import { spreadsheetIdOf } from '../platform/context';
 import { readSheetInfos, type SheetInfo } from './sheet-snapshot';
 import { locateSheet, taggedSheets, type LocatedSheet } from './sheet-tags';
 import type { TableSchema } from './schema';
+import { ROW_INDEX_METADATA_KEY } from './row-index-buckets';
 
 export class WorkbookSnapshot {
   private spreadsheetId: string | null = null;
@@ -38,7 +39,8 @@ export class WorkbookSnapshot {
       title: s.title,
       rows: s.rows,
       columns: s.columns,
-      managed: tagged.has(s.sheetId),
+      // The hidden row index holds no formulas: not scanned as the user's sheets are.
+      managed: tagged.has(s.sheetId) || s.tags.some((t) => t.key === ROW_INDEX_METADATA_KEY),
     }));
   }
 

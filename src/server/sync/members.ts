@@ -11,7 +11,8 @@ export class MemberIndex {
   private readonly byParent = new Map<string, Set<string>>();
 
   constructor(private readonly children: KeyIndex) {
-    for (const [childId, entry] of children.entries()) this.link(String(entry.cells[1] ?? ''), childId);
+    // What the index knows now (a sparse one is not read whole for it): later rows come by onAdopt.
+    for (const [childId, entry] of children.loadedEntries()) this.link(String(entry.cells[1] ?? ''), childId);
     // Line items are indexed as the run reads their orders' rows (KeyIndex.adopt).
     children.onAdopt((childId, entry) => this.link(String(entry.cells[1] ?? ''), childId));
   }

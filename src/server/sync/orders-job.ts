@@ -42,9 +42,12 @@ export function runOrdersJob(ctx: JobContext): JobResult {
   // minute as after a 429 (a Sync now step waits it out), without spending the refused request.
   const wait = pace.stoppedFeed ? pace.waitMs() : 0;
   if (wait > 0) throw new RateLimitedError({ status: 429, retryAt: Date.now() + wait }, 'burst');
-  return caughtUp
-    ? { job: 'orders', caughtUp: true, message: 'Orders are up to date.' }
-    : { job: 'orders', caughtUp: false, message: 'Orders: stopped before the time limit; the next run continues.' };
+  // The row index found wrong (rows sorted or moved by a user) and written again: the Sync log says so.
+  const note = ctx.workbook.rowIndexNote();
+  const message = caughtUp
+    ? 'Orders are up to date.'
+    : 'Orders: stopped before the time limit; the next run continues.';
+  return { job: 'orders', caughtUp, message: note ? `${message} ${note}` : message };
 }
 
 /** The incremental feed: its checkpoint is the orders watermark, moved only once the queued pages are written. */

@@ -23,6 +23,8 @@ function restartNote(names: string[], what: string): string {
 
 export function checkManagedSheets(ctx: JobContext, jobs: readonly JobName[]): string[] {
   const notes: string[] = [];
+  // A reconciliation goes over every order: the row index would only cost a read of its own.
+  if (jobs.indexOf('reconcile') >= 0) ctx.workbook.readKeysWhole();
   if (jobs.indexOf('orders') >= 0 || jobs.indexOf('reconcile') >= 0) {
     const orders = ctx.state.get('orders');
     const missing = rebuilt(ctx, [ORDERS, LINE_ITEMS]);

@@ -1,0 +1,318 @@
+/**
+ * The order id → rows index of one run: the hidden "Row index" sheet (row-index-buckets) that lets
+ * the hourly run find the rows of the orders a page changes without reading the Orders id and
+ * Line items order_id columns whole. Read: the stamp with the run's first read, then per page only
+ * the buckets its ids fall in. Trusted only as far as it is checked: the stamp must match both
+ * sheets' grids, and every row it points to is read with its key cell before anything is written
+ * there (key-reads); anything else and the key columns are read whole, as without it, and the
+ * index is written again. Written: the buckets a write's new rows change, in the same
+ * Values.batchUpdate as the rows (all or nothing), so the index never lacks a row the sync wrote.
+ */
+import { a1Range } from './a1';
+import { adjacentRuns } from './adjacent-runs';
+import type { KeyIndex } from './key-index';
+import {
+  BUCKET_MAX_CHARS,
+  ROW_INDEX_METADATA_KEY,
+  ROW_INDEX_MIN_ROWS,
+  BUCKETS,
+  bucketOf,
+  bucketRow,
+  formatBucket,
+  formatStamp,
+  parseBucket,
+  parseStamp,
+  type OrderRows,
+  type RowIndexStamp,
+} from './row-index-buckets';
+import { mergeRowWrites, type RangeWrite, type RowWrite } from './row-writes';
+import type { SheetInfo } from './sheet-snapshot';
+import type { WorkbookSnapshot } from './workbook-snapshot';
+
+export { ROW_INDEX_METADATA_KEY };
+const TITLE = 'Row index (Merchant Analytics)';
+
+/** What the row index needs of the run's sheets. */
+export interface RowIndexSheets {
+  /** The Orders and Line items key indexes, when this run built them. */
+  indexes(): { orders: KeyIndex; lines: KeyIndex } | null;
+  /** Grid rows of Orders and Line items now (after this run's growth). */
+  gridRows(): { orders: number; lines: number };
+  /** Values of A1 ranges, in ONE Values.batchGet. */
+  read(ranges: readonly string[]): unknown[][][];
+  /** Reads both tables' key columns whole and fills their indexes. */
+  readWhole(): void;
+  /** Queues the hidden sheet's creation with the run's next Sheets API request. */
+  create(title: string, rows: number): void;
+}
+
+export class RowIndex {
+  private stamp: RowIndexStamp | null = null;
+  /** The index sheet's title: as found at the start, or as this run creates it. */
+  private title: string | null;
+  /** Buckets as read, in a sparse run: the ones the pages touched. */
+  private buckets = new Map<number, Map<string, OrderRows>>();
+  private whole = false;
+  /** Every bucket goes with the next write (no index yet, or one found wrong). */
+  private rebuild = false;
+  /** Buckets changed since the last write (a whole run: new rows since its last write). */
+  private readonly touched = new Set<number>();
+  /** Order ids whose bucket entry this run has loaded into the key indexes. */
+  private readonly loadedIds = new Set<string>();
+  private note: string | null = null;
+  /** The index cannot hold this store (a bucket past a cell's size): given up, the key columns read whole. */
+  private givenUp = false;
+  private stampWritten: string | null = null;
+
+  constructor(
+    private readonly snapshot: WorkbookSnapshot,
+    private sheets: RowIndexSheets | null = null,
+  ) {
+    this.title = this.located()?.title ?? null;
+  }
+
+  attach(sheets: RowIndexSheets): void {
+    this.sheets = sheets;
+  }
+
+  private located(): SheetInfo | null {
+    return this.snapshot.sheetInfos().find((s) => s.tags.some((t) => t.key === ROW_INDEX_METADATA_KEY)) ?? null;
+  }
+
+  /** The stamp's range, when the index sheet exists: read with the run's first read instead of the key columns. */
+  stampRange(): string | null {
+    const found = this.located();
+    return found && found.rows >= BUCKETS + 1 ? a1Range(found.title, 1, 1, 1, 1) : null;
+  }
+
+  /**
+   * The stamp as the first read found it, against both sheets' grids as the snapshot lists them:
+   * true when the run may find rows by the index (sparse key indexes).
+   */
+  begin(stampValues: unknown[][] | undefined, orders: SheetInfo, lines: SheetInfo): boolean {
+    const stamp = parseStamp(stampValues?.[0]?.[0]);
+    this.stampWritten = stampValues?.[0]?.[0] === undefined ? null : String(stampValues[0][0]);
+    if (
+      stamp === null ||
+      stamp.buckets !== BUCKETS ||
+      stamp.ordersGridRows !== orders.rows ||
+      stamp.linesGridRows !== lines.rows
+    ) {
+      // Rows inserted or deleted, or an index never finished: read whole, rebuild.
+      this.goneWhole(stamp === null ? null : 'moved');
+      this.rebuild = true;
+      return false;
+    }
+    this.stamp = stamp;
+    return true;
+  }
+
+  /** Counts of the stamp a sparse key index starts from. */
+  counts(): { orders: number; lines: number; lastOrderRow: number } {
+    const s = this.stamp!;
+    return { orders: s.orders, lines: s.lines, lastOrderRow: s.lastOrderRow };
+  }
+
+  /** The run reads the key columns whole from now on (`why`: the index was found wrong, and the Sync log says so). */
+  goneWhole(why: 'moved' | 'mismatch' | 'unreadable' | null): void {
+    this.buckets = new Map();
+    this.whole = true;
+    if (why !== null) {
+      this.rebuild = true;
+      this.note ??=
+        why === 'unreadable'
+          ? 'The hidden row index sheet could not be read; the Orders and Line items key columns were read whole and the index written again.'
+          : 'Rows of Orders or Line items were sorted, moved or deleted since the last sync; the key columns were read whole to find each order’s own row, and the row index was written again.';
+    }
+  }
+
+  /** A run without an index sheet, or whose sheets were made afresh: the index is written whole with the first write. */
+  needsRebuild(): void {
+    this.rebuild = true;
+  }
+
+  /** The Sync log's note on the index (once). */
+  takeNote(): string | null {
+    const note = this.note;
+    this.note = null;
+    return note;
+  }
+
+  /**
+   * The rows of these orders, from their buckets (ONE Values.batchGet of the buckets not read yet),
+   * loaded into the sparse key indexes; ids loaded before are left alone. False when a bucket is
+   * not one the index wrote: the caller reads the key columns whole.
+   */
+  load(ids: Iterable<string>, orders: KeyIndex, lines: KeyIndex): boolean {
+    const fresh = [...new Set(ids)].filter((id) => !this.loadedIds.has(id));
+    if (fresh.length === 0) return true;
+    const wanted = [...new Set(fresh.map((id) => bucketOf(id, BUCKETS)))].filter((b) => !this.buckets.has(b));
+    if (wanted.length > 0) {
+      const runs = adjacentRuns(wanted.map((b) => bucketRow(b)));
+      const got = this.sheets!.read(runs.map((run) => a1Range(this.title!, run[0], 1, run[run.length - 1], 1)));
+      for (let r = 0; r < runs.length; r++) {
+        for (let k = 0; k < runs[r].length; k++) {
+          const parsed = parseBucket(got[r]?.[k]?.[0]);
+          if (parsed === null) return false;
+          this.buckets.set(runs[r][k] - 2, parsed);
+        }
+      }
+    }
+    for (const id of fresh) {
+      this.loadedIds.add(id);
+      const rows = this.buckets.get(bucketOf(id, BUCKETS))!.get(id);
+      if (rows && rows.order > 0) orders.load(id, rows.order);
+      else orders.markAbsent(id);
+      if (rows && rows.lines.length > 0) lines.addPending(id, rows.lines);
+    }
+    return true;
+  }
+
+  /** Told of every row the key indexes put: a new row changes its order's bucket. */
+  watch(orders: KeyIndex, lines: KeyIndex): void {
+    orders.onPut((id, entry, inserted) => {
+      if (inserted) this.place(id, (rows) => (rows.order = entry.row));
+    });
+    lines.onPut((_, entry, inserted) => {
+      const parent = String(entry.cells[1] ?? '');
+      if (inserted && parent !== '')
+        this.place(parent, (rows) => {
+          if (!rows.lines.includes(entry.row)) rows.lines.push(entry.row);
+        });
+    });
+  }
+
+  private place(id: string, change: (rows: OrderRows) => void): void {
+    const bucket = bucketOf(id, BUCKETS);
+    this.touched.add(bucket);
+    if (this.whole) return;
+    const held = this.buckets.get(bucket);
+    if (!held) {
+      // A bucket not read in a sparse run: the index is written whole (from whole key columns) instead.
+      this.rebuild = true;
+      return;
+    }
+    let rows = held.get(id);
+    if (!rows) held.set(id, (rows = { order: 0, lines: [] }));
+    change(rows);
+  }
+
+  /** Creates the index sheet now (with the run's set-ups, in their batchUpdate) when it has none and will write it. */
+  ensureSheet(): void {
+    if (this.title !== null || !this.rebuild || !this.sheets) return;
+    this.title = freeTitle(this.snapshot);
+    this.sheets.create(this.title, BUCKETS + 1);
+  }
+
+  /** The Orders sheet is being made: the index is written afresh, its sheet made with the set-up when missing. */
+  sheetWithSetUp(): void {
+    this.rebuild = true;
+    this.ensureSheet();
+  }
+
+  /**
+   * The index cells to send with a write of the run's rows (Values.batchUpdate data). A sparse run
+   * sends the buckets its new rows changed and the stamp. A run that read the key columns whole
+   * sends the stamp cleared with its first write of new rows (no later run trusts the buckets
+   * meanwhile) and every bucket, in one range, with its Sync log row (`closing`; the opening one
+   * too when the index was already found wrong): one write an execution, not one a page.
+   * Nothing when the run has not opened both tables.
+   */
+  writes(closing: boolean): RangeWrite[] {
+    const sheets = this.sheets;
+    const indexes = sheets?.indexes() ?? null;
+    if (!sheets || !indexes || this.givenUp) return [];
+    if (!this.whole && this.rebuild) sheets.readWhole();
+    if (!this.whole) return this.sparseWrites(indexes.orders, indexes.lines);
+    if (this.touched.size > 0) {
+      this.touched.clear();
+      this.rebuild = true;
+    }
+    if (!this.rebuild) return [];
+    if (!closing) {
+      if (this.title === null || this.stampWritten === '') return [];
+      this.stampWritten = '';
+      return [{ range: a1Range(this.title, 1, 1, 1, 1), values: [['']] }];
+    }
+    // A small store reads its key columns whole: the index stays cleared until it grows.
+    const grid = sheets.gridRows();
+    if (grid.orders + grid.lines < ROW_INDEX_MIN_ROWS) return [];
+    this.rebuild = false;
+    const buckets = groups(indexes.orders, indexes.lines);
+    const cells: string[][] = [];
+    for (let b = 0; b < BUCKETS; b++) {
+      const text = formatBucket(buckets.get(b) ?? new Map());
+      if (text.length > BUCKET_MAX_CHARS) return this.giveUp();
+      cells.push([text]);
+    }
+    if (this.title === null) {
+      this.title = freeTitle(this.snapshot);
+      sheets.create(this.title, BUCKETS + 1);
+    }
+    return [
+      { range: a1Range(this.title, bucketRow(0), 1, bucketRow(BUCKETS - 1), 1), values: cells },
+      ...this.stampWrite(indexes.orders, indexes.lines),
+    ];
+  }
+
+  private sparseWrites(orders: KeyIndex, lines: KeyIndex): RangeWrite[] {
+    if (this.touched.size === 0) return [];
+    const rows: RowWrite[] = [];
+    for (const b of this.touched) {
+      const text = formatBucket(this.buckets.get(b) ?? new Map());
+      if (text.length > BUCKET_MAX_CHARS) return this.giveUp();
+      rows.push({ row: bucketRow(b), column: 1, cells: [text] });
+    }
+    this.touched.clear();
+    return [...mergeRowWrites(this.title!, rows), ...this.stampWrite(orders, lines)];
+  }
+
+  /** The stamp as the sheets stand once this write is applied (after its grid growth); nothing when unchanged. */
+  private stampWrite(orders: KeyIndex, lines: KeyIndex): RangeWrite[] {
+    const grid = this.sheets!.gridRows();
+    const stamp: RowIndexStamp = {
+      v: 1,
+      buckets: BUCKETS,
+      ordersGridRows: grid.orders,
+      linesGridRows: grid.lines,
+      orders: orders.size,
+      lines: lines.size,
+      lastOrderRow: orders.lastKeyedRow(),
+    };
+    const text = formatStamp(stamp);
+    if (text === this.stampWritten) return [];
+    this.stampWritten = text;
+    return [{ range: a1Range(this.title!, 1, 1, 1, 1), values: [[text]] }];
+  }
+
+  /** Clears the stamp: no later run trusts buckets this one could not keep. */
+  private giveUp(): RangeWrite[] {
+    this.givenUp = true;
+    if (this.title === null || this.stampWritten === '') return [];
+    this.stampWritten = '';
+    return [{ range: a1Range(this.title, 1, 1, 1, 1), values: [['']] }];
+  }
+}
+
+/** Every order's rows by bucket, from key indexes read whole. */
+function groups(orders: KeyIndex, lines: KeyIndex): Map<number, Map<string, OrderRows>> {
+  const out = new Map<number, Map<string, OrderRows>>();
+  const rowsOf = (id: string): OrderRows => {
+    const bucket = bucketOf(id, BUCKETS);
+    let held = out.get(bucket);
+    if (!held) out.set(bucket, (held = new Map()));
+    let rows = held.get(id);
+    if (!rows) held.set(id, (rows = { order: 0, lines: [] }));
+    return rows;
+  };
+  for (const [id, entry] of orders.entries()) rowsOf(id).order = entry.row;
+  for (const [parent, rows] of lines.rowsByParent()) rowsOf(parent).lines.push(...rows.sort((a, b) => a - b));
+  return out;
+}
+
+function freeTitle(snapshot: WorkbookSnapshot): string {
+  const taken = new Set(snapshot.sheetInfos().map((s) => s.title));
+  let title = TITLE;
+  for (let i = 2; taken.has(title); i++) title = `${TITLE} ${i}`;
+  return title;
+}

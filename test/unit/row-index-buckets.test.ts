@@ -1,0 +1,58 @@
+/**
+ * The row index's cells: a bucket the index wrote reads back as written, and anything else in a
+ * bucket or stamp cell (a user's text, a cleared cell) is refused, so the run reads the key
+ * columns whole instead of trusting it. Google's limit of 50,000 characters a cell bounds a bucket.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  BUCKET_MAX_CHARS,
+  BUCKETS,
+  bucketOf,
+  formatBucket,
+  formatStamp,
+  parseBucket,
+  parseStamp,
+  type OrderRows,
+} from '../../src/server/sheets/row-index-buckets';
+
+describe('row index buckets', () => {
+  it('a bucket reads back as written, ids with separators included', () => {
+    const entries = new Map<string, OrderRows>([
+      ['ord_a1', { order: 2, lines: [5, 6] }],
+      ['ord_x=y;z:1,2', { order: 17, lines: [] }],
+      ['ord_only_lines', { order: 0, lines: [40] }],
+    ]);
+    expect(parseBucket(formatBucket(entries))).toEqual(entries);
+    expect(parseBucket('')).toEqual(new Map());
+  });
+
+  it('a cell the index did not write is refused', () => {
+    for (const cell of ['my note', 'ord_a1=2:', 'ord_a1=x', 42, true, 'ord_a1=2;;ord_b=3'])
+      expect(parseBucket(cell), String(cell)).toBeNull();
+    for (const cell of ['', 'x', '{"v":2}', '{"v":1,"buckets":1024}', 7])
+      expect(parseStamp(cell), String(cell)).toBeNull();
+    const stamp = {
+      v: 1 as const,
+      buckets: BUCKETS,
+      ordersGridRows: 1000,
+      linesGridRows: 2000,
+      orders: 900,
+      lines: 1800,
+      lastOrderRow: 901,
+    };
+    expect(parseStamp(formatStamp(stamp))).toEqual(stamp);
+  });
+
+  it('ids spread over every bucket, and the largest store a spreadsheet holds fits a bucket cell', () => {
+    const counts = new Array<number>(BUCKETS).fill(0);
+    const orders = 185_000;
+    for (let i = 0; i < orders; i++) counts[bucketOf(`ord_${i.toString(36).padStart(12, '0')}`, BUCKETS)]++;
+    const fullest = Math.max(...counts);
+    expect(Math.min(...counts)).toBeGreaterThan(0);
+    // The fullest bucket, each order with a 20-character id, a 6-digit row and three line rows.
+    const entries = new Map<string, OrderRows>();
+    for (let i = 0; i < fullest; i++)
+      entries.set(`ord_${String(i).padStart(16, '0')}`, { order: 100_000 + i, lines: [500_000, 500_001, 500_002] });
+    expect(formatBucket(entries).length).toBeLessThan(BUCKET_MAX_CHARS);
+  });
+});
