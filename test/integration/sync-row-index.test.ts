@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
 import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
-import { compareWithTruth, scheduledRun, sheetTable, sortSheet, syncUntilCaughtUp } from './sync-support';
+import { compareWithTruth, keyColumn, scheduledRun, sheetTable, sortSheet, syncUntilCaughtUp } from './sync-support';
 
 const EXACT = { mismatches: [], missing: [], unexpected: [], duplicates: [] };
 const HOUR_MS = 3_600_000;
@@ -18,10 +18,10 @@ let stack: Stack;
 const sheet = (name: string): SheetModel =>
   (stack.runtime.workbook as unknown as Workbook).sheetByName(name) as SheetModel;
 
-/** Value of `header` in the row whose first cell is `id`. */
+/** Value of `header` in the row whose key cell is `id`. */
 function cellOf(name: string, id: string, header: string): unknown {
   const [headers, ...rows] = sheetTable(stack, name);
-  const row = rows.find((r) => r[0] === id);
+  const row = rows.find((r) => r[keyColumn([headers])] === id);
   return row ? row[headers.indexOf(header)] : undefined;
 }
 
@@ -47,16 +47,19 @@ afterAll(async () => {
 describe('a sort between two hourly runs', () => {
   it('each changed order is written over its own row, nothing duplicated, and the Sync log says the key columns were read whole', async () => {
     const width = sheetTable(stack, 'Orders')[0].length;
+    const idAt = keyColumn(sheetTable(stack, 'Orders'));
     const ids = sheetTable(stack, 'Orders')
       .slice(1)
       .filter((_, i) => i % 251 === 5)
-      .map((r) => String(r[0]));
+      .map((r) => String(r[idAt]));
     // The user's own column right of the managed ones: a note beside each order that will change.
     sheet('Orders').insertColumns(width, 1);
     sheet('Orders').write(1, width + 1, { value: 'my note' });
     const rows = sheetTable(stack, 'Orders');
     for (const id of ids)
-      sheet('Orders').write(rows.findIndex((r) => r[0] === id) + 1, width + 1, { value: `note for ${id}` });
+      sheet('Orders').write(rows.findIndex((r) => r[keyColumn(rows)] === id) + 1, width + 1, {
+        value: `note for ${id}`,
+      });
     sortSheet(stack, 'Orders', 'net_profit', true);
     sortSheet(stack, 'Line items', 'name');
     const orderRows = sheetTable(stack, 'Orders').length;
