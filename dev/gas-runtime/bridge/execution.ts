@@ -254,7 +254,8 @@ export class Execution {
       await this.charge(entry.family, qualified, args, result);
       return { ok: true, value: this.table.encode(result, entry.family) };
     } catch (error) {
-      await this.charge(entry.family, qualified, [], undefined);
+      // The error goes to the cost model: a call that waited before failing (waitForCompletion) is charged its wait.
+      await this.charge(entry.family, qualified, [], error);
       return {
         ok: false,
         error: { name: 'Exception', message: error instanceof Error ? error.message : String(error) },

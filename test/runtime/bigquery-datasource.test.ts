@@ -1,0 +1,210 @@
+/**
+ * Connected Sheets through the runtime as the add-on will drive it: orders loaded with BigQuery.Jobs,
+ * a data source sheet over the orders table, a pivot of SUM(net_revenue) and SUM(net_profit) by
+ * month (a query spec's month column: the runtime refuses a date-time grouping rule on a data source
+ * pivot), refreshed after a MERGE. Expected sums are computed here from the loaded orders.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GasRuntime } from '../../dev/gas-runtime/index.js';
+import {
+  bigQueryRuntime,
+  call,
+  createOrdersTable,
+  DATASET,
+  loadJob,
+  MERGE_STAGED,
+  ndjson,
+  ORDERS_SCHEMA,
+  PAGE_1,
+  PAGE_2,
+  PROJECT,
+  queryJob,
+  STAGED,
+  type Order,
+} from './bigquery-support.js';
+
+const APRIL: Order[] = [
+  {
+    id: 'o-7',
+    placed_day: '2024-04-01',
+    placed_at: '2024-04-01T04:00:00Z',
+    status: 'paid',
+    items: 1,
+    net_revenue: '70.10',
+    net_profit: '21.05',
+  },
+  {
+    id: 'o-8',
+    placed_day: '2024-04-30',
+    placed_at: '2024-04-30T22:00:00Z',
+    status: 'paid',
+    items: 5,
+    net_revenue: '410.99',
+    net_profit: '-12.34',
+  },
+];
+
+const MONTHLY_QUERY = `SELECT DATE_TRUNC(placed_day, MONTH) AS month, net_revenue, net_profit FROM \`${PROJECT}.${DATASET}.orders\``;
+const PIVOT_SHEET = 'Monthly (BigQuery)';
+const BIGQUERY_SCOPE = 'https://www.googleapis.com/auth/bigquery';
+const USER = 'finance@example.com';
+
+interface PivotGrid {
+  display: string[][];
+  values: unknown[][];
+}
+
+interface Connected {
+  runningAtInsert: string;
+  ordersState: string;
+  ordersType: string;
+  ordersTypeByName: string;
+  pivotSheetType: string;
+  ids: string[];
+  truncated: boolean;
+  pivotState: string;
+  dataSourceSheets: number;
+  pivot: PivotGrid;
+}
+
+interface TableStatus {
+  error?: string;
+  state: string;
+  code: string;
+  message: string;
+  truncated: boolean;
+  rows: number;
+}
+
+const cents = (amount: string): number => Math.round(Number(amount) * 100);
+
+/** The pivot as the orders say it should read: header, [month, revenue, profit] by month, Grand Total. */
+function expectedPivot(orders: Order[]): Array<Array<string | number>> {
+  const months = [...new Set(orders.map((o) => `${o.placed_day.slice(0, 7)}-01`))].sort();
+  const sums = (list: Order[]): number[] => [
+    list.reduce((s, o) => s + cents(o.net_revenue), 0) / 100,
+    list.reduce((s, o) => s + cents(o.net_profit), 0) / 100,
+  ];
+  return [
+    ['month', 'SUM of net_revenue', 'SUM of net_profit'],
+    ...months.map((m) => [m, ...sums(orders.filter((o) => o.placed_day.startsWith(m.slice(0, 7))))]),
+    ['Grand Total', ...sums(orders)],
+  ];
+}
+
+/** The pivot grid read back: month text from the display, sums as the cells' numbers. */
+function pivotRows(grid: PivotGrid): Array<Array<string | number>> {
+  return grid.display.map((row, r) =>
+    r === 0 ? row : [row[0], ...grid.values[r].slice(1).map((v) => Math.round(Number(v) * 100) / 100)],
+  );
+}
+
+function mergedOrders(): Order[] {
+  const byId = new Map([...PAGE_1, ...PAGE_2, ...APRIL].map((o) => [o.id, o]));
+  for (const o of STAGED) byId.set(o.id, o);
+  return [...byId.values()];
+}
+
+let runtime: GasRuntime;
+
+beforeAll(async () => {
+  runtime = await bigQueryRuntime();
+  await createOrdersTable(runtime);
+  await call(runtime, 'runJobs', PROJECT, [
+    { job: loadJob('orders'), lines: ndjson(PAGE_1) },
+    { job: loadJob('orders'), lines: ndjson([...PAGE_2, ...APRIL]) },
+  ]);
+});
+
+afterAll(async () => {
+  await runtime?.close();
+});
+
+describe('Connected Sheets over the runtime BigQuery: data source sheet and monthly pivot', () => {
+  it('refuses a data source sheet while BigQuery data execution is not enabled', async () => {
+    const answer = await call<TableStatus>(runtime, 'connectTable', PROJECT, DATASET, 'orders', false);
+    expect(answer.error).toBe(
+      'Data execution for BigQuery data sources is not enabled. Call SpreadsheetApp.enableBigQueryExecution() first.',
+    );
+  });
+
+  it('shows the orders table in a DATASOURCE sheet and the monthly sums in a pivot', async () => {
+    const result = await runtime.run('connectOrders', [PROJECT, DATASET, MONTHLY_QUERY, PIVOT_SHEET]);
+    expect(result.error).toBeUndefined();
+    const connected = result.value as Connected;
+    expect(connected.runningAtInsert).toBe('RUNNING');
+    expect(connected.ordersState).toBe('SUCCESS');
+    expect(connected.ordersType).toBe('DATASOURCE');
+    expect(connected.ordersTypeByName).toBe('DATASOURCE');
+    expect(connected.pivotSheetType).toBe('GRID');
+    expect(connected.dataSourceSheets).toBe(2);
+    const loaded = [...PAGE_1, ...PAGE_2, ...APRIL];
+    expect([...connected.ids].sort()).toEqual(loaded.map((o) => o.id).sort());
+    expect(connected.truncated).toBe(false);
+    expect(connected.pivotState).toBe('SUCCESS');
+    expect(pivotRows(connected.pivot)).toEqual(expectedPivot(loaded));
+    // Each execution runs for a BigQuery query's modelled second, waited for on the runtime clock.
+    expect(result.elapsedMs).toBeGreaterThanOrEqual(1_000);
+    expect(result.counts.byMethod['DataSourceSheet.waitForCompletion']).toBe(2);
+    expect(result.counts.modelledMsByService.SpreadsheetApp).toBeGreaterThanOrEqual(2 * 330);
+  });
+
+  it('shows the new monthly sums after a MERGE changes an order and the data sources refresh', async () => {
+    await call(runtime, 'runJobs', PROJECT, [
+      {
+        job: loadJob('orders_stage', { schema: ORDERS_SCHEMA, writeDisposition: 'WRITE_TRUNCATE' }),
+        lines: ndjson(STAGED),
+      },
+      { job: queryJob(MERGE_STAGED) },
+    ]);
+    const before = await call<PivotGrid>(runtime, 'pivotGrid', PIVOT_SHEET);
+    expect(pivotRows(before)).toEqual(expectedPivot([...PAGE_1, ...PAGE_2, ...APRIL]));
+    const refreshed = await call<{ states: string[]; pivot: PivotGrid }>(runtime, 'refreshConnected', PIVOT_SHEET);
+    expect(refreshed.states).toEqual(['SUCCESS', 'SUCCESS', 'SUCCESS']);
+    expect(pivotRows(refreshed.pivot)).toEqual(expectedPivot(mergedOrders()));
+  });
+
+  it('ends a data source whose table does not exist in ERROR with DATA_NOT_FOUND and BigQuery’s message', async () => {
+    const status = await call<TableStatus>(runtime, 'connectTable', PROJECT, DATASET, 'no_such_table', true);
+    expect(status.error).toBeUndefined();
+    expect(status.state).toBe('ERROR');
+    expect(status.code).toBe('DATA_NOT_FOUND');
+    expect(status.message).toBe(`Not found: Table ${PROJECT}:${DATASET}.no_such_table was not found in location US`);
+  });
+
+  it('previews 500 rows of a bigger table and says the data is truncated', async () => {
+    const many: Order[] = Array.from({ length: 501 }, (_, i) => ({ ...PAGE_1[0], id: `big-${i}` }));
+    await call(runtime, 'runJobs', PROJECT, [
+      { job: loadJob('orders_big', { schema: ORDERS_SCHEMA }), lines: ndjson(many) },
+    ]);
+    const status = await call<TableStatus>(runtime, 'connectTable', PROJECT, DATASET, 'orders_big', true);
+    expect(status.state).toBe('SUCCESS');
+    expect(status.rows).toBe(500);
+    expect(status.truncated).toBe(true);
+  });
+
+  it('is RUNNING until its modelled end; waitForCompletion throws when it times out first', async () => {
+    const answer = await call<{ running: string; error: string | null }>(runtime, 'refreshAndWait', 0.1);
+    expect(answer.running).toBe('RUNNING');
+    expect(answer.error).toBe('The data execution did not complete within 0.1 seconds.');
+  });
+
+  it('refuses a date-time grouping rule on a data source pivot group (the add-on groups by a month column)', async () => {
+    const answer = await call<{ error: string | null }>(runtime, 'groupByMonthRule', 'Grouping');
+    expect(answer.error).toMatch(
+      /^Unsupported by the local runtime: a date-time grouping rule on a data source pivot table/,
+    );
+  });
+
+  it('needs the bigquery scope: a user who withheld it is refused', async () => {
+    runtime.consent.withdraw(USER, BIGQUERY_SCOPE);
+    try {
+      const answer = await call<TableStatus>(runtime, 'connectTable', PROJECT, DATASET, 'orders', true);
+      expect(answer.error).toBe(
+        `You do not have permission to call Spreadsheet.insertDataSourceSheet. Required permissions: ${BIGQUERY_SCOPE}`,
+      );
+    } finally {
+      runtime.consent.grant(USER);
+    }
+  });
+});
