@@ -164,6 +164,20 @@ describe('Connected Sheets over the runtime BigQuery: data source sheet and mont
     expect(pivotRows(refreshed.pivot)).toEqual(expectedPivot(mergedOrders()));
   });
 
+  it('draws a refresh on the grid only once it has run: the pivot read at once is the old one', async () => {
+    const bump = `UPDATE \`${PROJECT}.${DATASET}.orders\` SET net_profit = net_profit + 1 WHERE id = 'o-7'`;
+    await call(runtime, 'runJobs', PROJECT, [{ job: queryJob(bump) }]);
+    const read = await call<{ during: PivotGrid; after: PivotGrid }>(runtime, 'refreshThenRead', PIVOT_SHEET, 2_000);
+    const bumped = mergedOrders().map((o) => (o.id === 'o-7' ? { ...o, net_profit: '22.05' } : o));
+    expect(pivotRows(read.during)).toEqual(expectedPivot(mergedOrders()));
+    expect(pivotRows(read.after)).toEqual(expectedPivot(bumped));
+  });
+
+  it('is refused in a custom function, as every call that needs authorization', async () => {
+    const result = await runtime.run('dataSourceCount', [], { authMode: 'CUSTOM_FUNCTION' });
+    expect(result.error?.message).toBe('You do not have permission to call Spreadsheet.getDataSources');
+  });
+
   it('ends a data source whose table does not exist in ERROR with DATA_NOT_FOUND and BigQuery’s message', async () => {
     const status = await call<TableStatus>(runtime, 'connectTable', PROJECT, DATASET, 'no_such_table', true);
     expect(status.error).toBeUndefined();

@@ -5,10 +5,8 @@
  * (BigQuery reads a snapshot at a query's start) and its result is visible once it has run for a
  * query job's modelled time (bigquery/timing.ts QUERY_JOB_MS) on the runtime clock.
  */
-import { settle } from '../bigquery/jobs.js';
 import { JobFailure } from '../bigquery/errors.js';
 import type { ResultColumn } from '../bigquery/job-record.js';
-import { runQuery } from '../bigquery/query.js';
 import { QUERY_JOB_MS } from '../bigquery/timing.js';
 import type { Warehouse } from '../bigquery/warehouse.js';
 import type { ExecutionServiceContext } from '../types.js';
@@ -74,6 +72,8 @@ export function specQuery(spec: BigQuerySpecRecord): string {
 export async function startExecution(link: BigQueryLink, spec: BigQuerySpecRecord): Promise<ExecutionRecord> {
   const now = link.now();
   const record: ExecutionRecord = { startedAt: now, endsAt: now + QUERY_JOB_MS };
+  // Loaded here, not at the top: the spreadsheet model stays free of DuckDB for tools that never query.
+  const [{ settle }, { runQuery }] = await Promise.all([import('../bigquery/jobs.js'), import('../bigquery/query.js')]);
   await settle(link.warehouse, now);
   try {
     const outcome = await runQuery(

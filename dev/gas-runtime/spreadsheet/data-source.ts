@@ -93,31 +93,39 @@ async function refresh(link: BigQueryLink, source: DataSourceRecord, object: Dat
 }
 
 /** Draws a finished execution's result once its modelled end has passed. */
-function observe(scope: SpreadsheetScope, object: DataObjectRecord, now: number): void {
+function observe(workbook: Workbook, object: DataObjectRecord, now: number): void {
   const execution = object.execution;
   if (!execution || execution.applied || now < execution.endsAt) return;
   execution.applied = true;
-  if (!execution.result) return;
-  const tz = scope.workbook.timeZone;
+  if (!execution.result || !workbook.sheets.includes(object.sheet)) return;
+  const tz = workbook.timeZone;
   try {
-    if (object.kind === 'SHEET') {
-      const { cells, truncated } = previewCells(execution.result, tz);
-      object.drawn = drawCells(object.sheet, object.anchor, cells, object.drawn);
-      object.truncated = truncated;
-    } else {
-      object.drawn = drawCells(
-        object.sheet,
-        object.anchor,
-        pivotCells(execution.result, object.pivot, tz),
-        object.drawn,
-      );
-    }
+    const cells =
+      object.kind === 'SHEET'
+        ? previewCells(execution.result, tz)
+        : { cells: pivotCells(execution.result, object.pivot, tz), truncated: false };
+    object.drawn = drawCells(object.sheet, object.anchor, cells.cells, object.drawn);
+    object.truncated = cells.truncated;
     object.lastRefreshed = execution.endsAt;
   } catch (error) {
     if (!(error instanceof JobFailure)) throw error;
     execution.errorCode = 'ENGINE';
     execution.errorMessage = error.message;
   }
+}
+
+/**
+ * Draws every data execution of the workbook (or of one sheet) that has ended by `now`: a script's
+ * read of the sheet (scope.ts liveSheet) and the playground's grid see the result once it is there.
+ */
+export function drawFinishedExecutions(workbook: Workbook, now: number, sheet?: SheetModel): void {
+  for (const source of registries.get(workbook) ?? [])
+    for (const object of source.objects) if (!sheet || object.sheet === sheet) observe(workbook, object, now);
+}
+
+/** True for a data source sheet: its cells are BigQuery's preview, not the user's to edit. */
+export function isDataSourceSheet(workbook: Workbook, sheet: SheetModel): boolean {
+  return dataSourceSheetOf(workbook, sheet) !== undefined;
 }
 
 function nowOf(scope: SpreadsheetScope): number {
@@ -164,7 +172,7 @@ abstract class DataSourceObject {
   protected abstract className(): string;
 
   protected status(now: number): DataExecutionStatus {
-    observe(this.scope, this.record, now);
+    observe(this.scope.workbook, this.record, now);
     return new DataExecutionStatus(executionState(this.record.execution, now), this.record);
   }
 
@@ -213,7 +221,7 @@ export class DataSourceSheet extends DataSourceObject {
   /** The column's values of the preview (DataSourceSheet.getSheetValues(columnName[, startRow, numRows]), startRow 1-based). */
   getSheetValues(columnName: string, startRow?: number, numRows?: number): unknown[] {
     requireExecution(this.scope, 'DataSourceSheet', 'getSheetValues');
-    observe(this.scope, this.record, nowOf(this.scope));
+    observe(this.scope.workbook, this.record, nowOf(this.scope));
     const result = this.record.execution?.applied ? this.record.execution.result : undefined;
     const at = result ? result.columns.findIndex((c) => c.name === String(columnName)) : -1;
     if (!result || at < 0) throw new Error(`Column not found: ${String(columnName)}`);
