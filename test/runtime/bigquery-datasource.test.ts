@@ -22,6 +22,8 @@ import {
   STAGED,
   type Order,
 } from './bigquery-support.js';
+import { QUERY_JOB_MS } from '../../dev/gas-runtime/bigquery/timing.js';
+import { DATA_EXECUTION_REQUEST_MS, DATA_SOURCE_READ_MS } from '../../dev/gas-runtime/spreadsheet/data-source-cost.js';
 
 const APRIL: Order[] = [
   {
@@ -197,10 +199,28 @@ describe('Connected Sheets over the runtime BigQuery: data source sheet and mont
     expect(status.truncated).toBe(true);
   });
 
-  it('is RUNNING until its modelled end; waitForCompletion throws when it times out first', async () => {
-    const answer = await call<{ running: string; error: string | null }>(runtime, 'refreshAndWait', 0.1);
+  it('is RUNNING until its modelled end; waitForCompletion throws when it times out first, and each wait is charged', async () => {
+    const result = await runtime.run('refreshAndWait', [0.1]);
+    expect(result.error).toBeUndefined();
+    const answer = result.value as { running: string; error: string | null; after: string; finally: string };
     expect(answer.running).toBe('RUNNING');
     expect(answer.error).toBe('The data execution did not complete within 0.1 seconds.');
+    expect(answer.after).toBe('RUNNING');
+    expect(answer.finally).toBe('SUCCESS');
+    // The execution lasts QUERY_JOB_MS from refreshData. Calls before the first wait: refreshData, getStatus.
+    const toFirstWait = DATA_EXECUTION_REQUEST_MS + DATA_SOURCE_READ_MS;
+    const timedOut = 100;
+    const secondWait = QUERY_JOB_MS - (toFirstWait + DATA_SOURCE_READ_MS + timedOut + DATA_SOURCE_READ_MS);
+    // enableBigQueryExecution, getActive and three getExecutionState: the runtime's 10 ms for other SpreadsheetApp calls.
+    const navigation = 5 * 10;
+    expect(result.counts.modelledMsByService.SpreadsheetApp).toBe(
+      navigation +
+        DATA_SOURCE_READ_MS + // getDataSourceSheets
+        toFirstWait +
+        (DATA_SOURCE_READ_MS + timedOut) +
+        DATA_SOURCE_READ_MS + // getStatus after the timeout
+        (DATA_SOURCE_READ_MS + Math.max(0, secondWait)),
+    );
   });
 
   it('refuses a date-time grouping rule on a data source pivot group (the add-on groups by a month column)', async () => {

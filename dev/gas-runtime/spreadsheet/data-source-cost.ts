@@ -34,6 +34,7 @@ const READING = new Set([
   'DataSourcePivotTable.getStatus',
   'DataSourcePivotTable.waitForCompletion',
   'DataSource.waitForAllDataExecutionsCompletion',
+  'Sheet.getDataSourcePivotTables',
 ]);
 
 /** Every call of these classes reaches BigQuery's data (builders and specs do not). */
@@ -45,17 +46,18 @@ export function needsBigQueryScope(className: string, method: string): boolean {
   return DATA_CLASSES.has(className) || EXECUTING.has(name) || READING.has(name);
 }
 
+/** Time the object's current call waited for data executions, taken by the cost model when the call returns. */
 const waits = new WeakMap<object, number>();
 
-/** The call waited `ms` for a data execution before answering (or failing) with `answer`. */
-export function chargeDataWait<T extends object>(answer: T, ms: number): T {
-  waits.set(answer, ms);
-  return answer;
+/** `waiter`'s call (waitForCompletion and friends) waited `ms` for a data execution, whether it then answers or throws. */
+export function chargeDataWait(waiter: object, ms: number): void {
+  waits.set(waiter, ms);
 }
 
-/** The modelled time of a Connected Sheets call, or null when it is not one. */
-export function dataSourceCallMs(qualifiedName: string, result: unknown): number | null {
-  const waited = result !== null && typeof result === 'object' ? (waits.get(result) ?? 0) : 0;
+/** The modelled time of a Connected Sheets call on `target`, or null when it is not one. */
+export function dataSourceCallMs(qualifiedName: string, target: object | undefined): number | null {
+  const waited = target ? (waits.get(target) ?? 0) : 0;
+  if (target) waits.delete(target);
   if (EXECUTING.has(qualifiedName)) return DATA_EXECUTION_REQUEST_MS + waited;
   if (READING.has(qualifiedName)) return DATA_SOURCE_READ_MS + waited;
   return null;

@@ -197,15 +197,27 @@ abstract class DataSourceObject {
 
   waitForCompletion(timeoutInSeconds: number): DataExecutionStatus {
     const link = requireExecution(this.scope, this.className(), 'waitForCompletion');
-    const seconds = Number(timeoutInSeconds);
-    if (!Number.isFinite(seconds) || seconds <= 0 || seconds > MAX_WAIT_SECONDS)
-      throw new Error('Invalid argument: timeoutInSeconds');
     const now = link.now();
-    const left = this.record.execution ? Math.max(0, this.record.execution.endsAt - now) : 0;
-    if (left > seconds * 1000)
-      throw chargeDataWait(new Error(`The data execution did not complete within ${seconds} seconds.`), seconds * 1000);
-    return chargeDataWait(this.status(now + left), left);
+    const left = waitFor(this, [this.record], timeoutInSeconds, now);
+    return this.status(now + left);
   }
+}
+
+/**
+ * How long `waiter`'s call waits for `objects`' executions (they run side by side: the longest),
+ * charged to the call (data-source-cost.ts); past the timeout the call waits the timeout and throws.
+ */
+function waitFor(waiter: object, objects: DataObjectRecord[], timeoutInSeconds: unknown, now: number): number {
+  const seconds = Number(timeoutInSeconds);
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > MAX_WAIT_SECONDS)
+    throw new Error('Invalid argument: timeoutInSeconds');
+  const left = Math.max(0, ...objects.map((o) => (o.execution ? o.execution.endsAt - now : 0)));
+  if (left > seconds * 1000) {
+    chargeDataWait(waiter, seconds * 1000);
+    throw new Error(`The data execution did not complete within ${seconds} seconds.`);
+  }
+  chargeDataWait(waiter, left);
+  return left;
 }
 
 export class DataSourceSheet extends DataSourceObject {
@@ -316,12 +328,12 @@ export class DataSource {
     for (const object of this.record.objects) await refresh(link, this.record, object);
   }
 
-  waitForAllDataExecutionsCompletion(timeoutInSeconds: number): DataExecutionStatus[] {
-    return this.record.objects.map((o) =>
-      o.kind === 'SHEET'
-        ? new DataSourceSheet(this.scope, this.record, o).waitForCompletion(timeoutInSeconds)
-        : new DataSourcePivotTable(this.scope, this.record, o).waitForCompletion(timeoutInSeconds),
-    );
+  /** Waits for every linked object's execution; void, as Google's page says. */
+  waitForAllDataExecutionsCompletion(timeoutInSeconds: number): void {
+    const link = requireExecution(this.scope, 'DataSource', 'waitForAllDataExecutionsCompletion');
+    const now = link.now();
+    const left = waitFor(this, this.record.objects, timeoutInSeconds, now);
+    for (const object of this.record.objects) observe(this.scope.workbook, object, now + left);
   }
 }
 
@@ -400,4 +412,13 @@ export function asDataSourceSheet(scope: SpreadsheetScope, sheet: SheetModel): D
     for (const object of source.objects)
       if (object.kind === 'SHEET' && object.sheet === sheet) return new DataSourceSheet(scope, source, object);
   return null;
+}
+
+/** Sheet.getDataSourcePivotTables(): the data source pivot tables anchored on the sheet. */
+export function dataSourcePivotTablesOn(scope: SpreadsheetScope, sheet: SheetModel): DataSourcePivotTable[] {
+  return sourcesOf(scope.workbook).flatMap((source) =>
+    source.objects
+      .filter((o) => o.kind === 'PIVOT' && o.sheet === sheet)
+      .map((o) => new DataSourcePivotTable(scope, source, o)),
+  );
 }

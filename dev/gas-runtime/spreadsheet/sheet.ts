@@ -8,7 +8,12 @@ import type { SheetModel } from './sheet-model';
 import { Spreadsheet } from './spreadsheet';
 import { sheetCharts, type EmbeddedChart, type EmbeddedChartBuilder } from './charts';
 import { newProtectionState, Protection } from './protection';
-import { asDataSourceSheet, type DataSourceSheet } from './data-source';
+import {
+  asDataSourceSheet,
+  dataSourcePivotTablesOn,
+  type DataSourcePivotTable,
+  type DataSourceSheet,
+} from './data-source';
 
 const OUTSIDE_GRID = 'The coordinates of the range are outside the dimensions of the sheet.';
 
@@ -53,6 +58,10 @@ export class Sheet {
   /** "Returns the sheet as a DataSourceSheet if the sheet is of type SheetType.DATASOURCE, or null otherwise." */
   asDataSourceSheet(): DataSourceSheet | null {
     return asDataSourceSheet(this.scope, this._live());
+  }
+
+  getDataSourcePivotTables(): DataSourcePivotTable[] {
+    return dataSourcePivotTablesOn(this.scope, this._live());
   }
 
   getParent(): Spreadsheet {
