@@ -128,10 +128,6 @@ export function isDataSourceSheet(workbook: Workbook, sheet: SheetModel): boolea
   return dataSourceSheetOf(workbook, sheet) !== undefined;
 }
 
-function nowOf(scope: SpreadsheetScope): number {
-  return linkOf(scope.ctx)?.now() ?? Date.now();
-}
-
 export class DataExecutionStatus {
   static gasName = 'DataExecutionStatus';
   constructor(
@@ -181,8 +177,7 @@ abstract class DataSourceObject {
   }
 
   getStatus(): DataExecutionStatus {
-    requireExecution(this.scope, this.className(), 'getStatus');
-    return this.status(nowOf(this.scope));
+    return this.status(requireExecution(this.scope, this.className(), 'getStatus').now());
   }
 
   async refreshData(): Promise<this> {
@@ -232,8 +227,8 @@ export class DataSourceSheet extends DataSourceObject {
 
   /** The column's values of the preview (DataSourceSheet.getSheetValues(columnName[, startRow, numRows]), startRow 1-based). */
   getSheetValues(columnName: string, startRow?: number, numRows?: number): unknown[] {
-    requireExecution(this.scope, 'DataSourceSheet', 'getSheetValues');
-    observe(this.scope.workbook, this.record, nowOf(this.scope));
+    const link = requireExecution(this.scope, 'DataSourceSheet', 'getSheetValues');
+    observe(this.scope.workbook, this.record, link.now());
     const result = this.record.execution?.applied ? this.record.execution.result : undefined;
     const at = result ? result.columns.findIndex((c) => c.name === String(columnName)) : -1;
     if (!result || at < 0) throw new Error(`Column not found: ${String(columnName)}`);
