@@ -4,9 +4,13 @@
  * month (a query spec's month column: the runtime refuses a date-time grouping rule on a data source
  * pivot), refreshed after a MERGE. Expected sums are computed here from the loaded orders.
  */
+import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GasRuntime } from '../../dev/gas-runtime/index.js';
+import { createRuntime, type GasRuntime } from '../../dev/gas-runtime/index.js';
 import {
+  BIGQUERY_DIST,
   bigQueryRuntime,
   call,
   createOrdersTable,
@@ -239,6 +243,56 @@ describe('Connected Sheets over the runtime BigQuery: data source sheet and mont
       );
     } finally {
       runtime.consent.grant(USER);
+    }
+  });
+});
+
+/** The fixture bundle under a manifest whose oauthScopes are `scopes`. */
+async function runtimeWithScopes(scopes: string[]): Promise<{ runtime: GasRuntime; dispose: () => Promise<void> }> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'bq-datasource-'));
+  await copyFile(path.join(BIGQUERY_DIST, 'Code.js'), path.join(dir, 'Code.js'));
+  const manifest = JSON.parse(await readFile(path.join(BIGQUERY_DIST, 'appsscript.json'), 'utf8')) as Record<
+    string,
+    unknown
+  >;
+  await writeFile(path.join(dir, 'appsscript.json'), JSON.stringify({ ...manifest, oauthScopes: scopes }));
+  const scoped = await createRuntime({ distDir: dir, user: { email: USER }, modelledTimeOnly: true });
+  return {
+    runtime: scoped,
+    dispose: async () => {
+      await scoped.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+describe('Connected Sheets and the manifest’s scopes', () => {
+  const SPREADSHEETS = 'https://www.googleapis.com/auth/spreadsheets';
+
+  it('is refused when the manifest lists no BigQuery scope', async () => {
+    const { runtime: scoped, dispose } = await runtimeWithScopes([SPREADSHEETS]);
+    try {
+      const answer = await call<TableStatus>(scoped, 'connectTable', PROJECT, DATASET, 'orders', true);
+      expect(answer.error).toBe(
+        `You do not have permission to call Spreadsheet.insertDataSourceSheet. Required permissions: ${BIGQUERY_SCOPE}`,
+      );
+    } finally {
+      await dispose();
+    }
+  });
+
+  it('executes with bigquery.readonly, the scope enableBigQueryExecution adds (guides/sheets/connected-sheets)', async () => {
+    const { runtime: scoped, dispose } = await runtimeWithScopes([
+      SPREADSHEETS,
+      'https://www.googleapis.com/auth/bigquery.readonly',
+    ]);
+    try {
+      const answer = await call<TableStatus>(scoped, 'connectTable', PROJECT, DATASET, 'orders', true);
+      expect(answer.error).toBeUndefined();
+      // This runtime's warehouse has no such dataset: the execution ran, and BigQuery answered.
+      expect([answer.state, answer.code]).toEqual(['ERROR', 'DATA_NOT_FOUND']);
+    } finally {
+      await dispose();
     }
   });
 });
