@@ -12,6 +12,7 @@
  * (reference/script/authorization-info). A manifest without `oauthScopes` lets Google detect the
  * scopes itself: nothing is checked then.
  */
+import { needsBigQueryScope } from './spreadsheet/data-source-cost.js';
 import type { CallInterceptor, ExecutionServiceContext, InterceptedCall } from './types.js';
 
 const SPREADSHEETS = 'https://www.googleapis.com/auth/spreadsheets';
@@ -30,6 +31,7 @@ export function scopeOf(call: Pick<InterceptedCall, 'family' | 'className' | 'me
   const { family, className, method } = call;
   if (family === 'SpreadsheetApp' || family === 'Sheets') {
     if (UI_CLASSES.has(className) || (className === 'SpreadsheetApp' && method === 'getUi')) return CONTAINER_UI;
+    if (needsBigQueryScope(className, method)) return BIGQUERY;
     return SPREADSHEETS;
   }
   if (family === 'BigQuery') return BIGQUERY;

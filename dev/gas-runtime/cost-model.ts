@@ -1,4 +1,5 @@
 import { bigQueryCallMs } from './services/bigquery-cost.js';
+import { dataSourceCallMs } from './spreadsheet/data-source-cost.js';
 
 /**
  * Modelled cost of Apps Script service calls, from /work/shared/design/apps-script-cost-model.md.
@@ -148,7 +149,13 @@ const FLAT_COSTS: Record<string, number> = {
  *   "Sheets.Spreadsheets.Values.batchUpdate".
  * @param family the root service the call descends from ("SpreadsheetApp", "Sheets", ...).
  */
-export function costOf(family: string, qualifiedName: string, args: unknown[], result: unknown): CallCost {
+export function costOf(
+  family: string,
+  qualifiedName: string,
+  args: unknown[],
+  result: unknown,
+  target?: object,
+): CallCost {
   const method = qualifiedName.slice(qualifiedName.lastIndexOf('.') + 1);
   if (family === 'Sheets' && qualifiedName.includes('Values.')) return sheetsValuesCost(method, args, result);
   if (family === 'Sheets' && qualifiedName === 'Sheets.Spreadsheets.get') {
@@ -167,6 +174,8 @@ export function costOf(family: string, qualifiedName: string, args: unknown[], r
   if (family === 'BigQuery') return { ms: bigQueryCallMs(result), cellsRead: 0, cellsWritten: 0 };
   if (family === 'SpreadsheetApp' && (/^(Ui|Menu)\./.test(qualifiedName) || qualifiedName === 'SpreadsheetApp.getUi'))
     return { ms: 0, cellsRead: 0, cellsWritten: 0 };
+  const connected = family === 'SpreadsheetApp' ? dataSourceCallMs(qualifiedName, target) : null;
+  if (connected !== null) return { ms: connected, cellsRead: 0, cellsWritten: 0 };
   if (family === 'SpreadsheetApp') return spreadsheetCost(method, args, result);
   return { ms: FLAT_COSTS[qualifiedName] ?? 0, cellsRead: 0, cellsWritten: 0 };
 }

@@ -46,6 +46,11 @@ export interface SpreadsheetModule {
     open?: (id: string) => WorkbookLike | 'missing' | undefined,
   ): object;
   createSheetsService(workbook: WorkbookLike, ctx: ExecutionServiceContext): object;
+  /** Connects the execution's SpreadsheetApp to the runtime's BigQuery (Connected Sheets: spreadsheet/data-source*.ts). */
+  linkBigQuery?(
+    ctx: ExecutionServiceContext,
+    link: { warehouse: unknown; now: () => number; oauthScopes: string[] | null },
+  ): void;
   /** The spreadsheet's SpreadsheetApp write buffer (SpreadsheetWriteBuffer). */
   writeBufferOf(workbook: WorkbookLike): CallInterceptor;
 }

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { outlastClientKeepAlive } from '../shared/loopback-server';
 import type { Workbook } from '../gas-runtime/spreadsheet/workbook';
 import { userEnteredWrite } from '../gas-runtime/spreadsheet/input';
+import { drawFinishedExecutions, isDataSourceSheet } from '../gas-runtime/spreadsheet/data-source';
 import { chartViews } from './chart-data';
 import { FormulaCells } from './formula-cells';
 import { customFunctionsOfBundle, globalsOfBundle, injectShim } from './gas-shim';
@@ -126,6 +127,17 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     if (!sheet) throw new BadRequest(`No sheet named ${JSON.stringify(name)}.`);
     return sheet;
   };
+  /** A data source sheet shows BigQuery's preview: read-only in the grid, as in Sheets. */
+  const editableSheet = (name: unknown) => {
+    const sheet = sheetNamed(name);
+    if (isDataSourceSheet(workbook(), sheet))
+      throw new BadRequest(`${sheet.name} is a data source sheet: its cells are BigQuery's and cannot be edited.`);
+    return sheet;
+  };
+  /** Connected Sheets results that have come in since (data source sheets' previews, pivots' cells). */
+  const drawDataSources = () => {
+    if (stack.runtime.clock) drawFinishedExecutions(workbook(), stack.runtime.clock.now());
+  };
   const position = (value: unknown, what: string): number => {
     const n = Number(value);
     if (!Number.isInteger(n) || n < 1) throw new BadRequest(`${what} must be a whole number from 1.`);
@@ -165,6 +177,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       return;
     }
     if (method === 'GET' && url.pathname === '/playground/sheets') {
+      drawDataSources();
       return sendJson(response, 200, {
         timeZone: workbook().timeZone,
         sheets: gridSheets(workbook(), formulas),
@@ -172,6 +185,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
       });
     }
     if (method === 'GET' && url.pathname === '/playground/cells') {
+      drawDataSources();
       const sheet = sheetNamed(url.searchParams.get('sheet'));
       return sendJson(
         response,
@@ -187,7 +201,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     if (method === 'POST' && url.pathname === '/playground/cell') {
       // A cell typed into, as in Sheets: text that starts with "=" is a formula, other text is parsed (numbers, dates).
       const body = await readJson(request);
-      const sheet = sheetNamed(body.sheet);
+      const sheet = editableSheet(body.sheet);
       const row = position(body.row, 'row');
       const column = position(body.column, 'column');
       if (typeof body.input !== 'string') throw new BadRequest('input must be text.');
@@ -232,7 +246,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     if (method === 'POST' && url.pathname === '/playground/grid') {
       // A user's own edit to the grid's shape, as in the Sheets UI (the grid edit).
       const body = await readJson(request);
-      const sheet = sheetNamed(body.sheet);
+      const sheet = body.edit === 'rename-sheet' ? sheetNamed(body.sheet) : editableSheet(body.sheet);
       try {
         if (body.edit === 'delete-row') deleteRow(workbook(), sheet, position(body.row, 'row'));
         else if (body.edit === 'insert-column') insertColumnBefore(workbook(), sheet, position(body.column, 'column'));

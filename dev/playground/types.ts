@@ -29,6 +29,8 @@ export interface PlaygroundRuntime {
   exportJson(): { sheets: Record<string, unknown[][]> };
   /** The workbook model (dev/gas-runtime/spreadsheet Workbook) the executions read and write. */
   readonly workbook?: unknown;
+  /** The runtime clock: Connected Sheets results are drawn once their modelled end has passed on it. */
+  readonly clock?: { now(): number };
 }
 
 export interface PlaygroundStack {

@@ -251,10 +251,11 @@ export class Execution {
         proceed = () => interceptor.around(call, inner);
       }
       const result: unknown = await proceed();
-      await this.charge(entry.family, qualified, args, result);
+      await this.charge(entry.family, qualified, args, result, entry.object);
       return { ok: true, value: this.table.encode(result, entry.family) };
     } catch (error) {
-      await this.charge(entry.family, qualified, [], undefined);
+      // The called object goes too: a call that waited before failing (waitForCompletion) is charged its wait.
+      await this.charge(entry.family, qualified, [], undefined, entry.object);
       return {
         ok: false,
         error: { name: 'Exception', message: error instanceof Error ? error.message : String(error) },
@@ -262,8 +263,14 @@ export class Execution {
     }
   }
 
-  private async charge(family: string, qualified: string, args: unknown[], result: unknown): Promise<void> {
-    const cost = costOf(family, qualified, args, result);
+  private async charge(
+    family: string,
+    qualified: string,
+    args: unknown[],
+    result: unknown,
+    target?: object,
+  ): Promise<void> {
+    const cost = costOf(family, qualified, args, result, target);
     const counts = this.plan.ctx.counts;
     counts.cellsRead += cost.cellsRead;
     counts.cellsWritten += cost.cellsWritten;

@@ -97,6 +97,11 @@ export function createServiceRoots(wiring: ServiceWiring, ctx: ExecutionServiceC
   }
   if (wiring.spreadsheet) {
     const { module, workbook, open } = wiring.spreadsheet;
+    module.linkBigQuery?.(ctx, {
+      warehouse: stores.bigquery,
+      now: () => wiring.clock.now(),
+      oauthScopes: manifest.oauthScopes.length > 0 ? manifest.oauthScopes : null,
+    });
     roots.SpreadsheetApp = module.createSpreadsheetApp(workbook, ctx, stores.ui, open);
     for (const service of manifest.advancedServices) {
       if (service.serviceId === 'sheets') roots[service.userSymbol] = module.createSheetsService(workbook, ctx);

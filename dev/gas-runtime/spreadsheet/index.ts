@@ -12,3 +12,4 @@ export { parseA1 } from './a1';
 export { MAX_CELL_CHARACTERS, CELL_TOO_LONG } from './input';
 export { openSession } from './session';
 export { writeBufferOf, SpreadsheetWriteBuffer } from './write-buffer';
+export { linkBigQuery } from './data-source-execution';

@@ -6,6 +6,7 @@ import { userEnteredWrite, type CellWrite } from './input';
 import { displayValue, isDateFormat } from './number-format';
 import { describeType, liveSheet, refuseWrite, requireInteger, type SpreadsheetScope } from './scope';
 import { Sheet } from './sheet';
+import { createDataSourcePivotTable, type DataSourcePivotTable } from './data-source';
 import type { CellStyle, SheetModel } from './sheet-model';
 
 /** What getNumberFormat returns for a cell with the automatic format. */
@@ -24,6 +25,17 @@ export class Range {
 
   private _live(): SheetModel {
     return liveSheet(this.scope, this.model);
+  }
+
+  /** Connected Sheets: an empty data source pivot table anchored at this range's first cell (data-source.ts). */
+  createDataSourcePivotTable(dataSource: unknown): Promise<DataSourcePivotTable> {
+    refuseWrite(this.scope, 'Range.createDataSourcePivotTable');
+    return createDataSourcePivotTable(
+      this.scope,
+      this._live(),
+      { row: this.rect.row, column: this.rect.column },
+      dataSource,
+    );
   }
 
   /** The host model of the range's sheet (the write buffer keys pending writes by it). */

@@ -1,5 +1,7 @@
 /** What every SpreadsheetApp object of one execution shares: the workbook, the context, the UI log. */
 import type { ExecutionServiceContext, UiLog } from '../types';
+import { drawFinishedExecutions } from './data-source';
+import { linkOf } from './data-source-execution';
 import { refuseInCustomFunction } from '../types';
 import type { SheetModel } from './sheet-model';
 import type { Workbook } from './workbook';
@@ -25,6 +27,8 @@ export function refuseWrite(scope: SpreadsheetScope, method: string): void {
 /** The model of a sheet, failing the way Apps Script does when a sheet object outlived its sheet. */
 export function liveSheet(scope: SpreadsheetScope, model: SheetModel): SheetModel {
   if (!scope.workbook.sheets.includes(model)) throw new Error('Sheet not found');
+  const link = linkOf(scope.ctx);
+  if (link) drawFinishedExecutions(scope.workbook, link.now(), model);
   return model;
 }
 

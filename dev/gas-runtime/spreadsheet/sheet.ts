@@ -8,6 +8,12 @@ import type { SheetModel } from './sheet-model';
 import { Spreadsheet } from './spreadsheet';
 import { sheetCharts, type EmbeddedChart, type EmbeddedChartBuilder } from './charts';
 import { newProtectionState, Protection } from './protection';
+import {
+  asDataSourceSheet,
+  dataSourcePivotTablesOn,
+  type DataSourcePivotTable,
+  type DataSourceSheet,
+} from './data-source';
 
 const OUTSIDE_GRID = 'The coordinates of the range are outside the dimensions of the sheet.';
 
@@ -42,6 +48,20 @@ export class Sheet {
 
   getIndex(): number {
     return this.scope.workbook.sheets.indexOf(this._live()) + 1;
+  }
+
+  /** SheetType: DATASOURCE for a data source sheet (Spreadsheet.insertDataSourceSheet), else GRID. */
+  getType(): string {
+    return asDataSourceSheet(this.scope, this._live()) ? 'DATASOURCE' : 'GRID';
+  }
+
+  /** "Returns the sheet as a DataSourceSheet if the sheet is of type SheetType.DATASOURCE, or null otherwise." */
+  asDataSourceSheet(): DataSourceSheet | null {
+    return asDataSourceSheet(this.scope, this._live());
+  }
+
+  getDataSourcePivotTables(): DataSourcePivotTable[] {
+    return dataSourcePivotTablesOn(this.scope, this._live());
   }
 
   getParent(): Spreadsheet {

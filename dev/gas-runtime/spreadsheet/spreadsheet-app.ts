@@ -7,6 +7,9 @@ import { missingDocumentMessage } from '../document-access';
 import type { Sheet } from './sheet';
 import { Spreadsheet } from './spreadsheet';
 import { Ui } from './ui';
+import { enableExecution } from './data-source-execution.js';
+import { DataSourceSpecBuilder, DataSourceType } from './data-source-spec.js';
+import { DATA_SOURCE_ENUMS } from './data-source-enums.js';
 import type { Workbook } from './workbook';
 
 const NO_UI = 'Cannot call SpreadsheetApp.getUi() from this context.';
@@ -30,6 +33,12 @@ export class SpreadsheetApp {
   } as const;
   readonly Dimension = { ROWS: 'ROWS', COLUMNS: 'COLUMNS' } as const;
   readonly WrapStrategy = { WRAP: 'WRAP', OVERFLOW: 'OVERFLOW', CLIP: 'CLIP' } as const;
+  readonly DataSourceType = DataSourceType;
+  readonly DataExecutionState = DATA_SOURCE_ENUMS.DataExecutionState;
+  readonly DataExecutionErrorCode = DATA_SOURCE_ENUMS.DataExecutionErrorCode;
+  readonly PivotTableSummarizeFunction = DATA_SOURCE_ENUMS.PivotTableSummarizeFunction;
+  readonly SheetType = DATA_SOURCE_ENUMS.SheetType;
+  readonly DateTimeGroupingRuleType = DATA_SOURCE_ENUMS.DateTimeGroupingRuleType;
 
   constructor(private readonly scope: SpreadsheetScope) {}
 
@@ -72,6 +81,20 @@ export class SpreadsheetApp {
     if (id === this.scope.workbook.id) return new Spreadsheet(this.scope);
     if (found) return new Spreadsheet({ workbook: found, ctx: this.scope.ctx, ui: this.scope.ui });
     throw new Error('Unexpected error while getting the method or property openById on object SpreadsheetApp.');
+  }
+
+  /** Connected Sheets: a builder of a data source spec (data-source-spec.ts). */
+  newDataSourceSpec(): DataSourceSpecBuilder {
+    return new DataSourceSpecBuilder();
+  }
+
+  /** "Turns data execution on for BigQuery data sources" — for this execution (data-source.ts). */
+  enableBigQueryExecution(): void {
+    enableExecution(this.scope.ctx, 'BIGQUERY');
+  }
+
+  enableAllDataSourcesExecution(): void {
+    enableExecution(this.scope.ctx, 'ALL');
   }
 
   /** Applies the pending writes: the runtime's write buffer (SpreadsheetWriteBuffer) acts on this call. */

@@ -5,6 +5,7 @@ import type { Range } from './range';
 import { splitMetadataArgs } from './range';
 import { refuseWrite, requireInteger, type SpreadsheetScope } from './scope';
 import { rangeFromA1, Sheet } from './sheet';
+import * as connected from './data-source';
 
 export class Spreadsheet {
   constructor(private readonly scope: SpreadsheetScope) {}
@@ -73,6 +74,25 @@ export class Spreadsheet {
       );
     }
     this.scope.workbook.deleteSheet(sheet._model().sheetId);
+  }
+
+  /** Connected Sheets (data-source.ts): a new data source sheet, made active, its data executing. */
+  insertDataSourceSheet(spec: unknown): Promise<connected.DataSourceSheet> {
+    refuseWrite(this.scope, 'Spreadsheet.insertDataSourceSheet');
+    return connected.insertDataSourceSheet(this.scope, spec);
+  }
+
+  getDataSources(): connected.DataSource[] {
+    return connected.getDataSources(this.scope);
+  }
+
+  getDataSourceSheets(): connected.DataSourceSheet[] {
+    return connected.getDataSourceSheets(this.scope);
+  }
+
+  refreshAllDataSources(): Promise<void> {
+    refuseWrite(this.scope, 'Spreadsheet.refreshAllDataSources');
+    return connected.refreshAllDataSources(this.scope);
   }
 
   getSpreadsheetTimeZone(): string {
