@@ -10,7 +10,7 @@ import { currentSpreadsheet } from '../platform/context';
 import { PERCENT_FORMAT } from '../sheets/percent';
 import { PERCENT_FRACTION, PERCENT_METADATA_KEY } from '../sheets/percent-upgrade';
 import type { DashboardResult } from '../../contract/sidebar';
-import { PERIOD_FORMAT, refreshDashboardPeriods } from './dashboard-periods';
+import { PERIOD_FORMAT, dashboardStoreZone, refreshDashboardPeriods } from './dashboard-periods';
 import {
   DASHBOARD_CHARTS,
   DASHBOARD_SHEET,
@@ -77,7 +77,7 @@ function writeKpiBlock(sheet: Sheet, timeZone: string): void {
     .getRange(PERIOD_START_ROW, 1, periodRows + block.rows.length, 1)
     .setValues([...PERIOD_LABELS, ...block.rows.map((r) => r.label)].map((label) => [label]));
   sheet.getRange(PERIOD_START_ROW, 2, periodRows, width - 1).setNumberFormat(PERIOD_FORMAT);
-  refreshDashboardPeriods(sheet, timeZone, Date.now());
+  refreshDashboardPeriods(sheet, timeZone, dashboardStoreZone(timeZone), Date.now());
   sheet.getRange(FIRST_METRIC_ROW, 2, block.rows.length, width - 1).setFormulas(block.rows.map((r) => r.formulas));
   sheet.getRange(FIRST_METRIC_ROW, 2, block.rows.length - 1, width - 1).setNumberFormat('#,##0.00');
   formatPercentRow(sheet);
