@@ -99,17 +99,19 @@ describe('insertDashboard', () => {
 
     const formulas = stack.runtime.exportJson().formulas.Dashboard ?? [];
     const texts = formulas.map((f) => f[2]);
+    // Side by side, each KPI asks for the number alone ("value"); the row under them holds the notes.
     for (const metric of ['net_revenue', 'contribution_margin_cm3', 'net_profit', 'net_margin_pct']) {
       expect(
-        texts.filter((t) => t.includes(`"${metric}"`)),
+        texts.filter((t) => t.includes(`"${metric}", "value"`)),
         metric,
       ).toHaveLength(3);
     }
-    expect(texts.every((t) => /^=PROFIT_SUMMARY\(.+, .+, "[a-z0-9_]+"\)$/.test(t))).toBe(true);
+    expect(texts.filter((t) => t.endsWith(', "note")'))).toHaveLength(3);
+    expect(texts.every((t) => /^=PROFIT_SUMMARY\(.+, .+, "[a-z0-9_]+", "(value|note)"\)$/.test(t))).toBe(true);
     // Each period's From and To cells (B5:D6), never TODAY() — a volatile argument never runs.
-    expect(texts).toContain('=PROFIT_SUMMARY($B$5, $B$6, "net_profit")');
-    expect(texts).toContain('=PROFIT_SUMMARY($C$5, $C$6, "net_profit")');
-    expect(texts).toContain('=PROFIT_SUMMARY($D$5, $D$6, "net_profit")');
+    expect(texts).toContain('=PROFIT_SUMMARY($B$5, $B$6, "net_profit", "value")');
+    expect(texts).toContain('=PROFIT_SUMMARY($C$5, $C$6, "net_profit", "value")');
+    expect(texts).toContain('=PROFIT_SUMMARY($D$5, $D$6, "net_profit", "value")');
   });
 
   it('inserting twice updates the same charts, never duplicates; a chart of the user stays', async () => {

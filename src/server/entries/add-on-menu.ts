@@ -38,7 +38,7 @@ export const HELP_TEXT = [
   '1. Open the sidebar (Extensions → Merchant Analytics → Open sidebar) and connect your store.',
   '2. Press "Sync now" for the first copy; choose a schedule to keep the sheets current.',
   '3. Use =PROFIT_SUMMARY(start, end, "net_profit"), =PROFIT_DAILY(start, end) and =PROFIT_MONTHLY(start, end) in any cell; "Refresh formulas" recalculates them.',
-  'Many periods? Put the first days in one column and the last days in the next, then one =PROFIT_SUMMARY(A2:A13, B2:B13, "net_profit") answers them all: one formula is much faster than one per cell. Read single figures from its answer with INDEX.',
+  'Many periods? Put the first days in one column and the last days in the next, then one =PROFIT_SUMMARY(A2:A13, B2:B13, "net_profit") answers them all: one formula is much faster than one per cell. One formula answers up to 40 different periods (the service allows 60 requests a minute): split longer columns. Read single figures from its answer with INDEX.',
   'Formulas work only in a spreadsheet where the add-on has been opened: in a copy or a new spreadsheet they show #NAME? until you choose "Open sidebar" there once, connect, then "Refresh formulas".',
   'Access is read-only. Customers appear only as a pseudonymous reference, never by name or address.',
 ].join('\n\n');

@@ -13,6 +13,7 @@ import {
 } from '../functions';
 import { profitTieout } from '../functions/tieout';
 import { isPeriodColumn, profitSummaryColumn } from '../functions/summary-column';
+import { shownSummary, summaryShowArgument } from '../functions/summary-show';
 
 /**
  * Profit and loss of the connected store for a period. With a metric ("net_profit", "cm3",
@@ -26,12 +27,15 @@ import { isPeriodColumn, profitSummaryColumn } from '../functions/summary-column
  * @param {Date|string|Array<Array<Date|string>>} start First day (a date cell or "YYYY-MM-DD"), in the store's time zone; or a column of first days.
  * @param {Date|string|Array<Array<Date|string>>} end Last day, included (a date cell or "YYYY-MM-DD"); or a column of last days.
  * @param {string=} metric Optional: one metric name, e.g. "net_profit", "cm1", "cm2", "cm3", "net_margin_pct" (required with columns).
+ * @param {string=} show Optional, with a metric: "value" for the number alone (always one cell), "note" for the note alone.
  * @return {Array<Array<string|number|boolean>>} the number, or a header row then one row per field; with columns, one row per period (number, reason).
  * @customfunction
  */
-export function PROFIT_SUMMARY(start: unknown, end: unknown, metric?: unknown): Table {
-  if (isPeriodColumn(start, end)) return profitSummaryColumn(start, end, metric);
-  return profitSummary(start, end, metric);
+export function PROFIT_SUMMARY(start: unknown, end: unknown, metric?: unknown, show?: unknown): Table {
+  const column = isPeriodColumn(start, end);
+  const shown = summaryShowArgument(show, metric, column);
+  if (column) return profitSummaryColumn(start, end, metric);
+  return shownSummary(profitSummary(start, end, metric), shown);
 }
 
 /**

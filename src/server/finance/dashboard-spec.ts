@@ -71,7 +71,7 @@ export interface KpiPeriod {
 const monthStart = (ymd: string): string => `${ymd.slice(0, 8)}01`;
 
 /**
- * Periods in the spreadsheet's calendar. Their days are written into the period cells as dates by
+ * Periods in the store's calendar (`today` is the store's: the API's days are store-local). Their days are written into the period cells as dates by
  * the add-on (refreshDashboardPeriods), never computed by TODAY() in the formulas: a custom function
  * with a volatile argument never runs (Google's custom functions guide, "Arguments").
  */
@@ -104,19 +104,29 @@ export function periodDays(today: string): string[][] {
   return [spans.map((s) => s.start), spans.map((s) => s.end)];
 }
 
+/** The row under the metrics holding each period's note (another currency, history cut, a future period). */
+export const NOTES_ROW = FIRST_METRIC_ROW + KPI_METRICS.length;
+/** The metric whose note the notes row shows: the notes are the period's, the same for every KPI metric. */
+const NOTE_METRIC = KPI_METRICS[0].metric;
+
+type KpiRow = { label: string; formulas: string[] };
+
 /**
- * The KPI block from A{KPI_HEADER_ROW}: a header row of the periods, their From and To rows, then
- * one row per metric of PROFIT_SUMMARY(start cell, end cell, "metric") formulas.
+ * The KPI block from A{KPI_HEADER_ROW}: a header row of the periods, their From and To rows, one
+ * row per metric of PROFIT_SUMMARY(start cell, end cell, "metric", "value") formulas, then a row of
+ * the periods' notes. The KPI formulas sit side by side, so each asks for the number alone (one
+ * cell): a note spilling into the next formula would make Sheets show #REF! instead of the number.
  */
-export function kpiBlock(): { header: string[]; rows: Array<{ label: string; formulas: string[] }> } {
+export function kpiBlock(): { header: string[]; rows: KpiRow[]; notes: KpiRow } {
   const cell = (column: number, row: number): string => `$${columnLetter(column)}$${row}`;
+  const formulas = (metric: string, show: 'value' | 'note'): string[] =>
+    KPI_PERIODS.map(
+      (_, i) =>
+        `=PROFIT_SUMMARY(${cell(i + 2, PERIOD_START_ROW)}, ${cell(i + 2, PERIOD_END_ROW)}, "${metric}", "${show}")`,
+    );
   return {
     header: ['Metric', ...KPI_PERIODS.map((p) => p.label)],
-    rows: KPI_METRICS.map(({ label, metric }) => ({
-      label,
-      formulas: KPI_PERIODS.map(
-        (_, i) => `=PROFIT_SUMMARY(${cell(i + 2, PERIOD_START_ROW)}, ${cell(i + 2, PERIOD_END_ROW)}, "${metric}")`,
-      ),
-    })),
+    rows: KPI_METRICS.map(({ label, metric }) => ({ label, formulas: formulas(metric, 'value') })),
+    notes: { label: 'Notes', formulas: formulas(NOTE_METRIC, 'note') },
   };
 }

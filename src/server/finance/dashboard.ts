@@ -10,7 +10,7 @@ import { currentSpreadsheet } from '../platform/context';
 import { PERCENT_FORMAT } from '../sheets/percent';
 import { PERCENT_FRACTION, PERCENT_METADATA_KEY } from '../sheets/percent-upgrade';
 import type { DashboardResult } from '../../contract/sidebar';
-import { PERIOD_FORMAT, refreshDashboardPeriods } from './dashboard-periods';
+import { PERIOD_FORMAT, dashboardStoreZone, refreshDashboardPeriods } from './dashboard-periods';
 import {
   DASHBOARD_CHARTS,
   DASHBOARD_SHEET,
@@ -73,12 +73,13 @@ function writeKpiBlock(sheet: Sheet, timeZone: string): void {
     );
   const header = sheet.getRange(KPI_HEADER_ROW, 1, 1, width);
   header.setValues([block.header]).setFontWeight('bold');
+  const rows = [...block.rows, block.notes];
   sheet
-    .getRange(PERIOD_START_ROW, 1, periodRows + block.rows.length, 1)
-    .setValues([...PERIOD_LABELS, ...block.rows.map((r) => r.label)].map((label) => [label]));
+    .getRange(PERIOD_START_ROW, 1, periodRows + rows.length, 1)
+    .setValues([...PERIOD_LABELS, ...rows.map((r) => r.label)].map((label) => [label]));
   sheet.getRange(PERIOD_START_ROW, 2, periodRows, width - 1).setNumberFormat(PERIOD_FORMAT);
-  refreshDashboardPeriods(sheet, timeZone, Date.now());
-  sheet.getRange(FIRST_METRIC_ROW, 2, block.rows.length, width - 1).setFormulas(block.rows.map((r) => r.formulas));
+  refreshDashboardPeriods(sheet, timeZone, dashboardStoreZone(timeZone), Date.now());
+  sheet.getRange(FIRST_METRIC_ROW, 2, rows.length, width - 1).setFormulas(rows.map((r) => r.formulas));
   sheet.getRange(FIRST_METRIC_ROW, 2, block.rows.length - 1, width - 1).setNumberFormat('#,##0.00');
   formatPercentRow(sheet);
   if (!holdsFractionTag(sheet.getDeveloperMetadata()))

@@ -61,6 +61,6 @@ function refreshPeriodCells(ctx: FinanceContext): void {
   if (!ctx.workbook.listsSheet(DASHBOARD_SHEET)) return;
   const sheet = ctx.workbook.sheetByName(DASHBOARD_SHEET);
   if (!sheet) return;
-  refreshDashboardPeriods(sheet, ctx.workbook.timeZone, ctx.now());
+  refreshDashboardPeriods(sheet, ctx.workbook.timeZone, ctx.storeTimeZone, ctx.now());
   upgradeDashboardPercents(sheet, ctx.workbook.sheets().find((s) => s.title === DASHBOARD_SHEET)?.tags ?? []);
 }

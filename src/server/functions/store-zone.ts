@@ -10,11 +10,10 @@
  */
 import type { ApiClient } from '../api/client';
 import { instantToLocalDate } from '../platform/calendar';
-import { documentProperties } from '../platform/properties';
-import { readStateValue } from '../state/sync-state';
+import { savedStoreTimeZone } from '../state/saved-store-zone';
 
 export function storeTimeZoneOf(account: ApiClient | null, spreadsheetZone: () => string): string {
-  const saved = readStateValue(documentProperties(), 'meta').storeTimeZone;
+  const saved = savedStoreTimeZone();
   if (saved) return saved;
   const zone = account ? (account.account().store as { timezone?: unknown } | undefined)?.timezone : null;
   return typeof zone === 'string' && zone !== '' ? zone : spreadsheetZone();

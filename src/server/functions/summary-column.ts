@@ -6,17 +6,32 @@
  * period and says what its one-cell formula would: the number, or a blank with the reason beside it
  * (a bad date, a period before the plan's history, a future period). Rows with the same period share
  * one answer, so the service is asked at most once per distinct period, as one-cell formulas are.
+ *
+ * What one cell may spend is bounded: at most MAX_COLUMN_PERIODS distinct periods, and no request
+ * once the execution is near its 30 s limit or the service asked to wait. The rows not reached say
+ * why and what to do; the rows answered keep their figures (never one error for the whole column).
  */
 import { FormulaError } from './args';
 import { depsOrContext, type FunctionDeps } from './function-deps';
 import { profitSummary } from './profit';
 import { spreadsheetTimeZone } from './context';
 import type { Cell, Table } from './tables';
-import { withUserMessages } from './user-messages';
+import { WaitFormulaError, withUserMessages } from './user-messages';
 
 const FN = 'PROFIT_SUMMARY';
 /** What a row whose metric the service leaves unknown says (a one-cell formula shows just the blank). */
 const NO_FIGURE = 'no figure: the service gives none for this period';
+
+/**
+ * Distinct periods one column formula asks: each is one request, and the service allows 60 a minute
+ * per store (spec 8.1, burst). 40 leaves a third of the minute to a running sync and the other cells,
+ * so a column recalculated from nothing (Refresh formulas) never meets the burst limit by itself.
+ */
+export const MAX_COLUMN_PERIODS = 40;
+const OVER_CAP = `not asked: one PROFIT_SUMMARY column answers at most ${MAX_COLUMN_PERIODS} different periods (the service allows 60 requests a minute); split the column into formulas of at most ${MAX_COLUMN_PERIODS} rows`;
+/** Near the custom function's 30 s limit (developers.google.com/apps-script/guides/sheets/functions): Sheets would show "Exceeded maximum execution time" for the whole column. */
+const OUT_OF_TIME =
+  'not asked: the formula reached the 30 seconds Google gives it; split the column into shorter formulas, or choose Extensions → Merchant Analytics → Refresh formulas to ask again';
 
 /** True when start or end is a range (Sheets passes a range as a 2-D array). */
 export function isPeriodColumn(start: unknown, end: unknown): boolean {
@@ -58,6 +73,8 @@ export function profitSummaryColumn(start: unknown, end: unknown, metric: unknow
       );
     const d = depsOrContext(deps, deps?.timeZone ?? spreadsheetTimeZone());
     const answers = new Map<string, Cell[]>();
+    // Once set, every period not yet answered gets this reason instead of a request.
+    let stopped: string | null = null;
     const rows: Table = [];
     for (let i = 0; i < height; i++) {
       const s = starts ? starts[i] : start;
@@ -69,8 +86,18 @@ export function profitSummaryColumn(start: unknown, end: unknown, metric: unknow
       const key = periodKey(s, e);
       let row = answers.get(key);
       if (!row) {
-        row = answerRow(s, e, metric, d);
-        answers.set(key, row);
+        if (answers.size >= MAX_COLUMN_PERIODS) row = ['', OVER_CAP];
+        else {
+          if (stopped === null && !d.budget.canStartStep()) stopped = OUT_OF_TIME;
+          try {
+            row = stopped === null ? answerRow(s, e, metric, d) : ['', stopped];
+          } catch (error) {
+            if (!(error instanceof WaitFormulaError)) throw error;
+            stopped = `no figure yet: ${error.message.replace(`${FN}: `, '')}`;
+            row = ['', stopped];
+          }
+          answers.set(key, row);
+        }
       }
       rows.push(row);
     }

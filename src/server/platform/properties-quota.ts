@@ -7,9 +7,21 @@
  */
 const PROPERTIES_DAILY_LIMIT = /Service invoked too many times for one day: properties/;
 
+const LIMIT_REACHED =
+  'Google’s daily limit on saved settings for your Google account was reached (Apps Script counts every read and write of the add-on’s settings). ';
+
 export const PROPERTIES_DAILY_LIMIT_MESSAGE =
-  'Google’s daily limit on saved settings for your Google account was reached (Apps Script counts every read and write of the add-on’s settings). ' +
+  LIMIT_REACHED +
   'The add-on works again as the limit frees, over the next 24 hours; nothing is lost and there is nothing to fix.';
+
+/**
+ * A formula cell keeps its error after the limit frees: Sheets recalculates a custom function only
+ * when its formula or a cell it references changes (developers.google.com/apps-script/guides/sheets/functions),
+ * so the cell says how to get its figure back.
+ */
+export const PROPERTIES_DAILY_LIMIT_FORMULA_MESSAGE =
+  LIMIT_REACHED +
+  'It frees over the next 24 hours and nothing is lost, but this cell keeps this message until it recalculates: once the limit frees, choose Extensions → Merchant Analytics → Refresh formulas.';
 
 export function isPropertiesDailyLimit(error: unknown): boolean {
   return error instanceof Error && PROPERTIES_DAILY_LIMIT.test(error.message);
