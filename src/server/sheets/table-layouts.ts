@@ -69,6 +69,8 @@ export class TableLayouts {
     const stored = this.layoutFor(table, true);
     if (!isChoosable(table) || info.columnTags.length === 0) return { ...stored, lost: [], tagged: false };
     const { layout, lost } = taggedLayout(stored.layout ?? catalogLayout(table), info.columnTags);
+    // A sheet missing a synced column is refused (checkColumnTags): read meanwhile as stored, never written.
+    if (lost.length > 0) return { ...stored, lost, tagged: true };
     return { schema: layoutSchema(table, layout), layout, lost, tagged: true };
   }
 
