@@ -222,7 +222,7 @@ export class SheetsSpreadsheets {
       m.location.dimensionRange !== undefined
     )
       throw new Error(
-        `${where}: exactly one location (sheetId or dimensionRange) is modelled; the spreadsheet location is not.`,
+        `${where}: the local runtime models sheet locations (location.sheetId) and dimension ranges only.`,
       );
     const sheet = this._sheet(m.location.sheetId, i, 'createDeveloperMetadata');
     const record = this.scope.workbook.addDeveloperMetadata(m.metadataKey, value, m.visibility, {
