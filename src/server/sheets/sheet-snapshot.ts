@@ -24,8 +24,8 @@ export interface SheetInfo {
   columns: number;
   /** Developer metadata on the sheet itself, in the order the API lists it. */
   tags: MetadataTag[];
-  /** The column tags (column-tags.ts): where each managed column is now. */
-  columnTags: ColumnTag[];
+  /** The column tags (column-tags.ts): where each managed column is now (none: an untagged sheet). */
+  columnTags?: ColumnTag[];
 }
 
 /** The rows a managed sheet's first read holds. */

@@ -67,8 +67,9 @@ export class TableLayouts {
     info: SheetInfo,
   ): { schema: TableSchema; layout: TableLayout | null; lost: string[]; tagged: boolean } {
     const stored = this.layoutFor(table, true);
-    if (!isChoosable(table) || info.columnTags.length === 0) return { ...stored, lost: [], tagged: false };
-    const { layout, lost } = taggedLayout(stored.layout ?? catalogLayout(table), info.columnTags);
+    const tags = info.columnTags ?? [];
+    if (!isChoosable(table) || tags.length === 0) return { ...stored, lost: [], tagged: false };
+    const { layout, lost } = taggedLayout(stored.layout ?? catalogLayout(table), tags);
     // A sheet missing a synced column is refused (checkColumnTags): read meanwhile as stored, never written.
     if (lost.length > 0) return { ...stored, lost, tagged: true };
     return { schema: layoutSchema(table, layout), layout, lost, tagged: true };
