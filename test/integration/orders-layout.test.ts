@@ -118,6 +118,11 @@ describe('an Orders sheet an earlier version set up (id in column A)', () => {
         model.setFormat(r + 1, c + 1, format);
       }),
     );
+    // Nor any column tag (column-tags.ts): that version did not tag its columns.
+    const workbook = stack.runtime.workbook as unknown as Workbook;
+    workbook.developerMetadata = workbook.developerMetadata.filter(
+      (m) => !(m.location.type === 'COLUMN' && m.location.sheetId === model.sheetId),
+    );
     const columns = JSON.parse(stack.runtime.properties.document.get('ma.sync.columns') ?? '{}') as Json;
     delete (columns.layouts as Json).Orders;
     stack.runtime.properties.document.set('ma.sync.columns', JSON.stringify(columns));

@@ -209,6 +209,8 @@ export interface TruthOptions {
   expectKept?: ReadonlySet<string>;
   /** Managed sheets the user renamed (the sync follows them): schema name → name in the workbook. */
   sheetNames?: Readonly<Record<string, string>>;
+  /** Headings the user renamed (the sync finds those columns by their tag): the name given → the API key. */
+  renamedHeaders?: Readonly<Record<string, string>>;
   /** Headers of columns the user added to the right of the managed ones. */
   userColumns?: readonly string[];
   /** Headers of columns the sync no longer writes (sidebar → Columns): empty cells pass, any figure must be the truth. */
@@ -232,7 +234,11 @@ function lineCostReading(order: Json, line: Json, actual: unknown): string {
 /** Orders, Line items, Products, Variants and Daily P&L against the emulator's truth. */
 export async function compareWithTruth(stack: Stack, options: TruthOptions = {}): Promise<Comparison> {
   const out: Comparison = { mismatches: [], missing: [], unexpected: [], duplicates: [] };
-  const table = (name: string): Table => sheetTable(stack, options.sheetNames?.[name] ?? name);
+  const table = (name: string): Table => {
+    const [headers = [], ...rows] = sheetTable(stack, options.sheetNames?.[name] ?? name);
+    const renamed = options.renamedHeaders ?? {};
+    return [headers.map((h) => (typeof h === 'string' && h in renamed ? renamed[h] : h)), ...rows];
+  };
   spreadsheetZone = stack.runtime.workbook.timeZone;
   userColumns = new Set(options.userColumns ?? []);
   retiredColumns = new Set(options.retiredColumns ?? []);

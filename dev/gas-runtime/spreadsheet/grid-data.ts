@@ -12,7 +12,7 @@
 import { resolveReference, type GridRect } from './a1';
 import { apiRange } from './sheets-api-common';
 import type { SheetModel } from './sheet-model';
-import type { Workbook } from './workbook';
+import type { DeveloperMetadataRecord, Workbook } from './workbook';
 
 type ExtendedValue =
   { formulaValue: string } | { stringValue: string } | { numberValue: number } | { boolValue: boolean };
@@ -23,6 +23,17 @@ export interface GridData {
   startRow?: number;
   startColumn?: number;
   rowData?: Array<{ values?: CellData[] }>;
+  /** Per column of the range: its DimensionProperties (width, and the developer metadata located on it). */
+  columnMetadata?: Array<{ pixelSize: number; developerMetadata?: Array<Record<string, unknown>> }>;
+}
+
+/**
+ * Which parts of GridData a request wants: cells (rowData) and column properties (columnMetadata);
+ * `metadata` gives a COLUMN metadata record as the API's resource.
+ */
+export interface GridParts {
+  cells: boolean;
+  columns: ((m: DeveloperMetadataRecord) => Record<string, unknown>) | null;
 }
 
 function cellData(sheet: SheetModel, row: number, column: number): CellData {
@@ -36,9 +47,9 @@ function cellData(sheet: SheetModel, row: number, column: number): CellData {
 }
 
 /** One range's cells; trailing empty rows and cells are left out, as the API does for values. */
-function gridOf(sheet: SheetModel, rect: GridRect): GridData {
+function gridOf(workbook: Workbook, sheet: SheetModel, rect: GridRect, parts: GridParts): GridData {
   const rows: Array<{ values?: CellData[] }> = [];
-  const lastRow = Math.min(rect.row + rect.numRows - 1, sheet.rows.length);
+  const lastRow = parts.cells ? Math.min(rect.row + rect.numRows - 1, sheet.rows.length) : rect.row - 1;
   for (let r = rect.row; r <= lastRow; r++) {
     const values: CellData[] = [];
     for (let c = rect.column; c < rect.column + rect.numColumns; c++) values.push(cellData(sheet, r, c));
@@ -50,6 +61,21 @@ function gridOf(sheet: SheetModel, rect: GridRect): GridData {
   if (rect.row > 1) grid.startRow = rect.row - 1;
   if (rect.column > 1) grid.startColumn = rect.column - 1;
   if (rows.length > 0) grid.rowData = rows;
+  const resource = parts.columns;
+  if (resource) {
+    const located = workbook.developerMetadata.filter(
+      (m) => m.location.type === 'COLUMN' && m.location.sheetId === sheet.sheetId,
+    );
+    grid.columnMetadata = Array.from({ length: rect.numColumns }, (_, k) => {
+      const column = rect.column + k;
+      const here = located.filter(
+        (m) => m.location.type === 'COLUMN' && m.location.start <= column && m.location.end >= column,
+      );
+      return here.length > 0
+        ? { pixelSize: sheet.columnWidth(column), developerMetadata: here.map(resource) }
+        : { pixelSize: sheet.columnWidth(column) };
+    });
+  }
   return grid;
 }
 
@@ -61,17 +87,20 @@ function gridOf(sheet: SheetModel, rect: GridRect): GridData {
 export function gridDataBySheet(
   workbook: Workbook,
   ranges: readonly unknown[] | undefined,
+  parts: GridParts = { cells: true, columns: null },
 ): Map<SheetModel, GridData[]> {
   const out = new Map<SheetModel, GridData[]>();
   if (ranges === undefined || ranges.length === 0) {
     for (const sheet of workbook.sheets)
-      out.set(sheet, [gridOf(sheet, { row: 1, column: 1, numRows: sheet.maxRows, numColumns: sheet.maxColumns })]);
+      out.set(sheet, [
+        gridOf(workbook, sheet, { row: 1, column: 1, numRows: sheet.maxRows, numColumns: sheet.maxColumns }, parts),
+      ]);
     return out;
   }
   for (const text of ranges) {
     const { sheet, ref } = apiRange(workbook, 'spreadsheets.get', text);
     const list = out.get(sheet) ?? [];
-    list.push(gridOf(sheet, resolveReference(ref, sheet.maxRows, sheet.maxColumns)));
+    list.push(gridOf(workbook, sheet, resolveReference(ref, sheet.maxRows, sheet.maxColumns), parts));
     out.set(sheet, list);
   }
   return out;

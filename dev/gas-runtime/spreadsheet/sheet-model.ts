@@ -209,6 +209,30 @@ export class SheetModel implements SheetProperties {
     this.maxRows -= count;
   }
 
+  /** Lays the columns out as `order` lists them (old 1-based columns); one not listed is deleted (column-edits.ts). */
+  reorderColumns(order: readonly number[]): void {
+    const fields = ['v', 'f', 'fe', 'nf', 'note', 'style'] as const;
+    this.rows = this.rows.map((row) => {
+      if (!row) return row;
+      const out: Record<string, unknown[]> = {};
+      for (const field of fields) {
+        const cells = row[field] as unknown[] | undefined;
+        if (!cells) continue;
+        const moved = order.map((c) => cells[c - 1]);
+        while (moved.length > 0 && moved[moved.length - 1] === undefined) moved.pop();
+        if (field === 'v' || moved.length > 0) out[field] = moved;
+      }
+      return out as unknown as RowData;
+    });
+    const widths: Record<string, number> = {};
+    order.forEach((c, i) => {
+      const px = this.columnWidths[String(c)];
+      if (px !== undefined) widths[String(i + 1)] = px;
+    });
+    this.columnWidths = widths;
+    this.maxColumns = order.length;
+  }
+
   insertColumns(afterColumn: number, count: number): void {
     for (let i = 0; i < this.rows.length; i++) {
       let row = this.rows[i];

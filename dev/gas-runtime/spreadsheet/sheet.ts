@@ -1,6 +1,7 @@
 /** SpreadsheetApp's Sheet over a host-side SheetModel. */
 import { parseA1, resolveReference } from './a1';
 import { DeveloperMetadata, DeveloperMetadataFinder, metadataOnSheet } from './developer-metadata';
+import { deleteColumns, moveColumns } from './column-edits';
 import { userEnteredWrite } from './input';
 import { Range, splitMetadataArgs } from './range';
 import { liveSheet, refuseWrite, requireInteger, type SpreadsheetScope } from './scope';
@@ -205,6 +206,40 @@ export class Sheet {
     m.insertColumns(after, count);
     this.scope.workbook.shiftMetadata(m.sheetId, 'COLUMN', after, count);
     return this;
+  }
+
+  /**
+   * Sheet.deleteColumns(columnPosition, howMany) (developers.google.com/apps-script/reference/spreadsheet/sheet#deletecolumnscolumnposition,-howmany):
+   * the columns go with their metadata (column-edits.ts). Refused like Sheets: columns outside the
+   * grid, or every column that is not frozen.
+   */
+  deleteColumns(columnPosition: number, howMany: number): Sheet {
+    refuseWrite(this.scope, 'Sheet.deleteColumns');
+    const m = this._live();
+    const first = requireInteger(columnPosition, 'SpreadsheetApp.Sheet.deleteColumns');
+    const count = requireInteger(howMany, 'SpreadsheetApp.Sheet.deleteColumns');
+    if (first < 1 || count < 1 || first + count - 1 > m.maxColumns) throw new Error('Those columns are out of bounds.');
+    if (m.maxColumns - count <= m.frozenColumns)
+      throw new Error('Sorry, it is not possible to delete all non-frozen columns.');
+    deleteColumns(this.scope.workbook, m, first, count);
+    return this;
+  }
+
+  deleteColumn(columnPosition: number): Sheet {
+    return this.deleteColumns(columnPosition, 1);
+  }
+
+  /** Sheet.moveColumns(columnSpec, destinationIndex): every column the range spans, with its metadata (column-edits.ts). */
+  moveColumns(columnSpec: Range, destinationIndex: number): void {
+    refuseWrite(this.scope, 'Sheet.moveColumns');
+    const m = this._live();
+    const destination = requireInteger(destinationIndex, 'SpreadsheetApp.Sheet.moveColumns');
+    if (!(columnSpec instanceof Range) || columnSpec.getSheet().getSheetId() !== m.sheetId)
+      throw new Error(
+        "The parameters (Range,number) don't match the method signature for SpreadsheetApp.Sheet.moveColumns.",
+      );
+    if (destination < 1 || destination > m.maxColumns + 1) throw new Error('Those columns are out of bounds.');
+    moveColumns(this.scope.workbook, m, columnSpec.getColumn(), columnSpec.getNumColumns(), destination);
   }
 
   /** Writes after the last row with content, growing the grid when that row does not exist yet. */

@@ -2,7 +2,7 @@
 import { parseConditionalFormat } from './conditional-formats';
 import type { ExecutionServiceContext } from '../types';
 import { applyFieldMask, FieldMaskError, parseFieldMask, type FieldTree } from './field-mask';
-import { gridDataBySheet } from './grid-data';
+import { gridDataBySheet, type GridParts } from './grid-data';
 import { checkAccess, GoogleJsonResponseException, type ApiScope } from './sheets-api-common';
 import type { SheetModel } from './sheet-model';
 import { SheetsValues } from './sheets-values';
@@ -47,6 +47,19 @@ function wantsGridData(mask: FieldTree | undefined, includeGridData: boolean | u
   if (mask.has('*')) return true;
   const sheets = mask.get('sheets');
   return sheets === true || (sheets !== undefined && (sheets.has('data') || sheets.has('*')));
+}
+
+/**
+ * The GridData parts a mask names: a mask of `sheets.data.columnMetadata` alone reads no cell
+ * (the response would drop them anyway). Column properties come with a mask naming them; without
+ * a mask (includeGridData) only the cells are modelled.
+ */
+function gridParts(mask: FieldTree | undefined): GridParts {
+  const sheets = mask?.get('sheets');
+  const data = sheets === undefined || sheets === true ? sheets : (sheets.get('data') ?? sheets.get('*'));
+  if (mask === undefined || mask.has('*') || data === undefined) return { cells: true, columns: null };
+  if (data === true || data.has('*')) return { cells: true, columns: metadataResource };
+  return { cells: data.has('rowData'), columns: data.has('columnMetadata') ? metadataResource : null };
 }
 
 /** Sets the fields named in the mask ("title,gridProperties.frozenRowCount", "*"). */
@@ -102,7 +115,7 @@ export class SheetsSpreadsheets {
           : [optionalArgs.ranges];
     const grids =
       ranges !== undefined || wantsGridData(mask, optionalArgs?.includeGridData)
-        ? gridDataBySheet(wb, ranges)
+        ? gridDataBySheet(wb, ranges, gridParts(mask))
         : undefined;
     const full: Record<string, unknown> = {
       spreadsheetId: wb.id,
@@ -172,14 +185,46 @@ export class SheetsSpreadsheets {
       throw new Error(`${where}: metadataKey is required.`);
     if (m.visibility !== 'DOCUMENT' && m.visibility !== 'PROJECT')
       throw new Error(`${where}: visibility must be DOCUMENT or PROJECT.`);
+    const value = m.metadataValue === undefined || m.metadataValue === null ? null : String(m.metadataValue);
+    if (m.location?.dimensionRange !== undefined && m.location.sheetId === undefined && !m.location.spreadsheet) {
+      // DeveloperMetadataLocation.dimensionRange: whole rows or columns, end exclusive (the API's DimensionRange).
+      const range = m.location.dimensionRange as {
+        sheetId?: unknown;
+        dimension?: unknown;
+        startIndex?: unknown;
+        endIndex?: unknown;
+      };
+      const sheet = this._sheet(range.sheetId, i, 'createDeveloperMetadata');
+      const start = range.startIndex;
+      const end = range.endIndex;
+      const size = range.dimension === 'COLUMNS' ? sheet.maxColumns : sheet.maxRows;
+      if (range.dimension !== 'COLUMNS' && range.dimension !== 'ROWS')
+        throw new Error(`${where}: dimensionRange.dimension must be ROWS or COLUMNS.`);
+      if (
+        !Number.isInteger(start) ||
+        !Number.isInteger(end) ||
+        (start as number) < 0 ||
+        (end as number) <= (start as number) ||
+        (end as number) > size
+      )
+        throw new Error(`${where}: dimensionRange must lie within the grid of sheet ${sheet.sheetId}.`);
+      const record = this.scope.workbook.addDeveloperMetadata(m.metadataKey, value, m.visibility, {
+        type: range.dimension === 'COLUMNS' ? 'COLUMN' : 'ROW',
+        sheetId: sheet.sheetId,
+        start: (start as number) + 1,
+        end: end as number,
+      });
+      return metadataResource(record);
+    }
     if (
       m.location?.sheetId === undefined ||
       m.location.spreadsheet !== undefined ||
       m.location.dimensionRange !== undefined
     )
-      throw new Error(`${where}: the local runtime models sheet locations (location.sheetId) only.`);
+      throw new Error(
+        `${where}: the local runtime models sheet locations (location.sheetId) and dimension ranges only.`,
+      );
     const sheet = this._sheet(m.location.sheetId, i, 'createDeveloperMetadata');
-    const value = m.metadataValue === undefined || m.metadataValue === null ? null : String(m.metadataValue);
     const record = this.scope.workbook.addDeveloperMetadata(m.metadataKey, value, m.visibility, {
       type: 'SHEET',
       sheetId: sheet.sheetId,

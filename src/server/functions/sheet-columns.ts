@@ -3,6 +3,8 @@
  * user chose, in the place each was added (the sheet layout), so a custom function finds a
  * column by its name in the header row, never by a fixed position. One read of the header row.
  */
+import { COLUMN_METADATA_KEY } from '../sheets/column-tags';
+
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
 /** 1-based column of each header (its first occurrence in row 1), 0 when the sheet has none. */
@@ -15,7 +17,17 @@ export function headerColumns(sheet: Sheet, headers: readonly string[]): number[
           .getValues()[0]
           .map((v) => String(v ?? '').trim())
       : [];
-  return headers.map((h) => row.indexOf(h) + 1);
+  const found = headers.map((h) => row.indexOf(h) + 1);
+  if (found.every((c) => c > 0)) return found;
+  // A heading the user renamed ("Order #"): its column still carries its key (column-tags.ts).
+  const tagged = new Map<string, { id: number; column: number }>();
+  for (const m of sheet.createDeveloperMetadataFinder().withKey(COLUMN_METADATA_KEY).find()) {
+    const column = m.getLocation().getColumn();
+    const had = tagged.get(m.getValue() ?? '');
+    if (column && (!had || m.getId() > had.id))
+      tagged.set(m.getValue() ?? '', { id: m.getId(), column: column.getColumn() });
+  }
+  return headers.map((h, i) => found[i] || (tagged.get(h)?.column ?? 0));
 }
 
 /**

@@ -8,6 +8,7 @@
  * (planLayoutChange).
  */
 import { adjacentRuns } from './adjacent-runs';
+import { columnTagRequests } from './column-tags';
 import type { CellCount } from './cell-count';
 import { chosenHeaders, type ChoosableTable } from './column-choice';
 import { formatRequests } from './column-formats';
@@ -113,6 +114,14 @@ export class LayoutFollower {
     const added = new Set(change.add.map((a) => a.header));
     if (maxRows > 1) requests.push(...formatRequests(after, this.store.currency, sheetId, 1, maxRows, added));
     requests.push(...highlightRequests(sheetId, after, added));
+    // Each added column tagged with its key (column-tags.ts): found by tag once the user renames it.
+    requests.push(
+      ...columnTagRequests(
+        sheetId,
+        change.layout.columns,
+        change.add.map((a) => a.column),
+      ),
+    );
     const id = this.snapshot.id();
     sheetsRequest('write', () => sheetsService().batchUpdate({ requests }, id));
     this.cells.gridsChanged();

@@ -12,6 +12,8 @@ import {
   tagRequests,
 } from './setup-requests';
 import { findHeaderProblem } from './header-check';
+import { isChoosable } from './column-choice';
+import { columnTagRequests } from './column-tags';
 import { highlightRequests } from './highlights';
 import { percentColumns, percentTagRequest } from './percent-upgrade';
 import { numberFormatFor } from './rows';
@@ -105,6 +107,8 @@ export class SheetSetUp {
       headerRowRequest(sheetId, schema),
       // Its percent columns hold fractions from the start: never upgraded (percent-upgrade.ts).
       ...(percentColumns(schema).length > 0 ? [percentTagRequest(sheetId)] : []),
+      // Last: after the grid has every column. Orders and Line items find their columns by these tags.
+      ...(isChoosable(schema) ? columnTagRequests(sheetId, schema.columns.map(taggedHeader)) : []),
     ];
   }
 
@@ -185,4 +189,9 @@ export class SheetSetUp {
     noteSpreadsheetChange();
     return true;
   }
+}
+
+/** The key a set-up column is tagged with: its header, unless it is not the add-on's. */
+function taggedHeader(column: TableSchema['columns'][number]): string | null {
+  return column.skip === 'foreign' || column.header === '' ? null : column.header;
 }

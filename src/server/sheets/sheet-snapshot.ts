@@ -6,6 +6,7 @@
  * once its Date objects are turned back into serials (the key index does that for both).
  */
 import { sheetsRequest } from './sheets-requests';
+import { COLUMN_METADATA_KEY, type ColumnTag } from './column-tags';
 import { a1Range } from './a1';
 import { indexColumnPositions } from './column-positions';
 import { changeSpan, type TableSchema } from './schema';
@@ -23,6 +24,8 @@ export interface SheetInfo {
   columns: number;
   /** Developer metadata on the sheet itself, in the order the API lists it. */
   tags: MetadataTag[];
+  /** The column tags (column-tags.ts): where each managed column is now (none: an untagged sheet). */
+  columnTags?: ColumnTag[];
 }
 
 /** The rows a managed sheet's first read holds. */
@@ -47,10 +50,17 @@ interface ApiSheet {
     metadataValue?: string;
     location?: { locationType?: string };
   }>;
+  data?: Array<{ startColumn?: number; columnMetadata?: Array<{ developerMetadata?: ApiMetadata[] }> }>;
+}
+
+interface ApiMetadata {
+  metadataId?: number;
+  metadataKey?: string;
+  metadataValue?: string;
 }
 
 export const SNAPSHOT_FIELDS =
-  'sheets(properties(sheetId,title,gridProperties(rowCount,columnCount)),developerMetadata(metadataId,metadataKey,metadataValue,location(locationType)))';
+  'sheets(properties(sheetId,title,gridProperties(rowCount,columnCount)),developerMetadata(metadataId,metadataKey,metadataValue,location(locationType)),data(startColumn,columnMetadata(developerMetadata(metadataId,metadataKey,metadataValue))))';
 const GRID_FIELDS = 'sheets(properties(gridProperties(rowCount,columnCount)))';
 
 /** Every sheet of the spreadsheet, in tab order (ONE call). */
@@ -66,7 +76,20 @@ export function readSheetInfos(spreadsheetId: string): SheetInfo[] {
     tags: (s.developerMetadata ?? [])
       .filter((m) => m.location?.locationType === 'SHEET' && typeof m.metadataKey === 'string')
       .map((m) => ({ id: m.metadataId ?? 0, key: m.metadataKey as string, value: m.metadataValue ?? null })),
+    columnTags: columnTagsOf(s),
   }));
+}
+
+/** The column tags of a sheet, from its grid data's column properties (one DimensionProperties per column). */
+function columnTagsOf(sheet: ApiSheet): ColumnTag[] {
+  const tags: ColumnTag[] = [];
+  for (const grid of sheet.data ?? [])
+    (grid.columnMetadata ?? []).forEach((properties, k) => {
+      for (const m of properties.developerMetadata ?? [])
+        if (m.metadataKey === COLUMN_METADATA_KEY && typeof m.metadataValue === 'string')
+          tags.push({ id: m.metadataId ?? 0, header: m.metadataValue, column: (grid.startColumn ?? 0) + k });
+    });
+  return tags;
 }
 
 /** Grid cells of every sheet (what counts toward the 10 M limit), in ONE call. */

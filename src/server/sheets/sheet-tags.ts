@@ -4,6 +4,7 @@
  * when the user renamed it, by its table tag, so the sync follows the sheet instead of starting a
  * second one that would hold only the latest changes. Tags travel with the sheet, never with text.
  */
+import { lostColumnMessage } from './column-tags';
 import { findHeaderProblem } from './header-check';
 import type { TableSchema } from './schema';
 import type { SheetInfo } from './sheet-snapshot';
@@ -137,5 +138,15 @@ export function checkHeaderRow({ name }: LocatedSheet, schema: TableSchema, row:
       table: schema.sheetName,
       column: problem.column,
       header: schema.columns[problem.column - 1]?.header ?? null,
+    });
+}
+
+/** Refuses a tagged sheet one of whose synced columns was deleted (`lost`: their headers, from taggedLayout). */
+export function checkColumnTags({ name }: LocatedSheet, schema: TableSchema, lost: readonly string[]): void {
+  if (lost.length > 0)
+    throw new SheetLayoutError(name, lostColumnMessage(lost[0], name), {
+      table: schema.sheetName,
+      column: null,
+      header: lost[0],
     });
 }

@@ -108,7 +108,7 @@ export class StartReads {
   /** What the run's start reads of a table: its header and, for every row, its key columns (schema.keyReadColumns; only the parent's key where schema.parentKey says) or index and change columns. */
   private readRequest(table: TableSchema, info: SheetInfo, headerOnly = false): ReadRequest {
     const request: ReadRequest = {
-      schema: this.layouts.layoutFor(table, true).schema,
+      schema: this.layouts.placedFor(table, info).schema,
       info,
       wholeRows: WHOLE_ROW_TABLES.has(table.sheetName),
     };

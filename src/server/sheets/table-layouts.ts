@@ -3,7 +3,9 @@
  * a new sheet's from the chosen columns. Other tables have none: their sheet is the catalog.
  */
 import { isChoosable, type ChoosableTable, type ColumnChoice } from './column-choice';
-import { layoutSchema, newLayout, type TableLayout } from './sheet-layout';
+import { taggedLayout } from './column-tags';
+import { catalogLayout, layoutSchema, newLayout, type TableLayout } from './sheet-layout';
+import type { SheetInfo } from './sheet-snapshot';
 import type { TableSchema } from './schema';
 
 /**
@@ -53,6 +55,24 @@ export class TableLayouts {
     }
     const layout = newLayout(table, settings.choice[name]);
     return { schema: layoutSchema(table, layout), layout };
+  }
+
+  /**
+   * An existing sheet's layout where its column tags put its columns (column-tags.ts): a moved or
+   * renamed column is found, a column the user inserted is theirs. `lost`: synced columns deleted;
+   * `tagged`: false for a sheet set up before the tags (its headers are checked, then it is tagged).
+   */
+  placedFor(
+    table: TableSchema,
+    info: SheetInfo,
+  ): { schema: TableSchema; layout: TableLayout | null; lost: string[]; tagged: boolean } {
+    const stored = this.layoutFor(table, true);
+    const tags = info.columnTags ?? [];
+    if (!isChoosable(table) || tags.length === 0) return { ...stored, lost: [], tagged: false };
+    const { layout, lost } = taggedLayout(stored.layout ?? catalogLayout(table), tags);
+    // A sheet missing a synced column is refused (checkColumnTags): read meanwhile as stored, never written.
+    if (lost.length > 0) return { ...stored, lost, tagged: true };
+    return { schema: layoutSchema(table, layout), layout, lost, tagged: true };
   }
 
   /**

@@ -10,7 +10,9 @@ import { isChoosable } from './column-choice';
 import { missingAddedColumns } from './header-check';
 import { LayoutFollower } from './layout-follow';
 import { placeLayout, WHOLE_ROW_TABLES, type OpenSheet } from './open-sheet';
-import { checkHeaderRow, claimSheet, type LocatedSheet } from './sheet-tags';
+import { checkColumnTags, checkHeaderRow, claimSheet, type LocatedSheet } from './sheet-tags';
+import { columnTagRequests } from './column-tags';
+import { catalogLayout, type TableLayout } from './sheet-layout';
 import { noteSpreadsheetChange, sendHeldBack, sheetsRequest } from './sheets-requests';
 import { percentCell } from './percent';
 import { holdsPoints, percentColumns, percentRanges, percentUpgradeRequests } from './percent-upgrade';
@@ -64,7 +66,7 @@ export class TableSheets {
 
   private openExisting(schema: TableSchema, existing: LocatedSheet): OpenSheet {
     const { info, name } = existing;
-    const placed = this.layouts.layoutFor(schema, true);
+    const placed = this.layouts.placedFor(schema, info);
     const opened = openSheet(schema, name, {
       sheet: null,
       maxRows: info.rows,
@@ -101,16 +103,28 @@ export class TableSheets {
       opened.sparse = false;
       if (opened.rows) opened.rows = [];
     } else if (schema.storeData) {
-      const missing = missingAddedColumns(opened.schema, header);
-      if (missing > 0) {
-        this.setUp.completeAddedColumns(this.handle(opened), opened.schema, missing);
-        opened.maxColumns = null;
-      } else checkHeaderRow(existing, opened.schema, header);
+      // A tagged sheet's columns are found by tag: its headings are the user's (column-tags.ts).
+      if (placed.tagged) checkColumnTags(existing, schema, placed.lost);
+      else {
+        const missing = missingAddedColumns(opened.schema, header);
+        if (missing > 0) {
+          this.setUp.completeAddedColumns(this.handle(opened), opened.schema, missing);
+          opened.maxColumns = null;
+        } else checkHeaderRow(existing, opened.schema, header);
+        if (isChoosable(schema)) this.tagColumns(info, placed.layout ?? catalogLayout(schema));
+      }
       if (isChoosable(schema)) this.follower.followChoice(opened, schema, placed.layout);
       if (holdsPoints(schema, info)) this.upgradePercents(opened, info);
     }
     if (!schema.storeData) this.lastRowOf(opened);
     return opened;
+  }
+
+  /** A sheet set up before the column tags, its headers just checked against its layout: tagged, in one batchUpdate. */
+  private tagColumns(info: SheetInfo, layout: TableLayout): void {
+    const requests = columnTagRequests(info.sheetId, layout.columns);
+    const id = this.snapshot.id();
+    if (requests.length > 0) sheetsRequest('write', () => sheetsService().batchUpdate({ requests }, id));
   }
 
   /** A sheet an earlier version wrote with points in its percent columns: fractions now (percent-upgrade.ts), in one read and one write. */
@@ -222,7 +236,8 @@ export class TableSheets {
     const open = this.open.get(table.sheetName);
     if (open) return open.schema.columns.length;
     const located = this.snapshot.locateIfClear(table);
-    return this.layouts.layoutFor(table, located !== null).schema.columns.length;
+    return (located ? this.layouts.placedFor(table, located.info) : this.layouts.layoutFor(table, false)).schema.columns
+      .length;
   }
 
   /**

@@ -50,6 +50,10 @@ function sheetProblem(code: string, place: SheetPlace | undefined): string | nul
     return `Where the sync writes ${table}, there is a sheet Merchant Analytics did not create, or one holding another store's data. Nothing was written.`;
   }
   if (code !== 'sheet_layout') return null;
+  if (place && place.column === null && place.header !== null) {
+    // A column found by its tag (column-tags.ts) that is gone: the heading named is the add-on's own key.
+    return `In ${table}, the column "${place.header}" was deleted. Nothing was written. Undo the deletion (Edit → Undo), or delete the sheet and the next sync builds it again with every row.`;
+  }
   if (!place || place.column === null || place.header === null) {
     return `The data of ${table} is on more than one sheet (a copy of the sheet?): keep one. Nothing was written.`;
   }
