@@ -12,21 +12,10 @@ import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
 import { startStack, type Stack } from '../../dev/harness/index';
 import { checksRow, compareWithTruth, sheetTable, syncUntilCaughtUp } from './sync-support';
+import { EARLIER_ORDER, toEarlierOrdersLayout } from './orders-earlier-layout';
 
 type Json = Record<string, unknown>;
 const EXACT = { mismatches: [], missing: [], unexpected: [], duplicates: [] };
-
-/** The columns as an earlier version set Orders up (its catalog order, id first). */
-const EARLIER_ORDER = [
-  'id', 'status', 'placed_date', 'gone_at', 'synced_at', 'external_order_id', 'external_order_gid', 'order_number',
-  'platform', 'store_id', 'created_at', 'updated_at', 'canceled_at', 'refunded_at', 'currency', 'financial_status',
-  'fulfillment_status', 'sales_channel', 'is_first_order', 'customer_order_sequence', 'is_subscription_renewal',
-  'gross_revenue', 'shipping_revenue', 'discount', 'tax', 'tax_included_in_price', 'refunds', 'net_revenue', 'cogs',
-  'cogs_source', 'cogs_coverage_pct', 'fulfillment_cost', 'fulfillment_cost_source', 'payment_fee',
-  'ad_spend_allocated', 'ad_spend_basis', 'contribution_profit', 'contribution_margin_pct', 'allocated_overhead',
-  'net_profit', 'net_margin_pct', 'primary_source', 'is_paid', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term',
-  'utm_content', 'landing_page', 'referrer', 'device_type', 'shipping_country_code', 'customer_ref', 'cost_status',
-]; // prettier-ignore
 
 const sheet = (stack: Stack, name: string): SheetModel =>
   (stack.runtime.workbook as unknown as Workbook).sheetByName(name) as SheetModel;
@@ -100,32 +89,7 @@ describe('an Orders sheet an earlier version set up (id in column A)', () => {
     stack = await startStack({ orders: 120, seed: 13 });
     await stack.connect();
     await syncUntilCaughtUp(stack);
-    // The sheet as the earlier version left it: every column in its order, values and formats (of
-    // every grid row: the set-up formats them all) moved with their heading, and no stored layout
-    // (that version kept none).
-    const model = sheet(stack, 'Orders');
-    const header = sheetTable(stack, 'Orders')[0].map(String);
-    const cells = EARLIER_ORDER.map((h) => {
-      const from = header.indexOf(h) + 1;
-      const column: Array<{ value: unknown; format: string | undefined }> = [];
-      for (let r = 1; r <= model.maxRows; r++)
-        column.push({ value: model.value(r, from), format: model.format(r, from) });
-      return column;
-    });
-    cells.forEach((column, c) =>
-      column.forEach(({ value, format }, r) => {
-        model.write(r + 1, c + 1, value === undefined ? {} : { value: value as never });
-        model.setFormat(r + 1, c + 1, format);
-      }),
-    );
-    // Nor any column tag (column-tags.ts): that version did not tag its columns.
-    const workbook = stack.runtime.workbook as unknown as Workbook;
-    workbook.developerMetadata = workbook.developerMetadata.filter(
-      (m) => !(m.location.type === 'COLUMN' && m.location.sheetId === model.sheetId),
-    );
-    const columns = JSON.parse(stack.runtime.properties.document.get('ma.sync.columns') ?? '{}') as Json;
-    delete (columns.layouts as Json).Orders;
-    stack.runtime.properties.document.set('ma.sync.columns', JSON.stringify(columns));
+    toEarlierOrdersLayout(stack);
   }, 120_000);
   afterAll(async () => {
     await stack?.close();

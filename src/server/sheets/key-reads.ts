@@ -105,8 +105,9 @@ export class KeyReads {
     const lines = this.tables.sheetFor(LINE_ITEMS);
     const sparse = [orders, lines].filter((o) => o.sparse);
     if (sparse.length === 0) return;
+    // The catalog tables, not the sheets' own schemas: the start read places each by its stored layout.
     const read = this.tables.readKeysWhole(
-      sparse.map((o) => o.schema),
+      sparse.map((o) => (o === orders ? ORDERS : LINE_ITEMS)),
       { orders: orders.maxRows, lines: lines.maxRows },
     );
     for (const opened of sparse) {

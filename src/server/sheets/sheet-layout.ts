@@ -69,7 +69,8 @@ export function layoutSchema(catalog: TableSchema, layout: TableLayout): TableSc
         }
       : spec;
   });
-  const indexHeaders = catalog.columns.slice(0, catalog.indexColumns).map((c) => c.header);
+  // A sheet's own schema given again keeps its index headers (its leading columns are not its keys).
+  const indexHeaders = catalog.indexHeaders ?? catalog.columns.slice(0, catalog.indexColumns).map((c) => c.header);
   return { ...catalog, columns, addedColumns: undefined, indexHeaders };
 }
 
