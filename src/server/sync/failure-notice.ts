@@ -133,8 +133,6 @@ export function sendFailureNotice(input: NoticeInput): boolean {
     const sent = readSent(props.getProperty(SENT_KEY));
     if (sent[input.code] === input.day) return false;
     if (MailApp.getRemainingDailyQuota() < 1) return false;
-    // A scheduled run without its document opened its spreadsheet by id: link it too (its URL is Google's; its name is any editor's).
-    const spreadsheet = hasActiveDocument() || boundSpreadsheet() ? currentSpreadsheet('the failure notice') : null;
     MailApp.sendEmail(
       setting.email,
       NOTICE_SUBJECT,
@@ -143,7 +141,7 @@ export function sendFailureNotice(input: NoticeInput): boolean {
         connectionLost: input.connectionLost,
         place: input.place,
         missingScopes: input.missingScopes,
-        spreadsheetUrl: spreadsheet ? spreadsheet.getUrl() : null,
+        spreadsheetUrl: spreadsheetUrl(),
       }),
     );
     sent[input.code] = input.day;
@@ -152,6 +150,19 @@ export function sendFailureNotice(input: NoticeInput): boolean {
   } catch (e) {
     console.log(`Failure notice not sent: ${e instanceof Error ? e.message.slice(0, 200) : 'unknown error'}`);
     return false;
+  }
+}
+
+/**
+ * The link to the spreadsheet (its URL is Google's; its name is any editor's), or null when this run
+ * cannot reach it: a run without the spreadsheets scope still sends the notice, unlinked.
+ */
+function spreadsheetUrl(): string | null {
+  try {
+    // A scheduled run without its document opened its spreadsheet by id: link it too.
+    return hasActiveDocument() || boundSpreadsheet() ? currentSpreadsheet('the failure notice').getUrl() : null;
+  } catch {
+    return null;
   }
 }
 
