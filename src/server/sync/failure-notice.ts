@@ -33,6 +33,7 @@ const NEEDS_A_PERSON = [
   'api_redirected',
   'trigger_allowance',
   'google_consent',
+  'trigger_orphaned',
 ];
 
 export interface FailureNoticeSetting {
