@@ -15,6 +15,7 @@ import { copyDocument, type LocalDocument } from './document-copies.js';
 import { loadLibrary } from './libraries.js';
 import { readManifest, type Manifest } from './manifest.js';
 import { Blob } from './services/blob.js';
+import { CacheEviction } from './services/cache.js';
 import { escapeHtml, HtmlOutput } from './services/html-service.js';
 import { createServiceRoots, type ServiceWiring } from './services/index.js';
 import type { SentMail } from './services/mail.js';
@@ -181,6 +182,16 @@ export class LocalRuntime {
     this.stores = stores;
     this.consent = new ConsentLedger(manifest.oauthScopes);
     if (options.addOnEnabled !== false && workbookModel) this.enablement.enable(workbookModel.id);
+  }
+
+  /**
+   * From now on every cache (script, document, each user's) evicts a live entry on read with
+   * probability `rate`, from one seeded sequence (CacheEviction): Google's cache is best effort.
+   */
+  evictCaches(rate: number, seed: number): void {
+    const eviction = new CacheEviction(rate, seed);
+    const { script, document, user, users } = this.stores.caches;
+    for (const store of [script, document, user, ...Object.values(users)]) store.eviction = eviction;
   }
 
   /** True when the add-on is enabled in the spreadsheet (the runtime's own or a copy): its formulas run there. */

@@ -13,16 +13,43 @@ interface CacheEntry {
   expiresAt: number;
 }
 
+/**
+ * Google's CacheService is best effort: an entry may be gone before it expires (reference/cache/cache,
+ * "a cached value may be removed before the expiration time"). The runtime evicts deterministically:
+ * each read of a live entry evicts it with probability `rate`, drawn from a seeded sequence
+ * (mulberry32), so the same run repeats exactly. Off until `runtime.evictCaches(rate, seed)`.
+ */
+export class CacheEviction {
+  private state: number;
+
+  constructor(
+    readonly rate: number,
+    seed: number,
+  ) {
+    if (!(rate >= 0 && rate <= 1)) throw new Error('eviction rate must be between 0 and 1');
+    this.state = seed >>> 0;
+  }
+
+  evicts(): boolean {
+    this.state = (this.state + 0x6d2b79f5) >>> 0;
+    let t = this.state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296 < this.rate;
+  }
+}
+
 /** One shared cache (script, document or user scope); expiry on the runtime clock. */
 export class CacheStore {
   private readonly entries = new Map<string, CacheEntry>();
+  eviction: CacheEviction | null = null;
 
   constructor(private readonly clock: RuntimeClock) {}
 
   get(key: string): string | null {
     const entry = this.entries.get(key);
     if (!entry) return null;
-    if (entry.expiresAt <= this.clock.now()) {
+    if (entry.expiresAt <= this.clock.now() || this.eviction?.evicts()) {
       this.entries.delete(key);
       return null;
     }
@@ -137,7 +164,12 @@ export function userCacheStore(
   clock: RuntimeClock,
 ): CacheStore {
   if (email === defaultEmail) return stores.user;
-  return (stores.users[email] ??= new CacheStore(clock));
+  let store = stores.users[email];
+  if (!store) {
+    store = stores.users[email] = new CacheStore(clock);
+    store.eviction = stores.user.eviction;
+  }
+  return store;
 }
 
 export class CacheService {

@@ -18,6 +18,7 @@ export function cannotTellConnector(record: ConnectionRecord | null): boolean {
 const CONSEQUENCE = {
   renew: 'so it cannot renew the connection’s access, which has run out',
   disconnect: 'and only the account that made the connection may disconnect it',
+  schedule: 'and only the account that made the connection, or set the automatic sync, may change the automatic sync',
 };
 
 /** The add-on cannot tell whether the connection is this user's, so it cannot `act`; how to let it. */

@@ -8,10 +8,12 @@
  * Google that ends the call and shows the consent screen), and a scheduled run stops with a message.
  */
 import type { GoogleConsentView } from '../../contract/google-consent';
+import { authorizationInfo, CONTAINER_UI_SCOPE } from '../platform/authorization-info';
+
+export { CONTAINER_UI_SCOPE, missingGoogleScopes } from '../platform/authorization-info';
 
 export const SPREADSHEETS_SCOPE = 'https://www.googleapis.com/auth/spreadsheets';
 export const EXTERNAL_REQUEST_SCOPE = 'https://www.googleapis.com/auth/script.external_request';
-export const CONTAINER_UI_SCOPE = 'https://www.googleapis.com/auth/script.container.ui';
 const SCRIPT_APP_SCOPE = 'https://www.googleapis.com/auth/script.scriptapp';
 const SEND_MAIL_SCOPE = 'https://www.googleapis.com/auth/script.send_mail';
 export const USERINFO_EMAIL_SCOPE = 'https://www.googleapis.com/auth/userinfo.email';
@@ -36,29 +38,6 @@ export const SCHEDULE_SCOPES = [SCRIPT_APP_SCOPE];
 export const CONNECT_SCOPES = [EXTERNAL_REQUEST_SCOPE];
 /** The sidebar (and the menu's dialogs): SpreadsheetApp.getUi. */
 export const SIDEBAR_SCOPES = [CONTAINER_UI_SCOPE];
-
-/** Google's AuthorizationInfo with getAuthorizedScopes, which the published typings lack. */
-interface ScopedAuthorizationInfo extends GoogleAppsScript.Script.AuthorizationInfo {
-  getAuthorizedScopes(): string[] | null;
-}
-
-type AuthorizationInfoFor = (
-  authMode: GoogleAppsScript.Script.AuthMode,
-  oAuthScopes: string[],
-) => ScopedAuthorizationInfo;
-
-function authorizationInfo(scopes: string[]): ScopedAuthorizationInfo {
-  // getAuthorizationInfo(authMode, oAuthScopes) is Google's; the published typings know one argument only.
-  return (ScriptApp.getAuthorizationInfo as unknown as AuthorizationInfoFor)(ScriptApp.AuthMode.FULL, scopes);
-}
-
-/** The scopes of `scopes` the user has not granted (none when Google answers NOT_REQUIRED). */
-export function missingGoogleScopes(scopes: string[]): string[] {
-  const info = authorizationInfo(scopes);
-  if (info.getAuthorizationStatus() !== ScriptApp.AuthorizationStatus.REQUIRED) return [];
-  const granted = info.getAuthorizedScopes() ?? [];
-  return scopes.filter((scope) => granted.indexOf(scope) < 0);
-}
 
 /** What the sidebar shows when the user has not granted every scope; null when nothing is missing. */
 export function googleConsentView(): GoogleConsentView | null {

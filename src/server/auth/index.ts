@@ -7,6 +7,7 @@ export { triggerTokenSource, customFunctionTokenSource, refreshProactively } fro
 export { documentLock } from './session';
 export { isConnectionError } from './errors';
 export { adoptPendingConnection } from './handoff';
-export { currentUserEmail, isConnector } from './token-home';
+export { currentUserEmail, holdsConnection, isConnector } from './token-home';
+export { nameUnnamedConnection } from './unnamed-connection';
 export { readConnectionRecord } from './connection-record';
 export { withUserLock, userLock } from './session';

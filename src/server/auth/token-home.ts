@@ -7,7 +7,7 @@
 import { realDocumentProperties, documentProperties } from '../platform/properties';
 import { SHARED_ACCESS_TOKEN_KEY } from './constants';
 import type { ConnectionRecord } from './types';
-import { accessTokenOf, expiresAtMs } from './session';
+import { accessTokenOf, expiresAtMs, hasRefreshToken, openSession } from './session';
 import { bindingId, bindingOf } from './spreadsheet-binding';
 
 /** The Google user this execution runs as ('' when Google does not say). */
@@ -23,10 +23,24 @@ export function currentUserEmail(): string {
   return userEmail;
 }
 
-/** True when the connection on record is this user's (so their user properties hold its refresh token). */
+/**
+ * True when the connection on record is this user's (so their user properties hold its refresh
+ * token). One made while Google gave no e-mail (userinfo.email withheld) names nobody: it is the
+ * user's whose properties hold its refresh token for this spreadsheet.
+ */
 export function isConnector(record: ConnectionRecord | null): boolean {
-  if (!record || !record.connectedBy) return false;
+  if (!record) return false;
+  if (!record.connectedBy) return holdsConnection();
   return record.connectedBy === currentUserEmail();
+}
+
+/** True when this user's properties hold a refresh token for this spreadsheet's connection. */
+export function holdsConnection(): boolean {
+  try {
+    return hasRefreshToken(openSession().service.getToken(true));
+  } catch {
+    return false;
+  }
 }
 
 export interface SharedAccessToken {

@@ -10,6 +10,7 @@ import { connectionErrorAfterRefresh } from './refresh-failure';
 import { accessTokenOf, expiresAtMs, hasRefreshToken, openSession, withUserLock, type AuthSession } from './session';
 import { ensureAccess, refreshAccessToken } from './token-grant';
 import { isConnector, publishSharedAccessToken, readSharedAccessToken } from './token-home';
+import { nameUnnamedConnection } from './unnamed-connection';
 import type { ConnectionStatus } from './types';
 
 /** Throws the state's message when the connection is not usable (nothing is requested). */
@@ -38,7 +39,7 @@ export function triggerTokenSource(): TokenSource {
   let lastGiven: string | null = null;
   let mine: boolean | null = null;
   const open = (): AuthSession => session ?? (session = openSession());
-  const connector = (): boolean => (mine ??= isConnector(readConnectionRecord()));
+  const connector = (): boolean => (mine ??= isConnector(nameUnnamedConnection()));
 
   return {
     accessToken(): string {
@@ -120,7 +121,7 @@ export function refreshProactively(refreshBelowMs: number = PROACTIVE_REFRESH_BE
   adoptPendingConnection();
   const before = connectionStatus();
   // Only the connecting user's executions can renew; other editors' read what they renew.
-  if (!isConnector(readConnectionRecord())) return before;
+  if (!isConnector(nameUnnamedConnection())) return before;
   if (before.state === 'operator_problem') return recheckOperatorProblem();
   if (before.state !== 'connected') return before;
   const s = openSession();

@@ -43,11 +43,14 @@ export function showSidebar(): void {
  * execution (sidebar, scheduled run, connect callback, formula) found the last time it ran.
  */
 export function showEnvironmentCheck(): void {
+  requireGoogleScopes(SIDEBAR_SCOPES);
   showEnvironmentDialog();
 }
 
 /** Menu → Help: what the add-on does and how to start. */
 export function showHelp(): void {
+  // Its dialog needs the sidebar's scope: without it Google asks for it here, not fails on getUi.
+  requireGoogleScopes(SIDEBAR_SCOPES);
   showHelpDialog();
 }
 

@@ -32,7 +32,7 @@ export function onScheduledSync(e?: unknown): sync.SyncProgress {
       // Granular consent: without the spreadsheets scope the run fails finding its document. Asked
       // only on a failure, so a run with every scope makes no extra call.
       const missing = missingGoogleScopes(SYNC_SCOPES);
-      if (missing.length > 0) return consentStopProgress(missing);
+      if (missing.length > 0) return consentStopProgress(missing, triggerUid);
       throw error;
     }
   }, QUOTA_STOP_LEAD);

@@ -9,6 +9,7 @@
  * its event; an execution without a document (the OAuth callback, a clock trigger Google runs
  * without it) is never a cell.
  */
+import { CONTAINER_UI_SCOPE, missingGoogleScopes } from './authorization-info';
 import { hasActiveDocument } from './context';
 
 export const CELL_FUNCTIONS =
@@ -29,12 +30,30 @@ function isTriggerEvent(event: unknown): boolean {
   );
 }
 
+/**
+ * Granular consent: a menu or sidebar call whose user withheld script.container.ui also finds no UI,
+ * with Google's permission refusal ("You do not have permission to call SpreadsheetApp.getUi",
+ * developers.google.com/apps-script/concepts/scopes) where a cell gets "Cannot call
+ * SpreadsheetApp.getUi() from this context". It is not a cell when Google says that scope is not
+ * granted (ScriptApp.getAuthorizationInfo) and the refusal is the permission one; anything else, a
+ * ScriptApp that refuses too included, stays a cell (the stricter reading: refusing is safe).
+ */
+function uiScopeWithheld(refusal: unknown): boolean {
+  if (!(refusal instanceof Error) || !/You do not have permission to call/.test(refusal.message)) return false;
+  try {
+    return missingGoogleScopes([CONTAINER_UI_SCOPE]).length > 0;
+  } catch {
+    return false;
+  }
+}
+
 /** Throws CalledFromCellError when this execution is a cell's (custom-function) execution. */
 export function refuseInCell(name: string, event?: unknown): void {
   if (isTriggerEvent(event) || !hasActiveDocument()) return;
   try {
     SpreadsheetApp.getUi();
-  } catch {
+  } catch (refusal) {
+    if (uiScopeWithheld(refusal)) return;
     throw new CalledFromCellError(name);
   }
 }

@@ -4,7 +4,9 @@ import {
   connectionStatus,
   currentUserEmail,
   disconnect,
+  holdsConnection,
   markConnectionBroken,
+  nameUnnamedConnection,
   refreshProactively,
   storeTag,
   triggerTokenSource,
@@ -21,10 +23,17 @@ const ACCOUNT_BUDGET_MS = 60_000;
 export function authConnectionPort(): ConnectionPort {
   return {
     status: () => {
+      nameUnnamedConnection();
       const status = connectionStatus();
       const me = currentUserEmail();
       // Without userinfo.email Google gives no e-mail: whose connection it is cannot be told (left unsaid).
-      const yours = status.connectedBy === null ? false : me === '' ? undefined : status.connectedBy === me;
+      // One made that way names nobody: it is the user's whose properties hold its token.
+      const yours =
+        status.connectedBy === null
+          ? status.state !== 'not_connected' && holdsConnection()
+          : me === ''
+            ? undefined
+            : status.connectedBy === me;
       return {
         state: status.state,
         message: status.message,

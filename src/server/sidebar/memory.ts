@@ -39,13 +39,17 @@ export function documentSidebarMemory(): SidebarMemory {
       if (session) cache.put(SESSION_KEY, JSON.stringify(session), SESSION_TTL_SECONDS);
       else cache.remove(SESSION_KEY);
     },
+    // Also kept in the document properties (one write a minute while a sidebar is open): Google's cache
+    // is best effort (reference/cache/cache), and a check time lost with it would make every poll check
+    // the connection again (a request and several property calls each 4 s).
     lastConnectionCheck() {
-      const raw = cache.get(CHECK_KEY);
+      const raw = cache.get(CHECK_KEY) ?? properties.getProperty(CHECK_KEY);
       const at = raw === null ? NaN : Number(raw);
       return Number.isFinite(at) ? at : null;
     },
     noteConnectionCheck(at) {
       cache.put(CHECK_KEY, String(at), CHECK_TTL_SECONDS);
+      properties.setProperty(CHECK_KEY, String(at));
     },
   };
 }

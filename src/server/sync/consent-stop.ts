@@ -10,7 +10,7 @@
 import { documentLock } from '../auth';
 import { missingConsentMessage, missingGoogleScopes, SIDEBAR_SCOPES, SPREADSHEETS_SCOPE } from '../auth/google-consent';
 import { instantToLocalDate } from '../platform/calendar';
-import { boundSpreadsheet, hasActiveDocument } from '../platform/context';
+import { bindSpreadsheet, boundSpreadsheet, hasActiveDocument } from '../platform/context';
 import { documentProperties } from '../platform/properties';
 import { ManagedWorkbook } from '../sheets/managed-workbook';
 import { SyncStateStore } from '../state/sync-state';
@@ -19,6 +19,7 @@ import { idleOutcome } from './run-endings';
 import type { RunOutcome } from './run-options';
 import { LOCK_WAIT_MS } from './runner';
 import { scheduleTimeZone } from './schedule';
+import { spreadsheetOfTrigger } from './schedule-registry';
 import { SyncLog } from './sync-log';
 import type { SyncProgress } from './step-progress';
 import { emptyCounts } from '../../contract/counts-text';
@@ -53,19 +54,45 @@ export function stopForMissingConsent(syncMissing: string[]): RunOutcome {
   const message = missingConsentMessage(missing);
   console.warn(`[schedule] stopped before syncing: scopes not granted: ${missing.join(' ')}`);
   const canWriteSheets = missing.indexOf(SPREADSHEETS_SCOPE) < 0;
+  const day = instantToLocalDate(now, timeZoneOrUtc());
   if (canWriteSheets && (hasActiveDocument() || boundSpreadsheet() !== null)) {
-    const day = instantToLocalDate(now, scheduleTimeZone() ?? 'UTC');
     if (claimNote(missing, day)) noteInSyncLog(now, message);
-    sendFailureNotice({ code: 'google_consent', connectionLost: false, day, missingScopes: missing });
   }
+  // MailApp needs script.send_mail, not spreadsheets: without the Sync log the e-mail is how the user learns of the stop.
+  sendFailureNotice({ code: 'google_consent', connectionLost: false, day, missingScopes: missing });
   return { ...idleOutcome(message, 'partial'), done: true, outcome: 'error', failureCode: 'google_consent' };
+}
+
+/** The schedule's zone; UTC when this run cannot read its document state at all. */
+function timeZoneOrUtc(): string {
+  try {
+    return scheduleTimeZone() ?? 'UTC';
+  } catch {
+    return 'UTC';
+  }
+}
+
+/**
+ * A run without the spreadsheets scope fails before it finds its document: without the document
+ * it reads the opt-in from its owner's copy of the document state, found by the trigger's id (user
+ * properties need no scope).
+ */
+function bindTriggerSpreadsheet(triggerUid: string | null): void {
+  if (triggerUid === null || boundSpreadsheet() !== null) return;
+  try {
+    const spreadsheetId = spreadsheetOfTrigger(triggerUid);
+    if (spreadsheetId) bindSpreadsheet(spreadsheetId);
+  } catch {
+    // The registry cannot be read now: the notice is not sent (it logs why) and the stop stands.
+  }
 }
 
 /**
  * A scheduled run that failed before its sync (without the spreadsheets scope even finding its
  * document fails) and whose user has not granted a scope: the stop as the trigger's result.
  */
-export function consentStopProgress(missing: string[]): SyncProgress {
+export function consentStopProgress(missing: string[], triggerUid: string | null): SyncProgress {
+  bindTriggerSpreadsheet(triggerUid);
   const stop = stopForMissingConsent(missing);
   return {
     done: true,

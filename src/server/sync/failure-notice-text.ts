@@ -37,6 +37,8 @@ const BY_CODE: Record<string, string> = {
     "Today's scheduled syncs used up their share of Google's daily trigger time. They continue tomorrow; Sync now in the sidebar does not count against it.",
   google_consent:
     'Google has not given the add-on every permission the sync needs (one was not granted, or was removed), so nothing was synced. Open the sidebar: it says which permission is missing and lets you grant it; the schedule resumes at its next run.',
+  trigger_orphaned:
+    'The scheduled sync could not open its spreadsheet for hours (it was deleted, or is no longer shared with you), and cannot remove its own trigger because Google has not given the add-on your permission to run the automatic sync. Open Merchant Analytics in any spreadsheet (Extensions → Merchant Analytics → Open sidebar) and grant it there; the trigger then removes itself at its next run.',
   store_changed:
     'The connection now reads another store than the one this spreadsheet holds, so nothing was written and the schedule is paused. Reconnect in the sidebar and choose the original store.',
 };

@@ -11,11 +11,14 @@
  * a token.
  */
 import { noticeOwnerText } from '../../contract/notice-owner-text';
+import { grantStep, missingGoogleScopes, SIDEBAR_SCOPES, USERINFO_EMAIL_SCOPE } from '../auth/google-consent';
 import { boundSpreadsheet, currentSpreadsheet, hasActiveDocument } from '../platform/context';
 import { documentProperties } from '../platform/properties';
 import { clipText } from '../platform/property-size';
 import type { SheetPlace } from '../sheets/sheet-tags';
 import { NOTICE_SUBJECT, noticeBody } from './failure-notice-text';
+import { scheduleOwnership } from './schedule';
+import { spreadsheetOfTrigger } from './schedule-registry';
 
 const OPT_IN_KEY = 'ma.failure-notice';
 const SENT_KEY = 'ma.failure-notice.sent';
@@ -30,6 +33,7 @@ const NEEDS_A_PERSON = [
   'api_redirected',
   'trigger_allowance',
   'google_consent',
+  'trigger_orphaned',
 ];
 
 export interface FailureNoticeSetting {
@@ -91,12 +95,38 @@ function isMe(email: string): boolean {
 }
 
 /**
+ * Without an e-mail from Google (userinfo.email withheld, granular consent): this user set the
+ * schedule, as `email`, when their own trigger registry (user properties) holds its trigger, and a
+ * trigger runs as the user who made it, so the e-mail still goes from that account to itself.
+ */
+function isScheduleOwner(email: string): boolean {
+  if (currentUserEmail() !== '') return false;
+  const { owner, triggerUid } = scheduleOwnership();
+  return (
+    owner !== null &&
+    owner.toLowerCase() === email.toLowerCase() &&
+    triggerUid !== null &&
+    spreadsheetOfTrigger(triggerUid) !== null
+  );
+}
+
+/** Google gives no e-mail: the switch cannot tell whose it is, and the fix is to grant that permission. */
+function refuseUnknownAccount(): void {
+  if (currentUserEmail() !== '') return;
+  throw new FailureNoticeError(
+    'Failure e-mails need to know which Google account you use, and Google has not given the add-on your permission to know it. ' +
+      `${grantStep([USERINFO_EMAIL_SCOPE, ...missingGoogleScopes(SIDEBAR_SCOPES)])}; then try again.`,
+  );
+}
+
+/**
  * The sidebar's switch: on records the current user as the recipient; off removes it. One opt-in
  * per document, changed only by the account that made it (as the schedule): the
  * e-mail goes from the trigger's account to itself, so another editor replacing it (off, or
  * themselves as recipient) would silence the e-mails of the person who asked for them.
  */
 export function setFailureNotices(on: boolean): FailureNoticeSetting {
+  refuseUnknownAccount();
   const current = failureNoticeSetting();
   if (current.email !== null && !isMe(current.email)) {
     throw new FailureNoticeError(noticeOwnerText(current.email));
@@ -106,10 +136,6 @@ export function setFailureNotices(on: boolean): FailureNoticeSetting {
     return { on: false, email: null };
   }
   const email = currentUserEmail();
-  if (email === '')
-    throw new Error(
-      'Failure e-mails need to know your e-mail address, and Google did not give it to the add-on. Open the add-on again from the Extensions menu and try once more.',
-    );
   documentProperties().setProperty(OPT_IN_KEY, JSON.stringify({ email: clipText(email, 320) }));
   return { on: true, email };
 }
@@ -128,13 +154,11 @@ export function sendFailureNotice(input: NoticeInput): boolean {
     const setting = failureNoticeSetting();
     if (!setting.on || setting.email === null) return false;
     // Only the account that opted in sends, to itself.
-    if (!isMe(setting.email)) return false;
+    if (!isMe(setting.email) && !isScheduleOwner(setting.email)) return false;
     const props = documentProperties();
     const sent = readSent(props.getProperty(SENT_KEY));
     if (sent[input.code] === input.day) return false;
     if (MailApp.getRemainingDailyQuota() < 1) return false;
-    // A scheduled run without its document opened its spreadsheet by id: link it too (its URL is Google's; its name is any editor's).
-    const spreadsheet = hasActiveDocument() || boundSpreadsheet() ? currentSpreadsheet('the failure notice') : null;
     MailApp.sendEmail(
       setting.email,
       NOTICE_SUBJECT,
@@ -143,7 +167,7 @@ export function sendFailureNotice(input: NoticeInput): boolean {
         connectionLost: input.connectionLost,
         place: input.place,
         missingScopes: input.missingScopes,
-        spreadsheetUrl: spreadsheet ? spreadsheet.getUrl() : null,
+        spreadsheetUrl: spreadsheetUrl(),
       }),
     );
     sent[input.code] = input.day;
@@ -152,6 +176,19 @@ export function sendFailureNotice(input: NoticeInput): boolean {
   } catch (e) {
     console.log(`Failure notice not sent: ${e instanceof Error ? e.message.slice(0, 200) : 'unknown error'}`);
     return false;
+  }
+}
+
+/**
+ * The link to the spreadsheet (its URL is Google's; its name is any editor's), or null when this run
+ * cannot reach it: a run without the spreadsheets scope still sends the notice, unlinked.
+ */
+function spreadsheetUrl(): string | null {
+  try {
+    // A scheduled run without its document opened its spreadsheet by id: link it too.
+    return hasActiveDocument() || boundSpreadsheet() ? currentSpreadsheet('the failure notice').getUrl() : null;
+  } catch {
+    return null;
   }
 }
 

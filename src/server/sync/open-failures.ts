@@ -37,19 +37,22 @@ function write(map: Record<string, Failures>): void {
   else props.setProperty(PROPERTY, JSON.stringify(map));
 }
 
-/** Counts one more failed open; true when the trigger should give up (and the count is forgotten). */
+/**
+ * Counts one more failed open; true when the trigger should give up. The count stays until the
+ * trigger is gone (clearOpenFailures): a delete that fails (script.scriptapp withheld) gives up
+ * again at the next run.
+ */
 export function recordOpenFailure(triggerUid: string, now: number): { runs: number; since: number; giveUp: boolean } {
   const map = read();
   const previous = map[triggerUid];
   const failures = { since: previous?.since ?? now, runs: (previous?.runs ?? 0) + 1 };
   const giveUp = failures.runs >= GIVE_UP_AFTER_RUNS && now - failures.since >= GIVE_UP_AFTER_MS;
-  if (giveUp) delete map[triggerUid];
-  else map[triggerUid] = failures;
+  map[triggerUid] = failures;
   write(map);
   return { ...failures, giveUp };
 }
 
-/** The spreadsheet opened: the count starts again. */
+/** The spreadsheet opened, or the trigger was removed: the count starts again. */
 export function clearOpenFailures(triggerUid: string): void {
   const map = read();
   if (!(triggerUid in map)) return;

@@ -18,6 +18,7 @@
  * to that same store.
  */
 import { currentUserEmail, readConnectionRecord } from '../auth';
+import { unknownGoogleAccount } from '../auth/account-unknown';
 import { missingGoogleScopes, SCHEDULE_SCOPES, scheduleConsentMessage } from '../auth/google-consent';
 import { currentSpreadsheet, currentSpreadsheetId, spreadsheetIdOf } from '../platform/context';
 import { dropOwnerCopy, takeOwnerCopy } from '../platform/owner-copy';
@@ -154,6 +155,7 @@ function spreadsheetTimeZone(): string | null {
  * connection it is (the scheduled run renews access with their token).
  */
 export function setSchedule(schedule: Schedule): Schedule {
+  refuseUnknownAccount();
   const owner = ownedByAnother();
   if (owner) throw new ScheduleError(`The automatic sync was set by ${owner}: only they can change it or turn it off.`);
   const connection = readConnectionRecord();
@@ -167,6 +169,17 @@ export function setSchedule(schedule: Schedule): Schedule {
   properties().deleteProperty(SUSPENDED_PROPERTY);
   forgetScheduleRemoval(spreadsheetIdOf(currentSpreadsheet('setting the schedule')));
   return saved;
+}
+
+/**
+ * Without userinfo.email Google gives no e-mail (granular consent): whether the schedule or the
+ * connection on record is this user's cannot be told, and the fix is to grant that permission, not
+ * to Reconnect or ask someone else.
+ */
+function refuseUnknownAccount(): void {
+  if (currentUserEmail() !== '') return;
+  const named = scheduleOwnership().owner ?? readConnectionRecord()?.connectedBy ?? null;
+  if (named !== null) throw new ScheduleError(unknownGoogleAccount(named, 'schedule').userMessage);
 }
 
 function installSchedule(schedule: Schedule): Schedule {

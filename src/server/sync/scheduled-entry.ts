@@ -13,6 +13,8 @@ import { documentProperties } from '../platform/properties';
 import { clearOpenFailures, recordOpenFailure } from './open-failures';
 import { recordScheduleRemoval } from './schedule-removals';
 import { isPropertiesDailyLimit, PROPERTIES_DAILY_LIMIT_MESSAGE } from '../platform/properties-quota';
+import { missingGoogleScopes, purposesText, SCHEDULE_SCOPES } from '../auth/google-consent';
+import { sendFailureNotice } from './failure-notice';
 
 const SCHEDULE_PROPERTY = 'ma.sync.schedule';
 
@@ -54,7 +56,10 @@ function openOrGiveUp(triggerUid: string, spreadsheetId: string): ScheduledEntry
         message: 'The scheduled sync could not open its spreadsheet; it tries again at the next run.',
       };
     }
+    const kept = keptForMissingConsent(spreadsheetId, failures.runs);
+    if (kept) return kept;
     deleteOwnTrigger(triggerUid);
+    clearOpenFailures(triggerUid);
     forgetScheduleTrigger(triggerUid);
     recordScheduleRemoval(spreadsheetId, { at: Date.now(), since: failures.since, runs: failures.runs });
     console.log(
@@ -68,6 +73,34 @@ function openOrGiveUp(triggerUid: string, spreadsheetId: string): ScheduledEntry
   }
   clearOpenFailures(triggerUid);
   return null;
+}
+
+/**
+ * A trigger whose spreadsheet is gone cannot remove itself without script.scriptapp (granular
+ * consent: the trigger methods need it, reference/script/script-app): it keeps counting and tries
+ * again at each run, and says so once a day in the opted-in user's e-mail (from the owner's copy of
+ * the gone spreadsheet's state).
+ */
+function keptForMissingConsent(spreadsheetId: string, runs: number): ScheduledEntry | null {
+  const missing = missingGoogleScopes(SCHEDULE_SCOPES);
+  if (missing.length === 0) return null;
+  console.warn(
+    `[schedule] spreadsheet ${spreadsheetId} could not be opened in ${runs} runs; the trigger cannot remove itself: scopes not granted: ${missing.join(' ')}`,
+  );
+  sendFailureNotice({
+    code: 'trigger_orphaned',
+    connectionLost: false,
+    // The gone spreadsheet's zone cannot be read: the notice's day is UTC's.
+    day: new Date().toISOString().slice(0, 10),
+    missingScopes: missing,
+  });
+  return {
+    run: false,
+    message:
+      'The scheduled sync could not open its spreadsheet in several runs over hours (it was deleted, or is no longer shared with you), ' +
+      `and cannot remove its trigger: Google has not given the add-on your permission to ${purposesText(missing)}. ` +
+      'Open Merchant Analytics in any spreadsheet (Extensions → Merchant Analytics → Open sidebar) and grant it there; the trigger then removes itself at its next run.',
+  };
 }
 
 /**
