@@ -95,6 +95,8 @@ export interface GasRuntime {
   readonly consent: ConsentLedger;
   /** The most executions a user had running at the same time so far (the limit is 30: simultaneous-executions). */
   simultaneousPeak(user: string): number;
+  /** From now on each cache read may find a live entry evicted, at `rate`, from a seeded sequence (CacheService is best effort). */
+  evictCaches(rate: number, seed: number): void;
   readonly totals: RuntimeCounts;
   /** Worker threads started so far: an execution reuses a finished one, with fresh contexts (the WorkerPool). */
   readonly workerThreadsStarted: number;
