@@ -1,5 +1,5 @@
 /**
- * Issue 24 item 9 in real Chromium: in the playground a finance analyst types "Order #" over the
+ * In real Chromium: in the playground a finance analyst types "Order #" over the
  * order_number heading of Orders and clicks Sync now; the sync finishes, the heading keeps the
  * name the user gave, and the column under it still holds each order's number (the emulator's truth).
  */

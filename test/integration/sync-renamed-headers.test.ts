@@ -1,5 +1,5 @@
 /**
- * Issue 24 item 9: a finance analyst renames the headings of Orders ("Order #", "Profit"), moves
+ * A finance analyst renames the headings of Orders ("Order #", "Profit"), moves
  * a column, inserts their own between the add-on's. The sync finds its columns by the developer
  * metadata on them (the API key), writes the truth under the names the user gave, and never
  * writes the key back over them; the tie-out, the custom functions and the column choice follow.

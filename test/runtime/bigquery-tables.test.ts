@@ -1,6 +1,6 @@
 /**
  * Tables.patch and Tables.remove, the load's write dispositions, and the modelled time of the calls
- * (dev/gas-runtime/README.md, "Cost model": 300 ms a call, plus the time a query waits for its job).
+ * (dev/gas-runtime/README.md, "Cost model (`cost-model.ts`)": 300 ms a call, plus the time a query waits for its job).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GasRuntime } from '../../dev/gas-runtime/index.js';
