@@ -7,39 +7,14 @@
  * table (wrong prefix, not a date) is the user's, never indexed, so the sync never writes there.
  */
 import type { CellValue } from './cells';
-import { instantToSerial, serialToDate } from '../platform/calendar';
+import { keyText, normalise, type KeyRules } from './key-rules';
+import type { SparseSource } from './sparse-source';
 
 export interface IndexedRow {
   row: number;
   /** The sheet's index columns for this row (id first), as last read or written. */
   cells: CellValue[];
 }
-
-export interface KeyRules {
-  /** Keys are date serials (Daily P&L), indexed as YYYY-MM-DD; text that is not a date is not a key. */
-  keyIsDate?: boolean;
-  /** Every key of the table starts with this (the API's id prefix, e.g. `ord_`). */
-  keyPrefix?: string;
-  /** Every key of the table matches this (derived tables, e.g. YYYY-MM months). */
-  keyPattern?: RegExp;
-  /**
-   * The values hold the parent's key in this column instead of the row's own (schema.parentKey):
-   * each row is pending until its cells are read and adopted (pendingRows, adopt).
-   */
-  parent?: { column: number; prefix: string };
-}
-
-/** What a sparse index stands on: the row index's counts, and the whole read it falls back to. */
-export interface SparseSource {
-  /** Keyed rows of the table when the row index was last written. */
-  size: number;
-  /** The last keyed row then. */
-  lastRow: number;
-  /** Reads the key columns whole and fills the index (fill). */
-  whole: () => void;
-}
-
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 export class KeyIndex {
   private readonly byKey = new Map<string, IndexedRow>();
@@ -308,21 +283,4 @@ export class KeyIndex {
   loadedEntries(): IterableIterator<[string, IndexedRow]> {
     return this.byKey.entries();
   }
-}
-
-function keyText(cell: CellValue | undefined, rules: KeyRules): string {
-  if (cell === undefined || cell === '') return '';
-  if (rules.keyIsDate) {
-    if (typeof cell === 'number') return serialToDate(Math.round(cell));
-    return typeof cell === 'string' && ISO_DATE.test(cell) ? cell : '';
-  }
-  const key = String(cell);
-  if (rules.keyPattern && !rules.keyPattern.test(key)) return '';
-  return rules.keyPrefix === undefined || key.startsWith(rules.keyPrefix) ? key : '';
-}
-
-function normalise(value: unknown, timeZone: string): CellValue {
-  if (value instanceof Date) return instantToSerial(value.getTime(), timeZone);
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
-  return value === null || value === undefined ? '' : String(value);
 }

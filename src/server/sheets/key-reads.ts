@@ -4,24 +4,22 @@
  * at the catalog's column positions whatever the sheet's layout.
  */
 import { a1Range } from './a1';
-import { adjacentRuns, readSpans } from './adjacent-runs';
-import type { CellValue } from './cells';
-import { KeyIndex, type IndexedRow } from './key-index';
+import { catalogRow, columnRuns } from './column-runs';
+import { planCompletion, type CompletionPlan } from './index-completion';
+import { KeyIndex } from './key-index';
 import type { OpenSheet } from './open-sheet';
+import { ReadAlong } from './read-along';
 import { toCatalogRow } from './sheet-layout';
 import { valuesService } from './sheet-snapshot';
 import { sheetsRequest } from './sheets-requests';
 import type { TableSheets } from './table-sheets';
 import type { WorkbookSnapshot } from './workbook-snapshot';
-import { changeSpan, columnIndex, indexColumnPositions } from './column-positions';
-import { LINE_ITEMS, ORDERS, type SheetName, type TableSchema } from './schema';
+import { LINE_ITEMS, ORDERS, type TableSchema } from './schema';
 import { ROW_INDEX_METADATA_KEY, type RowIndex } from './row-index';
 
 export class KeyReads {
-  /** Columns read with a page's rows for a readRows of the same rows before the next write (readAlong). */
-  private readonly along = new Map<SheetName, readonly string[]>();
-  /** Sheet cells (by sheet column) of rows read along with their index cells, until the next write. */
-  private readonly rowCells = new Map<SheetName, Map<number, Map<number, unknown>>>();
+  /** The columns and cells read along with a page's index cells (readAlong), until the next write. */
+  private readonly along: ReadAlong;
 
   constructor(
     private readonly timeZone: string,
@@ -31,6 +29,7 @@ export class KeyReads {
     private readonly withDeferred: (schema: TableSchema, rows: unknown[][]) => unknown[][],
     private readonly rowIndex: RowIndex,
   ) {
+    this.along = new ReadAlong(tables);
     rowIndex.attach({
       indexes: () => {
         if (!this.tables.isOpen(ORDERS) || !this.tables.isOpen(LINE_ITEMS)) return null;
@@ -175,101 +174,12 @@ export class KeyReads {
     schema: TableSchema,
     keys: Iterable<string> | undefined,
     parents: Iterable<string> | undefined,
-  ): { ranges: string[]; apply: (got: unknown[][][]) => boolean } | null {
+  ): CompletionPlan | null {
     const opened = this.tables.sheetFor(schema);
     const keyRead = opened.schema.keyReadColumns;
     if (keyRead === undefined || opened.created) return null;
     const index = this.index(schema);
-    const lazy = opened.schema.parentKey !== undefined;
-    // Rows the row index points to are read with their key cells (the parent's, for a lazy table):
-    // a row sorted, moved or cleared since is found out before anything is written there.
-    const verify = index.isSparse;
-    // A lazy table's pending rows are read from the key on; the others' partial rows past the key-read columns.
-    const first = lazy || verify ? 0 : keyRead;
-    const width = indexWidth(opened.schema);
-    const partial = new Map<IndexedRow, string>();
-    let rows: number[];
-    let pending: ReadonlyMap<number, string> = new Map();
-    if (lazy) {
-      pending = index.takePending(keys !== undefined || parents !== undefined ? (parents ?? []) : null, opened.maxRows);
-      rows = [...pending.keys()];
-    } else {
-      if (keys) {
-        for (const key of keys) {
-          const entry = index.get(key);
-          if (entry && entry.cells.length < width) partial.set(entry, key);
-        }
-      } else for (const [key, entry] of index.entries()) if (entry.cells.length < width) partial.set(entry, key);
-      rows = [...partial.keys()].map((e) => e.row);
-    }
-    if (rows.length === 0) return null;
-    const span = changeSpan(opened.schema);
-    const columns: number[] = [];
-    // The parent's key of a pending row was read at the start: not read again.
-    const parentColumn = opened.schema.parentKey?.column;
-    // Each index column where the sheet holds it (found by header: a layout may place it anywhere).
-    const positions = indexColumnPositions(opened.schema);
-    for (let c = first; c < opened.schema.indexColumns; c++)
-      if (c !== parentColumn || verify) columns.push(positions[c] + 1);
-    if (span) for (let c = span.start + 1; c <= span.end; c++) columns.push(c);
-    // Columns a readRows of these rows will ask for before the next write (readAlong): read now, in this call.
-    const named = keys !== undefined || parents !== undefined;
-    const along = named && !lazy ? this.alongColumns(opened, schema, columns) : [];
-    // One range per run of adjacent rows and span of columns, across column gaps cheaper to read
-    // than a range per row (what a page reads then depends on its rows alone, not the sheet's size).
-    const columnSpans = readSpans(
-      [...columns, ...along].sort((a, b) => a - b),
-      named ? 1 : opened.maxRows,
-    );
-    const rowSpans: Array<[number, number]> = named
-      ? adjacentRuns(rows).map((run) => [run[0], run[run.length - 1]])
-      : [[2, Math.max(2, opened.maxRows)]];
-    const ranges: string[] = [];
-    for (const [top, bottom] of rowSpans)
-      for (const [left, right] of columnSpans) ranges.push(a1Range(opened.name, top, left, bottom, right));
-    // Where each index column is in what is read: its span, and its place in the span.
-    const placeOf = (column: number): { c: number; k: number } => {
-      const c = columnSpans.findIndex(([left, right]) => column >= left && column <= right);
-      return { c, k: column - columnSpans[c][0] };
-    };
-    const at = columns.map(placeOf);
-    const apply = (got: unknown[][][]): boolean => {
-      const byRow = new Map<number, CellValue[]>();
-      rowSpans.forEach(([top, bottom], r) => {
-        const spans = columnSpans.map((_, c) => got[r * columnSpans.length + c]);
-        for (let row = top; row <= bottom; row++)
-          byRow.set(
-            row,
-            at.map(({ c, k }) => cellOf(spans[c][row - top]?.[k])),
-          );
-      });
-      if (lazy) {
-        if (verify) for (const [row, parent] of pending) if (byRow.get(row)?.[parentColumn!] !== parent) return false;
-        for (const [row, parent] of pending) {
-          const cells = byRow.get(row) ?? columns.map(() => '');
-          if (!verify) cells.splice(parentColumn!, 0, parent);
-          index.adopt(row, cells);
-        }
-        return true;
-      }
-      if (verify) for (const [entry, key] of partial) if (byRow.get(entry.row)?.[0] !== key) return false;
-      if (along.length > 0)
-        this.keepAlong(
-          schema,
-          rowSpans,
-          columnSpans,
-          got,
-          [...columns, ...along].map((c) => [c, placeOf(c)] as const),
-        );
-      for (const [entry] of partial) {
-        const keyCells = entry.cells.slice(0, first);
-        while (keyCells.length < first) keyCells.push('');
-        entry.cells = keyCells.concat(byRow.get(entry.row) ?? columns.map(() => ''));
-        index.verified(entry);
-      }
-      return true;
-    };
-    return { ranges, apply };
+    return planCompletion({ opened, schema, index, keyRead }, keys, parents, this.along);
   }
 
   /**
@@ -323,7 +233,7 @@ export class KeyReads {
    */
   readRows(table: TableSchema, sheetRows: readonly number[], headers: readonly string[]): unknown[][] {
     if (sheetRows.length === 0) return [];
-    const readAlong = this.rowsReadAlong(table, sheetRows, headers);
+    const readAlong = this.along.rowsReadAlong(table, sheetRows, headers);
     if (readAlong) return readAlong;
     const opened = this.tables.sheetFor(table);
     const { runs, catalogAt } = columnRuns(opened, table, headers);
@@ -339,53 +249,12 @@ export class KeyReads {
    * before it is overwritten) takes them from there instead of a call of its own.
    */
   readAlong(table: TableSchema, headers: readonly string[]): void {
-    this.along.set(table.sheetName, headers);
+    this.along.readAlong(table, headers);
   }
 
   /** After a write: the cells read along no longer stand. */
   forgetRows(): void {
-    this.rowCells.clear();
-  }
-
-  /** The named columns of the rows, when every one was read along since the last write; else null. */
-  private rowsReadAlong(
-    table: TableSchema,
-    sheetRows: readonly number[],
-    headers: readonly string[],
-  ): unknown[][] | null {
-    const held = this.rowCells.get(table.sheetName);
-    if (!held) return null;
-    const { runs, catalogAt } = columnRuns(this.tables.sheetFor(table), table, headers);
-    const columns = [...catalogAt.keys()];
-    if (!sheetRows.every((row) => columns.every((c) => held.get(row)?.has(c)))) return null;
-    return sheetRows.map((row) => catalogRow(table, runs, catalogAt, (i) => runs[i].map((c) => held.get(row)!.get(c))));
-  }
-
-  /** Sheet columns of the table's read-along headers that the index cells do not cover. */
-  private alongColumns(opened: OpenSheet, schema: TableSchema, columns: readonly number[]): number[] {
-    const headers = this.along.get(schema.sheetName);
-    if (!headers) return [];
-    const taken = new Set(columns);
-    return [...columnRuns(opened, schema, headers).catalogAt.keys()].filter((c) => !taken.has(c));
-  }
-
-  private keepAlong(
-    schema: TableSchema,
-    rowSpans: ReadonlyArray<[number, number]>,
-    columnSpans: ReadonlyArray<[number, number]>,
-    got: unknown[][][],
-    places: ReadonlyArray<readonly [number, { c: number; k: number }]>,
-  ): void {
-    let held = this.rowCells.get(schema.sheetName);
-    if (!held) this.rowCells.set(schema.sheetName, (held = new Map()));
-    rowSpans.forEach(([top, bottom], r) => {
-      for (let row = top; row <= bottom; row++) {
-        const cells = new Map<number, unknown>();
-        for (const [column, { c, k }] of places)
-          cells.set(column, got[r * columnSpans.length + c][row - top]?.[k] ?? '');
-        held.set(row, cells);
-      }
-    });
+    this.along.forgetRows();
   }
 
   /** Values of A1 ranges (quoted sheet names), unformatted, in ONE Values.batchGet. */
@@ -401,48 +270,4 @@ export class KeyReads {
     );
     return ranges.map((_, i) => (got.valueRanges?.[i]?.values ?? []) as unknown[][]);
   }
-}
-
-/** The sheet columns of the named catalog columns, grouped into runs of adjacent ones. */
-function columnRuns(
-  opened: OpenSheet,
-  table: TableSchema,
-  headers: readonly string[],
-): { runs: number[][]; catalogAt: Map<number, number> } {
-  const catalogAt = new Map<number, number>();
-  for (const header of headers) {
-    const position = columnIndex(table, header);
-    const column = opened.map ? opened.map[position] : position + 1;
-    if (column > 0) catalogAt.set(column, position);
-  }
-  return { runs: adjacentRuns([...catalogAt.keys()]), catalogAt };
-}
-
-/** One row at catalog positions (other cells empty) from the values read for each run. */
-function catalogRow(
-  table: TableSchema,
-  runs: readonly number[][],
-  catalogAt: ReadonlyMap<number, number>,
-  valuesOf: (run: number) => readonly unknown[],
-): unknown[] {
-  const row: unknown[] = new Array<unknown>(table.columns.length).fill('');
-  runs.forEach((run, i) => {
-    const values = valuesOf(i);
-    run.forEach((column, k) => {
-      row[catalogAt.get(column)!] = values[k] ?? '';
-    });
-  });
-  return row;
-}
-
-/** Cells the key index keeps of a row: its index columns, then its change columns (indexCellsOf). */
-function indexWidth(schema: TableSchema): number {
-  const span = changeSpan(schema);
-  return schema.indexColumns + (span ? span.end - span.start : 0);
-}
-
-/** A value as read UNFORMATTED (the API leaves out trailing empty cells). */
-function cellOf(value: unknown): CellValue {
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
-  return value === null || value === undefined ? '' : String(value);
 }

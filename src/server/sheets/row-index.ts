@@ -10,6 +10,7 @@
  */
 import { a1Range } from './a1';
 import { adjacentRuns } from './adjacent-runs';
+import { groups } from './bucket-groups';
 import type { KeyIndex } from './key-index';
 import {
   BUCKET_MAX_CHARS,
@@ -25,26 +26,12 @@ import {
   type OrderRows,
   type RowIndexStamp,
 } from './row-index-buckets';
+import { freeTitle, type RowIndexSheets } from './row-index-sheet';
 import { mergeRowWrites, type RangeWrite, type RowWrite } from './row-writes';
 import type { SheetInfo } from './sheet-snapshot';
 import type { WorkbookSnapshot } from './workbook-snapshot';
 
 export { ROW_INDEX_METADATA_KEY };
-const TITLE = 'Row index (Merchant Analytics)';
-
-/** What the row index needs of the run's sheets. */
-export interface RowIndexSheets {
-  /** The Orders and Line items key indexes, when this run built them. */
-  indexes(): { orders: KeyIndex; lines: KeyIndex } | null;
-  /** Grid rows of Orders and Line items now (after this run's growth). */
-  gridRows(): { orders: number; lines: number };
-  /** Values of A1 ranges, in ONE Values.batchGet. */
-  read(ranges: readonly string[]): unknown[][][];
-  /** Reads both tables' key columns whole and fills their indexes. */
-  readWhole(): void;
-  /** Queues the hidden sheet's creation with the run's next Sheets API request. */
-  create(title: string, rows: number): void;
-}
 
 export class RowIndex {
   private stamp: RowIndexStamp | null = null;
@@ -292,27 +279,4 @@ export class RowIndex {
     this.stampWritten = '';
     return [{ range: a1Range(this.title, 1, 1, 1, 1), values: [['']] }];
   }
-}
-
-/** Every order's rows by bucket, from key indexes read whole. */
-function groups(orders: KeyIndex, lines: KeyIndex): Map<number, Map<string, OrderRows>> {
-  const out = new Map<number, Map<string, OrderRows>>();
-  const rowsOf = (id: string): OrderRows => {
-    const bucket = bucketOf(id, BUCKETS);
-    let held = out.get(bucket);
-    if (!held) out.set(bucket, (held = new Map()));
-    let rows = held.get(id);
-    if (!rows) held.set(id, (rows = { order: 0, lines: [] }));
-    return rows;
-  };
-  for (const [id, entry] of orders.entries()) rowsOf(id).order = entry.row;
-  for (const [parent, rows] of lines.rowsByParent()) rowsOf(parent).lines.push(...rows.sort((a, b) => a - b));
-  return out;
-}
-
-function freeTitle(snapshot: WorkbookSnapshot): string {
-  const taken = new Set(snapshot.sheetInfos().map((s) => s.title));
-  let title = TITLE;
-  for (let i = 2; taken.has(title); i++) title = `${TITLE} ${i}`;
-  return title;
 }

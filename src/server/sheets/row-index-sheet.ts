@@ -1,0 +1,30 @@
+/**
+ * The row index's hidden sheet as the run sees it: what the index needs of the run's sheets, and
+ * the title a new index sheet takes (found later by its developer-metadata tag, whatever its name).
+ */
+import type { KeyIndex } from './key-index';
+import type { WorkbookSnapshot } from './workbook-snapshot';
+
+const TITLE = 'Row index (Merchant Analytics)';
+
+/** What the row index needs of the run's sheets. */
+export interface RowIndexSheets {
+  /** The Orders and Line items key indexes, when this run built them. */
+  indexes(): { orders: KeyIndex; lines: KeyIndex } | null;
+  /** Grid rows of Orders and Line items now (after this run's growth). */
+  gridRows(): { orders: number; lines: number };
+  /** Values of A1 ranges, in ONE Values.batchGet. */
+  read(ranges: readonly string[]): unknown[][][];
+  /** Reads both tables' key columns whole and fills their indexes. */
+  readWhole(): void;
+  /** Queues the hidden sheet's creation with the run's next Sheets API request. */
+  create(title: string, rows: number): void;
+}
+
+/** A title no sheet of the workbook has: the index sheet's own, numbered when a user took it. */
+export function freeTitle(snapshot: WorkbookSnapshot): string {
+  const taken = new Set(snapshot.sheetInfos().map((s) => s.title));
+  let title = TITLE;
+  for (let i = 2; taken.has(title); i++) title = `${TITLE} ${i}`;
+  return title;
+}
