@@ -30,11 +30,16 @@ async function aSetUp(): Promise<{ s: ReliabilityStack; trigger: string }> {
   return { s, trigger };
 }
 
-/** A managed heading edited: A's next scheduled run fails with sheet_layout, which needs a person (an e-mail). */
-function breakOrdersHeading(s: ReliabilityStack): void {
-  const orders = (s.runtime.workbook as unknown as Workbook).sheetByName('Orders') as SheetModel;
-  const column = sheetTable(s, 'Orders')[0]!.indexOf('net_profit') + 1;
-  orders.write(1, column, { value: 'edited' });
+/**
+ * A managed heading of Daily P&L edited (its columns carry no tags, so a rename there still stops the
+ * sync; Orders now follows a rename): A's next scheduled run fails with sheet_layout, which needs a
+ * person (an e-mail).
+ */
+function breakDailyHeading(s: ReliabilityStack): void {
+  const daily = (s.runtime.workbook as unknown as Workbook).sheetByName('Daily P&L') as SheetModel;
+  const column = sheetTable(s, 'Daily P&L')[0]!.indexOf('net_profit') + 1;
+  expect(column).toBeGreaterThan(0);
+  daily.write(1, column, { value: 'edited' });
 }
 
 describe("another editor and the connector's failure e-mails", () => {
@@ -44,7 +49,7 @@ describe("another editor and the connector's failure e-mails", () => {
       const byB = await s.runtime.run('setFailureNotices', [bSends], { user: B });
       // Either refused, or it concerns B alone: A's opt-in must survive.
       void byB;
-      breakOrdersHeading(s);
+      breakDailyHeading(s);
       const fired = await s.runtime.fireTrigger(trigger);
       expect(fired.value).toMatchObject({ outcome: 'error' });
       // Today: B's call replaced A's opt-in (off, or B as the recipient, whom A's trigger never mails): no e-mail at all.
