@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
 import { sheetTable } from './sync-support';
+import { toEarlierOrdersLayout } from './orders-earlier-layout';
 
 type Json = Record<string, unknown>;
 let stack: Stack;
@@ -58,7 +59,7 @@ describe('orders with incomplete costs are visible', () => {
   it('Orders carries cost_status for every order, as the truth reads, with cogs and profit as the API gave them', () => {
     const [header, ...rows] = sheetTable(stack, 'Orders');
     const col = (name: string) => header.indexOf(name);
-    expect(header[header.length - 1]).toBe('cost_status');
+    expect(header.filter((h) => h === 'cost_status')).toHaveLength(1);
     const byId = new Map(rows.map((r) => [String(r[col('id')]), r]));
     for (const order of truth) {
       const row = byId.get(String(order.id));
@@ -134,7 +135,7 @@ describe('orders with incomplete costs are visible', () => {
     };
     const [header, ...rows] = sheetTable(stack, 'Line items');
     const col = (name: string) => header.indexOf(name);
-    expect(header[header.length - 1]).toBe('cost_status');
+    expect(header.filter((h) => h === 'cost_status')).toHaveLength(1);
     const byId = new Map(rows.map((r) => [String(r[col('id')]), r]));
     const seen = new Map<string, number>();
     for (const order of truth) {
@@ -183,7 +184,9 @@ describe('orders with incomplete costs are visible', () => {
     const workbook = stack.runtime.workbook as unknown as Workbook;
     const orders = workbook.sheets.find((s) => s.name === 'Orders')!;
     const width = orders.maxColumns;
-    // The older layout: one column fewer, no highlight.
+    // The older layout: the catalog's order (cost_status last, no column tags), then one column fewer, no highlight.
+    toEarlierOrdersLayout(stack);
+    expect(sheetTable(stack, 'Orders')[0][width - 1]).toBe('cost_status');
     for (const row of orders.rows) if (row) row.v.length = Math.min(row.v.length, width - 1);
     orders.maxColumns = width - 1;
     orders.conditionalFormats = [];

@@ -36,13 +36,14 @@ beforeAll(async () => {
   trigger = await scheduleTrigger(stack);
   expect((await triggerUntilSettled(stack, trigger)).outcome).toBe('ok');
   expect((await stack.runtime.run('setFailureNotices', [true])).value).toMatchObject({ on: true });
-  column = sheetTable(stack, 'Orders')[0].indexOf('net_profit') + 1;
+  column = sheetTable(stack, 'Daily P&L')[0].indexOf('net_profit') + 1;
   expect(column).toBeGreaterThan(0);
-  // Another editor: the spreadsheet, the Orders sheet (the sync follows it by its tag) and a heading.
+  // Another editor: the spreadsheet, the Orders sheet (the sync follows it by its tag) and a heading
+  // of Daily P&L (its columns carry no tags: a renamed heading there still stops the sync).
   workbook().name = HOSTILE_SPREADSHEET;
   const orders = workbook().sheetByName('Orders') as SheetModel;
   workbook().renameSheet(orders, HOSTILE_SHEET);
-  orders.write(1, column, { value: HOSTILE_HEADER });
+  (workbook().sheetByName('Daily P&L') as SheetModel).write(1, column, { value: HOSTILE_HEADER });
 }, 120_000);
 
 afterAll(async () => {
@@ -50,7 +51,7 @@ afterAll(async () => {
 });
 
 describe('the failure e-mail holds nothing an editor wrote', () => {
-  it('sheet_layout: names the Orders sheet and the column letter, links the spreadsheet, quotes no heading or name', async () => {
+  it('sheet_layout: names the sheet and the column letter, links the spreadsheet, quotes no heading or name', async () => {
     const fired = await stack.runtime.fireTrigger(trigger);
     expect(fired.ok, fired.error?.message).toBe(true);
     expect(fired.value).toMatchObject({ outcome: 'error' });
@@ -59,12 +60,12 @@ describe('the failure e-mail holds nothing an editor wrote', () => {
     expect(stack.runtime.mail).toHaveLength(1);
     const text = mailText(0);
     expectNoEditorText(text);
-    expect(text).toContain(`In the Orders sheet, column ${columnToLetters(column)} must be headed "net_profit"`);
+    expect(text).toContain(`In the Daily P&L sheet, column ${columnToLetters(column)} must be headed "net_profit"`);
     expect(text).toContain(`Open the spreadsheet: ${workbook().url}`);
   }, 120_000);
 
   it('a lost connection: fixed words, no name of the spreadsheet', async () => {
-    (workbook().sheetByName(HOSTILE_SHEET) as SheetModel).write(1, column, { value: 'net_profit' });
+    (workbook().sheetByName('Daily P&L') as SheetModel).write(1, column, { value: 'net_profit' });
     await stack.control('grants/revoke', {});
     const fired = await stack.runtime.fireTrigger(trigger);
     expect(fired.ok, fired.error?.message).toBe(true);
