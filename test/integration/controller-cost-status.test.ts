@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
-import { checksRow, checksScope, sheetTable, syncUntilCaughtUp } from './sync-support';
+import { checksRow, checksScope, sheetTable, storeDay, syncUntilCaughtUp } from './sync-support';
 
 type Json = Record<string, unknown>;
 type Row = Array<string | number | boolean>;
@@ -18,9 +18,7 @@ beforeAll(async () => {
   stack = await startStack({ orders: 150, seed: 43, plan: 'plus', days: 90 });
   await stack.connect();
   await syncUntilCaughtUp(stack);
-  const store = (await stack.truth('store')) as Json;
-  timeZone = String((store.store as Json).timezone);
-  today = String(store.today);
+  ({ timeZone, today } = await storeDay(stack));
 }, 240_000);
 
 afterAll(async () => {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
 import { startStack, type Stack } from '../../dev/harness/index';
-import { checksRow, checksScope, sheetTable, syncUntilCaughtUp } from './sync-support';
+import { checksRow, checksScope, sheetTable, storeDay, syncUntilCaughtUp } from './sync-support';
 
 type Json = Record<string, unknown>;
 let stack: Stack;
@@ -19,9 +19,7 @@ let today = '';
 beforeAll(async () => {
   stack = await startStack({ orders: 160, seed: 83, plan: 'plus', days: 120 });
   await stack.connect();
-  const store = (await stack.truth('store')) as Json;
-  timeZone = String((store.store as Json).timezone);
-  today = String(store.today);
+  ({ timeZone, today } = await storeDay(stack));
   await syncUntilCaughtUp(stack);
 }, 180_000);
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
-import { sheetTable, syncUntilCaughtUp } from './sync-support';
+import { sheetTable, storeDay, syncUntilCaughtUp } from './sync-support';
 
 type Json = Record<string, unknown>;
 let stack: Stack;
@@ -16,9 +16,7 @@ beforeAll(async () => {
   stack = await startStack({ orders: 150, seed: 29, plan: 'plus', days: 90 });
   await stack.connect();
   await syncUntilCaughtUp(stack);
-  const store = (await stack.truth('store')) as Json;
-  timeZone = String((store.store as Json).timezone);
-  today = String(store.today);
+  ({ timeZone, today } = await storeDay(stack));
 }, 240_000);
 
 afterAll(async () => {

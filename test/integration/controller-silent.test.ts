@@ -5,7 +5,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
-import { checksRow, checksScope, compareWithTruth, keyColumn, sheetTable, syncUntilCaughtUp } from './sync-support';
+import {
+  checksRow,
+  checksScope,
+  compareWithTruth,
+  keyColumn,
+  sheetTable,
+  storeDay,
+  syncUntilCaughtUp,
+} from './sync-support';
 
 type Json = Record<string, unknown>;
 let stack: Stack;
@@ -15,9 +23,7 @@ let today = '';
 beforeAll(async () => {
   stack = await startStack({ orders: 200, seed: 97, plan: 'plus', days: 150 });
   await stack.connect();
-  const store = (await stack.truth('store')) as Json;
-  timeZone = String((store.store as Json).timezone);
-  today = String(store.today);
+  ({ timeZone, today } = await storeDay(stack));
   await syncUntilCaughtUp(stack);
 }, 180_000);
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
 import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
-import { sheetTable, syncUntilCaughtUp } from './sync-support';
+import { sheetTable, storeDay, syncUntilCaughtUp } from './sync-support';
 import { placedDayIn, incomplete, active, addDays } from './truth-orders';
 
 type Json = Record<string, unknown>;
@@ -27,9 +27,7 @@ beforeAll(async () => {
   stack = await startStack({ orders: 300, seed: 5, modelledTimeOnly: true });
   await stack.connect();
   await syncUntilCaughtUp(stack);
-  const store = (await stack.truth('store')) as Json;
-  timeZone = String((store.store as Json).timezone);
-  today = String(store.today);
+  ({ timeZone, today } = await storeDay(stack));
 }, 180_000);
 
 afterAll(async () => {

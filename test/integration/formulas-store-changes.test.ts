@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
 import { startStack, type Stack } from '../../dev/harness/index';
-import { checksRow, sheetTable, syncUntilCaughtUp } from './sync-support';
+import { checksRow, sheetTable, storeDay, syncUntilCaughtUp } from './sync-support';
 import { placedDayIn, economics, incomplete, active } from './truth-orders';
 
 type Json = Record<string, unknown>;
@@ -24,9 +24,7 @@ beforeAll(async () => {
   stack = await startStack({ orders: 300, seed: 61, plan: 'plus', modelledTimeOnly: true });
   await stack.connect();
   await syncUntilCaughtUp(stack);
-  const store = (await stack.truth('store')) as Json;
-  timeZone = String((store.store as Json).timezone);
-  today = String(store.today);
+  ({ timeZone, today } = await storeDay(stack));
 }, 180_000);
 
 afterAll(async () => {

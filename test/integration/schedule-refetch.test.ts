@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
-import { checksRow, sheetTable, syncUntilCaughtUp } from './sync-support';
+import { checksRow, sheetTable, storeDay, syncUntilCaughtUp } from './sync-support';
 
 type Json = Record<string, unknown>;
 let stack: Stack;
@@ -47,9 +47,7 @@ async function truthMonth(month: string): Promise<Json> {
 beforeAll(async () => {
   stack = await startStack({ orders: 200, seed: 97, plan: 'plus', days: 150 });
   await stack.connect();
-  const store = (await stack.truth('store')) as Json;
-  timeZone = String((store.store as Json).timezone);
-  today = String(store.today);
+  ({ timeZone, today } = await storeDay(stack));
   await syncUntilCaughtUp(stack);
 }, 180_000);
 

@@ -232,6 +232,12 @@ function lineCostReading(order: Json, line: Json, actual: unknown): string {
 }
 
 /** Orders, Line items, Products, Variants and Daily P&L against the emulator's truth. */
+/** The store's time zone and today, as the emulator's truth has them (the API's days are store-local). */
+export async function storeDay(stack: Stack): Promise<{ timeZone: string; today: string }> {
+  const store = (await stack.truth('store')) as Json;
+  return { timeZone: String((store.store as Json).timezone), today: String(store.today) };
+}
+
 export async function compareWithTruth(stack: Stack, options: TruthOptions = {}): Promise<Comparison> {
   const out: Comparison = { mismatches: [], missing: [], unexpected: [], duplicates: [] };
   const table = (name: string): Table => {
@@ -242,8 +248,7 @@ export async function compareWithTruth(stack: Stack, options: TruthOptions = {})
   spreadsheetZone = stack.runtime.workbook.timeZone;
   userColumns = new Set(options.userColumns ?? []);
   retiredColumns = new Set(options.retiredColumns ?? []);
-  const store = (await stack.truth('store')) as Json;
-  const timeZone = String((store.store as Json).timezone);
+  const { timeZone, today } = await storeDay(stack);
   const allOrders = ((await stack.truth('orders')) as { data: Json[] }).data;
   const orders = options.placedFrom
     ? allOrders.filter((o) => localDay(String(o.created_at), timeZone) >= options.placedFrom!)
@@ -353,7 +358,7 @@ export async function compareWithTruth(stack: Stack, options: TruthOptions = {})
   const dates = [...dayRows.keys()].sort();
   if (dates.length > 0) {
     const truthDays = (
-      (await stack.control(`truth/daily?start_date=${dates[0]}&end_date=${String(store.today)}`)) as { data: Json[] }
+      (await stack.control(`truth/daily?start_date=${dates[0]}&end_date=${today}`)) as { data: Json[] }
     ).data;
     for (const d of truthDays) {
       const actual = dayRows.get(String(d.date));

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
 import { startStack, type Stack } from '../../dev/harness/index';
-import { compareWithTruth, keyColumn, sheetTable, syncUntilCaughtUp } from './sync-support';
+import { compareWithTruth, keyColumn, sheetTable, storeDay, syncUntilCaughtUp } from './sync-support';
 
 type Json = Record<string, unknown>;
 type Row = Array<string | number | boolean>;
@@ -22,9 +22,7 @@ beforeAll(async () => {
   stack = await startStack({ orders: 500, seed: 71 });
   await stack.connect();
   await syncUntilCaughtUp(stack);
-  const store = (await stack.truth('store')) as Json;
-  timeZone = String((store.store as Json).timezone);
-  today = String(store.today);
+  ({ timeZone, today } = await storeDay(stack));
 }, 120_000);
 
 afterAll(async () => {
