@@ -7,6 +7,8 @@
  * the trigger gives up only after GIVE_UP_AFTER_RUNS failed runs spanning GIVE_UP_AFTER_MS.
  * Bounded: one entry per trigger of the user (at most 20).
  */
+import { numbersEntry, userRecordMap } from '../platform/user-record-map';
+
 const PROPERTY = 'ma.scheduleOpenFailures';
 export const GIVE_UP_AFTER_RUNS = 3;
 export const GIVE_UP_AFTER_MS = 2 * 3_600_000;
@@ -17,25 +19,7 @@ interface Failures {
   runs: number;
 }
 
-function read(): Record<string, Failures> {
-  try {
-    const value: unknown = JSON.parse(PropertiesService.getUserProperties().getProperty(PROPERTY) ?? '{}');
-    if (value === null || typeof value !== 'object') return {};
-    const out: Record<string, Failures> = {};
-    for (const [uid, f] of Object.entries(value as Record<string, Partial<Failures>>)) {
-      if (f && typeof f.since === 'number' && typeof f.runs === 'number') out[uid] = { since: f.since, runs: f.runs };
-    }
-    return out;
-  } catch {
-    return {};
-  }
-}
-
-function write(map: Record<string, Failures>): void {
-  const props = PropertiesService.getUserProperties();
-  if (Object.keys(map).length === 0) props.deleteProperty(PROPERTY);
-  else props.setProperty(PROPERTY, JSON.stringify(map));
-}
+const openFailures = userRecordMap<Failures>(PROPERTY, numbersEntry(['since', 'runs']));
 
 /**
  * Counts one more failed open; true when the trigger should give up. The count stays until the
@@ -43,19 +27,16 @@ function write(map: Record<string, Failures>): void {
  * again at the next run.
  */
 export function recordOpenFailure(triggerUid: string, now: number): { runs: number; since: number; giveUp: boolean } {
-  const map = read();
+  const map = openFailures.read();
   const previous = map[triggerUid];
   const failures = { since: previous?.since ?? now, runs: (previous?.runs ?? 0) + 1 };
   const giveUp = failures.runs >= GIVE_UP_AFTER_RUNS && now - failures.since >= GIVE_UP_AFTER_MS;
   map[triggerUid] = failures;
-  write(map);
+  openFailures.write(map);
   return { ...failures, giveUp };
 }
 
 /** The spreadsheet opened, or the trigger was removed: the count starts again. */
 export function clearOpenFailures(triggerUid: string): void {
-  const map = read();
-  if (!(triggerUid in map)) return;
-  delete map[triggerUid];
-  write(map);
+  openFailures.forget(triggerUid);
 }

@@ -5,6 +5,8 @@
  * the automatic sync is off and since when, instead of a bare "Off".
  * Bounded: one entry per spreadsheet, at most MAX_KEPT (the newest).
  */
+import { numbersEntry, userRecordMap } from '../platform/user-record-map';
+
 const PROPERTY = 'ma.scheduleRemovals';
 const MAX_KEPT = 20;
 
@@ -16,43 +18,20 @@ export interface ScheduleRemoval {
   runs: number;
 }
 
-function read(): Record<string, ScheduleRemoval> {
-  let value: unknown;
-  try {
-    value = JSON.parse(PropertiesService.getUserProperties().getProperty(PROPERTY) ?? '{}');
-  } catch {
-    return {};
-  }
-  if (value === null || typeof value !== 'object') return {};
-  const out: Record<string, ScheduleRemoval> = {};
-  for (const [id, r] of Object.entries(value as Record<string, Partial<ScheduleRemoval>>)) {
-    if (r && typeof r.at === 'number' && typeof r.since === 'number' && typeof r.runs === 'number')
-      out[id] = { at: r.at, since: r.since, runs: r.runs };
-  }
-  return out;
-}
-
-function write(map: Record<string, ScheduleRemoval>): void {
-  const props = PropertiesService.getUserProperties();
-  const kept = Object.entries(map)
-    .sort((a, b) => b[1].at - a[1].at)
-    .slice(0, MAX_KEPT);
-  if (kept.length === 0) props.deleteProperty(PROPERTY);
-  else props.setProperty(PROPERTY, JSON.stringify(Object.fromEntries(kept)));
-}
+const removals = userRecordMap<ScheduleRemoval>(PROPERTY, numbersEntry(['at', 'since', 'runs']), {
+  keep: MAX_KEPT,
+  newest: (removal) => removal.at,
+});
 
 export function recordScheduleRemoval(spreadsheetId: string, removal: ScheduleRemoval): void {
-  write({ ...read(), [spreadsheetId]: removal });
+  removals.write({ ...removals.read(), [spreadsheetId]: removal });
 }
 
 export function scheduleRemovalOf(spreadsheetId: string): ScheduleRemoval | null {
-  return read()[spreadsheetId] ?? null;
+  return removals.read()[spreadsheetId] ?? null;
 }
 
 /** The user set the schedule again (or turned it off): the removal is no longer news. */
 export function forgetScheduleRemoval(spreadsheetId: string): void {
-  const map = read();
-  if (!(spreadsheetId in map)) return;
-  delete map[spreadsheetId];
-  write(map);
+  removals.forget(spreadsheetId);
 }
