@@ -120,9 +120,8 @@ describe('an order placed before the orders window, in a closed month older than
     const after = await truthDays(`${closed}-01`, lastDay(closed));
     const truthDay = after.find((d) => d.date === day)!;
     expect(cents(truthDay.refunds)).not.toBe(cents(before.find((d) => d.date === day)!.refunds));
-    const ordersBefore = sheetTable(stack, 'Orders')
-      .slice(1)
-      .map((r) => String(r[keyColumn(sheetTable(stack, 'Orders'))]));
+    const ordersTable = sheetTable(stack, 'Orders');
+    const ordersBefore = ordersTable.slice(1).map((r) => String(r[keyColumn(ordersTable)]));
 
     await stack.advanceClocks(60_000);
     await syncUntilCaughtUp(stack);
