@@ -6,6 +6,7 @@
 import { currentSpreadsheetId } from '../platform/context';
 import type { JobContext } from '../sync/job-context';
 import type { OrderWriter } from '../sync/order-writer';
+import { BACKFILL_CHECK } from '../sync/orders-destination';
 import { DESTINATION_PROPERTY_KEY, readDestination, type Destination } from './destination-setting';
 import { bigQueryOrderWriter } from './order-writer';
 
@@ -27,10 +28,11 @@ export function bigQueryWriterFor(ctx: JobContext): OrderWriter | null {
 /**
  * Steps that read or write the Orders and Line items sheets (refetching a day's orders into them,
  * the reconciliation's gone marks, the Sheets tie-out of their sums, duplicate rows, the column
- * fill): not run while orders go to BigQuery. Their BigQuery counterparts (the SQL tie-out, gone
- * orders deleted) are not built yet.
+ * fill) or guard their cells (the backfill's fit): not run while orders go to BigQuery. Their
+ * BigQuery counterparts (the SQL tie-out, gone orders deleted) are not built yet.
  */
 const SHEET_ORDER_STEPS: ReadonlySet<string> = new Set([
+  BACKFILL_CHECK,
   'refetch failed days',
   'refetch new failed days',
   'reconcile',

@@ -13,6 +13,9 @@ export interface OrdersDestination {
   skipsStep(ctx: JobContext, step: string): boolean;
 }
 
+/** The orders job's check that a first backfill fits the spreadsheet's cells (backfill-check.ts), asked as a step. */
+export const BACKFILL_CHECK = 'backfill check';
+
 let registered: OrdersDestination | null = null;
 
 export function useOrdersDestination(destination: OrdersDestination): void {
