@@ -14,6 +14,7 @@ export const SERVER_LAYERS = [
   'finance',
   'functions',
   'sync',
+  'bigquery',
   'sidebar',
   'entries',
 ];

@@ -15,6 +15,7 @@ import {
 import type { WorkbookJson } from './spreadsheet-adapter.js';
 import type { Workbook } from './spreadsheet/workbook.js';
 import type { UiLog } from './types.js';
+import type { Warehouse } from './bigquery/warehouse.js';
 
 export type { ExecutionResult } from './bridge/execution.js';
 export { TIME_LIMIT_MESSAGE } from './bridge/execution.js';
@@ -51,6 +52,8 @@ export interface GasRuntime {
   fireTrigger(triggerUid: string, options?: FireTriggerOptions): Promise<ExecutionResult>;
   readonly clock: { now(): number; advance(ms: number): void };
   readonly workbook: Workbook;
+  /** The BigQuery advanced service's datasets, tables and jobs (a test queries them through bigquery/jobs.ts's query). */
+  readonly bigquery: Warehouse;
   /** Puts `next` (default: an empty workbook with the same id and time zone) in place of the document; returns the one replaced. */
   replaceWorkbook(next?: Workbook): Workbook;
   /**

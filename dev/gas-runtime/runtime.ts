@@ -32,6 +32,7 @@ import {
 import { QuotaGuard, TRIGGER_QUOTA_MESSAGE, type AccountKind, type QuotaLedger } from './quotas.js';
 import { loadState, saveState } from './state.js';
 import { createStores, type SharedStores } from './stores.js';
+import type { Warehouse } from './bigquery/warehouse.js';
 import {
   emptyCounts,
   type AuthMode,
@@ -238,6 +239,11 @@ export class LocalRuntime {
 
   get properties(): PropertyStores {
     return this.stores.properties;
+  }
+
+  /** The BigQuery advanced service's datasets, tables and jobs: a test queries them as the service would. */
+  get bigquery(): Warehouse {
+    return this.stores.bigquery;
   }
 
   /**

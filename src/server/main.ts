@@ -30,6 +30,7 @@ export {
 } from './entries/sidebar';
 export { closeMonth, insertDashboard } from './entries/finance';
 export { setFailureNotices } from './entries/sidebar';
+export { setOrdersDestination } from './entries/bigquery';
 export {
   PROFIT_SUMMARY,
   PROFIT_DAILY,

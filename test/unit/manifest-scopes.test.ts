@@ -26,6 +26,7 @@ const NEEDS: Record<string, RegExp> = {
   'https://www.googleapis.com/auth/script.scriptapp': /\bScriptApp\.(newTrigger|getUserTriggers|deleteTrigger)\b/,
   'https://www.googleapis.com/auth/script.send_mail': /\bMailApp\.sendEmail\b/,
   'https://www.googleapis.com/auth/userinfo.email': /\bSession\.get(Effective|Active)User\(\)\.getEmail\b/,
+  'https://www.googleapis.com/auth/bigquery': /\b(BigQuery|bigQuery\(\))\.Jobs\.insert\b/,
 };
 
 /** Calls that would need a scope this add-on does not ask for. */

@@ -11,6 +11,7 @@ import { CHECKS, DAILY, LINE_ITEMS, MONTHLY, ORDERS, PRODUCTS, SYNC_LOG, VARIANT
 import { estimateBackfill } from './backfill-estimate';
 import type { JobContext } from './job-context';
 import type { BackfillEstimate } from '../state/sync-state';
+import { BACKFILL_CHECK, destinationSkipsStep } from './orders-destination';
 
 /** The summary of "everything" when the plan shows full history (Plus): well before any order. */
 const FULL_HISTORY_FROM = '2000-01-01';
@@ -33,9 +34,14 @@ export class BackfillTooLargeError extends Error {
   }
 }
 
-/** True when the next page is the first of a backfill into an empty Orders sheet. */
+/** True when the next page is the first of a backfill into an empty Orders sheet (orders going elsewhere need no cells). */
 export function startsBackfill(ctx: JobContext, cursor: string | null): boolean {
-  return cursor === null && ctx.state.get('orders').watermark === null && ctx.workbook.index(ORDERS).size === 0;
+  return (
+    cursor === null &&
+    ctx.state.get('orders').watermark === null &&
+    !destinationSkipsStep(ctx, BACKFILL_CHECK) &&
+    ctx.workbook.index(ORDERS).size === 0
+  );
 }
 
 /** Estimates the backfill from its first page; throws BackfillTooLargeError (nothing written) when it cannot fit. */

@@ -21,9 +21,10 @@ import { rowCounts } from './sheet-health';
 import { retrySkippedOrders } from './skipped-records';
 import { updatedAtMs } from '../api/record-check';
 import { RateLimitedError } from '../api';
+import { destinationWriter } from './orders-destination';
 
 export function runOrdersJob(ctx: JobContext): JobResult {
-  const writer = orderWriter(ctx);
+  const writer = destinationWriter(ctx) ?? orderWriter(ctx);
   retrySkippedOrders(ctx, (orders) => writer.write(orders));
   const pace = new BurstPace({
     now: () => Date.now(),

@@ -17,6 +17,7 @@ import { runsJobs, type RunState, type RunStep } from './run-step';
 import { skippedText } from './skipped-records';
 import { TIEOUT_STEP } from './tieout-step';
 import { DUPLICATE_ROWS_STEP } from './duplicate-rows';
+import { destinationSkipsStep } from './orders-destination';
 
 const RUNNERS: Record<JobName, (ctx: JobContext) => JobResult> = {
   orders: runOrdersJob,
@@ -123,7 +124,7 @@ export const RUN_STEPS: readonly RunStep[] = [
 
 export function walkSteps(run: RunState, steps: readonly RunStep[] = RUN_STEPS): void {
   for (const step of steps) {
-    if (!step.due(run)) continue;
+    if (!step.due(run) || destinationSkipsStep(run.ctx, step.name)) continue;
     step.run(run);
     checkpointRunStep();
   }

@@ -1,0 +1,46 @@
+/**
+ * The run's side of the destination setting: which writer the orders feed uses, and which run
+ * steps do not apply while Orders and Line items live in BigQuery (each reads or writes those
+ * sheets). Read from the sync state's whole read at the run's start: no property call.
+ */
+import { currentSpreadsheetId } from '../platform/context';
+import type { JobContext } from '../sync/job-context';
+import type { OrderWriter } from '../sync/order-writer';
+import { BACKFILL_CHECK } from '../sync/orders-destination';
+import { DESTINATION_PROPERTY_KEY, readDestination, type Destination } from './destination-setting';
+import { bigQueryOrderWriter } from './order-writer';
+
+export function runDestination(ctx: Pick<JobContext, 'state'>): Destination {
+  return readDestination(ctx.state.readAtStart[DESTINATION_PROPERTY_KEY]);
+}
+
+/** The BigQuery writer when the user chose BigQuery; null for the sheets. */
+export function bigQueryWriterFor(ctx: JobContext): OrderWriter | null {
+  const destination = runDestination(ctx);
+  if (destination.kind !== 'bigquery') return null;
+  // The spreadsheet's own stage tables: two spreadsheets syncing into one dataset never share one
+  // (a spreadsheet id's letters, digits, - and _ are all allowed in a table name: "Table naming").
+  const spreadsheetId = currentSpreadsheetId();
+  if (spreadsheetId === null) throw new Error('No spreadsheet: the BigQuery stage tables are named after it.');
+  return bigQueryOrderWriter(ctx, destination, spreadsheetId);
+}
+
+/**
+ * Steps that read or write the Orders and Line items sheets (refetching a day's orders into them,
+ * the reconciliation's gone marks, the Sheets tie-out of their sums, duplicate rows, the column
+ * fill) or guard their cells (the backfill's fit): not run while orders go to BigQuery. Their
+ * BigQuery counterparts (the SQL tie-out, gone orders deleted) are not built yet.
+ */
+const SHEET_ORDER_STEPS: ReadonlySet<string> = new Set([
+  BACKFILL_CHECK,
+  'refetch failed days',
+  'refetch new failed days',
+  'reconcile',
+  'tie-out',
+  'duplicate rows',
+  'column fill',
+]);
+
+export function stepSkippedForDestination(ctx: Pick<JobContext, 'state'>, step: string): boolean {
+  return SHEET_ORDER_STEPS.has(step) && runDestination(ctx).kind === 'bigquery';
+}

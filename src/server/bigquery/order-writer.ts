@@ -1,0 +1,221 @@
+/**
+ * How order pages reach BigQuery (the destination the user chose instead of the sheets): each
+ * queued page turned into rows, and at flush the queued pages loaded into the spreadsheet's own
+ * stage tables and MERGEd on id into orders and line_items. Per flush: one load into each stage
+ * table (WRITE_TRUNCATE) and one MERGE into each table, plus one DELETE of the line items staged
+ * orders no longer list; the feed's checkpoint moves after flush() returns, so an execution
+ * ended before loses nothing and the next run's MERGE of the same pages adds no duplicate.
+ */
+import { recordProblem, skippedRecord, updatedAtMs, type SkippedRecord } from '../api/record-check';
+import { documentProperties } from '../platform/properties';
+import { utf8Bytes } from '../platform/property-size';
+import type { JobContext } from '../sync/job-context';
+import type { OrderWriter } from '../sync/order-writer';
+import { lastOccurrences } from '../sync/order-page';
+import { noteSkipped } from '../sync/skipped-records';
+import type { BigQueryDestination } from './destination-setting';
+import { mergeSql, removedLineItemsSql } from './merge-sql';
+import { orderRows, type OrderRows } from './rows';
+import { BigQueryJobError, insertJob, notFound, waitForJobs } from './service';
+import { createTables, tablesMark, TABLES_MADE_KEY } from './tables';
+import { LINE_ITEMS_TABLE, ORDERS_TABLE, schemaResource, type WarehouseTable } from './table-schemas';
+
+/**
+ * A load's media at most: the API's 10 MB request ("Quotas and limits", API requests: maximum
+ * request size; the runtime refuses more), less room for the multipart request's job resource.
+ */
+export const LOAD_MEDIA_BYTES = 9 * 1024 * 1024;
+
+interface QueuedOrder {
+  rows: OrderRows;
+  updatedMs: number;
+  orderBytes: number;
+  lineBytes: number;
+}
+
+export function bigQueryOrderWriter(
+  ctx: JobContext,
+  destination: BigQueryDestination,
+  stageSuffix: string,
+): OrderWriter {
+  const { projectId } = destination;
+  const names = { projectId, datasetId: destination.datasetId };
+  const stage = (table: WarehouseTable): string => `${table.tableId}_stage_${stageSuffix}`;
+  // Job ids unique to this execution and flush: the same insert retried finds its job (service.ts).
+  const jobPrefix = `ma_${stageSuffix}_${ctx.now()}`;
+  let flushes = 0;
+  let queued = new Map<string, QueuedOrder>();
+  let pages = 0;
+  let largestPage = 0;
+  let skipped: SkippedRecord[] = [];
+
+  const bytes = (): { orders: number; lines: number } => {
+    let orders = 0;
+    let lines = 0;
+    queued.forEach((q) => {
+      orders += q.orderBytes;
+      lines += q.lineBytes;
+    });
+    return { orders, lines };
+  };
+
+  const writer: OrderWriter = {
+    get queued() {
+      return pages;
+    },
+    get full() {
+      const { orders, lines } = bytes();
+      return pages > 0 && Math.max(orders, lines) + largestPage > LOAD_MEDIA_BYTES;
+    },
+    write(orders) {
+      const maxUpdatedAt = writer.queue(orders);
+      writer.flush();
+      return maxUpdatedAt;
+    },
+    queue(orders) {
+      let maxMs = -Infinity;
+      let maxUpdatedAt: string | null = null;
+      let pageBytes = 0;
+      for (const order of lastOccurrences(orders)) {
+        const updatedMs = updatedAtMs(order);
+        if (!Number.isNaN(updatedMs) && updatedMs > maxMs) {
+          maxMs = updatedMs;
+          maxUpdatedAt = order.updated_at;
+        }
+        let rows: OrderRows;
+        try {
+          const problem = recordProblem(order);
+          if (problem !== null) throw new Error(problem);
+          rows = orderRows(order, ctx.storeTimeZone, ctx.now());
+        } catch (e) {
+          skipped.push(skippedRecord(order, null, e));
+          continue;
+        }
+        const before = queued.get(order.id);
+        // The feed is at-least-once: of two copies in the queued pages the later change is kept.
+        if (before && before.updatedMs > updatedMs) continue;
+        const entry: QueuedOrder = {
+          rows,
+          updatedMs: Number.isNaN(updatedMs) ? -Infinity : updatedMs,
+          orderBytes: utf8Bytes(JSON.stringify(rows.order)) + 1,
+          lineBytes: rows.lineItems.reduce((n, line) => n + utf8Bytes(JSON.stringify(line)) + 1, 0),
+        };
+        queued.delete(order.id);
+        queued.set(order.id, entry);
+        pageBytes += Math.max(entry.orderBytes, entry.lineBytes);
+      }
+      pages++;
+      largestPage = Math.max(largestPage, pageBytes);
+      return maxUpdatedAt;
+    },
+    flush() {
+      const orders = [...queued.values()];
+      const flushedPages = pages;
+      const flushedSkipped = skipped;
+      queued = new Map();
+      pages = 0;
+      largestPage = 0;
+      skipped = [];
+      if (orders.length > 0) {
+        markDaysStale(ctx, orders);
+        writeToBigQuery(orders);
+      }
+      ctx.tally.pages += flushedPages;
+      ctx.tally.counts.ordersUpdated += orders.length;
+      ctx.tally.counts.lineItems += orders.reduce((n, o) => n + o.rows.lineItems.length, 0);
+      noteSkipped(
+        ctx,
+        'orders',
+        flushedSkipped,
+        orders.map((o) => String(o.rows.order.id)),
+      );
+    },
+  };
+
+  function writeToBigQuery(orders: readonly QueuedOrder[]): void {
+    ensureTables(ctx, destination);
+    const n = ++flushes;
+    const jobId = (step: string): string => `${jobPrefix}_${n}_${step}`;
+    const load = (table: WarehouseTable, lines: string[]) =>
+      insertJob(
+        projectId,
+        jobId(`load_${table.tableId}`),
+        {
+          load: {
+            sourceFormat: 'NEWLINE_DELIMITED_JSON',
+            destinationTable: { projectId, datasetId: names.datasetId, tableId: stage(table) },
+            schema: schemaResource(table),
+            writeDisposition: 'WRITE_TRUNCATE',
+            createDisposition: 'CREATE_IF_NEEDED',
+          },
+        },
+        Utilities.newBlob(lines.join('\n'), 'application/octet-stream'),
+      );
+    const query = (step: string, sql: string) =>
+      insertJob(projectId, jobId(step), { query: { query: sql, useLegacySql: false } });
+
+    const lineLines = orders.flatMap((o) => o.rows.lineItems.map((line) => JSON.stringify(line)));
+    try {
+      const loads = [
+        load(
+          ORDERS_TABLE,
+          orders.map((o) => JSON.stringify(o.rows.order)),
+        ),
+      ];
+      if (lineLines.length > 0) loads.push(load(LINE_ITEMS_TABLE, lineLines));
+      waitForJobs(projectId, loads);
+      // Different tables: the orders MERGE and the line items' DELETE run together; one table's
+      // statements one after the other ("DML": mutating statements on a table queue).
+      waitForJobs(projectId, [
+        query('merge_orders', mergeSql(names, ORDERS_TABLE, stage(ORDERS_TABLE))),
+        query(
+          'remove_line_items',
+          removedLineItemsSql(
+            names,
+            LINE_ITEMS_TABLE.tableId,
+            stage(ORDERS_TABLE),
+            lineLines.length > 0 ? stage(LINE_ITEMS_TABLE) : null,
+          ),
+        ),
+      ]);
+      if (lineLines.length > 0)
+        waitForJobs(projectId, [query('merge_line_items', mergeSql(names, LINE_ITEMS_TABLE, stage(LINE_ITEMS_TABLE)))]);
+    } catch (e) {
+      // A table removed since it was made: made again by the next run.
+      if (notFound(e) || (e instanceof BigQueryJobError && e.reason === 'notFound')) forgetTables();
+      throw e;
+    }
+  }
+
+  return writer;
+}
+
+/** The days of the flushed orders' Daily P&L are marked stale before their rows are written (as the sheets' writer does). */
+function markDaysStale(ctx: JobContext, orders: readonly QueuedOrder[]): void {
+  let from: string | null = null;
+  for (const o of orders) if (from === null || o.rows.placedDay < from) from = o.rows.placedDay;
+  const daily = ctx.state.get('daily');
+  if (from !== null && daily.historyDone && (daily.dirtyFrom === null || from < daily.dirtyFrom))
+    ctx.state.update('daily', { dirtyFrom: from });
+}
+
+/** The tables this run's flushes were made sure of (the state's mark read at the start, or made now). */
+let tablesReady: string | null = null;
+/** True once a job found a table gone in this execution: the mark read at the start no longer holds. */
+let tablesGone = false;
+
+function ensureTables(ctx: JobContext, destination: BigQueryDestination): void {
+  const mark = tablesMark(destination);
+  if (tablesReady === mark) return;
+  if (tablesGone || ctx.state.readAtStart[TABLES_MADE_KEY] !== mark) {
+    createTables(destination);
+    documentProperties().setProperty(TABLES_MADE_KEY, mark);
+  }
+  tablesReady = mark;
+}
+
+function forgetTables(): void {
+  tablesReady = null;
+  tablesGone = true;
+  documentProperties().deleteProperty(TABLES_MADE_KEY);
+}

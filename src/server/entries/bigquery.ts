@@ -1,0 +1,20 @@
+import { refuseInCell } from '../platform/cell-guard';
+import { setDestination } from '../bigquery/destination-store';
+import type { Destination } from '../bigquery/destination-setting';
+import { bigQueryWriterFor, stepSkippedForDestination } from '../bigquery/destination';
+import { useOrdersDestination } from '../sync/orders-destination';
+
+// When the bundle loads (every execution): a run whose orders go to BigQuery writes them there.
+useOrdersDestination({ writer: bigQueryWriterFor, skipsStep: stepSkippedForDestination });
+
+/**
+ * Sidebar → where orders go: the sheets, or BigQuery (the user's Cloud project and dataset; the
+ * add-on creates its tables there at the next sync). A new destination gets every order: the next
+ * sync reads the store's orders from the start.
+ * @param {Object} request {"kind": "sheets"} or {"kind": "bigquery", "projectId": "...", "datasetId": "..."}
+ * @return {Object} the destination saved
+ */
+export function setOrdersDestination(request: unknown): Destination {
+  refuseInCell('setOrdersDestination');
+  return setDestination(request);
+}

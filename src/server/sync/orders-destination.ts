@@ -1,0 +1,31 @@
+/**
+ * Where the orders feed's pages go when not to the Orders and Line items sheets (the BigQuery
+ * destination, ../bigquery, a layer above sync): registered once by the entry layer when the
+ * bundle loads (entries/bigquery.ts), so sync names no destination it does not own.
+ */
+import type { JobContext } from './job-context';
+import type { OrderWriter } from './order-writer';
+
+export interface OrdersDestination {
+  /** The writer for this run's order pages, or null when they go to the sheets. */
+  writer(ctx: JobContext): OrderWriter | null;
+  /** True for a run step that works on the Orders and Line items sheets and does not apply to this run's destination. */
+  skipsStep(ctx: JobContext, step: string): boolean;
+}
+
+/** The orders job's check that a first backfill fits the spreadsheet's cells (backfill-check.ts), asked as a step. */
+export const BACKFILL_CHECK = 'backfill check';
+
+let registered: OrdersDestination | null = null;
+
+export function useOrdersDestination(destination: OrdersDestination): void {
+  registered = destination;
+}
+
+export function destinationWriter(ctx: JobContext): OrderWriter | null {
+  return registered ? registered.writer(ctx) : null;
+}
+
+export function destinationSkipsStep(ctx: JobContext, step: string): boolean {
+  return registered ? registered.skipsStep(ctx, step) : false;
+}
