@@ -1,5 +1,5 @@
 /**
- * Issue 25's reason for BigQuery: a store whose orders would not fit in the spreadsheet's 10 M
+ * Why BigQuery at all: a store whose orders would not fit in the spreadsheet's 10 M
  * cells. With the sheets as destination its first backfill is refused (sync-cells-window); with
  * BigQuery the orders need no cells, so the same spreadsheet syncs the whole store into the
  * tables, equal to the emulator's truth.

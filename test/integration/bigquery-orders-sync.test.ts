@@ -1,5 +1,5 @@
 /**
- * Issue 25, the BigQuery destination: a store chosen to sync into BigQuery gets its dataset and
+ * The BigQuery destination: a store chosen to sync into BigQuery gets its dataset and
  * partitioned, clustered orders and line_items tables made by the add-on (once), every order and
  * line item equal to the emulator's truth row for row, an hourly run's changes MERGEd without a
  * duplicate, and an execution ended between a flush's load and its MERGE loses and repeats nothing
