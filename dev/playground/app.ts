@@ -227,7 +227,10 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     if (method === 'GET' && url.pathname === '/playground/charts') {
       const name = url.searchParams.get('sheet') ?? '';
       return sendJson(response, 200, {
-        charts: chartViews(stack.runtime.exportJson() as Parameters<typeof chartViews>[0])[name] ?? [],
+        charts:
+          chartViews(stack.runtime.exportJson() as Parameters<typeof chartViews>[0], (sheet, row, column) =>
+            workbook().sheetByName(sheet)?.format(row, column),
+          )[name] ?? [],
       });
     }
     if (method === 'GET' && url.pathname === '/playground/workbook') {

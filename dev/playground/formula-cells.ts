@@ -23,6 +23,9 @@
  *   after developers.google.com/workspace/add-ons/editors/sheets and
  *   workspace/add-ons/concepts/editor-auth-lifecycle). That answer is kept like any other until
  *   the cell recalculates (the stricter reading: enabling the add-on does not re-run old cells).
+ * - a reference reads what the cell shows: its value, or the spilled answer of a formula covering it
+ *   (as Sheets reads an array result's cells), so MATCH and VLOOKUP (lookups.ts, the exact forms,
+ *   computed here in place of Sheets) can join an answer to a sheet.
  * A result is reused while the cell holds the same formula entry and its arguments hold the same
  * values: a formula entered anew (typed, or re-entered by the add-on's "Refresh formulas", also run
  * after a sync that changed data: the runtime counts each entry whose text changed,
@@ -42,6 +45,7 @@ import type { SheetModel } from '../gas-runtime/spreadsheet/sheet-model';
 import type { Workbook } from '../gas-runtime/spreadsheet/workbook';
 import { formulaMentions, outerCallName, parseFormulaCall, VOLATILE_FUNCTIONS, type FormulaArg } from './formula-call';
 import { UNKNOWN_FUNCTION_CODE } from '../gas-runtime/addon-enablement';
+import { LOOKUP_FUNCTIONS, lookup, type LookupArg, type LookupCell } from './lookups';
 import type { PlaygroundRuntime, RunResultLike } from './types';
 
 export interface SpilledCell {
@@ -240,6 +244,7 @@ export class FormulaCells {
           reason: `Sheets never runs ${outer} with ${volatile}() in its arguments: the cell stays "Loading...".`,
         };
     }
+    if (call && LOOKUP_FUNCTIONS.includes(call.name)) return this.lookupResult(call.name, call.args, sheet);
     if (!call) {
       return {
         state: 'error',
@@ -251,7 +256,7 @@ export class FormulaCells {
       return {
         state: 'error',
         code: '#N/A',
-        message: `'${call.name}' is not a Merchant Analytics function: the playground computes only those (${names.join(', ')}); Sheets computes its own.`,
+        message: `'${call.name}' is not a Merchant Analytics function: the playground computes only those (${names.join(', ')}) and ${LOOKUP_FUNCTIONS.join(', ')}; Sheets computes its own.`,
       };
     }
     const wb = this.workbook();
@@ -272,6 +277,63 @@ export class FormulaCells {
     if (!result.ok)
       return { state: 'error', code: '#ERROR!', message: result.error?.message ?? 'The function failed.' };
     return { state: 'value', cells: spillOf(result.value, wb.timeZone) };
+  }
+
+  /** MATCH or VLOOKUP over the cells as they show now (values and spilled answers). */
+  private lookupResult(name: string, args: FormulaArg[], sheet: SheetModel): FormulaResult {
+    const wb = this.workbook();
+    const read: LookupArg[] = [];
+    for (const arg of args) {
+      if (arg.kind === 'value') {
+        read.push({ kind: 'value', value: arg.value });
+        continue;
+      }
+      const target = arg.sheetName === undefined ? sheet : wb.sheetByName(arg.sheetName);
+      if (!target)
+        return { state: 'error', code: '#ERROR!', message: `Unresolved sheet name '${arg.sheetName ?? ''}'.` };
+      const cells = Array.from({ length: arg.numRows }, (_, r) =>
+        Array.from({ length: arg.numColumns }, (_, c) => this.shownCell(target, arg.row + r, arg.column + c)),
+      );
+      read.push(
+        arg.numRows === 1 && arg.numColumns === 1
+          ? { kind: 'value', value: cells[0]![0]!.value ?? '' }
+          : { kind: 'range', cells },
+      );
+    }
+    const result = lookup(name, read);
+    if (!result.ok) return { state: 'error', code: '#N/A', message: result.message };
+    const { value, format } = result.cell;
+    return { state: 'value', cells: [[{ value: value ?? '', ...(format === undefined ? {} : { format }) }]] };
+  }
+
+  /**
+   * What a cell holds as Sheets shows it: its value and format, or, for a cell a formula's answer
+   * spills over (its anchor included), that answer's cell — unless the spill is blocked (#REF!).
+   */
+  private shownCell(sheet: SheetModel, row: number, column: number): LookupCell {
+    const value = sheet.value(row, column);
+    if (value !== undefined) return { value, format: sheet.format(row, column) };
+    for (const [k, entry] of this.sheetEntries(sheet)) {
+      if (entry.result.state !== 'value') continue;
+      const [anchorRow, anchorColumn] = k.split(':').map(Number) as [number, number];
+      const cell = entry.result.cells[row - anchorRow]?.[column - anchorColumn];
+      if (cell === undefined || row < anchorRow || column < anchorColumn) continue;
+      if (entry.formula !== sheet.formula(anchorRow, anchorColumn)) continue;
+      if (entry.entered !== sheet.formulaEntry(anchorRow, anchorColumn)) continue;
+      if (this.spillBlocked(sheet, anchorRow, anchorColumn, entry.result.cells)) continue;
+      return { value: cell.value, format: cell.format ?? sheet.format(row, column) };
+    }
+    return { value: undefined };
+  }
+
+  private spillBlocked(sheet: SheetModel, row: number, column: number, cells: SpilledCell[][]): boolean {
+    return cells.some((line, r) =>
+      line.some(
+        (_cell, c) =>
+          (r > 0 || c > 0) &&
+          (sheet.value(row + r, column + c) !== undefined || sheet.formula(row + r, column + c) !== undefined),
+      ),
+    );
   }
 
   /** Runs `execute` once fewer than RECALC_CONCURRENCY cells run, in the order cells asked. */
@@ -341,10 +403,9 @@ export class FormulaCells {
     const target = arg.sheetName === undefined ? sheet : wb.sheetByName(arg.sheetName);
     if (!target) throw new Error(`Unresolved sheet name '${arg.sheetName ?? ''}'.`);
     const read = (r: number, c: number): unknown => {
-      const value = target.value(r, c);
+      const { value, format } = this.shownCell(target, r, c);
       if (value === undefined) return '';
-      if (typeof value === 'number' && isDateFormat(target.format(r, c)))
-        return new Date(serialToEpoch(value, wb.timeZone));
+      if (typeof value === 'number' && isDateFormat(format)) return new Date(serialToEpoch(value, wb.timeZone));
       return value;
     };
     if (arg.numRows === 1 && arg.numColumns === 1) return read(arg.row, arg.column);

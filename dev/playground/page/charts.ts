@@ -17,6 +17,7 @@ import {
   Title,
   Tooltip,
 } from 'chart.js';
+import { displayValue } from '../../gas-runtime/spreadsheet/number-format';
 
 Chart.register(
   BarController,
@@ -40,7 +41,8 @@ export interface ChartViewData {
   width: number | null;
   height: number | null;
   labels: string[];
-  series: Array<{ label: string; data: Array<number | null> }>;
+  series: Array<{ label: string; data: Array<number | null>; format?: string }>;
+  axisFormat?: string;
   ranges: string[];
 }
 
@@ -97,8 +99,32 @@ export function renderCharts(host: HTMLElement, charts: readonly ChartViewData[]
           options: {
             responsive: false,
             animation: false,
-            plugins: { title: { display: spec.title !== '', text: spec.title }, legend: { position: 'bottom' } },
-            scales: { x: { stacked: spec.stacked }, y: { stacked: spec.stacked } },
+            plugins: {
+              title: { display: spec.title !== '', text: spec.title },
+              legend: { position: 'bottom' },
+              tooltip: {
+                callbacks: {
+                  label: (item) => {
+                    const format = spec.series[item.datasetIndex]?.format;
+                    const value = format === undefined ? item.formattedValue : displayValue(item.parsed.y ?? 0, format);
+                    return `${item.dataset.label ?? ''}: ${value}`;
+                  },
+                },
+              },
+            },
+            scales: {
+              x: { stacked: spec.stacked },
+              y: {
+                stacked: spec.stacked,
+                ...(spec.axisFormat === undefined
+                  ? {}
+                  : { ticks: { callback: (value: number | string) => displayValue(Number(value), spec.axisFormat) } }),
+                // The value axis's labels as drawn, for whoever reads the page (a screen reader's title, a test).
+                afterTickToLabelConversion: (scale) => {
+                  figure.dataset.valueAxis = scale.ticks.map((t) => String(t.label)).join('|');
+                },
+              },
+            },
           },
         }),
       );

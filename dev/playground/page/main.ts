@@ -79,9 +79,16 @@ async function commitEdit(): Promise<void> {
   byId('formula-status').textContent = input.startsWith('=') ? 'Calculating…' : '';
   const reply = await post('/playground/cell', { ...target, input });
   byId('formula-status').textContent = reply.ok === false ? reply.error.message : '';
-  formulaInput.blur();
+  // Meanwhile the user may have clicked another cell and typed into it: as in Sheets, an entry
+  // still computing leaves that selection and that entry alone.
+  const movedOn = (): boolean =>
+    editing === null ||
+    editing.sheet !== target.sheet ||
+    editing.row !== target.row ||
+    editing.column !== target.column;
+  if (!movedOn()) formulaInput.blur();
   await refreshSheets(true);
-  grid.select(target.row + 1, target.column);
+  if (!movedOn()) grid.select(target.row + 1, target.column);
 }
 
 formulaInput.addEventListener('keydown', (event) => {

@@ -7,6 +7,8 @@
  *    cell keeps working even if the execution ended here) and then back as it was. A formula whose
  *    text changed is recalculated, the second write leaves it exactly as the user typed it.
  * Only cells that hold a formula are re-entered, never text that looks like one (FORMULA_FIELDS).
+ * A KPI cell of a dashboard inserted by an earlier version gets today's KPI formula in the second
+ * write (upgradedDashboardFormula); no other cell changes.
  * One read and two Values.batchUpdate calls for the whole spreadsheet, whatever the number of
  * cells. The add-on's own data sheets hold no user formulas and are not read (they can hold a
  * million cells).
@@ -17,6 +19,7 @@ import { readSheetInfos, sheetsService } from '../sheets/sheet-snapshot';
 import { TABLE_METADATA_KEY } from '../sheets/sheet-tags';
 import { sheetsRequest } from '../sheets/sheets-requests';
 import { clearFormulasOwed } from '../state/formulas-owed';
+import { upgradedDashboardFormula } from '../finance/dashboard-upgrade';
 import { nextFormulaGeneration } from './generation';
 
 /** The add-on's functions, and those other modules add with the same prefixes. */
@@ -101,7 +104,7 @@ export function reenterFormulas(spreadsheetId: string, sheets: readonly ScannedS
       fields: FORMULA_FIELDS,
     }),
   ) as FormulaGrid;
-  const cells: Array<{ range: string; formula: string }> = [];
+  const cells: Array<{ range: string; formula: string; now: string }> = [];
   for (const sheet of got.sheets ?? []) {
     const title = sheet.properties?.title;
     if (title === undefined || !scanned.some((s) => s.title === title)) continue;
@@ -111,21 +114,25 @@ export function reenterFormulas(spreadsheetId: string, sheets: readonly ScannedS
           const formula = cell.userEnteredValue?.formulaValue;
           if (typeof formula !== 'string' || !usesAddOnFunction(formula)) return;
           const [atRow, atColumn] = [(grid.startRow ?? 0) + r + 1, (grid.startColumn ?? 0) + c + 1];
-          cells.push({ range: a1Range(title, atRow, atColumn, atRow, atColumn), formula });
+          cells.push({
+            range: a1Range(title, atRow, atColumn, atRow, atColumn),
+            formula,
+            now: upgradedDashboardFormula(title, atRow, atColumn, formula),
+          });
         }),
       );
     }
   }
   if (cells.length === 0) return 0;
-  const write = (text: (formula: string) => string) =>
+  const write = (text: (cell: (typeof cells)[number]) => string) =>
     sheetsRequest('write', () =>
       service.Values!.batchUpdate(
-        { valueInputOption: 'USER_ENTERED', data: cells.map((c) => ({ range: c.range, values: [[text(c.formula)]] })) },
+        { valueInputOption: 'USER_ENTERED', data: cells.map((c) => ({ range: c.range, values: [[text(c)]] })) },
         spreadsheetId,
       ),
     );
-  write(lowerCasedCalls);
-  write((formula) => formula);
+  write((c) => lowerCasedCalls(c.formula));
+  write((c) => c.now);
   return cells.length;
 }
 
