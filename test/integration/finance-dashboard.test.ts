@@ -112,6 +112,19 @@ describe('insertDashboard', () => {
     expect(texts).toContain('=PROFIT_SUMMARY($B$5, $B$6, "net_profit", "value")');
     expect(texts).toContain('=PROFIT_SUMMARY($C$5, $C$6, "net_profit", "value")');
     expect(texts).toContain('=PROFIT_SUMMARY($D$5, $D$6, "net_profit", "value")');
+
+    // The amount KPIs show the store's currency (spec 2.3), as the P&L sheets' amount cells do.
+    const currency = String(((await stack.truth('store')) as { store: Json }).store.currency);
+    const dashboard = stack.runtime.workbook.sheetByName('Dashboard') as SheetModel;
+    const monthlySheet = stack.runtime.workbook.sheetByName('Monthly P&L') as SheetModel;
+    const netProfitColumn = sheetTable(stack, 'Monthly P&L')[0].indexOf('net_profit') + 1;
+    const amountCells = formulas.filter((f) => /"(net_revenue|net_profit)", "value"/.test(f[2]));
+    expect(amountCells.length).toBe(6);
+    for (const [row, column] of amountCells) {
+      const shown = dashboard.format(row, column);
+      expect(shown, `Dashboard R${row}C${column}`).toBe(monthlySheet.format(2, netProfitColumn));
+      expect(shown).toContain(currency === 'USD' ? '$' : currency);
+    }
   });
 
   it('inserting twice updates the same charts, never duplicates; a chart of the user stays', async () => {

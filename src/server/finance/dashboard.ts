@@ -9,6 +9,8 @@
 import { currentSpreadsheet } from '../platform/context';
 import { PERCENT_FORMAT } from '../sheets/percent';
 import { PERCENT_FRACTION, PERCENT_METADATA_KEY } from '../sheets/percent-upgrade';
+import { numberFormatFor } from '../sheets/rows';
+import { savedStoreCurrency } from '../state/saved-store-currency';
 import type { DashboardResult } from '../../contract/sidebar';
 import { PERIOD_FORMAT, dashboardStoreZone, refreshDashboardPeriods } from './dashboard-periods';
 import {
@@ -80,7 +82,9 @@ function writeKpiBlock(sheet: Sheet, timeZone: string): void {
   sheet.getRange(PERIOD_START_ROW, 2, periodRows, width - 1).setNumberFormat(PERIOD_FORMAT);
   refreshDashboardPeriods(sheet, timeZone, dashboardStoreZone(timeZone), Date.now());
   sheet.getRange(FIRST_METRIC_ROW, 2, rows.length, width - 1).setFormulas(rows.map((r) => r.formulas));
-  sheet.getRange(FIRST_METRIC_ROW, 2, block.rows.length - 1, width - 1).setNumberFormat('#,##0.00');
+  // The KPIs are in the store's currency (spec 2.3), shown as its amount columns show it.
+  const amount = numberFormatFor('amount', savedStoreCurrency()) ?? '#,##0.00';
+  sheet.getRange(FIRST_METRIC_ROW, 2, block.rows.length - 1, width - 1).setNumberFormat(amount);
   formatPercentRow(sheet);
   if (!holdsFractionTag(sheet.getDeveloperMetadata()))
     sheet.addDeveloperMetadata(PERCENT_METADATA_KEY, PERCENT_FRACTION);
