@@ -74,6 +74,8 @@ export function orderWriter(
     };
   };
   let pages: Array<QueuedPage | DeferredPage> = [];
+  /** Planned bytes per estimated byte of a page planned at flush time: learnt at each flush, cautious before the first. */
+  let plannedPerEstimated = FIRST_SIZE_RATIO;
   const writer: OrderWriter = {
     get queued() {
       return pages.length;
@@ -98,7 +100,8 @@ export function orderWriter(
       // it, so a run reads their buckets and rows once (one Values.batchGet each), not once a page.
       // A page queued after one kept as listed is kept too: pages are planned in their order.
       if (!wholePass && (ordersIndex.isSparse || pages.some((p) => 'raw' in p))) {
-        pages.push({ raw: orders, rewriteAll, bytes: estimatedPageBytes(orders) });
+        const estimate = estimatedPageBytes(orders);
+        pages.push({ raw: orders, rewriteAll, estimate, bytes: Math.ceil(estimate * plannedPerEstimated) });
         return maxUpdatedAtOf(orders);
       }
       if (!wholePass) completePageRows(ctx, [orders], members);
@@ -115,6 +118,10 @@ export function orderWriter(
           members,
         );
       const queued = pages.map((p) => ('raw' in p ? planPage(p.raw, p.rewriteAll) : p));
+      // The next pages' estimates as these came out: the checkpoint's groups keep to the request size.
+      const estimated = deferred.reduce((n, p) => n + p.estimate, 0);
+      const planned = queued.reduce((n, p, i) => n + ('raw' in pages[i] ? p.bytes : 0), 0);
+      if (estimated > 0 && planned > 0) plannedPerEstimated = planned / estimated;
       pages = [];
       const send = (group: readonly QueuedPage[]): void => {
         // The days these pages change are marked stale BEFORE their rows are written: an execution
@@ -165,7 +172,9 @@ interface QueuedPage {
 interface DeferredPage {
   raw: readonly Order[];
   rewriteAll: boolean;
-  /** Estimated from the listing (estimatedPageBytes) until it is planned. */
+  /** From the listing (estimatedPageBytes). */
+  estimate: number;
+  /** The estimate scaled by what earlier flushes planned, until it is planned. */
   bytes: number;
 }
 
@@ -257,6 +266,8 @@ function estimatedPageBytes(orders: readonly Order[]): number {
   return bytes;
 }
 const ROW_BYTES = 32;
+/** Before a flush has shown the ratio: planned rows carry formatted figures and derived columns the listing lacks. */
+const FIRST_SIZE_RATIO = 1.5;
 
 /** The index cells of the rows a page may write or compare: its orders, their line items and the ones they listed before (the rows holding their order's id). */
 function completePageRows(ctx: JobContext, pages: ReadonlyArray<readonly Order[]>, members: MemberIndex): void {
