@@ -135,13 +135,15 @@ export class RowIndex {
     if (fresh.length === 0) return true;
     const wanted = [...new Set(fresh.map((id) => bucketOf(id, BUCKETS)))].filter((b) => !this.buckets.has(b));
     if (wanted.length > 0) {
-      // Spans across gaps cheaper to read than the range they save: a page's ~250 ids fall into
-      // buckets a few rows apart, so it reads one span of (nearly) every bucket, and the run's
-      // later pages find theirs held: one bucket read a run, not one a page.
-      const spans = readSpans(
+      // Spans across gaps cheaper to read than the range they save; past half the buckets, all of
+      // them in one range (~10 µs a cell more): a page's ~250 ids fall into ~220 buckets a few rows
+      // apart, and the run's later pages find theirs held: one bucket read a run, not one a page.
+      let spans = readSpans(
         wanted.map((b) => bucketRow(b)),
         1,
       );
+      if (spans.reduce((n, [top, bottom]) => n + bottom - top + 1, 0) * 2 > BUCKETS)
+        spans = [[bucketRow(0), bucketRow(BUCKETS - 1)]];
       const got = this.sheets!.read(spans.map(([top, bottom]) => a1Range(this.title!, top, 1, bottom, 1)));
       for (let s = 0; s < spans.length; s++) {
         for (let row = spans[s][0]; row <= spans[s][1]; row++) {
