@@ -6,7 +6,8 @@ import type { Order } from '../api/types';
 import { LINE_ITEMS, ORDERS } from '../sheets/schema';
 import { pageContext, type JobContext } from './job-context';
 import { MemberIndex } from './members';
-import { planOrderPage, type PageContext } from './order-page';
+import { lastOccurrences, planOrderPage, type PageContext } from './order-page';
+import { updatedAtMs } from '../api/record-check';
 import { noteSkipped } from './skipped-records';
 import type { RowWrite } from '../sheets/row-writes';
 import { CellLimitError } from '../sheets/managed-workbook';
@@ -46,7 +47,35 @@ export function orderWriter(
   // A pass over every order reads the rest of the index once; the feed only the rows its pages touch.
   const wholePass = markSeen || rewrite || fill !== undefined;
   if (wholePass) ctx.workbook.completeIndex({ schema: ORDERS }, { schema: LINE_ITEMS });
-  let pages: QueuedPage[] = [];
+  const planPage = (orders: readonly Order[], rewriteAll: boolean): QueuedPage => {
+    const plan = planOrderPage(orders, ordersIndex, lineIndex, members, {
+      ...pageContext(ctx),
+      markSeen,
+      seen,
+      rewriteAll,
+      fill,
+      recheck,
+    });
+    return {
+      orders: plan.orders,
+      lineItems: plan.lineItems,
+      bytes: rowWritesBytes(plan.orders) + rowWritesBytes(plan.lineItems),
+      counted: () => {
+        ctx.tally.pages++;
+        ctx.tally.counts.ordersAdded += plan.counts.inserted;
+        ctx.tally.counts.ordersUpdated += plan.counts.updated;
+        ctx.tally.counts.ordersCancelled += plan.counts.cancelled;
+        ctx.tally.counts.lineItems += plan.counts.children;
+        ctx.tally.rows += plan.orders.length + plan.lineItems.length;
+        noteSkipped(ctx, 'orders', plan.skipped, plan.written);
+      },
+      minPlacedDate: plan.minPlacedDate,
+      maxUpdatedAt: plan.maxUpdatedAt,
+    };
+  };
+  let pages: Array<QueuedPage | DeferredPage> = [];
+  /** Planned bytes per estimated byte of a page planned at flush time: learnt at each flush, cautious before the first. */
+  let plannedPerEstimated = FIRST_SIZE_RATIO;
   const writer: OrderWriter = {
     get queued() {
       return pages.length;
@@ -67,34 +96,32 @@ export function orderWriter(
     },
     queue(orders) {
       const rewriteAll = rewrite || ctx.state.get('sheetsBasis').refreshingSince !== null;
-      if (!wholePass) completePageRows(ctx, orders, members);
-      const plan = planOrderPage(orders, ordersIndex, lineIndex, members, {
-        ...pageContext(ctx),
-        markSeen,
-        seen,
-        rewriteAll,
-        fill,
-        recheck,
-      });
-      pages.push({
-        orders: plan.orders,
-        lineItems: plan.lineItems,
-        bytes: rowWritesBytes(plan.orders) + rowWritesBytes(plan.lineItems),
-        counted: () => {
-          ctx.tally.pages++;
-          ctx.tally.counts.ordersAdded += plan.counts.inserted;
-          ctx.tally.counts.ordersUpdated += plan.counts.updated;
-          ctx.tally.counts.ordersCancelled += plan.counts.cancelled;
-          ctx.tally.counts.lineItems += plan.counts.children;
-          ctx.tally.rows += plan.orders.length + plan.lineItems.length;
-          noteSkipped(ctx, 'orders', plan.skipped, plan.written);
-        },
-        minPlacedDate: plan.minPlacedDate,
-      });
-      return plan.maxUpdatedAt;
+      // Rows found by the row index: the page is planned at flush time with the pages queued with
+      // it, so a run reads their buckets and rows once (one Values.batchGet each), not once a page.
+      // A page queued after one kept as listed is kept too: pages are planned in their order.
+      if (!wholePass && (ordersIndex.isSparse || pages.some((p) => 'raw' in p))) {
+        const estimate = estimatedPageBytes(orders);
+        pages.push({ raw: orders, rewriteAll, estimate, bytes: Math.ceil(estimate * plannedPerEstimated) });
+        return maxUpdatedAtOf(orders);
+      }
+      if (!wholePass) completePageRows(ctx, [orders], members);
+      const page = planPage(orders, rewriteAll);
+      pages.push(page);
+      return page.maxUpdatedAt;
     },
     flush() {
-      const queued = pages;
+      const deferred = pages.filter((p): p is DeferredPage => 'raw' in p);
+      if (deferred.length > 0)
+        completePageRows(
+          ctx,
+          deferred.map((p) => p.raw),
+          members,
+        );
+      const queued = pages.map((p) => ('raw' in p ? planPage(p.raw, p.rewriteAll) : p));
+      // The next pages' estimates as these came out: the checkpoint's groups keep to the request size.
+      const estimated = deferred.reduce((n, p) => n + p.estimate, 0);
+      const planned = queued.reduce((n, p, i) => n + ('raw' in pages[i] ? p.bytes : 0), 0);
+      if (estimated > 0 && planned > 0) plannedPerEstimated = planned / estimated;
       pages = [];
       const send = (group: readonly QueuedPage[]): void => {
         // The days these pages change are marked stale BEFORE their rows are written: an execution
@@ -114,7 +141,7 @@ export function orderWriter(
         ]);
         for (const page of group) page.counted();
       };
-      for (const group of writeGroups(queued)) {
+      for (const group of writeGroups(queued, deferred.length > 0)) {
         try {
           send(group);
         } catch (e) {
@@ -138,6 +165,17 @@ interface QueuedPage {
   counted: () => void;
   /** Earliest placement day among the page's changed orders: Daily P&L from there is stale. */
   minPlacedDate: string | null;
+  maxUpdatedAt: string | null;
+}
+
+/** A page kept as listed, planned at flush time (rows found by the row index). */
+interface DeferredPage {
+  raw: readonly Order[];
+  rewriteAll: boolean;
+  /** From the listing (estimatedPageBytes). */
+  estimate: number;
+  /** The estimate scaled by what earlier flushes planned, until it is planned. */
+  bytes: number;
 }
 
 /**
@@ -145,7 +183,29 @@ interface QueuedPage {
  * column spans (a line item marked removed, then written whole): one batchUpdate applies its
  * ranges by column, not by page, so their order would be lost.
  */
-function writeGroups(pages: readonly QueuedPage[]): QueuedPage[][] {
+function writeGroups(pages: readonly QueuedPage[], estimated: boolean): QueuedPage[][] {
+  // Pages planned at flush time were queued by an estimate of their size: split by the rows planned.
+  return estimated ? bySize(pages).flatMap(groupWithoutClash) : groupWithoutClash(pages);
+}
+
+/** Consecutive pages in groups each under the request size Google recommends (a page over it alone). */
+function bySize(pages: readonly QueuedPage[]): QueuedPage[][] {
+  const out: QueuedPage[][] = [];
+  let bytes = 0;
+  for (const page of pages) {
+    const last = out[out.length - 1];
+    if (last && bytes + page.bytes <= WRITE_PAYLOAD_BYTES) {
+      last.push(page);
+      bytes += page.bytes;
+    } else {
+      out.push([page]);
+      bytes = page.bytes;
+    }
+  }
+  return out;
+}
+
+function groupWithoutClash(pages: readonly QueuedPage[]): QueuedPage[][] {
   const byRow = [new Map<number, { page: number; span: string }>(), new Map<number, { page: number; span: string }>()];
   let clash = false;
   pages.forEach((page, i) => {
@@ -161,11 +221,59 @@ function writeGroups(pages: readonly QueuedPage[]): QueuedPage[][] {
   return clash || pages.length <= 1 ? pages.map((p) => [p]) : [pages.slice()];
 }
 
+/** The max updated_at of a page as planOrderPage finds it (each id's last occurrence), without planning it. */
+function maxUpdatedAtOf(orders: readonly Order[]): string | null {
+  let max: string | null = null;
+  let maxMs = -Infinity;
+  for (const order of lastOccurrences(orders)) {
+    const ms = updatedAtMs(order);
+    if (!Number.isNaN(ms) && ms > maxMs) {
+      maxMs = ms;
+      max = order.updated_at;
+    }
+  }
+  return max;
+}
+
+/**
+ * A page's share of a Values.batchUpdate before it is planned: a row per order and line item, a
+ * cell per field, as rowWritesBytes counts them (field names left out). Only decides when the feed
+ * checkpoints; flush splits by the planned rows' own size.
+ */
+function estimatedPageBytes(orders: readonly Order[]): number {
+  let bytes = 0;
+  const walk = (value: unknown, depth: number): void => {
+    if (value === null || typeof value !== 'object') {
+      bytes += 1 + (typeof value === 'string' ? value.length + 2 : String(value).length);
+      return;
+    }
+    // Hostile records nest deep: what lies below a few levels is not a cell of its own.
+    if (depth > 4) return;
+    for (const v of Object.values(value as Record<string, unknown>)) walk(v, depth + 1);
+  };
+  for (const order of orders) {
+    if (order === null || typeof order !== 'object') continue;
+    bytes += ROW_BYTES;
+    for (const [key, value] of Object.entries(order)) {
+      if (key === 'line_items' && Array.isArray(value)) {
+        for (const item of value) {
+          bytes += ROW_BYTES;
+          walk(item, 1);
+        }
+      } else walk(value, 1);
+    }
+  }
+  return bytes;
+}
+const ROW_BYTES = 32;
+/** Before a flush has shown the ratio: planned rows carry formatted figures and derived columns the listing lacks. */
+const FIRST_SIZE_RATIO = 1.5;
+
 /** The index cells of the rows a page may write or compare: its orders, their line items and the ones they listed before (the rows holding their order's id). */
-function completePageRows(ctx: JobContext, orders: readonly Order[], members: MemberIndex): void {
+function completePageRows(ctx: JobContext, pages: ReadonlyArray<readonly Order[]>, members: MemberIndex): void {
   const orderIds: string[] = [];
   const itemIds: string[] = [];
-  for (const order of orders) {
+  for (const order of pages.flat()) {
     if (order === null || typeof order !== 'object' || typeof order.id !== 'string') continue;
     orderIds.push(order.id);
     itemIds.push(...members.childrenOf(order.id));
