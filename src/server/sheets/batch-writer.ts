@@ -21,6 +21,8 @@ const GROW_ROWS = 1000;
 export interface TableWrite {
   schema: TableSchema;
   rows: RowWrite[];
+  /** The Sync log's opening row riding along with the run's next write: not the closing row the row index waits for. */
+  opensRun?: boolean;
 }
 
 export class BatchWriter {
@@ -84,6 +86,8 @@ export class BatchWriter {
       first.callback();
     }
     for (const t of all) if (t.rows.length > 0) this.watchers.get(t.schema.sheetName)?.(t.rows);
+    // Writes of one sheet merged into one set of ranges: a later write of the same row wins, never two ranges over one cell.
+    const bySheet = new Map<string, RowWrite[]>();
     for (const t of all) {
       if (t.rows.length === 0) continue;
       const opened = this.tables.sheetFor(t.schema);
@@ -91,7 +95,9 @@ export class BatchWriter {
       const rows = opened.map ? toSheetWrites(opened.map, opened.schema.columns.length, t.rows) : t.rows;
       this.growTo(t.schema, lastRowOf(rows));
       if (opened.rows) for (const w of rows) if (w.column === 1) opened.rows[w.row - 2] = w.cells.slice();
-      data.push(...mergeRowWrites(opened.name, withoutSkipped(opened.skipped, rows)));
+      const sheetRows = bySheet.get(opened.name) ?? [];
+      if (sheetRows.length === 0) bySheet.set(opened.name, sheetRows);
+      for (const w of withoutSkipped(opened.skipped, rows)) sheetRows.push(w);
       const currency = this.store.currency;
       if (currency !== null && t.schema.storeData) {
         const foreign = foreignCurrencyFormats(0, opened.schema, rows, currency);
@@ -102,8 +108,13 @@ export class BatchWriter {
         }
       }
     }
+    for (const [name, rows] of bySheet) data.push(...mergeRowWrites(name, rows));
     // The row index changes with the rows in the same request: applied together, or neither.
-    data.push(...this.companion(all.some((t) => t.rows.length > 0 && t.schema.sheetName === SYNC_LOG.sheetName)));
+    data.push(
+      ...this.companion(
+        all.some((t) => t.rows.length > 0 && t.schema.sheetName === SYNC_LOG.sheetName && t.opensRun !== true),
+      ),
+    );
     if (data.length === 0) return 0;
     const cells = data.reduce((n, d) => n + d.values.length * (d.values[0]?.length ?? 0), 0);
     const id = this.snapshot.id();
