@@ -8,6 +8,7 @@ import { formatRuns } from './column-formats';
 import { foreignCurrencyFormats } from './currency-formats';
 import { lastRowOf, mergeRowWrites, withoutSkipped, type RangeWrite, type RowWrite } from './row-writes';
 import { toSheetWrites } from './sheet-layout';
+import { fenceRunState, liftRunStateFence } from '../platform/properties';
 import { sheetsService, valuesService } from './sheet-snapshot';
 import { noteSpreadsheetChange, sheetsRequest } from './sheets-requests';
 import type { StoreBinding } from './store-binding';
@@ -27,6 +28,8 @@ export interface TableWrite {
 
 export class BatchWriter {
   private deferred: TableWrite[] = [];
+  /** Deferred data rows hold the run's later state behind a fence until they are sent (deferRows). */
+  private fenced = false;
   private firstWrite: { sheets: ReadonlySet<SheetName>; callback: () => void } | null = null;
   /** Called with a table's row writes (catalog columns) before they are sent (the order sums). */
   private readonly watchers = new Map<SheetName, (rows: readonly RowWrite[]) => void>();
@@ -52,6 +55,26 @@ export class BatchWriter {
       this.tables.sheetFor(t.schema);
       this.deferred.push(t);
     }
+  }
+
+  /**
+   * Data rows sent with the next write() instead of a Values.batchUpdate of their own (330 ms,
+   * apps-script-cost-model.md): the run's state written from now until that write is sent covers
+   * them, so it waits for it (the held writes' fence). The first-write mark is made now, before the
+   * fence: it must be stored before the rows are. Not for a watched table (the Orders day sums).
+   */
+  deferRows(tables: readonly TableWrite[]): void {
+    const first = this.firstWrite;
+    if (first && tables.some((t) => t.rows.length > 0 && first.sheets.has(t.schema.sheetName))) {
+      this.firstWrite = null;
+      first.callback();
+    }
+    if (!tables.some((t) => t.rows.length > 0)) return;
+    // The grid grows now, as it would for a write: what the run does next sees it (grew(): the dashboard's charts).
+    for (const t of tables) if (t.rows.length > 0) this.growTo(t.schema, lastRowOf(t.rows));
+    this.defer(tables);
+    fenceRunState();
+    this.fenced = true;
   }
 
   /** Whole rows as they stand once this run's deferred writes of the table are sent (the Monthly P&L rebuilt before the tie-out). */
@@ -120,6 +143,10 @@ export class BatchWriter {
     const id = this.snapshot.id();
     // Pending SpreadsheetApp changes (the grid's growth) are flushed first (sheetsRequest).
     sheetsRequest('write', () => valuesService().batchUpdate({ valueInputOption: 'RAW', data }, id));
+    if (this.fenced) {
+      this.fenced = false;
+      liftRunStateFence();
+    }
     // Rows in another currency than the store's (rare): their amount cells' format, in one more request.
     if (formats.length > 0) sheetsRequest('write', () => sheetsService().batchUpdate({ requests: formats }, id));
     return cells;
