@@ -95,7 +95,12 @@ export class HeldWrites {
     const waited = this.fenced;
     this.fenced = null;
     if (waited === null || waited.size === 0) return;
-    this.keep([...waited.entries()]);
+    // Held, not stored at once: the next checkpoint (a sheet write, the step's end, the release) stores it.
+    for (const [key, value] of waited) {
+      this.values.delete(key);
+      this.values.set(key, value);
+    }
+    this.writes += 1;
   }
 
   /** At the end of a run step: writes what is held when a setting part is among it (SETTING_KEYS). */
