@@ -59,11 +59,11 @@ describe('the set-up cost of a scheduled run', () => {
     await stack.advanceClocks(3_600_000);
     const run = await stack.runtime.run('onScheduledSync', []);
     expect(run.ok, run.error?.message).toBe(true);
-    // The set-up's one Spreadsheets.get and, data having changed, one more of the report sheets'
-    // formulas (their userEnteredValue.formulaValue, so text that looks like a formula is never
-    // re-entered: functions/refresh.ts); the set-up's one batchGet and the tie-out's one read of the
-    // Orders columns it sums (finance/tieout-sheet.ts), never the whole sheet.
-    expect(run.counts.byMethod['Sheets.Spreadsheets.get']).toBe(2);
+    // The set-up's one Spreadsheets.get and no other: data having changed, the report sheets'
+    // formulas are re-entered, but the only sheet of the user's (Sheet1) holds nothing (getLastRow
+    // 0: sync/formula-sheets.ts), so there is nothing to read; the set-up's one batchGet and the
+    // tie-out's one read of the Orders columns it sums (finance/tieout-sheet.ts), never the whole sheet.
+    expect(run.counts.byMethod['Sheets.Spreadsheets.get']).toBe(1);
     expect(run.counts.byMethod['Sheets.Spreadsheets.Values.batchGet']).toBe(2);
     expect(run.counts.byMethod['Sheets.Spreadsheets.Values.get'] ?? 0).toBe(0);
     expect(await compareWithTruth(stack)).toEqual({ mismatches: [], missing: [], unexpected: [], duplicates: [] });

@@ -82,20 +82,18 @@ interface FormulaGrid {
   }>;
 }
 
+/** A sheet the refresh scans for formulas when it holds anything: not managed data, not too big to be a report. */
+export function mayHoldReport(s: ScannedSheet): boolean {
+  return !s.managed && !DATA_SHEETS.includes(s.title) && s.rows * s.columns <= MAX_SCANNED_CELLS;
+}
+
 /**
  * Re-enters every add-on formula of the report sheets: ONE Spreadsheets.get of their formulas
  * (nothing else of the cells) and, when there are any, the two writes described above. Managed
  * data sheets, and sheets too big to be reports, are not read.
  */
 export function reenterFormulas(spreadsheetId: string, sheets: readonly ScannedSheet[]): number {
-  const scanned = sheets.filter(
-    (s) =>
-      !s.managed &&
-      !DATA_SHEETS.includes(s.title) &&
-      s.rows > 0 &&
-      s.columns > 0 &&
-      s.rows * s.columns <= MAX_SCANNED_CELLS,
-  );
+  const scanned = sheets.filter((s) => mayHoldReport(s) && s.rows > 0 && s.columns > 0);
   if (scanned.length === 0) return 0;
   const service = sheetsService();
   const got = sheetsRequest('read', () =>

@@ -11,6 +11,13 @@
  *
  * Only the run's own state is held: keys another execution writes while the run holds the lock
  * (cancel, schedule, busy notes) and the connection's keys are written at once.
+ *
+ * Rows a job leaves to ride along with the run's next sheet write (deferred rows) raise a fence:
+ * state written after it covers those rows, so it waits for them. A checkpoint stores only what
+ * was held before the fence; once the write that carries the rows is sent, the fence is lifted and
+ * what waited is held as any other write. An execution ended before that write loses the rows and
+ * the state that covers them together (the next run fetches them again); so does a run whose
+ * carrying write never happens (the fence is still up at release).
  */
 type Properties = GoogleAppsScript.Properties.Properties;
 
@@ -60,6 +67,8 @@ export class HeldWrites {
   /** Every run-state key written while holding, as last written (null: deleted), stored yet or not. */
   private readonly written = new Map<string, string | null>();
   private holding = false;
+  /** Writes made since the fence went up (deferred rows not yet sent), in order; null: no fence. */
+  private fenced: Map<string, string | null> | null = null;
   /** Write calls held since the last checkpoint (a key written twice counts twice). */
   private writes = 0;
 
@@ -69,10 +78,29 @@ export class HeldWrites {
     this.holding = true;
   }
 
-  /** Writes what is held, then stops holding. */
+  /** Writes what is held, then stops holding. State behind a fence still up covers rows never sent: dropped. */
   release(): void {
     this.checkpoint();
+    this.fenced = null;
     this.holding = false;
+  }
+
+  /** From now on, the run's state writes wait for the write that carries the deferred rows (liftFence). */
+  fence(): void {
+    if (this.holding && this.fenced === null) this.fenced = new Map();
+  }
+
+  /** The deferred rows were sent: what waited behind the fence is held from now on, as any write. */
+  liftFence(): void {
+    const waited = this.fenced;
+    this.fenced = null;
+    if (waited === null || waited.size === 0) return;
+    // Held, not stored at once: the next checkpoint (a sheet write, the step's end, the release) stores it.
+    for (const [key, value] of waited) {
+      this.values.delete(key);
+      this.values.set(key, value);
+    }
+    this.writes += 1;
   }
 
   /** At the end of a run step: writes what is held when a setting part is among it (SETTING_KEYS). */
@@ -101,6 +129,14 @@ export class HeldWrites {
 
   /** Holds one call's writes (together: a setProperties stays one write); past MAX_HELD_WRITES, everything held is stored. */
   private keep(values: ReadonlyArray<[string, string | null]>): void {
+    if (this.fenced !== null) {
+      for (const [key, value] of values) {
+        this.fenced.delete(key);
+        this.fenced.set(key, value);
+        this.written.set(key, value);
+      }
+      return;
+    }
     for (const [key, value] of values) {
       this.values.set(key, value);
       this.written.set(key, value);
@@ -124,20 +160,28 @@ export class HeldWrites {
 
   properties(): Properties {
     const held = (key: string): boolean => this.holding && isRunStateKey(key);
+    const heldNow = (): Array<Map<string, string | null>> => (this.fenced ? [this.values, this.fenced] : [this.values]);
     const overlay = (all: Record<string, string>): Record<string, string> => {
-      if (this.values.size === 0) return all;
+      if (this.values.size === 0 && !this.fenced?.size) return all;
       const out = { ...all };
-      for (const [key, value] of this.values) {
-        if (value === null) delete out[key];
-        else out[key] = value;
-      }
+      for (const map of heldNow())
+        for (const [key, value] of map) {
+          if (value === null) delete out[key];
+          else out[key] = value;
+        }
       return out;
     };
+    const heldValue = (key: string): string | null | undefined =>
+      this.fenced?.has(key) ? this.fenced.get(key) : this.values.has(key) ? this.values.get(key) : undefined;
     const store = this.store;
     const wrapped = {
-      getProperty: (key: string) => (this.values.has(key) ? this.values.get(key)! : store.getProperty(key)),
+      getProperty: (key: string) => {
+        const value = heldValue(key);
+        return value !== undefined ? value : store.getProperty(key);
+      },
       getProperties: () => overlay(store.getProperties()),
-      getKeys: () => (this.values.size === 0 ? store.getKeys() : Object.keys(overlay(store.getProperties()))),
+      getKeys: () =>
+        this.values.size === 0 && !this.fenced?.size ? store.getKeys() : Object.keys(overlay(store.getProperties())),
       setProperty: (key: string, value: string) => {
         if (held(key)) this.keep([[key, String(value)]]);
         else store.setProperty(key, value);
@@ -166,6 +210,7 @@ export class HeldWrites {
       },
       deleteAllProperties: () => {
         this.values.clear();
+        this.fenced = null;
         this.writes = 0;
         store.deleteAllProperties();
         return wrapped;

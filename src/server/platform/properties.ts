@@ -78,6 +78,16 @@ export function checkpointRunStep(): void {
   if (heldWrites) heldWrites.stepCheckpoint();
 }
 
+/** Rows were deferred to ride along with the next sheet write: the state written from now on waits for that write. */
+export function fenceRunState(): void {
+  if (heldWrites) heldWrites.fence();
+}
+
+/** The write carrying the deferred rows was sent: the state that waited for it is held as any other. */
+export function liftRunStateFence(): void {
+  if (heldWrites) heldWrites.liftFence();
+}
+
 /** Writes the run's held state and stops holding: before the run releases the document lock. */
 export function releaseRunStateWrites(): void {
   if (heldWrites) heldWrites.release();

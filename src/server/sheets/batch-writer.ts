@@ -8,6 +8,7 @@ import { formatRuns } from './column-formats';
 import { foreignCurrencyFormats } from './currency-formats';
 import { lastRowOf, mergeRowWrites, withoutSkipped, type RangeWrite, type RowWrite } from './row-writes';
 import { toSheetWrites } from './sheet-layout';
+import { fenceRunState, liftRunStateFence } from '../platform/properties';
 import { sheetsService, valuesService } from './sheet-snapshot';
 import { noteSpreadsheetChange, sheetsRequest } from './sheets-requests';
 import type { StoreBinding } from './store-binding';
@@ -21,10 +22,14 @@ const GROW_ROWS = 1000;
 export interface TableWrite {
   schema: TableSchema;
   rows: RowWrite[];
+  /** The Sync log's opening row riding along with the run's next write: not the closing row the row index waits for. */
+  opensRun?: boolean;
 }
 
 export class BatchWriter {
   private deferred: TableWrite[] = [];
+  /** Deferred data rows hold the run's later state behind a fence until they are sent (deferRows). */
+  private fenced = false;
   private firstWrite: { sheets: ReadonlySet<SheetName>; callback: () => void } | null = null;
   /** Called with a table's row writes (catalog columns) before they are sent (the order sums). */
   private readonly watchers = new Map<SheetName, (rows: readonly RowWrite[]) => void>();
@@ -50,6 +55,26 @@ export class BatchWriter {
       this.tables.sheetFor(t.schema);
       this.deferred.push(t);
     }
+  }
+
+  /**
+   * Data rows sent with the next write() instead of a Values.batchUpdate of their own (330 ms,
+   * apps-script-cost-model.md): the run's state written from now until that write is sent covers
+   * them, so it waits for it (the held writes' fence). The first-write mark is made now, before the
+   * fence: it must be stored before the rows are. Not for a watched table (the Orders day sums).
+   */
+  deferRows(tables: readonly TableWrite[]): void {
+    const first = this.firstWrite;
+    if (first && tables.some((t) => t.rows.length > 0 && first.sheets.has(t.schema.sheetName))) {
+      this.firstWrite = null;
+      first.callback();
+    }
+    if (!tables.some((t) => t.rows.length > 0)) return;
+    // The grid grows now, as it would for a write: what the run does next sees it (grew(): the dashboard's charts).
+    for (const t of tables) if (t.rows.length > 0) this.growTo(t.schema, lastRowOf(t.rows));
+    this.defer(tables);
+    fenceRunState();
+    this.fenced = true;
   }
 
   /** Whole rows as they stand once this run's deferred writes of the table are sent (the Monthly P&L rebuilt before the tie-out). */
@@ -84,6 +109,8 @@ export class BatchWriter {
       first.callback();
     }
     for (const t of all) if (t.rows.length > 0) this.watchers.get(t.schema.sheetName)?.(t.rows);
+    // Writes of one sheet merged into one set of ranges: a later write of the same row wins, never two ranges over one cell.
+    const bySheet = new Map<string, RowWrite[]>();
     for (const t of all) {
       if (t.rows.length === 0) continue;
       const opened = this.tables.sheetFor(t.schema);
@@ -91,7 +118,9 @@ export class BatchWriter {
       const rows = opened.map ? toSheetWrites(opened.map, opened.schema.columns.length, t.rows) : t.rows;
       this.growTo(t.schema, lastRowOf(rows));
       if (opened.rows) for (const w of rows) if (w.column === 1) opened.rows[w.row - 2] = w.cells.slice();
-      data.push(...mergeRowWrites(opened.name, withoutSkipped(opened.skipped, rows)));
+      const sheetRows = bySheet.get(opened.name) ?? [];
+      if (sheetRows.length === 0) bySheet.set(opened.name, sheetRows);
+      for (const w of withoutSkipped(opened.skipped, rows)) sheetRows.push(w);
       const currency = this.store.currency;
       if (currency !== null && t.schema.storeData) {
         const foreign = foreignCurrencyFormats(0, opened.schema, rows, currency);
@@ -102,13 +131,22 @@ export class BatchWriter {
         }
       }
     }
+    for (const [name, rows] of bySheet) data.push(...mergeRowWrites(name, rows));
     // The row index changes with the rows in the same request: applied together, or neither.
-    data.push(...this.companion(all.some((t) => t.rows.length > 0 && t.schema.sheetName === SYNC_LOG.sheetName)));
+    data.push(
+      ...this.companion(
+        all.some((t) => t.rows.length > 0 && t.schema.sheetName === SYNC_LOG.sheetName && t.opensRun !== true),
+      ),
+    );
     if (data.length === 0) return 0;
     const cells = data.reduce((n, d) => n + d.values.length * (d.values[0]?.length ?? 0), 0);
     const id = this.snapshot.id();
     // Pending SpreadsheetApp changes (the grid's growth) are flushed first (sheetsRequest).
     sheetsRequest('write', () => valuesService().batchUpdate({ valueInputOption: 'RAW', data }, id));
+    if (this.fenced) {
+      this.fenced = false;
+      liftRunStateFence();
+    }
     // Rows in another currency than the store's (rare): their amount cells' format, in one more request.
     if (formats.length > 0) sheetsRequest('write', () => sheetsService().batchUpdate({ requests: formats }, id));
     return cells;

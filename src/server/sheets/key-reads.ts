@@ -205,7 +205,8 @@ export class KeyReads {
     const rows = (got.values ?? []) as unknown[][];
     // Callers read by the catalog's columns, whatever the sheet's layout.
     const map = opened.map;
-    return map ? rows.map((row) => toCatalogRow(map, row)) : rows;
+    // Rows deferred to the run's next write are read as they will stand.
+    return this.withDeferred(schema, map ? rows.map((row) => toCatalogRow(map, row)) : rows);
   }
 
   /**

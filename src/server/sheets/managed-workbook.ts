@@ -173,6 +173,11 @@ export class ManagedWorkbook {
     this.writer.defer(tables);
   }
 
+  /** Data rows sent with the next write(); the run's state written meanwhile waits for them (BatchWriter.deferRows). */
+  deferRows(tables: readonly TableWrite[]): void {
+    this.writer.deferRows(tables);
+  }
+
   /** `callback` runs once, before this run's first row write to one of `tables` is sent. */
   beforeFirstWrite(tables: readonly TableSchema[], callback: () => void): void {
     this.writer.beforeFirstWrite(tables, callback);

@@ -201,9 +201,13 @@ export class SyncStateStore {
     return parseState(key, this.readAtStart[PREFIX + key]);
   }
 
-  /** Saves one part of the state (one property write). */
+  /**
+   * Saves one part of the state (one property write); none when the part already holds exactly
+   * that (as read, reloaded or last saved: a run that found nothing new rewrites no checkpoint).
+   */
   save<K extends SyncStateKey>(key: K, value: SyncState[K]): void {
     const text = checkPropertySize(PREFIX + key, JSON.stringify(value));
+    if (JSON.stringify(this.state[key]) === text) return;
     this.state[key] = value;
     this.store.setProperty(PREFIX + key, text);
   }

@@ -39,6 +39,11 @@ export function takeBusyNotes(store: BusyNoteStore, readUnderLock?: Readonly<Rec
   return notes.flatMap(({ entry }) => (entry ? [entry] : []));
 }
 
+/** Whether a whole read of the store holds a busy run's note. */
+export function hasBusyNotes(read: Readonly<Record<string, string>>): boolean {
+  return Object.keys(read).some((key) => key.startsWith(PREFIX));
+}
+
 function parseNote(raw: string): LogEntry | null {
   try {
     const entry = JSON.parse(raw) as LogEntry;

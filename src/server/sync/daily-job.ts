@@ -59,9 +59,11 @@ export function runDailyJob(ctx: JobContext): JobResult {
     unit: 'days',
   };
   // One page's days: those that cannot be written are skipped on their own (the record check).
+  // They ride along with the run's next sheet write (its closing Sync log row): one Values.batchUpdate
+  // for every page and the run's end, not one a page; the daily state saved after them waits for it.
   const writeDays = (rows: readonly DailyRow[]): DailyPageWrites => {
     const plan = planDailyPage(rows, days, pageContext(ctx));
-    ctx.workbook.write([{ schema: DAILY, rows: plan.rows }]);
+    ctx.workbook.deferRows([{ schema: DAILY, rows: plan.rows }]);
     noteSkipped(ctx, 'days', plan.skipped, plan.written);
     ctx.tally.pages++;
     ctx.tally.counts.days += plan.counts.inserted + plan.counts.updated;

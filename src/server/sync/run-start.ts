@@ -176,7 +176,8 @@ export function startRun(
     record,
     JOB_ORDER.filter((job) => chosen.includes(job)),
   );
-  log.open({
+  // The first row rides along with the run's first sheet write (or is replaced by its closing row).
+  log.openWithNextWrite({
     ...blankEntry(record.startedAt, runLabel(record.jobs, options)),
     outcome: 'running',
     message: 'Running…',

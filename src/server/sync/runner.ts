@@ -15,6 +15,7 @@ import { setSheetsWaitBudget } from '../sheets/sheets-requests';
 import { leaveBusyNote } from './busy-notes';
 import { CancellableBudget } from './cancel';
 import { classifyFailure, type RunFailure } from './failures';
+import { sheetsWithContent } from './formula-sheets';
 import { emptyTally } from './job-context';
 import { refreshOwnerCopy } from './owner-state';
 import { blankEntry, failedEnding, idleOutcome, pausedEnding, runLabel } from './run-endings';
@@ -191,7 +192,7 @@ function refreshFormulasAfterSync(record: RunRecord): void {
   try {
     // Before any formula is re-entered, the new generation is stored: a re-entry is a Sheets write (a checkpoint).
     nextFormulaGeneration(state.readAtStart[GENERATION_KEY] ?? '0');
-    reenterFormulas(workbook.id(), workbook.scannedSheets());
+    reenterFormulas(workbook.id(), sheetsWithContent(workbook));
     clearFormulasOwed();
   } catch (e) {
     console.warn(`Formulas were not refreshed after the sync: ${e instanceof Error ? e.message : String(e)}`);

@@ -8,7 +8,7 @@ import { buildRow } from '../sheets/rows';
 import { noteSpreadsheetChange } from '../sheets/sheets-requests';
 import { clipText, utf8Bytes } from '../platform/property-size';
 import { SYNC_LOG, columnIndex } from '../sheets/schema';
-import { takeBusyNotes, type BusyNoteStore } from './busy-notes';
+import { hasBusyNotes, takeBusyNotes, type BusyNoteStore } from './busy-notes';
 import type { LogEntry } from './log-entry';
 import type { SyncStateStore } from '../state/sync-state';
 import type { RunRecord } from '../state/run-records';
@@ -92,6 +92,28 @@ export class SyncLog {
     // marker points at. A marker without its row is harmless (the next run writes at that row).
     this.state.save('openLogRow', next);
     this.workbook.write([{ schema: SYNC_LOG, rows }]);
+    this.row = next;
+  }
+
+  /**
+   * As open, but the run's first row rides along with the run's next sheet write instead of a
+   * Values.batchUpdate of its own (330 ms, apps-script-cost-model.md); the closing row replaces
+   * it when nothing was written between. The marker is stored before that write (held writes): an
+   * execution ended between the two leaves a marker without its row, which is harmless (open).
+   * A row to mark "interrupted" or busy runs' notes to write are written at once, as open does:
+   * the one must be marked before the marker moves on, the others are already taken from the store.
+   */
+  openWithNextWrite(entry: LogEntry): void {
+    const next = this.workbook.lastRowAtOpen(SYNC_LOG) + 1;
+    const stale = this.state.get('openLogRow');
+    if ((stale !== null && stale >= 2 && stale < next) || hasBusyNotes(this.state.readAtStart)) {
+      this.open(entry);
+      return;
+    }
+    this.state.save('openLogRow', next);
+    this.workbook.defer([
+      { schema: SYNC_LOG, rows: [{ row: next, column: 1, cells: this.cells(entry) }], opensRun: true },
+    ]);
     this.row = next;
   }
 
