@@ -1,6 +1,6 @@
 /**
  * Periods and months as a finance analyst reads them in the playground, in real Chromium against
- * the emulator and the local runtime (issue 24, items 5, 8 and the dashboard's margin chart):
+ * the emulator and the local runtime:
  * - periods past the store's today: PROFIT_DAILY's days after today are empty cells, not 0;
  *   PROFIT_MONTHLY's current month says it is in progress (as the Monthly P&L sheet does) and a
  *   month not begun is empty; PROFIT_SUMMARY of a future period is an empty cell with a note;
