@@ -16,7 +16,7 @@ export type { ColumnKind, ColumnSpec, SheetName, TableSchema } from './table-sch
 const ESTIMATE_AD_SPEND =
   'Estimate (API spec 2.3 rule 7): ad spend is allocated to orders by the service (see ad_spend_basis); treat it as an estimate, not a booked cost.';
 const ESTIMATE_COVERAGE =
-  'Estimate (API spec 2.3 rule 7): share of the order covered by known costs; below 100 the cogs figure is incomplete.';
+  'Estimate (API spec 2.3 rule 7): share of the order covered by known costs (100% = all); below 100% the cogs figure is incomplete.';
 
 const cogsColumns = (): ColumnSpec[] => [
   field('cogs_unit_cost', 'amount', ['cogs', 'unit_cost']),
