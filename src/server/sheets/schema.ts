@@ -345,11 +345,14 @@ export const RESTATEMENTS: TableSchema = {
       "Change of the order's net revenue in the month's P&L (a cancelled or gone order counts no more).",
     ),
     derived('delta_cogs', 'amount'),
-    derived(
-      'delta_profit',
-      'amount',
-      "Change of the order's contribution profit (before allocated overhead: see the allocation rows).",
-    ),
+    {
+      ...derived(
+        'delta_profit_before_overhead',
+        'amount',
+        "Change of the order's contribution profit, before allocated overhead: not its net profit (the overhead allocation moves apart, in the allocation rows).",
+      ),
+      formerHeader: 'delta_profit',
+    },
     derived('explanation', 'text'),
   ],
   addedColumns: 8,
