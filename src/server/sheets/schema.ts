@@ -474,10 +474,13 @@ export const SYNC_LOG: TableSchema = {
     derived('started_at', 'timestamp', "In the spreadsheet's time zone (File → Settings)."),
     derived('ended_at', 'timestamp'),
     derived('job', 'text'),
-    LOG_COUNT('orders_added', 'Orders new to the Orders sheet. The sidebar shows the same figures for the run.'),
+    LOG_COUNT(
+      'orders_added',
+      'Orders new to the Orders sheet (a row you deleted that the sync puts back is not new: see orders_updated). The sidebar shows the same figures for the run.',
+    ),
     LOG_COUNT(
       'orders_updated',
-      'Orders already in the sheet whose values changed. An order the service returned again unchanged is not written and not counted.',
+      'Orders already synced whose values changed, or whose deleted row was put back (the sidebar says how many were restored). An order the service returned again unchanged is not written and not counted.',
     ),
     LOG_COUNT('orders_cancelled', 'Of the updated orders, those that became cancelled.'),
     LOG_COUNT(

@@ -4,7 +4,7 @@
  */
 import type { Order } from '../api/types';
 import { LINE_ITEMS, ORDERS } from '../sheets/schema';
-import { pageContext, type JobContext } from './job-context';
+import { pageContext, syncedThroughOf, type JobContext } from './job-context';
 import { MemberIndex } from './members';
 import { planOrderPage, type PageContext } from './order-page';
 import { noteSkipped } from './skipped-records';
@@ -47,6 +47,7 @@ export function orderWriter(
   const wholePass = markSeen || rewrite || fill !== undefined;
   if (wholePass) ctx.workbook.completeIndex({ schema: ORDERS }, { schema: LINE_ITEMS });
   let pages: QueuedPage[] = [];
+  const syncedThrough = syncedThroughOf(ctx.state.get('orders').watermark);
   const writer: OrderWriter = {
     get queued() {
       return pages.length;
@@ -75,6 +76,7 @@ export function orderWriter(
         rewriteAll,
         fill,
         recheck,
+        syncedThrough,
       });
       pages.push({
         orders: plan.orders,
@@ -85,6 +87,7 @@ export function orderWriter(
           ctx.tally.counts.ordersAdded += plan.counts.inserted;
           ctx.tally.counts.ordersUpdated += plan.counts.updated;
           ctx.tally.counts.ordersCancelled += plan.counts.cancelled;
+          ctx.tally.counts.ordersRestored += plan.counts.restored ?? 0;
           ctx.tally.counts.lineItems += plan.counts.children;
           ctx.tally.rows += plan.orders.length + plan.lineItems.length;
           noteSkipped(ctx, 'orders', plan.skipped, plan.written);
