@@ -50,8 +50,8 @@ function n(value: number): string {
   return value.toLocaleString('en-US');
 }
 
-/** "1 day of P&L", "2 days of P&L": the noun agrees with its number. */
-function counted(value: number, one: string, many: string): string {
+/** "1 day of P&L", "2 days of P&L": the noun agrees with its number (never "day(s)"). */
+export function counted(value: number, one: string, many: string): string {
   return `${n(value)} ${value === 1 ? one : many}`;
 }
 

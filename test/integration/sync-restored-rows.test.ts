@@ -49,4 +49,12 @@ describe('a deleted Orders row put back', () => {
     expect(restored).toBe(1);
     expect(countsText(counts.find((c) => c.ordersRestored === 1)!)).toMatch(/1 restored: a deleted row put back/);
   });
+
+  it('the Sync log says what was deleted in words that agree with their numbers, never "row(s)"', () => {
+    const [header, ...log] = sheetTable(stack, 'Sync log');
+    const messages = log.map((r) => String(r[header!.indexOf('message')]));
+    const said = messages.find((m) => m.includes('were deleted from the sheets'));
+    expect(said).toContain('1 order row and 0 line item rows were deleted from the sheets');
+    expect(messages.filter((m) => /\w\(s\)/.test(m))).toEqual([]);
+  });
 });
