@@ -6,6 +6,7 @@ import { PROFIT_TOTALS_FIELDS } from '../../src/server/api/types';
 import { dateArgument, dateRangeArguments, orderIdArgument } from '../../src/server/functions/args';
 import { profitDaily, profitMonthly, profitOrder, profitSummary } from '../../src/server/functions/profit';
 import { mayBeFuture } from '../../src/server/functions/store-zone';
+import { freshnessTable } from '../../src/server/functions/period-tables';
 import { profitSummaryColumn } from '../../src/server/functions/summary-column';
 import { shownSummary } from '../../src/server/functions/summary-show';
 import { ExecutionBudget } from '../../src/server/platform/budget';
@@ -543,5 +544,20 @@ describe("periods past the store's today are empty dates, never asked of the API
     ]);
     // A period ending today is complete so far: the number alone.
     expect(profitSummary('2026-11-01', '2026-11-03', 'net_profit', deps)).toEqual([[totals.net_profit]]);
+  });
+});
+
+describe('MA_FRESHNESS', () => {
+  it("labels the service's last sync of the store's data as such, not as the spreadsheet's sync", () => {
+    const account = { data_availability: { last_sync_at: '2026-11-26T21:35:00Z', stale: false, history_days: 365 } };
+    const table = freshnessTable(account as never);
+    expect(table.map((r) => r[0])).toEqual([
+      'field',
+      'store_data_synced_at',
+      'stale',
+      'history_days',
+      'history_available_from',
+    ]);
+    expect(table[1]![1]).toEqual(new Date('2026-11-26T21:35:00Z'));
   });
 });
