@@ -284,11 +284,15 @@ export const MONTHLY: TableSchema = {
   keyPattern: /^\d{4}-\d{2}$/,
   columns: [
     derived('month', 'text', "YYYY-MM, in the store's time zone (as the Daily P&L dates)."),
-    derived(
-      'status',
-      'text',
-      'complete, or partial (the month in progress, or a month the Daily P&L covers only in part: see first_day/last_day).',
-    ),
+    {
+      ...derived(
+        'status',
+        'text',
+        'complete, or partial (the month in progress, or a month the Daily P&L covers only in part: see first_day/last_day).',
+      ),
+      // The month in progress's status read whole at the set-up width, not "partial: month in…".
+      valueChars: 'partial: month in progress'.length,
+    },
     derived('first_day', 'date'),
     derived('last_day', 'date'),
     derived('days', 'int'),
