@@ -26,8 +26,10 @@ const MONTH_NAMES = [
 ];
 const SYMBOLS: Readonly<Record<string, string>> = { USD: '$', EUR: '€', GBP: '£', JPY: '¥', CAD: 'CA$', AUD: 'A$' };
 
-export function monthName(month: string): string {
-  return MONTH_NAMES[Number(month.slice(5, 7)) - 1] ?? month;
+/** "November 2026": a closed month is always named with its year (a store's history spans several Novembers). */
+export function monthWithYear(month: string): string {
+  const name = MONTH_NAMES[Number(month.slice(5, 7)) - 1];
+  return name === undefined ? month : `${name} ${month.slice(0, 4)}`;
 }
 
 /** −$312.40 / +$12.00 / −312.40 CHF: a signed amount with a true minus sign and the currency. */
@@ -40,10 +42,9 @@ export function signedMoney(amount: number, currency: string | null): string {
   return currency ? `${sign}${abs} ${currency}` : `${sign}${abs}`;
 }
 
-/** "October changed by −$312.40 net profit since you closed it" (the year is added when two closed months share a name). */
-export function closedMonthText(view: ClosedMonthView, all: readonly ClosedMonthView[] = [view]): string {
-  const sameName = all.filter((v) => v.month.slice(5) === view.month.slice(5)).length > 1;
-  const name = sameName ? `${monthName(view.month)} ${view.month.slice(0, 4)}` : monthName(view.month);
+/** "October 2026 changed by −$312.40 net profit since you closed it". */
+export function closedMonthText(view: ClosedMonthView): string {
+  const name = monthWithYear(view.month);
   const basis = view.basisChanged ? ' (the basis of the figures changed since: compare with care)' : '';
   if (view.changedValues === 0) return `${name}: no change since you closed it${basis}`;
   if (view.netProfitChange === 0)

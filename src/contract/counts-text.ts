@@ -10,6 +10,7 @@ export function emptyCounts(): SyncCounts {
     ordersAdded: 0,
     ordersUpdated: 0,
     ordersCancelled: 0,
+    ordersRestored: 0,
     ordersGone: 0,
     lineItems: 0,
     products: 0,
@@ -23,6 +24,7 @@ export function sumCounts(a: SyncCounts, b: SyncCounts): SyncCounts {
     ordersAdded: a.ordersAdded + b.ordersAdded,
     ordersUpdated: a.ordersUpdated + b.ordersUpdated,
     ordersCancelled: a.ordersCancelled + b.ordersCancelled,
+    ordersRestored: a.ordersRestored + b.ordersRestored,
     ordersGone: a.ordersGone + b.ordersGone,
     lineItems: a.lineItems + b.lineItems,
     products: a.products + b.products,
@@ -48,17 +50,23 @@ function n(value: number): string {
   return value.toLocaleString('en-US');
 }
 
-/** "1 day of P&L", "2 days of P&L": the noun agrees with its number. */
-function counted(value: number, one: string, many: string): string {
+/** "1 day of P&L", "2 days of P&L": the noun agrees with its number (never "day(s)"). */
+export function counted(value: number, one: string, many: string): string {
   return `${n(value)} ${value === 1 ? one : many}`;
 }
 
 /**
- * "Orders: 1,200 new, 40 updated (2 cancelled) · 3,410 line items · 12 products · 30 variants · 90 days of P&L".
+ * "Orders: 1,200 new, 40 updated (2 cancelled, 1 restored: a deleted row put back) · 3,410 line items · …".
  * Every figure is said, zeros included, so the line reads the same as the run's Sync log row.
  */
 export function countsText(counts: SyncCounts): string {
-  const cancelled = counts.ordersCancelled > 0 ? ` (${n(counts.ordersCancelled)} cancelled)` : '';
+  const parts = [
+    counts.ordersCancelled > 0 ? `${n(counts.ordersCancelled)} cancelled` : '',
+    counts.ordersRestored > 0
+      ? `${n(counts.ordersRestored)} restored: ${counts.ordersRestored === 1 ? 'a deleted row' : 'deleted rows'} put back`
+      : '',
+  ].filter((p) => p !== '');
+  const cancelled = parts.length > 0 ? ` (${parts.join(', ')})` : '';
   const gone = counts.ordersGone > 0 ? `, ${n(counts.ordersGone)} gone` : '';
   return [
     `Orders: ${n(counts.ordersAdded)} new, ${n(counts.ordersUpdated)} updated${cancelled}${gone}`,
@@ -78,9 +86,11 @@ const ORDER: ReadonlyArray<keyof SyncCounts> = [
   'products',
   'variants',
   'days',
+  // Added later: a record of 8 numbers (an older version's) has none restored.
+  'ordersRestored',
 ];
 
-/** The counts as 8 numbers (kept with each recent run in document properties, where space is short). */
+/** The counts as numbers (kept with each recent run in document properties, where space is short). */
 export function packCounts(counts: SyncCounts): number[] {
   return ORDER.map((key) => counts[key]);
 }
@@ -89,11 +99,11 @@ export function packCounts(counts: SyncCounts): number[] {
 export function unpackCounts(packed: unknown): SyncCounts | null {
   if (
     !Array.isArray(packed) ||
-    packed.length !== ORDER.length ||
+    (packed.length !== ORDER.length && packed.length !== ORDER.length - 1) ||
     !packed.every((n) => typeof n === 'number' && Number.isFinite(n))
   )
     return null;
   const counts = emptyCounts();
-  ORDER.forEach((key, i) => (counts[key] = packed[i] as number));
+  ORDER.forEach((key, i) => (counts[key] = (packed[i] as number | undefined) ?? 0));
   return counts;
 }

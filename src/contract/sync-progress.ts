@@ -33,10 +33,15 @@ export interface JobView {
 export interface SyncCounts {
   /** Orders new to the Orders sheet. */
   ordersAdded: number;
-  /** Orders already there whose values changed (cancelled ones included). */
+  /** Orders already there whose values changed (cancelled ones included), and rows put back (restored). */
   ordersUpdated: number;
   /** Of the updated orders, those that became cancelled. */
   ordersCancelled: number;
+  /**
+   * Of the updated orders, those synced before whose row was gone from the sheet (deleted by a
+   * user) and is put back: not new orders.
+   */
+  ordersRestored: number;
   /** Orders the service no longer returns, marked gone by the monthly check. */
   ordersGone: number;
   /** Line item rows written with those orders (added, changed or marked removed). */

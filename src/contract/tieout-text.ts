@@ -26,19 +26,23 @@ export interface TieoutView {
   notComparedCount?: number;
 }
 
+/** How a time is shown to the reader: in the spreadsheet's zone (the sidebar's formatTime, the server's localTimeText), never UTC text. */
+export type LocalTime = (iso: string) => string;
+
 /**
  * Which figures the tie-out proves, and from which day (the Checks sheet's last line, the sidebar's
  * Checks card). The figures left out and why are in the Checks sheet's note column header.
  */
 export function tieoutScopeText(
   view: Pick<TieoutView, 'provenFrom' | 'ordersFrom' | 'recheckedAt' | 'recheckedFrom' | 'recheckedRepaired'>,
+  time: LocalTime,
 ): string {
   if (!view.provenFrom) return '';
   const orders = view.ordersFrom
     ? ` Orders from ${view.ordersFrom}: gross_revenue, refunds, net_revenue, cogs, payment_fee, fulfillment_cost, ad_spend_allocated, and tax, ` +
       "contribution_profit, allocated_overhead, net_profit, shipping_revenue and discount where the Orders sheet syncs them, summed by day and month against the service's Daily P&L. " +
-      orderByOrder(view) +
-      textCells(view) +
+      orderByOrder(view, time) +
+      textCells(view, time) +
       " An order's margin percentages are checked against its own row's figures." +
       (view.recheckedAt ? '' : " Line items, an order's cogs_coverage_pct, currency and cost status are not proven.")
     : '';
@@ -46,25 +50,28 @@ export function tieoutScopeText(
 }
 
 /** What proves Orders and Line items order by order: nothing before a reconciliation pass re-checked every order's figures. */
-function orderByOrder(view: Pick<TieoutView, 'recheckedAt' | 'recheckedFrom' | 'recheckedRepaired'>): string {
+function orderByOrder(
+  view: Pick<TieoutView, 'recheckedAt' | 'recheckedFrom' | 'recheckedRepaired'>,
+  time: LocalTime,
+): string {
   if (!view.recheckedAt)
     return 'Orders figures are proven as day sums per figure, not order by order: two wrong orders that cancel out within a day are not seen.';
   const from = view.recheckedFrom ? `placed from ${view.recheckedFrom}` : 'of all history';
   return (
     `Order by order, every synced cell of Orders and Line items (line items' cogs and other figures, an order's cogs_coverage_pct, currency and cost_status included) ` +
-    `of the orders ${from} was compared with the service by the reconciliation pass completed at ${view.recheckedAt}, and rewritten where it differed ` +
+    `of the orders ${from} was compared with the service by the reconciliation pass completed at ${time(view.recheckedAt)}, and rewritten where it differed ` +
     `(${count(view.recheckedRepaired ?? 0)} order${view.recheckedRepaired === 1 ? '' : 's'}, named in the Sync log); ` +
     'a change the service makes later without a new updated_at is found by the next pass.'
   );
 }
 
 /** Cells no sum holds (text and dates): only the reconciliation pass, order by order, compares them with the service. */
-function textCells(view: Pick<TieoutView, 'recheckedAt'>): string {
+function textCells(view: Pick<TieoutView, 'recheckedAt'>, time: LocalTime): string {
   return (
     ' Text and date cells of Orders (financial_status, fulfillment_status, created_at and the like) are in no sum: this check does not prove them, and a hand edit of one keeps its day ✓; ' +
     (view.recheckedAt
       ? 'only the reconciliation pass proves them, order by order (the last one completed at ' +
-        view.recheckedAt +
+        time(view.recheckedAt) +
         '; it runs weekly).'
       : 'only a reconciliation pass proves them, order by order, and none has completed yet (it runs weekly).')
   );

@@ -36,7 +36,7 @@ export function renderChecks(state: SidebarState): void {
   setText('tieout-text', tieoutText(view));
   byId('tieout-text').className = failed ? 'small tieout-bad' : 'small tieout-ok';
   setText('tieout-checked', `Checked ${formatTime(view.checkedAt)}.`);
-  const scope = tieoutScopeText(view);
+  const scope = tieoutScopeText(view, formatTime);
   show('tieout-scope', scope !== '');
   setText('tieout-scope', scope);
   const advice = tieoutAdvice(view);

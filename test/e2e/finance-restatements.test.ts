@@ -180,7 +180,7 @@ describe.skipIf(!browserReady)('Restatements a controller can sign (Chromium, em
       r[col('order_number')],
       cents(r[col('delta_net_revenue')]),
       cents(r[col('delta_cogs')]),
-      cents(r[col('delta_profit')]),
+      cents(r[col('delta_profit_before_overhead')]),
     ]);
     expect(listed.sort()).toEqual(expected.sort());
     const kindOf = (id: string): unknown => orderRows.find((r) => r[col('order_id')] === id)?.[col('change')];

@@ -164,7 +164,7 @@ describe.skipIf(!browserReady)('finance workspace end to end (Chromium, emulator
       undefined,
       { timeout: 30_000 },
     );
-    const name = MONTHS[Number(month.slice(5)) - 1];
+    const name = `${MONTHS[Number(month.slice(5)) - 1]} ${month.slice(0, 4)}`;
     await sidebar.waitForSelector(`#closed-months li[data-month="${month}"]`);
     expect(await sidebar.textContent(`#closed-months li[data-month="${month}"]`)).toBe(
       `${name}: no change since you closed it`,

@@ -51,6 +51,7 @@ const ZERO = {
   ordersAdded: 0,
   ordersUpdated: 0,
   ordersCancelled: 0,
+  ordersRestored: 0,
   ordersGone: 0,
   lineItems: 0,
   products: 0,

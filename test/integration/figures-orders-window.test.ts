@@ -170,7 +170,11 @@ describe('an order placed before the orders window, in a closed month older than
     const amount = (Math.abs(netCents) / 100).toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
     const lines = (await run('getSidebarState')).closedMonths as Array<{ month: string; text: string }>;
     const text = lines.find((l) => l.month === closed)?.text ?? '';
-    expect(text.startsWith(`${MONTHS[Number(closed.slice(5)) - 1]} changed by ${netCents < 0 ? '−' : '+'}`)).toBe(true);
+    expect(
+      text.startsWith(
+        `${MONTHS[Number(closed.slice(5)) - 1]} ${closed.slice(0, 4)} changed by ${netCents < 0 ? '−' : '+'}`,
+      ),
+    ).toBe(true);
     expect(text).toContain(amount);
 
     // The window still limits the order rows: none placed before it is added; the old order's row,

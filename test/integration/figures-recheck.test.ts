@@ -11,7 +11,10 @@ import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
 import { startStack, type Stack } from '../../dev/harness/index';
 import { tieoutScopeText, type TieoutView } from '../../src/contract/tieout-text';
+import { formatTime, setDisplayTimeZone } from '../../src/sidebar/format';
 import { checksRow, checksScope, compareWithTruth, sheetTable, syncUntilCaughtUp } from './sync-support';
+
+const RAW_UTC = /\d{4}-\d\d-\d\dT\d\d:\d\d/;
 
 type Json = Record<string, unknown>;
 const EXACT = { mismatches: [], missing: [], unexpected: [], duplicates: [] };
@@ -82,9 +85,13 @@ async function expectRepaired(ids: string[], days: string[]): Promise<void> {
   for (const day of days)
     expect(checksRow(stack, day)?.result, `${day}: ${String(checksRow(stack, day)?.note)}`).toBe('✓');
   const scope = checksScope(stack);
+  // The pass's time as the reader's spreadsheet shows it, never UTC text (changed: it was the ISO stamp).
+  const zone = (stack.runtime.workbook as { timeZone: string }).timeZone;
   expect(scope).toMatch(
-    /every synced cell of Orders and Line items .* compared with the service by the reconciliation pass completed at \d{4}-\d{2}-\d{2}T/,
+    /every synced cell of Orders and Line items .* compared with the service by the reconciliation pass completed at \d\d:\d\d on \d{4}-\d{2}-\d{2} \(/,
   );
+  expect(scope).toContain(`(${zone} time)`);
+  expect(scope).not.toMatch(RAW_UTC);
   expect(scope).not.toMatch(/are not proven/);
   expect(scope).toContain(
     `rewritten where it differed (${ids.length} order${ids.length === 1 ? '' : 's'}, named in the Sync log)`,
@@ -93,7 +100,11 @@ async function expectRepaired(ids: string[], days: string[]): Promise<void> {
   const state = await stack.runtime.run('getSidebarState', [], { authMode: 'FULL' });
   expect(state.ok, state.error?.message).toBe(true);
   const view = (state.value as { tieout: TieoutView }).tieout;
-  expect(tieoutScopeText(view)).toMatch(/compared with the service by the reconciliation pass completed at/);
+  setDisplayTimeZone(zone);
+  const shown = tieoutScopeText(view, formatTime);
+  const local = new Date(view.recheckedAt!).toLocaleString('sv-SE', { timeZone: zone }).slice(0, 16);
+  expect(shown).toContain(`compared with the service by the reconciliation pass completed at ${local},`);
+  expect(shown).not.toMatch(RAW_UTC);
 }
 
 describe('the figure re-check: what no day sum proves [spec 2.3, 2.6, 4.4 rule 7]', () => {

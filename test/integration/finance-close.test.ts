@@ -180,12 +180,12 @@ describe('a cost correction in a closed month', () => {
     const lines = state.closedMonths as Array<{ month: string; text: string }>;
     const amount = (Math.abs(netCents) / 100).toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
     const symbol = currency === 'USD' ? '$' : '';
-    const name = MONTHS[Number(closed.slice(5)) - 1];
+    const name = `${MONTHS[Number(closed.slice(5)) - 1]} ${closed.slice(0, 4)}`;
     expect(lines.find((l) => l.month === closed)?.text).toBe(
       `${name} changed by ${netCents < 0 ? '−' : '+'}${symbol}${amount}${symbol ? '' : ` ${currency}`} net profit since you closed it`,
     );
     expect(lines.find((l) => l.month === older)?.text).toBe(
-      `${MONTHS[Number(older.slice(5)) - 1]}: no change since you closed it`,
+      `${MONTHS[Number(older.slice(5)) - 1]} ${older.slice(0, 4)}: no change since you closed it`,
     );
   });
 

@@ -71,7 +71,7 @@ describe('orders changed since the close (Essentials columns)', () => {
       at(r, 'order_id'),
       cents(at(r, 'delta_net_revenue')),
       cents(at(r, 'delta_cogs')),
-      cents(at(r, 'delta_profit')),
+      cents(at(r, 'delta_profit_before_overhead')),
     ]);
     // Every order of the month the truth moved (the two; any other the emulator's own order life
     // moved meanwhile too), with the Δ of its P&L contribution; not the attribution change.
@@ -89,5 +89,33 @@ describe('orders changed since the close (Essentials columns)', () => {
     expect([kindOf(refunded), kindOf(charged), kindOf(attributed)]).toEqual(['refund', 'other change', undefined]);
     // The updated_at of the attribution change did move: it was compared, and found to change no figure.
     expect(after.get(attributed)!.updated_at).not.toBe(before.get(attributed)!.updated_at);
+  });
+
+  it('a sheet written before, with delta_profit: renamed in place to say it is before overhead, and the sync goes on', async () => {
+    const sheet = stack.runtime.workbook.sheetByName('Restatements')!;
+    const deltas = (): Map<unknown, unknown> => {
+      const [header, ...rows] = sheetTable(stack, 'Restatements');
+      const id = header!.indexOf('order_id');
+      const delta = header!.indexOf('delta_profit_before_overhead');
+      return new Map(rows.filter((r) => r[id] !== '').map((r) => [r[id], r[delta]]));
+    };
+    const at = (sheetTable(stack, 'Restatements')[0] as unknown[]).indexOf('delta_profit_before_overhead') + 1;
+    expect(at).toBeGreaterThan(0);
+    const listed = deltas();
+    expect(listed.size).toBeGreaterThanOrEqual(2);
+    // As an earlier version wrote it: header and note.
+    sheet.write(1, at, { value: 'delta_profit' });
+    sheet.setNote(
+      1,
+      at,
+      "Change of the order's contribution profit (before allocated overhead: see the allocation rows).",
+    );
+    await stack.advanceClocks(60_000);
+    await syncUntilCaughtUp(stack);
+    const log = sheetTable(stack, 'Sync log');
+    expect(log[log.length - 1]![log[0]!.indexOf('outcome')]).toBe('ok');
+    expect(sheetTable(stack, 'Restatements')[0]![at - 1]).toBe('delta_profit_before_overhead');
+    expect(sheet.note(1, at)).toMatch(/before allocated overhead: not its net profit/);
+    expect(deltas()).toEqual(listed);
   });
 });

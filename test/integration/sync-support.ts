@@ -148,6 +148,13 @@ export function sortSheet(stack: Stack, name: string, header: string, descending
   model.rows = [model.rows[0], ...data, ...model.rows.slice(last)];
 }
 
+/** Deletes one row (1-based) the way Sheets does: the rows below move up. */
+export function deleteSheetRow(stack: Stack, name: string, row: number): void {
+  const model = (stack.runtime.workbook as unknown as Workbook).sheetByName(name) as SheetModel;
+  model.rows.splice(row - 1, 1);
+  model.maxRows -= 1;
+}
+
 /** The Checks sheet's result and note for a period (a day or a month); undefined when it has no row. */
 export function checksRow(stack: Stack, period: string): { result: Cell; note: Cell } | undefined {
   const [headers = [], ...rows] = sheetTable(stack, 'Checks');

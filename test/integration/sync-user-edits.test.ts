@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
 import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
-import { compareWithTruth, keyColumn, sheetTable, sortSheet, syncUntilCaughtUp } from './sync-support';
+import { compareWithTruth, deleteSheetRow, keyColumn, sheetTable, sortSheet, syncUntilCaughtUp } from './sync-support';
 
 type Json = Record<string, unknown>;
 const EXACT = { mismatches: [], missing: [], unexpected: [], duplicates: [] };
@@ -42,11 +42,8 @@ function sortBy(name: string, header: string, descending = false): void {
   sortSheet(stack, name, header, descending);
 }
 
-/** Deletes one row (1-based) the way Sheets does: the rows below move up. */
 function deleteRow(name: string, row: number): void {
-  const model = sheet(name);
-  model.rows.splice(row - 1, 1);
-  model.maxRows -= 1;
+  deleteSheetRow(stack, name, row);
 }
 
 /** Value of `header` in the row whose key cell is `id`. */

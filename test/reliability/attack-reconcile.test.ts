@@ -34,13 +34,13 @@ it('the reconciliation pass marks no order gone when the service lists one with 
   const pass = await runUntilSettled(s, 'reconcileOrdersNow');
   expect(hostileId).not.toBeNull();
   expect(pass.outcome).toBe('ok');
-  // Today: "Reconciliation complete: 1 order(s) marked gone" — the order the service just listed.
+  // Today: "Reconciliation complete: 1 order marked gone" — the order the service just listed.
   const after = statuses(s);
   const changed = Object.keys(after)
     .filter((id) => after[id] !== statusesBefore[id])
     .map((id) => `${id}${id === hostileId ? ' (the hostile one)' : ''}: ${statusesBefore[id]} → ${after[id]}`);
-  expect({ markedGone: /\d+ order\(s\) marked gone/.exec(pass.message)?.[0] ?? null, changed }).toEqual({
-    markedGone: '0 order(s) marked gone',
+  expect({ markedGone: /\d+ orders? marked gone/.exec(pass.message)?.[0] ?? null, changed }).toEqual({
+    markedGone: '0 orders marked gone',
     changed: [],
   });
 }, 200_000);

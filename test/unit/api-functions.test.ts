@@ -6,6 +6,9 @@ import { PROFIT_TOTALS_FIELDS } from '../../src/server/api/types';
 import { dateArgument, dateRangeArguments, orderIdArgument } from '../../src/server/functions/args';
 import { profitDaily, profitMonthly, profitOrder, profitSummary } from '../../src/server/functions/profit';
 import { mayBeFuture } from '../../src/server/functions/store-zone';
+import { freshnessTable } from '../../src/server/functions/period-tables';
+import { profitSummaryColumn } from '../../src/server/functions/summary-column';
+import { shownSummary } from '../../src/server/functions/summary-show';
 import { ExecutionBudget } from '../../src/server/platform/budget';
 
 // What Utilities.formatDate(date, 'America/New_York', 'yyyy-MM-dd') returns, via Intl.
@@ -522,5 +525,39 @@ describe("periods past the store's today are empty dates, never asked of the API
       ['date', 'net_profit'],
       [note, ''],
     ]);
+  });
+
+  it('PROFIT_SUMMARY over the month in progress says its figures run only to today, in every form', () => {
+    const { client } = fakeClient({ summary: () => summary });
+    const deps = { client, budget: budget(), ...zones };
+    const note =
+      "partial: period in progress, figures to today (2026-11-03 in the store's time zone); none yet for 2026-11-04 to 2026-11-30";
+    const one = profitSummary('2026-11-01', '2026-11-30', 'net_profit', deps);
+    expect(one).toEqual([[totals.net_profit, note]]);
+    expect(shownSummary(one, 'value')).toEqual([[totals.net_profit]]);
+    expect(profitSummary('2026-11-01', '2026-11-30', undefined, deps)).toContainEqual(['note', note]);
+    expect(
+      profitSummaryColumn([['2026-11-01'], ['2026-10-01']], [['2026-11-30'], ['2026-10-31']], 'net_profit', deps),
+    ).toEqual([
+      [totals.net_profit, note],
+      [totals.net_profit, ''],
+    ]);
+    // A period ending today is complete so far: the number alone.
+    expect(profitSummary('2026-11-01', '2026-11-03', 'net_profit', deps)).toEqual([[totals.net_profit]]);
+  });
+});
+
+describe('MA_FRESHNESS', () => {
+  it("labels the service's last sync of the store's data as such, not as the spreadsheet's sync", () => {
+    const account = { data_availability: { last_sync_at: '2026-11-26T21:35:00Z', stale: false, history_days: 365 } };
+    const table = freshnessTable(account as never);
+    expect(table.map((r) => r[0])).toEqual([
+      'field',
+      'store_data_synced_at',
+      'stale',
+      'history_days',
+      'history_available_from',
+    ]);
+    expect(table[1]![1]).toEqual(new Date('2026-11-26T21:35:00Z'));
   });
 });

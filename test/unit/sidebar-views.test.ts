@@ -113,7 +113,7 @@ describe('the cards drawn from the kept sync state', () => {
     });
   });
 
-  it('closed months: each line says what moved, with the year when two share a month name', () => {
+  it('closed months: each line says what moved, every month named with its year', () => {
     const month = (m: string, change: number) => ({
       month: m,
       netProfitChange: change,
@@ -126,8 +126,22 @@ describe('the cards drawn from the kept sync state', () => {
     expect(lines.map((l) => l.text)).toEqual([
       'October 2026 changed by −$312.40 net profit since you closed it',
       'October 2025: no change since you closed it',
-      'September: no change since you closed it',
+      'September 2026: no change since you closed it',
     ]);
+  });
+
+  it('a lone closed month is named with its year too: a store with 2025-11 and 2026-11 of history cannot tell which', () => {
+    const [line] = closedMonthLines([
+      {
+        month: '2025-11',
+        netProfitChange: -4.5,
+        changedDays: 1,
+        changedValues: 1,
+        basisChanged: false,
+        currency: 'EUR',
+      },
+    ]);
+    expect(line!.text).toBe('November 2025 changed by −€4.50 net profit since you closed it');
   });
 });
 

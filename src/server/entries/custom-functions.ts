@@ -68,8 +68,9 @@ export function PROFIT_MONTHLY(start: unknown, end: unknown, metrics?: unknown, 
 }
 
 /**
- * How fresh the store's figures are: when Merchant Analytics last synced the store, whether it
- * calls the data stale, and how far back the plan's history goes.
+ * How fresh the store's figures are: when Merchant Analytics last synced the store's data
+ * (store_data_synced_at; this spreadsheet's own syncs are in the Sync log), whether it calls the
+ * data stale, and how far back the plan's history goes.
  * @return {Array<Array<string|number|boolean|Date>>} a header row, then one row per field.
  * @customfunction
  */

@@ -19,7 +19,7 @@ import { DAILY, MONTHLY, ORDERS, columnIndex } from '../sheets/schema';
 import { columnSettings } from '../state/column-settings';
 import { SyncStateStore } from '../state/sync-state';
 import type { ClosedMonthRecord } from '../state/finance-state';
-import { monthName } from '../../contract/closed-month-text';
+import { monthWithYear } from '../../contract/closed-month-text';
 import type { CloseMonthResult } from '../../contract/sidebar';
 import { CLOSE_ORDER_COLUMNS, ORDER_FIGURE_COLUMNS, orderFiguresOf, type OrderFigures } from './close-orders';
 import {
@@ -47,7 +47,7 @@ function refused(month: string | null, message: string): CloseMonthResult {
 }
 
 function monthLabel(month: string): string {
-  return `${monthName(month)} ${month.slice(0, 4)}`;
+  return monthWithYear(month);
 }
 
 export function closeMonth(request: unknown): CloseMonthResult {

@@ -147,7 +147,7 @@ export function restatementRows(reports: readonly MonthReport[]): RestatementRow
         order_id: o.id,
         delta_net_revenue: o.deltaNetRevenue,
         delta_cogs: o.deltaCogs,
-        delta_profit: o.deltaProfit,
+        delta_profit_before_overhead: o.deltaProfit,
       });
     }
     for (const a of r.allocation)

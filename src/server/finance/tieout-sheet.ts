@@ -14,6 +14,7 @@ import { documentProperties, runStateAsStored } from '../platform/properties';
 import { markFormulasOwed } from '../state/formulas-owed';
 import type { CellValue } from '../sheets/cells';
 import { instantToLocalDate } from '../platform/calendar';
+import { localTimeText } from '../platform/local-time';
 import type { RowWrite } from '../sheets/row-writes';
 import { buildRow } from '../sheets/rows';
 import { CHECKS, DAILY, MONTHLY, ORDERS, TIEOUT_COMPARED, columnIndex } from '../sheets/schema';
@@ -196,8 +197,9 @@ export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | nul
     column: 1,
     cells: scopeCells(
       provenFrom,
-      tieoutScopeText({ provenFrom, ordersFrom: ordersProvenFrom, ...recheckedView(ctx.state.readAtStart) }) +
-        closeScopeWords(closes),
+      tieoutScopeText({ provenFrom, ordersFrom: ordersProvenFrom, ...recheckedView(ctx.state.readAtStart) }, (iso) =>
+        localTimeText(Date.parse(iso), ctx.workbook.timeZone, null),
+      ) + closeScopeWords(closes),
       today,
       checkedAt,
       ctx.workbook.timeZone,
@@ -257,7 +259,7 @@ function scopeCells(
     ? ' Orders side: the day sums of the rows this sync wrote into the Orders sheet it created (nothing else was in it); Checks → Run reads it in full.'
     : summedSince === null
       ? ' Orders sheet read in full for this check.'
-      : ` Orders side: the day sums the sync kept as it wrote since the Orders sheet was read in full at ${new Date(summedSince).toISOString()}; a ✗ is only said after reading it in full, and Checks → Run reads it in full now (a scheduled run does once a day).`;
+      : ` Orders side: the day sums the sync kept as it wrote since the Orders sheet was read in full at ${localTimeText(summedSince, timeZone, null)}; a ✗ is only said after reading it in full, and Checks → Run reads it in full now (a scheduled run does once a day).`;
   const values: Record<string, unknown> = {
     period: `${provenFrom} … ${today}`,
     kind: 'scope',

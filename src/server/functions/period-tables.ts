@@ -83,7 +83,11 @@ export function monthlyTable(
   return table;
 }
 
-/** 2 columns (field, value): the service's last sync of the store, whether it is stale, and the plan's history. */
+/**
+ * 2 columns (field, value): the service's last sync of the store's data from its platform (the
+ * API's data_availability.last_sync_at, labelled so it does not read as this spreadsheet's sync:
+ * that is in the Sync log), whether it is stale, and the plan's history.
+ */
 export function freshnessTable(account: Account): Table {
   const availability = ((account as unknown as Record<string, unknown>).data_availability ?? {}) as Record<
     string,
@@ -91,7 +95,7 @@ export function freshnessTable(account: Account): Table {
   >;
   return [
     ['field', 'value'],
-    ['last_sync_at', instantCell(availability.last_sync_at)],
+    ['store_data_synced_at', instantCell(availability.last_sync_at)],
     ['stale', typeof availability.stale === 'boolean' ? availability.stale : ''],
     ['history_days', cell(availability.history_days)],
     ['history_available_from', cell(availability.available_from)],

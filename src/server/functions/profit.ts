@@ -15,6 +15,7 @@ import { isNotCounted, type CostGapsRead } from '../finance/cost-gaps';
 import { findInSheet } from './sheet-lookup';
 import { emptyDays, futureNote, lastDayWithFigures, noteUnder } from './future-days';
 import { storeTimeZoneOf } from './store-zone';
+import { inProgressNote } from './summary-in-progress';
 import { lastDayOfMonth, monthOf } from '../finance/period-sums';
 import { ORDERS } from '../sheets/schema';
 import { cached, readDays, readGaps, readSummary, type SummaryData } from './formula-reads';
@@ -58,6 +59,7 @@ export function profitSummary(start: unknown, end: unknown, metric: unknown, dep
         : [['', note]];
     }
     const answer = readSummary('PROFIT_SUMMARY', d, range.start, range.end);
+    const partial = inProgressNote(range.end, today ?? todayIfReached(d, range.end));
     const covered = coveredPeriod(range, answer);
     if (covered === null) {
       const from = answer.meta?.historyAvailableFrom ?? answer.summary.period?.start;
@@ -72,6 +74,7 @@ export function profitSummary(start: unknown, end: unknown, metric: unknown, dep
     if (chosen === null)
       return [
         ...summaryTable(answer.summary, answer.meta),
+        ...(partial === '' ? [] : [['note', partial]]),
         ...(mixed === '' ? [] : [['currency_note', mixed]]),
         ...costGapTableRows(readGaps(d, covered.start, covered.end, currency), currency),
       ];
@@ -86,7 +89,8 @@ export function profitSummary(start: unknown, end: unknown, metric: unknown, dep
     };
     // The incomplete-cost figures keep currencies apart (their own note); the service's totals do not.
     const leftOut = read === null ? mixed : gapsLeftOut(chosen.name, read, currency);
-    return metricCell(chosen.read(record), answer.summary, answer.meta, leftOut);
+    const notes = [partial, leftOut].filter((n) => n !== '').join('; ');
+    return metricCell(chosen.read(record), answer.summary, answer.meta, notes);
   });
 }
 

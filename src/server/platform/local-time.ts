@@ -6,7 +6,14 @@ import { instantToLocalDate } from './calendar';
 
 export function resumeTimeText(resumeAt: number, timeZone: string, now: number): string {
   // Shown to the minute, rounded up: "after 12:01" for 12:00:07 is never too early.
-  const at = Math.ceil(resumeAt / 60_000) * 60_000;
+  return localTimeText(Math.ceil(resumeAt / 60_000) * 60_000, timeZone, now);
+}
+
+/**
+ * An instant as a person reads it: "14:05 (Europe/Berlin time)", with its day when not today there
+ * (`now` null: always with its day, for text kept in a sheet, read on later days).
+ */
+export function localTimeText(at: number, timeZone: string, now: number | null): string {
   const time = new Intl.DateTimeFormat('en-GB', {
     timeZone,
     hour: '2-digit',
@@ -14,7 +21,7 @@ export function resumeTimeText(resumeAt: number, timeZone: string, now: number):
     hourCycle: 'h23',
   }).format(new Date(at));
   const day = instantToLocalDate(at, timeZone);
-  const when = day === instantToLocalDate(now, timeZone) ? time : `${time} on ${day}`;
+  const when = now !== null && day === instantToLocalDate(now, timeZone) ? time : `${time} on ${day}`;
   return `${when} (${timeZone} time)`;
 }
 

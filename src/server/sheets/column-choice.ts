@@ -30,15 +30,20 @@ const ORDERS_READ_BACK = [
 
 const ESSENTIALS: Record<ChoosableTable, readonly string[]> = {
   // Tax and shipping revenue: finance reconciles revenue to the payouts and the tax return with them.
-  // canceled_at is left to All: the status column already says cancelled, and Essentials must keep
-  // fitting twice the orders of All in the workbook's cells.
+  // Every kept figure can be read and re-added from the row: tax with tax_included_in_price (is it
+  // inside gross_revenue?), net_profit = contribution_profit - allocated_overhead (spec 2.3).
+  // The margins are left to All: their bases (net_revenue, contribution_profit, net_profit) are
+  // kept, so each is one division away. discount is left to All too (spec 2.3: reference only,
+  // already inside gross_revenue), and created_at (placed_date is the day that ties to the P&L),
+  // so Essentials keeps fitting twice the orders of All in the workbook's cells.
+  // canceled_at is left to All: the status column already says cancelled.
   Orders: [
-    'created_at',
     'financial_status',
     'shipping_revenue',
-    'discount',
     'tax',
+    'tax_included_in_price',
     'contribution_profit',
+    'allocated_overhead',
     'net_profit',
   ],
   'Line items': ['sku', 'quantity', 'total', 'cogs'],

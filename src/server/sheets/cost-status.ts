@@ -30,7 +30,7 @@ export function costStatusOfCells(cogsSource: unknown, coverageCell: unknown): C
 }
 
 export const COST_STATUS_NOTE =
-  'complete, incomplete (cogs_coverage_pct below 100: some units have no known cost) or unknown (cogs_source unknown: no cost known). ' +
+  'complete, incomplete (cogs_coverage_pct below 100%: some units have no known cost) or unknown (cogs_source unknown: no cost known). ' +
   "Where it is not complete, cogs is too low and profit overstated by the missing costs; the figures are the API's, unchanged. Highlighted in amber.";
 
 /**

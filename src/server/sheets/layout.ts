@@ -34,6 +34,7 @@ const TEXT_CHARS: ReadonlyArray<readonly [RegExp, number]> = [
 ];
 
 function valueChars(column: ColumnSpec): number {
+  if (column.valueChars !== undefined) return column.valueChars;
   if (column.kind === 'text') return TEXT_CHARS.find(([pattern]) => pattern.test(column.header))?.[1] ?? 0;
   return VALUE_CHARS[column.kind] ?? 0;
 }

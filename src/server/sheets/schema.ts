@@ -16,7 +16,7 @@ export type { ColumnKind, ColumnSpec, SheetName, TableSchema } from './table-sch
 const ESTIMATE_AD_SPEND =
   'Estimate (API spec 2.3 rule 7): ad spend is allocated to orders by the service (see ad_spend_basis); treat it as an estimate, not a booked cost.';
 const ESTIMATE_COVERAGE =
-  'Estimate (API spec 2.3 rule 7): share of the order covered by known costs; below 100 the cogs figure is incomplete.';
+  'Estimate (API spec 2.3 rule 7): share of the order covered by known costs (100% = all); below 100% the cogs figure is incomplete.';
 
 const cogsColumns = (): ColumnSpec[] => [
   field('cogs_unit_cost', 'amount', ['cogs', 'unit_cost']),
@@ -284,11 +284,15 @@ export const MONTHLY: TableSchema = {
   keyPattern: /^\d{4}-\d{2}$/,
   columns: [
     derived('month', 'text', "YYYY-MM, in the store's time zone (as the Daily P&L dates)."),
-    derived(
-      'status',
-      'text',
-      'complete, or partial (the month in progress, or a month the Daily P&L covers only in part: see first_day/last_day).',
-    ),
+    {
+      ...derived(
+        'status',
+        'text',
+        'complete, or partial (the month in progress, or a month the Daily P&L covers only in part: see first_day/last_day).',
+      ),
+      // The month in progress's status read whole at the set-up width, not "partial: month in…".
+      valueChars: 'partial: month in progress'.length,
+    },
     derived('first_day', 'date'),
     derived('last_day', 'date'),
     derived('days', 'int'),
@@ -345,11 +349,14 @@ export const RESTATEMENTS: TableSchema = {
       "Change of the order's net revenue in the month's P&L (a cancelled or gone order counts no more).",
     ),
     derived('delta_cogs', 'amount'),
-    derived(
-      'delta_profit',
-      'amount',
-      "Change of the order's contribution profit (before allocated overhead: see the allocation rows).",
-    ),
+    {
+      ...derived(
+        'delta_profit_before_overhead',
+        'amount',
+        "Change of the order's contribution profit, before allocated overhead: not its net profit (the overhead allocation moves apart, in the allocation rows).",
+      ),
+      formerHeader: 'delta_profit',
+    },
     derived('explanation', 'text'),
   ],
   addedColumns: 8,
@@ -471,10 +478,13 @@ export const SYNC_LOG: TableSchema = {
     derived('started_at', 'timestamp', "In the spreadsheet's time zone (File → Settings)."),
     derived('ended_at', 'timestamp'),
     derived('job', 'text'),
-    LOG_COUNT('orders_added', 'Orders new to the Orders sheet. The sidebar shows the same figures for the run.'),
+    LOG_COUNT(
+      'orders_added',
+      'Orders new to the Orders sheet (a row you deleted that the sync puts back is not new: see orders_updated). The sidebar shows the same figures for the run.',
+    ),
     LOG_COUNT(
       'orders_updated',
-      'Orders already in the sheet whose values changed. An order the service returned again unchanged is not written and not counted.',
+      'Orders already synced whose values changed, or whose deleted row was put back (the sidebar says how many were restored). An order the service returned again unchanged is not written and not counted.',
     ),
     LOG_COUNT('orders_cancelled', 'Of the updated orders, those that became cancelled.'),
     LOG_COUNT(

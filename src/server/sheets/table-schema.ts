@@ -7,6 +7,10 @@ export interface ColumnSpec {
   /** Where the value is in the API record; absent for derived columns (filled by the job). */
   path?: readonly string[];
   note?: string;
+  /** Characters of the widest usual value, where the kind and header do not say (layout.ts sizes the column for it). */
+  valueChars?: number;
+  /** The header an earlier version wrote in this column: a sheet holding it is renamed in place (header-renames.ts). */
+  formerHeader?: string;
   /**
    * Never written by the sync, header not checked: a column removed from the chosen columns
    * ('retired', kept with its values) or one between the add-on's that is the user's ('foreign').

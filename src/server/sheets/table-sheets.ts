@@ -8,6 +8,7 @@ import type { CellValue } from './cells';
 import type { CellCount } from './cell-count';
 import { isChoosable } from './column-choice';
 import { missingAddedColumns } from './header-check';
+import { renameFormerHeaders } from './header-renames';
 import { LayoutFollower } from './layout-follow';
 import { placeLayout, WHOLE_ROW_TABLES, type OpenSheet } from './open-sheet';
 import { checkColumnTags, checkHeaderRow, claimSheet, type LocatedSheet } from './sheet-tags';
@@ -106,6 +107,7 @@ export class TableSheets {
       // A tagged sheet's columns are found by tag: its headings are the user's (column-tags.ts).
       if (placed.tagged) checkColumnTags(existing, schema, placed.lost);
       else {
+        header = renameFormerHeaders(() => this.handle(opened), opened.schema, header);
         const missing = missingAddedColumns(opened.schema, header);
         if (missing > 0) {
           this.setUp.completeAddedColumns(this.handle(opened), opened.schema, missing);

@@ -13,7 +13,7 @@ import type { RecheckRecord } from '../finance/recheck-record';
 
 /** Newest first, as the sync keeps them; each line's text compares it with the others. */
 export function closedMonthLines(views: readonly ClosedMonthRecord[]): ClosedMonthLine[] {
-  return views.map((view) => ({ ...view, text: closedMonthText(view, views) }));
+  return views.map((view) => ({ ...view, text: closedMonthText(view) }));
 }
 
 /** Null before the first full read of Orders. */

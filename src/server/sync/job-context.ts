@@ -67,6 +67,16 @@ export function updatedAfterFor(watermark: string | null): string {
   return new Date(Math.max(0, ms - OVERLAP_MS)).toISOString();
 }
 
+/**
+ * The instant through which the feed has listed and written every order: the watermark less the
+ * overlap (an order changed later may still be missing). Null before the first page.
+ */
+export function syncedThroughOf(watermark: string | null): number | null {
+  if (!watermark) return null;
+  const ms = Date.parse(watermark);
+  return Number.isNaN(ms) ? null : ms - OVERLAP_MS;
+}
+
 /** The later of two RFC 3339 instants (null-safe). */
 export function laterOf(a: string | null, b: string | null): string | null {
   if (!a) return b;

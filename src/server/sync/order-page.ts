@@ -42,6 +42,12 @@ export interface PageContext {
    * is written again, whole, when its row or a line item's row differs from what the service returns.
    */
   recheck?: FigureRecheck;
+  /**
+   * Epoch ms up to which the incremental feed had listed and written every order when the run
+   * began (its watermark less the overlap): an order changed no later that is missing from the
+   * sheet was synced before and its row deleted, so writing it again restores it; it is not new.
+   */
+  syncedThrough?: number | null;
 }
 
 /** Rows a page wrote, by what happened to them; records returned again unchanged are in none. */
@@ -49,6 +55,8 @@ export interface PageCounts {
   inserted: number;
   updated: number;
   cancelled: number;
+  /** Of the updated, orders synced before whose deleted row was written again (syncedThrough). */
+  restored?: number;
   /** Child rows written with them (line items, variants), removed marks included. */
   children: number;
 }
@@ -157,7 +165,7 @@ export function planOrderPage(
   const writes: OrderPageWrites = {
     orders: [],
     lineItems: [],
-    counts: { inserted: 0, updated: 0, cancelled: 0, children: 0 },
+    counts: { inserted: 0, updated: 0, cancelled: 0, restored: 0, children: 0 },
     maxUpdatedAt: null,
     minPlacedDate: null,
     skipped: [],
@@ -235,7 +243,9 @@ export function planOrderPage(
     const wasCancelled = before !== undefined && before.cells[STATUS_COLUMN] === 'cancelled';
     const { row, inserted } = orders.put(order.id, indexCellsOf(ORDERS, cells));
     writes.orders.push({ row, column: 1, cells });
-    if (inserted) writes.counts.inserted++;
+    const restored = inserted && ctx.syncedThrough != null && updatedMs <= ctx.syncedThrough;
+    if (restored) writes.counts.restored = (writes.counts.restored ?? 0) + 1;
+    if (inserted && !restored) writes.counts.inserted++;
     else writes.counts.updated++;
     if (status === 'cancelled' && !wasCancelled && !inserted) writes.counts.cancelled++;
 

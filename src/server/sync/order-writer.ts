@@ -4,7 +4,7 @@
  */
 import type { Order } from '../api/types';
 import { LINE_ITEMS, ORDERS } from '../sheets/schema';
-import { pageContext, type JobContext } from './job-context';
+import { pageContext, syncedThroughOf, type JobContext } from './job-context';
 import { MemberIndex } from './members';
 import { lastOccurrences, planOrderPage, type PageContext } from './order-page';
 import { updatedAtMs } from '../api/record-check';
@@ -47,6 +47,7 @@ export function orderWriter(
   // A pass over every order reads the rest of the index once; the feed only the rows its pages touch.
   const wholePass = markSeen || rewrite || fill !== undefined;
   if (wholePass) ctx.workbook.completeIndex({ schema: ORDERS }, { schema: LINE_ITEMS });
+  const syncedThrough = syncedThroughOf(ctx.state.get('orders').watermark);
   const planPage = (orders: readonly Order[], rewriteAll: boolean): QueuedPage => {
     const plan = planOrderPage(orders, ordersIndex, lineIndex, members, {
       ...pageContext(ctx),
@@ -55,6 +56,7 @@ export function orderWriter(
       rewriteAll,
       fill,
       recheck,
+      syncedThrough,
     });
     return {
       orders: plan.orders,
@@ -65,6 +67,7 @@ export function orderWriter(
         ctx.tally.counts.ordersAdded += plan.counts.inserted;
         ctx.tally.counts.ordersUpdated += plan.counts.updated;
         ctx.tally.counts.ordersCancelled += plan.counts.cancelled;
+        ctx.tally.counts.ordersRestored += plan.counts.restored ?? 0;
         ctx.tally.counts.lineItems += plan.counts.children;
         ctx.tally.rows += plan.orders.length + plan.lineItems.length;
         noteSkipped(ctx, 'orders', plan.skipped, plan.written);

@@ -20,6 +20,7 @@ import { documentProperties } from '../platform/properties';
 import { rowCounts } from './sheet-health';
 import { FigureRecheck, repairWords } from './figure-recheck';
 import { readRecheck, saveRecheck } from '../finance/recheck-record';
+import { counted } from '../../contract/counts-text';
 
 /**
  * A pass compares every synced figure with the service (the figure re-check), the safety net for
@@ -94,7 +95,7 @@ export function runReconcileJob(ctx: JobContext): JobResult {
     job: 'reconcile',
     caughtUp: true,
     message:
-      `Reconciliation complete: ${gone} order(s) marked gone.` +
+      `Reconciliation complete: ${counted(gone, 'order', 'orders')} marked gone.` +
       (total === 0
         ? " Every order's figures and line items re-checked against the service: none differed."
         : repairedText(recheck, repaired)),
@@ -104,7 +105,7 @@ export function runReconcileJob(ctx: JobContext): JobResult {
 /** The orders this execution rewrote because their figures differed from the service's. */
 function repairedText(recheck: FigureRecheck, repaired: number): string {
   if (repaired === 0) return '';
-  return ` ${repaired} order(s) whose figures differed from the service without a new updated_at rewritten: ${repairWords(recheck.repairs, repaired)}.`;
+  return ` ${counted(repaired, 'order', 'orders')} whose figures differed from the service without a new updated_at rewritten: ${repairWords(recheck.repairs, repaired)}.`;
 }
 
 /**

@@ -12,6 +12,7 @@ import { startPass } from './reconcile-pass';
 import { DAILY, LINE_ITEMS, ORDERS, PRODUCTS, VARIANTS, type TableSchema } from '../sheets/schema';
 import type { JobContext, JobName } from './job-context';
 import { createMissingSheetsTogether } from './sheets-together';
+import { counted } from '../../contract/counts-text';
 
 function rebuilt(ctx: JobContext, schemas: readonly TableSchema[]): string[] {
   return schemas.filter((s) => ctx.workbook.createdThisRun(s)).map((s) => `"${s.sheetName}"`);
@@ -40,7 +41,7 @@ export function checkManagedSheets(ctx: JobContext, jobs: readonly JobName[]): s
         // A pass already under way has read past the deleted rows' changes: only a new one brings them back.
         startPass(ctx);
         notes.push(
-          `${Math.max(0, lostOrders)} order row(s) and ${Math.max(0, lostLines)} line item row(s) were deleted from the sheets; ` +
+          `${counted(Math.max(0, lostOrders), 'order row', 'order rows')} and ${counted(Math.max(0, lostLines), 'line item row', 'line item rows')} were deleted from the sheets; ` +
             'a full pass over the orders puts them back at the bottom (rows the sync manages are kept in step with Merchant Analytics).',
         );
       }

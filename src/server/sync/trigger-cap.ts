@@ -9,6 +9,7 @@
  * an outage; any other failure is listed as not readable just now and left alone.
  */
 import { forgetScheduleTrigger, scheduleTriggers } from './schedule-registry';
+import { counted } from '../../contract/counts-text';
 
 export const TRIGGERS_PER_USER = 20;
 const GONE = /is missing|do not have permission|don't have (read )?access/i;
@@ -50,7 +51,10 @@ export function triggerCapMessage(): string | null {
     } else if (found.kind === 'open') lines.push(`• "${found.name}" (${spreadsheetId})`);
     else lines.push(`• ${spreadsheetId}: could not be opened just now`);
   }
-  if (unrecorded > 0) lines.push(`• ${unrecorded} other trigger(s) of this add-on without a recorded spreadsheet`);
+  if (unrecorded > 0)
+    lines.push(
+      `• ${counted(unrecorded, 'other trigger', 'other triggers')} of this add-on without a recorded spreadsheet`,
+    );
   const step =
     removed > 0
       ? 'That made room: choose the schedule again.'

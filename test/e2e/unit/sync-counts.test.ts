@@ -48,6 +48,7 @@ describe('sync counts name orders, line items, products, variants and days, neve
       ordersAdded: 250,
       ordersUpdated: 5,
       ordersCancelled: 1,
+      ordersRestored: 0,
       ordersGone: 0,
       lineItems: 709,
       products: 0,
@@ -57,6 +58,21 @@ describe('sync counts name orders, line items, products, variants and days, neve
     expect(unpackCounts(packCounts(sum))).toEqual(sum);
     expect(unpackCounts(undefined)).toBeNull();
     expect(unpackCounts([1, 2])).toBeNull();
+  });
+
+  it('a restored row is said apart from new orders, and a record of an older version (8 numbers) has none restored', () => {
+    const restored = { ...emptyCounts(), ordersUpdated: 3, ordersRestored: 1 };
+    expect(countsText(restored)).toBe(
+      'Orders: 0 new, 3 updated (1 restored: a deleted row put back) · 0 line items · 0 products · 0 variants · 0 days of P&L',
+    );
+    expect(unpackCounts(packCounts(restored))).toEqual(restored);
+    expect(unpackCounts([5, 2, 0, 0, 7, 0, 0, 1])).toEqual({
+      ...emptyCounts(),
+      ordersAdded: 5,
+      ordersUpdated: 2,
+      lineItems: 7,
+      days: 1,
+    });
   });
 });
 
