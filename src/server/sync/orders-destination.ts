@@ -11,6 +11,8 @@ export interface OrdersDestination {
   writer(ctx: JobContext): OrderWriter | null;
   /** True for a run step that works on the Orders and Line items sheets and does not apply to this run's destination. */
   skipsStep(ctx: JobContext, step: string): boolean;
+  /** The tie-out of this run's destination (the Sync log's words), or null when the orders are in the sheets. */
+  tieout(ctx: JobContext): string | null;
 }
 
 /** The orders job's check that a first backfill fits the spreadsheet's cells (backfill-check.ts), asked as a step. */
@@ -24,6 +26,10 @@ export function useOrdersDestination(destination: OrdersDestination): void {
 
 export function destinationWriter(ctx: JobContext): OrderWriter | null {
   return registered ? registered.writer(ctx) : null;
+}
+
+export function destinationTieout(ctx: JobContext): string | null {
+  return registered ? registered.tieout(ctx) : null;
 }
 
 export function destinationSkipsStep(ctx: JobContext, step: string): boolean {

@@ -14,6 +14,7 @@ import type { Order } from '../api/types';
 import { pageThrough, type Feed } from './feed';
 import type { JobContext } from './job-context';
 import { orderWriter, type OrderWriter } from './order-writer';
+import { destinationWriter } from './orders-destination';
 import { PAGE_LIMIT } from './job-context';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -57,7 +58,8 @@ function refetchDays(ctx: JobContext, failedDays: readonly string[]): string | n
       ? `Reading the Daily P&L again from ${failedDays[0]}, where it did not tie out.`
       : null;
   }
-  const writer = orderWriter(ctx, false, true);
+  // Orders kept in BigQuery: the day's orders are MERGEd whole, which puts back a row altered there.
+  const writer = destinationWriter(ctx) ?? orderWriter(ctx, false, true);
   const fetched: string[] = [];
   for (const day of days) {
     if (!pageThrough(ctx.budget, dayFeed(ctx, day, writer))) return fetchedText(fetched);

@@ -1,0 +1,114 @@
+/**
+ * The tie-out of a store whose orders are in BigQuery: the per-day sums come from one query on the
+ * orders table and meet the service's Daily P&L in the Checks sheet as the Sheets tie-out's do; a
+ * row someone altered in BigQuery turns exactly its day ✗ with the difference, and Sync now fetches
+ * that day again and MERGEs it, so the table equals the emulator's truth again. Days, orders and
+ * amounts are taken from the emulator's truth, never from the add-on's own output.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack } from '../../dev/harness/index';
+import {
+  bigQueryDml,
+  bigQueryRows,
+  compareTablesWithTruth,
+  DATASET,
+  PROJECT,
+  sidebarSyncNow,
+  table,
+} from './bigquery-support';
+import { checksScope, scheduledRun, sheetTable, storeDay, syncUntilCaughtUp } from './sync-support';
+
+type Json = Record<string, unknown>;
+type Row = Array<string | number | boolean>;
+
+const EXACT = { mismatches: [], missing: [], unexpected: [], duplicates: [] };
+const DESTINATION = { kind: 'bigquery', projectId: PROJECT, datasetId: DATASET };
+
+let stack: Stack;
+
+beforeAll(async () => {
+  // Modelled time only: a job is RUNNING or DONE by the runtime clock, never by how loaded the host is.
+  stack = await startStack({ orders: 300, seed: 41, modelledTimeOnly: true, emulatorClockInStep: true });
+  await stack.connect();
+  const set = await stack.runtime.run('setOrdersDestination', [DESTINATION]);
+  if (!set.ok) throw new Error(`setOrdersDestination failed: ${set.error?.message}`);
+  await syncUntilCaughtUp(stack);
+}, 300_000);
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+/** The Checks sheet's day rows, period → header → cell. */
+function checkDays(): Map<string, Record<string, unknown>> {
+  const [headers, ...rows] = sheetTable(stack, 'Checks') as Row[];
+  const out = new Map<string, Record<string, unknown>>();
+  for (const r of rows ?? [])
+    if (r[headers.indexOf('kind')] === 'day')
+      out.set(String(r[headers.indexOf('period')]), Object.fromEntries(headers.map((h, i) => [String(h), r[i]])));
+  return out;
+}
+
+const failing = (days: Map<string, Record<string, unknown>>): string[] =>
+  [...days].filter(([, r]) => r.result !== '✓').map(([d]) => d);
+
+/** The service's days from the store's first order to today, as the emulator's truth has them. */
+async function truthDays(): Promise<string[]> {
+  const store = (await stack.truth('store')) as Json;
+  const { today } = await storeDay(stack);
+  const daily = (await stack.control(`truth/daily?start_date=${String(store.first_order_date)}&end_date=${today}`)) as {
+    data: Json[];
+  };
+  return daily.data.map((d) => String(d.date));
+}
+
+/** An active order of the store's currency with line items, from the truth, and its store day. */
+async function activeOrder(): Promise<{ id: string; day: string; netRevenue: number }> {
+  const { timeZone } = await storeDay(stack);
+  const store = (await stack.truth('store')) as Json;
+  const currency = (store.store as Json).currency;
+  const orders = ((await stack.truth('orders')) as { data: Json[] }).data.filter(
+    (o) => !o.canceled_at && o.currency === currency && (o.line_items as Json[]).length > 0,
+  );
+  const order = orders[Math.floor(orders.length / 2)];
+  return {
+    id: String(order.id),
+    day: new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date(String(order.created_at))),
+    netRevenue: Number((order.economics as Json).net_revenue),
+  };
+}
+
+describe('the tie-out in SQL', () => {
+  it('ties out every day from the first order to today from the BigQuery orders table, and says so in the scope line', async () => {
+    const days = checkDays();
+    expect([...days.keys()]).toEqual(await truthDays());
+    expect(failing(days)).toEqual([]);
+    expect(checksScope(stack)).toContain(`${table('orders')} summed by placed_day in one query`);
+    // The orders are in BigQuery only: the Orders sheet did not feed the tie-out.
+    expect(sheetTable(stack, 'Orders').length).toBeLessThanOrEqual(1);
+  });
+
+  it('turns a day ✗ with the difference when a row is altered in BigQuery, and Sync now repairs the row', async () => {
+    const order = await activeOrder();
+    const changed = await bigQueryDml(
+      stack,
+      `UPDATE ${table('orders')} SET net_revenue = net_revenue + 12.34 WHERE id = '${order.id}'`,
+    );
+    expect(changed).toBe(1);
+
+    const run = await scheduledRun(stack);
+    expect(run.error?.message).toBeUndefined();
+    const days = checkDays();
+    expect(failing(days)).toEqual([order.day]);
+    const altered = days.get(order.day)!;
+    expect(altered.result).toBe('✗');
+    expect(altered.net_revenue_difference).toBeCloseTo(12.34, 9);
+    expect(String(altered.note)).toContain('Differs: net_revenue');
+
+    await sidebarSyncNow(stack);
+    expect(failing(checkDays())).toEqual([]);
+    const row = await bigQueryRows(stack, `SELECT net_revenue FROM ${table('orders')} WHERE id = '${order.id}'`);
+    expect(Number(row.rows[0].net_revenue)).toBe(order.netRevenue);
+    expect(await compareTablesWithTruth(stack)).toEqual(EXACT);
+  });
+});
