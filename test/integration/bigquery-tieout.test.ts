@@ -63,14 +63,14 @@ async function truthDays(): Promise<string[]> {
 }
 
 /** An active order of the store's currency with line items, from the truth, and its store day. */
-async function activeOrder(): Promise<{ id: string; day: string; netRevenue: number }> {
+async function activeOrder(at = 0.5): Promise<{ id: string; day: string; netRevenue: number }> {
   const { timeZone } = await storeDay(stack);
   const store = (await stack.truth('store')) as Json;
   const currency = (store.store as Json).currency;
   const orders = ((await stack.truth('orders')) as { data: Json[] }).data.filter(
     (o) => !o.canceled_at && o.currency === currency && (o.line_items as Json[]).length > 0,
   );
-  const order = orders[Math.floor(orders.length / 2)];
+  const order = orders[Math.floor(orders.length * at)];
   return {
     id: String(order.id),
     day: new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date(String(order.created_at))),
@@ -110,5 +110,29 @@ describe('the tie-out in SQL', () => {
     const row = await bigQueryRows(stack, `SELECT net_revenue FROM ${table('orders')} WHERE id = '${order.id}'`);
     expect(Number(row.rows[0].net_revenue)).toBe(order.netRevenue);
     expect(await compareTablesWithTruth(stack)).toEqual(EXACT);
+  });
+
+  it('deletes an order that vanished from the service, with its line items, when its day is ✗: the table equals the truth again', async () => {
+    const order = await activeOrder(0.25);
+    await stack.control(`orders/${order.id}/vanish`, {});
+    const truthIds = ((await stack.truth('orders')) as { data: Json[] }).data.map((o) => String(o.id));
+    expect(truthIds).not.toContain(order.id);
+
+    const run = await scheduledRun(stack);
+    expect(run.error?.message).toBeUndefined();
+    expect(failing(checkDays())).toEqual([order.day]);
+
+    await sidebarSyncNow(stack);
+    expect(failing(checkDays())).toEqual([]);
+    const left = await bigQueryRows(
+      stack,
+      `SELECT (SELECT COUNT(*) FROM ${table('orders')} WHERE id = '${order.id}') AS orders, ` +
+        `(SELECT COUNT(*) FROM ${table('line_items')} WHERE order_id = '${order.id}') AS line_items`,
+    );
+    expect(left.rows[0]).toEqual({ orders: '0', line_items: '0' });
+    expect(await compareTablesWithTruth(stack)).toEqual(EXACT);
+    const [headers, ...log] = sheetTable(stack, 'Sync log');
+    const gone = log.map((r) => Number(r[headers.indexOf('orders_gone')]) || 0).reduce((a, b) => a + b, 0);
+    expect(gone).toBe(1);
   });
 });

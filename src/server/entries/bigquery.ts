@@ -2,11 +2,17 @@ import { refuseInCell } from '../platform/cell-guard';
 import { setDestination } from '../bigquery/destination-store';
 import type { Destination } from '../bigquery/destination-setting';
 import { bigQueryWriterFor, stepSkippedForDestination } from '../bigquery/destination';
+import { deleteVanishedOrders } from '../bigquery/reconcile';
 import { bigQueryTieout } from '../bigquery/tieout';
 import { useOrdersDestination } from '../sync/orders-destination';
 
 // When the bundle loads (every execution): a run whose orders go to BigQuery writes them there.
-useOrdersDestination({ writer: bigQueryWriterFor, skipsStep: stepSkippedForDestination, tieout: bigQueryTieout });
+useOrdersDestination({
+  writer: bigQueryWriterFor,
+  skipsStep: stepSkippedForDestination,
+  tieout: bigQueryTieout,
+  dayListed: deleteVanishedOrders,
+});
 
 /**
  * Sidebar → where orders go: the sheets, or BigQuery (the user's Cloud project and dataset; the

@@ -13,6 +13,8 @@ export interface OrdersDestination {
   skipsStep(ctx: JobContext, step: string): boolean;
   /** The tie-out of this run's destination (the Sync log's words), or null when the orders are in the sheets. */
   tieout(ctx: JobContext): string | null;
+  /** `day`'s orders were listed whole (these ids): orders the listing no longer gives leave the destination. */
+  dayListed(ctx: JobContext, day: string, ids: readonly string[]): void;
 }
 
 /** The orders job's check that a first backfill fits the spreadsheet's cells (backfill-check.ts), asked as a step. */
@@ -30,6 +32,10 @@ export function destinationWriter(ctx: JobContext): OrderWriter | null {
 
 export function destinationTieout(ctx: JobContext): string | null {
   return registered ? registered.tieout(ctx) : null;
+}
+
+export function destinationDayListed(ctx: JobContext, day: string, ids: readonly string[]): void {
+  if (registered) registered.dayListed(ctx, day, ids);
 }
 
 export function destinationSkipsStep(ctx: JobContext, step: string): boolean {
