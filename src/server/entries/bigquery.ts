@@ -2,7 +2,9 @@ import { refuseInCell } from '../platform/cell-guard';
 import { setDestination } from '../bigquery/destination-store';
 import type { Destination } from '../bigquery/destination-setting';
 import { bigQueryWriterFor, stepSkippedForDestination } from '../bigquery/destination';
+import { ordersTableOfFormulas } from '../bigquery/formula-reach';
 import { deleteVanishedOrders } from '../bigquery/reconcile';
+import { useOrdersElsewhere } from '../functions/orders-elsewhere';
 import { bigQueryTieout } from '../bigquery/tieout';
 import { useOrdersDestination } from '../sync/orders-destination';
 
@@ -13,6 +15,8 @@ useOrdersDestination({
   tieout: bigQueryTieout,
   dayListed: deleteVanishedOrders,
 });
+// ...and a formula says so where it would read the Orders sheet.
+useOrdersElsewhere(ordersTableOfFormulas);
 
 /**
  * Sidebar → where orders go: the sheets, or BigQuery (the user's Cloud project and dataset; the

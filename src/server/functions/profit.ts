@@ -13,6 +13,7 @@ import { metricArgument, metricListArgument } from './metrics';
 import { COST_GAP_METRICS, costGapTableRows, netRevenueNote, notCountedNote, unknownNetRevenueNote } from './cost-gaps';
 import { isNotCounted, type CostGapsRead } from '../finance/cost-gaps';
 import { findInSheet } from './sheet-lookup';
+import { orderNumberElsewhere, ordersKeptElsewhere } from './orders-elsewhere';
 import { emptyDays, futureNote, lastDayWithFigures, noteUnder } from './future-days';
 import { storeTimeZoneOf } from './store-zone';
 import { lastDayOfMonth, monthOf } from '../finance/period-sums';
@@ -189,7 +190,12 @@ function isOmitted(value: unknown): boolean {
 /** The Orders sheet's id of an order shown as one of these display numbers, or null. */
 export type OrderNumberLookup = (displayNumbers: readonly string[]) => string | null;
 
-const orderBySheet: OrderNumberLookup = (numbers) => findInSheet(ORDERS, 'order_number', numbers)?.key ?? null;
+const orderBySheet: OrderNumberLookup = (numbers) => {
+  // Orders kept in BigQuery: the Orders sheet holds none of them, and a formula cannot query the table.
+  const table = ordersKeptElsewhere();
+  if (table !== null) throw new FormulaError('PROFIT_ORDER', orderNumberElsewhere(numbers[0], table));
+  return findInSheet(ORDERS, 'order_number', numbers)?.key ?? null;
+};
 
 export function profitOrder(orderId: unknown, deps?: Partial<FunctionDeps> & { lookup?: OrderNumberLookup }): Table {
   return withUserMessages('PROFIT_ORDER', () => {
