@@ -16,7 +16,7 @@ import {
   sidebarSyncNow,
   table,
 } from './bigquery-support';
-import { checksScope, scheduledRun, sheetTable, storeDay, syncUntilCaughtUp } from './sync-support';
+import { checksRow, checksScope, scheduledRun, sheetTable, storeDay, syncUntilCaughtUp } from './sync-support';
 
 type Json = Record<string, unknown>;
 type Row = Array<string | number | boolean>;
@@ -134,5 +134,26 @@ describe('the tie-out in SQL', () => {
     const [headers, ...log] = sheetTable(stack, 'Sync log');
     const gone = log.map((r) => Number(r[headers.indexOf('orders_gone')]) || 0).reduce((a, b) => a + b, 0);
     expect(gone).toBe(1);
+  });
+
+  it('says a day whose orders include one in another currency is "not compared", never ✗, as the Sheets tie-out does, and PROFIT_SUMMARY names the currency', async () => {
+    const store = (await stack.truth('store')) as Json;
+    expect((store.store as Json).currency).not.toBe('EUR');
+    const order = await activeOrder(0.75);
+    await stack.control(`orders/${order.id}/patch`, { currency: 'EUR' });
+    await stack.advanceClocks(3_600_000);
+    const run = await scheduledRun(stack);
+    expect(run.error?.message).toBeUndefined();
+    const currency = await bigQueryRows(stack, `SELECT currency FROM ${table('orders')} WHERE id = '${order.id}'`);
+    expect(currency.rows).toEqual([{ currency: 'EUR' }]);
+
+    const check = checksRow(stack, order.day);
+    expect(check?.result, String(check?.note)).toBe('not compared');
+    expect(String(check?.note)).toContain('1 order(s) in another currency');
+    expect([...checkDays()].filter(([, r]) => r.result === '✗')).toEqual([]);
+    const summary = await stack.runtime.run('PROFIT_SUMMARY', [order.day, order.day], { authMode: 'CUSTOM_FUNCTION' });
+    expect(summary.ok, summary.error?.message).toBe(true);
+    const note = (summary.value as unknown[][]).find((r) => r[0] === 'currency_note');
+    expect(String(note?.[1] ?? '')).toMatch(/1 in EUR/);
   });
 });
