@@ -64,6 +64,13 @@ describe('custom functions over orders kept in BigQuery', () => {
     const fields = new Map((byId.value as Array<[string, unknown]>).map(([k, v]) => [k, v]));
     expect(fields.get('net_revenue')).toBe(economics(order).net_revenue);
 
+    // The platform's numeric id, as typed in a cell: read from the service too (no sheet lookup needed).
+    const byPlatformId = await formula('PROFIT_ORDER', [Number(order.external_order_id)]);
+    expect(byPlatformId.ok, byPlatformId.error?.message).toBe(true);
+    const platformFields = new Map((byPlatformId.value as Array<[string, unknown]>).map(([k, v]) => [k, v]));
+    expect(platformFields.get('net_revenue')).toBe(economics(order).net_revenue);
+
+    expect(String(order.order_number)).toMatch(/^#/);
     const byNumber = await formula('PROFIT_ORDER', [String(order.order_number)]);
     expect(byNumber.ok).toBe(false);
     expect(byNumber.error?.message).toContain(`in BigQuery (${PROJECT}.${DATASET}.orders)`);

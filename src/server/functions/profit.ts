@@ -190,12 +190,7 @@ function isOmitted(value: unknown): boolean {
 /** The Orders sheet's id of an order shown as one of these display numbers, or null. */
 export type OrderNumberLookup = (displayNumbers: readonly string[]) => string | null;
 
-const orderBySheet: OrderNumberLookup = (numbers) => {
-  // Orders kept in BigQuery: the Orders sheet holds none of them, and a formula cannot query the table.
-  const table = ordersKeptElsewhere();
-  if (table !== null) throw new FormulaError('PROFIT_ORDER', orderNumberElsewhere(numbers[0], table));
-  return findInSheet(ORDERS, 'order_number', numbers)?.key ?? null;
-};
+const orderBySheet: OrderNumberLookup = (numbers) => findInSheet(ORDERS, 'order_number', numbers)?.key ?? null;
 
 export function profitOrder(orderId: unknown, deps?: Partial<FunctionDeps> & { lookup?: OrderNumberLookup }): Table {
   return withUserMessages('PROFIT_ORDER', () => {
@@ -204,6 +199,9 @@ export function profitOrder(orderId: unknown, deps?: Partial<FunctionDeps> & { l
     const found = ref.displayNumbers.length > 0 ? (deps?.lookup ?? orderBySheet)(ref.displayNumbers) : null;
     const id = found ?? ref.id;
     if (id === null) {
+      // Orders kept in BigQuery: the Orders sheet holds none of them, and a formula cannot query the table.
+      const table = ordersKeptElsewhere();
+      if (table !== null) throw new FormulaError('PROFIT_ORDER', orderNumberElsewhere(ref.displayNumbers[0], table));
       throw new FormulaError(
         'PROFIT_ORDER',
         `no order numbered ${ref.displayNumbers[0]} in the Orders sheet: run Sync now if it is new, or give the order id (ord_…)`,
