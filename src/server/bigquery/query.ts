@@ -9,7 +9,7 @@ import { bigQuery } from './service';
 
 export interface QueryParameter {
   name: string;
-  type: 'STRING' | 'DATE' | 'INT64';
+  type: 'STRING' | 'DATE' | 'INT64' | 'TIMESTAMP';
   value: string;
 }
 

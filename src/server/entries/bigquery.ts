@@ -4,6 +4,7 @@ import type { Destination } from '../bigquery/destination-setting';
 import { bigQueryWriterFor, stepSkippedForDestination } from '../bigquery/destination';
 import { ordersTableOfFormulas } from '../bigquery/formula-reach';
 import { deleteVanishedOrders } from '../bigquery/reconcile';
+import { runBigQueryReconcile } from '../bigquery/reconcile-pass';
 import { useOrdersElsewhere } from '../functions/orders-elsewhere';
 import { bigQueryTieout } from '../bigquery/tieout';
 import { useOrdersDestination } from '../sync/orders-destination';
@@ -14,6 +15,7 @@ useOrdersDestination({
   skipsStep: stepSkippedForDestination,
   tieout: bigQueryTieout,
   dayListed: deleteVanishedOrders,
+  reconcile: runBigQueryReconcile,
 });
 // ...and a formula says so where it would read the Orders sheet.
 useOrdersElsewhere(ordersTableOfFormulas);

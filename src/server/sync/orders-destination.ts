@@ -3,7 +3,7 @@
  * destination, ../bigquery, a layer above sync): registered once by the entry layer when the
  * bundle loads (entries/bigquery.ts), so sync names no destination it does not own.
  */
-import type { JobContext } from './job-context';
+import type { JobContext, JobResult } from './job-context';
 import type { OrderWriter } from './order-writer';
 
 export interface OrdersDestination {
@@ -15,6 +15,8 @@ export interface OrdersDestination {
   tieout(ctx: JobContext): string | null;
   /** `day`'s orders were listed whole (these ids): orders the listing no longer gives leave the destination. */
   dayListed(ctx: JobContext, day: string, ids: readonly string[]): void;
+  /** The reconciliation pass of this run's destination, or null when the orders are in the sheets. */
+  reconcile(ctx: JobContext): JobResult | null;
 }
 
 /** The orders job's check that a first backfill fits the spreadsheet's cells (backfill-check.ts), asked as a step. */
@@ -36,6 +38,10 @@ export function destinationTieout(ctx: JobContext): string | null {
 
 export function destinationDayListed(ctx: JobContext, day: string, ids: readonly string[]): void {
   if (registered) registered.dayListed(ctx, day, ids);
+}
+
+export function destinationReconcile(ctx: JobContext): JobResult | null {
+  return registered ? registered.reconcile(ctx) : null;
 }
 
 export function destinationSkipsStep(ctx: JobContext, step: string): boolean {
