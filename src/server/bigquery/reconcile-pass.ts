@@ -10,6 +10,7 @@
  */
 import type { Order } from '../api/types';
 import { laterDay } from '../platform/calendar';
+import { currentSpreadsheetId } from '../platform/context';
 import { pageThrough, type Feed } from '../sync/feed';
 import {
   laterOf,
@@ -143,7 +144,7 @@ function deleteUnseen(
     parameters,
   );
   if (!first || first.day === null) return 0;
-  const jobId = (step: string): string => `ma_reconcile_${ctx.now()}_${step}`;
+  const jobId = (step: string): string => `ma_${currentSpreadsheetId() ?? 'script'}_${ctx.now()}_reconcile_${step}`;
   const dml = (step: string, sql: string, params: QueryParameter[]) =>
     waitForJobs(names.projectId, [
       insertJob(names.projectId, jobId(step), {
