@@ -152,3 +152,26 @@ export async function compareTablesWithTruth(stack: Stack): Promise<TableCompari
       });
   return out;
 }
+
+/** A DML statement (UPDATE, DELETE, …) on the runtime's BigQuery, as someone with access to the dataset runs it; the rows it changed. */
+export async function bigQueryDml(stack: Stack, sql: string): Promise<number> {
+  const { result } = await query(
+    stack.runtime.bigquery,
+    PROJECT,
+    { query: sql, useLegacySql: false, timeoutMs: 600_000 },
+    { now: stack.runtime.clock.now(), userEmail: 'analyst@example.com' },
+  );
+  return Number((result as { numDmlAffectedRows?: string }).numDmlAffectedRows);
+}
+
+/** Sync now as the sidebar runs it: startSync, then steps until done. */
+export async function sidebarSyncNow(stack: Stack): Promise<void> {
+  const step = async (name: string): Promise<{ done?: boolean }> => {
+    const r = await stack.runtime.run(name, [], { authMode: 'FULL' });
+    if (!r.ok) throw new Error(`${name} failed: ${r.error?.message}`);
+    return r.value as { done?: boolean };
+  };
+  await step('startSync');
+  for (let i = 0; i < 40; i++) if ((await step('runSyncStep')).done) return;
+  throw new Error('Sync now did not finish');
+}

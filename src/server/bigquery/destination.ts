@@ -26,20 +26,12 @@ export function bigQueryWriterFor(ctx: JobContext): OrderWriter | null {
 }
 
 /**
- * Steps that read or write the Orders and Line items sheets (refetching a day's orders into them,
- * the reconciliation's gone marks, the Sheets tie-out of their sums, duplicate rows, the column
- * fill) or guard their cells (the backfill's fit): not run while orders go to BigQuery. Their
- * BigQuery counterparts (the SQL tie-out, gone orders deleted) are not built yet.
+ * Steps that read or write the Orders and Line items sheets (duplicate rows, the column fill) or
+ * guard their cells (the backfill's fit): not run while orders go to BigQuery. The tie-out runs in
+ * SQL there (tieout.ts), the ✗ days' refetch MERGEs through the BigQuery writer, and the
+ * reconciliation pass is BigQuery's own (reconcile-pass.ts).
  */
-const SHEET_ORDER_STEPS: ReadonlySet<string> = new Set([
-  BACKFILL_CHECK,
-  'refetch failed days',
-  'refetch new failed days',
-  'reconcile',
-  'tie-out',
-  'duplicate rows',
-  'column fill',
-]);
+const SHEET_ORDER_STEPS: ReadonlySet<string> = new Set([BACKFILL_CHECK, 'duplicate rows', 'column fill']);
 
 export function stepSkippedForDestination(ctx: Pick<JobContext, 'state'>, step: string): boolean {
   return SHEET_ORDER_STEPS.has(step) && runDestination(ctx).kind === 'bigquery';

@@ -2,10 +2,23 @@ import { refuseInCell } from '../platform/cell-guard';
 import { setDestination } from '../bigquery/destination-store';
 import type { Destination } from '../bigquery/destination-setting';
 import { bigQueryWriterFor, stepSkippedForDestination } from '../bigquery/destination';
+import { ordersTableOfFormulas } from '../bigquery/formula-reach';
+import { deleteVanishedOrders } from '../bigquery/reconcile';
+import { runBigQueryReconcile } from '../bigquery/reconcile-pass';
+import { useOrdersElsewhere } from '../functions/orders-elsewhere';
+import { bigQueryTieout } from '../bigquery/tieout';
 import { useOrdersDestination } from '../sync/orders-destination';
 
 // When the bundle loads (every execution): a run whose orders go to BigQuery writes them there.
-useOrdersDestination({ writer: bigQueryWriterFor, skipsStep: stepSkippedForDestination });
+useOrdersDestination({
+  writer: bigQueryWriterFor,
+  skipsStep: stepSkippedForDestination,
+  tieout: bigQueryTieout,
+  dayListed: deleteVanishedOrders,
+  reconcile: runBigQueryReconcile,
+});
+// ...and a formula says so where it would read the Orders sheet.
+useOrdersElsewhere(ordersTableOfFormulas);
 
 /**
  * Sidebar → where orders go: the sheets, or BigQuery (the user's Cloud project and dataset; the

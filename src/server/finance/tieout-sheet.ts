@@ -36,6 +36,7 @@ import { dailyHeaderNote } from './daily-header-note';
 import { NAMED_DAYS, tieoutText } from './tieout-log-words';
 import {
   OTHER_CURRENCY_DAYS_KEY,
+  type OtherCurrencyDays,
   countsByDay,
   otherCurrencyDaysOf,
   readOtherCurrencyDays,
@@ -80,18 +81,36 @@ function booksMayGoOn(ctx: FinanceContext): boolean {
 }
 
 /**
+ * The Orders side summed elsewhere than the Orders sheet (the BigQuery orders table, in one query):
+ * taken whole for this check, every figure compared (every column is synced there).
+ */
+export interface OrdersSummedElsewhere {
+  sums: OrderDaySums;
+  otherCurrencyDays: OtherCurrencyDays;
+  /** The Checks scope line's words on where the Orders side came from. */
+  how: string;
+}
+
+/**
  * Runs the tie-out over the synced range and writes the Checks sheet; returns the Sync log's words.
  * `full`: the Orders columns are read whole (Checks → Run, Sync now, at least once a day, and
  * whenever the day sums cannot be trusted); otherwise the Orders side is the day sums the sync
- * kept as it wrote (the order sums store), and the Orders sheet is not read.
+ * kept as it wrote (the order sums store), and the Orders sheet is not read. `elsewhere`: the
+ * Orders side is those sums (orders kept in BigQuery), and the Orders sheet is not read.
  */
-export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | null = null, full = true): string {
+export function writeTieout(
+  ctx: FinanceContext,
+  tracker: OrderSumsTracker | null = null,
+  full = true,
+  elsewhere: OrdersSummedElsewhere | null = null,
+): string {
   const currency = ctx.state.get('meta').storeCurrency;
-  const kept = full || !tracker ? null : tracker.current();
+  const kept = elsewhere || full || !tracker ? null : tracker.current();
   const fullAt = kept ? tracker!.fullAt() : ctx.now();
   let orderRows: unknown[][] = [];
   let sums: OrderDaySums;
   if (kept) sums = kept;
+  else if (elsewhere) sums = elsewhere.sums;
   else {
     orderRows = ctx.workbook.readColumns(ORDERS, ORDERS_READ);
     sums = OrderDaySums.ofRows(orderRows, currency);
@@ -102,14 +121,14 @@ export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | nul
   const createdAfter = ctx.state.get('orders').createdAfter;
   const saveCostGaps = (): void => {
     ctx.state.save('costGaps', {
-      ...(kept ? sums.costGaps() : costGapsOf(gapRowsOfTable(orderRows), currency)),
+      ...(kept || elsewhere ? sums.costGaps() : costGapsOf(gapRowsOfTable(orderRows), currency)),
       checkedAt: ctx.now(),
     });
     if (
       saveCostGapMonths(
         documentProperties(),
         sums.costGapMonths(),
-        kept ? sums.rowCount() : orderRows.length,
+        kept || elsewhere ? sums.rowCount() : orderRows.length,
         createdAfter,
         runStateAsStored(ctx.state.readAtStart),
       )
@@ -123,7 +142,7 @@ export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | nul
   // pages past the budget, an API error) must not send the next run back to the same read.
   if (!kept) {
     const mixedWas = ctx.state.readAtStart[OTHER_CURRENCY_DAYS_KEY] ?? null;
-    const mixed = otherCurrencyDaysOf(orderRows, currency);
+    const mixed = elsewhere ? elsewhere.otherCurrencyDays : otherCurrencyDaysOf(orderRows, currency);
     if (saveOtherCurrencyDays(documentProperties(), mixed, mixedWas)) {
       markFormulasOwed();
       // The Daily P&L says which of its days hold another currency, beside its figures.
@@ -159,11 +178,14 @@ export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | nul
   const skippedOrders = ctx.state.get('skipped').orders;
   const skippedDays = ctx.state.get('skipped').days;
   const pnlSheets = checkPnlSheets(dailyRows, monthlyRows, books.days);
-  const compared = TIEOUT_COMPARED.filter((f) => ctx.workbook.holdsColumn(ORDERS, f.orders)).map((f) => f.figure);
+  const compared = TIEOUT_COMPARED.filter((f) => elsewhere || ctx.workbook.holdsColumn(ORDERS, f.orders)).map(
+    (f) => f.figure,
+  );
   // Only a read of the whole sheet sees a row a user copied (the kept sums count orders by id).
-  const duplicateOrders = kept
-    ? []
-    : duplicateOrderRows(orderRows, columnIndex(ORDERS, 'id'), columnIndex(ORDERS, 'placed_date'));
+  const duplicateOrders =
+    kept || elsewhere
+      ? []
+      : duplicateOrderRows(orderRows, columnIndex(ORDERS, 'id'), columnIndex(ORDERS, 'placed_date'));
   const tiedOut = tieOut({
     orderRows,
     orderDays: sums.orderDays(),
@@ -205,6 +227,7 @@ export function writeTieout(ctx: FinanceContext, tracker: OrderSumsTracker | nul
       ctx.workbook.timeZone,
       kept ? fullAt : null,
       kept !== null && tracker!.provenByWrites(),
+      elsewhere?.how,
     ),
   });
   const previous = ctx.state.get('tieout').rows;
@@ -254,12 +277,15 @@ function scopeCells(
   timeZone: string,
   summedSince: number | null,
   createdBySync = false,
+  elsewhere?: string,
 ): CellValue[] {
-  const how = createdBySync
-    ? ' Orders side: the day sums of the rows this sync wrote into the Orders sheet it created (nothing else was in it); Checks → Run reads it in full.'
-    : summedSince === null
-      ? ' Orders sheet read in full for this check.'
-      : ` Orders side: the day sums the sync kept as it wrote since the Orders sheet was read in full at ${localTimeText(summedSince, timeZone, null)}; a ✗ is only said after reading it in full, and Checks → Run reads it in full now (a scheduled run does once a day).`;
+  const how = elsewhere
+    ? ` ${elsewhere}`
+    : createdBySync
+      ? ' Orders side: the day sums of the rows this sync wrote into the Orders sheet it created (nothing else was in it); Checks → Run reads it in full.'
+      : summedSince === null
+        ? ' Orders sheet read in full for this check.'
+        : ` Orders side: the day sums the sync kept as it wrote since the Orders sheet was read in full at ${localTimeText(summedSince, timeZone, null)}; a ✗ is only said after reading it in full, and Checks → Run reads it in full now (a scheduled run does once a day).`;
   const values: Record<string, unknown> = {
     period: `${provenFrom} … ${today}`,
     kind: 'scope',

@@ -13,6 +13,7 @@ import { metricArgument, metricListArgument } from './metrics';
 import { COST_GAP_METRICS, costGapTableRows, netRevenueNote, notCountedNote, unknownNetRevenueNote } from './cost-gaps';
 import { isNotCounted, type CostGapsRead } from '../finance/cost-gaps';
 import { findInSheet } from './sheet-lookup';
+import { orderNumberElsewhere, ordersKeptElsewhere } from './orders-elsewhere';
 import { emptyDays, futureNote, lastDayWithFigures, noteUnder } from './future-days';
 import { storeTimeZoneOf } from './store-zone';
 import { inProgressNote } from './summary-in-progress';
@@ -202,6 +203,9 @@ export function profitOrder(orderId: unknown, deps?: Partial<FunctionDeps> & { l
     const found = ref.displayNumbers.length > 0 ? (deps?.lookup ?? orderBySheet)(ref.displayNumbers) : null;
     const id = found ?? ref.id;
     if (id === null) {
+      // Orders kept in BigQuery: the Orders sheet holds none of them, and a formula cannot query the table.
+      const table = ordersKeptElsewhere();
+      if (table !== null) throw new FormulaError('PROFIT_ORDER', orderNumberElsewhere(ref.displayNumbers[0], table));
       throw new FormulaError(
         'PROFIT_ORDER',
         `no order numbered ${ref.displayNumbers[0]} in the Orders sheet: run Sync now if it is new, or give the order id (ord_…)`,

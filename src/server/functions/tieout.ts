@@ -16,6 +16,7 @@ import { tieOut, type TieoutInput } from '../finance/tieout';
 import { tieoutCells } from '../finance/tieout-sheet';
 import { FormulaError, dateRangeArguments } from './args';
 import { customFunctionContext, spreadsheetTimeZone } from './context';
+import { ordersKeptElsewhere, tieoutElsewhere } from './orders-elsewhere';
 import type { Cell, Table } from './tables';
 
 const FN = 'PROFIT_TIEOUT';
@@ -27,6 +28,8 @@ export function profitTieout(start: unknown, end: unknown): Table {
     const timeZone = spreadsheetTimeZone();
     const range = dateRangeArguments(FN, start, end, (date) => instantToLocalDate(date.getTime(), timeZone));
     const sheet = currentSpreadsheet('reading the Orders sheet').getSheetByName(ORDERS.sheetName);
+    const bigQueryTable = !sheet || sheet.getLastRow() < 2 ? ordersKeptElsewhere() : null;
+    if (bigQueryTable !== null) throw new FormulaError(FN, tieoutElsewhere(bigQueryTable));
     if (!sheet || sheet.getLastRow() < 2)
       throw new FormulaError(FN, 'there is no Orders sheet to check yet: run Sync now first');
     const held = headerColumns(

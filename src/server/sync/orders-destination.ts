@@ -3,7 +3,7 @@
  * destination, ../bigquery, a layer above sync): registered once by the entry layer when the
  * bundle loads (entries/bigquery.ts), so sync names no destination it does not own.
  */
-import type { JobContext } from './job-context';
+import type { JobContext, JobResult } from './job-context';
 import type { OrderWriter } from './order-writer';
 
 export interface OrdersDestination {
@@ -11,6 +11,12 @@ export interface OrdersDestination {
   writer(ctx: JobContext): OrderWriter | null;
   /** True for a run step that works on the Orders and Line items sheets and does not apply to this run's destination. */
   skipsStep(ctx: JobContext, step: string): boolean;
+  /** The tie-out of this run's destination (the Sync log's words), or null when the orders are in the sheets. */
+  tieout(ctx: JobContext): string | null;
+  /** `day`'s orders were listed whole (these ids): orders the listing no longer gives leave the destination. */
+  dayListed(ctx: JobContext, day: string, ids: readonly string[]): void;
+  /** The reconciliation pass of this run's destination, or null when the orders are in the sheets. */
+  reconcile(ctx: JobContext): JobResult | null;
 }
 
 /** The orders job's check that a first backfill fits the spreadsheet's cells (backfill-check.ts), asked as a step. */
@@ -24,6 +30,18 @@ export function useOrdersDestination(destination: OrdersDestination): void {
 
 export function destinationWriter(ctx: JobContext): OrderWriter | null {
   return registered ? registered.writer(ctx) : null;
+}
+
+export function destinationTieout(ctx: JobContext): string | null {
+  return registered ? registered.tieout(ctx) : null;
+}
+
+export function destinationDayListed(ctx: JobContext, day: string, ids: readonly string[]): void {
+  if (registered) registered.dayListed(ctx, day, ids);
+}
+
+export function destinationReconcile(ctx: JobContext): JobResult | null {
+  return registered ? registered.reconcile(ctx) : null;
 }
 
 export function destinationSkipsStep(ctx: JobContext, step: string): boolean {

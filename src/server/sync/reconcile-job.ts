@@ -21,6 +21,7 @@ import { rowCounts } from './sheet-health';
 import { FigureRecheck, repairWords } from './figure-recheck';
 import { readRecheck, saveRecheck } from '../finance/recheck-record';
 import { counted } from '../../contract/counts-text';
+import { destinationReconcile } from './orders-destination';
 
 /**
  * A pass compares every synced figure with the service (the figure re-check), the safety net for
@@ -40,6 +41,9 @@ export function reconciliationDue(ctx: JobContext): boolean {
 }
 
 export function runReconcileJob(ctx: JobContext): JobResult {
+  // Orders kept elsewhere (BigQuery): that destination's pass.
+  const elsewhere = destinationReconcile(ctx);
+  if (elsewhere) return elsewhere;
   if (ctx.state.get('reconcile').passStartedAt === null) startPass(ctx);
   let seen = seenRowsOfPass(ctx);
   // Every order's figures are compared too, not only its change marker (the figure re-check).

@@ -14,6 +14,7 @@ import type { Order } from '../api/types';
 import { pageThrough, type Feed } from './feed';
 import type { JobContext } from './job-context';
 import { orderWriter, type OrderWriter } from './order-writer';
+import { destinationDayListed, destinationWriter } from './orders-destination';
 import { PAGE_LIMIT } from './job-context';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -57,7 +58,8 @@ function refetchDays(ctx: JobContext, failedDays: readonly string[]): string | n
       ? `Reading the Daily P&L again from ${failedDays[0]}, where it did not tie out.`
       : null;
   }
-  const writer = orderWriter(ctx, false, true);
+  // Orders kept in BigQuery: the day's orders are MERGEd whole, which puts back a row altered there.
+  const writer = destinationWriter(ctx) ?? orderWriter(ctx, false, true);
   const fetched: string[] = [];
   for (const day of days) {
     if (!pageThrough(ctx.budget, dayFeed(ctx, day, writer))) return fetchedText(fetched);
@@ -80,14 +82,25 @@ function noteRefetched(ctx: JobContext, days: readonly string[]): void {
  * the refetch ends (refetchedAt), so a rejected cursor starts the day's listing again.
  */
 function dayFeed(ctx: JobContext, day: string, writer: OrderWriter): Feed<Order> {
+  let listed: string[] = [];
+  let cut = false;
   return {
     list: (cursor) =>
       ctx.api.listOrders({ status: 'all', limit: PAGE_LIMIT, createdAfter: day, createdBefore: day, cursor }),
     take(page, at) {
       writer.write(page.data);
-      return at.last ? 'done' : 'next';
+      listed = listed.concat(page.data.map((order) => order.id));
+      const from = page.meta ? page.meta.historyAvailableFrom : null;
+      if (from !== null && from > day) cut = true;
+      if (!at.last) return 'next';
+      // The whole day is listed (the plan shows all of it): an order kept elsewhere (BigQuery) that the service no longer gives leaves.
+      if (!cut) destinationDayListed(ctx, day, listed);
+      return 'done';
     },
-    fromCheckpoint() {},
+    fromCheckpoint() {
+      listed = [];
+      cut = false;
+    },
   };
 }
 

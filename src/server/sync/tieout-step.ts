@@ -7,6 +7,7 @@ import type { SyncCounts } from '../../contract/sidebar';
 import { writeTieout } from '../finance/tieout-sheet';
 import type { OrderSumsTracker } from '../finance/order-sums-store';
 import type { JobContext } from './job-context';
+import { destinationTieout } from './orders-destination';
 import { refetchFailedDays } from './refetch-days';
 import type { RunOptions } from './run-options';
 import { runsJobs, type RunState, type RunStep } from './run-step';
@@ -123,7 +124,7 @@ function tieoutReadsOrders(options: RunOptions, tracker: OrderSumsTracker | null
 /** A tie-out that could not run is said in the log; the data the run wrote stands. */
 function tieoutOrNote(ctx: JobContext, tracker: OrderSumsTracker | null, full: boolean): string {
   try {
-    return writeTieout(ctx, tracker, full);
+    return destinationTieout(ctx) ?? writeTieout(ctx, tracker, full);
   } catch (e) {
     const why =
       e !== null && typeof e === 'object' && typeof (e as { userMessage?: unknown }).userMessage === 'string'

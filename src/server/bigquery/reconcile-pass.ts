@@ -1,0 +1,175 @@
+/**
+ * The full reconciliation pass (spec 4.4 rule 7) for orders kept in BigQuery: every order, oldest
+ * change first, MERGEd again whole from the service (which also puts back any row altered in the
+ * table, the figure re-check's purpose), in flushes of queued pages whose checkpoint moves only
+ * after the MERGE, so it resumes across executions. Every order the pass listed, and every order
+ * the feed wrote meanwhile, then carries a synced_at at or after the pass's start: at its end, the
+ * rows older than that, within the pass's view (the plan window and the orders window), are the
+ * orders the service no longer returns, and are deleted with their line items. A record the sync
+ * skipped (a value its column cannot hold) keeps its old row: it is never taken for gone.
+ */
+import type { Order } from '../api/types';
+import { laterDay } from '../platform/calendar';
+import { currentSpreadsheetId } from '../platform/context';
+import { pageThrough, type Feed } from '../sync/feed';
+import {
+  laterOf,
+  listChangedOrders,
+  recordMeta,
+  updatedAfterFor,
+  type JobContext,
+  type JobResult,
+} from '../sync/job-context';
+import { startPass, widens } from '../sync/reconcile-pass';
+import { bigQueryWriterFor, runDestination } from './destination';
+import { tablePath, type TableNames } from './merge-sql';
+import { queryRows, type QueryParameter } from './query';
+import { insertJob, waitForJobs } from './service';
+import { LINE_ITEMS_TABLE, ORDERS_TABLE, PLACED_DAY } from './table-schemas';
+
+/** Window widenings a pass starts over for within one execution (as the Sheets pass). */
+const WINDOW_RESTARTS = 2;
+
+/** The pass for a BigQuery destination; null when the orders are in the sheets (their own pass runs). */
+export function runBigQueryReconcile(ctx: JobContext): JobResult | null {
+  const destination = runDestination(ctx);
+  if (destination.kind !== 'bigquery') return null;
+  const writer = bigQueryWriterFor(ctx)!;
+  if (ctx.state.get('reconcile').passStartedAt === null) startPass(ctx);
+  const createdAfter = ctx.state.get('orders').createdAfter;
+  let updatedAfter = updatedAfterFor(ctx.state.get('reconcile').watermark);
+  let windowRestarts = 0;
+  let queued: { maxUpdatedAt: string | null; passWindow: { from: string | null } } | null = null;
+  let gone = 0;
+  const checkpoint = (): boolean => {
+    if (queued === null) return true;
+    const { maxUpdatedAt, passWindow } = queued;
+    queued = null;
+    writer.flush();
+    ctx.state.update('reconcile', {
+      watermark: laterOf(ctx.state.get('reconcile').watermark, maxUpdatedAt),
+      passWindow,
+    });
+    return true;
+  };
+  const feed: Feed<Order> = {
+    list: (cursor) => listChangedOrders(ctx, updatedAfter, createdAfter, cursor),
+    take(page, { last }) {
+      const r = ctx.state.get('reconcile');
+      const pageFrom = page.meta ? page.meta.historyAvailableFrom : null;
+      const window = queued?.passWindow ?? r.passWindow;
+      if (window && widens(window.from, pageFrom) && windowRestarts < WINDOW_RESTARTS) {
+        // The pages read so far never showed the orders the wider window adds: start over.
+        windowRestarts++;
+        checkpoint();
+        startPass(ctx);
+        updatedAfter = updatedAfterFor(null);
+        return 'fresh';
+      }
+      const maxUpdatedAt = writer.queue(page.data);
+      queued = {
+        maxUpdatedAt: laterOf(queued?.maxUpdatedAt ?? null, maxUpdatedAt),
+        passWindow: { from: window ? laterDay(window.from, pageFrom) : pageFrom },
+      };
+      recordMeta(ctx, page.meta);
+      if (last || writer.full) checkpoint();
+      if (!last) return 'next';
+      const { passStartedAt, passWindow } = ctx.state.get('reconcile');
+      gone = deleteUnseen(
+        ctx,
+        destination,
+        passStartedAt ?? ctx.now(),
+        laterDay(passWindow?.from ?? null, createdAfter),
+      );
+      ctx.state.update('reconcile', {
+        passStartedAt: null,
+        watermark: null,
+        passWindow: null,
+        lastCompletedAt: ctx.now(),
+      });
+      return 'done';
+    },
+    fromCheckpoint() {
+      updatedAfter = updatedAfterFor(ctx.state.get('reconcile').watermark);
+    },
+    settle: checkpoint,
+  };
+  if (!pageThrough(ctx.budget, feed))
+    return {
+      job: 'reconcile',
+      caughtUp: false,
+      message: 'Reconciliation: stopped before the time limit; the next run continues.',
+    };
+  return {
+    job: 'reconcile',
+    caughtUp: true,
+    message: `Reconciliation complete: ${gone} order(s) the service no longer has removed from BigQuery; every order written again from the service.`,
+  };
+}
+
+/** Where the pass's unseen rows are: synced before it started, inside its view, not a skipped record. */
+function unseenWhere(passStartedAt: number, viewFrom: string | null, skippedIds: readonly string[]) {
+  const parameters: QueryParameter[] = [
+    { name: 'pass_started', type: 'TIMESTAMP', value: new Date(passStartedAt).toISOString() },
+  ];
+  let where = 'T.synced_at < @pass_started';
+  if (viewFrom !== null) {
+    parameters.push({ name: 'view_from', type: 'DATE', value: viewFrom });
+    where += ` AND T.${PLACED_DAY} >= @view_from`;
+  }
+  if (skippedIds.length > 0) {
+    skippedIds.forEach((id, i) => parameters.push({ name: `skipped_${i}`, type: 'STRING', value: id }));
+    where += ` AND T.id NOT IN (${skippedIds.map((_, i) => `@skipped_${i}`).join(', ')})`;
+  }
+  return { where, parameters };
+}
+
+/** Deletes the orders the pass did not see, then the line items left without their order; returns how many orders. */
+function deleteUnseen(
+  ctx: JobContext,
+  names: TableNames & { projectId: string },
+  passStartedAt: number,
+  viewFrom: string | null,
+): number {
+  const orders = tablePath(names, ORDERS_TABLE.tableId);
+  const { where, parameters } = unseenWhere(
+    passStartedAt,
+    viewFrom,
+    ctx.state.get('skipped').orders.map((o) => o.id),
+  );
+  // The earliest day they leave: the daily job reads the Daily P&L again from it (as the Sheets pass).
+  const [first] = queryRows(
+    names.projectId,
+    `SELECT MIN(T.${PLACED_DAY}) AS day FROM ${orders} T WHERE ${where}`,
+    parameters,
+  );
+  if (!first || first.day === null) return 0;
+  const jobId = (step: string): string => `ma_${currentSpreadsheetId() ?? 'script'}_${ctx.now()}_reconcile_${step}`;
+  const dml = (step: string, sql: string, params: QueryParameter[]) =>
+    waitForJobs(names.projectId, [
+      insertJob(names.projectId, jobId(step), {
+        query: {
+          query: sql,
+          useLegacySql: false,
+          parameterMode: 'NAMED',
+          queryParameters: params.map((p) => ({
+            name: p.name,
+            parameterType: { type: p.type },
+            parameterValue: { value: p.value },
+          })),
+        },
+      }),
+    ])[0];
+  const deleted = dml('delete_orders', `DELETE FROM ${orders} T WHERE ${where}`, parameters);
+  dml(
+    'delete_line_items',
+    `DELETE FROM ${tablePath(names, LINE_ITEMS_TABLE.tableId)} T WHERE NOT EXISTS (SELECT 1 FROM ${orders} O WHERE O.id = T.order_id)`,
+    [],
+  );
+  const gone = Number(deleted.statistics?.query?.numDmlAffectedRows ?? 0);
+  ctx.tally.counts.ordersGone += gone;
+  const daily = ctx.state.get('daily');
+  if (daily.historyDone && (daily.dirtyFrom === null || first.day < daily.dirtyFrom))
+    ctx.state.update('daily', { dirtyFrom: first.day });
+  return gone;
+}

@@ -1,0 +1,89 @@
+/**
+ * The tie-out's one query: the orders table summed by placed_day (the store day the Daily P&L
+ * counts an order on) and by currency, with the Sheets tie-out's rules (finance/order-days.ts,
+ * cost-gaps.ts, order-ratios.ts) written in GoogleSQL: active orders only, each amount taken to
+ * whole cents before it is summed, an unreadable (NULL) amount counted apart so its day's sum is
+ * unknown, never 0; the incomplete-cost counts of cost_status's rule (cogs_source unknown, or
+ * coverage below 100); and the orders whose margin percentages disagree with their own figures.
+ * Grouped by currency too, so the caller tells the store's orders from the others the way the
+ * Sheets tie-out does. Partitioned on placed_day: the range reads only its days' partitions.
+ */
+import { TIEOUT_COMPARED } from '../sheets/schema';
+import { tablePath, type TableNames } from './merge-sql';
+import type { QueryParameter } from './query';
+import { ORDERS_TABLE, PLACED_DAY } from './table-schemas';
+
+/** The result column of a figure's summed cents, and of its active orders with no amount. */
+export const centsColumn = (figure: string): string => `${figure}_cents`;
+export const unknownColumn = (figure: string): string => `${figure}_unknown`;
+
+const ACTIVE = "status = 'active'";
+/** cost-status.ts costStatusOf: unknown source, or a coverage (percentage points, as the API gives it) below 100. */
+const COST_GAP = `IFNULL(LOWER(TRIM(cogs_source)) = 'unknown' OR cogs_coverage_pct < 100, FALSE)`;
+const cents = (column: string): string => `CAST(ROUND(${column} * 100) AS INT64)`;
+
+/**
+ * order-ratios.ts inconsistentRatios, on the table's percentage points (hundredths of a point are
+ * points × 100): consistent within half a hundredth of the exact ratio; 0 when net revenue is not
+ * above 0. A NULL figure is not checked.
+ */
+function ratioOff(pct: string, amount: string): string {
+  const revenue = cents('net_revenue');
+  const hundredths = `CAST(ROUND(${pct} * 100) AS INT64)`;
+  return (
+    `IFNULL(IF(${revenue} <= 0, ${hundredths} != 0, ` +
+    `2 * ABS(${hundredths} * ${revenue} - ${cents(amount)} * 10000) > ${revenue}), FALSE)`
+  );
+}
+
+const RATIOS: ReadonlyArray<[string, string]> = [
+  ['contribution_margin_pct', 'contribution_profit'],
+  ['net_margin_pct', 'net_profit'],
+];
+
+/** "id (contribution_margin_pct, net_margin_pct)" for an order whose percentages disagree, else NULL. */
+function ratioWords(): string {
+  const [[cPct, cAmount], [nPct, nAmount]] = RATIOS;
+  const c = ratioOff(cPct, cAmount);
+  const n = ratioOff(nPct, nAmount);
+  return (
+    `CASE WHEN ${c} AND ${n} THEN CONCAT(id, ' (${cPct}, ${nPct})') ` +
+    `WHEN ${c} THEN CONCAT(id, ' (${cPct})') WHEN ${n} THEN CONCAT(id, ' (${nPct})') END`
+  );
+}
+
+/** Separates the ids in `inconsistent` (an order id holds none: "ord_…"). */
+export const RATIO_SEPARATOR = '|';
+
+export interface TieoutQuery {
+  sql: string;
+  parameters: QueryParameter[];
+}
+
+/** Every order placed up to `to` (YYYY-MM-DD, inclusive), from `from` when given (the orders window), summed per day and currency. */
+export function tieoutQuery(names: TableNames, from: string | null, to: string): TieoutQuery {
+  const figures = TIEOUT_COMPARED.flatMap((f) => [
+    `SUM(IF(${ACTIVE}, ${cents(f.orders)}, 0)) AS ${centsColumn(f.figure)}`,
+    `COUNTIF(${ACTIVE} AND ${f.orders} IS NULL) AS ${unknownColumn(f.figure)}`,
+  ]);
+  const sql = [
+    `SELECT ${PLACED_DAY} AS day, currency,`,
+    '  COUNT(*) AS row_count,',
+    `  COUNTIF(${ACTIVE}) AS active,`,
+    ...figures.map((f) => `  ${f},`),
+    `  COUNTIF(${ACTIVE} AND ${COST_GAP}) AS gap_orders,`,
+    `  SUM(IF(${ACTIVE} AND ${COST_GAP}, ${cents('net_revenue')}, 0)) AS gap_cents,`,
+    `  COUNTIF(${ACTIVE} AND ${COST_GAP} AND net_revenue IS NULL) AS gap_unknown,`,
+    `  STRING_AGG(IF(${ACTIVE}, ${ratioWords()}, NULL), '${RATIO_SEPARATOR}') AS inconsistent`,
+    `FROM ${tablePath(names, ORDERS_TABLE.tableId)}`,
+    from === null ? `WHERE ${PLACED_DAY} <= @to_day` : `WHERE ${PLACED_DAY} BETWEEN @from_day AND @to_day`,
+    `GROUP BY ${PLACED_DAY}, currency`,
+  ].join('\n');
+  return {
+    sql,
+    parameters: [
+      ...(from === null ? [] : [{ name: 'from_day', type: 'DATE' as const, value: from }]),
+      { name: 'to_day', type: 'DATE', value: to },
+    ],
+  };
+}

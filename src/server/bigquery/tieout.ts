@@ -1,0 +1,32 @@
+/**
+ * The tie-out of orders kept in BigQuery: the orders table summed per day in one query
+ * (tieout-sql.ts), compared with the service's Daily P&L and written to the Checks sheet exactly as
+ * the Sheets tie-out does (finance/tieout-sheet.ts); a ✗ day is then fetched again through the
+ * refetch path, whose writer MERGEs its orders, so a row altered in BigQuery is put back.
+ */
+import { writeTieout } from '../finance/tieout-sheet';
+import { instantToLocalDate } from '../platform/calendar';
+import type { JobContext } from '../sync/job-context';
+import { runDestination } from './destination';
+import { tablePath } from './merge-sql';
+import { queryRows } from './query';
+import { ORDERS_TABLE } from './table-schemas';
+import { tieoutQuery } from './tieout-sql';
+import { warehouseDaySums } from './tieout-sums';
+
+/** The tie-out's words for the Sync log when orders go to BigQuery; null for the sheets (their own tie-out runs). */
+export function bigQueryTieout(ctx: JobContext): string | null {
+  const destination = runDestination(ctx);
+  if (destination.kind !== 'bigquery') return null;
+  const names = { projectId: destination.projectId, datasetId: destination.datasetId };
+  const from = ctx.state.get('orders').createdAfter;
+  const today = instantToLocalDate(ctx.now(), ctx.storeTimeZone);
+  const { sql, parameters } = tieoutQuery(names, from, today);
+  const rows = queryRows(destination.projectId, sql, parameters);
+  const { sums, otherCurrencyDays } = warehouseDaySums(rows, ctx.state.get('meta').storeCurrency);
+  return writeTieout(ctx, null, true, {
+    sums,
+    otherCurrencyDays,
+    how: `Orders side: the BigQuery table ${tablePath(names, ORDERS_TABLE.tableId)} summed by placed_day in one query for this check.`,
+  });
+}
