@@ -26,10 +26,10 @@ import { tieOut } from './tieout';
 import type { TieoutRow } from './tieout-rows';
 import { checkPnlSheets } from './tieout-pnl-sheets';
 import { duplicateDayRows, duplicateOrderRows, markDuplicateOrders } from './tieout-duplicates';
-import { tieoutScopeText, type TieoutView } from '../../contract/tieout-text';
+import { tieoutScopeText } from '../../contract/tieout-text';
 import { OrderDaySums, ORDER_SUM_COLUMNS } from './order-day-sums';
 import type { OrderSumsTracker } from './order-sums-store';
-import { readRecheck } from './recheck-record';
+import { recheckedView, scopeCells } from './tieout-scope';
 import { checkCloses } from './close-seal';
 import { closeCheckCells, closeCheckWords, closeScopeWords } from './tieout-closes';
 import { dailyHeaderNote } from './daily-header-note';
@@ -263,38 +263,6 @@ export function writeTieout(
   return tieoutText(days, failed, books.cutFrom, notCompared) + closeCheckWords(closes);
 }
 
-/**
- * The Checks sheet's last line: which figures it proves, and from which day (the sidebar says the
- * same), and how the Orders side was taken this time: read whole now, or the day sums the sync kept
- * since the whole sheet was read at `summedSince` (a hand edit of Orders shows from the next read),
- * or, `createdBySync`, the sums of the rows this run wrote into the Orders sheet it created.
- */
-function scopeCells(
-  provenFrom: string,
-  proves: string,
-  today: string,
-  checkedAt: number,
-  timeZone: string,
-  summedSince: number | null,
-  createdBySync = false,
-  elsewhere?: string,
-): CellValue[] {
-  const how = elsewhere
-    ? ` ${elsewhere}`
-    : createdBySync
-      ? ' Orders side: the day sums of the rows this sync wrote into the Orders sheet it created (nothing else was in it); Checks → Run reads it in full.'
-      : summedSince === null
-        ? ' Orders sheet read in full for this check.'
-        : ` Orders side: the day sums the sync kept as it wrote since the Orders sheet was read in full at ${localTimeText(summedSince, timeZone, null)}; a ✗ is only said after reading it in full, and Checks → Run reads it in full now (a scheduled run does once a day).`;
-  const values: Record<string, unknown> = {
-    period: `${provenFrom} … ${today}`,
-    kind: 'scope',
-    note: proves + how,
-    checked_at: new Date(checkedAt).toISOString(),
-  };
-  return buildRow(CHECKS, null, values, timeZone);
-}
-
 /** Whether the kept day sums count as many orders in other currencies per day as the last whole read named. */
 function sameOtherCurrencyDays(sums: OrderDaySums, stored: string | null): boolean {
   const named = countsByDay(readOtherCurrencyDays(stored).days);
@@ -305,17 +273,4 @@ function sameOtherCurrencyDays(sums: OrderDaySums, stored: string | null): boole
     if (named.get(day) !== od.otherCurrency) return false;
   }
   return days === named.size;
-}
-
-/** The last figure re-check of every order, as the scope line names it (none before a pass completed one). */
-function recheckedView(
-  readAtStart: Readonly<Record<string, string>>,
-): Pick<TieoutView, 'recheckedAt' | 'recheckedFrom' | 'recheckedRepaired'> {
-  const record = readRecheck(readAtStart);
-  if (record.completedAt === null) return {};
-  return {
-    recheckedAt: new Date(record.completedAt).toISOString(),
-    recheckedFrom: record.from,
-    recheckedRepaired: record.repaired,
-  };
 }
