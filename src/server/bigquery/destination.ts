@@ -8,6 +8,7 @@ import type { JobContext } from '../sync/job-context';
 import type { OrderWriter } from '../sync/order-writer';
 import { BACKFILL_CHECK } from '../sync/orders-destination';
 import { DESTINATION_PROPERTY_KEY, readDestination, type Destination } from './destination-setting';
+import { requireDestinationPermission } from './destination-consent';
 import { bigQueryOrderWriter } from './order-writer';
 
 export function runDestination(ctx: Pick<JobContext, 'state'>): Destination {
@@ -18,6 +19,7 @@ export function runDestination(ctx: Pick<JobContext, 'state'>): Destination {
 export function bigQueryWriterFor(ctx: JobContext): OrderWriter | null {
   const destination = runDestination(ctx);
   if (destination.kind !== 'bigquery') return null;
+  requireDestinationPermission(destination);
   // The spreadsheet's own stage tables: two spreadsheets syncing into one dataset never share one
   // (a spreadsheet id's letters, digits, - and _ are all allowed in a table name: "Table naming").
   const spreadsheetId = currentSpreadsheetId();
