@@ -8,6 +8,7 @@ import type { JobContext } from '../sync/job-context';
 import type { OrderWriter } from '../sync/order-writer';
 import { BACKFILL_CHECK } from '../sync/orders-destination';
 import { DESTINATION_PROPERTY_KEY, readDestination, type Destination } from './destination-setting';
+import { connectSheets } from './connected-sheets';
 import { requireDestinationPermission } from './destination-consent';
 import { bigQueryOrderWriter } from './order-writer';
 
@@ -45,4 +46,10 @@ const SHEET_ORDER_STEPS: ReadonlySet<string> = new Set([
 
 export function stepSkippedForDestination(ctx: Pick<JobContext, 'state'>, step: string): boolean {
   return SHEET_ORDER_STEPS.has(step) && runDestination(ctx).kind === 'bigquery';
+}
+
+/** After the run's jobs: the Connected Sheets over the orders table, when orders go to BigQuery. */
+export function connectedSheetsAfterJobs(ctx: JobContext, ordersChanged: boolean): string | null {
+  const destination = runDestination(ctx);
+  return destination.kind === 'bigquery' ? connectSheets(ctx, destination, ordersChanged) : null;
 }

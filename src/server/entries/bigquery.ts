@@ -1,11 +1,15 @@
 import { refuseInCell } from '../platform/cell-guard';
 import { setDestination } from '../bigquery/destination-store';
 import type { Destination } from '../bigquery/destination-setting';
-import { bigQueryWriterFor, stepSkippedForDestination } from '../bigquery/destination';
+import { bigQueryWriterFor, connectedSheetsAfterJobs, stepSkippedForDestination } from '../bigquery/destination';
 import { useOrdersDestination } from '../sync/orders-destination';
 
 // When the bundle loads (every execution): a run whose orders go to BigQuery writes them there.
-useOrdersDestination({ writer: bigQueryWriterFor, skipsStep: stepSkippedForDestination });
+useOrdersDestination({
+  writer: bigQueryWriterFor,
+  skipsStep: stepSkippedForDestination,
+  afterJobs: connectedSheetsAfterJobs,
+});
 
 /**
  * Sidebar → where orders go: the sheets, or BigQuery (the user's Cloud project and dataset; the

@@ -11,6 +11,12 @@ export interface OrdersDestination {
   writer(ctx: JobContext): OrderWriter | null;
   /** True for a run step that works on the Orders and Line items sheets and does not apply to this run's destination. */
   skipsStep(ctx: JobContext, step: string): boolean;
+  /**
+   * After the run's jobs (Connected Sheets made or refreshed): what the Sync log says, or null.
+   * `ordersChanged`: the orders watermark moved (the feed is at-least-once, so orders written again
+   * unchanged do not count).
+   */
+  afterJobs?(ctx: JobContext, ordersChanged: boolean): string | null;
 }
 
 /** The orders job's check that a first backfill fits the spreadsheet's cells (backfill-check.ts), asked as a step. */
@@ -28,4 +34,8 @@ export function destinationWriter(ctx: JobContext): OrderWriter | null {
 
 export function destinationSkipsStep(ctx: JobContext, step: string): boolean {
   return registered ? registered.skipsStep(ctx, step) : false;
+}
+
+export function destinationAfterJobs(ctx: JobContext, ordersChanged: boolean): string | null {
+  return registered && registered.afterJobs ? registered.afterJobs(ctx, ordersChanged) : null;
 }
