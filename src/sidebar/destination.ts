@@ -26,6 +26,9 @@ export function renderDestination(state: SidebarState): void {
   if (!view) return;
   show('destination-offer', view.offer !== null);
   setText('destination-offer', view.offer ?? '');
+  // Also where the Columns card says how many orders fit: the other way out of the cell limit.
+  show('columns-move', view.offer !== null);
+  setText('columns-move-text', view.offer ?? '');
   const permission = view.permissionMissing;
   show('destination-permission', permission !== null);
   setText('destination-permission-text', PERMISSION_MISSING_TEXT);
@@ -83,7 +86,16 @@ const save = (actions: DestinationActions) =>
     return text;
   });
 
+/** The Columns card's offer: BigQuery chosen in this card, its first field focused for the project id. */
+function offerMove(): void {
+  radio('bigquery').checked = true;
+  markEdited();
+  byId('destination-card').scrollIntoView({ block: 'start' });
+  byId<HTMLInputElement>('destination-project').focus();
+}
+
 export function wireDestination(actions: DestinationActions): void {
+  byId('columns-move-button').addEventListener('click', offerMove);
   byId('destination-choice').addEventListener('change', markEdited);
   byId('destination-project').addEventListener('input', markEdited);
   byId('destination-dataset').addEventListener('input', markEdited);

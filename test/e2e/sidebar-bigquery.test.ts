@@ -1,7 +1,8 @@
 /**
  * "Stores that outgrow a spreadsheet", through the sidebar in real Chromium over the built bundle,
  * the emulator and the runtime's BigQuery: the "Where orders go" card shows the sheets by default;
- * BigQuery shows its fields and what the choice means; a dataset name BigQuery would refuse is
+ * BigQuery shows its fields and what the choice means; near the cell limit the Columns card offers
+ * the move; a dataset name BigQuery would refuse is
  * refused in place and nothing changes; saved with a valid one, Sync now fills the orders table
  * equal to the emulator's truth, and the playground shows the data source sheet over the orders
  * table and the pivot, whose months and monthly net profit are the service's summary.
@@ -9,6 +10,7 @@
 import path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
 import type { Stack } from '../../dev/harness/index';
 import { compareTablesWithTruth, DATASET, PROJECT } from '../integration/bigquery-support';
 import {
@@ -71,12 +73,38 @@ describe.skipIf(!browserReady)('choosing BigQuery in the sidebar (Chromium, emul
     await session?.close();
   });
 
-  it('shows this spreadsheet as the default; BigQuery shows its fields and what it means; a bad dataset name is refused in place', async () => {
+  it('shows this spreadsheet as the default; BigQuery shows its fields and what it means', async () => {
     await sidebar.waitForSelector('#destination-card:not([hidden])');
     expect(await sidebar.isChecked('#destination-sheets')).toBe(true);
     expect(await sidebar.isVisible('#destination-bigquery-fields')).toBe(false);
+    expect(await sidebar.isVisible('#columns-move')).toBe(false);
     await sidebar.check('#destination-bigquery');
     expect(await sidebar.isVisible('#destination-bigquery-fields')).toBe(true);
+  });
+
+  it('near the cell limit the Columns card offers the move, and its button chooses BigQuery in the card', async () => {
+    // A sheet of the user's own takes the spreadsheet past 70 % of Google's 10 M cells (max rows × columns count).
+    (stack.runtime.workbook as Workbook).insertSheet('Archive', undefined, { rows: 72_000, columns: 100 });
+    const percent = Math.round(((stack.runtime.workbook as Workbook).totalCells() / 10_000_000) * 1000) / 10;
+    expect(percent).toBeGreaterThanOrEqual(70);
+    await Promise.all([
+      page.waitForEvent('framenavigated', { predicate: (f) => /\/playground\/sidebar$/.test(f.url()) }),
+      page.click('#reload-sidebar'),
+    ]);
+    sidebar = session.sidebar;
+    await sidebar.waitForSelector('#columns-move:not([hidden])', { timeout: 30_000 });
+    expect(await text('#columns-move-text')).toBe(
+      `This spreadsheet uses ${percent}% of Google’s 10,000,000 cells. Orders and line items can go to your BigQuery dataset instead, which holds the whole order history; the P&L, Checks and closes stay here.`,
+    );
+    expect(await text('#destination-offer')).toBe(await text('#columns-move-text'));
+    expect(await sidebar.isChecked('#destination-sheets')).toBe(true);
+    await sidebar.click('#columns-move-button');
+    expect(await sidebar.isChecked('#destination-bigquery')).toBe(true);
+    expect(await sidebar.isVisible('#destination-bigquery-fields')).toBe(true);
+    expect(await sidebar.evaluate(() => document.activeElement?.id)).toBe('destination-project');
+  });
+
+  it('a dataset name BigQuery would refuse is refused in place, and nothing changes', async () => {
     expect(await text('#destination-meaning')).toContain(
       'Daily P&L, Monthly P&L, Checks, closes and the dashboard stay in this spreadsheet',
     );
@@ -100,6 +128,8 @@ describe.skipIf(!browserReady)('choosing BigQuery in the sidebar (Chromium, emul
       undefined,
       { timeout: 30_000 },
     );
+    // On BigQuery the move is no longer offered.
+    expect(await sidebar.isVisible('#columns-move')).toBe(false);
     expect(await text('#destination-result')).toBe(
       `Saved: orders go to BigQuery (${PROJECT}.${DATASET}). The next sync reads every order into it; rows already in the Orders and Line items sheets stay until you delete them.`,
     );
