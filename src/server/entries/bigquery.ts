@@ -1,5 +1,6 @@
 import { refuseInCell } from '../platform/cell-guard';
-import { setDestination } from '../bigquery/destination-store';
+import { setDestination, storedDestination } from '../bigquery/destination-store';
+import { destinationScopes } from '../bigquery/destination-consent';
 import type { Destination } from '../bigquery/destination-setting';
 import { bigQueryWriterFor, connectedSheetsAfterJobs, stepSkippedForDestination } from '../bigquery/destination';
 import { useOrdersDestination } from '../sync/orders-destination';
@@ -9,6 +10,7 @@ useOrdersDestination({
   writer: bigQueryWriterFor,
   skipsStep: stepSkippedForDestination,
   afterJobs: connectedSheetsAfterJobs,
+  scopesNeeded: () => destinationScopes(storedDestination()),
 });
 
 /**

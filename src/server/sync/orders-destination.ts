@@ -17,6 +17,8 @@ export interface OrdersDestination {
    * unchanged do not count).
    */
   afterJobs?(ctx: JobContext, ordersChanged: boolean): string | null;
+  /** The Google scopes a sync into the chosen destination needs besides the sync's own (reads the setting). */
+  scopesNeeded?(): string[];
 }
 
 /** The orders job's check that a first backfill fits the spreadsheet's cells (backfill-check.ts), asked as a step. */
@@ -38,4 +40,8 @@ export function destinationSkipsStep(ctx: JobContext, step: string): boolean {
 
 export function destinationAfterJobs(ctx: JobContext, ordersChanged: boolean): string | null {
   return registered && registered.afterJobs ? registered.afterJobs(ctx, ordersChanged) : null;
+}
+
+export function destinationScopesNeeded(): string[] {
+  return registered && registered.scopesNeeded ? registered.scopesNeeded() : [];
 }
