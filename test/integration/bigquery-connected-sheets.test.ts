@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
 import { drawFinishedExecutions } from '../../dev/gas-runtime/spreadsheet/data-source';
-import type { Workbook } from '../../dev/gas-runtime/spreadsheet/model';
+import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
 import { DATASET, PROJECT } from './bigquery-support';
 import { scheduledRun, sheetTable, storeDay, syncUntilCaughtUp } from './sync-support';
 

@@ -44,7 +44,7 @@ function bigQueryCalls(r: { counts: { byMethod: Record<string, number> } }): str
 }
 
 function syncLogMessages(): string[] {
-  const [header, ...rows] = sheetTable(stack, 'Sync log');
+  const [header = [], ...rows] = sheetTable(stack, 'Sync log');
   const message = (header as unknown[]).indexOf('message');
   return rows.map((r) => String((r as unknown[])[message]));
 }
