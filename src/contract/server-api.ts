@@ -5,6 +5,7 @@ import type {
   DashboardResult,
   FailureNoticeView,
   ColumnChoiceRequest,
+  OrdersDestinationRequest,
   OrdersWindowRequest,
   RunStepView,
   ScheduleRequest,
@@ -44,6 +45,8 @@ export interface SidebarServerApi {
   tieOutNow(): RunStepView;
   /** "Check for vanished orders": one budgeted step of the reconciliation pass; call again while not done. */
   reconcileOrdersNow(budgetMs?: number): RunStepView;
+  /** "Where orders go": the sheets or BigQuery; answers the choice saved (refused with what to fix). */
+  setOrdersDestination(request: OrdersDestinationRequest): OrdersDestinationRequest;
 }
 
 export type SidebarCallName = keyof SidebarServerApi;
@@ -65,6 +68,7 @@ const callNames: Record<SidebarCallName, true> = {
   setColumns: true,
   tieOutNow: true,
   reconcileOrdersNow: true,
+  setOrdersDestination: true,
 };
 
 /** The same names at run time, for the bundle test and the playground's allow-list. */

@@ -14,6 +14,7 @@ import type { ColumnsView } from './columns';
 import type { JobView, FailureNoticeView } from './sync-progress';
 import type { ClosedMonthLine } from './finance';
 import type { GoogleConsentView } from './google-consent';
+import type { DestinationView } from './destination';
 
 export type {
   UserAction,
@@ -31,6 +32,7 @@ export type { ColumnPresetName, ColumnTableView, ColumnFitView, ColumnsView, Col
 export type { JobView, SyncCounts, SyncProgress, RunStepView, FailureNoticeView } from './sync-progress';
 export type { ClosedMonthLine, CloseMonthResult, DashboardResult, CloseMonthRequest } from './finance';
 export type { GoogleConsentView } from './google-consent';
+export type { DestinationView, OrdersDestinationRequest } from './destination';
 
 export interface SidebarState {
   connection: ConnectionView;
@@ -57,4 +59,6 @@ export interface SidebarState {
   columns?: ColumnsView;
   /** Google scopes the user has not granted the add-on, with the link to grant them; null when none is missing. */
   googleConsent?: GoogleConsentView | null;
+  /** Where Orders and Line items go (sidebar → Where orders go). */
+  destination?: DestinationView;
 }

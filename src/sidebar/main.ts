@@ -8,6 +8,7 @@ import { ordersWindowText, scheduleText, windowDateProblem } from './format';
 import { wireFinance } from './finance';
 import { wireChecks } from './checks';
 import { wireColumns } from './columns';
+import { wireDestination } from './destination';
 import { connect, wireConnection } from './connect';
 import { fillHourOptions, renderFailureNotices, renderSchedule, showHourRow } from './render';
 import { call } from './server';
@@ -82,6 +83,7 @@ function wire(): void {
   byId('window-apply').addEventListener('click', () => void keepRecentOrders());
   wireFinance({ perform, reload: async () => apply(await call('getSidebarState')) });
   wireColumns({ perform, apply });
+  wireDestination({ perform, reload: async () => apply(await call('getSidebarState')) });
   wireChecks({
     perform,
     reload: async () => apply(await call('getSidebarState')),

@@ -5,6 +5,7 @@
 import type { SidebarState } from '../contract/sidebar';
 import { renderChecks } from './checks';
 import { renderColumns } from './columns';
+import { renderDestination } from './destination';
 import { byId } from './dom';
 import { renderFinance } from './finance';
 import { renderProblem, renderState } from './render';
@@ -71,4 +72,5 @@ export function apply(state: SidebarState): void {
   renderChecks(state);
   renderFinance(state);
   renderColumns(state);
+  renderDestination(state);
 }

@@ -17,6 +17,8 @@ export const EXTERNAL_REQUEST_SCOPE = 'https://www.googleapis.com/auth/script.ex
 const SCRIPT_APP_SCOPE = 'https://www.googleapis.com/auth/script.scriptapp';
 const SEND_MAIL_SCOPE = 'https://www.googleapis.com/auth/script.send_mail';
 export const USERINFO_EMAIL_SCOPE = 'https://www.googleapis.com/auth/userinfo.email';
+/** Asked only of a spreadsheet whose orders go to BigQuery (the destination setting): see DESTINATION_SCOPES. */
+export const BIGQUERY_SCOPE = 'https://www.googleapis.com/auth/bigquery';
 
 /** What each of the manifest's scopes lets the add-on do, in the user's words. */
 const SCOPE_PURPOSE: Record<string, string> = {
@@ -26,10 +28,16 @@ const SCOPE_PURPOSE: Record<string, string> = {
   [SCRIPT_APP_SCOPE]: 'run the automatic sync',
   [SEND_MAIL_SCOPE]: 'e-mail you when a scheduled sync needs you',
   [USERINFO_EMAIL_SCOPE]: 'know which Google account you use',
+  [BIGQUERY_SCOPE]: 'write the store’s orders into your BigQuery dataset',
 };
 
-/** Every scope the manifest lists (appsscript.json oauthScopes). */
-export const ADD_ON_SCOPES = Object.keys(SCOPE_PURPOSE);
+/**
+ * The manifest's scopes every spreadsheet needs (appsscript.json oauthScopes, less BigQuery's: a
+ * spreadsheet whose orders stay in the sheets never calls BigQuery, so withholding it changes nothing there).
+ */
+export const ADD_ON_SCOPES = Object.keys(SCOPE_PURPOSE).filter((scope) => scope !== BIGQUERY_SCOPE);
+/** What a sync into BigQuery needs besides SYNC_SCOPES: its Jobs, Tables and Datasets, and Connected Sheets. */
+export const BIGQUERY_DESTINATION_SCOPES = [BIGQUERY_SCOPE];
 /** A sync (Sync now, the schedule): the sheets and the API. */
 export const SYNC_SCOPES = [SPREADSHEETS_SCOPE, EXTERNAL_REQUEST_SCOPE];
 /** The schedule: seeing, creating and removing the user's triggers (ScriptApp). */
@@ -39,12 +47,16 @@ export const CONNECT_SCOPES = [EXTERNAL_REQUEST_SCOPE];
 /** The sidebar (and the menu's dialogs): SpreadsheetApp.getUi. */
 export const SIDEBAR_SCOPES = [CONTAINER_UI_SCOPE];
 
-/** What the sidebar shows when the user has not granted every scope; null when nothing is missing. */
-export function googleConsentView(): GoogleConsentView | null {
-  const info = authorizationInfo(ADD_ON_SCOPES);
+/**
+ * What the sidebar shows when the user has not granted every scope; null when nothing is missing.
+ * `extra`: scopes this spreadsheet's settings need besides (BigQuery's, when its orders go there).
+ */
+export function googleConsentView(extra: string[] = []): GoogleConsentView | null {
+  const scopes = [...ADD_ON_SCOPES, ...extra];
+  const info = authorizationInfo(scopes);
   if (info.getAuthorizationStatus() !== ScriptApp.AuthorizationStatus.REQUIRED) return null;
   const granted = info.getAuthorizedScopes() ?? [];
-  const missing = ADD_ON_SCOPES.filter((scope) => granted.indexOf(scope) < 0);
+  const missing = scopes.filter((scope) => granted.indexOf(scope) < 0);
   if (missing.length === 0) return null;
   return { missing: missing.map((scope) => SCOPE_PURPOSE[scope]), authorizationUrl: info.getAuthorizationUrl() };
 }

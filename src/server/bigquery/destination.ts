@@ -8,6 +8,8 @@ import type { JobContext } from '../sync/job-context';
 import type { OrderWriter } from '../sync/order-writer';
 import { BACKFILL_CHECK } from '../sync/orders-destination';
 import { DESTINATION_PROPERTY_KEY, readDestination, type Destination } from './destination-setting';
+import { connectSheets } from './connected-sheets';
+import { requireDestinationPermission } from './destination-consent';
 import { bigQueryOrderWriter } from './order-writer';
 
 export function runDestination(ctx: Pick<JobContext, 'state'>): Destination {
@@ -18,6 +20,7 @@ export function runDestination(ctx: Pick<JobContext, 'state'>): Destination {
 export function bigQueryWriterFor(ctx: JobContext): OrderWriter | null {
   const destination = runDestination(ctx);
   if (destination.kind !== 'bigquery') return null;
+  requireDestinationPermission(destination);
   // The spreadsheet's own stage tables: two spreadsheets syncing into one dataset never share one
   // (a spreadsheet id's letters, digits, - and _ are all allowed in a table name: "Table naming").
   const spreadsheetId = currentSpreadsheetId();
@@ -35,4 +38,10 @@ const SHEET_ORDER_STEPS: ReadonlySet<string> = new Set([BACKFILL_CHECK, 'duplica
 
 export function stepSkippedForDestination(ctx: Pick<JobContext, 'state'>, step: string): boolean {
   return SHEET_ORDER_STEPS.has(step) && runDestination(ctx).kind === 'bigquery';
+}
+
+/** After the run's jobs: the Connected Sheets over the orders table, when orders go to BigQuery. */
+export function connectedSheetsAfterJobs(ctx: JobContext, ordersChanged: boolean): string | null {
+  const destination = runDestination(ctx);
+  return destination.kind === 'bigquery' ? connectSheets(ctx, destination, ordersChanged) : null;
 }

@@ -1,7 +1,8 @@
 import { refuseInCell } from '../platform/cell-guard';
-import { setDestination } from '../bigquery/destination-store';
+import { setDestination, storedDestination } from '../bigquery/destination-store';
+import { destinationScopes } from '../bigquery/destination-consent';
 import type { Destination } from '../bigquery/destination-setting';
-import { bigQueryWriterFor, stepSkippedForDestination } from '../bigquery/destination';
+import { bigQueryWriterFor, connectedSheetsAfterJobs, stepSkippedForDestination } from '../bigquery/destination';
 import { ordersTableOfFormulas } from '../bigquery/formula-reach';
 import { deleteVanishedOrders } from '../bigquery/reconcile';
 import { runBigQueryReconcile } from '../bigquery/reconcile-pass';
@@ -16,6 +17,8 @@ useOrdersDestination({
   tieout: bigQueryTieout,
   dayListed: deleteVanishedOrders,
   reconcile: runBigQueryReconcile,
+  afterJobs: connectedSheetsAfterJobs,
+  scopesNeeded: () => destinationScopes(storedDestination()),
 });
 // ...and a formula says so where it would read the Orders sheet.
 useOrdersElsewhere(ordersTableOfFormulas);

@@ -7,6 +7,9 @@ import type { ConnectStart, FailureNoticeView, ScheduleView, SidebarState, SyncP
 import { refuseInCell } from '../platform/cell-guard';
 import { CONNECT_SCOPES, googleConsentView, requireGoogleScopes, SYNC_SCOPES } from '../auth/google-consent';
 import { setFailureNotices as setFailureNoticeSetting } from '../sync/failure-notice';
+import { storedDestination } from '../bigquery/destination-store';
+import { destinationScopes } from '../bigquery/destination-consent';
+import { destinationView } from '../sidebar/destination-view';
 
 /**
  * Sidebar: the connection, store, plan window, freshness, last syncs, schedule and sheet size.
@@ -14,8 +17,11 @@ import { setFailureNotices as setFailureNoticeSetting } from '../sync/failure-no
  */
 export function getSidebarState(): SidebarState {
   refuseInCell('getSidebarState');
-  // Granular consent: what the user has not granted, and Google's link to grant it.
-  return { ...sidebar.getSidebarState(), googleConsent: googleConsentView() };
+  const state = sidebar.getSidebarState();
+  const destination = storedDestination();
+  // Granular consent: what the user has not granted (BigQuery's scope too when orders go there), and Google's link to grant it.
+  const googleConsent = googleConsentView(destinationScopes(destination));
+  return { ...state, googleConsent, destination: destinationView(destination, googleConsent, state.cells) };
 }
 
 /**

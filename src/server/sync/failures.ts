@@ -11,6 +11,7 @@ import { CellLimitError, SheetLayoutError, SheetOwnershipError } from '../sheets
 import type { SheetPlace } from '../sheets/sheet-tags';
 import { SheetsQuotaPause } from '../sheets/sheets-requests';
 import { BackfillTooLargeError } from './backfill-check';
+import { MissingPermissionError } from './missing-permission';
 import { resumeTimeText } from '../platform/local-time';
 import { pauseCauseText, type PauseCause } from '../../contract/pause-text';
 
@@ -88,6 +89,7 @@ export function classifyFailure(e: unknown): RunFailure {
   if (e instanceof CellLimitError) return { code: 'cell_limit', userMessage: e.message, connectionLost: false };
   if (e instanceof BackfillTooLargeError)
     return { code: 'backfill_too_large', userMessage: e.userMessage, connectionLost: false };
+  if (e instanceof MissingPermissionError) return { code: e.code, userMessage: e.userMessage, connectionLost: false };
   const message = e instanceof Error ? e.message : String(e);
   return {
     code: 'internal',

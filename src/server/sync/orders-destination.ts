@@ -17,6 +17,14 @@ export interface OrdersDestination {
   dayListed(ctx: JobContext, day: string, ids: readonly string[]): void;
   /** The reconciliation pass of this run's destination, or null when the orders are in the sheets. */
   reconcile(ctx: JobContext): JobResult | null;
+  /**
+   * After the run's jobs (Connected Sheets made or refreshed): what the Sync log says, or null.
+   * `ordersChanged`: the orders watermark moved (the feed is at-least-once, so orders written again
+   * unchanged do not count).
+   */
+  afterJobs?(ctx: JobContext, ordersChanged: boolean): string | null;
+  /** The Google scopes a sync into the chosen destination needs besides the sync's own (reads the setting). */
+  scopesNeeded?(): string[];
 }
 
 /** The orders job's check that a first backfill fits the spreadsheet's cells (backfill-check.ts), asked as a step. */
@@ -46,4 +54,12 @@ export function destinationReconcile(ctx: JobContext): JobResult | null {
 
 export function destinationSkipsStep(ctx: JobContext, step: string): boolean {
   return registered ? registered.skipsStep(ctx, step) : false;
+}
+
+export function destinationAfterJobs(ctx: JobContext, ordersChanged: boolean): string | null {
+  return registered && registered.afterJobs ? registered.afterJobs(ctx, ordersChanged) : null;
+}
+
+export function destinationScopesNeeded(): string[] {
+  return registered && registered.scopesNeeded ? registered.scopesNeeded() : [];
 }

@@ -17,7 +17,7 @@ import { runsJobs, type RunState, type RunStep } from './run-step';
 import { skippedText } from './skipped-records';
 import { TIEOUT_STEP } from './tieout-step';
 import { DUPLICATE_ROWS_STEP } from './duplicate-rows';
-import { destinationSkipsStep } from './orders-destination';
+import { destinationAfterJobs, destinationSkipsStep } from './orders-destination';
 
 const RUNNERS: Record<JobName, (ctx: JobContext) => JobResult> = {
   orders: runOrdersJob,
@@ -66,6 +66,13 @@ export const RUN_STEPS: readonly RunStep[] = [
     run: (run) => push(run, refetchNewFailedDays(run.ctx)),
   },
   ...JOB_ORDER.map(jobStep),
+  {
+    // Orders in BigQuery: the Connected Sheets over them, made once and refreshed when orders changed.
+    name: 'destination after jobs',
+    due: (run) => runsJobs(run, 'orders') && run.ctx.budget.canStartStep(),
+    run: (run) =>
+      push(run, destinationAfterJobs(run.ctx, run.ctx.state.get('orders').watermark !== run.atStart.watermark)),
+  },
   { name: 'skipped records', due: () => true, run: (run) => push(run, skippedText(run.ctx.tally.skipped)) },
   {
     name: 'history window',

@@ -4,8 +4,9 @@
  * any other way (the demo, a test, the script editor) it has the whole execution budget.
  */
 import { documentLock, refreshProactively } from '../auth';
-import { missingGoogleScopes, SYNC_SCOPES } from '../auth/google-consent';
+import { BIGQUERY_DESTINATION_SCOPES, missingGoogleScopes, SYNC_SCOPES } from '../auth/google-consent';
 import { stopForMissingConsent } from './consent-stop';
+import { destinationScopesNeeded } from './orders-destination';
 import { EXECUTION_LIMIT_MS } from '../platform/budget';
 import { documentProperties } from '../platform/properties';
 import { ManagedWorkbook } from '../sheets/managed-workbook';
@@ -39,7 +40,7 @@ export function runScheduledSync(options: { trigger: boolean } = { trigger: fals
     // A busy lock or a transient failure: the run below reports what matters.
   }
   // Granular consent: the trigger fires whatever the user granted; without the sync's scopes it says so and stops.
-  const missing = missingGoogleScopes(SYNC_SCOPES);
+  const missing = missingScheduledScopes();
   if (missing.length > 0) return stopForMissingConsent(missing);
   const jobs: JobName[] = ['orders', 'products', 'daily'];
   if (!allowance)
@@ -58,6 +59,17 @@ export function runScheduledSync(options: { trigger: boolean } = { trigger: fals
   } finally {
     recordScheduledRun(Date.now(), Date.now() - startedAt);
   }
+}
+
+/**
+ * The scopes this run needs and the user has not granted. BigQuery's is asked in the same call; a
+ * missing one counts only when the orders go there (the setting is read only then).
+ */
+function missingScheduledScopes(): string[] {
+  const missing = missingGoogleScopes([...SYNC_SCOPES, ...BIGQUERY_DESTINATION_SCOPES]);
+  if (missing.every((scope) => SYNC_SCOPES.indexOf(scope) >= 0)) return missing;
+  const needed = [...SYNC_SCOPES, ...destinationScopesNeeded()];
+  return missing.filter((scope) => needed.indexOf(scope) >= 0);
 }
 
 /** A fired trigger's failure that needs a person: the opted-in user's e-mail (the failure notice). */

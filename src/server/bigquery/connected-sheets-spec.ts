@@ -1,0 +1,33 @@
+/**
+ * What Connected Sheets shows of the orders table (pure): a data source sheet over the table, and
+ * a pivot of net revenue and net profit by month over a query spec. A data source pivot groups by
+ * a column of its data source (date-time grouping rules are documented for grid pivot groups, not
+ * data source ones: the stricter reading), so the month is a column of the query: DATE_TRUNC of
+ * placed_day, which is already the order's day in the store's time zone (table-schemas.ts), the day
+ * the Daily P&L and /profitability/summary count it on. Only active orders: cancelled and gone ones
+ * are not revenue (spec 2.6; the Sheets tie-out sums the same orders).
+ */
+import type { BigQueryDestination } from './destination-setting';
+import { ORDERS_TABLE } from './table-schemas';
+
+export const ORDERS_SHEET_NAME = 'Orders (BigQuery)';
+export const MONTHLY_SHEET_NAME = 'Orders by month (BigQuery query)';
+export const PIVOT_SHEET_NAME = 'Net profit by month (BigQuery)';
+
+export const MONTH_COLUMN = 'month';
+export const PIVOT_VALUES = ['net_revenue', 'net_profit'] as const;
+
+/** The query spec the pivot reads: one row per active order with its month (GoogleSQL). */
+export function monthlyQuery(destination: BigQueryDestination): string {
+  const table = `\`${destination.projectId}.${destination.datasetId}.${ORDERS_TABLE.tableId}\``;
+  return (
+    `SELECT DATE_TRUNC(placed_day, MONTH) AS ${MONTH_COLUMN}, ${PIVOT_VALUES.join(', ')} ` +
+    `FROM ${table} WHERE status = 'active'`
+  );
+}
+
+/** Remembered once made: later runs only refresh (a sheet the user deleted is not made again for that dataset). */
+export const CONNECTED_SHEETS_KEY = 'ma.sync.connectedSheets';
+
+export const connectedSheetsMark = (destination: BigQueryDestination): string =>
+  `${destination.projectId}.${destination.datasetId}`;

@@ -1,0 +1,141 @@
+/**
+ * Connected Sheets in the spreadsheet (developers.google.com/apps-script/guides/sheets/connected-sheets):
+ * after the first sync into BigQuery, once per dataset, a data source sheet over the orders table
+ * and a data source pivot of net revenue and net profit by month (connected-sheets-spec.ts); after a
+ * run that changed orders, the spreadsheet's data sources refreshed. A sheet the add-on finds
+ * already connected to the same table or query is not made twice (an execution ended between the
+ * insert and the mark makes no second one). A failure here never fails the sync: the orders are in
+ * BigQuery already, and the next run tries again.
+ */
+import { currentSpreadsheet } from '../platform/context';
+import { documentProperties } from '../platform/properties';
+import type { JobContext } from '../sync/job-context';
+import {
+  CONNECTED_SHEETS_KEY,
+  connectedSheetsMark,
+  MONTH_COLUMN,
+  MONTHLY_SHEET_NAME,
+  monthlyQuery,
+  ORDERS_SHEET_NAME,
+  PIVOT_SHEET_NAME,
+  PIVOT_VALUES,
+} from './connected-sheets-spec';
+import type { BigQueryDestination } from './destination-setting';
+import { ORDERS_TABLE } from './table-schemas';
+import { TABLES_MADE_KEY, tablesMark } from './tables';
+
+type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
+type DataSource = GoogleAppsScript.Spreadsheet.DataSource;
+type DataSourceSheet = GoogleAppsScript.Spreadsheet.DataSourceSheet;
+
+/** The table spec's setters and getters (BigQueryDataSourceSpecBuilder), which the published typings lack. */
+interface TableSpecBuilder extends GoogleAppsScript.Spreadsheet.BigQueryDataSourceSpecBuilder {
+  setTableProjectId(projectId: string): TableSpecBuilder;
+  setDatasetId(datasetId: string): TableSpecBuilder;
+  setTableId(tableId: string): TableSpecBuilder;
+}
+interface BigQuerySpec extends GoogleAppsScript.Spreadsheet.BigQueryDataSourceSpec {
+  getTableProjectId(): string;
+  getDatasetId(): string;
+  getTableId(): string;
+}
+/** Spreadsheet's Connected Sheets methods the published typings lack. */
+interface ConnectedSpreadsheet {
+  insertDataSourceSheet(spec: GoogleAppsScript.Spreadsheet.DataSourceSpec): DataSourceSheet;
+  getDataSources(): DataSource[];
+  refreshAllDataSources(): void;
+}
+/** Sheet.getDataSourcePivotTables(), which the published typings lack. */
+interface PivotSheet {
+  getDataSourcePivotTables(): GoogleAppsScript.Spreadsheet.DataSourcePivotTable[];
+}
+
+const ADDED_MESSAGE =
+  `Connected Sheets: “${ORDERS_SHEET_NAME}” shows the orders table in BigQuery and “${PIVOT_SHEET_NAME}” ` +
+  'its net revenue and net profit by month; each sync that changes orders refreshes them.';
+
+/** The run's step after its jobs: null when there is nothing to say. */
+export function connectSheets(
+  ctx: JobContext,
+  destination: BigQueryDestination,
+  ordersChanged: boolean,
+): string | null {
+  const mark = connectedSheetsMark(destination);
+  const made = ctx.state.readAtStart[CONNECTED_SHEETS_KEY] === mark;
+  // The tables exist once a flush of this run wrote to them, or an earlier run made them.
+  const tablesThere =
+    ctx.tally.counts.ordersUpdated > 0 || ctx.state.readAtStart[TABLES_MADE_KEY] === tablesMark(destination);
+  if ((made && !ordersChanged) || !tablesThere) return null;
+  try {
+    // "Turns data execution on for BigQuery data sources" for this execution (reference/spreadsheet/spreadsheet-app).
+    SpreadsheetApp.enableBigQueryExecution();
+    const spreadsheet = currentSpreadsheet('Connected Sheets');
+    if (made) {
+      (spreadsheet as unknown as ConnectedSpreadsheet).refreshAllDataSources();
+      return null;
+    }
+    addConnectedSheets(spreadsheet, destination);
+    documentProperties().setProperty(CONNECTED_SHEETS_KEY, mark);
+    return ADDED_MESSAGE;
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    console.warn(`[connected sheets] ${message}`);
+    return `The sheets connected to BigQuery were not ${made ? 'refreshed' : 'added'} (${message}); the next sync tries again.`;
+  }
+}
+
+function specOf(source: DataSource): BigQuerySpec {
+  return source.getSpec().asBigQuery() as BigQuerySpec;
+}
+
+function isOrdersTable(spec: BigQuerySpec, destination: BigQueryDestination): boolean {
+  return (
+    spec.getRawQuery() === '' &&
+    spec.getTableProjectId() === destination.projectId &&
+    spec.getDatasetId() === destination.datasetId &&
+    spec.getTableId() === ORDERS_TABLE.tableId
+  );
+}
+
+function specBuilder(projectId: string): TableSpecBuilder {
+  return SpreadsheetApp.newDataSourceSpec().asBigQuery().setProjectId(projectId) as TableSpecBuilder;
+}
+
+function addConnectedSheets(spreadsheet: Spreadsheet, destination: BigQueryDestination): void {
+  const connected = spreadsheet as unknown as ConnectedSpreadsheet;
+  const sources = connected.getDataSources();
+  const query = monthlyQuery(destination);
+  if (!sources.some((s) => isOrdersTable(specOf(s), destination))) {
+    const spec = specBuilder(destination.projectId)
+      .setTableProjectId(destination.projectId)
+      .setDatasetId(destination.datasetId)
+      .setTableId(ORDERS_TABLE.tableId)
+      .build();
+    name(spreadsheet, connected.insertDataSourceSheet(spec).asSheet(), ORDERS_SHEET_NAME);
+  }
+  let monthly = sources.find((s) => specOf(s).getRawQuery() === query);
+  if (!monthly) {
+    const sheet = connected.insertDataSourceSheet(specBuilder(destination.projectId).setRawQuery(query).build());
+    name(spreadsheet, sheet.asSheet(), MONTHLY_SHEET_NAME);
+    monthly = sheet.getDataSource();
+  }
+  const pivoted = spreadsheet
+    .getSheets()
+    .some((sheet) =>
+      (sheet as unknown as PivotSheet)
+        .getDataSourcePivotTables()
+        .some((p) => specOf(p.getDataSource()).getRawQuery() === query),
+    );
+  if (pivoted) return;
+  const sheet = spreadsheet.getSheetByName(PIVOT_SHEET_NAME)
+    ? spreadsheet.insertSheet()
+    : spreadsheet.insertSheet(PIVOT_SHEET_NAME);
+  const pivot = sheet.getRange('A1').createDataSourcePivotTable(monthly);
+  pivot.addRowGroup(MONTH_COLUMN);
+  for (const value of PIVOT_VALUES) pivot.addPivotValue(value, SpreadsheetApp.PivotTableSummarizeFunction.SUM);
+}
+
+/** A sheet the user already named so keeps its name; the new one keeps Google's. */
+function name(spreadsheet: Spreadsheet, sheet: GoogleAppsScript.Spreadsheet.Sheet, wanted: string): void {
+  if (!spreadsheet.getSheetByName(wanted)) sheet.setName(wanted);
+}
