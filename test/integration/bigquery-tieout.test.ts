@@ -149,7 +149,7 @@ describe('the tie-out in SQL', () => {
 
     const check = checksRow(stack, order.day);
     expect(check?.result, String(check?.note)).toBe('not compared');
-    expect(String(check?.note)).toContain('1 order(s) in another currency');
+    expect(String(check?.note)).toContain("1 order in another currency than the store's (see Orders: currency) is in");
     expect([...checkDays()].filter(([, r]) => r.result === '✗')).toEqual([]);
     const summary = await stack.runtime.run('PROFIT_SUMMARY', [order.day, order.day], { authMode: 'CUSTOM_FUNCTION' });
     expect(summary.ok, summary.error?.message).toBe(true);

@@ -101,7 +101,7 @@ export function compare(
  */
 function mixedCurrencyNote(orders: number, kind: 'day' | 'month'): string {
   return (
-    `Not compared: ${counted(orders, 'order', 'orders')} in another currency than the store's (see Orders: currency) are in the service's figures for this ${kind}, ` +
+    `Not compared: ${counted(orders, 'order', 'orders')} in another currency than the store's (see Orders: currency) ${orders === 1 ? 'is' : 'are'} in the service's figures for this ${kind}, ` +
     `which the Orders sheet cannot prove (its sums keep currencies apart, the service's do not); a difference in its other orders cannot be told apart either. ` +
     `The Daily P&L shows the service's figures as they are.`
   );
