@@ -131,13 +131,13 @@ describe('a deleted Daily P&L column', () => {
     await storeChanges(9);
     const run = await stack.runtime.run('onScheduledSync', []);
     expect(run.ok, run.error?.message).toBe(true);
-    const { message } = run.value as { outcome: string; message: string };
-    expect(message).toMatch(/The column "cogs" of "Daily P&L" was deleted/);
-    expect(message).toMatch(/Edit → Undo/);
     // Orders and Line items are written: the 3 new orders are there, every figure the truth's.
     const compared = await compareWithTruth(stack, { renamedHeaders: RENAMED });
     expect(compared.missing.filter((m) => !m.startsWith('Daily P&L'))).toEqual([]);
     expect(compared.mismatches.filter((m) => m.sheet !== 'Daily P&L')).toEqual([]);
+    const { message } = run.value as { outcome: string; message: string };
+    expect(message).toMatch(/The column "cogs" of "Daily P&L" was deleted/);
+    expect(message).toMatch(/Edit → Undo/);
     expect(JSON.stringify(sheetTable(stack, 'Daily P&L'))).toBe(dailyBefore);
 
     const check = await stack.runtime.run('tieOutNow', [], { authMode: 'FULL' });
