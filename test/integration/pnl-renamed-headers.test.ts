@@ -1,5 +1,6 @@
 /**
- * A finance analyst renames headings of the Daily and Monthly P&L ("Net revenue", "Net profit").
+ * A finance analyst renames headings of the Daily and Monthly P&L ("Net revenue", "Net profit"),
+ * Products and Variants.
  * The sync finds those columns by their column tag (the API key, column-tags.ts), keeps the names
  * the user gave, writes the figures the API gives (the truth's daily rows, the summary endpoint),
  * and the tie-out still runs. A deleted P&L column is that sheet's problem only: Orders and Line
@@ -16,7 +17,12 @@ import { compareWithTruth, sheetTable, syncUntilCaughtUp } from './sync-support'
 
 type Json = Record<string, unknown>;
 const EXACT = { mismatches: [], missing: [], unexpected: [], duplicates: [] };
-const RENAMED = { 'Net revenue': 'net_revenue', 'Net profit': 'net_profit' };
+const RENAMED = {
+  'Net revenue': 'net_revenue',
+  'Net profit': 'net_profit',
+  'Product name': 'name',
+  'Variant price': 'price',
+};
 let stack: Stack;
 
 const workbook = (): Workbook => stack.runtime.workbook as unknown as Workbook;
@@ -87,10 +93,12 @@ afterAll(async () => {
   await stack?.close();
 });
 
-describe('renamed Daily P&L and Monthly P&L headings', () => {
+describe('renamed Daily P&L, Monthly P&L, Products and Variants headings', () => {
   it('keep their names; the figures equal the truth and the summary endpoint; the tie-out runs', async () => {
     rename('Daily P&L', 'net_revenue', 'Net revenue');
     rename('Monthly P&L', 'net_profit', 'Net profit');
+    rename('Products', 'name', 'Product name');
+    rename('Variants', 'price', 'Variant price');
     await storeChanges(3);
     await syncUntilCaughtUp(stack);
 
@@ -98,6 +106,8 @@ describe('renamed Daily P&L and Monthly P&L headings', () => {
     expect(headers('Daily P&L')).not.toContain('net_revenue');
     expect(headers('Monthly P&L')).toContain('Net profit');
     expect(headers('Monthly P&L')).not.toContain('net_profit');
+    expect(headers('Products')).toContain('Product name');
+    expect(headers('Variants')).toContain('Variant price');
     // Orders (the 3 new ones among them) and every Daily P&L day, against the truth by key.
     expect(await compareWithTruth(stack, { renamedHeaders: RENAMED })).toEqual(EXACT);
 
