@@ -87,7 +87,7 @@ beforeAll(async () => {
   stack = await startStack({ orders: 120, seed: 41, plan: 'plus' });
   await stack.connect();
   await syncUntilCaughtUp(stack);
-}, 120_000);
+});
 
 afterAll(async () => {
   await stack?.close();
