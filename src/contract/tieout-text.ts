@@ -24,6 +24,8 @@ export interface TieoutView {
   /** The first days that hold orders in another currency, which the tie-out cannot compare (not ✗), and how many. */
   notCompared?: string[];
   notComparedCount?: number;
+  /** Why the last tie-out due did not run ("Tie-out not run this time: …"): the days above are from an earlier one. */
+  notRun?: string | null;
 }
 
 /** How a time is shown to the reader: in the spreadsheet's zone (the sidebar's formatTime, the server's localTimeText), never UTC text. */
@@ -81,9 +83,16 @@ function count(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
-/** "Checks: all 183 days tie out" / "✗ 2026-10-03, 2026-10-07 do not tie out". */
+/** "Checks: all 183 days tie out" / "✗ 2026-10-03, 2026-10-07 do not tie out" / "✗ Tie-out not run this time: …". */
 export function tieoutText(view: TieoutView): string {
+  // An earlier result is never shown as the current one: what did not run, and why, instead.
+  if (view.notRun) return `✗ ${view.notRun}`;
   return daysText(view) + notComparedText(view) + closesText(view.closesChanged ?? []);
+}
+
+/** Whether the Checks line is a ✗: days that do not tie out, or a tie-out that did not run. */
+export function tieoutBad(view: TieoutView): boolean {
+  return view.failedCount > 0 || Boolean(view.notRun);
 }
 
 /** " 2026-06-03 not compared: …" when days hold orders in another currency (Sync now cannot change that). */

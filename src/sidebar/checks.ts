@@ -6,7 +6,7 @@
 import { emptyCounts, sumCounts } from '../contract/counts-text';
 import { pauseCauseText } from '../contract/pause-text';
 import type { RunStepView, SidebarState, SyncProgress } from '../contract/sidebar';
-import { tieoutAdvice, tieoutScopeText, tieoutText } from '../contract/tieout-text';
+import { tieoutAdvice, tieoutBad, tieoutScopeText, tieoutText } from '../contract/tieout-text';
 import { skippedRecordsText } from '../contract/skipped-text';
 import { byId, setText, show } from './dom';
 import { formatTime } from './format';
@@ -34,7 +34,7 @@ export function renderChecks(state: SidebarState): void {
   if (!view) return;
   const failed = view.failedCount > 0;
   setText('tieout-text', tieoutText(view));
-  byId('tieout-text').className = failed ? 'small tieout-bad' : 'small tieout-ok';
+  byId('tieout-text').className = tieoutBad(view) ? 'small tieout-bad' : 'small tieout-ok';
   setText('tieout-checked', `Checked ${formatTime(view.checkedAt)}.`);
   const scope = tieoutScopeText(view, formatTime);
   show('tieout-scope', scope !== '');

@@ -1,6 +1,13 @@
 /** Where the column tags put a layout's columns (column-tags.ts), and the set-up's tag requests. */
 import { describe, expect, it } from 'vitest';
-import { columnTagRequests, taggedLayout } from '../../src/server/sheets/column-tags';
+import {
+  columnTagRequests,
+  followsColumnTags,
+  taggedHeaderRow,
+  taggedLayout,
+} from '../../src/server/sheets/column-tags';
+import { findHeaderProblem } from '../../src/server/sheets/header-check';
+import { DAILY, MONTHLY, PRODUCTS, SYNC_LOG, VARIANTS } from '../../src/server/sheets/schema';
 
 const layout = {
   columns: ['order_number', 'net_profit', 'tax', 'id'],
@@ -76,5 +83,29 @@ describe('columnTagRequests', () => {
         },
       },
     ]);
+  });
+});
+
+describe('the P&L, Products and Variants headings, read by their tags', () => {
+  const keys = DAILY.columns.map((c) => c.header);
+  const tags = keys.map((header, column) => tag(column + 1, header, column));
+
+  it('are tagged like Orders; the Sync log is not', () => {
+    for (const table of [DAILY, MONTHLY, PRODUCTS, VARIANTS]) expect(followsColumnTags(table)).toBe(true);
+    expect(followsColumnTags(SYNC_LOG)).toBe(false);
+  });
+
+  it("a renamed heading reads as its key: the header check passes, the user's row is not changed", () => {
+    const row = keys.map((h) => (h === 'net_revenue' ? 'Net revenue' : h));
+    expect(findHeaderProblem(DAILY, row)).not.toBeNull();
+    expect(findHeaderProblem(DAILY, taggedHeaderRow(row, tags))).toBeNull();
+    expect(row).toContain('Net revenue');
+  });
+
+  it('a column moved among them is still found and refused (its tag moved with it)', () => {
+    const at = keys.indexOf('cogs');
+    const moved = [...keys.slice(0, at), ...keys.slice(at + 1), 'cogs'];
+    const movedTags = moved.map((header, column) => tag(column + 1, header, column));
+    expect(findHeaderProblem(DAILY, taggedHeaderRow(moved, movedTags))?.column).toBe(at + 1);
   });
 });

@@ -84,6 +84,20 @@ describe('the cards drawn from the kept sync state', () => {
     });
   });
 
+  it('a tie-out that did not run is passed on with why, so the Checks line is no earlier ✓', () => {
+    const t = {
+      checkedAt: Date.parse('2026-11-24T06:00:00Z'),
+      days: 40,
+      failedDays: [],
+      failedCount: 0,
+      rows: 41,
+      cutFrom: null,
+    };
+    const notRun = 'Tie-out not run this time: The column "cogs" of "Daily P&L" was deleted.';
+    expect(tieoutViewOf({ ...t, notRun })?.notRun).toBe(notRun);
+    expect(tieoutViewOf(t)).not.toHaveProperty('notRun');
+  });
+
   it('skipped records: null when none; a Daily P&L row without a day is left out, orders keep their day', () => {
     expect(skippedViewOf({ orders: [], products: [], days: [] })).toBeNull();
     const view = skippedViewOf({

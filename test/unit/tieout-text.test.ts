@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tieoutAdvice, tieoutText, type TieoutView } from '../../src/contract/tieout-text';
+import { tieoutAdvice, tieoutBad, tieoutText, type TieoutView } from '../../src/contract/tieout-text';
 
 const view = (over: Partial<TieoutView>): TieoutView => ({
   checkedAt: '2026-11-24T06:00:00.000Z',
@@ -34,5 +34,12 @@ describe('the sidebar’s tie-out line', () => {
     expect(tieoutText(view({ days: 90, cutFrom: '2026-08-27' }))).toBe(
       'Checks: all 90 days tie out (from 2026-08-27: your plan shows no older history).',
     );
+  });
+
+  it('a tie-out that did not run is a ✗ saying why, never the earlier ✓', () => {
+    const notRun = 'Tie-out not run this time: The column "cogs" of "Daily P&L" was deleted.';
+    expect(tieoutText(view({ notRun }))).toBe(`✗ ${notRun}`);
+    expect(tieoutBad(view({ notRun }))).toBe(true);
+    expect(tieoutBad(view({}))).toBe(false);
   });
 });

@@ -1,13 +1,44 @@
 /**
- * Each column the sync keeps in Orders and Line items carries its API key in developer metadata
+ * Each column the sync keeps in Orders, Line items, Products, Variants, Daily P&L and Monthly P&L
+ * carries its API key in developer metadata
  * (location COLUMN, visibility DOCUMENT). Sheets moves that tag with its column when columns are
  * inserted, deleted or moved, and deletes it with its column (developers.google.com/workspace/sheets/api/guides/metadata),
  * so the sync finds its columns by tag, not by heading: the heading is the user's to rename
  * ("Order #"), and the add-on never writes the key back over it. Pure.
  */
 import type { TableLayout } from './sheet-layout';
+import type { SheetName, TableSchema } from './schema';
 
 export const COLUMN_METADATA_KEY = 'merchant_analytics_column';
+
+/** The tables whose columns are tagged at set-up and found by tag: their headings are the user's to rename. */
+const TAG_FOLLOWED: ReadonlySet<SheetName> = new Set<SheetName>([
+  'Orders',
+  'Line items',
+  'Products',
+  'Variants',
+  'Daily P&L',
+  'Monthly P&L',
+]);
+
+export function followsColumnTags(schema: TableSchema): boolean {
+  return TAG_FOLLOWED.has(schema.sheetName);
+}
+
+/**
+ * The header row as the tags read it: a tagged column's heading is its key, whatever the user
+ * named it. The header check of a sheet whose columns keep their places (no layout) runs on this
+ * row, so a rename passes and a moved or inserted column is still found.
+ */
+export function taggedHeaderRow(row: readonly unknown[], tags: readonly ColumnTag[]): unknown[] {
+  const read = row.slice();
+  // The newest tag of a column wins (a set-up cut short and redone tags it twice).
+  for (const { header, column } of tags.slice().sort((a, b) => a.id - b.id)) {
+    while (read.length <= column) read.push('');
+    read[column] = header;
+  }
+  return read;
+}
 
 /** A column tag as the run's one spreadsheets.get lists it. */
 export interface ColumnTag {

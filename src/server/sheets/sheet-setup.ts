@@ -12,8 +12,7 @@ import {
   tagRequests,
 } from './setup-requests';
 import { findHeaderProblem } from './header-check';
-import { isChoosable } from './column-choice';
-import { columnTagRequests } from './column-tags';
+import { columnTagRequests, followsColumnTags } from './column-tags';
 import { highlightRequests } from './highlights';
 import { percentColumns, percentTagRequest } from './percent-upgrade';
 import { numberFormatFor } from './rows';
@@ -107,8 +106,8 @@ export class SheetSetUp {
       headerRowRequest(sheetId, schema),
       // Its percent columns hold fractions from the start: never upgraded (percent-upgrade.ts).
       ...(percentColumns(schema).length > 0 ? [percentTagRequest(sheetId)] : []),
-      // Last: after the grid has every column. Orders and Line items find their columns by these tags.
-      ...(isChoosable(schema) ? columnTagRequests(sheetId, schema.columns.map(taggedHeader)) : []),
+      // Last: after the grid has every column. The sync finds their columns by these tags (column-tags.ts).
+      ...(followsColumnTags(schema) ? columnTagRequests(sheetId, schema.columns.map(taggedHeader)) : []),
     ];
   }
 

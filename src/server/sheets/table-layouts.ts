@@ -3,7 +3,7 @@
  * a new sheet's from the chosen columns. Other tables have none: their sheet is the catalog.
  */
 import { isChoosable, type ChoosableTable, type ColumnChoice } from './column-choice';
-import { taggedLayout } from './column-tags';
+import { followsColumnTags, taggedLayout } from './column-tags';
 import { catalogLayout, layoutSchema, newLayout, type TableLayout } from './sheet-layout';
 import type { SheetInfo } from './sheet-snapshot';
 import type { TableSchema } from './schema';
@@ -59,7 +59,7 @@ export class TableLayouts {
 
   /**
    * An existing sheet's layout where its column tags put its columns (column-tags.ts): a moved or
-   * renamed column is found, a column the user inserted is theirs. `lost`: synced columns deleted;
+   * renamed column of Orders or Line items is found, a column the user inserted is theirs. `lost`: synced columns deleted;
    * `tagged`: false for a sheet set up before the tags (its headers are checked, then it is tagged).
    */
   placedFor(
@@ -68,7 +68,10 @@ export class TableLayouts {
   ): { schema: TableSchema; layout: TableLayout | null; lost: string[]; tagged: boolean } {
     const stored = this.layoutFor(table, true);
     const tags = info.columnTags ?? [];
-    if (!isChoosable(table) || tags.length === 0) return { ...stored, lost: [], tagged: false };
+    if (!followsColumnTags(table) || tags.length === 0) return { ...stored, lost: [], tagged: false };
+    // Products, Variants and the P&L sheets keep the catalog's places: a renamed heading is found by
+    // its tag (taggedHeaderRow), a deleted column is refused like one of Orders.
+    if (!isChoosable(table)) return { ...stored, lost: taggedLayout(catalogLayout(table), tags).lost, tagged: true };
     const { layout, lost } = taggedLayout(stored.layout ?? catalogLayout(table), tags);
     // A sheet missing a synced column is refused (checkColumnTags): read meanwhile as stored, never written.
     if (lost.length > 0) return { ...stored, lost, tagged: true };

@@ -12,7 +12,7 @@ import { renameFormerHeaders } from './header-renames';
 import { LayoutFollower } from './layout-follow';
 import { placeLayout, WHOLE_ROW_TABLES, type OpenSheet } from './open-sheet';
 import { checkColumnTags, checkHeaderRow, claimSheet, type LocatedSheet } from './sheet-tags';
-import { columnTagRequests } from './column-tags';
+import { columnTagRequests, followsColumnTags, taggedHeaderRow } from './column-tags';
 import { catalogLayout, type TableLayout } from './sheet-layout';
 import { noteSpreadsheetChange, sendHeldBack, sheetsRequest } from './sheets-requests';
 import { percentCell } from './percent';
@@ -105,15 +105,18 @@ export class TableSheets {
       if (opened.rows) opened.rows = [];
     } else if (schema.storeData) {
       // A tagged sheet's columns are found by tag: its headings are the user's (column-tags.ts).
-      if (placed.tagged) checkColumnTags(existing, schema, placed.lost);
-      else {
+      if (placed.tagged) {
+        checkColumnTags(existing, schema, placed.lost);
+        // A sheet without a layout keeps its columns in place: checked with each heading read as its tag names it.
+        if (!placed.layout) checkHeaderRow(existing, opened.schema, taggedHeaderRow(header, info.columnTags ?? []));
+      } else {
         header = renameFormerHeaders(() => this.handle(opened), opened.schema, header);
         const missing = missingAddedColumns(opened.schema, header);
         if (missing > 0) {
           this.setUp.completeAddedColumns(this.handle(opened), opened.schema, missing);
           opened.maxColumns = null;
         } else checkHeaderRow(existing, opened.schema, header);
-        if (isChoosable(schema)) this.tagColumns(info, placed.layout ?? catalogLayout(schema));
+        if (followsColumnTags(schema)) this.tagColumns(info, placed.layout ?? catalogLayout(schema));
       }
       if (isChoosable(schema)) this.follower.followChoice(opened, schema, placed.layout);
       if (holdsPoints(schema, info)) this.upgradePercents(opened, info);

@@ -48,10 +48,12 @@ export function tieoutViewOf(t: TieoutState, recheck: RecheckRecord | null = nul
     Array.isArray(t.notCompared) && t.notCompared.length > 0
       ? { notCompared: t.notCompared.slice(), notComparedCount: t.notComparedCount ?? t.notCompared.length }
       : {};
+  const notRun = t.notRun ? { notRun: t.notRun } : {};
   return {
     ...rechecked,
     ...closes,
     ...mixed,
+    ...notRun,
     checkedAt: new Date(t.checkedAt).toISOString(),
     days: t.days,
     failedDays: t.failedDays.slice(),

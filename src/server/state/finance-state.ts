@@ -38,6 +38,8 @@ export interface TieoutState {
   refetchedAt?: number | null;
   /** ✗ days a refetch has fetched again and that have not tied out since: a scheduled run does not fetch them again. */
   refetchedDays?: string[];
+  /** Why the last tie-out due did not run ("Tie-out not run this time: …"); cleared by the next one that runs. */
+  notRun?: string | null;
   /** When a run that brought the sheets up to date had no budget left for its due tie-out: the next run owes it. */
   owedSince?: number | null;
   /** Closed months whose close sheet no longer holds what the close saved (the close seal). */

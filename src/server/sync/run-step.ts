@@ -20,6 +20,8 @@ export interface RunState {
   /** The state the tie-out compares with, as the run found it. */
   atStart: { watermark: string | null; skippedDays: string; failedDays: readonly string[] };
   basisRefreshed: boolean;
+  /** The tie-out due did not run (its words are among the messages): the run is not ok. */
+  tieoutNotRun?: boolean;
 }
 
 export interface RunStep {

@@ -129,7 +129,7 @@ function finishedOutcome(run: RunState): RunOutcome {
     job: run.current,
     tally,
     message: run.messages.join(' '),
-    outcome: run.allCaughtUp ? 'ok' : 'partial',
+    outcome: run.allCaughtUp && run.tieoutNotRun !== true ? 'ok' : 'partial',
     failureCode: null,
     position: run.position,
     counts: tally.counts,

@@ -9,6 +9,7 @@
  * Returns what it did, in words for the Sync log.
  */
 import { startPass } from './reconcile-pass';
+import { SheetLayoutError } from '../sheets/managed-workbook';
 import { DAILY, LINE_ITEMS, ORDERS, PRODUCTS, VARIANTS, type TableSchema } from '../sheets/schema';
 import type { JobContext, JobName } from './job-context';
 import { createMissingSheetsTogether } from './sheets-together';
@@ -16,6 +17,19 @@ import { counted } from '../../contract/counts-text';
 
 function rebuilt(ctx: JobContext, schemas: readonly TableSchema[]): string[] {
   return schemas.filter((s) => ctx.workbook.createdThisRun(s)).map((s) => `"${s.sheetName}"`);
+}
+
+/**
+ * Whether a Products, Variants or P&L sheet was set up afresh in this run. One whose columns the user
+ * broke was not: its own job stops on it and says how to mend it, after Orders and Line items are written.
+ */
+function setUpAfresh(ctx: JobContext, schema: TableSchema): boolean {
+  try {
+    return ctx.workbook.createdThisRun(schema);
+  } catch (e) {
+    if (e instanceof SheetLayoutError) return false;
+    throw e;
+  }
 }
 
 function restartNote(names: string[], what: string): string {
@@ -48,13 +62,13 @@ export function checkManagedSheets(ctx: JobContext, jobs: readonly JobName[]): s
     }
   }
   if (jobs.indexOf('products') >= 0 && ctx.state.get('products').watermark !== null) {
-    const missing = rebuilt(ctx, [PRODUCTS, VARIANTS]);
+    const missing = [PRODUCTS, VARIANTS].filter((s) => setUpAfresh(ctx, s)).map((s) => `"${s.sheetName}"`);
     if (missing.length > 0) {
       ctx.state.update('products', { watermark: null, caughtUp: false });
       notes.push(restartNote(missing, 'product'));
     }
   }
-  if (jobs.indexOf('daily') >= 0 && ctx.state.get('daily').historyDone && ctx.workbook.createdThisRun(DAILY)) {
+  if (jobs.indexOf('daily') >= 0 && ctx.state.get('daily').historyDone && setUpAfresh(ctx, DAILY)) {
     ctx.state.update('daily', { historyDone: false, resumeFrom: null, dirtyFrom: null, backfillFrom: null });
     notes.push(restartNote(['"Daily P&L"'], 'day of the history'));
   }

@@ -5,8 +5,9 @@
  */
 import type { SyncCounts } from '../../contract/sidebar';
 import { writeTieout } from '../finance/tieout-sheet';
+import { SheetLayoutError, SheetOwnershipError } from '../sheets/managed-workbook';
+import { isApiError } from '../api/api-error';
 import type { OrderSumsTracker } from '../finance/order-sums-store';
-import type { JobContext } from './job-context';
 import { destinationTieout } from './orders-destination';
 import { refetchFailedDays } from './refetch-days';
 import type { RunOptions } from './run-options';
@@ -43,7 +44,7 @@ export const TIEOUT_STEP: RunStep = {
       run.allCaughtUp = false;
       return;
     }
-    run.messages.push(tieoutOrNote(ctx, run.tracker, tieoutReadsOrders(options, run.tracker, ctx.now())));
+    run.messages.push(tieoutOrNote(run, tieoutReadsOrders(options, run.tracker, ctx.now())));
     // Sync now: days this tie-out found ✗ that it had not fetched again yet are fetched now, and the
     // next step (P&L re-read from them, tie-out) finishes the repair; days ✗ already known are not refetched twice.
     if (
@@ -121,8 +122,14 @@ function tieoutReadsOrders(options: RunOptions, tracker: OrderSumsTracker | null
   return options.tieOut === true || options.refetchFailedDays === true || fullAt === null || now - fullAt >= 86_400_000;
 }
 
-/** A tie-out that could not run is said in the log; the data the run wrote stands. */
-function tieoutOrNote(ctx: JobContext, tracker: OrderSumsTracker | null, full: boolean): string {
+/**
+ * A tie-out that could not run is never an ok run: the state keeps why (the sidebar's Checks line
+ * shows it as ✗, never an earlier ✓). A sheet's problem ends the run on it, with the way back; the
+ * API's ends it as its pause or failure; one of its own (the time left, the service's answer) is
+ * said in the Sync log, the run partial. The data the run wrote stands: its pages are checkpointed.
+ */
+function tieoutOrNote(run: RunState, full: boolean): string {
+  const { ctx, tracker } = run;
   try {
     return destinationTieout(ctx) ?? writeTieout(ctx, tracker, full);
   } catch (e) {
@@ -132,6 +139,12 @@ function tieoutOrNote(ctx: JobContext, tracker: OrderSumsTracker | null, full: b
         : e instanceof Error
           ? e.message
           : String(e);
-    return `Tie-out not run this time: ${why}`;
+    const said = `Tie-out not run this time: ${why}`;
+    ctx.state.update('tieout', { notRun: said });
+    if (e instanceof SheetLayoutError) throw new SheetLayoutError(e.sheetName, said, e.place);
+    if (e instanceof SheetOwnershipError) throw new SheetOwnershipError(e.sheetName, said, e.place);
+    if (isApiError(e)) throw e;
+    run.tieoutNotRun = true;
+    return said;
   }
 }
