@@ -30,17 +30,18 @@ export const ESSENTIAL_ORDERS = [
   'synced_at',
 ];
 export const ESSENTIAL_LINES = [
+  // As a finance reader reads a line: its order's number, what was sold and its money, then the keys last.
+  'order_number',
+  'sku',
+  'total',
+  'cogs',
+  'cost_status',
   'id',
   'order_id',
   'sync_status',
   'synced_at',
-  'sku',
-  'quantity',
-  'total',
-  'cogs',
-  'cost_status',
 ];
 
 /** All: every field of an order and a line item (API spec 2.3, 2.4, flattened) with the derived columns. */
 export const ALL_ORDER_COLUMNS = 54;
-export const ALL_LINE_COLUMNS = 16;
+export const ALL_LINE_COLUMNS = 17;

@@ -129,7 +129,7 @@ describe('the figure re-check: what no day sum proves [spec 2.3, 2.6, 4.4 rule 7
     const order = (await activeOrders())[40];
     const line = (order.line_items as Json[])[0];
     const [headers, ...rows] = sheetTable(stack, 'Line items');
-    const at = rows.findIndex((r) => r[0] === line.id);
+    const at = rows.findIndex((r) => r[headers.indexOf('id')] === line.id);
     expect(at, String(line.id)).toBeGreaterThanOrEqual(0);
     const sheet = (stack.runtime.workbook as unknown as Workbook).sheetByName('Line items') as SheetModel;
     const edit = (header: string, value: number): void => sheet.write(at + 2, headers.indexOf(header) + 1, { value });

@@ -317,6 +317,8 @@ export async function compareWithTruth(stack: Stack, options: TruthOptions = {})
         actual,
         (h) => {
           if (h === 'order_id') return o.id;
+          // Its order's number, as Orders shows it.
+          if (h === 'order_number') return o.order_number;
           if (h === 'sync_status') return itemStatus;
           if (h === 'cost_status') return lineCostReading(o, li, actual.cost_status);
           return lookup(li, h, []);
@@ -444,4 +446,16 @@ export async function burnHourlyBudget(stack: Stack, storeId: string, left: numb
     }
     await stack.advanceClocks(61_000);
   }
+}
+
+/**
+ * Orders changed in every way a sync meets (refund, cancellation, cost correction, partial refund),
+ * nine new ones placed, and an hour passed.
+ */
+export async function changeOrdersEveryWay(stack: Stack): Promise<void> {
+  const orders = ((await stack.truth('orders')) as { data: Json[] }).data.filter((o) => !o.canceled_at);
+  for (const [i, kind] of ['refund', 'cancel', 'cost_correction', 'partial_refund'].entries())
+    await stack.control(`orders/${String(orders[10 + i * 17].id)}/change`, { kind });
+  await stack.control('orders', { count: 9 });
+  await stack.advanceClocks(3_600_000);
 }

@@ -43,6 +43,8 @@ describe('what a choice keeps', () => {
       'sync_status',
       'synced_at',
       'cost_status',
+      // Its order's number, derived: every Line items sheet shows which order a line belongs to.
+      'order_number',
     ]);
   });
 

@@ -16,7 +16,8 @@ describe('findHeaderProblem', () => {
     const problem = findHeaderProblem(LINE_ITEMS, row);
     expect(problem?.column).toBe(6);
     expect(problem?.message).toContain('"(empty)" in column F, where "name" belongs ("name" is now in column G)');
-    expect(problem?.message).toContain('to the right of column P');
+    // Line items' last managed column is Q (order_number, added after cost_status in P).
+    expect(problem?.message).toContain('to the right of column Q');
   });
 
   it('a deleted managed column: says which one is missing', () => {

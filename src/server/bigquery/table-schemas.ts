@@ -61,7 +61,11 @@ function columnsOf(
 }
 
 const orderColumns = columnsOf(ORDERS.columns, ['id', PLACED_DAY]);
-const lineColumns = columnsOf(LINE_ITEMS.columns, ['id', 'order_id']);
+// Line items' order_number is a sheet reader's convenience: a warehouse joins orders on order_id.
+const lineColumns = columnsOf(
+  LINE_ITEMS.columns.filter((c) => c.header !== 'order_number'),
+  ['id', 'order_id'],
+);
 const lineDay: FieldSchema = {
   name: PLACED_DAY,
   type: 'DATE',

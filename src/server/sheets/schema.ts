@@ -178,8 +178,36 @@ export const ORDERS: TableSchema = {
   addedColumns: 1,
 };
 
+/**
+ * How a Line items sheet set up now shows its columns: the order's number first (as Orders shows
+ * it, so a reader sees which order a line belongs to), then what the line is (product, SKU,
+ * quantity) and its money, and the keys and sync bookkeeping (id, order_id, sync_status,
+ * synced_at) last. Sheets set up before keep their order: every column is found by header.
+ */
+const LINE_ITEMS_SHEET_ORDER: readonly string[] = [
+  'order_number',
+  'name',
+  'sku',
+  'quantity',
+  'price',
+  'total',
+  'cogs',
+  'cost_status',
+  'fulfillment_cost',
+  'refund_amount',
+  'refunded_quantity',
+  'product_id',
+  'variant_id',
+  'id',
+  'order_id',
+  'sync_status',
+  'synced_at',
+];
+
 export const LINE_ITEMS: TableSchema = {
   sheetName: 'Line items',
+  sheetOrder: LINE_ITEMS_SHEET_ORDER,
+  frozenColumns: 1,
   indexColumns: 3,
   // id and order_id: which line items an order listed (the order's members) is needed for every order.
   keyReadColumns: 2,
@@ -209,8 +237,10 @@ export const LINE_ITEMS: TableSchema = {
     field('refunded_quantity', 'int'),
     // Last, so a sheet set up before it existed gains it without moving a column (the header check).
     derived('cost_status', 'text', LINE_COST_STATUS_NOTE),
+    // Its order's number, as Orders shows it (#1018): last in the catalog for the same reason.
+    derived('order_number', 'text', "Its order's order_number, as the Orders sheet shows it."),
   ],
-  addedColumns: 1,
+  addedColumns: 2,
 };
 
 export const PRODUCTS: TableSchema = {

@@ -104,6 +104,7 @@ function lineItemCells(
 ): CellValue[] {
   const derived = {
     order_id: order.id,
+    order_number: order.order_number,
     sync_status: status,
     synced_at: new Date(ctx.syncedAt).toISOString(),
     cost_status: costStatus,
