@@ -187,7 +187,7 @@ describe('"updated" counts only orders whose values changed (spec 3.1: updated_a
     const again = planOrderPage([order('ord_a', '2024-05-02T00:00:00Z', ['li_1'])], orders, lines, members, ctx);
     expect(again.orders).toEqual([]);
     expect(again.lineItems).toEqual([]);
-    expect(again.counts).toEqual({ inserted: 0, updated: 0, cancelled: 0, children: 0 });
+    expect(again.counts).toEqual({ inserted: 0, updated: 0, cancelled: 0, restored: 0, children: 0 });
     // The watermark still moves with it, and its day is not marked for a Daily P&L refresh.
     expect(again.maxUpdatedAt).toBe('2024-05-02T00:00:00Z');
     expect(again.minPlacedDate).toBeNull();
