@@ -14,6 +14,8 @@ const MINUTE_MS = 60_000;
 /** Spec 8.1, burst. */
 const REQUESTS_PER_MINUTE = 60;
 export const API_MINUTE_KEY = 'ma.apiMinute';
+/** Spec 8.1, hourly: RateLimit-Remaining counts down from it. */
+const REQUESTS_PER_HOUR = 1_000;
 
 export interface BurstPaceDeps {
   now(): number;
@@ -23,6 +25,8 @@ export interface BurstPaceDeps {
   handedOver: string | undefined;
   /** Keeps the hand-over for the next execution. */
   keep(value: string): void;
+  /** The last RateLimit-Remaining (spec 8.1, the hourly budget) an answer carried, null before any. */
+  hourlyRemaining?(): number | null;
 }
 
 export class BurstPace {
@@ -31,18 +35,23 @@ export class BurstPace {
   private counted = 0;
   /** The feed stopped because the wait did not fit its budget. */
   stoppedFeed = false;
+  /** Without a hand-over, the requests of other executions are still to be counted (at the first answer). */
+  private othersCounted: boolean;
 
   constructor(private readonly deps: BurstPaceDeps) {
     this.times = readHandOver(deps.handedOver, deps.now());
+    this.othersCounted = deps.handedOver !== undefined;
   }
 
-  /** Milliseconds until one more request stays within the minute's limit (0: send now). */
-  waitMs(): number {
+  /** Milliseconds until `requests` more requests stay within the minute's limit (0: send now). */
+  waitMs(requests = 1): number {
     const now = this.deps.now();
     this.noteSent(now);
+    this.noteOthers(now);
     const times = this.recent(now);
-    if (times.length < REQUESTS_PER_MINUTE) return 0;
-    return Math.max(0, times[times.length - REQUESTS_PER_MINUTE] + MINUTE_MS - now);
+    const over = times.length + requests - REQUESTS_PER_MINUTE;
+    if (over <= 0) return 0;
+    return Math.max(0, times[Math.min(over, times.length) - 1] + MINUTE_MS - now);
   }
 
   /** Keeps the minute's requests for the next execution (a feed that stopped before its end). */
@@ -60,6 +69,22 @@ export class BurstPace {
   private noteSent(now: number): void {
     const sent = this.deps.sent();
     for (; this.counted < sent; this.counted++) this.times.push(now);
+  }
+
+  /**
+   * A document whose feed never handed a minute over (the first Sync now after connecting) does
+   * not know the requests other executions sent just before it: the connect's, the sidebar's.
+   * The hourly RateLimit-Remaining counts them: those of the hour that are not this run's are
+   * taken as sent now, up to a minute's worth (the spec says nothing of when: the stricter
+   * reading). Later runs find a hand-over and rely on it.
+   */
+  private noteOthers(now: number): void {
+    if (this.othersCounted || !this.deps.hourlyRemaining) return;
+    const remaining = this.deps.hourlyRemaining();
+    if (remaining === null) return;
+    this.othersCounted = true;
+    const others = Math.min(REQUESTS_PER_MINUTE, REQUESTS_PER_HOUR - remaining - this.counted);
+    for (let i = 0; i < others; i++) this.times.push(now);
   }
 
   private recent(now: number): number[] {

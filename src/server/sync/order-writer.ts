@@ -31,6 +31,8 @@ export interface OrderWriter {
    * reads those pages again.
    */
   readonly full: boolean;
+  /** True when one more page like the largest queued would take the queued writes past `bytes` (full: the request size). */
+  wouldExceed?(bytes: number): boolean;
 }
 
 export function orderWriter(
@@ -79,19 +81,23 @@ export function orderWriter(
   let pages: Array<QueuedPage | DeferredPage> = [];
   /** Planned bytes per estimated byte of a page planned at flush time: learnt at each flush, cautious before the first. */
   let plannedPerEstimated = FIRST_SIZE_RATIO;
+  const wouldExceed = (limit: number): boolean => {
+    let bytes = 0;
+    let largest = 0;
+    for (const page of pages) {
+      bytes += page.bytes;
+      largest = Math.max(largest, page.bytes);
+    }
+    return pages.length > 0 && bytes + largest > limit;
+  };
   const writer: OrderWriter = {
     get queued() {
       return pages.length;
     },
     get full() {
-      let bytes = 0;
-      let largest = 0;
-      for (const page of pages) {
-        bytes += page.bytes;
-        largest = Math.max(largest, page.bytes);
-      }
-      return pages.length > 0 && bytes + largest > WRITE_PAYLOAD_BYTES;
+      return wouldExceed(WRITE_PAYLOAD_BYTES);
     },
+    wouldExceed,
     write(orders) {
       const maxUpdatedAt = writer.queue(orders);
       writer.flush();
@@ -144,7 +150,7 @@ export function orderWriter(
         ]);
         for (const page of group) page.counted();
       };
-      for (const group of writeGroups(queued, deferred.length > 0)) {
+      for (const group of writeGroups(queued)) {
         try {
           send(group);
         } catch (e) {
@@ -186,9 +192,10 @@ interface DeferredPage {
  * column spans (a line item marked removed, then written whole): one batchUpdate applies its
  * ranges by column, not by page, so their order would be lost.
  */
-function writeGroups(pages: readonly QueuedPage[], estimated: boolean): QueuedPage[][] {
-  // Pages planned at flush time were queued by an estimate of their size: split by the rows planned.
-  return estimated ? bySize(pages).flatMap(groupWithoutClash) : groupWithoutClash(pages);
+function writeGroups(pages: readonly QueuedPage[]): QueuedPage[][] {
+  // Pages are queued past one request's size while the API's minute has room, and pages planned at
+  // flush time were queued by an estimate of their size: split by the rows planned.
+  return bySize(pages).flatMap(groupWithoutClash);
 }
 
 /** Consecutive pages in groups each under the request size Google recommends (a page over it alone). */

@@ -22,6 +22,7 @@ import { retrySkippedOrders } from './skipped-records';
 import { updatedAtMs } from '../api/record-check';
 import { RateLimitedError } from '../api';
 import { destinationWriter } from './orders-destination';
+import { WRITE_PAYLOAD_BYTES } from '../sheets/write-size';
 
 export function runOrdersJob(ctx: JobContext): JobResult {
   const writer = destinationWriter(ctx) ?? orderWriter(ctx);
@@ -31,6 +32,7 @@ export function runOrdersJob(ctx: JobContext): JobResult {
     sent: () => ctx.api.stats.requests,
     handedOver: ctx.state.readAtStart[API_MINUTE_KEY],
     keep: (value) => documentProperties().setProperty(API_MINUTE_KEY, value),
+    hourlyRemaining: () => ctx.api.rateLimitRemaining(),
   });
   let caughtUp = false;
   try {
@@ -40,8 +42,9 @@ export function runOrdersJob(ctx: JobContext): JobResult {
     if (!caughtUp) pace.handOver();
   }
   // Stopped for the burst limit with the pages taken written: the run pauses for the rest of the
-  // minute as after a 429 (a Sync now step waits it out), without spending the refused request.
-  const wait = pace.stoppedFeed ? pace.waitMs() : 0;
+  // minute as after a 429 (a Sync now step waits it out), without spending the refused request,
+  // until the next step's start requests fit as well as its first page.
+  const wait = pace.stoppedFeed ? pace.waitMs(NEXT_RUN_REQUESTS) : 0;
   if (wait > 0) throw new RateLimitedError({ status: 429, retryAt: Date.now() + wait }, 'burst');
   // The row index found wrong (rows sorted or moved by a user) and written again: the Sync log says so.
   const note = ctx.workbook.rowIndexNote();
@@ -50,6 +53,18 @@ export function runOrdersJob(ctx: JobContext): JobResult {
     : 'Orders: stopped before the time limit; the next run continues.';
   return { job: 'orders', caughtUp, message: note ? `${message} ${note}` : message };
 }
+
+/**
+ * What a run sends before its feed's first page can be paced: the account (when not cached) and
+ * the summary of checkBasis (when not cached).
+ */
+const NEXT_RUN_REQUESTS = 3;
+/**
+ * While the API's minute has room, pages are listed ahead of their write, up to this many bytes
+ * of writes queued (a few requests' worth): the minute's requests go early, and the writes they
+ * need are done while the minute runs out instead of before its requests.
+ */
+const LISTED_AHEAD_BYTES = 8 * WRITE_PAYLOAD_BYTES;
 
 /** The incremental feed: its checkpoint is the orders watermark, moved only once the queued pages are written. */
 function ordersFeed(ctx: JobContext, writer: OrderWriter, pace: BurstPace): Feed<Order> {
@@ -86,15 +101,18 @@ function ordersFeed(ctx: JobContext, writer: OrderWriter, pace: BurstPace): Feed
   };
   return {
     beforePage() {
-      // Under the burst limit: the time spent writing since the last page already counts towards the wait.
-      const wait = pace.waitMs();
+      // Under the burst limit: the queued pages are written first, while the minute runs, and
+      // only what is left of the wait is slept.
+      let wait = pace.waitMs();
       if (wait === 0) return 'go';
-      if (!ctx.budget.canWait(wait)) {
+      const fresh = writer.queued > 0 && !checkpoint();
+      wait = pace.waitMs();
+      if (wait > 0 && !ctx.budget.canWait(wait)) {
         pace.stoppedFeed = true;
         return 'later';
       }
-      Utilities.sleep(wait);
-      return 'go';
+      if (wait > 0) Utilities.sleep(wait);
+      return fresh ? 'fresh' : 'go';
     },
     list(cursor) {
       listedUnder = ctx.state.get('orders').createdAfter;
@@ -109,7 +127,8 @@ function ordersFeed(ctx: JobContext, writer: OrderWriter, pace: BurstPace): Feed
         createdAfter: listedUnder,
         hasMore: page.hasMore,
       };
-      if ((last || writer.full) && !checkpoint()) return 'fresh';
+      const aheadFull = writer.wouldExceed ? writer.wouldExceed(LISTED_AHEAD_BYTES) : writer.full;
+      if ((last || aheadFull) && !checkpoint()) return 'fresh';
       recordMeta(ctx, page.meta);
       return last ? 'done' : 'next';
     },
