@@ -69,4 +69,21 @@ describe('Cancel from the sidebar', () => {
     expect(done).toBe(true);
     expect(orderRows()).toBe(total);
   }, 180_000);
+
+  it("Sync now's first step is not stopped by an earlier request, deletes it under the run's lock, and makes no cancel call when none is stored", async () => {
+    const orders = ((await stack.truth('orders')) as { data: Array<{ id: string }> }).data;
+    await stack.control(`orders/${orders[0].id}/change`, { kind: 'cost_correction' });
+    expect((await stack.runtime.run('cancelSync', [], { authMode: 'FULL' })).ok).toBe(true);
+    await stack.advanceClocks(1_000);
+    const first = await stack.runtime.run('runSyncStep', [{ start: true }], { authMode: 'FULL' });
+    expect(first.ok, first.error?.message).toBe(true);
+    expect((first.value as { done: boolean }).done).toBe(true);
+    expect(stack.runtime.properties.document.get('ma.sync.cancelAt')).toBeNull();
+    const log = sheetTable(stack, 'Sync log');
+    expect(String(log[log.length - 1][log[0].indexOf('message')])).not.toMatch(/Cancelled/);
+    await stack.advanceClocks(1_000);
+    const next = await stack.runtime.run('runSyncStep', [{ start: true }], { authMode: 'FULL' });
+    expect(next.ok, next.error?.message).toBe(true);
+    expect(next.counts.byMethod['Properties.deleteProperty'] ?? 0, JSON.stringify(next.counts.byMethod)).toBe(0);
+  }, 180_000);
 });

@@ -108,4 +108,43 @@ describe('the run state held between checkpoints', () => {
     expect(m.calls).toEqual(['set ma.sync.tieout', 'setAll', 'set ma.sync.tieout']);
     expect(m.data['ma.sync.tieout']).toBe('c');
   });
+
+  it("holds the setting parts the run's start wrote until the first checkpoint of its steps, not to the end of the first step", () => {
+    const m = memoryProperties();
+    const held = new HeldWrites(m.store);
+    const props = held.properties();
+    held.hold();
+    props.setProperties({ 'ma.sync.columns': '{"layouts":{}}', 'ma.sync.openLogRow': '2' });
+    held.beginSteps();
+    held.stepCheckpoint();
+    expect(m.calls).toEqual([]);
+    props.setProperty('ma.sync.capacity', '{"stoppedAt":null}');
+    held.checkpoint();
+    expect(m.calls).toEqual(['setAll']);
+    expect(Object.keys(m.data).sort()).toEqual(['ma.sync.capacity', 'ma.sync.columns', 'ma.sync.openLogRow']);
+  });
+
+  it("holds a feed's key written as no position (the first backfill's note) until the next checkpoint", () => {
+    const m = memoryProperties();
+    const held = new HeldWrites(m.store);
+    const props = held.properties();
+    held.hold();
+    held.noPosition(() => props.setProperty('ma.sync.reconcile', '{"lastCompletedAt":1}'));
+    expect(m.calls).toEqual([]);
+    props.setProperty('ma.sync.reconcile', '{"watermark":"w"}');
+    expect(m.calls).toEqual(['setAll']);
+  });
+
+  it("holds any key written with the run's state (a first run's store tag) until the next checkpoint; reads see it", () => {
+    const m = memoryProperties();
+    const held = new HeldWrites(m.store);
+    const props = held.properties();
+    held.hold();
+    held.withRunState(() => props.setProperties({ 'ma.storeTag': 'sto_1' }));
+    props.setProperty('ma.accessToken', 't');
+    expect(m.calls).toEqual(['set ma.accessToken']);
+    expect(props.getProperty('ma.storeTag')).toBe('sto_1');
+    held.checkpoint();
+    expect(m.data['ma.storeTag']).toBe('sto_1');
+  });
 });

@@ -71,6 +71,12 @@ export class HeldWrites {
   private fenced: Map<string, string | null> | null = null;
   /** Write calls held since the last checkpoint (a key written twice counts twice). */
   private writes = 0;
+  /** A setting part (SETTING_KEYS) was written since the run's steps began or the last step ended. */
+  private settingWritten = false;
+  /** Writes of a feed's key that mark no position (noPosition): held as any other part. */
+  private positionless = false;
+  /** Writes of any key are held (withRunState). */
+  private any = false;
 
   constructor(private readonly store: Properties) {}
 
@@ -103,12 +109,52 @@ export class HeldWrites {
     this.writes += 1;
   }
 
-  /** At the end of a run step: writes what is held when a setting part is among it (SETTING_KEYS). */
+  /**
+   * The run's steps begin: the setting parts the run's start wrote (the column layouts for new
+   * sheets) wait for the first checkpoint of the steps, at the latest the Sheets write of the first
+   * page moments later, instead of a write of their own at the end of the first step (70 ms,
+   * apps-script-cost-model.md). The start read them under the lock a moment before.
+   */
+  beginSteps(): void {
+    this.settingWritten = false;
+  }
+
+  /** At the end of a run step that wrote a setting part (SETTING_KEYS): writes what is held when one is among it. */
   stepCheckpoint(): void {
+    const wrote = this.settingWritten;
+    this.settingWritten = false;
+    if (!wrote) return;
     for (const key of this.values.keys()) {
       if (!SETTING_KEYS.has(key)) continue;
       this.checkpoint();
       return;
+    }
+  }
+
+  /**
+   * Runs `write` with its writes held as the run's state, whatever their keys: for a key other
+   * executions read that may wait for the run's next checkpoint (before its first sheet write).
+   */
+  withRunState(write: () => void): void {
+    this.any = this.holding;
+    try {
+      write();
+    } finally {
+      this.any = false;
+    }
+  }
+
+  /**
+   * Runs `write` with the writes of a feed's key held as any other part: for a mark that is no
+   * position to resume from (the first backfill noted as a full pass), which a run ended before the
+   * next checkpoint makes again. It goes with that checkpoint, not in a write of its own.
+   */
+  noPosition(write: () => void): void {
+    this.positionless = true;
+    try {
+      write();
+    } finally {
+      this.positionless = false;
     }
   }
 
@@ -129,6 +175,7 @@ export class HeldWrites {
 
   /** Holds one call's writes (together: a setProperties stays one write); past MAX_HELD_WRITES, everything held is stored. */
   private keep(values: ReadonlyArray<[string, string | null]>): void {
+    if (values.some(([key]) => SETTING_KEYS.has(key))) this.settingWritten = true;
     if (this.fenced !== null) {
       for (const [key, value] of values) {
         this.fenced.delete(key);
@@ -142,7 +189,8 @@ export class HeldWrites {
       this.written.set(key, value);
     }
     this.writes += 1;
-    if (this.writes >= MAX_HELD_WRITES || values.some(([key]) => CHECKPOINT_KEYS.has(key))) this.checkpoint();
+    if (this.writes >= MAX_HELD_WRITES || (!this.positionless && values.some(([key]) => CHECKPOINT_KEYS.has(key))))
+      this.checkpoint();
   }
 
   /**
@@ -159,7 +207,7 @@ export class HeldWrites {
   }
 
   properties(): Properties {
-    const held = (key: string): boolean => this.holding && isRunStateKey(key);
+    const held = (key: string): boolean => this.holding && (this.any || isRunStateKey(key));
     const heldNow = (): Array<Map<string, string | null>> => (this.fenced ? [this.values, this.fenced] : [this.values]);
     const overlay = (all: Record<string, string>): Record<string, string> => {
       if (this.values.size === 0 && !this.fenced?.size) return all;

@@ -73,6 +73,23 @@ export function checkpointRunState(): void {
   if (heldWrites) heldWrites.checkpoint();
 }
 
+/** The run's steps begin: what its start held waits for their first checkpoint (HeldWrites.beginSteps). */
+export function beginRunSteps(): void {
+  if (heldWrites) heldWrites.beginSteps();
+}
+
+/** `write`'s property writes wait for the run's next checkpoint, as its state does (HeldWrites.withRunState). */
+export function writeWithRunState(write: () => void): void {
+  if (heldWrites) heldWrites.withRunState(write);
+  else write();
+}
+
+/** `write` stores a mark that is no position to resume from: held, not a checkpoint of its own (HeldWrites.noPosition). */
+export function writeNoPosition(write: () => void): void {
+  if (heldWrites) heldWrites.noPosition(write);
+  else write();
+}
+
 /** At the end of a run step: the held state is written when it changes a setting the sidebar also writes. */
 export function checkpointRunStep(): void {
   if (heldWrites) heldWrites.stepCheckpoint();

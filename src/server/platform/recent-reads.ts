@@ -19,6 +19,15 @@ const RECENT_READ_KEYS: ReadonlySet<string> = new Set([
   'ma.storeTagName',
   'ma.sync.schedule',
   'ma.sync.schedule.suspended',
+  // The token an older version kept in the document: read once per execution before any token use.
+  'oauth2.merchant-analytics',
+  // The state parts the sidebar also writes, read again before a run merges into them (SyncStateStore.update):
+  // within a second of the run's whole read under its lock, that read is as fresh. What the run merges is
+  // held until its next checkpoint anyway, so a setting written meanwhile was never safer than this.
+  'ma.sync.orders',
+  'ma.sync.daily',
+  'ma.sync.capacity',
+  'ma.sync.columns',
 ]);
 
 export class RecentReads {

@@ -20,7 +20,7 @@ import { parseOrdersWindowRequest } from './orders-window-request';
 import { parseScheduleRequest } from './schedule-request';
 import { CONNECTION_CHECK_INTERVAL_MS, sidebarStamp, sidebarState } from './state';
 import { syncModulePort } from './sync-port';
-import { clearCancel, requestCancel } from '../sync/cancel';
+import { clearCancel, ignoreEarlierCancel, requestCancel } from '../sync/cancel';
 import { firstSyncSessionStep, runSyncSessionStep, startSyncSession } from './sync-session';
 import { explainingDailyLimit } from '../platform/properties-quota';
 
@@ -114,8 +114,8 @@ export function cancelSync(): void {
 export function runSyncStep(request?: unknown): SyncProgress {
   return explainingDailyLimit(() => {
     if (!isStartRequest(request)) return runSyncSessionStep(ports());
-    // A Cancel of an earlier Sync now does not stop this one.
-    clearCancel();
+    // A Cancel of an earlier Sync now does not stop this one (judged under the run's lock).
+    ignoreEarlierCancel();
     return firstSyncSessionStep(ports());
   });
 }

@@ -44,6 +44,18 @@ export function startsBackfill(ctx: JobContext, cursor: string | null): boolean 
   );
 }
 
+/**
+ * The summary period the estimate will ask for, as far as the run knows before the first page (the
+ * plan's window as last stored): the basis check asks for the same one, so a first backfill reads
+ * one summary, not two (the run keeps the answer). A plan window the first page reveals differs: the
+ * estimate then asks again, as before.
+ */
+export function backfillSummaryFrom(ctx: JobContext): string {
+  return (
+    laterDay(ctx.state.get('orders').createdAfter, ctx.state.get('meta').historyAvailableFrom) ?? FULL_HISTORY_FROM
+  );
+}
+
 /** Estimates the backfill from its first page; throws BackfillTooLargeError (nothing written) when it cannot fit. */
 export function checkBackfillFits(ctx: JobContext, firstPage: Page<Order>): void {
   if (!firstPage.hasMore) return; // one page: the per-page check is exact

@@ -8,6 +8,7 @@
 import { recordBasis } from '../finance/basis';
 import { instantToLocalDate } from '../platform/calendar';
 import { DAILY } from '../sheets/schema';
+import { backfillSummaryFrom, startsBackfill } from './backfill-check';
 import type { JobContext } from './job-context';
 import { basisOf, basisWords, type SheetsBasis } from '../state/sheets-basis';
 
@@ -24,7 +25,9 @@ function sameBasis(a: SheetsBasis['basis'], b: SheetsBasis['basis']): boolean {
 /** Before the jobs: a basis that changed restarts every order and day; returns what to tell the user. */
 export function checkBasis(ctx: JobContext): string[] {
   const today = instantToLocalDate(ctx.now(), ctx.storeTimeZone);
-  const summaryBasis = ctx.api.summary(today, today).basis;
+  // Any period gives the store's basis: a first backfill asks for the one its estimate reads next.
+  const from = startsBackfill(ctx, null) ? backfillSummaryFrom(ctx) : today;
+  const summaryBasis = ctx.api.summary(from, today).basis;
   // The finance sheets read the same record (recordBasis): no second request for them.
   recordBasis(ctx.state, summaryBasis, ctx.now());
   const now = basisOf(summaryBasis);

@@ -18,6 +18,30 @@ export function clearCancel(): void {
   documentProperties().deleteProperty(CANCEL_KEY);
 }
 
+/** Requests made at or before this instant (epoch ms) belong to an earlier Sync now; null: none marked. */
+let earlierThan: number | null = null;
+
+/**
+ * Sync now's first step, which starts the run in this execution: a Cancel of an earlier Sync now
+ * does not stop it. Rather than a delete before the run (a billed write, 70 ms,
+ * apps-script-cost-model.md, made even when nothing is stored), the request is judged under the
+ * run's lock from the run's whole read (CancellableBudget.readUnderLock): one made before now is
+ * deleted there; none, the usual case, costs nothing.
+ */
+export function ignoreEarlierCancel(now: number = Date.now()): void {
+  earlierThan = now;
+}
+
+/** A run that did not take the lock cannot judge the request from its read: an earlier one is cleared as before. */
+export function clearEarlierCancel(): void {
+  if (earlierThan === null) return;
+  earlierThan = null;
+  clearCancel();
+}
+
+/** A stored request made at or before `earlierThan` (or not a time): an earlier Sync now's. */
+const isEarlier = (stored: string): boolean => earlierThan !== null && !(Number(stored) > earlierThan);
+
 /**
  * Cancel is read again only after this much of the execution has passed since the last read: a
  * run asks canStartStep before every page and again between its short finishing steps (often
@@ -37,6 +61,18 @@ export class CancellableBudget extends ExecutionBudget {
 
   get cancelled(): boolean {
     return this.seen;
+  }
+
+  /**
+   * The run's whole read under the document lock is a read of the request: the next read is due a
+   * second after it (none at the first page). An earlier Sync now's request is deleted, not honoured.
+   */
+  readUnderLock(read: Readonly<Record<string, string>>): void {
+    const stored = read[CANCEL_KEY];
+    this.readAt = this.elapsedMs();
+    if (stored !== undefined && isEarlier(stored)) clearCancel();
+    else this.seen = stored !== undefined;
+    earlierThan = null;
   }
 
   override canStartStep(): boolean {

@@ -7,6 +7,7 @@ import { createApiClient, type ApiClient } from '../api';
 import { runResponseCache, type RunResponseCache } from '../api/run-response-cache';
 import { confirmStore, setStoreTag, storeTag, triggerTokenSource } from '../auth';
 import { getDeploymentConfig } from '../platform/config';
+import { writeWithRunState } from '../platform/properties';
 import type { ExecutionBudget } from '../platform/budget';
 import { documentCacheOrNull } from '../platform/context';
 import { clipText } from '../platform/property-size';
@@ -134,7 +135,9 @@ export function startRun(
   // Confirmed: the tag is this store's or none yet (one read for both uses).
   const sheetsStore = storeTag();
   const resumed = resumeSuspendedSchedule(account.store.id, sheetsStore);
-  if (sheetsStore === null) setStoreTag(account.store.id);
+  // A first run's tag is stored with its first checkpoint, before its first sheet write: until then
+  // there is nothing of the store's in the sheets for another execution to find.
+  if (sheetsStore === null) writeWithRunState(() => setStoreTag(account.store.id));
   workbook.bindStore(account.store.id, account.store.currency || null);
   const storeMeta = {
     storeTimeZone: clipText(String(account.store.timezone ?? ''), 100) || null,

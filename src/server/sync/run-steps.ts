@@ -2,7 +2,7 @@
  * A run is this list of steps, walked in order: each one whose `due` holds runs. The jobs come
  * first, each until one leaves work for the next run; what follows them needs their sheets up to date.
  */
-import { checkpointRunStep } from '../platform/properties';
+import { checkpointRunStep, writeNoPosition } from '../platform/properties';
 import { refreshFinanceSheets } from '../finance/refresh';
 import { finishBasisRefresh } from './basis-change';
 import { CancellableBudget, CANCELLED_NOTE } from './cancel';
@@ -38,7 +38,8 @@ function jobStep(job: JobName): RunStep {
       const r = RUNNERS[job](run.ctx);
       run.messages.push(r.message);
       run.position = r.position ?? null;
-      if (job === 'orders' && r.caughtUp) noteFirstBackfill(run.ctx);
+      // A reconciliation in this run must see the note first; otherwise it waits for the run's last write.
+      if (job === 'orders' && r.caughtUp && runsJobs(run, 'reconcile')) noteFirstBackfill(run.ctx);
       if (!r.caughtUp) run.allCaughtUp = false;
     },
   };
@@ -72,6 +73,12 @@ export const RUN_STEPS: readonly RunStep[] = [
     due: (run) => runsJobs(run, 'orders') && run.ctx.budget.canStartStep(),
     run: (run) =>
       push(run, destinationAfterJobs(run.ctx, run.ctx.state.get('orders').watermark !== run.atStart.watermark)),
+  },
+  {
+    // Noted after the jobs, it rides with the state their last write covers (no write of its own).
+    name: 'first backfill',
+    due: (run) => runsJobs(run, 'orders') && !runsJobs(run, 'reconcile') && run.ctx.state.get('orders').caughtUp,
+    run: (run) => noteFirstBackfill(run.ctx),
   },
   { name: 'skipped records', due: () => true, run: (run) => push(run, skippedText(run.ctx.tally.skipped)) },
   {
@@ -140,6 +147,7 @@ export function walkSteps(run: RunState, steps: readonly RunStep[] = RUN_STEPS):
 /** The first complete backfill is itself a full pass: the monthly reconciliation counts from it. */
 function noteFirstBackfill(ctx: JobContext): void {
   const r = ctx.state.get('reconcile');
+  // Not a pass's position: it goes with the run's next checkpoint (a run ended before notes it again).
   if (r.lastCompletedAt === null && r.passStartedAt === null)
-    ctx.state.update('reconcile', { lastCompletedAt: ctx.now() });
+    writeNoPosition(() => ctx.state.update('reconcile', { lastCompletedAt: ctx.now() }));
 }

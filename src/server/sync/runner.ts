@@ -9,11 +9,11 @@ import { clearFormulasOwed, formulasOwed, markFormulasOwed } from '../state/form
 import { documentLock } from '../auth';
 import { isApiError } from '../api/errors';
 import { ExecutionBudget, EXECUTION_LIMIT_MS } from '../platform/budget';
-import { documentProperties, holdRunStateWrites, releaseRunStateWrites } from '../platform/properties';
+import { beginRunSteps, documentProperties, holdRunStateWrites, releaseRunStateWrites } from '../platform/properties';
 import { ManagedWorkbook } from '../sheets/managed-workbook';
 import { setSheetsWaitBudget } from '../sheets/sheets-requests';
 import { leaveBusyNote } from './busy-notes';
-import { CancellableBudget } from './cancel';
+import { CancellableBudget, clearEarlierCancel } from './cancel';
 import { classifyFailure, type RunFailure } from './failures';
 import { sheetsWithContent } from './formula-sheets';
 import { emptyTally } from './job-context';
@@ -42,10 +42,14 @@ export function runSync(options: RunOptions): RunOutcome {
   const lock = documentLock();
   const locked = lock.tryLock(LOCK_WAIT_MS);
   const properties = documentProperties();
-  if (!locked) return busyRun(startedAt, options, properties);
+  if (!locked) {
+    clearEarlierCancel();
+    return busyRun(startedAt, options, properties);
+  }
   // Under the lock, the run's state is written at its checkpoints, each a single write (held writes).
   holdRunStateWrites();
   const record = openRecord(startedAt, options, workbook, tally, properties);
+  if (budget instanceof CancellableBudget) budget.readUnderLock(record.state.readAtStart);
   let result: RunOutcome;
   let failure: RunFailure | null = null;
   try {
@@ -55,6 +59,7 @@ export function runSync(options: RunOptions): RunOutcome {
       unlock(lock);
       return { ...start.outcome, state: record.state };
     }
+    beginRunSteps();
     walkSteps(start.run);
     result = finishedOutcome(start.run);
     keepDaySums(record);
