@@ -204,7 +204,7 @@ describe(`the hourly run after ${CHANGED} orders changed, and the reconciliation
   });
 
   it('a reconciliation that finds nothing gone changes no Orders cell and stays within the committed budget', () => {
-    expect(large.reconcileGone).toContain('0 order(s) marked gone');
+    expect(large.reconcileGone).toContain('0 orders marked gone');
     expect(large.ordersCellsChanged, 'Orders cells the reconciliation changed').toBe(0);
     const f = large.reconcile;
     const got = {
