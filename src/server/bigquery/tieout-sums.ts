@@ -5,7 +5,7 @@
  * read the table's figures exactly as they read the sheet's.
  */
 import { currencyCodeOf } from '../finance/cost-gaps';
-import { OrderDaySums, type DaySums } from '../finance/order-day-sums';
+import { emptyDay, OrderDaySums, type DaySums } from '../finance/order-day-sums';
 import type { OtherCurrencyDays } from '../finance/other-currency-days';
 import { FIGURES } from '../finance/tieout-figures';
 import type { ResultRow } from './query';
@@ -22,19 +22,6 @@ const count = (row: ResultRow, column: string): number => {
   if (!Number.isSafeInteger(n)) throw new Error(`The tie-out query gave ${column} = ${String(row[column])}.`);
   return n;
 };
-
-function emptyDay(): DaySums {
-  return {
-    rows: 0,
-    count: 0,
-    other: 0,
-    cents: FIGURES.map(() => 0),
-    unknown: FIGURES.map(() => 0),
-    inconsistent: [],
-    counted: 0,
-    gaps: {},
-  };
-}
 
 export function warehouseDaySums(rows: readonly ResultRow[], storeCurrency: string | null): WarehouseDaySums {
   const days = new Map<string, DaySums>();

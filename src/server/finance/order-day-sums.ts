@@ -65,7 +65,8 @@ export function touchesSums(column: number, length: number): boolean {
   return false;
 }
 
-function emptyDay(): DaySums {
+/** A day with no order summed yet. */
+export function emptyDay(): DaySums {
   return {
     rows: 0,
     count: 0,
