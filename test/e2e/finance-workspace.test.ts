@@ -149,7 +149,8 @@ describe.skipIf(!browserReady)('finance workspace end to end (Chromium, emulator
       })
       .toBe(false);
     const [revenue, ...figures] = await grid([7, 8, 9, 10]);
-    for (const amount of [revenue!, ...figures.slice(0, 2)].flat()) expect(amount).toMatch(/^-?[\d,]+\.\d{2}$/);
+    for (const amount of [revenue!, ...figures.slice(0, 2)].flat())
+      expect(amount).toMatch(/^-?\$?[\d,]+\.\d{2}( [A-Z]{3})?$/);
     // Net margin % is empty only where net revenue is 0.
     figures[2]!.forEach((margin, i) => expect(margin).toMatch(revenue![i] === '0.00' ? /^$/ : /^-?\d+\.\d{2}%$/));
     await page.screenshot({ path: path.join(SCREENSHOTS, 'dashboard.png') });

@@ -169,7 +169,7 @@ describe.skipIf(!browserReady)("a finance analyst's first week in the playground
     );
     expect(placed).toEqual(charts.filter((c) => c.anchorRow <= 40).map(() => [0, 0]));
     // The KPI block B5:D10 is what the user sees, not hidden under a chart.
-    await expect.poll(() => textNow(7, 2), { timeout: 60_000 }).toMatch(/^-?[\d,]+\.\d{2}$/);
+    await expect.poll(() => textNow(7, 2), { timeout: 60_000 }).toMatch(/^-?\$?[\d,]+\.\d{2}( [A-Z]{3})?$/);
     const topmost = await page().evaluate(() => {
       const out: string[] = [];
       for (let r = 5; r <= 10; r++) {

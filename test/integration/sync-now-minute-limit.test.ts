@@ -85,7 +85,7 @@ describe("Sync now of 20,000 orders meets the API's per-minute limit", () => {
     expect(last.problem).toBeNull();
     expect(last.done).toBe(true);
     expect(last.phase).toBe('Caught up');
-    // The limit did bind: the sync waited for the minute (issue 23: it paces its pages and the
+    // The limit did bind: the sync waited for the minute (it paces its pages and the
     // connect's requests it did not send, so the API refuses none of them).
     expect(steps.some((r) => r.counts.sleptMs > 0)).toBe(true);
     expect(steps.flatMap((r) => r.counts.requests).filter((q) => q.status === 429)).toEqual([]);
