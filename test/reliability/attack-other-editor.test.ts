@@ -7,6 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
+import { deleteColumns } from '../../dev/gas-runtime/spreadsheet/column-edits';
 import { sidebarConnection } from '../../dev/harness/inspect';
 import { scheduleTrigger, sheetTable } from '../integration/sync-support';
 import { startReliabilityStack, type ReliabilityStack } from './support/reliability-stack';
@@ -31,15 +32,15 @@ async function aSetUp(): Promise<{ s: ReliabilityStack; trigger: string }> {
 }
 
 /**
- * A managed heading of Daily P&L edited (its columns carry no tags, so a rename there still stops the
- * sync; Orders now follows a rename): A's next scheduled run fails with sheet_layout, which needs a
- * person (an e-mail).
+ * A managed column of Daily P&L deleted (a renamed heading is followed by its column tag; a deleted
+ * column takes its tag with it): A's next scheduled run writes Orders, then fails with sheet_layout,
+ * which needs a person (an e-mail).
  */
-function breakDailyHeading(s: ReliabilityStack): void {
-  const daily = (s.runtime.workbook as unknown as Workbook).sheetByName('Daily P&L') as SheetModel;
+function deleteDailyColumn(s: ReliabilityStack): void {
+  const workbook = s.runtime.workbook as unknown as Workbook;
   const column = sheetTable(s, 'Daily P&L')[0]!.indexOf('net_profit') + 1;
   expect(column).toBeGreaterThan(0);
-  daily.write(1, column, { value: 'edited' });
+  deleteColumns(workbook, workbook.sheetByName('Daily P&L') as SheetModel, column, 1);
 }
 
 describe("another editor and the connector's failure e-mails", () => {
@@ -49,7 +50,7 @@ describe("another editor and the connector's failure e-mails", () => {
       const byB = await s.runtime.run('setFailureNotices', [bSends], { user: B });
       // Either refused, or it concerns B alone: A's opt-in must survive.
       void byB;
-      breakDailyHeading(s);
+      deleteDailyColumn(s);
       const fired = await s.runtime.fireTrigger(trigger);
       expect(fired.value).toMatchObject({ outcome: 'error' });
       // Today: B's call replaced A's opt-in (off, or B as the recipient, whom A's trigger never mails): no e-mail at all.

@@ -1,13 +1,14 @@
 /**
  * Another editor writes the connector's e-mail. The failure e-mail goes from the
- * connecting user's own account; an editor who renames a managed heading, the data sheet and the
- * spreadsheet to a phishing line must not get one word of it into that mail. The mail names the
+ * connecting user's own account; an editor who heads a column inserted among the managed ones, and
+ * renames the data sheet and the spreadsheet, with a phishing line must not get one word of it into that mail. The mail names the
  * table and the column letter in the add-on's own words and links the spreadsheet by its URL.
  * Both kinds of failure a scheduled run mails about are checked: a sheet's problem (sheet_layout)
  * and a lost connection. Judged on the mail the runtime captured (MailApp's outbox).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { columnToLetters } from '../../dev/gas-runtime/spreadsheet/a1';
+import { deleteColumns } from '../../dev/gas-runtime/spreadsheet/column-edits';
 import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
 import { scheduleTrigger, sheetTable } from '../integration/sync-support';
@@ -24,6 +25,7 @@ let trigger: string;
 let column: number;
 
 const workbook = () => stack.runtime.workbook as unknown as Workbook;
+const daily = () => workbook().sheetByName('Daily P&L') as SheetModel;
 const mailText = (i: number) => `${stack.runtime.mail[i].subject}\n${stack.runtime.mail[i].body}`;
 
 function expectNoEditorText(text: string): void {
@@ -38,12 +40,15 @@ beforeAll(async () => {
   expect((await stack.runtime.run('setFailureNotices', [true])).value).toMatchObject({ on: true });
   column = sheetTable(stack, 'Daily P&L')[0].indexOf('net_profit') + 1;
   expect(column).toBeGreaterThan(0);
-  // Another editor: the spreadsheet, the Orders sheet (the sync follows it by its tag) and a heading
-  // of Daily P&L (its columns carry no tags: a renamed heading there still stops the sync).
+  // Another editor: the spreadsheet, the Orders sheet (the sync follows it by its tag) and a column
+  // inserted left of Daily P&L's net_profit, headed with the lure. Daily P&L keeps its columns in
+  // place (a renamed heading there is followed by its tag), so the inserted column stops its job.
   workbook().name = HOSTILE_SPREADSHEET;
   const orders = workbook().sheetByName('Orders') as SheetModel;
   workbook().renameSheet(orders, HOSTILE_SHEET);
-  (workbook().sheetByName('Daily P&L') as SheetModel).write(1, column, { value: HOSTILE_HEADER });
+  daily().insertColumns(column - 1, 1);
+  workbook().shiftMetadata(daily().sheetId, 'COLUMN', column - 1, 1); // as Sheet.insertColumnsAfter does
+  daily().write(1, column, { value: HOSTILE_HEADER });
 }, 120_000);
 
 afterAll(async () => {
@@ -65,7 +70,7 @@ describe('the failure e-mail holds nothing an editor wrote', () => {
   }, 120_000);
 
   it('a lost connection: fixed words, no name of the spreadsheet', async () => {
-    (workbook().sheetByName('Daily P&L') as SheetModel).write(1, column, { value: 'net_profit' });
+    deleteColumns(workbook(), daily(), column, 1);
     await stack.control('grants/revoke', {});
     const fired = await stack.runtime.fireTrigger(trigger);
     expect(fired.ok, fired.error?.message).toBe(true);
