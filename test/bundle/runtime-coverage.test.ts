@@ -41,9 +41,28 @@ const NOT_IN_RUNTIME: Record<string, string> = {
   open: 'SyncLog.open, not SpreadsheetApp.open',
 };
 
+/**
+ * Methods Google's reference pages document that @types/google-apps-script lacks, by class; the
+ * add-on declares them itself (src/server/bigquery/connected-sheets.ts, platform/authorization-info.ts).
+ * Without them a call is judged only against another class declaring the name (Sheet's
+ * getDataSourcePivotTables against Range's), or not at all.
+ */
+const TYPINGS_GAPS: Record<string, string[]> = {
+  // developers.google.com/apps-script/reference/spreadsheet/sheet#getDataSourcePivotTables()
+  Sheet: ['getDataSourcePivotTables'],
+  // …/spreadsheet/spreadsheet#getDataSources(), #refreshAllDataSources()
+  Spreadsheet: ['getDataSources', 'refreshAllDataSources'],
+  // …/spreadsheet/big-query-data-source-spec-builder, …/big-query-data-source-spec
+  BigQueryDataSourceSpecBuilder: ['setTableProjectId', 'setDatasetId', 'setTableId'],
+  BigQueryDataSourceSpec: ['getTableProjectId', 'getDatasetId', 'getTableId'],
+  // …/script/authorization-info#getAuthorizedScopes()
+  AuthorizationInfo: ['getAuthorizedScopes'],
+};
+
 /** Apps Script classes and their methods, inherited ones included (`interface Blob extends BlobSource`). */
 function classesOfTypes(files: string[]): Map<string, Set<string>> {
   const own = new Map<string, { methods: Set<string>; parents: string[] }>();
+  for (const [cls, methods] of Object.entries(TYPINGS_GAPS)) own.set(cls, { methods: new Set(methods), parents: [] });
   for (const file of files) {
     let current: Set<string> | null = null;
     for (const line of readFileSync(file, 'utf8').split('\n')) {

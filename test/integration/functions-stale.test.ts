@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
 import { startStack, type Stack } from '../../dev/harness/index';
-import { sheetTable, syncUntilCaughtUp } from './sync-support';
+import { advanceToStoreHour, sheetTable, syncUntilCaughtUp } from './sync-support';
 
 type Json = Record<string, unknown>;
 const ADD_ON = '=PROFIT_SUMMARY("2026-10-01","2026-10-31","net_profit")';
@@ -20,6 +20,8 @@ let report: SheetModel;
 beforeAll(async () => {
   stack = await startStack({ orders: 80, seed: 14, plan: 'plus' });
   await stack.connect();
+  // The tests advance some five hours with "nothing new": from 06:00 no store midnight (a new Daily P&L day) falls in them.
+  await advanceToStoreHour(stack, 6);
   await syncUntilCaughtUp(stack);
   report = (stack.runtime.workbook as unknown as Workbook).insertSheet('Report');
   report.write(1, 1, { formula: ADD_ON });

@@ -245,6 +245,22 @@ export async function storeDay(stack: Stack): Promise<{ timeZone: string; today:
   return { timeZone: String((store.store as Json).timezone), today: String(store.today) };
 }
 
+/**
+ * Moves both clocks forward to the next whole hour that is `hour` o'clock in the store's zone, so
+ * that a test's later hours of advancing stay in one store day (a new store day is a new Daily P&L
+ * row: data that changed). Returns that instant.
+ */
+export async function advanceToStoreHour(stack: Stack, hour: number): Promise<number> {
+  const { timeZone } = await storeDay(stack);
+  const hourIn = (ms: number): number =>
+    Number(new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', hourCycle: 'h23' }).format(ms));
+  const now = Date.parse(((await stack.control('clock')) as { now: string }).now);
+  let target = Math.ceil(now / 3_600_000) * 3_600_000;
+  while (hourIn(target) !== hour) target += 3_600_000;
+  await stack.advanceClocks(target - now);
+  return target;
+}
+
 export async function compareWithTruth(stack: Stack, options: TruthOptions = {}): Promise<Comparison> {
   const out: Comparison = { mismatches: [], missing: [], unexpected: [], duplicates: [] };
   const table = (name: string): Table => {
