@@ -24,12 +24,23 @@ afterAll(async () => {
 
 const orderRows = (): number => Math.max(0, (stack.runtime.exportJson().sheets['Orders']?.length ?? 1) - 1);
 
-/** Resolves once the Orders sheet holds at least `rows` data rows (the step's own writes, seen from the host). */
-async function ordersReach(rows: number, step: Promise<unknown>): Promise<boolean> {
+/** Orders list pages the emulator has answered (its own request counter, GET /_emulator/stats). */
+async function ordersPagesServed(): Promise<number> {
+  const stats = (await stack.control('stats')) as { by_endpoint: Record<string, { total: number }> };
+  return stats.by_endpoint['GET /api/v1/orders']?.total ?? 0;
+}
+
+/**
+ * Resolves once the step has listed its first orders page. Not the sheet's first rows: the feed
+ * lists pages ahead of their write (orders-job.ts, LISTED_AHEAD_BYTES), so a store this size is
+ * written only after its last page is listed; a Cancel must still stop the listing midway.
+ */
+async function firstPageListed(step: Promise<unknown>): Promise<boolean> {
+  const before = await ordersPagesServed();
   let ended = false;
   void step.then(() => (ended = true));
   while (!ended) {
-    if (orderRows() >= rows) return true;
+    if ((await ordersPagesServed()) > before) return true;
     await new Promise((resolve) => setImmediate(resolve));
   }
   return false;
@@ -39,8 +50,8 @@ describe('Cancel from the sidebar', () => {
   it('stops the running step before its next page; what was written is kept, at a page boundary', async () => {
     expect((await stack.runtime.run('startSync', [], { authMode: 'FULL' })).ok).toBe(true);
     const step = stack.runtime.run('runSyncStep', [], { authMode: 'FULL' });
-    const midway = await ordersReach(PAGE, step);
-    expect(midway, 'the step ended before a page was written: the store is too small to cancel midway').toBe(true);
+    const midway = await firstPageListed(step);
+    expect(midway, 'the step ended before a page was listed: the store is too small to cancel midway').toBe(true);
     const cancel = await stack.runtime.run('cancelSync', [], { authMode: 'FULL' });
     expect(cancel.ok, cancel.error?.message).toBe(true);
     const result = await step;

@@ -21,6 +21,7 @@ import { compareWithTruth } from './sync-support';
 /** Smaller than the Daily P&L write and the Monthly P&L refresh between the daily job's last check and the tie-out's. */
 const BUDGET_STEP_MS = 250;
 const MAX_TRIALS = 60;
+const HOUR_MS = 3_600_000;
 
 let bench: BenchStack;
 let trigger: string;
@@ -34,12 +35,17 @@ const tieoutCheckedAt = (): unknown =>
 const daySumsStamp = (): { valid?: boolean; rows?: number } | null =>
   JSON.parse(documentProperty('ma.orderSums') ?? 'null') as { valid?: boolean; rows?: number } | null;
 
-/** One more order changes at the service (a cost correction moves its figures and its P&L day). */
+/**
+ * One more order changes at the service (a cost correction moves its figures and its P&L day), and
+ * the next run starts in a fresh API hour: a run with no minute handed over counts the hour's
+ * requests it did not send as sent now (burst-pace.ts), so the earlier trials' requests would move
+ * its timeline, and past a minute's worth pause it for the burst limit before its first page.
+ */
 async function changeAnOrder(): Promise<void> {
   await bench.stack.control(`orders/${orderIds[(changes++ * 7) % orderIds.length]}/change`, {
     kind: 'cost_correction',
   });
-  await bench.stack.advanceClocks(60_000);
+  await bench.stack.advanceClocks(HOUR_MS);
 }
 
 /** The scheduled run as its trigger fires it, with `budgetMs` of the user's daily trigger share left. */

@@ -76,6 +76,8 @@ export interface ApiClient {
   listDaily(query: DailyQuery): Page<DailyRow>;
   /** The last RateLimit-Remaining (hourly budget) seen by this client, null before any. */
   rateLimitRemaining(): number | null;
+  /** True when the next page request would stop for the hourly reserve (nothing sent); optional for stand-ins. */
+  pageReserveReached?(): boolean;
   readonly stats: TransportStats;
 }
 
@@ -117,6 +119,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   return {
     stats: transport.stats,
     rateLimitRemaining: () => transport.rateLimitRemaining,
+    pageReserveReached: () => transport.pageReserveReached(),
     account: () => one<Account>('/account', '', { cacheable: true }),
     stores: () => {
       const data = transport.get('/stores', '', { cacheable: true }).data;

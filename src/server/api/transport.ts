@@ -213,7 +213,12 @@ export class Transport {
     }
   }
 
-  private ensurePageReserve(): void {
+  /**
+   * True when a page request would not be sent: fewer than the reserve left of the hour (as this
+   * execution saw it, or as an earlier one shared it). A paced feed asks before it waits for the
+   * minute, so a run stopped by the reserve is paused for it, not for the burst limit.
+   */
+  pageReserveReached(): boolean {
     if (this.hourly === null && !this.sharedBudgetRead && this.options.cache) {
       this.sharedBudgetRead = true;
       const shared = safeParse(this.options.cache.get(LOW_BUDGET_KEY + (this.options.cacheScope ?? '')));
@@ -226,11 +231,15 @@ export class Transport {
         this.hourly = { remaining: shared.remaining, resetAt: shared.resetAt };
       }
     }
-    if (this.hourly !== null && this.hourly.remaining < this.pageReserve && this.hourly.resetAt > this.now()) {
+    return this.hourly !== null && this.hourly.remaining < this.pageReserve && this.hourly.resetAt > this.now();
+  }
+
+  private ensurePageReserve(): void {
+    if (this.pageReserveReached()) {
       throw new RateLimitBudgetError({
         status: 0,
-        retryAt: this.hourly.resetAt,
-        detail: `RateLimit-Remaining ${this.hourly.remaining}`,
+        retryAt: this.hourly!.resetAt,
+        detail: `RateLimit-Remaining ${this.hourly!.remaining}`,
       });
     }
   }

@@ -101,6 +101,9 @@ function ordersFeed(ctx: JobContext, writer: OrderWriter, pace: BurstPace): Feed
   };
   return {
     beforePage() {
+      // The hourly reserve binds before the minute (spec 8.1): the list pauses the run for the
+      // reserve without sending, rather than the run waiting out a minute no page would be sent in.
+      if (ctx.api.pageReserveReached?.()) return 'go';
       // Under the burst limit: the queued pages are written first, while the minute runs, and
       // only what is left of the wait is slept.
       let wait = pace.waitMs();
