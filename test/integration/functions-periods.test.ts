@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExecutionResult } from '../../dev/gas-runtime/index';
 import { startStack, type Stack } from '../../dev/harness/index';
-import { sheetTable, syncUntilCaughtUp } from './sync-support';
+import { advanceToStoreHour, sheetTable, syncUntilCaughtUp } from './sync-support';
 
 type Json = Record<string, unknown>;
 type TruthDay = Record<string, number | string> & { date: string };
@@ -54,11 +54,8 @@ beforeAll(async () => {
   stack = await startStack({ orders: 400, seed: 24, plan: 'plus' });
   await stack.connect();
   storeZone = String(((await stack.truth('store')) as { store: Json }).store.timezone);
-  // Forward to the next 20:00 in the store's zone (whole hours: every zone's hour starts on one).
-  const now = Date.parse(((await stack.control('clock')) as { now: string }).now);
-  let target = Math.ceil(now / 3_600_000) * 3_600_000;
-  while (hourIn(target, storeZone) !== 20) target += 3_600_000;
-  await stack.advanceClocks(target - now);
+  // Forward to the next 20:00 in the store's zone.
+  const target = await advanceToStoreHour(stack, 20);
   today = String(((await stack.truth('store')) as Json).today);
   expect(dayIn(target, storeZone)).toBe(today);
   // A spreadsheet whose calendar day is not the store's: "today" must be the store's.
