@@ -72,34 +72,54 @@ interface Script {
   stepDelayMs: number;
   /** When set, each runSyncStep answers only once this resolves: the test decides when a step ends, whatever the machine's load. */
   stepGate: Promise<void> | null;
-  /** Delays of other calls, by name (e.g. a slow runSyncStep or getSidebarState). */
-  delays: Record<string, number>;
+  /** Calls held until the test lets them answer, by name (e.g. a slow runSyncStep or getSidebarState). */
+  gates: Record<string, Promise<void>>;
   state: SidebarState;
   steps: SyncProgress[];
   failNext: string | null;
   calls: string[];
   /** What getSidebarStamp answers (the sidebar polls it while idle; not recorded in calls); getSidebarState carries it too. */
   stamp: string;
-  /** Stamp polls answered so far, and who waits for the next ones. */
+  /** Stamp polls answered so far. */
   stampPolls: number;
-  stampWaiters: Array<{ atLeast: number; resolve: () => void }>;
 }
 const script: Script = {
   stepDelayMs: 0,
   stepGate: null,
-  delays: {},
+  gates: {},
   state: connectedState(),
   steps: [],
   failNext: null,
   calls: [],
   stamp: 'connected|',
   stampPolls: 0,
-  stampWaiters: [],
 };
 
-/** Resolves once the sidebar has polled the stamp `n` more times: the test waits on the sidebar's own clock, not on a guess. */
-function stampPolls(n: number): Promise<void> {
-  return new Promise((resolve) => script.stampWaiters.push({ atLeast: script.stampPolls + n, resolve }));
+/** A promise the test resolves itself: a call held on it answers when the test says, whatever the machine's load. */
+function gate(): { opened: Promise<void>; open: () => void } {
+  let open = (): void => {};
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+/** How far each tick moves the page's clock: below the sidebar's shortest wait (a look at the authorization window). */
+const TICK_MS = 250;
+
+/**
+ * Moves the page's clock (page.clock.install() before the page opened) a tick at a time until
+ * `done`, at most `withinMs` of the page's time: the sidebar's own timers (its looks at the stamp,
+ * at the authorization window) fire at once instead of after seconds of real waiting.
+ */
+async function tickUntil(page: Page, withinMs: number, done: () => boolean | Promise<boolean>): Promise<void> {
+  for (let ticked = 0; !(await done()); ticked += TICK_MS) {
+    if (ticked >= withinMs) throw new Error(`not done within ${withinMs} ms of the page's clock`);
+    await page.clock.fastForward(TICK_MS);
+  }
+}
+
+/** The text `selector` shows now. */
+function textOf(frame: Frame, selector: string): Promise<string> {
+  return frame.evaluate((s) => document.querySelector(s)?.textContent ?? '', selector);
 }
 
 const ok = (value: unknown): RunResultLike => ({ ok: true, value, timedOut: false, logs: [] });
@@ -110,15 +130,13 @@ const stack: PlaygroundStack = {
     async run(name, args = []) {
       if (name === 'getSidebarStamp') {
         script.stampPolls++;
-        for (const waiter of script.stampWaiters.filter((w) => script.stampPolls >= w.atLeast)) waiter.resolve();
-        script.stampWaiters = script.stampWaiters.filter((w) => script.stampPolls < w.atLeast);
         return ok(script.stamp);
       }
       script.calls.push(name);
       // Sync now's first step starts the run (runSyncStep {start: true}): recorded as a start too.
       if (name === 'runSyncStep' && (args[0] as { start?: boolean } | undefined)?.start === true)
         script.calls.push('start');
-      if (script.delays[name]) await new Promise((resolve) => setTimeout(resolve, script.delays[name]));
+      if (script.gates[name]) await script.gates[name];
       if (script.failNext) {
         const message = script.failNext;
         script.failNext = null;
@@ -192,12 +210,11 @@ describe.skipIf(!browserReady)('sidebar UI (Chromium, scripted server)', () => {
     script.steps = [];
     script.stepDelayMs = 0;
     script.stepGate = null;
-    script.delays = {};
+    script.gates = {};
     script.failNext = null;
     script.calls = [];
     script.stamp = 'connected|';
     script.stampPolls = 0;
-    script.stampWaiters = [];
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   });
   // A page left open by a failed test would keep polling the shared script.
@@ -291,8 +308,8 @@ describe.skipIf(!browserReady)('sidebar UI (Chromium, scripted server)', () => {
   it('Cancel asks the server to stop before the next page and no further step starts: other controls stay disabled until then, rows written are kept', async () => {
     const step = progress({ counts: { ...ZERO, ordersAdded: 250, lineItems: 700 }, fraction: 0.1 });
     script.steps = [step, step, step, step];
-    let endStep = (): void => {};
-    script.stepGate = new Promise<void>((resolve) => (endStep = resolve));
+    const { opened, open: endStep } = gate();
+    script.stepGate = opened;
     const frame = await sidebarFrame(page, playground.url);
     await frame.click('#sync-now');
     await frame.waitForSelector('#sync-cancel:not([hidden])');
@@ -370,6 +387,7 @@ describe.skipIf(!browserReady)('sidebar UI (Chromium, scripted server)', () => {
 
   it('when the authorization window closes without a connection, the status never contradicts the message shown', async () => {
     script.state = { ...connectedState(), connection: { state: 'not_connected', store: null, problem: null } };
+    await page.clock.install();
     const frame = await sidebarFrame(page, playground.url);
     const [popup] = await Promise.all([page.waitForEvent('popup'), frame.click('#connect')]);
     // The merchant picked another store than the sheets hold: the callback page said so, nothing was saved.
@@ -384,11 +402,7 @@ describe.skipIf(!browserReady)('sidebar UI (Chromium, scripted server)', () => {
       connection: { ...connectedState().connection, state: 'store_changed', problem: moved },
     };
     await popup.close();
-    await frame.waitForFunction(
-      () => /^Not connected/.test(document.querySelector('#status')?.textContent ?? ''),
-      undefined,
-      { timeout: 15_000 },
-    );
+    await tickUntil(page, 15_000, async () => /^Not connected/.test(await textOf(frame, '#status')));
     expect(await frame.textContent('#status')).toBe('Not connected: see the message below.');
     expect(await frame.textContent('#problem-message')).toBe(moved.userMessage);
     expect(await frame.isVisible('#reconnect')).toBe(true);
@@ -407,16 +421,20 @@ describe.skipIf(!browserReady)('sidebar UI (Chromium, scripted server)', () => {
     script.steps = [
       progress({ done: true, phase: 'Caught up', counts: { ...ZERO, ordersUpdated: 2, lineItems: 4 }, fraction: 1 }),
     ];
-    script.delays = { runSyncStep: 800 };
+    const firstStep = gate();
+    script.stepGate = firstStep.opened;
     await frame.click('#sync-now');
     await frame.waitForFunction(() => document.querySelector('#status')?.textContent === 'Starting sync…');
     expect(await frame.textContent('#sync-phase')).toBe('Starting');
     expect(await frame.getAttribute('#progress', 'aria-valuenow')).toBeNull();
     expect(await frame.isVisible('#sync-counts')).toBe(false);
     await frame.locator('#sync-card').screenshot({ path: path.join(SCREENSHOTS, 'sidebar-sync-starting.png') });
-    script.delays = { getSidebarState: 800 };
+    const finalState = gate();
+    script.gates = { getSidebarState: finalState.opened };
+    firstStep.open();
     await frame.waitForFunction(() => document.querySelector('#sync-phase')?.textContent === 'Caught up');
     expect(await frame.textContent('#status')).not.toMatch(/Syncing/);
+    finalState.open();
     await frame.waitForFunction(() => document.querySelector('#status')?.textContent === 'Sync finished.');
     await page.close();
   });
@@ -530,12 +548,14 @@ describe.skipIf(!browserReady)('sidebar UI (Chromium, scripted server)', () => {
   });
 
   it('while open and idle, a run elsewhere or a lost connection shows without Reload (a cheap stamp, then the state)', async () => {
+    await page.clock.install();
     const frame = await sidebarFrame(page, playground.url);
     await frame.waitForSelector('#status:not(.busy)');
     const reads = () => script.calls.filter((c) => c === 'getSidebarState').length;
     const before = reads();
     // Unchanged stamp: two polls later the state has not been read again.
-    await stampPolls(2);
+    const twoPollsLater = script.stampPolls + 2;
+    await tickUntil(page, 30_000, () => script.stampPolls >= twoPollsLater);
     expect(reads()).toBe(before);
     const lost = {
       code: 'revoked',
@@ -548,11 +568,7 @@ describe.skipIf(!browserReady)('sidebar UI (Chromium, scripted server)', () => {
       connection: { ...connectedState().connection, state: 'revoked', problem: lost },
     };
     script.stamp = 'revoked|';
-    await frame.waitForFunction(
-      () => document.querySelector('#connection-text')?.textContent === 'Access was revoked',
-      undefined,
-      { timeout: 10_000 },
-    );
+    await tickUntil(page, 10_000, async () => (await textOf(frame, '#connection-text')) === 'Access was revoked');
     expect(await frame.textContent('#status')).toBe('The connection changed: see Connection below.');
     expect(await frame.isVisible('#reconnect')).toBe(true);
     expect(reads()).toBe(before + 1);
@@ -562,6 +578,7 @@ describe.skipIf(!browserReady)('sidebar UI (Chromium, scripted server)', () => {
   it("a scheduled run that ends right after this sidebar's own sync still shows without Reload (the state carries its stamp)", async () => {
     script.steps = [progress({ done: true, phase: 'Caught up', fraction: 1 })];
     script.stamp = 'connected|/1/2/ok';
+    await page.clock.install();
     const frame = await sidebarFrame(page, playground.url);
     await frame.click('#sync-now');
     await frame.waitForFunction(() => document.querySelector('#status')?.textContent === 'Sync finished.');
@@ -578,11 +595,7 @@ describe.skipIf(!browserReady)('sidebar UI (Chromium, scripted server)', () => {
     };
     script.state = { ...connectedState(), jobs: [scheduled, ...connectedState().jobs] };
     script.stamp = 'connected|/3/4/ok';
-    await frame.waitForFunction(
-      () => /A sync ran in the background/.test(document.querySelector('#status')?.textContent ?? ''),
-      undefined,
-      { timeout: 10_000 },
-    );
+    await tickUntil(page, 10_000, async () => /A sync ran in the background/.test(await textOf(frame, '#status')));
     expect(await frame.textContent('#jobs li:first-child .job-detail')).toMatch(
       /Orders: 3 new, 0 updated · 7 line items/,
     );
@@ -665,6 +678,7 @@ describe.skipIf(!browserReady)('sidebar UI (Chromium, scripted server)', () => {
         },
       },
     };
+    await page.clock.install();
     const frame = await sidebarFrame(page, playground.url);
     expect(await frame.isVisible('#schedule-note')).toBe(true);
     expect(await frame.textContent('#schedule-note')).toMatch(/^Automatic sync is off until you reconnect/);
@@ -682,11 +696,7 @@ describe.skipIf(!browserReady)('sidebar UI (Chromium, scripted server)', () => {
         note: { kind: 'resumed', message: 'Automatic sync resumed: every day at 07:00 (Europe/Berlin time).' },
       },
     };
-    await frame.waitForFunction(
-      () => /^Connected to/.test(document.querySelector('#status')?.textContent ?? ''),
-      undefined,
-      { timeout: 15_000 },
-    );
+    await tickUntil(page, 15_000, async () => /^Connected to/.test(await textOf(frame, '#status')));
     await popup.close();
     expect(await frame.textContent('#status')).toMatch(
       /Automatic sync resumed: every day at 07:00 \(Europe\/Berlin time\)\.$/,
