@@ -32,6 +32,8 @@ export interface OpenOptions {
   viewport?: Viewport;
   /** The playground path the page opens first ('' the playground with its sidebar); false leaves it blank. */
   open?: string | false;
+  /** Installs Playwright's clock in the page before it opens, for tickUntil. */
+  clock?: boolean;
 }
 
 export interface BrowserSession {
@@ -52,6 +54,26 @@ export function sidebarFrame(page: Page): Frame {
   const frame = page.frame({ url: /\/playground\/sidebar$/ });
   if (!frame) throw new Error('the sidebar iframe did not load');
   return frame;
+}
+
+/** How far each tick moves the page's clock: below the sidebar's shortest wait (a look at the authorization window). */
+const TICK_MS = 250;
+
+/**
+ * Moves the page's clock (page.clock.install() before the page opened) a tick at a time until
+ * `done`, at most `withinMs` of the page's time: the sidebar's own timers (its looks at the stamp,
+ * at the authorization window) fire at once instead of after seconds of real waiting.
+ */
+export async function tickUntil(page: Page, withinMs: number, done: () => boolean | Promise<boolean>): Promise<void> {
+  for (let ticked = 0; !(await done()); ticked += TICK_MS) {
+    if (ticked >= withinMs) throw new Error(`not done within ${withinMs} ms of the page's clock`);
+    await page.clock.fastForward(TICK_MS);
+  }
+}
+
+/** The text `selector` shows now. */
+export function textOf(frame: Frame, selector: string): Promise<string> {
+  return frame.evaluate((s) => document.querySelector(s)?.textContent ?? '', selector);
 }
 
 /** Closes in reverse order of opening, every one even when one fails. */
@@ -76,6 +98,7 @@ export async function openPlayground(stack: PlaygroundStack, options: OpenOption
     const browser = await launchChromium();
     closers.push(() => browser.close());
     const page = await browser.newPage({ viewport: options.viewport ?? { width: 1400, height: 1000 } });
+    if (options.clock) await page.clock.install();
     if (options.open !== false) await page.goto(`${playground.url}${options.open ?? ''}`);
     await mkdir(SCREENSHOTS, { recursive: true });
     return { playground, browser, page, close: () => closeAll(closers) };

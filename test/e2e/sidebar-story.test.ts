@@ -15,6 +15,8 @@ import {
   openSidebar,
   SCREENSHOTS,
   type SidebarSession,
+  textOf,
+  tickUntil,
 } from './sidebar-session';
 
 const COUNT_COLUMNS = [
@@ -55,7 +57,7 @@ describe.skipIf(!browserReady)('the sidebar tells what happened (Chromium, emula
   const status = () => sidebar.textContent('#status');
 
   beforeAll(async () => {
-    session = await openSidebar({ orders: 120, seed: 5, plan: 'plus' });
+    session = await openSidebar({ orders: 120, seed: 5, plan: 'plus' }, { clock: true });
     ({ stack, sidebar } = session);
     storeId = (await getJson<{ store: { id: string } }>(`${stack.apiUrl}/_emulator/truth/store`)).store.id;
     await sidebar.waitForSelector('#connect:not([hidden])');
@@ -140,10 +142,8 @@ describe.skipIf(!browserReady)('the sidebar tells what happened (Chromium, emula
     const fired = await stack.runtime.fireTrigger(trigger!.uid);
     expect(fired.ok).toBe(true);
     expect(lastLogRow()('orders_added')).toBe(3);
-    await sidebar.waitForFunction(
-      () => /A sync ran in the background/.test(document.querySelector('#status')?.textContent ?? ''),
-      undefined,
-      { timeout: 10_000 },
+    await tickUntil(session.page, 10_000, async () =>
+      /A sync ran in the background/.test(await textOf(sidebar, '#status')),
     );
     expect(await sidebar.textContent('#jobs li:first-child .job-detail')).toMatch(/Orders: 3 new, 0 updated/);
   }, 90_000);
@@ -151,10 +151,10 @@ describe.skipIf(!browserReady)('the sidebar tells what happened (Chromium, emula
   it('a revoke shows in the open sidebar within 10 s of the service applying it, without Reload or a click', async () => {
     await stack.control('/_emulator/grants/revoke', {});
     await stack.advanceClocks(120_000); // revocation takes effect "within about one minute"
-    await sidebar.waitForFunction(
-      () => document.querySelector('#connection-text')?.textContent === 'Access was revoked',
-      undefined,
-      { timeout: 10_000 },
+    await tickUntil(
+      session.page,
+      10_000,
+      async () => (await textOf(sidebar, '#connection-text')) === 'Access was revoked',
     );
     expect(await status()).toBe('The connection changed: see Connection below.');
     expect(await sidebar.isVisible('#reconnect')).toBe(true);

@@ -9,7 +9,15 @@ import type { SidebarState, SyncProgress } from '../../src/contract/sidebar';
 import type { PauseCause } from '../../src/contract/pause-text';
 import type { Playground } from '../../dev/playground/app';
 import type { PlaygroundStack, RunResultLike } from '../../dev/playground/types';
-import { browserReady, type BrowserSession, NOT_READY, openPlayground, SCREENSHOTS } from './sidebar-session';
+import {
+  browserReady,
+  type BrowserSession,
+  NOT_READY,
+  openPlayground,
+  SCREENSHOTS,
+  textOf,
+  tickUntil,
+} from './sidebar-session';
 
 const HOSTILE_NAME = '<img src=x onerror="window.__pwned=1">Acme & Co';
 
@@ -100,26 +108,6 @@ function gate(): { opened: Promise<void>; open: () => void } {
   let open = (): void => {};
   const opened = new Promise<void>((resolve) => (open = resolve));
   return { opened, open };
-}
-
-/** How far each tick moves the page's clock: below the sidebar's shortest wait (a look at the authorization window). */
-const TICK_MS = 250;
-
-/**
- * Moves the page's clock (page.clock.install() before the page opened) a tick at a time until
- * `done`, at most `withinMs` of the page's time: the sidebar's own timers (its looks at the stamp,
- * at the authorization window) fire at once instead of after seconds of real waiting.
- */
-async function tickUntil(page: Page, withinMs: number, done: () => boolean | Promise<boolean>): Promise<void> {
-  for (let ticked = 0; !(await done()); ticked += TICK_MS) {
-    if (ticked >= withinMs) throw new Error(`not done within ${withinMs} ms of the page's clock`);
-    await page.clock.fastForward(TICK_MS);
-  }
-}
-
-/** The text `selector` shows now. */
-function textOf(frame: Frame, selector: string): Promise<string> {
-  return frame.evaluate((s) => document.querySelector(s)?.textContent ?? '', selector);
 }
 
 const ok = (value: unknown): RunResultLike => ({ ok: true, value, timedOut: false, logs: [] });
