@@ -119,8 +119,10 @@ export default defineConfig({
         ['test/integration/**/*.test.ts', 'test/reliability/**/*.test.ts', 'test/perf/**/*.test.ts'],
         SHARED_MODULES,
       ),
-      // Real Chromium over a stack or a scripted server.
-      project('e2e', ['test/e2e/*.test.ts']),
+      // Real Chromium over a stack or a scripted server. Each file launches and closes its own
+      // browser; sharing the worker's modules spares each file re-importing playwright, the
+      // playground and the harness (about a fifth of an e2e file's CPU).
+      project('e2e', ['test/e2e/*.test.ts'], SHARED_MODULES),
     ],
   },
 });

@@ -1,5 +1,5 @@
 /**
- * The vitest projects but e2e run their files in shared workers (`isolate: false`): a file's module
+ * The vitest projects run their files in shared workers (`isolate: false`): a file's module
  * mocks, fake timers, spies and Apps Script stand-ins on globalThis would leak into the next file.
  * Each file that sets such a thing must undo it.
  */
@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 const root = path.resolve(__dirname, '../..');
 const SHARED = [
   'test/unit',
-  'test/e2e/unit',
+  'test/e2e',
   'test/bundle',
   'test/runtime',
   'test/emulator',
