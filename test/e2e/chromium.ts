@@ -19,3 +19,23 @@ export function launchChromium(): Promise<Browser> {
     ],
   });
 }
+
+let shared: Promise<Browser> | undefined;
+
+/**
+ * One Chromium for all the e2e files a worker runs (the e2e project shares its worker's modules):
+ * each session opens contexts of its own and closes only those. A launch costs about 1.5 s of CPU,
+ * a context a tenth of that. Playwright kills the browsers it launched when the worker's process
+ * exits; a browser that crashed or was closed is launched again.
+ */
+export function sharedChromium(): Promise<Browser> {
+  if (!shared) {
+    const launching = launchChromium();
+    const forget = () => {
+      if (shared === launching) shared = undefined;
+    };
+    shared = launching;
+    launching.then((browser) => browser.on('disconnected', forget), forget);
+  }
+  return shared;
+}

@@ -10,7 +10,7 @@ import type { Browser, Frame, Page } from 'playwright-core';
 import { startPlayground, type Playground } from '../../dev/playground/app';
 import type { PlaygroundStack } from '../../dev/playground/types';
 import { startStack, type Stack, type StackOptions } from '../../dev/harness/index';
-import { hasChromium, launchChromium, SKIP_REASON } from './chromium';
+import { hasChromium, sharedChromium, SKIP_REASON } from './chromium';
 
 export { hasChromium, SKIP_REASON };
 
@@ -95,9 +95,10 @@ export async function openPlayground(stack: PlaygroundStack, options: OpenOption
   try {
     const playground = await startPlayground({ stack, distDir: options.distDir ?? DIST, port: 0 });
     closers.push(() => playground.close());
-    const browser = await launchChromium();
-    closers.push(() => browser.close());
+    const browser = await sharedChromium();
     const page = await browser.newPage({ viewport: options.viewport ?? { width: 1400, height: 1000 } });
+    // The page's own context (popups included): the browser stays for the worker's next file.
+    closers.push(() => page.context().close());
     if (options.clock) await page.clock.install();
     if (options.open !== false) await page.goto(`${playground.url}${options.open ?? ''}`);
     await mkdir(SCREENSHOTS, { recursive: true });
@@ -110,7 +111,7 @@ export async function openPlayground(stack: PlaygroundStack, options: OpenOption
 
 /**
  * A stack (emulator + local runtime + the built bundle) with the playground and its sidebar in
- * Chromium. close() ends all of it.
+ * Chromium. close() ends all of it but the worker's shared browser.
  */
 export async function openSidebar(stackOptions: StackOptions, options: OpenOptions = {}): Promise<SidebarSession> {
   const stack = await startStack(stackOptions);
