@@ -81,7 +81,7 @@ interface Script {
   /** When set, each runSyncStep answers only once this resolves: the test decides when a step ends, whatever the machine's load. */
   stepGate: Promise<void> | null;
   /** Calls held until the test lets them answer, by name (e.g. a slow runSyncStep or getSidebarState). */
-  gates: Record<string, Promise<void>>;
+  gates: Partial<Record<string, Promise<void>>>;
   state: SidebarState;
   steps: SyncProgress[];
   failNext: string | null;
