@@ -15,6 +15,19 @@ export const tablePath = (names: TableNames, tableId: string): string =>
 
 /** MERGE the stage into the table: matched rows replaced whole, new rows inserted. */
 export function mergeSql(names: TableNames, table: WarehouseTable, stageId: string): string {
+  return mergeFromSql(names, table, tablePath(names, stageId));
+}
+
+/**
+ * The move's line items (switch-copy.ts): the Line items sheet has no day column, so each staged
+ * line takes its order's placed_day from the orders table, where the move put its order first.
+ */
+export function lineItemsWithOrderDay(names: TableNames, ordersTableId: string, lineStageId: string): string {
+  return `(SELECT S.*, O.placed_day FROM ${tablePath(names, lineStageId)} S JOIN ${tablePath(names, ordersTableId)} O ON O.id = S.order_id)`;
+}
+
+/** MERGE `source` (a table path or a parenthesized SELECT) into the table, on its key. */
+export function mergeFromSql(names: TableNames, table: WarehouseTable, source: string): string {
   const columns = table.fields.map((f) => f.name);
   const on = table.key.map((k) => `T.${k} = S.${k}`).join(' AND ');
   const set = columns
@@ -23,7 +36,7 @@ export function mergeSql(names: TableNames, table: WarehouseTable, stageId: stri
     .join(', ');
   return [
     `MERGE ${tablePath(names, table.tableId)} T`,
-    `USING ${tablePath(names, stageId)} S`,
+    `USING ${source} S`,
     `ON ${on}`,
     `WHEN MATCHED THEN UPDATE SET ${set}`,
     `WHEN NOT MATCHED THEN INSERT (${columns.join(', ')}) VALUES (${columns.map((c) => `S.${c}`).join(', ')})`,
