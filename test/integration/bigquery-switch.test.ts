@@ -94,6 +94,42 @@ describe('switching a spreadsheet that holds its orders to BigQuery', () => {
     expect(await compareTablesWithTruth(stack)).toEqual(EXACT);
     expect(filledRows(stack, 'Orders')).toBe(0);
   }, 120_000);
+
+  it('back to the sheets is refused, with the figures, while the store’s orders would not fit, and nothing changes', async () => {
+    // A sheet of the user's own leaves 10,000 of the 10 M cells free: fewer than the store's orders need.
+    const used = stack.runtime.workbook.totalCells();
+    const archive = stack.runtime.workbook.insertSheet('Archive', undefined, {
+      rows: Math.floor((10_000_000 - used - 10_000) / 10),
+      columns: 10,
+    });
+    const r = await stack.runtime.run('setOrdersDestination', [{ kind: 'sheets' }]);
+    expect(r.ok).toBe(false);
+    expect(r.error?.message).toMatch(
+      /orders and \d[\d,]* line items in BigQuery need about [\d,]+ cells, and [\d,]+ of Google’s 10 million are free/,
+    );
+    expect(r.error?.message).toMatch(/Orders keep going to BigQuery\. Nothing was changed\.$/);
+    expect(JSON.parse(String(stack.runtime.properties.document.get('ma.sync.destination')))).toEqual(DESTINATION);
+    stack.runtime.workbook.deleteSheet(archive.sheetId);
+  });
+
+  it('back to the sheets for a store that fits: rebuilt equal to the truth, the BigQuery tables left as they were', async () => {
+    const tables = `SELECT (SELECT COUNT(*) FROM ${table('orders')}) AS orders, (SELECT COUNT(*) FROM ${table('line_items')}) AS lines, (SELECT MAX(synced_at) FROM ${table('orders')}) AS synced`;
+    const before = (await bigQueryRows(stack, tables)).rows;
+    const jobsBefore = stack.runtime.bigquery.jobs.size;
+    await changeSome(stack, 29);
+    const set = await stack.runtime.run('setOrdersDestination', [{ kind: 'sheets' }]);
+    expect(set.error?.message).toBeUndefined();
+    await syncUntilCaughtUp(stack);
+    expect(await compareWithTruth(stack)).toEqual(EXACT);
+    // The user's data: no job wrote to the tables after the switch back, and they hold what they held.
+    const written = [...stack.runtime.bigquery.jobs.values()]
+      .slice(jobsBefore)
+      .filter(
+        (j) => j.kind === 'LOAD' || !/^\s*SELECT/i.test(String((j.configuration.query as Json | undefined)?.query)),
+      );
+    expect(written.map((j) => j.jobId)).toEqual([]);
+    expect((await bigQueryRows(stack, tables)).rows).toEqual(before);
+  }, 240_000);
 });
 
 describe('a move ended between a chunk’s load and its MERGE', () => {
