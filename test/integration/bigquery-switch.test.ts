@@ -95,7 +95,7 @@ describe('switching a spreadsheet that holds its orders to BigQuery', () => {
     expect(filledRows(stack, 'Orders')).toBe(0);
   }, 120_000);
 
-  it('back to the sheets is refused, with the figures, while the store’s orders would not fit, and nothing changes', async () => {
+  it('back to the sheets: refused with the figures while the store’s orders would not fit; once they fit, rebuilt equal to the truth, the BigQuery tables left as they were', async () => {
     // A sheet of the user's own leaves 10,000 of the 10 M cells free: fewer than the store's orders need.
     const used = stack.runtime.workbook.totalCells();
     const archive = stack.runtime.workbook.insertSheet('Archive', undefined, {
@@ -110,9 +110,7 @@ describe('switching a spreadsheet that holds its orders to BigQuery', () => {
     expect(r.error?.message).toMatch(/Orders keep going to BigQuery\. Nothing was changed\.$/);
     expect(JSON.parse(String(stack.runtime.properties.document.get('ma.sync.destination')))).toEqual(DESTINATION);
     stack.runtime.workbook.deleteSheet(archive.sheetId);
-  });
 
-  it('back to the sheets for a store that fits: rebuilt equal to the truth, the BigQuery tables left as they were', async () => {
     const tables = `SELECT (SELECT COUNT(*) FROM ${table('orders')}) AS orders, (SELECT COUNT(*) FROM ${table('line_items')}) AS lines, (SELECT MAX(synced_at) FROM ${table('orders')}) AS synced`;
     const before = (await bigQueryRows(stack, tables)).rows;
     const jobsBefore = stack.runtime.bigquery.jobs.size;
