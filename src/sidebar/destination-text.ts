@@ -10,10 +10,13 @@ export const BIGQUERY_MEANING =
 
 export function savedText(chosen: OrdersDestinationRequest): string {
   if (chosen.kind === 'sheets')
-    return 'Saved: orders go to this spreadsheet. The next sync reads every order into the Orders and Line items sheets.';
+    return (
+      'Saved: orders go to this spreadsheet. The next sync reads every order from the store into the Orders and Line items sheets. ' +
+      'The tables in BigQuery stay as they are: they are your data, and the add-on deletes nothing there.'
+    );
   return (
-    `Saved: orders go to BigQuery (${chosen.projectId}.${chosen.datasetId}). The next sync reads every order into it; ` +
-    'rows already in the Orders and Line items sheets stay until you delete them.'
+    `Saved: orders go to BigQuery (${chosen.projectId}.${chosen.datasetId}). The next sync moves the rows the Orders and Line items sheets hold into it, ` +
+    'then reads the orders they do not hold; once the tie-out in BigQuery is ✓, those rows are removed from the sheets, freeing their cells.'
   );
 }
 

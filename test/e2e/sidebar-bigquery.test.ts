@@ -1,11 +1,12 @@
 /**
  * "Stores that outgrow a spreadsheet", through the sidebar in real Chromium over the built bundle,
- * the emulator and the runtime's BigQuery: the "Where orders go" card shows the sheets by default;
- * BigQuery shows its fields and what the choice means; near the cell limit the Columns card offers
- * the move; a dataset name BigQuery would refuse is
- * refused in place and nothing changes; saved with a valid one, Sync now fills the orders table
- * equal to the emulator's truth, and the playground shows the data source sheet over the orders
- * table and the pivot, whose months and monthly net profit are the service's summary.
+ * the emulator and the runtime's BigQuery: a store synced into the sheets; the "Where orders go"
+ * card shows the sheets by default; BigQuery shows its fields and what the choice means; near the
+ * cell limit the Columns card offers the move; a dataset name BigQuery would refuse is refused in
+ * place and nothing changes; saved with a valid one, Sync now moves what the sheets hold into
+ * BigQuery (the tables equal the emulator's truth, the Orders and Line items sheets' rows removed),
+ * and the playground shows the data source sheet over the orders table and the pivot, whose months
+ * and monthly net profit are the service's summary.
  */
 import path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
@@ -13,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
 import type { Stack } from '../../dev/harness/index';
 import { compareTablesWithTruth, DATASET, PROJECT } from '../integration/bigquery-support';
+import { sheetTable } from '../integration/sync-support';
 import {
   browserReady,
   connectFromSidebar,
@@ -67,7 +69,9 @@ describe.skipIf(!browserReady)('choosing BigQuery in the sidebar (Chromium, emul
     sidebar = session.sidebar;
     const store = (await stack.truth('store')) as Json;
     await connectFromSidebar(session, String((store.store as Json).id));
-  }, 120_000);
+    // The store's orders are in the sheets first: the move has something to carry over.
+    await syncFromSidebar(sidebar);
+  }, 240_000);
 
   afterAll(async () => {
     await session?.close();
@@ -120,7 +124,9 @@ describe.skipIf(!browserReady)('choosing BigQuery in the sidebar (Chromium, emul
     expect(stack.runtime.properties.document.get('ma.sync.destination')).toBeNull();
   });
 
-  it('saved with a valid dataset, Sync now fills BigQuery equal to the truth and the playground shows the data source sheet and the pivot', async () => {
+  it('saved with a valid dataset, Sync now moves the sheets’ orders into BigQuery equal to the truth, frees the sheets, and the playground shows the data source sheet and the pivot', async () => {
+    const heldOrders = sheetTable(stack, 'Orders').length - 1;
+    expect(heldOrders).toBeGreaterThanOrEqual(150);
     await sidebar.fill('#destination-dataset', DATASET);
     await sidebar.click('#destination-save');
     await sidebar.waitForFunction(
@@ -131,7 +137,7 @@ describe.skipIf(!browserReady)('choosing BigQuery in the sidebar (Chromium, emul
     // On BigQuery the move is no longer offered.
     expect(await sidebar.isVisible('#columns-move')).toBe(false);
     expect(await text('#destination-result')).toBe(
-      `Saved: orders go to BigQuery (${PROJECT}.${DATASET}). The next sync reads every order into it; rows already in the Orders and Line items sheets stay until you delete them.`,
+      `Saved: orders go to BigQuery (${PROJECT}.${DATASET}). The next sync moves the rows the Orders and Line items sheets hold into it, then reads the orders they do not hold; once the tie-out in BigQuery is ✓, those rows are removed from the sheets, freeing their cells.`,
     );
     expect(JSON.parse(String(stack.runtime.properties.document.get('ma.sync.destination')))).toEqual({
       kind: 'bigquery',
@@ -141,6 +147,14 @@ describe.skipIf(!browserReady)('choosing BigQuery in the sidebar (Chromium, emul
 
     await syncFromSidebar(sidebar);
     expect(await compareTablesWithTruth(stack)).toEqual(EXACT);
+    // Moved, not read again: the sheets' rows are gone (header and one empty row left) and the Sync log says so.
+    for (const name of ['Orders', 'Line items'])
+      expect(sheetTable(stack, name).filter((row, i) => i > 0 && row.some((cell) => cell !== ''))).toEqual([]);
+    const log = sheetTable(stack, 'Sync log')
+      .map((row) => row.join(' '))
+      .join('\n');
+    expect(log).toMatch(new RegExp(`Moved ${heldOrders} orders and \\d+ line items from the sheets into BigQuery`));
+    expect(log).toContain('the Orders and Line items sheets’ rows were removed');
     // The data executions the sync started have run by the runtime clock (a modelled second or so each).
     await stack.advanceClocks(60_000);
 
@@ -157,20 +171,26 @@ describe.skipIf(!browserReady)('choosing BigQuery in the sidebar (Chromium, emul
 
     await openTab(PIVOT_SHEET);
     await page.waitForFunction(
-      () => document.querySelector('#grid .g-c[data-row="1"][data-column="1"]')?.textContent === 'month',
+      () => document.querySelector('#grid .g-c[data-row="1"][data-column="1"]')?.textContent === 'currency',
       undefined,
       { timeout: 30_000 },
     );
-    expect([await cellText(1, 1), await cellText(1, 2), await cellText(1, 3)]).toEqual([
+    expect([await cellText(1, 1), await cellText(1, 2), await cellText(1, 3), await cellText(1, 4)]).toEqual([
+      'currency',
       'month',
       'SUM of net_revenue',
       'SUM of net_profit',
     ]);
+    // One currency's block (the store's), closed by its own total; no Grand Total across currencies.
     const rows: Array<[string, number]> = [];
     for (let r = 2; ; r++) {
-      const label = await cellText(r, 1);
-      if (label === null || label === '' || label === 'Grand Total') break;
-      rows.push([label.slice(0, 7), Math.round(Number(String(await cellText(r, 3)).replace(/[$,]/g, '')) * 100)]);
+      const month = await cellText(r, 2);
+      if (month === null || month === '') {
+        expect(await cellText(r, 1)).toMatch(/^[A-Z]{3} Total$/);
+        expect(await cellText(r + 1, 1)).not.toBe('Grand Total');
+        break;
+      }
+      rows.push([month.slice(0, 7), Math.round(Number(String(await cellText(r, 4)).replace(/[$,]/g, '')) * 100)]);
     }
     expect(rows.length).toBeGreaterThan(1);
     for (const [month, profit] of rows) expect([month, profit]).toEqual([month, await summaryProfitCents(month)]);

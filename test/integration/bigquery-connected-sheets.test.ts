@@ -21,31 +21,54 @@ const PIVOT_SHEET = 'Net profit by month (BigQuery)';
 const EXECUTIONS_DONE_MS = 60_000;
 
 let stack: Stack;
+let storeCurrency = '';
 
 beforeAll(async () => {
   stack = await startStack({ orders: 120, seed: 2502, modelledTimeOnly: true, emulatorClockInStep: true });
   expect((await stack.connect()).outcome).toBe('connected');
   expect((await stack.runtime.run('setOrdersDestination', [DESTINATION])).error?.message).toBeUndefined();
+  storeCurrency = String(((await stack.truth('store')) as { store: Json }).store.currency);
 }, 120_000);
 
 afterAll(async () => {
   await stack?.close();
 });
 
-/** The pivot as a person sees it once its executions have run: month (YYYY-MM) → [net revenue, net profit]. */
-async function pivotByMonth(): Promise<Map<string, [number, number]>> {
+/**
+ * The pivot as a person sees it once its executions have run: "currency YYYY-MM" → [net revenue,
+ * net profit], each figure as the cell holds it. A currency's label stands on the first row of its
+ * block; its "… Total" row closes it; no row totals two currencies (no Grand Total).
+ */
+async function pivotByCurrencyMonth(): Promise<Map<string, [number, number]>> {
   await stack.advanceClocks(EXECUTIONS_DONE_MS);
   drawFinishedExecutions(stack.runtime.workbook as unknown as Workbook, stack.runtime.clock.now());
   const [header, ...rows] = sheetTable(stack, PIVOT_SHEET);
-  expect(header).toEqual(['month', 'SUM of net_revenue', 'SUM of net_profit']);
-  const months = new Map<string, [number, number]>();
+  expect(header).toEqual(['currency', 'month', 'SUM of net_revenue', 'SUM of net_profit']);
+  const figures = new Map<string, [number, number]>();
+  let currency = '';
   for (const row of rows) {
     const label = String(row[0]);
-    if (label === 'Grand Total') continue;
-    const month = /^\d{4}-\d{2}/.exec(label)?.[0] ?? label;
-    months.set(month, [Number(row[1]), Number(row[2])]);
+    expect(label).not.toBe('Grand Total');
+    if (/ Total$/.test(label)) {
+      expect(label).toBe(`${currency} Total`);
+      continue;
+    }
+    if (label !== '') currency = label;
+    const month = /^\d{4}-\d{2}/.exec(String(row[1]))?.[0] ?? String(row[1]);
+    figures.set(`${currency} ${month}`, [Number(row[2]), Number(row[3])]);
   }
-  return months;
+  return figures;
+}
+
+/** The store-currency months of the pivot: month → [net revenue, net profit]. */
+async function pivotByMonth(): Promise<Map<string, [number, number]>> {
+  const out = new Map<string, [number, number]>();
+  for (const [key, figures] of await pivotByCurrencyMonth()) {
+    const [currency, month] = key.split(' ');
+    expect(currency).toBe(storeCurrency);
+    out.set(month, figures);
+  }
+  return out;
 }
 
 function monthEnd(month: string): string {
@@ -113,7 +136,8 @@ describe('Connected Sheets over the orders table', () => {
     const months = [...pivot.keys()];
     expect(months.length).toBeGreaterThan(1);
     expect(months).toEqual(await truthMonths());
-    expect(cents(pivot)).toEqual(cents(await summaryByMonth(months)));
+    // Exact: the cell's figure is the service's, not only to the cent.
+    expect([...pivot]).toEqual([...(await summaryByMonth(months))]);
   }, 180_000);
 
   it('a run that changed no order neither adds nor refreshes them', async () => {
@@ -138,12 +162,43 @@ describe('Connected Sheets over the orders table', () => {
     expect(r.counts.byMethod['Spreadsheet.refreshAllDataSources']).toBe(1);
     expect(r.counts.byMethod['Spreadsheet.insertDataSourceSheet'] ?? 0).toBe(0);
     const after = await pivotByMonth();
-    const expected = cents(await summaryByMonth([...after.keys()]));
-    expect(cents(after)).toEqual(expected);
+    expect([...after]).toEqual([...(await summaryByMonth([...after.keys()]))]);
     expect(cents(after)).not.toEqual(before);
     expect(connectedObjects()).toEqual({
       dataSourceSheets: [ORDERS_SHEET, 'Orders by month (BigQuery query)'],
       pivotSheets: [PIVOT_SHEET],
     });
+  }, 120_000);
+
+  it('an order in another currency has its own row: no cell adds two currencies, and each month the pivot equals the summary', async () => {
+    const { timeZone } = await storeDay(stack);
+    const orders = ((await stack.truth('orders')) as { data: Json[] }).data.filter((o) => !o.canceled_at);
+    const order = orders[Math.floor(orders.length / 2)];
+    await stack.control(`orders/${String(order.id)}/patch`, { currency: 'EUR' });
+    await stack.advanceClocks(3_600_000);
+    const r = await scheduledRun(stack);
+    expect(r.error?.message).toBeUndefined();
+    const month = new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date(String(order.created_at))).slice(0, 7);
+    const pivot = await pivotByCurrencyMonth();
+    const economics = order.economics as { net_revenue: number; net_profit: number };
+    // The EUR order alone in its row, its own figures.
+    expect(pivot.get(`EUR ${month}`)).toEqual([economics.net_revenue, economics.net_profit]);
+    expect([...pivot.keys()].filter((k) => k.startsWith('EUR '))).toEqual([`EUR ${month}`]);
+    const months = [...new Set([...pivot.keys()].map((k) => k.split(' ')[1]))].sort();
+    const summary = await summaryByMonth(months);
+    for (const m of months) {
+      const own = pivot.get(`${storeCurrency} ${m}`)!;
+      if (m !== month) expect([m, ...own]).toEqual([m, ...summary.get(m)!]);
+      else {
+        // The service's summary adds the EUR order's amounts to the month's (its figures are not per currency):
+        // the store-currency row is the month without it, to the cent.
+        const [revenue, profit] = summary.get(m)!;
+        expect([m, Math.round(own[0] * 100), Math.round(own[1] * 100)]).toEqual([
+          m,
+          Math.round((revenue - economics.net_revenue) * 100),
+          Math.round((profit - economics.net_profit) * 100),
+        ]);
+      }
+    }
   }, 120_000);
 });

@@ -15,6 +15,8 @@ export interface JobOutcome {
   rows?: Array<Array<string | null>>;
   statementType?: string;
   numDmlAffectedRows?: number;
+  /** A DML statement's rows by action (JobStatistics2.dmlStats): a MERGE's inserted and updated rows apart. */
+  dmlStats?: { insertedRowCount: number; updatedRowCount: number; deletedRowCount: number };
   /** A load's rows written. */
   outputRows?: number;
 }

@@ -257,6 +257,12 @@ export function jobResource(job: JobRecord, now: number): Record<string, unknown
     else {
       const query: Record<string, unknown> = { statementType: outcome.statementType };
       if (outcome.numDmlAffectedRows !== undefined) query.numDmlAffectedRows = String(outcome.numDmlAffectedRows);
+      if (outcome.dmlStats)
+        query.dmlStats = {
+          insertedRowCount: String(outcome.dmlStats.insertedRowCount),
+          updatedRowCount: String(outcome.dmlStats.updatedRowCount),
+          deletedRowCount: String(outcome.dmlStats.deletedRowCount),
+        };
       statistics.query = query;
     }
   }

@@ -98,6 +98,22 @@ export async function runQuery(warehouse: Warehouse, spec: QuerySpec, now: numbe
   const values = Object.fromEntries(translation.parameters.map((name) => [name, params.values[name]]));
   return warehouse.exclusive(async (c) => {
     try {
+      if (translation.statementType === 'MERGE') {
+        // A MERGE's rows by action (JobStatistics2.dmlStats, REST reference "Job": insertedRowCount,
+        // updatedRowCount, deletedRowCount), counted from DuckDB's RETURNING merge_action.
+        const actions = (
+          await c.runAndReadAll(`${translation.sql.replace(/;\s*$/, '')} RETURNING merge_action`, values)
+        ).getRows();
+        const count = (action: string) => actions.filter((row) => row[0] === action).length;
+        const target = translation.target && warehouse.table(translation.target);
+        if (target) target.lastModifiedTime = now;
+        const dmlStats = {
+          insertedRowCount: count('INSERT'),
+          updatedRowCount: count('UPDATE'),
+          deletedRowCount: count('DELETE'),
+        };
+        return { statementType: 'MERGE', numDmlAffectedRows: actions.length, dmlStats };
+      }
       if (translation.statementType !== 'SELECT') {
         const result = await c.run(translation.sql, values);
         const target = translation.target && warehouse.table(translation.target);

@@ -122,3 +122,42 @@ export function parseConditionalFormat(
     index,
   };
 }
+
+/**
+ * The rules after rows `first`..`first + count - 1` (1-based) of a sheet are deleted: each of its
+ * ranges shrinks by the deleted rows inside it and moves up by those above it, a range left with
+ * no row goes, and a rule left with no range goes; rules on other sheets are untouched. What
+ * Sheets does to a rule over deleted rows (a range reference follows the rows it covers, as a
+ * formula's does: support.google.com/docs/answer/78413, "Use conditional formatting rules",
+ * ranges "Apply to range" that update as rows change); unbounded ranges (no end row) keep no end.
+ */
+export function rulesAfterDeletedRows(
+  rules: readonly ConditionalFormatRecord[],
+  sheetId: number,
+  first: number,
+  count: number,
+): ConditionalFormatRecord[] {
+  const from = first - 1;
+  const to = from + count;
+  const moved = (index: number): number => index - Math.max(0, Math.min(index, to) - from);
+  const out: ConditionalFormatRecord[] = [];
+  for (const rule of rules) {
+    const ranges: GridRangeRecord[] = [];
+    for (const range of rule.ranges) {
+      if (range.sheetId !== sheetId) {
+        ranges.push(range);
+        continue;
+      }
+      const start = moved(range.startRowIndex ?? 0);
+      const end = range.endRowIndex === undefined ? undefined : moved(range.endRowIndex);
+      if (end !== undefined && end <= start) continue;
+      ranges.push({
+        ...range,
+        ...(range.startRowIndex === undefined ? {} : { startRowIndex: start }),
+        ...(end === undefined ? {} : { endRowIndex: end }),
+      });
+    }
+    if (ranges.length > 0) out.push({ ...rule, ranges });
+  }
+  return out;
+}

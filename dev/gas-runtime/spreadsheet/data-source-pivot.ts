@@ -19,6 +19,8 @@ export interface PivotValueSpec {
 export interface PivotSpec {
   rowGroups: string[];
   values: PivotValueSpec[];
+  /** Row groups whose totals are hidden (PivotGroup.showTotals(false)); every group shows them by default. */
+  hiddenTotals?: string[];
 }
 
 const SCALE = 9;
@@ -73,11 +75,17 @@ function compare(a: string | null, b: string | null, type: FieldType): number {
   return Number(a) - Number(b);
 }
 
-/** The pivot's cells: header, one row per group, Grand Total. One row group at most is modelled. */
+/**
+ * The pivot's cells: header, then the rows of each group, outer groups first. As Sheets lays a
+ * pivot out (support.google.com/docs/answer/1272900, "Create & use pivot tables"; PivotGroup.showTotals,
+ * developers.google.com/apps-script/reference/spreadsheet/pivot-group#showtotalsshowtotals): an
+ * outer group's value is shown on the first row of its block; a group's totals are the total of
+ * its values within the group around it, so the outermost group's are the Grand Total row and an
+ * inner group's are a "<outer value> Total" row closing each outer block; a group whose totals
+ * are hidden has no such row.
+ */
 export function pivotCells(result: QueryResult, spec: PivotSpec, timeZone: string): GridCell[][] {
   if (spec.rowGroups.length === 0 && spec.values.length === 0) return [];
-  if (spec.rowGroups.length > 1)
-    throw new JobFailure('invalidQuery', 'Unsupported by the local runtime: more than one row group');
   const valueColumns = spec.values.map((v) => ({ ...v, at: columnIndex(result, v.column) }));
   const header: GridCell[] = [
     ...spec.rowGroups.map((g) => ({ value: g })),
@@ -92,15 +100,44 @@ export function pivotCells(result: QueryResult, spec: PivotSpec, timeZone: strin
       ),
     }));
   if (spec.rowGroups.length === 0) return [header, totals(result.rows)];
-  const at = columnIndex(result, spec.rowGroups[0]);
-  const type = result.columns[at].type;
-  const groups = new Map<string | null, Array<Array<string | null>>>();
-  for (const row of result.rows) {
-    const list = groups.get(row[at]) ?? [];
-    list.push(row);
-    groups.set(row[at], list);
-  }
-  const keys = [...groups.keys()].sort((a, b) => compare(a, b, type));
-  const body = keys.map((key) => [gridCell(type, key, timeZone), ...totals(groups.get(key)!)]);
-  return [header, ...body, [{ value: 'Grand Total' }, ...totals(result.rows)]];
+  const groups = spec.rowGroups.map((name) => {
+    const at = columnIndex(result, name);
+    return { name, at, type: result.columns[at].type };
+  });
+  const hidden = new Set(spec.hiddenTotals ?? []);
+  const width = groups.length;
+  const blank = (): GridCell => ({ value: '' });
+  const body = (rows: Array<Array<string | null>>, depth: number): GridCell[][] => {
+    const { at, type } = groups[depth];
+    const byKey = new Map<string | null, Array<Array<string | null>>>();
+    for (const row of rows) {
+      const list = byKey.get(row[at]) ?? [];
+      list.push(row);
+      byKey.set(row[at], list);
+    }
+    const out: GridCell[][] = [];
+    for (const key of [...byKey.keys()].sort((a, b) => compare(a, b, type))) {
+      const label = gridCell(type, key, timeZone);
+      const inner = byKey.get(key)!;
+      if (depth === width - 1) {
+        out.push([...Array.from({ length: depth }, blank), label, ...totals(inner)]);
+        continue;
+      }
+      const block = body(inner, depth + 1);
+      block[0][depth] = label;
+      out.push(...block);
+      if (!hidden.has(groups[depth + 1].name))
+        out.push([
+          ...Array.from({ length: depth }, blank),
+          { value: `${String(label.value)} Total` },
+          ...Array.from({ length: width - depth - 1 }, blank),
+          ...totals(inner),
+        ]);
+    }
+    return out;
+  };
+  const rows = [header, ...body(result.rows, 0)];
+  if (!hidden.has(groups[0].name))
+    rows.push([{ value: 'Grand Total' }, ...Array.from({ length: width - 1 }, blank), ...totals(result.rows)]);
+  return rows;
 }

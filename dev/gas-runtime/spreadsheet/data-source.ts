@@ -244,10 +244,26 @@ export class DataSourceSheet extends DataSourceObject {
 
 export class PivotGroup {
   static gasName = 'PivotGroup';
-  constructor(private readonly column: string) {}
+  constructor(
+    private readonly column: string,
+    private readonly pivot?: PivotSpec,
+  ) {}
 
   getSourceDataColumn(): string {
     return this.column;
+  }
+
+  /**
+   * "Sets whether to show total values for this pivot group in the table"
+   * (reference/spreadsheet/pivot-group#showtotalsshowtotals): drawn with the table's next cells.
+   */
+  showTotals(showTotals: boolean): PivotGroup {
+    if (this.pivot) {
+      const hidden = (this.pivot.hiddenTotals ?? []).filter((g) => g !== this.column);
+      if (showTotals === false) hidden.push(this.column);
+      this.pivot.hiddenTotals = hidden;
+    }
+    return this;
   }
 
   /**
@@ -281,7 +297,7 @@ export class DataSourcePivotTable extends DataSourceObject {
     const link = requireExecution(this.scope, 'DataSourcePivotTable', 'addRowGroup');
     this.record.pivot.rowGroups.push(String(columnName));
     await refresh(link, this.source, this.record);
-    return new PivotGroup(String(columnName));
+    return new PivotGroup(String(columnName), this.record.pivot);
   }
 
   async addPivotValue(columnName: string, summarizeFunction?: string): Promise<PivotValue> {

@@ -8,6 +8,7 @@ import { liveSheet, refuseWrite, requireInteger, type SpreadsheetScope } from '.
 import type { SheetModel } from './sheet-model';
 import { Spreadsheet } from './spreadsheet';
 import { sheetCharts, type EmbeddedChart, type EmbeddedChartBuilder } from './charts';
+import { rulesAfterDeletedRows } from './conditional-formats';
 import { newProtectionState, Protection } from './protection';
 import {
   asDataSourceSheet,
@@ -175,21 +176,13 @@ export class Sheet {
     if (first < 1 || count < 1 || last > m.maxRows) throw new Error('Those rows are out of bounds.');
     if (m.maxRows - count <= m.frozenRows) throw new Error('Sorry, it is not possible to delete all non-frozen rows.');
     const overlaps = (top: number, bottom: number): boolean => top <= last && bottom >= first;
-    const touched =
-      m.conditionalFormats.some((rule) =>
-        rule.ranges.some(
-          (r) => r.sheetId === m.sheetId && overlaps((r.startRowIndex ?? 0) + 1, r.endRowIndex ?? m.maxRows),
-        ),
-      ) ||
-      this.scope.workbook.sheets.some((sheet) =>
-        sheet.charts.some((chart) =>
-          chart.ranges.some((r) => r.sheetId === m.sheetId && overlaps(r.row, r.row + r.numRows - 1)),
-        ),
-      );
-    if (touched)
-      throw new Error(
-        'Sheet.deleteRows under a chart or conditional format rule is not modelled by the local runtime.',
-      );
+    const touched = this.scope.workbook.sheets.some((sheet) =>
+      sheet.charts.some((chart) =>
+        chart.ranges.some((r) => r.sheetId === m.sheetId && overlaps(r.row, r.row + r.numRows - 1)),
+      ),
+    );
+    if (touched) throw new Error('Sheet.deleteRows under a chart is not modelled by the local runtime.');
+    m.conditionalFormats = rulesAfterDeletedRows(m.conditionalFormats, m.sheetId, first, count);
     m.deleteRows(first, count);
     this.scope.workbook.dropRowMetadata(m.sheetId, first, last);
     return this;

@@ -5,7 +5,9 @@
  * data source ones: the stricter reading), so the month is a column of the query: DATE_TRUNC of
  * placed_day, which is already the order's day in the store's time zone (table-schemas.ts), the day
  * the Daily P&L and /profitability/summary count it on. Only active orders: cancelled and gone ones
- * are not revenue (spec 2.6; the Sheets tie-out sums the same orders).
+ * are not revenue (spec 2.6; the Sheets tie-out sums the same orders). Amounts are in the order's
+ * currency (spec 2.3), so the pivot groups by currency first and shows no total across currencies:
+ * no cell adds two currencies together.
  */
 import type { BigQueryDestination } from './destination-setting';
 import { ORDERS_TABLE } from './table-schemas';
@@ -14,6 +16,7 @@ export const ORDERS_SHEET_NAME = 'Orders (BigQuery)';
 export const MONTHLY_SHEET_NAME = 'Orders by month (BigQuery query)';
 export const PIVOT_SHEET_NAME = 'Net profit by month (BigQuery)';
 
+export const CURRENCY_COLUMN = 'currency';
 export const MONTH_COLUMN = 'month';
 export const PIVOT_VALUES = ['net_revenue', 'net_profit'] as const;
 
@@ -21,7 +24,7 @@ export const PIVOT_VALUES = ['net_revenue', 'net_profit'] as const;
 export function monthlyQuery(destination: BigQueryDestination): string {
   const table = `\`${destination.projectId}.${destination.datasetId}.${ORDERS_TABLE.tableId}\``;
   return (
-    `SELECT DATE_TRUNC(placed_day, MONTH) AS ${MONTH_COLUMN}, ${PIVOT_VALUES.join(', ')} ` +
+    `SELECT ${CURRENCY_COLUMN}, DATE_TRUNC(placed_day, MONTH) AS ${MONTH_COLUMN}, ${PIVOT_VALUES.join(', ')} ` +
     `FROM ${table} WHERE status = 'active'`
   );
 }

@@ -13,6 +13,7 @@ import type { JobContext } from '../sync/job-context';
 import {
   CONNECTED_SHEETS_KEY,
   connectedSheetsMark,
+  CURRENCY_COLUMN,
   MONTH_COLUMN,
   MONTHLY_SHEET_NAME,
   monthlyQuery,
@@ -131,6 +132,8 @@ function addConnectedSheets(spreadsheet: Spreadsheet, destination: BigQueryDesti
     ? spreadsheet.insertSheet()
     : spreadsheet.insertSheet(PIVOT_SHEET_NAME);
   const pivot = sheet.getRange('A1').createDataSourcePivotTable(monthly);
+  // Per currency, each closed by its own total; no Grand Total, which would add currencies together.
+  pivot.addRowGroup(CURRENCY_COLUMN).showTotals(false);
   pivot.addRowGroup(MONTH_COLUMN);
   for (const value of PIVOT_VALUES) pivot.addPivotValue(value, SpreadsheetApp.PivotTableSummarizeFunction.SUM);
 }

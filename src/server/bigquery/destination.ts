@@ -10,14 +10,14 @@ import { BACKFILL_CHECK } from '../sync/orders-destination';
 import { DESTINATION_PROPERTY_KEY, readDestination, type Destination } from './destination-setting';
 import { connectSheets } from './connected-sheets';
 import { requireDestinationPermission } from './destination-consent';
-import { bigQueryOrderWriter } from './order-writer';
+import { bigQueryOrderWriter, type BigQueryWriterOptions } from './order-writer';
 
 export function runDestination(ctx: Pick<JobContext, 'state'>): Destination {
   return readDestination(ctx.state.readAtStart[DESTINATION_PROPERTY_KEY]);
 }
 
 /** The BigQuery writer when the user chose BigQuery; null for the sheets. */
-export function bigQueryWriterFor(ctx: JobContext): OrderWriter | null {
+export function bigQueryWriterFor(ctx: JobContext, options: BigQueryWriterOptions = {}): OrderWriter | null {
   const destination = runDestination(ctx);
   if (destination.kind !== 'bigquery') return null;
   requireDestinationPermission(destination);
@@ -25,7 +25,7 @@ export function bigQueryWriterFor(ctx: JobContext): OrderWriter | null {
   // (a spreadsheet id's letters, digits, - and _ are all allowed in a table name: "Table naming").
   const spreadsheetId = currentSpreadsheetId();
   if (spreadsheetId === null) throw new Error('No spreadsheet: the BigQuery stage tables are named after it.');
-  return bigQueryOrderWriter(ctx, destination, spreadsheetId);
+  return bigQueryOrderWriter(ctx, destination, spreadsheetId, options);
 }
 
 /**

@@ -13,8 +13,28 @@ export interface TableNames {
 export const tablePath = (names: TableNames, tableId: string): string =>
   `\`${names.projectId}.${names.datasetId}.${tableId}\``;
 
-/** MERGE the stage into the table: matched rows replaced whole, new rows inserted. */
-export function mergeSql(names: TableNames, table: WarehouseTable, stageId: string): string {
+/** The sync's bookkeeping column: when it wrote the row, not a value of the order. */
+const SYNCED_AT = 'synced_at';
+
+/**
+ * MERGE the stage into the table: new rows inserted; matched rows replaced whole, or with
+ * `changedOnly` only those whose values differ (any column but synced_at, NULL-safe), so the job's
+ * dmlStats.updatedRowCount counts the orders that changed, not every order the feed read again.
+ */
+export function mergeSql(names: TableNames, table: WarehouseTable, stageId: string, changedOnly = false): string {
+  return mergeFromSql(names, table, tablePath(names, stageId), changedOnly);
+}
+
+/**
+ * The move's line items (switch-copy.ts): the Line items sheet has no day column, so each staged
+ * line takes its order's placed_day from the orders table, where the move put its order first.
+ */
+export function lineItemsWithOrderDay(names: TableNames, ordersTableId: string, lineStageId: string): string {
+  return `(SELECT S.*, O.placed_day FROM ${tablePath(names, lineStageId)} S JOIN ${tablePath(names, ordersTableId)} O ON O.id = S.order_id)`;
+}
+
+/** MERGE `source` (a table path or a parenthesized SELECT) into the table, on its key. */
+export function mergeFromSql(names: TableNames, table: WarehouseTable, source: string, changedOnly = false): string {
   const columns = table.fields.map((f) => f.name);
   const on = table.key.map((k) => `T.${k} = S.${k}`).join(' AND ');
   const set = columns
@@ -23,9 +43,9 @@ export function mergeSql(names: TableNames, table: WarehouseTable, stageId: stri
     .join(', ');
   return [
     `MERGE ${tablePath(names, table.tableId)} T`,
-    `USING ${tablePath(names, stageId)} S`,
+    `USING ${source} S`,
     `ON ${on}`,
-    `WHEN MATCHED THEN UPDATE SET ${set}`,
+    `WHEN MATCHED${changedOnly ? ` AND (${differs(table)})` : ''} THEN UPDATE SET ${set}`,
     `WHEN NOT MATCHED THEN INSERT (${columns.join(', ')}) VALUES (${columns.map((c) => `S.${c}`).join(', ')})`,
   ].join('\n');
 }
@@ -45,4 +65,15 @@ export function removedLineItemsSql(
     ? ` AND NOT EXISTS (SELECT 1 FROM ${tablePath(names, lineStageId)} S WHERE S.order_id = T.order_id AND S.id = T.id)`
     : '';
   return `DELETE FROM ${tablePath(names, lineTableId)} T WHERE ${ofStagedOrders}${notListed}`;
+}
+
+function differs(table: WarehouseTable): string {
+  return (
+    table.fields
+      .map((f) => f.name)
+      .filter((c) => table.key.indexOf(c) < 0 && c !== SYNCED_AT)
+      // IS DISTINCT FROM spelled out (NULL-safe): the same in GoogleSQL, and no FROM a reader could take for a table.
+      .map((c) => `NOT COALESCE(T.${c} = S.${c}, T.${c} IS NULL AND S.${c} IS NULL)`)
+      .join(' OR ')
+  );
 }

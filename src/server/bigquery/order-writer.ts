@@ -33,10 +33,20 @@ interface QueuedOrder {
   lineBytes: number;
 }
 
+export interface BigQueryWriterOptions {
+  /**
+   * Every staged order's row replaced, changed or not (the reconciliation pass: it stamps synced_at
+   * on every order it listed, and takes the rows it did not stamp for gone). Otherwise only rows
+   * whose values differ are updated, so the Sync log's "updated" counts the orders that changed.
+   */
+  mergeAll?: boolean;
+}
+
 export function bigQueryOrderWriter(
   ctx: JobContext,
   destination: BigQueryDestination,
   stageSuffix: string,
+  options: BigQueryWriterOptions = {},
 ): OrderWriter {
   const { projectId } = destination;
   const names = { projectId, datasetId: destination.datasetId };
@@ -116,12 +126,15 @@ export function bigQueryOrderWriter(
       pages = 0;
       largestPage = 0;
       skipped = [];
+      let merged: MergedCounts | null = null;
       if (orders.length > 0) {
         markDaysStale(ctx, orders);
-        writeToBigQuery(orders);
+        merged = writeToBigQuery(orders);
       }
       ctx.tally.pages += flushedPages;
-      ctx.tally.counts.ordersUpdated += orders.length;
+      // The MERGE's own counts when BigQuery gives them (dmlStats); otherwise every flushed order is "updated".
+      ctx.tally.counts.ordersAdded += merged ? merged.inserted : 0;
+      ctx.tally.counts.ordersUpdated += merged ? merged.updated : orders.length;
       ctx.tally.counts.lineItems += orders.reduce((n, o) => n + o.rows.lineItems.length, 0);
       noteSkipped(
         ctx,
@@ -132,7 +145,7 @@ export function bigQueryOrderWriter(
     },
   };
 
-  function writeToBigQuery(orders: readonly QueuedOrder[]): void {
+  function writeToBigQuery(orders: readonly QueuedOrder[]): MergedCounts | null {
     ensureTables(ctx, destination);
     const n = ++flushes;
     const jobId = (step: string): string => `${jobPrefix}_${n}_${step}`;
@@ -166,8 +179,8 @@ export function bigQueryOrderWriter(
       waitForJobs(projectId, loads);
       // Different tables: the orders MERGE and the line items' DELETE run together; one table's
       // statements one after the other ("DML": mutating statements on a table queue).
-      waitForJobs(projectId, [
-        query('merge_orders', mergeSql(names, ORDERS_TABLE, stage(ORDERS_TABLE))),
+      const [mergedOrders] = waitForJobs(projectId, [
+        query('merge_orders', mergeSql(names, ORDERS_TABLE, stage(ORDERS_TABLE), !options.mergeAll)),
         query(
           'remove_line_items',
           removedLineItemsSql(
@@ -180,6 +193,7 @@ export function bigQueryOrderWriter(
       ]);
       if (lineLines.length > 0)
         waitForJobs(projectId, [query('merge_line_items', mergeSql(names, LINE_ITEMS_TABLE, stage(LINE_ITEMS_TABLE)))]);
+      return mergedCounts(mergedOrders);
     } catch (e) {
       // A table removed since it was made: made again by the next run.
       if (notFound(e) || (e instanceof BigQueryJobError && e.reason === 'notFound')) forgetTables();
@@ -188,6 +202,19 @@ export function bigQueryOrderWriter(
   }
 
   return writer;
+}
+
+interface MergedCounts {
+  inserted: number;
+  updated: number;
+}
+
+/** A MERGE job's inserted and updated rows (JobStatistics2.dmlStats), or null when the job does not say. */
+function mergedCounts(job: GoogleAppsScript.BigQuery.Schema.Job): MergedCounts | null {
+  const stats = (job.statistics?.query as { dmlStats?: { insertedRowCount?: string; updatedRowCount?: string } })
+    ?.dmlStats;
+  if (!stats || stats.insertedRowCount === undefined || stats.updatedRowCount === undefined) return null;
+  return { inserted: Number(stats.insertedRowCount), updated: Number(stats.updatedRowCount) };
 }
 
 /** The days of the flushed orders' Daily P&L are marked stale before their rows are written (as the sheets' writer does). */

@@ -34,7 +34,7 @@ const WINDOW_RESTARTS = 2;
 export function runBigQueryReconcile(ctx: JobContext): JobResult | null {
   const destination = runDestination(ctx);
   if (destination.kind !== 'bigquery') return null;
-  const writer = bigQueryWriterFor(ctx)!;
+  const writer = bigQueryWriterFor(ctx, { mergeAll: true })!;
   if (ctx.state.get('reconcile').passStartedAt === null) startPass(ctx);
   const createdAfter = ctx.state.get('orders').createdAfter;
   let updatedAfter = updatedAfterFor(ctx.state.get('reconcile').watermark);

@@ -24,7 +24,7 @@ export interface OrderRows {
 /** NUMERIC keeps 9 decimal digits ("Data types", NUMERIC: precision 38, scale 9). */
 const NUMERIC_SCALE = 9;
 
-function decimalText(value: number): string {
+export function decimalText(value: number): string {
   const text = String(value);
   if (!/e/i.test(text) && (text.split('.')[1] ?? '').length <= NUMERIC_SCALE) return text;
   return value.toFixed(NUMERIC_SCALE).replace(/\.?0+$/, '');

@@ -9,6 +9,8 @@ import { runBigQueryReconcile } from '../bigquery/reconcile-pass';
 import { useOrdersElsewhere } from '../functions/orders-elsewhere';
 import { bigQueryTieout } from '../bigquery/tieout';
 import { useOrdersDestination } from '../sync/orders-destination';
+import { runSwitchCopy } from '../bigquery/switch-copy';
+import { freeSheetsAfterTieout } from '../bigquery/switch-free';
 
 // When the bundle loads (every execution): a run whose orders go to BigQuery writes them there.
 useOrdersDestination({
@@ -18,6 +20,8 @@ useOrdersDestination({
   dayListed: deleteVanishedOrders,
   reconcile: runBigQueryReconcile,
   afterJobs: connectedSheetsAfterJobs,
+  beforeJobs: runSwitchCopy,
+  afterTieout: freeSheetsAfterTieout,
   scopesNeeded: () => destinationScopes(storedDestination()),
 });
 // ...and a formula says so where it would read the Orders sheet.

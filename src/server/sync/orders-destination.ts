@@ -23,6 +23,13 @@ export interface OrdersDestination {
    * unchanged do not count).
    */
   afterJobs?(ctx: JobContext, ordersChanged: boolean): string | null;
+  /**
+   * Before the run's jobs (a switch of destination copying what the sheets hold): what the Sync log
+   * says, and whether the jobs may run (false while the copy is not done: the feed waits for it).
+   */
+  beforeJobs?(ctx: JobContext): { message: string | null; done: boolean };
+  /** After the run's tie-out (a switch's cells freed once it is ✓): what the Sync log says, or null. */
+  afterTieout?(ctx: JobContext): string | null;
   /** The Google scopes a sync into the chosen destination needs besides the sync's own (reads the setting). */
   scopesNeeded?(): string[];
 }
@@ -58,6 +65,14 @@ export function destinationSkipsStep(ctx: JobContext, step: string): boolean {
 
 export function destinationAfterJobs(ctx: JobContext, ordersChanged: boolean): string | null {
   return registered && registered.afterJobs ? registered.afterJobs(ctx, ordersChanged) : null;
+}
+
+export function destinationBeforeJobs(ctx: JobContext): { message: string | null; done: boolean } {
+  return registered && registered.beforeJobs ? registered.beforeJobs(ctx) : { message: null, done: true };
+}
+
+export function destinationAfterTieout(ctx: JobContext): string | null {
+  return registered && registered.afterTieout ? registered.afterTieout(ctx) : null;
 }
 
 export function destinationScopesNeeded(): string[] {

@@ -17,7 +17,12 @@ import { runsJobs, type RunState, type RunStep } from './run-step';
 import { skippedText } from './skipped-records';
 import { TIEOUT_STEP } from './tieout-step';
 import { DUPLICATE_ROWS_STEP } from './duplicate-rows';
-import { destinationAfterJobs, destinationSkipsStep } from './orders-destination';
+import {
+  destinationAfterJobs,
+  destinationAfterTieout,
+  destinationBeforeJobs,
+  destinationSkipsStep,
+} from './orders-destination';
 
 const RUNNERS: Record<JobName, (ctx: JobContext) => JobResult> = {
   orders: runOrdersJob,
@@ -56,14 +61,24 @@ const push = (run: RunState, message: string | null): void => {
  */
 export const RUN_STEPS: readonly RunStep[] = [
   {
+    // A switch to BigQuery copies what the sheets hold first: nothing writes orders until it is done.
+    name: 'destination before jobs',
+    due: (run) => runsJobs(run, 'orders'),
+    run(run) {
+      const { message, done } = destinationBeforeJobs(run.ctx);
+      push(run, message);
+      if (!done) run.allCaughtUp = false;
+    },
+  },
+  {
     name: 'refetch failed days',
-    due: (run) => run.options.refetchFailedDays === true && runsJobs(run, 'orders'),
+    due: (run) => run.allCaughtUp && run.options.refetchFailedDays === true && runsJobs(run, 'orders'),
     run: (run) => push(run, refetchFailedDays(run.ctx)),
   },
   {
     // The schedule repairs what its own tie-out found, without waiting for the weekly pass or a Sync now.
     name: 'refetch new failed days',
-    due: (run) => run.options.refetchNewFailedDays === true && runsJobs(run, 'orders'),
+    due: (run) => run.allCaughtUp && run.options.refetchNewFailedDays === true && runsJobs(run, 'orders'),
     run: (run) => push(run, refetchNewFailedDays(run.ctx)),
   },
   ...JOB_ORDER.map(jobStep),
@@ -111,6 +126,12 @@ export const RUN_STEPS: readonly RunStep[] = [
     run: (run) => run.messages.push(...refreshFinanceSheets(run.ctx)),
   },
   TIEOUT_STEP,
+  {
+    // A switch to BigQuery frees the sheets' cells once its tie-out there is ✓.
+    name: 'destination after tie-out',
+    due: (run) => run.allCaughtUp && runsJobs(run, 'orders'),
+    run: (run) => push(run, destinationAfterTieout(run.ctx)),
+  },
   DUPLICATE_ROWS_STEP,
   {
     // Columns chosen later are filled last, with what the run has left: new orders never wait for them.
