@@ -1,20 +1,44 @@
 /**
- * What a workload costs at least, from the limits alone: the API's 250 records a page and 60
- * requests a minute (spec 8.1), Sheets' 60 write requests a minute per user, the 6-minute
- * execution, and the cheapest calls of apps-script-cost-model.md (one Values.batchUpdate per
- * execution: 330 ms + 0.7 ms a range + 10 µs a cell; one batchGet of the key column when rows
- * must be found: 240 ms + 10 µs a cell; 60 ms a fetch; 25 ms a cache read). Whatever reads or writes more than the
- * data that changed is above it.
+ * What a workload costs at least, from the limits the strict runtime enforces and its own cost
+ * model (dev/gas-runtime/cost-model.ts, apps-script-cost-model.md), for the cheapest write path any
+ * correct implementation has:
+ * - the API's 250 records a page and 60 requests a minute (spec 8.1); 60 ms a fetch;
+ * - the cells: the cheaper of (a) one Sheets API Spreadsheets.batchUpdate per execution (addSheet
+ *   sized to the rows and updateCells: the runtime charges 330 ms + 10 µs a cell and nothing a
+ *   range, and it applies the sheets it adds to the cells in the same request, so no SpreadsheetApp
+ *   set-up and no flush are needed), within Sheets' 60 write requests a minute; (b) SpreadsheetApp
+ *   setValues, outside that quota, 260 ms a call of up to 15,000 cells (60 µs a cell above), one
+ *   call at least per range. The runtime enforces no request size (Google recommends 2 MB, as
+ *   advice), so (a) is one request per execution;
+ * - one batchGet of the key columns where rows must be found (240 ms + 10 µs a cell);
+ * - 25 ms a cache read for an answer another cell fetched;
+ * - the storage every correct run makes once per execution, named: the OAuth token read from
+ *   properties (40 ms), the document lock taken (10 ms), the spreadsheet's id for the Sheets API
+ *   (SpreadsheetApp.getActive and getId, 10 ms each) and, for a run that moves a checkpoint, the
+ *   checkpoint saved once (70 ms);
+ * - the 6-minute execution.
+ * Whatever reads or writes more than the data that changed, or stores more, is above it.
  */
 export const PAGE_SIZE = 250;
 const API_PER_MINUTE = 60;
 const EXECUTION_S = 360;
 const FETCH_S = 0.06;
-const BATCH_UPDATE_S = 0.33;
-const PER_RANGE_S = 0.0007;
+const SPREADSHEETS_BATCH_UPDATE_S = 0.33;
+const SET_VALUES_S = 0.26;
+const SET_VALUES_FLAT_CELLS = 15_000;
+const SET_VALUES_PER_CELL_S = 0.00006;
 const BATCH_GET_S = 0.24;
 const PER_CELL_S = 0.00001;
 const CACHE_GET_S = 0.025;
+
+/** Storage and handles any correct run pays once per execution (seconds each), by name. */
+export const PER_EXECUTION_S = {
+  oauth_token_read: 0.04,
+  document_lock: 0.01,
+  spreadsheet_id: 0.02,
+} as const;
+/** A run that moves a checkpoint (a watermark, a pass's end) saves it once per execution. */
+export const CHECKPOINT_SAVE_S = 0.07;
 
 export interface BoundInput {
   /** Records that must be fetched, paged at 250 (orders, or every order for a full pass). */
@@ -31,6 +55,11 @@ export interface BoundInput {
   minExecutions?: number;
   /** Answers that can at best come from the cache (a formula cell whose argument set another cell fetched): 25 ms each. */
   cacheReads?: number;
+  /**
+   * Formula cells: no run (no lock, no spreadsheet id, no checkpoint), and only the cells that
+   * fetch read the token (`tokenReads`). Default: a sync run, all of it once per execution.
+   */
+  cellsOnly?: { tokenReads: number };
 }
 
 export interface LowerBound {
@@ -39,12 +68,28 @@ export interface LowerBound {
   sheets_write_requests: number;
   cells_written: number;
   modelled_seconds: number;
+  /** The modelled seconds by part (before the API minute's floor), each named. */
+  modelled_parts_seconds: Record<string, number>;
+  /** The write path the bound took: 'Spreadsheets.batchUpdate', 'setValues' or 'none'. */
+  write_path: string;
   /** The API's 60 a minute alone: ceil(requests / 60) - 1 full minutes. */
   rate_limit_seconds: number;
   executions: number;
   api_429s: 0;
   sheets_writes_per_minute_max: number;
   hourly_api_budget_share_pct: number;
+}
+
+/** The cheaper way to write the cells in `executions` executions. */
+function writeCost(input: BoundInput, executions: number): { path: string; seconds: number; requests: number } {
+  if (input.cells <= 0) return { path: 'none', seconds: 0, requests: 0 };
+  const api = executions * SPREADSHEETS_BATCH_UPDATE_S + input.cells * PER_CELL_S;
+  // setValues: at least one call per range and per 15,000 cells; a call's cells above that cost more, so this is its least.
+  const calls = Math.max(input.ranges, Math.ceil(input.cells / SET_VALUES_FLAT_CELLS));
+  const app = calls * SET_VALUES_S + Math.max(0, input.cells - calls * SET_VALUES_FLAT_CELLS) * SET_VALUES_PER_CELL_S;
+  return app < api
+    ? { path: 'setValues', seconds: app, requests: 0 }
+    : { path: 'Spreadsheets.batchUpdate', seconds: api, requests: executions };
 }
 
 const round = (x: number): number => Math.round(x * 10) / 10;
@@ -54,24 +99,53 @@ export function lowerBound(input: BoundInput): LowerBound {
   const fixed = Object.values(input.fixedRequests).reduce((a, b) => a + b, 0);
   const requests = pages + fixed;
   const rateLimitS = Math.max(0, Math.ceil(requests / API_PER_MINUTE) - 1) * 60;
-  const readS = input.keyRows > 0 ? BATCH_GET_S + input.keyRows * PER_CELL_S : 0;
-  const writeS = input.cells > 0 ? BATCH_UPDATE_S + input.ranges * PER_RANGE_S + input.cells * PER_CELL_S : 0;
-  const serviceS = requests * FETCH_S + readS + writeS + (input.cacheReads ?? 0) * CACHE_GET_S;
-  const seconds = Math.max(serviceS, rateLimitS + FETCH_S);
-  const executions = Math.max(input.minExecutions ?? 1, Math.ceil(seconds / EXECUTION_S));
-  const writes = input.cells > 0 ? Math.max(1, Math.min(executions, Math.ceil(seconds / EXECUTION_S))) : 0;
-  return {
-    api_requests: requests,
-    api_requests_named: { orders_pages: pages, ...input.fixedRequests },
-    sheets_write_requests: writes,
-    cells_written: input.cells,
-    modelled_seconds: round(seconds),
-    rate_limit_seconds: rateLimitS,
-    executions,
-    api_429s: 0,
-    sheets_writes_per_minute_max: Math.min(writes, 60),
-    hourly_api_budget_share_pct: round((requests / 1_000) * 100),
+  let executions = input.minExecutions ?? 1;
+  for (;;) {
+    const parts = boundParts(input, requests, executions);
+    const serviceS = Object.values(parts.seconds).reduce((a, b) => a + b, 0);
+    const seconds = Math.max(serviceS, rateLimitS + FETCH_S);
+    const needed = Math.max(input.minExecutions ?? 1, Math.ceil(seconds / EXECUTION_S));
+    if (needed > executions) {
+      executions = needed;
+      continue;
+    }
+    return {
+      api_requests: requests,
+      api_requests_named: { orders_pages: pages, ...input.fixedRequests },
+      sheets_write_requests: parts.writeRequests,
+      cells_written: input.cells,
+      modelled_seconds: round(seconds),
+      modelled_parts_seconds: Object.fromEntries(
+        Object.entries(parts.seconds).map(([k, v]) => [k, Math.round(v * 1000) / 1000]),
+      ),
+      write_path: parts.path,
+      rate_limit_seconds: rateLimitS,
+      executions,
+      api_429s: 0,
+      sheets_writes_per_minute_max: Math.min(parts.writeRequests, 60),
+      hourly_api_budget_share_pct: round((requests / 1_000) * 100),
+    };
+  }
+}
+
+function boundParts(
+  input: BoundInput,
+  requests: number,
+  executions: number,
+): { seconds: Record<string, number>; path: string; writeRequests: number } {
+  const write = writeCost(input, executions);
+  const seconds: Record<string, number> = {
+    api_fetches: requests * FETCH_S,
+    sheets_write: write.seconds,
+    key_columns_read: input.keyRows > 0 ? BATCH_GET_S + input.keyRows * PER_CELL_S : 0,
+    cache_reads: (input.cacheReads ?? 0) * CACHE_GET_S,
   };
+  if (input.cellsOnly) seconds.oauth_token_read = input.cellsOnly.tokenReads * PER_EXECUTION_S.oauth_token_read;
+  else {
+    for (const [name, s] of Object.entries(PER_EXECUTION_S)) seconds[name] = executions * s;
+    seconds.checkpoint_save = executions * CHECKPOINT_SAVE_S;
+  }
+  return { seconds, path: write.path, writeRequests: write.requests };
 }
 
 /** Our figure over the bound's, where both are positive. */

@@ -7,6 +7,7 @@
  */
 import { instantToLocalDate } from '../platform/calendar';
 import { DAILY, MONTHLY } from '../sheets/schema';
+import { changedRows } from '../sheets/unchanged-rows';
 import type { FinanceContext } from './finance-context';
 import { freshBasis, recordBasis } from './basis';
 import { dailyFigures } from './daily-figures';
@@ -46,7 +47,10 @@ export function refreshFinanceSheets(ctx: FinanceContext): string[] {
     spreadsheetTimeZone: ctx.workbook.timeZone,
     planFrom: meta.truncated ? meta.historyAvailableFrom : null,
   });
-  ctx.workbook.defer([{ schema: MONTHLY, rows }]);
+  // Months whose figures the sheet already holds are not written again (their synced_at aside).
+  ctx.workbook.defer([
+    { schema: MONTHLY, rows: changedRows(MONTHLY, ctx.workbook.readTable(MONTHLY), rows, ['synced_at']) },
+  ]);
   const messages = [`Monthly P&L: ${months.length} months.`];
   // Chart ranges are fixed rectangles: when the Daily P&L grid grew, the dashboard's charts follow it.
   if (ctx.workbook.grew(DAILY) && ctx.workbook.listsSheet(DASHBOARD_SHEET))

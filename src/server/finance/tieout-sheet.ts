@@ -16,6 +16,7 @@ import type { CellValue } from '../sheets/cells';
 import { instantToLocalDate } from '../platform/calendar';
 import { localTimeText } from '../platform/local-time';
 import type { RowWrite } from '../sheets/row-writes';
+import { checksContentDigest } from './checks-content';
 import { buildRow } from '../sheets/rows';
 import { CHECKS, DAILY, MONTHLY, ORDERS, TIEOUT_COMPARED, columnIndex } from '../sheets/schema';
 import { basisWords } from '../state/sheets-basis';
@@ -231,10 +232,14 @@ export function writeTieout(
     ),
   });
   const previous = ctx.state.get('tieout').rows;
-  const blank: CellValue[] = CHECKS.columns.map(() => '');
-  for (let row = lines.length + 3; row <= previous + 1; row++) writes.push({ row, column: 1, cells: blank.slice() });
-  ctx.workbook.ensure(CHECKS);
-  ctx.workbook.defer([{ schema: CHECKS, rows: writes }]);
+  const digest = checksContentDigest(writes);
+  // Rows that say what the sheet already says are not written again (their checked-at time aside).
+  if (digest !== ctx.state.get('tieout').digest || !ctx.workbook.listsSheet(CHECKS.sheetName)) {
+    const blank: CellValue[] = CHECKS.columns.map(() => '');
+    for (let row = lines.length + 3; row <= previous + 1; row++) writes.push({ row, column: 1, cells: blank.slice() });
+    ctx.workbook.ensure(CHECKS);
+    ctx.workbook.defer([{ schema: CHECKS, rows: writes }]);
+  }
   const failedDays = rows.filter((r) => r.kind === 'day' && !r.ok).map((r) => r.period);
   // A month is named when it fails on its own (its Monthly P&L row): a ✗ day names its month already.
   const failedMonths = rows
@@ -258,6 +263,7 @@ export function writeTieout(
     duplicateRows: [...duplicateOrders, ...duplicateDayRows(dailyRows)].reduce((n, d) => n + d.rows.length - 1, 0),
     // Fetched again and still ✗: the schedule does not fetch them again (refetch-days.ts).
     refetchedDays: (ctx.state.get('tieout').refetchedDays ?? []).filter((d) => failed.indexOf(d) >= 0),
+    digest,
   });
   if (kept && tracker && fullAt !== null) tracker.save(sums, fullAt);
   return tieoutText(days, failed, books.cutFrom, notCompared) + closeCheckWords(closes);

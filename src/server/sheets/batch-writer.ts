@@ -28,6 +28,8 @@ export interface TableWrite {
 
 export class BatchWriter {
   private deferred: TableWrite[] = [];
+  /** Companion cells taken by dropOpeningRow, sent with the next write. */
+  private heldCompanion: RangeWrite[] = [];
   /** Deferred data rows hold the run's later state behind a fence until they are sent (deferRows). */
   private fenced = false;
   private firstWrite: { sheets: ReadonlySet<SheetName>; callback: () => void } | null = null;
@@ -75,6 +77,22 @@ export class BatchWriter {
     this.defer(tables);
     fenceRunState();
     this.fenced = true;
+  }
+
+  /**
+   * Drops the Sync log's opening row when nothing else waits to be sent: true when it did (the
+   * run ends without writing a cell, SyncLog.close). False when other writes wait or the row was sent.
+   */
+  dropOpeningRow(): boolean {
+    if (this.deferred.length === 0 || this.deferred.some((t) => t.opensRun !== true)) return false;
+    // The row index's cells that wait for the closing row are sent with it: the row stays.
+    const closing = this.companion(true);
+    if (closing.length > 0) {
+      this.heldCompanion = closing;
+      return false;
+    }
+    this.deferred = [];
+    return true;
   }
 
   /** Whole rows as they stand once this run's deferred writes of the table are sent (the Monthly P&L rebuilt before the tie-out). */
@@ -133,11 +151,19 @@ export class BatchWriter {
     }
     for (const [name, rows] of bySheet) data.push(...mergeRowWrites(name, rows));
     // The row index changes with the rows in the same request: applied together, or neither.
-    data.push(
-      ...this.companion(
-        all.some((t) => t.rows.length > 0 && t.schema.sheetName === SYNC_LOG.sheetName && t.opensRun !== true),
-      ),
-    );
+    const companion = this.heldCompanion
+      .splice(0)
+      .concat(
+        this.companion(
+          all.some((t) => t.rows.length > 0 && t.schema.sheetName === SYNC_LOG.sheetName && t.opensRun !== true),
+        ),
+      );
+    // The Sync log's opening row rides along with a write; alone it waits (a run that writes nothing may drop it).
+    if (companion.length === 0 && all.every((t) => t.rows.length === 0 || t.opensRun === true)) {
+      this.deferred = all.filter((t) => t.rows.length > 0);
+      return 0;
+    }
+    data.push(...companion);
     if (data.length === 0) return 0;
     const cells = data.reduce((n, d) => n + d.values.length * (d.values[0]?.length ?? 0), 0);
     const id = this.snapshot.id();

@@ -173,6 +173,11 @@ export class ManagedWorkbook {
     this.writer.defer(tables);
   }
 
+  /** Drops the Sync log's opening row when nothing else waits to be sent (BatchWriter.dropOpeningRow). */
+  dropOpeningRow(): boolean {
+    return this.writer.dropOpeningRow();
+  }
+
   /** Data rows sent with the next write(); the run's state written meanwhile waits for them (BatchWriter.deferRows). */
   deferRows(tables: readonly TableWrite[]): void {
     this.writer.deferRows(tables);

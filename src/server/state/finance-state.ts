@@ -46,6 +46,8 @@ export interface TieoutState {
   closesChanged?: string[];
   /** Rows of Orders and the Daily P&L that repeat an earlier row's key (the tie-out duplicates): Sync now clears them. */
   duplicateRows?: number;
+  /** What the Checks sheet's rows say, their checked-at cells aside (checksContentDigest): unchanged rows are not written again. */
+  digest?: string;
 }
 
 /** Orders with incomplete costs as the last read of the whole Orders sheet found them (costGapsOf). */

@@ -13,8 +13,8 @@ import {
   type JobResult,
 } from './job-context';
 import { checkBackfillFits, startsBackfill } from './backfill-check';
-import { API_MINUTE_KEY, BurstPace } from './burst-pace';
-import { documentProperties } from '../platform/properties';
+import type { BurstPace } from './burst-pace';
+import { feedPace } from './feed-pace';
 import { pageThrough, type Feed } from './feed';
 import { orderWriter, type OrderWriter } from './order-writer';
 import { rowCounts } from './sheet-health';
@@ -27,13 +27,7 @@ import { WRITE_PAYLOAD_BYTES } from '../sheets/write-size';
 export function runOrdersJob(ctx: JobContext): JobResult {
   const writer = destinationWriter(ctx) ?? orderWriter(ctx);
   retrySkippedOrders(ctx, (orders) => writer.write(orders));
-  const pace = new BurstPace({
-    now: () => Date.now(),
-    sent: () => ctx.api.stats.requests,
-    handedOver: ctx.state.readAtStart[API_MINUTE_KEY],
-    keep: (value) => documentProperties().setProperty(API_MINUTE_KEY, value),
-    hourlyRemaining: () => ctx.api.rateLimitRemaining(),
-  });
+  const pace = feedPace(ctx);
   let caughtUp = false;
   try {
     caughtUp = pageThrough(ctx.budget, ordersFeed(ctx, writer, pace));

@@ -24,6 +24,7 @@ import { openRecord, startRun, type RunRecord } from './run-start';
 import type { RunState } from './run-step';
 import { walkSteps } from './run-steps';
 import { BACKFILL_SOONER_NOTE } from './trigger-allowance';
+import { rowsWritten } from '../../contract/counts-text';
 
 export type { RunOptions, RunOutcome } from './run-options';
 export { storeChangedMessage } from './run-endings';
@@ -156,20 +157,38 @@ function failedOutcome(record: RunRecord, failure: RunFailure): RunOutcome {
 
 function closeLog(record: RunRecord, result: RunOutcome, failure: RunFailure | null): void {
   const { api, tally } = record;
-  record.log.close({
-    ...blankEntry(record.startedAt, runLabel(record.jobs, record.options)),
-    endedAt: Date.now(),
-    pages: tally.pages,
-    counts: tally.counts,
-    requests: api ? api.stats.requests : 0,
-    rateLimitWaits: api ? api.stats.rateLimitWaits : 0,
-    outcome: result.outcome,
-    message: result.message,
-    failureCode: result.failureCode,
-    connectionLost: failure !== null && failure.connectionLost,
-    pausedUntil: result.pausedUntil,
-    pauseFor: result.pauseFor,
-  });
+  record.log.close(
+    {
+      ...blankEntry(record.startedAt, runLabel(record.jobs, record.options)),
+      endedAt: Date.now(),
+      pages: tally.pages,
+      counts: tally.counts,
+      requests: api ? api.stats.requests : 0,
+      rateLimitWaits: api ? api.stats.rateLimitWaits : 0,
+      outcome: result.outcome,
+      message: result.message,
+      failureCode: result.failureCode,
+      connectionLost: failure !== null && failure.connectionLost,
+      pausedUntil: result.pausedUntil,
+      pauseFor: result.pauseFor,
+    },
+    quietReconciliation(record, result, failure),
+  );
+}
+
+/**
+ * A reconciliation (with the Daily P&L it refreshes) that found nothing gone, repaired nothing and
+ * wrote no day: issue 23 asks that it write nothing. The recent runs record it for the sidebar.
+ */
+function quietReconciliation(record: RunRecord, result: RunOutcome, failure: RunFailure | null): boolean {
+  return (
+    failure === null &&
+    result.pausedUntil === null &&
+    (result.outcome === 'ok' || result.outcome === 'partial') &&
+    record.jobs.includes('reconcile') &&
+    record.jobs.every((job) => job === 'reconcile' || job === 'daily') &&
+    rowsWritten(record.tally.counts) === 0
+  );
 }
 
 /**

@@ -122,19 +122,37 @@ export class SyncLog {
    * records the run. A run that never opened a row (failure before the first job) appends a row of
    * its own and leaves the open-row marker alone: it may belong to a run still in progress.
    * The caller holds the document lock (a busy run leaves a note instead: the busy notes).
+   * A `quiet` run (a reconciliation that found nothing) whose opening row was never sent writes no
+   * row: the recent runs (the sidebar) still record when it ran and what it found.
    */
-  close(entry: LogEntry): void {
+  close(entry: LogEntry, quiet = false): void {
     if (this.row === null) {
       const busy = this.busyRows(this.workbook.lastRowAtOpen(SYNC_LOG) + 1);
       const next = this.workbook.lastRowAtOpen(SYNC_LOG) + 1 + busy.length;
       this.workbook.write([{ schema: SYNC_LOG, rows: [...busy, { row: next, column: 1, cells: this.cells(entry) }] }]);
     } else {
       const busy = this.busyRows(this.row + 1);
+      if (quiet && busy.length === 0 && this.workbook.dropOpeningRow()) {
+        this.state.saveAll({
+          openLogRow: null,
+          lastRuns: boundedRuns([this.record(entry), ...this.state.get('lastRuns')]),
+        });
+        return;
+      }
       this.workbook.write([
         { schema: SYNC_LOG, rows: [{ row: this.row, column: 1, cells: this.cells(entry) }, ...busy] },
       ]);
     }
-    const run: RunRecord = {
+    const lastRuns = boundedRuns([this.record(entry), ...this.state.get('lastRuns')]);
+    // The run's record and the cleared marker in one write (one call, one drop of the sidebar's stamp).
+    if (this.row === null) this.state.save('lastRuns', lastRuns);
+    else this.state.saveAll({ openLogRow: null, lastRuns });
+    this.trim();
+  }
+
+  /** The run as the recent runs keep it. */
+  private record(entry: LogEntry): RunRecord {
+    return {
       job: clipText(entry.job, 60),
       startedAt: entry.startedAt,
       endedAt: entry.endedAt,
@@ -148,11 +166,6 @@ export class SyncLog {
       // Only a pause has a cause (a few bytes: the recent runs stay within their bound).
       ...(entry.pausedUntil != null && entry.pauseFor ? { pauseFor: entry.pauseFor } : {}),
     };
-    const lastRuns = boundedRuns([run, ...this.state.get('lastRuns')]);
-    // The run's record and the cleared marker in one write (one call, one drop of the sidebar's stamp).
-    if (this.row === null) this.state.save('lastRuns', lastRuns);
-    else this.state.saveAll({ openLogRow: null, lastRuns });
-    this.trim();
   }
 
   /**
