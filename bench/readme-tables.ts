@@ -6,6 +6,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { bigQueryTable } from './bigquery-report';
 import { alternativesTable, ratioTable, workloadTable, type Results } from './report';
 
 export const BENCH_README = path.join(__dirname, 'README.md');
@@ -35,6 +36,7 @@ export function readmeTables(results: Results): Record<string, string> {
     workloads: workloadTable(results),
     'lower-bound': ratioTable(results),
     alternatives: alternativesTable(results),
+    bigquery: bigQueryTable(results.bigquery),
   };
 }
 

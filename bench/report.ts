@@ -1,5 +1,6 @@
 /** The bench's tables (Markdown, so the bench README can carry the latest run) and writing results.json. */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { BigQueryResults } from './bigquery-report';
 import type { Figures } from './figures';
 import type { LowerBound } from './lower-bound';
 import { ratio } from './lower-bound';
@@ -20,6 +21,8 @@ export interface WorkloadEntry {
 export interface Results {
   machine: Record<string, unknown>;
   workloads: Record<string, WorkloadEntry>;
+  /** bench/bigquery.bench.ts's own section (its run and its machine line). */
+  bigquery?: BigQueryResults;
 }
 
 export function oursRatio(f: Figures, lb: LowerBound): Record<string, number | null> {
@@ -107,6 +110,8 @@ export function alternativesTable(results: Results): string {
   return lines.join('\n');
 }
 
+/** Writes `results`, keeping the sections another bench wrote (the BigQuery bench's). */
 export function writeResults(file: string, results: Results): void {
-  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  const existing = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+  writeFileSync(file, `${JSON.stringify({ ...existing, ...results }, null, 2)}\n`);
 }

@@ -2,7 +2,9 @@
  * npm run bench: runs every bench/*.bench.ts in turn, each in its own process so that one
  * benchmark's heap does not colour the next one's memory figures. Benchmarks print figures; they
  * never pass or fail on time. The heap may grow to 12 GB: the 100k-order workloads keep three
- * workbooks of ~8 M cells (our sync's and each alternative's) in the runtime at once. At the end the
+ * workbooks of ~8 M cells (our sync's and each alternative's) in the runtime at once; the BigQuery
+ * bench (bigquery.bench.ts) runs at BIGQUERY_BENCH_ORDERS orders, 1,000,000 when not set, and writes
+ * its own section of results.json (each bench keeps the others' sections). At the end the
  * bench README's tables are rewritten from results.json, so the figures it shows are the last run's.
  */
 import { spawnSync } from 'node:child_process';

@@ -5,7 +5,7 @@
  * through the add-on's row builder.
  */
 import type { Stack } from '../../dev/harness/index';
-import { query } from '../../dev/gas-runtime/bigquery/jobs';
+import { getQueryResults, query } from '../../dev/gas-runtime/bigquery/jobs';
 import { storeDay } from './sync-support';
 
 type Json = Record<string, unknown>;
@@ -18,26 +18,46 @@ export interface QueryAnswer {
   rows: Array<Record<string, string | null>>;
 }
 
-/** One GoogleSQL query on the runtime's BigQuery, every row at once; instants as microseconds. */
+/** One GoogleSQL query on the runtime's BigQuery, every row (each page of ≤ 10 MB followed by its pageToken); instants as microseconds. */
 export async function bigQueryRows(stack: Stack, sql: string): Promise<QueryAnswer> {
-  const { result } = await query(
-    stack.runtime.bigquery,
-    PROJECT,
-    {
-      query: sql,
-      useLegacySql: false,
-      maxResults: 1_000_000,
-      timeoutMs: 600_000,
-      formatOptions: { useInt64Timestamp: true },
-    },
-    { now: stack.runtime.clock.now(), userEmail: 'test@example.com' },
-  );
-  const answer = result as { schema: QueryAnswer['schema']; rows?: Array<{ f: Array<{ v: string | null }> }> };
-  const names = answer.schema.fields.map((f) => f.name);
-  return {
-    schema: answer.schema,
-    rows: (answer.rows ?? []).map((r) => Object.fromEntries(r.f.map((c, i) => [names[i], c.v]))),
+  type Page = {
+    schema: QueryAnswer['schema'];
+    rows?: Array<{ f: Array<{ v: string | null }> }>;
+    pageToken?: string;
+    jobReference: { jobId: string };
   };
+  const now = stack.runtime.clock.now();
+  const first = (
+    await query(
+      stack.runtime.bigquery,
+      PROJECT,
+      {
+        query: sql,
+        useLegacySql: false,
+        maxResults: 1_000_000,
+        timeoutMs: 600_000,
+        formatOptions: { useInt64Timestamp: true },
+      },
+      { now, userEmail: 'test@example.com' },
+    )
+  ).result as Page;
+  const names = first.schema.fields.map((f) => f.name);
+  const rows: QueryAnswer['rows'] = [];
+  let page: Page = first;
+  for (;;) {
+    for (const r of page.rows ?? []) rows.push(Object.fromEntries(r.f.map((c, i) => [names[i], c.v])));
+    if (!page.pageToken) break;
+    page = (
+      await getQueryResults(
+        stack.runtime.bigquery,
+        PROJECT,
+        first.jobReference.jobId,
+        { pageToken: page.pageToken, maxResults: 1_000_000, formatOptions: { useInt64Timestamp: true } },
+        now,
+      )
+    ).result as Page;
+  }
+  return { schema: first.schema, rows };
 }
 
 export const table = (id: string): string => `\`${PROJECT}.${DATASET}.${id}\``;
@@ -117,12 +137,37 @@ function orderCostStatus(order: Json): string | null {
 
 const LINE_COST_STATUSES = new Set(['known', 'unknown', 'possibly_unknown']);
 
-/** orders and line_items against /_emulator/truth/orders, row for row (one row per key, none missing, none more). */
-export async function compareTablesWithTruth(stack: Stack): Promise<TableComparison> {
+/**
+ * A run of the truth's orders (sorted by id) and the ids it spans: the tables' rows in that span
+ * are compared with it alone, so a million orders are compared a slice at a time.
+ */
+export interface TruthSlice {
+  orders: Json[];
+  firstId: string;
+  lastId: string;
+}
+
+/** A quoted id for a range bound (the emulator's ids are letters, digits and underscores). */
+function idLiteral(id: string): string {
+  if (!/^[A-Za-z0-9_]+$/.test(id)) throw new Error(`unexpected order id ${id}`);
+  return `'${id}'`;
+}
+
+/**
+ * orders and line_items against /_emulator/truth/orders, row for row (one row per key, none missing,
+ * none more); with `slice`, the rows of its ids only; `onRows` sees each table's rows as read.
+ */
+export async function compareTablesWithTruth(
+  stack: Stack,
+  slice?: TruthSlice,
+  onRows?: (tableId: string, answer: QueryAnswer) => void,
+): Promise<TableComparison> {
   const out: TableComparison = { mismatches: [], missing: [], unexpected: [], duplicates: [] };
   const { timeZone } = await storeDay(stack);
   const dayOf = (iso: unknown): string => new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date(String(iso)));
-  const orders = ((await stack.truth('orders')) as { data: Json[] }).data;
+  const orders = slice ? slice.orders : ((await stack.truth('orders')) as { data: Json[] }).data;
+  const span = (column: string): string =>
+    slice ? ` WHERE ${column} BETWEEN ${idLiteral(slice.firstId)} AND ${idLiteral(slice.lastId)}` : '';
   const orderTruth = new Map<string, (column: string) => unknown>();
   const lineTruth = new Map<string, (column: string) => unknown>();
   for (const order of orders) {
@@ -135,12 +180,20 @@ export async function compareTablesWithTruth(stack: Stack): Promise<TableCompari
       lineTruth.set(`${String(order.id)}/${String(line.id)}`, (c) => (c in lineDerived ? lineDerived[c] : line[c]));
     }
   }
-  const ordersAnswer = await bigQueryRows(stack, `SELECT * FROM ${table('orders')}`);
+  const ordersAnswer = await bigQueryRows(stack, `SELECT * FROM ${table('orders')}${span('id')}`);
   compareTable('orders', ordersAnswer, (r) => String(r.id), orderTruth, out);
-  const linesAnswer = await bigQueryRows(stack, `SELECT * EXCEPT (cost_status) FROM ${table('line_items')}`);
+  onRows?.('orders', ordersAnswer);
+  const linesAnswer = await bigQueryRows(
+    stack,
+    `SELECT * EXCEPT (cost_status) FROM ${table('line_items')}${span('order_id')}`,
+  );
   compareTable('line_items', linesAnswer, (r) => `${r.order_id}/${r.id}`, lineTruth, out);
+  onRows?.('line_items', linesAnswer);
   // A line's cost status needs its order's unit arithmetic to pin down (sync-support's lineCostReading): one of the three.
-  const statuses = await bigQueryRows(stack, `SELECT DISTINCT cost_status FROM ${table('line_items')}`);
+  const statuses = await bigQueryRows(
+    stack,
+    `SELECT DISTINCT cost_status FROM ${table('line_items')}${span('order_id')}`,
+  );
   for (const row of statuses.rows)
     if (!LINE_COST_STATUSES.has(String(row.cost_status)))
       out.mismatches.push({

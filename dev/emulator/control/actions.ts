@@ -15,7 +15,7 @@ import { dailyRows } from '../data/pnl.js';
 import type { StoreData } from '../data/store-data.js';
 import { FaultInjector, parseFault } from '../faults.js';
 import type { AuthServer } from '../oauth/index.js';
-import { mergeOptions, OptionError, type EmulatorOptions } from '../options.js';
+import { MAX_ORDERS, mergeOptions, OptionError, type EmulatorOptions } from '../options.js';
 import type { RateLimiter } from '../ratelimit.js';
 import type { EmulatorState } from '../state.js';
 import type { RequestStats } from '../stats.js';
@@ -307,9 +307,14 @@ export class ControlActions {
   }
 
   /** Every current order of the store, unbounded by plan, as status=all returns it. */
+  /** `offset` and `limit` give a slice (by id): a million orders are more JSON than one string can hold. */
   truthOrders(params: URLSearchParams): Json {
     const { data } = this.storeFor(params);
-    return { success: true, data: data.ordersById.map((o) => orderJson(o, data.store.taxTreatedAsCost)) };
+    const count = data.ordersById.length;
+    const offset = params.has('offset') ? integerParam(params, 'offset', count) : 0;
+    const limit = params.has('limit') ? integerParam(params, 'limit', MAX_ORDERS) : count;
+    const slice = data.ordersById.slice(offset, offset + limit);
+    return { success: true, total: count, data: slice.map((o) => orderJson(o, data.store.taxTreatedAsCost)) };
   }
 
   truthProducts(params: URLSearchParams): Json {
@@ -340,4 +345,11 @@ export class ControlActions {
     if (!data || !order) throw new ApplyError(404, 'not_found', `no order ${id}`);
     return { data, order };
   }
+}
+
+function integerParam(params: URLSearchParams, name: string, max: number): number {
+  const n = Number(params.get(name));
+  if (!Number.isInteger(n) || n < 0 || n > max)
+    throw new ApplyError(400, 'invalid_parameter', `${name} must be an integer from 0 to ${max}`);
+  return n;
 }

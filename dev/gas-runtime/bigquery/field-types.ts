@@ -180,6 +180,22 @@ export function sqlLiteral(field: TableField, value: unknown): string {
   }
 }
 
+/** A checked value as the text that casts to its column's type (what sqlLiteral quotes), or null. */
+export function castText(field: TableField, value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  switch (field.type) {
+    case 'BOOLEAN':
+      return value === true ? 'true' : 'false';
+    case 'TIMESTAMP':
+      return utcTimestampText(value as string)!;
+    case 'STRING':
+    case 'DATE':
+      return value as string;
+    default:
+      return String(value);
+  }
+}
+
 /** Checks a value against its column: the loader's message, or null. */
 export function checkValue(field: TableField, value: unknown): string | null {
   if (value === null || value === undefined)

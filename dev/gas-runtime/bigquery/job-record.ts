@@ -33,6 +33,8 @@ export interface JobRecord {
   /** The table a load or a mutating DML statement writes. */
   target?: TableRef;
   mutatingDml: boolean;
+  /** A load's media, in bytes (JobStatistics3.inputFileBytes). */
+  mediaBytes?: number;
   /** The work, run once when the clock passes endsAt (jobs.ts settle). */
   execute: () => Promise<JobOutcome>;
   settled?: Promise<void>;

@@ -234,6 +234,7 @@ export function insertJob(
     endsAt: now + Math.round(work.durationMs),
     target: work.target,
     mutatingDml: work.mutating,
+    ...(kinds[0] === 'load' && media ? { mediaBytes: media.length } : {}),
     execute: work.execute,
   };
   warehouse.jobs.set(jobKey(projectId, jobId), job);
@@ -253,7 +254,13 @@ export function jobResource(job: JobRecord, now: number): Record<string, unknown
     if (outcome.failure) {
       status.errorResult = outcome.failure.errorResult;
       status.errors = outcome.failure.details.length > 0 ? outcome.failure.details : [outcome.failure.errorResult];
-    } else if (job.kind === 'LOAD') statistics.load = { outputRows: String(outcome.outputRows ?? 0) };
+    } else if (job.kind === 'LOAD')
+      // REST reference v2, JobStatistics3: inputFiles, inputFileBytes, outputRows (int64 as strings).
+      statistics.load = {
+        inputFiles: '1',
+        inputFileBytes: String(job.mediaBytes ?? 0),
+        outputRows: String(outcome.outputRows ?? 0),
+      };
     else {
       const query: Record<string, unknown> = { statementType: outcome.statementType };
       if (outcome.numDmlAffectedRows !== undefined) query.numDmlAffectedRows = String(outcome.numDmlAffectedRows);

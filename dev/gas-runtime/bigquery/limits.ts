@@ -3,7 +3,11 @@
  * "Quotas and limits": https://cloud.google.com/bigquery/quotas
  */
 
-/** "Load jobs per table per day: 1,500" (Quotas and limits, "Load jobs"); failed jobs count too. */
+/**
+ * "Load jobs per table per day: 1,500" (Quotas and limits, "Load jobs"); failed jobs count too.
+ * Counted over a rolling 24 hours ("Optimize load jobs": the quota "gradually refills over the next
+ * 24 hours"; https://cloud.google.com/bigquery/docs/optimize-load-jobs), so no midnight resets it.
+ */
 export const LOAD_JOBS_PER_TABLE_PER_DAY = 1_500;
 
 /** The quota's refusal, with the reason `quotaExceeded` (HTTP 403), as "Troubleshoot quota and limit errors" quotes it. */

@@ -15,6 +15,7 @@ import { lastOccurrences } from '../sync/order-page';
 import { noteSkipped } from '../sync/skipped-records';
 import type { BigQueryDestination } from './destination-setting';
 import { mergeSql, removedLineItemsSql } from './merge-sql';
+import { loadQuotaExceeded, pauseForLoadQuota } from './load-quota';
 import { orderRows, type OrderRows } from './rows';
 import { BigQueryJobError, insertJob, notFound, waitForJobs } from './service';
 import { createTables, tablesMark, TABLES_MADE_KEY } from './tables';
@@ -197,6 +198,8 @@ export function bigQueryOrderWriter(
     } catch (e) {
       // A table removed since it was made: made again by the next run.
       if (notFound(e) || (e instanceof BigQueryJobError && e.reason === 'notFound')) forgetTables();
+      // The day's loads used up: the run pauses with the checkpoint before these pages (load-quota.ts).
+      if (loadQuotaExceeded(e)) throw pauseForLoadQuota(Date.now());
       throw e;
     }
   }

@@ -12,6 +12,7 @@ import type { SheetPlace } from '../sheets/sheet-tags';
 import { SheetsQuotaPause } from '../sheets/sheets-requests';
 import { BackfillTooLargeError } from './backfill-check';
 import { MissingPermissionError } from './missing-permission';
+import { DestinationPause } from './destination-pause';
 import { resumeTimeText } from '../platform/local-time';
 import { pauseCauseText, type PauseCause } from '../../contract/pause-text';
 
@@ -75,6 +76,14 @@ export function classifyFailure(e: unknown): RunFailure {
     }
     return { code: e.code, userMessage: e.userMessage, connectionLost: false };
   }
+  if (e instanceof DestinationPause)
+    return {
+      code: 'destination_paused',
+      userMessage: e.message,
+      connectionLost: false,
+      pausedUntil: e.pausedUntil,
+      pauseFor: e.pauseFor,
+    };
   // Google's per-minute Sheets quota is a pause, never a failure: the next run continues.
   if (e instanceof SheetsQuotaPause)
     return { code: 'sheets_quota', userMessage: e.message, connectionLost: false, pausedUntil: null };
