@@ -63,9 +63,11 @@ export function connectSheets(
 ): string | null {
   const mark = connectedSheetsMark(destination);
   const made = ctx.state.readAtStart[CONNECTED_SHEETS_KEY] === mark;
-  // The tables exist once a flush of this run wrote to them, or an earlier run made them.
+  // The tables exist once a flush of this run wrote to them (its MERGE counts inserted and updated rows
+  // apart), or an earlier run made them.
+  const { ordersAdded, ordersUpdated } = ctx.tally.counts;
   const tablesThere =
-    ctx.tally.counts.ordersUpdated > 0 || ctx.state.readAtStart[TABLES_MADE_KEY] === tablesMark(destination);
+    ordersAdded + ordersUpdated > 0 || ctx.state.readAtStart[TABLES_MADE_KEY] === tablesMark(destination);
   if ((made && !ordersChanged) || !tablesThere) return null;
   try {
     // "Turns data execution on for BigQuery data sources" for this execution (reference/spreadsheet/spreadsheet-app).
