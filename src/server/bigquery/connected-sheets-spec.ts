@@ -8,6 +8,7 @@
  * are not revenue (spec 2.6; the Sheets tie-out sums the same orders).
  */
 import type { BigQueryDestination } from './destination-setting';
+import { stringLiteral } from './store-scope';
 import { ORDERS_TABLE } from './table-schemas';
 
 export const ORDERS_SHEET_NAME = 'Orders (BigQuery)';
@@ -17,12 +18,12 @@ export const PIVOT_SHEET_NAME = 'Net profit by month (BigQuery)';
 export const MONTH_COLUMN = 'month';
 export const PIVOT_VALUES = ['net_revenue', 'net_profit'] as const;
 
-/** The query spec the pivot reads: one row per active order with its month (GoogleSQL). */
-export function monthlyQuery(destination: BigQueryDestination): string {
+/** The query spec the pivot reads: one row per active order of the store with its month (GoogleSQL; a data source query takes no parameters). */
+export function monthlyQuery(destination: BigQueryDestination, storeId: string): string {
   const table = `\`${destination.projectId}.${destination.datasetId}.${ORDERS_TABLE.tableId}\``;
   return (
     `SELECT DATE_TRUNC(placed_day, MONTH) AS ${MONTH_COLUMN}, ${PIVOT_VALUES.join(', ')} ` +
-    `FROM ${table} WHERE status = 'active'`
+    `FROM ${table} WHERE status = 'active' AND store_id = ${stringLiteral(storeId)}`
   );
 }
 

@@ -16,7 +16,9 @@ export const tablePath = (names: TableNames, tableId: string): string =>
 /** MERGE the stage into the table: matched rows replaced whole, new rows inserted. */
 export function mergeSql(names: TableNames, table: WarehouseTable, stageId: string): string {
   const columns = table.fields.map((f) => f.name);
-  const on = table.key.map((k) => `T.${k} = S.${k}`).join(' AND ');
+  // A table that says whose store a row is: another store's row (same dataset) is never matched.
+  const scope = table.fields.some((f) => f.name === 'store_id') ? ['store_id'] : [];
+  const on = [...table.key, ...scope].map((k) => `T.${k} = S.${k}`).join(' AND ');
   const set = columns
     .filter((c) => table.key.indexOf(c) < 0)
     .map((c) => `${c} = S.${c}`)

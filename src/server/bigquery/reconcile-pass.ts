@@ -25,6 +25,7 @@ import { bigQueryWriterFor, runDestination } from './destination';
 import { tablePath, type TableNames } from './merge-sql';
 import { queryRows, type QueryParameter } from './query';
 import { insertJob, waitForJobs } from './service';
+import { STORE_PARAMETER, storeIdOfRun, storeParameter } from './store-scope';
 import { LINE_ITEMS_TABLE, ORDERS_TABLE, PLACED_DAY } from './table-schemas';
 
 /** Window widenings a pass starts over for within one execution (as the Sheets pass). */
@@ -107,12 +108,13 @@ export function runBigQueryReconcile(ctx: JobContext): JobResult | null {
   };
 }
 
-/** Where the pass's unseen rows are: synced before it started, inside its view, not a skipped record. */
-function unseenWhere(passStartedAt: number, viewFrom: string | null, skippedIds: readonly string[]) {
+/** Where the pass's unseen rows (alias T) are: this store's, synced before it started, inside its view, not a skipped record. */
+function unseenWhere(storeId: string, passStartedAt: number, viewFrom: string | null, skippedIds: readonly string[]) {
   const parameters: QueryParameter[] = [
+    storeParameter(storeId),
     { name: 'pass_started', type: 'TIMESTAMP', value: new Date(passStartedAt).toISOString() },
   ];
-  let where = 'T.synced_at < @pass_started';
+  let where = `T.store_id = @${STORE_PARAMETER} AND T.synced_at < @pass_started`;
   if (viewFrom !== null) {
     parameters.push({ name: 'view_from', type: 'DATE', value: viewFrom });
     where += ` AND T.${PLACED_DAY} >= @view_from`;
@@ -124,7 +126,10 @@ function unseenWhere(passStartedAt: number, viewFrom: string | null, skippedIds:
   return { where, parameters };
 }
 
-/** Deletes the orders the pass did not see, then the line items left without their order; returns how many orders. */
+/**
+ * Deletes the orders the pass did not see, their line items first (found through the orders, the
+ * only table that says whose store a row is); returns how many orders.
+ */
 function deleteUnseen(
   ctx: JobContext,
   names: TableNames & { projectId: string },
@@ -133,6 +138,7 @@ function deleteUnseen(
 ): number {
   const orders = tablePath(names, ORDERS_TABLE.tableId);
   const { where, parameters } = unseenWhere(
+    storeIdOfRun(),
     passStartedAt,
     viewFrom,
     ctx.state.get('skipped').orders.map((o) => o.id),
@@ -160,12 +166,12 @@ function deleteUnseen(
         },
       }),
     ])[0];
-  const deleted = dml('delete_orders', `DELETE FROM ${orders} T WHERE ${where}`, parameters);
   dml(
     'delete_line_items',
-    `DELETE FROM ${tablePath(names, LINE_ITEMS_TABLE.tableId)} T WHERE NOT EXISTS (SELECT 1 FROM ${orders} O WHERE O.id = T.order_id)`,
-    [],
+    `DELETE FROM ${tablePath(names, LINE_ITEMS_TABLE.tableId)} L WHERE L.order_id IN (SELECT T.id FROM ${orders} T WHERE ${where})`,
+    parameters,
   );
+  const deleted = dml('delete_orders', `DELETE FROM ${orders} T WHERE ${where}`, parameters);
   const gone = Number(deleted.statistics?.query?.numDmlAffectedRows ?? 0);
   ctx.tally.counts.ordersGone += gone;
   const daily = ctx.state.get('daily');
