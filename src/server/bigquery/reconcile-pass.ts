@@ -28,6 +28,12 @@ import { insertJob, waitForJobs } from './service';
 import { STORE_PARAMETER, storeIdOfRun, storeParameter } from './store-scope';
 import { LINE_ITEMS_TABLE, ORDERS_TABLE, PLACED_DAY } from './table-schemas';
 
+/**
+ * The partitions (days) one job may modify: "Quotas and limits", Partitioned tables, "Number of
+ * partitions modified by a single job: 4,000".
+ */
+export const PARTITIONS_PER_JOB = 4_000;
+
 /** Window widenings a pass starts over for within one execution (as the Sheets pass). */
 const WINDOW_RESTARTS = 2;
 
@@ -143,13 +149,13 @@ function deleteUnseen(
     viewFrom,
     ctx.state.get('skipped').orders.map((o) => o.id),
   );
-  // The earliest day they leave: the daily job reads the Daily P&L again from it (as the Sheets pass).
-  const [first] = queryRows(
+  // The days they leave, oldest first: the daily job reads the Daily P&L again from the first (as the Sheets pass).
+  const days = queryRows(
     names.projectId,
-    `SELECT MIN(T.${PLACED_DAY}) AS day FROM ${orders} T WHERE ${where}`,
+    `SELECT T.${PLACED_DAY} AS day FROM ${orders} T WHERE ${where} GROUP BY T.${PLACED_DAY} ORDER BY day`,
     parameters,
-  );
-  if (!first || first.day === null) return 0;
+  ).map((r) => String(r.day));
+  if (days.length === 0) return 0;
   const jobId = (step: string): string => `ma_${currentSpreadsheetId() ?? 'script'}_${ctx.now()}_reconcile_${step}`;
   const dml = (step: string, sql: string, params: QueryParameter[]) =>
     waitForJobs(names.projectId, [
@@ -166,16 +172,27 @@ function deleteUnseen(
         },
       }),
     ])[0];
-  dml(
-    'delete_line_items',
-    `DELETE FROM ${tablePath(names, LINE_ITEMS_TABLE.tableId)} L WHERE L.order_id IN (SELECT T.id FROM ${orders} T WHERE ${where})`,
-    parameters,
-  );
-  const deleted = dml('delete_orders', `DELETE FROM ${orders} T WHERE ${where}`, parameters);
-  const gone = Number(deleted.statistics?.query?.numDmlAffectedRows ?? 0);
+  let gone = 0;
+  // Each DELETE modifies at most PARTITIONS_PER_JOB days' partitions.
+  for (let i = 0, n = 0; i < days.length; i += PARTITIONS_PER_JOB, n++) {
+    const range = days.slice(i, i + PARTITIONS_PER_JOB);
+    const inRange = `${where} AND T.${PLACED_DAY} BETWEEN @range_from AND @range_to`;
+    const params: QueryParameter[] = [
+      ...parameters,
+      { name: 'range_from', type: 'DATE', value: range[0] },
+      { name: 'range_to', type: 'DATE', value: range[range.length - 1] },
+    ];
+    dml(
+      `delete_line_items_${n}`,
+      `DELETE FROM ${tablePath(names, LINE_ITEMS_TABLE.tableId)} L WHERE L.order_id IN (SELECT T.id FROM ${orders} T WHERE ${inRange})`,
+      params,
+    );
+    const deleted = dml(`delete_orders_${n}`, `DELETE FROM ${orders} T WHERE ${inRange}`, params);
+    gone += Number(deleted.statistics?.query?.numDmlAffectedRows ?? 0);
+  }
   ctx.tally.counts.ordersGone += gone;
   const daily = ctx.state.get('daily');
-  if (daily.historyDone && (daily.dirtyFrom === null || first.day < daily.dirtyFrom))
-    ctx.state.update('daily', { dirtyFrom: first.day });
+  if (daily.historyDone && (daily.dirtyFrom === null || days[0] < daily.dirtyFrom))
+    ctx.state.update('daily', { dirtyFrom: days[0] });
   return gone;
 }
