@@ -3,13 +3,18 @@
  * modifies at most 4,000 partitions, and a table takes at most 30,000 partition modifications a
  * day. The runtime refuses a job past either (and keeps none of its changes); the reconciliation
  * pass, whose DELETE of the orders the service no longer has could span any number of days, stays
- * within them: 4,001 such orders on 4,001 days all leave, and the pass ends ok.
+ * within them: 4,001 such orders on 4,001 days all leave, and the pass ends ok. A flush, whose
+ * MERGE modifies one partition per day of its orders, is full before its orders span 4,000 days
+ * (a store more than 11 years old, its orders read by updated_at across all of them).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
 import { insertDataset, insertTable } from '../../dev/gas-runtime/bigquery/catalog';
 import { insertJob, settle } from '../../dev/gas-runtime/bigquery/jobs';
+import type { Order } from '../../src/server/api/types';
+import { bigQueryOrderWriter } from '../../src/server/bigquery/order-writer';
 import { addDays } from '../../src/server/platform/calendar';
+import type { JobContext } from '../../src/server/sync/job-context';
 import { bigQueryRows, DATASET, PROJECT, table } from './bigquery-support';
 import { storeDay, syncUntilCaughtUp } from './sync-support';
 
@@ -124,4 +129,24 @@ describe('BigQuery: partitioned tables’ limits', () => {
     const all = await bigQueryRows(stack, `SELECT COUNT(*) AS n FROM ${table('orders')}`);
     expect(Number(all.rows[0].n)).toBe(truth);
   }, 300_000);
+
+  it('a flush is full before its queued orders span more than 4,000 days', async () => {
+    const { timeZone } = await storeDay(stack);
+    const [order] = ((await stack.truth('orders')) as { data: Order[] }).data;
+    const ctx = { storeTimeZone: timeZone, now: () => stack.runtime.clock.now() } as unknown as JobContext;
+    const writer = bigQueryOrderWriter(ctx, { kind: 'bigquery', projectId: PROJECT, datasetId: DATASET }, 'probe');
+    // Pages of 250 orders (the API's page), each order on its own day, the first 2000-01-01.
+    const start = Date.parse('2000-01-01T12:00:00Z');
+    let queued = 0;
+    while (!writer.full && queued < 5_000) {
+      const page = Array.from({ length: 250 }, (_, i) => {
+        const at = new Date(start + (queued + i) * 86_400_000).toISOString();
+        return { ...order, id: `ord_day_${queued + i}`, created_at: at, updated_at: at };
+      });
+      writer.queue(page);
+      queued += page.length;
+    }
+    expect(queued).toBeLessThanOrEqual(4_000);
+    expect(queued + 250).toBeGreaterThan(4_000);
+  });
 });

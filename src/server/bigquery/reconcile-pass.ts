@@ -23,16 +23,11 @@ import {
 import { startPass, widens } from '../sync/reconcile-pass';
 import { bigQueryWriterFor, runDestination } from './destination';
 import { tablePath, type TableNames } from './merge-sql';
+import { PARTITIONS_PER_JOB } from './partition-limits';
 import { queryRows, type QueryParameter } from './query';
 import { insertJob, waitForJobs } from './service';
 import { STORE_PARAMETER, storeIdOfRun, storeParameter } from './store-scope';
 import { LINE_ITEMS_TABLE, ORDERS_TABLE, PLACED_DAY } from './table-schemas';
-
-/**
- * The partitions (days) one job may modify: "Quotas and limits", Partitioned tables, "Number of
- * partitions modified by a single job: 4,000".
- */
-export const PARTITIONS_PER_JOB = 4_000;
 
 /** Window widenings a pass starts over for within one execution (as the Sheets pass). */
 const WINDOW_RESTARTS = 2;
