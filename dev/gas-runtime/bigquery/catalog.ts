@@ -8,6 +8,7 @@ import type { TableRef } from './dialect.js';
 import { BigQueryApiError } from './errors.js';
 import { duckTypeOf, parseSchema, schemaResource, type TableField } from './field-types.js';
 import { LOCATION } from './limits.js';
+import { locationOf } from './locations.js';
 import { columnSql, datasetKey, schemaSql, tableKey, tableSql, type TableRecord, type Warehouse } from './warehouse.js';
 
 const DATASET_ID = /^[A-Za-z0-9_]{1,1024}$/;
@@ -55,12 +56,7 @@ export async function insertDataset(
       `Invalid value for datasetReference.projectId: ${String(reference.projectId)} does not match the project ${projectId}`,
       400,
     );
-  if (resource.location !== undefined && resource.location !== LOCATION)
-    throw new BigQueryApiError(
-      method,
-      `Unsupported by the local BigQuery stand-in: location ${String(resource.location)} (only ${LOCATION})`,
-      400,
-    );
+  const location = locationOf(method, resource.location);
   const key = datasetKey(projectId, datasetId);
   if (warehouse.datasets.has(key)) throw new BigQueryApiError(method, `Already Exists: Dataset ${key}`, 409);
   await warehouse.exclusive((c) => c.run(`CREATE SCHEMA ${schemaSql(projectId, datasetId)}`));
@@ -69,11 +65,11 @@ export async function insertDataset(
     kind: 'bigquery#dataset',
     id: key,
     datasetReference: { projectId, datasetId },
-    location: LOCATION,
+    location,
     creationTime: String(now),
     lastModifiedTime: String(now),
   };
-  warehouse.datasets.set(key, { projectId, datasetId, resource: stored, creationTime: now });
+  warehouse.datasets.set(key, { projectId, datasetId, location, resource: stored, creationTime: now });
   return stored;
 }
 

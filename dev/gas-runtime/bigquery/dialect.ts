@@ -239,7 +239,8 @@ class Translator {
       this.out.push('MERGE INTO');
       return i;
     }
-    if (upper === 'DELETE' && next?.text.toUpperCase() !== 'FROM') {
+    // A statement's DELETE may omit FROM; MERGE's "THEN DELETE" is not followed by one ("DML syntax").
+    if (upper === 'DELETE' && prev === undefined && next?.text.toUpperCase() !== 'FROM') {
       this.out.push('DELETE FROM');
       return i;
     }

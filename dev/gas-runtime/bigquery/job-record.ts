@@ -24,6 +24,8 @@ export interface JobOutcome {
 export interface JobRecord {
   projectId: string;
   jobId: string;
+  /** Where it runs (locations.ts). */
+  location: string;
   kind: 'LOAD' | 'QUERY';
   configuration: Record<string, unknown>;
   userEmail: string;

@@ -15,12 +15,12 @@ import {
   DEFAULT_QUERY_TIMEOUT_MS,
   LOAD_JOBS_PER_TABLE_PER_DAY,
   LOAD_QUOTA_MESSAGE,
-  LOCATION,
   MAX_LOAD_REQUEST_BYTES,
   REQUEST_TOO_LARGE_MESSAGE,
   dmlOutstandingMessage,
 } from './limits.js';
 import { runLoad, type LoadSpec } from './load.js';
+import { jobFoundAt, jobLocation } from './locations.js';
 import { describeStatement, runQuery, type QuerySpec } from './query.js';
 import { maxResultsOf, page, pageStart, schemaOf, type PageRequest } from './results.js';
 import { DML_JOB_MS, LOAD_JOB_MS, LOAD_JOB_MS_PER_MB, QUERY_JOB_MS } from './timing.js';
@@ -159,10 +159,12 @@ function querySpec(method: string, projectId: string, config: Record<string, unk
 function queryJob(warehouse: Warehouse, spec: QuerySpec, now: number) {
   let statement: string = 'SELECT';
   let target: ReturnType<typeof tableRef> | undefined;
+  let tables: ReturnType<typeof tableRef>[] = [];
   try {
     const described = describeStatement(spec, now);
     statement = described.statementType;
     target = described.target;
+    tables = described.tables;
   } catch {
     // The job fails when it runs, with the translator's message.
   }
@@ -181,6 +183,7 @@ function queryJob(warehouse: Warehouse, spec: QuerySpec, now: number) {
   }
   return {
     target,
+    tables,
     mutating: mutating && !refusal,
     durationMs: statement === 'SELECT' ? QUERY_JOB_MS : DML_JOB_MS,
     execute: async (): Promise<JobOutcome> => {
@@ -217,16 +220,20 @@ export function insertJob(
   const requested = object(resource?.jobReference).jobId;
   const jobId = typeof requested === 'string' ? requested : warehouse.nextJobId();
   if (!/^[A-Za-z0-9_-]{1,1024}$/.test(jobId)) throw new BigQueryApiError(method, `Invalid job ID "${jobId}".`, 400);
-  if (warehouse.jobs.has(jobKey(projectId, jobId)))
-    throw new BigQueryApiError(method, `Already Exists: Job ${projectId}:${LOCATION}.${jobId}`, 409);
+  const held = warehouse.jobs.get(jobKey(projectId, jobId));
+  if (held) throw new BigQueryApiError(method, `Already Exists: Job ${projectId}:${held.location}.${jobId}`, 409);
   const { now } = context;
   const work =
     kinds[0] === 'load'
       ? { ...loadJob(warehouse, method, projectId, object(configuration.load), media, now), mutating: false }
       : queryJob(warehouse, querySpec(method, projectId, object(configuration.query)), now);
+  const datasets = 'tables' in work ? work.tables : work.target ? [work.target] : [];
+  const named = object(resource?.jobReference).location ?? object(configuration.query).location;
+  const location = jobLocation(warehouse, method, named, datasets);
   const job: JobRecord = {
     projectId,
     jobId,
+    location,
     kind: kinds[0] === 'load' ? 'LOAD' : 'QUERY',
     configuration,
     userEmail: context.userEmail,
@@ -275,8 +282,8 @@ export function jobResource(job: JobRecord, now: number): Record<string, unknown
   }
   return {
     kind: 'bigquery#job',
-    id: `${job.projectId}:${LOCATION}.${job.jobId}`,
-    jobReference: { projectId: job.projectId, jobId: job.jobId, location: LOCATION },
+    id: `${job.projectId}:${job.location}.${job.jobId}`,
+    jobReference: { projectId: job.projectId, jobId: job.jobId, location: job.location },
     configuration: job.configuration,
     status,
     statistics,
@@ -284,9 +291,21 @@ export function jobResource(job: JobRecord, now: number): Record<string, unknown
   };
 }
 
-export function findJob(warehouse: Warehouse, method: string, projectId: string, jobId: unknown): JobRecord {
+/** jobs.get and getQueryResults: a job in a single region is found only when `location` names it (locations.ts). */
+export function findJob(
+  warehouse: Warehouse,
+  method: string,
+  projectId: string,
+  jobId: unknown,
+  location?: unknown,
+): JobRecord {
   const job = warehouse.jobs.get(jobKey(projectId, String(jobId)));
-  if (!job) throw new BigQueryApiError(method, `Not found: Job ${projectId}:${LOCATION}.${String(jobId)}`, 404);
+  if (!job || !jobFoundAt(job.location, location))
+    throw new BigQueryApiError(
+      method,
+      `Not found: Job ${projectId}:${typeof location === 'string' && location !== '' ? location : 'US'}.${String(jobId)}`,
+      404,
+    );
   return job;
 }
 
@@ -306,7 +325,7 @@ async function queryResponse(
   const waitedMs = Math.min(timeoutOf(request.timeoutMs), Math.max(0, job.endsAt - now));
   const at = now + waitedMs;
   await settle(warehouse, at);
-  const reference = { projectId: job.projectId, jobId: job.jobId, location: LOCATION };
+  const reference = { projectId: job.projectId, jobId: job.jobId, location: job.location };
   if (job.endsAt > at || !job.outcome)
     return {
       result: { kind: 'bigquery#getQueryResultsResponse', jobReference: reference, jobComplete: false },
@@ -315,7 +334,7 @@ async function queryResponse(
   const outcome = job.outcome;
   if (outcome.failure) throw new BigQueryApiError(method, outcome.failure.message, 400);
   if (job.kind !== 'QUERY')
-    throw new BigQueryApiError(method, `Job ${job.projectId}:${LOCATION}.${job.jobId} is not a query job.`, 400);
+    throw new BigQueryApiError(method, `Job ${job.projectId}:${job.location}.${job.jobId} is not a query job.`, 400);
   const base = {
     kind: 'bigquery#getQueryResultsResponse',
     jobReference: reference,
@@ -359,7 +378,9 @@ export function getQueryResults(
   now: number,
 ): Promise<Waited<Record<string, unknown>>> {
   const method = 'jobs.getQueryResults';
-  return queryResponse(warehouse, method, findJob(warehouse, method, projectId, jobId), object(options), now);
+  const request = object(options);
+  const job = findJob(warehouse, method, projectId, jobId, request.location);
+  return queryResponse(warehouse, method, job, request, now);
 }
 
 export async function listTableData(

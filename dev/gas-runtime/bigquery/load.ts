@@ -11,6 +11,7 @@ import type { TableRef } from './dialect.js';
 import { JobFailure, type ErrorProto } from './errors.js';
 import { castText, checkValue, duckTypeOf, parseSchema, type TableField } from './field-types.js';
 import { createTable } from './catalog.js';
+import { countPartitionModifications } from './partition-quota.js';
 import { columnSql, tableKey, tableSql, type TableRecord, type Warehouse } from './warehouse.js';
 
 /**
@@ -135,6 +136,9 @@ export async function runLoad(warehouse: Warehouse, spec: LoadSpec, now: number)
     );
   }
   const target = table;
+  const partition = target.timePartitioning?.field;
+  if (partition !== undefined)
+    countPartitionModifications(warehouse, target, new Set(rows.map((r) => String(r[partition]))).size, now);
   await warehouse.exclusive(async (c) => {
     if (spec.writeDisposition === 'WRITE_EMPTY') {
       const count = await c.runAndReadAll(`SELECT count(*) FROM ${tableSql(destination)}`);

@@ -8,7 +8,8 @@ import { JobFailure, tableNotFound, unsupported } from './errors.js';
 import { cellText, checkValue, fieldTypeOfDuck, type FieldType } from './field-types.js';
 import type { JobOutcome } from './job-record.js';
 import { LOCATION } from './limits.js';
-import { tableKey, tableSql, type Warehouse } from './warehouse.js';
+import { countPartitionModifications } from './partition-quota.js';
+import { columnSql, tableKey, tableSql, type Warehouse } from './warehouse.js';
 
 const PARAMETER_TYPES: Record<string, FieldType> = {
   STRING: 'STRING',
@@ -115,10 +116,26 @@ export async function runQuery(warehouse: Warehouse, spec: QuerySpec, now: numbe
         return { statementType: 'MERGE', numDmlAffectedRows: actions.length, dmlStats };
       }
       if (translation.statementType !== 'SELECT') {
-        const result = await c.run(translation.sql, values);
         const target = translation.target && warehouse.table(translation.target);
+        const partition = target?.timePartitioning?.field;
+        let affected: number;
+        if (partition === undefined) affected = Number((await c.run(translation.sql, values)).rowsChanged);
+        else {
+          // The partitions it modifies, from the rows it changes; refused past a limit, with nothing kept.
+          await c.run('BEGIN TRANSACTION');
+          try {
+            const reader = await c.runAndReadAll(`${translation.sql} RETURNING ${columnSql(partition)}`, values);
+            const rows = reader.getRows();
+            countPartitionModifications(warehouse, target, new Set(rows.map((r) => String(r[0]))).size, now);
+            await c.run('COMMIT');
+            affected = rows.length;
+          } catch (e) {
+            await c.run('ROLLBACK');
+            throw e;
+          }
+        }
         if (target) target.lastModifiedTime = now;
-        return { statementType: translation.statementType, numDmlAffectedRows: Number(result.rowsChanged) };
+        return { statementType: translation.statementType, numDmlAffectedRows: affected };
       }
       const reader = await c.runAndReadAll(translation.sql, values);
       const columns = reader.columnTypes().map((type, i) => ({

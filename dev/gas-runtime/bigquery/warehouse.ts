@@ -12,6 +12,8 @@ import type { JobRecord } from './job-record.js';
 export interface DatasetRecord {
   projectId: string;
   datasetId: string;
+  /** Where it lives (locations.ts): US unless datasets.insert named another. */
+  location: string;
   resource: Record<string, unknown>;
   creationTime: number;
 }

@@ -135,12 +135,17 @@ export class BigQueryJobs {
     return jobResource(job, now);
   }
 
-  async get(projectId: string, jobId: string): Promise<Record<string, unknown>> {
+  /** jobs.get; `optionalArgs.location` names a job's location (needed for one in a single region). */
+  async get(
+    projectId: string,
+    jobId: string,
+    optionalArgs?: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
     checkAccess(this.scope, 'BigQuery.Jobs', 'get', 'jobs.get');
     const { warehouse, clock } = this.scope;
     const now = clock.now();
     await settle(warehouse, now);
-    return jobResource(findJob(warehouse, 'jobs.get', projectId, jobId), now);
+    return jobResource(findJob(warehouse, 'jobs.get', projectId, jobId, optionalArgs?.location), now);
   }
 
   async query(request: Record<string, unknown>, projectId: string): Promise<Record<string, unknown>> {

@@ -10,6 +10,7 @@
  * no cell adds two currencies together.
  */
 import type { BigQueryDestination } from './destination-setting';
+import { stringLiteral } from './store-scope';
 import { ORDERS_TABLE } from './table-schemas';
 
 export const ORDERS_SHEET_NAME = 'Orders (BigQuery)';
@@ -20,12 +21,12 @@ export const CURRENCY_COLUMN = 'currency';
 export const MONTH_COLUMN = 'month';
 export const PIVOT_VALUES = ['net_revenue', 'net_profit'] as const;
 
-/** The query spec the pivot reads: one row per active order with its month (GoogleSQL). */
-export function monthlyQuery(destination: BigQueryDestination): string {
+/** The query spec the pivot reads: one row per active order of the store with its month (GoogleSQL; a data source query takes no parameters). */
+export function monthlyQuery(destination: BigQueryDestination, storeId: string): string {
   const table = `\`${destination.projectId}.${destination.datasetId}.${ORDERS_TABLE.tableId}\``;
   return (
     `SELECT ${CURRENCY_COLUMN}, DATE_TRUNC(placed_day, MONTH) AS ${MONTH_COLUMN}, ${PIVOT_VALUES.join(', ')} ` +
-    `FROM ${table} WHERE status = 'active'`
+    `FROM ${table} WHERE status = 'active' AND store_id = ${stringLiteral(storeId)}`
   );
 }
 

@@ -22,6 +22,7 @@ import {
   PIVOT_VALUES,
 } from './connected-sheets-spec';
 import type { BigQueryDestination } from './destination-setting';
+import { storeIdOfRun } from './store-scope';
 import { ORDERS_TABLE } from './table-schemas';
 import { TABLES_MADE_KEY, tablesMark } from './tables';
 
@@ -107,7 +108,7 @@ function specBuilder(projectId: string): TableSpecBuilder {
 function addConnectedSheets(spreadsheet: Spreadsheet, destination: BigQueryDestination): void {
   const connected = spreadsheet as unknown as ConnectedSpreadsheet;
   const sources = connected.getDataSources();
-  const query = monthlyQuery(destination);
+  const query = monthlyQuery(destination, storeIdOfRun());
   if (!sources.some((s) => isOrdersTable(specOf(s), destination))) {
     const spec = specBuilder(destination.projectId)
       .setTableProjectId(destination.projectId)

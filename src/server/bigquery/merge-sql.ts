@@ -36,7 +36,9 @@ export function lineItemsWithOrderDay(names: TableNames, ordersTableId: string, 
 /** MERGE `source` (a table path or a parenthesized SELECT) into the table, on its key. */
 export function mergeFromSql(names: TableNames, table: WarehouseTable, source: string, changedOnly = false): string {
   const columns = table.fields.map((f) => f.name);
-  const on = table.key.map((k) => `T.${k} = S.${k}`).join(' AND ');
+  // A table that says whose store a row is: another store's row (same dataset) is never matched.
+  const scope = table.fields.some((f) => f.name === 'store_id') ? ['store_id'] : [];
+  const on = [...table.key, ...scope].map((k) => `T.${k} = S.${k}`).join(' AND ');
   const set = columns
     .filter((c) => table.key.indexOf(c) < 0)
     .map((c) => `${c} = S.${c}`)

@@ -16,6 +16,7 @@ import { noteSkipped } from '../sync/skipped-records';
 import type { BigQueryDestination } from './destination-setting';
 import { mergeSql, removedLineItemsSql } from './merge-sql';
 import { loadQuotaExceeded, pauseForLoadQuota } from './load-quota';
+import { PARTITIONS_PER_JOB } from './partition-limits';
 import { orderRows, type OrderRows } from './rows';
 import { BigQueryJobError, insertJob, notFound, waitForJobs } from './service';
 import { createTables, tablesMark, TABLES_MADE_KEY } from './tables';
@@ -58,6 +59,7 @@ export function bigQueryOrderWriter(
   let queued = new Map<string, QueuedOrder>();
   let pages = 0;
   let largestPage = 0;
+  let largestPageOrders = 0;
   let skipped: SkippedRecord[] = [];
 
   const bytes = (): { orders: number; lines: number } => {
@@ -76,7 +78,10 @@ export function bigQueryOrderWriter(
     },
     get full() {
       const { orders, lines } = bytes();
-      return pages > 0 && Math.max(orders, lines) + largestPage > LOAD_MEDIA_BYTES;
+      if (pages === 0) return false;
+      // A flush's MERGE modifies one partition per day of its orders; a page adds at most one day per order.
+      const days = new Set([...queued.values()].map((q) => q.rows.placedDay)).size;
+      return Math.max(orders, lines) + largestPage > LOAD_MEDIA_BYTES || days + largestPageOrders > PARTITIONS_PER_JOB;
     },
     write(orders) {
       const maxUpdatedAt = writer.queue(orders);
@@ -117,6 +122,7 @@ export function bigQueryOrderWriter(
       }
       pages++;
       largestPage = Math.max(largestPage, pageBytes);
+      largestPageOrders = Math.max(largestPageOrders, orders.length);
       return maxUpdatedAt;
     },
     flush() {
@@ -126,6 +132,7 @@ export function bigQueryOrderWriter(
       queued = new Map();
       pages = 0;
       largestPage = 0;
+      largestPageOrders = 0;
       skipped = [];
       let merged: MergedCounts | null = null;
       if (orders.length > 0) {

@@ -5,7 +5,7 @@
  * jobs.getQueryResults). Parameters are NAMED ("Running parameterized queries"): the values go
  * beside the SQL, never into it. Every value comes back as a string, NULL as null.
  */
-import { bigQuery } from './service';
+import { bigQuery, locationArg } from './service';
 
 export interface QueryParameter {
   name: string;
@@ -43,6 +43,8 @@ export function queryRows(projectId: string, sql: string, parameters: readonly Q
     projectId,
   ) as ResultPage;
   const jobId = String(page.jobReference?.jobId ?? '');
+  // A job in a single region is found only with its location (REST reference, jobs.getQueryResults).
+  const location = locationArg(page.jobReference?.location);
   const rows: ResultRow[] = [];
   for (;;) {
     if (page.jobComplete !== false) {
@@ -52,6 +54,7 @@ export function queryRows(projectId: string, sql: string, parameters: readonly Q
       if (!page.pageToken) return rows;
     }
     page = jobs.getQueryResults(projectId, jobId, {
+      ...location,
       timeoutMs: WAIT_MS,
       ...(page.jobComplete !== false && page.pageToken ? { pageToken: page.pageToken } : {}),
     }) as ResultPage;

@@ -23,8 +23,10 @@ import {
 import { startPass, widens } from '../sync/reconcile-pass';
 import { bigQueryWriterFor, runDestination } from './destination';
 import { tablePath, type TableNames } from './merge-sql';
+import { PARTITIONS_PER_JOB } from './partition-limits';
 import { queryRows, type QueryParameter } from './query';
 import { insertJob, waitForJobs } from './service';
+import { STORE_PARAMETER, storeIdOfRun, storeParameter } from './store-scope';
 import { LINE_ITEMS_TABLE, ORDERS_TABLE, PLACED_DAY } from './table-schemas';
 
 /** Window widenings a pass starts over for within one execution (as the Sheets pass). */
@@ -107,12 +109,13 @@ export function runBigQueryReconcile(ctx: JobContext): JobResult | null {
   };
 }
 
-/** Where the pass's unseen rows are: synced before it started, inside its view, not a skipped record. */
-function unseenWhere(passStartedAt: number, viewFrom: string | null, skippedIds: readonly string[]) {
+/** Where the pass's unseen rows (alias T) are: this store's, synced before it started, inside its view, not a skipped record. */
+function unseenWhere(storeId: string, passStartedAt: number, viewFrom: string | null, skippedIds: readonly string[]) {
   const parameters: QueryParameter[] = [
+    storeParameter(storeId),
     { name: 'pass_started', type: 'TIMESTAMP', value: new Date(passStartedAt).toISOString() },
   ];
-  let where = 'T.synced_at < @pass_started';
+  let where = `T.store_id = @${STORE_PARAMETER} AND T.synced_at < @pass_started`;
   if (viewFrom !== null) {
     parameters.push({ name: 'view_from', type: 'DATE', value: viewFrom });
     where += ` AND T.${PLACED_DAY} >= @view_from`;
@@ -124,7 +127,10 @@ function unseenWhere(passStartedAt: number, viewFrom: string | null, skippedIds:
   return { where, parameters };
 }
 
-/** Deletes the orders the pass did not see, then the line items left without their order; returns how many orders. */
+/**
+ * Deletes the orders the pass did not see, their line items first (found through the orders, the
+ * only table that says whose store a row is); returns how many orders.
+ */
 function deleteUnseen(
   ctx: JobContext,
   names: TableNames & { projectId: string },
@@ -133,17 +139,18 @@ function deleteUnseen(
 ): number {
   const orders = tablePath(names, ORDERS_TABLE.tableId);
   const { where, parameters } = unseenWhere(
+    storeIdOfRun(),
     passStartedAt,
     viewFrom,
     ctx.state.get('skipped').orders.map((o) => o.id),
   );
-  // The earliest day they leave: the daily job reads the Daily P&L again from it (as the Sheets pass).
-  const [first] = queryRows(
+  // The days they leave, oldest first: the daily job reads the Daily P&L again from the first (as the Sheets pass).
+  const days = queryRows(
     names.projectId,
-    `SELECT MIN(T.${PLACED_DAY}) AS day FROM ${orders} T WHERE ${where}`,
+    `SELECT T.${PLACED_DAY} AS day FROM ${orders} T WHERE ${where} GROUP BY T.${PLACED_DAY} ORDER BY day`,
     parameters,
-  );
-  if (!first || first.day === null) return 0;
+  ).map((r) => String(r.day));
+  if (days.length === 0) return 0;
   const jobId = (step: string): string => `ma_${currentSpreadsheetId() ?? 'script'}_${ctx.now()}_reconcile_${step}`;
   const dml = (step: string, sql: string, params: QueryParameter[]) =>
     waitForJobs(names.projectId, [
@@ -160,16 +167,27 @@ function deleteUnseen(
         },
       }),
     ])[0];
-  const deleted = dml('delete_orders', `DELETE FROM ${orders} T WHERE ${where}`, parameters);
-  dml(
-    'delete_line_items',
-    `DELETE FROM ${tablePath(names, LINE_ITEMS_TABLE.tableId)} T WHERE NOT EXISTS (SELECT 1 FROM ${orders} O WHERE O.id = T.order_id)`,
-    [],
-  );
-  const gone = Number(deleted.statistics?.query?.numDmlAffectedRows ?? 0);
+  let gone = 0;
+  // Each DELETE modifies at most PARTITIONS_PER_JOB days' partitions.
+  for (let i = 0, n = 0; i < days.length; i += PARTITIONS_PER_JOB, n++) {
+    const range = days.slice(i, i + PARTITIONS_PER_JOB);
+    const inRange = `${where} AND T.${PLACED_DAY} BETWEEN @range_from AND @range_to`;
+    const params: QueryParameter[] = [
+      ...parameters,
+      { name: 'range_from', type: 'DATE', value: range[0] },
+      { name: 'range_to', type: 'DATE', value: range[range.length - 1] },
+    ];
+    dml(
+      `delete_line_items_${n}`,
+      `DELETE FROM ${tablePath(names, LINE_ITEMS_TABLE.tableId)} L WHERE L.order_id IN (SELECT T.id FROM ${orders} T WHERE ${inRange})`,
+      params,
+    );
+    const deleted = dml(`delete_orders_${n}`, `DELETE FROM ${orders} T WHERE ${inRange}`, params);
+    gone += Number(deleted.statistics?.query?.numDmlAffectedRows ?? 0);
+  }
   ctx.tally.counts.ordersGone += gone;
   const daily = ctx.state.get('daily');
-  if (daily.historyDone && (daily.dirtyFrom === null || first.day < daily.dirtyFrom))
-    ctx.state.update('daily', { dirtyFrom: first.day });
+  if (daily.historyDone && (daily.dirtyFrom === null || days[0] < daily.dirtyFrom))
+    ctx.state.update('daily', { dirtyFrom: days[0] });
   return gone;
 }

@@ -1,9 +1,15 @@
 /**
- * Orders that vanished from the service (spec 4.4 rule 7: an order the API no longer returns)
- * leave the BigQuery tables. When a day's orders have been listed whole (the ✗ day's refetch), the
- * ids the service listed are loaded into the spreadsheet's own ids stage table and the day's rows
- * the stage does not hold are deleted, with their line items: a DELETE … NOT EXISTS per table, the
- * day a named parameter ("DML syntax", DELETE; "Running parameterized queries"), so no id list is
+ * The repair of a day whose orders were listed whole (the ✗ day's refetch), after its orders were
+ * MERGEd again. The ids the service listed are loaded into the spreadsheet's own ids stage table;
+ * then, only among this store's rows (store-scope.ts):
+ * - orders that vanished from the service (spec 4.4 rule 7: an order the API no longer returns)
+ *   leave, with their line items: a DELETE … NOT EXISTS per table;
+ * - an id held twice (a row inserted by hand: the MERGE updates every row that matches its key,
+ *   "DML syntax", MERGE, and never removes one) is left once: the day's rows of the ids held more
+ *   than once are replaced by one of each in one MERGE … ON FALSE, whose WHEN NOT MATCHED BY SOURCE
+ *   deletes them and WHEN NOT MATCHED inserts the copy chosen with QUALIFY ROW_NUMBER() ("DML
+ *   syntax", MERGE statement; "Query syntax", QUALIFY clause). A day without duplicates is untouched.
+ * The day and the store are named parameters ("Running parameterized queries"), so no id list is
  * ever spliced into the SQL. The Sheets keep such rows marked gone; a table keeps one row per order
  * the service has, as a data engineer querying it expects.
  */
@@ -12,21 +18,58 @@ import type { JobContext } from '../sync/job-context';
 import { runDestination } from './destination';
 import { tablePath, type TableNames } from './merge-sql';
 import { insertJob, waitForJobs } from './service';
-import { LINE_ITEMS_TABLE, ORDERS_TABLE, PLACED_DAY } from './table-schemas';
+import { STORE_PARAMETER, storeIdOfRun } from './store-scope';
+import { LINE_ITEMS_TABLE, ORDERS_TABLE, PLACED_DAY, type WarehouseTable } from './table-schemas';
 
 const ID_SCHEMA = { fields: [{ name: 'id', type: 'STRING', mode: 'REQUIRED' }] };
+const STORE = `@${STORE_PARAMETER}`;
 
-/** The DELETE of a table's rows placed on @day whose order is not among the staged ids (`orderColumn`: the order's id in that table). */
-export function vanishedSql(names: TableNames, tableId: string, orderColumn: string, idStageId: string | null): string {
+/** The condition on line items (alias T) that they are not another store's: their order, if any, is this store's. */
+const notOtherStores = (names: TableNames): string =>
+  `NOT EXISTS (SELECT 1 FROM ${tablePath(names, ORDERS_TABLE.tableId)} O WHERE O.id = T.order_id AND O.store_id != ${STORE})`;
+
+/** The condition that a row (alias T) is this store's on @day. */
+function ofStoreDay(names: TableNames, table: WarehouseTable): string {
+  const store = table === ORDERS_TABLE ? `T.store_id = ${STORE}` : notOtherStores(names);
+  return `T.${PLACED_DAY} = @day AND ${store}`;
+}
+
+/** The DELETE of a table's rows of this store placed on @day whose order is not among the staged ids (`orderColumn`: the order's id in that table). */
+export function vanishedSql(
+  names: TableNames,
+  table: WarehouseTable,
+  orderColumn: string,
+  idStageId: string | null,
+): string {
   const notListed = idStageId
     ? ` AND NOT EXISTS (SELECT 1 FROM ${tablePath(names, idStageId)} S WHERE S.id = T.${orderColumn})`
     : '';
-  return `DELETE FROM ${tablePath(names, tableId)} T WHERE T.${PLACED_DAY} = @day${notListed}`;
+  return `DELETE FROM ${tablePath(names, table.tableId)} T WHERE ${ofStoreDay(names, table)}${notListed}`;
+}
+
+/**
+ * The MERGE that leaves one row per id of this store's orders on @day held more than once (the
+ * copy synced last; after the refetch's MERGE every copy holds the service's values).
+ */
+export function duplicatesSql(names: TableNames): string {
+  const path = tablePath(names, ORDERS_TABLE.tableId);
+  const columns = ORDERS_TABLE.fields.map((f) => f.name);
+  const day = ofStoreDay(names, ORDERS_TABLE);
+  return [
+    `MERGE ${path} D`,
+    `USING (SELECT * FROM ${path} T WHERE ${day}`,
+    '  QUALIFY COUNT(*) OVER (PARTITION BY T.id) > 1 AND ROW_NUMBER() OVER (PARTITION BY T.id ORDER BY T.synced_at DESC) = 1) S',
+    'ON FALSE',
+    `WHEN NOT MATCHED BY SOURCE AND D.${PLACED_DAY} = @day AND D.store_id = ${STORE}`,
+    `  AND D.id IN (SELECT T.id FROM ${path} T WHERE ${day} GROUP BY T.id HAVING COUNT(*) > 1) THEN DELETE`,
+    `WHEN NOT MATCHED THEN INSERT (${columns.join(', ')}) VALUES (${columns.map((c) => `S.${c}`).join(', ')})`,
+  ].join('\n');
 }
 
 /**
  * After `day`'s orders were listed whole: the rows of orders the listing did not give are deleted
- * from orders and line_items; returns how many orders left. Nothing for the sheets destination.
+ * from orders and line_items, and an order held twice is left once; returns how many orders left.
+ * Nothing for the sheets destination.
  */
 export function deleteVanishedOrders(ctx: JobContext, day: string, listedIds: readonly string[]): number {
   const destination = runDestination(ctx);
@@ -35,6 +78,7 @@ export function deleteVanishedOrders(ctx: JobContext, day: string, listedIds: re
   if (spreadsheetId === null) throw new Error('No spreadsheet: the BigQuery stage tables are named after it.');
   const { projectId, datasetId } = destination;
   const names = { projectId, datasetId };
+  const storeId = storeIdOfRun();
   const idStage = `order_ids_stage_${spreadsheetId}`;
   const jobId = (step: string): string => `ma_${spreadsheetId}_${ctx.now()}_vanished_${day}_${step}`;
   const ids = [...new Set(listedIds)];
@@ -56,20 +100,25 @@ export function deleteVanishedOrders(ctx: JobContext, day: string, listedIds: re
       ),
     ]);
   const stage = ids.length > 0 ? idStage : null;
-  const remove = (step: string, sql: string) =>
+  const dml = (step: string, sql: string) =>
     insertJob(projectId, jobId(step), {
       query: {
         query: sql,
         useLegacySql: false,
         parameterMode: 'NAMED',
-        queryParameters: [{ name: 'day', parameterType: { type: 'DATE' }, parameterValue: { value: day } }],
+        queryParameters: [
+          { name: 'day', parameterType: { type: 'DATE' }, parameterValue: { value: day } },
+          { name: STORE_PARAMETER, parameterType: { type: 'STRING' }, parameterValue: { value: storeId } },
+        ],
       },
     });
-  // Different tables: the two DELETEs run together.
+  // Different tables: the two DELETEs run together (the line items' reads only other stores' orders, which the orders' leaves alone).
   const [orders] = waitForJobs(projectId, [
-    remove('delete_orders', vanishedSql(names, ORDERS_TABLE.tableId, 'id', stage)),
-    remove('delete_line_items', vanishedSql(names, LINE_ITEMS_TABLE.tableId, 'order_id', stage)),
+    dml('delete_orders', vanishedSql(names, ORDERS_TABLE, 'id', stage)),
+    dml('delete_line_items', vanishedSql(names, LINE_ITEMS_TABLE, 'order_id', stage)),
   ]);
+  // Same table: after the DELETE ("DML": mutating statements on a table queue).
+  waitForJobs(projectId, [dml('one_row_per_id', duplicatesSql(names))]);
   const gone = Number(orders.statistics?.query?.numDmlAffectedRows ?? 0);
   ctx.tally.counts.ordersGone += gone;
   return gone;

@@ -24,9 +24,15 @@ export interface OrderRows {
 /** NUMERIC keeps 9 decimal digits ("Data types", NUMERIC: precision 38, scale 9). */
 const NUMERIC_SCALE = 9;
 
+/** TIMESTAMP's range, 0001-01-01 00:00:00 to 9999-12-31 23:59:59.999999 UTC ("Data types", Timestamp type). */
+const TIMESTAMP_MIN_MS = -62135596800000;
+const TIMESTAMP_MAX_MS = 253402300799999;
+
 export function decimalText(value: number): string {
   const text = String(value);
   if (!/e/i.test(text) && (text.split('.')[1] ?? '').length <= NUMERIC_SCALE) return text;
+  // toFixed gives exponent notation from 1e21 on, which NUMERIC refuses; such a double is a whole number.
+  if (Math.abs(value) >= 1e21) return BigInt(value).toString();
   return value.toFixed(NUMERIC_SCALE).replace(/\.?0+$/, '');
 }
 
@@ -56,7 +62,7 @@ function typed(value: unknown, kind: ColumnKind, name: string): string | number 
       return value;
     case 'timestamp': {
       const ms = typeof value === 'string' ? Date.parse(value) : NaN;
-      if (Number.isNaN(ms)) return wrong();
+      if (Number.isNaN(ms) || ms < TIMESTAMP_MIN_MS || ms > TIMESTAMP_MAX_MS) return wrong();
       return new Date(ms).toISOString();
     }
     case 'date':

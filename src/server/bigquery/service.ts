@@ -3,7 +3,11 @@
  * its jobs: inserted under an id the caller chooses, so an insert that reached BigQuery but not its
  * answer is not run twice (BigQuery "Managing jobs", "Generate a job ID": retrying with the same id
  * gets "Already Exists", and the job is read instead), then waited for with jobs.get a second
- * apart, as Google's Apps Script BigQuery sample does.
+ * apart, as Google's Apps Script BigQuery sample does. No job names its location: BigQuery runs it
+ * where its dataset is (the user may name an existing dataset in any location); every jobs.get
+ * passes the location the job answered with, which a job in a single region (europe-west3) needs
+ * (REST reference, jobs.get, `location`: "You must specify the location … if the job's location is
+ * in a single region").
  */
 type Job = GoogleAppsScript.BigQuery.Schema.Job;
 
@@ -44,8 +48,19 @@ export function insertJob(
     return media ? bigQuery().Jobs!.insert(resource, projectId, media) : bigQuery().Jobs!.insert(resource, projectId);
   } catch (e) {
     if (!alreadyExists(e)) throw e;
-    return bigQuery().Jobs!.get(projectId, jobId);
+    return bigQuery().Jobs!.get(projectId, jobId, locationArg(existingJobLocation(e)));
   }
+}
+
+/** The location the API names in "Already Exists: Job project:LOCATION.jobId"; null when it names none. */
+function existingJobLocation(e: unknown): string | null {
+  const m = /Already Exists: Job [^:\s]+:([^.\s]+)\./.exec(String((e as Error)?.message ?? e));
+  return m ? m[1] : null;
+}
+
+/** jobs.get's and jobs.getQueryResults' optional arguments naming the job's location (none when unknown). */
+export function locationArg(location: string | null | undefined): { location?: string } {
+  return location ? { location } : {};
 }
 
 const POLL_MS = 1000;
@@ -56,7 +71,10 @@ export function waitForJobs(projectId: string, jobs: readonly Job[]): Job[] {
   let pending = done.map((_, i) => i).filter((i) => done[i].status?.state !== 'DONE');
   while (pending.length > 0) {
     Utilities.sleep(POLL_MS);
-    for (const i of pending) done[i] = bigQuery().Jobs!.get(projectId, String(done[i].jobReference?.jobId));
+    for (const i of pending) {
+      const { jobId, location } = done[i].jobReference ?? {};
+      done[i] = bigQuery().Jobs!.get(projectId, String(jobId), locationArg(location));
+    }
     pending = pending.filter((i) => done[i].status?.state !== 'DONE');
   }
   for (const job of done) {

@@ -7,10 +7,12 @@
  * coverage below 100); and the orders whose margin percentages disagree with their own figures.
  * Grouped by currency too, so the caller tells the store's orders from the others the way the
  * Sheets tie-out does. Partitioned on placed_day: the range reads only its days' partitions.
+ * Only this store's rows (store_id): another spreadsheet's store may sync into the same dataset.
  */
 import { TIEOUT_COMPARED } from '../sheets/schema';
 import { tablePath, type TableNames } from './merge-sql';
 import type { QueryParameter } from './query';
+import { STORE_PARAMETER, storeParameter } from './store-scope';
 import { ORDERS_TABLE, PLACED_DAY } from './table-schemas';
 
 /** The result column of a figure's summed cents, and of its active orders with no amount. */
@@ -20,7 +22,13 @@ export const unknownColumn = (figure: string): string => `${figure}_unknown`;
 const ACTIVE = "status = 'active'";
 /** cost-status.ts costStatusOf: unknown source, or a coverage (percentage points, as the API gives it) below 100. */
 const COST_GAP = `IFNULL(LOWER(TRIM(cogs_source)) = 'unknown' OR cogs_coverage_pct < 100, FALSE)`;
-const cents = (column: string): string => `CAST(ROUND(${column} * 100) AS INT64)`;
+/**
+ * Whole cents as NUMERIC, never INT64: an amount above 92,233,720,368,547,758.07 would overflow
+ * INT64 and fail the whole query ("Mathematical functions": an overflow is an error). NUMERIC holds
+ * 29 integer digits and BIGNUMERIC 38 ("Data types", Decimal types): the amount is widened to
+ * BIGNUMERIC before ×100 so the largest NUMERIC amount still has its cents, and a sum stays exact.
+ */
+const cents = (column: string): string => `ROUND(CAST(${column} AS BIGNUMERIC) * 100)`;
 
 /**
  * order-ratios.ts inconsistentRatios, on the table's percentage points (hundredths of a point are
@@ -29,7 +37,7 @@ const cents = (column: string): string => `CAST(ROUND(${column} * 100) AS INT64)
  */
 function ratioOff(pct: string, amount: string): string {
   const revenue = cents('net_revenue');
-  const hundredths = `CAST(ROUND(${pct} * 100) AS INT64)`;
+  const hundredths = `ROUND(CAST(${pct} AS BIGNUMERIC) * 100)`;
   return (
     `IFNULL(IF(${revenue} <= 0, ${hundredths} != 0, ` +
     `2 * ABS(${hundredths} * ${revenue} - ${cents(amount)} * 10000) > ${revenue}), FALSE)`
@@ -61,7 +69,7 @@ export interface TieoutQuery {
 }
 
 /** Every order placed up to `to` (YYYY-MM-DD, inclusive), from `from` when given (the orders window), summed per day and currency. */
-export function tieoutQuery(names: TableNames, from: string | null, to: string): TieoutQuery {
+export function tieoutQuery(names: TableNames, storeId: string, from: string | null, to: string): TieoutQuery {
   const figures = TIEOUT_COMPARED.flatMap((f) => [
     `SUM(IF(${ACTIVE}, ${cents(f.orders)}, 0)) AS ${centsColumn(f.figure)}`,
     `COUNTIF(${ACTIVE} AND ${f.orders} IS NULL) AS ${unknownColumn(f.figure)}`,
@@ -77,6 +85,7 @@ export function tieoutQuery(names: TableNames, from: string | null, to: string):
     `  STRING_AGG(IF(${ACTIVE}, ${ratioWords()}, NULL), '${RATIO_SEPARATOR}') AS inconsistent`,
     `FROM ${tablePath(names, ORDERS_TABLE.tableId)}`,
     from === null ? `WHERE ${PLACED_DAY} <= @to_day` : `WHERE ${PLACED_DAY} BETWEEN @from_day AND @to_day`,
+    `  AND store_id = @${STORE_PARAMETER}`,
     `GROUP BY ${PLACED_DAY}, currency`,
   ].join('\n');
   return {
@@ -84,6 +93,7 @@ export function tieoutQuery(names: TableNames, from: string | null, to: string):
     parameters: [
       ...(from === null ? [] : [{ name: 'from_day', type: 'DATE' as const, value: from }]),
       { name: 'to_day', type: 'DATE', value: to },
+      storeParameter(storeId),
     ],
   };
 }

@@ -23,6 +23,15 @@ const count = (row: ResultRow, column: string): number => {
   return n;
 };
 
+/**
+ * A sum of cents, or null when it is beyond what a number holds exactly (an amount the table keeps
+ * as NUMERIC but a double cannot add to the cent): that day's sum is then unknown, never rounded.
+ */
+const centsSum = (row: ResultRow, column: string): number | null => {
+  const n = Number(row[column] ?? 0);
+  return Number.isSafeInteger(n) ? n : null;
+};
+
 export function warehouseDaySums(rows: readonly ResultRow[], storeCurrency: string | null): WarehouseDaySums {
   const days = new Map<string, DaySums>();
   const otherCurrencyDays: OtherCurrencyDays = {};
@@ -42,7 +51,9 @@ export function warehouseDaySums(rows: readonly ResultRow[], storeCurrency: stri
     } else {
       acc.count += active;
       FIGURES.forEach((f, i) => {
-        acc!.cents[i] += count(row, centsColumn(f));
+        const cents = centsSum(row, centsColumn(f));
+        if (cents === null) acc!.unknown[i] += 1;
+        else acc!.cents[i] += cents;
         acc!.unknown[i] += count(row, unknownColumn(f));
       });
       const words = row.inconsistent;
@@ -54,10 +65,11 @@ export function warehouseDaySums(rows: readonly ResultRow[], storeCurrency: stri
       const code = currencyCodeOf(currency);
       const key = code === '' ? (storeCurrency ?? '') : code;
       const held = acc.gaps[key] ?? [0, 0, 0];
+      const gapCents = centsSum(row, 'gap_cents');
       acc.gaps[key] = [
         held[0] + gapOrders,
-        held[1] + count(row, 'gap_cents'),
-        (held[2] ?? 0) + count(row, 'gap_unknown'),
+        held[1] + (gapCents ?? 0),
+        (held[2] ?? 0) + count(row, 'gap_unknown') + (gapCents === null ? 1 : 0),
       ];
     }
   }

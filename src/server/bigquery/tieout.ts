@@ -10,6 +10,7 @@ import type { JobContext } from '../sync/job-context';
 import { runDestination } from './destination';
 import { tablePath } from './merge-sql';
 import { queryRows } from './query';
+import { storeIdOfRun } from './store-scope';
 import { ORDERS_TABLE } from './table-schemas';
 import { tieoutQuery } from './tieout-sql';
 import { warehouseDaySums } from './tieout-sums';
@@ -21,7 +22,7 @@ export function bigQueryTieout(ctx: JobContext): string | null {
   const names = { projectId: destination.projectId, datasetId: destination.datasetId };
   const from = ctx.state.get('orders').createdAfter;
   const today = instantToLocalDate(ctx.now(), ctx.storeTimeZone);
-  const { sql, parameters } = tieoutQuery(names, from, today);
+  const { sql, parameters } = tieoutQuery(names, storeIdOfRun(), from, today);
   const rows = queryRows(destination.projectId, sql, parameters);
   const { sums, otherCurrencyDays } = warehouseDaySums(rows, ctx.state.get('meta').storeCurrency);
   return writeTieout(ctx, null, true, {
