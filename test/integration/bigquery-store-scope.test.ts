@@ -116,8 +116,9 @@ describe('BigQuery: another store in the same dataset', () => {
     const pivotMonth = async (): Promise<number> => {
       await stack.advanceClocks(60_000);
       drawFinishedExecutions(stack.runtime.workbook as unknown as Workbook, stack.runtime.clock.now());
+      // Grouped by currency, then month: [currency (on a block's first row), month, net revenue, net profit].
       const [, ...rows] = sheetTable(stack, PIVOT_SHEET);
-      return Number(rows.find((r) => String(r[0]).startsWith(month))?.[1]);
+      return Number(rows.find((r) => String(r[1]).startsWith(month))?.[2]);
     };
     const before = await pivotMonth();
     await otherStoresOrder('ord_other_store_3', own.day, 60_000);

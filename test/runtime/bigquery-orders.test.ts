@@ -114,7 +114,11 @@ describe('BigQuery advanced service: orders in a partitioned, clustered table', 
     expect(staged.error).toBeUndefined();
     const merge = (staged.value as JobRun[])[1].done;
     expect(merge.status).toEqual({ state: 'DONE' });
-    expect(merge.statistics.query).toEqual({ statementType: 'MERGE', numDmlAffectedRows: String(STAGED.length) });
+    expect(merge.statistics.query).toEqual({
+      statementType: 'MERGE',
+      numDmlAffectedRows: String(STAGED.length),
+      dmlStats: { insertedRowCount: '1', updatedRowCount: '1', deletedRowCount: '0' },
+    });
 
     const check = await call(runtime, 'bq', 'Jobs', 'query', [
       {
