@@ -15,6 +15,18 @@ export function tokenServiceName(spreadsheetId: string): string {
 /** Document property: the access token (never the refresh token) and its expiry, for formulas and other editors. */
 export const SHARED_ACCESS_TOKEN_KEY = 'ma.accessToken';
 
+/**
+ * User property of the connector: the same access token, written by a run without the document
+ * (a scheduled run Google started without it cannot reach the document properties). A custom
+ * function's getUserProperties() is the spreadsheet owner's store (developers.google.com/apps-script/
+ * guides/sheets/functions, "Using Apps Script services": Properties "only gets the properties of the
+ * spreadsheet owner"), so formulas read it when the connector owns the spreadsheet; no other user's
+ * execution reads it, unlike the script-wide stores every user of the add-on shares.
+ */
+export function formulaTokenKey(spreadsheetId: string): string {
+  return `ma.formulaToken.${spreadsheetId}`;
+}
+
 /** User property: what the documentless callback hands to the spreadsheet's sidebar (the handoff). */
 export function handoffKey(spreadsheetId: string): string {
   return `ma.connectHandoff.${spreadsheetId}`;
@@ -62,3 +74,12 @@ export const CUSTOM_FUNCTION_TOKEN_MARGIN_MS = 90_000;
  * token custom functions find stays usable until the next hourly run.
  */
 export const PROACTIVE_REFRESH_BELOW_MS = 45 * 60_000;
+
+/**
+ * A scheduled run renews the access token unless it outlives the next run: an hour, plus the
+ * minutes Google may start an hourly trigger late (clock-trigger-builder: the run time "may be
+ * randomized"; public reports of up to 15 minutes), plus a formula's margin. The API's tokens live
+ * an hour (spec 8.4), so every scheduled run renews: the token formulas read then lasts until the
+ * next run is due, not 45 minutes past whichever run renewed it last.
+ */
+export const SCHEDULED_REFRESH_BELOW_MS = 60 * 60_000 + 15 * 60_000 + CUSTOM_FUNCTION_TOKEN_MARGIN_MS;
