@@ -1,5 +1,5 @@
 /**
- * Formula cells between scheduled runs (issue 23: formula cells that never time out). A custom
+ * Formula cells between scheduled runs (formula cells that never time out). A custom
  * function never renews the access token (spec 5.7 rotates the refresh token on every use, and a
  * cell cannot save the new one); the scheduled run renews it, every hour, and leaves it where
  * formulas read it, with its document or without it (Google may start an add-on's clock trigger

@@ -107,9 +107,7 @@ function ownedByAnother(): string | null {
 }
 
 /** The schedule as recorded, without asking Google for the trigger (a scheduled run: its own trigger fired it). */
-export function recordedSchedule(): Schedule {
-  return parseSchedule(storedSchedule());
-}
+export const recordedSchedule = (): Schedule => parseSchedule(storedSchedule());
 
 export function getSchedule(): Schedule {
   const parsed = parseSchedule(storedSchedule());
