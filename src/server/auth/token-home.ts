@@ -5,6 +5,7 @@
  * connecting user's executions that have the document.
  */
 import { realDocumentProperties, documentProperties } from '../platform/properties';
+import { isPropertyStoreFull } from '../platform/owner-copy-full';
 import { formulaTokenKey, SHARED_ACCESS_TOKEN_KEY } from './constants';
 import type { ConnectionRecord } from './types';
 import { accessTokenOf, expiresAtMs, hasRefreshToken, openSession } from './session';
@@ -122,7 +123,13 @@ export function publishSharedAccessToken(token: object | null): void {
   const text = JSON.stringify(published);
   // Every API request of a run asks: one read of the store per execution and token, not per request.
   if (publishedNow === `${key}\n${text}`) return;
-  if (store.getProperty(key) !== text) store.setProperty(key, text);
+  try {
+    if (store.getProperty(key) !== text) store.setProperty(key, text);
+  } catch (e) {
+    // The user's store full (the owner copies of other spreadsheets): formulas wait for a run with the document.
+    if (props || !isPropertyStoreFull(e)) throw e;
+    console.error('[token] no room in the user properties for the formulas’ access token');
+  }
   publishedNow = `${key}\n${text}`;
 }
 

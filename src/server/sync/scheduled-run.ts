@@ -8,6 +8,7 @@ import { BIGQUERY_DESTINATION_SCOPES, missingGoogleScopes, SYNC_SCOPES } from '.
 import { stopForMissingConsent } from './consent-stop';
 import { destinationScopesNeeded } from './orders-destination';
 import { EXECUTION_LIMIT_MS } from '../platform/budget';
+import { isPropertyStoreFull } from '../platform/owner-copy-full';
 import { documentProperties } from '../platform/properties';
 import { ManagedWorkbook } from '../sheets/managed-workbook';
 import { instantToLocalDate } from '../platform/calendar';
@@ -62,7 +63,17 @@ export function runScheduledSync(options: { trigger: boolean } = { trigger: fals
       noticeFailure(outcome.failureCode, outcome.failurePlace);
     return outcome;
   } finally {
+    recordAgainstAllowance(startedAt);
+  }
+}
+
+/** A full user store (other spreadsheets' owner copies) must not replace what the run said. */
+function recordAgainstAllowance(startedAt: number): void {
+  try {
     recordScheduledRun(Date.now(), Date.now() - startedAt);
+  } catch (e) {
+    if (!isPropertyStoreFull(e)) throw e;
+    console.error('[schedule] no room in the user properties to record the run against the trigger allowance');
   }
 }
 
