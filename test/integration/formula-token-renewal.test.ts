@@ -1,7 +1,7 @@
 /**
  * Formula cells between scheduled runs (formula cells that never time out). A custom
  * function never renews the access token (spec 5.7 rotates the refresh token on every use, and a
- * cell cannot save the new one); the scheduled run renews it, every hour, and leaves it where
+ * cell cannot save the new one); the scheduled run renews it and leaves it where
  * formulas read it, with its document or without it (Google may start an add-on's clock trigger
  * without the document: apps-script-facts.md). The token lives an hour (spec 8.4), as long as the
  * wait for the next run: in the minute or so before that run a cell cannot answer, and then it
@@ -104,24 +104,5 @@ describe('formula cells between scheduled runs', () => {
     // The run's start, a moment after the trigger fired, plus the hour; rounded up to the minute.
     const due = Math.ceil((runAt + HOUR) / MINUTE) * MINUTE;
     expect([clockText(due), clockText(due + MINUTE)]).toContain(said![1]);
-  });
-
-  it('a run that finds the token with most of its hour left (the sidebar renewed it) still renews it: cells answer until the next run', async () => {
-    // The next run, with its document;
-    const next = await scheduledRun(stack, 'direct');
-    expect(next.ok, next.error?.message).toBe(true);
-    // the owner opens the sidebar 14 minutes before the run after (46 minutes into the hour: it renews),
-    await stack.advanceClocks(46 * MINUTE);
-    const sidebar = await stack.runtime.run('getSidebarState', [], { authMode: 'FULL' });
-    expect(sidebar.ok, sidebar.error?.message).toBe(true);
-    const renewedBySidebar = storedToken().access_token;
-    await stack.advanceClocks(14 * MINUTE);
-    // and the run finds 46 minutes left on it: it renews anyway, so cells answer until the run after.
-    const third = await scheduledRun(stack, 'trigger-without-document');
-    expect(third.ok, third.error?.message).toBe(true);
-    expect(storedToken().access_token).not.toBe(renewedBySidebar);
-    await stack.advanceClocks(55 * MINUTE);
-    const at55 = await cell();
-    expect(answered(at55), at55.error?.message ?? JSON.stringify(at55.value)).toBe(true);
   });
 });

@@ -74,12 +74,3 @@ export const CUSTOM_FUNCTION_TOKEN_MARGIN_MS = 90_000;
  * token custom functions find stays usable until the next hourly run.
  */
 export const PROACTIVE_REFRESH_BELOW_MS = 45 * 60_000;
-
-/**
- * A scheduled run renews the access token unless it outlives the next run: an hour, plus the
- * minutes Google may start an hourly trigger late (clock-trigger-builder: the run time "may be
- * randomized"; public reports of up to 15 minutes), plus a formula's margin. The API's tokens live
- * an hour (spec 8.4), so every scheduled run renews: the token formulas read then lasts until the
- * next run is due, not 45 minutes past whichever run renewed it last.
- */
-export const SCHEDULED_REFRESH_BELOW_MS = 60 * 60_000 + 15 * 60_000 + CUSTOM_FUNCTION_TOKEN_MARGIN_MS;

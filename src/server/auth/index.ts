@@ -8,7 +8,6 @@ export { documentLock } from './session';
 export { isConnectionError } from './errors';
 export { adoptPendingConnection } from './handoff';
 export { currentUserEmail, expectNextRenewal, holdsConnection, isConnector } from './token-home';
-export { SCHEDULED_REFRESH_BELOW_MS } from './constants';
 export { nameUnnamedConnection } from './unnamed-connection';
 export { readConnectionRecord } from './connection-record';
 export { withUserLock, userLock } from './session';

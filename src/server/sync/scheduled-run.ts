@@ -3,7 +3,7 @@
  * runtime (the trigger allowance): a short budget, a daily share, and a note when cut short. Run
  * any other way (the demo, a test, the script editor) it has the whole execution budget.
  */
-import { documentLock, expectNextRenewal, refreshProactively, SCHEDULED_REFRESH_BELOW_MS } from '../auth';
+import { documentLock, expectNextRenewal, refreshProactively } from '../auth';
 import { BIGQUERY_DESTINATION_SCOPES, missingGoogleScopes, SYNC_SCOPES } from '../auth/google-consent';
 import { stopForMissingConsent } from './consent-stop';
 import { destinationScopesNeeded } from './orders-destination';
@@ -37,11 +37,10 @@ export function runScheduledSync(options: { trigger: boolean } = { trigger: fals
   const allowance = options.trigger ? scheduledAllowance(startedAt) : null;
   if (allowance && allowance.budgetMs === 0) return skippedRun(startedAt, allowance);
   try {
-    // Every run renews (the token lives an hour, as long as the wait for the next run), and says
-    // when the next one is due: a formula whose token ran out meanwhile tells the user.
+    // The run says when the next one is due: a formula whose token ran out meanwhile tells the user.
     const zone = scheduleTimeZone();
     expectNextRenewal(zone ? nextRunText(recordedSchedule(), zone, startedAt, startedAt) : null);
-    refreshProactively(SCHEDULED_REFRESH_BELOW_MS);
+    refreshProactively();
   } catch {
     // A busy lock or a transient failure: the run below reports what matters.
   }
