@@ -15,6 +15,18 @@ export function tokenServiceName(spreadsheetId: string): string {
 /** Document property: the access token (never the refresh token) and its expiry, for formulas and other editors. */
 export const SHARED_ACCESS_TOKEN_KEY = 'ma.accessToken';
 
+/**
+ * User property of the connector: the same access token, written by a run without the document
+ * (a scheduled run Google started without it cannot reach the document properties). A custom
+ * function's getUserProperties() is the spreadsheet owner's store (developers.google.com/apps-script/
+ * guides/sheets/functions, "Using Apps Script services": Properties "only gets the properties of the
+ * spreadsheet owner"), so formulas read it when the connector owns the spreadsheet; no other user's
+ * execution reads it, unlike the script-wide stores every user of the add-on shares.
+ */
+export function formulaTokenKey(spreadsheetId: string): string {
+  return `ma.formulaToken.${spreadsheetId}`;
+}
+
 /** User property: what the documentless callback hands to the spreadsheet's sidebar (the handoff). */
 export function handoffKey(spreadsheetId: string): string {
   return `ma.connectHandoff.${spreadsheetId}`;

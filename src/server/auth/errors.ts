@@ -32,11 +32,18 @@ export function isConnectionError(e: unknown): e is ConnectionError {
   return e instanceof ConnectionError || (e instanceof Error && e.name === 'ConnectionError' && 'userMessage' in e);
 }
 
-/** A custom function found no usable stored token; it must not refresh, so it says how to fix it. */
-export function customFunctionTokenExpired(): ConnectionError {
+/**
+ * A custom function found no usable stored token; it must not refresh, so it says when it works
+ * again: after the scheduled run that renews it (`nextRun`, as the sidebar says it), or at once
+ * with the sidebar.
+ */
+export function customFunctionTokenExpired(nextRun: string | null = null): ConnectionError {
+  const when = nextRun
+    ? `It works again after the next scheduled sync renews the access (${nextRun.replace(/\.$/, '')}; Google starts the run at a minute of its choosing): recalculate this cell then, or open Extensions → Merchant Analytics → Open sidebar to renew it now.`
+    : 'Open Extensions → Merchant Analytics → Open sidebar (or run Sync now), then recalculate this cell.';
   return new ConnectionError(
     'custom_function_token_expired',
-    'Merchant Analytics needs to renew its access before formulas can read data. Open Extensions → Merchant Analytics → Open sidebar (or run Sync now), then recalculate this cell. Formulas never renew access themselves, so that the connection cannot be lost.',
+    `Merchant Analytics needs to renew its access before formulas can read data. ${when} Formulas never renew access themselves, so that the connection cannot be lost.`,
     'refresh',
   );
 }

@@ -7,7 +7,7 @@ export { triggerTokenSource, customFunctionTokenSource, refreshProactively } fro
 export { documentLock } from './session';
 export { isConnectionError } from './errors';
 export { adoptPendingConnection } from './handoff';
-export { currentUserEmail, holdsConnection, isConnector } from './token-home';
+export { currentUserEmail, expectNextRenewal, holdsConnection, isConnector } from './token-home';
 export { nameUnnamedConnection } from './unnamed-connection';
 export { readConnectionRecord } from './connection-record';
 export { withUserLock, userLock } from './session';

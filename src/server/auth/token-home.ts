@@ -5,7 +5,8 @@
  * connecting user's executions that have the document.
  */
 import { realDocumentProperties, documentProperties } from '../platform/properties';
-import { SHARED_ACCESS_TOKEN_KEY } from './constants';
+import { isPropertyStoreFull } from '../platform/owner-copy-full';
+import { formulaTokenKey, SHARED_ACCESS_TOKEN_KEY } from './constants';
 import type { ConnectionRecord } from './types';
 import { accessTokenOf, expiresAtMs, hasRefreshToken, openSession } from './session';
 import { bindingId, bindingOf } from './spreadsheet-binding';
@@ -47,6 +48,15 @@ export interface SharedAccessToken {
   accessToken: string;
   /** Epoch ms, or null when the token did not say. */
   expiresAt: number | null;
+  /** When a scheduled run published it: when the next one is due, as the sidebar says it ("Next run: about 15:05."). */
+  nextRun: string | null;
+}
+
+/** Set by a scheduled run before it renews: published with the token, for a formula's message once it runs out. */
+let nextRenewal: string | null = null;
+
+export function expectNextRenewal(nextRun: string | null): void {
+  nextRenewal = nextRun;
 }
 
 /**
@@ -56,34 +66,80 @@ export interface SharedAccessToken {
  * connector's next execution with the document publishes it again, bound).
  */
 export function readSharedAccessToken(): SharedAccessToken | null {
-  const raw = documentProperties().getProperty(SHARED_ACCESS_TOKEN_KEY);
+  return parseShared(documentProperties().getProperty(SHARED_ACCESS_TOKEN_KEY));
+}
+
+/**
+ * The copy a run without the document left in the connector's user properties (formulaTokenKey):
+ * in a custom function, the spreadsheet owner's store. Null when the owner is not the connector.
+ */
+export function readOwnersAccessToken(): SharedAccessToken | null {
+  const spreadsheetId = bindingId();
+  if (!spreadsheetId) return null;
+  return parseShared(PropertiesService.getUserProperties().getProperty(formulaTokenKey(spreadsheetId)));
+}
+
+function parseShared(raw: string | null): SharedAccessToken | null {
   if (!raw) return null;
   try {
-    const value = JSON.parse(raw) as { access_token?: unknown; expiresAt?: unknown; spreadsheetId?: unknown };
+    const value = JSON.parse(raw) as {
+      access_token?: unknown;
+      expiresAt?: unknown;
+      spreadsheetId?: unknown;
+      nextRun?: unknown;
+    };
     if (bindingOf(value.spreadsheetId) !== 'here') return null;
     const accessToken = accessTokenOf(value);
     if (!accessToken) return null;
-    return { accessToken, expiresAt: typeof value.expiresAt === 'number' ? value.expiresAt : null };
+    return {
+      accessToken,
+      expiresAt: typeof value.expiresAt === 'number' ? value.expiresAt : null,
+      nextRun: typeof value.nextRun === 'string' ? value.nextRun : null,
+    };
   } catch {
     return null;
   }
 }
 
 /**
- * Puts the access token of the connector's stored token where formulas and other editors read it.
- * Only with the document (a documentless run cannot reach it; the next sidebar or run with the
- * document does it); written only when it changed.
+ * Puts the access token of the connector's stored token where formulas and other editors read it:
+ * the document properties; without the document (a scheduled run Google started without it), the
+ * connector's user properties (formulaTokenKey), which formulas read when the connector owns the
+ * spreadsheet, and the next execution with the document publishes it there. Written only when it changed.
  */
 export function publishSharedAccessToken(token: object | null): void {
-  const props = realDocumentProperties();
   const accessToken = accessTokenOf(token);
   const spreadsheetId = bindingId();
-  if (!props || !accessToken || !spreadsheetId) return;
-  const text = JSON.stringify({ access_token: accessToken, expiresAt: expiresAtMs(token), spreadsheetId });
-  if (props.getProperty(SHARED_ACCESS_TOKEN_KEY) !== text) props.setProperty(SHARED_ACCESS_TOKEN_KEY, text);
+  if (!accessToken || !spreadsheetId) return;
+  const props = realDocumentProperties();
+  const store = props ?? PropertiesService.getUserProperties();
+  const key = props ? SHARED_ACCESS_TOKEN_KEY : formulaTokenKey(spreadsheetId);
+  const published: Record<string, unknown> = {
+    access_token: accessToken,
+    expiresAt: expiresAtMs(token),
+    spreadsheetId,
+  };
+  if (nextRenewal) published.nextRun = nextRenewal;
+  const text = JSON.stringify(published);
+  // Every API request of a run asks: one read of the store per execution and token, not per request.
+  if (publishedNow === `${key}\n${text}`) return;
+  try {
+    if (store.getProperty(key) !== text) store.setProperty(key, text);
+  } catch (e) {
+    // The user's store full (the owner copies of other spreadsheets): formulas wait for a run with the document.
+    if (props || !isPropertyStoreFull(e)) throw e;
+    console.error('[token] no room in the user properties for the formulas’ access token');
+  }
+  publishedNow = `${key}\n${text}`;
 }
 
+let publishedNow: string | null = null;
+
+/** Disconnect: the document's copy, and the one a run without the document left in this user's properties. */
 export function clearSharedAccessToken(): void {
+  publishedNow = null;
   const props = realDocumentProperties();
   if (props) props.deleteProperty(SHARED_ACCESS_TOKEN_KEY);
+  const spreadsheetId = bindingId();
+  if (spreadsheetId) PropertiesService.getUserProperties().deleteProperty(formulaTokenKey(spreadsheetId));
 }

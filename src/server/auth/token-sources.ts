@@ -9,7 +9,13 @@ import { confirmStore, connectionStatus, recordAuthFailure } from './lifecycle';
 import { connectionErrorAfterRefresh } from './refresh-failure';
 import { accessTokenOf, expiresAtMs, hasRefreshToken, openSession, withUserLock, type AuthSession } from './session';
 import { ensureAccess, refreshAccessToken } from './token-grant';
-import { isConnector, publishSharedAccessToken, readSharedAccessToken } from './token-home';
+import {
+  isConnector,
+  publishSharedAccessToken,
+  readOwnersAccessToken,
+  readSharedAccessToken,
+  type SharedAccessToken,
+} from './token-home';
 import { nameUnnamedConnection } from './unnamed-connection';
 import type { ConnectionStatus } from './types';
 
@@ -95,21 +101,32 @@ export function triggerTokenSource(): TokenSource {
 
 /**
  * Tokens for custom functions: the document's copy of the access token, used only while it has
- * CUSTOM_FUNCTION_TOKEN_MARGIN_MS to live. Custom functions read only document-scoped data (in a
- * custom function getUserProperties is the owner's store, not the user's). Never refreshes (a
- * refresh here would rotate the refresh token and then fail to save the new one): it says how to
- * fix it instead.
+ * CUSTOM_FUNCTION_TOKEN_MARGIN_MS to live; when it has not, the copy a run without the document
+ * left in the connector's user properties (a custom function's getUserProperties is the spreadsheet
+ * owner's store: read only then, one billed call). Never refreshes (a refresh here would rotate the
+ * refresh token, spec 5.7, and then fail to save the new one): it says when it works again instead.
  */
 export function customFunctionTokenSource(): TokenSource {
   return {
     accessToken(): string {
       requireConnected();
-      return sharedToken(CUSTOM_FUNCTION_TOKEN_MARGIN_MS, customFunctionTokenExpired);
+      const shared = readSharedAccessToken();
+      if (shared && lastsForFormula(shared)) return shared.accessToken;
+      const owners = readOwnersAccessToken();
+      if (owners && lastsForFormula(owners)) return owners.accessToken;
+      const latest = [shared, owners].filter((t): t is SharedAccessToken => t !== null);
+      if (latest.length === 0) throw notConnectedError();
+      latest.sort((a, b) => (b.expiresAt ?? 0) - (a.expiresAt ?? 0));
+      throw customFunctionTokenExpired(latest[0].nextRun);
     },
     refreshAfterInvalidToken(): string | null {
       return null;
     },
   };
+}
+
+function lastsForFormula(token: SharedAccessToken): boolean {
+  return token.expiresAt === null || token.expiresAt - Date.now() >= CUSTOM_FUNCTION_TOKEN_MARGIN_MS;
 }
 
 /**

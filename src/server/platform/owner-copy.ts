@@ -10,14 +10,25 @@
  * document properties (the truth every editor and formula reads) and takes a fresh copy.
  *
  * Keys: `d:<spreadsheet id>:<document key>`, plus `d:<spreadsheet id>#written` (JSON list).
+ *
+ * Small: Google gives a user 500 KB of properties for the add-on, shared by every spreadsheet they
+ * schedule (guides/services/quotas), so the copy leaves out the Orders day sums (most of a copy:
+ * ~50 KB at 2,000 orders), which a run without them rebuilds by reading the Orders sheet once. What
+ * such a run keeps of them is given up again when the store is full (the document's are then
+ * dropped at adoption, and the next run rebuilds them); only when the rest does not fit either
+ * does the run stop, saying what to do (OwnerCopyFullError), never with Google's raw quota text.
  */
 
 import { forgetOwnerCopyNote, noteOwnerCopyWritten } from './owner-copy-note';
+import { isPropertyStoreFull, OwnerCopyFullError } from './owner-copy-full';
 
 type Properties = GoogleAppsScript.Properties.Properties;
 
 const prefixOf = (spreadsheetId: string): string => `d:${spreadsheetId}:`;
 const writtenKeyOf = (spreadsheetId: string): string => `d:${spreadsheetId}#written`;
+
+/** The Orders day sums (order-sums-store): rebuilt from the Orders sheet by a run that lacks them. */
+const isDaySumsKey = (key: string): boolean => /^ma\.orderSums(\.\d+)?$/.test(key);
 
 function userProperties(): Properties {
   return PropertiesService.getUserProperties();
@@ -49,21 +60,48 @@ export function ownerCopyOfDocumentState(spreadsheetId: string): Properties {
     for (const key of Object.keys(raw)) if (key.indexOf(prefix) === 0) out[key.slice(prefix.length)] = raw[key]!;
     return out;
   };
+  let daySumsGivenUp = false;
+  /** Writes `values`; the store full, gives up the day sums (theirs and the document's, at adoption) and tries once more. */
+  const write = (values: Record<string, string>): void => {
+    const prefixed = (keep: (key: string) => boolean): Record<string, string> => {
+      const out: Record<string, string> = {};
+      for (const key of Object.keys(values)) if (keep(key)) out[prefix + key] = values[key]!;
+      return out;
+    };
+    if (!daySumsGivenUp) {
+      try {
+        user.setProperties(prefixed(() => true));
+        noteWritten(Object.keys(values));
+        return;
+      } catch (e) {
+        if (!isPropertyStoreFull(e)) throw e;
+      }
+      daySumsGivenUp = true;
+      const sums = Object.keys(all()).filter(isDaySumsKey);
+      for (const key of sums) user.deleteProperty(prefix + key);
+      noteWritten([...sums, ...Object.keys(values).filter(isDaySumsKey)]);
+    }
+    const rest = prefixed((key) => !isDaySumsKey(key));
+    if (Object.keys(rest).length === 0) return;
+    try {
+      user.setProperties(rest);
+    } catch (e) {
+      if (isPropertyStoreFull(e)) throw new OwnerCopyFullError();
+      throw e;
+    }
+    noteWritten(Object.keys(values).filter((key) => !isDaySumsKey(key)));
+  };
   const copy = {
-    getProperty: (key: string) => user.getProperty(prefix + key),
+    getProperty: (key: string) => (daySumsGivenUp && isDaySumsKey(key) ? null : user.getProperty(prefix + key)),
     getProperties: all,
     getKeys: () => Object.keys(all()),
     setProperty(key: string, value: string) {
-      user.setProperty(prefix + key, value);
-      noteWritten([key]);
+      write({ [key]: value });
       return copy;
     },
     setProperties(values: Record<string, string>, deleteAllOthers?: boolean) {
       if (deleteAllOthers) for (const key of Object.keys(all())) if (!(key in values)) copy.deleteProperty(key);
-      const prefixed: Record<string, string> = {};
-      for (const key of Object.keys(values)) prefixed[prefix + key] = values[key]!;
-      user.setProperties(prefixed);
-      noteWritten(Object.keys(values));
+      write(values);
       return copy;
     },
     deleteProperty(key: string) {
@@ -79,19 +117,31 @@ export function ownerCopyOfDocumentState(spreadsheetId: string): Properties {
   return copy as unknown as Properties;
 }
 
-/** Replaces the owner's copy with the document's properties as they are now (3 service calls). */
+/**
+ * Replaces the owner's copy with the document's properties as they are now, but the day sums (3
+ * service calls). A store too full for it leaves the copy as it was and says so: the next run
+ * without the document then stops with the same words (OwnerCopyFullError).
+ */
 export function takeOwnerCopy(spreadsheetId: string, documentProps: Properties): void {
   const user = userProperties();
   const prefix = prefixOf(spreadsheetId);
   const doc = documentProps.getProperties();
   const current = user.getProperties();
   for (const key of Object.keys(current)) {
-    const stale = key.indexOf(prefix) === 0 && !(key.slice(prefix.length) in doc);
+    const name = key.slice(prefix.length);
+    const stale = key.indexOf(prefix) === 0 && (!(name in doc) || isDaySumsKey(name));
     if (stale || key === writtenKeyOf(spreadsheetId)) user.deleteProperty(key);
   }
   const values: Record<string, string> = {};
-  for (const key of Object.keys(doc)) if (current[prefix + key] !== doc[key]) values[prefix + key] = doc[key]!;
-  if (Object.keys(values).length > 0) user.setProperties(values);
+  for (const key of Object.keys(doc))
+    if (!isDaySumsKey(key) && current[prefix + key] !== doc[key]) values[prefix + key] = doc[key]!;
+  if (Object.keys(values).length === 0) return;
+  try {
+    user.setProperties(values);
+  } catch (e) {
+    if (!isPropertyStoreFull(e)) throw e;
+    console.error(`[owner copy] ${new OwnerCopyFullError().userMessage}`);
+  }
 }
 
 /**

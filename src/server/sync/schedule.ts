@@ -106,6 +106,9 @@ function ownedByAnother(): string | null {
   return owner && owner !== me && parseSchedule(storedSchedule()).kind !== 'off' ? owner : null;
 }
 
+/** The schedule as recorded, without asking Google for the trigger (a scheduled run: its own trigger fired it). */
+export const recordedSchedule = (): Schedule => parseSchedule(storedSchedule());
+
 export function getSchedule(): Schedule {
   const parsed = parseSchedule(storedSchedule());
   // Another editor's trigger is invisible to this user: the record is what every editor sees.

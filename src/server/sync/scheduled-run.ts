@@ -3,11 +3,12 @@
  * runtime (the trigger allowance): a short budget, a daily share, and a note when cut short. Run
  * any other way (the demo, a test, the script editor) it has the whole execution budget.
  */
-import { documentLock, refreshProactively } from '../auth';
+import { documentLock, expectNextRenewal, refreshProactively } from '../auth';
 import { BIGQUERY_DESTINATION_SCOPES, missingGoogleScopes, SYNC_SCOPES } from '../auth/google-consent';
 import { stopForMissingConsent } from './consent-stop';
 import { destinationScopesNeeded } from './orders-destination';
 import { EXECUTION_LIMIT_MS } from '../platform/budget';
+import { isPropertyStoreFull } from '../platform/owner-copy-full';
 import { documentProperties } from '../platform/properties';
 import { ManagedWorkbook } from '../sheets/managed-workbook';
 import { instantToLocalDate } from '../platform/calendar';
@@ -18,7 +19,8 @@ import type { JobName } from './job-context';
 import { idleOutcome } from './run-endings';
 import type { RunOutcome } from './run-options';
 import { LOCK_WAIT_MS, runSync } from './runner';
-import { scheduleTimeZone } from './schedule';
+import { recordedSchedule, scheduleTimeZone } from './schedule';
+import { nextRunText } from './next-run';
 import { SyncStateStore } from '../state/sync-state';
 import { SyncLog } from './sync-log';
 import {
@@ -35,6 +37,9 @@ export function runScheduledSync(options: { trigger: boolean } = { trigger: fals
   const allowance = options.trigger ? scheduledAllowance(startedAt) : null;
   if (allowance && allowance.budgetMs === 0) return skippedRun(startedAt, allowance);
   try {
+    // The run says when the next one is due: a formula whose token ran out meanwhile tells the user.
+    const zone = scheduleTimeZone();
+    expectNextRenewal(zone ? nextRunText(recordedSchedule(), zone, startedAt, startedAt) : null);
     refreshProactively();
   } catch {
     // A busy lock or a transient failure: the run below reports what matters.
@@ -57,7 +62,17 @@ export function runScheduledSync(options: { trigger: boolean } = { trigger: fals
       noticeFailure(outcome.failureCode, outcome.failurePlace);
     return outcome;
   } finally {
+    recordAgainstAllowance(startedAt);
+  }
+}
+
+/** A full user store (other spreadsheets' owner copies) must not replace what the run said. */
+function recordAgainstAllowance(startedAt: number): void {
+  try {
     recordScheduledRun(Date.now(), Date.now() - startedAt);
+  } catch (e) {
+    if (!isPropertyStoreFull(e)) throw e;
+    console.error('[schedule] no room in the user properties to record the run against the trigger allowance');
   }
 }
 
