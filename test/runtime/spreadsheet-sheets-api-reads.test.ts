@@ -153,6 +153,29 @@ describe('Values.batchGet: render options', () => {
     ]);
   });
 
+  it("refuses a request whose URL passes 16,384 characters (414), as Google's front end does; one under it is answered", () => {
+    const { Sheets } = filled();
+    // "'Line items'!A1:A1" is "ranges=%27Line%20items%27!A1%3AA1": 34 characters and an "&" in the query.
+    const ranges = (n: number): string[] => Array.from({ length: n }, (_, i) => `'Line items'!A${i + 1}:A${i + 1}`);
+    const base = `https://sheets.googleapis.com/v4/spreadsheets/${ID}/values:batchGet?`.length;
+    const urlOf = (rs: string[]): number =>
+      base +
+      rs.map((r) => `ranges=${encodeURIComponent(r)}`).join('&').length +
+      '&valueRenderOption=UNFORMATTED_VALUE'.length;
+    let fits = 1;
+    while (urlOf(ranges(fits + 1)) <= 16_384) fits++;
+    const got = Sheets.Spreadsheets.Values.batchGet(ID, {
+      ranges: ranges(fits),
+      valueRenderOption: 'UNFORMATTED_VALUE',
+    });
+    expect(got.valueRanges).toHaveLength(fits);
+    expect(() =>
+      Sheets.Spreadsheets.Values.batchGet(ID, { ranges: ranges(fits + 1), valueRenderOption: 'UNFORMATTED_VALUE' }),
+    ).toThrow(
+      `API call to sheets.spreadsheets.values.batchGet failed with error: Request-URI Too Large: the request's URL has ${urlOf(ranges(fits + 1))} characters`,
+    );
+  });
+
   it('refuses an unknown render option', () => {
     const { Sheets } = filled();
     expect(() =>

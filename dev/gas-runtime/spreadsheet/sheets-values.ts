@@ -79,6 +79,30 @@ function checkReadOptions(method: string, options: ReadOptions): void {
   }
 }
 
+/**
+ * Values.batchGet is an HTTP GET with every range in its query string. Google documents no URL
+ * limit; public reports show the call failing around 20,000 characters (dust-tt/dust PR #4042,
+ * "chunk ranges in Google Sheets batchGet", which sends about 1,500 characters of ranges a
+ * request). The stricter reading: a URL longer than this is refused, as Google's front end
+ * answers 414 Request-URI Too Large.
+ */
+export const BATCH_GET_URL_LIMIT = 16_384;
+
+/** The URL as the REST API receives it: every range and option percent-encoded in the query string. */
+export function batchGetUrlLength(
+  spreadsheetId: string,
+  ranges: readonly string[],
+  options: ReadOptions | undefined,
+): number {
+  const query = ranges.map((r) => `ranges=${encodeURIComponent(r)}`);
+  for (const k of ['valueRenderOption', 'dateTimeRenderOption', 'majorDimension'] as const) {
+    const v = options?.[k];
+    if (v !== undefined) query.push(`${k}=${encodeURIComponent(v)}`);
+  }
+  return `https://sheets.googleapis.com/v4/spreadsheets/${encodeURIComponent(spreadsheetId)}/values:batchGet?${query.join('&')}`
+    .length;
+}
+
 export class SheetsValues {
   static gasName = 'Sheets.Spreadsheets.Values';
 
@@ -251,6 +275,13 @@ export class SheetsValues {
         : Array.isArray(optionalArgs.ranges)
           ? optionalArgs.ranges
           : [optionalArgs.ranges];
+    const url = batchGetUrlLength(spreadsheetId, ranges, optionalArgs);
+    if (url > BATCH_GET_URL_LIMIT)
+      throw new GoogleJsonResponseException(
+        'spreadsheets.values.batchGet',
+        `Request-URI Too Large: the request's URL has ${url} characters (${ranges.length} ranges); send fewer ranges a request`,
+        414,
+      );
     return {
       spreadsheetId,
       valueRanges: ranges.map((r) => this._read('spreadsheets.values.batchGet', r, optionalArgs)),

@@ -35,6 +35,7 @@ import {
 } from './close-sheet';
 import { dailyFigures } from './daily-figures';
 import { saveCloseSeal } from './close-seal';
+import { byId, closeIndexOf, saveCloseIndex } from './close-index';
 import type { CellValue } from '../sheets/cells';
 import { monthOf, sumByPeriod } from './period-sums';
 
@@ -104,10 +105,12 @@ export function closeMonth(request: unknown): CloseMonthResult {
       watermark: state.get('orders').watermark,
       summary: sumByPeriod(days)[0],
       days,
-      orders: ordersOfMonth(workbook, month),
+      // Sorted by id: a run finds an order's row from the close's index (close-index.ts).
+      orders: ordersOfMonth(workbook, month).sort(byId),
     };
     if (existing) spreadsheet.deleteSheet(existing);
-    saveCloseSeal(month, writeCloseSheet(spreadsheet, workbook, name, record));
+    saveCloseSeal(month, writeCloseSheet(spreadsheet, workbook, name, record), record.closedAt);
+    saveCloseIndex(month, closeIndexOf(record.orders));
     const others = state.get('closedMonths').filter((c) => c.month !== month);
     const fresh: ClosedMonthRecord = {
       month,

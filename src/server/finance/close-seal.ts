@@ -32,6 +32,11 @@ function seal(ranges: ReadonlyArray<ReadonlyArray<ReadonlyArray<unknown>>>): str
   return `${text.length}:${h.toString(16)}`;
 }
 
+/** The same fingerprint of any values (one range of rows). */
+export function fingerprintOf(rows: ReadonlyArray<ReadonlyArray<unknown>>): string {
+  return seal([rows]);
+}
+
 /** The seal of the values a close writes, cut into the ranges a read of the sheet takes (closeSheetRanges). */
 export function sealOfWritten(values: ReadonlyArray<ReadonlyArray<unknown>>): string {
   const head = values.slice(0, CLOSE_ORDERS_TITLE_ROW).map((r) => r.slice(0, CLOSE_COLUMNS.length));
@@ -48,10 +53,17 @@ function sealsOf(text: string | null | undefined): Seals {
   }
 }
 
-export function saveCloseSeal(month: string, values: ReadonlyArray<ReadonlyArray<unknown>>): void {
-  documentProperties().setProperty(
+export function saveCloseSeal(month: string, values: ReadonlyArray<ReadonlyArray<unknown>>, now: number): void {
+  const properties = documentProperties();
+  properties.setProperty(
     KEY,
-    JSON.stringify({ ...sealsOf(documentProperties().getProperty(KEY)), [month]: sealOfWritten(values) }),
+    JSON.stringify({ ...sealsOf(properties.getProperty(KEY)), [month]: sealOfWritten(values) }),
+  );
+  // The sheet holds what the close just wrote: checked now, so the next tie-out need not read it.
+  const checked: Checked = { sealed: true, rows: values.length, at: now };
+  properties.setProperty(
+    CHECKED_KEY,
+    JSON.stringify({ ...checkedOf(properties.getProperty(CHECKED_KEY)), [month]: checked }),
   );
 }
 
@@ -59,29 +71,71 @@ export interface CloseCheck {
   month: string;
   /** true: the sheet holds what the close saved; false: it differs; null: closed before seals were kept. */
   sealed: boolean | null;
+  /** When the sheet was last read and compared, when not in this tie-out. */
+  checkedAt?: number;
+}
+
+const CHECKED_KEY = 'ma.closeChecks';
+/** How long a close sheet's check stands before the sheet is read again (its hand edit shows within a day). */
+const RECHECK_MS = 86_400_000;
+
+interface Checked {
+  sealed: boolean | null;
+  rows: number;
+  at: number;
+}
+
+function checkedOf(text: string | null | undefined): Record<string, Checked> {
+  try {
+    const saved = JSON.parse(text ?? '{}') as unknown;
+    return saved && typeof saved === 'object' && !Array.isArray(saved) ? (saved as Record<string, Checked>) : {};
+  } catch {
+    return {};
+  }
 }
 
 /**
- * Every close sheet beside its seal: one Values.batchGet of them all (none when no month is
- * closed), the ranges the Restatements read. The seals come from the run's one whole read of the
- * document properties (`readAtStart`): no call of their own.
+ * Every close sheet beside its seal. A sheet is read (one Values.batchGet of those due, the ranges
+ * the Restatements read; none when no month is closed) when it was never checked, its row count
+ * moved, its last check is a day old, or the tie-out reads everything (`whole`: Checks → Run, Sync
+ * now, the daily whole read); otherwise the last check stands, with its time, so an
+ * hourly tie-out does not read every close's order section (issue 23). The seals and the last
+ * checks come from the run's one whole read of the document properties (`readAtStart`). Without
+ * `kept` (no run: a check on its own), every close sheet is read and nothing is kept.
  */
 export function checkCloses(
   sheets: ReadonlyArray<{ title: string; rows: number }>,
   readRanges: (ranges: readonly string[]) => unknown[][][],
   readAtStart: Readonly<Record<string, string>>,
+  kept: { now: number; whole: boolean } | null = null,
 ): CloseCheck[] {
+  const now = kept?.now ?? 0;
   const closes = sheets.filter((s) => closedMonthOf(s.title) !== null);
   if (closes.length === 0) return [];
   const seals = sealsOf(readAtStart[KEY]);
-  const read = readRanges(closes.flatMap(closeSheetRanges));
+  const last = kept ? checkedOf(readAtStart[CHECKED_KEY]) : {};
+  const stands = (sheet: { title: string; rows: number }): Checked | null => {
+    const before = last[closedMonthOf(sheet.title)!];
+    return before && !kept?.whole && before.rows === sheet.rows && now - before.at < RECHECK_MS ? before : null;
+  };
+  const due = closes.filter((s) => stands(s) === null);
+  const read = readRanges(due.flatMap(closeSheetRanges));
   let at = 0;
-  return closes
-    .map((sheet) => {
-      const month = closedMonthOf(sheet.title)!;
-      const ranges = closeSheetRanges(sheet).map(() => read[at++] ?? []);
-      const saved = seals[month];
-      return { month, sealed: saved === undefined ? null : seal(ranges) === saved };
-    })
-    .sort((a, b) => (a.month < b.month ? -1 : 1));
+  const checked: Record<string, Checked> = {};
+  const out = closes.map((sheet): CloseCheck => {
+    const month = closedMonthOf(sheet.title)!;
+    const stood = stands(sheet);
+    if (stood) {
+      checked[month] = stood;
+      return { month, sealed: stood.sealed, checkedAt: stood.at };
+    }
+    const ranges = closeSheetRanges(sheet).map(() => read[at++] ?? []);
+    const saved = seals[month];
+    const sealed = saved === undefined ? null : seal(ranges) === saved;
+    checked[month] = { sealed, rows: sheet.rows, at: now };
+    return { month, sealed };
+  });
+  if (kept && (due.length > 0 || Object.keys(last).length !== closes.length))
+    documentProperties().setProperty(CHECKED_KEY, JSON.stringify(checked));
+  return out.sort((a, b) => (a.month < b.month ? -1 : 1));
 }

@@ -19,6 +19,7 @@ import { timestampCell, type CellValue } from '../sheets/cells';
 import { dateToSerial, instantToSerial } from '../platform/calendar';
 import { CLOSE_ORDER_COLUMNS, closeOrderRows, readCloseOrders, type OrderFigures } from './close-orders';
 import { amountOf, dayKey } from './daily-figures';
+import type { CloseIndex } from './close-index';
 import type { DayFigures, PeriodFigures, PnlFigures } from './period-sums';
 
 export const CLOSE_SHEET_PREFIX = 'Close ';
@@ -105,6 +106,8 @@ export interface ClosedSnapshot {
   days: Map<string, PnlFigures>;
   /** The orders at close; null for a close made before the order section existed. */
   orders: OrderFigures[] | null;
+  /** An indexed close whose order section was not read (`orders` is then empty): its orders are looked up (close-lookup.ts). */
+  indexed?: { index: CloseIndex; title: string; rows: number; read?: boolean };
 }
 
 /** A close sheet's values read back (unformatted); null when the sheet does not hold a close. */

@@ -11,12 +11,15 @@ import {
   orderChangeOf,
   orderFiguresOf,
   ordersOfMonth,
+  readCloseOrders,
   ordersToCompare,
   type OrderChange,
   type OrderFigures,
   type OrderMarker,
 } from './close-orders';
-import type { ClosedSnapshot } from './close-sheet';
+import { closeSheetRanges, type ClosedSnapshot } from './close-sheet';
+import { changedSinceClose } from './close-index';
+import { lookUpCloseOrders } from './close-lookup';
 import { unexplainedLines, type SummaryLine } from './restatements';
 
 /** Above this many orders to compare, their columns are read whole once rather than row by row. */
@@ -35,17 +38,70 @@ export function orderChanges(
   const kept = snapshots.filter((s) => s.orders !== null);
   if (kept.length === 0) return new Map();
   const markers = orderMarkers(ctx);
-  const out = compareOrders(ctx, kept, (s) => ordersToCompare(s.month, s.orders!, markers), markers);
+  const atClose = new Map<string, Map<string, OrderFigures>>();
+  const toCompare = new Map<string, string[]>();
+  const lookups = kept.flatMap((s) =>
+    s.indexed ? [{ month: s.month, ...s.indexed, ids: changedSinceClose(s.month, s.indexed.index, markers) }] : [],
+  );
+  const looked = lookUpCloseOrders((ranges) => ctx.workbook.readRanges(ranges), lookups);
+  const whole: ClosedSnapshot[] = [];
+  for (const s of kept) {
+    const lookup = lookups.find((l) => l.month === s.month);
+    if (lookup && heldAll(s, lookup.ids, looked.get(s.month)!, markers)) {
+      atClose.set(s.month, looked.get(s.month)!);
+      toCompare.set(s.month, lookup.ids);
+    } else if (lookup) whole.push(s);
+  }
+  readSections(ctx, whole);
+  const byMarker = (s: ClosedSnapshot): string[] =>
+    toCompare.get(s.month) ?? ordersToCompare(s.month, s.orders!, markers);
+  const before = (s: ClosedSnapshot): ReadonlyMap<string, OrderFigures> =>
+    atClose.get(s.month) ?? new Map(s.orders!.map((o) => [o.id, o]));
+  const out = compareOrders(ctx, kept, byMarker, before, markers);
   const unexplained = kept.filter((s) => unexplainedLines(summaries.get(s.month)!, out.get(s.month)!).length > 0);
-  if (unexplained.length > 0)
+  if (unexplained.length > 0) {
+    readSections(
+      ctx,
+      unexplained.filter((s) => s.indexed),
+    );
     for (const [month, changes] of compareOrders(
       ctx,
       unexplained,
       (s) => ordersOfMonth(s.month, s.orders!, markers),
+      (s) => new Map(s.orders!.map((o) => [o.id, o])),
       markers,
     ))
       out.set(month, changes);
+  }
   return out;
+}
+
+/**
+ * Whether the looked-up orders account for every order the close held: the orders placed in the
+ * month now, less those new since the close, are as many as the close counted. Otherwise (an
+ * order the Orders sheet no longer holds) the month's section is read whole.
+ */
+function heldAll(
+  s: ClosedSnapshot,
+  candidates: readonly string[],
+  held: ReadonlyMap<string, OrderFigures>,
+  markers: ReadonlyMap<string, OrderMarker>,
+): boolean {
+  let placed = 0;
+  for (const m of markers.values()) if (m.placedDate !== null && m.placedDate.slice(0, 7) === s.month) placed++;
+  const fresh = candidates.filter((id) => !held.has(id) && markers.get(id)?.placedDate?.slice(0, 7) === s.month);
+  return placed - fresh.length === s.indexed!.index.count;
+}
+
+/** The order sections of indexed closes read whole (one Values.batchGet), for the checks that need every order. */
+function readSections(ctx: FinanceContext, snapshots: readonly ClosedSnapshot[]): void {
+  const pending = snapshots.filter((s) => s.indexed && !s.indexed.read);
+  if (pending.length === 0) return;
+  const read = ctx.workbook.readRanges(pending.map((s) => closeSheetRanges(s.indexed!)[1]!));
+  pending.forEach((s, i) => {
+    s.orders = readCloseOrders(read[i] ?? []);
+    s.indexed!.read = true;
+  });
 }
 
 /** Status, placement day and updated_at of every order, from the Orders key index (no read). */
@@ -73,21 +129,22 @@ function orderMarkers(ctx: FinanceContext): Map<string, OrderMarker & { row: num
   return markers;
 }
 
-/** The named orders of each month (`ids`) compared with its close, in one read of the Orders sheet. */
+/** The named orders of each month (`ids`) compared with its close (`before`), in one read of the Orders sheet. */
 function compareOrders(
   ctx: FinanceContext,
   kept: readonly ClosedSnapshot[],
   ids: (s: ClosedSnapshot) => string[],
+  before: (s: ClosedSnapshot) => ReadonlyMap<string, OrderFigures>,
   markers: ReadonlyMap<string, { row: number }>,
 ): Map<string, OrderChange[]> {
   const out = new Map<string, OrderChange[]>();
   const toCompare = new Map(kept.map((s) => [s.month, ids(s)]));
   const now = currentFigures(ctx, [...new Set([...toCompare.values()].flat())], markers);
   for (const s of kept) {
-    const before = new Map(s.orders!.map((o) => [o.id, o]));
+    const atClose = before(s);
     const changes = toCompare
       .get(s.month)!
-      .map((id) => orderChangeOf(s.month, before.get(id), now.get(id)))
+      .map((id) => orderChangeOf(s.month, atClose.get(id), now.get(id)))
       .filter((c): c is OrderChange => c !== null)
       .sort((a, b) =>
         a.placedDate !== b.placedDate

@@ -3,14 +3,15 @@
  * (summary per P&L line, the orders changed since the close, the overhead allocation apart, then
  * the detail by day) and to the sidebar's closed-month lines.
  *
- * Costs per sync with closed months: one Values.batchGet of the close sheets (their first 42 rows,
- * and the 9 columns of each one's order section: one row per order placed in the month); the orders
- * that may have changed come from the Orders key index the run reads anyway (status and updated_at
- * against the close's), and only those are read (one range per order and run of columns, in the same
- * single batchGet; above 100 orders, the 11 columns once instead). Only when a month's net revenue or
- * cogs moved by more than those orders explain (a correction that did not move updated_at), every
- * order of that month is read and compared: one more Values.batchGet, bounded the same way (at most
- * 100 row ranges, else the 11 columns once). One Values.batchUpdate with the Sync log's closing row.
+ * Costs per sync with closed months: one Values.batchGet of the close sheets' heads (their first 42
+ * rows); the orders that may have changed come from the Orders key index (updated_at at or after
+ * the latest stamp at close, gone marks) and only their rows of the close are read (close-index.ts:
+ * two batchGets, a block of the id column then the rows), then their Orders rows (one range per
+ * order; above 100 orders, the 11 columns once instead). A close made before indexes were kept, or
+ * whose section no longer holds what its index counts, has its order section read whole. Only when
+ * a month's net revenue or cogs moved by more than those orders explain (a correction that did not
+ * move updated_at), every order of that month is read and compared: one more Values.batchGet,
+ * bounded the same way. The Restatements rows are written only when they differ from the last ones.
  */
 import type { CellValue } from '../sheets/cells';
 import { serialToInstant } from '../platform/calendar';
@@ -20,7 +21,11 @@ import { RESTATEMENTS } from '../sheets/schema';
 import type { FinanceContext } from './finance-context';
 import type { ClosedMonthRecord } from '../state/finance-state';
 import type { OrderChange } from './close-orders';
+import { closeIndexFrom } from './close-index';
+import { fingerprintOf } from './close-seal';
+import { documentProperties } from '../platform/properties';
 import {
+  CLOSE_ORDERS_HEADER_ROW,
   CLOSE_ORDERS_TITLE_ROW,
   closeSheetRanges,
   closedMonthOf,
@@ -81,29 +86,40 @@ export function checkClosedMonths(
       days: restatementsOf(snapshot, current),
     };
   });
-  writeRestatements(ctx, reports);
+  writeRestatements(ctx, reports, hadRestatements);
   const summary: ClosedMonthRecord[] = reports.map((r) => ({ ...changeOf(r.snapshot, r.days, basis), currency }));
   ctx.state.save('closedMonths', summary);
   const changed = summary.filter((s) => s.changedValues > 0).length;
   return `Closed months: ${summary.length} checked, ${changed} changed since closing (see Restatements).`;
 }
 
-/** The close sheets: the head (meta, month, days) at the table's width, the order section at its own. */
+/**
+ * The close sheets: the head (meta, month, days) at the table's width, and the order section at its
+ * own unless the close is indexed (close-index.ts: its orders are looked up as they change).
+ */
 function readCloseSheets(
   ctx: FinanceContext,
   sheets: ReadonlyArray<{ title: string; rows: number }>,
 ): ClosedSnapshot[] {
-  const ranges = sheets.flatMap(closeSheetRanges);
-  const read = ctx.workbook.readRanges(ranges);
+  const plans = sheets.map((sheet) => {
+    const index = closeIndexFrom(ctx.state.readAtStart, closedMonthOf(sheet.title)!);
+    // A section that does not hold the rows the index counts (edited, cut) is read whole.
+    const indexed = index !== null && sheet.rows === CLOSE_ORDERS_HEADER_ROW + index.count ? index : null;
+    const ranges = closeSheetRanges(sheet);
+    return { sheet, indexed, ranges: indexed ? ranges.slice(0, 1) : ranges };
+  });
+  const read = ctx.workbook.readRanges(plans.flatMap((p) => p.ranges));
   const out: ClosedSnapshot[] = [];
   let at = 0;
-  for (const s of sheets) {
+  for (const { sheet, indexed, ranges } of plans) {
     const head = read[at++]!.slice();
-    if (s.rows > CLOSE_ORDERS_TITLE_ROW) {
+    if (ranges.length > 1) {
       while (head.length < CLOSE_ORDERS_TITLE_ROW) head.push([]);
       head.push(...read[at++]!);
     }
     const snapshot = readCloseSheet(head);
+    if (snapshot && indexed && snapshot.orders !== null)
+      snapshot.indexed = { index: indexed, title: sheet.title, rows: sheet.rows };
     if (snapshot) out.push(snapshot);
   }
   return out;
@@ -181,12 +197,22 @@ export function restatementRows(reports: readonly MonthReport[]): RestatementRow
   return rows;
 }
 
-function writeRestatements(ctx: FinanceContext, reports: readonly MonthReport[]): void {
-  const before = ctx.workbook.readTable(RESTATEMENTS).length;
+/** The fingerprint of what the Restatements sheet last got (its rows but their checked_at). */
+const WRITTEN_KEY = 'ma.restatementsWritten';
+
+/**
+ * The rows, written only when they differ from those the sheet last got (a fingerprint in one
+ * document property): an hourly run whose closed months did not move writes nothing, and
+ * checked_at keeps the time the differences were last written (the Sync log says each check).
+ */
+function writeRestatements(ctx: FinanceContext, reports: readonly MonthReport[], listed: boolean): void {
   const closedAt = new Map(reports.map((r) => [r.snapshot.month, r.snapshot.closedAt]));
+  const found = restatementRows(reports);
+  const written = fingerprintOf(found.map((r) => [closedAt.get(String(r.closed_month)) ?? null, r]));
+  const before = ctx.workbook.readTable(RESTATEMENTS).length;
+  if (listed && before === found.length && ctx.state.readAtStart[WRITTEN_KEY] === written) return;
   const checkedIso = new Date(ctx.now()).toISOString();
   const tz = ctx.workbook.timeZone;
-  const found = restatementRows(reports);
   const rows: RowWrite[] = found.map((r, i) => {
     const at = closedAt.get(String(r.closed_month));
     const closed_at = at === null || at === undefined ? null : new Date(serialToInstant(at, tz)).toISOString();
@@ -201,4 +227,5 @@ function writeRestatements(ctx: FinanceContext, reports: readonly MonthReport[])
   for (let row = found.length + 2; row <= before + 1; row++) rows.push({ row, column: 1, cells: blank.slice() });
   ctx.workbook.ensure(RESTATEMENTS);
   ctx.workbook.defer([{ schema: RESTATEMENTS, rows }]);
+  documentProperties().setProperty(WRITTEN_KEY, written);
 }

@@ -26,7 +26,7 @@ export function closeCheckCells(checks: readonly CloseCheck[], checkedAt: number
         kind: 'close',
         result: check.sealed === true ? '✓' : check.sealed === false ? '✗' : '',
         note: noteOf(check),
-        checked_at: new Date(checkedAt).toISOString(),
+        checked_at: new Date(check.checkedAt ?? checkedAt).toISOString(),
       },
       timeZone,
     ),

@@ -209,7 +209,12 @@ export function writeTieout(
   const provenFrom = books.days.length > 0 ? books.days[0].date : from;
   // Orders placed before the plan window (kept after a downgrade) have no service day to meet: not proven.
   const ordersProvenFrom = books.cutFrom !== null && books.cutFrom > first ? books.cutFrom : first;
-  const closes = checkCloses(ctx.workbook.sheets(), (ranges) => ctx.workbook.readRanges(ranges), ctx.state.readAtStart);
+  const closes = checkCloses(
+    ctx.workbook.sheets(),
+    (ranges) => ctx.workbook.readRanges(ranges),
+    ctx.state.readAtStart,
+    { now: ctx.now(), whole: full },
+  );
   const lines = [
     ...rows.map((r) => tieoutCells(r, checkedAt, ctx.workbook.timeZone)),
     ...closeCheckCells(closes, checkedAt, ctx.workbook.timeZone),

@@ -12,6 +12,7 @@ import { ReadAlong } from './read-along';
 import { toCatalogRow } from './sheet-layout';
 import { valuesService } from './sheet-snapshot';
 import { sheetsRequest } from './sheets-requests';
+import { batchGetValues } from './values-batches';
 import type { TableSheets } from './table-sheets';
 import type { WorkbookSnapshot } from './workbook-snapshot';
 import { LINE_ITEMS, ORDERS, type TableSchema } from './schema';
@@ -258,17 +259,14 @@ export class KeyReads {
     this.along.forgetRows();
   }
 
-  /** Values of A1 ranges (quoted sheet names), unformatted, in ONE Values.batchGet. */
+  /** Values of A1 ranges (quoted sheet names), unformatted, in ONE Values.batchGet (more only when its URL would be too long). */
   readRanges(ranges: readonly string[]): unknown[][][] {
     if (ranges.length === 0) return [];
     const id = this.snapshot.id();
-    const got = sheetsRequest('read', () =>
-      valuesService().batchGet(id, {
-        ranges: ranges.slice(),
-        valueRenderOption: 'UNFORMATTED_VALUE',
-        dateTimeRenderOption: 'SERIAL_NUMBER',
-      }),
-    );
-    return ranges.map((_, i) => (got.valueRanges?.[i]?.values ?? []) as unknown[][]);
+    const got = batchGetValues((sheet, options) => valuesService().batchGet(sheet, options), id, ranges, {
+      valueRenderOption: 'UNFORMATTED_VALUE',
+      dateTimeRenderOption: 'SERIAL_NUMBER',
+    });
+    return got.map((r) => (r.values ?? []) as unknown[][]);
   }
 }

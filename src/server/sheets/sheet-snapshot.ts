@@ -6,6 +6,7 @@
  * once its Date objects are turned back into serials (the key index does that for both).
  */
 import { sheetsRequest } from './sheets-requests';
+import { batchGetValues } from './values-batches';
 import { COLUMN_METADATA_KEY, type ColumnTag } from './column-tags';
 import { a1Range } from './a1';
 import { indexColumnPositions } from './column-positions';
@@ -114,7 +115,7 @@ export interface ReadRequest {
   parentColumn?: number;
 }
 
-/** The header row and key columns of each sheet asked for (and `extra` ranges), in ONE Values.batchGet. */
+/** The header row and key columns of each sheet asked for (and `extra` ranges), in ONE Values.batchGet (more only when its URL would be too long). */
 export function readManagedRows(
   spreadsheetId: string,
   requests: readonly ReadRequest[],
@@ -154,14 +155,12 @@ export function readManagedRows(
   }
   const extraAt = ranges.length;
   if (extra) ranges.push(...extra.ranges);
-  const got = sheetsRequest('read', () =>
-    sheetsService().Values?.batchGet(spreadsheetId, {
-      ranges,
-      valueRenderOption: 'UNFORMATTED_VALUE',
-      dateTimeRenderOption: 'SERIAL_NUMBER',
-    }),
+  const valueRanges = batchGetValues(
+    (id, options) => sheetsService().Values?.batchGet(id, options),
+    spreadsheetId,
+    ranges,
+    { valueRenderOption: 'UNFORMATTED_VALUE', dateTimeRenderOption: 'SERIAL_NUMBER' },
   );
-  const valueRanges = got?.valueRanges ?? [];
   if (extra) extra.values = extra.ranges.map((_, i) => (valueRanges[extraAt + i]?.values ?? []) as unknown[][]);
   let at = 0;
   return requests.map(({ schema, info, wholeRows, keyColumns: only, parentColumn }, i) => {

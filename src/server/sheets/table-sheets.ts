@@ -18,6 +18,7 @@ import { noteSpreadsheetChange, sendHeldBack, sheetsRequest } from './sheets-req
 import { percentCell } from './percent';
 import { holdsPoints, percentColumns, percentRanges, percentUpgradeRequests } from './percent-upgrade';
 import { sheetsService, valuesService, type SheetInfo } from './sheet-snapshot';
+import { batchGetValues } from './values-batches';
 import { SheetSetUp } from './sheet-setup';
 import { StartReads } from './start-reads';
 import type { StoreBinding } from './store-binding';
@@ -138,10 +139,10 @@ export class TableSheets {
     const rows = opened.maxRows;
     const ranges = percentRanges(opened.name, columns, rows);
     const id = this.snapshot.id();
-    const read = sheetsRequest('read', () =>
-      valuesService().batchGet(id, { ranges, valueRenderOption: 'UNFORMATTED_VALUE' }),
-    );
-    const values = columns.map((_, k) => read.valueRanges?.[k]?.values ?? []);
+    const read = batchGetValues((sheet, options) => valuesService().batchGet(sheet, options), id, ranges, {
+      valueRenderOption: 'UNFORMATTED_VALUE',
+    });
+    const values = columns.map((_, k) => read[k]?.values ?? []);
     const requests = percentUpgradeRequests(info.sheetId, columns, values, rows);
     sheetsRequest('write', () => sheetsService().batchUpdate({ requests }, id));
     // The whole rows this run already holds (the Monthly P&L) read as the sheet does now.
