@@ -9,7 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
 import { drawFinishedExecutions } from '../../dev/gas-runtime/spreadsheet/data-source';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
-import { bigQueryDml, bigQueryRows, DATASET, PROJECT, sidebarSyncNow, table } from './bigquery-support';
+import {
+  bigQueryDml,
+  bigQueryRows,
+  DATASET,
+  PROJECT,
+  reconcilePassUntilDone,
+  sidebarSyncNow,
+  table,
+} from './bigquery-support';
 import { checksRow, scheduledRun, sheetTable, storeDay, syncUntilCaughtUp } from './sync-support';
 
 type Json = Record<string, unknown>;
@@ -87,25 +95,14 @@ describe('BigQuery: another store in the same dataset', () => {
   it("the reconciliation pass keeps another store's orders and their line items", async () => {
     const own = await ownOrder(0.1);
     await otherStoresOrder('ord_other_store_2', own.day, 3_600_000);
-    let done = false;
-    for (let step = 0; step < 10 && !done; step++) {
-      const r = await stack.runtime.run('reconcileOrdersNow', [], { authMode: 'FULL' });
-      expect(r.ok, r.error?.message).toBe(true);
-      done = (r.value as { done?: boolean }).done === true;
-    }
-    expect(done).toBe(true);
+    await reconcilePassUntilDone(stack);
     expect(await rowsOf('ord_other_store_2')).toEqual({ orders: 1, lines: 1 });
     // The pass still removes this store's own orders that the service no longer has.
     await bigQueryDml(
       stack,
       `INSERT INTO ${table('orders')} (id, store_id, placed_day, status, synced_at) VALUES ('ord_gone_own', '${own.storeId}', DATE '${own.day}', 'active', TIMESTAMP '${new Date(stack.runtime.clock.now() - 3_600_000).toISOString()}')`,
     );
-    done = false;
-    for (let step = 0; step < 10 && !done; step++) {
-      const r = await stack.runtime.run('reconcileOrdersNow', [], { authMode: 'FULL' });
-      expect(r.ok, r.error?.message).toBe(true);
-      done = (r.value as { done?: boolean }).done === true;
-    }
+    await reconcilePassUntilDone(stack);
     expect((await rowsOf('ord_gone_own')).orders).toBe(0);
     expect(await rowsOf('ord_other_store_2')).toEqual({ orders: 1, lines: 1 });
   }, 300_000);

@@ -4,6 +4,7 @@
  * truth on the truth's own terms (field lookup by column name, the store-zone day by Intl), never
  * through the add-on's row builder.
  */
+import { expect } from 'vitest';
 import type { Stack } from '../../dev/harness/index';
 import { getQueryResults, query } from '../../dev/gas-runtime/bigquery/jobs';
 import { storeDay } from './sync-support';
@@ -227,4 +228,15 @@ export async function sidebarSyncNow(stack: Stack): Promise<void> {
   await step('startSync');
   for (let i = 0; i < 40; i++) if ((await step('runSyncStep')).done) return;
   throw new Error('Sync now did not finish');
+}
+
+/** The reconciliation pass (`reconcileOrdersNow`) run step by step until it says it is done. */
+export async function reconcilePassUntilDone(stack: Stack, maxSteps = 10): Promise<void> {
+  let done = false;
+  for (let step = 0; step < maxSteps && !done; step++) {
+    const r = await stack.runtime.run('reconcileOrdersNow', [], { authMode: 'FULL' });
+    expect(r.ok, r.error?.message).toBe(true);
+    done = (r.value as { done?: boolean }).done === true;
+  }
+  expect(done).toBe(true);
 }

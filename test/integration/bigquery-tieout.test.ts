@@ -15,6 +15,7 @@ import {
   PROJECT,
   sidebarSyncNow,
   table,
+  reconcilePassUntilDone,
 } from './bigquery-support';
 import { checksRow, checksScope, scheduledRun, sheetTable, storeDay, syncUntilCaughtUp } from './sync-support';
 
@@ -171,13 +172,7 @@ describe('the reconciliation pass of orders kept in BigQuery', () => {
     await scheduledRun(stack);
     expect([...checkDays()].filter(([, r]) => r.result === '✗')).toEqual([]);
 
-    let done = false;
-    for (let step = 0; step < 10 && !done; step++) {
-      const r = await stack.runtime.run('reconcileOrdersNow', [], { authMode: 'FULL' });
-      expect(r.ok, r.error?.message).toBe(true);
-      done = (r.value as { done?: boolean }).done === true;
-    }
-    expect(done).toBe(true);
+    await reconcilePassUntilDone(stack);
     const left = await bigQueryRows(
       stack,
       `SELECT (SELECT COUNT(*) FROM ${table('orders')} WHERE id = '${vanished}') AS orders, ` +
