@@ -24,6 +24,8 @@ export interface TableWrite {
   rows: RowWrite[];
   /** The Sync log's opening row riding along with the run's next write: not the closing row the row index waits for. */
   opensRun?: boolean;
+  /** Its table's watcher saw these rows when they were deferred (deferRows): not shown them again when sent. */
+  watched?: boolean;
 }
 
 export class BatchWriter {
@@ -63,7 +65,9 @@ export class BatchWriter {
    * Data rows sent with the next write() instead of a Values.batchUpdate of their own (330 ms,
    * apps-script-cost-model.md): the run's state written from now until that write is sent covers
    * them, so it waits for it (the held writes' fence). The first-write mark is made now, before the
-   * fence: it must be stored before the rows are. Not for a watched table (the Orders day sums).
+   * fence: it must be stored before the rows are. So is what a watched table's watcher (the Orders
+   * day sums) writes: it sees the rows now, as they will be sent, and counts them in what the run
+   * keeps at its end, behind the same fence.
    */
   deferRows(tables: readonly TableWrite[]): void {
     const first = this.firstWrite;
@@ -74,7 +78,8 @@ export class BatchWriter {
     if (!tables.some((t) => t.rows.length > 0)) return;
     // The grid grows now, as it would for a write: what the run does next sees it (grew(): the dashboard's charts).
     for (const t of tables) if (t.rows.length > 0) this.growTo(t.schema, lastRowOf(t.rows));
-    this.defer(tables);
+    for (const t of tables) if (t.rows.length > 0) this.watchers.get(t.schema.sheetName)?.(t.rows);
+    this.defer(tables.map((t) => ({ ...t, watched: true })));
     fenceRunState();
     this.fenced = true;
   }
@@ -126,7 +131,7 @@ export class BatchWriter {
       this.firstWrite = null;
       first.callback();
     }
-    for (const t of all) if (t.rows.length > 0) this.watchers.get(t.schema.sheetName)?.(t.rows);
+    for (const t of all) if (t.rows.length > 0 && t.watched !== true) this.watchers.get(t.schema.sheetName)?.(t.rows);
     // Writes of one sheet merged into one set of ranges: a later write of the same row wins, never two ranges over one cell.
     const bySheet = new Map<string, RowWrite[]>();
     for (const t of all) {
