@@ -84,6 +84,11 @@ export class BatchWriter {
     this.fenced = true;
   }
 
+  /** Rows of the table wait to ride along with the next write (deferRows, defer). */
+  holdsRowsOf(sheetName: SheetName): boolean {
+    return this.deferred.some((t) => t.rows.length > 0 && t.schema.sheetName === sheetName);
+  }
+
   /**
    * Drops the Sync log's opening row when nothing else waits to be sent: true when it did (the
    * run ends without writing a cell, SyncLog.close). False when other writes wait or the row was sent.

@@ -147,8 +147,9 @@ function ordersFeed(ctx: JobContext, writer: OrderWriter, pace: BurstPace, sheet
  * writes) instead of a Values.batchUpdate of their own (330 ms, apps-script-cost-model.md). The
  * checkpoint saved after them waits behind the held writes' fence until that write is sent: an
  * execution ended before it loses the rows and the watermark together, and the next run lists
- * those pages again. Only into sheets created this run: nothing later in the run reads rows
- * there (the tie-out counts them from the day sums of the rows written), so none sees them missing.
+ * those pages again. Only into sheets created this run, where the tie-out counts the rows from the
+ * day sums of the rows written; a read of those sheets later in the run (the tie-out's whole read
+ * before it says ✗) sends them first (ManagedWorkbook.sendRidingRows).
  */
 function ridesWithClosingWrite(ctx: JobContext, pages: QueuedGroup): boolean {
   return !pages.hasMore && ctx.workbook.createdThisRun(ORDERS) && ctx.workbook.createdThisRun(LINE_ITEMS);
