@@ -13,6 +13,7 @@ import { sheetsService, valuesService } from './sheet-snapshot';
 import { noteSpreadsheetChange, sheetsRequest } from './sheets-requests';
 import type { StoreBinding } from './store-binding';
 import type { TableSheets } from './table-sheets';
+import type { OpenSheet } from './open-sheet';
 import type { WorkbookSnapshot } from './workbook-snapshot';
 import { SYNC_LOG, type SheetName, type TableSchema } from './schema';
 
@@ -189,7 +190,8 @@ export class BatchWriter {
   }
 
   /**
-   * Grows the grid and formats the new rows with SpreadsheetApp: no Sheets API write request (60 a
+   * Grows the grid: a sheet created in this run and not sent yet in its set-up's addSheet (growQueued);
+   * any other with SpreadsheetApp, which formats the new rows: no Sheets API write request (60 a
    * minute, developers.google.com/workspace/sheets/api/limits), and the growth is applied with the
    * write that needs it (sheetsRequest flushes pending SpreadsheetApp changes before a request; the
    * runtime models that a write past a pending growth fails). The insert and the formats are queued
@@ -200,12 +202,20 @@ export class BatchWriter {
   private growTo(schema: TableSchema, lastRow: number): void {
     const opened = this.tables.sheetFor(schema);
     if (lastRow <= opened.maxRows) return;
-    const sheet = this.tables.handle(opened);
-    const columns = (opened.maxColumns ??= sheet.getMaxColumns());
+    const columns = (opened.maxColumns ??= this.tables.handle(opened).getMaxColumns());
     const needed = lastRow - opened.maxRows;
     this.cells.checkRoom(needed * columns);
     const room = Math.floor((SPREADSHEET_CELL_LIMIT - this.cells.used()) / columns);
     const add = Math.min(Math.max(needed, GROW_ROWS), room);
+    // A sheet this run creates and has not sent yet is added with the rows (one request, no flush).
+    if (!this.tables.growQueued(opened, opened.maxRows + add)) this.insertRows(opened, add);
+    this.grown.add(schema.sheetName);
+    opened.maxRows += add;
+    this.cells.added(add * columns);
+  }
+
+  private insertRows(opened: OpenSheet, add: number): void {
+    const sheet = this.tables.handle(opened);
     // The new rows' ranges are offsets of one taken before the insert: a getRange after it could
     // apply the pending insert alone (a SpreadsheetApp read of a sheet applies its pending writes).
     const lastCell = sheet.getRange(opened.maxRows, 1);
@@ -216,8 +226,5 @@ export class BatchWriter {
         .setNumberFormats(Array.from({ length: add }, () => run.patterns));
     }
     noteSpreadsheetChange();
-    this.grown.add(schema.sheetName);
-    opened.maxRows += add;
-    this.cells.added(add * columns);
   }
 }
