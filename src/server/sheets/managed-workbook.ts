@@ -85,6 +85,11 @@ export class ManagedWorkbook {
     return this.snapshot.id();
   }
 
+  /** The run's locked read found no sync state: a plainly new spreadsheet is listed without a Sheets API read. */
+  neverSynced(): void {
+    this.snapshot.neverSynced();
+  }
+
   /** Every sheet's title and grid as this run's one Sheets API read listed them. */
   sheets(): readonly SheetInfo[] {
     return this.snapshot.sheetInfos();
