@@ -129,7 +129,7 @@ export class ManagedWorkbook {
   completeIndex(
     ...tables: ReadonlyArray<{ schema: TableSchema; keys?: Iterable<string>; parents?: Iterable<string> }>
   ): void {
-    this.sendRidingRows(...tables.map((t) => t.schema));
+    // No riding rows are sent first: rows ride only into sheets created this run, never read to complete an index.
     this.reads.completeIndex(...tables);
   }
 
