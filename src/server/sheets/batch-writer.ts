@@ -13,6 +13,7 @@ import { sheetsService, valuesService } from './sheet-snapshot';
 import { noteSpreadsheetChange, sheetsRequest } from './sheets-requests';
 import type { StoreBinding } from './store-binding';
 import type { TableSheets } from './table-sheets';
+import type { OpenSheet } from './open-sheet';
 import type { WorkbookSnapshot } from './workbook-snapshot';
 import { SYNC_LOG, type SheetName, type TableSchema } from './schema';
 
@@ -24,6 +25,8 @@ export interface TableWrite {
   rows: RowWrite[];
   /** The Sync log's opening row riding along with the run's next write: not the closing row the row index waits for. */
   opensRun?: boolean;
+  /** Its table's watcher saw these rows when they were deferred (deferRows): not shown them again when sent. */
+  watched?: boolean;
 }
 
 export class BatchWriter {
@@ -63,7 +66,9 @@ export class BatchWriter {
    * Data rows sent with the next write() instead of a Values.batchUpdate of their own (330 ms,
    * apps-script-cost-model.md): the run's state written from now until that write is sent covers
    * them, so it waits for it (the held writes' fence). The first-write mark is made now, before the
-   * fence: it must be stored before the rows are. Not for a watched table (the Orders day sums).
+   * fence: it must be stored before the rows are. So is what a watched table's watcher (the Orders
+   * day sums) writes: it sees the rows now, as they will be sent, and counts them in what the run
+   * keeps at its end, behind the same fence.
    */
   deferRows(tables: readonly TableWrite[]): void {
     const first = this.firstWrite;
@@ -74,9 +79,15 @@ export class BatchWriter {
     if (!tables.some((t) => t.rows.length > 0)) return;
     // The grid grows now, as it would for a write: what the run does next sees it (grew(): the dashboard's charts).
     for (const t of tables) if (t.rows.length > 0) this.growTo(t.schema, lastRowOf(t.rows));
-    this.defer(tables);
+    for (const t of tables) if (t.rows.length > 0) this.watchers.get(t.schema.sheetName)?.(t.rows);
+    this.defer(tables.map((t) => ({ ...t, watched: true })));
     fenceRunState();
     this.fenced = true;
+  }
+
+  /** Rows of the table wait to ride along with the next write (deferRows, defer). */
+  holdsRowsOf(sheetName: SheetName): boolean {
+    return this.deferred.some((t) => t.rows.length > 0 && t.schema.sheetName === sheetName);
   }
 
   /**
@@ -126,7 +137,7 @@ export class BatchWriter {
       this.firstWrite = null;
       first.callback();
     }
-    for (const t of all) if (t.rows.length > 0) this.watchers.get(t.schema.sheetName)?.(t.rows);
+    for (const t of all) if (t.rows.length > 0 && t.watched !== true) this.watchers.get(t.schema.sheetName)?.(t.rows);
     // Writes of one sheet merged into one set of ranges: a later write of the same row wins, never two ranges over one cell.
     const bySheet = new Map<string, RowWrite[]>();
     for (const t of all) {
@@ -179,7 +190,8 @@ export class BatchWriter {
   }
 
   /**
-   * Grows the grid and formats the new rows with SpreadsheetApp: no Sheets API write request (60 a
+   * Grows the grid: a sheet created in this run and not sent yet in its set-up's addSheet (growQueued);
+   * any other with SpreadsheetApp, which formats the new rows: no Sheets API write request (60 a
    * minute, developers.google.com/workspace/sheets/api/limits), and the growth is applied with the
    * write that needs it (sheetsRequest flushes pending SpreadsheetApp changes before a request; the
    * runtime models that a write past a pending growth fails). The insert and the formats are queued
@@ -190,12 +202,20 @@ export class BatchWriter {
   private growTo(schema: TableSchema, lastRow: number): void {
     const opened = this.tables.sheetFor(schema);
     if (lastRow <= opened.maxRows) return;
-    const sheet = this.tables.handle(opened);
-    const columns = (opened.maxColumns ??= sheet.getMaxColumns());
+    const columns = (opened.maxColumns ??= this.tables.handle(opened).getMaxColumns());
     const needed = lastRow - opened.maxRows;
     this.cells.checkRoom(needed * columns);
     const room = Math.floor((SPREADSHEET_CELL_LIMIT - this.cells.used()) / columns);
     const add = Math.min(Math.max(needed, GROW_ROWS), room);
+    // A sheet this run creates and has not sent yet is added with the rows (one request, no flush).
+    if (!this.tables.growQueued(opened, opened.maxRows + add)) this.insertRows(opened, add);
+    this.grown.add(schema.sheetName);
+    opened.maxRows += add;
+    this.cells.added(add * columns);
+  }
+
+  private insertRows(opened: OpenSheet, add: number): void {
+    const sheet = this.tables.handle(opened);
     // The new rows' ranges are offsets of one taken before the insert: a getRange after it could
     // apply the pending insert alone (a SpreadsheetApp read of a sheet applies its pending writes).
     const lastCell = sheet.getRange(opened.maxRows, 1);
@@ -206,8 +226,5 @@ export class BatchWriter {
         .setNumberFormats(Array.from({ length: add }, () => run.patterns));
     }
     noteSpreadsheetChange();
-    this.grown.add(schema.sheetName);
-    opened.maxRows += add;
-    this.cells.added(add * columns);
   }
 }

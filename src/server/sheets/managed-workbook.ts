@@ -17,12 +17,15 @@ import { TableLayouts, type ColumnSettings } from './table-layouts';
 import { TableSheets } from './table-sheets';
 import { WorkbookSnapshot } from './workbook-snapshot';
 import type { SheetInfo } from './sheet-snapshot';
-import type { TableSchema } from './schema';
+import { LINE_ITEMS, ORDERS, type SheetName, type TableSchema } from './schema';
 
 export { SheetLayoutError, SheetOwnershipError, STORE_METADATA_KEY } from './sheet-tags';
 export { CellLimitError, SPREADSHEET_CELL_LIMIT, spreadsheetGridCells } from './cell-count';
 export type { ColumnSettings } from './table-layouts';
 export type { TableWrite } from './batch-writer';
+
+/** The tables whose rows a run may leave to ride along with its next write (the orders feed's last pages). */
+const RIDING_TABLES: ReadonlySet<SheetName> = new Set([ORDERS.sheetName, LINE_ITEMS.sheetName]);
 
 export class ManagedWorkbook {
   readonly timeZone: string;
@@ -82,6 +85,11 @@ export class ManagedWorkbook {
     return this.snapshot.id();
   }
 
+  /** The run's locked read found no sync state: a plainly new spreadsheet is listed without a Sheets API read. */
+  neverSynced(): void {
+    this.snapshot.neverSynced();
+  }
+
   /** Every sheet's title and grid as this run's one Sheets API read listed them. */
   sheets(): readonly SheetInfo[] {
     return this.snapshot.sheetInfos();
@@ -121,22 +129,35 @@ export class ManagedWorkbook {
   completeIndex(
     ...tables: ReadonlyArray<{ schema: TableSchema; keys?: Iterable<string>; parents?: Iterable<string> }>
   ): void {
+    // No riding rows are sent first: rows ride only into sheets created this run, never read to complete an index.
     this.reads.completeIndex(...tables);
   }
 
   /** The managed columns of a table from row 2 down, in ONE Values.get; empty when the sheet does not exist yet. */
   readTable(schema: TableSchema): unknown[][] {
+    this.sendRidingRows(schema);
     return this.reads.readTable(schema);
   }
 
   /** Only the named columns of a table, row 2 down, at their catalog positions, in ONE Values.batchGet. */
   readColumns(table: TableSchema, headers: readonly string[]): unknown[][] {
+    this.sendRidingRows(table);
     return this.reads.readColumns(table, headers);
   }
 
   /** The named columns of some rows (1-based sheet rows) of a table, at their catalog positions, in ONE Values.batchGet. */
   readRows(table: TableSchema, sheetRows: readonly number[], headers: readonly string[]): unknown[][] {
+    if (sheetRows.length > 0) this.sendRidingRows(table);
     return this.reads.readRows(table, sheetRows, headers);
+  }
+
+  /**
+   * Orders and Line items rows that wait to ride along with the run's next write (the orders feed's
+   * last pages) are sent before a read of their sheet, which must find them there (the tie-out's
+   * whole read before it says ✗): the write they would have had of their own, made at this point.
+   */
+  private sendRidingRows(...tables: readonly TableSchema[]): void {
+    if (tables.some((t) => RIDING_TABLES.has(t.sheetName) && this.writer.holdsRowsOf(t.sheetName))) this.write([]);
   }
 
   /** Values of A1 ranges (quoted sheet names), unformatted, in ONE Values.batchGet. */

@@ -35,8 +35,8 @@ export { ROW_INDEX_METADATA_KEY };
 
 export class RowIndex {
   private stamp: RowIndexStamp | null = null;
-  /** The index sheet's title: as found at the start, or as this run creates it. */
-  private title: string | null;
+  /** The index sheet's title once looked up (title), or as this run creates it. */
+  private found: { title: string | null } | null = null;
   /** Buckets as read, in a sparse run: the ones the pages touched. */
   private buckets = new Map<number, Map<string, OrderRows>>();
   private whole = false;
@@ -54,8 +54,15 @@ export class RowIndex {
   constructor(
     private readonly snapshot: WorkbookSnapshot,
     private sheets: RowIndexSheets | null = null,
-  ) {
-    this.title = this.located()?.title ?? null;
+  ) {}
+
+  /** The index sheet's title, looked up at first use: the run's start may still tell the snapshot the spreadsheet is new. */
+  private get title(): string | null {
+    return (this.found ??= { title: this.located()?.title ?? null }).title;
+  }
+
+  private set title(title: string | null) {
+    this.found = { title };
   }
 
   attach(sheets: RowIndexSheets): void {

@@ -31,8 +31,10 @@ type SheetsRequest = GoogleAppsScript.Sheets.Schema.Request;
 export class SheetSetUp {
   /** Ids of the sheets this run's set-ups added. */
   private readonly addedIds: number[] = [];
-  /** Set-ups of created sheets not sent yet (held back by the Sheets requests' `holdBack`). */
-  private queued: SheetsRequest[] = [];
+  /** Set-ups of created sheets not sent yet (held back by the Sheets requests' `holdBack`), built when sent. */
+  private queued: Array<() => SheetsRequest[]> = [];
+  /** The rows each created sheet not sent yet is added with, by title: its grid grows here (growQueued). */
+  private readonly queuedRows = new Map<string, number>();
 
   constructor(
     private readonly spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet,
@@ -53,12 +55,29 @@ export class SheetSetUp {
     const tags = storeId === null ? [] : tagRequests(sheetId, schema, storeId);
     // Held back until the next Sheets API request: sheets created together share its batchUpdate.
     if (this.queued.length === 0) holdBack(() => this.sendQueued());
-    this.queued.push(
-      addSheetRequest(sheetId, schema, rows),
-      ...tags,
-      ...this.requests(sheetId, schema, rows, schema.columns.length),
-    );
+    const title = schema.sheetName;
+    this.queuedRows.set(title, rows);
+    this.queued.push(() => {
+      const grid = this.queuedRows.get(title) ?? rows;
+      return [
+        addSheetRequest(sheetId, schema, grid),
+        ...tags,
+        ...this.requests(sheetId, schema, grid, schema.columns.length),
+      ];
+    });
     this.cells.added(rows * schema.columns.length);
+  }
+
+  /**
+   * A created sheet whose set-up is not sent yet is added with `rows` rows (its number formats
+   * down to them), in the same request: no SpreadsheetApp insert and formats, and no flush before
+   * the next request. False when its set-up was sent (the sheet exists: grown as any other).
+   */
+  growQueued(title: string, rows: number): boolean {
+    const queued = this.queuedRows.get(title);
+    if (queued === undefined) return false;
+    this.queuedRows.set(title, Math.max(queued, rows));
+    return true;
   }
 
   /**
@@ -68,7 +87,7 @@ export class SheetSetUp {
   createHidden(title: string, rows: number, tagKey: string): void {
     const sheetId = this.newSheetId(title);
     if (this.queued.length === 0) holdBack(() => this.sendQueued());
-    this.queued.push(
+    this.queued.push(() => [
       {
         addSheet: { properties: { sheetId, title, hidden: true, gridProperties: { rowCount: rows, columnCount: 1 } } },
       },
@@ -77,13 +96,14 @@ export class SheetSetUp {
           developerMetadata: { metadataKey: tagKey, metadataValue: '1', location: { sheetId }, visibility: 'DOCUMENT' },
         },
       },
-    );
+    ]);
     this.cells.added(rows);
   }
 
   private sendQueued(): void {
-    const requests = this.queued;
+    const requests = this.queued.flatMap((build) => build());
     this.queued = [];
+    this.queuedRows.clear();
     if (requests.length > 0) this.send(requests);
   }
 

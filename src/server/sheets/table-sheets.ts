@@ -187,6 +187,11 @@ export class TableSheets {
     return this.open.has(table.sheetName);
   }
 
+  /** A sheet created in this run whose set-up is not sent yet is added with `rows` rows (SheetSetUp.growQueued); false otherwise. */
+  growQueued(opened: OpenSheet, rows: number): boolean {
+    return opened.created && opened.sheet === null && this.setUp.growQueued(opened.name, rows);
+  }
+
   /** The sheet itself, fetched by name the first time a call needs it. */
   handle(opened: OpenSheet): GoogleAppsScript.Spreadsheet.Sheet {
     if (opened.sheet) return opened.sheet;

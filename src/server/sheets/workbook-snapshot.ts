@@ -7,6 +7,7 @@ import { readSheetInfos, type SheetInfo } from './sheet-snapshot';
 import { locateSheet, taggedSheets, type LocatedSheet } from './sheet-tags';
 import type { TableSchema } from './schema';
 import { ROW_INDEX_METADATA_KEY } from './row-index-buckets';
+import { listNewSpreadsheet } from './new-spreadsheet-listing';
 
 export class WorkbookSnapshot {
   private spreadsheetId: string | null = null;
@@ -21,9 +22,17 @@ export class WorkbookSnapshot {
     return this.spreadsheetId;
   }
 
+  /** The run found no sync state: a plainly new spreadsheet is listed without the Sheets API (new-spreadsheet-listing). */
+  private mayBeNew = false;
+
   /** Every sheet's title, grid and tags as read at the run's start (one call per run). */
   sheetInfos(): SheetInfo[] {
-    return (this.sheets ??= readSheetInfos(this.id()));
+    return (this.sheets ??= (this.mayBeNew ? listNewSpreadsheet(this.spreadsheet) : null) ?? readSheetInfos(this.id()));
+  }
+
+  /** Before the first sheetInfos(): the document holds no sync state. */
+  neverSynced(): void {
+    this.mayBeNew = true;
   }
 
   /** Whether this run's one read has been made (sheetInfos then costs nothing). */

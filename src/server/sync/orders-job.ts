@@ -23,14 +23,16 @@ import { updatedAtMs } from '../api/record-check';
 import { RateLimitedError } from '../api';
 import { destinationWriter } from './orders-destination';
 import { WRITE_PAYLOAD_BYTES } from '../sheets/write-size';
+import { LINE_ITEMS, ORDERS } from '../sheets/schema';
 
 export function runOrdersJob(ctx: JobContext): JobResult {
-  const writer = destinationWriter(ctx) ?? orderWriter(ctx);
+  const destination = destinationWriter(ctx);
+  const writer = destination ?? orderWriter(ctx);
   retrySkippedOrders(ctx, (orders) => writer.write(orders));
   const pace = feedPace(ctx);
   let caughtUp = false;
   try {
-    caughtUp = pageThrough(ctx.budget, ordersFeed(ctx, writer, pace));
+    caughtUp = pageThrough(ctx.budget, ordersFeed(ctx, writer, pace, destination === null));
   } finally {
     // The next execution goes on with this minute's requests in it (after a 429 too).
     if (!caughtUp) pace.handOver();
@@ -60,8 +62,11 @@ const NEXT_RUN_REQUESTS = 3;
  */
 const LISTED_AHEAD_BYTES = 8 * WRITE_PAYLOAD_BYTES;
 
-/** The incremental feed: its checkpoint is the orders watermark, moved only once the queued pages are written. */
-function ordersFeed(ctx: JobContext, writer: OrderWriter, pace: BurstPace): Feed<Order> {
+/**
+ * The incremental feed: its checkpoint is the orders watermark, moved only once the queued pages are
+ * written. `sheets`: the orders go to the Orders and Line items sheets (not another destination).
+ */
+function ordersFeed(ctx: JobContext, writer: OrderWriter, pace: BurstPace, sheets: boolean): Feed<Order> {
   let updatedAfter = updatedAfterFor(ctx.state.get('orders').watermark);
   // The orders window the page being taken was listed under.
   let listedUnder: string | null = null;
@@ -72,7 +77,7 @@ function ordersFeed(ctx: JobContext, writer: OrderWriter, pace: BurstPace): Feed
     if (group === null) return true;
     const pages = group;
     group = null;
-    writer.flush();
+    writer.flush(sheets && ridesWithClosingWrite(ctx, pages));
     // The checkpoint moves only after the pages it covers are in the sheet, and merges into what is
     // stored now: the sidebar may have changed the orders window while they were read.
     const state = ctx.state.reload('orders');
@@ -134,6 +139,20 @@ function ordersFeed(ctx: JobContext, writer: OrderWriter, pace: BurstPace): Feed
     },
     settle: checkpoint,
   };
+}
+
+/**
+ * The feed's last pages into Orders and Line items sheets this run created ride along with the run's
+ * next sheet write (at the latest the Sync log's closing row, which every run that took the lock
+ * writes) instead of a Values.batchUpdate of their own (330 ms, apps-script-cost-model.md). The
+ * checkpoint saved after them waits behind the held writes' fence until that write is sent: an
+ * execution ended before it loses the rows and the watermark together, and the next run lists
+ * those pages again. Only into sheets created this run, where the tie-out counts the rows from the
+ * day sums of the rows written; a read of those sheets later in the run (the tie-out's whole read
+ * before it says ✗) sends them first (ManagedWorkbook.sendRidingRows).
+ */
+function ridesWithClosingWrite(ctx: JobContext, pages: QueuedGroup): boolean {
+  return !pages.hasMore && ctx.workbook.createdThisRun(ORDERS) && ctx.workbook.createdThisRun(LINE_ITEMS);
 }
 
 /** Pages queued since the last checkpoint. */

@@ -2,6 +2,7 @@
  * The start of a run under the lock: the account read and store check, the checks before the first
  * write, the jobs it will run, and its first Sync log row.
  */
+import { neverSynced } from '../sheets/new-spreadsheet-listing';
 import { markFormulasOwed } from '../state/formulas-owed';
 import { createApiClient, type ApiClient } from '../api';
 import { runResponseCache, type RunResponseCache } from '../api/run-response-cache';
@@ -65,6 +66,7 @@ export function openRecord(
   // Read under the lock: a run that just ended while this one waited saved its checkpoints and log
   // row. The one whole read of the execution: the schedule the adoption below asks for is in it.
   const read = properties.getProperties();
+  if (neverSynced(read)) workbook.neverSynced();
   // A documentless scheduled run of this user worked on their copy of the state: take it in first
   // (then read again what it wrote).
   const adopted = adoptScheduledRunState();

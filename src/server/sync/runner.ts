@@ -39,6 +39,9 @@ export function runSync(options: RunOptions): RunOutcome {
   const budget = options.cancellable ? new CancellableBudget(options.budgetMs) : new ExecutionBudget(options.budgetMs);
   setSheetsWaitBudget((ms) => budget.canWait(ms));
   const workbook = new ManagedWorkbook();
+  // A scheduled run lists the spreadsheet at once, as always; Sync now waits for its locked read,
+  // which may find the spreadsheet never synced (listed without a Sheets API read).
+  if (options.cancellable !== true) workbook.sheets();
   const tally = emptyTally();
   const lock = documentLock();
   const locked = lock.tryLock(LOCK_WAIT_MS);
