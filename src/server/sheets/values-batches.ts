@@ -2,13 +2,13 @@
  * Values.batchGet in as many requests as its URL needs. The call is an HTTP GET with every range in
  * its query string; Google documents no URL limit and public reports show failures around 20,000
  * characters (dust-tt/dust PR #4042 chunks the ranges), so the ranges go out in requests whose URL
- * stays under URL_BUDGET, well below the strict runtime's 16,384 (room for what the advanced
+ * stays under URL_BUDGET, below the strict runtime's 16,384 (2,384 characters of room for what the advanced
  * service adds to the query). Each request is one read against the per-minute quota (sheetsRequest).
  */
 import { sheetsRequest } from './sheets-requests';
 
 /** Characters of the URL a request may take, ranges and options included. */
-export const URL_BUDGET = 8_000;
+export const URL_BUDGET = 14_000;
 
 export interface BatchGetOptions {
   valueRenderOption?: 'UNFORMATTED_VALUE' | 'FORMATTED_VALUE' | 'FORMULA';
