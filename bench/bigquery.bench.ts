@@ -1,5 +1,5 @@
 /**
- * Issue 25's scale: a store of 1,000,000 orders synced into BigQuery through the add-on on the
+ * The scale BigQuery is for: a store of 1,000,000 orders synced into BigQuery through the add-on on the
  * strict runtime (Google's quotas on, BigQuery's load, DML and request limits enforced by the
  * stand-in), the clocks moving by modelled time only. Same seed and instant as sync-costs.
  *   backfill   "Sync now" in the sidebar, step after step; when the API's hourly allowance pauses

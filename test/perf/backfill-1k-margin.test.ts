@@ -1,5 +1,5 @@
 /**
- * Issue 23 ("our sync at or below every alternative on every workload and size"): at 1,000 orders
+ * Our sync at or below every alternative on every workload and size: at 1,000 orders
  * the backfill's fixed costs weigh most, and on ba243d8 "Sync now" into a new spreadsheet took 4.1 s
  * of modelled service time against refresh-all's 4.5 s: its JavaScript (0.5–0.7 s measured, bundle
  * loading included, against refresh-all's 0.1 s) could flip the side-by-side table. Its modelled

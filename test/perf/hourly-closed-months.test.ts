@@ -1,7 +1,7 @@
 /**
  * In CI: a finance team closes every month (Close month). Each later hourly run compares the
  * closed months with their closes (Restatements). The hourly run after 100 cost corrections, with
- * the last 12 months closed, at 2k and 10k orders (issue 23: the hourly run's cells read follow the
+ * the last 12 months closed, at 2k and 10k orders (the hourly run's cells read follow the
  * changed orders, not the store), beside the same run before any month was closed. Measured here:
  * the cells the run reads of the close sheets (every Values.batchGet's ranges on a `Close YYYY-MM`
  * sheet), which must not grow with the store. Ground truth: the emulator's truth, cell for cell.

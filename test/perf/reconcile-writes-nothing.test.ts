@@ -1,5 +1,5 @@
 /**
- * Issue 23: a reconciliation that finds nothing gone writes nothing, and its paging is paced like
+ * A reconciliation that finds nothing gone writes nothing, and its paging is paced like
  * the orders feed (spec 8.1, 60 requests a minute) so the service never answers 429. On the
  * bench's 10,000-order store, after "Sync now" brought every sheet up to date: the pass pages every
  * order again (the emulator's truth: none vanished), writes 0 cells (no Sync log row, no Checks

@@ -1,6 +1,6 @@
 /**
  * What the Checks sheet says, apart from when it was said: a tie-out whose rows are the ones the
- * sheet already holds does not rewrite them (issue 23: a reconciliation that finds nothing writes
+ * sheet already holds does not rewrite them (a reconciliation that finds nothing writes
  * nothing). The time of the check is in the document state (the sidebar's Checks line).
  */
 import type { RowWrite } from '../sheets/row-writes';

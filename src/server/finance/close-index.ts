@@ -1,6 +1,6 @@
 /**
  * Where a close's orders sit in its `Close YYYY-MM` sheet, so that a run reads only the orders that
- * changed since the close, not the whole order section (issue 23: a run's cost follows the changed
+ * changed since the close, not the whole order section (a run's cost follows the changed
  * orders, not the store). The close writes its order section sorted by order id and keeps, in one
  * document property per month, every `every`-th id (the fences), how many orders the section holds,
  * the latest updated_at among them and the orders that were gone at close. A run finds an order's

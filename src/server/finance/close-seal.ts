@@ -99,7 +99,7 @@ function checkedOf(text: string | null | undefined): Record<string, Checked> {
  * the Restatements read; none when no month is closed) when it was never checked, its row count
  * moved, its last check is a day old, or the tie-out reads everything (`whole`: Checks → Run, Sync
  * now, the daily whole read); otherwise the last check stands, with its time, so an
- * hourly tie-out does not read every close's order section (issue 23). The seals and the last
+ * hourly tie-out does not read every close's order section. The seals and the last
  * checks come from the run's one whole read of the document properties (`readAtStart`). Without
  * `kept` (no run: a check on its own), every close sheet is read and nothing is kept.
  */

@@ -1,6 +1,6 @@
 /**
  * Row writes of a derived sheet (the Monthly P&L) whose cells the sheet already holds are left out:
- * a run that changed no figure writes no cell (issue 23), its time stamp cells aside. Pure.
+ * a run that changed no figure writes no cell, its time stamp cells aside. Pure.
  */
 import type { CellValue } from './cells';
 import { sameCell } from './change-check';

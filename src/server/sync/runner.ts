@@ -181,7 +181,7 @@ function closeLog(record: RunRecord, result: RunOutcome, failure: RunFailure | n
 
 /**
  * A reconciliation (with the Daily P&L it refreshes) that found nothing gone, repaired nothing and
- * wrote no day: issue 23 asks that it write nothing. The recent runs record it for the sidebar.
+ * wrote no day writes nothing. The recent runs record it for the sidebar.
  */
 function quietReconciliation(record: RunRecord, result: RunOutcome, failure: RunFailure | null): boolean {
   return (
