@@ -36,6 +36,8 @@ describe('the set-up cost of a scheduled run', () => {
     expect(run.value).toMatchObject({ done: true });
     const calls = run.counts.byMethod;
     const writes = calls['Sheets.Spreadsheets.Values.batchUpdate'] ?? 0;
+    // The set-up reads the zone; with no schedule recorded there is no next run to name in its zone.
+    expect(calls['Spreadsheet.getSpreadsheetTimeZone'] ?? 0, 'time zone reads').toBeLessThanOrEqual(1);
     expect(run.counts.sheetsCalls).toBeLessThanOrEqual(MAX_SHEETS_CALLS);
     expect(run.counts.sheetsCalls - writes).toBeLessThanOrEqual(MAX_SETUP_CALLS);
     expect(calls['Sheets.Spreadsheets.get']).toBe(1);

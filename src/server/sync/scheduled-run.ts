@@ -38,8 +38,10 @@ export function runScheduledSync(options: { trigger: boolean } = { trigger: fals
   if (allowance && allowance.budgetMs === 0) return skippedRun(startedAt, allowance);
   try {
     // The run says when the next one is due: a formula whose token ran out meanwhile tells the user.
-    const zone = scheduleTimeZone();
-    expectNextRenewal(zone ? nextRunText(recordedSchedule(), zone, startedAt, startedAt) : null);
+    // With no schedule (run from the editor, the demo) there is no next run, so no zone to read.
+    const schedule = recordedSchedule();
+    const zone = schedule.kind === 'off' ? null : scheduleTimeZone();
+    expectNextRenewal(zone ? nextRunText(schedule, zone, startedAt, startedAt) : null);
     refreshProactively();
   } catch {
     // A busy lock or a transient failure: the run below reports what matters.
