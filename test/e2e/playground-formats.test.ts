@@ -212,8 +212,22 @@ describe.skipIf(!browserReady)('the playground draws conditional formats and rec
       /^Refresh formulas: done\./.test(document.querySelector('#control-result')?.textContent ?? ''),
     );
     await expect.poll(() => reportCellNow(), { timeout: 30_000 }).toBe(String(third));
-    await cell(3, 8).click();
-    expect(await page.inputValue('#formula-input')).toBe(formula);
+    // Other formula cells may still be computing, the grid drawn again every 500 ms: a click on a
+    // loaded machine then lands on a cell already replaced (CI: "element was detached from the DOM").
+    await page.waitForFunction(
+      () => document.querySelector('#grid')?.getAttribute('data-computing') === 'false',
+      null,
+      {
+        timeout: 30_000,
+      },
+    );
+    // The grid draws rows after a scroll: select H3 once it is drawn again at the top.
+    const selectReportCell = async (): Promise<string | null> => {
+      if ((await reportCellNow()) !== String(third)) return null;
+      await cell(3, 8).click({ timeout: 2_000 });
+      return page.inputValue('#formula-input');
+    };
+    await expect.poll(() => selectReportCell().catch(() => null), { timeout: 30_000 }).toBe(formula);
     expect(consoleErrors).toEqual([]);
   }, 240_000);
 });

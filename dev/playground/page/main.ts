@@ -276,8 +276,11 @@ async function refreshOnce(data: boolean): Promise<void> {
     if (first) orderId.value = first;
   }
   window.clearTimeout(pollTimer);
-  // Formulas still running: look again shortly (as Sheets shows "Loading..." until they answer).
-  if (view.sheets.some((s) => s.computing)) pollTimer = window.setTimeout(() => void refreshSheets(true), 500);
+  // Formulas still running: look again shortly (as Sheets shows "Loading..." until they answer). The
+  // grid says so, for whoever must wait until its cells stop being drawn again.
+  const computing = view.sheets.some((s) => s.computing);
+  byId('grid').dataset.computing = String(computing);
+  if (computing) pollTimer = window.setTimeout(() => void refreshSheets(true), 500);
 }
 
 // ---- controls ---------------------------------------------------------------------------------------
