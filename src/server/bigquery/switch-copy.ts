@@ -23,6 +23,7 @@ import type { WarehouseRow } from './rows';
 import { insertJob, waitForJobs } from './service';
 import { centsOf, copiedFigures, copyDifferences } from './switch-proof';
 import { readSwitch, SWITCH_PROPERTY_KEY, type SwitchRecord } from './switch-record';
+import { settleAmbiguousInstants } from './switch-instants';
 import { warehouseRowsOf } from './switch-rows';
 import { createTables, TABLES_MADE_KEY, tablesMark } from './tables';
 import { LINE_ITEMS_TABLE, ORDERS_TABLE, PLACED_DAY, schemaResource, type WarehouseTable } from './table-schemas';
@@ -111,6 +112,8 @@ function copyChunk(
       stampColumn: 'synced_at',
     },
   );
+  // Line items hold no instant of the service's (synced_at is the move's stamp).
+  if (ordersPhase) settleAmbiguousInstants(ctx.api, read);
   // One load's media at most: a chunk that would pass it ends before the row that does.
   const lines: string[] = [];
   let bytes = 0;

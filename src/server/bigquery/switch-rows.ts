@@ -5,7 +5,7 @@
  * instant, a date's serial YYYY-MM-DD. A cell the column's type cannot hold (text typed into an
  * amount) stops the move with the sheet row named: the sheets keep every cell until it is fixed.
  */
-import { serialToDate, serialToInstant } from '../platform/calendar';
+import { serialInstants, serialToDate, serialToInstant } from '../platform/calendar';
 import { fractionToPoints } from '../sheets/percent';
 import type { ColumnKind, ColumnSpec } from '../sheets/schema';
 import { decimalText, type WarehouseRow } from './rows';
@@ -50,8 +50,12 @@ function cellValue(cell: unknown, kind: ColumnKind, timeZone: string): Cell | un
       return fractionToPoints(cell) ?? undefined;
     case 'bool':
       return typeof cell === 'boolean' ? cell : undefined;
-    case 'timestamp':
-      return typeof cell === 'number' ? new Date(serialToInstant(cell, timeZone)).toISOString() : undefined;
+    case 'timestamp': {
+      if (typeof cell !== 'number') return undefined;
+      // A time the clock skipped (typed in by hand) reads as serialToInstant does.
+      const [first] = serialInstants(cell, timeZone);
+      return new Date(first ?? serialToInstant(cell, timeZone)).toISOString();
+    }
     case 'date':
       return typeof cell === 'number' ? serialToDate(cell) : undefined;
   }
@@ -67,6 +71,20 @@ export interface SheetRowsRead {
   spreadsheetTimeZone: string;
 }
 
+/** A timestamp cell in the hour a daylight-saving change repeats: it reads as either instant (the table row holds the first). */
+export interface AmbiguousInstant {
+  field: string;
+  /** Where the API's record holds it; null for the sync's own columns. */
+  path: readonly string[] | null;
+  instants: number[];
+}
+
+export interface WarehouseRowRead {
+  row: WarehouseRow;
+  sheetRow: number;
+  ambiguous: AmbiguousInstant[];
+}
+
 /**
  * The table's rows from the sheet's rows: rows without a key and rows of orders the service no
  * longer has (`goneColumn` = 'gone') are left out; `stampColumn` carries the move's instant.
@@ -75,12 +93,12 @@ export function warehouseRowsOf(
   read: SheetRowsRead,
   table: WarehouseTable,
   options: { goneColumn: string; stamp: string; stampColumn: string },
-): Array<{ row: WarehouseRow; sheetRow: number }> {
+): WarehouseRowRead[] {
   const at = new Map<string, number>();
   read.header.forEach((h, i) => {
     if (typeof h === 'string' && !at.has(h)) at.set(h, i);
   });
-  const out: Array<{ row: WarehouseRow; sheetRow: number }> = [];
+  const out: WarehouseRowRead[] = [];
   read.rows.forEach((cells, i) => {
     const sheetRow = read.firstRow + i;
     const keysThere = table.key.every((k) => {
@@ -91,6 +109,7 @@ export function warehouseRowsOf(
     const gone = at.get(options.goneColumn);
     if (gone !== undefined && cells[gone] === 'gone') return;
     const row: WarehouseRow = {};
+    const ambiguous: AmbiguousInstant[] = [];
     for (const { spec, field } of table.columns) {
       if (field.name === options.stampColumn) {
         row[field.name] = options.stamp;
@@ -104,8 +123,12 @@ export function warehouseRowsOf(
           : cellValue(cell, spec.kind, read.spreadsheetTimeZone);
       if (value === undefined) throw new SwitchCellError(read.sheet, sheetRow, spec.header, cell);
       row[field.name] = value;
+      if (spec.kind === 'timestamp' && typeof cell === 'number') {
+        const instants = serialInstants(cell, read.spreadsheetTimeZone);
+        if (instants.length > 1) ambiguous.push({ field: field.name, path: spec.path ?? null, instants });
+      }
     }
-    out.push({ row, sheetRow });
+    out.push({ row, sheetRow, ambiguous });
   });
   return out;
 }

@@ -136,3 +136,21 @@ export function placedDateOf(createdAt: unknown, storeTimeZone: string): string 
   const createdMs = typeof createdAt === 'string' ? Date.parse(createdAt) : NaN;
   return Number.isNaN(createdMs) ? null : instantToLocalDate(createdMs, storeTimeZone);
 }
+
+/**
+ * Every instant whose wall-clock time in `timeZone` is the serial, earliest first: one, or two in
+ * the hour a daylight-saving change repeats (none in the hour it skips). A serial alone cannot say
+ * which of two it was; a caller that must know asks the record's source.
+ */
+export function serialInstants(serial: number, timeZone: string): number[] {
+  const wallMs = Math.round((serial - SERIAL_OF_UNIX_EPOCH) * MS_PER_DAY);
+  const base = serialToInstant(serial, timeZone);
+  const found = new Set<number>();
+  // DST shifts are 30 minutes (Lord Howe) to an hour; the other reading lies that far either side.
+  for (const shift of [-3_600_000, -1_800_000, 0, 1_800_000, 3_600_000]) {
+    const instant = base + shift;
+    if (Math.round((instantToSerial(instant, timeZone) - SERIAL_OF_UNIX_EPOCH) * MS_PER_DAY) === wallMs)
+      found.add(instant);
+  }
+  return [...found].sort((a, b) => a - b);
+}
