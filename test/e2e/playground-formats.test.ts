@@ -214,13 +214,9 @@ describe.skipIf(!browserReady)('the playground draws conditional formats and rec
     await expect.poll(() => reportCellNow(), { timeout: 30_000 }).toBe(String(third));
     // Other formula cells may still be computing, the grid drawn again every 500 ms: a click on a
     // loaded machine then lands on a cell already replaced (CI: "element was detached from the DOM").
-    await page.waitForFunction(
-      () => document.querySelector('#grid')?.getAttribute('data-computing') === 'false',
-      null,
-      {
-        timeout: 30_000,
-      },
-    );
+    await page.waitForFunction(() => document.body.getAttribute('data-computing') === 'false', null, {
+      timeout: 30_000,
+    });
     // The grid draws rows after a scroll: select H3 once it is drawn again at the top.
     const selectReportCell = async (): Promise<string | null> => {
       if ((await reportCellNow()) !== String(third)) return null;

@@ -277,9 +277,9 @@ async function refreshOnce(data: boolean): Promise<void> {
   }
   window.clearTimeout(pollTimer);
   // Formulas still running: look again shortly (as Sheets shows "Loading..." until they answer). The
-  // grid says so, for whoever must wait until its cells stop being drawn again.
+  // page says so, for whoever must wait until the grid stops being drawn again.
   const computing = view.sheets.some((s) => s.computing);
-  byId('grid').dataset.computing = String(computing);
+  document.body.dataset.computing = String(computing);
   if (computing) pollTimer = window.setTimeout(() => void refreshSheets(true), 500);
 }
 

@@ -208,13 +208,13 @@ export class BatchWriter {
     const room = Math.floor((SPREADSHEET_CELL_LIMIT - this.cells.used()) / columns);
     const add = Math.min(Math.max(needed, GROW_ROWS), room);
     // A sheet this run creates and has not sent yet is added with the rows (one request, no flush).
-    if (!this.tables.growQueued(opened, opened.maxRows + add)) this.insertRows(opened, add);
+    if (!this.tables.growQueued(opened, opened.maxRows + add)) this.addRows(opened, add);
     this.grown.add(schema.sheetName);
     opened.maxRows += add;
     this.cells.added(add * columns);
   }
 
-  private insertRows(opened: OpenSheet, add: number): void {
+  private addRows(opened: OpenSheet, add: number): void {
     const sheet = this.tables.handle(opened);
     // The new rows' ranges are offsets of one taken before the insert: a getRange after it could
     // apply the pending insert alone (a SpreadsheetApp read of a sheet applies its pending writes).

@@ -6,8 +6,8 @@ import type { Order } from '../api/types';
 import { LINE_ITEMS, ORDERS } from '../sheets/schema';
 import { pageContext, syncedThroughOf, type JobContext } from './job-context';
 import { MemberIndex } from './members';
-import { lastOccurrences, planOrderPage, type PageContext } from './order-page';
-import { updatedAtMs } from '../api/record-check';
+import { planOrderPage, type PageContext } from './order-page';
+import { estimatedPageBytes, maxUpdatedAtOf } from './listed-page';
 import { noteSkipped } from './skipped-records';
 import type { RowWrite } from '../sheets/row-writes';
 import { CellLimitError } from '../sheets/managed-workbook';
@@ -252,51 +252,6 @@ function groupWithoutClash(pages: readonly QueuedPage[]): QueuedPage[][] {
   return clash || pages.length <= 1 ? pages.map((p) => [p]) : [pages.slice()];
 }
 
-/** The max updated_at of a page as planOrderPage finds it (each id's last occurrence), without planning it. */
-function maxUpdatedAtOf(orders: readonly Order[]): string | null {
-  let max: string | null = null;
-  let maxMs = -Infinity;
-  for (const order of lastOccurrences(orders)) {
-    const ms = updatedAtMs(order);
-    if (!Number.isNaN(ms) && ms > maxMs) {
-      maxMs = ms;
-      max = order.updated_at;
-    }
-  }
-  return max;
-}
-
-/**
- * A page's share of a Values.batchUpdate before it is planned: a row per order and line item, a
- * cell per field, as rowWritesBytes counts them (field names left out). Only decides when the feed
- * checkpoints; flush splits by the planned rows' own size.
- */
-function estimatedPageBytes(orders: readonly Order[]): number {
-  let bytes = 0;
-  const walk = (value: unknown, depth: number): void => {
-    if (value === null || typeof value !== 'object') {
-      bytes += 1 + (typeof value === 'string' ? value.length + 2 : String(value).length);
-      return;
-    }
-    // Hostile records nest deep: what lies below a few levels is not a cell of its own.
-    if (depth > 4) return;
-    for (const v of Object.values(value as Record<string, unknown>)) walk(v, depth + 1);
-  };
-  for (const order of orders) {
-    if (order === null || typeof order !== 'object') continue;
-    bytes += ROW_BYTES;
-    for (const [key, value] of Object.entries(order)) {
-      if (key === 'line_items' && Array.isArray(value)) {
-        for (const item of value) {
-          bytes += ROW_BYTES;
-          walk(item, 1);
-        }
-      } else walk(value, 1);
-    }
-  }
-  return bytes;
-}
-const ROW_BYTES = 32;
 /** Before a flush has shown the ratio: planned rows carry formatted figures and derived columns the listing lacks. */
 const FIRST_SIZE_RATIO = 1.5;
 
