@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
-import { compareWithTruth, syncUntilCaughtUp } from './sync-support';
+import { advanceToStoreHour, compareWithTruth, syncUntilCaughtUp } from './sync-support';
 
 /** Every Sheets call of an incremental run with nothing to do, Sync log writes included. */
 const MAX_SHEETS_CALLS = 12;
@@ -20,6 +20,8 @@ let stack: Stack;
 
 beforeAll(async () => {
   stack = await startStack({ orders: 300, seed: 5 });
+  // Mid-morning in the store: the runs below, an hour apart, never cross the store's midnight (a new day adds calls).
+  await advanceToStoreHour(stack, 8);
   await stack.connect();
   await syncUntilCaughtUp(stack);
 });
