@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
 import { startStack, type Stack } from '../../dev/harness/index';
-import { checksScope, sheetTable, syncUntilCaughtUp } from './sync-support';
+import { advanceToStoreHour, checksScope, sheetTable, syncUntilCaughtUp } from './sync-support';
 
 type Json = Record<string, unknown>;
 let stack: Stack;
@@ -27,6 +27,8 @@ function monthRow(month: string): Record<string, unknown> | undefined {
 beforeAll(async () => {
   stack = await startStack({ orders: 200, seed: 97, plan: 'plus', days: 150 });
   await stack.connect();
+  // The plan window's first day moves at the store's midnight: the hour advanced below stays in one day.
+  await advanceToStoreHour(stack, 8);
   const store = (await stack.truth('store')) as Json;
   timeZone = String((store.store as Json).timezone);
   await syncUntilCaughtUp(stack);

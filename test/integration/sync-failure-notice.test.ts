@@ -1,6 +1,7 @@
 /**
  * Failure notices: a scheduled run that fails in a way only a person can fix e-mails
- * the user who opted in — once a day per problem, from and to their own account, with the
+ * the user who opted in — once in 24 hours per problem (not once per calendar day: runs at 23:00
+ * and 00:00 would send two), from and to their own account, with the
  * add-on's message and no token; nothing when nobody opted in, after opting out, or for a
  * failure the next run fixes by itself.
  */
@@ -8,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
 import { startStack, type Stack } from '../../dev/harness/index';
-import { sheetTable } from './sync-support';
+import { advanceToStoreHour, sheetTable } from './sync-support';
 
 const USER = 'user@example.com';
 let stack: Stack;
@@ -43,6 +44,8 @@ describe('failure e-mails for scheduled runs', () => {
   });
 
   it('opted in: one e-mail to the user with what to do, at most once a day for the same problem', async () => {
+    // 23:00: the run an hour later falls on the next calendar day, and still sends nothing (a rolling day).
+    await advanceToStoreHour(stack, 23);
     const optIn = await stack.runtime.run('setFailureNotices', [true]);
     expect(optIn.value).toEqual({ on: true, email: USER });
     const failed = await fire();

@@ -59,7 +59,7 @@ export function stopForMissingConsent(syncMissing: string[]): RunOutcome {
     if (claimNote(missing, day)) noteInSyncLog(now, message);
   }
   // MailApp needs script.send_mail, not spreadsheets: without the Sync log the e-mail is how the user learns of the stop.
-  sendFailureNotice({ code: 'google_consent', connectionLost: false, day, missingScopes: missing });
+  sendFailureNotice({ code: 'google_consent', connectionLost: false, at: now, missingScopes: missing });
   return { ...idleOutcome(message, 'partial'), done: true, outcome: 'error', failureCode: 'google_consent' };
 }
 

@@ -22,6 +22,7 @@ import { spreadsheetOfTrigger } from './schedule-registry';
 
 const OPT_IN_KEY = 'ma.failure-notice';
 const SENT_KEY = 'ma.failure-notice.sent';
+const DAY_MS = 86_400_000;
 
 /** The failure codes that need a person; a connection loss always does. */
 const NEEDS_A_PERSON = [
@@ -57,8 +58,8 @@ export interface NoticeInput {
   connectionLost: boolean;
   /** Which sheet and column, for a sheet's problem (the run's message is not taken: it quotes editors' text). */
   place?: SheetPlace;
-  /** When the run ended, and the day it counts on (YYYY-MM-DD in the spreadsheet's zone). */
-  day: string;
+  /** When the run ended (epoch ms): the same problem is e-mailed again no sooner than a day later. */
+  at: number;
   /** The Google scopes the user has not granted, for a google_consent stop. */
   missingScopes?: string[];
 }
@@ -157,7 +158,9 @@ export function sendFailureNotice(input: NoticeInput): boolean {
     if (!isMe(setting.email) && !isScheduleOwner(setting.email)) return false;
     const props = documentProperties();
     const sent = readSent(props.getProperty(SENT_KEY));
-    if (sent[input.code] === input.day) return false;
+    // A rolling day, not a calendar one: runs at 23:30 and 00:30 would otherwise send two e-mails an hour apart.
+    const last = sent[input.code];
+    if (last !== undefined && input.at - last < DAY_MS) return false;
     if (MailApp.getRemainingDailyQuota() < 1) return false;
     MailApp.sendEmail(
       setting.email,
@@ -170,7 +173,7 @@ export function sendFailureNotice(input: NoticeInput): boolean {
         spreadsheetUrl: spreadsheetUrl(),
       }),
     );
-    sent[input.code] = input.day;
+    sent[input.code] = input.at;
     props.setProperty(SENT_KEY, JSON.stringify(sent));
     return true;
   } catch (e) {
@@ -192,13 +195,18 @@ function spreadsheetUrl(): string | null {
   }
 }
 
-function readSent(raw: string | null): Record<string, string> {
+/** When each problem was last e-mailed (epoch ms); an earlier version's day (YYYY-MM-DD) reads as that day's UTC midnight. */
+function readSent(raw: string | null): Record<string, number> {
   if (!raw) return {};
   try {
     const parsed = JSON.parse(raw) as Record<string, unknown>;
-    const out: Record<string, string> = {};
+    const out: Record<string, number> = {};
     // Bounded: one entry per problem code (a few dozen bytes each).
-    for (const [code, day] of Object.entries(parsed)) if (typeof day === 'string' && code.length <= 40) out[code] = day;
+    for (const [code, when] of Object.entries(parsed)) {
+      if (code.length > 40) continue;
+      const at = typeof when === 'number' ? when : typeof when === 'string' ? Date.parse(when) : NaN;
+      if (Number.isFinite(at)) out[code] = at;
+    }
     return out;
   } catch {
     return {};

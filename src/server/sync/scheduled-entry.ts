@@ -15,7 +15,6 @@ import { recordScheduleRemoval } from './schedule-removals';
 import { isPropertiesDailyLimit, PROPERTIES_DAILY_LIMIT_MESSAGE } from '../platform/properties-quota';
 import { missingGoogleScopes, purposesText, SCHEDULE_SCOPES } from '../auth/google-consent';
 import { sendFailureNotice } from './failure-notice';
-import { instantToLocalDate } from '../platform/calendar';
 
 const SCHEDULE_PROPERTY = 'ma.sync.schedule';
 
@@ -91,8 +90,7 @@ function keptForMissingConsent(spreadsheetId: string, runs: number): ScheduledEn
   sendFailureNotice({
     code: 'trigger_orphaned',
     connectionLost: false,
-    // The gone spreadsheet's zone cannot be read: the notice's day is UTC's.
-    day: instantToLocalDate(Date.now(), 'UTC'),
+    at: Date.now(),
     missingScopes: missing,
   });
   return {

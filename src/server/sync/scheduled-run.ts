@@ -11,7 +11,6 @@ import { EXECUTION_LIMIT_MS } from '../platform/budget';
 import { isPropertyStoreFull } from '../platform/owner-copy-full';
 import { documentProperties } from '../platform/properties';
 import { ManagedWorkbook } from '../sheets/managed-workbook';
-import { instantToLocalDate } from '../platform/calendar';
 import type { SheetPlace } from '../sheets/sheet-tags';
 import { sendFailureNotice } from './failure-notice';
 import { isConnectionLoss, resumeTimeText } from './failures';
@@ -91,13 +90,7 @@ function missingScheduledScopes(): string[] {
 
 /** A fired trigger's failure that needs a person: the opted-in user's e-mail (the failure notice). */
 function noticeFailure(code: string, place?: SheetPlace): void {
-  const now = Date.now();
-  sendFailureNotice({
-    code,
-    connectionLost: isConnectionLoss(code),
-    place,
-    day: instantToLocalDate(now, scheduleTimeZone() ?? 'UTC'),
-  });
+  sendFailureNotice({ code, connectionLost: isConnectionLoss(code), place, at: Date.now() });
 }
 
 /** The day's share of trigger time is spent: say so in the Sync log once a day, and do nothing else. */
