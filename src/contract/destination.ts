@@ -16,4 +16,6 @@ export interface DestinationView {
   permissionMissing: { authorizationUrl: string | null } | null;
   /** The sheets are near Google's cell limit: the move to BigQuery offered, with the figures; null otherwise. */
   offer: string | null;
+  /** A move of the sheets' orders into BigQuery under way: how far it has come; null (or absent) when none is. */
+  move?: string | null;
 }

@@ -24,6 +24,8 @@ export function renderDestination(state: SidebarState): void {
   const view = state.connection.state === 'connected' ? (state.destination ?? null) : null;
   show('destination-card', view !== null);
   if (!view) return;
+  show('destination-move', Boolean(view.move));
+  setText('destination-move', view.move ?? '');
   show('destination-offer', view.offer !== null);
   setText('destination-offer', view.offer ?? '');
   // Also where the Columns card says how many orders fit: the other way out of the cell limit.

@@ -43,6 +43,12 @@ function moveJobs(stack: Stack): { loads: string[]; merges: string[] } {
   return { loads: ids.filter((id) => id.endsWith('_load')), merges: ids.filter((id) => id.endsWith('_merge')) };
 }
 
+async function sidebarMove(stack: Stack): Promise<string | null | undefined> {
+  const r = await stack.runtime.run('getSidebarState', [], { authMode: 'FULL' });
+  expect(r.error?.message).toBeUndefined();
+  return (r.value as { destination?: { move?: string | null } }).destination?.move;
+}
+
 /** Data rows left in a sheet (below its header) that hold anything. */
 function filledRows(stack: Stack, name: string): number {
   return sheetTable(stack, name)
@@ -72,8 +78,13 @@ describe('switching a spreadsheet that holds its orders to BigQuery', () => {
     expect(set.error?.message).toBeUndefined();
     // The feed keeps the sheets' checkpoint: it continues from there, it does not read the store again.
     expect(ordersState(stack).watermark).toBe(watermark);
+    // The sidebar says a move is under way (BigQuery chosen and a full Orders sheet, otherwise unexplained).
+    expect(await sidebarMove(stack)).toMatch(
+      /^Moving the orders these sheets hold into BigQuery .*: 0 orders copied so far\./,
+    );
 
     await syncUntilCaughtUp(stack);
+    expect(await sidebarMove(stack)).toBeNull();
     expect(await compareTablesWithTruth(stack)).toEqual(EXACT);
     // Every order the sheets held went over (the copy), not only those the feed read after it.
     const counts = await bigQueryRows(stack, `SELECT COUNT(*) AS n FROM ${table('orders')}`);

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CellsView, GoogleConsentView } from '../../src/contract/sidebar';
 import { destinationView } from '../../src/server/sidebar/destination-view';
+import { startSwitch } from '../../src/server/bigquery/switch-record';
 
 const BIGQUERY = { kind: 'bigquery', projectId: 'acme-finance', datasetId: 'store_orders' } as const;
 const cells = (percent: number): CellsView => ({
@@ -40,5 +41,22 @@ describe('destinationView', () => {
     expect(destinationView({ kind: 'sheets' }, withheld, cells(1)).permissionMissing).toBeNull();
     const other: GoogleConsentView = { missing: ['run the automatic sync'], authorizationUrl: null };
     expect(destinationView(BIGQUERY, other, cells(1)).permissionMissing).toBeNull();
+  });
+
+  it('says how far a move into BigQuery has come, phase by phase, and nothing when none is under way', () => {
+    expect(destinationView(BIGQUERY, null, cells(1)).move).toBeNull();
+    const move = { ...startSwitch(BIGQUERY, 0), orders: 12_000, nextRow: 12_002 };
+    expect(destinationView(BIGQUERY, null, cells(80), move).move).toBe(
+      'Moving the orders these sheets hold into BigQuery (acme-finance.store_orders): 12,000 orders copied so far. ' +
+        'Each sync carries the move on; the sheets keep every row until the copy is proven.',
+    );
+    const lines = { ...move, phase: 'line items' as const, lineItems: 30_500 };
+    expect(destinationView(BIGQUERY, null, cells(80), lines).move).toMatch(
+      /: all 12,000 orders and 30,500 line items copied so far\./,
+    );
+    const copied = { ...lines, phase: 'copied' as const, copiedAt: 1 };
+    expect(destinationView(BIGQUERY, null, cells(80), copied).move).toMatch(
+      /proven equal to the sheets: 12,000 orders, 30,500 line items\. .* emptied once the next tie-out in BigQuery is ✓\.$/,
+    );
   });
 });

@@ -10,6 +10,8 @@ import { setFailureNotices as setFailureNoticeSetting } from '../sync/failure-no
 import { storedDestination } from '../bigquery/destination-store';
 import { destinationScopes } from '../bigquery/destination-consent';
 import { destinationView } from '../sidebar/destination-view';
+import { readSwitch, SWITCH_PROPERTY_KEY } from '../bigquery/switch-record';
+import { documentProperties } from '../platform/properties';
 
 /**
  * Sidebar: the connection, store, plan window, freshness, last syncs, schedule and sheet size.
@@ -21,7 +23,8 @@ export function getSidebarState(): SidebarState {
   const destination = storedDestination();
   // Granular consent: what the user has not granted (BigQuery's scope too when orders go there), and Google's link to grant it.
   const googleConsent = googleConsentView(destinationScopes(destination));
-  return { ...state, googleConsent, destination: destinationView(destination, googleConsent, state.cells) };
+  const move = readSwitch(documentProperties().getProperty(SWITCH_PROPERTY_KEY));
+  return { ...state, googleConsent, destination: destinationView(destination, googleConsent, state.cells, move) };
 }
 
 /**
