@@ -62,16 +62,50 @@ interface WallTime {
   second: number;
 }
 
+function formattedWallTime(epochMs: number, timeZone: string): WallTime {
+  const wall: WallTime = { year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0 };
+  for (const part of formatterFor(timeZone).formatToParts(new Date(epochMs))) {
+    if (part.type in wall) wall[part.type as keyof WallTime] = Number(part.value);
+  }
+  return wall;
+}
+
+/** The zone's offset from UTC at a whole second, from its wall-clock time there (Intl). */
+function exactOffsetMs(epochSecondMs: number, timeZone: string): number {
+  const w = formattedWallTime(epochSecondMs, timeZone);
+  return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - epochSecondMs;
+}
+
+/**
+ * A zone's offset by UTC day where its first and last second have the same one (null: the offset
+ * changes that day, asked at each instant). Intl's formatToParts is most of the JavaScript a sync
+ * spends on timestamps (several per order); a backfill's orders share a few hundred days. The time
+ * zone database has no day with two changes that cancel out, so equal ends mean one offset all day.
+ */
+const dayOffsets: Record<string, Map<number, number | null>> = {};
+
+function offsetMs(epochSecondMs: number, timeZone: string): number {
+  const day = Math.floor(epochSecondMs / MS_PER_DAY);
+  const zone = (dayOffsets[timeZone] ??= new Map());
+  let offset = zone.get(day);
+  if (offset === undefined) {
+    const first = exactOffsetMs(day * MS_PER_DAY, timeZone);
+    offset = first === exactOffsetMs((day + 1) * MS_PER_DAY - 1000, timeZone) ? first : null;
+    zone.set(day, offset);
+  }
+  return offset ?? exactOffsetMs(epochSecondMs, timeZone);
+}
+
 function wallTime(epochMs: number, timeZone: string): WallTime {
-  const parts = formatterFor(timeZone).formatToParts(new Date(epochMs));
-  const get = (type: string): number => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  const second = epochMs - (((epochMs % 1000) + 1000) % 1000);
+  const wall = new Date(second + offsetMs(second, timeZone));
   return {
-    year: get('year'),
-    month: get('month'),
-    day: get('day'),
-    hour: get('hour'),
-    minute: get('minute'),
-    second: get('second'),
+    year: wall.getUTCFullYear(),
+    month: wall.getUTCMonth() + 1,
+    day: wall.getUTCDate(),
+    hour: wall.getUTCHours(),
+    minute: wall.getUTCMinutes(),
+    second: wall.getUTCSeconds(),
   };
 }
 

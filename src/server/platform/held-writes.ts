@@ -78,7 +78,15 @@ export class HeldWrites {
   /** Writes of any key are held (withRunState). */
   private any = false;
 
-  constructor(private readonly store: Properties) {}
+  /**
+   * `checkpoints`: where checkpoints store the held state (by default `store`); `released`: called
+   * once the release has stored it (the stamp drop the checkpoints owe, properties.ts).
+   */
+  constructor(
+    private readonly store: Properties,
+    private readonly checkpoints: Properties = store,
+    private readonly released: () => void = () => {},
+  ) {}
 
   hold(): void {
     this.holding = true;
@@ -89,6 +97,7 @@ export class HeldWrites {
     this.checkpoint();
     this.fenced = null;
     this.holding = false;
+    this.released();
   }
 
   /** From now on, the run's state writes wait for the write that carries the deferred rows (liftFence). */
@@ -169,8 +178,8 @@ export class HeldWrites {
     }
     this.values.clear();
     this.writes = 0;
-    if (Object.keys(set).length > 0) this.store.setProperties(set);
-    for (const key of deleted) this.store.deleteProperty(key);
+    if (Object.keys(set).length > 0) this.checkpoints.setProperties(set);
+    for (const key of deleted) this.checkpoints.deleteProperty(key);
   }
 
   /** Holds one call's writes (together: a setProperties stays one write); past MAX_HELD_WRITES, everything held is stored. */

@@ -2,7 +2,7 @@ import { boundSpreadsheet, MissingContextError } from './context';
 import { HeldWrites } from './held-writes';
 import { ownerCopyOfDocumentState } from './owner-copy';
 import { RecentReads } from './recent-reads';
-import { forgetStampIfWatched } from './stamp-cache';
+import { forgetStampIfWatched, isStampKey } from './stamp-cache';
 
 /**
  * The document's properties, obtained once per execution: every PropertiesService call is a
@@ -125,7 +125,10 @@ let realStore: GoogleAppsScript.Properties.Properties | null = null;
 export function realDocumentProperties(): GoogleAppsScript.Properties.Properties | null {
   if (!realKnown) {
     const store = PropertiesService.getDocumentProperties();
-    if (store) heldWrites = new HeldWrites(stampKeeping(store));
+    if (store) {
+      const drops = new OwedStampDrop();
+      heldWrites = new HeldWrites(stampKeeping(store), stampKeeping(store, drops), () => drops.pay());
+    }
     realStore = store && heldWrites ? heldWrites.properties() : null;
     realKnown = true;
   }
@@ -146,13 +149,38 @@ export function forgetRecentReads(): void {
 }
 
 /**
- * The document store, dropping the sidebar's cached stamp when a write changes what it is made of
- * (the stamp cache), and giving a key read moments ago again without a call (RecentReads).
+ * The sidebar's stamp drop a locked run's checkpoints owe, made once when the run releases its
+ * state: a Cache.remove is 100 ms (apps-script-cost-model.md), and a first backfill's step
+ * checkpoint and its release each dropped it, moments apart. A sidebar polling meanwhile keeps the
+ * stamp it cached, at most STAMP_CACHE_SECONDS (stamp-cache.ts: a cached value may go sooner,
+ * reference/cache/cache), so a long run's progress still shows within a minute; its end (the
+ * release) shows at the next poll, as before. Writes outside checkpoints (the connection's keys)
+ * drop it at once.
  */
-function stampKeeping(store: Properties): Properties {
+class OwedStampDrop {
+  private owed = false;
+
+  written(keys: readonly string[] | null): void {
+    if (keys === null || keys.some(isStampKey)) this.owed = true;
+  }
+
+  pay(): void {
+    if (!this.owed) return;
+    this.owed = false;
+    forgetStampIfWatched(null);
+  }
+}
+
+/**
+ * The document store, dropping the sidebar's cached stamp when a write changes what it is made of
+ * (the stamp cache; `owed`: dropped later, OwedStampDrop), and giving a key read moments ago again
+ * without a call (RecentReads).
+ */
+function stampKeeping(store: Properties, owed?: OwedStampDrop): Properties {
   const written = (keys: readonly string[] | null): void => {
     recentReads.forget(keys);
-    forgetStampIfWatched(keys);
+    if (owed) owed.written(keys);
+    else forgetStampIfWatched(keys);
   };
   const wrapped = {
     getProperty: (key: string) => recentReads.get(key, () => store.getProperty(key)),

@@ -7,7 +7,8 @@
  * Kept until the next connection check is due, at most a minute (so a revoke still shows within
  * about a minute: the stamp is worked out again, with that check, when it expires) and dropped at once
  * whenever a document property it is made of is written (the document store calls forgetStampIfWatched
- * for every write): the connection record and the newest run. Shared by every editor's sidebar.
+ * for every write; a locked run's checkpoints once, when it releases its state: OwedStampDrop in
+ * properties.ts): the connection record and the newest run. Shared by every editor's sidebar.
  * A run Google starts without the document writes its owner's copy, not the document: it notes so
  * in the owner's user cache (the owner-copy note), and the owner's poll adopts the run, whose writes
  * then drop the stamp like any other.
