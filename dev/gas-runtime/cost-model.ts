@@ -99,7 +99,8 @@ function sheetsValuesCost(method: string, args: unknown[], result: unknown): Cal
     case 'batchGet':
     case 'batchGetByDataFilter': {
       const ranges = valueRanges(field(result, 'valueRanges'));
-      const cells = ranges.reduce((sum, r) => sum + cellsOf(r.values ?? field(r, 'valueRange')), 0);
+      // batchGetByDataFilter answers MatchedValueRanges: the cells are in each one's valueRange.
+      const cells = ranges.reduce((sum, r) => sum + cellsOf(r.values ?? field(field(r, 'valueRange'), 'values')), 0);
       const ms = BATCH_GET_FIXED_MS + ranges.length * BATCH_GET_PER_RANGE_MS + cells * READ_PER_CELL_MS;
       return { ms, cellsRead: cells, cellsWritten: 0 };
     }

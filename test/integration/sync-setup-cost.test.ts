@@ -43,9 +43,11 @@ describe('the set-up cost of a scheduled run', () => {
     expect(run.counts.sheetsCalls).toBeLessThanOrEqual(MAX_SHEETS_CALLS);
     expect(run.counts.sheetsCalls - writes).toBeLessThanOrEqual(MAX_SETUP_CALLS);
     expect(calls['Sheets.Spreadsheets.get']).toBe(1);
-    // The set-up's one batchGet (every sheet's header and key columns) and one of the few rows the
-    // feed's 5-minute overlap returns again: their status and updated_at, never a whole column.
-    expect(calls['Sheets.Spreadsheets.Values.batchGet']).toBe(2);
+    // The set-up's one batchGet (every sheet's header and key columns) and one read (a
+    // batchGetByDataFilter: sheets/values-batches.ts) of the few rows the feed's 5-minute overlap
+    // returns again: their status and updated_at, never a whole column.
+    expect(calls['Sheets.Spreadsheets.Values.batchGet']).toBe(1);
+    expect(calls['Sheets.Spreadsheets.Values.batchGetByDataFilter']).toBe(1);
     for (const perSheet of [
       'Sheet.getDeveloperMetadata',
       'DeveloperMetadata.getKey',
@@ -66,9 +68,11 @@ describe('the set-up cost of a scheduled run', () => {
     // The set-up's one Spreadsheets.get and no other: data having changed, the report sheets'
     // formulas are re-entered, but the only sheet of the user's (Sheet1) holds nothing (getLastRow
     // 0: sync/formula-sheets.ts), so there is nothing to read; the set-up's one batchGet and the
-    // tie-out's one read of the Orders columns it sums (finance/tieout-sheet.ts), never the whole sheet.
+    // tie-out's one read (batchGetByDataFilter) of the Orders columns it sums (finance/tieout-sheet.ts),
+    // never the whole sheet.
     expect(run.counts.byMethod['Sheets.Spreadsheets.get']).toBe(1);
-    expect(run.counts.byMethod['Sheets.Spreadsheets.Values.batchGet']).toBe(2);
+    expect(run.counts.byMethod['Sheets.Spreadsheets.Values.batchGet']).toBe(1);
+    expect(run.counts.byMethod['Sheets.Spreadsheets.Values.batchGetByDataFilter']).toBe(1);
     expect(run.counts.byMethod['Sheets.Spreadsheets.Values.get'] ?? 0).toBe(0);
     expect(await compareWithTruth(stack)).toEqual({ mismatches: [], missing: [], unexpected: [], duplicates: [] });
   });

@@ -1,10 +1,11 @@
 /**
  * In CI: an hourly run with 1,000 changed orders (what 1 % of 100k changes every hour) on the
- * bench's 10k store. Its row reads are Values.batchGet requests, HTTP GETs with every range in the
- * URL: the strict runtime refuses one whose URL passes BATCH_GET_URL_LIMIT (sheets-values.ts), so
- * the add-on sends its ranges in as many requests as the URL needs, each a read of the per-minute
- * quota. Every batchGet's URL is measured as the REST API would receive it. Ground truth: the
- * emulator's truth, cell for cell. Figures are the runtime's counts: never wall time.
+ * bench's 10k store. The strict runtime refuses a Values.batchGet (an HTTP GET, every range in the
+ * URL) whose URL passes BATCH_GET_URL_LIMIT (sheets-values.ts): the run reads the rows of the
+ * scattered orders with ONE Values.batchGetByDataFilter (a POST, the ranges in its body), where
+ * batchGets took five. Every batchGet's URL and every batchGetByDataFilter's body is measured as the
+ * REST API would receive it. Ground truth: the emulator's truth, cell for cell. Figures are the
+ * runtime's counts: never wall time.
  */
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -15,6 +16,10 @@ import { ensureHourlySchedule, hourlyTrigger, sidebarSync, type Run } from '../.
 import { figuresOf } from '../../bench/figures';
 import { startBenchStack, type BenchStack } from '../../bench/stack';
 import { BATCH_GET_URL_LIMIT, SheetsValues, batchGetUrlLength } from '../../dev/gas-runtime/spreadsheet/sheets-values';
+import {
+  DATA_FILTER_PAYLOAD_LIMIT,
+  dataFilterPayloadBytes,
+} from '../../dev/gas-runtime/spreadsheet/sheets-values-data-filter';
 import { compareWithTruth, type Comparison } from '../integration/sync-support';
 
 const HOUR_MS = 3_600_000;
@@ -26,6 +31,10 @@ type BatchGet = (id: string, options?: Parameters<SheetsValues['batchGet']>[1]) 
 const proto = SheetsValues.prototype as unknown as { batchGet: BatchGet };
 const original = proto.batchGet;
 let urls: Array<{ ranges: number; url: number }> = [];
+type ByDataFilter = (resource: { dataFilters?: unknown[] }, id: string) => unknown;
+const filterProto = SheetsValues.prototype as unknown as { batchGetByDataFilter?: ByDataFilter };
+const originalByFilter = filterProto.batchGetByDataFilter;
+let bodies: Array<{ filters: number; bytes: number }> = [];
 
 let bench: BenchStack;
 let hourly: Run;
@@ -37,6 +46,11 @@ beforeAll(async () => {
     urls.push({ ranges: ranges.length, url: batchGetUrlLength(String(id), ranges, options) });
     return original.call(this, id, options);
   };
+  if (originalByFilter)
+    filterProto.batchGetByDataFilter = function (this: SheetsValues, resource, id) {
+      bodies.push({ filters: resource?.dataFilters?.length ?? 0, bytes: dataFilterPayloadBytes(resource) });
+      return originalByFilter.call(this, resource, id);
+    };
   bench = await startBenchStack(
     ORDERS,
     writeBenchBundle(path.resolve('dist'), mkdtempSync(path.join(os.tmpdir(), 'perf-dist-'))),
@@ -53,12 +67,14 @@ beforeAll(async () => {
     if (i % 10 === 9) await stack.advanceClocks(Math.floor(HOUR_MS / (CHANGED / 10)));
   }
   urls = [];
+  bodies = [];
   hourly = await hourlyTrigger(stack, uid);
   truth = await compareWithTruth(stack);
 }, 900_000);
 
 afterAll(async () => {
   proto.batchGet = original;
+  filterProto.batchGetByDataFilter = originalByFilter;
   await bench?.close();
 });
 
@@ -78,5 +94,16 @@ describe(`an hourly run with ${CHANGED} changed orders at ${ORDERS} orders`, () 
       'each batchGet is a read request the runtime counts',
     ).toBeGreaterThanOrEqual(urls.length);
     expect(f.sheets_quota_refusals).toBe(0);
+  });
+
+  it(`reads the rows of the ${CHANGED} scattered orders in ONE request, a body within ${DATA_FILTER_PAYLOAD_LIMIT} bytes`, () => {
+    const reads = hourly.results.reduce((n, r) => n + r.counts.sheetsApiReads, 0);
+    // The snapshot (Spreadsheets.get), the start read (batchGet), the row index's buckets, the
+    // changed orders' rows, and the formulas' refresh (Spreadsheets.get): five. Five batchGets of
+    // the rows, their URLs under the limit, made eight (1636ed1).
+    expect(reads, JSON.stringify({ urls, bodies })).toBeLessThanOrEqual(5);
+    const rowReads = bodies.filter((b) => b.filters >= CHANGED);
+    expect(rowReads, JSON.stringify(bodies)).toHaveLength(1);
+    for (const b of bodies) expect(b.bytes).toBeLessThanOrEqual(DATA_FILTER_PAYLOAD_LIMIT);
   });
 });

@@ -12,7 +12,7 @@ import { ReadAlong } from './read-along';
 import { toCatalogRow } from './sheet-layout';
 import { valuesService } from './sheet-snapshot';
 import { sheetsRequest } from './sheets-requests';
-import { batchGetValues } from './values-batches';
+import { batchGetByFilters } from './values-batches';
 import type { TableSheets } from './table-sheets';
 import type { WorkbookSnapshot } from './workbook-snapshot';
 import { LINE_ITEMS, ORDERS, type TableSchema } from './schema';
@@ -119,7 +119,7 @@ export class KeyReads {
 
   /**
    * Fills in the index cells the run's start read left out (schema.keyReadColumns: the other index
-   * columns and the change columns), for every table asked, in ONE Values.batchGet: for named keys,
+   * columns and the change columns), for every table asked, in ONE Values.batchGetByDataFilter: for named keys,
    * one range per run of adjacent rows (what a page touches, never the sheet); without keys, the
    * whole columns (a pass over all orders: reconciliation, restatements). Rows written in this run
    * already hold their cells and are not read; nothing to read, no call. A table whose start read
@@ -212,7 +212,7 @@ export class KeyReads {
 
   /**
    * Only the named columns of a table, row 2 down, at their catalog positions (other cells empty),
-   * in ONE Values.batchGet of the runs of adjacent columns: the tie-out needs 13 of Orders' 54.
+   * in ONE Values.batchGetByDataFilter of the runs of adjacent columns: the tie-out needs 13 of Orders' 54.
    */
   readColumns(table: TableSchema, headers: readonly string[]): unknown[][] {
     const located = this.snapshot.locate(table);
@@ -231,7 +231,7 @@ export class KeyReads {
 
   /**
    * The named columns of some rows of a table (1-based sheet rows), at their catalog positions, in
-   * ONE Values.batchGet of one range per row and run of adjacent columns: a few rows, never the sheet.
+   * ONE Values.batchGetByDataFilter of one range per row and run of adjacent columns: a few rows, never the sheet.
    */
   readRows(table: TableSchema, sheetRows: readonly number[], headers: readonly string[]): unknown[][] {
     if (sheetRows.length === 0) return [];
@@ -259,14 +259,22 @@ export class KeyReads {
     this.along.forgetRows();
   }
 
-  /** Values of A1 ranges (quoted sheet names), unformatted, in ONE Values.batchGet (more only when its URL would be too long). */
+  /**
+   * Values of A1 ranges (quoted sheet names), unformatted, in ONE Values.batchGetByDataFilter: a
+   * POST, so the rows of a thousand scattered orders fit one request where a batchGet's URL took five.
+   */
   readRanges(ranges: readonly string[]): unknown[][][] {
     if (ranges.length === 0) return [];
     const id = this.snapshot.id();
-    const got = batchGetValues((sheet, options) => valuesService().batchGet(sheet, options), id, ranges, {
-      valueRenderOption: 'UNFORMATTED_VALUE',
-      dateTimeRenderOption: 'SERIAL_NUMBER',
-    });
+    const got = batchGetByFilters(
+      (request, sheet) => valuesService().batchGetByDataFilter(request, sheet),
+      id,
+      ranges,
+      {
+        valueRenderOption: 'UNFORMATTED_VALUE',
+        dateTimeRenderOption: 'SERIAL_NUMBER',
+      },
+    );
     return got.map((r) => (r.values ?? []) as unknown[][]);
   }
 }

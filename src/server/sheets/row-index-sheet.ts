@@ -13,7 +13,7 @@ export interface RowIndexSheets {
   indexes(): { orders: KeyIndex; lines: KeyIndex } | null;
   /** Grid rows of Orders and Line items now (after this run's growth). */
   gridRows(): { orders: number; lines: number };
-  /** Values of A1 ranges, in ONE Values.batchGet. */
+  /** Values of A1 ranges, in ONE Values.batchGetByDataFilter. */
   read(ranges: readonly string[]): unknown[][][];
   /** Reads both tables' key columns whole and fills their indexes. */
   readWhole(): void;

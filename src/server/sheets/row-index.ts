@@ -133,7 +133,7 @@ export class RowIndex {
   }
 
   /**
-   * The rows of these orders, from their buckets (ONE Values.batchGet of the buckets not read yet),
+   * The rows of these orders, from their buckets (ONE Values.batchGetByDataFilter of the buckets not read yet),
    * loaded into the sparse key indexes; ids loaded before are left alone. False when a bucket is
    * not one the index wrote: the caller reads the key columns whole.
    */

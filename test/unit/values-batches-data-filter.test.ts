@@ -1,0 +1,68 @@
+/**
+ * The add-on's Values.batchGetByDataFilter reads (sheets/values-batches.ts) against the strict
+ * runtime's Values service: ONE POST for the ranges unless its body would pass Google's 2 MB
+ * recommended payload (developers.google.com/sheets/api/limits), every range answered in order with
+ * what Values.batchGet gives for it.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  DATA_FILTER_PAYLOAD_LIMIT,
+  dataFilterPayloadBytes,
+} from '../../dev/gas-runtime/spreadsheet/sheets-values-data-filter';
+import { batchGetByFilters } from '../../src/server/sheets/values-batches';
+import { lineItemsBook } from '../runtime/sheets-api-fixture';
+
+const ID = 'book-batches';
+const OPTIONS = { valueRenderOption: 'UNFORMATTED_VALUE', dateTimeRenderOption: 'SERIAL_NUMBER' } as const;
+
+function book(title: string) {
+  const s = lineItemsBook(ID);
+  const sheet = s.ss.insertSheet(title);
+  sheet.getRange('A1:B3').setValues([
+    ['id', 'total'],
+    ['o_1', 12.5],
+    ['o_2', 7],
+  ]);
+  const bodies: number[] = [];
+  const values = s.Sheets.Spreadsheets.Values;
+  const read = (ranges: string[]) =>
+    batchGetByFilters(
+      (resource, id) => {
+        bodies.push(dataFilterPayloadBytes(resource));
+        return values.batchGetByDataFilter(resource, id) as ReturnType<Parameters<typeof batchGetByFilters>[0]>;
+      },
+      ID,
+      ranges,
+      OPTIONS,
+    );
+  return { values, read, bodies };
+}
+
+describe('batchGetByFilters', () => {
+  it('reads scattered ranges in ONE request, each answered as batchGet answers it, a range asked twice sent once', () => {
+    const { values, read, bodies } = book('Orders');
+    const ranges = ["'Orders'!A2:B2", "'Orders'!A3:B3", "'Orders'!A9:B9", "'Orders'!A2:B2"];
+    const got = read(ranges);
+    expect(bodies).toHaveLength(1);
+    const truth = values.batchGet(ID, { ranges, ...OPTIONS }).valueRanges;
+    expect(got).toEqual(truth);
+    expect(got.map((r) => r.values)).toEqual([[['o_1', 12.5]], [['o_2', 7]], undefined, [['o_1', 12.5]]]);
+    expect(bodies[0]).toBe(
+      dataFilterPayloadBytes({ ...OPTIONS, dataFilters: ranges.slice(0, 3).map((a1Range) => ({ a1Range })) }),
+    );
+  });
+
+  it('splits only when the body would pass 2 MB, every range still answered in order', () => {
+    // A long sheet name makes each filter ~130 bytes: 20,000 ranges are ~2.6 MB of body.
+    const title = 'Orders '.repeat(14).trim();
+    const { values, read, bodies } = book(title);
+    const ranges = Array.from({ length: 20_000 }, (_, i) => `'${title}'!A${i + 2}:B${i + 2}`);
+    const got = read(ranges);
+    expect(bodies).toHaveLength(2);
+    for (const bytes of bodies) expect(bytes).toBeLessThanOrEqual(DATA_FILTER_PAYLOAD_LIMIT);
+    expect(got).toHaveLength(ranges.length);
+    expect(got.slice(0, 3).map((r) => r.values)).toEqual([[['o_1', 12.5]], [['o_2', 7]], undefined]);
+    const tail = ranges.slice(-2);
+    expect(got.slice(-2)).toEqual(values.batchGet(ID, { ranges: tail, ...OPTIONS }).valueRanges);
+  });
+});
