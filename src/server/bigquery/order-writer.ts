@@ -2,8 +2,8 @@
  * How order pages reach BigQuery (the destination the user chose instead of the sheets): each
  * queued page turned into rows, and at flush the queued pages loaded into the spreadsheet's own
  * stage tables and MERGEd on id into orders and line_items. Per flush: one load into each stage
- * table (WRITE_TRUNCATE) and one MERGE into each table, plus one DELETE of the line items staged
- * orders no longer list; the feed's checkpoint moves after flush() returns, so an execution
+ * table (WRITE_TRUNCATE) and one MERGE into each table, the line items' one also deleting the lines
+ * staged orders no longer list; the feed's checkpoint moves after flush() returns, so an execution
  * ended before loses nothing and the next run's MERGE of the same pages adds no duplicate.
  */
 import { recordProblem, skippedRecord, updatedAtMs, type SkippedRecord } from '../api/record-check';
@@ -14,7 +14,7 @@ import type { OrderWriter } from '../sync/order-writer';
 import { lastOccurrences } from '../sync/order-page';
 import { noteSkipped } from '../sync/skipped-records';
 import type { BigQueryDestination } from './destination-setting';
-import { mergeSql, removedLineItemsSql } from './merge-sql';
+import { lineItemsMergeSql, mergeSql, removedLineItemsSql } from './merge-sql';
 import { loadQuotaExceeded, pauseForLoadQuota } from './load-quota';
 import { PARTITIONS_PER_JOB } from './partition-limits';
 import { orderRows, type OrderRows } from './rows';
@@ -185,22 +185,18 @@ export function bigQueryOrderWriter(
       ];
       if (lineLines.length > 0) loads.push(load(LINE_ITEMS_TABLE, lineLines));
       waitForJobs(projectId, loads);
-      // Different tables: the orders MERGE and the line items' DELETE run together; one table's
-      // statements one after the other ("DML": mutating statements on a table queue).
+      // One statement a table, the two tables' together ("DML": mutating statements on one table
+      // queue, on different tables they run at once); the line items MERGE also deletes the lines
+      // a staged order no longer lists.
       const [mergedOrders] = waitForJobs(projectId, [
         query('merge_orders', mergeSql(names, ORDERS_TABLE, stage(ORDERS_TABLE), !options.mergeAll)),
-        query(
-          'remove_line_items',
-          removedLineItemsSql(
-            names,
-            LINE_ITEMS_TABLE.tableId,
-            stage(ORDERS_TABLE),
-            lineLines.length > 0 ? stage(LINE_ITEMS_TABLE) : null,
-          ),
-        ),
+        lineLines.length > 0
+          ? query(
+              'merge_line_items',
+              lineItemsMergeSql(names, LINE_ITEMS_TABLE, stage(LINE_ITEMS_TABLE), stage(ORDERS_TABLE)),
+            )
+          : query('remove_line_items', removedLineItemsSql(names, LINE_ITEMS_TABLE.tableId, stage(ORDERS_TABLE))),
       ]);
-      if (lineLines.length > 0)
-        waitForJobs(projectId, [query('merge_line_items', mergeSql(names, LINE_ITEMS_TABLE, stage(LINE_ITEMS_TABLE)))]);
       return mergedCounts(mergedOrders);
     } catch (e) {
       // A table removed since it was made: made again by the next run.
