@@ -35,20 +35,25 @@ export function lineItemsWithOrderDay(names: TableNames, ordersTableId: string, 
 }
 
 /**
- * The line items MERGE of a flush: the staged lines MERGEd on (order_id, id), and in the same
- * statement the lines of the staged orders that the stage no longer lists deleted ("DML syntax",
+ * The line items MERGE of a flush: the staged lines (`lineSource`, a table path or a parenthesized
+ * SELECT) MERGEd on (order_id, id), and in the same statement the lines of the staged orders
+ * (`stagedOrderIds`, a SELECT of their `id`) that the stage no longer lists deleted ("DML syntax",
  * MERGE: `WHEN NOT MATCHED BY SOURCE [AND search_condition] THEN DELETE`), so a flush runs one
  * statement on line_items, not a MERGE and a DELETE queued one after the other.
  */
 export function lineItemsMergeSql(
   names: TableNames,
   table: WarehouseTable,
-  lineStageId: string,
-  orderStageId: string,
+  lineSource: string,
+  stagedOrderIds: string,
 ): string {
-  const unlisted = `WHEN NOT MATCHED BY SOURCE AND T.order_id IN (SELECT id FROM ${tablePath(names, orderStageId)}) THEN DELETE`;
-  return `${mergeFromSql(names, table, tablePath(names, lineStageId))}\n${unlisted}`;
+  const unlisted = `WHEN NOT MATCHED BY SOURCE AND T.order_id IN (${stagedOrderIds}) THEN DELETE`;
+  return `${mergeFromSql(names, table, lineSource)}\n${unlisted}`;
 }
+
+/** The ids of the orders in a stage table, as a SELECT. */
+export const stagedIdsSql = (names: TableNames, orderStageId: string): string =>
+  `SELECT id FROM ${tablePath(names, orderStageId)}`;
 
 /** MERGE `source` (a table path or a parenthesized SELECT) into the table, on its key. */
 export function mergeFromSql(names: TableNames, table: WarehouseTable, source: string, changedOnly = false): string {
@@ -70,11 +75,11 @@ export function mergeFromSql(names: TableNames, table: WarehouseTable, source: s
 }
 
 /**
- * Deletes the line items of the staged orders when the stage lists none at all (the orders no
- * longer have any); otherwise lineItemsMergeSql deletes the unlisted ones in its MERGE.
+ * Deletes the line items of the staged orders (`stagedOrderIds`, a SELECT of their `id`) when the
+ * stage lists none at all; otherwise lineItemsMergeSql deletes the unlisted ones in its MERGE.
  */
-export function removedLineItemsSql(names: TableNames, lineTableId: string, orderStageId: string): string {
-  return `DELETE FROM ${tablePath(names, lineTableId)} T WHERE T.order_id IN (SELECT id FROM ${tablePath(names, orderStageId)})`;
+export function removedLineItemsSql(names: TableNames, lineTableId: string, stagedOrderIds: string): string {
+  return `DELETE FROM ${tablePath(names, lineTableId)} T WHERE T.order_id IN (${stagedOrderIds})`;
 }
 
 function differs(table: WarehouseTable): string {
