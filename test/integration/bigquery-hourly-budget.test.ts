@@ -4,7 +4,8 @@
  * the orders changed, the run's one small flush MERGEs its rows from query parameters (no load
  * job) with one DML statement a table (the line items' MERGE also deletes the lines an order no
  * longer lists), the tables equal to the truth row for row. The backfill before it (one flush)
- * loads each stage table once and runs one statement a table. Modelled figures only: the
+ * loads each stage table once and runs one statement a table. An execution ended after the small
+ * flush's MERGEs ran and before its checkpoint moved loses and repeats no row. Modelled figures only: the
  * runtime's job records and its modelled clock (services and sleeps, the measured JavaScript left
  * out), never wall time.
  */
@@ -85,6 +86,32 @@ describe('BigQuery: the hourly 1 % run within the trigger budget', () => {
         .sort(),
     ).toEqual(['line_items', 'orders']);
     expect(serviceSeconds(run)).toBeLessThanOrEqual(RUN_SECONDS_MAX);
+    expect(await compareTablesWithTruth(stack)).toEqual(EXACT);
+  }, 300_000);
+
+  it('an execution ended after its parameter MERGEs were sent, before its checkpoint, loses and repeats nothing', async () => {
+    const orders = ((await stack.truth('orders')) as { data: Json[] }).data;
+    for (let i = 0; i < 5; i++)
+      await stack.control(`orders/${String(orders[(i * 131 + 7) % orders.length].id)}/change`, { kind: 'refund' });
+    const merges = (): number =>
+      [...stack.runtime.bigquery.jobs.values()].filter((j) => j.jobId.endsWith('_merge_orders')).length;
+    const checkpoint = stack.runtime.properties.document.get('ma.sync.orders');
+    const jobsBefore = new Set(stack.runtime.bigquery.jobs.values());
+    const before = merges();
+    let killedAfterMerge = false;
+    // Kill points one call apart from the run's start: the first that lands after the MERGEs were inserted is kept.
+    for (let at = 4; at < 400 && !killedAfterMerge; at++) {
+      const r = await scheduledRun(stack, 'direct', at);
+      if (r.ok) break;
+      expect(r.timedOut).toBe(true);
+      killedAfterMerge = merges() > before;
+    }
+    expect(killedAfterMerge).toBe(true);
+    // The flush went as parameters: no load job, so the ended execution left nothing staged either.
+    expect(loads(addOnJobs(jobsBefore))).toHaveLength(0);
+    expect(stack.runtime.properties.document.get('ma.sync.orders')).toBe(checkpoint);
+    const run = await scheduledRun(stack);
+    expect(run.error?.message).toBeUndefined();
     expect(await compareTablesWithTruth(stack)).toEqual(EXACT);
   }, 300_000);
 });
