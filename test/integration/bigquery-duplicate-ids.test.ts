@@ -5,30 +5,23 @@
  * Ground truth: /_emulator/truth/orders, compared row for row (bigquery-support.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../../dev/harness/index';
+import type { Stack } from '../../dev/harness/index';
 import {
   bigQueryDml,
   bigQueryRows,
   compareTablesWithTruth,
-  DATASET,
-  PROJECT,
   sidebarSyncNow,
+  startBigQueryStore,
   table,
 } from './bigquery-support';
-import { checksRow, scheduledRun, storeDay, syncUntilCaughtUp } from './sync-support';
+import { checksRow, scheduledRun, storeDay } from './sync-support';
 
 type Json = Record<string, unknown>;
 
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await startStack({ orders: 80, seed: 2534, modelledTimeOnly: true, emulatorClockInStep: true });
-  expect((await stack.connect()).outcome).toBe('connected');
-  const set = await stack.runtime.run('setOrdersDestination', [
-    { kind: 'bigquery', projectId: PROJECT, datasetId: DATASET },
-  ]);
-  expect(set.error?.message).toBeUndefined();
-  await syncUntilCaughtUp(stack);
+  stack = await startBigQueryStore(80, 2534);
 }, 300_000);
 
 afterAll(async () => {

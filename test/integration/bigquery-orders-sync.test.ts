@@ -125,6 +125,8 @@ describe('orders and line items synced into BigQuery', () => {
     // The clocks stay: the access token is still good, so no kill point falls in a token refresh (a
     // refresh token rotated and not stored is a lost connection, not what this test is about).
     await changeSome(11, false);
+    // Enough new orders that the flush loads its stage tables (a flush of at most 1 MB a table loads nothing).
+    await stack.control('orders', { count: 1_500 });
     const before = flushJobs();
     let killedMidFlush = false;
     // Kill points a few calls apart from the run's start: the first one that lands after the

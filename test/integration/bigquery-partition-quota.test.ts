@@ -8,28 +8,22 @@
  * (a store more than 11 years old, its orders read by updated_at across all of them).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../../dev/harness/index';
+import type { Stack } from '../../dev/harness/index';
 import { insertDataset, insertTable } from '../../dev/gas-runtime/bigquery/catalog';
 import { insertJob, settle } from '../../dev/gas-runtime/bigquery/jobs';
 import type { Order } from '../../src/server/api/types';
 import { bigQueryOrderWriter } from '../../src/server/bigquery/order-writer';
 import { addDays } from '../../src/server/platform/calendar';
 import type { JobContext } from '../../src/server/sync/job-context';
-import { bigQueryRows, DATASET, PROJECT, reconcilePassUntilDone, table } from './bigquery-support';
-import { storeDay, syncUntilCaughtUp } from './sync-support';
+import { bigQueryRows, DATASET, PROJECT, reconcilePassUntilDone, startBigQueryStore, table } from './bigquery-support';
+import { storeDay } from './sync-support';
 
 type Json = Record<string, unknown>;
 
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await startStack({ orders: 30, seed: 2537, modelledTimeOnly: true, emulatorClockInStep: true });
-  expect((await stack.connect()).outcome).toBe('connected');
-  const set = await stack.runtime.run('setOrdersDestination', [
-    { kind: 'bigquery', projectId: PROJECT, datasetId: DATASET },
-  ]);
-  expect(set.error?.message).toBeUndefined();
-  await syncUntilCaughtUp(stack);
+  stack = await startBigQueryStore(30, 2537);
 }, 300_000);
 
 afterAll(async () => {

@@ -7,12 +7,12 @@
  * up to the truth.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../../dev/harness/index';
+import type { Stack } from '../../dev/harness/index';
 import type { ExecutionResult } from '../../dev/gas-runtime/index';
 import { insertJob } from '../../dev/gas-runtime/bigquery/jobs';
 import { LOAD_JOBS_PER_TABLE_PER_DAY } from '../../dev/gas-runtime/bigquery/limits';
-import { bigQueryRows, compareTablesWithTruth, DATASET, PROJECT, table } from './bigquery-support';
-import { scheduledRun, sheetTable, syncUntilCaughtUp } from './sync-support';
+import { bigQueryRows, compareTablesWithTruth, PROJECT, startBigQueryStore, table } from './bigquery-support';
+import { scheduledRun, sheetTable } from './sync-support';
 
 type Json = Record<string, unknown>;
 type Progress = { done: boolean; outcome: string; message: string; pausedUntil: string | null };
@@ -24,13 +24,8 @@ const QUOTA_WORDS = /BigQuery's daily quota of load jobs/;
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await startStack({ orders: 300, seed: 41, modelledTimeOnly: true, emulatorClockInStep: true });
-  await stack.connect();
-  const set = await stack.runtime.run('setOrdersDestination', [
-    { kind: 'bigquery', projectId: PROJECT, datasetId: DATASET },
-  ]);
-  expect(set.error?.message).toBeUndefined();
-  await syncUntilCaughtUp(stack);
+  // Enough orders that the backfill's flush loads its stage tables (a flush of at most 1 MB a table loads nothing).
+  stack = await startBigQueryStore(1_000, 41);
 });
 
 afterAll(async () => {
@@ -91,7 +86,8 @@ describe("BigQuery's daily load-job quota", () => {
     // Orders change and new ones are placed; meanwhile the stage table's loads for the day are used up.
     for (const [i, kind] of ['cost_correction', 'refund', 'cancel'].entries())
       await stack.control(`orders/${String(truth[i * 41].id)}/change`, { kind });
-    await stack.control('orders', { count: 7 });
+    // Enough new orders that the run's flush needs a load (over 1 MB of rows a table).
+    await stack.control('orders', { count: 1_500 });
     await stack.advanceClocks(3_600_000);
     const before = { checkpoint: ordersCheckpoint(), rows: truth.length };
     expect(useUpLoadQuota()).toBeLessThanOrEqual(LOAD_JOBS_PER_TABLE_PER_DAY);

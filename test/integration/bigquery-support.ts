@@ -4,9 +4,9 @@
  * truth on the truth's own terms (field lookup by column name, the store-zone day by Intl), never
  * through the add-on's row builder.
  */
-import type { Stack } from '../../dev/harness/index';
+import { startStack, type Stack } from '../../dev/harness/index';
 import { getQueryResults, query } from '../../dev/gas-runtime/bigquery/jobs';
-import { storeDay } from './sync-support';
+import { storeDay, syncUntilCaughtUp } from './sync-support';
 
 type Json = Record<string, unknown>;
 
@@ -58,6 +58,27 @@ export async function bigQueryRows(stack: Stack, sql: string): Promise<QueryAnsw
     ).result as Page;
   }
   return { schema: first.schema, rows };
+}
+
+/**
+ * A store of `orders` (seed `seed`) connected, its orders going to the test dataset, synced by the
+ * scheduled job until caught up: the stack on the modelled clock, the emulator's clock in step.
+ */
+export async function startBigQueryStore(orders: number, seed: number): Promise<Stack> {
+  const stack = await startStack({ orders, seed, modelledTimeOnly: true, emulatorClockInStep: true });
+  try {
+    const connected = await stack.connect();
+    if (connected.outcome !== 'connected') throw new Error(`connect: ${connected.outcome}`);
+    const set = await stack.runtime.run('setOrdersDestination', [
+      { kind: 'bigquery', projectId: PROJECT, datasetId: DATASET },
+    ]);
+    if (!set.ok) throw new Error(`setOrdersDestination: ${set.error?.message ?? ''}`);
+    await syncUntilCaughtUp(stack);
+    return stack;
+  } catch (e) {
+    await stack.close();
+    throw e;
+  }
 }
 
 export const table = (id: string): string => `\`${PROJECT}.${DATASET}.${id}\``;

@@ -4,9 +4,9 @@
  * "updated", a new one is "new", and a changed one "updated", as the emulator's truth has them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../../dev/harness/index';
-import { compareTablesWithTruth, DATASET, PROJECT } from './bigquery-support';
-import { scheduledRun, sheetTable, syncUntilCaughtUp } from './sync-support';
+import type { Stack } from '../../dev/harness/index';
+import { compareTablesWithTruth, startBigQueryStore } from './bigquery-support';
+import { scheduledRun, sheetTable } from './sync-support';
 
 type Json = Record<string, unknown>;
 
@@ -15,13 +15,7 @@ const EXACT = { mismatches: [], missing: [], unexpected: [], duplicates: [] };
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await startStack({ orders: 150, seed: 2509, modelledTimeOnly: true, emulatorClockInStep: true });
-  expect((await stack.connect()).outcome).toBe('connected');
-  const set = await stack.runtime.run('setOrdersDestination', [
-    { kind: 'bigquery', projectId: PROJECT, datasetId: DATASET },
-  ]);
-  expect(set.error?.message).toBeUndefined();
-  await syncUntilCaughtUp(stack);
+  stack = await startBigQueryStore(150, 2509);
 }, 120_000);
 
 afterAll(async () => {

@@ -37,8 +37,15 @@ export interface TranslateOptions {
   tableSql: (ref: TableRef) => string;
   /** Named query parameters' types (queryParameters[].parameterType.type). */
   parameterTypes: Record<string, FieldType>;
+  /** Named ARRAY<STRUCT<…>> parameters' fields (query.ts passes their value as JSON text). */
+  structArrayTypes?: Record<string, StructField[]>;
   /** The runtime clock, for CURRENT_DATE() and CURRENT_TIMESTAMP(). */
   now: number;
+}
+
+export interface StructField {
+  name: string;
+  type: FieldType;
 }
 
 export interface Translation {
@@ -202,6 +209,13 @@ class Translator {
   }
 
   private parameter(name: string, i: number): number {
+    const fields = this.options.structArrayTypes?.[name];
+    if (fields) {
+      if (!this.parameters.includes(name)) this.parameters.push(name);
+      const struct = fields.map((f) => `"${f.name.replace(/"/g, '""')}" ${duckTypeOf(f.type)}`).join(', ');
+      this.out.push(`CAST(CAST($${name} AS JSON) AS STRUCT(${struct})[])`);
+      return i;
+    }
     const type = this.options.parameterTypes[name];
     if (!type) throw new Error(`Query parameter '${name}' not found`);
     if (!this.parameters.includes(name)) this.parameters.push(name);
@@ -309,10 +323,18 @@ class Translator {
         return close;
       }
       case 'UNNEST': {
-        // GoogleSQL's "UNNEST(array) AS n" names the element; DuckDB's alias would name the table.
-        this.out.push(`unnest(${arg(0)})`);
         const as = nextSignificant(tokens, close);
         const alias = as === undefined ? undefined : nextSignificant(tokens, as);
+        const only = significant(args[0] ?? []);
+        if (only.length === 1 && only[0].kind === 'param' && this.options.structArrayTypes?.[only[0].text]) {
+          // An array of STRUCTs: a row per element, a column per field ("Work with arrays", UNNEST).
+          if (as !== undefined && tokens[as].text.toUpperCase() === 'AS')
+            throw unsupported('UNNEST of an array of STRUCTs with an alias');
+          this.out.push(`(SELECT unnest(${arg(0)}, recursive := true))`);
+          return close;
+        }
+        // GoogleSQL's "UNNEST(array) AS n" names the element; DuckDB's alias would name the table.
+        this.out.push(`unnest(${arg(0)})`);
         if (as === undefined || tokens[as].text.toUpperCase() !== 'AS' || alias === undefined) return close;
         if (tokens[alias].kind !== 'ident') throw unsupported('UNNEST with a quoted alias');
         this.out.push(` AS ${tokens[alias].text}(${tokens[alias].text})`);

@@ -3,7 +3,7 @@
  * ("Running parameterized queries": parameterMode NAMED, values as strings), every table it names
  * checked first ("Not found: Table … was not found in location US").
  */
-import { translate, type TableRef, type Translation } from './dialect.js';
+import { translate, type StructField, type TableRef, type Translation } from './dialect.js';
 import { JobFailure, tableNotFound, unsupported } from './errors.js';
 import { cellText, checkValue, fieldTypeOfDuck, type FieldType } from './field-types.js';
 import type { JobOutcome } from './job-record.js';
@@ -34,6 +34,35 @@ export interface QuerySpec {
 interface Parameters {
   types: Record<string, FieldType>;
   values: Record<string, string | null>;
+  /** ARRAY<STRUCT<…>> parameters' fields; their value is the elements as JSON text (field → value text or null). */
+  structs: Record<string, StructField[]>;
+}
+
+type Json = Record<string, unknown>;
+
+/**
+ * An ARRAY of STRUCTs of scalar fields ("Running parameterized queries", "Using arrays" and "Using
+ * structs"; REST QueryParameterType arrayType.structTypes, QueryParameterValue
+ * arrayValues[].structValues): each element's field checked as a scalar parameter of its type.
+ */
+function structArray(name: string, type: Json, raw: Json | undefined): { fields: StructField[]; json: string } {
+  const element = (type.arrayType ?? {}) as Json;
+  if (element.type !== 'STRUCT') throw unsupported(`query parameter ${name} of type ARRAY<${String(element.type)}>`);
+  const fields = ((element.structTypes ?? []) as Json[]).map((f) => {
+    const typeName = String(((f.type ?? {}) as Json).type ?? '');
+    const fieldType = PARAMETER_TYPES[typeName];
+    if (!fieldType) throw unsupported(`query parameter ${name} with a STRUCT field of type ${typeName}`);
+    return { name: String(f.name ?? ''), type: fieldType };
+  });
+  if (fields.length === 0 || fields.some((f) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(f.name)))
+    throw new JobFailure('invalidQuery', `Invalid STRUCT field names for query parameter ${name}`);
+  const elements = ((raw?.arrayValues ?? []) as Json[]).map((v) => {
+    const values = (v.structValues ?? {}) as Record<string, Json | undefined>;
+    return Object.fromEntries(
+      fields.map((f) => [f.name, parameterValue(`${name}.${f.name}`, f.type, values[f.name]?.value)]),
+    );
+  });
+  return { fields, json: JSON.stringify(elements) };
 }
 
 function parameterValue(name: string, type: FieldType, raw: unknown): string | null {
@@ -49,13 +78,19 @@ function parameterValue(name: string, type: FieldType, raw: unknown): string | n
 
 function parameters(spec: QuerySpec): Parameters {
   const list = spec.queryParameters;
-  if (list === undefined || (Array.isArray(list) && list.length === 0)) return { types: {}, values: {} };
+  if (list === undefined || (Array.isArray(list) && list.length === 0)) return { types: {}, values: {}, structs: {} };
   if (!Array.isArray(list)) throw new JobFailure('invalid', 'Invalid value for queryParameters: it must be a list');
   if (spec.parameterMode !== 'NAMED') throw unsupported(`parameterMode ${String(spec.parameterMode)} (only NAMED)`);
-  const out: Parameters = { types: {}, values: {} };
+  const out: Parameters = { types: {}, values: {}, structs: {} };
   for (const p of list as Array<Record<string, unknown>>) {
     const name = String(p.name ?? '');
     const typeName = String((p.parameterType as { type?: unknown } | undefined)?.type ?? '');
+    if (typeName === 'ARRAY') {
+      const { fields, json } = structArray(name, p.parameterType as Json, p.parameterValue as Json | undefined);
+      out.structs[name] = fields;
+      out.values[name] = json;
+      continue;
+    }
     const type = PARAMETER_TYPES[typeName];
     if (!type) throw unsupported(`query parameter ${name} of type ${typeName}`);
     out.types[name] = type;
@@ -94,6 +129,7 @@ export async function runQuery(warehouse: Warehouse, spec: QuerySpec, now: numbe
       return tableSql(ref);
     },
     parameterTypes: params.types,
+    structArrayTypes: params.structs,
     now,
   });
   const values = Object.fromEntries(translation.parameters.map((name) => [name, params.values[name]]));

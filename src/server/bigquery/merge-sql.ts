@@ -1,7 +1,8 @@
 /**
  * The GoogleSQL a flush runs ("DML syntax": MERGE, DELETE): the staged rows MERGEd on the table's
  * key, so a page written twice (an execution ended before its checkpoint, the feed's overlap)
- * leaves one row per key; and an order's line items that the staged order no longer lists deleted.
+ * leaves one row per key; and an order's line items that the staged order no longer lists deleted
+ * by the same MERGE.
  */
 import type { WarehouseTable } from './table-schemas';
 
@@ -33,6 +34,27 @@ export function lineItemsWithOrderDay(names: TableNames, ordersTableId: string, 
   return `(SELECT S.*, O.placed_day FROM ${tablePath(names, lineStageId)} S JOIN ${tablePath(names, ordersTableId)} O ON O.id = S.order_id)`;
 }
 
+/**
+ * The line items MERGE of a flush: the staged lines (`lineSource`, a table path or a parenthesized
+ * SELECT) MERGEd on (order_id, id), and in the same statement the lines of the staged orders
+ * (`stagedOrderIds`, a SELECT of their `id`) that the stage no longer lists deleted ("DML syntax",
+ * MERGE: `WHEN NOT MATCHED BY SOURCE [AND search_condition] THEN DELETE`), so a flush runs one
+ * statement on line_items, not a MERGE and a DELETE queued one after the other.
+ */
+export function lineItemsMergeSql(
+  names: TableNames,
+  table: WarehouseTable,
+  lineSource: string,
+  stagedOrderIds: string,
+): string {
+  const unlisted = `WHEN NOT MATCHED BY SOURCE AND T.order_id IN (${stagedOrderIds}) THEN DELETE`;
+  return `${mergeFromSql(names, table, lineSource)}\n${unlisted}`;
+}
+
+/** The ids of the orders in a stage table, as a SELECT. */
+export const stagedIdsSql = (names: TableNames, orderStageId: string): string =>
+  `SELECT id FROM ${tablePath(names, orderStageId)}`;
+
 /** MERGE `source` (a table path or a parenthesized SELECT) into the table, on its key. */
 export function mergeFromSql(names: TableNames, table: WarehouseTable, source: string, changedOnly = false): string {
   const columns = table.fields.map((f) => f.name);
@@ -53,20 +75,11 @@ export function mergeFromSql(names: TableNames, table: WarehouseTable, source: s
 }
 
 /**
- * Deletes the line items of the staged orders that the staged line items do not list (the order
- * no longer has them); `lineStageId` null when the staged orders list none at all.
+ * Deletes the line items of the staged orders (`stagedOrderIds`, a SELECT of their `id`) when the
+ * stage lists none at all; otherwise lineItemsMergeSql deletes the unlisted ones in its MERGE.
  */
-export function removedLineItemsSql(
-  names: TableNames,
-  lineTableId: string,
-  orderStageId: string,
-  lineStageId: string | null,
-): string {
-  const ofStagedOrders = `T.order_id IN (SELECT id FROM ${tablePath(names, orderStageId)})`;
-  const notListed = lineStageId
-    ? ` AND NOT EXISTS (SELECT 1 FROM ${tablePath(names, lineStageId)} S WHERE S.order_id = T.order_id AND S.id = T.id)`
-    : '';
-  return `DELETE FROM ${tablePath(names, lineTableId)} T WHERE ${ofStagedOrders}${notListed}`;
+export function removedLineItemsSql(names: TableNames, lineTableId: string, stagedOrderIds: string): string {
+  return `DELETE FROM ${tablePath(names, lineTableId)} T WHERE T.order_id IN (${stagedOrderIds})`;
 }
 
 function differs(table: WarehouseTable): string {

@@ -2,9 +2,12 @@
  * How order pages reach BigQuery (the destination the user chose instead of the sheets): each
  * queued page turned into rows, and at flush the queued pages loaded into the spreadsheet's own
  * stage tables and MERGEd on id into orders and line_items. Per flush: one load into each stage
- * table (WRITE_TRUNCATE) and one MERGE into each table, plus one DELETE of the line items staged
- * orders no longer list; the feed's checkpoint moves after flush() returns, so an execution
- * ended before loses nothing and the next run's MERGE of the same pages adds no duplicate.
+ * table (WRITE_TRUNCATE), or for a small flush none (its rows go as query parameters,
+ * row-parameters.ts), and one MERGE into each table, the line items' one also deleting the lines
+ * staged orders no longer list. Pages are held until about 9 MB are queued or the run's work ends,
+ * not written at each pause for the API's minute (holdsAtPause). The feed's checkpoint moves after
+ * flush() returns, so an execution ended before loses nothing and the next run's MERGE of the same
+ * pages adds no duplicate.
  */
 import { recordProblem, skippedRecord, updatedAtMs, type SkippedRecord } from '../api/record-check';
 import { documentProperties } from '../platform/properties';
@@ -14,7 +17,8 @@ import type { OrderWriter } from '../sync/order-writer';
 import { lastOccurrences } from '../sync/order-page';
 import { noteSkipped } from '../sync/skipped-records';
 import type { BigQueryDestination } from './destination-setting';
-import { mergeSql, removedLineItemsSql } from './merge-sql';
+import { lineItemsMergeSql, mergeFromSql, removedLineItemsSql, stagedIdsSql, tablePath } from './merge-sql';
+import { idsParameter, INLINE_ROWS_BYTES, rowsParameter } from './row-parameters';
 import { loadQuotaExceeded, pauseForLoadQuota } from './load-quota';
 import { PARTITIONS_PER_JOB } from './partition-limits';
 import { orderRows, type OrderRows } from './rows';
@@ -76,6 +80,7 @@ export function bigQueryOrderWriter(
     get queued() {
       return pages;
     },
+    holdsAtPause: true,
     get full() {
       const { orders, lines } = bytes();
       if (pages === 0) return false;
@@ -172,35 +177,66 @@ export function bigQueryOrderWriter(
         },
         Utilities.newBlob(lines.join('\n'), 'application/octet-stream'),
       );
-    const query = (step: string, sql: string) =>
-      insertJob(projectId, jobId(step), { query: { query: sql, useLegacySql: false } });
+    const query = (step: string, sql: string, parameters: Parameter[]) =>
+      insertJob(projectId, jobId(step), {
+        query: {
+          query: sql,
+          useLegacySql: false,
+          ...(parameters.length > 0 ? { parameterMode: 'NAMED', queryParameters: parameters } : {}),
+        },
+      });
 
-    const lineLines = orders.flatMap((o) => o.rows.lineItems.map((line) => JSON.stringify(line)));
+    const withLines = orders.some((o) => o.rows.lineItems.length > 0);
+    const inline =
+      orders.reduce((n, o) => n + o.orderBytes, 0) <= INLINE_ROWS_BYTES &&
+      orders.reduce((n, o) => n + o.lineBytes, 0) <= INLINE_ROWS_BYTES;
     try {
-      const loads = [
-        load(
-          ORDERS_TABLE,
-          orders.map((o) => JSON.stringify(o.rows.order)),
-        ),
-      ];
-      if (lineLines.length > 0) loads.push(load(LINE_ITEMS_TABLE, lineLines));
-      waitForJobs(projectId, loads);
-      // Different tables: the orders MERGE and the line items' DELETE run together; one table's
-      // statements one after the other ("DML": mutating statements on a table queue).
-      const [mergedOrders] = waitForJobs(projectId, [
-        query('merge_orders', mergeSql(names, ORDERS_TABLE, stage(ORDERS_TABLE), !options.mergeAll)),
-        query(
-          'remove_line_items',
-          removedLineItemsSql(
-            names,
-            LINE_ITEMS_TABLE.tableId,
-            stage(ORDERS_TABLE),
-            lineLines.length > 0 ? stage(LINE_ITEMS_TABLE) : null,
+      let sources: FlushSources;
+      if (inline) sources = inlineSources(orders);
+      else {
+        const loads = [
+          load(
+            ORDERS_TABLE,
+            orders.map((o) => JSON.stringify(o.rows.order)),
           ),
+        ];
+        if (withLines)
+          loads.push(
+            load(
+              LINE_ITEMS_TABLE,
+              orders.flatMap((o) => o.rows.lineItems.map((line) => JSON.stringify(line))),
+            ),
+          );
+        waitForJobs(projectId, loads);
+        sources = {
+          orders: tablePath(names, stage(ORDERS_TABLE)),
+          lines: tablePath(names, stage(LINE_ITEMS_TABLE)),
+          orderIds: stagedIdsSql(names, stage(ORDERS_TABLE)),
+          orderParameters: [],
+          lineParameters: [],
+        };
+      }
+      // One statement a table, the two tables' together ("DML": mutating statements on one table
+      // queue, on different tables they run at once); the line items MERGE also deletes the lines
+      // a staged order no longer lists.
+      const [mergedOrders] = waitForJobs(projectId, [
+        query(
+          'merge_orders',
+          mergeFromSql(names, ORDERS_TABLE, sources.orders, !options.mergeAll),
+          sources.orderParameters,
         ),
+        withLines
+          ? query(
+              'merge_line_items',
+              lineItemsMergeSql(names, LINE_ITEMS_TABLE, sources.lines, sources.orderIds),
+              sources.lineParameters,
+            )
+          : query(
+              'remove_line_items',
+              removedLineItemsSql(names, LINE_ITEMS_TABLE.tableId, sources.orderIds),
+              sources.lineParameters,
+            ),
       ]);
-      if (lineLines.length > 0)
-        waitForJobs(projectId, [query('merge_line_items', mergeSql(names, LINE_ITEMS_TABLE, stage(LINE_ITEMS_TABLE)))]);
       return mergedCounts(mergedOrders);
     } catch (e) {
       // A table removed since it was made: made again by the next run.
@@ -212,6 +248,51 @@ export function bigQueryOrderWriter(
   }
 
   return writer;
+}
+
+type Parameter = GoogleAppsScript.BigQuery.Schema.QueryParameter;
+
+/** Where a flush's MERGEs read its rows from: the stage tables after a load, or query parameters. */
+interface FlushSources {
+  orders: string;
+  lines: string;
+  /** A SELECT of the flushed orders' ids. */
+  orderIds: string;
+  orderParameters: Parameter[];
+  lineParameters: Parameter[];
+}
+
+/**
+ * A small flush's rows as query parameters (row-parameters.ts): no load job and no wait for one
+ * before the MERGEs, which read them with UNNEST.
+ */
+function inlineSources(orders: readonly QueuedOrder[]): FlushSources {
+  const orderIds = idsParameter(
+    'order_ids',
+    orders.map((o) => String(o.rows.order.id)),
+  );
+  return {
+    orders: '(SELECT * FROM UNNEST(@orders))',
+    lines: '(SELECT * FROM UNNEST(@line_items))',
+    orderIds: 'SELECT id FROM UNNEST(@order_ids)',
+    orderParameters: [
+      rowsParameter(
+        'orders',
+        ORDERS_TABLE,
+        orders.map((o) => o.rows.order),
+      ),
+    ],
+    lineParameters: orders.some((o) => o.rows.lineItems.length > 0)
+      ? [
+          rowsParameter(
+            'line_items',
+            LINE_ITEMS_TABLE,
+            orders.flatMap((o) => o.rows.lineItems),
+          ),
+          orderIds,
+        ]
+      : [orderIds],
+  };
 }
 
 interface MergedCounts {

@@ -64,22 +64,48 @@ export function locationArg(location: string | null | undefined): { location?: s
 }
 
 const POLL_MS = 1000;
+/** How long one jobs.getQueryResults waits for its job before answering jobComplete: false (BigQuery's default, 10 s). */
+const QUERY_WAIT_MS = 10_000;
 
-/** Waits until every job is DONE; throws the first one's error (its message is the API's). */
+/**
+ * Waits until every job is DONE; throws the first one's error (its message is the API's). The jobs
+ * run together, so they are waited for one after the other, each read until DONE: once the first is
+ * done the others mostly are, and one read each says so. A query job (DML) is waited for by
+ * jobs.getQueryResults, which answers as soon as the job completes or after its timeoutMs ("Running
+ * queries", REST reference jobs.getQueryResults); a load job by jobs.get a second apart (Google's
+ * Apps Script BigQuery sample). The job's final resource (status, dmlStats) is always read with
+ * jobs.get, whose error result is the job's own.
+ */
 export function waitForJobs(projectId: string, jobs: readonly Job[]): Job[] {
   const done = jobs.slice();
-  let pending = done.map((_, i) => i).filter((i) => done[i].status?.state !== 'DONE');
-  while (pending.length > 0) {
-    Utilities.sleep(POLL_MS);
-    for (const i of pending) {
-      const { jobId, location } = done[i].jobReference ?? {};
+  for (let i = 0; i < done.length; i++) {
+    const { jobId, location } = done[i].jobReference ?? {};
+    const isQuery = done[i].configuration?.query !== undefined;
+    let sleepFirst = !isQuery;
+    while (done[i].status?.state !== 'DONE') {
+      if (sleepFirst) Utilities.sleep(POLL_MS);
+      // A getQueryResults that failed (a failed job answers with its error) is followed by a poll's wait.
+      sleepFirst = !isQuery || !awaitQuery(projectId, String(jobId), location);
       done[i] = bigQuery().Jobs!.get(projectId, String(jobId), locationArg(location));
     }
-    pending = pending.filter((i) => done[i].status?.state !== 'DONE');
   }
   for (const job of done) {
     const error = job.status?.errorResult;
     if (error) throw new BigQueryJobError(`BigQuery: ${error.message ?? 'the job failed'}`, error.reason ?? null);
   }
   return done;
+}
+
+/** Waits for a query job through jobs.getQueryResults (no rows asked for); false when the call failed. */
+function awaitQuery(projectId: string, jobId: string, location: string | undefined): boolean {
+  try {
+    bigQuery().Jobs!.getQueryResults(projectId, jobId, {
+      ...locationArg(location),
+      timeoutMs: QUERY_WAIT_MS,
+      maxResults: 0,
+    });
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -36,6 +36,12 @@ export interface OrderWriter {
   readonly full: boolean;
   /** True when one more page like the largest queued would take the queued writes past `bytes` (full: the request size). */
   wouldExceed?(bytes: number): boolean;
+  /**
+   * True when the queued pages are held through a pause for the API's minute rather than written
+   * during it: each write costs a fixed price no wait hides (BigQuery: a load job and a DML
+   * statement a table), so they are written when full or when the run's work ends.
+   */
+  readonly holdsAtPause?: boolean;
 }
 
 export function orderWriter(

@@ -104,10 +104,10 @@ function ordersFeed(ctx: JobContext, writer: OrderWriter, pace: BurstPace, sheet
       // reserve without sending, rather than the run waiting out a minute no page would be sent in.
       if (ctx.api.pageReserveReached?.()) return 'go';
       // Under the burst limit: the queued pages are written first, while the minute runs, and
-      // only what is left of the wait is slept.
+      // only what is left of the wait is slept (unless the writer holds them: holdsAtPause).
       let wait = pace.waitMs();
       if (wait === 0) return 'go';
-      const fresh = writer.queued > 0 && !checkpoint();
+      const fresh = writer.queued > 0 && !writer.holdsAtPause && !checkpoint();
       wait = pace.waitMs();
       if (wait > 0 && !ctx.budget.canWait(wait)) {
         pace.stoppedFeed = true;
