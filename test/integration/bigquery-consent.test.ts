@@ -54,7 +54,7 @@ describe('the bigquery scope withheld', () => {
     stack.runtime.consent.withdraw(USER, BIGQUERY);
     const state = await sidebarState();
     expect(state.googleConsent).toBeNull();
-    expect(state.destination).toEqual({ chosen: { kind: 'sheets' }, permissionMissing: null, offer: null });
+    expect(state.destination).toEqual({ chosen: { kind: 'sheets' }, permissionMissing: null, offer: null, move: null });
     await syncUntilCaughtUp(stack);
     expect(sheetTable(stack, 'Orders').length).toBeGreaterThan(1);
   }, 120_000);

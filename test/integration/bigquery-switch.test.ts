@@ -96,6 +96,8 @@ describe('switching a spreadsheet that holds its orders to BigQuery', () => {
     expect(filledRows(stack, 'Line items')).toBe(0);
     expect(sheetTable(stack, 'Orders')[0]).toContain('id');
     expect(stack.runtime.properties.document.get('ma.sync.switch')).toBeNull();
+    // The move made the tables: the Connected Sheets over them come with it, even when the feed then finds nothing new.
+    expect(Object.keys(stack.runtime.exportJson().sheets)).toContain('Orders (BigQuery)');
   }, 240_000);
 
   it('an hourly run afterwards MERGEs only into BigQuery: the sheets stay empty, the tables equal the truth', async () => {

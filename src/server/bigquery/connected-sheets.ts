@@ -65,10 +65,14 @@ export function connectSheets(
   const mark = connectedSheetsMark(destination);
   const made = ctx.state.readAtStart[CONNECTED_SHEETS_KEY] === mark;
   // The tables exist once a flush of this run wrote to them (its MERGE counts inserted and updated rows
-  // apart), or an earlier run made them.
+  // apart), an earlier run made them, or this run did (the move of the sheets' orders makes them, and
+  // its feed may then find nothing new to write).
   const { ordersAdded, ordersUpdated } = ctx.tally.counts;
+  const tables = tablesMark(destination);
   const tablesThere =
-    ordersAdded + ordersUpdated > 0 || ctx.state.readAtStart[TABLES_MADE_KEY] === tablesMark(destination);
+    ordersAdded + ordersUpdated > 0 ||
+    ctx.state.readAtStart[TABLES_MADE_KEY] === tables ||
+    documentProperties().getProperty(TABLES_MADE_KEY) === tables;
   if ((made && !ordersChanged) || !tablesThere) return null;
   try {
     // "Turns data execution on for BigQuery data sources" for this execution (reference/spreadsheet/spreadsheet-app).
