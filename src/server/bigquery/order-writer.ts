@@ -18,7 +18,8 @@ import { lastOccurrences } from '../sync/order-page';
 import { noteSkipped } from '../sync/skipped-records';
 import type { BigQueryDestination } from './destination-setting';
 import { lineItemsMergeSql, mergeFromSql, removedLineItemsSql, stagedIdsSql, tablePath } from './merge-sql';
-import { idsParameter, INLINE_ROWS_BYTES, rowsParameter } from './row-parameters';
+import { inlineSources, type FlushSources, type Parameter } from './flush-sources';
+import { INLINE_ROWS_BYTES } from './row-parameters';
 import { loadQuotaExceeded, pauseForLoadQuota } from './load-quota';
 import { PARTITIONS_PER_JOB } from './partition-limits';
 import { orderRows, type OrderRows } from './rows';
@@ -192,7 +193,7 @@ export function bigQueryOrderWriter(
       orders.reduce((n, o) => n + o.lineBytes, 0) <= INLINE_ROWS_BYTES;
     try {
       let sources: FlushSources;
-      if (inline) sources = inlineSources(orders);
+      if (inline) sources = inlineSources(orders.map((o) => o.rows));
       else {
         const loads = [
           load(
@@ -248,51 +249,6 @@ export function bigQueryOrderWriter(
   }
 
   return writer;
-}
-
-type Parameter = GoogleAppsScript.BigQuery.Schema.QueryParameter;
-
-/** Where a flush's MERGEs read its rows from: the stage tables after a load, or query parameters. */
-interface FlushSources {
-  orders: string;
-  lines: string;
-  /** A SELECT of the flushed orders' ids. */
-  orderIds: string;
-  orderParameters: Parameter[];
-  lineParameters: Parameter[];
-}
-
-/**
- * A small flush's rows as query parameters (row-parameters.ts): no load job and no wait for one
- * before the MERGEs, which read them with UNNEST.
- */
-function inlineSources(orders: readonly QueuedOrder[]): FlushSources {
-  const orderIds = idsParameter(
-    'order_ids',
-    orders.map((o) => String(o.rows.order.id)),
-  );
-  return {
-    orders: '(SELECT * FROM UNNEST(@orders))',
-    lines: '(SELECT * FROM UNNEST(@line_items))',
-    orderIds: 'SELECT id FROM UNNEST(@order_ids)',
-    orderParameters: [
-      rowsParameter(
-        'orders',
-        ORDERS_TABLE,
-        orders.map((o) => o.rows.order),
-      ),
-    ],
-    lineParameters: orders.some((o) => o.rows.lineItems.length > 0)
-      ? [
-          rowsParameter(
-            'line_items',
-            LINE_ITEMS_TABLE,
-            orders.flatMap((o) => o.rows.lineItems),
-          ),
-          orderIds,
-        ]
-      : [orderIds],
-  };
 }
 
 interface MergedCounts {
