@@ -107,6 +107,33 @@ describe('BigQuery limits, refused with Google’s text', () => {
     });
   });
 
+  it('refuses a query whose request passes 10 MB, whose text passes 1,024K characters, or with over 10,000 parameters', async () => {
+    const ask = (request: Record<string, unknown>): Promise<Answer> =>
+      call(runtime, 'tryBq', 'Jobs', 'query', [{ useLegacySql: false, ...request }, PROJECT]);
+    const big = { name: 'rows', parameterType: { type: 'STRING' }, parameterValue: { value: 'x'.repeat(10_485_760) } };
+    expect((await ask({ query: 'SELECT @rows AS r', parameterMode: 'NAMED', queryParameters: [big] })).error).toBe(
+      'API call to bigquery.jobs.query failed with error: Request payload size exceeds the limit: 10485760 bytes.',
+    );
+    expect((await ask({ query: `SELECT 1 -- ${'x'.repeat(1024 * 1024)}` })).error).toBe(
+      'API call to bigquery.jobs.query failed with error: The query is too large. The maximum standard SQL query length is 1024.00K characters, including comments and white space characters.',
+    );
+    const many = Array.from({ length: 10_001 }, (_, i) => ({
+      name: `p${i}`,
+      parameterType: { type: 'INT64' },
+      parameterValue: { value: String(i) },
+    }));
+    expect((await ask({ query: 'SELECT @p0 AS n', parameterMode: 'NAMED', queryParameters: many })).error).toBe(
+      'API call to bigquery.jobs.query failed with error: Too many query parameters: 10001; the limit is 10000.',
+    );
+    // Just under each limit the query runs.
+    const ok = await ask({
+      query: 'SELECT @p0 AS n',
+      parameterMode: 'NAMED',
+      queryParameters: many.slice(0, 10_000),
+    });
+    expect(ok.error).toBeUndefined();
+  });
+
   it('stops a result page at 10 MB and gives a pageToken for the rest', async () => {
     const pages = await call<Array<{ rows: number; chars: number; pageToken: boolean; totalRows: string }>>(
       runtime,

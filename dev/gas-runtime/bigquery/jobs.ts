@@ -16,6 +16,9 @@ import {
   LOAD_JOBS_PER_TABLE_PER_DAY,
   LOAD_QUOTA_MESSAGE,
   MAX_LOAD_REQUEST_BYTES,
+  MAX_QUERY_CHARS,
+  MAX_QUERY_PARAMETERS,
+  QUERY_TOO_LONG_MESSAGE,
   REQUEST_TOO_LARGE_MESSAGE,
   dmlOutstandingMessage,
 } from './limits.js';
@@ -146,6 +149,15 @@ function querySpec(method: string, projectId: string, config: Record<string, unk
       ].includes(key)
     )
       throw new BigQueryApiError(method, `Unsupported by the local BigQuery stand-in: ${key}`, 400);
+  if (Buffer.byteLength(JSON.stringify(config), 'utf8') > MAX_LOAD_REQUEST_BYTES)
+    throw new BigQueryApiError(method, REQUEST_TOO_LARGE_MESSAGE, 413);
+  if (config.query.length > MAX_QUERY_CHARS) throw new BigQueryApiError(method, QUERY_TOO_LONG_MESSAGE, 400);
+  if (Array.isArray(config.queryParameters) && config.queryParameters.length > MAX_QUERY_PARAMETERS)
+    throw new BigQueryApiError(
+      method,
+      `Too many query parameters: ${config.queryParameters.length}; the limit is ${MAX_QUERY_PARAMETERS}.`,
+      400,
+    );
   return {
     projectId,
     query: config.query,

@@ -36,6 +36,16 @@ export const MAX_LOAD_REQUEST_BYTES = 10 * 1024 * 1024;
 export const REQUEST_TOO_LARGE_MESSAGE = `Request payload size exceeds the limit: ${MAX_LOAD_REQUEST_BYTES} bytes.`;
 
 /**
+ * A query's request is held to the same 10 MB (its parameters travel in the body); its text to
+ * "Maximum query length: 1,024K characters" unresolved, and its parameters to "Maximum number of
+ * query parameters: 10,000" ("Quotas and limits", "Query jobs"). An ARRAY parameter counts as one.
+ */
+export const MAX_QUERY_CHARS = 1024 * 1024;
+export const MAX_QUERY_PARAMETERS = 10_000;
+export const QUERY_TOO_LONG_MESSAGE =
+  'The query is too large. The maximum standard SQL query length is 1024.00K characters, including comments and white space characters.';
+
+/**
  * A page of jobs.getQueryResults, jobs.query or tabledata.list holds at most 10 MB of rows
  * ("Quotas and limits", "Maximum response size" of a page): fewer rows than maxResults then, and a
  * pageToken for the rest.
