@@ -4,7 +4,7 @@
  * values.batchGet with its render options.
  */
 import { describe, expect, it } from 'vitest';
-import { lineItemsBook } from './sheets-api-fixture';
+import { lineItemsBook, renderedLineItemsBook } from './sheets-api-fixture';
 
 const ID = 'book-reads';
 
@@ -100,15 +100,7 @@ describe('Spreadsheets.get: developer metadata', () => {
 });
 
 describe('Values.batchGet: render options', () => {
-  function filled() {
-    const s = setup();
-    s.items.getRange('A1:D1').setValues([['id', 'placed', 'amount', 'flag']]);
-    s.items.getRange('A2:D2').setValues([['li_1', 45306.5, 1234.5, true]]);
-    s.items.getRange('B2').setNumberFormat('yyyy-mm-dd hh:mm');
-    s.items.getRange('C2').setNumberFormat('#,##0.00');
-    s.items.getRange('A5').setValue('note');
-    return s;
-  }
+  const filled = () => renderedLineItemsBook(ID);
 
   it('FORMATTED_VALUE (the default) gives the text shown; dateTimeRenderOption is then ignored', () => {
     const { Sheets } = filled();

@@ -8,19 +8,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { costOf } from '../../dev/gas-runtime/cost-model';
-import { lineItemsBook } from './sheets-api-fixture';
+import { renderedLineItemsBook } from './sheets-api-fixture';
 
 const ID = 'book-data-filter';
 
-function filled() {
-  const s = lineItemsBook(ID);
-  s.items.getRange('A1:D1').setValues([['id', 'placed', 'amount', 'flag']]);
-  s.items.getRange('A2:D2').setValues([['li_1', 45306.5, 1234.5, true]]);
-  s.items.getRange('B2').setNumberFormat('yyyy-mm-dd hh:mm');
-  s.items.getRange('C2').setNumberFormat('#,##0.00');
-  s.items.getRange('A5').setValue('note');
-  return s;
-}
+const filled = () => renderedLineItemsBook(ID);
 
 describe('Values.batchGetByDataFilter', () => {
   it('answers each A1 filter, in order, as { valueRange, dataFilters }, with the read options of the body', () => {
