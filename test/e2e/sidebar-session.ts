@@ -68,6 +68,26 @@ export async function tickUntil(page: Page, withinMs: number, done: () => boolea
   for (let ticked = 0; !(await done()); ticked += TICK_MS) {
     if (ticked >= withinMs) throw new Error(`not done within ${withinMs} ms of the page's clock`);
     await page.clock.fastForward(TICK_MS);
+    await serverCallsAnswered(page);
+  }
+}
+
+/**
+ * Waits (real time) until every google.script.run call the page's frames made has been answered:
+ * the server answers in real time, so on a loaded machine the page's clock would otherwise run
+ * through its whole allowance before a poll's answer arrived.
+ */
+async function serverCallsAnswered(page: Page): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    let inFlight = 0;
+    for (const frame of page.frames())
+      inFlight += await frame
+        .evaluate(() => (window as unknown as { __GAS_IN_FLIGHT__?: number }).__GAS_IN_FLIGHT__ ?? 0)
+        .catch(() => 0);
+    if (inFlight === 0) return;
+    if (Date.now() > deadline) throw new Error(`${inFlight} server call(s) unanswered after 60 s`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
