@@ -65,4 +65,27 @@ describe('batchGetByFilters', () => {
     const tail = ranges.slice(-2);
     expect(got.slice(-2)).toEqual(values.batchGet(ID, { ranges: tail, ...OPTIONS }).valueRanges);
   });
+
+  it('places each match by the range it echoes, and throws for a range the answer does not match', () => {
+    type Answer = ReturnType<Parameters<typeof batchGetByFilters>[0]>;
+    const a = { valueRange: { values: [['o_1']] }, dataFilters: [{ a1Range: "'Orders'!A2" }] };
+    const b = { valueRange: { values: [['o_2']] }, dataFilters: [{ a1Range: "'Orders'!A3" }] };
+    const answering = (valueRanges: unknown[]) => () => ({ valueRanges }) as Answer;
+    const ranges = ["'Orders'!A2", "'Orders'!A3"];
+    expect(batchGetByFilters(answering([b, a]), ID, ranges, OPTIONS).map((r) => r.values)).toEqual([
+      [['o_1']],
+      [['o_2']],
+    ]);
+    // One match for two filters (a sheet gone mid-run): no range reads as empty cells.
+    expect(() => batchGetByFilters(answering([a]), ID, ranges, OPTIONS)).toThrow(
+      /answered no values for 'Orders'!A3 .*nothing was written from it/,
+    );
+    // Without echoes, order is taken only when every filter has its match.
+    const bare = (values: string) => ({ valueRange: { values: [[values]] } });
+    expect(batchGetByFilters(answering([bare('x'), bare('y')]), ID, ranges, OPTIONS).map((r) => r.values)).toEqual([
+      [['x']],
+      [['y']],
+    ]);
+    expect(() => batchGetByFilters(answering([bare('x')]), ID, ranges, OPTIONS)).toThrow(/answered no values/);
+  });
 });

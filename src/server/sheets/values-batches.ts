@@ -107,7 +107,10 @@ export function filterRequests(ranges: readonly string[], options: BatchGetOptio
 /**
  * The values of every range, in order: ONE Values.batchGetByDataFilter, a paced read (more only when
  * the body passes BODY_BUDGET). A range asked twice goes out once. Each match is placed by the A1 range
- * its filter names, as the response echoes it (in order when it does not).
+ * its filter names, as the response echoes it (in order only when it echoes none and answers every
+ * filter). Google documents a list of matched ranges, not one per filter in request order: a range
+ * with no match (a sheet renamed or removed mid-run) throws rather than reading as empty cells, which
+ * a run would take for rows that are not there.
  */
 export function batchGetByFilters(
   batchGetByDataFilter: BatchGetByDataFilter,
@@ -118,14 +121,20 @@ export function batchGetByFilters(
   const got = new Map<string, ValueRange>();
   for (const request of filterRequests([...new Set(ranges)], options)) {
     const answer = sheetsRequest('read', () => batchGetByDataFilter(request, spreadsheetId));
+    const matches = answer?.valueRanges ?? [];
+    const inOrder = matches.length === request.dataFilters.length;
     request.dataFilters.forEach(({ a1Range }, i) => {
-      const match = answer?.valueRanges?.[i];
-      const named = match?.dataFilters?.find((f) => f.a1Range !== undefined)?.a1Range;
-      const placed =
-        named === undefined || named === a1Range
-          ? match
-          : answer?.valueRanges?.find((m) => m.dataFilters?.some((f) => f.a1Range === a1Range));
-      got.set(a1Range, placed?.valueRange ?? {});
+      type Match = (typeof matches)[number] | undefined;
+      const names = (m: Match): boolean => m?.dataFilters?.some((f) => f.a1Range === a1Range) === true;
+      const echoless = (m: Match): boolean => m !== undefined && !m.dataFilters?.some((f) => f.a1Range !== undefined);
+      const placed = names(matches[i])
+        ? matches[i]
+        : (matches.find(names) ?? (inOrder && echoless(matches[i]) ? matches[i] : undefined));
+      if (placed === undefined)
+        throw new Error(
+          `Google Sheets answered no values for ${a1Range} (was the sheet renamed or removed during the sync?); nothing was written from it.`,
+        );
+      got.set(a1Range, placed.valueRange ?? {});
     });
   }
   return ranges.map((r) => got.get(r) ?? {});
