@@ -31,6 +31,7 @@ function book(title: string) {
         bodies.push(dataFilterPayloadBytes(resource));
         return values.batchGetByDataFilter(resource, id) as ReturnType<Parameters<typeof batchGetByFilters>[0]>;
       },
+      (id, options) => values.batchGet(id, options),
       ID,
       ranges,
       OPTIONS,
@@ -66,26 +67,45 @@ describe('batchGetByFilters', () => {
     expect(got.slice(-2)).toEqual(values.batchGet(ID, { ranges: tail, ...OPTIONS }).valueRanges);
   });
 
-  it('places each match by the range it echoes, and throws for a range the answer does not match', () => {
+  it('places each match by the range it echoes; ranges the answer leaves out are read with batchGet', () => {
     type Answer = ReturnType<Parameters<typeof batchGetByFilters>[0]>;
+    const { values } = book('Orders');
     const a = { valueRange: { values: [['o_1']] }, dataFilters: [{ a1Range: "'Orders'!A2" }] };
     const b = { valueRange: { values: [['o_2']] }, dataFilters: [{ a1Range: "'Orders'!A3" }] };
     const answering = (valueRanges: unknown[]) => () => ({ valueRanges }) as Answer;
+    const batchGets: string[][] = [];
+    const batchGet = (id: string, options: { ranges: string[] }) => {
+      batchGets.push(options.ranges);
+      return values.batchGet(id, { ...OPTIONS, ...options });
+    };
     const ranges = ["'Orders'!A2", "'Orders'!A3"];
-    expect(batchGetByFilters(answering([b, a]), ID, ranges, OPTIONS).map((r) => r.values)).toEqual([
-      [['o_1']],
-      [['o_2']],
-    ]);
-    // One match for two filters (a sheet gone mid-run): no range reads as empty cells.
-    expect(() => batchGetByFilters(answering([a]), ID, ranges, OPTIONS)).toThrow(
-      /answered no values for 'Orders'!A3 .*nothing was written from it/,
-    );
+    const read = (answer: unknown[]) =>
+      batchGetByFilters(answering(answer), batchGet, ID, ranges, OPTIONS).map((r) => r.values);
+    expect(read([b, a])).toEqual([[['o_1']], [['o_2']]]);
+    expect(batchGets).toEqual([]);
+    // One match for two filters: the other range is read again, from the sheet, not taken as empty.
+    expect(read([a])).toEqual([[['o_1']], [['o_2']]]);
+    expect(batchGets).toEqual([["'Orders'!A3"]]);
     // Without echoes, order is taken only when every filter has its match.
-    const bare = (values: string) => ({ valueRange: { values: [[values]] } });
-    expect(batchGetByFilters(answering([bare('x'), bare('y')]), ID, ranges, OPTIONS).map((r) => r.values)).toEqual([
-      [['x']],
-      [['y']],
-    ]);
-    expect(() => batchGetByFilters(answering([bare('x')]), ID, ranges, OPTIONS)).toThrow(/answered no values/);
+    const bare = (v: string) => ({ valueRange: { values: [[v]] } });
+    expect(read([bare('x'), bare('y')])).toEqual([[['x']], [['y']]]);
+    expect(read([bare('x')])).toEqual([[['o_1']], [['o_2']]]);
+  });
+
+  it('a sheet removed mid-run fails the read ("Unable to parse range") instead of reading as empty rows', () => {
+    type Answer = ReturnType<Parameters<typeof batchGetByFilters>[0]>;
+    const { values } = book('Orders');
+    const ranges = ["'Orders'!A2:B2", "'Gone'!A2:B2"];
+    const answerFor = () =>
+      ({ valueRanges: [{ valueRange: { values: [['o_1', 12.5]] }, dataFilters: [{ a1Range: ranges[0] }] }] }) as Answer;
+    expect(() =>
+      batchGetByFilters(
+        answerFor,
+        (id, options) => values.batchGet(id, { ...OPTIONS, ...options }),
+        ID,
+        ranges,
+        OPTIONS,
+      ),
+    ).toThrow(/Unable to parse range/);
   });
 });

@@ -225,6 +225,15 @@ export class SheetsValues {
     checkReadOptions(method, options);
     const { sheet, ref } = apiRange(this.scope.workbook, method, rangeText);
     const rect = resolveReference(ref, sheet.maxRows, sheet.maxColumns);
+    // Google's pages are silent; public reports show reads of a range past the grid refused whole
+    // (pygsheets #528 and #124, values.get of a range computed from stale sheet dimensions: "exceeds
+    // grid limits. Max rows: 2280, max columns: 178"; gspread #411): the stricter reading, as writes.
+    if (rect.row + rect.numRows - 1 > sheet.maxRows || rect.column + rect.numColumns - 1 > sheet.maxColumns)
+      throw new GoogleJsonResponseException(
+        method,
+        `Range (${printRange(sheet, rect)}) exceeds grid limits. Max rows: ${sheet.maxRows}, max columns: ${sheet.maxColumns}`,
+        400,
+      );
     const render = options.valueRenderOption ?? 'FORMATTED_VALUE';
     const cell = (r: number, c: number): unknown => {
       const formula = sheet.formula(r, c);
@@ -239,15 +248,21 @@ export class SheetsValues {
       return value;
     };
     const lastRow = Math.min(rect.row + rect.numRows - 1, sheet.rows.length);
-    const rows: unknown[][] = [];
-    for (let r = rect.row; r <= lastRow; r++) {
+    // "For output, empty trailing rows and columns will not be included" (ValueRange.values): each
+    // line of the major dimension loses its trailing empty cells, then trailing empty lines go.
+    const byColumns = options.majorDimension === 'COLUMNS';
+    const values: unknown[][] = [];
+    const [outer, inner] = byColumns
+      ? [rect.numColumns, lastRow - rect.row + 1]
+      : [lastRow - rect.row + 1, rect.numColumns];
+    for (let i = 0; i < outer; i++) {
       const line: unknown[] = [];
-      for (let c = rect.column; c < rect.column + rect.numColumns; c++) line.push(cell(r, c));
+      for (let j = 0; j < inner; j++)
+        line.push(byColumns ? cell(rect.row + j, rect.column + i) : cell(rect.row + i, rect.column + j));
       while (line.length > 0 && line[line.length - 1] === '') line.pop();
-      rows.push(line);
+      values.push(line);
     }
-    while (rows.length > 0 && rows[rows.length - 1].length === 0) rows.pop();
-    const values = options.majorDimension === 'COLUMNS' ? toRows(rows, 'COLUMNS') : rows;
+    while (values.length > 0 && values[values.length - 1].length === 0) values.pop();
     const result: { range: string; majorDimension: string; values?: unknown[][] } = {
       range: printRange(sheet, rect),
       majorDimension: options.majorDimension ?? 'ROWS',

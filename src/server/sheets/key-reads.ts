@@ -268,6 +268,7 @@ export class KeyReads {
     const id = this.snapshot.id();
     const got = batchGetByFilters(
       (request, sheet) => valuesService().batchGetByDataFilter(request, sheet),
+      (sheet, options) => valuesService().batchGet(sheet, options),
       id,
       ranges,
       {

@@ -108,17 +108,20 @@ export function filterRequests(ranges: readonly string[], options: BatchGetOptio
  * The values of every range, in order: ONE Values.batchGetByDataFilter, a paced read (more only when
  * the body passes BODY_BUDGET). A range asked twice goes out once. Each match is placed by the A1 range
  * its filter names, as the response echoes it (in order only when it echoes none and answers every
- * filter). Google documents a list of matched ranges, not one per filter in request order: a range
- * with no match (a sheet renamed or removed mid-run) throws rather than reading as empty cells, which
- * a run would take for rows that are not there.
+ * filter). Google documents "ranges that match any of the data filters", not one entry per filter:
+ * ranges the answer leaves out are read again with Values.batchGet, whose answer is documented as one
+ * ValueRange per requested range, in order (a sheet renamed or removed mid-run fails there, "Unable to
+ * parse range", instead of reading as empty cells that a run would take for rows that are not there).
  */
 export function batchGetByFilters(
   batchGetByDataFilter: BatchGetByDataFilter,
+  batchGet: BatchGet,
   spreadsheetId: string,
   ranges: readonly string[],
   options: BatchGetOptions,
 ): ValueRange[] {
   const got = new Map<string, ValueRange>();
+  const unmatched: string[] = [];
   for (const request of filterRequests([...new Set(ranges)], options)) {
     const answer = sheetsRequest('read', () => batchGetByDataFilter(request, spreadsheetId));
     const matches = answer?.valueRanges ?? [];
@@ -130,12 +133,13 @@ export function batchGetByFilters(
       const placed = names(matches[i])
         ? matches[i]
         : (matches.find(names) ?? (inOrder && echoless(matches[i]) ? matches[i] : undefined));
-      if (placed === undefined)
-        throw new Error(
-          `Google Sheets answered no values for ${a1Range} (was the sheet renamed or removed during the sync?); nothing was written from it.`,
-        );
-      got.set(a1Range, placed.valueRange ?? {});
+      if (placed === undefined) unmatched.push(a1Range);
+      else got.set(a1Range, placed.valueRange ?? {});
     });
+  }
+  if (unmatched.length > 0) {
+    const again = batchGetValues(batchGet, spreadsheetId, unmatched, options);
+    unmatched.forEach((range, i) => got.set(range, again[i] ?? {}));
   }
   return ranges.map((r) => got.get(r) ?? {});
 }
