@@ -27,6 +27,7 @@ function memoryStore(): PropertyStoreLike & { deleteProperty(key: string): void 
 function logSheet(rows: Map<number, unknown[]>, killAt: (tables: readonly TableWrite[]) => boolean): ManagedWorkbook {
   return {
     lastRowAtOpen: () => Math.max(1, ...rows.keys()),
+    readRows: (_: unknown, sheetRows: readonly number[]) => sheetRows.map((row) => rows.get(row) ?? []),
     write(tables: readonly TableWrite[]): number {
       if (killAt(tables)) throw new Error('Exceeded maximum execution time');
       for (const t of tables) {
@@ -75,5 +76,52 @@ describe('a run ended by the time limit while it opens its Sync log row', () => 
     const marker = new SyncStateStore(props).get('openLogRow');
     const running = [...rows.entries()].filter(([, cells]) => cells[OUTCOME] === 'running').map(([row]) => row);
     for (const row of running) expect(row, `row ${row} is "running" and the marker points at ${marker}`).toBe(marker);
+  });
+
+  it('a run ended after its closing row but before it cleared the marker keeps its row "ok"', () => {
+    const props = memoryStore();
+    const rows = new Map<number, unknown[]>();
+    const log = new SyncLog(
+      logSheet(rows, () => false),
+      new SyncStateStore(props),
+      props,
+    );
+    log.open(entry(1_000));
+    // The closing row is written, then the execution ends at the properties write that clears the marker.
+    const ending = { ...memoryStore(), setProperty: () => {}, setProperties: () => {} };
+    const closing = new SyncLog(
+      logSheet(rows, () => false),
+      new SyncStateStore(ending),
+      ending,
+    );
+    (closing as unknown as { row: number }).row = 2;
+    closing.close({ ...entry(1_000), endedAt: 2_000, outcome: 'ok', message: 'done' });
+    expect(rows.get(2)?.[OUTCOME]).toBe('ok');
+    expect(new SyncStateStore(props).get('openLogRow')).toBe(2);
+    // The next run finds the marker at row 2, which says "ok": it is left as it is.
+    new SyncLog(
+      logSheet(rows, () => false),
+      new SyncStateStore(props),
+      props,
+    ).open(entry(3_000));
+    expect(rows.get(2)?.[OUTCOME]).toBe('ok');
+    expect(rows.get(3)?.[OUTCOME]).toBe('running');
+    expect(new SyncStateStore(props).get('openLogRow')).toBe(3);
+  });
+
+  it('a row still "running" at the marker is marked "interrupted"', () => {
+    const props = memoryStore();
+    const rows = new Map<number, unknown[]>();
+    new SyncLog(
+      logSheet(rows, () => false),
+      new SyncStateStore(props),
+      props,
+    ).open(entry(1_000));
+    new SyncLog(
+      logSheet(rows, () => false),
+      new SyncStateStore(props),
+      props,
+    ).open(entry(2_000));
+    expect(rows.get(2)?.[OUTCOME]).toBe('interrupted');
   });
 });

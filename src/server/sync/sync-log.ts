@@ -69,7 +69,7 @@ export class SyncLog {
     const next = this.workbook.lastRowAtOpen(SYNC_LOG) + 1 + busy.length;
     const rows = [...busy, { row: next, column: 1, cells: this.cells(entry) }];
     const stale = this.state.get('openLogRow');
-    if (stale !== null && stale >= 2 && stale < next) {
+    if (stale !== null && stale >= 2 && stale < next && this.stillRunning(stale)) {
       // Marked before the marker moves on: a run ended between the two would leave that row
       // "running" with nothing pointing at it (the next run would write its own row over the marker's).
       this.workbook.write([
@@ -93,6 +93,15 @@ export class SyncLog {
     this.state.save('openLogRow', next);
     this.workbook.write([{ schema: SYNC_LOG, rows }]);
     this.row = next;
+  }
+
+  /**
+   * Whether a row the marker points at still says "running" (one read, only after an execution was
+   * ended): a run ended between its closing row and clearing the marker finished, and its row says so.
+   */
+  private stillRunning(row: number): boolean {
+    const [cells] = this.workbook.readRows(SYNC_LOG, [row], ['outcome']);
+    return cells?.[columnIndex(SYNC_LOG, 'outcome')] === 'running';
   }
 
   /**
