@@ -145,6 +145,19 @@ WHEN NOT MATCHED BY SOURCE AND STARTS_WITH(T.id, 'p-') AND T.placed_day >= DATE 
       (await merge([{ id: 'p-one-more', placed_day: '2024-05-05', status: 'x' }])).status.errorResult,
     ).toBeUndefined();
   });
+  it('counts the partitions its updates move rows out of, as well as those they move them into', async () => {
+    const start = (prefix: string, n: number, from: number): Row[] =>
+      days(prefix, n + from)
+        .slice(from)
+        .map((r, i) => ({ ...r, id: `${prefix}-${i}` }));
+    expect((await merge(start('m', 2_001, 0))).status.errorResult).toBeUndefined();
+    // 2,001 rows moved to 2,001 other days: 4,002 partitions modified.
+    const moved = await merge(start('m', 2_001, 3_000));
+    expect(moved.status.errorResult?.message).toBe(
+      'Too many partitions produced by query, allowed 4000, query produces at least 4002 partitions',
+    );
+    expect((await merge(start('m', 2_000, 3_000))).status.errorResult).toBeUndefined();
+  });
 });
 
 describe('MERGE: correlated subqueries in WHEN clauses', () => {

@@ -12,11 +12,15 @@
  *   https://cloud.google.com/bigquery/docs/updating-data). A subquery is correlated when it does
  *   not bind alone (it names the target, the source or one of their columns): each is prepared
  *   by DuckDB on its own, which finds the reference a scan of the text would miss.
+ * The pairs of target and source rows are kept (a temporary table) for the partition count: a
+ * row the MERGE moves to another day modifies the partition it leaves too, which DuckDB's
+ * RETURNING (the new values) does not show.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { translatePart, type TranslateOptions } from './dialect.js';
 import { JobFailure, unsupported } from './errors.js';
 import { tokenize, type Token } from './sql-tokens.js';
+import { columnSql } from './warehouse.js';
 
 interface Part {
   sql: string;
@@ -24,14 +28,17 @@ interface Part {
 }
 
 export interface MergeChecks {
-  /** Counts the target rows that more than one source row matches. */
-  multipleMatches: Part;
+  /** Keeps each matched target row (rowid, partition) and how many source rows match it. */
+  matches: Part;
+  targetSql: string;
   /** The WHEN clauses' subqueries, each alone. */
   whenSubqueries: Part[];
 }
 
 const CORRELATED =
   'Correlated subqueries within a when_clause, search_condition, merge_update_clause or merge_insert_clause are not supported';
+
+const MATCHED = 'bq_merge_matched';
 
 const upper = (t: Token | undefined): string => (t?.kind === 'ident' ? t.text.toUpperCase() : '');
 
@@ -79,8 +86,11 @@ function subqueries(tokens: Token[]): Token[][] {
   return found;
 }
 
-/** The checks of a MERGE statement (GoogleSQL text), translated as translate() translates it. */
-export function mergeChecks(sql: string, options: TranslateOptions): MergeChecks {
+/**
+ * The checks of a MERGE statement (GoogleSQL text), translated as translate() translates it;
+ * `partition`: the target's partitioning column, if any.
+ */
+export function mergeChecks(sql: string, options: TranslateOptions, partition?: string): MergeChecks {
   const tokens = tokenize(sql);
   const sig = tokens.map((t, i) => (t.kind === 'space' ? -1 : i)).filter((i) => i >= 0);
   let k = 1;
@@ -98,13 +108,15 @@ export function mergeChecks(sql: string, options: TranslateOptions): MergeChecks
   const sourceSql = part(source.body);
   const onSql = part(tokens.slice(on + 1, when));
   const sourceAs = source.alias === null ? '' : ` AS ${source.alias}`;
+  const day = partition === undefined ? 'NULL' : `CAST(${targetAlias}.${columnSql(partition)} AS VARCHAR)`;
   return {
-    multipleMatches: {
+    matches: {
       sql:
-        `SELECT COUNT(*) FROM (SELECT 1 FROM ${targetSql} AS ${targetAlias} JOIN ${sourceSql.sql}${sourceAs} ` +
-        `ON ${onSql.sql} GROUP BY ${targetAlias}.rowid HAVING COUNT(*) > 1)`,
+        `CREATE OR REPLACE TEMP TABLE ${MATCHED} AS SELECT ${targetAlias}.rowid AS r, ${day} AS p, COUNT(*) AS n ` +
+        `FROM ${targetSql} AS ${targetAlias} JOIN ${sourceSql.sql}${sourceAs} ON ${onSql.sql} GROUP BY 1, 2`,
       parameters: [...new Set([...sourceSql.parameters, ...onSql.parameters])],
     },
+    targetSql,
     whenSubqueries: subqueries(tokens.slice(when)).map(part),
   };
 }
@@ -127,8 +139,17 @@ export async function checkMerge(
       throw e;
     }
   }
-  const { sql, parameters } = checks.multipleMatches;
-  const [[count]] = (await c.runAndReadAll(sql, only(parameters, values))).getRows();
+  const { sql, parameters } = checks.matches;
+  await c.run(sql, only(parameters, values));
+  const [[count]] = (await c.runAndReadAll(`SELECT COUNT(*) FROM ${MATCHED} WHERE n > 1`)).getRows();
   if (Number(count) > 0)
     throw new JobFailure('invalidQuery', 'UPDATE/MERGE must match at most one source row for each target row');
+}
+
+/** After the MERGE ran (checkMerge first): the partitions its updates moved rows out of (text). */
+export async function partitionsLeft(c: DuckDBConnection, checks: MergeChecks, partition: string): Promise<string[]> {
+  const moved =
+    `SELECT DISTINCT m.p FROM ${MATCHED} m JOIN ${checks.targetSql} t ON t.rowid = m.r ` +
+    `WHERE CAST(t.${columnSql(partition)} AS VARCHAR) IS DISTINCT FROM m.p`;
+  return (await c.runAndReadAll(moved)).getRows().map((r) => String(r[0]));
 }

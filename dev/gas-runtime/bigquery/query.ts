@@ -9,7 +9,7 @@ import { JobFailure, tableNotFound, unsupported } from './errors.js';
 import { cellText, checkValue, fieldTypeOfDuck, type FieldType } from './field-types.js';
 import type { JobOutcome } from './job-record.js';
 import { LOCATION } from './limits.js';
-import { checkMerge, mergeChecks } from './merge-checks.js';
+import { checkMerge, mergeChecks, partitionsLeft } from './merge-checks.js';
 import { countPartitionModifications } from './partition-quota.js';
 import { columnSql, tableKey, tableSql, type Warehouse } from './warehouse.js';
 
@@ -117,7 +117,7 @@ function columnName(name: string, index: number): string {
 }
 
 /** The distinct partitions among RETURNING rows' column `at`. */
-const partitionsIn = (rows: unknown[][], at: number): number => new Set(rows.map((r) => String(r[at]))).size;
+const partitionsIn = (rows: unknown[][], at: number): Set<string> => new Set(rows.map((r) => String(r[at])));
 
 /**
  * Runs `sql` (a DML statement with RETURNING) in a transaction and gives its rows to `check`, which
@@ -127,12 +127,12 @@ async function modifying(
   c: DuckDBConnection,
   sql: string,
   values: Record<string, string | null>,
-  check: (rows: unknown[][]) => void,
+  check: (rows: unknown[][]) => void | Promise<void>,
 ): Promise<unknown[][]> {
   await c.run('BEGIN TRANSACTION');
   try {
     const rows = (await c.runAndReadAll(sql, values)).getRows() as unknown[][];
-    check(rows);
+    await check(rows);
     await c.run('COMMIT');
     return rows;
   } catch (e) {
@@ -167,13 +167,17 @@ export async function runQuery(warehouse: Warehouse, spec: QuerySpec, now: numbe
   return warehouse.exclusive(async (c) => {
     try {
       if (translation.statementType === 'MERGE') {
-        await checkMerge(c, mergeChecks(spec.query, options), params.values);
+        const checks = mergeChecks(spec.query, options, partition);
+        await checkMerge(c, checks, params.values);
         // A MERGE's rows by action (JobStatistics2.dmlStats, REST reference "Job": insertedRowCount,
         // updatedRowCount, deletedRowCount), counted from DuckDB's RETURNING merge_action; and the
-        // partitions its inserted, updated and deleted rows are in, counted as an UPDATE's are.
-        const returning = partition === undefined ? '' : `, ${columnSql(partition)}`;
-        const actions = await modifying(c, `${sql} RETURNING merge_action${returning}`, values, (rows) => {
-          if (partition !== undefined) countPartitionModifications(warehouse, target, partitionsIn(rows, 1), now);
+        // partitions its inserted, updated and deleted rows are in, with those its updates moved rows out of.
+        const returning = partition === undefined ? '' : `, CAST(${columnSql(partition)} AS VARCHAR)`;
+        const actions = await modifying(c, `${sql} RETURNING merge_action${returning}`, values, async (rows) => {
+          if (partition === undefined) return;
+          const modified = partitionsIn(rows, 1);
+          for (const day of await partitionsLeft(c, checks, partition)) modified.add(day);
+          countPartitionModifications(warehouse, target, modified.size, now);
         });
         const count = (action: string) => actions.filter((row) => row[0] === action).length;
         if (target) target.lastModifiedTime = now;
@@ -190,7 +194,7 @@ export async function runQuery(warehouse: Warehouse, spec: QuerySpec, now: numbe
         else {
           // The partitions it modifies, from the rows it changes; refused past a limit, with nothing kept.
           const rows = await modifying(c, `${translation.sql} RETURNING ${columnSql(partition)}`, values, (r) =>
-            countPartitionModifications(warehouse, target, partitionsIn(r, 0), now),
+            countPartitionModifications(warehouse, target, partitionsIn(r, 0).size, now),
           );
           affected = rows.length;
         }
