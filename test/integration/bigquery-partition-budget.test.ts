@@ -10,15 +10,20 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Stack } from '../../dev/harness/index';
-import type { ExecutionResult } from '../../dev/gas-runtime/index';
 import { insertJob, settle } from '../../dev/gas-runtime/bigquery/jobs';
-import { bigQueryRows, compareTablesWithTruth, PROJECT, startBigQueryStore, table } from './bigquery-support';
+import {
+  bigQueryRows,
+  expectCatchUpAfter,
+  expectRunWithinPauseSendsNothing,
+  PROJECT,
+  startBigQueryStore,
+  table,
+} from './bigquery-support';
 import { scheduledRun, sheetTable } from './sync-support';
 
 type Json = Record<string, unknown>;
 type Progress = { done: boolean; outcome: string; message: string; pausedUntil: string | null };
 
-const EXACT = { mismatches: [], missing: [], unexpected: [], duplicates: [] };
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 const LEDGER_KEY = 'ma.sync.bigqueryPartitionModifications';
@@ -49,10 +54,6 @@ function merges(): string[] {
   return [...stack.runtime.bigquery.jobs.values()]
     .filter((j) => /^\s*MERGE/i.test(String((j.configuration.query as Json | undefined)?.query)))
     .map((j) => j.jobId);
-}
-
-function requestsTo(run: ExecutionResult, path: string): number {
-  return run.counts.requests.filter((q) => new URL(q.url).pathname === path).length;
 }
 
 /** Orders on `n` different days change at the service, then an hour passes. */
@@ -99,7 +100,7 @@ describe('BigQuery: partition modifications a table a day', () => {
     // Earlier flushes, 20 hours ago, modified 29,995 partitions of each table.
     const earlier = Math.floor(stack.runtime.clock.now() / HOUR_MS) - 20;
     stack.runtime.properties.document.set(LEDGER_KEY, JSON.stringify({ [earlier]: 29_995 }));
-    await changeOrdersOnDays(8);
+    const changed = await changeOrdersOnDays(8);
     const before = { checkpoint: ordersCheckpoint(), merges: merges().length };
 
     const run = await scheduledRun(stack);
@@ -122,19 +123,20 @@ describe('BigQuery: partition modifications a table a day', () => {
     expect(step.pausedUntil).toBe(progress.pausedUntil);
     expect(step.phase).toMatch(QUOTA_WORDS);
     await stack.advanceClocks(HOUR_MS);
-    const within = await scheduledRun(stack);
-    expect((within.value as Progress).outcome).toBe('partial');
-    expect(requestsTo(within, '/api/v1/orders')).toBe(0);
-    expect(within.counts.byMethod['BigQuery.Jobs.insert'] ?? 0).toBe(0);
+    await expectRunWithinPauseSendsNothing(stack);
 
     // After it: the run writes the changed orders, counted in the hour it ran.
-    await stack.advanceClocks(resumeAt - stack.runtime.clock.now() + 60_000);
-    const next = await scheduledRun(stack);
-    expect(next.value as Progress).toMatchObject({ done: true, outcome: 'ok' });
-    expect(await compareTablesWithTruth(stack)).toEqual(EXACT);
+    await expectCatchUpAfter(stack, resumeAt);
     const counted = ledger();
     expect(Object.keys(counted)).not.toContain(String(earlier));
-    expect(total(counted)).toBeGreaterThanOrEqual(8);
+    // At least the days of the changed orders (the flush may carry orders the feed read again).
+    const ids = changed.map((o) => `'${String(o.id)}'`).join(', ');
+    const days = await bigQueryRows(
+      stack,
+      `SELECT COUNT(DISTINCT placed_day) AS n FROM ${table('orders')} WHERE id IN (${ids})`,
+    );
+    expect(Number(days.rows[0].n)).toBeGreaterThan(1);
+    expect(total(counted)).toBeGreaterThanOrEqual(Number(days.rows[0].n));
     expect(total(counted)).toBeLessThan(4_000);
   }, 300_000);
 
@@ -162,9 +164,7 @@ describe('BigQuery: partition modifications a table a day', () => {
     const counts = await bigQueryRows(stack, `SELECT COUNT(*) AS n, COUNT(DISTINCT id) AS ids FROM ${table('orders')}`);
     expect(counts.rows[0]).toEqual({ n: String(truth.length), ids: String(truth.length) });
 
-    await stack.advanceClocks(resumeAt - stack.runtime.clock.now() + 60_000);
-    const next = await scheduledRun(stack);
-    expect(next.value as Progress).toMatchObject({ done: true, outcome: 'ok' });
-    expect(await compareTablesWithTruth(stack)).toEqual(EXACT);
+    await expectRunWithinPauseSendsNothing(stack);
+    await expectCatchUpAfter(stack, resumeAt);
   }, 300_000);
 });

@@ -7,26 +7,10 @@
  * a WHEN clause is refused ("Transform data with DML", Limitations). A refused MERGE changes
  * nothing. The rows are sent as the add-on sends a small flush's: ARRAY<STRUCT> @rows.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GasRuntime } from '../../dev/gas-runtime/index.js';
-import {
-  bigQueryRuntime,
-  call,
-  createOrdersTable,
-  DATASET,
-  PROJECT,
-  queryJob,
-  type JobRun,
-} from './bigquery-support.js';
+import { describe, expect, it } from 'vitest';
+import { call, ordersRuntimeForFile, DATASET, PROJECT, queryJob, type JobRun } from './bigquery-support.js';
 
-let runtime: GasRuntime;
-beforeAll(async () => {
-  runtime = await bigQueryRuntime();
-  await createOrdersTable(runtime);
-});
-afterAll(async () => {
-  await runtime?.close();
-});
+const runtime = ordersRuntimeForFile();
 
 const T = `\`${PROJECT}.${DATASET}.orders\``;
 const FIELDS = [
@@ -55,17 +39,17 @@ WHEN NOT MATCHED THEN INSERT (id, placed_day, status) VALUES (S.id, S.placed_day
 
 async function merge(rows: Row[], sql = UPSERT): Promise<JobRun['done']> {
   const query = { query: sql, useLegacySql: false, parameterMode: 'NAMED', queryParameters: [rowsParameter(rows)] };
-  const [run] = await call<JobRun[]>(runtime, 'runJobs', PROJECT, [{ job: { configuration: { query } } }]);
+  const [run] = await call<JobRun[]>(runtime(), 'runJobs', PROJECT, [{ job: { configuration: { query } } }]);
   return run.done;
 }
 
 async function dml(sql: string): Promise<JobRun['done']> {
-  const [run] = await call<JobRun[]>(runtime, 'runJobs', PROJECT, [{ job: queryJob(sql) }]);
+  const [run] = await call<JobRun[]>(runtime(), 'runJobs', PROJECT, [{ job: queryJob(sql) }]);
   return run.done;
 }
 
 async function rowsOf(prefix: string): Promise<string[]> {
-  const answer = await call(runtime, 'bq', 'Jobs', 'query', [
+  const answer = await call(runtime(), 'bq', 'Jobs', 'query', [
     {
       query: `SELECT CONCAT(id, ' ', CAST(placed_day AS STRING), ' ', status) AS r FROM ${T} WHERE STARTS_WITH(id, '${prefix}') ORDER BY id, status`,
       useLegacySql: false,
@@ -122,7 +106,7 @@ describe('MERGE: partitions modified', () => {
   });
 
   it('counts its inserted, updated and deleted rows’ partitions against the table’s 30,000 a day, with UPDATE’s and DELETE’s', async () => {
-    runtime.clock.advance(2 * DAY_MS);
+    runtime().clock.advance(2 * DAY_MS);
     // 7 MERGEs updating 4,000 days each, then an UPDATE and a DELETE of 1,000 days each: 30,000.
     for (let i = 0; i < 7; i++) expect((await merge(days('p', 4_000, `s${i}`))).status.errorResult).toBeUndefined();
     const update = await dml(
@@ -140,7 +124,7 @@ WHEN NOT MATCHED BY SOURCE AND STARTS_WITH(T.id, 'p-') AND T.placed_day >= DATE 
       /^Quota exceeded: Your table exceeded quota for Number of partition modifications to a column partitioned table/,
     );
     expect(await rowsOf('p-one')).toEqual([]);
-    runtime.clock.advance(DAY_MS);
+    runtime().clock.advance(DAY_MS);
     expect(
       (await merge([{ id: 'p-one-more', placed_day: '2024-05-05', status: 'x' }])).status.errorResult,
     ).toBeUndefined();
