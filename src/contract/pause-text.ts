@@ -6,10 +6,18 @@
 /**
  * What a pause waits for: the limit a 429 named (spec 8.1's X-RateLimit-Reason: burst, hour, day,
  * concurrency, client_global), a 429 that named none, the add-on's own reserve of the hourly
- * allowance, or BigQuery's daily quota of load jobs per table (orders in BigQuery).
+ * allowance, or BigQuery's daily quotas per table (orders in BigQuery): load jobs, partition modifications.
  */
 export type PauseCause =
-  'reserve' | 'burst' | 'hour' | 'day' | 'concurrency' | 'client_global' | 'unnamed' | 'bigquery_loads';
+  | 'reserve'
+  | 'burst'
+  | 'hour'
+  | 'day'
+  | 'concurrency'
+  | 'client_global'
+  | 'unnamed'
+  | 'bigquery_loads'
+  | 'bigquery_partitions';
 
 /** Requests of each hour a sync leaves for the sidebar and formulas: it pauses before fewer remain. */
 export const HOURLY_RESERVE_REQUESTS = 20;
@@ -23,6 +31,8 @@ const CAUSE_TEXT: Record<PauseCause, string> = {
   client_global: 'Paused: Merchant Analytics is limiting this add-on across all stores for a moment',
   unnamed: 'Paused: Merchant Analytics asked us to slow down',
   bigquery_loads: "Paused: BigQuery's daily quota of load jobs into this spreadsheet's tables is used up",
+  bigquery_partitions:
+    "Paused: BigQuery's daily limit of 30,000 partition modifications to each of this spreadsheet's tables is used up",
 };
 
 /** A run recorded before runs kept their cause: the pause is known, its cause is not. */

@@ -8,10 +8,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Stack } from '../../dev/harness/index';
-import type { ExecutionResult } from '../../dev/gas-runtime/index';
 import { insertJob } from '../../dev/gas-runtime/bigquery/jobs';
 import { LOAD_JOBS_PER_TABLE_PER_DAY } from '../../dev/gas-runtime/bigquery/limits';
-import { bigQueryRows, compareTablesWithTruth, PROJECT, startBigQueryStore, table } from './bigquery-support';
+import {
+  bigQueryRows,
+  compareTablesWithTruth,
+  expectCatchUpAfter,
+  expectRunWithinPauseSendsNothing,
+  PROJECT,
+  startBigQueryStore,
+  table,
+} from './bigquery-support';
 import { scheduledRun, sheetTable } from './sync-support';
 
 type Json = Record<string, unknown>;
@@ -69,10 +76,6 @@ function ordersCheckpoint(): unknown {
   return (JSON.parse(stack.runtime.properties.document.get('ma.sync.orders') ?? '{}') as Json).watermark;
 }
 
-function requestsTo(run: ExecutionResult, path: string): number {
-  return run.counts.requests.filter((q) => new URL(q.url).pathname === path).length;
-}
-
 async function call<T>(name: string, args: unknown[] = []): Promise<T> {
   const result = await stack.runtime.run(name, args);
   expect(result.ok, result.error?.message).toBe(true);
@@ -125,15 +128,8 @@ describe("BigQuery's daily load-job quota", () => {
     expect(step.phase).toContain('resumes after');
 
     // An hourly run within the pause: no order page read that could not be written, no load tried.
-    const within = await scheduledRun(stack);
-    expect((within.value as Progress).outcome).toBe('partial');
-    expect(requestsTo(within, '/api/v1/orders')).toBe(0);
-    expect(within.counts.byMethod['BigQuery.Jobs.insert'] ?? 0).toBe(0);
-
+    await expectRunWithinPauseSendsNothing(stack);
     // The next day: the run continues from the checkpoint to the truth, with no duplicate.
-    await stack.advanceClocks(resumeAt - stack.runtime.clock.now() + 60_000);
-    const next = await scheduledRun(stack);
-    expect(next.value as Progress).toMatchObject({ done: true, outcome: 'ok' });
-    expect(await compareTablesWithTruth(stack)).toEqual(EXACT);
+    await expectCatchUpAfter(stack, resumeAt);
   });
 });

@@ -1,7 +1,7 @@
 /** Set-up shared by the BigQuery advanced service tests: a runtime over the bigquery fixture bundle and the orders data. */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { createRuntime, type GasRuntime } from '../../dev/gas-runtime/index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -193,4 +193,20 @@ export async function createOrdersTable(runtime: GasRuntime): Promise<Answer> {
     PROJECT,
     DATASET,
   ]);
+}
+
+/** The file's runtime with the dataset and the orders table, made before its tests and closed after them. */
+export function ordersRuntimeForFile(): () => GasRuntime {
+  let runtime: GasRuntime | undefined;
+  beforeAll(async () => {
+    runtime = await bigQueryRuntime();
+    await createOrdersTable(runtime);
+  });
+  afterAll(async () => {
+    await runtime?.close();
+  });
+  return () => {
+    if (!runtime) throw new Error('the runtime is made before the tests run');
+    return runtime;
+  };
 }

@@ -403,6 +403,12 @@ function statementTypeOf(tokens: Token[]): StatementType {
   throw unsupported(`the statement ${first || '(empty)'} (DDL and scripting: use tables.insert and single statements)`);
 }
 
+/** One clause of a statement (tokens from tokenize), translated alone; with the parameters it names. */
+export function translatePart(tokens: Token[], options: TranslateOptions): { sql: string; parameters: string[] } {
+  const translator = new Translator(options);
+  return { sql: translator.run(tokens), parameters: translator.parameters };
+}
+
 export function translate(sql: string, options: TranslateOptions): Translation {
   const tokens = tokenize(sql);
   const statementType = statementTypeOf(tokens);

@@ -3,11 +3,13 @@
  * ("Running parameterized queries": parameterMode NAMED, values as strings), every table it names
  * checked first ("Not found: Table … was not found in location US").
  */
-import { translate, type StructField, type TableRef, type Translation } from './dialect.js';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { translate, type StructField, type TableRef, type TranslateOptions, type Translation } from './dialect.js';
 import { JobFailure, tableNotFound, unsupported } from './errors.js';
 import { cellText, checkValue, fieldTypeOfDuck, type FieldType } from './field-types.js';
 import type { JobOutcome } from './job-record.js';
 import { LOCATION } from './limits.js';
+import { checkMerge, mergeChecks, partitionsLeft } from './merge-checks.js';
 import { countPartitionModifications } from './partition-quota.js';
 import { columnSql, tableKey, tableSql, type Warehouse } from './warehouse.js';
 
@@ -114,10 +116,35 @@ function columnName(name: string, index: number): string {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `f${index}_`;
 }
 
+/** The distinct partitions among RETURNING rows' column `at`. */
+const partitionsIn = (rows: unknown[][], at: number): Set<string> => new Set(rows.map((r) => String(r[at])));
+
+/**
+ * Runs `sql` (a DML statement with RETURNING) in a transaction and gives its rows to `check`, which
+ * may refuse the job (a partition limit): then nothing the statement did is kept.
+ */
+async function modifying(
+  c: DuckDBConnection,
+  sql: string,
+  values: Record<string, string | null>,
+  check: (rows: unknown[][]) => void | Promise<void>,
+): Promise<unknown[][]> {
+  await c.run('BEGIN TRANSACTION');
+  try {
+    const rows = (await c.runAndReadAll(sql, values)).getRows() as unknown[][];
+    await check(rows);
+    await c.run('COMMIT');
+    return rows;
+  } catch (e) {
+    await c.run('ROLLBACK');
+    throw e;
+  }
+}
+
 export async function runQuery(warehouse: Warehouse, spec: QuerySpec, now: number): Promise<JobOutcome> {
   if (spec.useLegacySql !== false) throw unsupported('legacy SQL (set useLegacySql: false)');
   const params = parameters(spec);
-  const translation = translate(spec.query, {
+  const options: TranslateOptions = {
     projectId: spec.projectId,
     tableSql: (ref) => {
       if (!warehouse.datasets.has(`${ref.projectId}:${ref.datasetId}`))
@@ -131,18 +158,28 @@ export async function runQuery(warehouse: Warehouse, spec: QuerySpec, now: numbe
     parameterTypes: params.types,
     structArrayTypes: params.structs,
     now,
-  });
+  };
+  const translation = translate(spec.query, options);
   const values = Object.fromEntries(translation.parameters.map((name) => [name, params.values[name]]));
+  const target = translation.target && warehouse.table(translation.target);
+  const partition = target?.timePartitioning?.field;
+  const sql = translation.sql.replace(/;\s*$/, '');
   return warehouse.exclusive(async (c) => {
     try {
       if (translation.statementType === 'MERGE') {
+        const checks = mergeChecks(spec.query, options, partition);
+        await checkMerge(c, checks, params.values);
         // A MERGE's rows by action (JobStatistics2.dmlStats, REST reference "Job": insertedRowCount,
-        // updatedRowCount, deletedRowCount), counted from DuckDB's RETURNING merge_action.
-        const actions = (
-          await c.runAndReadAll(`${translation.sql.replace(/;\s*$/, '')} RETURNING merge_action`, values)
-        ).getRows();
+        // updatedRowCount, deletedRowCount), counted from DuckDB's RETURNING merge_action; and the
+        // partitions its inserted, updated and deleted rows are in, with those its updates moved rows out of.
+        const returning = partition === undefined ? '' : `, CAST(${columnSql(partition)} AS VARCHAR)`;
+        const actions = await modifying(c, `${sql} RETURNING merge_action${returning}`, values, async (rows) => {
+          if (partition === undefined) return;
+          const modified = partitionsIn(rows, 1);
+          for (const day of await partitionsLeft(c, checks, partition)) modified.add(day);
+          countPartitionModifications(warehouse, target, modified.size, now);
+        });
         const count = (action: string) => actions.filter((row) => row[0] === action).length;
-        const target = translation.target && warehouse.table(translation.target);
         if (target) target.lastModifiedTime = now;
         const dmlStats = {
           insertedRowCount: count('INSERT'),
@@ -152,23 +189,14 @@ export async function runQuery(warehouse: Warehouse, spec: QuerySpec, now: numbe
         return { statementType: 'MERGE', numDmlAffectedRows: actions.length, dmlStats };
       }
       if (translation.statementType !== 'SELECT') {
-        const target = translation.target && warehouse.table(translation.target);
-        const partition = target?.timePartitioning?.field;
         let affected: number;
         if (partition === undefined) affected = Number((await c.run(translation.sql, values)).rowsChanged);
         else {
           // The partitions it modifies, from the rows it changes; refused past a limit, with nothing kept.
-          await c.run('BEGIN TRANSACTION');
-          try {
-            const reader = await c.runAndReadAll(`${translation.sql} RETURNING ${columnSql(partition)}`, values);
-            const rows = reader.getRows();
-            countPartitionModifications(warehouse, target, new Set(rows.map((r) => String(r[0]))).size, now);
-            await c.run('COMMIT');
-            affected = rows.length;
-          } catch (e) {
-            await c.run('ROLLBACK');
-            throw e;
-          }
+          const rows = await modifying(c, `${translation.sql} RETURNING ${columnSql(partition)}`, values, (r) =>
+            countPartitionModifications(warehouse, target, partitionsIn(r, 0).size, now),
+          );
+          affected = rows.length;
         }
         if (target) target.lastModifiedTime = now;
         return { statementType: translation.statementType, numDmlAffectedRows: affected };

@@ -11,6 +11,7 @@ import { DESTINATION_PROPERTY_KEY, readDestination, type Destination } from './d
 import { connectSheets } from './connected-sheets';
 import { requireDestinationPermission } from './destination-consent';
 import { refuseWhileLoadsPaused } from './load-quota';
+import { refuseWhilePartitionsPaused } from './partition-budget';
 import { bigQueryOrderWriter, type BigQueryWriterOptions } from './order-writer';
 
 export function runDestination(ctx: Pick<JobContext, 'state'>): Destination {
@@ -22,8 +23,9 @@ export function bigQueryWriterFor(ctx: JobContext, options: BigQueryWriterOption
   const destination = runDestination(ctx);
   if (destination.kind !== 'bigquery') return null;
   requireDestinationPermission(destination);
-  // BigQuery's daily load quota used up: no page is read that could not be written.
+  // BigQuery's daily load quota or partition modifications used up: no page is read that could not be written.
   refuseWhileLoadsPaused(ctx, ctx.now());
+  refuseWhilePartitionsPaused(ctx, ctx.now());
   // The spreadsheet's own stage tables: two spreadsheets syncing into one dataset never share one
   // (a spreadsheet id's letters, digits, - and _ are all allowed in a table name: "Table naming").
   const spreadsheetId = currentSpreadsheetId();

@@ -8,16 +8,20 @@
  * add-on cannot see when the quota's oldest load leaves the window; by then every load counted at
  * the refusal has). The next run after that reads the pages again from the checkpoint.
  */
-import { documentProperties } from '../platform/properties';
 import type { JobContext } from '../sync/job-context';
-import { DestinationPause } from '../sync/destination-pause';
+import type { DestinationPause } from '../sync/destination-pause';
+import { pauseUntil, refuseWhilePaused, type QuotaPause } from './quota-pause';
 import { BigQueryJobError } from './service';
 
 export const LOADS_PAUSED_KEY = 'ma.sync.bigqueryLoadsPausedUntil';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-const MESSAGE =
-  "BigQuery refused a load: this spreadsheet's tables used up BigQuery's daily quota of load jobs (1,500 a table in 24 hours, failed loads included). Nothing was lost and no order was written twice";
+const LOADS: QuotaPause = {
+  key: LOADS_PAUSED_KEY,
+  message:
+    "BigQuery refused a load: this spreadsheet's tables used up BigQuery's daily quota of load jobs (1,500 a table in 24 hours, failed loads included). Nothing was lost and no order was written twice",
+  cause: 'bigquery_loads',
+};
 
 /** True for BigQuery's refusal of a load under the daily per-table quota (an API error or a job's errorResult). */
 export function loadQuotaExceeded(e: unknown): boolean {
@@ -28,16 +32,10 @@ export function loadQuotaExceeded(e: unknown): boolean {
 
 /** The refusal as the run's pause, remembered so that the runs until then send nothing. */
 export function pauseForLoadQuota(now: number): DestinationPause {
-  const until = now + DAY_MS;
-  documentProperties().setProperty(LOADS_PAUSED_KEY, String(until));
-  return new DestinationPause(MESSAGE, until, 'bigquery_loads');
+  return pauseUntil(LOADS, now + DAY_MS);
 }
 
 /** Before a run's first page: still within the pause, the run stops here; past it, the pause is forgotten. */
 export function refuseWhileLoadsPaused(ctx: Pick<JobContext, 'state'>, now: number): void {
-  const stored = ctx.state.readAtStart[LOADS_PAUSED_KEY];
-  if (stored === undefined) return;
-  const until = Number(stored);
-  if (Number.isFinite(until) && until > now) throw new DestinationPause(MESSAGE, until, 'bigquery_loads');
-  documentProperties().deleteProperty(LOADS_PAUSED_KEY);
+  refuseWhilePaused(LOADS, ctx, now);
 }

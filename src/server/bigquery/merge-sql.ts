@@ -29,9 +29,13 @@ export function mergeSql(names: TableNames, table: WarehouseTable, stageId: stri
 /**
  * The move's line items (switch-copy.ts): the Line items sheet has no day column, so each staged
  * line takes its order's placed_day from the orders table, where the move put its order first.
+ * One day per order id: a table that holds an order twice (a row inserted by hand) would otherwise
+ * give each of its lines two source rows, inserted twice, or failing the MERGE once the line is
+ * there ("UPDATE/MERGE must match at most one source row for each target row").
  */
 export function lineItemsWithOrderDay(names: TableNames, ordersTableId: string, lineStageId: string): string {
-  return `(SELECT S.*, O.placed_day FROM ${tablePath(names, lineStageId)} S JOIN ${tablePath(names, ordersTableId)} O ON O.id = S.order_id)`;
+  const days = `(SELECT id, MAX(placed_day) AS placed_day FROM ${tablePath(names, ordersTableId)} GROUP BY id)`;
+  return `(SELECT S.*, O.placed_day FROM ${tablePath(names, lineStageId)} S JOIN ${days} O ON O.id = S.order_id)`;
 }
 
 /**

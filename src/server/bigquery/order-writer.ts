@@ -21,6 +21,7 @@ import { lineItemsMergeSql, mergeFromSql, removedLineItemsSql, stagedIdsSql, tab
 import { inlineSources, type FlushSources, type Parameter } from './flush-sources';
 import { INLINE_ROWS_BYTES } from './row-parameters';
 import { loadQuotaExceeded, pauseForLoadQuota } from './load-quota';
+import { partitionBudget, partitionQuotaExceeded, pauseForPartitionQuota } from './partition-budget';
 import { PARTITIONS_PER_JOB } from './partition-limits';
 import { orderRows, type OrderRows } from './rows';
 import { BigQueryJobError, insertJob, notFound, waitForJobs } from './service';
@@ -66,6 +67,7 @@ export function bigQueryOrderWriter(
   let largestPage = 0;
   let largestPageOrders = 0;
   let skipped: SkippedRecord[] = [];
+  const partitions = partitionBudget(ctx);
 
   const bytes = (): { orders: number; lines: number } => {
     let orders = 0;
@@ -187,6 +189,8 @@ export function bigQueryOrderWriter(
         },
       });
 
+    // Each table's MERGE modifies a partition per day of the flushed orders: counted, or the run pauses here.
+    partitions.spend(new Set(orders.map((o) => o.rows.placedDay)).size, Date.now());
     const withLines = orders.some((o) => o.rows.lineItems.length > 0);
     const inline =
       orders.reduce((n, o) => n + o.orderBytes, 0) <= INLINE_ROWS_BYTES &&
@@ -244,6 +248,7 @@ export function bigQueryOrderWriter(
       if (notFound(e) || (e instanceof BigQueryJobError && e.reason === 'notFound')) forgetTables();
       // The day's loads used up: the run pauses with the checkpoint before these pages (load-quota.ts).
       if (loadQuotaExceeded(e)) throw pauseForLoadQuota(Date.now());
+      if (partitionQuotaExceeded(e)) throw pauseForPartitionQuota(Date.now());
       throw e;
     }
   }
