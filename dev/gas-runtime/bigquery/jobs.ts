@@ -7,7 +7,7 @@
  * charges it).
  */
 import { BigQueryApiError, JobFailure } from './errors.js';
-import { checkProject, requireTable } from './catalog.js';
+import { checkProject, dropExpiredTables, requireTable } from './catalog.js';
 import { cellText } from './field-types.js';
 import type { JobOutcome, JobRecord } from './job-record.js';
 import {
@@ -52,10 +52,11 @@ function tableRef(raw: unknown, projectId: string): { projectId: string; dataset
   };
 }
 
-/** Runs every job whose end has come, in the order they end. */
+/** Runs every job whose end has come, in the order they end, each after the tables expired by then. */
 export async function settle(warehouse: Warehouse, now: number): Promise<void> {
   const due = [...warehouse.jobs.values()].filter((j) => j.endsAt <= now).sort((a, b) => a.endsAt - b.endsAt);
   for (const job of due) {
+    if (!job.settled) await dropExpiredTables(warehouse, job.endsAt);
     job.settled ??= job.execute().then(
       (outcome) => {
         job.outcome = outcome;
@@ -68,6 +69,7 @@ export async function settle(warehouse: Warehouse, now: number): Promise<void> {
     );
     await job.settled;
   }
+  await dropExpiredTables(warehouse, now);
 }
 
 function loadJob(
