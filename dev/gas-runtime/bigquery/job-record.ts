@@ -17,6 +17,8 @@ export interface JobOutcome {
   numDmlAffectedRows?: number;
   /** A DML statement's rows by action (JobStatistics2.dmlStats): a MERGE's inserted and updated rows apart. */
   dmlStats?: { insertedRowCount: number; updatedRowCount: number; deletedRowCount: number };
+  /** The partitions a query read from its partitioned tables (partition-reads.ts). */
+  totalPartitionsProcessed?: number;
   /** A load's rows written. */
   outputRows?: number;
 }

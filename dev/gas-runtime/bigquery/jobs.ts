@@ -284,6 +284,8 @@ export function jobResource(job: JobRecord, now: number): Record<string, unknown
       };
     else {
       const query: Record<string, unknown> = { statementType: outcome.statementType };
+      if (outcome.totalPartitionsProcessed !== undefined)
+        query.totalPartitionsProcessed = String(outcome.totalPartitionsProcessed);
       if (outcome.numDmlAffectedRows !== undefined) query.numDmlAffectedRows = String(outcome.numDmlAffectedRows);
       if (outcome.dmlStats)
         query.dmlStats = {

@@ -3,12 +3,14 @@
  * ("Running parameterized queries": parameterMode NAMED, values as strings), every table it names
  * checked first ("Not found: Table … was not found in location US").
  */
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { translate, type StructField, type TableRef, type Translation } from './dialect.js';
 import { JobFailure, tableNotFound, unsupported } from './errors.js';
 import { cellText, checkValue, fieldTypeOfDuck, type FieldType } from './field-types.js';
 import type { JobOutcome } from './job-record.js';
 import { LOCATION } from './limits.js';
 import { countPartitionModifications } from './partition-quota.js';
+import { partitionsProcessed } from './partition-reads.js';
 import { columnSql, tableKey, tableSql, type Warehouse } from './warehouse.js';
 
 const PARAMETER_TYPES: Record<string, FieldType> = {
@@ -36,6 +38,8 @@ interface Parameters {
   values: Record<string, string | null>;
   /** ARRAY<STRUCT<…>> parameters' fields; their value is the elements as JSON text (field → value text or null). */
   structs: Record<string, StructField[]>;
+  /** ARRAY parameters of a scalar type; their value is the elements' texts as JSON. */
+  arrays: Record<string, FieldType>;
 }
 
 type Json = Record<string, unknown>;
@@ -59,10 +63,53 @@ function structArray(name: string, type: Json, raw: Json | undefined): { fields:
   const elements = ((raw?.arrayValues ?? []) as Json[]).map((v) => {
     const values = (v.structValues ?? {}) as Record<string, Json | undefined>;
     return Object.fromEntries(
-      fields.map((f) => [f.name, parameterValue(`${name}.${f.name}`, f.type, values[f.name]?.value)]),
+      fields.map((f) => [
+        f.name,
+        parameterValue(`${name}.${f.name}`, f.type, scalarOf(`${name}.${f.name}`, values[f.name])),
+      ]),
     );
   });
   return { fields, json: JSON.stringify(elements) };
+}
+
+/**
+ * An ARRAY of a scalar type (REST QueryParameterType arrayType, QueryParameterValue arrayValues[]
+ * each {value}), read with `x IN UNNEST(@name)`. GoogleSQL lets a query hold NULL elements but not
+ * return them ("Data types", Array type); Google does not say what a parameter's NULL element
+ * does, so the runtime takes the stricter reading and refuses it.
+ */
+function scalarArray(name: string, type: Json, raw: Json | undefined): { type: FieldType; json: string } {
+  const typeName = String(((type.arrayType ?? {}) as Json).type ?? '');
+  const element = PARAMETER_TYPES[typeName];
+  if (!element) throw unsupported(`query parameter ${name} of type ARRAY<${typeName}>`);
+  const values = ((raw?.arrayValues ?? []) as Json[]).map((v, i) => {
+    const text = parameterValue(`${name}[${i}]`, element, scalarOf(`${name}[${i}]`, v));
+    if (text === null)
+      throw new JobFailure('invalidQuery', `Invalid NULL element ${i} of the ARRAY query parameter ${name}`);
+    return text;
+  });
+  return { type: element, json: JSON.stringify(values) };
+}
+
+/**
+ * A scalar's QueryParameterValue (REST reference, QueryParameterValue: `value`, "the value of this
+ * value, if a simple scalar type"; a STRUCT's `structValues`, "the struct field values"): a NULL is
+ * a QueryParameterValue without `value`. The page shows no `"value": null` and no STRUCT element
+ * that leaves a field out; the runtime takes the stricter reading and refuses both, so a NULL is
+ * sent one way only. Undefined for NULL.
+ */
+function scalarOf(name: string, raw: Json | undefined): unknown {
+  if (raw === undefined || raw === null)
+    throw new JobFailure(
+      'invalidQuery',
+      `No value for query parameter ${name} (a NULL is a parameter value without "value")`,
+    );
+  if ('value' in raw && raw.value === null)
+    throw new JobFailure(
+      'invalidQuery',
+      `Invalid value for query parameter ${name}: null (a NULL is a parameter value without "value")`,
+    );
+  return raw.value;
 }
 
 function parameterValue(name: string, type: FieldType, raw: unknown): string | null {
@@ -78,13 +125,20 @@ function parameterValue(name: string, type: FieldType, raw: unknown): string | n
 
 function parameters(spec: QuerySpec): Parameters {
   const list = spec.queryParameters;
-  if (list === undefined || (Array.isArray(list) && list.length === 0)) return { types: {}, values: {}, structs: {} };
+  if (list === undefined || (Array.isArray(list) && list.length === 0))
+    return { types: {}, values: {}, structs: {}, arrays: {} };
   if (!Array.isArray(list)) throw new JobFailure('invalid', 'Invalid value for queryParameters: it must be a list');
   if (spec.parameterMode !== 'NAMED') throw unsupported(`parameterMode ${String(spec.parameterMode)} (only NAMED)`);
-  const out: Parameters = { types: {}, values: {}, structs: {} };
+  const out: Parameters = { types: {}, values: {}, structs: {}, arrays: {} };
   for (const p of list as Array<Record<string, unknown>>) {
     const name = String(p.name ?? '');
     const typeName = String((p.parameterType as { type?: unknown } | undefined)?.type ?? '');
+    if (typeName === 'ARRAY' && ((p.parameterType as Json).arrayType as Json | undefined)?.type !== 'STRUCT') {
+      const { type, json } = scalarArray(name, p.parameterType as Json, p.parameterValue as Json | undefined);
+      out.arrays[name] = type;
+      out.values[name] = json;
+      continue;
+    }
     if (typeName === 'ARRAY') {
       const { fields, json } = structArray(name, p.parameterType as Json, p.parameterValue as Json | undefined);
       out.structs[name] = fields;
@@ -94,7 +148,7 @@ function parameters(spec: QuerySpec): Parameters {
     const type = PARAMETER_TYPES[typeName];
     if (!type) throw unsupported(`query parameter ${name} of type ${typeName}`);
     out.types[name] = type;
-    out.values[name] = parameterValue(name, type, (p.parameterValue as { value?: unknown } | undefined)?.value);
+    out.values[name] = parameterValue(name, type, scalarOf(name, p.parameterValue as Json | undefined));
   }
   return out;
 }
@@ -130,11 +184,30 @@ export async function runQuery(warehouse: Warehouse, spec: QuerySpec, now: numbe
     },
     parameterTypes: params.types,
     structArrayTypes: params.structs,
+    scalarArrayTypes: params.arrays,
     now,
   });
   const values = Object.fromEntries(translation.parameters.map((name) => [name, params.values[name]]));
   return warehouse.exclusive(async (c) => {
     try {
+      const partitions = await partitionsProcessed(
+        c,
+        spec.query,
+        translation.statementType,
+        (ref) => warehouse.table(ref),
+        spec.projectId,
+        params,
+      );
+      return { ...(await execute(c)), totalPartitionsProcessed: partitions };
+    } catch (e) {
+      if (e instanceof JobFailure) throw e;
+      // DuckDB's own message: the query is wrong in a way the translator let through.
+      throw new JobFailure('invalidQuery', (e as Error).message.split('\n')[0]);
+    }
+  });
+
+  async function execute(c: DuckDBConnection): Promise<JobOutcome> {
+    {
       if (translation.statementType === 'MERGE') {
         // A MERGE's rows by action (JobStatistics2.dmlStats, REST reference "Job": insertedRowCount,
         // updatedRowCount, deletedRowCount), counted from DuckDB's RETURNING merge_action.
@@ -182,10 +255,6 @@ export async function runQuery(warehouse: Warehouse, spec: QuerySpec, now: numbe
         .getRows()
         .map((row) => row.map((value, i) => cellText(columns[i].type, value, spec.useInt64Timestamp)));
       return { statementType: 'SELECT', columns, rows };
-    } catch (e) {
-      if (e instanceof JobFailure) throw e;
-      // DuckDB's own message: the query is wrong in a way the translator let through.
-      throw new JobFailure('invalidQuery', (e as Error).message.split('\n')[0]);
     }
-  });
+  }
 }

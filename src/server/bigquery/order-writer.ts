@@ -16,9 +16,17 @@ import type { OrderWriter } from '../sync/order-writer';
 import { lastOccurrences } from '../sync/order-page';
 import { noteSkipped } from '../sync/skipped-records';
 import type { BigQueryDestination } from './destination-setting';
-import { lineItemsMergeSql, mergeFromSql, removedLineItemsSql, stagedIdsSql, tablePath } from './merge-sql';
+import { dayZones, orderDays } from './day-zones';
+import {
+  DAYS_PARAMETER,
+  lineItemsMergeSql,
+  mergeFromSql,
+  removedLineItemsSql,
+  stagedIdsSql,
+  tablePath,
+} from './merge-sql';
 import { inlineSources, type FlushSources, type Parameter } from './flush-sources';
-import { INLINE_ROWS_BYTES } from './row-parameters';
+import { daysParameter, INLINE_ROWS_BYTES } from './row-parameters';
 import { loadQuotaExceeded, pauseForLoadQuota } from './load-quota';
 import { PARTITIONS_PER_JOB } from './partition-limits';
 import { orderRows, type OrderRows } from './rows';
@@ -61,6 +69,8 @@ export function bigQueryOrderWriter(
   // Job ids unique to this execution and flush: the same insert retried finds its job (service.ts).
   const jobPrefix = `ma_${stageSuffix}_${ctx.now()}`;
   let flushes = 0;
+  /** The zones the tables' days were written in (day-zones.ts), read at the first flush. */
+  let zones: string[] | undefined;
   let queued = new Map<string, QueuedOrder>();
   let pages = 0;
   let largestPage = 0;
@@ -179,12 +189,15 @@ export function bigQueryOrderWriter(
         },
         Utilities.newBlob(lines.join('\n'), 'application/octet-stream'),
       );
+    zones ??= dayZones(ctx);
+    const days = new Set(orders.flatMap((o) => orderDays(o.rows.placedDay, o.rows.order.created_at, zones!)));
     const query = (step: string, sql: string, parameters: Parameter[]) =>
       insertJob(projectId, jobId(step), {
         query: {
           query: sql,
           useLegacySql: false,
-          ...(parameters.length > 0 ? { parameterMode: 'NAMED', queryParameters: parameters } : {}),
+          parameterMode: 'NAMED',
+          queryParameters: [...parameters, daysParameter(DAYS_PARAMETER, [...days].sort())],
         },
       });
 
@@ -199,18 +212,18 @@ export function bigQueryOrderWriter(
       waitForJobs(projectId, [
         query(
           'merge_orders',
-          mergeFromSql(names, ORDERS_TABLE, sources.orders, !options.mergeAll),
+          mergeFromSql(names, ORDERS_TABLE, sources.orders, !options.mergeAll, true),
           sources.orderParameters,
         ),
         withLines
           ? query(
               'merge_line_items',
-              lineItemsMergeSql(names, LINE_ITEMS_TABLE, sources.lines, sources.orderIds),
+              lineItemsMergeSql(names, LINE_ITEMS_TABLE, sources.lines, sources.orderIds, true),
               sources.lineParameters,
             )
           : query(
               'remove_line_items',
-              removedLineItemsSql(names, LINE_ITEMS_TABLE.tableId, sources.orderIds),
+              removedLineItemsSql(names, LINE_ITEMS_TABLE.tableId, sources.orderIds, true),
               sources.lineParameters,
             ),
       ]);
