@@ -57,7 +57,7 @@ export async function settle(warehouse: Warehouse, now: number): Promise<void> {
   const due = [...warehouse.jobs.values()].filter((j) => j.endsAt <= now).sort((a, b) => a.endsAt - b.endsAt);
   for (const job of due) {
     if (!job.settled) await dropExpiredTables(warehouse, job.endsAt);
-    job.settled ??= job.execute().then(
+    job.settled ??= job.execute(job).then(
       (outcome) => {
         job.outcome = outcome;
       },
@@ -200,11 +200,33 @@ function queryJob(warehouse: Warehouse, spec: QuerySpec, now: number) {
     tables,
     mutating: mutating && !refusal,
     durationMs: statement === 'SELECT' ? QUERY_JOB_MS : DML_JOB_MS,
-    execute: async (): Promise<JobOutcome> => {
+    execute: async (self: JobRecord): Promise<JobOutcome> => {
       if (refusal) throw refusal;
-      return runQuery(warehouse, spec, now);
+      return runQuery(warehouse, spec, now, mutating ? (days) => concurrentUpdate(warehouse, self, days) : undefined);
     },
   };
+}
+
+/**
+ * "Transform data with DML", UPDATE, DELETE, MERGE DML concurrency: mutating statements that run on
+ * a table at the same time conflict when they mutate the same partition, and the later to commit
+ * fails "Could not serialize access to table … due to concurrent update" (reason invalidQuery, as
+ * public reports of the error quote it). BigQuery reruns a conflicting statement up to three times
+ * before failing it; the runtime, stricter, fails it at once: another mutating job on the table that
+ * committed while this one ran (ended after its start, by its end) and changed one of its partitions.
+ */
+function concurrentUpdate(warehouse: Warehouse, self: JobRecord, days: string[]): JobFailure | undefined {
+  if (!self.target || days.length === 0) return undefined;
+  const key = tableKey(self.target);
+  const mine = new Set(days);
+  for (const other of warehouse.jobs.values()) {
+    if (other === self || !other.mutatingDml || !other.target || tableKey(other.target) !== key) continue;
+    if (!other.outcome || other.outcome.failure || other.endsAt <= self.creationTime || other.endsAt > self.endsAt)
+      continue;
+    if ((other.outcome.modifiedPartitions ?? []).some((day) => mine.has(day)))
+      return new JobFailure('invalidQuery', `Could not serialize access to table ${key} due to concurrent update`);
+  }
+  return undefined;
 }
 
 export interface InsertContext {

@@ -168,7 +168,16 @@ function columnName(name: string, index: number): string {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `f${index}_`;
 }
 
-export async function runQuery(warehouse: Warehouse, spec: QuerySpec, now: number): Promise<JobOutcome> {
+/**
+ * Runs the job's statement at its end. `conflicts`, for mutating DML, is asked with the partitions
+ * the statement changed before it commits; a failure it returns is the job's, with nothing kept.
+ */
+export async function runQuery(
+  warehouse: Warehouse,
+  spec: QuerySpec,
+  now: number,
+  conflicts?: (partitions: string[]) => JobFailure | undefined,
+): Promise<JobOutcome> {
   if (spec.useLegacySql !== false) throw unsupported('legacy SQL (set useLegacySql: false)');
   const params = parameters(spec);
   const translation = translate(spec.query, {
@@ -207,45 +216,44 @@ export async function runQuery(warehouse: Warehouse, spec: QuerySpec, now: numbe
   });
 
   async function execute(c: DuckDBConnection): Promise<JobOutcome> {
-    {
-      if (translation.statementType === 'MERGE') {
+    if (translation.statementType !== 'SELECT') {
+      const statementType = translation.statementType;
+      const target = translation.target && warehouse.table(translation.target);
+      const partition = target?.timePartitioning?.field;
+      const merge = statementType === 'MERGE';
+      // The day each changed row is on; a row of an unpartitioned table is in its one partition.
+      const day = partition === undefined ? "'*'" : `CAST(CAST(${columnSql(partition)} AS DATE) AS VARCHAR)`;
+      await c.run('BEGIN TRANSACTION');
+      try {
         // A MERGE's rows by action (JobStatistics2.dmlStats, REST reference "Job": insertedRowCount,
         // updatedRowCount, deletedRowCount), counted from DuckDB's RETURNING merge_action.
-        const actions = (
-          await c.runAndReadAll(`${translation.sql.replace(/;\s*$/, '')} RETURNING merge_action`, values)
-        ).getRows();
-        const count = (action: string) => actions.filter((row) => row[0] === action).length;
-        const target = translation.target && warehouse.table(translation.target);
+        const returning = `${merge ? 'merge_action, ' : ''}${day}`;
+        const sql = `${translation.sql.replace(/;\s*$/, '')} RETURNING ${returning}`;
+        const rows = (await c.runAndReadAll(sql, values)).getRows();
+        const days = [...new Set(rows.filter((r) => r[r.length - 1] !== null).map((r) => String(r[r.length - 1])))];
+        // The partitions it modifies; refused past a limit, with nothing kept.
+        if (partition !== undefined && !merge) countPartitionModifications(warehouse, target!, days.length, now);
+        const conflict = conflicts?.(days);
+        if (conflict) throw conflict;
+        await c.run('COMMIT');
         if (target) target.lastModifiedTime = now;
-        const dmlStats = {
-          insertedRowCount: count('INSERT'),
-          updatedRowCount: count('UPDATE'),
-          deletedRowCount: count('DELETE'),
+        const outcome: JobOutcome = { statementType, numDmlAffectedRows: rows.length, modifiedPartitions: days };
+        if (!merge) return outcome;
+        const count = (action: string) => rows.filter((row) => row[0] === action).length;
+        return {
+          ...outcome,
+          dmlStats: {
+            insertedRowCount: count('INSERT'),
+            updatedRowCount: count('UPDATE'),
+            deletedRowCount: count('DELETE'),
+          },
         };
-        return { statementType: 'MERGE', numDmlAffectedRows: actions.length, dmlStats };
+      } catch (e) {
+        await c.run('ROLLBACK');
+        throw e;
       }
-      if (translation.statementType !== 'SELECT') {
-        const target = translation.target && warehouse.table(translation.target);
-        const partition = target?.timePartitioning?.field;
-        let affected: number;
-        if (partition === undefined) affected = Number((await c.run(translation.sql, values)).rowsChanged);
-        else {
-          // The partitions it modifies, from the rows it changes; refused past a limit, with nothing kept.
-          await c.run('BEGIN TRANSACTION');
-          try {
-            const reader = await c.runAndReadAll(`${translation.sql} RETURNING ${columnSql(partition)}`, values);
-            const rows = reader.getRows();
-            countPartitionModifications(warehouse, target, new Set(rows.map((r) => String(r[0]))).size, now);
-            await c.run('COMMIT');
-            affected = rows.length;
-          } catch (e) {
-            await c.run('ROLLBACK');
-            throw e;
-          }
-        }
-        if (target) target.lastModifiedTime = now;
-        return { statementType: translation.statementType, numDmlAffectedRows: affected };
-      }
+    }
+    {
       const reader = await c.runAndReadAll(translation.sql, values);
       const columns = reader.columnTypes().map((type, i) => ({
         name: columnName(reader.columnNames()[i], i),

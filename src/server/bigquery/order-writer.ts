@@ -30,6 +30,7 @@ import { daysParameter, INLINE_ROWS_BYTES } from './row-parameters';
 import { loadQuotaExceeded, pauseForLoadQuota } from './load-quota';
 import { PARTITIONS_PER_JOB } from './partition-limits';
 import { orderRows, type OrderRows } from './rows';
+import { attemptId, runDml } from './dml-retry';
 import { BigQueryJobError, insertJob, notFound, waitForJobs } from './service';
 import { withStageTables } from './stage-tables';
 import { ensureTables, forgetTables } from './tables';
@@ -191,8 +192,8 @@ export function bigQueryOrderWriter(
       );
     zones ??= dayZones(ctx);
     const days = new Set(orders.flatMap((o) => orderDays(o.rows.placedDay, o.rows.order.created_at, zones!)));
-    const query = (step: string, sql: string, parameters: Parameter[]) =>
-      insertJob(projectId, jobId(step), {
+    const query = (step: string, sql: string, parameters: Parameter[]) => (attempt: number) =>
+      insertJob(projectId, attemptId(jobId(step), attempt), {
         query: {
           query: sql,
           useLegacySql: false,
@@ -209,7 +210,7 @@ export function bigQueryOrderWriter(
       // One statement a table, the two tables' together ("DML": mutating statements on one table
       // queue, on different tables they run at once); the line items MERGE also deletes the lines
       // a staged order no longer lists.
-      waitForJobs(projectId, [
+      runDml(projectId, ctx.budget, [
         query(
           'merge_orders',
           mergeFromSql(names, ORDERS_TABLE, sources.orders, !options.mergeAll, true),
