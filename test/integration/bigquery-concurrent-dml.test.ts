@@ -7,11 +7,11 @@
  * tables equal the emulator's truth.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../../dev/harness/index';
+import type { Stack } from '../../dev/harness/index';
 import { insertJob } from '../../dev/gas-runtime/bigquery/jobs';
 import type { JobRecord } from '../../dev/gas-runtime/bigquery/job-record';
-import { compareTablesWithTruth, DATASET, PROJECT, table } from './bigquery-support';
-import { scheduledRun, storeDay, syncUntilCaughtUp } from './sync-support';
+import { compareTablesWithTruth, DATASET, PROJECT, table, startBigQueryStore } from './bigquery-support';
+import { scheduledRun, storeDay } from './sync-support';
 
 type Json = Record<string, unknown>;
 
@@ -20,13 +20,7 @@ const EXACT = { mismatches: [], missing: [], unexpected: [], duplicates: [] };
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await startStack({ orders: 200, seed: 2573, modelledTimeOnly: true, emulatorClockInStep: true });
-  expect((await stack.connect()).outcome).toBe('connected');
-  const set = await stack.runtime.run('setOrdersDestination', [
-    { kind: 'bigquery', projectId: PROJECT, datasetId: DATASET },
-  ]);
-  expect(set.error?.message).toBeUndefined();
-  await syncUntilCaughtUp(stack);
+  stack = await startBigQueryStore(200, 2573);
 }, 240_000);
 
 afterAll(async () => {

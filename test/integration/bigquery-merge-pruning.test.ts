@@ -7,11 +7,11 @@
  * (under an earlier time zone) is still found by id and moved, never left twice.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../../dev/harness/index';
+import type { Stack } from '../../dev/harness/index';
 import { jobResource } from '../../dev/gas-runtime/bigquery/jobs';
 import type { JobRecord } from '../../dev/gas-runtime/bigquery/job-record';
-import { bigQueryDml, bigQueryRows, compareTablesWithTruth, DATASET, PROJECT, table } from './bigquery-support';
-import { scheduledRun, storeDay, syncUntilCaughtUp } from './sync-support';
+import { bigQueryDml, bigQueryRows, compareTablesWithTruth, startBigQueryStore, table } from './bigquery-support';
+import { scheduledRun, storeDay } from './sync-support';
 
 type Json = Record<string, unknown>;
 
@@ -20,13 +20,7 @@ const EXACT = { mismatches: [], missing: [], unexpected: [], duplicates: [] };
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await startStack({ orders: 300, seed: 2552, modelledTimeOnly: true, emulatorClockInStep: true });
-  expect((await stack.connect()).outcome).toBe('connected');
-  const set = await stack.runtime.run('setOrdersDestination', [
-    { kind: 'bigquery', projectId: PROJECT, datasetId: DATASET },
-  ]);
-  expect(set.error?.message).toBeUndefined();
-  await syncUntilCaughtUp(stack);
+  stack = await startBigQueryStore(300, 2552);
 }, 240_000);
 
 afterAll(async () => {

@@ -5,8 +5,8 @@
  * tables", table expiration), which the runtime's stand-in does on its clock.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../../dev/harness/index';
-import { compareTablesWithTruth, DATASET, datasetTables, PROJECT } from './bigquery-support';
+import type { Stack } from '../../dev/harness/index';
+import { compareTablesWithTruth, DATASET, datasetTables, PROJECT, startBigQueryStore } from './bigquery-support';
 import { scheduledRun, syncUntilCaughtUp } from './sync-support';
 
 const EXACT = { mismatches: [], missing: [], unexpected: [], duplicates: [] };
@@ -15,13 +15,7 @@ const ADDON_TABLES = ['line_items', 'orders'];
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await startStack({ orders: 200, seed: 2541, modelledTimeOnly: true, emulatorClockInStep: true });
-  expect((await stack.connect()).outcome).toBe('connected');
-  const set = await stack.runtime.run('setOrdersDestination', [
-    { kind: 'bigquery', projectId: PROJECT, datasetId: DATASET },
-  ]);
-  expect(set.error?.message).toBeUndefined();
-  await syncUntilCaughtUp(stack);
+  stack = await startBigQueryStore(200, 2541);
 }, 240_000);
 
 afterAll(async () => {
