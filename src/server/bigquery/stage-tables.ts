@@ -52,13 +52,14 @@ export function dropStageTable(stage: Pick<StageTable, 'projectId' | 'datasetId'
 }
 
 /**
- * `use` run with the stage tables made, and the tables deleted after it, whether it wrote or threw.
+ * `use` run with the stage tables made, and the tables deleted after it, whether it wrote or threw
+ * (or a table could not be made).
  * A delete that fails does not fail the write (its rows are in; the table expires on its own), nor
  * hide the write's own error.
  */
 export function withStageTables<T>(stages: readonly StageTable[], use: () => T): T {
-  for (const stage of stages) createStageTable(stage);
   try {
+    for (const stage of stages) createStageTable(stage);
     return use();
   } finally {
     for (const stage of stages)
