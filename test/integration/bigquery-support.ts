@@ -5,7 +5,7 @@
  * through the add-on's row builder.
  */
 import { startStack, type Stack } from '../../dev/harness/index';
-import { getQueryResults, query } from '../../dev/gas-runtime/bigquery/jobs';
+import { getQueryResults, query, settle } from '../../dev/gas-runtime/bigquery/jobs';
 import { expect } from 'vitest';
 import { scheduledRun, storeDay, syncUntilCaughtUp } from './sync-support';
 
@@ -80,6 +80,15 @@ export async function startBigQueryStore(orders: number, seed: number): Promise<
     await stack.close();
     throw e;
   }
+}
+
+/** The tables the test dataset holds now (jobs due and expirations passed on the runtime clock applied first), by name. */
+export async function datasetTables(stack: Stack): Promise<string[]> {
+  await settle(stack.runtime.bigquery, stack.runtime.clock.now());
+  return [...stack.runtime.bigquery.tables.values()]
+    .filter((t) => t.ref.projectId === PROJECT && t.ref.datasetId === DATASET)
+    .map((t) => t.ref.tableId)
+    .sort();
 }
 
 export const table = (id: string): string => `\`${PROJECT}.${DATASET}.${id}\``;

@@ -7,7 +7,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
-import { bigQueryDml, bigQueryRows, compareTablesWithTruth, DATASET, PROJECT, table } from './bigquery-support';
+import {
+  bigQueryDml,
+  bigQueryRows,
+  compareTablesWithTruth,
+  DATASET,
+  datasetTables,
+  PROJECT,
+  table,
+} from './bigquery-support';
 import { compareWithTruth, scheduledRun, sheetTable, syncUntilCaughtUp } from './sync-support';
 
 type Json = Record<string, unknown>;
@@ -91,6 +99,8 @@ describe('switching a spreadsheet that holds its orders to BigQuery', () => {
     expect(Number(counts.rows[0].n)).toBeGreaterThanOrEqual(heldOrders);
     const moved = [...stack.runtime.bigquery.jobs.values()].filter((j) => j.jobId.indexOf('_move_') >= 0);
     expect(moved.length).toBeGreaterThan(0);
+    // The move's stage tables are deleted once used: the dataset holds the add-on's two tables.
+    expect(await datasetTables(stack)).toEqual(['line_items', 'orders']);
     // The cells are freed: each sheet keeps its header and one empty row, the row index is gone.
     expect(filledRows(stack, 'Orders')).toBe(0);
     expect(filledRows(stack, 'Line items')).toBe(0);
@@ -210,5 +220,7 @@ describe('a move ended between a chunk’s load and its MERGE', () => {
     await syncUntilCaughtUp(stack);
     expect(await compareTablesWithTruth(stack)).toEqual(EXACT);
     expect(filledRows(stack, 'Orders')).toBe(0);
+    // The chunk's stage table the ended execution left was made again by the chunk done again, then deleted.
+    expect(await datasetTables(stack)).toEqual(['line_items', 'orders']);
   }, 240_000);
 });

@@ -10,6 +10,7 @@ import { startStack, type Stack } from '../../dev/harness/index';
 import {
   bigQueryDml,
   bigQueryRows,
+  datasetTables,
   compareTablesWithTruth,
   DATASET,
   PROJECT,
@@ -132,6 +133,8 @@ describe('the tie-out in SQL', () => {
     );
     expect(left.rows[0]).toEqual({ orders: '0', line_items: '0' });
     expect(await compareTablesWithTruth(stack)).toEqual(EXACT);
+    // The listed ids' stage table is deleted once the DELETEs are done.
+    expect(await datasetTables(stack)).toEqual(['line_items', 'orders']);
     const [headers, ...log] = sheetTable(stack, 'Sync log');
     const gone = log.map((r) => Number(r[headers.indexOf('orders_gone')]) || 0).reduce((a, b) => a + b, 0);
     expect(gone).toBe(1);

@@ -118,6 +118,8 @@ describe('BigQuery advanced service: orders in a partitioned, clustered table', 
       statementType: 'MERGE',
       numDmlAffectedRows: String(STAGED.length),
       dmlStats: { insertedRowCount: '1', updatedRowCount: '1', deletedRowCount: '0' },
+      // No filter on placed_day: every partition the table holds (2024-03-01 to 03) is read.
+      totalPartitionsProcessed: '3',
     });
 
     const check = await call(runtime, 'bq', 'Jobs', 'query', [

@@ -165,8 +165,8 @@ export function loadJob(tableId: string, extra: Record<string, unknown> = {}): R
   };
 }
 
-export function queryJob(query: string): Record<string, unknown> {
-  return { configuration: { query: { query, useLegacySql: false } } };
+export function queryJob(query: string, options: Record<string, unknown> = {}): Record<string, unknown> {
+  return { configuration: { query: { query, useLegacySql: false, ...options } } };
 }
 
 export const MERGE_STAGED = `MERGE \`${PROJECT}.${DATASET}.orders\` AS t

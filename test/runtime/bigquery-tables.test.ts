@@ -97,4 +97,28 @@ describe('BigQuery tables and load dispositions', () => {
     expect(quick.value).toMatchObject({ jobComplete: false });
     expect(quick.counts.modelledMsByService.BigQuery).toBe(300 + 200);
   });
+
+  it('deletes a table when its expirationTime passes, and refuses one already past', async () => {
+    const insert = (tableId: string, expirationTime: string) =>
+      call(runtime, 'tryBq', 'Tables', 'insert', [
+        { tableReference: { projectId: PROJECT, datasetId: DATASET, tableId }, schema: ORDERS_SCHEMA, expirationTime },
+        PROJECT,
+        DATASET,
+      ]);
+    const now = runtime.clock.now();
+    const made = await insert('expiring', String(now + 60_000));
+    expect(made.error).toBeUndefined();
+    expect((made as Answer & { expirationTime?: string }).expirationTime).toBe(String(now + 60_000));
+    expect((await insert('past', String(now - 1))).error).toBe(
+      `API call to bigquery.tables.insert failed with error: Invalid value for expirationTime: ${now - 1} is in the past`,
+    );
+    runtime.clock.advance(59_000);
+    expect((await call(runtime, 'tryBq', 'Tables', 'get', [PROJECT, DATASET, 'expiring'])).error).toBeUndefined();
+    runtime.clock.advance(1_000);
+    expect((await call(runtime, 'tryBq', 'Tables', 'get', [PROJECT, DATASET, 'expiring'])).error).toBe(
+      `API call to bigquery.tables.get failed with error: Not found: Table ${PROJECT}:${DATASET}.expiring`,
+    );
+    // Its name is free again.
+    expect((await insert('expiring', String(runtime.clock.now() + 60_000))).error).toBeUndefined();
+  });
 });

@@ -39,6 +39,8 @@ export interface TranslateOptions {
   parameterTypes: Record<string, FieldType>;
   /** Named ARRAY<STRUCT<…>> parameters' fields (query.ts passes their value as JSON text). */
   structArrayTypes?: Record<string, StructField[]>;
+  /** Named ARRAY parameters of a scalar type (query.ts passes their value as JSON text). */
+  scalarArrayTypes?: Record<string, FieldType>;
   /** The runtime clock, for CURRENT_DATE() and CURRENT_TIMESTAMP(). */
   now: number;
 }
@@ -216,6 +218,12 @@ class Translator {
       this.out.push(`CAST(CAST($${name} AS JSON) AS STRUCT(${struct})[])`);
       return i;
     }
+    const element = this.options.scalarArrayTypes?.[name];
+    if (element) {
+      if (!this.parameters.includes(name)) this.parameters.push(name);
+      this.out.push(`CAST(CAST(CAST($${name} AS JSON) AS VARCHAR[]) AS ${duckTypeOf(element)}[])`);
+      return i;
+    }
     const type = this.options.parameterTypes[name];
     if (!type) throw new Error(`Query parameter '${name}' not found`);
     if (!this.parameters.includes(name)) this.parameters.push(name);
@@ -243,6 +251,8 @@ class Translator {
   }
 
   private identifier(tokens: Token[], i: number, prev: Token | undefined): number {
+    const inArray = prev?.text === '.' ? undefined : this.columnInArray(tokens, i);
+    if (inArray !== undefined) return inArray;
     const word = tokens[i].text;
     const upper = word.toUpperCase();
     const nextIndex = nextSignificant(tokens, i);
@@ -280,6 +290,39 @@ class Translator {
       return i;
     }
     return this.call(tokens, i, nextIndex!, upper);
+  }
+
+  /**
+   * `column IN UNNEST(@array)` of a scalar ARRAY parameter as DuckDB's list_contains(list, column),
+   * which DuckDB also takes in a MERGE's ON (an IN subquery there is "Not implemented"); the index
+   * of its last token, or undefined when tokens[i] does not start one.
+   */
+  private columnInArray(tokens: Token[], i: number): number | undefined {
+    const path = [tokens[i].text];
+    let j = i;
+    for (;;) {
+      const dot = nextSignificant(tokens, j);
+      const name = dot === undefined ? undefined : nextSignificant(tokens, dot);
+      if (dot === undefined || tokens[dot].text !== '.' || name === undefined || tokens[name].kind !== 'ident') break;
+      path.push(tokens[name].text);
+      j = name;
+    }
+    const rest: number[] = [];
+    for (let k = j; rest.length < 5;) {
+      const next = nextSignificant(tokens, k);
+      if (next === undefined) return undefined;
+      rest.push(next);
+      k = next;
+    }
+    const [inWord, unnest, open, param, close] = rest.map((k) => tokens[k]);
+    const element = param.kind === 'param' ? this.options.scalarArrayTypes?.[param.text] : undefined;
+    if (inWord.text.toUpperCase() !== 'IN' || unnest.text.toUpperCase() !== 'UNNEST' || open.text !== '(')
+      return undefined;
+    if (element === undefined || close.text !== ')') return undefined;
+    if (!this.parameters.includes(param.text)) this.parameters.push(param.text);
+    const list = `CAST(CAST(CAST($${param.text} AS JSON) AS VARCHAR[]) AS ${duckTypeOf(element)}[])`;
+    this.out.push(`list_contains(${list}, ${path.join('.')})`);
+    return rest[4];
   }
 
   private checkExtract(tokens: Token[], open: number): void {
@@ -331,6 +374,11 @@ class Translator {
           if (as !== undefined && tokens[as].text.toUpperCase() === 'AS')
             throw unsupported('UNNEST of an array of STRUCTs with an alias');
           this.out.push(`(SELECT unnest(${arg(0)}, recursive := true))`);
+          return close;
+        }
+        // "x IN UNNEST(array)": true when an element equals x ("Operators", IN operator).
+        if (previousSignificant(tokens, i)?.text.toUpperCase() === 'IN') {
+          this.out.push(`(SELECT unnest(${arg(0)}))`);
           return close;
         }
         // GoogleSQL's "UNNEST(array) AS n" names the element; DuckDB's alias would name the table.

@@ -17,6 +17,10 @@ export interface JobOutcome {
   numDmlAffectedRows?: number;
   /** A DML statement's rows by action (JobStatistics2.dmlStats): a MERGE's inserted and updated rows apart. */
   dmlStats?: { insertedRowCount: number; updatedRowCount: number; deletedRowCount: number };
+  /** The partitions (days; "*" for an unpartitioned table) a DML statement changed: the runtime's own record, not in the job resource. */
+  modifiedPartitions?: string[];
+  /** The partitions a query read from its partitioned tables (partition-reads.ts). */
+  totalPartitionsProcessed?: number;
   /** A load's rows written. */
   outputRows?: number;
 }
@@ -38,7 +42,7 @@ export interface JobRecord {
   /** A load's media, in bytes (JobStatistics3.inputFileBytes). */
   mediaBytes?: number;
   /** The work, run once when the clock passes endsAt (jobs.ts settle). */
-  execute: () => Promise<JobOutcome>;
+  execute: (self: JobRecord) => Promise<JobOutcome>;
   settled?: Promise<void>;
   outcome?: JobOutcome;
 }

@@ -7,7 +7,7 @@
  * charges it).
  */
 import { BigQueryApiError, JobFailure } from './errors.js';
-import { checkProject, requireTable } from './catalog.js';
+import { checkProject, dropExpiredTables, requireTable } from './catalog.js';
 import { cellText } from './field-types.js';
 import type { JobOutcome, JobRecord } from './job-record.js';
 import {
@@ -52,11 +52,12 @@ function tableRef(raw: unknown, projectId: string): { projectId: string; dataset
   };
 }
 
-/** Runs every job whose end has come, in the order they end. */
+/** Runs every job whose end has come, in the order they end, each after the tables expired by then. */
 export async function settle(warehouse: Warehouse, now: number): Promise<void> {
   const due = [...warehouse.jobs.values()].filter((j) => j.endsAt <= now).sort((a, b) => a.endsAt - b.endsAt);
   for (const job of due) {
-    job.settled ??= job.execute().then(
+    if (!job.settled) await dropExpiredTables(warehouse, job.endsAt);
+    job.settled ??= job.execute(job).then(
       (outcome) => {
         job.outcome = outcome;
       },
@@ -68,6 +69,7 @@ export async function settle(warehouse: Warehouse, now: number): Promise<void> {
     );
     await job.settled;
   }
+  await dropExpiredTables(warehouse, now);
 }
 
 function loadJob(
@@ -198,11 +200,33 @@ function queryJob(warehouse: Warehouse, spec: QuerySpec, now: number) {
     tables,
     mutating: mutating && !refusal,
     durationMs: statement === 'SELECT' ? QUERY_JOB_MS : DML_JOB_MS,
-    execute: async (): Promise<JobOutcome> => {
+    execute: async (self: JobRecord): Promise<JobOutcome> => {
       if (refusal) throw refusal;
-      return runQuery(warehouse, spec, now);
+      return runQuery(warehouse, spec, now, mutating ? (days) => concurrentUpdate(warehouse, self, days) : undefined);
     },
   };
+}
+
+/**
+ * "Transform data with DML", UPDATE, DELETE, MERGE DML concurrency: mutating statements that run on
+ * a table at the same time conflict when they mutate the same partition, and the later to commit
+ * fails "Could not serialize access to table … due to concurrent update" (reason invalidQuery, as
+ * public reports of the error quote it). BigQuery reruns a conflicting statement up to three times
+ * before failing it; the runtime, stricter, fails it at once: another mutating job on the table that
+ * committed while this one ran (ended after its start, by its end) and changed one of its partitions.
+ */
+function concurrentUpdate(warehouse: Warehouse, self: JobRecord, days: string[]): JobFailure | undefined {
+  if (!self.target || days.length === 0) return undefined;
+  const key = tableKey(self.target);
+  const mine = new Set(days);
+  for (const other of warehouse.jobs.values()) {
+    if (other === self || !other.mutatingDml || !other.target || tableKey(other.target) !== key) continue;
+    if (!other.outcome || other.outcome.failure || other.endsAt <= self.creationTime || other.endsAt > self.endsAt)
+      continue;
+    if ((other.outcome.modifiedPartitions ?? []).some((day) => mine.has(day)))
+      return new JobFailure('invalidQuery', `Could not serialize access to table ${key} due to concurrent update`);
+  }
+  return undefined;
 }
 
 export interface InsertContext {
@@ -282,6 +306,8 @@ export function jobResource(job: JobRecord, now: number): Record<string, unknown
       };
     else {
       const query: Record<string, unknown> = { statementType: outcome.statementType };
+      if (outcome.totalPartitionsProcessed !== undefined)
+        query.totalPartitionsProcessed = String(outcome.totalPartitionsProcessed);
       if (outcome.numDmlAffectedRows !== undefined) query.numDmlAffectedRows = String(outcome.numDmlAffectedRows);
       if (outcome.dmlStats)
         query.dmlStats = {

@@ -11,6 +11,7 @@ import type { JobOutcome } from './job-record.js';
 import { LOCATION } from './limits.js';
 import { checkMerge, mergeChecks, partitionsLeft } from './merge-checks.js';
 import { countPartitionModifications } from './partition-quota.js';
+import { partitionsProcessed } from './partition-reads.js';
 import { columnSql, tableKey, tableSql, type Warehouse } from './warehouse.js';
 
 const PARAMETER_TYPES: Record<string, FieldType> = {
@@ -38,6 +39,8 @@ interface Parameters {
   values: Record<string, string | null>;
   /** ARRAY<STRUCT<…>> parameters' fields; their value is the elements as JSON text (field → value text or null). */
   structs: Record<string, StructField[]>;
+  /** ARRAY parameters of a scalar type; their value is the elements' texts as JSON. */
+  arrays: Record<string, FieldType>;
 }
 
 type Json = Record<string, unknown>;
@@ -61,10 +64,53 @@ function structArray(name: string, type: Json, raw: Json | undefined): { fields:
   const elements = ((raw?.arrayValues ?? []) as Json[]).map((v) => {
     const values = (v.structValues ?? {}) as Record<string, Json | undefined>;
     return Object.fromEntries(
-      fields.map((f) => [f.name, parameterValue(`${name}.${f.name}`, f.type, values[f.name]?.value)]),
+      fields.map((f) => [
+        f.name,
+        parameterValue(`${name}.${f.name}`, f.type, scalarOf(`${name}.${f.name}`, values[f.name])),
+      ]),
     );
   });
   return { fields, json: JSON.stringify(elements) };
+}
+
+/**
+ * An ARRAY of a scalar type (REST QueryParameterType arrayType, QueryParameterValue arrayValues[]
+ * each {value}), read with `x IN UNNEST(@name)`. GoogleSQL lets a query hold NULL elements but not
+ * return them ("Data types", Array type); Google does not say what a parameter's NULL element
+ * does, so the runtime takes the stricter reading and refuses it.
+ */
+function scalarArray(name: string, type: Json, raw: Json | undefined): { type: FieldType; json: string } {
+  const typeName = String(((type.arrayType ?? {}) as Json).type ?? '');
+  const element = PARAMETER_TYPES[typeName];
+  if (!element) throw unsupported(`query parameter ${name} of type ARRAY<${typeName}>`);
+  const values = ((raw?.arrayValues ?? []) as Json[]).map((v, i) => {
+    const text = parameterValue(`${name}[${i}]`, element, scalarOf(`${name}[${i}]`, v));
+    if (text === null)
+      throw new JobFailure('invalidQuery', `Invalid NULL element ${i} of the ARRAY query parameter ${name}`);
+    return text;
+  });
+  return { type: element, json: JSON.stringify(values) };
+}
+
+/**
+ * A scalar's QueryParameterValue (REST reference, QueryParameterValue: `value`, "the value of this
+ * value, if a simple scalar type"; a STRUCT's `structValues`, "the struct field values"): a NULL is
+ * a QueryParameterValue without `value`. The page shows no `"value": null` and no STRUCT element
+ * that leaves a field out; the runtime takes the stricter reading and refuses both, so a NULL is
+ * sent one way only. Undefined for NULL.
+ */
+function scalarOf(name: string, raw: Json | undefined): unknown {
+  if (raw === undefined || raw === null)
+    throw new JobFailure(
+      'invalidQuery',
+      `No value for query parameter ${name} (a NULL is a parameter value without "value")`,
+    );
+  if ('value' in raw && raw.value === null)
+    throw new JobFailure(
+      'invalidQuery',
+      `Invalid value for query parameter ${name}: null (a NULL is a parameter value without "value")`,
+    );
+  return raw.value;
 }
 
 function parameterValue(name: string, type: FieldType, raw: unknown): string | null {
@@ -80,13 +126,20 @@ function parameterValue(name: string, type: FieldType, raw: unknown): string | n
 
 function parameters(spec: QuerySpec): Parameters {
   const list = spec.queryParameters;
-  if (list === undefined || (Array.isArray(list) && list.length === 0)) return { types: {}, values: {}, structs: {} };
+  if (list === undefined || (Array.isArray(list) && list.length === 0))
+    return { types: {}, values: {}, structs: {}, arrays: {} };
   if (!Array.isArray(list)) throw new JobFailure('invalid', 'Invalid value for queryParameters: it must be a list');
   if (spec.parameterMode !== 'NAMED') throw unsupported(`parameterMode ${String(spec.parameterMode)} (only NAMED)`);
-  const out: Parameters = { types: {}, values: {}, structs: {} };
+  const out: Parameters = { types: {}, values: {}, structs: {}, arrays: {} };
   for (const p of list as Array<Record<string, unknown>>) {
     const name = String(p.name ?? '');
     const typeName = String((p.parameterType as { type?: unknown } | undefined)?.type ?? '');
+    if (typeName === 'ARRAY' && ((p.parameterType as Json).arrayType as Json | undefined)?.type !== 'STRUCT') {
+      const { type, json } = scalarArray(name, p.parameterType as Json, p.parameterValue as Json | undefined);
+      out.arrays[name] = type;
+      out.values[name] = json;
+      continue;
+    }
     if (typeName === 'ARRAY') {
       const { fields, json } = structArray(name, p.parameterType as Json, p.parameterValue as Json | undefined);
       out.structs[name] = fields;
@@ -96,7 +149,7 @@ function parameters(spec: QuerySpec): Parameters {
     const type = PARAMETER_TYPES[typeName];
     if (!type) throw unsupported(`query parameter ${name} of type ${typeName}`);
     out.types[name] = type;
-    out.values[name] = parameterValue(name, type, (p.parameterValue as { value?: unknown } | undefined)?.value);
+    out.values[name] = parameterValue(name, type, scalarOf(name, p.parameterValue as Json | undefined));
   }
   return out;
 }
@@ -116,32 +169,16 @@ function columnName(name: string, index: number): string {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `f${index}_`;
 }
 
-/** The distinct partitions among RETURNING rows' column `at`. */
-const partitionsIn = (rows: unknown[][], at: number): Set<string> => new Set(rows.map((r) => String(r[at])));
-
 /**
- * Runs `sql` (a DML statement with RETURNING) in a transaction and gives its rows to `check`, which
- * may refuse the job (a partition limit): then nothing the statement did is kept.
+ * Runs the job's statement at its end. `conflicts`, for mutating DML, is asked with the partitions
+ * the statement changed before it commits; a failure it returns is the job's, with nothing kept.
  */
-async function modifying(
-  c: DuckDBConnection,
-  sql: string,
-  values: Record<string, string | null>,
-  check: (rows: unknown[][]) => void | Promise<void>,
-): Promise<unknown[][]> {
-  await c.run('BEGIN TRANSACTION');
-  try {
-    const rows = (await c.runAndReadAll(sql, values)).getRows() as unknown[][];
-    await check(rows);
-    await c.run('COMMIT');
-    return rows;
-  } catch (e) {
-    await c.run('ROLLBACK');
-    throw e;
-  }
-}
-
-export async function runQuery(warehouse: Warehouse, spec: QuerySpec, now: number): Promise<JobOutcome> {
+export async function runQuery(
+  warehouse: Warehouse,
+  spec: QuerySpec,
+  now: number,
+  conflicts?: (partitions: string[]) => JobFailure | undefined,
+): Promise<JobOutcome> {
   if (spec.useLegacySql !== false) throw unsupported('legacy SQL (set useLegacySql: false)');
   const params = parameters(spec);
   const options: TranslateOptions = {
@@ -157,50 +194,31 @@ export async function runQuery(warehouse: Warehouse, spec: QuerySpec, now: numbe
     },
     parameterTypes: params.types,
     structArrayTypes: params.structs,
+    scalarArrayTypes: params.arrays,
     now,
   };
   const translation = translate(spec.query, options);
   const values = Object.fromEntries(translation.parameters.map((name) => [name, params.values[name]]));
-  const target = translation.target && warehouse.table(translation.target);
-  const partition = target?.timePartitioning?.field;
-  const sql = translation.sql.replace(/;\s*$/, '');
   return warehouse.exclusive(async (c) => {
     try {
-      if (translation.statementType === 'MERGE') {
-        const checks = mergeChecks(spec.query, options, partition);
-        await checkMerge(c, checks, params.values);
-        // A MERGE's rows by action (JobStatistics2.dmlStats, REST reference "Job": insertedRowCount,
-        // updatedRowCount, deletedRowCount), counted from DuckDB's RETURNING merge_action; and the
-        // partitions its inserted, updated and deleted rows are in, with those its updates moved rows out of.
-        const returning = partition === undefined ? '' : `, CAST(${columnSql(partition)} AS VARCHAR)`;
-        const actions = await modifying(c, `${sql} RETURNING merge_action${returning}`, values, async (rows) => {
-          if (partition === undefined) return;
-          const modified = partitionsIn(rows, 1);
-          for (const day of await partitionsLeft(c, checks, partition)) modified.add(day);
-          countPartitionModifications(warehouse, target, modified.size, now);
-        });
-        const count = (action: string) => actions.filter((row) => row[0] === action).length;
-        if (target) target.lastModifiedTime = now;
-        const dmlStats = {
-          insertedRowCount: count('INSERT'),
-          updatedRowCount: count('UPDATE'),
-          deletedRowCount: count('DELETE'),
-        };
-        return { statementType: 'MERGE', numDmlAffectedRows: actions.length, dmlStats };
-      }
-      if (translation.statementType !== 'SELECT') {
-        let affected: number;
-        if (partition === undefined) affected = Number((await c.run(translation.sql, values)).rowsChanged);
-        else {
-          // The partitions it modifies, from the rows it changes; refused past a limit, with nothing kept.
-          const rows = await modifying(c, `${translation.sql} RETURNING ${columnSql(partition)}`, values, (r) =>
-            countPartitionModifications(warehouse, target, partitionsIn(r, 0).size, now),
-          );
-          affected = rows.length;
-        }
-        if (target) target.lastModifiedTime = now;
-        return { statementType: translation.statementType, numDmlAffectedRows: affected };
-      }
+      const partitions = await partitionsProcessed(
+        c,
+        spec.query,
+        translation.statementType,
+        (ref) => warehouse.table(ref),
+        spec.projectId,
+        params,
+      );
+      return { ...(await execute(c)), totalPartitionsProcessed: partitions };
+    } catch (e) {
+      if (e instanceof JobFailure) throw e;
+      // DuckDB's own message: the query is wrong in a way the translator let through.
+      throw new JobFailure('invalidQuery', (e as Error).message.split('\n')[0]);
+    }
+  });
+
+  async function execute(c: DuckDBConnection): Promise<JobOutcome> {
+    if (translation.statementType === 'SELECT') {
       const reader = await c.runAndReadAll(translation.sql, values);
       const columns = reader.columnTypes().map((type, i) => ({
         name: columnName(reader.columnNames()[i], i),
@@ -210,10 +228,47 @@ export async function runQuery(warehouse: Warehouse, spec: QuerySpec, now: numbe
         .getRows()
         .map((row) => row.map((value, i) => cellText(columns[i].type, value, spec.useInt64Timestamp)));
       return { statementType: 'SELECT', columns, rows };
-    } catch (e) {
-      if (e instanceof JobFailure) throw e;
-      // DuckDB's own message: the query is wrong in a way the translator let through.
-      throw new JobFailure('invalidQuery', (e as Error).message.split('\n')[0]);
     }
-  });
+    const statementType = translation.statementType;
+    const target = translation.target && warehouse.table(translation.target);
+    const partition = target?.timePartitioning?.field;
+    const merge = statementType === 'MERGE';
+    const checks = merge ? mergeChecks(spec.query, options, partition) : null;
+    if (checks) await checkMerge(c, checks, params.values);
+    // The day each changed row is on; a row of an unpartitioned table is in its one partition.
+    const day = partition === undefined ? "'*'" : `CAST(CAST(${columnSql(partition)} AS DATE) AS VARCHAR)`;
+    await c.run('BEGIN TRANSACTION');
+    try {
+      // A MERGE's rows by action (JobStatistics2.dmlStats, REST reference "Job": insertedRowCount,
+      // updatedRowCount, deletedRowCount), counted from DuckDB's RETURNING merge_action.
+      const returning = `${merge ? 'merge_action, ' : ''}${day}`;
+      const sql = `${translation.sql.replace(/;\s*$/, '')} RETURNING ${returning}`;
+      const rows = (await c.runAndReadAll(sql, values)).getRows();
+      const modified = new Set(rows.filter((r) => r[r.length - 1] !== null).map((r) => String(r[r.length - 1])));
+      // A MERGE's updates also modify the partitions they move rows out of.
+      if (checks && partition !== undefined)
+        for (const d of await partitionsLeft(c, checks, partition)) modified.add(d);
+      const days = [...modified];
+      // The partitions it modifies; refused past a limit, with nothing kept.
+      if (partition !== undefined) countPartitionModifications(warehouse, target!, days.length, now);
+      const conflict = conflicts?.(days);
+      if (conflict) throw conflict;
+      await c.run('COMMIT');
+      if (target) target.lastModifiedTime = now;
+      const outcome: JobOutcome = { statementType, numDmlAffectedRows: rows.length, modifiedPartitions: days };
+      if (!merge) return outcome;
+      const count = (action: string) => rows.filter((row) => row[0] === action).length;
+      return {
+        ...outcome,
+        dmlStats: {
+          insertedRowCount: count('INSERT'),
+          updatedRowCount: count('UPDATE'),
+          deletedRowCount: count('DELETE'),
+        },
+      };
+    } catch (e) {
+      await c.run('ROLLBACK');
+      throw e;
+    }
+  }
 }

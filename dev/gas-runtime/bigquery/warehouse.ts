@@ -24,6 +24,8 @@ export interface TableRecord {
   timePartitioning?: { type: 'DAY'; field: string };
   clustering?: { fields: string[] };
   description?: string;
+  /** When BigQuery deletes it (Table.expirationTime, ms since the epoch); none: it persists. */
+  expirationTime?: number;
   creationTime: number;
   lastModifiedTime: number;
 }

@@ -73,9 +73,16 @@ export class BigQueryTables {
   static gasName = 'BigQuery.Tables';
   constructor(private readonly scope: BigQueryScope) {}
 
-  insert(resource: Record<string, unknown>, projectId: string, datasetId: string): Promise<Record<string, unknown>> {
+  async insert(
+    resource: Record<string, unknown>,
+    projectId: string,
+    datasetId: string,
+  ): Promise<Record<string, unknown>> {
     checkAccess(this.scope, 'BigQuery.Tables', 'insert', 'tables.insert');
-    return insertTable(this.scope.warehouse, resource, projectId, String(datasetId), this.scope.clock.now());
+    const now = this.scope.clock.now();
+    // A table past its expirationTime is gone: inserting its name again makes a new one.
+    await settle(this.scope.warehouse, now);
+    return insertTable(this.scope.warehouse, resource, projectId, String(datasetId), now);
   }
 
   async get(projectId: string, datasetId: string, tableId: string): Promise<Record<string, unknown>> {

@@ -14,6 +14,16 @@ export interface TableNames {
 export const tablePath = (names: TableNames, tableId: string): string =>
   `\`${names.projectId}.${names.datasetId}.${tableId}\``;
 
+/**
+ * A flush's MERGE reads only the partitions of its orders' days (day-zones.ts), given as the
+ * ARRAY<DATE> parameter @days: a constant filter on the partitioning column, which BigQuery prunes
+ * on ("Query partitioned tables"; "Updating partitioned table data using DML", a MERGE prunes its
+ * target by a filter in its merge_condition, and the rows a WHEN NOT MATCHED BY SOURCE clause reads
+ * by a filter in that clause's own search_condition).
+ */
+export const DAYS_PARAMETER = 'days';
+const inDays = `T.placed_day IN UNNEST(@${DAYS_PARAMETER})`;
+
 /** The sync's bookkeeping column: when it wrote the row, not a value of the order. */
 const SYNCED_AT = 'synced_at';
 
@@ -50,21 +60,31 @@ export function lineItemsMergeSql(
   table: WarehouseTable,
   lineSource: string,
   stagedOrderIds: string,
+  pruned = false,
 ): string {
-  const unlisted = `WHEN NOT MATCHED BY SOURCE AND T.order_id IN (${stagedOrderIds}) THEN DELETE`;
-  return `${mergeFromSql(names, table, lineSource)}\n${unlisted}`;
+  const unlisted = `WHEN NOT MATCHED BY SOURCE AND ${pruned ? `${inDays} AND ` : ''}T.order_id IN (${stagedOrderIds}) THEN DELETE`;
+  return `${mergeFromSql(names, table, lineSource, false, pruned)}\n${unlisted}`;
 }
 
 /** The ids of the orders in a stage table, as a SELECT. */
 export const stagedIdsSql = (names: TableNames, orderStageId: string): string =>
   `SELECT id FROM ${tablePath(names, orderStageId)}`;
 
-/** MERGE `source` (a table path or a parenthesized SELECT) into the table, on its key. */
-export function mergeFromSql(names: TableNames, table: WarehouseTable, source: string, changedOnly = false): string {
+/**
+ * MERGE `source` (a table path or a parenthesized SELECT) into the table, on its key; `pruned`:
+ * only inside the partitions of @days.
+ */
+export function mergeFromSql(
+  names: TableNames,
+  table: WarehouseTable,
+  source: string,
+  changedOnly = false,
+  pruned = false,
+): string {
   const columns = table.fields.map((f) => f.name);
   // A table that says whose store a row is: another store's row (same dataset) is never matched.
   const scope = table.fields.some((f) => f.name === 'store_id') ? ['store_id'] : [];
-  const on = [...table.key, ...scope].map((k) => `T.${k} = S.${k}`).join(' AND ');
+  const on = [...[...table.key, ...scope].map((k) => `T.${k} = S.${k}`), ...(pruned ? [inDays] : [])].join(' AND ');
   const set = columns
     .filter((c) => table.key.indexOf(c) < 0)
     .map((c) => `${c} = S.${c}`)
@@ -82,8 +102,13 @@ export function mergeFromSql(names: TableNames, table: WarehouseTable, source: s
  * Deletes the line items of the staged orders (`stagedOrderIds`, a SELECT of their `id`) when the
  * stage lists none at all; otherwise lineItemsMergeSql deletes the unlisted ones in its MERGE.
  */
-export function removedLineItemsSql(names: TableNames, lineTableId: string, stagedOrderIds: string): string {
-  return `DELETE FROM ${tablePath(names, lineTableId)} T WHERE T.order_id IN (${stagedOrderIds})`;
+export function removedLineItemsSql(
+  names: TableNames,
+  lineTableId: string,
+  stagedOrderIds: string,
+  pruned = false,
+): string {
+  return `DELETE FROM ${tablePath(names, lineTableId)} T WHERE ${pruned ? `${inDays} AND ` : ''}T.order_id IN (${stagedOrderIds})`;
 }
 
 function differs(table: WarehouseTable): string {

@@ -10,22 +10,31 @@
  * pages adds no duplicate.
  */
 import { recordProblem, skippedRecord, updatedAtMs, type SkippedRecord } from '../api/record-check';
-import { documentProperties } from '../platform/properties';
 import { utf8Bytes } from '../platform/property-size';
 import type { JobContext } from '../sync/job-context';
 import type { OrderWriter } from '../sync/order-writer';
 import { lastOccurrences } from '../sync/order-page';
 import { noteSkipped } from '../sync/skipped-records';
 import type { BigQueryDestination } from './destination-setting';
-import { lineItemsMergeSql, mergeFromSql, removedLineItemsSql, stagedIdsSql, tablePath } from './merge-sql';
+import { dayZones, orderDays } from './day-zones';
+import {
+  DAYS_PARAMETER,
+  lineItemsMergeSql,
+  mergeFromSql,
+  removedLineItemsSql,
+  stagedIdsSql,
+  tablePath,
+} from './merge-sql';
 import { inlineSources, type FlushSources, type Parameter } from './flush-sources';
-import { INLINE_ROWS_BYTES } from './row-parameters';
+import { daysParameter, INLINE_ROWS_BYTES } from './row-parameters';
 import { loadQuotaExceeded, pauseForLoadQuota } from './load-quota';
 import { partitionBudget, partitionQuotaExceeded, pauseForPartitionQuota } from './partition-budget';
 import { PARTITIONS_PER_JOB } from './partition-limits';
 import { orderRows, type OrderRows } from './rows';
+import { attemptId, runDml } from './dml-retry';
 import { BigQueryJobError, insertJob, notFound, waitForJobs } from './service';
-import { createTables, tablesMark, TABLES_MADE_KEY } from './tables';
+import { withStageTables } from './stage-tables';
+import { ensureTables, forgetTables } from './tables';
 import { LINE_ITEMS_TABLE, ORDERS_TABLE, schemaResource, type WarehouseTable } from './table-schemas';
 
 /**
@@ -62,6 +71,8 @@ export function bigQueryOrderWriter(
   // Job ids unique to this execution and flush: the same insert retried finds its job (service.ts).
   const jobPrefix = `ma_${stageSuffix}_${ctx.now()}`;
   let flushes = 0;
+  /** The zones the tables' days were written in (day-zones.ts), read at the first flush. */
+  let zones: string[] | undefined;
   let queued = new Map<string, QueuedOrder>();
   let pages = 0;
   let largestPage = 0;
@@ -175,17 +186,21 @@ export function bigQueryOrderWriter(
             destinationTable: { projectId, datasetId: names.datasetId, tableId: stage(table) },
             schema: schemaResource(table),
             writeDisposition: 'WRITE_TRUNCATE',
-            createDisposition: 'CREATE_IF_NEEDED',
+            // Made by withStageTables with its expiration: a load never makes one that would stay.
+            createDisposition: 'CREATE_NEVER',
           },
         },
         Utilities.newBlob(lines.join('\n'), 'application/octet-stream'),
       );
-    const query = (step: string, sql: string, parameters: Parameter[]) =>
-      insertJob(projectId, jobId(step), {
+    zones ??= dayZones(ctx);
+    const days = new Set(orders.flatMap((o) => orderDays(o.rows.placedDay, o.rows.order.created_at, zones!)));
+    const query = (step: string, sql: string, parameters: Parameter[]) => (attempt: number) =>
+      insertJob(projectId, attemptId(jobId(step), attempt), {
         query: {
           query: sql,
           useLegacySql: false,
-          ...(parameters.length > 0 ? { parameterMode: 'NAMED', queryParameters: parameters } : {}),
+          parameterMode: 'NAMED',
+          queryParameters: [...parameters, daysParameter(DAYS_PARAMETER, [...days].sort())],
         },
       });
 
@@ -195,53 +210,58 @@ export function bigQueryOrderWriter(
     const inline =
       orders.reduce((n, o) => n + o.orderBytes, 0) <= INLINE_ROWS_BYTES &&
       orders.reduce((n, o) => n + o.lineBytes, 0) <= INLINE_ROWS_BYTES;
-    try {
-      let sources: FlushSources;
-      if (inline) sources = inlineSources(orders.map((o) => o.rows));
-      else {
-        const loads = [
-          load(
-            ORDERS_TABLE,
-            orders.map((o) => JSON.stringify(o.rows.order)),
-          ),
-        ];
-        if (withLines)
-          loads.push(
-            load(
-              LINE_ITEMS_TABLE,
-              orders.flatMap((o) => o.rows.lineItems.map((line) => JSON.stringify(line))),
-            ),
-          );
-        waitForJobs(projectId, loads);
-        sources = {
-          orders: tablePath(names, stage(ORDERS_TABLE)),
-          lines: tablePath(names, stage(LINE_ITEMS_TABLE)),
-          orderIds: stagedIdsSql(names, stage(ORDERS_TABLE)),
-          orderParameters: [],
-          lineParameters: [],
-        };
-      }
+    const merges = (sources: FlushSources) =>
       // One statement a table, the two tables' together ("DML": mutating statements on one table
       // queue, on different tables they run at once); the line items MERGE also deletes the lines
       // a staged order no longer lists.
-      const [mergedOrders] = waitForJobs(projectId, [
+      runDml(projectId, ctx.budget, [
         query(
           'merge_orders',
-          mergeFromSql(names, ORDERS_TABLE, sources.orders, !options.mergeAll),
+          mergeFromSql(names, ORDERS_TABLE, sources.orders, !options.mergeAll, true),
           sources.orderParameters,
         ),
         withLines
           ? query(
               'merge_line_items',
-              lineItemsMergeSql(names, LINE_ITEMS_TABLE, sources.lines, sources.orderIds),
+              lineItemsMergeSql(names, LINE_ITEMS_TABLE, sources.lines, sources.orderIds, true),
               sources.lineParameters,
             )
           : query(
               'remove_line_items',
-              removedLineItemsSql(names, LINE_ITEMS_TABLE.tableId, sources.orderIds),
+              removedLineItemsSql(names, LINE_ITEMS_TABLE.tableId, sources.orderIds, true),
               sources.lineParameters,
             ),
       ]);
+    const stageOf = (table: WarehouseTable) => ({ ...names, tableId: stage(table), schema: schemaResource(table) });
+    try {
+      let mergedOrders: GoogleAppsScript.BigQuery.Schema.Job;
+      if (inline) [mergedOrders] = merges(inlineSources(orders.map((o) => o.rows)));
+      else {
+        const stages = withLines ? [stageOf(ORDERS_TABLE), stageOf(LINE_ITEMS_TABLE)] : [stageOf(ORDERS_TABLE)];
+        [mergedOrders] = withStageTables(stages, () => {
+          const loads = [
+            load(
+              ORDERS_TABLE,
+              orders.map((o) => JSON.stringify(o.rows.order)),
+            ),
+          ];
+          if (withLines)
+            loads.push(
+              load(
+                LINE_ITEMS_TABLE,
+                orders.flatMap((o) => o.rows.lineItems.map((line) => JSON.stringify(line))),
+              ),
+            );
+          waitForJobs(projectId, loads);
+          return merges({
+            orders: tablePath(names, stage(ORDERS_TABLE)),
+            lines: tablePath(names, stage(LINE_ITEMS_TABLE)),
+            orderIds: stagedIdsSql(names, stage(ORDERS_TABLE)),
+            orderParameters: [],
+            lineParameters: [],
+          });
+        });
+      }
       return mergedCounts(mergedOrders);
     } catch (e) {
       // A table removed since it was made: made again by the next run.
@@ -276,25 +296,4 @@ function markDaysStale(ctx: JobContext, orders: readonly QueuedOrder[]): void {
   const daily = ctx.state.get('daily');
   if (from !== null && daily.historyDone && (daily.dirtyFrom === null || from < daily.dirtyFrom))
     ctx.state.update('daily', { dirtyFrom: from });
-}
-
-/** The tables this run's flushes were made sure of (the state's mark read at the start, or made now). */
-let tablesReady: string | null = null;
-/** True once a job found a table gone in this execution: the mark read at the start no longer holds. */
-let tablesGone = false;
-
-function ensureTables(ctx: JobContext, destination: BigQueryDestination): void {
-  const mark = tablesMark(destination);
-  if (tablesReady === mark) return;
-  if (tablesGone || ctx.state.readAtStart[TABLES_MADE_KEY] !== mark) {
-    createTables(destination);
-    documentProperties().setProperty(TABLES_MADE_KEY, mark);
-  }
-  tablesReady = mark;
-}
-
-function forgetTables(): void {
-  tablesReady = null;
-  tablesGone = true;
-  documentProperties().deleteProperty(TABLES_MADE_KEY);
 }

@@ -18,6 +18,7 @@ import type { JobContext } from '../sync/job-context';
 import { runDestination } from './destination';
 import { tablePath, type TableNames } from './merge-sql';
 import { insertJob, waitForJobs } from './service';
+import { withStageTables } from './stage-tables';
 import { STORE_PARAMETER, storeIdOfRun } from './store-scope';
 import { LINE_ITEMS_TABLE, ORDERS_TABLE, PLACED_DAY, type WarehouseTable } from './table-schemas';
 
@@ -82,23 +83,6 @@ export function deleteVanishedOrders(ctx: JobContext, day: string, listedIds: re
   const idStage = `order_ids_stage_${spreadsheetId}`;
   const jobId = (step: string): string => `ma_${spreadsheetId}_${ctx.now()}_vanished_${day}_${step}`;
   const ids = [...new Set(listedIds)];
-  if (ids.length > 0)
-    waitForJobs(projectId, [
-      insertJob(
-        projectId,
-        jobId('load_ids'),
-        {
-          load: {
-            sourceFormat: 'NEWLINE_DELIMITED_JSON',
-            destinationTable: { projectId, datasetId, tableId: idStage },
-            schema: ID_SCHEMA,
-            writeDisposition: 'WRITE_TRUNCATE',
-            createDisposition: 'CREATE_IF_NEEDED',
-          },
-        },
-        Utilities.newBlob(ids.map((id) => JSON.stringify({ id })).join('\n'), 'application/octet-stream'),
-      ),
-    ]);
   const stage = ids.length > 0 ? idStage : null;
   const dml = (step: string, sql: string) =>
     insertJob(projectId, jobId(step), {
@@ -112,11 +96,34 @@ export function deleteVanishedOrders(ctx: JobContext, day: string, listedIds: re
         ],
       },
     });
-  // Different tables: the two DELETEs run together (the line items' reads only other stores' orders, which the orders' leaves alone).
-  const [orders] = waitForJobs(projectId, [
-    dml('delete_orders', vanishedSql(names, ORDERS_TABLE, 'id', stage)),
-    dml('delete_line_items', vanishedSql(names, LINE_ITEMS_TABLE, 'order_id', stage)),
-  ]);
+  const deletions = () => {
+    if (stage !== null)
+      waitForJobs(projectId, [
+        insertJob(
+          projectId,
+          jobId('load_ids'),
+          {
+            load: {
+              sourceFormat: 'NEWLINE_DELIMITED_JSON',
+              destinationTable: { projectId, datasetId, tableId: stage },
+              schema: ID_SCHEMA,
+              writeDisposition: 'WRITE_TRUNCATE',
+              createDisposition: 'CREATE_NEVER',
+            },
+          },
+          Utilities.newBlob(ids.map((id) => JSON.stringify({ id })).join('\n'), 'application/octet-stream'),
+        ),
+      ]);
+    // Different tables: the two DELETEs run together (the line items' reads only other stores' orders, which the orders' leaves alone).
+    return waitForJobs(projectId, [
+      dml('delete_orders', vanishedSql(names, ORDERS_TABLE, 'id', stage)),
+      dml('delete_line_items', vanishedSql(names, LINE_ITEMS_TABLE, 'order_id', stage)),
+    ]);
+  };
+  const [orders] =
+    stage === null
+      ? deletions()
+      : withStageTables([{ projectId, datasetId, tableId: stage, schema: ID_SCHEMA }], deletions);
   // Same table: after the DELETE ("DML": mutating statements on a table queue).
   waitForJobs(projectId, [dml('one_row_per_id', duplicatesSql(names))]);
   const gone = Number(orders.statistics?.query?.numDmlAffectedRows ?? 0);

@@ -50,3 +50,12 @@ export function idsParameter(name: string, ids: readonly string[]): Parameter {
     parameterValue: { arrayValues: ids.map((id) => ({ structValues: { id: { value: id } } })) },
   };
 }
+
+/** Days as the parameter `name`: ARRAY<DATE>, read with `col IN UNNEST(@name)` (REST QueryParameterValue arrayValues). */
+export function daysParameter(name: string, days: readonly string[]): Parameter {
+  return {
+    name,
+    parameterType: { type: 'ARRAY', arrayType: { type: 'DATE' } },
+    parameterValue: { arrayValues: days.map((day) => ({ value: day })) },
+  };
+}

@@ -77,6 +77,13 @@ const QUERY_WAIT_MS = 10_000;
  * jobs.get, whose error result is the job's own.
  */
 export function waitForJobs(projectId: string, jobs: readonly Job[]): Job[] {
+  const done = awaitJobs(projectId, jobs);
+  throwFirstError(done);
+  return done;
+}
+
+/** As waitForJobs, without throwing: each job's final resource, failed or not. */
+export function awaitJobs(projectId: string, jobs: readonly Job[]): Job[] {
   const done = jobs.slice();
   for (let i = 0; i < done.length; i++) {
     const { jobId, location } = done[i].jobReference ?? {};
@@ -89,11 +96,15 @@ export function waitForJobs(projectId: string, jobs: readonly Job[]): Job[] {
       done[i] = bigQuery().Jobs!.get(projectId, String(jobId), locationArg(location));
     }
   }
-  for (const job of done) {
+  return done;
+}
+
+/** Throws the first failed job's error (its message is the API's). */
+export function throwFirstError(jobs: readonly Job[]): void {
+  for (const job of jobs) {
     const error = job.status?.errorResult;
     if (error) throw new BigQueryJobError(`BigQuery: ${error.message ?? 'the job failed'}`, error.reason ?? null);
   }
-  return done;
 }
 
 /** Waits for a query job through jobs.getQueryResults (no rows asked for); false when the call failed. */

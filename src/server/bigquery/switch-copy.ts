@@ -21,6 +21,7 @@ import { lineItemsWithOrderDay, mergeFromSql, mergeSql, tablePath, type TableNam
 import { LOAD_MEDIA_BYTES } from './order-writer';
 import type { WarehouseRow } from './rows';
 import { insertJob, waitForJobs } from './service';
+import { withStageTables } from './stage-tables';
 import { centsOf, copiedFigures, copyDifferences } from './switch-proof';
 import { readSwitch, SWITCH_PROPERTY_KEY, type SwitchRecord } from './switch-record';
 import { settleAmbiguousInstants } from './switch-instants';
@@ -158,27 +159,29 @@ function loadAndMerge(
   const jobId = (step: string): string => `ma_${spreadsheetId}_move_${stamp}_${now}_${chunk}_${step}`;
   const stage = moveStage(table, spreadsheetId);
   const fields = schemaResource(table).fields.filter((f) => table === ORDERS_TABLE || f.name !== PLACED_DAY);
-  waitForJobs(projectId, [
-    insertJob(
-      projectId,
-      jobId('load'),
-      {
-        load: {
-          sourceFormat: 'NEWLINE_DELIMITED_JSON',
-          destinationTable: { projectId, datasetId, tableId: stage },
-          schema: { fields },
-          writeDisposition: 'WRITE_TRUNCATE',
-          createDisposition: 'CREATE_IF_NEEDED',
-        },
-      },
-      Utilities.newBlob(lines.join('\n'), 'application/octet-stream'),
-    ),
-  ]);
   const sql =
     table === ORDERS_TABLE
       ? mergeSql(names, ORDERS_TABLE, stage)
       : mergeFromSql(names, LINE_ITEMS_TABLE, lineItemsWithOrderDay(names, ORDERS_TABLE.tableId, stage));
-  waitForJobs(projectId, [insertJob(projectId, jobId('merge'), { query: { query: sql, useLegacySql: false } })]);
+  withStageTables([{ projectId, datasetId, tableId: stage, schema: { fields } }], () => {
+    waitForJobs(projectId, [
+      insertJob(
+        projectId,
+        jobId('load'),
+        {
+          load: {
+            sourceFormat: 'NEWLINE_DELIMITED_JSON',
+            destinationTable: { projectId, datasetId, tableId: stage },
+            schema: { fields },
+            writeDisposition: 'WRITE_TRUNCATE',
+            createDisposition: 'CREATE_NEVER',
+          },
+        },
+        Utilities.newBlob(lines.join('\n'), 'application/octet-stream'),
+      ),
+    ]);
+    waitForJobs(projectId, [insertJob(projectId, jobId('merge'), { query: { query: sql, useLegacySql: false } })]);
+  });
 }
 
 /**

@@ -4,6 +4,8 @@
  * remembers it with the sync state and makes no call for them again; a load or MERGE that finds a
  * table gone forgets it, and the next run creates it again.
  */
+import { documentProperties } from '../platform/properties';
+import type { JobContext } from '../sync/job-context';
 import type { BigQueryDestination } from './destination-setting';
 import { alreadyExists, bigQuery } from './service';
 import { schemaResource, WAREHOUSE_TABLES } from './table-schemas';
@@ -40,4 +42,25 @@ export function createTables(destination: BigQueryDestination): void {
       if (!alreadyExists(e)) throw e;
     }
   }
+}
+
+/** The tables this run's flushes were made sure of (the state's mark read at the start, or made now). */
+let tablesReady: string | null = null;
+/** True once a job found a table gone in this execution: the mark read at the start no longer holds. */
+let tablesGone = false;
+
+export function ensureTables(ctx: JobContext, destination: BigQueryDestination): void {
+  const mark = tablesMark(destination);
+  if (tablesReady === mark) return;
+  if (tablesGone || ctx.state.readAtStart[TABLES_MADE_KEY] !== mark) {
+    createTables(destination);
+    documentProperties().setProperty(TABLES_MADE_KEY, mark);
+  }
+  tablesReady = mark;
+}
+
+export function forgetTables(): void {
+  tablesReady = null;
+  tablesGone = true;
+  documentProperties().deleteProperty(TABLES_MADE_KEY);
 }
