@@ -233,7 +233,7 @@ function orderOrGone<T>(read: () => T, found: NumberLookup | null, number: strin
     if (!(e instanceof NotFoundError) || found === null || !('id' in found)) throw e;
     throw new FormulaError(
       'PROFIT_ORDER',
-      `order ${String(number)} (${found.id}) is no longer returned by Merchant Analytics: it was deleted at the store, and its Orders row is marked gone by the next full check`,
+      `order ${String(number)} (${found.id}) is no longer returned by Merchant Analytics: it was deleted at the store (the next reconciliation marks its Orders row gone)`,
     );
   }
 }
