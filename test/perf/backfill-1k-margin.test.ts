@@ -22,8 +22,10 @@ const MARGIN_SECONDS = 0.8;
  * Budgets of the run's modelled service time and of its storage part (Properties, Cache and Lock
  * calls). On 1636ed1: 3.215 s and 0.7 s (the sidebar's stamp dropped at the step checkpoint and
  * again at the release, 100 ms each); the stamp is now dropped once, at the release: 3.115 s and 0.6 s.
+ * The order number index's buckets with the run's write (a formula's lookup by number reads one of
+ * them): 1,024 cells, 11.5 ms more, 3.127 s.
  */
-const SERVICE_BUDGET_SECONDS = 3.12;
+const SERVICE_BUDGET_SECONDS = 3.13;
 const STORAGE_BUDGET_SECONDS = 0.6;
 const STORAGE_SERVICES = ['PropertiesService', 'CacheService', 'LockService'];
 

@@ -4,7 +4,9 @@
  * run one after another on a synced store of 1,000 and of 10,000 orders: each cell's cells read,
  * Sheets calls and API requests are the same at both sizes and within the committed budget. Then
  * the bench's report (200 cells over 12 argument sets, 20 executions at a time) on the 10k store:
- * one request per argument set, no cell failed, none longer than 5 modelled seconds.
+ * one request per argument set, no cell failed, none longer than 5 modelled seconds. PROFIT_ORDER
+ * by an order number reads the same cells at both sizes (one bucket of the order number index the
+ * sync keeps, never the Orders sheet's order_number column).
  *
  * Figures are the runtime's counters and its modelled clock (modelledTimeOnly: the clock moves by
  * modelled service costs only), never wall time.
@@ -17,6 +19,8 @@ import { syncUntilCaughtUp } from '../integration/sync-support';
 
 /** The committed budget of one formula cell (the highest of the cells below). */
 const CELL_BUDGET = { cellsRead: 0, sheetsCalls: 4, apiRequests: 1, modelledSeconds: 2 };
+/** PROFIT_ORDER by a display number: one bucket cell of the order number index, then the order by id. */
+const ORDER_CELL_BUDGET = { cellsRead: 1, sheetsCalls: 6, apiRequests: 1, modelledSeconds: 1 };
 /** The formula budget: 12 argument sets, 200 cells. */
 const REPORT_BUDGET = { apiRequests: 12, failed: 0, longestCellSeconds: 5, cellsRead: 0, sheetsCalls: 600 };
 
@@ -30,7 +34,7 @@ interface CellFigures {
   modelledMs: number;
 }
 
-function figuresOf(cell: FormulaCell, r: ExecutionResult): CellFigures {
+function figuresOf(cell: { fn: string; args: readonly unknown[] }, r: ExecutionResult): CellFigures {
   const c = r.counts;
   return {
     cell: `${cell.fn}(${cell.args.join(', ')})`,
@@ -61,10 +65,20 @@ function sampleCells(today: string): FormulaCell[] {
   ];
 }
 
+/**
+ * PROFIT_ORDER by numbers both stores show (the emulator numbers orders from #1001), each looked
+ * up once: nothing in the document cache, the order number index read.
+ */
+const ORDER_CELLS = [
+  { fn: 'PROFIT_ORDER', args: ['#1005'] },
+  { fn: 'PROFIT_ORDER', args: ['#1900'] },
+];
+
 interface Store {
   stack: Stack;
   today: string;
   cells: CellFigures[];
+  orderCells: CellFigures[];
 }
 
 async function syncedStore(orders: number): Promise<Store> {
@@ -80,7 +94,11 @@ async function syncedStore(orders: number): Promise<Store> {
   for (const cell of sampleCells(today)) {
     cells.push(figuresOf(cell, await stack.runtime.run(cell.fn, cell.args, { authMode: 'CUSTOM_FUNCTION' })));
   }
-  return { stack, today, cells };
+  const orderCells: CellFigures[] = [];
+  for (const cell of ORDER_CELLS) {
+    orderCells.push(figuresOf(cell, await stack.runtime.run(cell.fn, cell.args, { authMode: 'CUSTOM_FUNCTION' })));
+  }
+  return { stack, today, cells, orderCells };
 }
 
 let small: Store;
@@ -113,6 +131,26 @@ describe('a formula cell costs the same on a store of 1,000 and of 10,000 orders
       expect(c.sheetsCalls, c.cell).toBeLessThanOrEqual(CELL_BUDGET.sheetsCalls);
       expect(c.apiRequests, c.cell).toBeLessThanOrEqual(CELL_BUDGET.apiRequests);
       expect(c.modelledMs / 1000, c.cell).toBeLessThanOrEqual(CELL_BUDGET.modelledSeconds);
+    }
+  });
+});
+
+describe('PROFIT_ORDER by an order number costs the same on a store of 1,000 and of 10,000 orders', () => {
+  it('answers, reading the same cells (the number index, never the Orders sheet) at both sizes and within its budget', () => {
+    expect([...small.orderCells, ...large.orderCells].filter((c) => !c.ok)).toEqual([]);
+    const counters = (s: Store) =>
+      s.orderCells.map(({ cell, cellsRead, sheetsCalls, apiRequests }) => ({
+        cell,
+        cellsRead,
+        sheetsCalls,
+        apiRequests,
+      }));
+    expect(counters(large)).toEqual(counters(small));
+    for (const c of large.orderCells) {
+      expect(c.cellsRead, c.cell).toBeLessThanOrEqual(ORDER_CELL_BUDGET.cellsRead);
+      expect(c.sheetsCalls, c.cell).toBeLessThanOrEqual(ORDER_CELL_BUDGET.sheetsCalls);
+      expect(c.apiRequests, c.cell).toBeLessThanOrEqual(ORDER_CELL_BUDGET.apiRequests);
+      expect(c.modelledMs / 1000, c.cell).toBeLessThanOrEqual(ORDER_CELL_BUDGET.modelledSeconds);
     }
   });
 });

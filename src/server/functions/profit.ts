@@ -12,13 +12,12 @@ import { monthLayoutArgument, monthsAcross } from './month-layout';
 import { metricArgument, metricListArgument } from './metrics';
 import { COST_GAP_METRICS, costGapTableRows, netRevenueNote, notCountedNote, unknownNetRevenueNote } from './cost-gaps';
 import { isNotCounted, type CostGapsRead } from '../finance/cost-gaps';
-import { findInSheet } from './sheet-lookup';
+import { orderIdByNumber, type NumberLookup } from './order-number-lookup';
 import { orderNumberElsewhere, ordersKeptElsewhere } from './orders-elsewhere';
 import { emptyDays, futureNote, lastDayWithFigures, noteUnder } from './future-days';
 import { storeTimeZoneOf } from './store-zone';
 import { inProgressNote } from './summary-in-progress';
 import { lastDayOfMonth, monthOf } from '../finance/period-sums';
-import { ORDERS } from '../sheets/schema';
 import { cached, readDays, readGaps, readSummary, type SummaryData } from './formula-reads';
 import { dayFormatter, depsOrContext, todayIfReached, type FunctionDeps } from './function-deps';
 import {
@@ -31,6 +30,7 @@ import {
   summaryTable,
 } from './tables';
 import { withUserMessages } from './user-messages';
+import { NotFoundError } from '../api/errors';
 
 /**
  * Without a metric: the 2-column table. With one: that number alone (one cell), followed by a
@@ -191,31 +191,49 @@ function isOmitted(value: unknown): boolean {
   return value === undefined || value === null || value === '';
 }
 
-/** The Orders sheet's id of an order shown as one of these display numbers, or null. */
-export type OrderNumberLookup = (displayNumbers: readonly string[]) => string | null;
-
-const orderBySheet: OrderNumberLookup = (numbers) => findInSheet(ORDERS, 'order_number', numbers)?.key ?? null;
+/** The id of an order shown as one of these display numbers, or why there is none. */
+export type OrderNumberLookup = (displayNumbers: readonly string[]) => NumberLookup;
 
 export function profitOrder(orderId: unknown, deps?: Partial<FunctionDeps> & { lookup?: OrderNumberLookup }): Table {
   return withUserMessages('PROFIT_ORDER', () => {
     const ref = orderReference('PROFIT_ORDER', orderId);
-    // The display number (#1001) is not an API key: the synced Orders sheet maps it to the order's id.
-    const found = ref.displayNumbers.length > 0 ? (deps?.lookup ?? orderBySheet)(ref.displayNumbers) : null;
-    const id = found ?? ref.id;
+    // The display number (#1001) is not an API key: the order number index each sync keeps maps it to the order's id.
+    const found = ref.displayNumbers.length > 0 ? (deps?.lookup ?? orderIdByNumber)(ref.displayNumbers) : null;
+    const id = found !== null && 'id' in found ? found.id : ref.id;
     if (id === null) {
       // Orders kept in BigQuery: the Orders sheet holds none of them, and a formula cannot query the table.
       const table = ordersKeptElsewhere();
       if (table !== null) throw new FormulaError('PROFIT_ORDER', orderNumberElsewhere(ref.displayNumbers[0], table));
-      throw new FormulaError(
-        'PROFIT_ORDER',
-        `no order numbered ${ref.displayNumbers[0]} in the Orders sheet: run Sync now if it is new, or give the order id (ord_…)`,
-      );
+      throw new FormulaError('PROFIT_ORDER', numberMissing(ref.displayNumbers[0], found));
     }
     const timeZone = deps?.timeZone ?? spreadsheetTimeZone();
     const client = deps?.client ?? customFunctionContext().client;
-    const order = readableAnswer('PROFIT_ORDER', client.getOrder(id));
+    const order = readableAnswer(
+      'PROFIT_ORDER',
+      orderOrGone(() => client.getOrder(id), found, ref.displayNumbers[0]),
+    );
     // The order's day as the Orders sheet gives it: in the store's zone, the day the P&L counts it on.
     const storeZone = deps?.storeTimeZone ? deps.storeTimeZone() : storeTimeZoneOf(client, () => timeZone);
     return orderTable(order, timeZone, storeZone);
   });
+}
+
+/** What to do when a display number finds no order: sync, or give the id. */
+function numberMissing(number: string, found: NumberLookup | null): string {
+  return found !== null && 'missing' in found && found.missing === 'no-index'
+    ? `${number} is an order number, and no sync has written the index of order numbers yet: run Sync now, or give the order id (ord_…)`
+    : `no order numbered ${number} in the Orders sheet: run Sync now if it is new, or give the order id (ord_…)`;
+}
+
+/** An order found by its number and no longer returned (deleted at the store): said so, not a bare "not found". */
+function orderOrGone<T>(read: () => T, found: NumberLookup | null, number: string | undefined): T {
+  try {
+    return read();
+  } catch (e) {
+    if (!(e instanceof NotFoundError) || found === null || !('id' in found)) throw e;
+    throw new FormulaError(
+      'PROFIT_ORDER',
+      `order ${String(number)} (${found.id}) is no longer returned by Merchant Analytics: it was deleted at the store (the next reconciliation marks its Orders row gone)`,
+    );
+  }
 }

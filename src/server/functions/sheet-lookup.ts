@@ -1,5 +1,5 @@
 /**
- * Finds a record's id through a synced sheet (an order by its display number, a product by its
+ * Finds a record's id through a synced sheet (a product or variant by its
  * SKU): a custom function may read the spreadsheet. The header row, then two column reads whatever
  * the sheet's size (the id column and the one searched); a found id is kept in the document cache for six hours,
  * since neither an order's number nor a variant's SKU moves to another record once synced.

@@ -15,8 +15,12 @@ import { sheetsRequest } from './sheets-requests';
 import { batchGetByFilters } from './values-batches';
 import type { TableSheets } from './table-sheets';
 import type { WorkbookSnapshot } from './workbook-snapshot';
-import { LINE_ITEMS, ORDERS, type TableSchema } from './schema';
+import { columnIndex, LINE_ITEMS, ORDERS, type TableSchema } from './schema';
 import { ROW_INDEX_METADATA_KEY, type RowIndex } from './row-index';
+import { BUCKETS } from './row-index-buckets';
+import { NUMBER_COLUMN } from './order-number-buckets';
+
+const ORDER_NUMBER_AT = columnIndex(ORDERS, 'order_number');
 
 export class KeyReads {
   /** The columns and cells read along with a page's index cells (readAlong), until the next write. */
@@ -44,7 +48,13 @@ export class KeyReads {
       }),
       read: (ranges) => this.readRanges(ranges),
       readWhole: () => this.readWhole(null),
-      create: (title, rows) => this.tables.createHidden(title, rows, ROW_INDEX_METADATA_KEY),
+      create: (title, rows) => this.tables.createHidden(title, rows, NUMBER_COLUMN, ROW_INDEX_METADATA_KEY),
+    });
+    rowIndex.numbers.attach({
+      ordersOpen: () => this.tables.isOpen(ORDERS),
+      title: () => rowIndex.sheetTitle(),
+      widen: (sheetId) => this.tables.widenHidden(sheetId, BUCKETS + 1, NUMBER_COLUMN - 1),
+      readNumbers: () => this.readColumns(ORDERS, ['id', 'order_number']).map((r) => [r[0], r[ORDER_NUMBER_AT]]),
     });
   }
 

@@ -59,9 +59,10 @@ export class ManagedWorkbook {
       this.store,
       this.rowIndex,
     );
-    this.writer = new BatchWriter(this.snapshot, this.tables, this.cells, this.store, (closing) =>
-      this.rowIndex.writes(closing),
-    );
+    this.writer = new BatchWriter(this.snapshot, this.tables, this.cells, this.store, (closing) => [
+      ...this.rowIndex.writes(closing),
+      ...this.rowIndex.numbers.writes(),
+    ]);
     this.reads = new KeyReads(
       this.timeZone,
       this.snapshot,
@@ -131,6 +132,11 @@ export class ManagedWorkbook {
   ): void {
     // No riding rows are sent first: rows ride only into sheets created this run, never read to complete an index.
     this.reads.completeIndex(...tables);
+  }
+
+  /** Orders a page lists: the order number index keeps each one's number (written with the run's next write). */
+  learnOrderNumbers(orders: Iterable<unknown>): void {
+    this.rowIndex.numbers.learn(orders);
   }
 
   /** The managed columns of a table from row 2 down, in ONE Values.get; empty when the sheet does not exist yet. */

@@ -5,7 +5,7 @@
 import type { KeyIndex } from './key-index';
 import type { WorkbookSnapshot } from './workbook-snapshot';
 
-const TITLE = 'Row index (Merchant Analytics)';
+export const ROW_INDEX_TITLE = 'Row index (Merchant Analytics)';
 
 /** What the row index needs of the run's sheets. */
 export interface RowIndexSheets {
@@ -24,7 +24,14 @@ export interface RowIndexSheets {
 /** A title no sheet of the workbook has: the index sheet's own, numbered when a user took it. */
 export function freeTitle(snapshot: WorkbookSnapshot): string {
   const taken = new Set(snapshot.sheetInfos().map((s) => s.title));
-  let title = TITLE;
-  for (let i = 2; taken.has(title); i++) title = `${TITLE} ${i}`;
+  let title = ROW_INDEX_TITLE;
+  for (let i = 2; taken.has(title); i++) title = `${ROW_INDEX_TITLE} ${i}`;
   return title;
+}
+
+/** The Sync log's note when the index was found wrong and written again. */
+export function rebuildNote(why: 'moved' | 'mismatch' | 'unreadable'): string {
+  return why === 'unreadable'
+    ? 'The hidden row index sheet could not be read; the Orders and Line items key columns were read whole and the index written again.'
+    : 'Rows of Orders or Line items were sorted, moved or deleted since the last sync; the key columns were read whole to find each order’s own row, and the row index was written again.';
 }

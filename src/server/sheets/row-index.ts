@@ -4,9 +4,9 @@
  * Line items order_id columns whole. Read: the stamp with the run's first read, then per page only
  * the buckets its ids fall in. Trusted only as far as it is checked: the stamp must match both
  * sheets' grids, and every row it points to is read with its key cell before anything is written
- * there (key-reads); anything else and the key columns are read whole, as without it, and the
- * index is written again. Written: the buckets a write's new rows change, in the same
- * Values.batchUpdate as the rows (all or nothing), so the index never lacks a row the sync wrote.
+ * there (key-reads); else the key columns are read whole and the index written again. Written:
+ * the buckets a write's new rows change, in the same Values.batchUpdate as the rows (all or
+ * nothing). The sheet's column B holds the order number index (order-number-index).
  */
 import { a1Range } from './a1';
 import { readSpans } from './adjacent-runs';
@@ -26,7 +26,8 @@ import {
   type OrderRows,
   type RowIndexStamp,
 } from './row-index-buckets';
-import { freeTitle, type RowIndexSheets } from './row-index-sheet';
+import { freeTitle, rebuildNote, type RowIndexSheets } from './row-index-sheet';
+import { OrderNumberIndex } from './order-number-index';
 import { mergeRowWrites, type RangeWrite, type RowWrite } from './row-writes';
 import type { SheetInfo } from './sheet-snapshot';
 import type { WorkbookSnapshot } from './workbook-snapshot';
@@ -53,16 +54,14 @@ export class RowIndex {
 
   constructor(
     private readonly snapshot: WorkbookSnapshot,
+    /** The order number → id index, in the same hidden sheet's column B. */
+    readonly numbers = new OrderNumberIndex(snapshot),
     private sheets: RowIndexSheets | null = null,
   ) {}
 
   /** The index sheet's title, looked up at first use: the run's start may still tell the snapshot the spreadsheet is new. */
   private get title(): string | null {
     return (this.found ??= { title: this.located()?.title ?? null }).title;
-  }
-
-  private set title(title: string | null) {
-    this.found = { title };
   }
 
   attach(sheets: RowIndexSheets): void {
@@ -113,10 +112,7 @@ export class RowIndex {
     this.whole = true;
     if (why !== null) {
       this.rebuild = true;
-      this.note ??=
-        why === 'unreadable'
-          ? 'The hidden row index sheet could not be read; the Orders and Line items key columns were read whole and the index written again.'
-          : 'Rows of Orders or Line items were sorted, moved or deleted since the last sync; the key columns were read whole to find each order’s own row, and the row index was written again.';
+      this.note ??= rebuildNote(why);
     }
   }
 
@@ -202,14 +198,22 @@ export class RowIndex {
 
   /** Creates the index sheet now (with the run's set-ups, in their batchUpdate) when it has none and will write it. */
   ensureSheet(): void {
-    if (this.title !== null || !this.rebuild || !this.sheets) return;
-    this.title = freeTitle(this.snapshot);
-    this.sheets.create(this.title, BUCKETS + 1);
+    if (this.title === null && this.rebuild && this.sheets) this.sheetTitle();
+  }
+
+  /** The index sheet's title, its creation queued (with the run's set-ups) when it has none. */
+  sheetTitle(): string {
+    if (this.title === null) {
+      this.found = { title: freeTitle(this.snapshot) };
+      this.sheets?.create(this.found.title!, BUCKETS + 1);
+    }
+    return this.title!;
   }
 
   /** The Orders sheet is being made: the index is written afresh, its sheet made with the set-up when missing. */
   sheetWithSetUp(): void {
     this.rebuild = true;
+    this.numbers.afresh();
     this.ensureSheet();
   }
 
@@ -248,12 +252,9 @@ export class RowIndex {
       if (text.length > BUCKET_MAX_CHARS) return this.giveUp();
       cells.push([text]);
     }
-    if (this.title === null) {
-      this.title = freeTitle(this.snapshot);
-      sheets.create(this.title, BUCKETS + 1);
-    }
+    const title = this.sheetTitle();
     return [
-      { range: a1Range(this.title, bucketRow(0), 1, bucketRow(BUCKETS - 1), 1), values: cells },
+      { range: a1Range(title, bucketRow(0), 1, bucketRow(BUCKETS - 1), 1), values: cells },
       ...this.stampWrite(indexes.orders, indexes.lines),
     ];
   }

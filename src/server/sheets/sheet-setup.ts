@@ -81,15 +81,17 @@ export class SheetSetUp {
   }
 
   /**
-   * A hidden sheet of `rows` rows and one column, tagged `tagKey` (found by it whatever its name),
-   * queued with the set-ups of this run (ONE batchUpdate with them, or of its own).
+   * A hidden sheet of `rows` rows and `columns` columns, tagged `tagKey` (found by it whatever its
+   * name), queued with the set-ups of this run (ONE batchUpdate with them, or of its own).
    */
-  createHidden(title: string, rows: number, tagKey: string): void {
+  createHidden(title: string, rows: number, columns: number, tagKey: string): void {
     const sheetId = this.newSheetId(title);
     if (this.queued.length === 0) holdBack(() => this.sendQueued());
     this.queued.push(() => [
       {
-        addSheet: { properties: { sheetId, title, hidden: true, gridProperties: { rowCount: rows, columnCount: 1 } } },
+        addSheet: {
+          properties: { sheetId, title, hidden: true, gridProperties: { rowCount: rows, columnCount: columns } },
+        },
       },
       {
         createDeveloperMetadata: {
@@ -97,7 +99,14 @@ export class SheetSetUp {
         },
       },
     ]);
-    this.cells.added(rows);
+    this.cells.added(rows * columns);
+  }
+
+  /** `columns` more columns for a hidden sheet of `rows` rows, queued like createHidden. */
+  widenHidden(sheetId: number, rows: number, columns: number): void {
+    if (this.queued.length === 0) holdBack(() => this.sendQueued());
+    this.queued.push(() => [{ appendDimension: { sheetId, dimension: 'COLUMNS', length: columns } }]);
+    this.cells.added(rows * columns);
   }
 
   private sendQueued(): void {

@@ -65,9 +65,15 @@ export class StartReads {
         const info = infos.get(table.sheetName);
         if (info) requests.push(this.readRequest(table, info, stampRange !== null && KEYED_BY_INDEX.has(table)));
       }
-      const extra = { ranges: stampRange === null ? [] : [stampRange], values: undefined as unknown[][][] | undefined };
+      // The order number index (column B), whole, whatever the store's size: what the run's orders add to.
+      const numberRange = orders ? this.rowIndex.numbers.startRange() : null;
+      const extra = {
+        ranges: [stampRange, numberRange].filter((r) => r !== null),
+        values: undefined as unknown[][][] | undefined,
+      };
       const read = readManagedRows(this.snapshot.id(), requests, extra);
       this.reads = new Map(requests.map((r, i) => [r.schema.sheetName, read[i]]));
+      if (numberRange !== null) this.rowIndex.numbers.begin(extra.values?.[stampRange === null ? 0 : 1]);
       if (stampRange !== null && orders && lines) {
         if (this.rowIndex.begin(extra.values?.[0], orders, lines)) {
           for (const table of KEYED_BY_INDEX) this.reads.get(table.sheetName)!.sparse = true;

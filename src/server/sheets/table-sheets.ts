@@ -177,9 +177,14 @@ export class TableSheets {
     return this.startReads.readWhole(tables, rows);
   }
 
-  /** A hidden sheet of one column, tagged `tagKey`, created with the run's next Sheets API request. */
-  createHidden(title: string, rows: number, tagKey: string): void {
-    this.setUp.createHidden(title, rows, tagKey);
+  /** A hidden sheet of `columns` columns, tagged `tagKey`, created with the run's next Sheets API request. */
+  createHidden(title: string, rows: number, columns: number, tagKey: string): void {
+    this.setUp.createHidden(title, rows, columns, tagKey);
+  }
+
+  /** `columns` more columns for a hidden sheet of `rows` rows, with the run's next Sheets API request. */
+  widenHidden(sheetId: number, rows: number, columns: number): void {
+    this.setUp.widenHidden(sheetId, rows, columns);
   }
 
   /** Whether the table's sheet is open in this run. */

@@ -113,6 +113,7 @@ export function orderWriter(
       return maxUpdatedAt;
     },
     queue(orders) {
+      ctx.workbook.learnOrderNumbers(orders);
       const rewriteAll = rewrite || ctx.state.get('sheetsBasis').refreshingSince !== null;
       // Rows found by the row index: the page is planned at flush time with the pages queued with
       // it, so a run reads their buckets and rows once (one Values.batchGet each), not once a page.

@@ -1,0 +1,81 @@
+/**
+ * An order's id by the number the store shows (#1001), from the order number index each sync keeps
+ * in the hidden row index sheet's column B (sheets/order-number-buckets): the sheet by its title
+ * (by its developer-metadata tag when a user's sheet took the title) and ONE bucket cell, its stamp
+ * too when the number is not there; the same cells at 1,000 orders as at 100,000. The Orders sheet
+ * is never scanned: an index not written yet, or a number not in it, says to sync. A found id is
+ * kept in the document cache for six hours: an order's number never moves to another order.
+ */
+import { currentSpreadsheet } from '../platform/context';
+import { ROW_INDEX_METADATA_KEY } from '../sheets/row-index-buckets';
+import { ROW_INDEX_TITLE } from '../sheets/row-index-sheet';
+import { ORDERS } from '../sheets/schema';
+import { NUMBER_COLUMN, isNumberStamp, numberBucket, numberKey, parseNumbers } from '../sheets/order-number-buckets';
+
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+
+const CACHE_SECONDS = 21_600;
+
+/** The id of the order shown with one of these numbers; or why there is none: no index written yet, or no such number in it. */
+export type NumberLookup = { id: string } | { missing: 'no-index' | 'not-found' };
+
+export function orderIdByNumber(displayNumbers: readonly string[]): NumberLookup {
+  const keys = [...new Set(displayNumbers.map(numberKey).filter((k) => k !== ''))];
+  if (keys.length === 0) return { missing: 'not-found' };
+  const cache = CacheService.getDocumentCache();
+  for (const key of keys) {
+    const kept = cache?.get(cacheKey(key));
+    if (kept) return { id: kept };
+  }
+  const found = lookUp(keys);
+  if ('id' in found) cache?.put(cacheKey(found.key), found.id, CACHE_SECONDS);
+  return 'id' in found ? { id: found.id } : found;
+}
+
+const cacheKey = (key: string): string => `ma.order-number.${key}`.slice(0, 250);
+
+/**
+ * The index sheet by its title, else (none by that title, or a user's sheet took it) by its tag.
+ * A found entry is used as it is: it was written with its order's row, all or nothing. The stamp
+ * is read only on a miss, to say whether the index or the number is missing.
+ */
+function lookUp(keys: readonly string[]): { id: string; key: string } | { missing: 'no-index' | 'not-found' } {
+  const spreadsheet = currentSpreadsheet('finding an order by its number');
+  const titled = spreadsheet.getSheetByName(ROW_INDEX_TITLE);
+  const inTitled = titled === null ? null : entryOf(titled, keys);
+  if (inTitled !== null) return inTitled;
+  if (titled !== null && stamped(titled)) return { missing: 'not-found' };
+  for (const m of spreadsheet.createDeveloperMetadataFinder().withKey(ROW_INDEX_METADATA_KEY).find()) {
+    const sheet = m.getLocation().getSheet();
+    if (sheet === null || sheet.getSheetId() === titled?.getSheetId()) continue;
+    const entry = entryOf(sheet, keys);
+    if (entry !== null) return entry;
+    if (stamped(sheet)) return { missing: 'not-found' };
+  }
+  return { missing: 'no-index' };
+}
+
+/** The first key's entry in its bucket: ONE cell a key (the display numbers typed differently are one key). */
+function entryOf(sheet: Sheet, keys: readonly string[]): { id: string; key: string } | null {
+  for (const key of keys) {
+    const id = parseNumbers(numberCell(sheet, numberBucket(key).row))?.get(key);
+    // An order's id: a user's sheet under the index's title holds no such entry.
+    if (id !== undefined && id.startsWith(ORDERS.keyPrefix ?? '')) return { id, key };
+  }
+  return null;
+}
+
+function stamped(sheet: Sheet): boolean {
+  return isNumberStamp(numberCell(sheet, 1));
+}
+
+/** A cell of the number column; empty on an index sheet made before the column existed (one column). */
+function numberCell(sheet: Sheet, row: number): unknown {
+  try {
+    return sheet.getRange(row, NUMBER_COLUMN).getValue();
+  } catch (e) {
+    // Sheet.getRange past the grid: "The coordinates of the range are outside the dimensions of the sheet."
+    if (e instanceof Error && /outside the dimensions of the sheet/.test(e.message)) return '';
+    throw e;
+  }
+}

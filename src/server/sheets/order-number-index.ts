@@ -1,0 +1,170 @@
+/**
+ * The order number → id index of one run (order-number-buckets): column B of the hidden row index
+ * sheet, read whole with the run's first read (1,025 cells, no call of its own), an entry added for
+ * every order the run's pages list whose number it lacks, and the buckets so changed written in
+ * the same Values.batchUpdate as the rows (all or nothing). Kept at every store size: a formula
+ * reads it whatever the row index does. Built from the Orders id and order_number columns read
+ * whole (ONE call) only when the column is not one it can trust: an index sheet made before it
+ * existed, a cleared stamp, a cell it did not write; an Orders sheet made afresh starts it empty.
+ */
+import { a1Range } from './a1';
+import { BUCKET_MAX_CHARS, BUCKETS, ROW_INDEX_METADATA_KEY, bucketRow } from './row-index-buckets';
+import {
+  NUMBER_COLUMN,
+  formatNumbers,
+  formatNumberStamp,
+  isNumberStamp,
+  numberBucket,
+  numberKey,
+  parseNumbers,
+} from './order-number-buckets';
+import { readSpans } from './adjacent-runs';
+import type { RangeWrite } from './row-writes';
+import type { SheetInfo } from './sheet-snapshot';
+import type { WorkbookSnapshot } from './workbook-snapshot';
+
+/** What the number index needs of the run's sheets. */
+export interface NumberIndexSheets {
+  /** Whether this run opened Orders: only such a run lists orders or may build the index. */
+  ordersOpen(): boolean;
+  /** The index sheet's title, its creation queued when there is none. */
+  title(): string;
+  /** Adds a column to an index sheet made with one (before the number column existed), with the run's next request. */
+  widen(sheetId: number): void;
+  /** Every Orders row's id and order_number, read whole in ONE call. */
+  readNumbers(): Array<[unknown, unknown]>;
+}
+
+export class OrderNumberIndex {
+  /** Every bucket as read whole or built; null while not known to be the index's. */
+  private buckets: Map<number, Map<string, string>> | null = null;
+  private readonly touched = new Set<number>();
+  /** Every bucket goes with the next write (built, or begun afresh over an earlier column). */
+  private whole = false;
+  /** The stamp goes with the next write (the column built or begun afresh). */
+  private stampDue = false;
+  /** Numbers the run's pages listed: applied to a build that comes later. */
+  private readonly learned = new Map<string, string>();
+  /** An index sheet of one column: widened before its number column is written. */
+  private narrow: number | null = null;
+  /** A bucket past a cell's size: the stamp is cleared and the index no longer kept. */
+  private givenUp = false;
+  private sheets: NumberIndexSheets | null = null;
+
+  constructor(private readonly snapshot: WorkbookSnapshot) {}
+
+  attach(sheets: NumberIndexSheets): void {
+    this.sheets = sheets;
+  }
+
+  /** The stamp and buckets' range, read with the run's first read; null when there is no index sheet to read it in. */
+  startRange(): string | null {
+    const found = this.indexSheet();
+    if (!found) return null;
+    if (found.columns < NUMBER_COLUMN) this.narrow = found.sheetId;
+    if (found.columns < NUMBER_COLUMN || found.rows < BUCKETS + 1) return null;
+    return a1Range(found.title, 1, NUMBER_COLUMN, BUCKETS + 1, NUMBER_COLUMN);
+  }
+
+  private indexSheet(): SheetInfo | undefined {
+    return this.snapshot.sheetInfos().find((s) => s.tags.some((t) => t.key === ROW_INDEX_METADATA_KEY));
+  }
+
+  /** The column as the first read found it (stamp first): trusted when stamped and every cell is the index's. */
+  begin(values: unknown[][] | undefined): void {
+    if (this.stampDue || !isNumberStamp(values?.[0]?.[0])) return;
+    const buckets = new Map<number, Map<string, string>>();
+    for (let b = 0; b < BUCKETS; b++) {
+      const parsed = parseNumbers(values?.[bucketRow(b) - 1]?.[0]);
+      if (parsed === null) return;
+      buckets.set(b, parsed);
+    }
+    this.buckets = buckets;
+    for (const [key, id] of this.learned) this.add(key, id);
+  }
+
+  /**
+   * The Orders sheet is made afresh: no entry of an earlier one stands (another store's, maybe), so
+   * a number column found in the index sheet is written again whole; a new one starts empty.
+   */
+  afresh(): void {
+    this.buckets = new Map();
+    this.whole = (this.indexSheet()?.columns ?? 0) >= NUMBER_COLUMN;
+    this.stampDue = true;
+    for (const [key, id] of this.learned) this.add(key, id);
+  }
+
+  /** Orders as a page lists them: each keeps an entry of its number. */
+  learn(orders: Iterable<unknown>): void {
+    for (const order of orders) {
+      if (order === null || typeof order !== 'object') continue;
+      const { id, order_number: number } = order as { id?: unknown; order_number?: unknown };
+      const key = numberKey(number);
+      if (typeof id !== 'string' || id === '' || key === '') continue;
+      this.learned.set(key, id);
+      this.add(key, id);
+    }
+  }
+
+  private add(key: string, id: string): void {
+    if (this.buckets === null) return;
+    const { bucket } = numberBucket(key);
+    let held = this.buckets.get(bucket);
+    if (!held) this.buckets.set(bucket, (held = new Map()));
+    if (held.get(key) === id) return;
+    held.set(key, id);
+    this.touched.add(bucket);
+  }
+
+  /**
+   * The number cells to send with a write of the run's rows: the buckets changed, in spans across
+   * gaps cheaper to write again than a range of their own (~0.7 ms a range, ~10 µs a cell,
+   * apps-script-cost-model.md: every bucket is held, so a gap is written as it stands), or all of
+   * them with the stamp.
+   */
+  writes(): RangeWrite[] {
+    const sheets = this.sheets;
+    if (!sheets || this.givenUp || !sheets.ordersOpen()) return [];
+    if (this.buckets === null) this.build(sheets.readNumbers());
+    if (!this.whole && !this.stampDue && this.touched.size === 0) return [];
+    const title = sheets.title();
+    if (this.narrow !== null) sheets.widen(this.narrow);
+    this.narrow = null;
+    const spans: Array<[number, number]> = this.whole
+      ? [[bucketRow(0), bucketRow(BUCKETS - 1)]]
+      : readSpans([...this.touched].map(bucketRow), 1);
+    const out: RangeWrite[] = [];
+    for (const [top, bottom] of spans) {
+      const values: string[][] = [];
+      for (let row = top; row <= bottom; row++) {
+        const text = formatNumbers(this.buckets!.get(row - 2) ?? new Map());
+        if (text.length > BUCKET_MAX_CHARS) return this.giveUp(title);
+        values.push([text]);
+      }
+      out.push({ range: a1Range(title, top, NUMBER_COLUMN, bottom, NUMBER_COLUMN), values });
+    }
+    if (this.stampDue)
+      out.push({ range: a1Range(title, 1, NUMBER_COLUMN, 1, NUMBER_COLUMN), values: [[formatNumberStamp()]] });
+    this.whole = false;
+    this.stampDue = false;
+    this.touched.clear();
+    return out;
+  }
+
+  /** From the Orders columns read whole, with what the run's pages listed over them. */
+  private build(pairs: Array<[unknown, unknown]>): void {
+    this.buckets = new Map();
+    this.whole = true;
+    this.stampDue = true;
+    for (const [id, number] of pairs) {
+      const key = numberKey(number);
+      if (typeof id === 'string' && id !== '' && key !== '') this.add(key, id);
+    }
+    for (const [key, id] of this.learned) this.add(key, id);
+  }
+
+  private giveUp(title: string): RangeWrite[] {
+    this.givenUp = true;
+    return [{ range: a1Range(title, 1, NUMBER_COLUMN, 1, NUMBER_COLUMN), values: [['']] }];
+  }
+}
