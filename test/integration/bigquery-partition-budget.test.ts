@@ -11,14 +11,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Stack } from '../../dev/harness/index';
 import { insertJob, settle } from '../../dev/gas-runtime/bigquery/jobs';
-import {
-  bigQueryRows,
-  expectCatchUpAfter,
-  expectRunWithinPauseSendsNothing,
-  PROJECT,
-  startBigQueryStore,
-  table,
-} from './bigquery-support';
+import { bigQueryRows, PROJECT, startBigQueryStore, table } from './bigquery-support';
+import { expectCatchUpAfter, expectRunWithinPauseSendsNothing } from './bigquery-pause-support';
 import { scheduledRun, sheetTable } from './sync-support';
 
 type Json = Record<string, unknown>;

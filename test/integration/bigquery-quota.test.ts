@@ -10,15 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Stack } from '../../dev/harness/index';
 import { insertJob } from '../../dev/gas-runtime/bigquery/jobs';
 import { LOAD_JOBS_PER_TABLE_PER_DAY } from '../../dev/gas-runtime/bigquery/limits';
-import {
-  bigQueryRows,
-  compareTablesWithTruth,
-  expectCatchUpAfter,
-  expectRunWithinPauseSendsNothing,
-  PROJECT,
-  startBigQueryStore,
-  table,
-} from './bigquery-support';
+import { bigQueryRows, compareTablesWithTruth, PROJECT, startBigQueryStore, table } from './bigquery-support';
+import { expectCatchUpAfter, expectRunWithinPauseSendsNothing } from './bigquery-pause-support';
 import { scheduledRun, sheetTable } from './sync-support';
 
 type Json = Record<string, unknown>;
