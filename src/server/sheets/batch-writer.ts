@@ -85,6 +85,14 @@ export class BatchWriter {
     this.fenced = true;
   }
 
+  /**
+   * Grows each table's grid to the last row of writes about to be sent in several requests, once:
+   * not once a request. A sheet this run created and has not sent yet gets them in its addSheet.
+   */
+  growFor(tables: readonly TableWrite[]): void {
+    for (const t of tables) if (t.rows.length > 0) this.growTo(t.schema, lastRowOf(t.rows));
+  }
+
   /** Rows of the table wait to ride along with the next write (deferRows, defer). */
   holdsRowsOf(sheetName: SheetName): boolean {
     return this.deferred.some((t) => t.rows.length > 0 && t.schema.sheetName === sheetName);

@@ -189,6 +189,11 @@ export class ManagedWorkbook {
     this.reads.readAlong(table, headers);
   }
 
+  /** Grows the grids once for writes that follow in several requests (BatchWriter.growFor). */
+  growFor(tables: readonly TableWrite[]): void {
+    this.writer.growFor(tables);
+  }
+
   /** Writes sent with the next write() (in the same Values.batchUpdate). */
   defer(tables: readonly TableWrite[]): void {
     this.writer.defer(tables);

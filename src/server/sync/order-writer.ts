@@ -162,6 +162,7 @@ export function orderWriter(
         for (const page of group) page.counted();
       };
       const groups = writeGroups(queued);
+      if (groups.length > 1) growOnce(ctx, queued);
       const last = groups[groups.length - 1];
       const rider = ride && last !== undefined && groupBytes(last) <= RIDING_BYTES ? last : null;
       for (const group of groups) {
@@ -177,6 +178,22 @@ export function orderWriter(
     },
   };
   return writer;
+}
+
+/**
+ * The grids grown once for all the groups about to be sent (into a sheet created this run, in its
+ * addSheet), not once a group: each growth is a SpreadsheetApp insert, its formats and a flush.
+ * Past the cell limit nothing grows here and each group grows as it is sent, up to the one that does not fit.
+ */
+function growOnce(ctx: JobContext, queued: readonly QueuedPage[]): void {
+  try {
+    ctx.workbook.growFor([
+      { schema: ORDERS, rows: queued.flatMap((p) => p.orders) },
+      { schema: LINE_ITEMS, rows: queued.flatMap((p) => p.lineItems) },
+    ]);
+  } catch (e) {
+    if (!(e instanceof CellLimitError)) throw e;
+  }
 }
 
 interface QueuedPage {
