@@ -194,6 +194,11 @@ export class ManagedWorkbook {
     this.writer.growFor(tables);
   }
 
+  /** Bytes of the rows waiting to ride with the next write (BatchWriter.heldBytes). */
+  heldBytes(): number {
+    return this.writer.heldBytes();
+  }
+
   /** Writes sent with the next write() (in the same Values.batchUpdate). */
   defer(tables: readonly TableWrite[]): void {
     this.writer.defer(tables);

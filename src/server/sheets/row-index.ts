@@ -5,14 +5,17 @@
  * the buckets its ids fall in. Trusted only as far as it is checked: the stamp must match both
  * sheets' grids, and every row it points to is read with its key cell before anything is written
  * there (key-reads); anything else and the key columns are read whole, as without it, and the
- * index is written again. Written: the buckets a write's new rows change, in the same
- * Values.batchUpdate as the rows (all or nothing), so the index never lacks a row the sync wrote.
+ * index is written again. Written: the buckets a write's new rows change, with the rows (those of a
+ * large store ahead of them, the stamp cleared until the rows' request sets it: ahead-writes), so
+ * the index never lacks a row the sync wrote.
  */
 import { a1Range } from './a1';
+import { aheadParts } from './ahead-writes';
 import { readSpans } from './adjacent-runs';
 import { groups } from './bucket-groups';
 import type { KeyIndex } from './key-index';
 import {
+  allBucketRows,
   BUCKET_MAX_CHARS,
   ROW_INDEX_METADATA_KEY,
   ROW_INDEX_MIN_ROWS,
@@ -27,7 +30,7 @@ import {
   type RowIndexStamp,
 } from './row-index-buckets';
 import { freeTitle, type RowIndexSheets } from './row-index-sheet';
-import { mergeRowWrites, type RangeWrite, type RowWrite } from './row-writes';
+import type { RangeWrite, RowWrite } from './row-writes';
 import type { SheetInfo } from './sheet-snapshot';
 import type { WorkbookSnapshot } from './workbook-snapshot';
 
@@ -42,7 +45,7 @@ export class RowIndex {
   private whole = false;
   /** Every bucket goes with the next write (no index yet, or one found wrong). */
   private rebuild = false;
-  /** Buckets changed since the last write (a whole run: new rows since its last write). */
+  /** Buckets changed since the last write (a whole run, which writes every bucket: 0 for any new row, no hash a row). */
   private readonly touched = new Set<number>();
   /** Order ids whose bucket entry this run has loaded into the key indexes. */
   private readonly loadedIds = new Set<string>();
@@ -186,7 +189,7 @@ export class RowIndex {
   }
 
   private place(id: string, change: (rows: OrderRows) => void): void {
-    const bucket = bucketOf(id, BUCKETS);
+    const bucket = this.whole ? 0 : bucketOf(id, BUCKETS);
     this.touched.add(bucket);
     if (this.whole) return;
     const held = this.buckets.get(bucket);
@@ -232,28 +235,21 @@ export class RowIndex {
       this.rebuild = true;
     }
     if (!this.rebuild) return [];
-    if (!closing) {
-      if (this.title === null || this.stampWritten === '') return [];
-      this.stampWritten = '';
-      return [{ range: a1Range(this.title, 1, 1, 1, 1), values: [['']] }];
-    }
+    if (!closing) return this.stampCleared();
     // A small store reads its key columns whole: the index stays cleared until it grows.
     const grid = sheets.gridRows();
     if (grid.orders + grid.lines < ROW_INDEX_MIN_ROWS) return [];
     this.rebuild = false;
     const buckets = groups(indexes.orders, indexes.lines);
-    const cells: string[][] = [];
-    for (let b = 0; b < BUCKETS; b++) {
-      const text = formatBucket(buckets.get(b) ?? new Map());
-      if (text.length > BUCKET_MAX_CHARS) return this.giveUp();
-      cells.push([text]);
-    }
+    const cells = allBucketRows(buckets);
+    if (cells === null) return this.giveUp();
     if (this.title === null) {
       this.title = freeTitle(this.snapshot);
       sheets.create(this.title, BUCKETS + 1);
     }
     return [
-      { range: a1Range(this.title, bucketRow(0), 1, bucketRow(BUCKETS - 1), 1), values: cells },
+      ...this.stampCleared('clear'),
+      ...aheadParts(this.title, cells),
       ...this.stampWrite(indexes.orders, indexes.lines),
     ];
   }
@@ -267,7 +263,8 @@ export class RowIndex {
       rows.push({ row: bucketRow(b), column: 1, cells: [text] });
     }
     this.touched.clear();
-    return [...mergeRowWrites(this.title!, rows), ...this.stampWrite(orders, lines)];
+    const buckets = aheadParts(this.title!, rows);
+    return [...this.stampCleared('clear'), ...buckets, ...this.stampWrite(orders, lines)];
   }
 
   /** The stamp as the sheets stand once this write is applied (after its grid growth); nothing when unchanged. */
@@ -291,8 +288,13 @@ export class RowIndex {
   /** Clears the stamp: no later run trusts buckets this one could not keep. */
   private giveUp(): RangeWrite[] {
     this.givenUp = true;
+    return this.stampCleared();
+  }
+
+  /** The stamp cleared, once; marked 'clear' before buckets that may go ahead of the rows (ahead-writes.ts). */
+  private stampCleared(ahead?: 'clear'): RangeWrite[] {
     if (this.title === null || this.stampWritten === '') return [];
     this.stampWritten = '';
-    return [{ range: a1Range(this.title, 1, 1, 1, 1), values: [['']] }];
+    return [{ range: a1Range(this.title, 1, 1, 1, 1), values: [['']], ...(ahead ? { ahead } : {}) }];
   }
 }

@@ -161,8 +161,13 @@ export function orderWriter(
         else ctx.workbook.write(tables);
         for (const page of group) page.counted();
       };
-      const groups = writeGroups(queued);
-      if (groups.length > 1) growOnce(ctx, queued);
+      const groups = writeGroups(queued, ctx.workbook.heldBytes());
+      // The grids grown once for all the groups, not once a group (BatchWriter.growFor).
+      if (groups.length > 1)
+        ctx.workbook.growFor([
+          { schema: ORDERS, rows: queued.flatMap((p) => p.orders) },
+          { schema: LINE_ITEMS, rows: queued.flatMap((p) => p.lineItems) },
+        ]);
       const last = groups[groups.length - 1];
       const rider = ride && last !== undefined && groupBytes(last) <= RIDING_BYTES ? last : null;
       for (const group of groups) {
@@ -178,22 +183,6 @@ export function orderWriter(
     },
   };
   return writer;
-}
-
-/**
- * The grids grown once for all the groups about to be sent (into a sheet created this run, in its
- * addSheet), not once a group: each growth is a SpreadsheetApp insert, its formats and a flush.
- * Past the cell limit nothing grows here and each group grows as it is sent, up to the one that does not fit.
- */
-function growOnce(ctx: JobContext, queued: readonly QueuedPage[]): void {
-  try {
-    ctx.workbook.growFor([
-      { schema: ORDERS, rows: queued.flatMap((p) => p.orders) },
-      { schema: LINE_ITEMS, rows: queued.flatMap((p) => p.lineItems) },
-    ]);
-  } catch (e) {
-    if (!(e instanceof CellLimitError)) throw e;
-  }
 }
 
 interface QueuedPage {
@@ -236,19 +225,22 @@ interface DeferredPage {
  * column spans (a line item marked removed, then written whole): one batchUpdate applies its
  * ranges by column, not by page, so their order would be lost.
  */
-function writeGroups(pages: readonly QueuedPage[]): QueuedPage[][] {
+function writeGroups(pages: readonly QueuedPage[], heldBytes: number): QueuedPage[][] {
   // Pages are queued past one request's size while the API's minute has room, and pages planned at
   // flush time were queued by an estimate of their size: split by the rows planned.
-  return bySize(pages).flatMap(groupWithoutClash);
+  return bySize(pages, heldBytes).flatMap(groupWithoutClash);
 }
 
-/** Consecutive pages in groups each under the request size Google recommends (a page over it alone). */
-function bySize(pages: readonly QueuedPage[]): QueuedPage[][] {
-  const out: QueuedPage[][] = [];
-  let bytes = 0;
+/**
+ * Consecutive pages in groups each under the request size Google recommends (a page over it alone);
+ * the first carries the rows held to ride with the next write too.
+ */
+function bySize(pages: readonly QueuedPage[], heldBytes: number): QueuedPage[][] {
+  const out: QueuedPage[][] = [[]];
+  let bytes = heldBytes;
   for (const page of pages) {
     const last = out[out.length - 1];
-    if (last && bytes + page.bytes <= WRITE_PAYLOAD_BYTES) {
+    if (last.length === 0 || bytes + page.bytes <= WRITE_PAYLOAD_BYTES) {
       last.push(page);
       bytes += page.bytes;
     } else {
@@ -256,7 +248,7 @@ function bySize(pages: readonly QueuedPage[]): QueuedPage[][] {
       bytes = page.bytes;
     }
   }
-  return out;
+  return out.filter((group) => group.length > 0);
 }
 
 function groupWithoutClash(pages: readonly QueuedPage[]): QueuedPage[][] {
