@@ -8,7 +8,7 @@
  *   bytes (sheets-payload-limit.ts: Google's recommended 2 MB, read strictly), as the add-on keeps
  *   to, so the cells as they end up (bench/write-payload.ts) go in requests of at most 2 MB in the
  *   smaller form, Values.batchUpdate values (RAW), 330 ms a request + 10 µs a cell (its 0.7 ms a
- *   range left out), at least one a execution. Sheets the write must create are made either by
+ *   range left out), at least one an execution. Sheets the write must create are made either by
  *   SpreadsheetApp (insertSheet, a resize where the default 1,000 × 26 grid does not fit, one flush
  *   before the first request: 10 ms each) or by addSheet in a first Spreadsheets.batchUpdate that
  *   carries as many rows as its 2 MB holds in the larger updateCells form, whichever is cheaper;
