@@ -38,7 +38,7 @@ describe('the 2 MB payload of a Sheets API write', () => {
     expect(items.getRange('A1').getValue()).toBe('first');
     expect(items.getRange(`B${fits.data.length - 1}`).getValue()).toBe(fits.data[fits.data.length - 1].values[0][0]);
 
-    const over = sizedTo(LIMIT + 1, body(1000));
+    const over = sizedTo(LIMIT + 1, body(200));
     expect(bytes(over)).toBe(LIMIT + 1);
     let error: unknown;
     try {
@@ -46,33 +46,34 @@ describe('the 2 MB payload of a Sheets API write', () => {
     } catch (e) {
       error = e;
     }
+    expect(error, 'the body past 2,000,000 bytes is refused').toBeDefined();
     expect((error as { code?: number }).code).toBe(413);
     expect(String(error)).toContain(
       `API call to sheets.spreadsheets.values.batchUpdate failed with error: Request payload size exceeds the limit: the body has ${LIMIT + 1} bytes`,
     );
-    expect(items.getRange('A1000').getValue()).toBe('');
+    expect(items.getRange('A200').getValue()).toBe('');
   });
 
   it('Spreadsheets.batchUpdate: an addSheet with updateCells of exactly 2,000,000 bytes is applied, one byte more is refused (413) and adds no sheet', () => {
     const { Sheets, ss } = lineItemsBook(ID);
-    const body = (title: string) => (texts: string[]) => ({
+    const body = (title: string, sheetId: number) => (texts: string[]) => ({
       requests: [
-        { addSheet: { properties: { sheetId: title.length, title } } },
+        { addSheet: { properties: { sheetId, title } } },
         {
           updateCells: {
-            start: { sheetId: title.length, rowIndex: 0, columnIndex: 0 },
+            start: { sheetId, rowIndex: 0, columnIndex: 0 },
             rows: texts.map((text) => ({ values: [{ userEnteredValue: { stringValue: text } }] })),
             fields: 'userEnteredValue',
           },
         },
       ],
     });
-    const fits = sizedTo(LIMIT, body('Fits'));
+    const fits = sizedTo(LIMIT, body('Fits', 101));
     expect(bytes(fits)).toBe(LIMIT);
     Sheets.Spreadsheets.batchUpdate(fits, ID);
     expect(ss.getSheetByName('Fits')).not.toBeNull();
 
-    const over = sizedTo(LIMIT + 1, body('Over'));
+    const over = sizedTo(LIMIT + 1, body('Over', 102));
     expect(bytes(over)).toBe(LIMIT + 1);
     expect(() => Sheets.Spreadsheets.batchUpdate(over, ID)).toThrow(
       `API call to sheets.spreadsheets.batchUpdate failed with error: Request payload size exceeds the limit: the body has ${LIMIT + 1} bytes`,
