@@ -3,13 +3,17 @@
  * model (dev/gas-runtime/cost-model.ts, apps-script-cost-model.md), for the cheapest write path any
  * correct implementation has:
  * - the API's 250 records a page and 60 requests a minute (spec 8.1); 60 ms a fetch;
- * - the cells: the cheaper of (a) one Sheets API Spreadsheets.batchUpdate per execution (addSheet
- *   sized to the rows and updateCells: the runtime charges 330 ms + 10 µs a cell and nothing a
- *   range, and it applies the sheets it adds to the cells in the same request, so no SpreadsheetApp
- *   set-up and no flush are needed), within Sheets' 60 write requests a minute; (b) SpreadsheetApp
- *   setValues, outside that quota, 260 ms a call of up to 15,000 cells (60 µs a cell above), one
- *   call at least per range. The runtime enforces no request size (Google recommends 2 MB, as
- *   advice), so (a) is one request per execution;
+ * - the cells: the cheaper of (a) Sheets API write requests and (b) SpreadsheetApp setValues.
+ *   (a) The runtime refuses a Values.batchUpdate or Spreadsheets.batchUpdate body past 2,000,000
+ *   bytes (sheets-payload-limit.ts: Google's recommended 2 MB, read strictly), as the add-on keeps
+ *   to, so the cells as they end up (bench/write-payload.ts) go in requests of at most 2 MB in the
+ *   smaller form, Values.batchUpdate values (RAW), 330 ms a request + 10 µs a cell (its 0.7 ms a
+ *   range left out), at least one an execution. Sheets the write must create are made either by
+ *   SpreadsheetApp (insertSheet, a resize where the default 1,000 × 26 grid does not fit, one flush
+ *   before the first request: 10 ms each) or by addSheet in a first Spreadsheets.batchUpdate that
+ *   carries as many rows as its 2 MB holds in the larger updateCells form, whichever is cheaper;
+ *   within Sheets' 60 write requests a minute. (b) setValues, outside that quota, 260 ms a call of
+ *   up to 15,000 cells (60 µs a cell above), one call at least per range, no request size;
  * - one batchGet of the key columns where rows must be found (240 ms + 10 µs a cell);
  * - 25 ms a cache read for an answer another cell fetched;
  * - the storage every correct run makes once per execution, named: the OAuth token read from
@@ -19,6 +23,9 @@
  * - the 6-minute execution.
  * Whatever reads or writes more than the data that changed, or stores more, is above it.
  */
+import { SHEETS_PAYLOAD_LIMIT } from '../dev/gas-runtime/spreadsheet/sheets-payload-limit';
+import type { WritePayload } from './write-payload';
+
 export const PAGE_SIZE = 250;
 const API_PER_MINUTE = 60;
 const EXECUTION_S = 360;
@@ -30,6 +37,9 @@ const SET_VALUES_PER_CELL_S = 0.00006;
 const BATCH_GET_S = 0.24;
 const PER_CELL_S = 0.00001;
 const CACHE_GET_S = 0.025;
+const OTHER_APP_S = 0.01;
+/** SpreadsheetApp.insertSheet's grid. */
+const DEFAULT_GRID = { rows: 1000, columns: 26 };
 
 /** Storage and handles any correct run pays once per execution (seconds each), by name. */
 export const PER_EXECUTION_S = {
@@ -49,6 +59,8 @@ export interface BoundInput {
   cells: number;
   /** Separate ranges those cells form (a backfill: one per sheet; scattered updates: one per row). */
   ranges: number;
+  /** The cells' bytes in each request form, and the sheets the write must create (required when cells > 0). */
+  payload?: WritePayload;
   /** Rows whose place must be looked up (the key column read once), 0 when only appending to an empty sheet. */
   keyRows: number;
   /** Executions that must happen whatever the time (formula cells: one each). */
@@ -70,7 +82,7 @@ export interface LowerBound {
   modelled_seconds: number;
   /** The modelled seconds by part (before the API minute's floor), each named. */
   modelled_parts_seconds: Record<string, number>;
-  /** The write path the bound took: 'Spreadsheets.batchUpdate', 'setValues' or 'none'. */
+  /** The write path the bound took: 'Sheets API, 2 MB a request', 'setValues' or 'none'. */
   write_path: string;
   /** The API's 60 a minute alone: ceil(requests / 60) - 1 full minutes. */
   rate_limit_seconds: number;
@@ -80,16 +92,51 @@ export interface LowerBound {
   hourly_api_budget_share_pct: number;
 }
 
+/** Sheets API write requests: the sheets made first, then the values in requests of at most 2 MB. */
+function apiWriteCost(cells: number, payload: WritePayload, executions: number): { seconds: number; requests: number } {
+  const limit = SHEETS_PAYLOAD_LIMIT;
+  const valueRequests = Math.max(executions, Math.ceil(payload.valuesBytes / limit));
+  let setUpS = 0;
+  let requests = valueRequests;
+  if (payload.newSheets.length > 0) {
+    const resizes = payload.newSheets.reduce(
+      (n, s) => n + (s.rows > DEFAULT_GRID.rows ? 1 : 0) + (s.columns > DEFAULT_GRID.columns ? 1 : 0),
+      0,
+    );
+    const appSetUpS = (payload.newSheets.length + resizes + 1) * OTHER_APP_S;
+    const addSheets = payload.newSheets.reduce(
+      (n, s) =>
+        n +
+        JSON.stringify({
+          addSheet: { properties: { title: s.title, gridProperties: { rowCount: s.rows, columnCount: s.columns } } },
+        }).length +
+        1,
+      0,
+    );
+    // addSheet rides with updateCells rows; what that first request's room cannot carry goes as values.
+    const rest = Math.max(0, payload.valuesBytes - (limit - addSheets) * payload.valuesPerUpdateCellsByteMax);
+    const riding = Math.max(
+      executions,
+      Math.min(Math.ceil((addSheets + payload.updateCellsBytes) / limit), 1 + Math.ceil(rest / limit)),
+    );
+    if (riding * SPREADSHEETS_BATCH_UPDATE_S < appSetUpS + valueRequests * SPREADSHEETS_BATCH_UPDATE_S)
+      requests = riding;
+    else setUpS = appSetUpS;
+  }
+  return { seconds: setUpS + requests * SPREADSHEETS_BATCH_UPDATE_S + cells * PER_CELL_S, requests };
+}
+
 /** The cheaper way to write the cells in `executions` executions. */
 function writeCost(input: BoundInput, executions: number): { path: string; seconds: number; requests: number } {
   if (input.cells <= 0) return { path: 'none', seconds: 0, requests: 0 };
-  const api = executions * SPREADSHEETS_BATCH_UPDATE_S + input.cells * PER_CELL_S;
+  if (!input.payload) throw new Error('lowerBound: cells to write need their payload (bench/write-payload.ts)');
+  const api = apiWriteCost(input.cells, input.payload, executions);
   // setValues: at least one call per range and per 15,000 cells; a call's cells above that cost more, so this is its least.
   const calls = Math.max(input.ranges, Math.ceil(input.cells / SET_VALUES_FLAT_CELLS));
   const app = calls * SET_VALUES_S + Math.max(0, input.cells - calls * SET_VALUES_FLAT_CELLS) * SET_VALUES_PER_CELL_S;
-  return app < api
+  return app < api.seconds
     ? { path: 'setValues', seconds: app, requests: 0 }
-    : { path: 'Spreadsheets.batchUpdate', seconds: api, requests: executions };
+    : { path: 'Sheets API, 2 MB a request', seconds: api.seconds, requests: api.requests };
 }
 
 const round = (x: number): number => Math.round(x * 10) / 10;

@@ -31,6 +31,7 @@ import {
 import { figuresOf, type Figures } from './figures';
 import { lowerBound, type BoundInput } from './lower-bound';
 import { BENCH_NOW, startBenchStack } from './stack';
+import { scaledPayload, writePayload, type WritePayload } from './write-payload';
 import {
   alternativesTable,
   oursRatio,
@@ -92,6 +93,15 @@ async function storeTruth(stack: Stack): Promise<StoreTruth> {
     timeZone: store.store.timezone,
     today: store.today,
   };
+}
+
+type SheetModel = Parameters<typeof writePayload>[0][number];
+
+/** The data sheets' cells as the backfill left them, in the Sheets API's request forms (all made by it). */
+function backfillPayload(stack: Stack): WritePayload {
+  const workbook = stack.runtime.workbook as unknown as { sheetByName(n: string): SheetModel | undefined };
+  const sheets = DATA_SHEETS.map((name) => workbook.sheetByName(name)).filter((s): s is SheetModel => s !== undefined);
+  return writePayload(sheets, true);
 }
 
 function sheetSize(stack: Stack, name: string): { rows: number; columns: number } {
@@ -201,6 +211,7 @@ async function benchStore(
     const comparison = await truthMismatches(stack);
     const sizes = Object.fromEntries(DATA_SHEETS.map((s) => [s, sheetSize(stack, s)]));
     const dataCells = Object.values(sizes).reduce((sum, s) => sum + s.rows * s.columns, 0);
+    const payload = backfillPayload(stack);
     const backfillEntry = entry(
       backfill,
       size,
@@ -214,8 +225,9 @@ async function benchStore(
         cells: dataCells,
         ranges: DATA_SHEETS.length,
         keyRows: 0,
+        payload,
       },
-      { truth_mismatches: comparison },
+      { truth_mismatches: comparison, write_payload_bytes: payload.valuesBytes },
     );
     await recordWorkload(
       stack,
@@ -228,7 +240,17 @@ async function benchStore(
 
     const uid = await ensureHourlySchedule(stack);
     if (workloads.has('hourly_1pct'))
-      await benchHourly(stack, size, label, uid, truth, sizes, results, withAlternatives, contestants);
+      await benchHourly(
+        stack,
+        size,
+        label,
+        uid,
+        truth,
+        { sizes, payload, dataCells },
+        results,
+        withAlternatives,
+        contestants,
+      );
     if (workloads.has('reconcile')) await benchReconcile(stack, size, label, sizes, results);
     if (withFormulas && workloads.has('formulas')) await benchFormulas(stack, label, uid, truth, results);
   } finally {
@@ -244,11 +266,12 @@ async function benchHourly(
   label: string,
   uid: string,
   truth: StoreTruth,
-  sizes: Record<string, { rows: number; columns: number }>,
+  sheets: { sizes: Record<string, { rows: number; columns: number }>; payload: WritePayload; dataCells: number },
   results: Results,
   withAlternatives: boolean,
   contestants: Contestants,
 ): Promise<void> {
+  const sizes = sheets.sizes;
   phase(`${label}: 1 % of the orders change`);
   const changedCount = Math.max(1, Math.round(size / 100));
   const changed = Array.from({ length: changedCount }, (_, i) => truth.orders[(i * 97) % truth.orders.length]);
@@ -280,6 +303,7 @@ async function benchHourly(
       cells: hourlyCells,
       ranges: changedCount + changedItems + days,
       keyRows: sizes.Orders.rows + sizes['Line items'].rows,
+      payload: scaledPayload(sheets.payload, sheets.dataCells, hourlyCells),
     },
     {
       changed_orders: changedCount,

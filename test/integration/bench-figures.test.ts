@@ -114,12 +114,50 @@ describe('bench figures', () => {
 
 describe('lower bound', () => {
   it('is ceil(N/250) pages plus the named fixed requests, and the API minute for the time', () => {
-    const lb = lowerBound({ records: 100_000, fixedRequests: { account: 1 }, cells: 1_000_000, ranges: 2, keyRows: 0 });
+    const payload = {
+      valuesBytes: 9_000_000,
+      updateCellsBytes: 31_000_000,
+      valuesPerUpdateCellsByteMax: 0.4,
+      newSheets: [],
+    };
+    const lb = lowerBound({
+      records: 100_000,
+      fixedRequests: { account: 1 },
+      cells: 1_000_000,
+      ranges: 2,
+      keyRows: 0,
+      payload,
+    });
     expect(lb.api_requests).toBe(401);
     expect(lb.api_requests_named).toEqual({ orders_pages: 400, account: 1 });
     // 401 requests at 60 a minute: the last one goes out 6 full minutes after the first.
     expect(lb.rate_limit_seconds).toBe(360);
     expect(lb.modelled_seconds).toBeCloseTo(360.1, 1);
     expect(lb.executions).toBe(2);
+    // 9 MB of values in requests of at most 2,000,000 bytes, the runtime's rule: 5, not one an execution.
+    expect(lb.sheets_write_requests).toBe(5);
+  });
+
+  it("makes a backfill's new sheets the cheaper way and sends its values in requests of at most 2 MB", () => {
+    const newSheets = ['Orders', 'Line items', 'Products', 'Variants', 'Daily P&L'].map((title, i) => ({
+      title,
+      rows: i < 2 ? 20_000 : 400,
+      columns: 20,
+    }));
+    const bound = (valuesBytes: number) =>
+      lowerBound({
+        records: 1_000,
+        fixedRequests: { account: 1 },
+        cells: 100_000,
+        ranges: 5,
+        keyRows: 0,
+        payload: { valuesBytes, updateCellsBytes: valuesBytes * 3.5, valuesPerUpdateCellsByteMax: 0.35, newSheets },
+      });
+    // Under 2 MB: one values request; the sheets by SpreadsheetApp (5 inserts, 2 resizes, a flush: 80 ms).
+    expect(bound(1_000_000).sheets_write_requests).toBe(1);
+    expect(bound(1_000_000).modelled_parts_seconds.sheets_write).toBeCloseTo(0.08 + 0.33 + 1, 3);
+    // Just over 2 MB: two requests.
+    expect(bound(2_000_001).sheets_write_requests).toBe(2);
+    expect(() => lowerBound({ records: 0, fixedRequests: {}, cells: 1, ranges: 1, keyRows: 0 })).toThrow(/payload/);
   });
 });

@@ -4,6 +4,7 @@ import type { ExecutionServiceContext } from '../types';
 import { applyFieldMask, FieldMaskError, parseFieldMask, type FieldTree } from './field-mask';
 import { gridDataBySheet, type GridParts } from './grid-data';
 import { checkAccess, GoogleJsonResponseException, type ApiScope } from './sheets-api-common';
+import { checkPayloadSize } from './sheets-payload-limit';
 import type { SheetModel } from './sheet-model';
 import { SheetsValues } from './sheets-values';
 import { updateCells } from './update-cells';
@@ -145,6 +146,7 @@ export class SheetsSpreadsheets {
   ): { spreadsheetId: string; replies: Array<Record<string, unknown>> } {
     const method = 'spreadsheets.batchUpdate';
     checkAccess(this.scope, method, spreadsheetId);
+    checkPayloadSize(method, resource, 'send fewer requests or cells a request');
     const requests = Array.isArray(resource?.requests) ? resource.requests : [];
     const before: WorkbookState = this.scope.workbook.toJSON();
     try {

@@ -7,28 +7,19 @@
  * (developers.google.com/sheets/api/limits) is refused (413), as is a request without a filter.
  */
 import { GoogleJsonResponseException } from './sheets-api-common';
+import { checkPayloadSize, SHEETS_PAYLOAD_LIMIT, sheetsPayloadBytes } from './sheets-payload-limit';
 
 export const METHOD = 'spreadsheets.values.batchGetByDataFilter';
 
-/** "A 2-MB maximum payload is recommended" (Sheets API, Usage limits): taken as 2,000,000 bytes, the stricter reading. */
-export const DATA_FILTER_PAYLOAD_LIMIT = 2_000_000;
+/** Held to the Sheets API's one payload rule (sheets-payload-limit.ts). */
+export const DATA_FILTER_PAYLOAD_LIMIT = SHEETS_PAYLOAD_LIMIT;
+export const dataFilterPayloadBytes = sheetsPayloadBytes;
 
 const FILTER_KINDS = ['a1Range', 'gridRange', 'developerMetadataLookup'] as const;
 
-/** Bytes of the request body as the REST API receives it: the resource serialised as JSON, UTF-8. */
-export function dataFilterPayloadBytes(resource: unknown): number {
-  return Buffer.byteLength(JSON.stringify(resource ?? {}), 'utf8');
-}
-
 /** The A1 ranges of the request's filters, in order; a request Google would refuse throws its error. */
 export function a1RangesOf(resource: unknown): string[] {
-  const bytes = dataFilterPayloadBytes(resource);
-  if (bytes > DATA_FILTER_PAYLOAD_LIMIT)
-    throw new GoogleJsonResponseException(
-      METHOD,
-      `Request payload size exceeds the limit: the body has ${bytes} bytes, over ${DATA_FILTER_PAYLOAD_LIMIT}; send fewer data filters a request`,
-      413,
-    );
+  checkPayloadSize(METHOD, resource, 'send fewer data filters a request');
   const filters = (resource as { dataFilters?: unknown } | null | undefined)?.dataFilters;
   if (!Array.isArray(filters) || filters.length === 0)
     throw new GoogleJsonResponseException(

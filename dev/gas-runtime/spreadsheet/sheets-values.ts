@@ -13,6 +13,7 @@ import {
 } from './sheets-api-common';
 import type { SheetModel } from './sheet-model';
 import { a1RangesOf, METHOD as BY_DATA_FILTER } from './sheets-values-data-filter';
+import { checkPayloadSize } from './sheets-payload-limit';
 
 type InputOption = 'RAW' | 'USER_ENTERED';
 
@@ -401,6 +402,7 @@ export class SheetsValues {
   } {
     const method = 'spreadsheets.values.batchUpdate';
     checkAccess(this.scope, method, spreadsheetId);
+    checkPayloadSize(method, resource, 'send fewer ranges or rows a request');
     if (resource?.valueInputOption === undefined)
       throw new GoogleJsonResponseException(method, 'Invalid valueInputOption: INPUT_VALUE_OPTION_UNSPECIFIED', 400);
     const option = inputOption(method, resource.valueInputOption);

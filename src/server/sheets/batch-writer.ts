@@ -3,11 +3,13 @@
  * sheet's grid first where needed. Only managed columns are written; rows never move. Writes of
  * derived sheets can be deferred to ride along with the next write.
  */
-import { SPREADSHEET_CELL_LIMIT, type CellCount } from './cell-count';
+import { CellLimitError, SPREADSHEET_CELL_LIMIT, type CellCount } from './cell-count';
+import { requestsOf } from './ahead-writes';
 import { formatRuns } from './column-formats';
 import { foreignCurrencyFormats } from './currency-formats';
 import { lastRowOf, mergeRowWrites, withoutSkipped, type RangeWrite, type RowWrite } from './row-writes';
 import { toSheetWrites } from './sheet-layout';
+import { rowWritesBytes } from './write-size';
 import { fenceRunState, liftRunStateFence } from '../platform/properties';
 import { sheetsService, valuesService } from './sheet-snapshot';
 import { noteSpreadsheetChange, sheetsRequest } from './sheets-requests';
@@ -83,6 +85,25 @@ export class BatchWriter {
     this.defer(tables.map((t) => ({ ...t, watched: true })));
     fenceRunState();
     this.fenced = true;
+  }
+
+  /**
+   * Grows each table's grid to the last row of writes about to be sent in several requests, once,
+   * not once a request: each growth is a SpreadsheetApp insert, its formats and a flush, and a sheet
+   * this run created and has not sent yet gets the rows in its addSheet. Past the cell limit
+   * nothing grows here: each write grows as it is sent, up to the one that does not fit.
+   */
+  growFor(tables: readonly TableWrite[]): void {
+    try {
+      for (const t of tables) if (t.rows.length > 0) this.growTo(t.schema, lastRowOf(t.rows));
+    } catch (e) {
+      if (!(e instanceof CellLimitError)) throw e;
+    }
+  }
+
+  /** Bytes of the rows waiting to ride with the next write (defer, deferRows), as sent. */
+  heldBytes(): number {
+    return this.deferred.reduce((n, t) => n + rowWritesBytes(t.rows), 0);
   }
 
   /** Rows of the table wait to ride along with the next write (deferRows, defer). */
@@ -179,7 +200,8 @@ export class BatchWriter {
     const cells = data.reduce((n, d) => n + d.values.length * (d.values[0]?.length ?? 0), 0);
     const id = this.snapshot.id();
     // Pending SpreadsheetApp changes (the grid's growth) are flushed first (sheetsRequest).
-    sheetsRequest('write', () => valuesService().batchUpdate({ valueInputOption: 'RAW', data }, id));
+    for (const request of requestsOf(data))
+      sheetsRequest('write', () => valuesService().batchUpdate({ valueInputOption: 'RAW', data: request }, id));
     if (this.fenced) {
       this.fenced = false;
       liftRunStateFence();

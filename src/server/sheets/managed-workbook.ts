@@ -61,7 +61,7 @@ export class ManagedWorkbook {
     );
     this.writer = new BatchWriter(this.snapshot, this.tables, this.cells, this.store, (closing) => [
       ...this.rowIndex.writes(closing),
-      ...this.rowIndex.numbers.writes(),
+      ...this.rowIndex.numbers.writes(closing),
     ]);
     this.reads = new KeyReads(
       this.timeZone,
@@ -193,6 +193,16 @@ export class ManagedWorkbook {
   /** The named columns come with the index cells a page reads of the table's rows, for a readRows of them before the next write. */
   readAlong(table: TableSchema, headers: readonly string[]): void {
     this.reads.readAlong(table, headers);
+  }
+
+  /** Grows the grids once for writes that follow in several requests (BatchWriter.growFor). */
+  growFor(tables: readonly TableWrite[]): void {
+    this.writer.growFor(tables);
+  }
+
+  /** Bytes of the rows waiting to ride with the next write (BatchWriter.heldBytes). */
+  heldBytes(): number {
+    return this.writer.heldBytes();
   }
 
   /** Writes sent with the next write() (in the same Values.batchUpdate). */

@@ -1,8 +1,8 @@
 /**
  * The order number → id index of one run (order-number-buckets): column B of the hidden row index
  * sheet, read whole with the run's first read (1,025 cells, no call of its own), an entry added for
- * every order the run's pages list whose number it lacks, and the buckets so changed written in
- * the same Values.batchUpdate as the rows (all or nothing). Kept at every store size: a formula
+ * every order the run's pages list whose number it lacks, and the buckets so changed written with
+ * the rows (ahead of them, in requests of their own, when the write passes 2 MB: ahead-writes). Kept at every store size: a formula
  * reads it whatever the row index does. Built from the Orders id and order_number columns read
  * whole (ONE call) only when the column is not one it can trust: an index sheet made before it
  * existed, a cleared stamp, a cell it did not write; an Orders sheet made afresh starts it empty.
@@ -19,7 +19,8 @@ import {
   parseNumbers,
 } from './order-number-buckets';
 import { readSpans } from './adjacent-runs';
-import type { RangeWrite } from './row-writes';
+import { aheadParts } from './ahead-writes';
+import type { RangeWrite, RowWrite } from './row-writes';
 import type { SheetInfo } from './sheet-snapshot';
 import type { WorkbookSnapshot } from './workbook-snapshot';
 
@@ -45,6 +46,8 @@ export class OrderNumberIndex {
   private stampDue = false;
   /** Numbers the run's pages listed: applied to a build that comes later. */
   private readonly learned = new Map<string, string>();
+  /** The sheet's stamp as this run last left it: valid (found so at the start, or written). */
+  private stampOnSheet = false;
   /** An index sheet of one column: widened before its number column is written. */
   private narrow: number | null = null;
   /** A bucket past a cell's size: the stamp is cleared and the index no longer kept. */
@@ -72,7 +75,8 @@ export class OrderNumberIndex {
 
   /** The column as the first read found it (stamp first): trusted when stamped and every cell is the index's. */
   begin(values: unknown[][] | undefined): void {
-    if (this.stampDue || !isNumberStamp(values?.[0]?.[0])) return;
+    this.stampOnSheet = isNumberStamp(values?.[0]?.[0]);
+    if (this.stampDue || !this.stampOnSheet) return;
     const buckets = new Map<number, Map<string, string>>();
     for (let b = 0; b < BUCKETS; b++) {
       const parsed = parseNumbers(values?.[bucketRow(b) - 1]?.[0]);
@@ -117,14 +121,23 @@ export class OrderNumberIndex {
   }
 
   /**
-   * The number cells to send with a write of the run's rows: the buckets changed, in spans across
-   * gaps cheaper to write again than a range of their own (~0.7 ms a range, ~10 µs a cell,
-   * apps-script-cost-model.md: every bucket is held, so a gap is written as it stands), or all of
-   * them with the stamp.
+   * The number cells to send with a write of the run's rows: with the execution's closing write
+   * (`closing`), the buckets changed, in spans across gaps cheaper to write again than a range of
+   * their own (~0.7 ms a range, ~10 µs a cell, apps-script-cost-model.md: every bucket is held, so a
+   * gap is written as it stands), or all of them with the stamp. An earlier write that adds orders
+   * only clears the stamp: a backfill's writes do not each carry the growing buckets again, and an
+   * execution ended before its closing write leaves an index the next run rebuilds, never one that
+   * lacks orders written meanwhile.
    */
-  writes(): RangeWrite[] {
+  writes(closing: boolean): RangeWrite[] {
     const sheets = this.sheets;
     if (!sheets || this.givenUp || !sheets.ordersOpen()) return [];
+    if (!closing) {
+      if (!this.stampOnSheet || (this.buckets !== null && this.touched.size === 0 && !this.whole)) return [];
+      this.stampOnSheet = false;
+      this.stampDue = true;
+      return [{ range: a1Range(sheets.title(), 1, NUMBER_COLUMN, 1, NUMBER_COLUMN), values: [['']] }];
+    }
     if (this.buckets === null) this.build(sheets.readNumbers());
     if (!this.whole && !this.stampDue && this.touched.size === 0) return [];
     const title = sheets.title();
@@ -133,19 +146,20 @@ export class OrderNumberIndex {
     const spans: Array<[number, number]> = this.whole
       ? [[bucketRow(0), bucketRow(BUCKETS - 1)]]
       : readSpans([...this.touched].map(bucketRow), 1);
-    const out: RangeWrite[] = [];
-    for (const [top, bottom] of spans) {
-      const values: string[][] = [];
+    const rows: RowWrite[] = [];
+    for (const [top, bottom] of spans)
       for (let row = top; row <= bottom; row++) {
         const text = formatNumbers(this.buckets!.get(row - 2) ?? new Map());
         if (text.length > BUCKET_MAX_CHARS) return this.giveUp(title);
-        values.push([text]);
+        rows.push({ row, column: NUMBER_COLUMN, cells: [text] });
       }
-      out.push({ range: a1Range(title, top, NUMBER_COLUMN, bottom, NUMBER_COLUMN), values });
-    }
+    // Entries are order facts, not row positions: they may go ahead of the rows when the write
+    // passes 2 MB (a large store's whole column is ~2.3 MB at 100,000 orders).
+    const out = aheadParts(title, rows);
     if (this.stampDue)
       out.push({ range: a1Range(title, 1, NUMBER_COLUMN, 1, NUMBER_COLUMN), values: [[formatNumberStamp()]] });
     this.whole = false;
+    this.stampOnSheet ||= this.stampDue;
     this.stampDue = false;
     this.touched.clear();
     return out;

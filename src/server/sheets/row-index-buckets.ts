@@ -4,6 +4,7 @@
  * their Orders row and Line items rows; cell A1 is the stamp that says what the buckets describe.
  * A page reads only the cells of the buckets its ids fall in. Pure.
  */
+import type { RowWrite } from './row-writes';
 
 /** The developer-metadata key that marks the index sheet (found by it whatever its name). */
 export const ROW_INDEX_METADATA_KEY = 'merchant_analytics_row_index';
@@ -57,6 +58,17 @@ export function formatBucket(entries: ReadonlyMap<string, OrderRows>): string {
   for (const [id, rows] of [...entries].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)))
     parts.push(`${encodeURIComponent(id)}=${rows.order}${rows.lines.length > 0 ? ':' + rows.lines.join(',') : ''}`);
   return parts.join(';');
+}
+
+/** Every bucket's cell as a row write of the index sheet; null when one passes BUCKET_MAX_CHARS. */
+export function allBucketRows(buckets: ReadonlyMap<number, ReadonlyMap<string, OrderRows>>): RowWrite[] | null {
+  const rows: RowWrite[] = [];
+  for (let b = 0; b < BUCKETS; b++) {
+    const text = formatBucket(buckets.get(b) ?? new Map());
+    if (text.length > BUCKET_MAX_CHARS) return null;
+    rows.push({ row: bucketRow(b), column: 1, cells: [text] });
+  }
+  return rows;
 }
 
 /** A bucket cell as read; null when it is not one the index wrote (the index is not to be trusted). */

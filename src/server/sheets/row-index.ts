@@ -1,18 +1,19 @@
 /**
- * The order id → rows index of one run: the hidden "Row index" sheet (row-index-buckets) that lets
- * the hourly run find the rows of the orders a page changes without reading the Orders id and
- * Line items order_id columns whole. Read: the stamp with the run's first read, then per page only
- * the buckets its ids fall in. Trusted only as far as it is checked: the stamp must match both
- * sheets' grids, and every row it points to is read with its key cell before anything is written
- * there (key-reads); else the key columns are read whole and the index written again. Written:
- * the buckets a write's new rows change, in the same Values.batchUpdate as the rows (all or
- * nothing). The sheet's column B holds the order number index (order-number-index).
+ * The order id → rows index of one run: the hidden "Row index" sheet (row-index-buckets), so the
+ * hourly run finds the rows a page changes without reading the key columns whole. Read: the stamp
+ * with the run's first read, then per page the buckets its ids fall in. Trusted only as far as
+ * checked: the stamp must match both sheets' grids, and every row it points to is read with its key
+ * cell before a write there (key-reads); else the key columns are read whole and the index written
+ * again. Written with the rows (a large store's ahead of them, the stamp cleared until the rows'
+ * request sets it: ahead-writes). Column B holds the order number index (order-number-index).
  */
 import { a1Range } from './a1';
+import { aheadParts } from './ahead-writes';
 import { readSpans } from './adjacent-runs';
 import { groups } from './bucket-groups';
 import type { KeyIndex } from './key-index';
 import {
+  allBucketRows,
   BUCKET_MAX_CHARS,
   ROW_INDEX_METADATA_KEY,
   ROW_INDEX_MIN_ROWS,
@@ -28,7 +29,7 @@ import {
 } from './row-index-buckets';
 import { freeTitle, rebuildNote, type RowIndexSheets } from './row-index-sheet';
 import { OrderNumberIndex } from './order-number-index';
-import { mergeRowWrites, type RangeWrite, type RowWrite } from './row-writes';
+import type { RangeWrite, RowWrite } from './row-writes';
 import type { SheetInfo } from './sheet-snapshot';
 import type { WorkbookSnapshot } from './workbook-snapshot';
 
@@ -43,7 +44,7 @@ export class RowIndex {
   private whole = false;
   /** Every bucket goes with the next write (no index yet, or one found wrong). */
   private rebuild = false;
-  /** Buckets changed since the last write (a whole run: new rows since its last write). */
+  /** Buckets changed since the last write (a whole run, which writes every bucket: 0 for any new row, no hash a row). */
   private readonly touched = new Set<number>();
   /** Order ids whose bucket entry this run has loaded into the key indexes. */
   private readonly loadedIds = new Set<string>();
@@ -182,7 +183,7 @@ export class RowIndex {
   }
 
   private place(id: string, change: (rows: OrderRows) => void): void {
-    const bucket = bucketOf(id, BUCKETS);
+    const bucket = this.whole ? 0 : bucketOf(id, BUCKETS);
     this.touched.add(bucket);
     if (this.whole) return;
     const held = this.buckets.get(bucket);
@@ -236,25 +237,18 @@ export class RowIndex {
       this.rebuild = true;
     }
     if (!this.rebuild) return [];
-    if (!closing) {
-      if (this.title === null || this.stampWritten === '') return [];
-      this.stampWritten = '';
-      return [{ range: a1Range(this.title, 1, 1, 1, 1), values: [['']] }];
-    }
+    if (!closing) return this.stampCleared();
     // A small store reads its key columns whole: the index stays cleared until it grows.
     const grid = sheets.gridRows();
     if (grid.orders + grid.lines < ROW_INDEX_MIN_ROWS) return [];
     this.rebuild = false;
     const buckets = groups(indexes.orders, indexes.lines);
-    const cells: string[][] = [];
-    for (let b = 0; b < BUCKETS; b++) {
-      const text = formatBucket(buckets.get(b) ?? new Map());
-      if (text.length > BUCKET_MAX_CHARS) return this.giveUp();
-      cells.push([text]);
-    }
+    const cells = allBucketRows(buckets);
+    if (cells === null) return this.giveUp();
     const title = this.sheetTitle();
     return [
-      { range: a1Range(title, bucketRow(0), 1, bucketRow(BUCKETS - 1), 1), values: cells },
+      ...this.stampCleared('clear'),
+      ...aheadParts(title, cells),
       ...this.stampWrite(indexes.orders, indexes.lines),
     ];
   }
@@ -268,7 +262,8 @@ export class RowIndex {
       rows.push({ row: bucketRow(b), column: 1, cells: [text] });
     }
     this.touched.clear();
-    return [...mergeRowWrites(this.title!, rows), ...this.stampWrite(orders, lines)];
+    const buckets = aheadParts(this.title!, rows);
+    return [...this.stampCleared('clear'), ...buckets, ...this.stampWrite(orders, lines)];
   }
 
   /** The stamp as the sheets stand once this write is applied (after its grid growth); nothing when unchanged. */
@@ -292,8 +287,13 @@ export class RowIndex {
   /** Clears the stamp: no later run trusts buckets this one could not keep. */
   private giveUp(): RangeWrite[] {
     this.givenUp = true;
+    return this.stampCleared();
+  }
+
+  /** The stamp cleared, once; marked 'clear' before buckets that may go ahead of the rows (ahead-writes.ts). */
+  private stampCleared(ahead?: 'clear'): RangeWrite[] {
     if (this.title === null || this.stampWritten === '') return [];
     this.stampWritten = '';
-    return [{ range: a1Range(this.title, 1, 1, 1, 1), values: [['']] }];
+    return [{ range: a1Range(this.title, 1, 1, 1, 1), values: [['']], ...(ahead ? { ahead } : {}) }];
   }
 }

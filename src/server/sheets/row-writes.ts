@@ -20,6 +20,13 @@ export interface RowWrite {
 export interface RangeWrite {
   range: string;
   values: CellValue[][];
+  /**
+   * May go in a request of its own before the rest of its write when the write would pass the
+   * request size (ahead-writes.ts): 'part', cells nothing trusts until a later range of the same
+   * write says so (the row index's buckets, before its stamp); 'clear', sent only then and first
+   * (that stamp cleared).
+   */
+  ahead?: 'part' | 'clear';
 }
 
 export function mergeRowWrites(sheetName: string, writes: readonly RowWrite[]): RangeWrite[] {

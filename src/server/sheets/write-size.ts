@@ -2,24 +2,46 @@
  * How big a Values.batchUpdate of some row writes is, as JSON: Google recommends at most 2 MB per
  * Sheets API request ("To speed up requests, we recommend a 2 MB maximum payload",
  * developers.google.com/workspace/sheets/api/limits), so writes that ride together are kept under
- * it. An estimate from the cells' text lengths, without serialising them.
+ * it. Each row is measured as the JSON it is sent as.
  */
+import { utf8Bytes } from '../platform/property-size';
 import type { RowWrite } from './row-writes';
 
-/** 2 MB read strictly (10^6 bytes a MB), less a tenth for what the estimate leaves out (escapes, characters above one byte). */
-export const WRITE_PAYLOAD_BYTES = 1_800_000;
+/**
+ * 2 MB read strictly (10^6 bytes a MB), as the strict runtime refuses past it, less room for the
+ * request's envelope and the row index's stamp: the rows are measured as sent, what waits to ride
+ * with them is counted with them (BatchWriter.heldBytes) and the index's buckets go ahead when they
+ * would not fit (ahead-writes.ts).
+ */
+export const WRITE_PAYLOAD_BYTES = 1_950_000;
 
-/** Bytes of a range's name and brackets per row written: "Line items!A12:BZ12" and the row's [ ]. */
-const ROW_OVERHEAD_BYTES = 32;
+/** Bytes of a range's name and key where a run of adjacent rows starts: {"range":"'Line items'!A12:BZ99","values":[ ]}. */
+const RANGE_BYTES = 56;
 
+/** Characters JSON leaves as they are and UTF-8 stores in one byte. */
+const PLAIN = /^[\x20-\x7e]*$/;
+
+function jsonBytes(cells: readonly unknown[]): number {
+  const text = JSON.stringify(cells);
+  return PLAIN.test(text) ? text.length : utf8Bytes(text);
+}
+
+/**
+ * The body bytes the writes take once merged into ranges (mergeRowWrites): each row its cells as
+ * JSON, a comma, and a range's name where a run of adjacent rows of the same span starts.
+ */
 export function rowWritesBytes(writes: readonly RowWrite[]): number {
   let bytes = 0;
+  let previous: RowWrite | undefined;
   for (const w of writes) {
-    bytes += ROW_OVERHEAD_BYTES;
-    for (const cell of w.cells) {
-      // A separator, and the value: a string quoted, anything else as its text.
-      bytes += 1 + (typeof cell === 'string' ? cell.length + 2 : String(cell).length);
-    }
+    const adjacent =
+      previous !== undefined &&
+      w.row === previous.row + 1 &&
+      w.column === previous.column &&
+      w.cells.length === previous.cells.length;
+    if (!adjacent) bytes += RANGE_BYTES;
+    bytes += jsonBytes(w.cells) + 1;
+    previous = w;
   }
   return bytes;
 }

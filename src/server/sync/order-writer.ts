@@ -9,9 +9,9 @@ import { MemberIndex } from './members';
 import { planOrderPage, type PageContext } from './order-page';
 import { estimatedPageBytes, maxUpdatedAtOf } from './listed-page';
 import { noteSkipped } from './skipped-records';
-import type { RowWrite } from '../sheets/row-writes';
 import { CellLimitError } from '../sheets/managed-workbook';
 import { rowWritesBytes, WRITE_PAYLOAD_BYTES } from '../sheets/write-size';
+import { writeGroups, type QueuedPage } from './write-groups';
 
 export interface OrderWriter {
   /** Plans and writes one page now; returns its max updated_at. */
@@ -162,7 +162,13 @@ export function orderWriter(
         else ctx.workbook.write(tables);
         for (const page of group) page.counted();
       };
-      const groups = writeGroups(queued);
+      const groups = writeGroups(queued, ctx.workbook.heldBytes());
+      // The grids grown once for all the groups, not once a group (BatchWriter.growFor).
+      if (groups.length > 1)
+        ctx.workbook.growFor([
+          { schema: ORDERS, rows: queued.flatMap((p) => p.orders) },
+          { schema: LINE_ITEMS, rows: queued.flatMap((p) => p.lineItems) },
+        ]);
       const last = groups[groups.length - 1];
       const rider = ride && last !== undefined && groupBytes(last) <= RIDING_BYTES ? last : null;
       for (const group of groups) {
@@ -178,18 +184,6 @@ export function orderWriter(
     },
   };
   return writer;
-}
-
-interface QueuedPage {
-  orders: RowWrite[];
-  lineItems: RowWrite[];
-  /** The page's share of a Values.batchUpdate, as JSON (estimated). */
-  bytes: number;
-  /** Counts the page once its rows are written. */
-  counted: () => void;
-  /** Earliest placement day among the page's changed orders: Daily P&L from there is stale. */
-  minPlacedDate: string | null;
-  maxUpdatedAt: string | null;
 }
 
 /**
@@ -213,50 +207,6 @@ interface DeferredPage {
   estimate: number;
   /** The estimate scaled by what earlier flushes planned, until it is planned. */
   bytes: number;
-}
-
-/**
- * The queued pages in one group, or one group a page when two pages write one row with different
- * column spans (a line item marked removed, then written whole): one batchUpdate applies its
- * ranges by column, not by page, so their order would be lost.
- */
-function writeGroups(pages: readonly QueuedPage[]): QueuedPage[][] {
-  // Pages are queued past one request's size while the API's minute has room, and pages planned at
-  // flush time were queued by an estimate of their size: split by the rows planned.
-  return bySize(pages).flatMap(groupWithoutClash);
-}
-
-/** Consecutive pages in groups each under the request size Google recommends (a page over it alone). */
-function bySize(pages: readonly QueuedPage[]): QueuedPage[][] {
-  const out: QueuedPage[][] = [];
-  let bytes = 0;
-  for (const page of pages) {
-    const last = out[out.length - 1];
-    if (last && bytes + page.bytes <= WRITE_PAYLOAD_BYTES) {
-      last.push(page);
-      bytes += page.bytes;
-    } else {
-      out.push([page]);
-      bytes = page.bytes;
-    }
-  }
-  return out;
-}
-
-function groupWithoutClash(pages: readonly QueuedPage[]): QueuedPage[][] {
-  const byRow = [new Map<number, { page: number; span: string }>(), new Map<number, { page: number; span: string }>()];
-  let clash = false;
-  pages.forEach((page, i) => {
-    [page.orders, page.lineItems].forEach((writes, sheet) => {
-      for (const w of writes) {
-        const span = `${w.column}:${w.cells.length}`;
-        const before = byRow[sheet].get(w.row);
-        if (before && before.page !== i && before.span !== span) clash = true;
-        byRow[sheet].set(w.row, { page: i, span });
-      }
-    });
-  });
-  return clash || pages.length <= 1 ? pages.map((p) => [p]) : [pages.slice()];
 }
 
 /** Before a flush has shown the ratio: planned rows carry formatted figures and derived columns the listing lacks. */
