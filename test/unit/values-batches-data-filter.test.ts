@@ -13,11 +13,14 @@ import { batchGetByFilters } from '../../src/server/sheets/values-batches';
 import { lineItemsBook } from '../runtime/sheets-api-fixture';
 
 const ID = 'book-batches';
+type BatchGetAnswer = ReturnType<Parameters<typeof batchGetByFilters>[1]>;
 const OPTIONS = { valueRenderOption: 'UNFORMATTED_VALUE', dateTimeRenderOption: 'SERIAL_NUMBER' } as const;
 
-function book(title: string) {
+function book(title: string, rows = 1000) {
   const s = lineItemsBook(ID);
   const sheet = s.ss.insertSheet(title);
+  // Ranges past the grid are refused, as on Google ("exceeds grid limits").
+  if (rows > sheet.getMaxRows()) sheet.insertRowsAfter(sheet.getMaxRows(), rows - sheet.getMaxRows());
   sheet.getRange('A1:B3').setValues([
     ['id', 'total'],
     ['o_1', 12.5],
@@ -31,7 +34,7 @@ function book(title: string) {
         bodies.push(dataFilterPayloadBytes(resource));
         return values.batchGetByDataFilter(resource, id) as ReturnType<Parameters<typeof batchGetByFilters>[0]>;
       },
-      (id, options) => values.batchGet(id, options),
+      (id, options) => values.batchGet(id, options) as BatchGetAnswer,
       ID,
       ranges,
       OPTIONS,
@@ -56,7 +59,7 @@ describe('batchGetByFilters', () => {
   it('splits only when the body would pass 2 MB, every range still answered in order', () => {
     // A long sheet name makes each filter ~130 bytes: 20,000 ranges are ~2.6 MB of body.
     const title = 'Orders '.repeat(14).trim();
-    const { values, read, bodies } = book(title);
+    const { values, read, bodies } = book(title, 20_001);
     const ranges = Array.from({ length: 20_000 }, (_, i) => `'${title}'!A${i + 2}:B${i + 2}`);
     const got = read(ranges);
     expect(bodies).toHaveLength(2);
@@ -76,7 +79,7 @@ describe('batchGetByFilters', () => {
     const batchGets: string[][] = [];
     const batchGet = (id: string, options: { ranges: string[] }) => {
       batchGets.push(options.ranges);
-      return values.batchGet(id, { ...OPTIONS, ...options });
+      return values.batchGet(id, { ...OPTIONS, ...options }) as BatchGetAnswer;
     };
     const ranges = ["'Orders'!A2", "'Orders'!A3"];
     const read = (answer: unknown[]) =>
@@ -101,7 +104,7 @@ describe('batchGetByFilters', () => {
     expect(() =>
       batchGetByFilters(
         answerFor,
-        (id, options) => values.batchGet(id, { ...OPTIONS, ...options }),
+        (id, options) => values.batchGet(id, { ...OPTIONS, ...options }) as BatchGetAnswer,
         ID,
         ranges,
         OPTIONS,
