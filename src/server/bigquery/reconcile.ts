@@ -4,11 +4,14 @@
  * then, only among this store's rows (store-scope.ts):
  * - orders that vanished from the service (spec 4.4 rule 7: an order the API no longer returns)
  *   leave, with their line items: a DELETE … NOT EXISTS per table;
- * - an id held twice (a row inserted by hand: the MERGE updates every row that matches its key,
- *   "DML syntax", MERGE, and never removes one) is left once: the day's rows of the ids held more
- *   than once are replaced by one of each in one MERGE … ON FALSE, whose WHEN NOT MATCHED BY SOURCE
- *   deletes them and WHEN NOT MATCHED inserts the copy chosen with QUALIFY ROW_NUMBER() ("DML
- *   syntax", MERGE statement; "Query syntax", QUALIFY clause). A day without duplicates is untouched.
+ * - a key held more than once (a row copied by hand: the MERGE updates every row that matches its
+ *   key, "DML syntax", MERGE, and never removes one), in orders (id) or line items (order_id, id),
+ *   of an order listed on the day, on whatever day each copy sits (a copy dated after today
+ *   included): left once, in one MERGE … ON FALSE a table whose WHEN NOT MATCHED BY SOURCE deletes
+ *   the copies and WHEN NOT MATCHED inserts the one chosen with QUALIFY ROW_NUMBER() ("DML syntax",
+ *   MERGE statement; "Query syntax", QUALIFY clause), every column the table has included. The
+ *   tie-out query finds such keys (held-twice-sql.ts) and turns their days ✗, which brings the
+ *   repair. A day without duplicates is untouched.
  * The day and the store are named parameters ("Running parameterized queries"), so no id list is
  * ever spliced into the SQL. The Sheets keep such rows marked gone; a table keeps one row per order
  * the service has, as a data engineer querying it expects.
@@ -17,7 +20,7 @@ import { currentSpreadsheetId } from '../platform/context';
 import type { JobContext } from '../sync/job-context';
 import { runDestination } from './destination';
 import { tablePath, type TableNames } from './merge-sql';
-import { insertJob, waitForJobs } from './service';
+import { bigQuery, insertJob, waitForJobs } from './service';
 import { withStageTables } from './stage-tables';
 import { STORE_PARAMETER, storeIdOfRun } from './store-scope';
 import { LINE_ITEMS_TABLE, ORDERS_TABLE, PLACED_DAY, type WarehouseTable } from './table-schemas';
@@ -49,22 +52,48 @@ export function vanishedSql(
 }
 
 /**
- * The MERGE that leaves one row per id of this store's orders on @day held more than once (the
- * copy synced last; after the refetch's MERGE every copy holds the service's values).
+ * The MERGE that leaves one row per key (orders: id; line items: order_id, id) among the rows of the
+ * orders the service listed on @day (the ids stage), whatever day a copy is on: the copy kept is
+ * one on @day (where the refetch's MERGE just put the service's values), the one synced last. Every
+ * column the table has now (`columns`, from tables.get) is copied, so a column a data engineer
+ * added keeps its value ("Modifying table schemas": added columns are NULLABLE). Reads every
+ * partition's key columns (a copy may be on any day); runs only in a ✗ day's repair.
  */
-export function duplicatesSql(names: TableNames): string {
-  const path = tablePath(names, ORDERS_TABLE.tableId);
-  const columns = ORDERS_TABLE.fields.map((f) => f.name);
-  const day = ofStoreDay(names, ORDERS_TABLE);
+export function oneRowPerKeySql(
+  names: TableNames,
+  table: WarehouseTable,
+  columns: readonly string[],
+  idStageId: string,
+): string {
+  const path = tablePath(names, table.tableId);
+  const stage = tablePath(names, idStageId);
+  // The listed orders' rows (alias a): orders of this store only; a line item by its order.
+  const listed = (a: string): string =>
+    table === ORDERS_TABLE
+      ? `${a}.id IN (SELECT id FROM ${stage}) AND ${a}.store_id = ${STORE}`
+      : `${a}.order_id IN (SELECT id FROM ${stage})`;
+  const key = (a: string): string => table.key.map((k) => `${a}.${k}`).join(', ');
+  // A key of two ids as one value to match with IN (the API's ids hold no space).
+  const keyText = (a: string): string =>
+    table.key.length === 1 ? `${a}.${table.key[0]}` : `CONCAT(${table.key.map((k) => `${a}.${k}`).join(", ' ', ")})`;
   return [
     `MERGE ${path} D`,
-    `USING (SELECT * FROM ${path} T WHERE ${day}`,
-    '  QUALIFY COUNT(*) OVER (PARTITION BY T.id) > 1 AND ROW_NUMBER() OVER (PARTITION BY T.id ORDER BY T.synced_at DESC) = 1) S',
+    `USING (SELECT * FROM ${path} T WHERE ${listed('T')}`,
+    `  QUALIFY COUNT(*) OVER (PARTITION BY ${key('T')}) > 1`,
+    `  AND ROW_NUMBER() OVER (PARTITION BY ${key('T')} ORDER BY IF(T.${PLACED_DAY} = @day, 0, 1), T.synced_at DESC) = 1) S`,
     'ON FALSE',
-    `WHEN NOT MATCHED BY SOURCE AND D.${PLACED_DAY} = @day AND D.store_id = ${STORE}`,
-    `  AND D.id IN (SELECT T.id FROM ${path} T WHERE ${day} GROUP BY T.id HAVING COUNT(*) > 1) THEN DELETE`,
+    `WHEN NOT MATCHED BY SOURCE AND ${listed('D')} AND ${keyText('D')} IN (`,
+    `  SELECT ${keyText('T')} FROM ${path} T WHERE ${listed('T')} GROUP BY ${key('T')} HAVING COUNT(*) > 1) THEN DELETE`,
     `WHEN NOT MATCHED THEN INSERT (${columns.join(', ')}) VALUES (${columns.map((c) => `S.${c}`).join(', ')})`,
   ].join('\n');
+}
+
+/** The table's columns as they are now (a data engineer may have added some). */
+function columnsNow(names: TableNames, table: WarehouseTable): string[] {
+  const resource = bigQuery().Tables!.get(names.projectId, names.datasetId, table.tableId) as {
+    schema?: { fields?: Array<{ name?: string }> };
+  };
+  return (resource.schema?.fields ?? []).map((f) => String(f.name));
 }
 
 /**
@@ -115,17 +144,24 @@ export function deleteVanishedOrders(ctx: JobContext, day: string, listedIds: re
         ),
       ]);
     // Different tables: the two DELETEs run together (the line items' reads only other stores' orders, which the orders' leaves alone).
-    return waitForJobs(projectId, [
+    const deleted = waitForJobs(projectId, [
       dml('delete_orders', vanishedSql(names, ORDERS_TABLE, 'id', stage)),
       dml('delete_line_items', vanishedSql(names, LINE_ITEMS_TABLE, 'order_id', stage)),
     ]);
+    // Then, on the same tables ("DML": mutating statements on a table queue), one row per key.
+    if (stage !== null)
+      waitForJobs(
+        projectId,
+        [ORDERS_TABLE, LINE_ITEMS_TABLE].map((table) =>
+          dml(`one_row_per_key_${table.tableId}`, oneRowPerKeySql(names, table, columnsNow(names, table), stage)),
+        ),
+      );
+    return deleted;
   };
   const [orders] =
     stage === null
       ? deletions()
       : withStageTables([{ projectId, datasetId, tableId: stage, schema: ID_SCHEMA }], deletions);
-  // Same table: after the DELETE ("DML": mutating statements on a table queue).
-  waitForJobs(projectId, [dml('one_row_per_id', duplicatesSql(names))]);
   const gone = Number(orders.statistics?.query?.numDmlAffectedRows ?? 0);
   ctx.tally.counts.ordersGone += gone;
   return gone;

@@ -8,8 +8,10 @@
  * Grouped by currency too, so the caller tells the store's orders from the others the way the
  * Sheets tie-out does. Partitioned on placed_day: the range reads only its days' partitions.
  * Only this store's rows (store_id): another spreadsheet's store may sync into the same dataset.
+ * The same query also names the keys held more than once (held-twice-sql.ts).
  */
 import { TIEOUT_COMPARED } from '../sheets/schema';
+import { heldTwiceSelects, NO_HELD_KEY } from './held-twice-sql';
 import { tablePath, type TableNames } from './merge-sql';
 import type { QueryParameter } from './query';
 import { STORE_PARAMETER, storeParameter } from './store-scope';
@@ -68,25 +70,38 @@ export interface TieoutQuery {
   parameters: QueryParameter[];
 }
 
-/** Every order placed up to `to` (YYYY-MM-DD, inclusive), from `from` when given (the orders window), summed per day and currency. */
+/**
+ * Every order placed up to `to` (YYYY-MM-DD, inclusive), from `from` when given (the orders window),
+ * summed per day and currency; then, in the same query, every copy of a key held more than once
+ * (held-twice-sql.ts), whatever its day: those rows carry a held order and no sums.
+ */
 export function tieoutQuery(names: TableNames, storeId: string, from: string | null, to: string): TieoutQuery {
-  const figures = TIEOUT_COMPARED.flatMap((f) => [
-    `SUM(IF(${ACTIVE}, ${cents(f.orders)}, 0)) AS ${centsColumn(f.figure)}`,
-    `COUNTIF(${ACTIVE} AND ${f.orders} IS NULL) AS ${unknownColumn(f.figure)}`,
+  const figures: Array<[string, string]> = TIEOUT_COMPARED.flatMap((f): Array<[string, string]> => [
+    [`SUM(IF(${ACTIVE}, ${cents(f.orders)}, 0))`, centsColumn(f.figure)],
+    [`COUNTIF(${ACTIVE} AND ${f.orders} IS NULL)`, unknownColumn(f.figure)],
   ]);
+  const sums: Array<[string, string]> = [
+    ['currency', 'currency'],
+    ['COUNT(*)', 'row_count'],
+    [`COUNTIF(${ACTIVE})`, 'active'],
+    ...figures,
+    [`COUNTIF(${ACTIVE} AND ${COST_GAP})`, 'gap_orders'],
+    [`SUM(IF(${ACTIVE} AND ${COST_GAP}, ${cents('net_revenue')}, 0))`, 'gap_cents'],
+    [`COUNTIF(${ACTIVE} AND ${COST_GAP} AND net_revenue IS NULL)`, 'gap_unknown'],
+    [`STRING_AGG(IF(${ACTIVE}, ${ratioWords()}, NULL), '${RATIO_SEPARATOR}')`, 'inconsistent'],
+  ];
   const sql = [
-    `SELECT ${PLACED_DAY} AS day, currency,`,
-    '  COUNT(*) AS row_count,',
-    `  COUNTIF(${ACTIVE}) AS active,`,
-    ...figures.map((f) => `  ${f},`),
-    `  COUNTIF(${ACTIVE} AND ${COST_GAP}) AS gap_orders,`,
-    `  SUM(IF(${ACTIVE} AND ${COST_GAP}, ${cents('net_revenue')}, 0)) AS gap_cents,`,
-    `  COUNTIF(${ACTIVE} AND ${COST_GAP} AND net_revenue IS NULL) AS gap_unknown,`,
-    `  STRING_AGG(IF(${ACTIVE}, ${ratioWords()}, NULL), '${RATIO_SEPARATOR}') AS inconsistent`,
+    `SELECT ${PLACED_DAY} AS day,`,
+    ...sums.map(([expr, name]) => `  ${expr} AS ${name},`),
+    `  ${NO_HELD_KEY.join(', ')}`,
     `FROM ${tablePath(names, ORDERS_TABLE.tableId)}`,
     from === null ? `WHERE ${PLACED_DAY} <= @to_day` : `WHERE ${PLACED_DAY} BETWEEN @from_day AND @to_day`,
     `  AND store_id = @${STORE_PARAMETER}`,
     `GROUP BY ${PLACED_DAY}, currency`,
+    ...heldTwiceSelects(
+      names,
+      sums.map(([, name]) => name),
+    ).map((part) => `UNION ALL\n${part}`),
   ].join('\n');
   return {
     sql,

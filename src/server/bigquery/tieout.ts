@@ -2,12 +2,14 @@
  * The tie-out of orders kept in BigQuery: the orders table summed per day in one query
  * (tieout-sql.ts), compared with the service's Daily P&L and written to the Checks sheet exactly as
  * the Sheets tie-out does (finance/tieout-sheet.ts); a ✗ day is then fetched again through the
- * refetch path, whose writer MERGEs its orders, so a row altered in BigQuery is put back.
+ * refetch path, whose writer MERGEs its orders, so a row altered in BigQuery is put back, and a
+ * key the same query found held more than once turns its days ✗ (the repair keeps one row: reconcile.ts).
  */
 import { writeTieout } from '../finance/tieout-sheet';
 import { instantToLocalDate } from '../platform/calendar';
 import type { JobContext } from '../sync/job-context';
 import { runDestination } from './destination';
+import { heldKeysOf } from './held-twice-sql';
 import { tablePath } from './merge-sql';
 import { queryRows } from './query';
 import { storeIdOfRun } from './store-scope';
@@ -23,11 +25,12 @@ export function bigQueryTieout(ctx: JobContext): string | null {
   const from = ctx.state.get('orders').createdAfter;
   const today = instantToLocalDate(ctx.now(), ctx.storeTimeZone);
   const { sql, parameters } = tieoutQuery(names, storeIdOfRun(), from, today);
-  const rows = queryRows(destination.projectId, sql, parameters);
-  const { sums, otherCurrencyDays } = warehouseDaySums(rows, ctx.state.get('meta').storeCurrency);
+  const { sums: dayRows, held } = heldKeysOf(queryRows(destination.projectId, sql, parameters));
+  const { sums, otherCurrencyDays } = warehouseDaySums(dayRows, ctx.state.get('meta').storeCurrency);
   return writeTieout(ctx, null, true, {
     sums,
     otherCurrencyDays,
+    heldTwice: held,
     how: `Orders side: the BigQuery table ${tablePath(names, ORDERS_TABLE.tableId)} summed by placed_day in one query for this check.`,
   });
 }

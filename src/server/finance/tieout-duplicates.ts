@@ -68,23 +68,43 @@ export function dayListedTwiceWords(d: DuplicateKey): string {
   return `the day is listed in ${d.rows.length} rows (rows ${d.rows.join(', ')}); Sync now keeps row ${d.rows[0]} with the service's figures and clears the others`;
 }
 
+/** A key found more than once, by the days it counts on and the words naming it. */
+export interface NamedDays {
+  days: readonly string[];
+  words: string;
+}
+
+/**
+ * The tie-out rows of the named days (and their months): ✗, with `note` of the words naming each
+ * key there, whatever the sums say (a copy adds its key twice, or hides where no sum reads it).
+ */
+export function markNamedDays(
+  rows: TieoutRow[],
+  named: readonly NamedDays[],
+  note: (words: readonly string[]) => string,
+): TieoutRow[] {
+  const byPeriod = new Map<string, string[]>();
+  for (const n of named)
+    for (const period of new Set(n.days.flatMap((day) => [day, day.slice(0, 7)])))
+      byPeriod.set(period, [...(byPeriod.get(period) ?? []), n.words]);
+  return rows.map((row) => {
+    const words = byPeriod.get(row.period);
+    if (!words) return row;
+    const said = note(words);
+    return { ...row, ok: false, note: row.note === '' ? said : `${row.note} ${said}` };
+  });
+}
+
 /**
  * The tie-out rows of the days (and their months) of duplicated orders: ✗, with a note naming each
- * order and its rows, whatever the sums say (a copied row adds its order twice).
+ * order and its rows.
  */
 export function markDuplicateOrders(rows: TieoutRow[], duplicates: readonly DuplicateKey[]): TieoutRow[] {
-  const byPeriod = new Map<string, string[]>();
-  for (const d of duplicates) {
-    if (d.day === null) continue;
-    for (const period of [d.day, d.day.slice(0, 7)])
-      byPeriod.set(period, [...(byPeriod.get(period) ?? []), duplicateWords(d)]);
-  }
-  return rows.map((row) => {
-    const named = byPeriod.get(row.period);
-    if (!named) return row;
-    const note =
-      `Listed more than once in Orders: ${named.join(', ')}; ` +
-      "Sync now keeps the first row of each with the service's figures and clears the others.";
-    return { ...row, ok: false, note: row.note === '' ? note : `${row.note} ${note}` };
-  });
+  return markNamedDays(
+    rows,
+    duplicates.flatMap((d) => (d.day === null ? [] : [{ days: [d.day], words: duplicateWords(d) }])),
+    (words) =>
+      `Listed more than once in Orders: ${words.join(', ')}; ` +
+      "Sync now keeps the first row of each with the service's figures and clears the others.",
+  );
 }

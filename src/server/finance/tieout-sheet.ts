@@ -26,7 +26,13 @@ import { readPnlBooks } from './tieout-books';
 import { tieOut } from './tieout';
 import type { TieoutRow } from './tieout-rows';
 import { checkPnlSheets } from './tieout-pnl-sheets';
-import { duplicateDayRows, duplicateOrderRows, markDuplicateOrders } from './tieout-duplicates';
+import {
+  duplicateDayRows,
+  duplicateOrderRows,
+  markDuplicateOrders,
+  markNamedDays,
+  type NamedDays,
+} from './tieout-duplicates';
 import { tieoutScopeText } from '../../contract/tieout-text';
 import { OrderDaySums, ORDER_SUM_COLUMNS } from './order-day-sums';
 import type { OrderSumsTracker } from './order-sums-store';
@@ -90,7 +96,12 @@ export interface OrdersSummedElsewhere {
   otherCurrencyDays: OtherCurrencyDays;
   /** The Checks scope line's words on where the Orders side came from. */
   how: string;
+  /** Keys held more than once there: their days are ✗, each named. */
+  heldTwice?: readonly NamedDays[];
 }
+
+const heldTwiceNote = (words: readonly string[]): string =>
+  `${words.join('; ')}. The next sync keeps one row of each with the service's values and deletes the others.`;
 
 /**
  * Runs the tie-out over the synced range and writes the Checks sheet; returns the Sync log's words.
@@ -201,7 +212,7 @@ export function writeTieout(
     ordersFrom: first,
     compared,
   });
-  const rows = markDuplicateOrders(tiedOut, duplicateOrders);
+  const rows = markNamedDays(markDuplicateOrders(tiedOut, duplicateOrders), elsewhere?.heldTwice ?? [], heldTwiceNote);
   // A ✗ is never said from the kept sums alone: the sheet is read whole first (a hand edit put back since is no ✗).
   if (kept && rows.some((r) => !r.ok)) return writeTieout(ctx, tracker, true);
   if (kept) saveCostGaps();
