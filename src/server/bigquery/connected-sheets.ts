@@ -2,7 +2,9 @@
  * Connected Sheets in the spreadsheet (developers.google.com/apps-script/guides/sheets/connected-sheets):
  * after the first sync into BigQuery, once per dataset, a data source sheet over the orders table
  * and a data source pivot of net revenue and net profit by month (connected-sheets-spec.ts); after a
- * run that changed orders, the spreadsheet's data sources refreshed. A sheet the add-on finds
+ * run whose MERGEs or DELETEs modified rows of the orders table (new orders, changed ones, a ✗ day's
+ * refetch, vanished orders removed), the spreadsheet's data sources refreshed; a run that modified
+ * none does not pay a refresh. A sheet the add-on finds
  * already connected to the same table or query is not made twice (an execution ended between the
  * insert and the mark makes no second one). A failure here never fails the sync: the orders are in
  * BigQuery already, and the next run tries again.
@@ -54,20 +56,18 @@ interface PivotSheet {
 
 const ADDED_MESSAGE =
   `Connected Sheets: “${ORDERS_SHEET_NAME}” shows the orders table in BigQuery and “${PIVOT_SHEET_NAME}” ` +
-  'its net revenue and net profit by month; each sync that changes orders refreshes them.';
+  'its net revenue and net profit by month; each sync that changes the table refreshes them.';
 
 /** The run's step after its jobs: null when there is nothing to say. */
-export function connectSheets(
-  ctx: JobContext,
-  destination: BigQueryDestination,
-  ordersChanged: boolean,
-): string | null {
+export function connectSheets(ctx: JobContext, destination: BigQueryDestination): string | null {
   const mark = connectedSheetsMark(destination);
   const made = ctx.state.readAtStart[CONNECTED_SHEETS_KEY] === mark;
-  // The tables exist once a flush of this run wrote to them (its MERGE counts inserted and updated rows
-  // apart), an earlier run made them, or this run did (the move of the sheets' orders makes them, and
-  // its feed may then find nothing new to write).
-  const { ordersAdded, ordersUpdated } = ctx.tally.counts;
+  // Rows of the orders table this run modified, as BigQuery counted them: the MERGEs' inserted and
+  // updated rows (only orders whose values differ: merge-sql.ts) and the DELETEs' affected rows.
+  const { ordersAdded, ordersUpdated, ordersGone } = ctx.tally.counts;
+  const ordersChanged = ordersAdded + ordersUpdated + ordersGone > 0;
+  // The tables exist once a flush of this run wrote to them, an earlier run made them, or this run
+  // did (the move of the sheets' orders makes them, and its feed may then find nothing new to write).
   const tables = tablesMark(destination);
   const tablesThere =
     ordersAdded + ordersUpdated > 0 ||
