@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
-import { drawFinishedExecutions } from '../../dev/gas-runtime/spreadsheet/data-source';
+import { dataSourceSpecsOf, drawFinishedExecutions } from '../../dev/gas-runtime/spreadsheet/data-source';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
 import {
   bigQueryDml,
@@ -25,6 +25,7 @@ type Json = Record<string, unknown>;
 const DESTINATION = { kind: 'bigquery', projectId: PROJECT, datasetId: DATASET };
 const OTHER_STORE = 'st_other_store';
 const PIVOT_SHEET = 'Net profit by month (BigQuery)';
+const ORDERS_SHEET = 'Orders (BigQuery)';
 
 let stack: Stack;
 
@@ -127,5 +128,49 @@ describe('BigQuery: another store in the same dataset', () => {
     expect((await scheduledRun(stack)).error?.message).toBeUndefined();
     expect(Number.isFinite(before)).toBe(true);
     expect(await pivotMonth()).toBe(before);
+  }, 300_000);
+});
+
+/** The store ids the "Orders (BigQuery)" data source sheet shows once its executions have run. */
+async function storesShown(): Promise<{ stores: unknown[]; rows: number }> {
+  await stack.advanceClocks(60_000);
+  drawFinishedExecutions(stack.runtime.workbook as unknown as Workbook, stack.runtime.clock.now());
+  const [header, ...rows] = sheetTable(stack, ORDERS_SHEET);
+  const at = header.indexOf('store_id');
+  return { stores: [...new Set(rows.map((r) => r[at]))], rows: rows.length };
+}
+
+describe('BigQuery: the orders data source sheet of a shared dataset', () => {
+  it("shows this store's rows only, after a run that refreshed it", async () => {
+    const own = await ownOrder(0.3);
+    await otherStoresOrder('ord_other_store_4', own.day, 60_000);
+    await stack.control(`orders/${own.id}/patch`, { order_number: '#changed-for-sheet' });
+    await stack.advanceClocks(3_600_000);
+    expect((await scheduledRun(stack)).error?.message).toBeUndefined();
+    expect(await storesShown()).toEqual({ stores: [own.storeId], rows: expect.any(Number) });
+    expect((await storesShown()).rows).toBeGreaterThan(10);
+  }, 300_000);
+
+  it('a sheet an earlier version made over the whole table is moved to the store, in place, by the next (quiet) run', async () => {
+    const own = await ownOrder(0.3);
+    const sheetsBefore = Object.keys(stack.runtime.exportJson().sheets);
+    // As the add-on left it before: a table spec over all of `orders`, and its mark.
+    const spec = dataSourceSpecsOf(stack.runtime.workbook as unknown as Workbook).find((s) =>
+      s.rawQuery.startsWith('SELECT * '),
+    );
+    expect(spec).toBeDefined();
+    Object.assign(spec!, { rawQuery: '', tableProjectId: PROJECT, datasetId: DATASET, tableId: 'orders' });
+    stack.runtime.properties.document.set('ma.sync.connectedSheets', `${PROJECT}.${DATASET}`);
+    await stack.advanceClocks(3_600_000);
+    const run = await scheduledRun(stack);
+    expect(run.error?.message).toBeUndefined();
+    expect(run.counts.byMethod['DataSource.updateSpec']).toBe(1);
+    expect((await storesShown()).stores).toEqual([own.storeId]);
+    expect(Object.keys(stack.runtime.exportJson().sheets)).toEqual(sheetsBefore);
+    // Moved once: the next quiet run neither moves nor refreshes anything.
+    await stack.advanceClocks(3_600_000);
+    const quiet = await scheduledRun(stack);
+    expect(quiet.counts.byMethod['DataSource.updateSpec'] ?? 0).toBe(0);
+    expect(quiet.counts.byMethod['Spreadsheet.refreshAllDataSources'] ?? 0).toBe(0);
   }, 300_000);
 });

@@ -1,5 +1,8 @@
 /**
- * What Connected Sheets shows of the orders table (pure): a data source sheet over the table, and
+ * What Connected Sheets shows of the orders table (pure): a data source sheet over a query spec of
+ * this store's rows (two stores' spreadsheets may share a dataset: a table spec would show both
+ * stores' orders; a BigQuery data source is a table spec or a query spec, and a data source sheet
+ * may stand over either: developers.google.com/sheets/api/guides/connected-sheets, BigQueryDataSourceSpec), and
  * a pivot of net revenue and net profit by month over a query spec. A data source pivot groups by
  * a column of its data source (date-time grouping rules are documented for grid pivot groups, not
  * data source ones: the stricter reading), so the month is a column of the query: DATE_TRUNC of
@@ -21,9 +24,17 @@ export const CURRENCY_COLUMN = 'currency';
 export const MONTH_COLUMN = 'month';
 export const PIVOT_VALUES = ['net_revenue', 'net_profit'] as const;
 
+/** The query spec the orders data source sheet shows: every row of the store's orders, as the table holds them. */
+export function ordersQuery(destination: BigQueryDestination, storeId: string): string {
+  return `SELECT * FROM ${tablePath(destination)} WHERE store_id = ${stringLiteral(storeId)}`;
+}
+
+const tablePath = (destination: BigQueryDestination): string =>
+  `\`${destination.projectId}.${destination.datasetId}.${ORDERS_TABLE.tableId}\``;
+
 /** The query spec the pivot reads: one row per active order of the store with its month (GoogleSQL; a data source query takes no parameters). */
 export function monthlyQuery(destination: BigQueryDestination, storeId: string): string {
-  const table = `\`${destination.projectId}.${destination.datasetId}.${ORDERS_TABLE.tableId}\``;
+  const table = tablePath(destination);
   return (
     `SELECT ${CURRENCY_COLUMN}, DATE_TRUNC(placed_day, MONTH) AS ${MONTH_COLUMN}, ${PIVOT_VALUES.join(', ')} ` +
     `FROM ${table} WHERE status = 'active' AND store_id = ${stringLiteral(storeId)}`
@@ -34,4 +45,8 @@ export function monthlyQuery(destination: BigQueryDestination, storeId: string):
 export const CONNECTED_SHEETS_KEY = 'ma.sync.connectedSheets';
 
 export const connectedSheetsMark = (destination: BigQueryDestination): string =>
+  `${destination.projectId}.${destination.datasetId} store query`;
+
+/** The mark of a spreadsheet whose orders data source sheet was a table spec over all of `orders`: moved to the store's query once. */
+export const tableSpecMark = (destination: BigQueryDestination): string =>
   `${destination.projectId}.${destination.datasetId}`;

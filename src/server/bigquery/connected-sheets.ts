@@ -21,7 +21,9 @@ import {
   monthlyQuery,
   ORDERS_SHEET_NAME,
   PIVOT_SHEET_NAME,
+  ordersQuery,
   PIVOT_VALUES,
+  tableSpecMark,
 } from './connected-sheets-spec';
 import type { BigQueryDestination } from './destination-setting';
 import { storeIdOfRun } from './store-scope';
@@ -32,17 +34,14 @@ type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 type DataSource = GoogleAppsScript.Spreadsheet.DataSource;
 type DataSourceSheet = GoogleAppsScript.Spreadsheet.DataSourceSheet;
 
-/** The table spec's setters and getters (BigQueryDataSourceSpecBuilder), which the published typings lack. */
-interface TableSpecBuilder extends GoogleAppsScript.Spreadsheet.BigQueryDataSourceSpecBuilder {
-  setTableProjectId(projectId: string): TableSpecBuilder;
-  setDatasetId(datasetId: string): TableSpecBuilder;
-  setTableId(tableId: string): TableSpecBuilder;
-}
+/** The table spec's getters (BigQueryDataSourceSpec), which the published typings lack. */
 interface BigQuerySpec extends GoogleAppsScript.Spreadsheet.BigQueryDataSourceSpec {
   getTableProjectId(): string;
   getDatasetId(): string;
   getTableId(): string;
 }
+/** DataSource.updateSpec: the published typings have it; the runtime's object is reached through this. */
+type UpdatableSource = DataSource & { updateSpec(spec: GoogleAppsScript.Spreadsheet.DataSourceSpec): DataSource };
 /** Spreadsheet's Connected Sheets methods the published typings lack. */
 interface ConnectedSpreadsheet {
   insertDataSourceSheet(spec: GoogleAppsScript.Spreadsheet.DataSourceSpec): DataSourceSheet;
@@ -55,13 +54,15 @@ interface PivotSheet {
 }
 
 const ADDED_MESSAGE =
-  `Connected Sheets: “${ORDERS_SHEET_NAME}” shows the orders table in BigQuery and “${PIVOT_SHEET_NAME}” ` +
-  'its net revenue and net profit by month; each sync that changes the table refreshes them.';
+  `Connected Sheets: “${ORDERS_SHEET_NAME}” shows this store's orders in BigQuery and “${PIVOT_SHEET_NAME}” ` +
+  'their net revenue and net profit by month; each sync that changes the table refreshes them.';
+const MOVED_MESSAGE = `Connected Sheets: “${ORDERS_SHEET_NAME}” now shows this store's orders only (it showed every row of the table).`;
 
 /** The run's step after its jobs: null when there is nothing to say. */
 export function connectSheets(ctx: JobContext, destination: BigQueryDestination): string | null {
   const mark = connectedSheetsMark(destination);
   const made = ctx.state.readAtStart[CONNECTED_SHEETS_KEY] === mark;
+  const overTable = ctx.state.readAtStart[CONNECTED_SHEETS_KEY] === tableSpecMark(destination);
   // Rows of the orders table this run modified, as BigQuery counted them: the MERGEs' inserted and
   // updated rows (only orders whose values differ: merge-sql.ts) and the DELETEs' affected rows.
   const { ordersAdded, ordersUpdated, ordersGone } = ctx.tally.counts;
@@ -78,9 +79,15 @@ export function connectSheets(ctx: JobContext, destination: BigQueryDestination)
     // "Turns data execution on for BigQuery data sources" for this execution (reference/spreadsheet/spreadsheet-app).
     SpreadsheetApp.enableBigQueryExecution();
     const spreadsheet = currentSpreadsheet('Connected Sheets');
-    if (made) {
-      (spreadsheet as unknown as ConnectedSpreadsheet).refreshAllDataSources();
-      return null;
+    const connected = spreadsheet as unknown as ConnectedSpreadsheet;
+    if (overTable) {
+      // Made before the sheet showed one store: moved to the store's query, nothing made again.
+      ordersSheet(connected, destination, false);
+      documentProperties().setProperty(CONNECTED_SHEETS_KEY, mark);
+    }
+    if (made || overTable) {
+      if (ordersChanged) connected.refreshAllDataSources();
+      return overTable ? MOVED_MESSAGE : null;
     }
     addConnectedSheets(spreadsheet, destination);
     documentProperties().setProperty(CONNECTED_SHEETS_KEY, mark);
@@ -88,7 +95,8 @@ export function connectSheets(ctx: JobContext, destination: BigQueryDestination)
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     console.warn(`[connected sheets] ${message}`);
-    return `The sheets connected to BigQuery were not ${made ? 'refreshed' : 'added'} (${message}); the next sync tries again.`;
+    const what = made ? 'refreshed' : overTable ? 'moved to this store’s orders' : 'added';
+    return `The sheets connected to BigQuery were not ${what} (${message}); the next sync tries again.`;
   }
 }
 
@@ -96,6 +104,7 @@ function specOf(source: DataSource): BigQuerySpec {
   return source.getSpec().asBigQuery() as BigQuerySpec;
 }
 
+/** The orders data source sheet's spec before it showed one store: the whole table. */
 function isOrdersTable(spec: BigQuerySpec, destination: BigQueryDestination): boolean {
   return (
     spec.getRawQuery() === '' &&
@@ -105,22 +114,30 @@ function isOrdersTable(spec: BigQuerySpec, destination: BigQueryDestination): bo
   );
 }
 
-function specBuilder(projectId: string): TableSpecBuilder {
-  return SpreadsheetApp.newDataSourceSpec().asBigQuery().setProjectId(projectId) as TableSpecBuilder;
+function specBuilder(projectId: string): GoogleAppsScript.Spreadsheet.BigQueryDataSourceSpecBuilder {
+  return SpreadsheetApp.newDataSourceSpec().asBigQuery().setProjectId(projectId);
+}
+
+/**
+ * The orders data source sheet over the store's query: one over the whole table moved to it
+ * (updateSpec keeps the sheet, its name and place); inserted when there is neither and `insert`.
+ */
+function ordersSheet(connected: ConnectedSpreadsheet, destination: BigQueryDestination, insert: boolean): void {
+  const sources = connected.getDataSources();
+  const query = ordersQuery(destination, storeIdOfRun());
+  if (sources.some((s) => specOf(s).getRawQuery() === query)) return;
+  const spec = specBuilder(destination.projectId).setRawQuery(query).build();
+  const overTable = sources.filter((s) => isOrdersTable(specOf(s), destination));
+  for (const source of overTable) (source as UpdatableSource).updateSpec(spec);
+  if (overTable.length === 0 && insert)
+    name(connected as unknown as Spreadsheet, connected.insertDataSourceSheet(spec).asSheet(), ORDERS_SHEET_NAME);
 }
 
 function addConnectedSheets(spreadsheet: Spreadsheet, destination: BigQueryDestination): void {
   const connected = spreadsheet as unknown as ConnectedSpreadsheet;
+  ordersSheet(connected, destination, true);
   const sources = connected.getDataSources();
   const query = monthlyQuery(destination, storeIdOfRun());
-  if (!sources.some((s) => isOrdersTable(specOf(s), destination))) {
-    const spec = specBuilder(destination.projectId)
-      .setTableProjectId(destination.projectId)
-      .setDatasetId(destination.datasetId)
-      .setTableId(ORDERS_TABLE.tableId)
-      .build();
-    name(spreadsheet, connected.insertDataSourceSheet(spec).asSheet(), ORDERS_SHEET_NAME);
-  }
   let monthly = sources.find((s) => specOf(s).getRawQuery() === query);
   if (!monthly) {
     const sheet = connected.insertDataSourceSheet(specBuilder(destination.projectId).setRawQuery(query).build());
