@@ -1,12 +1,12 @@
 /**
  * Connected Sheets in the spreadsheet (developers.google.com/apps-script/guides/sheets/connected-sheets):
- * after the first sync into BigQuery, once per dataset, a data source sheet over the orders table
+ * after the first sync into BigQuery, once per dataset, a data source sheet over the store's orders
  * and a data source pivot of net revenue and net profit by month (connected-sheets-spec.ts); after a
  * run whose MERGEs or DELETEs modified rows of the orders table (new orders, changed ones, a ✗ day's
  * refetch, vanished orders removed), the spreadsheet's data sources refreshed; a run that modified
- * none does not pay a refresh. A sheet the add-on finds
- * already connected to the same table or query is not made twice (an execution ended between the
- * insert and the mark makes no second one). A failure here never fails the sync: the orders are in
+ * none does not pay a refresh. A sheet the add-on finds already connected to the same query is not
+ * made twice (an execution ended between the insert and the mark makes no second one); one an earlier
+ * version, or an earlier plan window, left with another query is updated in place (its mark differs). A failure here never fails the sync: the orders are in
  * BigQuery already, and the next run tries again.
  */
 import { currentSpreadsheet } from '../platform/context';
@@ -16,6 +16,8 @@ import {
   CONNECTED_SHEETS_KEY,
   connectedSheetsMark,
   CURRENCY_COLUMN,
+  datasetMark,
+  isMonthlyQuery,
   MONTH_COLUMN,
   MONTHLY_SHEET_NAME,
   monthlyQuery,
@@ -23,7 +25,7 @@ import {
   PIVOT_SHEET_NAME,
   ordersQuery,
   PIVOT_VALUES,
-  tableSpecMark,
+  UNKNOWN_PROFIT_COLUMN,
 } from './connected-sheets-spec';
 import type { BigQueryDestination } from './destination-setting';
 import { storeIdOfRun } from './store-scope';
@@ -56,13 +58,19 @@ interface PivotSheet {
 const ADDED_MESSAGE =
   `Connected Sheets: “${ORDERS_SHEET_NAME}” shows this store's orders in BigQuery and “${PIVOT_SHEET_NAME}” ` +
   'their net revenue and net profit by month; each sync that changes the table refreshes them.';
-const MOVED_MESSAGE = `Connected Sheets: “${ORDERS_SHEET_NAME}” now shows this store's orders only (it showed every row of the table).`;
+const UPDATED_MESSAGE =
+  `Connected Sheets brought up to date: “${ORDERS_SHEET_NAME}” shows this store's orders only, and ` +
+  `“${PIVOT_SHEET_NAME}” counts the orders whose net profit is unknown and labels the months the plan's history cuts.`;
 
 /** The run's step after its jobs: null when there is nothing to say. */
 export function connectSheets(ctx: JobContext, destination: BigQueryDestination): string | null {
-  const mark = connectedSheetsMark(destination);
-  const made = ctx.state.readAtStart[CONNECTED_SHEETS_KEY] === mark;
-  const overTable = ctx.state.readAtStart[CONNECTED_SHEETS_KEY] === tableSpecMark(destination);
+  const meta = ctx.state.get('meta');
+  const planFrom = meta.truncated ? meta.historyAvailableFrom : null;
+  const mark = connectedSheetsMark(destination, planFrom);
+  const atStart = ctx.state.readAtStart[CONNECTED_SHEETS_KEY];
+  const made = atStart === mark;
+  const dataset = datasetMark(destination);
+  const earlier = !made && typeof atStart === 'string' && (atStart === dataset || atStart.startsWith(`${dataset} `));
   // Rows of the orders table this run modified, as BigQuery counted them: the MERGEs' inserted and
   // updated rows (only orders whose values differ: merge-sql.ts) and the DELETEs' affected rows.
   const { ordersAdded, ordersUpdated, ordersGone } = ctx.tally.counts;
@@ -80,22 +88,21 @@ export function connectSheets(ctx: JobContext, destination: BigQueryDestination)
     SpreadsheetApp.enableBigQueryExecution();
     const spreadsheet = currentSpreadsheet('Connected Sheets');
     const connected = spreadsheet as unknown as ConnectedSpreadsheet;
-    if (overTable) {
-      // Made before the sheet showed one store: moved to the store's query, nothing made again.
-      ordersSheet(connected, destination, false);
+    if (earlier) {
+      updateConnectedSheets(spreadsheet, destination, planFrom);
       documentProperties().setProperty(CONNECTED_SHEETS_KEY, mark);
     }
-    if (made || overTable) {
+    if (made || earlier) {
       if (ordersChanged) connected.refreshAllDataSources();
-      return overTable ? MOVED_MESSAGE : null;
+      return earlier ? UPDATED_MESSAGE : null;
     }
-    addConnectedSheets(spreadsheet, destination);
+    addConnectedSheets(spreadsheet, destination, planFrom);
     documentProperties().setProperty(CONNECTED_SHEETS_KEY, mark);
     return ADDED_MESSAGE;
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     console.warn(`[connected sheets] ${message}`);
-    const what = made ? 'refreshed' : overTable ? 'moved to this store’s orders' : 'added';
+    const what = made ? 'refreshed' : earlier ? 'brought up to date' : 'added';
     return `The sheets connected to BigQuery were not ${what} (${message}); the next sync tries again.`;
   }
 }
@@ -133,25 +140,54 @@ function ordersSheet(connected: ConnectedSpreadsheet, destination: BigQueryDesti
     name(connected as unknown as Spreadsheet, connected.insertDataSourceSheet(spec).asSheet(), ORDERS_SHEET_NAME);
 }
 
-function addConnectedSheets(spreadsheet: Spreadsheet, destination: BigQueryDestination): void {
+/**
+ * The sheets as an earlier version or plan window left them, given this run's queries in place
+ * (updateSpec keeps each sheet, its name and place, and executes its objects again).
+ */
+function updateConnectedSheets(
+  spreadsheet: Spreadsheet,
+  destination: BigQueryDestination,
+  planFrom: string | null,
+): void {
+  ordersSheet(spreadsheet as unknown as ConnectedSpreadsheet, destination, false);
+  updateMonthlyQueries(spreadsheet, destination, monthlyQuery(destination, storeIdOfRun(), planFrom));
+}
+
+/** Monthly queries other than `query` take it; a pivot over one that had no count of unknown net profits gets that value. */
+function updateMonthlyQueries(spreadsheet: Spreadsheet, destination: BigQueryDestination, query: string): void {
+  const storeId = storeIdOfRun();
+  const stale = (sql: string) => sql !== query && isMonthlyQuery(destination, storeId, sql);
+  const connected = spreadsheet as unknown as ConnectedSpreadsheet;
+  const sources = connected.getDataSources().filter((s) => stale(specOf(s).getRawQuery()));
+  if (sources.length === 0) return;
+  const uncounted = pivotsOf(spreadsheet).filter((p) => {
+    const sql = specOf(p.getDataSource()).getRawQuery();
+    return stale(sql) && !sql.includes(UNKNOWN_PROFIT_COLUMN);
+  });
+  const spec = specBuilder(destination.projectId).setRawQuery(query).build();
+  for (const source of sources) (source as UpdatableSource).updateSpec(spec);
+  for (const pivot of uncounted)
+    pivot.addPivotValue(UNKNOWN_PROFIT_COLUMN, SpreadsheetApp.PivotTableSummarizeFunction.SUM);
+}
+
+function pivotsOf(spreadsheet: Spreadsheet): GoogleAppsScript.Spreadsheet.DataSourcePivotTable[] {
+  return spreadsheet.getSheets().flatMap((sheet) => (sheet as unknown as PivotSheet).getDataSourcePivotTables());
+}
+
+function addConnectedSheets(spreadsheet: Spreadsheet, destination: BigQueryDestination, planFrom: string | null): void {
   const connected = spreadsheet as unknown as ConnectedSpreadsheet;
   ordersSheet(connected, destination, true);
+  const query = monthlyQuery(destination, storeIdOfRun(), planFrom);
+  // An execution ended before the mark: what it made is kept, and brought up to date.
+  updateMonthlyQueries(spreadsheet, destination, query);
   const sources = connected.getDataSources();
-  const query = monthlyQuery(destination, storeIdOfRun());
   let monthly = sources.find((s) => specOf(s).getRawQuery() === query);
   if (!monthly) {
     const sheet = connected.insertDataSourceSheet(specBuilder(destination.projectId).setRawQuery(query).build());
     name(spreadsheet, sheet.asSheet(), MONTHLY_SHEET_NAME);
     monthly = sheet.getDataSource();
   }
-  const pivoted = spreadsheet
-    .getSheets()
-    .some((sheet) =>
-      (sheet as unknown as PivotSheet)
-        .getDataSourcePivotTables()
-        .some((p) => specOf(p.getDataSource()).getRawQuery() === query),
-    );
-  if (pivoted) return;
+  if (pivotsOf(spreadsheet).some((p) => specOf(p.getDataSource()).getRawQuery() === query)) return;
   const sheet = spreadsheet.getSheetByName(PIVOT_SHEET_NAME)
     ? spreadsheet.insertSheet()
     : spreadsheet.insertSheet(PIVOT_SHEET_NAME);
