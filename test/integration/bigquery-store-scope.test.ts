@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
-import { dataSourceSpecsOf, drawFinishedExecutions } from '../../dev/gas-runtime/spreadsheet/data-source';
+import { dataSourceRecordsOf, drawFinishedExecutions } from '../../dev/gas-runtime/spreadsheet/data-source';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
 import {
   bigQueryDml,
@@ -151,21 +151,33 @@ describe('BigQuery: the orders data source sheet of a shared dataset', () => {
     expect((await storesShown()).rows).toBeGreaterThan(10);
   }, 300_000);
 
-  it('a sheet an earlier version made over the whole table is moved to the store, in place, by the next (quiet) run', async () => {
+  it('sheets an earlier version made (a table spec over all of orders, a monthly query without the unknown count) are brought up to date in place by the next (quiet) run', async () => {
     const own = await ownOrder(0.3);
     const sheetsBefore = Object.keys(stack.runtime.exportJson().sheets);
     // As the add-on left it before: a table spec over all of `orders`, and its mark.
-    const spec = dataSourceSpecsOf(stack.runtime.workbook as unknown as Workbook).find((s) =>
-      s.rawQuery.startsWith('SELECT * '),
-    );
-    expect(spec).toBeDefined();
-    Object.assign(spec!, { rawQuery: '', tableProjectId: PROJECT, datasetId: DATASET, tableId: 'orders' });
+    const sources = dataSourceRecordsOf(stack.runtime.workbook as unknown as Workbook);
+    const orders = sources.find((s) => s.spec.rawQuery.startsWith('SELECT * '));
+    const monthly = sources.find((s) => s.spec.rawQuery.startsWith('SELECT currency, '));
+    const pivot = monthly?.objects.find((o) => o.kind === 'PIVOT')?.pivot;
+    expect(orders && monthly && pivot).toBeDefined();
+    Object.assign(orders!.spec, { rawQuery: '', tableProjectId: PROJECT, datasetId: DATASET, tableId: 'orders' });
+    monthly!.spec.rawQuery =
+      `SELECT currency, DATE_TRUNC(placed_day, MONTH) AS month, net_revenue, net_profit FROM ${table('orders')} ` +
+      `WHERE status = 'active' AND store_id = '${own.storeId}'`;
+    pivot!.values = pivot!.values.filter((v) => v.column !== 'orders_with_unknown_net_profit');
     stack.runtime.properties.document.set('ma.sync.connectedSheets', `${PROJECT}.${DATASET}`);
     await stack.advanceClocks(3_600_000);
     const run = await scheduledRun(stack);
     expect(run.error?.message).toBeUndefined();
-    expect(run.counts.byMethod['DataSource.updateSpec']).toBe(1);
+    expect(run.counts.byMethod['DataSource.updateSpec']).toBe(2);
     expect((await storesShown()).stores).toEqual([own.storeId]);
+    const [header, ...rows] = sheetTable(stack, PIVOT_SHEET);
+    expect(header.slice(2)).toEqual([
+      'SUM of net_revenue',
+      'SUM of net_profit',
+      'SUM of orders_with_unknown_net_profit',
+    ]);
+    expect(rows.filter((r) => /^\d{4}-\d{2}$/.test(String(r[1]))).length).toBeGreaterThan(1);
     expect(Object.keys(stack.runtime.exportJson().sheets)).toEqual(sheetsBefore);
     // Moved once: the next quiet run neither moves nor refreshes anything.
     await stack.advanceClocks(3_600_000);

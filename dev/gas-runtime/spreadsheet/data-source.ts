@@ -71,9 +71,11 @@ function sourcesOf(workbook: Workbook): DataSourceRecord[] {
 }
 
 /** The data source sheet record of a sheet, if it is one (Sheet.getType() DATASOURCE). */
-/** The specs of the workbook's data sources, for a test that sets a spreadsheet up as an earlier add-on version left it. */
-export function dataSourceSpecsOf(workbook: Workbook): BigQuerySpecRecord[] {
-  return sourcesOf(workbook).map((s) => s.spec);
+/** The workbook's data sources, their specs and pivots, for a test that sets a spreadsheet up as an earlier add-on version left it. */
+export function dataSourceRecordsOf(
+  workbook: Workbook,
+): Array<{ spec: BigQuerySpecRecord; objects: Array<{ kind: 'SHEET' | 'PIVOT'; pivot: PivotSpec }> }> {
+  return sourcesOf(workbook);
 }
 
 export function dataSourceSheetOf(workbook: Workbook, sheet: SheetModel): DataObjectRecord | undefined {
