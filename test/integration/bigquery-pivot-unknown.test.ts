@@ -9,11 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Stack } from '../../dev/harness/index';
 import { drawFinishedExecutions } from '../../dev/gas-runtime/spreadsheet/data-source';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
-import { DATASET, PROJECT } from './bigquery-support';
 import { PIVOT_SHEET } from './bigquery-pivot-support';
+import { startUnknownCostStore } from './bigquery-unknown-cost-support';
 import { sheetTable, storeDay } from './sync-support';
-import { startHostileFront, type HostileFront } from '../reliability/support/hostile-front';
-import { startReliabilityStack, type ReliabilityStack } from '../reliability/support/reliability-stack';
+import type { HostileFront } from '../reliability/support/hostile-front';
+import type { ReliabilityStack } from '../reliability/support/reliability-stack';
 import { runUntilSettled } from '../reliability/support/verdict';
 
 type Json = Record<string, unknown>;
@@ -22,32 +22,7 @@ let front: HostileFront;
 const unknownProfit = new Set<string>();
 
 beforeAll(async () => {
-  front = await startHostileFront();
-  stack = await startReliabilityStack({
-    orders: 60,
-    seed: 2603,
-    urlFetchAllow: [`${front.url}/`],
-    modelledTimeOnly: true,
-    emulatorClockInStep: true,
-  });
-  front.upstream = stack.apiUrl;
-  stack.runtime.properties.script.set('MA_API_BASE_URL', front.url);
-  const set = await stack.runtime.run('setOrdersDestination', [
-    { kind: 'bigquery', projectId: PROJECT, datasetId: DATASET },
-  ]);
-  expect(set.error?.message).toBeUndefined();
-  front.rewrite = (req, status, body) => {
-    if (!req.path.startsWith('/api/v1/orders') || status !== 200) return null;
-    const json = JSON.parse(body) as { data?: Json[] };
-    let hit = false;
-    for (const o of json.data ?? []) {
-      if (!unknownProfit.has(String(o.id))) continue;
-      (o.economics as Json).cogs = null;
-      (o.economics as Json).net_profit = null;
-      hit = true;
-    }
-    return hit ? JSON.stringify(json) : null;
-  };
+  ({ stack, front } = await startUnknownCostStore({ orders: 60, seed: 2603, lineCogs: false }, unknownProfit));
 }, 120_000);
 
 afterAll(async () => {
