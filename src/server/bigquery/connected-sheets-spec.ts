@@ -2,10 +2,10 @@
  * What Connected Sheets shows of the orders table (pure): a data source sheet over a query spec of
  * this store's rows (two stores' spreadsheets may share a dataset: a table spec would show both
  * stores' orders; a BigQuery data source is a table spec or a query spec, and a data source sheet
- * may stand over either: developers.google.com/sheets/api/guides/connected-sheets, BigQueryDataSourceSpec), and
- * a pivot of net revenue and net profit by month over a query spec. A data source pivot groups by
- * a column of its data source (date-time grouping rules are documented for grid pivot groups, not
- * data source ones: the stricter reading), so the month is a column of the query: DATE_TRUNC of
+ * may stand over either: developers.google.com/sheets/api/guides/connected-sheets,
+ * BigQueryDataSourceSpec), and a pivot of net revenue and net profit by month over a query spec. A
+ * data source pivot groups by a column of its data source (date-time grouping rules are documented for grid pivot groups, not
+ * data source ones: the stricter reading), so the month is a column of the query, from
  * placed_day, which is already the order's day in the store's time zone (table-schemas.ts), the day
  * the Daily P&L and /profitability/summary count it on. Only active orders: cancelled and gone ones
  * are not revenue (spec 2.6; the Sheets tie-out sums the same orders). Amounts are in the order's

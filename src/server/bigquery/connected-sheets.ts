@@ -5,9 +5,10 @@
  * run whose MERGEs or DELETEs modified rows of the orders table (new orders, changed ones, a ✗ day's
  * refetch, vanished orders removed), the spreadsheet's data sources refreshed; a run that modified
  * none does not pay a refresh. A sheet the add-on finds already connected to the same query is not
- * made twice (an execution ended between the insert and the mark makes no second one); one an earlier
- * version, or an earlier plan window, left with another query is updated in place (its mark differs). A failure here never fails the sync: the orders are in
- * BigQuery already, and the next run tries again.
+ * made twice (an execution ended between the insert and the mark makes no second one); one an
+ * earlier version, or an earlier plan window, left with another query is updated in place (its mark
+ * differs). A failure here never fails the sync: the orders are in BigQuery already, and the next
+ * run tries again.
  */
 import { currentSpreadsheet } from '../platform/context';
 import { documentProperties } from '../platform/properties';
