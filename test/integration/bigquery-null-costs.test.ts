@@ -7,45 +7,20 @@
  * other value equals the emulator's truth.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bigQueryRows, compareTablesWithTruth, DATASET, PROJECT, table } from './bigquery-support';
-import { startHostileFront, type HostileFront } from '../reliability/support/hostile-front';
-import { startReliabilityStack, type ReliabilityStack } from '../reliability/support/reliability-stack';
+import { bigQueryRows, compareTablesWithTruth, table } from './bigquery-support';
+import { NULLED, startUnknownCostStore } from './bigquery-unknown-cost-support';
+import type { HostileFront } from '../reliability/support/hostile-front';
+import type { ReliabilityStack } from '../reliability/support/reliability-stack';
 import { runUntilSettled } from '../reliability/support/verdict';
 
 type Json = Record<string, unknown>;
 
-const NULLED = ['cogs', 'net_profit'];
 let stack: ReliabilityStack;
 let front: HostileFront;
 const unknownCost = new Set<string>();
 
 beforeAll(async () => {
-  front = await startHostileFront();
-  stack = await startReliabilityStack({
-    orders: 30,
-    seed: 2561,
-    urlFetchAllow: [`${front.url}/`],
-    modelledTimeOnly: true,
-    emulatorClockInStep: true,
-  });
-  front.upstream = stack.apiUrl;
-  stack.runtime.properties.script.set('MA_API_BASE_URL', front.url);
-  const set = await stack.runtime.run('setOrdersDestination', [
-    { kind: 'bigquery', projectId: PROJECT, datasetId: DATASET },
-  ]);
-  expect(set.error?.message).toBeUndefined();
-  front.rewrite = (req, status, body) => {
-    if (!req.path.startsWith('/api/v1/orders') || status !== 200) return null;
-    const json = JSON.parse(body) as { data?: Json[] };
-    let hit = false;
-    for (const o of json.data ?? []) {
-      if (!unknownCost.has(String(o.id))) continue;
-      for (const field of NULLED) (o.economics as Json)[field] = null;
-      ((o.line_items as Json[])[0] as Json).cogs = null;
-      hit = true;
-    }
-    return hit ? JSON.stringify(json) : null;
-  };
+  ({ stack, front } = await startUnknownCostStore({ orders: 30, seed: 2561, lineCogs: true }, unknownCost));
 }, 120_000);
 
 afterAll(async () => {

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
-import { drawFinishedExecutions } from '../../dev/gas-runtime/spreadsheet/data-source';
+import { dataSourceRecordsOf, drawFinishedExecutions } from '../../dev/gas-runtime/spreadsheet/data-source';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
 import {
   bigQueryDml,
@@ -25,6 +25,7 @@ type Json = Record<string, unknown>;
 const DESTINATION = { kind: 'bigquery', projectId: PROJECT, datasetId: DATASET };
 const OTHER_STORE = 'st_other_store';
 const PIVOT_SHEET = 'Net profit by month (BigQuery)';
+const ORDERS_SHEET = 'Orders (BigQuery)';
 
 let stack: Stack;
 
@@ -127,5 +128,61 @@ describe('BigQuery: another store in the same dataset', () => {
     expect((await scheduledRun(stack)).error?.message).toBeUndefined();
     expect(Number.isFinite(before)).toBe(true);
     expect(await pivotMonth()).toBe(before);
+  }, 300_000);
+});
+
+/** The store ids the "Orders (BigQuery)" data source sheet shows once its executions have run. */
+async function storesShown(): Promise<{ stores: unknown[]; rows: number }> {
+  await stack.advanceClocks(60_000);
+  drawFinishedExecutions(stack.runtime.workbook as unknown as Workbook, stack.runtime.clock.now());
+  const [header, ...rows] = sheetTable(stack, ORDERS_SHEET);
+  const at = header.indexOf('store_id');
+  return { stores: [...new Set(rows.map((r) => r[at]))], rows: rows.length };
+}
+
+describe('BigQuery: the orders data source sheet of a shared dataset', () => {
+  it("shows this store's rows only, after a run that refreshed it", async () => {
+    const own = await ownOrder(0.3);
+    await otherStoresOrder('ord_other_store_4', own.day, 60_000);
+    await stack.control(`orders/${own.id}/patch`, { order_number: '#changed-for-sheet' });
+    await stack.advanceClocks(3_600_000);
+    expect((await scheduledRun(stack)).error?.message).toBeUndefined();
+    expect(await storesShown()).toEqual({ stores: [own.storeId], rows: expect.any(Number) });
+    expect((await storesShown()).rows).toBeGreaterThan(10);
+  }, 300_000);
+
+  it('sheets an earlier version made (a table spec over all of orders, a monthly query without the unknown count) are brought up to date in place by the next (quiet) run', async () => {
+    const own = await ownOrder(0.3);
+    const sheetsBefore = Object.keys(stack.runtime.exportJson().sheets);
+    // As the add-on left it before: a table spec over all of `orders`, and its mark.
+    const sources = dataSourceRecordsOf(stack.runtime.workbook as unknown as Workbook);
+    const orders = sources.find((s) => s.spec.rawQuery.startsWith('SELECT * '));
+    const monthly = sources.find((s) => s.spec.rawQuery.startsWith('SELECT currency, '));
+    const pivot = monthly?.objects.find((o) => o.kind === 'PIVOT')?.pivot;
+    expect(orders && monthly && pivot).toBeDefined();
+    Object.assign(orders!.spec, { rawQuery: '', tableProjectId: PROJECT, datasetId: DATASET, tableId: 'orders' });
+    monthly!.spec.rawQuery =
+      `SELECT currency, DATE_TRUNC(placed_day, MONTH) AS month, net_revenue, net_profit FROM ${table('orders')} ` +
+      `WHERE status = 'active' AND store_id = '${own.storeId}'`;
+    pivot!.values = pivot!.values.filter((v) => v.column !== 'orders_with_unknown_net_profit');
+    stack.runtime.properties.document.set('ma.sync.connectedSheets', `${PROJECT}.${DATASET}`);
+    await stack.advanceClocks(3_600_000);
+    const run = await scheduledRun(stack);
+    expect(run.error?.message).toBeUndefined();
+    expect(run.counts.byMethod['DataSource.updateSpec']).toBe(2);
+    expect((await storesShown()).stores).toEqual([own.storeId]);
+    const [header, ...rows] = sheetTable(stack, PIVOT_SHEET);
+    expect(header.slice(2)).toEqual([
+      'SUM of net_revenue',
+      'SUM of net_profit',
+      'SUM of orders_with_unknown_net_profit',
+    ]);
+    expect(rows.filter((r) => /^\d{4}-\d{2}$/.test(String(r[1]))).length).toBeGreaterThan(1);
+    expect(Object.keys(stack.runtime.exportJson().sheets)).toEqual(sheetsBefore);
+    // Moved once: the next quiet run neither moves nor refreshes anything.
+    await stack.advanceClocks(3_600_000);
+    const quiet = await scheduledRun(stack);
+    expect(quiet.counts.byMethod['DataSource.updateSpec'] ?? 0).toBe(0);
+    expect(quiet.counts.byMethod['Spreadsheet.refreshAllDataSources'] ?? 0).toBe(0);
   }, 300_000);
 });

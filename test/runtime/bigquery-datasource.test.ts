@@ -295,4 +295,18 @@ describe('Connected Sheets and the manifest’s scopes', () => {
       await dispose();
     }
   });
+
+  it('DataSource.updateSpec: the linked sheet executes the new spec; a spec without a billing project is refused', async () => {
+    const query = `SELECT id FROM \`${PROJECT}.${DATASET}.orders\` WHERE id = '${PAGE_1[0].id}'`;
+    const answer = await call<{ refused: string | null; state: string; rawQuery: string; ids: unknown[] }>(
+      runtime,
+      'updateOrdersSpec',
+      PROJECT,
+      query,
+    );
+    expect(answer.refused).toMatch(/lacks/);
+    expect(answer.state).toBe('SUCCESS');
+    expect(answer.rawQuery).toBe(query);
+    expect(answer.ids).toEqual([PAGE_1[0].id]);
+  });
 });

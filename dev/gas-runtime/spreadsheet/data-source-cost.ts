@@ -17,6 +17,7 @@ const EXECUTING = new Set([
   'Spreadsheet.refreshAllDataSources',
   'Range.createDataSourcePivotTable',
   'DataSource.refreshAllLinkedDataSourceObjects',
+  'DataSource.updateSpec',
   'DataSourceSheet.refreshData',
   'DataSourceSheet.forceRefreshData',
   'DataSourcePivotTable.refreshData',

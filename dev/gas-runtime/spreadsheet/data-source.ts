@@ -29,7 +29,7 @@ import {
 import { drawCells, gridCell, PREVIEW_ROWS, previewCells } from './data-source-grid.js';
 import { pivotCells, SUMMARIZE_FUNCTIONS, type PivotSpec } from './data-source-pivot.js';
 import { DataSourceSpec, incompleteSpec, specRecordOf, type BigQuerySpecRecord } from './data-source-spec.js';
-import type { SpreadsheetScope } from './scope';
+import { refuseWrite, type SpreadsheetScope } from './scope';
 import { Sheet } from './sheet';
 import type { SheetModel } from './sheet-model';
 import type { Workbook } from './workbook';
@@ -71,6 +71,13 @@ function sourcesOf(workbook: Workbook): DataSourceRecord[] {
 }
 
 /** The data source sheet record of a sheet, if it is one (Sheet.getType() DATASOURCE). */
+/** The workbook's data sources, their specs and pivots, for a test that sets a spreadsheet up as an earlier add-on version left it. */
+export function dataSourceRecordsOf(
+  workbook: Workbook,
+): Array<{ spec: BigQuerySpecRecord; objects: Array<{ kind: 'SHEET' | 'PIVOT'; pivot: PivotSpec }> }> {
+  return sourcesOf(workbook);
+}
+
 export function dataSourceSheetOf(workbook: Workbook, sheet: SheetModel): DataObjectRecord | undefined {
   for (const source of sourcesOf(workbook))
     for (const object of source.objects) if (object.kind === 'SHEET' && object.sheet === sheet) return object;
@@ -337,6 +344,22 @@ export class DataSource {
   async refreshAllLinkedDataSourceObjects(): Promise<void> {
     const link = requireExecution(this.scope, 'DataSource', 'refreshAllLinkedDataSourceObjects');
     for (const object of this.record.objects) await refresh(link, this.record, object);
+  }
+
+  /**
+   * "Updates the data source spec and starts data execution asynchronously" for every object linked
+   * to it (the DataExecutionStatus reference's sample; the DataSource page: updateSpec(spec) refreshes
+   * the linked objects with the new spec). The new spec is checked as insertDataSourceSheet checks one.
+   */
+  async updateSpec(spec: unknown): Promise<DataSource> {
+    refuseWrite(this.scope, 'DataSource.updateSpec');
+    const link = requireExecution(this.scope, 'DataSource', 'updateSpec');
+    const record = specRecordOf(spec, 'SpreadsheetApp.DataSource.updateSpec');
+    const missing = incompleteSpec(record);
+    if (missing) throw new Error(`Invalid argument: the data source spec lacks ${missing}`);
+    this.record.spec = record;
+    for (const object of this.record.objects) await refresh(link, this.record, object);
+    return this;
   }
 
   /** Waits for every linked object's execution; void, as Google's page says. */

@@ -1,11 +1,14 @@
 /**
  * Connected Sheets in the spreadsheet (developers.google.com/apps-script/guides/sheets/connected-sheets):
- * after the first sync into BigQuery, once per dataset, a data source sheet over the orders table
+ * after the first sync into BigQuery, once per dataset, a data source sheet over the store's orders
  * and a data source pivot of net revenue and net profit by month (connected-sheets-spec.ts); after a
- * run that changed orders, the spreadsheet's data sources refreshed. A sheet the add-on finds
- * already connected to the same table or query is not made twice (an execution ended between the
- * insert and the mark makes no second one). A failure here never fails the sync: the orders are in
- * BigQuery already, and the next run tries again.
+ * run whose MERGEs or DELETEs modified rows of the orders table (new orders, changed ones, a ✗ day's
+ * refetch, vanished orders removed), the spreadsheet's data sources refreshed; a run that modified
+ * none does not pay a refresh. A sheet the add-on finds already connected to the same query is not
+ * made twice (an execution ended between the insert and the mark makes no second one); one an
+ * earlier version, or an earlier plan window, left with another query is updated in place (its mark
+ * differs). A failure here never fails the sync: the orders are in BigQuery already, and the next
+ * run tries again.
  */
 import { currentSpreadsheet } from '../platform/context';
 import { documentProperties } from '../platform/properties';
@@ -14,12 +17,16 @@ import {
   CONNECTED_SHEETS_KEY,
   connectedSheetsMark,
   CURRENCY_COLUMN,
+  datasetMark,
+  isMonthlyQuery,
   MONTH_COLUMN,
   MONTHLY_SHEET_NAME,
   monthlyQuery,
   ORDERS_SHEET_NAME,
   PIVOT_SHEET_NAME,
+  ordersQuery,
   PIVOT_VALUES,
+  UNKNOWN_PROFIT_COLUMN,
 } from './connected-sheets-spec';
 import type { BigQueryDestination } from './destination-setting';
 import { storeIdOfRun } from './store-scope';
@@ -30,17 +37,14 @@ type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 type DataSource = GoogleAppsScript.Spreadsheet.DataSource;
 type DataSourceSheet = GoogleAppsScript.Spreadsheet.DataSourceSheet;
 
-/** The table spec's setters and getters (BigQueryDataSourceSpecBuilder), which the published typings lack. */
-interface TableSpecBuilder extends GoogleAppsScript.Spreadsheet.BigQueryDataSourceSpecBuilder {
-  setTableProjectId(projectId: string): TableSpecBuilder;
-  setDatasetId(datasetId: string): TableSpecBuilder;
-  setTableId(tableId: string): TableSpecBuilder;
-}
+/** The table spec's getters (BigQueryDataSourceSpec), which the published typings lack. */
 interface BigQuerySpec extends GoogleAppsScript.Spreadsheet.BigQueryDataSourceSpec {
   getTableProjectId(): string;
   getDatasetId(): string;
   getTableId(): string;
 }
+/** DataSource.updateSpec: the published typings have it; the runtime's object is reached through this. */
+type UpdatableSource = DataSource & { updateSpec(spec: GoogleAppsScript.Spreadsheet.DataSourceSpec): DataSource };
 /** Spreadsheet's Connected Sheets methods the published typings lack. */
 interface ConnectedSpreadsheet {
   insertDataSourceSheet(spec: GoogleAppsScript.Spreadsheet.DataSourceSpec): DataSourceSheet;
@@ -53,21 +57,27 @@ interface PivotSheet {
 }
 
 const ADDED_MESSAGE =
-  `Connected Sheets: “${ORDERS_SHEET_NAME}” shows the orders table in BigQuery and “${PIVOT_SHEET_NAME}” ` +
-  'its net revenue and net profit by month; each sync that changes orders refreshes them.';
+  `Connected Sheets: “${ORDERS_SHEET_NAME}” shows this store's orders in BigQuery and “${PIVOT_SHEET_NAME}” ` +
+  'their net revenue and net profit by month; each sync that changes the table refreshes them.';
+const UPDATED_MESSAGE =
+  `Connected Sheets brought up to date: “${ORDERS_SHEET_NAME}” shows this store's orders only, and ` +
+  `“${PIVOT_SHEET_NAME}” counts the orders whose net profit is unknown and labels the months the plan's history cuts.`;
 
 /** The run's step after its jobs: null when there is nothing to say. */
-export function connectSheets(
-  ctx: JobContext,
-  destination: BigQueryDestination,
-  ordersChanged: boolean,
-): string | null {
-  const mark = connectedSheetsMark(destination);
-  const made = ctx.state.readAtStart[CONNECTED_SHEETS_KEY] === mark;
-  // The tables exist once a flush of this run wrote to them (its MERGE counts inserted and updated rows
-  // apart), an earlier run made them, or this run did (the move of the sheets' orders makes them, and
-  // its feed may then find nothing new to write).
-  const { ordersAdded, ordersUpdated } = ctx.tally.counts;
+export function connectSheets(ctx: JobContext, destination: BigQueryDestination): string | null {
+  const meta = ctx.state.get('meta');
+  const planFrom = meta.truncated ? meta.historyAvailableFrom : null;
+  const mark = connectedSheetsMark(destination, planFrom);
+  const atStart = ctx.state.readAtStart[CONNECTED_SHEETS_KEY];
+  const made = atStart === mark;
+  const dataset = datasetMark(destination);
+  const earlier = !made && typeof atStart === 'string' && (atStart === dataset || atStart.startsWith(`${dataset} `));
+  // Rows of the orders table this run modified, as BigQuery counted them: the MERGEs' inserted and
+  // updated rows (only orders whose values differ: merge-sql.ts) and the DELETEs' affected rows.
+  const { ordersAdded, ordersUpdated, ordersGone } = ctx.tally.counts;
+  const ordersChanged = ordersAdded + ordersUpdated + ordersGone > 0;
+  // The tables exist once a flush of this run wrote to them, an earlier run made them, or this run
+  // did (the move of the sheets' orders makes them, and its feed may then find nothing new to write).
   const tables = tablesMark(destination);
   const tablesThere =
     ordersAdded + ordersUpdated > 0 ||
@@ -78,17 +88,23 @@ export function connectSheets(
     // "Turns data execution on for BigQuery data sources" for this execution (reference/spreadsheet/spreadsheet-app).
     SpreadsheetApp.enableBigQueryExecution();
     const spreadsheet = currentSpreadsheet('Connected Sheets');
-    if (made) {
-      (spreadsheet as unknown as ConnectedSpreadsheet).refreshAllDataSources();
-      return null;
+    const connected = spreadsheet as unknown as ConnectedSpreadsheet;
+    if (earlier) {
+      updateConnectedSheets(spreadsheet, destination, planFrom);
+      documentProperties().setProperty(CONNECTED_SHEETS_KEY, mark);
     }
-    addConnectedSheets(spreadsheet, destination);
+    if (made || earlier) {
+      if (ordersChanged) connected.refreshAllDataSources();
+      return earlier ? UPDATED_MESSAGE : null;
+    }
+    addConnectedSheets(spreadsheet, destination, planFrom);
     documentProperties().setProperty(CONNECTED_SHEETS_KEY, mark);
     return ADDED_MESSAGE;
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     console.warn(`[connected sheets] ${message}`);
-    return `The sheets connected to BigQuery were not ${made ? 'refreshed' : 'added'} (${message}); the next sync tries again.`;
+    const what = made ? 'refreshed' : earlier ? 'brought up to date' : 'added';
+    return `The sheets connected to BigQuery were not ${what} (${message}); the next sync tries again.`;
   }
 }
 
@@ -96,6 +112,7 @@ function specOf(source: DataSource): BigQuerySpec {
   return source.getSpec().asBigQuery() as BigQuerySpec;
 }
 
+/** The orders data source sheet's spec before it showed one store: the whole table. */
 function isOrdersTable(spec: BigQuerySpec, destination: BigQueryDestination): boolean {
   return (
     spec.getRawQuery() === '' &&
@@ -105,36 +122,73 @@ function isOrdersTable(spec: BigQuerySpec, destination: BigQueryDestination): bo
   );
 }
 
-function specBuilder(projectId: string): TableSpecBuilder {
-  return SpreadsheetApp.newDataSourceSpec().asBigQuery().setProjectId(projectId) as TableSpecBuilder;
+function specBuilder(projectId: string): GoogleAppsScript.Spreadsheet.BigQueryDataSourceSpecBuilder {
+  return SpreadsheetApp.newDataSourceSpec().asBigQuery().setProjectId(projectId);
 }
 
-function addConnectedSheets(spreadsheet: Spreadsheet, destination: BigQueryDestination): void {
-  const connected = spreadsheet as unknown as ConnectedSpreadsheet;
+/**
+ * The orders data source sheet over the store's query: one over the whole table moved to it
+ * (updateSpec keeps the sheet, its name and place); inserted when there is neither and `insert`.
+ */
+function ordersSheet(connected: ConnectedSpreadsheet, destination: BigQueryDestination, insert: boolean): void {
   const sources = connected.getDataSources();
-  const query = monthlyQuery(destination, storeIdOfRun());
-  if (!sources.some((s) => isOrdersTable(specOf(s), destination))) {
-    const spec = specBuilder(destination.projectId)
-      .setTableProjectId(destination.projectId)
-      .setDatasetId(destination.datasetId)
-      .setTableId(ORDERS_TABLE.tableId)
-      .build();
-    name(spreadsheet, connected.insertDataSourceSheet(spec).asSheet(), ORDERS_SHEET_NAME);
-  }
+  const query = ordersQuery(destination, storeIdOfRun());
+  if (sources.some((s) => specOf(s).getRawQuery() === query)) return;
+  const spec = specBuilder(destination.projectId).setRawQuery(query).build();
+  const overTable = sources.filter((s) => isOrdersTable(specOf(s), destination));
+  for (const source of overTable) (source as UpdatableSource).updateSpec(spec);
+  if (overTable.length === 0 && insert)
+    name(connected as unknown as Spreadsheet, connected.insertDataSourceSheet(spec).asSheet(), ORDERS_SHEET_NAME);
+}
+
+/**
+ * The sheets as an earlier version or plan window left them, given this run's queries in place
+ * (updateSpec keeps each sheet, its name and place, and executes its objects again).
+ */
+function updateConnectedSheets(
+  spreadsheet: Spreadsheet,
+  destination: BigQueryDestination,
+  planFrom: string | null,
+): void {
+  ordersSheet(spreadsheet as unknown as ConnectedSpreadsheet, destination, false);
+  updateMonthlyQueries(spreadsheet, destination, monthlyQuery(destination, storeIdOfRun(), planFrom));
+}
+
+/** Monthly queries other than `query` take it; a pivot over one that had no count of unknown net profits gets that value. */
+function updateMonthlyQueries(spreadsheet: Spreadsheet, destination: BigQueryDestination, query: string): void {
+  const storeId = storeIdOfRun();
+  const stale = (sql: string) => sql !== query && isMonthlyQuery(destination, storeId, sql);
+  const connected = spreadsheet as unknown as ConnectedSpreadsheet;
+  const sources = connected.getDataSources().filter((s) => stale(specOf(s).getRawQuery()));
+  if (sources.length === 0) return;
+  const uncounted = pivotsOf(spreadsheet).filter((p) => {
+    const sql = specOf(p.getDataSource()).getRawQuery();
+    return stale(sql) && !sql.includes(UNKNOWN_PROFIT_COLUMN);
+  });
+  const spec = specBuilder(destination.projectId).setRawQuery(query).build();
+  for (const source of sources) (source as UpdatableSource).updateSpec(spec);
+  for (const pivot of uncounted)
+    pivot.addPivotValue(UNKNOWN_PROFIT_COLUMN, SpreadsheetApp.PivotTableSummarizeFunction.SUM);
+}
+
+function pivotsOf(spreadsheet: Spreadsheet): GoogleAppsScript.Spreadsheet.DataSourcePivotTable[] {
+  return spreadsheet.getSheets().flatMap((sheet) => (sheet as unknown as PivotSheet).getDataSourcePivotTables());
+}
+
+function addConnectedSheets(spreadsheet: Spreadsheet, destination: BigQueryDestination, planFrom: string | null): void {
+  const connected = spreadsheet as unknown as ConnectedSpreadsheet;
+  ordersSheet(connected, destination, true);
+  const query = monthlyQuery(destination, storeIdOfRun(), planFrom);
+  // An execution ended before the mark: what it made is kept, and brought up to date.
+  updateMonthlyQueries(spreadsheet, destination, query);
+  const sources = connected.getDataSources();
   let monthly = sources.find((s) => specOf(s).getRawQuery() === query);
   if (!monthly) {
     const sheet = connected.insertDataSourceSheet(specBuilder(destination.projectId).setRawQuery(query).build());
     name(spreadsheet, sheet.asSheet(), MONTHLY_SHEET_NAME);
     monthly = sheet.getDataSource();
   }
-  const pivoted = spreadsheet
-    .getSheets()
-    .some((sheet) =>
-      (sheet as unknown as PivotSheet)
-        .getDataSourcePivotTables()
-        .some((p) => specOf(p.getDataSource()).getRawQuery() === query),
-    );
-  if (pivoted) return;
+  if (pivotsOf(spreadsheet).some((p) => specOf(p.getDataSource()).getRawQuery() === query)) return;
   const sheet = spreadsheet.getSheetByName(PIVOT_SHEET_NAME)
     ? spreadsheet.insertSheet()
     : spreadsheet.insertSheet(PIVOT_SHEET_NAME);

@@ -46,7 +46,7 @@ export function stepSkippedForDestination(ctx: Pick<JobContext, 'state'>, step: 
 }
 
 /** After the run's jobs: the Connected Sheets over the orders table, when orders go to BigQuery. */
-export function connectedSheetsAfterJobs(ctx: JobContext, ordersChanged: boolean): string | null {
+export function connectedSheetsAfterJobs(ctx: JobContext): string | null {
   const destination = runDestination(ctx);
-  return destination.kind === 'bigquery' ? connectSheets(ctx, destination, ordersChanged) : null;
+  return destination.kind === 'bigquery' ? connectSheets(ctx, destination) : null;
 }

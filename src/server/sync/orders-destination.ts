@@ -17,12 +17,8 @@ export interface OrdersDestination {
   dayListed(ctx: JobContext, day: string, ids: readonly string[]): void;
   /** The reconciliation pass of this run's destination, or null when the orders are in the sheets. */
   reconcile(ctx: JobContext): JobResult | null;
-  /**
-   * After the run's jobs (Connected Sheets made or refreshed): what the Sync log says, or null.
-   * `ordersChanged`: the orders watermark moved (the feed is at-least-once, so orders written again
-   * unchanged do not count).
-   */
-  afterJobs?(ctx: JobContext, ordersChanged: boolean): string | null;
+  /** After the run's jobs (Connected Sheets made or refreshed): what the Sync log says, or null. */
+  afterJobs?(ctx: JobContext): string | null;
   /**
    * Before the run's jobs (a switch of destination copying what the sheets hold): what the Sync log
    * says, and whether the jobs may run (false while the copy is not done: the feed waits for it).
@@ -63,8 +59,8 @@ export function destinationSkipsStep(ctx: JobContext, step: string): boolean {
   return registered ? registered.skipsStep(ctx, step) : false;
 }
 
-export function destinationAfterJobs(ctx: JobContext, ordersChanged: boolean): string | null {
-  return registered && registered.afterJobs ? registered.afterJobs(ctx, ordersChanged) : null;
+export function destinationAfterJobs(ctx: JobContext): string | null {
+  return registered && registered.afterJobs ? registered.afterJobs(ctx) : null;
 }
 
 export function destinationBeforeJobs(ctx: JobContext): { message: string | null; done: boolean } {

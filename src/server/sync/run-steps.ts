@@ -83,11 +83,10 @@ export const RUN_STEPS: readonly RunStep[] = [
   },
   ...JOB_ORDER.map(jobStep),
   {
-    // Orders in BigQuery: the Connected Sheets over them, made once and refreshed when orders changed.
+    // Orders in BigQuery: the Connected Sheets over them, made once and refreshed when the run changed the tables.
     name: 'destination after jobs',
     due: (run) => runsJobs(run, 'orders') && run.ctx.budget.canStartStep(),
-    run: (run) =>
-      push(run, destinationAfterJobs(run.ctx, run.ctx.state.get('orders').watermark !== run.atStart.watermark)),
+    run: (run) => push(run, destinationAfterJobs(run.ctx)),
   },
   {
     // Noted after the jobs, it rides with the state their last write covers (no write of its own).
