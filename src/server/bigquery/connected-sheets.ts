@@ -29,6 +29,7 @@ import {
   UNKNOWN_PROFIT_COLUMN,
 } from './connected-sheets-spec';
 import type { BigQueryDestination } from './destination-setting';
+import { ordersRowsModified } from './orders-modified';
 import { storeIdOfRun } from './store-scope';
 import { ORDERS_TABLE } from './table-schemas';
 import { TABLES_MADE_KEY, tablesMark } from './tables';
@@ -75,7 +76,7 @@ export function connectSheets(ctx: JobContext, destination: BigQueryDestination)
   // Rows of the orders table this run modified, as BigQuery counted them: the MERGEs' inserted and
   // updated rows (only orders whose values differ: merge-sql.ts) and the DELETEs' affected rows.
   const { ordersAdded, ordersUpdated, ordersGone } = ctx.tally.counts;
-  const ordersChanged = ordersAdded + ordersUpdated + ordersGone > 0;
+  const ordersChanged = ordersAdded + ordersUpdated + ordersGone > 0 || ordersRowsModified(ctx);
   // The tables exist once a flush of this run wrote to them, an earlier run made them, or this run
   // did (the move of the sheets' orders makes them, and its feed may then find nothing new to write).
   const tables = tablesMark(destination);

@@ -19,6 +19,7 @@
 import { currentSpreadsheetId } from '../platform/context';
 import type { JobContext } from '../sync/job-context';
 import { runDestination } from './destination';
+import { noteOrdersRowsModified } from './orders-modified';
 import { tablePath, type TableNames } from './merge-sql';
 import { bigQuery, insertJob, waitForJobs } from './service';
 import { withStageTables } from './stage-tables';
@@ -149,13 +150,15 @@ export function deleteVanishedOrders(ctx: JobContext, day: string, listedIds: re
       dml('delete_line_items', vanishedSql(names, LINE_ITEMS_TABLE, 'order_id', stage)),
     ]);
     // Then, on the same tables ("DML": mutating statements on a table queue), one row per key.
-    if (stage !== null)
-      waitForJobs(
+    if (stage !== null) {
+      const [orders] = waitForJobs(
         projectId,
         [ORDERS_TABLE, LINE_ITEMS_TABLE].map((table) =>
           dml(`one_row_per_key_${table.tableId}`, oneRowPerKeySql(names, table, columnsNow(names, table), stage)),
         ),
       );
+      if (Number(orders.statistics?.query?.numDmlAffectedRows ?? 0) > 0) noteOrdersRowsModified(ctx);
+    }
     return deleted;
   };
   const [orders] =
