@@ -7,6 +7,7 @@ import { CellLimitError, SPREADSHEET_CELL_LIMIT, type CellCount } from './cell-c
 import { requestsOf } from './ahead-writes';
 import { formatRuns } from './column-formats';
 import { foreignCurrencyFormats } from './currency-formats';
+import { requestGroups } from './request-groups';
 import { lastRowOf, mergeRowWrites, withoutSkipped, type RangeWrite, type RowWrite } from './row-writes';
 import { toSheetWrites } from './sheet-layout';
 import { rowWritesBytes } from './write-size';
@@ -206,8 +207,10 @@ export class BatchWriter {
       this.fenced = false;
       liftRunStateFence();
     }
-    // Rows in another currency than the store's (rare): their amount cells' format, in one more request.
-    if (formats.length > 0) sheetsRequest('write', () => sheetsService().batchUpdate({ requests: formats }, id));
+    // Rows in another currency than the store's: their amount cells' format, in one more request (more
+    // when a store of many such rows passes 2 MB of them).
+    for (const group of requestGroups(formats))
+      sheetsRequest('write', () => sheetsService().batchUpdate({ requests: group }, id));
     return cells;
   }
 
