@@ -4,7 +4,9 @@
  * (by its developer-metadata tag when a user's sheet took the title) and ONE bucket cell, its stamp
  * too when the number is not there; the same cells at 1,000 orders as at 100,000. The Orders sheet
  * is never scanned: an index not written yet, or a number not in it, says to sync. A found id is
- * kept in the document cache for six hours: an order's number never moves to another order.
+ * kept in the document cache for six hours; the spec does not promise that a display number never
+ * moves (2.1: "display number"), so PROFIT_ORDER checks the order it reads against the number asked
+ * and forgets a cached id that no longer matches (forgetNumbers).
  */
 import { currentSpreadsheet } from '../platform/context';
 import { ROW_INDEX_METADATA_KEY } from '../sheets/row-index-buckets';
@@ -30,6 +32,18 @@ export function orderIdByNumber(displayNumbers: readonly string[]): NumberLookup
   const found = lookUp(keys);
   if ('id' in found) cache?.put(cacheKey(found.key), found.id, CACHE_SECONDS);
   return 'id' in found ? { id: found.id } : found;
+}
+
+/** Drops the cached ids of these numbers: the next lookup reads the index again. */
+export function forgetNumbers(displayNumbers: readonly string[]): void {
+  const cache = CacheService.getDocumentCache();
+  for (const key of new Set(displayNumbers.map(numberKey).filter((k) => k !== ''))) cache?.remove(cacheKey(key));
+}
+
+/** Whether an order, as the service gives it, is shown with one of these numbers (as the index keys them). */
+export function showsNumber(order: { order_number?: unknown }, displayNumbers: readonly string[]): boolean {
+  const shown = numberKey(order.order_number);
+  return shown !== '' && displayNumbers.some((n) => numberKey(n) === shown);
 }
 
 const cacheKey = (key: string): string => `ma.order-number.${key}`.slice(0, 250);

@@ -12,7 +12,7 @@ import { monthLayoutArgument, monthsAcross } from './month-layout';
 import { metricArgument, metricListArgument } from './metrics';
 import { COST_GAP_METRICS, costGapTableRows, netRevenueNote, notCountedNote, unknownNetRevenueNote } from './cost-gaps';
 import { isNotCounted, type CostGapsRead } from '../finance/cost-gaps';
-import { orderIdByNumber, type NumberLookup } from './order-number-lookup';
+import { forgetNumbers, orderIdByNumber, showsNumber, type NumberLookup } from './order-number-lookup';
 import { orderNumberElsewhere, ordersKeptElsewhere } from './orders-elsewhere';
 import { emptyDays, futureNote, lastDayWithFigures, noteUnder } from './future-days';
 import { storeTimeZoneOf } from './store-zone';
@@ -199,7 +199,7 @@ export function profitOrder(orderId: unknown, deps?: Partial<FunctionDeps> & { l
     const ref = orderReference('PROFIT_ORDER', orderId);
     // The display number (#1001) is not an API key: the order number index each sync keeps maps it to the order's id.
     const found = ref.displayNumbers.length > 0 ? (deps?.lookup ?? orderIdByNumber)(ref.displayNumbers) : null;
-    const id = found !== null && 'id' in found ? found.id : ref.id;
+    let id = found !== null && 'id' in found ? found.id : ref.id;
     if (id === null) {
       // Orders kept in BigQuery: the Orders sheet holds none of them, and a formula cannot query the table.
       const table = ordersKeptElsewhere();
@@ -208,10 +208,24 @@ export function profitOrder(orderId: unknown, deps?: Partial<FunctionDeps> & { l
     }
     const timeZone = deps?.timeZone ?? spreadsheetTimeZone();
     const client = deps?.client ?? customFunctionContext().client;
-    const order = readableAnswer(
-      'PROFIT_ORDER',
-      orderOrGone(() => client.getOrder(id), found, ref.displayNumbers[0]),
-    );
+    const read = (orderId: string) =>
+      readableAnswer(
+        'PROFIT_ORDER',
+        orderOrGone(() => client.getOrder(orderId), found, ref.displayNumbers[0]),
+      );
+    let order = read(id);
+    if (found !== null && 'id' in found && !showsNumber(order, ref.displayNumbers)) {
+      // The number now shows another order (renumbered at the store): a cached id is forgotten and the
+      // index read once more; an index that still points there is behind the store until the next sync.
+      forgetNumbers(ref.displayNumbers);
+      const again = (deps?.lookup ?? orderIdByNumber)(ref.displayNumbers);
+      if ('id' in again && again.id !== id) order = read((id = again.id));
+      if (!showsNumber(order, ref.displayNumbers))
+        throw new FormulaError(
+          'PROFIT_ORDER',
+          `the order number index gives ${id} for ${ref.displayNumbers[0]}, and the store now shows that order as ${String(order.order_number)}: if another order took ${ref.displayNumbers[0]}, Sync now brings the index up to date; otherwise give ${String(order.order_number)} or the order id`,
+        );
+    }
     // The order's day as the Orders sheet gives it: in the store's zone, the day the P&L counts it on.
     const storeZone = deps?.storeTimeZone ? deps.storeTimeZone() : storeTimeZoneOf(client, () => timeZone);
     return orderTable(order, timeZone, storeZone);
