@@ -115,10 +115,16 @@ describe('MERGE pruned to @days with WHEN NOT MATCHED BY SOURCE', () => {
       scalarArrayTypes: { days: 'DATE' },
       now: Date.now(),
     });
-    const values = { rows: JSON.stringify([{ id: 'p-9', placed_day: '2024-03-01', status: 'x' }]), days: JSON.stringify(DAYS) };
+    const values = {
+      rows: JSON.stringify([{ id: 'p-9', placed_day: '2024-03-01', status: 'x' }]),
+      days: JSON.stringify(DAYS),
+    };
     const plan = await runtime().bigquery.exclusive(async (c) => {
       const reader = await c.runAndReadAll(`EXPLAIN ${translation.sql}`, values);
-      return reader.getRows().map((r) => String(r[1])).join('\n');
+      return reader
+        .getRows()
+        .map((r) => String(r[1]))
+        .join('\n');
     });
     expect(plan).toMatch(/HASH_JOIN/);
     expect(plan).not.toMatch(/NL_JOIN|CROSS_PRODUCT/);

@@ -5,15 +5,7 @@
  * next read counts what the table then holds.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  call,
-  loadJob,
-  ordersRuntimeForFile,
-  DATASET,
-  PROJECT,
-  queryJob,
-  type JobRun,
-} from './bigquery-support.js';
+import { call, loadJob, ordersRuntimeForFile, DATASET, PROJECT, queryJob, type JobRun } from './bigquery-support.js';
 
 const runtime = ordersRuntimeForFile();
 const T = `\`${PROJECT}.${DATASET}.orders\``;
@@ -31,7 +23,15 @@ async function held(): Promise<string | undefined> {
 }
 
 const order = (id: string, day: string) =>
-  JSON.stringify({ id, placed_day: day, placed_at: `${day}T10:00:00Z`, status: 'paid', items: 1, net_revenue: '1.00', net_profit: '0.50' });
+  JSON.stringify({
+    id,
+    placed_day: day,
+    placed_at: `${day}T10:00:00Z`,
+    status: 'paid',
+    items: 1,
+    net_revenue: '1.00',
+    net_profit: '0.50',
+  });
 
 describe('partitions processed after each kind of write', () => {
   it('counts the partitions the table holds when each read starts', async () => {
@@ -49,7 +49,9 @@ describe('partitions processed after each kind of write', () => {
     expect(moved.status.errorResult).toBeUndefined();
     // h-2 left 05-02 for 05-09: 05-03 and 05-09.
     expect(await held()).toBe('2');
-    const refused = await run(queryJob(`INSERT INTO ${T} (id, placed_day) VALUES ('h-4', '2024-05-04'), ('h-4b', NULL)`));
+    const refused = await run(
+      queryJob(`INSERT INTO ${T} (id, placed_day) VALUES ('h-4', '2024-05-04'), ('h-4b', NULL)`),
+    );
     expect(refused.status.errorResult).toBeDefined();
     expect(await held()).toBe('2');
   });
