@@ -8,7 +8,15 @@
 import { describe, expect, it } from 'vitest';
 import { translate } from '../../dev/gas-runtime/bigquery/dialect.js';
 import { tableSql } from '../../dev/gas-runtime/bigquery/warehouse.js';
-import { call, ordersRuntimeForFile, DATASET, PROJECT, queryJob, type JobRun } from './bigquery-support.js';
+import {
+  call,
+  orderRowsOf,
+  ordersRuntimeForFile,
+  DATASET,
+  PROJECT,
+  queryJob,
+  type JobRun,
+} from './bigquery-support.js';
 
 const runtime = ordersRuntimeForFile();
 
@@ -54,16 +62,7 @@ async function run(query: Record<string, unknown>): Promise<JobRun['done']> {
   return done.done;
 }
 
-async function rowsOf(prefix: string): Promise<string[]> {
-  const answer = await call(runtime(), 'bq', 'Jobs', 'query', [
-    {
-      query: `SELECT CONCAT(id, ' ', CAST(placed_day AS STRING), ' ', status) AS r FROM ${T} WHERE STARTS_WITH(id, '${prefix}') ORDER BY id, placed_day`,
-      useLegacySql: false,
-    },
-    PROJECT,
-  ]);
-  return (answer.rows ?? []).map((r) => String(r.f[0].v));
-}
+const rowsOf = (prefix: string): Promise<string[]> => orderRowsOf(runtime(), prefix, 'id, placed_day');
 
 describe('MERGE pruned to @days with WHEN NOT MATCHED BY SOURCE', () => {
   it('matches, updates, inserts and deletes the rows its ON and clauses name', async () => {

@@ -210,3 +210,15 @@ export function ordersRuntimeForFile(): () => GasRuntime {
     return runtime;
   };
 }
+
+/** `id placed_day status` of the orders rows whose id starts with `prefix`, in `orderBy` order. */
+export async function orderRowsOf(runtime: GasRuntime, prefix: string, orderBy = 'id, status'): Promise<string[]> {
+  const answer = await call(runtime, 'bq', 'Jobs', 'query', [
+    {
+      query: `SELECT CONCAT(id, ' ', CAST(placed_day AS STRING), ' ', status) AS r FROM \`${PROJECT}.${DATASET}.orders\` WHERE STARTS_WITH(id, '${prefix}') ORDER BY ${orderBy}`,
+      useLegacySql: false,
+    },
+    PROJECT,
+  ]);
+  return (answer.rows ?? []).map((r) => String(r.f[0].v));
+}
