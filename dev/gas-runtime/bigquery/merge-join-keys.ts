@@ -2,8 +2,8 @@
  * How the stand-in hands a MERGE's ON to DuckDB, not what it means. A MERGE with a `WHEN NOT
  * MATCHED BY SOURCE` clause is a full outer join in DuckDB, and DuckDB runs a full outer join whose
  * ON holds a condition on the target alone (the add-on's `T.placed_day IN UNNEST(@days)`) beside
- * its keys far slower than one on keys alone: seconds for 100,000 target rows, growing with the
- * table. So `T.k = S.k AND T.day IN UNNEST(@days)` goes to DuckDB as
+ * its keys far slower than one on keys alone (a blockwise nested-loop join, not a hash join:
+ * 3.3 s for 100,000 target rows and 20,000 source rows, growing with their product). So `T.k = S.k AND T.day IN UNNEST(@days)` goes to DuckDB as
  * `CASE WHEN T.day IN UNNEST(@days) THEN T.k END = S.k`: an ON matches a pair only when it is
  * TRUE, and both forms are TRUE for the same pairs (the CASE is NULL where the condition is not
  * TRUE), so the rows matched, and everything the statement does, stay the same. Any ON not made
