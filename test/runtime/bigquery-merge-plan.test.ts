@@ -8,19 +8,11 @@
 import { describe, expect, it } from 'vitest';
 import { translate } from '../../dev/gas-runtime/bigquery/dialect.js';
 import { tableSql } from '../../dev/gas-runtime/bigquery/warehouse.js';
-import {
-  call,
-  orderRowsOf,
-  ordersRuntimeForFile,
-  DATASET,
-  PROJECT,
-  queryJob,
-  type JobRun,
-} from './bigquery-support.js';
+import { call, orderRowsOf, ordersRuntimeForFile, ORDERS_PATH as T, PROJECT, queryJob } from './bigquery-support.js';
+import type { JobRun } from './bigquery-support.js';
 
 const runtime = ordersRuntimeForFile();
 
-const T = `\`${PROJECT}.${DATASET}.orders\``;
 const DAYS = ['2024-03-01', '2024-03-02'];
 
 const PRUNED = `MERGE ${T} T USING (SELECT * FROM UNNEST(@rows)) S
