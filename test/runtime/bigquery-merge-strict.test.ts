@@ -8,7 +8,15 @@
  * nothing. The rows are sent as the add-on sends a small flush's: ARRAY<STRUCT> @rows.
  */
 import { describe, expect, it } from 'vitest';
-import { call, ordersRuntimeForFile, DATASET, PROJECT, queryJob, type JobRun } from './bigquery-support.js';
+import {
+  call,
+  orderRowsOf,
+  ordersRuntimeForFile,
+  DATASET,
+  PROJECT,
+  queryJob,
+  type JobRun,
+} from './bigquery-support.js';
 
 const runtime = ordersRuntimeForFile();
 
@@ -48,16 +56,7 @@ async function dml(sql: string): Promise<JobRun['done']> {
   return run.done;
 }
 
-async function rowsOf(prefix: string): Promise<string[]> {
-  const answer = await call(runtime(), 'bq', 'Jobs', 'query', [
-    {
-      query: `SELECT CONCAT(id, ' ', CAST(placed_day AS STRING), ' ', status) AS r FROM ${T} WHERE STARTS_WITH(id, '${prefix}') ORDER BY id, status`,
-      useLegacySql: false,
-    },
-    PROJECT,
-  ]);
-  return (answer.rows ?? []).map((r) => String(r.f[0].v));
-}
+const rowsOf = (prefix: string): Promise<string[]> => orderRowsOf(runtime(), prefix);
 
 const DAY_MS = 86_400_000;
 const days = (prefix: string, n: number, status = 'x'): Row[] =>

@@ -210,3 +210,18 @@ export function ordersRuntimeForFile(): () => GasRuntime {
     return runtime;
   };
 }
+
+/** The orders table as GoogleSQL names it. */
+export const ORDERS_PATH = `\`${PROJECT}.${DATASET}.orders\``;
+
+/** `id placed_day status` of the orders rows whose id starts with `prefix`, in `orderBy` order. */
+export async function orderRowsOf(runtime: GasRuntime, prefix: string, orderBy = 'id, status'): Promise<string[]> {
+  const answer = await call(runtime, 'bq', 'Jobs', 'query', [
+    {
+      query: `SELECT CONCAT(id, ' ', CAST(placed_day AS STRING), ' ', status) AS r FROM ${ORDERS_PATH} WHERE STARTS_WITH(id, '${prefix}') ORDER BY ${orderBy}`,
+      useLegacySql: false,
+    },
+    PROJECT,
+  ]);
+  return (answer.rows ?? []).map((r) => String(r.f[0].v));
+}

@@ -21,6 +21,7 @@
 import { unsupported } from './errors.js';
 import { duckTypeOf, utcTimestampText, type FieldType } from './field-types.js';
 import { duckString, tokenize, type Token } from './sql-tokens.js';
+import { keyedMergeOn } from './merge-join-keys.js';
 
 export type StatementType = 'SELECT' | 'INSERT' | 'UPDATE' | 'DELETE' | 'MERGE';
 
@@ -458,8 +459,9 @@ export function translatePart(tokens: Token[], options: TranslateOptions): { sql
 }
 
 export function translate(sql: string, options: TranslateOptions): Translation {
-  const tokens = tokenize(sql);
-  const statementType = statementTypeOf(tokens);
+  const written = tokenize(sql);
+  const statementType = statementTypeOf(written);
+  const tokens = statementType === 'MERGE' ? keyedMergeOn(written) : written;
   const translator = new Translator(options);
   const text = translator.run(tokens);
   const translation: Translation = {

@@ -54,7 +54,10 @@ function tableRef(raw: unknown, projectId: string): { projectId: string; dataset
 
 /** Runs every job whose end has come, in the order they end, each after the tables expired by then. */
 export async function settle(warehouse: Warehouse, now: number): Promise<void> {
-  const due = [...warehouse.jobs.values()].filter((j) => j.endsAt <= now).sort((a, b) => a.endsAt - b.endsAt);
+  // A job with its outcome has run: only those still to run (or running) are waited for.
+  const due = [...warehouse.jobs.values()]
+    .filter((j) => j.endsAt <= now && j.outcome === undefined)
+    .sort((a, b) => a.endsAt - b.endsAt);
   for (const job of due) {
     if (!job.settled) await dropExpiredTables(warehouse, job.endsAt);
     job.settled ??= job.execute(job).then(

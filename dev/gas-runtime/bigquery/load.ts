@@ -12,6 +12,7 @@ import { JobFailure, type ErrorProto } from './errors.js';
 import { castText, checkValue, duckTypeOf, parseSchema, type TableField } from './field-types.js';
 import { createTable } from './catalog.js';
 import { countPartitionModifications } from './partition-quota.js';
+import { forgetPartitions } from './partition-reads.js';
 import { columnSql, tableKey, tableSql, type TableRecord, type Warehouse } from './warehouse.js';
 
 /**
@@ -57,6 +58,7 @@ function rowErrors(table: TableRecord, media: string): { rows: Array<Record<stri
   const rows: Array<Record<string, unknown>> = [];
   const errors: ErrorProto[] = [];
   const partitionField = table.timePartitioning?.field;
+  const known = new Set(table.schema.map((f) => f.name.toLowerCase()));
   let position = 0;
   for (const line of media.split('\n')) {
     const start = position;
@@ -80,9 +82,10 @@ function rowErrors(table: TableRecord, media: string): { rows: Array<Record<stri
       continue;
     }
     const record = row as Record<string, unknown>;
-    const unknown = Object.keys(record).find(
-      (k) => !table.schema.some((f) => f.name.toLowerCase() === k.toLowerCase()),
-    );
+    // Each field's key, matched without case: the first of the row's keys that names it.
+    const keys = new Map<string, string>();
+    for (const k of Object.keys(record)) if (!keys.has(k.toLowerCase())) keys.set(k.toLowerCase(), k);
+    const unknown = Object.keys(record).find((k) => !known.has(k.toLowerCase()));
     if (unknown !== undefined) {
       fail(`No such field: ${unknown}.`);
       continue;
@@ -90,7 +93,7 @@ function rowErrors(table: TableRecord, media: string): { rows: Array<Record<stri
     const values: Record<string, unknown> = {};
     let bad: string | null = null;
     for (const field of table.schema) {
-      const key = Object.keys(record).find((k) => k.toLowerCase() === field.name.toLowerCase());
+      const key = keys.get(field.name.toLowerCase());
       const value = key === undefined ? null : record[key];
       bad ??= checkValue(field, value);
       if (!bad && field.name === partitionField && (value === null || value === undefined))
@@ -169,6 +172,8 @@ export async function runLoad(warehouse: Warehouse, spec: LoadSpec, now: number)
       } catch (e) {
         await c.run('ROLLBACK');
         throw e;
+      } finally {
+        forgetPartitions(target);
       }
     } finally {
       await c.run(`DROP TABLE IF EXISTS ${text}`);

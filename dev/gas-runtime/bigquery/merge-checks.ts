@@ -19,7 +19,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { translatePart, type TranslateOptions } from './dialect.js';
 import { JobFailure, unsupported } from './errors.js';
-import { tokenize, type Token } from './sql-tokens.js';
+import { pastClose, splitAlias, tokenize, topLevel, upper, type Token } from './sql-tokens.js';
 import { columnSql } from './warehouse.js';
 
 interface Part {
@@ -39,38 +39,6 @@ const CORRELATED =
   'Correlated subqueries within a when_clause, search_condition, merge_update_clause or merge_insert_clause are not supported';
 
 const MATCHED = 'bq_merge_matched';
-
-const upper = (t: Token | undefined): string => (t?.kind === 'ident' ? t.text.toUpperCase() : '');
-
-/** The index just past the ")" that closes the "(" at `open`. */
-function pastClose(tokens: Token[], open: number): number {
-  let depth = 0;
-  for (let j = open; j < tokens.length; j++) {
-    if (tokens[j].kind !== 'punct') continue;
-    if (tokens[j].text === '(') depth++;
-    if (tokens[j].text === ')' && --depth === 0) return j + 1;
-  }
-  throw new Error('Syntax error: Expected ")" but got end of statement');
-}
-
-/** The index of the first top-level identifier `word` at or after `from`, or -1. */
-function topLevel(tokens: Token[], from: number, word: string): number {
-  for (let j = from; j < tokens.length; j++) {
-    if (tokens[j].kind === 'punct' && tokens[j].text === '(') j = pastClose(tokens, j) - 1;
-    else if (upper(tokens[j]) === word) return j;
-  }
-  return -1;
-}
-
-/** `tokens` without a trailing `[AS] alias`, and the alias (null when there is none). */
-function splitAlias(tokens: Token[]): { body: Token[]; alias: string | null } {
-  const sig = tokens.map((t, i) => (t.kind === 'space' ? -1 : i)).filter((i) => i >= 0);
-  const last = sig.at(-1);
-  if (sig.length < 2 || last === undefined || tokens[last].kind !== 'ident') return { body: tokens, alias: null };
-  const before = sig[sig.length - 2];
-  const end = upper(tokens[before]) === 'AS' ? before : last;
-  return { body: tokens.slice(0, end), alias: tokens[last].text };
-}
 
 /** The WHEN clauses' subqueries: "(" then SELECT or WITH, up to its ")". */
 function subqueries(tokens: Token[]): Token[][] {

@@ -154,6 +154,29 @@ function reads(
   return out;
 }
 
+/**
+ * The partitions each table holds, kept from one write to the next: a load or DML job forgets its
+ * table's (forgetPartitions) once it has run, so the set is what a scan would find.
+ */
+const held = new WeakMap<TableRecord, Set<string>>();
+
+export function forgetPartitions(table: TableRecord | undefined): void {
+  if (table) held.delete(table);
+}
+
+async function partitionsHeld(c: DuckDBConnection, table: TableRecord): Promise<Set<string>> {
+  let partitions = held.get(table);
+  if (!partitions) {
+    const column = columnSql(table.timePartitioning!.field);
+    const reader = await c.runAndReadAll(
+      `SELECT DISTINCT CAST(CAST(${column} AS DATE) AS VARCHAR) FROM ${tableSql(table.ref)}`,
+    );
+    partitions = new Set(reader.getRows().map((r) => String(r[0])));
+    held.set(table, partitions);
+  }
+  return partitions;
+}
+
 /** The partitions the statement reads, counted among those its tables hold when it starts. */
 export async function partitionsProcessed(
   c: DuckDBConnection,
@@ -170,17 +193,8 @@ export async function partitionsProcessed(
     return undefined;
   };
   let total = 0;
-  const held = new Map<TableRecord, Set<string>>();
   for (const read of reads(sql, statementType, byPath, params)) {
-    let partitions = held.get(read.table);
-    if (!partitions) {
-      const column = columnSql(read.table.timePartitioning!.field);
-      const reader = await c.runAndReadAll(
-        `SELECT DISTINCT CAST(CAST(${column} AS DATE) AS VARCHAR) FROM ${tableSql(read.table.ref)}`,
-      );
-      partitions = new Set(reader.getRows().map((r) => String(r[0])));
-      held.set(read.table, partitions);
-    }
+    const partitions = await partitionsHeld(c, read.table);
     total += read.days === null ? partitions.size : [...read.days].filter((day) => partitions.has(day)).length;
   }
   return total;

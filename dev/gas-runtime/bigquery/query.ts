@@ -11,7 +11,7 @@ import type { JobOutcome } from './job-record.js';
 import { LOCATION } from './limits.js';
 import { checkMerge, mergeChecks, partitionsLeft } from './merge-checks.js';
 import { countPartitionModifications } from './partition-quota.js';
-import { partitionsProcessed } from './partition-reads.js';
+import { forgetPartitions, partitionsProcessed } from './partition-reads.js';
 import { columnSql, tableKey, tableSql, type Warehouse } from './warehouse.js';
 
 const PARAMETER_TYPES: Record<string, FieldType> = {
@@ -269,6 +269,8 @@ export async function runQuery(
     } catch (e) {
       await c.run('ROLLBACK');
       throw e;
+    } finally {
+      forgetPartitions(target);
     }
   }
 }

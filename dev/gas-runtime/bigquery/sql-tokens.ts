@@ -95,3 +95,36 @@ export function tokenize(sql: string): Token[] {
 export function duckString(value: string): string {
   return `'${value.replace(/'/g, "''")}'`;
 }
+
+/** An identifier's text in upper case; '' for any other token. */
+export const upper = (t: Token | undefined): string => (t?.kind === 'ident' ? t.text.toUpperCase() : '');
+
+/** The index just past the ")" that closes the "(" at `open`. */
+export function pastClose(tokens: Token[], open: number): number {
+  let depth = 0;
+  for (let j = open; j < tokens.length; j++) {
+    if (tokens[j].kind !== 'punct') continue;
+    if (tokens[j].text === '(') depth++;
+    if (tokens[j].text === ')' && --depth === 0) return j + 1;
+  }
+  throw new Error('Syntax error: Expected ")" but got end of statement');
+}
+
+/** The index of the first top-level identifier `word` at or after `from`, or -1. */
+export function topLevel(tokens: Token[], from: number, word: string): number {
+  for (let j = from; j < tokens.length; j++) {
+    if (tokens[j].kind === 'punct' && tokens[j].text === '(') j = pastClose(tokens, j) - 1;
+    else if (upper(tokens[j]) === word) return j;
+  }
+  return -1;
+}
+
+/** `tokens` without a trailing `[AS] alias`, and the alias (null when there is none). */
+export function splitAlias(tokens: Token[]): { body: Token[]; alias: string | null } {
+  const sig = tokens.map((t, i) => (t.kind === 'space' ? -1 : i)).filter((i) => i >= 0);
+  const last = sig.at(-1);
+  if (sig.length < 2 || last === undefined || tokens[last].kind !== 'ident') return { body: tokens, alias: null };
+  const before = sig[sig.length - 2];
+  const end = upper(tokens[before]) === 'AS' ? before : last;
+  return { body: tokens.slice(0, end), alias: tokens[last].text };
+}
