@@ -18,6 +18,7 @@ import {
   SCREENSHOTS,
   type SidebarSession,
   syncFromSidebar,
+  selectCell,
 } from './sidebar-session';
 
 type Json = Record<string, unknown>;
@@ -115,7 +116,7 @@ describe.skipIf(!browserReady)("a finance analyst's first week in the playground
     // B60: an answer spilled over B60:C91 (a header row, then the period's days), below the Report's examples.
     await page().fill('#goto-row', '58');
     await page().click('#goto-form button[type="submit"]');
-    await cell(60, 2).click();
+    await selectCell(page(), 60, 2);
     await page().keyboard.type('=PROFIT_DAILY(B3, B4, "net_profit")');
     await page().keyboard.press('Enter');
     await expect.poll(() => textNow(60, 2), { timeout: 60_000 }).toMatch(/^(date|#ERROR!|#REF!)$/);
@@ -123,7 +124,7 @@ describe.skipIf(!browserReady)("a finance analyst's first week in the playground
     const before = await Promise.all([61, 62, 63].map((r) => textNow(r, 2)));
     expect(before.every((t) => t !== null && t !== '')).toBe(true);
     // A61: its answer would cover B61, which holds B60's answer.
-    await cell(61, 1).click();
+    await selectCell(page(), 61, 1);
     await page().keyboard.type('=PROFIT_DAILY(B3, B4, "net_profit")');
     await page().keyboard.press('Enter');
     await expect.poll(() => textNow(61, 1), { timeout: 60_000 }).toBe('#REF!');

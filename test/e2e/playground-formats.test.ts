@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
 import type { Stack } from '../../dev/harness/index';
 import type { Playground } from '../../dev/playground/app';
-import { browserReady, NOT_READY, openSidebar, SCREENSHOTS, type SidebarSession } from './sidebar-session';
+import { browserReady, NOT_READY, openSidebar, SCREENSHOTS, type SidebarSession, selectCell } from './sidebar-session';
 
 /** The add-on's amber (highlights.ts UNKNOWN_COST_FILL) as the browser computes it. */
 const AMBER = 'rgb(255, 242, 204)';
@@ -178,7 +178,7 @@ describe.skipIf(!browserReady)('the playground draws conditional formats and rec
     const formula = `=PROFIT_SUMMARY("${start}","${today}","net_profit")`;
     await page.click('#open-report');
     await page.waitForSelector('#tabs button[aria-selected="true"]:has-text("Report")');
-    await cell(3, 8).click();
+    await selectCell(page, 3, 8);
     await page.keyboard.type(formula);
     await page.keyboard.press('Enter');
     const first = await summaryNetProfit(start, today);

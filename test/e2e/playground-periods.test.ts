@@ -24,6 +24,7 @@ import {
   SCREENSHOTS,
   type SidebarSession,
   syncFromSidebar,
+  selectCell,
 } from './sidebar-session';
 
 type Json = Record<string, unknown>;
@@ -55,14 +56,12 @@ describe.skipIf(!browserReady)('periods past today and months in the playground 
       ([r, c]) => document.querySelector(`#grid .g-c[data-row="${r}"][data-column="${c}"]`)?.textContent ?? null,
       [row, column],
     );
-  const cell = (row: number, column: number) =>
-    page().locator(`#grid .g-c[data-row="${row}"][data-column="${column}"]`);
   const goToRow = async (row: number): Promise<void> => {
     await page().fill('#goto-row', String(row));
     await page().click('#goto-form button[type="submit"]');
   };
   const typeFormula = async (row: number, column: number, formula: string): Promise<void> => {
-    await cell(row, column).click();
+    await selectCell(page(), row, column);
     await page().keyboard.type(formula);
     await page().keyboard.press('Enter');
     // The entry has landed in the sheet before the next cell is clicked.

@@ -2,13 +2,14 @@
  * In real Chromium: in the playground a finance analyst types "Order #" over the
  * order_number heading of Orders and clicks Sync now; the sync finishes, the heading keeps the
  * name the user gave, and the column under it still holds each order's number (the emulator's truth).
+ * A cell pressed while the grid redraws its rows is the cell selected.
  */
 import type { Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
 import type { Stack } from '../../dev/harness/index';
 import type { Playground } from '../../dev/playground/app';
-import { browserReady, openSidebar, type SidebarSession } from './sidebar-session';
+import { browserReady, openSidebar, type SidebarSession, selectCell } from './sidebar-session';
 
 type Json = Record<string, unknown>;
 
@@ -19,7 +20,6 @@ describe.skipIf(!browserReady)('the playground: a renamed Orders heading (Chromi
   let page: Page;
 
   const sidebar = (): Frame => session.sidebar;
-  const cell = (row: number, column: number) => page.locator(`#grid .g-c[data-row="${row}"][data-column="${column}"]`);
   const textNow = (row: number, column: number): Promise<string | null> =>
     page.evaluate(
       ([r, c]) => document.querySelector(`#grid .g-c[data-row="${r}"][data-column="${c}"]`)?.textContent ?? null,
@@ -64,7 +64,7 @@ describe.skipIf(!browserReady)('the playground: a renamed Orders heading (Chromi
     const column = header.indexOf('order_number') + 1;
     const idColumn = header.indexOf('id') + 1;
 
-    await cell(1, column).click();
+    await selectCell(page, 1, column);
     await page.keyboard.type('Order #');
     await page.keyboard.press('Enter');
     await expect.poll(() => textNow(1, column), { timeout: 10_000 }).toBe('Order #');
@@ -82,4 +82,20 @@ describe.skipIf(!browserReady)('the playground: a renamed Orders heading (Chromi
       expect(model.value(row, column), `row ${row}`).toBe(order?.order_number);
     }
   }, 300_000);
+
+  it('a cell pressed while the rows are redrawn under the pointer is the one selected', async () => {
+    const pressed = '#grid .g-c[data-row="4"][data-column="2"]';
+    await page.fill('#goto-row', '2');
+    await page.click('#goto-form button[type="submit"]');
+    const box = (await page.locator(pressed).boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    // The sidebar's polling redraws the rows: the pressed cell's element is replaced before the release.
+    await page.evaluate((s) => {
+      const cell = document.querySelector(s)!;
+      cell.replaceWith(cell.cloneNode(true));
+    }, pressed);
+    await page.mouse.up();
+    expect(await page.textContent('#cell-ref')).toBe('B4');
+  }, 30_000);
 });

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
 import type { Stack } from '../../dev/harness/index';
 import type { Playground } from '../../dev/playground/app';
-import { browserReady, NOT_READY, openSidebar, SCREENSHOTS, type SidebarSession } from './sidebar-session';
+import { browserReady, NOT_READY, openSidebar, SCREENSHOTS, type SidebarSession, selectCell } from './sidebar-session';
 
 const ORDERS = 20_000;
 
@@ -226,7 +226,7 @@ describe.skipIf(!browserReady)('the playground shows the workbook as Sheets woul
 
     await page.click('#open-report');
     await page.waitForSelector('#tabs button[aria-selected="true"]:has-text("Report")');
-    await cell(3, 8).click();
+    await selectCell(page, 3, 8);
     await page.keyboard.type('=PROFIT_SUMMARY("2026-10-01","2026-10-31","net_profit")');
     await page.keyboard.press('Enter');
     await expect.poll(() => textNow(3, 8), { timeout: 30_000 }).toBe(String(netProfit));
@@ -238,7 +238,7 @@ describe.skipIf(!browserReady)('the playground shows the workbook as Sheets woul
     }
 
     // A bad argument: #ERROR! with the function's message on hover, as in Sheets.
-    await cell(5, 8).click();
+    await selectCell(page, 5, 8);
     await page.keyboard.type('=PROFIT_SUMMARY("2026-13-01","2026-10-31","net_profit")');
     await page.keyboard.press('Enter');
     await expect.poll(() => textNow(5, 8), { timeout: 30_000 }).toBe('#ERROR!');

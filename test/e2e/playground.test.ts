@@ -142,7 +142,12 @@ describe.skipIf(!browserReady)('playground end to end (Chromium, emulator, local
   it('after the merchant revokes the grant, the sidebar says what happened and offers Reconnect', async () => {
     await stack.control('/_emulator/grants/revoke', {});
     await stack.advanceClocks(120_000); // revocation takes effect "within about one minute"
-    await sidebar.click('#sync-now');
+    // The sidebar's own look at the connection may notice first (and hide Sync now while the
+    // button is being clicked); otherwise the merchant's next sync does.
+    await sidebar.evaluate(() => {
+      const syncNow = document.querySelector<HTMLButtonElement>('#sync-now');
+      if (syncNow && syncNow.offsetParent !== null && !syncNow.disabled) syncNow.click();
+    });
     await sidebar.waitForSelector('#problem:not([hidden])', { timeout: 60_000 });
     await sidebar.waitForFunction(() => document.querySelector('#status')?.classList.contains('busy') === false);
     expect(await sidebar.textContent('#problem-message')).toMatch(/turned off|disconnected/i);

@@ -7,7 +7,14 @@
 import type { Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Stack } from '../../dev/harness/index';
-import { browserReady, connectFromSidebar, openSidebar, type SidebarSession, syncFromSidebar } from './sidebar-session';
+import {
+  browserReady,
+  connectFromSidebar,
+  openSidebar,
+  type SidebarSession,
+  syncFromSidebar,
+  selectCell,
+} from './sidebar-session';
 
 type Json = Record<string, unknown>;
 const FORMULA = '=PROFIT_SUMMARY("2026-10-01","2026-10-31","net_profit")';
@@ -79,7 +86,7 @@ describe.skipIf(!browserReady)(
       await sidebar.click('#disconnect-yes');
       await sidebar.waitForSelector('#connect:not([hidden])', { timeout: 30_000 });
       // A formula typed while disconnected answers that the spreadsheet is not connected.
-      await page.locator(`#grid .g-c[data-row="${ROW}"][data-column="${COLUMN}"]`).click();
+      await selectCell(page, ROW, COLUMN);
       await page.keyboard.type(FORMULA);
       await page.keyboard.press('Enter');
       await expect.poll(cellNow, { timeout: 30_000 }).toMatchObject({ text: '#ERROR!' });

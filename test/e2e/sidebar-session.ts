@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { startPlayground, type Playground } from '../../dev/playground/app';
 import type { PlaygroundStack } from '../../dev/playground/types';
+import { columnToLetters } from '../../dev/gas-runtime/spreadsheet/a1';
 import { startStack, type Stack, type StackOptions } from '../../dev/harness/index';
 import { hasChromium, sharedChromium, SKIP_REASON } from './chromium';
 
@@ -89,6 +90,16 @@ async function serverCallsAnswered(page: Page): Promise<void> {
     if (Date.now() > deadline) throw new Error(`${inFlight} server call(s) unanswered after 60 s`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/**
+ * Clicks a cell of the playground's grid and waits until the page shows it selected (its reference
+ * above the grid), so that what is typed next goes into that cell.
+ */
+export async function selectCell(page: Page, row: number, column: number): Promise<void> {
+  const reference = `${columnToLetters(column)}${row}`;
+  await page.locator(`#grid .g-c[data-row="${row}"][data-column="${column}"]`).click();
+  await page.waitForFunction((r) => document.querySelector('#cell-ref')?.textContent === r, reference);
 }
 
 /** The text `selector` shows now. */

@@ -67,7 +67,11 @@ export class VirtualGrid {
     this.space.append(this.top, this.body, this.overlay);
     host.append(this.space);
     host.addEventListener('scroll', () => this.schedule());
-    host.addEventListener('click', (event) => {
+    // Selected on mousedown, as Sheets does: a polling refresh that redraws the rows between the
+    // press and the release would otherwise send the click to the grid itself, and the cell
+    // typed into next would be the one selected before.
+    host.addEventListener('mousedown', (event) => {
+      if (event.button !== 0) return;
       const target = (event.target as HTMLElement).closest<HTMLElement>('[data-row]');
       if (target) this.select(Number(target.dataset.row), Number(target.dataset.column));
     });

@@ -273,7 +273,8 @@ async function refreshOnce(data: boolean): Promise<void> {
   const orderId = byId<HTMLInputElement>('order-id');
   if (!orderId.value && view.sheets.some((s) => s.name === 'Orders' && s.lastRow >= 2)) {
     const first = (await fetchRows('Orders', 2, 1))[0]?.[0]?.t;
-    if (first) orderId.value = first;
+    // Only into an empty field nobody is typing in: the rows were read while the user may have begun.
+    if (first && !orderId.value && document.activeElement !== orderId) orderId.value = first;
   }
   window.clearTimeout(pollTimer);
   // Formulas still running: look again shortly (as Sheets shows "Loading..." until they answer). The
