@@ -7,6 +7,7 @@
  */
 import { mergeRowWrites, type RangeWrite, type RowWrite } from './row-writes';
 import { utf8Bytes } from '../platform/property-size';
+import { groupsWithin } from './groups-within';
 import { WRITE_PAYLOAD_BYTES } from './write-size';
 
 /** A part's text at most: several parts fit a request beside what else it carries. */
@@ -20,21 +21,8 @@ const sent = (d: RangeWrite): SentRange => ({ range: d.range, values: d.values }
 /** The rows as ranges of adjacent rows, each at most PART_BYTES of cells, marked to go ahead. */
 export function aheadParts(sheetName: string, rows: readonly RowWrite[]): RangeWrite[] {
   const sorted = [...rows].sort((a, b) => a.row - b.row);
-  const parts: RangeWrite[] = [];
-  let chunk: RowWrite[] = [];
-  let bytes = 0;
-  for (const w of sorted) {
-    const size = utf8Bytes(JSON.stringify(w.cells)) + 1;
-    if (chunk.length > 0 && bytes + size > PART_BYTES) {
-      parts.push(...mergeRowWrites(sheetName, chunk));
-      chunk = [];
-      bytes = 0;
-    }
-    chunk.push(w);
-    bytes += size;
-  }
-  if (chunk.length > 0) parts.push(...mergeRowWrites(sheetName, chunk));
-  return parts.map((r) => ({ ...r, ahead: 'part' }));
+  const chunks = groupsWithin(sorted, (w) => utf8Bytes(JSON.stringify(w.cells)) + 1, PART_BYTES);
+  return chunks.flatMap((chunk) => mergeRowWrites(sheetName, chunk)).map((r) => ({ ...r, ahead: 'part' }));
 }
 
 /** The write's ranges as the requests to send, in order (one unless parts must go ahead). */
@@ -42,20 +30,12 @@ export function requestsOf(data: readonly RangeWrite[]): SentRange[][] {
   const whole = data.filter((d) => d.ahead !== 'clear');
   if (!data.some((d) => d.ahead === 'part') || whole.reduce((n, d) => n + bytesOf(d), 0) <= WRITE_PAYLOAD_BYTES)
     return [whole.map(sent)];
-  const requests: SentRange[][] = [];
-  let request: SentRange[] = [];
-  let size = 0;
-  for (const d of data.filter((r) => r.ahead !== undefined)) {
-    const bytes = bytesOf(d);
-    if (request.length > 0 && size + bytes > WRITE_PAYLOAD_BYTES) {
-      requests.push(request);
-      request = [];
-      size = 0;
-    }
-    request.push(sent(d));
-    size += bytes;
-  }
-  if (request.length > 0) requests.push(request);
+  const ahead = groupsWithin(
+    data.filter((r) => r.ahead !== undefined),
+    bytesOf,
+    WRITE_PAYLOAD_BYTES,
+  );
+  const requests = ahead.map((group) => group.map(sent));
   requests.push(data.filter((d) => d.ahead === undefined).map(sent));
   return requests;
 }

@@ -4,24 +4,14 @@
  * their JSON stays within WRITE_PAYLOAD_BYTES, a request over it alone.
  */
 import { utf8Bytes } from '../platform/property-size';
+import { groupsWithin } from './groups-within';
 import { WRITE_PAYLOAD_BYTES } from './write-size';
 
 type Request = GoogleAppsScript.Sheets.Schema.Request;
 
+/** A request's bytes in the body: its JSON and the comma after it. */
+export const requestBytes = (request: Request): number => utf8Bytes(JSON.stringify(request)) + 1;
+
 export function requestGroups(requests: readonly Request[], limit = WRITE_PAYLOAD_BYTES): Request[][] {
-  const groups: Request[][] = [];
-  let group: Request[] = [];
-  let bytes = 0;
-  for (const request of requests) {
-    const size = utf8Bytes(JSON.stringify(request)) + 1;
-    if (group.length > 0 && bytes + size > limit) {
-      groups.push(group);
-      group = [];
-      bytes = 0;
-    }
-    group.push(request);
-    bytes += size;
-  }
-  if (group.length > 0) groups.push(group);
-  return groups;
+  return groupsWithin(requests, requestBytes, limit);
 }

@@ -7,6 +7,7 @@
  * service adds to the query). Each request is one read against the per-minute quota (sheetsRequest).
  */
 import { utf8Bytes } from '../platform/property-size';
+import { groupsWithin } from './groups-within';
 import { sheetsRequest } from './sheets-requests';
 
 /** Characters of the URL a request may take, ranges and options included. */
@@ -31,21 +32,7 @@ export function rangeGroups(spreadsheetId: string, ranges: readonly string[], op
   let fixed = `https://sheets.googleapis.com/v4/spreadsheets/${encodeURIComponent(spreadsheetId)}/values:batchGet?`
     .length;
   for (const [k, v] of Object.entries(options)) if (v !== undefined) fixed += `${k}=${String(v)}&`.length;
-  const groups: string[][] = [];
-  let group: string[] = [];
-  let length = fixed;
-  for (const range of ranges) {
-    const cost = `ranges=${encodeURIComponent(range)}&`.length;
-    if (group.length > 0 && length + cost > URL_BUDGET) {
-      groups.push(group);
-      group = [];
-      length = fixed;
-    }
-    group.push(range);
-    length += cost;
-  }
-  if (group.length > 0) groups.push(group);
-  return groups;
+  return groupsWithin(ranges, (range) => `ranges=${encodeURIComponent(range)}&`.length, URL_BUDGET - fixed);
 }
 
 /** The values of every range, in order: one Values.batchGet per group of ranges, each a paced read. */
@@ -87,21 +74,12 @@ type BatchGetByDataFilter = (
 export function filterRequests(ranges: readonly string[], options: BatchGetOptions): DataFilterRequest[] {
   const bytesOf = (v: unknown): number => utf8Bytes(JSON.stringify(v));
   const fixed = bytesOf({ ...options, dataFilters: [] });
-  const requests: DataFilterRequest[] = [];
-  let request: DataFilterRequest = { ...options, dataFilters: [] };
-  let size = fixed;
-  for (const a1Range of ranges) {
-    const cost = bytesOf({ a1Range }) + 1; // and its comma
-    if (request.dataFilters.length > 0 && size + cost > BODY_BUDGET) {
-      requests.push(request);
-      request = { ...options, dataFilters: [] };
-      size = fixed;
-    }
-    request.dataFilters.push({ a1Range });
-    size += cost;
-  }
-  if (request.dataFilters.length > 0) requests.push(request);
-  return requests;
+  // Each filter and its comma.
+  const sizeOf = (a1Range: string): number => bytesOf({ a1Range }) + 1;
+  return groupsWithin(ranges, sizeOf, BODY_BUDGET - fixed).map((group) => ({
+    ...options,
+    dataFilters: group.map((a1Range) => ({ a1Range })),
+  }));
 }
 
 /**
