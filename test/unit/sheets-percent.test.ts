@@ -6,12 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { PROFIT_TOTALS_FIELDS } from '../../src/server/api/types';
 import { checkPnlSheets } from '../../src/server/finance/tieout-pnl-sheets';
-import {
-  PERCENT_FRACTION,
-  PERCENT_METADATA_KEY,
-  percentUpgradeRequests,
-} from '../../src/server/sheets/percent-upgrade';
-import { MONTHLY, columnIndex } from '../../src/server/sheets/schema';
+import { PERCENT_FRACTION, PERCENT_METADATA_KEY, percentUpgradeBatches } from '../../src/server/sheets/percent-upgrade';
+import { MONTHLY, columnIndex, type TableSchema } from '../../src/server/sheets/schema';
 
 /** A month of one day: net revenue 200.00, CM3 110.16 and net profit 110.16 — margins of 55.08 %. */
 const service = [
@@ -45,9 +41,19 @@ describe("the Monthly P&L's margins are proven as Sheets' percent", () => {
   });
 });
 
+/** Four text columns, then a percent column (sheet column E, 0-based 4). */
+const FIFTH_PCT: TableSchema = {
+  ...MONTHLY,
+  columns: [
+    ...['a', 'b', 'c', 'd'].map((header) => ({ header, kind: 'text' as const })),
+    { header: 'net_margin_pct', kind: 'pct' },
+  ],
+};
+
 describe('a sheet in points is upgraded in one batchUpdate', () => {
   it('converts runs of numbers (text and empty cells untouched), formats rows 2..rows as 0.00%, then tags the sheet', () => {
-    const requests = percentUpgradeRequests(7, [4], [[[55.08], [100], [''], ['n/a'], [0.5]]], 1000);
+    const [requests, ...more] = percentUpgradeBatches(7, FIFTH_PCT, [[[55.08], [100], [''], ['n/a'], [0.5]]], 1000);
+    expect(more).toEqual([]);
     expect(requests).toEqual([
       {
         updateCells: {

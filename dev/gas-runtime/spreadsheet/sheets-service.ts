@@ -3,6 +3,7 @@ import { parseConditionalFormat } from './conditional-formats';
 import type { ExecutionServiceContext } from '../types';
 import { applyFieldMask, FieldMaskError, parseFieldMask, type FieldTree } from './field-mask';
 import { gridDataBySheet, type GridParts } from './grid-data';
+import { deleteDeveloperMetadata } from './metadata-delete';
 import { checkAccess, GoogleJsonResponseException, type ApiScope } from './sheets-api-common';
 import { checkPayloadSize } from './sheets-payload-limit';
 import type { SheetModel } from './sheet-model';
@@ -306,6 +307,12 @@ export class SheetsSpreadsheets {
       }
       case 'createDeveloperMetadata':
         return { createDeveloperMetadata: { developerMetadata: this._createMetadata(b, i) } };
+      case 'deleteDeveloperMetadata':
+        return {
+          deleteDeveloperMetadata: {
+            deletedDeveloperMetadata: deleteDeveloperMetadata(wb, b, i).map(metadataResource),
+          },
+        };
       case 'repeatCell':
         repeatNumberFormat(this._sheet((b.range as GridRangeInput | undefined)?.sheetId, i, kind), b, i);
         return {};

@@ -16,7 +16,7 @@ import { columnTagRequests, followsColumnTags, taggedHeaderRow } from './column-
 import { catalogLayout, type TableLayout } from './sheet-layout';
 import { noteSpreadsheetChange, sendHeldBack, sheetsRequest } from './sheets-requests';
 import { percentCell } from './percent';
-import { holdsPoints, percentColumns, percentRanges, percentUpgradeRequests } from './percent-upgrade';
+import { doneRows, holdsPoints, isDone, percentColumns, percentRanges, percentUpgradeBatches } from './percent-upgrade';
 import { sheetsService, valuesService, type SheetInfo } from './sheet-snapshot';
 import { batchGetValues } from './values-batches';
 import { SheetSetUp } from './sheet-setup';
@@ -133,7 +133,7 @@ export class TableSheets {
     if (requests.length > 0) sheetsRequest('write', () => sheetsService().batchUpdate({ requests }, id));
   }
 
-  /** A sheet an earlier version wrote with points in its percent columns: fractions now (percent-upgrade.ts), in one read and one write. */
+  /** A sheet an earlier version wrote with points in its percent columns: fractions now (percent-upgrade.ts), in one read and one write (more for a large sheet). */
   private upgradePercents(opened: OpenSheet, info: SheetInfo): void {
     const columns = percentColumns(opened.schema);
     const rows = opened.maxRows;
@@ -143,11 +143,15 @@ export class TableSheets {
       valueRenderOption: 'UNFORMATTED_VALUE',
     });
     const values = columns.map((_, k) => read[k]?.values ?? []);
-    const requests = percentUpgradeRequests(info.sheetId, columns, values, rows);
-    sheetsRequest('write', () => sheetsService().batchUpdate({ requests }, id));
+    const done = doneRows(info);
+    for (const requests of percentUpgradeBatches(info.sheetId, opened.schema, values, rows, done))
+      sheetsRequest('write', () => sheetsService().batchUpdate({ requests }, id));
     // The whole rows this run already holds (the Monthly P&L) read as the sheet does now.
-    for (const row of opened.rows ?? [])
-      for (const c of columns) if (typeof row[c] === 'number') row[c] = percentCell(row[c]);
+    (opened.rows ?? []).forEach((row, i) => {
+      for (const c of columns)
+        if (typeof row[c] === 'number' && !isDone(done, opened.schema.columns[c].header, i + 2))
+          row[c] = percentCell(row[c]);
+    });
   }
 
   private create(schema: TableSchema): OpenSheet {
