@@ -76,6 +76,21 @@ function doneMarker(sheetId: number, block: UpgradeBlock): SheetsRequest {
   };
 }
 
+/** The sheet's markers deleted, with its tag: they say nothing once the sheet holds fractions. */
+function markersCleared(sheetId: number): SheetsRequest {
+  return {
+    deleteDeveloperMetadata: {
+      dataFilter: {
+        developerMetadataLookup: {
+          metadataKey: PERCENT_DONE_KEY,
+          metadataLocation: { sheetId },
+          locationMatchingStrategy: 'EXACT_LOCATION',
+        },
+      },
+    },
+  };
+}
+
 /** The rows of each percent column (by catalog header) that an upgrade cut short already turned into fractions. */
 export function doneRows(info: SheetInfo): Map<string, RowSpan[]> {
   const done = new Map<string, RowSpan[]>();
@@ -111,7 +126,8 @@ function pendingSpans(rows: number, done: readonly RowSpan[]): RowSpan[] {
  * applies a batchUpdate's requests together or not at all, so an upgrade that fits the request size
  * (write-size.ts) is ONE request; a larger one is cut into blocks of rows (percent-upgrade-blocks.ts),
  * each request carrying the markers of its blocks, so a run killed between two requests leaves rows
- * that are either fractions under a marker or points: the next run converts only the latter.
+ * that are either fractions under a marker or points: the next run converts only the latter. The
+ * last request, with the tag, deletes the markers.
  */
 export function percentUpgradeBatches(
   sheetId: number,
@@ -121,20 +137,22 @@ export function percentUpgradeBatches(
   done: ReadonlyMap<string, readonly RowSpan[]> = new Map(),
 ): SheetsRequest[][] {
   const tag = percentTagRequest(sheetId);
-  const budget = WRITE_PAYLOAD_BYTES - requestBytes(tag);
+  const budget = WRITE_PAYLOAD_BYTES - requestBytes(tag) - requestBytes(markersCleared(sheetId));
   const blocks = percentColumns(schema).flatMap((column, k) => {
     const header = schema.columns[column].header;
     const cells = (values[k] ?? []).map((row) => row[0]);
     return columnBlocks(sheetId, column, header, cells, pendingSpans(rows, done.get(header) ?? []), budget / BLOCKS);
   });
-  const all = blocks.flatMap((b) => b.requests);
-  if (all.reduce((n, r) => n + requestBytes(r), 0) <= budget) return [[...all, tag]];
-  const sizeOf = (b: UpgradeBlock): number =>
-    b.requests.reduce((n, r) => n + requestBytes(r), requestBytes(doneMarker(sheetId, b)));
-  const groups = groupsWithin(blocks, sizeOf, budget);
+  const bytesOf = (requests: readonly SheetsRequest[]): number => requests.reduce((n, r) => n + requestBytes(r), 0);
+  const groups =
+    bytesOf(blocks.flatMap((b) => b.requests)) <= budget
+      ? [blocks]
+      : groupsWithin(blocks, (b) => bytesOf([...b.requests, doneMarker(sheetId, b)]), budget);
+  const last = groups.length - 1;
+  const marked = done.size > 0 || last > 0;
   return groups.map((group, i) =>
-    i < groups.length - 1
+    i < last
       ? group.flatMap((b) => [...b.requests, doneMarker(sheetId, b)])
-      : [...group.flatMap((b) => b.requests), tag],
+      : [...group.flatMap((b) => b.requests), tag, ...(marked ? [markersCleared(sheetId)] : [])],
   );
 }
