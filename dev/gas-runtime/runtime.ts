@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Execution, type ExecutionResult } from './bridge/execution.js';
+import { Execution, type ExecutionResult, type MethodCall } from './bridge/execution.js';
 import { WorkerPool } from './bridge/worker-pool.js';
 import type { LibraryCode } from './bridge/protocol.js';
 import { startCallbackServer, type CallbackServer } from './callback-server.js';
@@ -107,6 +107,8 @@ export interface RunOptions {
   authMode?: AuthMode;
   timeLimitMs?: number;
   killAtServiceCall?: number;
+  /** As killAtServiceCall, at the nth call of one method ("Sheets.Spreadsheets.batchUpdate"): the call is not made. */
+  killAtMethodCall?: MethodCall;
   /** The event object: passed as the function's first argument. */
   event?: unknown;
   /** What the time limit's error says (a trigger past the daily allowance). */
@@ -456,6 +458,7 @@ export class LocalRuntime {
         args: options.event === undefined ? args : [options.event, ...args],
         timeLimitMs: options.timeLimitMs ?? defaultTimeLimitMs(functionName, authMode),
         killAtServiceCall: options.killAtServiceCall,
+        killAtMethodCall: options.killAtMethodCall,
         roots: createServiceRoots(
           this.executionWiring(() => execution, userEmail, ctx, copy),
           ctx,

@@ -183,6 +183,23 @@ describe('kill points end an execution at the nth service call, before performin
     }
   });
 
+  it.each([1, 3])("kills at a method's call %i: the calls of other methods before it are made", async (n) => {
+    const rt = await basicRuntime();
+    try {
+      const result = await rt.run('writeSteps', [5], {
+        killAtMethodCall: { method: 'Properties.setProperty', nth: n },
+      });
+      expect(result.timedOut).toBe(true);
+      expect(result.counts.byMethod).toEqual({
+        'PropertiesService.getScriptProperties': 1,
+        ...(n > 1 ? { 'Properties.setProperty': n - 1 } : {}),
+      });
+      expect(Object.keys(rt.properties.script.all()).sort()).toEqual(['step1', 'step2'].slice(0, n - 1));
+    } finally {
+      await rt.close();
+    }
+  });
+
   it('does not fire when the execution makes fewer calls', async () => {
     const result = await runtime.run('writeSteps', [2], { killAtServiceCall: 10 });
     expect(result.ok).toBe(true);

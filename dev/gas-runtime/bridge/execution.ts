@@ -25,12 +25,19 @@ export interface ExecutionResult {
   logs: string[];
 }
 
+/** The nth call (1-based) of a qualified method, as counts.byMethod names it. */
+export interface MethodCall {
+  method: string;
+  nth: number;
+}
+
 export interface ExecutionPlan {
   ctx: ExecutionServiceContext;
   functionName: string;
   args: unknown[];
   timeLimitMs: number;
   killAtServiceCall?: number;
+  killAtMethodCall?: MethodCall;
   /** Global name → host service object. */
   roots: Record<string, object>;
   libraries: LibraryCode[];
@@ -226,11 +233,15 @@ export class Execution {
     const entry = this.table.entry(handleId);
     if (!entry) return { ok: false, error: { name: 'Exception', message: 'Unknown service object' } };
     const counts = this.plan.ctx.counts;
-    if (this.plan.killAtServiceCall !== undefined && counts.serviceCalls + 1 >= this.plan.killAtServiceCall) {
+    const qualified = `${entry.name}.${method}`;
+    const killAt = this.plan.killAtMethodCall;
+    if (
+      (this.plan.killAtServiceCall !== undefined && counts.serviceCalls + 1 >= this.plan.killAtServiceCall) ||
+      (killAt !== undefined && qualified === killAt.method && (counts.byMethod[qualified] ?? 0) + 1 >= killAt.nth)
+    ) {
       this.kill();
       return { ok: false, error: { name: 'Exception', message: TIME_LIMIT_MESSAGE } };
     }
-    const qualified = `${entry.name}.${method}`;
     counts.serviceCalls += 1;
     counts.byMethod[qualified] = (counts.byMethod[qualified] ?? 0) + 1;
     // The UI (menus, dialogs, getUi itself) is not the spreadsheet's data: not a Sheets call.
