@@ -12,37 +12,28 @@ import { displayValue } from '../../dev/gas-runtime/spreadsheet/number-format';
 import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
 import { startStack, type Stack } from '../../dev/harness/index';
+import {
+  asEarlierVersion,
+  headerOf,
+  ORDER_PERCENTS,
+  PERCENT_TAG,
+  sheetMetadata,
+  sheetOf,
+  timesHundred,
+  truthOrderPoints,
+  workbookOf,
+} from './percent-support';
 import { syncUntilCaughtUp } from './sync-support';
 
 type Json = Record<string, unknown>;
-const ORDER_PERCENTS = ['cogs_coverage_pct', 'contribution_margin_pct', 'net_margin_pct'] as const;
 const MONTH_MARGINS = { net_margin_pct: 'net_profit', contribution_margin_pct: 'contribution_margin_cm3' } as const;
-/** The tag the add-on gives a sheet whose percent cells hold fractions (sheets/percent-upgrade.ts). */
-const PERCENT_TAG = 'merchant_analytics_percent';
 
 let stack: Stack;
 
-const workbook = (): Workbook => stack.runtime.workbook as unknown as Workbook;
-const sheet = (name: string): SheetModel => workbook().sheetByName(name) as SheetModel;
-const headerOf = (s: SheetModel): string[] => {
-  const out: string[] = [];
-  for (let c = 1; c <= s.lastColumn(); c++) out.push(String(s.value(1, c) ?? ''));
-  return out;
-};
-/** What =cell*100 shows: Sheets computes in doubles and shows 15 significant digits. */
-const timesHundred = (value: unknown): number => Number((Number(value) * 100).toPrecision(15));
+const workbook = (): Workbook => workbookOf(stack);
+const sheet = (name: string): SheetModel => sheetOf(stack, name);
+const percentTags = (name: string): number => sheetMetadata(stack, name, PERCENT_TAG).length;
 const cents = (amount: unknown): number => Math.round(Number(amount) * 100);
-
-/** The truth's points of every order's percent fields, by order id. */
-async function truthOrderPoints(): Promise<Map<string, Record<string, number>>> {
-  const orders = ((await stack.truth('orders')) as { data: Json[] }).data;
-  return new Map(
-    orders.map((o) => {
-      const e = o.economics as Record<string, number>;
-      return [String(o.id), Object.fromEntries(ORDER_PERCENTS.map((h) => [h, e[h]]))];
-    }),
-  );
-}
 
 /** The spec's monthly margins (rule 2/4/5 on the summed cents of the truth's days), in points, by month. */
 async function truthMonthPoints(): Promise<Map<string, Record<string, number>>> {
@@ -94,7 +85,7 @@ function percentCells(
 }
 
 async function expectFractionsOfTruth(): Promise<void> {
-  const orders = await truthOrderPoints();
+  const orders = await truthOrderPoints(stack);
   const cells = percentCells('Orders', 'id', ORDER_PERCENTS);
   expect(cells.length).toBeGreaterThan(0);
   expect(
@@ -117,26 +108,6 @@ async function expectFractionsOfTruth(): Promise<void> {
   }
 }
 
-const percentTags = (name: string): number =>
-  workbook().developerMetadata.filter(
-    (m) => m.key === PERCENT_TAG && m.location.type === 'SHEET' && m.location.sheetId === sheet(name).sheetId,
-  ).length;
-
-/** The sheet as an earlier version left it: points under 0.00"%", no fraction tag. */
-function asEarlierVersion(name: string, headers: readonly string[]): void {
-  const s = sheet(name);
-  const header = headerOf(s);
-  for (let r = 2; r <= s.lastRow(); r++)
-    for (const h of headers) {
-      const c = header.indexOf(h) + 1;
-      const value = s.value(r, c);
-      if (typeof value === 'number') s.write(r, c, { value: timesHundred(value) });
-      s.setFormat(r, c, '0.00"%"');
-    }
-  for (const m of workbook().developerMetadata.filter((m) => m.key === PERCENT_TAG))
-    if (m.location.type === 'SHEET' && m.location.sheetId === s.sheetId) workbook().removeDeveloperMetadata(m.id);
-}
-
 beforeAll(async () => {
   stack = await startStack({ orders: 150, seed: 24 });
   await stack.connect();
@@ -155,8 +126,8 @@ describe("percent cells hold Sheets' fraction", () => {
   it('a spreadsheet an earlier version synced (points under 0.00"%") holds fractions after the next sync, divided once', async () => {
     const inserted = await stack.runtime.run('insertDashboard', [], { authMode: 'FULL' });
     expect(inserted.ok, inserted.error?.message).toBe(true);
-    asEarlierVersion('Orders', ORDER_PERCENTS);
-    asEarlierVersion('Monthly P&L', Object.keys(MONTH_MARGINS));
+    asEarlierVersion(stack, 'Orders', ORDER_PERCENTS);
+    asEarlierVersion(stack, 'Monthly P&L', Object.keys(MONTH_MARGINS));
     const dashboard = sheet('Dashboard');
     const marginRow = [...Array(dashboard.lastRow()).keys()]
       .map((i) => i + 1)
