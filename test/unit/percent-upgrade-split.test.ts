@@ -58,7 +58,7 @@ function apply(values: unknown[][][], requests: Request[], writes: Map<string, n
 describe('a sheet in points past one request is upgraded in several, each within 2 MB', () => {
   const batches = percentUpgradeBatches(SHEET, ORDERS, sheetInPoints(), ROWS);
 
-  it('cuts the upgrade into requests within the limit; markers in all but the last, the tag in the last only', () => {
+  it('cuts the upgrade into requests within the limit; markers in all but the last, the tag and their deletion in the last', () => {
     expect(batches.length).toBeGreaterThan(1);
     for (const requests of batches) expect(sheetsPayloadBytes({ requests })).toBeLessThanOrEqual(SHEETS_PAYLOAD_LIMIT);
     const keys = batches.map(
@@ -66,6 +66,7 @@ describe('a sheet in points past one request is upgraded in several, each within
     );
     expect(keys.slice(0, -1).every((k) => k.has(PERCENT_DONE_KEY) && !k.has(PERCENT_METADATA_KEY))).toBe(true);
     expect([...keys[keys.length - 1]]).toEqual([PERCENT_METADATA_KEY]);
+    expect(batches[batches.length - 1].filter((r) => r.deleteDeveloperMetadata !== undefined)).toHaveLength(1);
   });
 
   it.each([1, 2, batches.length - 1])(
