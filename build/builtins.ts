@@ -10,6 +10,7 @@
 const global = globalThis;
 
 export const Array = global.Array;
+export const BigInt = global.BigInt;
 export const Boolean = global.Boolean;
 export const Date = global.Date;
 export const Error = global.Error;
@@ -27,8 +28,10 @@ export const String = global.String;
 export const Symbol = global.Symbol;
 export const TypeError = global.TypeError;
 export const WeakMap = global.WeakMap;
+export const WeakSet = global.WeakSet;
 export const decodeURIComponent = global.decodeURIComponent;
 export const encodeURIComponent = global.encodeURIComponent;
+export const isFinite = global.isFinite;
 export const isNaN = global.isNaN;
 export const parseFloat = global.parseFloat;
 export const parseInt = global.parseInt;
