@@ -30,6 +30,7 @@ async function buildServer(): Promise<number> {
     legalComments: 'none',
     logLevel: 'silent',
     tsconfig: path.join(root, 'tsconfig.json'),
+    inject: [path.join(__dirname, 'builtins.ts')],
   });
   const bundle = result.outputFiles[0]!.text;
   const header = '// Built by build/build.ts from src/server. Do not edit: edit the TypeScript sources.\n';

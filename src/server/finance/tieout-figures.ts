@@ -15,8 +15,11 @@ export const FIGURES = TIEOUT_COMPARED.map((f) => f.figure);
 
 export const toCents = (value: number): number => Math.round(value * 100);
 
+const ZERO_CENTS = Object.freeze(Object.fromEntries(FIGURES.map((f) => [f, 0])) as Record<TieoutFigure, number | null>);
+
+/** A copy of the zeros (made per Orders row as the sync writes it: a copy, not built again). */
 export function emptyCents(): Record<TieoutFigure, number | null> {
-  return Object.fromEntries(FIGURES.map((f) => [f, 0])) as Record<TieoutFigure, number | null>;
+  return { ...ZERO_CENTS };
 }
 
 /**

@@ -35,16 +35,36 @@ export function toCell(value: unknown, kind: ColumnKind, timeZone: string): Cell
   }
 }
 
+/** Each schema's column positions by header, made once: a row is built per record, thousands a run. */
+const positionsBySchema = new WeakMap<TableSchema, ReadonlyMap<string, readonly number[]>>();
+
+function positionsOf(schema: TableSchema): ReadonlyMap<string, readonly number[]> {
+  let positions = positionsBySchema.get(schema);
+  if (!positions) {
+    const byHeader = new Map<string, number[]>();
+    schema.columns.forEach((c, i) => byHeader.set(c.header, [...(byHeader.get(c.header) ?? []), i]));
+    positions = byHeader;
+    positionsBySchema.set(schema, positions);
+  }
+  return positions;
+}
+
 /** One row: derived values by header win over the record's field at the column's path. */
 export function buildRow(schema: TableSchema, record: unknown, derived: DerivedValues, timeZone: string): CellValue[] {
-  return schema.columns.map((column) => {
-    const raw = Object.prototype.hasOwnProperty.call(derived, column.header)
-      ? derived[column.header]
-      : column.path
-        ? valueAt(record, column.path)
-        : undefined;
-    return toCell(raw, column.kind, timeZone);
-  });
+  const columns = schema.columns;
+  // Looked up once per derived value, not once per column: most columns are the record's.
+  const fromDerived: boolean[] = new Array<boolean>(columns.length).fill(false);
+  const positions = positionsOf(schema);
+  for (const header of Object.keys(derived)) {
+    for (const at of positions.get(header) ?? []) fromDerived[at] = true;
+  }
+  const cells: CellValue[] = new Array<CellValue>(columns.length);
+  for (let i = 0; i < columns.length; i++) {
+    const column = columns[i];
+    const raw = fromDerived[i] ? derived[column.header] : column.path ? valueAt(record, column.path) : undefined;
+    cells[i] = toCell(raw, column.kind, timeZone);
+  }
+  return cells;
 }
 
 /**

@@ -21,16 +21,12 @@ const RANGE_BYTES = 56;
 /** Characters JSON leaves as they are and UTF-8 stores in one byte. */
 const PLAIN = /^[\x20-\x7e]*$/;
 
-function jsonBytes(cells: readonly unknown[]): number {
-  const text = JSON.stringify(cells);
-  return PLAIN.test(text) ? text.length : utf8Bytes(text);
-}
-
 /**
  * The body bytes the writes take once merged into ranges (mergeRowWrites): each row its cells as
  * JSON, a comma, and a range's name where a run of adjacent rows of the same span starts.
  */
 export function rowWritesBytes(writes: readonly RowWrite[]): number {
+  if (writes.length === 0) return 0;
   let bytes = 0;
   let previous: RowWrite | undefined;
   for (const w of writes) {
@@ -40,8 +36,10 @@ export function rowWritesBytes(writes: readonly RowWrite[]): number {
       w.column === previous.column &&
       w.cells.length === previous.cells.length;
     if (!adjacent) bytes += RANGE_BYTES;
-    bytes += jsonBytes(w.cells) + 1;
     previous = w;
   }
-  return bytes;
+  // All rows as one JSON array, measured once: "[" rows joined by "," "]" is the rows' bytes, a
+  // comma after each, plus one. JSON escapes a lone surrogate, so no character spans two rows.
+  const text = JSON.stringify(writes.map((w) => w.cells));
+  return bytes + (PLAIN.test(text) ? text.length : utf8Bytes(text)) - 1;
 }

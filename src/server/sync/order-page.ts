@@ -101,12 +101,13 @@ function lineItemCells(
   status: OrderStatus,
   costStatus: LineCostStatus | null,
   ctx: PageContext,
+  syncedIso: string,
 ): CellValue[] {
   const derived = {
     order_id: order.id,
     order_number: order.order_number,
     sync_status: status,
-    synced_at: new Date(ctx.syncedAt).toISOString(),
+    synced_at: syncedIso,
     cost_status: costStatus,
   };
   return buildRow(LINE_ITEMS, item, derived, ctx.spreadsheetTimeZone);
@@ -126,7 +127,8 @@ interface BuiltOrder {
   itemCells: Map<string, CellValue[]>;
 }
 
-function buildOrder(order: Order, ctx: PageContext): BuiltOrder {
+/** `syncedIso`: ctx.syncedAt as RFC 3339, made once a page. */
+function buildOrder(order: Order, ctx: PageContext, syncedIso: string): BuiltOrder {
   const status = orderStatus(order);
   const placedDate = placedDayOf(order, ctx.storeTimeZone);
   const cells = buildRow(
@@ -136,7 +138,7 @@ function buildOrder(order: Order, ctx: PageContext): BuiltOrder {
       status,
       placed_date: placedDate,
       gone_at: null,
-      synced_at: new Date(ctx.syncedAt).toISOString(),
+      synced_at: syncedIso,
       cost_status: costStatusOf(order.economics?.cogs_source, order.economics?.cogs_coverage_pct),
     },
     ctx.spreadsheetTimeZone,
@@ -146,7 +148,7 @@ function buildOrder(order: Order, ctx: PageContext): BuiltOrder {
     throw new Error('a line item without an id');
   const costs = lineCostStatuses(order.economics?.cogs_source, order.economics?.cogs_coverage_pct, items);
   const itemCells = new Map(
-    items.map((item, i) => [item.id, lineItemCells(item, order, status, costs[i] ?? null, ctx)]),
+    items.map((item, i) => [item.id, lineItemCells(item, order, status, costs[i] ?? null, ctx, syncedIso)]),
   );
   return { status, placedDate, cells, items, itemCells };
 }
@@ -173,6 +175,7 @@ export function planOrderPage(
     written: [],
   };
   const syncedSerial: CellValue = instantToSerial(ctx.syncedAt, ctx.spreadsheetTimeZone);
+  const syncedIso = new Date(ctx.syncedAt).toISOString();
   let maxMs = -Infinity;
   for (const order of lastOccurrences(page)) {
     // A skipped order still moves the watermark: it is retried by id (the skipped records), not by reading pages again.
@@ -185,7 +188,7 @@ export function planOrderPage(
     let built: BuiltOrder;
     try {
       if (problem !== null) throw new Error(problem);
-      built = buildOrder(order, ctx);
+      built = buildOrder(order, ctx, syncedIso);
     } catch (e) {
       writes.skipped.push(skippedRecord(order, placedDayOf(order, ctx.storeTimeZone), e));
       // The full listing returned it, so the reconciliation pass must not call it gone: its row
