@@ -1,7 +1,8 @@
 /**
- * The row index's cells: a bucket the index wrote reads back as written, and anything else in a
- * bucket or stamp cell (a user's text, a cleared cell) is refused, so the run reads the key
- * columns whole instead of trusting it. Google's limit of 50,000 characters a cell bounds a bucket.
+ * The row index's cells: a bucket the index wrote reads back as written at its own row, and
+ * anything else in a bucket or stamp cell (a user's text, a cleared cell, another bucket's cell
+ * moved there by a sort or a deleted row, a stamp of the untagged format) is refused, so the run
+ * reads the key columns whole instead of trusting it. Google's limit of 50,000 characters a cell bounds a bucket.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -22,17 +23,29 @@ describe('row index buckets', () => {
       ['ord_x=y;z:1,2', { order: 17, lines: [] }],
       ['ord_only_lines', { order: 0, lines: [40] }],
     ]);
-    expect(parseBucket(formatBucket(entries))).toEqual(entries);
-    expect(parseBucket('')).toEqual(new Map());
+    expect(parseBucket(formatBucket(17, entries), 17)).toEqual(entries);
+    expect(parseBucket(formatBucket(0, new Map()), 0)).toEqual(new Map());
+  });
+
+  it("a bucket's cell found at another bucket's row, or cleared, is refused", () => {
+    const entries = new Map<string, OrderRows>([['ord_a1', { order: 2, lines: [5] }]]);
+    expect(parseBucket(formatBucket(17, entries), 18)).toBeNull();
+    expect(parseBucket(formatBucket(1, entries), 17)).toBeNull();
+    expect(parseBucket(formatBucket(17, new Map()), 16)).toBeNull();
+    expect(parseBucket('', 17)).toBeNull();
+    // The format before bucket numbers: an index written again, not read.
+    expect(parseBucket('ord_a1=2:5', 17)).toBeNull();
   });
 
   it('a cell the index did not write is refused', () => {
     for (const cell of ['my note', 'ord_a1=2:', 'ord_a1=x', 42, true, 'ord_a1=2;;ord_b=3'])
-      expect(parseBucket(cell), String(cell)).toBeNull();
-    for (const cell of ['', 'x', '{"v":2}', '{"v":1,"buckets":1024}', 7])
+      expect(parseBucket(cell, 3), String(cell)).toBeNull();
+    for (const cell of ['3|' + 'ord_a1=x', '3|ord_a1=2;;ord_b=3']) expect(parseBucket(cell, 3), cell).toBeNull();
+    const before = '{"v":1,"buckets":1024,"ordersGridRows":10,"linesGridRows":10,"orders":1,"lines":1,"lastOrderRow":2}';
+    for (const cell of ['', 'x', '{"v":2}', '{"v":2,"buckets":1024}', before, 7])
       expect(parseStamp(cell), String(cell)).toBeNull();
     const stamp = {
-      v: 1 as const,
+      v: 2 as const,
       buckets: BUCKETS,
       ordersGridRows: 1000,
       linesGridRows: 2000,
@@ -53,6 +66,6 @@ describe('row index buckets', () => {
     const entries = new Map<string, OrderRows>();
     for (let i = 0; i < fullest; i++)
       entries.set(`ord_${String(i).padStart(16, '0')}`, { order: 100_000 + i, lines: [500_000, 500_001, 500_002] });
-    expect(formatBucket(entries).length).toBeLessThan(BUCKET_MAX_CHARS);
+    expect(formatBucket(BUCKETS - 1, entries).length).toBeLessThan(BUCKET_MAX_CHARS);
   });
 });

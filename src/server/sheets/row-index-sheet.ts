@@ -3,6 +3,7 @@
  * the title a new index sheet takes (found later by its developer-metadata tag, whatever its name).
  */
 import type { KeyIndex } from './key-index';
+import type { Grid } from './sheet-setup';
 import type { WorkbookSnapshot } from './workbook-snapshot';
 
 export const ROW_INDEX_TITLE = 'Row index (Merchant Analytics)';
@@ -19,6 +20,8 @@ export interface RowIndexSheets {
   readWhole(): void;
   /** Queues the hidden sheet's creation with the run's next Sheets API request. */
   create(title: string, rows: number): void;
+  /** Queues the growth of the hidden sheet's grid (`from`) to `to`, with the run's next Sheets API request. */
+  grow(sheetId: number, from: Grid, to: Grid): void;
 }
 
 /** A title no sheet of the workbook has: the index sheet's own, numbered when a user took it. */

@@ -29,6 +29,7 @@ import {
 } from './row-index-buckets';
 import { freeTitle, rebuildNote, type RowIndexSheets } from './row-index-sheet';
 import { OrderNumberIndex } from './order-number-index';
+import { NUMBER_COLUMN } from './order-number-buckets';
 import type { RangeWrite, RowWrite } from './row-writes';
 import type { SheetInfo } from './sheet-snapshot';
 import type { WorkbookSnapshot } from './workbook-snapshot';
@@ -52,6 +53,8 @@ export class RowIndex {
   /** The index cannot hold this store (a bucket past a cell's size): given up, the key columns read whole. */
   private givenUp = false;
   private stampWritten: string | null = null;
+  /** The index sheet's grid checked (and grown) for this run's writes. */
+  private fitted = false;
 
   constructor(
     private readonly snapshot: WorkbookSnapshot,
@@ -151,7 +154,7 @@ export class RowIndex {
       const got = this.sheets!.read(spans.map(([top, bottom]) => a1Range(this.title!, top, 1, bottom, 1)));
       for (let s = 0; s < spans.length; s++) {
         for (let row = spans[s][0]; row <= spans[s][1]; row++) {
-          const parsed = parseBucket(got[s]?.[row - spans[s][0]]?.[0]);
+          const parsed = parseBucket(got[s]?.[row - spans[s][0]]?.[0], row - 2);
           if (parsed === null) return false;
           // A bucket held already may carry this run's rows not written yet: kept as it is.
           if (!this.buckets.has(row - 2)) this.buckets.set(row - 2, parsed);
@@ -202,11 +205,17 @@ export class RowIndex {
     if (this.title === null && this.rebuild && this.sheets) this.sheetTitle();
   }
 
-  /** The index sheet's title, its creation queued (with the run's set-ups) when it has none. */
+  /** The index sheet's title, its creation queued (with the run's set-ups) when it has none, its grid grown when short. */
   sheetTitle(): string {
     if (this.title === null) {
       this.found = { title: freeTitle(this.snapshot) };
       this.sheets?.create(this.found.title!, BUCKETS + 1);
+    } else if (!this.fitted) {
+      // A row or column a user deleted (or a sheet an earlier version made one column wide): grown
+      // back before the first write, which would otherwise pass its grid and fail every run.
+      this.fitted = true;
+      const found = this.located();
+      if (found) this.sheets?.grow(found.sheetId, found, { rows: BUCKETS + 1, columns: NUMBER_COLUMN });
     }
     return this.title!;
   }
@@ -257,7 +266,7 @@ export class RowIndex {
     if (this.touched.size === 0) return [];
     const rows: RowWrite[] = [];
     for (const b of this.touched) {
-      const text = formatBucket(this.buckets.get(b) ?? new Map());
+      const text = formatBucket(b, this.buckets.get(b) ?? new Map());
       if (text.length > BUCKET_MAX_CHARS) return this.giveUp();
       rows.push({ row: bucketRow(b), column: 1, cells: [text] });
     }
@@ -270,7 +279,7 @@ export class RowIndex {
   private stampWrite(orders: KeyIndex, lines: KeyIndex): RangeWrite[] {
     const grid = this.sheets!.gridRows();
     const stamp: RowIndexStamp = {
-      v: 1,
+      v: 2,
       buckets: BUCKETS,
       ordersGridRows: grid.orders,
       linesGridRows: grid.lines,

@@ -27,6 +27,8 @@ import type { TableSchema } from './schema';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 type SheetsRequest = GoogleAppsScript.Sheets.Schema.Request;
+/** A sheet's grid size. */
+export type Grid = Pick<SheetInfo, 'rows' | 'columns'>;
 
 export class SheetSetUp {
   /** Ids of the sheets this run's set-ups added. */
@@ -102,11 +104,17 @@ export class SheetSetUp {
     this.cells.added(rows * columns);
   }
 
-  /** `columns` more columns for a hidden sheet of `rows` rows, queued like createHidden. */
-  widenHidden(sheetId: number, rows: number, columns: number): void {
+  /** A hidden sheet's grid (`from`) grown to `to` rows and columns, queued like createHidden. */
+  growHidden(sheetId: number, from: Grid, to: Grid): void {
+    const rows = Math.max(0, to.rows - from.rows);
+    const columns = Math.max(0, to.columns - from.columns);
+    if (rows === 0 && columns === 0) return;
     if (this.queued.length === 0) holdBack(() => this.sendQueued());
-    this.queued.push(() => [{ appendDimension: { sheetId, dimension: 'COLUMNS', length: columns } }]);
-    this.cells.added(rows * columns);
+    this.queued.push(() => [
+      ...(rows > 0 ? [{ appendDimension: { sheetId, dimension: 'ROWS', length: rows } }] : []),
+      ...(columns > 0 ? [{ appendDimension: { sheetId, dimension: 'COLUMNS', length: columns } }] : []),
+    ]);
+    this.cells.added((from.rows + rows) * (from.columns + columns) - from.rows * from.columns);
   }
 
   private sendQueued(): void {

@@ -19,7 +19,7 @@ import { percentCell } from './percent';
 import { holdsPoints, percentColumns, percentRanges, percentUpgradeRequests } from './percent-upgrade';
 import { sheetsService, valuesService, type SheetInfo } from './sheet-snapshot';
 import { batchGetValues } from './values-batches';
-import { SheetSetUp } from './sheet-setup';
+import { SheetSetUp, type Grid } from './sheet-setup';
 import { StartReads } from './start-reads';
 import type { StoreBinding } from './store-binding';
 import type { TableLayouts } from './table-layouts';
@@ -182,9 +182,9 @@ export class TableSheets {
     this.setUp.createHidden(title, rows, columns, tagKey);
   }
 
-  /** `columns` more columns for a hidden sheet of `rows` rows, with the run's next Sheets API request. */
-  widenHidden(sheetId: number, rows: number, columns: number): void {
-    this.setUp.widenHidden(sheetId, rows, columns);
+  /** A hidden sheet's grid grown to `to`, with the run's next Sheets API request. */
+  growHidden(sheetId: number, from: Grid, to: Grid): void {
+    this.setUp.growHidden(sheetId, from, to);
   }
 
   /** Whether the table's sheet is open in this run. */
