@@ -60,6 +60,7 @@ describe('order number buckets', () => {
       orders: 1,
       lines: 1,
       lastOrderRow: 2,
+      empty: '0'.repeat(BUCKETS / 4),
     });
     const before = JSON.stringify({ v: 1, index: 'order_numbers', buckets: BUCKETS });
     for (const stamp of ['', 'my note', rowStamp, before, 7, JSON.stringify({ v: 2, index: 'order_numbers', buckets: 12 })])

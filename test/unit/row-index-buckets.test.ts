@@ -1,8 +1,9 @@
 /**
- * The row index's cells: a bucket the index wrote reads back as written at its own row, and
- * anything else in a bucket or stamp cell (a user's text, a cleared cell, another bucket's cell
- * moved there by a sort or a deleted row, a stamp of the untagged format) is refused, so the run
- * reads the key columns whole instead of trusting it. Google's limit of 50,000 characters a cell bounds a bucket.
+ * The row index's cells: a bucket the index wrote reads back as written at its own row (an empty
+ * bucket an empty cell, which the stamp lists), and anything else in a bucket or stamp cell (a
+ * user's text, another bucket's cell moved there by a sort or a deleted row, a stamp of the
+ * format before bucket numbers or without its empty buckets) is refused, so the run reads the key
+ * columns whole instead of trusting it. Google's limit of 50,000 characters a cell bounds a bucket.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -15,6 +16,7 @@ import {
   parseStamp,
   type OrderRows,
 } from '../../src/server/sheets/row-index-buckets';
+import { formatEmpty, parseEmpty } from '../../src/server/sheets/bucket-tags';
 
 describe('row index buckets', () => {
   it('a bucket reads back as written, ids with separators included', () => {
@@ -24,15 +26,15 @@ describe('row index buckets', () => {
       ['ord_only_lines', { order: 0, lines: [40] }],
     ]);
     expect(parseBucket(formatBucket(17, entries), 17)).toEqual(entries);
-    expect(parseBucket(formatBucket(0, new Map()), 0)).toEqual(new Map());
+    expect(formatBucket(0, new Map())).toBe('');
+    expect(parseBucket('', 0)).toEqual(new Map());
   });
 
-  it("a bucket's cell found at another bucket's row, or cleared, is refused", () => {
+  it("a bucket's cell found at another bucket's row is refused", () => {
     const entries = new Map<string, OrderRows>([['ord_a1', { order: 2, lines: [5] }]]);
     expect(parseBucket(formatBucket(17, entries), 18)).toBeNull();
     expect(parseBucket(formatBucket(1, entries), 17)).toBeNull();
-    expect(parseBucket(formatBucket(17, new Map()), 16)).toBeNull();
-    expect(parseBucket('', 17)).toBeNull();
+    expect(parseBucket('17|', 17)).toBeNull();
     // The format before bucket numbers: an index written again, not read.
     expect(parseBucket('ord_a1=2:5', 17)).toBeNull();
   });
@@ -41,8 +43,11 @@ describe('row index buckets', () => {
     for (const cell of ['my note', 'ord_a1=2:', 'ord_a1=x', 42, true, 'ord_a1=2;;ord_b=3'])
       expect(parseBucket(cell, 3), String(cell)).toBeNull();
     for (const cell of ['3|' + 'ord_a1=x', '3|ord_a1=2;;ord_b=3']) expect(parseBucket(cell, 3), cell).toBeNull();
-    const before = '{"v":1,"buckets":1024,"ordersGridRows":10,"linesGridRows":10,"orders":1,"lines":1,"lastOrderRow":2}';
-    for (const cell of ['', 'x', '{"v":2}', '{"v":2,"buckets":1024}', before, 7])
+    const counts = '"buckets":1024,"ordersGridRows":10,"linesGridRows":10,"orders":1,"lines":1,"lastOrderRow":2';
+    const before = `{"v":1,${counts}}`;
+    const unlisted = `{"v":2,${counts}}`;
+    const short = `{"v":2,${counts},"empty":"00"}`;
+    for (const cell of ['', 'x', '{"v":2}', '{"v":2,"buckets":1024}', before, unlisted, short, 7])
       expect(parseStamp(cell), String(cell)).toBeNull();
     const stamp = {
       v: 2 as const,
@@ -52,8 +57,18 @@ describe('row index buckets', () => {
       orders: 900,
       lines: 1800,
       lastOrderRow: 901,
+      empty: formatEmpty(new Set([0, 5, 1023]), BUCKETS),
     };
     expect(parseStamp(formatStamp(stamp))).toEqual(stamp);
+  });
+
+  it('the stamp lists the empty buckets exactly, 4 a hex digit', () => {
+    const empty = new Set([0, 3, 4, 511, 1023]);
+    const hex = formatEmpty(empty, BUCKETS);
+    expect(hex).toHaveLength(BUCKETS / 4);
+    expect(parseEmpty(hex, BUCKETS)).toEqual(empty);
+    expect(parseEmpty(formatEmpty(new Set(), BUCKETS), BUCKETS)).toEqual(new Set());
+    for (const wrong of [hex.slice(1), 'g' + hex.slice(1), 'A' + hex.slice(1), 12, null]) expect(parseEmpty(wrong, BUCKETS)).toBeNull();
   });
 
   it('ids spread over every bucket, and the largest store a spreadsheet holds fits a bucket cell', () => {

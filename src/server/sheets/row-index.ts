@@ -9,7 +9,6 @@
  */
 import { a1Range } from './a1';
 import { aheadParts } from './ahead-writes';
-import { readSpans } from './adjacent-runs';
 import { groups } from './bucket-groups';
 import type { KeyIndex } from './key-index';
 import {
@@ -19,6 +18,7 @@ import {
   ROW_INDEX_MIN_ROWS,
   BUCKETS,
   bucketOf,
+  bucketReadSpans,
   bucketRow,
   formatBucket,
   formatStamp,
@@ -27,9 +27,9 @@ import {
   type OrderRows,
   type RowIndexStamp,
 } from './row-index-buckets';
-import { freeTitle, rebuildNote, type RowIndexSheets } from './row-index-sheet';
+import { fitIndexSheet, freeTitle, rebuildNote, type RowIndexSheets } from './row-index-sheet';
+import { formatEmpty, parseEmpty } from './bucket-tags';
 import { OrderNumberIndex } from './order-number-index';
-import { NUMBER_COLUMN } from './order-number-buckets';
 import type { RangeWrite, RowWrite } from './row-writes';
 import type { SheetInfo } from './sheet-snapshot';
 import type { WorkbookSnapshot } from './workbook-snapshot';
@@ -38,6 +38,8 @@ export { ROW_INDEX_METADATA_KEY };
 
 export class RowIndex {
   private stamp: RowIndexStamp | null = null;
+  /** The buckets without orders as the stamp lists them, kept as the run fills them: the only buckets whose cells are empty. */
+  private empty = new Set<number>();
   /** The index sheet's title once looked up (title), or as this run creates it. */
   private found: { title: string | null } | null = null;
   /** Buckets as read, in a sparse run: the ones the pages touched. */
@@ -53,8 +55,6 @@ export class RowIndex {
   /** The index cannot hold this store (a bucket past a cell's size): given up, the key columns read whole. */
   private givenUp = false;
   private stampWritten: string | null = null;
-  /** The index sheet's grid checked (and grown) for this run's writes. */
-  private fitted = false;
 
   constructor(
     private readonly snapshot: WorkbookSnapshot,
@@ -101,6 +101,7 @@ export class RowIndex {
       return false;
     }
     this.stamp = stamp;
+    this.empty = parseEmpty(stamp.empty, BUCKETS)!;
     return true;
   }
 
@@ -142,20 +143,12 @@ export class RowIndex {
     if (fresh.length === 0) return true;
     const wanted = [...new Set(fresh.map((id) => bucketOf(id, BUCKETS)))].filter((b) => !this.buckets.has(b));
     if (wanted.length > 0) {
-      // Spans across gaps cheaper to read than the range they save; past half the buckets, all of
-      // them in one range (~10 µs a cell more): a page's ~250 ids fall into ~220 buckets a few rows
-      // apart, and the run's later pages find theirs held: one bucket read a run, not one a page.
-      let spans = readSpans(
-        wanted.map((b) => bucketRow(b)),
-        1,
-      );
-      if (spans.reduce((n, [top, bottom]) => n + bottom - top + 1, 0) * 2 > BUCKETS)
-        spans = [[bucketRow(0), bucketRow(BUCKETS - 1)]];
+      const spans = bucketReadSpans(wanted);
       const got = this.sheets!.read(spans.map(([top, bottom]) => a1Range(this.title!, top, 1, bottom, 1)));
       for (let s = 0; s < spans.length; s++) {
         for (let row = spans[s][0]; row <= spans[s][1]; row++) {
           const parsed = parseBucket(got[s]?.[row - spans[s][0]]?.[0], row - 2);
-          if (parsed === null) return false;
+          if (parsed === null || (parsed.size === 0) !== this.empty.has(row - 2)) return false;
           // A bucket held already may carry this run's rows not written yet: kept as it is.
           if (!this.buckets.has(row - 2)) this.buckets.set(row - 2, parsed);
         }
@@ -197,6 +190,7 @@ export class RowIndex {
     }
     let rows = held.get(id);
     if (!rows) held.set(id, (rows = { order: 0, lines: [] }));
+    this.empty.delete(bucket);
     change(rows);
   }
 
@@ -210,13 +204,7 @@ export class RowIndex {
     if (this.title === null) {
       this.found = { title: freeTitle(this.snapshot) };
       this.sheets?.create(this.found.title!, BUCKETS + 1);
-    } else if (!this.fitted) {
-      // A row or column a user deleted (or a sheet an earlier version made one column wide): grown
-      // back before the first write, which would otherwise pass its grid and fail every run.
-      this.fitted = true;
-      const found = this.located();
-      if (found) this.sheets?.grow(found.sheetId, found, { rows: BUCKETS + 1, columns: NUMBER_COLUMN });
-    }
+    } else if (this.sheets) fitIndexSheet(this.located(), this.sheets);
     return this.title!;
   }
 
@@ -254,6 +242,7 @@ export class RowIndex {
     const buckets = groups(indexes.orders, indexes.lines);
     const cells = allBucketRows(buckets);
     if (cells === null) return this.giveUp();
+    this.empty = new Set(cells.filter((c) => c.cells[0] === '').map((c) => c.row - 2));
     const title = this.sheetTitle();
     return [
       ...this.stampCleared('clear'),
@@ -286,6 +275,7 @@ export class RowIndex {
       orders: orders.size,
       lines: lines.size,
       lastOrderRow: orders.lastKeyedRow(),
+      empty: formatEmpty(this.empty, BUCKETS),
     };
     const text = formatStamp(stamp);
     if (text === this.stampWritten) return [];

@@ -35,6 +35,7 @@ export class SheetSetUp {
   private readonly addedIds: number[] = [];
   /** Set-ups of created sheets not sent yet (held back by the Sheets requests' `holdBack`), built when sent. */
   private queued: Array<() => SheetsRequest[]> = [];
+  private readonly grown = new Set<number>();
   /** The rows each created sheet not sent yet is added with, by title: its grid grows here (growQueued). */
   private readonly queuedRows = new Map<string, number>();
 
@@ -104,8 +105,10 @@ export class SheetSetUp {
     this.cells.added(rows * columns);
   }
 
-  /** A hidden sheet's grid (`from`) grown to `to` rows and columns, queued like createHidden. */
+  /** A hidden sheet's grid (`from`, as the run found it) grown to `to` rows and columns once a run, queued like createHidden. */
   growHidden(sheetId: number, from: Grid, to: Grid): void {
+    if (this.grown.has(sheetId)) return;
+    this.grown.add(sheetId);
     const rows = Math.max(0, to.rows - from.rows);
     const columns = Math.max(0, to.columns - from.columns);
     if (rows === 0 && columns === 0) return;
