@@ -211,7 +211,9 @@ describe('PROFIT_ORDER by a number the store moved, shows differently, or shows 
     const truth = await truthOrders();
     const got: Record<string, string> = {};
     for (const n of numbers) got[n] = (await answer(n)).slice(0, 160);
-    expect(got).toEqual(Object.fromEntries(numbers.map((n) => [n, String(truth.find((o) => o.order_number === n)!.id)])));
+    expect(got).toEqual(
+      Object.fromEntries(numbers.map((n) => [n, String(truth.find((o) => o.order_number === n)!.id)])),
+    );
   });
 
   it('a number the store shows on two orders gives neither and names both', async () => {

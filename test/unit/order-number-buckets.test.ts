@@ -48,7 +48,17 @@ describe('order number buckets', () => {
     const cell = formatNumbers(5, new Map([['#1001', ['ord_a1']]]));
     expect(parseNumbers(cell, 6)).toBeNull();
     expect(parseNumbers(formatNumbers(6, new Map()), 5)).toBeNull();
-    for (const other of ['', 'my note', '1001', '#1001=ord_a1', '5|1001=', '5|=ord_a', 42, true, '5|1001=ord_a;;1002=ord_b'])
+    for (const other of [
+      '',
+      'my note',
+      '1001',
+      '#1001=ord_a1',
+      '5|1001=',
+      '5|=ord_a',
+      42,
+      true,
+      '5|1001=ord_a;;1002=ord_b',
+    ])
       expect(parseNumbers(other, 5), String(other)).toBeNull();
     expect(parseNumbers('5|%E0%A4%A=ord_a', 5)).toBeNull();
     expect(isNumberStamp(formatNumberStamp())).toBe(true);
@@ -63,7 +73,14 @@ describe('order number buckets', () => {
       empty: '0'.repeat(BUCKETS / 4),
     });
     const before = JSON.stringify({ v: 1, index: 'order_numbers', buckets: BUCKETS });
-    for (const stamp of ['', 'my note', rowStamp, before, 7, JSON.stringify({ v: 2, index: 'order_numbers', buckets: 12 })])
+    for (const stamp of [
+      '',
+      'my note',
+      rowStamp,
+      before,
+      7,
+      JSON.stringify({ v: 2, index: 'order_numbers', buckets: 12 }),
+    ])
       expect(isNumberStamp(stamp), String(stamp)).toBe(false);
   });
 });

@@ -68,7 +68,8 @@ describe('row index buckets', () => {
     expect(hex).toHaveLength(BUCKETS / 4);
     expect(parseEmpty(hex, BUCKETS)).toEqual(empty);
     expect(parseEmpty(formatEmpty(new Set(), BUCKETS), BUCKETS)).toEqual(new Set());
-    for (const wrong of [hex.slice(1), 'g' + hex.slice(1), 'A' + hex.slice(1), 12, null]) expect(parseEmpty(wrong, BUCKETS)).toBeNull();
+    for (const wrong of [hex.slice(1), 'g' + hex.slice(1), 'A' + hex.slice(1), 12, null])
+      expect(parseEmpty(wrong, BUCKETS)).toBeNull();
   });
 
   it('ids spread over every bucket, and the largest store a spreadsheet holds fits a bucket cell', () => {
