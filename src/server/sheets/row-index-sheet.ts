@@ -3,9 +3,8 @@
  * the title a new index sheet takes (found later by its developer-metadata tag, whatever its name).
  */
 import type { KeyIndex } from './key-index';
-import type { Grid } from './sheet-setup';
 import type { WorkbookSnapshot } from './workbook-snapshot';
-import type { SheetInfo } from './sheet-snapshot';
+import type { Grid, SheetInfo } from './sheet-snapshot';
 import { BUCKETS } from './row-index-buckets';
 import { NUMBER_COLUMN } from './order-number-buckets';
 

@@ -21,14 +21,12 @@ import { holdBack, noteSpreadsheetChange, sheetsRequest } from './sheets-request
 import type { CellCount } from './cell-count';
 import type { StartReads } from './start-reads';
 import type { StoreBinding } from './store-binding';
-import type { SheetInfo } from './sheet-snapshot';
+import type { Grid, SheetInfo } from './sheet-snapshot';
 import type { WorkbookSnapshot } from './workbook-snapshot';
 import type { TableSchema } from './schema';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 type SheetsRequest = GoogleAppsScript.Sheets.Schema.Request;
-/** A sheet's grid size. */
-export type Grid = Pick<SheetInfo, 'rows' | 'columns'>;
 
 export class SheetSetUp {
   /** Ids of the sheets this run's set-ups added. */
