@@ -44,7 +44,7 @@ export class OrderNumberIndex {
   /** The number each order id is listed under in `buckets`. */
   private readonly listedAs = new Map<string, string>();
   private readonly touched = new Set<number>();
-  /** Every bucket goes with the next write (built, or begun afresh over an earlier column). */
+  /** Every bucket goes with the next write (built, or begun afresh): an empty bucket too is a cell that names it. */
   private whole = false;
   /** The stamp goes with the next write (the column built or begun afresh). */
   private stampDue = false;
@@ -98,12 +98,13 @@ export class OrderNumberIndex {
 
   /**
    * The Orders sheet is made afresh: no entry of an earlier one stands (another store's, maybe), so
-   * a number column found in the index sheet is written again whole; a new one starts empty.
+   * the column is written whole, from no entry: the buckets no order falls in are written too (an
+   * empty cell is damage to a later run), ~400 cells more at 1,000 orders, none from ~7,000.
    */
   afresh(): void {
     this.buckets = new Map();
     this.listedAs.clear();
-    this.whole = (this.indexSheet()?.columns ?? 0) >= NUMBER_COLUMN;
+    this.whole = true;
     this.stampDue = true;
     this.applyLearned();
   }
