@@ -2,7 +2,8 @@
  * The order id → rows index of one run: the hidden "Row index" sheet (row-index-buckets), so the
  * hourly run finds the rows a page changes without reading the key columns whole. Read: the stamp
  * with the run's first read, then per page the buckets its ids fall in. Trusted only as far as
- * checked: the stamp must match both sheets' grids, and every row it points to is read with its key
+ * checked: the stamp must match both sheets' grids, each bucket cell read must be its bucket's
+ * (bucket-tags: the stamp lists the empty ones), and every row it points to is read with its key
  * cell before a write there (key-reads); else the key columns are read whole and the index written
  * again. Written with the rows (a large store's ahead of them, the stamp cleared until the rows'
  * request sets it: ahead-writes). Column B holds the order number index (order-number-index).
