@@ -3,7 +3,7 @@ import type { ApiClient, DailyQuery, Page } from '../../src/server/api/client';
 import { NotFoundError } from '../../src/server/api/errors';
 import type { DailyRow, Order, ProfitabilitySummary } from '../../src/server/api/types';
 import { PROFIT_TOTALS_FIELDS } from '../../src/server/api/types';
-import { dateArgument, dateRangeArguments, orderIdArgument } from '../../src/server/functions/args';
+import { dateArgument, dateRangeArguments, orderIdArgument, orderReference } from '../../src/server/functions/args';
 import { profitDaily, profitMonthly, profitOrder, profitSummary } from '../../src/server/functions/profit';
 import { mayBeFuture } from '../../src/server/functions/store-zone';
 import { freshnessTable } from '../../src/server/functions/period-tables';
@@ -53,6 +53,21 @@ describe('arguments: Date cells in the spreadsheet time zone, or YYYY-MM-DD', ()
     expect(orderIdArgument('PROFIT_ORDER', '5550001')).toBe('external:5550001');
     expect(() => orderIdArgument('PROFIT_ORDER', '../account')).toThrow('PROFIT_ORDER: order_id must be');
     expect(() => orderIdArgument('PROFIT_ORDER', 1.5)).toThrow('PROFIT_ORDER: order_id must be');
+  });
+  it('PROFIT_ORDER takes any other text as a display number, as typed first (spec 2.1: a display string)', () => {
+    const ref = (v: unknown) => orderReference('PROFIT_ORDER', v);
+    expect(ref('ord_abc123')).toEqual({ id: 'ord_abc123', displayNumbers: [] });
+    expect(ref('external:555')).toEqual({ id: 'external:555', displayNumbers: [] });
+    expect(ref(1001)).toEqual({ id: 'external:1001', displayNumbers: ['#1001', '1001'] });
+    expect(ref(' #1001 ')).toEqual({ id: null, displayNumbers: ['#1001', '1001'] });
+    expect(ref('SO-1001')).toEqual({ id: null, displayNumbers: ['SO-1001', '#SO-1001'] });
+    expect(ref('#EU 1001')).toEqual({ id: null, displayNumbers: ['#EU 1001', 'EU 1001'] });
+    expect(ref('#AB100').displayNumbers[0]).toBe('#AB100');
+    expect(ref(1001.2)).toEqual({ id: null, displayNumbers: ['1001.2', '#1001.2'] });
+    expect(ref('#')).toEqual({ id: null, displayNumbers: ['#'] });
+    for (const nothing of ['', '  ', null, undefined, true])
+      expect(() => ref(nothing), String(nothing)).toThrow('PROFIT_ORDER: order_id must be');
+    expect(() => ref([['#1001']])).toThrow('single cell');
   });
 });
 

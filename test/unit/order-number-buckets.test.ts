@@ -1,7 +1,9 @@
 /**
- * The order number index's cells: "#1001", "# 1001" and "1001" are one number; a bucket reads back
- * as written, numbers and ids with separators included; a cell or stamp the index did not write
- * (a user's text, the row index's own stamp, a cleared cell) is refused.
+ * The order number index's cells: a number is kept exactly as the store shows it (spec 2.1: a
+ * display string; case counts); a bucket reads back as written at its own row, numbers and ids
+ * with separators included, a number shown on two orders with both; a cell or stamp the index did
+ * not write (a user's text, the row index's own stamp, a cleared cell, another bucket's cell moved
+ * there, the format before bucket numbers) is refused.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -15,39 +17,70 @@ import {
 import { BUCKETS, formatStamp } from '../../src/server/sheets/row-index-buckets';
 
 describe('order number buckets', () => {
-  it('a number is looked up the same however it is typed, in one of the buckets', () => {
-    expect(['#1001', '# 1001', ' 1001 ', 1001].map(numberKey)).toEqual(['1001', '1001', '1001', '1001']);
-    expect(numberKey('#SO-17a')).toBe(numberKey('#so-17A'));
+  it('a number is kept as the store shows it, case and # included, in one of the buckets', () => {
+    expect(['#1001', ' #1001 ', 'SO-1001', '#EU 1001', '#1001.2', 1001].map(numberKey)).toEqual([
+      '#1001',
+      '#1001',
+      'SO-1001',
+      '#EU 1001',
+      '#1001.2',
+      '1001',
+    ]);
+    expect(numberKey('#AB100')).not.toBe(numberKey('#ab100'));
     expect(numberKey(null)).toBe('');
-    const { bucket, row } = numberBucket('1001');
+    const { bucket, row } = numberBucket('#1001');
     expect(bucket).toBeGreaterThanOrEqual(0);
     expect(bucket).toBeLessThan(BUCKETS);
     expect(row).toBe(bucket + 2);
   });
 
-  it('a bucket reads back as written, separators included', () => {
+  it('a bucket reads back as written at its own row, separators and a number on two orders included', () => {
     const entries = new Map([
-      ['1001', 'ord_a1'],
-      ['a=b;c', 'ord_x=y;z'],
+      ['#1001', ['ord_a1']],
+      ['a=b;c|d', ['ord_x=y;z']],
+      ['#1002', ['ord_b', 'ord_c']],
     ]);
-    expect(parseNumbers(formatNumbers(entries))).toEqual(entries);
-    expect(parseNumbers('')).toEqual(new Map());
+    expect(parseNumbers(formatNumbers(5, entries), 5)).toEqual(entries);
+    expect(parseNumbers(formatNumbers(5, new Map()), 5)).toEqual(new Map());
   });
 
-  it('a cell or stamp the index did not write is refused', () => {
-    for (const cell of ['my note', '1001', '1001=', '=ord_a', 42, true, '1001=ord_a;;1002=ord_b', '%E0%A4%A=ord_a'])
-      expect(parseNumbers(cell), String(cell)).toBeNull();
+  it('a cell or stamp the index did not write, or written for another bucket, is refused', () => {
+    const cell = formatNumbers(5, new Map([['#1001', ['ord_a1']]]));
+    expect(parseNumbers(cell, 6)).toBeNull();
+    expect(parseNumbers(formatNumbers(6, new Map()), 5)).toBeNull();
+    for (const other of [
+      '',
+      'my note',
+      '1001',
+      '#1001=ord_a1',
+      '5|1001=',
+      '5|=ord_a',
+      42,
+      true,
+      '5|1001=ord_a;;1002=ord_b',
+    ])
+      expect(parseNumbers(other, 5), String(other)).toBeNull();
+    expect(parseNumbers('5|%E0%A4%A=ord_a', 5)).toBeNull();
     expect(isNumberStamp(formatNumberStamp())).toBe(true);
     const rowStamp = formatStamp({
-      v: 1,
+      v: 2,
       buckets: BUCKETS,
       ordersGridRows: 10,
       linesGridRows: 10,
       orders: 1,
       lines: 1,
       lastOrderRow: 2,
+      empty: '0'.repeat(BUCKETS / 4),
     });
-    for (const cell of ['', 'my note', rowStamp, 7, JSON.stringify({ v: 1, index: 'order_numbers', buckets: 12 })])
-      expect(isNumberStamp(cell), String(cell)).toBe(false);
+    const before = JSON.stringify({ v: 1, index: 'order_numbers', buckets: BUCKETS });
+    for (const stamp of [
+      '',
+      'my note',
+      rowStamp,
+      before,
+      7,
+      JSON.stringify({ v: 2, index: 'order_numbers', buckets: 12 }),
+    ])
+      expect(isNumberStamp(stamp), String(stamp)).toBe(false);
   });
 });

@@ -63,8 +63,10 @@ export function dateRangeArguments(
 
 /**
  * What PROFIT_ORDER was given: the service id or `external:<platform id>` (id), or a display
- * number as the store shows it (`#1001`; digits may be either, so both are tried: the number
- * through the Orders sheet first, then `external:<digits>`).
+ * number, any other text (spec 2.1: a display string the store chooses, "#1001", "SO-1001",
+ * "#EU 1001"), looked up exactly as typed, case included, then with its leading # dropped or added
+ * (1001 typed for #1001). Digits may be either, so both are tried: the number first, then
+ * `external:<digits>`.
  */
 export interface OrderReference {
   id: string | null;
@@ -74,17 +76,12 @@ export interface OrderReference {
 export function orderReference(fn: string, value: unknown): OrderReference {
   if (Array.isArray(value)) throw argumentError(fn, 'order_id must be a single cell, not a range');
   const text =
-    typeof value === 'number' && Number.isSafeInteger(value) && value > 0
-      ? String(value)
-      : typeof value === 'string'
-        ? value.trim()
-        : '';
-  if (/^#\s*[A-Za-z0-9_-]{1,40}$/.test(text)) {
-    const bare = text.replace(/^#\s*/, '');
-    return { id: null, displayNumbers: [`#${bare}`, bare] };
-  }
-  if (/^\d{1,20}$/.test(text)) return { id: `external:${text}`, displayNumbers: [`#${text}`, text] };
-  return { id: orderIdArgument(fn, value), displayNumbers: [] };
+    typeof value === 'number' && Number.isFinite(value) ? String(value) : typeof value === 'string' ? value.trim() : '';
+  if (text === '' || /^ord_[A-Za-z0-9_-]+$/.test(text) || /^external:/.test(text))
+    return { id: orderIdArgument(fn, value), displayNumbers: [] };
+  if (/^\d{1,20}$/.test(text)) return { id: orderIdArgument(fn, value), displayNumbers: [`#${text}`, text] };
+  const other = text.startsWith('#') ? text.replace(/^#\s*/, '') : `#${text}`;
+  return { id: null, displayNumbers: other === '' || other === text ? [text] : [text, other] };
 }
 
 /**

@@ -3,7 +3,10 @@
  * in the hidden row index sheet's column B (sheets/order-number-buckets): the sheet by its title
  * (by its developer-metadata tag when a user's sheet took the title) and ONE bucket cell, its stamp
  * too when the number is not there; the same cells at 1,000 orders as at 100,000. The Orders sheet
- * is never scanned: an index not written yet, or a number not in it, says to sync. A found id is
+ * is never scanned: an index not written yet, or a number not in it, says to sync. A bucket cell
+ * that is not its bucket's (a user sorted the sheet, deleted a row, cleared the cell) is never
+ * read for another bucket's: the cell says the next sync rebuilds the index. A number the store
+ * shows on two orders gives neither (the spec promises no unique display number). A found id is
  * kept in the document cache for six hours; the spec does not promise that a display number never
  * moves (2.1: "display number"), so PROFIT_ORDER checks the order it reads against the number asked
  * and forgets a cached id that no longer matches (forgetNumbers).
@@ -18,8 +21,11 @@ type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
 const CACHE_SECONDS = 21_600;
 
-/** The id of the order shown with one of these numbers; or why there is none: no index written yet, or no such number in it. */
-export type NumberLookup = { id: string } | { missing: 'no-index' | 'not-found' };
+/**
+ * The id of the order shown with one of these numbers; the orders when several show it; or why
+ * there is none: no index written yet, no such number in it, or its bucket cell damaged by hand.
+ */
+export type NumberLookup = { id: string } | { several: string[] } | { missing: 'no-index' | 'not-found' | 'damaged' };
 
 export function orderIdByNumber(displayNumbers: readonly string[]): NumberLookup {
   const keys = [...new Set(displayNumbers.map(numberKey).filter((k) => k !== ''))];
@@ -30,8 +36,9 @@ export function orderIdByNumber(displayNumbers: readonly string[]): NumberLookup
     if (kept) return { id: kept };
   }
   const found = lookUp(keys);
-  if ('id' in found) cache?.put(cacheKey(found.key), found.id, CACHE_SECONDS);
-  return 'id' in found ? { id: found.id } : found;
+  if (!('id' in found)) return found;
+  cache?.put(cacheKey(found.key), found.id, CACHE_SECONDS);
+  return { id: found.id };
 }
 
 /** Drops the cached ids of these numbers: the next lookup reads the index again. */
@@ -48,39 +55,45 @@ export function showsNumber(order: { order_number?: unknown }, displayNumbers: r
 
 const cacheKey = (key: string): string => `ma.order-number.${key}`.slice(0, 250);
 
-/**
- * The index sheet by its title, else (none by that title, or a user's sheet took it) by its tag.
- * A found entry is used as it is: it was written with its order's row, all or nothing. The stamp
- * is read only on a miss, to say whether the index or the number is missing.
- */
-function lookUp(keys: readonly string[]): { id: string; key: string } | { missing: 'no-index' | 'not-found' } {
+type Found = { id: string; key: string } | Exclude<NumberLookup, { id: string }>;
+
+/** The index sheet by its title, else (none by that title, or a user's sheet took it) by its tag. */
+function lookUp(keys: readonly string[]): Found {
   const spreadsheet = currentSpreadsheet('finding an order by its number');
   const titled = spreadsheet.getSheetByName(ROW_INDEX_TITLE);
-  const inTitled = titled === null ? null : entryOf(titled, keys);
+  const inTitled = titled === null ? null : lookIn(titled, keys);
   if (inTitled !== null) return inTitled;
-  if (titled !== null && stamped(titled)) return { missing: 'not-found' };
   for (const m of spreadsheet.createDeveloperMetadataFinder().withKey(ROW_INDEX_METADATA_KEY).find()) {
     const sheet = m.getLocation().getSheet();
     if (sheet === null || sheet.getSheetId() === titled?.getSheetId()) continue;
-    const entry = entryOf(sheet, keys);
-    if (entry !== null) return entry;
-    if (stamped(sheet)) return { missing: 'not-found' };
+    const found = lookIn(sheet, keys);
+    if (found !== null) return found;
   }
   return { missing: 'no-index' };
 }
 
-/** The first key's entry in its bucket: ONE cell a key (the display numbers typed differently are one key). */
-function entryOf(sheet: Sheet, keys: readonly string[]): { id: string; key: string } | null {
+/**
+ * The keys' entry in one sheet: ONE bucket cell a key (the display numbers typed differently), the
+ * stamp too when none has it; null when the sheet holds no index (a user's sheet under the title,
+ * an index not stamped). An entry is used as it is: it was written with its order's row, all or
+ * nothing, in a cell that names its bucket.
+ */
+function lookIn(sheet: Sheet, keys: readonly string[]): Found | null {
+  let damaged = false;
   for (const key of keys) {
-    const id = parseNumbers(numberCell(sheet, numberBucket(key).row))?.get(key);
-    // An order's id: a user's sheet under the index's title holds no such entry.
-    if (id !== undefined && id.startsWith(ORDERS.keyPrefix ?? '')) return { id, key };
+    const { bucket, row } = numberBucket(key);
+    const entries = parseNumbers(numberCell(sheet, row), bucket);
+    if (entries === null) {
+      damaged = true;
+      continue;
+    }
+    // Orders' ids: a user's sheet under the index's title holds no such entry.
+    const ids = (entries.get(key) ?? []).filter((id) => id.startsWith(ORDERS.keyPrefix ?? ''));
+    if (ids.length === 1) return { id: ids[0], key };
+    if (ids.length > 1) return { several: ids };
   }
-  return null;
-}
-
-function stamped(sheet: Sheet): boolean {
-  return isNumberStamp(numberCell(sheet, 1));
+  if (!isNumberStamp(numberCell(sheet, 1))) return null;
+  return { missing: damaged ? 'damaged' : 'not-found' };
 }
 
 /** A cell of the number column; empty on an index sheet made before the column existed (one column). */

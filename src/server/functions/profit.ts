@@ -13,6 +13,7 @@ import { metricArgument, metricListArgument } from './metrics';
 import { COST_GAP_METRICS, costGapTableRows, netRevenueNote, notCountedNote, unknownNetRevenueNote } from './cost-gaps';
 import { isNotCounted, type CostGapsRead } from '../finance/cost-gaps';
 import { forgetNumbers, orderIdByNumber, showsNumber, type NumberLookup } from './order-number-lookup';
+import { numberMissing, numberShared } from './order-number-refusals';
 import { orderNumberElsewhere, ordersKeptElsewhere } from './orders-elsewhere';
 import { emptyDays, futureNote, lastDayWithFigures, noteUnder } from './future-days';
 import { storeTimeZoneOf } from './store-zone';
@@ -199,6 +200,7 @@ export function profitOrder(orderId: unknown, deps?: Partial<FunctionDeps> & { l
     const ref = orderReference('PROFIT_ORDER', orderId);
     // The display number (#1001) is not an API key: the order number index each sync keeps maps it to the order's id.
     const found = ref.displayNumbers.length > 0 ? (deps?.lookup ?? orderIdByNumber)(ref.displayNumbers) : null;
+    if (found !== null && 'several' in found) throw numberShared(ref.displayNumbers[0], found.several);
     let id = found !== null && 'id' in found ? found.id : ref.id;
     if (id === null) {
       // Orders kept in BigQuery: the Orders sheet holds none of them, and a formula cannot query the table.
@@ -219,7 +221,10 @@ export function profitOrder(orderId: unknown, deps?: Partial<FunctionDeps> & { l
       // index read once more; an index that still points there is behind the store until the next sync.
       forgetNumbers(ref.displayNumbers);
       const again = (deps?.lookup ?? orderIdByNumber)(ref.displayNumbers);
-      if ('id' in again && again.id !== id) order = read((id = again.id));
+      if ('several' in again) throw numberShared(ref.displayNumbers[0], again.several);
+      // A cached id whose number a sync has since dropped: what the index says now.
+      if (!('id' in again)) throw new FormulaError('PROFIT_ORDER', numberMissing(ref.displayNumbers[0], again));
+      if (again.id !== id) order = read((id = again.id));
       if (!showsNumber(order, ref.displayNumbers))
         throw new FormulaError(
           'PROFIT_ORDER',
@@ -230,13 +235,6 @@ export function profitOrder(orderId: unknown, deps?: Partial<FunctionDeps> & { l
     const storeZone = deps?.storeTimeZone ? deps.storeTimeZone() : storeTimeZoneOf(client, () => timeZone);
     return orderTable(order, timeZone, storeZone);
   });
-}
-
-/** What to do when a display number finds no order: sync, or give the id. */
-function numberMissing(number: string, found: NumberLookup | null): string {
-  return found !== null && 'missing' in found && found.missing === 'no-index'
-    ? `${number} is an order number, and no sync has written the index of order numbers yet: run Sync now, or give the order id (ord_…)`
-    : `no order numbered ${number} in the Orders sheet: run Sync now if it is new, or give the order id (ord_…)`;
 }
 
 /** An order found by its number and no longer returned (deleted at the store): said so, not a bare "not found". */

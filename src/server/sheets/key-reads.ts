@@ -17,7 +17,6 @@ import type { TableSheets } from './table-sheets';
 import type { WorkbookSnapshot } from './workbook-snapshot';
 import { columnIndex, LINE_ITEMS, ORDERS, type TableSchema } from './schema';
 import { ROW_INDEX_METADATA_KEY, type RowIndex } from './row-index';
-import { BUCKETS } from './row-index-buckets';
 import { NUMBER_COLUMN } from './order-number-buckets';
 
 const ORDER_NUMBER_AT = columnIndex(ORDERS, 'order_number');
@@ -49,11 +48,11 @@ export class KeyReads {
       read: (ranges) => this.readRanges(ranges),
       readWhole: () => this.readWhole(null),
       create: (title, rows) => this.tables.createHidden(title, rows, NUMBER_COLUMN, ROW_INDEX_METADATA_KEY),
+      grow: (sheetId, from, to) => this.tables.growHidden(sheetId, from, to),
     });
     rowIndex.numbers.attach({
       ordersOpen: () => this.tables.isOpen(ORDERS),
       title: () => rowIndex.sheetTitle(),
-      widen: (sheetId) => this.tables.widenHidden(sheetId, BUCKETS + 1, NUMBER_COLUMN - 1),
       readNumbers: () => this.readColumns(ORDERS, ['id', 'order_number']).map((r) => [r[0], r[ORDER_NUMBER_AT]]),
     });
   }

@@ -1,20 +1,26 @@
 /**
  * The order number → order id index as the hidden row index sheet holds it in its column B: the
- * store's display numbers (#1001), hashed like the row index's ids into the same number of bucket
- * cells (rows 2 down), each listing `number=id` entries; cell B1 is its stamp. A formula finds an
- * order by its number with ONE bucket cell, whatever the store's size (the API looks orders up by
- * id only, spec 4.4). Entries hold facts of the store, not sheet rows: sorting the Orders sheet
- * leaves them true. Pure.
+ * store's display numbers exactly as the store shows them (spec 2.1: a display string, "#1001",
+ * "SO-1001", "#EU 1001"; case counts), hashed like the row index's ids into the same number of
+ * bucket cells (rows 2 down), each naming its bucket (bucket-tags) and listing `number=id`
+ * entries, a number shown on two orders listed once for each; cell B1 is its stamp. A formula
+ * finds an order by its number with ONE bucket cell, whatever the store's size (the API looks
+ * orders up by id only, spec 4.4). Entries hold facts of the store, not sheet rows: sorting the
+ * Orders sheet leaves them true. Pure.
  */
 import { BUCKETS, bucketOf, bucketRow } from './row-index-buckets';
+import { tagBucket, untagBucket } from './bucket-tags';
 
 /** The index sheet's column of the number buckets (column A holds the row index's). */
 export const NUMBER_COLUMN = 2;
 
-/** What a number is looked up by: "#1001", "# 1001" and "1001" are one number; case does not count. */
+/** The ids listed under each number of a bucket. */
+export type NumberEntries = Map<string, string[]>;
+
+/** What a number is looked up by: the display number as the store shows it (ends trimmed); '' for none. */
 export function numberKey(displayNumber: unknown): string {
   if (typeof displayNumber !== 'string' && typeof displayNumber !== 'number') return '';
-  return String(displayNumber).trim().replace(/^#\s*/, '').toLowerCase();
+  return String(displayNumber).trim();
 }
 
 /** The bucket (0-based) and sheet row of a number key. */
@@ -23,24 +29,29 @@ export function numberBucket(key: string): { bucket: number; row: number } {
   return { bucket, row: bucketRow(bucket) };
 }
 
-/** `number=id;…`, both URI-encoded (neither can then hold the separators), sorted by number. */
-export function formatNumbers(entries: ReadonlyMap<string, string>): string {
-  return [...entries]
-    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-    .map(([key, id]) => `${encodeURIComponent(key)}=${encodeURIComponent(id)}`)
-    .join(';');
+const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** `bucket|number=id;…`, both URI-encoded (neither can then hold the separators), sorted by number then id. */
+export function formatNumbers(bucket: number, entries: ReadonlyMap<string, readonly string[]>): string {
+  const parts: string[] = [];
+  for (const key of [...entries.keys()].sort(byText))
+    for (const id of [...entries.get(key)!].sort(byText))
+      parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(id)}`);
+  return tagBucket(bucket, parts.join(';'));
 }
 
-/** A number bucket cell as read; null when it is not one the index wrote. */
-export function parseNumbers(cell: unknown): Map<string, string> | null {
-  const out = new Map<string, string>();
-  if (cell === '' || cell === undefined || cell === null) return out;
-  if (typeof cell !== 'string') return null;
-  for (const part of cell.split(';')) {
+/** A bucket's number cell as read; null when it is not that bucket's as the index wrote it (moved, cleared, a user's text). */
+export function parseNumbers(cell: unknown, bucket: number): NumberEntries | null {
+  const body = untagBucket(cell, bucket);
+  if (body === null) return null;
+  const out: NumberEntries = new Map();
+  if (body === '') return out;
+  for (const part of body.split(';')) {
     const m = /^([^=;]+)=([^=;]+)$/.exec(part);
     if (!m) return null;
     try {
-      out.set(decodeURIComponent(m[1]), decodeURIComponent(m[2]));
+      const key = decodeURIComponent(m[1]);
+      out.set(key, [...(out.get(key) ?? []), decodeURIComponent(m[2])]);
     } catch {
       return null;
     }
@@ -48,17 +59,20 @@ export function parseNumbers(cell: unknown): Map<string, string> | null {
   return out;
 }
 
-/** The stamp in B1: the column holds an entry for every order synced since it was written whole. */
+/**
+ * The stamp in B1: the column holds an entry for every order synced since it was written whole.
+ * v 2: exact numbers in cells that name their bucket (a column of v 1 is built again).
+ */
 export function formatNumberStamp(): string {
-  return JSON.stringify({ v: 1, index: 'order_numbers', buckets: BUCKETS });
+  return JSON.stringify({ v: 2, index: 'order_numbers', buckets: BUCKETS });
 }
 
-/** Whether B1 is the stamp of a number index of this many buckets (absent, cleared or another's: no). */
+/** Whether B1 is the stamp of a number index of this kind and number of buckets (absent, cleared or another's: no). */
 export function isNumberStamp(cell: unknown): boolean {
   if (typeof cell !== 'string' || cell === '') return false;
   try {
     const s = JSON.parse(cell) as { v?: unknown; index?: unknown; buckets?: unknown };
-    return s.v === 1 && s.index === 'order_numbers' && s.buckets === BUCKETS;
+    return s.v === 2 && s.index === 'order_numbers' && s.buckets === BUCKETS;
   } catch {
     return false;
   }

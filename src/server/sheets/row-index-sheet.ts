@@ -4,6 +4,9 @@
  */
 import type { KeyIndex } from './key-index';
 import type { WorkbookSnapshot } from './workbook-snapshot';
+import type { Grid, SheetInfo } from './sheet-snapshot';
+import { BUCKETS } from './row-index-buckets';
+import { NUMBER_COLUMN } from './order-number-buckets';
 
 export const ROW_INDEX_TITLE = 'Row index (Merchant Analytics)';
 
@@ -19,6 +22,16 @@ export interface RowIndexSheets {
   readWhole(): void;
   /** Queues the hidden sheet's creation with the run's next Sheets API request. */
   create(title: string, rows: number): void;
+  /** Queues the growth of the hidden sheet's grid (`from`) to `to`, once a run, with the run's next Sheets API request. */
+  grow(sheetId: number, from: Grid, to: Grid): void;
+}
+
+/**
+ * An index sheet a user cut short (a row or column deleted), or an earlier version made one column
+ * wide, grown back before the run's first write there: a write past its grid fails every run.
+ */
+export function fitIndexSheet(found: SheetInfo | null, sheets: RowIndexSheets): void {
+  if (found) sheets.grow(found.sheetId, found, { rows: BUCKETS + 1, columns: NUMBER_COLUMN });
 }
 
 /** A title no sheet of the workbook has: the index sheet's own, numbered when a user took it. */

@@ -2,14 +2,14 @@
  * The order id → rows index of one run: the hidden "Row index" sheet (row-index-buckets), so the
  * hourly run finds the rows a page changes without reading the key columns whole. Read: the stamp
  * with the run's first read, then per page the buckets its ids fall in. Trusted only as far as
- * checked: the stamp must match both sheets' grids, and every row it points to is read with its key
+ * checked: the stamp must match both sheets' grids, each bucket cell read must be its bucket's
+ * (bucket-tags: the stamp lists the empty ones), and every row it points to is read with its key
  * cell before a write there (key-reads); else the key columns are read whole and the index written
  * again. Written with the rows (a large store's ahead of them, the stamp cleared until the rows'
  * request sets it: ahead-writes). Column B holds the order number index (order-number-index).
  */
 import { a1Range } from './a1';
 import { aheadParts } from './ahead-writes';
-import { readSpans } from './adjacent-runs';
 import { groups } from './bucket-groups';
 import type { KeyIndex } from './key-index';
 import {
@@ -19,6 +19,7 @@ import {
   ROW_INDEX_MIN_ROWS,
   BUCKETS,
   bucketOf,
+  bucketReadSpans,
   bucketRow,
   formatBucket,
   formatStamp,
@@ -27,7 +28,8 @@ import {
   type OrderRows,
   type RowIndexStamp,
 } from './row-index-buckets';
-import { freeTitle, rebuildNote, type RowIndexSheets } from './row-index-sheet';
+import { fitIndexSheet, freeTitle, rebuildNote, type RowIndexSheets } from './row-index-sheet';
+import { formatEmpty, parseEmpty } from './bucket-tags';
 import { OrderNumberIndex } from './order-number-index';
 import type { RangeWrite, RowWrite } from './row-writes';
 import type { SheetInfo } from './sheet-snapshot';
@@ -37,6 +39,8 @@ export { ROW_INDEX_METADATA_KEY };
 
 export class RowIndex {
   private stamp: RowIndexStamp | null = null;
+  /** The buckets without orders as the stamp lists them, kept as the run fills them: the only buckets whose cells are empty. */
+  private empty = new Set<number>();
   /** The index sheet's title once looked up (title), or as this run creates it. */
   private found: { title: string | null } | null = null;
   /** Buckets as read, in a sparse run: the ones the pages touched. */
@@ -98,6 +102,7 @@ export class RowIndex {
       return false;
     }
     this.stamp = stamp;
+    this.empty = parseEmpty(stamp.empty, BUCKETS)!;
     return true;
   }
 
@@ -139,20 +144,12 @@ export class RowIndex {
     if (fresh.length === 0) return true;
     const wanted = [...new Set(fresh.map((id) => bucketOf(id, BUCKETS)))].filter((b) => !this.buckets.has(b));
     if (wanted.length > 0) {
-      // Spans across gaps cheaper to read than the range they save; past half the buckets, all of
-      // them in one range (~10 µs a cell more): a page's ~250 ids fall into ~220 buckets a few rows
-      // apart, and the run's later pages find theirs held: one bucket read a run, not one a page.
-      let spans = readSpans(
-        wanted.map((b) => bucketRow(b)),
-        1,
-      );
-      if (spans.reduce((n, [top, bottom]) => n + bottom - top + 1, 0) * 2 > BUCKETS)
-        spans = [[bucketRow(0), bucketRow(BUCKETS - 1)]];
+      const spans = bucketReadSpans(wanted);
       const got = this.sheets!.read(spans.map(([top, bottom]) => a1Range(this.title!, top, 1, bottom, 1)));
       for (let s = 0; s < spans.length; s++) {
         for (let row = spans[s][0]; row <= spans[s][1]; row++) {
-          const parsed = parseBucket(got[s]?.[row - spans[s][0]]?.[0]);
-          if (parsed === null) return false;
+          const parsed = parseBucket(got[s]?.[row - spans[s][0]]?.[0], row - 2);
+          if (parsed === null || (parsed.size === 0) !== this.empty.has(row - 2)) return false;
           // A bucket held already may carry this run's rows not written yet: kept as it is.
           if (!this.buckets.has(row - 2)) this.buckets.set(row - 2, parsed);
         }
@@ -194,6 +191,7 @@ export class RowIndex {
     }
     let rows = held.get(id);
     if (!rows) held.set(id, (rows = { order: 0, lines: [] }));
+    this.empty.delete(bucket);
     change(rows);
   }
 
@@ -202,12 +200,12 @@ export class RowIndex {
     if (this.title === null && this.rebuild && this.sheets) this.sheetTitle();
   }
 
-  /** The index sheet's title, its creation queued (with the run's set-ups) when it has none. */
+  /** The index sheet's title, its creation queued (with the run's set-ups) when it has none, its grid grown when short. */
   sheetTitle(): string {
     if (this.title === null) {
       this.found = { title: freeTitle(this.snapshot) };
       this.sheets?.create(this.found.title!, BUCKETS + 1);
-    }
+    } else if (this.sheets) fitIndexSheet(this.located(), this.sheets);
     return this.title!;
   }
 
@@ -245,6 +243,7 @@ export class RowIndex {
     const buckets = groups(indexes.orders, indexes.lines);
     const cells = allBucketRows(buckets);
     if (cells === null) return this.giveUp();
+    this.empty = new Set(cells.filter((c) => c.cells[0] === '').map((c) => c.row - 2));
     const title = this.sheetTitle();
     return [
       ...this.stampCleared('clear'),
@@ -257,7 +256,7 @@ export class RowIndex {
     if (this.touched.size === 0) return [];
     const rows: RowWrite[] = [];
     for (const b of this.touched) {
-      const text = formatBucket(this.buckets.get(b) ?? new Map());
+      const text = formatBucket(b, this.buckets.get(b) ?? new Map());
       if (text.length > BUCKET_MAX_CHARS) return this.giveUp();
       rows.push({ row: bucketRow(b), column: 1, cells: [text] });
     }
@@ -270,13 +269,14 @@ export class RowIndex {
   private stampWrite(orders: KeyIndex, lines: KeyIndex): RangeWrite[] {
     const grid = this.sheets!.gridRows();
     const stamp: RowIndexStamp = {
-      v: 1,
+      v: 2,
       buckets: BUCKETS,
       ordersGridRows: grid.orders,
       linesGridRows: grid.lines,
       orders: orders.size,
       lines: lines.size,
       lastOrderRow: orders.lastKeyedRow(),
+      empty: formatEmpty(this.empty, BUCKETS),
     };
     const text = formatStamp(stamp);
     if (text === this.stampWritten) return [];

@@ -21,7 +21,7 @@ import { holdBack, noteSpreadsheetChange, sheetsRequest } from './sheets-request
 import type { CellCount } from './cell-count';
 import type { StartReads } from './start-reads';
 import type { StoreBinding } from './store-binding';
-import type { SheetInfo } from './sheet-snapshot';
+import type { Grid, SheetInfo } from './sheet-snapshot';
 import type { WorkbookSnapshot } from './workbook-snapshot';
 import type { TableSchema } from './schema';
 
@@ -33,6 +33,7 @@ export class SheetSetUp {
   private readonly addedIds: number[] = [];
   /** Set-ups of created sheets not sent yet (held back by the Sheets requests' `holdBack`), built when sent. */
   private queued: Array<() => SheetsRequest[]> = [];
+  private readonly grown = new Set<number>();
   /** The rows each created sheet not sent yet is added with, by title: its grid grows here (growQueued). */
   private readonly queuedRows = new Map<string, number>();
 
@@ -102,11 +103,19 @@ export class SheetSetUp {
     this.cells.added(rows * columns);
   }
 
-  /** `columns` more columns for a hidden sheet of `rows` rows, queued like createHidden. */
-  widenHidden(sheetId: number, rows: number, columns: number): void {
+  /** A hidden sheet's grid (`from`, as the run found it) grown to `to` rows and columns once a run, queued like createHidden. */
+  growHidden(sheetId: number, from: Grid, to: Grid): void {
+    if (this.grown.has(sheetId)) return;
+    this.grown.add(sheetId);
+    const rows = Math.max(0, to.rows - from.rows);
+    const columns = Math.max(0, to.columns - from.columns);
+    if (rows === 0 && columns === 0) return;
     if (this.queued.length === 0) holdBack(() => this.sendQueued());
-    this.queued.push(() => [{ appendDimension: { sheetId, dimension: 'COLUMNS', length: columns } }]);
-    this.cells.added(rows * columns);
+    this.queued.push(() => [
+      ...(rows > 0 ? [{ appendDimension: { sheetId, dimension: 'ROWS', length: rows } }] : []),
+      ...(columns > 0 ? [{ appendDimension: { sheetId, dimension: 'COLUMNS', length: columns } }] : []),
+    ]);
+    this.cells.added((from.rows + rows) * (from.columns + columns) - from.rows * from.columns);
   }
 
   private sendQueued(): void {

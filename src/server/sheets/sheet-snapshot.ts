@@ -29,6 +29,9 @@ export interface SheetInfo {
   columnTags?: ColumnTag[];
 }
 
+/** A sheet's grid size. */
+export type Grid = Pick<SheetInfo, 'rows' | 'columns'>;
+
 /** The rows a managed sheet's first read holds. */
 export interface SheetReads {
   /** Row 1, from column A through one column past the managed ones (or the sheet's last column). */

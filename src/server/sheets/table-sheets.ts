@@ -17,7 +17,7 @@ import { catalogLayout, type TableLayout } from './sheet-layout';
 import { noteSpreadsheetChange, sendHeldBack, sheetsRequest } from './sheets-requests';
 import { percentCell } from './percent';
 import { doneRows, holdsPoints, isDone, percentColumns, percentRanges, percentUpgradeBatches } from './percent-upgrade';
-import { sheetsService, valuesService, type SheetInfo } from './sheet-snapshot';
+import { sheetsService, valuesService, type Grid, type SheetInfo } from './sheet-snapshot';
 import { batchGetValues } from './values-batches';
 import { SheetSetUp } from './sheet-setup';
 import { StartReads } from './start-reads';
@@ -186,9 +186,9 @@ export class TableSheets {
     this.setUp.createHidden(title, rows, columns, tagKey);
   }
 
-  /** `columns` more columns for a hidden sheet of `rows` rows, with the run's next Sheets API request. */
-  widenHidden(sheetId: number, rows: number, columns: number): void {
-    this.setUp.widenHidden(sheetId, rows, columns);
+  /** A hidden sheet's grid grown to `to`, with the run's next Sheets API request. */
+  growHidden(sheetId: number, from: Grid, to: Grid): void {
+    this.setUp.growHidden(sheetId, from, to);
   }
 
   /** Whether the table's sheet is open in this run. */

@@ -1,0 +1,38 @@
+/**
+ * How the hidden row index sheet's bucket cells are told from cells a user moved or cleared (the
+ * sheet can be unhidden, sorted, have a row deleted or a cell cleared): a bucket cell with entries
+ * names its own bucket before them, so a cell found at a bucket's row is that bucket's only when
+ * it says so; which buckets are empty cells is listed in the stamp (the row index: an empty cell
+ * costs no cell read) or written as the bare tag (the number index: `17|`), so a cleared cell, or
+ * an empty one sorted onto a bucket's row, is seen as damage, not as "no orders". Pure.
+ */
+
+export function tagBucket(bucket: number, body: string): string {
+  return `${bucket}|${body}`;
+}
+
+/** The entries' text of a bucket's cell; null when the cell is not that bucket's (moved, cleared, another's text). */
+export function untagBucket(cell: unknown, bucket: number): string | null {
+  if (typeof cell !== 'string') return null;
+  const prefix = `${bucket}|`;
+  return cell.startsWith(prefix) ? cell.slice(prefix.length) : null;
+}
+
+/** The empty buckets of `buckets` as a bitmap in hex (4 buckets a digit): 256 characters for 1,024 buckets. */
+export function formatEmpty(empty: ReadonlySet<number>, buckets: number): string {
+  let hex = '';
+  for (let b = 0; b < buckets; b += 4) {
+    let digit = 0;
+    for (let bit = 0; bit < 4; bit++) if (empty.has(b + bit)) digit |= 1 << bit;
+    hex += digit.toString(16);
+  }
+  return hex;
+}
+
+/** The empty buckets a bitmap lists; null when it is not one of `buckets` buckets. */
+export function parseEmpty(hex: unknown, buckets: number): Set<number> | null {
+  if (typeof hex !== 'string' || hex.length !== Math.ceil(buckets / 4) || !/^[0-9a-f]*$/.test(hex)) return null;
+  const empty = new Set<number>();
+  for (let b = 0; b < buckets; b++) if ((parseInt(hex[b >> 2], 16) >> (b & 3)) & 1) empty.add(b);
+  return empty;
+}
