@@ -107,6 +107,11 @@ export interface RunOptions {
   authMode?: AuthMode;
   timeLimitMs?: number;
   killAtServiceCall?: number;
+  /**
+   * Ends the execution as its time limit does, just after a UrlFetchApp.fetch to a URL with this
+   * prefix reached the server: the server acted, the script never reads the answer.
+   */
+  killAfterFetchTo?: string;
   /** The event object: passed as the function's first argument. */
   event?: unknown;
   /** What the time limit's error says (a trigger past the daily allowance). */
@@ -133,6 +138,8 @@ export interface FireTriggerOptions {
   document?: boolean;
   /** As RunOptions.killAtServiceCall: the trigger's execution ends at that service call. */
   killAtServiceCall?: number;
+  /** As RunOptions.killAfterFetchTo. */
+  killAfterFetchTo?: string;
 }
 
 export interface RuntimeCounts extends ExecutionCounts {
@@ -456,6 +463,7 @@ export class LocalRuntime {
         args: options.event === undefined ? args : [options.event, ...args],
         timeLimitMs: options.timeLimitMs ?? defaultTimeLimitMs(functionName, authMode),
         killAtServiceCall: options.killAtServiceCall,
+        killAfterFetchTo: options.killAfterFetchTo,
         roots: createServiceRoots(
           this.executionWiring(() => execution, userEmail, ctx, copy),
           ctx,
@@ -604,6 +612,7 @@ export class LocalRuntime {
         user,
         document: options.document !== false && !documentGone,
         killAtServiceCall: options.killAtServiceCall,
+        killAfterFetchTo: options.killAfterFetchTo,
         ...this.triggerLimit(user),
         // A trigger runs in the document it was created for (a copy's own trigger in the copy).
         ...(this.copies.has(trigger.documentId) ? { spreadsheetId: trigger.documentId } : {}),
