@@ -145,6 +145,19 @@ describe('spec 3.2 — a renewal cut off after the exchange: the previous refres
   }, 120_000);
 });
 
+describe('a renewal is started at the beginning of a sync, never near its deadline', () => {
+  it('Sync now renews, before its first API request, a token that would run out before Google could end the step', async () => {
+    await leaveAccessTokenFor(3 * MINUTE_MS);
+    const step = keep(await stack.runtime.run('runSyncStep', [{ start: true }], { authMode: 'FULL' }));
+    expect(step.ok).toBe(true);
+    const urls = step.counts.requests.map((r) => r.url);
+    const renewals = urls.filter((url) => url === tokenUrl);
+    expect(renewals).toHaveLength(1);
+    expect(urls.indexOf(tokenUrl)).toBeLessThan(urls.findIndex((url) => url.includes('/api/v1/')));
+    expect(storedToken().expiresAt * 1000 - stack.runtime.clock.now()).toBeGreaterThan(50 * MINUTE_MS);
+  }, 120_000);
+});
+
 describe('spec 3.2 — no use for 90 days: the connection lapses', () => {
   it('keeps the 90-day message, and only that one', async () => {
     await stack.advanceClocks(91 * DAY_MS);
