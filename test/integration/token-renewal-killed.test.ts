@@ -132,6 +132,23 @@ describe('spec 3.2 — a renewal cut off after the exchange: the previous refres
     expect((await sidebarConnection(stack.runtime)).state).toBe('connected');
   }, 180_000);
 
+  it('the same when the exchange happened and its answer was lost on the way (cut in half)', async () => {
+    await leaveAccessTokenFor(30 * MINUTE_MS);
+    const before = storedToken();
+    await stack.control('faults', { body: 'truncated', count: 1, path_prefix: '/api/auth/oauth2/token' });
+    const cut = await fire();
+    // The old access token still serves this run; the refresh token it holds was revoked by the exchange.
+    expect(cut.value).toMatchObject({ outcome: 'ok' });
+    expect(storedToken().refresh_token).toBe(before.refresh_token);
+    // The next run renews again (the token still has under 45 minutes) and is refused.
+    await stack.advanceClocks(5 * MINUTE_MS);
+    await fire();
+    const shown = await sidebarConnection(stack.runtime);
+    expect(shown).toMatchObject({ state: 'lapsed', action: 'reconnect' });
+    expect(shown.message).toContain(INTERRUPTED);
+    expect(shown.message).not.toContain('90 days');
+  }, 120_000);
+
   it('a refresh token rotated away elsewhere while the connection is in use: access ended, not 90 days', async () => {
     await exchange(storedToken().refresh_token);
     await leaveAccessTokenFor(30 * MINUTE_MS);

@@ -58,7 +58,7 @@ describe('the message names only what happened', () => {
     const m = messageFor('lapsed', store, 'renewal_interrupted');
     expect(m.action).toBe('reconnect');
     expect(m.message).toContain('was lost while its access was being renewed');
-    expect(m.message).toContain("Google's time limit, or by hand");
+    expect(m.message).toContain("stopped by Google's time limit or by hand");
     expect(m.message).not.toContain('90 days');
   });
 

@@ -88,7 +88,7 @@ export function messageFor(
 function lapsedCause(name: string, detail: ConnectionDetail | null): string {
   switch (detail) {
     case 'renewal_interrupted':
-      return `This spreadsheet's connection to ${name} was lost while its access was being renewed: the run was stopped (by Google's time limit, or by hand) after Merchant Analytics had issued the new access and before the add-on could save it, and Merchant Analytics no longer accepts the old one.`;
+      return `This spreadsheet's connection to ${name} was lost while its access was being renewed: Merchant Analytics issued new access, but the run ended before the add-on could save it (stopped by Google's time limit or by hand, or the answer was lost on the way), and Merchant Analytics no longer accepts the old one.`;
     case 'unused_90_days':
       return `This spreadsheet's connection to ${name} lapsed: it was not used for 90 days.`;
     case 'access_ended':

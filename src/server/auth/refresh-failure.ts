@@ -2,7 +2,7 @@ import { probeAccount } from './account-probe';
 import { oauthErrorCode, refreshFailedTemporarily, ConnectionError } from './errors';
 import { markConnectionBroken, markOperatorProblem, markScopesNarrowed } from './lifecycle';
 import { renewalWasInterrupted, unusedFor90Days } from './renewal-safety';
-import type { ConnectionDetail, ConnectionStatus } from './types';
+import type { ConnectionStatus } from './types';
 import { savedToken, type AuthSession } from './session';
 import { NarrowedGrantError, TOKEN_ENDPOINT_REDIRECTED, UNSUPPORTED_TOKEN_TYPE } from './token-request';
 
@@ -58,16 +58,13 @@ export function connectionErrorAfterRefresh(
 
 /** The refresh token was refused and the grant was not revoked: why, as far as the add-on can know. */
 function refusedRefreshStatus(stored: object | null, oldTokenReads: boolean, wasStillValid: boolean): ConnectionStatus {
+  const idle = unusedFor90Days(stored);
+  // No renewal for 90 days: the refresh token lapsed, whatever else happened (spec 3.2, 8.4).
+  if (idle === true) return markConnectionBroken('lapsed', 'unused_90_days');
   // A renewal whose answer was never saved: the exchange revoked the refresh token kept here (spec 3.2).
   if (renewalWasInterrupted(stored)) return markConnectionBroken('lapsed', 'renewal_interrupted');
   // An access token that should still work was refused with the refresh token: the grant moved.
   if (!oldTokenReads && wasStillValid) return markConnectionBroken('store_changed', 'moved_to_other_store');
-  return markConnectionBroken('lapsed', refusedRefreshDetail(stored));
-}
-
-function refusedRefreshDetail(stored: object | null): ConnectionDetail {
-  const idle = unusedFor90Days(stored);
-  if (idle === null) return 'refresh_rejected';
   // Used within 90 days: its access was ended or replaced on Merchant Analytics' side.
-  return idle ? 'unused_90_days' : 'access_ended';
+  return markConnectionBroken('lapsed', idle === false ? 'access_ended' : 'refresh_rejected');
 }

@@ -94,9 +94,9 @@ export function openSession(): AuthSession {
 }
 
 /**
- * The token as the user properties hold it. The library's getToken reads its cache first, which
- * an execution ended between the two writes of a save leaves one renewal behind (its refresh
- * token already revoked); a renewal spends the saved one.
+ * The token as the user properties hold it. The library's getToken reads its cache first, and an
+ * execution ended between a save's two writes (property, then cache) leaves the cache one renewal
+ * behind, its refresh token already revoked: a renewal spends the saved one.
  */
 export function savedToken(s: AuthSession): Record<string, unknown> | null {
   const raw = PropertiesService.getUserProperties().getProperty(s.tokenProperty);
