@@ -32,7 +32,7 @@ function keep(result: ExecutionResult): ExecutionResult {
 }
 
 /** The hourly trigger fires (a reconnect after a lost connection resumes the schedule with a new trigger). */
-const fire = async (options: { killAfterFetchTo?: string } = {}) =>
+const fire = async (options: { killAfterFetchTo?: string; document?: boolean } = {}) =>
   keep(await stack.runtime.fireTrigger(await scheduleTrigger(stack), options));
 
 function storedToken(): StoredToken {
@@ -130,6 +130,20 @@ describe('spec 3.2 — a renewal cut off after the exchange: the previous refres
     expect((await stack.connect()).outcome).toBe('connected');
     await caughtUpWithTruth();
     expect((await sidebarConnection(stack.runtime)).state).toBe('connected');
+  }, 180_000);
+
+  it('a trigger Google fires without the document: the same words, and Reconnect brings the sync back', async () => {
+    await stack.control('orders', { count: 3 });
+    await leaveAccessTokenFor(30 * MINUTE_MS);
+    const killed = await fire({ killAfterFetchTo: tokenUrl, document: false });
+    expect(killed.timedOut).toBe(true);
+    const next = await fire({ document: false });
+    expect(JSON.stringify(next.value)).toContain(INTERRUPTED);
+    // Reconnect (from the failure e-mail, before any sidebar has read what the documentless run
+    // recorded): the new connection is not undone by the broken one that run left in the owner copy.
+    expect((await stack.connect()).outcome).toBe('connected');
+    expect((await sidebarConnection(stack.runtime)).state).toBe('connected');
+    await caughtUpWithTruth();
   }, 180_000);
 
   it('the same when the exchange happened and its answer was lost on the way (cut in half)', async () => {
