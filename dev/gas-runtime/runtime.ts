@@ -109,6 +109,11 @@ export interface RunOptions {
   killAtServiceCall?: number;
   /** As killAtServiceCall, at the nth call of one method ("Sheets.Spreadsheets.batchUpdate"): the call is not made. */
   killAtMethodCall?: MethodCall;
+  /**
+   * Ends the execution as its time limit does, just after a UrlFetchApp.fetch to a URL with this
+   * prefix reached the server: the server acted, the script never reads the answer.
+   */
+  killAfterFetchTo?: string;
   /** The event object: passed as the function's first argument. */
   event?: unknown;
   /** What the time limit's error says (a trigger past the daily allowance). */
@@ -135,6 +140,8 @@ export interface FireTriggerOptions {
   document?: boolean;
   /** As RunOptions.killAtServiceCall: the trigger's execution ends at that service call. */
   killAtServiceCall?: number;
+  /** As RunOptions.killAfterFetchTo. */
+  killAfterFetchTo?: string;
 }
 
 export interface RuntimeCounts extends ExecutionCounts {
@@ -459,6 +466,7 @@ export class LocalRuntime {
         timeLimitMs: options.timeLimitMs ?? defaultTimeLimitMs(functionName, authMode),
         killAtServiceCall: options.killAtServiceCall,
         killAtMethodCall: options.killAtMethodCall,
+        killAfterFetchTo: options.killAfterFetchTo,
         roots: createServiceRoots(
           this.executionWiring(() => execution, userEmail, ctx, copy),
           ctx,
@@ -607,6 +615,7 @@ export class LocalRuntime {
         user,
         document: options.document !== false && !documentGone,
         killAtServiceCall: options.killAtServiceCall,
+        killAfterFetchTo: options.killAfterFetchTo,
         ...this.triggerLimit(user),
         // A trigger runs in the document it was created for (a copy's own trigger in the copy).
         ...(this.copies.has(trigger.documentId) ? { spreadsheetId: trigger.documentId } : {}),

@@ -90,7 +90,7 @@ export function connectionHeadline(view: ConnectionView): { text: string; tone: 
     case 'missing_scope':
       return { text: 'Connection lacks a permission', tone: 'bad' };
     case 'lapsed':
-      return { text: 'Connection lapsed', tone: 'warn' };
+      return { text: 'Connection no longer accepted', tone: 'warn' };
     case 'operator_problem':
       return { text: 'The service refused this add-on', tone: 'bad' };
   }

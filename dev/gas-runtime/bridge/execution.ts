@@ -38,6 +38,8 @@ export interface ExecutionPlan {
   timeLimitMs: number;
   killAtServiceCall?: number;
   killAtMethodCall?: MethodCall;
+  /** RunOptions.killAfterFetchTo: the URL prefix whose fetch answer arrives after the time limit. */
+  killAfterFetchTo?: string;
   /** Global name → host service object. */
   roots: Record<string, object>;
   libraries: LibraryCode[];
@@ -263,6 +265,10 @@ export class Execution {
       }
       const result: unknown = await proceed();
       await this.charge(entry.family, qualified, args, result, entry.object);
+      if (this.answerArrivesTooLate(qualified, args)) {
+        this.kill();
+        return { ok: false, error: { name: 'Exception', message: TIME_LIMIT_MESSAGE } };
+      }
       return { ok: true, value: this.table.encode(result, entry.family) };
     } catch (error) {
       // The called object goes too: a call that waited before failing (waitForCompletion) is charged its wait.
@@ -272,6 +278,16 @@ export class Execution {
         error: { name: 'Exception', message: error instanceof Error ? error.message : String(error) },
       };
     }
+  }
+
+  /**
+   * The time limit passed while the answer of this fetch was on its way: the server has acted on
+   * the request, the script never sees the answer (guides/services/quotas, "Script runtime":
+   * Google ends the execution at its limit, wherever it is, with "Exceeded maximum execution time").
+   */
+  private answerArrivesTooLate(qualified: string, args: unknown[]): boolean {
+    const prefix = this.plan.killAfterFetchTo;
+    return prefix !== undefined && qualified === 'UrlFetchApp.fetch' && String(args[0]).startsWith(prefix);
   }
 
   private async charge(

@@ -5,6 +5,7 @@ import type { ConnectionStatus } from './types';
 export type ConnectionErrorCode =
   | ConnectionStatus['state']
   | 'token_refresh_failed'
+  | 'renewal_deferred'
   | 'custom_function_token_expired'
   | 'another_users_connection'
   | 'google_account_unknown';

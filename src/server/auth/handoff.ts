@@ -5,6 +5,7 @@
  * polls getSidebarState; any run that needs the connection) adopts it under the document lock. A
  * busy lock leaves the handoff for the next call: nothing of the exchanged code is lost.
  */
+import { adoptOwnerCopy } from '../platform/owner-copy';
 import { realDocumentProperties } from '../platform/properties';
 import { currentSpreadsheetId } from '../platform/context';
 import { clipText } from '../platform/property-size';
@@ -85,6 +86,9 @@ function adoptOnce(): AdoptOutcome {
       // Another execution of this user may have adopted it while this one waited.
       const current = readHandoff(spreadsheetId);
       if (!current) return 'none';
+      // What this user's documentless runs wrote is older than the connection just made (a broken
+      // connection they recorded among it): folded in first, so the new connection is the last word.
+      adoptOwnerCopy(spreadsheetId, props);
       apply(current);
       PropertiesService.getUserProperties().deleteProperty(handoffKey(spreadsheetId));
     } else if (legacy) {

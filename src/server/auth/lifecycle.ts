@@ -39,6 +39,9 @@ const DETAILS: readonly ConnectionDetail[] = [
   'insufficient_scope',
   'no_plan',
   'refresh_rejected',
+  'renewal_interrupted',
+  'unused_90_days',
+  'access_ended',
 ];
 
 /** The connection as the sidebar and the Sync log show it. Reads properties only; no request. */

@@ -76,11 +76,25 @@ export function messageFor(
       };
     case 'lapsed':
       return {
-        message: `This spreadsheet's connection to ${name} is no longer valid: it was not used for 90 days, or it was turned off or replaced in Merchant Analytics. ${KEPT} Click Reconnect to resume syncing.`,
+        message: `${lapsedCause(name, detail)} ${KEPT} Click Reconnect to resume syncing.`,
         action: 'reconnect',
       };
     case 'operator_problem':
       return { message: operatorProblemMessage(detail), action: 'contact_operator' };
+  }
+}
+
+/** Why Merchant Analytics refused the connection's refresh token: only what the add-on knows happened. */
+function lapsedCause(name: string, detail: ConnectionDetail | null): string {
+  switch (detail) {
+    case 'renewal_interrupted':
+      return `This spreadsheet's connection to ${name} was lost while its access was being renewed: Merchant Analytics issued new access, but the run ended before the add-on could save it (stopped by Google's time limit or by hand, or the answer was lost on the way), and Merchant Analytics no longer accepts the old one.`;
+    case 'unused_90_days':
+      return `This spreadsheet's connection to ${name} lapsed: it was not used for 90 days.`;
+    case 'access_ended':
+      return `Merchant Analytics no longer accepts this spreadsheet's connection to ${name} (it was used within the last 90 days): its access was ended or replaced in Merchant Analytics.`;
+    default:
+      return `This spreadsheet's connection to ${name} is no longer valid: it was not used for 90 days, or it was turned off or replaced in Merchant Analytics.`;
   }
 }
 

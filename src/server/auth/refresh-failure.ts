@@ -1,14 +1,31 @@
 import { probeAccount } from './account-probe';
 import { oauthErrorCode, refreshFailedTemporarily, ConnectionError } from './errors';
 import { markConnectionBroken, markOperatorProblem, markScopesNarrowed } from './lifecycle';
+import { renewalWasInterrupted, unusedFor90Days } from './renewal-safety';
 import type { ConnectionStatus } from './types';
-import type { AuthSession } from './session';
+import { savedToken, type AuthSession } from './session';
 import { NarrowedGrantError, TOKEN_ENDPOINT_REDIRECTED, UNSUPPORTED_TOKEN_TYPE } from './token-request';
+
+const REFUSED_FOR_GOOD: readonly string[] = [
+  'invalid_grant',
+  'invalid_client',
+  'unauthorized_client',
+  TOKEN_ENDPOINT_REDIRECTED,
+  UNSUPPORTED_TOKEN_TYPE,
+];
+
+/** A refusal the next try would meet again (the grant, the client or the endpoint's answer); anything else may pass. */
+export function refusedForGood(error: unknown): boolean {
+  if (error instanceof NarrowedGrantError) return true;
+  const code = oauthErrorCode(error);
+  return code !== null && REFUSED_FOR_GOOD.includes(code);
+}
 
 /**
  * The token endpoint refused a refresh. invalid_grant is all the endpoint says (revoked, moved to
  * another store, lapsed, rotated away), so the old access token is shown to the API once to learn
- * which; the state is recorded and a ConnectionError with the user's message is returned.
+ * which, and the stored token tells an interrupted renewal and 90 days of disuse apart from the
+ * rest; the state is recorded and a ConnectionError with the user's message is returned.
  * Anything else that is not the client's fault is temporary: nothing is recorded.
  */
 export function connectionErrorAfterRefresh(
@@ -17,6 +34,9 @@ export function connectionErrorAfterRefresh(
   oldAccessToken: string | null,
   accessTokenWasStillValid: boolean,
 ): ConnectionError {
+  // Already the user's words (a renewal put off to the next run).
+  if (error instanceof ConnectionError) return error;
+  if (!refusedForGood(error)) return refreshFailedTemporarily();
   // Fewer permissions than the add-on uses: never "Connected", as at Connect (the callback); a reconnect that grants them fixes it.
   if (error instanceof NarrowedGrantError) return ConnectionError.fromStatus(markScopesNarrowed(error.granted));
   const code = oauthErrorCode(error);
@@ -26,16 +46,25 @@ export function connectionErrorAfterRefresh(
   // The token endpoint's answer could not be used: a set-up problem, not the merchant's.
   if (code === TOKEN_ENDPOINT_REDIRECTED || code === UNSUPPORTED_TOKEN_TYPE)
     return ConnectionError.fromStatus(markOperatorProblem(code));
-  if (code !== 'invalid_grant') return refreshFailedTemporarily();
   const probe = oldAccessToken ? probeAccount(session.config.apiBaseUrl, oldAccessToken) : null;
   const probeCode = probe && !probe.ok ? probe.code : null;
   let status: ConnectionStatus;
   if (probeCode === 'grant_revoked') status = markConnectionBroken('revoked');
   else if (probeCode === 'invalid_token_claims') status = markConnectionBroken('invalid_claims');
   else if (probeCode === 'client_not_authorized') status = markOperatorProblem('client_not_authorized');
-  // The old token still reads the store: only the refresh token is gone (rotated away elsewhere).
-  else if (probe !== null && probe.ok) status = markConnectionBroken('lapsed', 'refresh_rejected');
-  else if (accessTokenWasStillValid) status = markConnectionBroken('store_changed', 'moved_to_other_store');
-  else status = markConnectionBroken('lapsed', 'refresh_rejected');
+  else status = refusedRefreshStatus(savedToken(session), probe?.ok === true, accessTokenWasStillValid);
   return ConnectionError.fromStatus(status);
+}
+
+/** The refresh token was refused and the grant was not revoked: why, as far as the add-on can know. */
+function refusedRefreshStatus(stored: object | null, oldTokenReads: boolean, wasStillValid: boolean): ConnectionStatus {
+  const idle = unusedFor90Days(stored);
+  // No renewal for 90 days: the refresh token lapsed, whatever else happened (spec 3.2, 8.4).
+  if (idle === true) return markConnectionBroken('lapsed', 'unused_90_days');
+  // A renewal whose answer was never saved: the exchange revoked the refresh token kept here (spec 3.2).
+  if (renewalWasInterrupted(stored)) return markConnectionBroken('lapsed', 'renewal_interrupted');
+  // An access token that should still work was refused with the refresh token: the grant moved.
+  if (!oldTokenReads && wasStillValid) return markConnectionBroken('store_changed', 'moved_to_other_store');
+  // Used within 90 days: its access was ended or replaced on Merchant Analytics' side.
+  return markConnectionBroken('lapsed', idle === false ? 'access_ended' : 'refresh_rejected');
 }

@@ -1,6 +1,7 @@
 import { getDeploymentConfig, type DeploymentConfig } from '../platform/config';
 import { boundSpreadsheet, currentSpreadsheetId, MissingContextError } from '../platform/context';
 import { forgetRecentReads } from '../platform/properties';
+import { tokenServiceName } from './constants';
 import { createOAuthService, type OAuthService } from './service';
 
 /** Waiting longer than this for another execution's refresh means something is stuck. */
@@ -75,6 +76,8 @@ export function withUserLock<T>(fn: () => T): T {
 export interface AuthSession {
   config: DeploymentConfig;
   service: OAuthService;
+  /** The user property the library keeps the token under (`oauth2.<service name>`). */
+  tokenProperty: string;
 }
 
 /** The library's service over this user's token for the spreadsheet this execution serves. */
@@ -83,7 +86,27 @@ export function openSession(): AuthSession {
   const spreadsheetId = currentSpreadsheetId();
   if (!spreadsheetId)
     throw new MissingContextError('the spreadsheet', 'no document and no spreadsheet named for this execution');
-  return { config, service: createOAuthService(config, spreadsheetId, userLock()) };
+  return {
+    config,
+    service: createOAuthService(config, spreadsheetId, userLock()),
+    tokenProperty: `oauth2.${tokenServiceName(spreadsheetId)}`,
+  };
+}
+
+/**
+ * The token as the user properties hold it. The library's getToken reads its cache first, and an
+ * execution ended between a save's two writes (property, then cache) leaves the cache one renewal
+ * behind, its refresh token already revoked: a renewal spends the saved one.
+ */
+export function savedToken(s: AuthSession): Record<string, unknown> | null {
+  const raw = PropertiesService.getUserProperties().getProperty(s.tokenProperty);
+  if (!raw) return s.service.getToken(true) as Record<string, unknown> | null;
+  try {
+    const token: unknown = JSON.parse(raw);
+    return token !== null && typeof token === 'object' ? (token as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The fields of the library's stored token this module reads (raw token response + expiresAt). */

@@ -1,6 +1,15 @@
 import type { DeploymentConfig } from '../platform/config';
 import type { OAuthService } from './service';
-import { expiresAtMs, hasRefreshToken, withUserLock, type AuthSession } from './session';
+import { oauthErrorCode } from './errors';
+import { refusedForGood } from './refresh-failure';
+import {
+  markedForRenewal,
+  remainingExecutionMs,
+  renewalDeferred,
+  renewalFits,
+  withoutRenewalMark,
+} from './renewal-safety';
+import { expiresAtMs, hasRefreshToken, savedToken, withUserLock, type AuthSession } from './session';
 import {
   grantedScopesOf,
   isBearer,
@@ -44,20 +53,31 @@ export function redeemAuthorizationCode(
  * refresh token (the old one, when the answer names none). Throws when refused; then the
  * stored access token stays as it was. A renewed token that lacks a scope the add-on uses is
  * stored (its refresh token has rotated) but throws NarrowedGrantError, as Connect refuses it.
+ * Started only with time to finish (renewal-safety); the stored token is marked as being renewed
+ * until the answer is saved, or until the endpoint answered with an error (it issued nothing).
  */
 export function refreshAccessToken(s: AuthSession): void {
   withUserLock(() => {
-    const stored = s.service.getToken(true) as TokenRecord | null;
+    const stored = savedToken(s);
     if (!stored || !hasRefreshToken(stored)) throw new Error('Offline access is required.');
-    const renewed = requestToken(s.config, {
-      refresh_token: String(stored['refresh_token']),
-      client_id: s.config.clientId,
-      grant_type: 'refresh_token',
-    });
+    if (!renewalFits()) throw renewalDeferred();
+    saveToken(s.service, markedForRenewal(stored));
+    let renewed: TokenRecord;
+    try {
+      renewed = requestToken(s.config, {
+        refresh_token: String(stored['refresh_token']),
+        client_id: s.config.clientId,
+        grant_type: 'refresh_token',
+      });
+    } catch (e) {
+      if (oauthErrorCode(e) !== null) saveToken(s.service, stored);
+      throw e;
+    }
     if (!isBearer(renewed)) {
       // The access token is not used (RFC 6749 7.1), but the server has rotated the refresh token
       // (spec 5.7): keeping the new one lets a fixed server renew later instead of losing the connection.
-      if (hasRefreshToken(renewed)) saveToken(s.service, { ...stored, refresh_token: renewed['refresh_token'] });
+      if (hasRefreshToken(renewed))
+        saveToken(s.service, { ...withoutRenewalMark(stored), refresh_token: renewed['refresh_token'] });
       throw unsupportedTokenType();
     }
     if (!hasRefreshToken(renewed)) renewed['refresh_token'] = stored['refresh_token'];
@@ -70,9 +90,9 @@ export function refreshAccessToken(s: AuthSession): void {
   });
 }
 
-function isFresh(token: object): boolean {
+function lastsFor(token: object, ms: number): boolean {
   const expiry = expiresAtMs(token);
-  return expiry === null || expiry - Date.now() >= EXPIRY_MARGIN_MS;
+  return expiry === null || expiry - Date.now() >= ms;
 }
 
 export type AccessCheck = { ok: true } | { ok: false; error: unknown };
@@ -81,19 +101,24 @@ export type AccessCheck = { ok: true } | { ok: false; error: unknown };
  * The library's hasAccess, renewing through refreshAccessToken: ok when the stored token is
  * usable, renewing an expired one under the user lock after reading it again (another execution
  * may have renewed it meanwhile). error is the refusal, or null when there is nothing to renew.
+ * `untilEndOfExecution`: a token that would run out before Google can end this execution is
+ * renewed now, at its start, not near its deadline; if that early renewal fails for a reason that
+ * may pass, the token still serves while the library would use it.
  */
-export function ensureAccess(s: AuthSession): AccessCheck {
+export function ensureAccess(s: AuthSession, untilEndOfExecution = false): AccessCheck {
+  const needed = untilEndOfExecution ? remainingExecutionMs() + EXPIRY_MARGIN_MS : EXPIRY_MARGIN_MS;
   const token = s.service.getToken();
-  if (token && isFresh(token)) return { ok: true };
+  if (token && lastsFor(token, needed)) return { ok: true };
   if (!token || !hasRefreshToken(token)) return { ok: false, error: null };
   return withUserLock((): AccessCheck => {
     const current = s.service.getToken(true);
-    if (current && isFresh(current)) return { ok: true };
+    if (current && lastsFor(current, needed)) return { ok: true };
     if (!current || !hasRefreshToken(current)) return { ok: false, error: null };
     try {
       refreshAccessToken(s);
       return { ok: true };
     } catch (e) {
+      if (lastsFor(current, EXPIRY_MARGIN_MS) && !refusedForGood(e)) return { ok: true };
       return { ok: false, error: e };
     }
   });

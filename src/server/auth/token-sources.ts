@@ -39,8 +39,10 @@ function sharedToken(marginMs: number, expired: () => ConnectionError): string {
  * stored token after taking it, and the rotated refresh token is saved on every refresh; with the
  * document, the new access token is copied where formulas read it. Another editor's executions
  * use that copy while it lasts (they cannot renew someone else's connection).
+ * `untilEndOfExecution` (a sync): a token that would run out before Google can end the execution
+ * is renewed at its first request, so that no renewal is needed near the deadline.
  */
-export function triggerTokenSource(): TokenSource {
+export function triggerTokenSource(options: { untilEndOfExecution?: boolean } = {}): TokenSource {
   let session: AuthSession | null = null;
   let lastGiven: string | null = null;
   let mine: boolean | null = null;
@@ -59,7 +61,7 @@ export function triggerTokenSource(): TokenSource {
             : anotherUsersConnection(record?.connectedBy ?? null);
         }));
       const s = open();
-      const access = ensureAccess(s);
+      const access = ensureAccess(s, options.untilEndOfExecution === true);
       if (!access.ok) {
         const stored = s.service.getToken(true);
         if (!stored || !hasRefreshToken(stored)) throw notConnectedError();

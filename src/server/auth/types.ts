@@ -15,7 +15,14 @@ export type ConnectionDetail =
   | OperatorDetail
   | 'insufficient_scope'
   | 'no_plan'
+  /** Refused, and the stored token does not say when it was issued (90 days of disuse cannot be told apart). */
   | 'refresh_rejected'
+  /** Refused after a renewal whose answer was never saved (the execution ended): the exchange revoked it. */
+  | 'renewal_interrupted'
+  /** Refused after 90 days without use (spec 3.2). */
+  | 'unused_90_days'
+  /** Refused although used within 90 days: ended or replaced on Merchant Analytics' side. */
+  | 'access_ended'
   /** The document's connection was written for the spreadsheet this one was copied from. */
   | 'copy_of_connected_spreadsheet';
 

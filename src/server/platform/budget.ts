@@ -5,6 +5,13 @@
 export const EXECUTION_LIMIT_MS = 6 * 60 * 1000;
 export const CUSTOM_FUNCTION_LIMIT_MS = 30 * 1000;
 
+/**
+ * When this execution started: Apps Script runs the script's global code at the start of every
+ * execution (and the local runtime loads the bundle into a fresh context for each), so the
+ * bundle's load time is the execution's start.
+ */
+export const EXECUTION_STARTED_AT = Date.now();
+
 export class ExecutionBudget {
   readonly startedAt: number;
 

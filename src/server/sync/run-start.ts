@@ -100,7 +100,7 @@ export function startRun(
   const api = keepDailyReads(
     createApiClient({
       baseUrl: config.apiBaseUrl,
-      tokens: triggerTokenSource(),
+      tokens: triggerTokenSource({ untilEndOfExecution: true }),
       budget,
       cache: responses,
     }),
