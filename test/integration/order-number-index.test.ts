@@ -150,7 +150,7 @@ describe('PROFIT_ORDER by the number the store shows, through the order number i
     expect(r.error?.message).toMatch(/no sync has written the index of order numbers yet: run Sync now/);
     await hourly();
     expect(model(INDEX_SHEET).maxColumns).toBe(2);
-    expect(JSON.parse(String(sheetTable(stack, INDEX_SHEET)[0][1]))).toMatchObject({ v: 2, index: 'order_numbers' });
+    expect(JSON.parse(String(sheetTable(stack, INDEX_SHEET)[0][1]))).toMatchObject({ v: 3, index: 'order_numbers' });
     await expectFound(orders);
   });
 });

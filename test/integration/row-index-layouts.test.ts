@@ -91,7 +91,7 @@ describe.each([
 
   it('an hourly run finds each changed order by the index and writes it over its own row', async () => {
     const stamp = String(sheetTable(stack, INDEX_SHEET)[0]?.[0] ?? '');
-    expect(JSON.parse(stamp)).toMatchObject({ v: 2 });
+    expect(JSON.parse(stamp)).toMatchObject({ v: 3 });
     await changeAndProve(notedOrders(5));
     expect(lastLogMessage()).not.toContain(SORTED_NOTE);
   });

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import {
   formatNumbers,
   formatNumberStamp,
+  isListable,
   isNumberStamp,
   numberBucket,
   numberKey,
@@ -20,7 +21,7 @@ describe('order number buckets', () => {
   it('a number is kept as the store shows it, case and # included, in one of the buckets', () => {
     expect(['#1001', ' #1001 ', 'SO-1001', '#EU 1001', '#1001.2', 1001].map(numberKey)).toEqual([
       '#1001',
-      '#1001',
+      ' #1001 ',
       'SO-1001',
       '#EU 1001',
       '#1001.2',
@@ -28,6 +29,7 @@ describe('order number buckets', () => {
     ]);
     expect(numberKey('#AB100')).not.toBe(numberKey('#ab100'));
     expect(numberKey(null)).toBe('');
+    expect(numberKey('  ')).toBe('');
     const { bucket, row } = numberBucket('#1001');
     expect(bucket).toBeGreaterThanOrEqual(0);
     expect(bucket).toBeLessThan(BUCKETS);
@@ -42,6 +44,29 @@ describe('order number buckets', () => {
     ]);
     expect(parseNumbers(formatNumbers(5, entries), 5)).toEqual(entries);
     expect(parseNumbers(formatNumbers(5, new Map()), 5)).toEqual(new Map());
+  });
+
+  it('a cell edited by hand and left well formed (an entry cut out, one crafted) is refused', () => {
+    const cell = formatNumbers(
+      5,
+      new Map([
+        ['#1001', ['ord_a1']],
+        ['#1002', ['ord_b2']],
+      ]),
+    );
+    expect(parseNumbers(cell, 5)?.size).toBe(2);
+    for (const edited of [
+      cell.replace(';%231002=ord_b2', ''),
+      cell.replace('ord_b2', 'ord_crafted0000'),
+      `${cell};%231003=ord_c3`,
+    ])
+      expect(parseNumbers(edited, 5), edited).toBeNull();
+  });
+
+  it('a number too long for its bucket, or one no entry can hold, is not listed; a store number is', () => {
+    for (const listed of ['#1001', '#EU 1001', 'Ä'.repeat(33)]) expect(isListable(listed), listed).toBe(true);
+    for (const unlisted of ['', `#EU ${'Ä'.repeat(8_000)}`, 'Ä'.repeat(34), '#\ud800'])
+      expect(isListable(unlisted), unlisted.slice(0, 20)).toBe(false);
   });
 
   it('a cell or stamp the index did not write, or written for another bucket, is refused', () => {
@@ -61,9 +86,11 @@ describe('order number buckets', () => {
     ])
       expect(parseNumbers(other, 5), String(other)).toBeNull();
     expect(parseNumbers('5|%E0%A4%A=ord_a', 5)).toBeNull();
+    // The format before checksums: a column built again, not read.
+    expect(parseNumbers('5|%231001=ord_a1', 5)).toBeNull();
     expect(isNumberStamp(formatNumberStamp())).toBe(true);
     const rowStamp = formatStamp({
-      v: 2,
+      v: 3,
       buckets: BUCKETS,
       ordersGridRows: 10,
       linesGridRows: 10,
@@ -73,13 +100,15 @@ describe('order number buckets', () => {
       empty: '0'.repeat(BUCKETS / 4),
     });
     const before = JSON.stringify({ v: 1, index: 'order_numbers', buckets: BUCKETS });
+    const unchecked = JSON.stringify({ v: 2, index: 'order_numbers', buckets: BUCKETS });
     for (const stamp of [
       '',
       'my note',
       rowStamp,
       before,
+      unchecked,
       7,
-      JSON.stringify({ v: 2, index: 'order_numbers', buckets: 12 }),
+      JSON.stringify({ v: 3, index: 'order_numbers', buckets: 12 }),
     ])
       expect(isNumberStamp(stamp), String(stamp)).toBe(false);
   });

@@ -35,8 +35,28 @@ describe('row index buckets', () => {
     expect(parseBucket(formatBucket(17, entries), 18)).toBeNull();
     expect(parseBucket(formatBucket(1, entries), 17)).toBeNull();
     expect(parseBucket('17|', 17)).toBeNull();
-    // The format before bucket numbers: an index written again, not read.
+    // The formats before bucket numbers and before checksums: an index written again, not read.
     expect(parseBucket('ord_a1=2:5', 17)).toBeNull();
+    expect(parseBucket('17|ord_a1=2:5', 17)).toBeNull();
+  });
+
+  it('a cell edited by hand and left well formed (an entry cut out, rows changed, one typed in) is refused', () => {
+    const cell = formatBucket(
+      17,
+      new Map<string, OrderRows>([
+        ['ord_a1', { order: 2, lines: [5] }],
+        ['ord_b2', { order: 3, lines: [6, 7] }],
+      ]),
+    );
+    expect(cell).toMatch(/^17\|[0-9a-f]{8}\|ord_a1=2:5;ord_b2=3:6,7$/);
+    for (const edited of [
+      cell.replace(';ord_b2=3:6,7', ''),
+      cell.replace('ord_a1=2:5;', ''),
+      cell.replace('=3:', '=4:'),
+      `${cell};ord_c3=9`,
+      cell.replace(/\|[0-9a-f]{8}\|/, '|00000000|'),
+    ])
+      expect(parseBucket(edited, 17), edited).toBeNull();
   });
 
   it('a cell the index did not write is refused', () => {
@@ -45,12 +65,13 @@ describe('row index buckets', () => {
     for (const cell of ['3|' + 'ord_a1=x', '3|ord_a1=2;;ord_b=3']) expect(parseBucket(cell, 3), cell).toBeNull();
     const counts = '"buckets":1024,"ordersGridRows":10,"linesGridRows":10,"orders":1,"lines":1,"lastOrderRow":2';
     const before = `{"v":1,${counts}}`;
-    const unlisted = `{"v":2,${counts}}`;
-    const short = `{"v":2,${counts},"empty":"00"}`;
-    for (const cell of ['', 'x', '{"v":2}', '{"v":2,"buckets":1024}', before, unlisted, short, 7])
+    const unlisted = `{"v":3,${counts}}`;
+    const short = `{"v":3,${counts},"empty":"00"}`;
+    const unchecked = `{"v":2,${counts},"empty":"${'0'.repeat(256)}"}`;
+    for (const cell of ['', 'x', '{"v":3}', '{"v":3,"buckets":1024}', before, unlisted, short, unchecked, 7])
       expect(parseStamp(cell), String(cell)).toBeNull();
     const stamp = {
-      v: 2 as const,
+      v: 3 as const,
       buckets: BUCKETS,
       ordersGridRows: 1000,
       linesGridRows: 2000,

@@ -15,7 +15,16 @@ import { currentSpreadsheet } from '../platform/context';
 import { ROW_INDEX_METADATA_KEY } from '../sheets/row-index-buckets';
 import { ROW_INDEX_TITLE } from '../sheets/row-index-sheet';
 import { ORDERS } from '../sheets/schema';
-import { NUMBER_COLUMN, isNumberStamp, numberBucket, numberKey, parseNumbers } from '../sheets/order-number-buckets';
+import {
+  NUMBER_COLUMN,
+  isListable,
+  isNumberStamp,
+  numberBucket,
+  numberKey,
+  parseNumbers,
+} from '../sheets/order-number-buckets';
+import { readDocumentStateWhole } from '../platform/properties';
+import { formulaGeneration } from './generation';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
@@ -25,26 +34,38 @@ const CACHE_SECONDS = 21_600;
  * The id of the order shown with one of these numbers; the orders when several show it; or why
  * there is none: no index written yet, no such number in it, or its bucket cell damaged by hand.
  */
-export type NumberLookup = { id: string } | { several: string[] } | { missing: 'no-index' | 'not-found' | 'damaged' };
+export type NumberLookup =
+  { id: string } | { several: string[] } | { missing: 'no-index' | 'not-found' | 'damaged' | 'too-long' };
 
+/**
+ * Looked up as typed first, then in its other spelling (args). Only what the spelling as typed
+ * found is cached, under that spelling: an order that shows "77005" never answers "#77005" from
+ * the cache once another order shows "#77005". The cache is keyed by the formula generation too
+ * (read with the document state the cell reads whole: no call of its own), which every sync that
+ * added or changed orders moves on: a number the index lists anew (on a second order, say) is
+ * never answered from before that sync.
+ */
 export function orderIdByNumber(displayNumbers: readonly string[]): NumberLookup {
   const keys = [...new Set(displayNumbers.map(numberKey).filter((k) => k !== ''))];
   if (keys.length === 0) return { missing: 'not-found' };
+  if (!isListable(keys[0])) return { missing: 'too-long' };
   const cache = CacheService.getDocumentCache();
-  for (const key of keys) {
-    const kept = cache?.get(cacheKey(key));
-    if (kept) return { id: kept };
-  }
-  const found = lookUp(keys);
+  const typed = cacheKey(keys[0]);
+  const kept = typed === null ? null : cache?.get(typed);
+  if (kept) return { id: kept };
+  const found = lookUp(keys.filter(isListable));
   if (!('id' in found)) return found;
-  cache?.put(cacheKey(found.key), found.id, CACHE_SECONDS);
+  if (typed !== null && found.key === keys[0]) cache?.put(typed, found.id, CACHE_SECONDS);
   return { id: found.id };
 }
 
 /** Drops the cached ids of these numbers: the next lookup reads the index again. */
 export function forgetNumbers(displayNumbers: readonly string[]): void {
   const cache = CacheService.getDocumentCache();
-  for (const key of new Set(displayNumbers.map(numberKey).filter((k) => k !== ''))) cache?.remove(cacheKey(key));
+  for (const key of new Set(displayNumbers.map(numberKey).filter((k) => k !== ''))) {
+    const cached = cacheKey(key);
+    if (cached !== null) cache?.remove(cached);
+  }
 }
 
 /** Whether an order, as the service gives it, is shown with one of these numbers (as the index keys them). */
@@ -53,7 +74,12 @@ export function showsNumber(order: { order_number?: unknown }, displayNumbers: r
   return shown !== '' && displayNumbers.some((n) => numberKey(n) === shown);
 }
 
-const cacheKey = (key: string): string => `ma.order-number.${key}`.slice(0, 250);
+/** The cache key of a number in this generation; null when it would pass the cache's 250 characters (not cached). */
+function cacheKey(key: string): string | null {
+  readDocumentStateWhole();
+  const full = `ma.order-number.${formulaGeneration()}.${key}`;
+  return full.length <= 250 ? full : null;
+}
 
 type Found = { id: string; key: string } | Exclude<NumberLookup, { id: string }>;
 

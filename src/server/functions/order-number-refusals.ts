@@ -11,6 +11,7 @@ export function numberMissing(number: string, found: NumberLookup | null): strin
   const missing = found !== null && 'missing' in found ? found.missing : 'not-found';
   if (missing === 'no-index')
     return `${number} is an order number, and no sync has written the index of order numbers yet: run Sync now, or give the order id (ord_…)`;
+  if (missing === 'too-long') return 'this number is too long to look up: give the order id (ord_…)';
   if (missing === 'damaged')
     return `the index of order numbers (the hidden sheet "${ROW_INDEX_TITLE}") was changed by hand, so ${number} cannot be looked up until the next sync rebuilds it: run Sync now, or give the order id (ord_…)`;
   return `no order numbered ${number} in the Orders sheet: run Sync now if it is new, or give the order id (ord_…)`;

@@ -4,18 +4,35 @@
  * names its own bucket before them, so a cell found at a bucket's row is that bucket's only when
  * it says so; which buckets are empty cells is listed in the stamp (the row index: an empty cell
  * costs no cell read) or written as the bare tag (the number index: `17|`), so a cleared cell, or
- * an empty one sorted onto a bucket's row, is seen as damage, not as "no orders". Pure.
+ * an empty one sorted onto a bucket's row, is seen as damage, not as "no orders". After the tag, a
+ * checksum of the entries (`17|3f9a0c21|…`): a hand edit that leaves the cell well formed (an entry
+ * cut out, one typed in) is damage too. Not security (an editor can edit Orders as well): it
+ * catches every accidental or partial edit. Neither index's entries hold a `|`. Pure.
  */
 
-export function tagBucket(bucket: number, body: string): string {
-  return `${bucket}|${body}`;
+/** FNV-1a (32 bits) of a text. */
+export function fnv1a(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
 }
 
-/** The entries' text of a bucket's cell; null when the cell is not that bucket's (moved, cleared, another's text). */
+/** The checksum of a bucket's entries' text: 8 hex digits. */
+const entriesChecksum = (body: string): string => fnv1a(body).toString(16).padStart(8, '0');
+
+export function tagBucket(bucket: number, body: string): string {
+  return `${bucket}|${entriesChecksum(body)}|${body}`;
+}
+
+/** The entries' text of a bucket's cell; null when the cell is not that bucket's as written (moved, cleared, edited, another's text). */
 export function untagBucket(cell: unknown, bucket: number): string | null {
   if (typeof cell !== 'string') return null;
   const prefix = `${bucket}|`;
-  return cell.startsWith(prefix) ? cell.slice(prefix.length) : null;
+  if (!cell.startsWith(prefix)) return null;
+  const bar = cell.indexOf('|', prefix.length);
+  if (bar !== prefix.length + 8) return null;
+  const body = cell.slice(bar + 1);
+  return cell.slice(prefix.length, bar) === entriesChecksum(body) ? body : null;
 }
 
 /** The empty buckets of `buckets` as a bitmap in hex (4 buckets a digit): 256 characters for 1,024 buckets. */

@@ -17,10 +17,34 @@ export const NUMBER_COLUMN = 2;
 /** The ids listed under each number of a bucket. */
 export type NumberEntries = Map<string, string[]>;
 
-/** What a number is looked up by: the display number as the store shows it (ends trimmed); '' for none. */
+/**
+ * What a number is looked up by: the display number exactly as the store shows it, spaces at its
+ * ends included ("#SP 7" and "#SP 7 " are two numbers; a formula's argument is trimmed, args);
+ * '' for none or only spaces.
+ */
 export function numberKey(displayNumber: unknown): string {
   if (typeof displayNumber !== 'string' && typeof displayNumber !== 'number') return '';
-  return String(displayNumber).trim();
+  const shown = String(displayNumber);
+  return shown.trim() === '' ? '' : shown;
+}
+
+/**
+ * The longest number the index lists, URI-encoded as its entry holds it: store numbers are short
+ * ("#1001", "#EU 1001"), and at ~180 orders a bucket this keeps every cell under BUCKET_MAX_CHARS
+ * whatever the numbers. A longer one (spec 2.2 gives no limit) is left out: one order's number
+ * must not cost every other order its lookup.
+ */
+export const NUMBER_MAX_CHARS = 200;
+
+/** Whether a number key is one the index lists (not too long; text an entry can hold). */
+export function isListable(key: string): boolean {
+  if (key === '' || key.length > NUMBER_MAX_CHARS) return false;
+  try {
+    return encodeURIComponent(key).length <= NUMBER_MAX_CHARS;
+  } catch {
+    // A lone surrogate: no entry can hold it.
+    return false;
+  }
 }
 
 /** The bucket (0-based) and sheet row of a number key. */
@@ -31,7 +55,7 @@ export function numberBucket(key: string): { bucket: number; row: number } {
 
 const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** `bucket|number=id;…`, both URI-encoded (neither can then hold the separators), sorted by number then id. */
+/** `bucket|checksum|number=id;…`, both URI-encoded (neither can then hold the separators), sorted by number then id. */
 export function formatNumbers(bucket: number, entries: ReadonlyMap<string, readonly string[]>): string {
   const parts: string[] = [];
   for (const key of [...entries.keys()].sort(byText))
@@ -61,10 +85,11 @@ export function parseNumbers(cell: unknown, bucket: number): NumberEntries | nul
 
 /**
  * The stamp in B1: the column holds an entry for every order synced since it was written whole.
- * v 2: exact numbers in cells that name their bucket (a column of v 1 is built again).
+ * v 3: exact numbers in cells that name their bucket and carry their entries' checksum (a column
+ * of v 1 or 2 is built again).
  */
 export function formatNumberStamp(): string {
-  return JSON.stringify({ v: 2, index: 'order_numbers', buckets: BUCKETS });
+  return JSON.stringify({ v: 3, index: 'order_numbers', buckets: BUCKETS });
 }
 
 /** Whether B1 is the stamp of a number index of this kind and number of buckets (absent, cleared or another's: no). */
@@ -72,7 +97,7 @@ export function isNumberStamp(cell: unknown): boolean {
   if (typeof cell !== 'string' || cell === '') return false;
   try {
     const s = JSON.parse(cell) as { v?: unknown; index?: unknown; buckets?: unknown };
-    return s.v === 2 && s.index === 'order_numbers' && s.buckets === BUCKETS;
+    return s.v === 3 && s.index === 'order_numbers' && s.buckets === BUCKETS;
   } catch {
     return false;
   }

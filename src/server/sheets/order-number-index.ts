@@ -17,6 +17,7 @@ import {
   type NumberEntries,
   formatNumbers,
   formatNumberStamp,
+  isListable,
   isNumberStamp,
   numberBucket,
   numberKey,
@@ -38,6 +39,9 @@ export interface NumberIndexSheets {
   readNumbers(): Array<[unknown, unknown]>;
 }
 
+const NUMBERS_REBUILT_NOTE =
+  'A cell of the order number index (the hidden row index sheet’s column B) was changed by hand; it was built again from the Orders sheet.';
+
 export class OrderNumberIndex {
   /** Every bucket as read whole or built; null while not known to be the index's. */
   private buckets: Map<number, NumberEntries> | null = null;
@@ -55,6 +59,7 @@ export class OrderNumberIndex {
   /** A bucket past a cell's size: the stamp is cleared and the index no longer kept. */
   private givenUp = false;
   private sheets: NumberIndexSheets | null = null;
+  private note: string | null = null;
 
   constructor(private readonly snapshot: WorkbookSnapshot) {}
 
@@ -82,11 +87,11 @@ export class OrderNumberIndex {
     const listed = new Map<string, string>();
     for (let b = 0; b < BUCKETS; b++) {
       const parsed = parseNumbers(values?.[bucketRow(b) - 1]?.[0], b);
-      if (parsed === null) return;
+      if (parsed === null) return this.foundDamaged();
       for (const [key, ids] of parsed)
         for (const id of ids) {
           // An order under two numbers is no index this add-on wrote.
-          if (listed.has(id)) return;
+          if (listed.has(id)) return this.foundDamaged();
           listed.set(id, key);
         }
       buckets.set(b, parsed);
@@ -94,6 +99,18 @@ export class OrderNumberIndex {
     this.buckets = buckets;
     for (const [id, key] of listed) this.listedAs.set(id, key);
     this.applyLearned();
+  }
+
+  /** A stamped column with a cell the index did not write: built again from Orders, said in the Sync log. */
+  private foundDamaged(): void {
+    this.note = NUMBERS_REBUILT_NOTE;
+  }
+
+  /** The Sync log's note on the column (once): found changed by hand, built again with the orders job's closing write. */
+  takeNote(): string | null {
+    const note = this.note;
+    this.note = null;
+    return note;
   }
 
   /**
@@ -125,13 +142,13 @@ export class OrderNumberIndex {
     for (const [id, key] of this.learned) this.list(id, key);
   }
 
-  /** The order listed under `key` alone ('' : under none): its entry under an earlier number goes. */
+  /** The order listed under `key` alone ('' or a number too long: under none): its entry under an earlier number goes. */
   private list(id: string, key: string): void {
     if (this.buckets === null) return;
     const was = this.listedAs.get(id);
     if (was === key) return;
     if (was !== undefined) this.unlist(id, was);
-    if (key === '') return;
+    if (!isListable(key)) return;
     const { bucket } = numberBucket(key);
     let held = this.buckets.get(bucket);
     if (!held) this.buckets.set(bucket, (held = new Map()));

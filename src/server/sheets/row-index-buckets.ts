@@ -8,7 +8,7 @@
  */
 import type { RowWrite } from './row-writes';
 import { readSpans } from './adjacent-runs';
-import { parseEmpty, tagBucket, untagBucket } from './bucket-tags';
+import { fnv1a, parseEmpty, tagBucket, untagBucket } from './bucket-tags';
 
 /** The developer-metadata key that marks the index sheet (found by it whatever its name). */
 export const ROW_INDEX_METADATA_KEY = 'merchant_analytics_row_index';
@@ -35,8 +35,8 @@ export interface OrderRows {
 
 /** What the buckets describe: the sheets they point into, as they stood when the buckets were last written. */
 export interface RowIndexStamp {
-  /** 2: bucket cells carry their bucket number (an index of 1 is written again). */
-  v: 2;
+  /** 3: bucket cells carry their bucket number and their entries' checksum (an index of 1 or 2 is written again). */
+  v: 3;
   buckets: number;
   /** Grid rows of both: a user who inserted or deleted rows moved every row below. */
   ordersGridRows: number;
@@ -51,15 +51,13 @@ export interface RowIndexStamp {
 
 /** FNV-1a of the id, to a bucket (0-based). */
 export function bucketOf(id: string, buckets: number): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193) >>> 0;
-  return h % buckets;
+  return fnv1a(id) % buckets;
 }
 
 /** Sheet row of a bucket (row 1 is the stamp). */
 export const bucketRow = (bucket: number): number => bucket + 2;
 
-/** `bucket|id=order:line,line;…` with the id URI-encoded (an id never holds the separators then); '' when empty. */
+/** `bucket|checksum|id=order:line,line;…` with the id URI-encoded (an id never holds the separators then); '' when empty. */
 export function formatBucket(bucket: number, entries: ReadonlyMap<string, OrderRows>): string {
   const parts: string[] = [];
   for (const [id, rows] of [...entries].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)))
@@ -130,7 +128,7 @@ export function parseStamp(cell: unknown): RowIndexStamp | null {
       'lines',
       'lastOrderRow',
     ];
-    if (s.v !== 2 || numbers.some((k) => typeof s[k] !== 'number' || !Number.isInteger(s[k]) || (s[k] as number) < 0))
+    if (s.v !== 3 || numbers.some((k) => typeof s[k] !== 'number' || !Number.isInteger(s[k]) || (s[k] as number) < 0))
       return null;
     if ((s.buckets as number) < 1 || parseEmpty(s.empty, s.buckets as number) === null) return null;
     return s as RowIndexStamp;

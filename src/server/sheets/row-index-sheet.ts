@@ -45,6 +45,6 @@ export function freeTitle(snapshot: WorkbookSnapshot): string {
 /** The Sync log's note when the index was found wrong and written again. */
 export function rebuildNote(why: 'moved' | 'mismatch' | 'unreadable'): string {
   return why === 'unreadable'
-    ? 'The hidden row index sheet could not be read; the Orders and Line items key columns were read whole and the index written again.'
+    ? 'The hidden row index sheet could not be read (a cell changed, cleared or moved by hand); the Orders and Line items key columns were read whole and the index written again.'
     : 'Rows of Orders or Line items were sorted, moved or deleted since the last sync; the key columns were read whole to find each order’s own row, and the row index was written again.';
 }

@@ -127,11 +127,11 @@ export class RowIndex {
     this.rebuild = true;
   }
 
-  /** The Sync log's note on the index (once). */
+  /** The Sync log's note on the index and on the number index beside it (once). */
   takeNote(): string | null {
-    const note = this.note;
+    const notes = [this.note, this.numbers.takeNote()].filter((n) => n !== null);
     this.note = null;
-    return note;
+    return notes.length === 0 ? null : notes.join(' ');
   }
 
   /**
@@ -269,7 +269,7 @@ export class RowIndex {
   private stampWrite(orders: KeyIndex, lines: KeyIndex): RangeWrite[] {
     const grid = this.sheets!.gridRows();
     const stamp: RowIndexStamp = {
-      v: 2,
+      v: 3,
       buckets: BUCKETS,
       ordersGridRows: grid.orders,
       linesGridRows: grid.lines,
