@@ -96,10 +96,10 @@ describe('the hidden index sheet edited by hand and left well formed', () => {
     await stack.control(`orders/${String(order.id)}/change`, { kind: 'cost_correction' });
     const from = logRows();
     await hourly();
-    expect(logSince(from)).toContain('row index sheet could not be read');
     await hourly();
     expect(ordersRowsOf(order.id)).toBe(1);
     expect(await compareWithTruth(stack)).toEqual(EXACT);
+    expect(logSince(from)).toContain('row index sheet could not be read');
   });
 
   it('an order cut out of its number bucket: the next sync rebuilds the number index, says so, and the number gives the order', async () => {
@@ -133,21 +133,6 @@ describe('the hidden index sheet edited by hand and left well formed', () => {
 });
 
 describe('display numbers the index must not mistake', () => {
-  it('one number of 8,004 characters: the others stay indexed (a new order is found); that one is refused as too long', async () => {
-    const [long] = (await truthOrders()).slice(80, 81);
-    const longNumber = `#EU ${'Ä'.repeat(8_000)}`;
-    await stack.control(`orders/${String(long.id)}/patch`, { order_number: longNumber });
-    await hourly();
-    const { created } = (await stack.control('orders', { count: 1 })) as { created: string[] };
-    await hourly();
-    const placed = (await truthOrders()).find((o) => o.id === created[0])!;
-    expect(await answer(placed.order_number)).toBe(placed.id);
-    expect(await answer(longNumber)).toBe(
-      'error: PROFIT_ORDER: this number is too long to look up: give the order id (ord_…)',
-    );
-    expect(await compareWithTruth(stack)).toEqual(EXACT);
-  });
-
   it('"#77005" typed gives the order that shows exactly "#77005", though it found the order showing "77005" before', async () => {
     const [a, b] = (await truthOrders()).slice(70, 72);
     await stack.control(`orders/${String(b.id)}/patch`, { order_number: '77005' });
@@ -175,6 +160,22 @@ describe('display numbers the index must not mistake', () => {
     await stack.control(`orders/${String(b.id)}/patch`, { order_number: '#SP 7 ' });
     await hourly();
     expect(await answer('#SP 7')).toBe(a.id);
+    expect(await compareWithTruth(stack)).toEqual(EXACT);
+  });
+
+  // Last: before the fix, this number gave the whole number index up, and every test after it with it.
+  it('one number of 8,004 characters: the others stay indexed (a new order is found); that one is refused as too long', async () => {
+    const [long] = (await truthOrders()).slice(80, 81);
+    const longNumber = `#EU ${'Ä'.repeat(8_000)}`;
+    await stack.control(`orders/${String(long.id)}/patch`, { order_number: longNumber });
+    await hourly();
+    const { created } = (await stack.control('orders', { count: 1 })) as { created: string[] };
+    await hourly();
+    const placed = (await truthOrders()).find((o) => o.id === created[0])!;
+    expect(await answer(placed.order_number)).toBe(placed.id);
+    expect(await answer(longNumber)).toBe(
+      'error: PROFIT_ORDER: this number is too long to look up: give the order id (ord_…)',
+    );
     expect(await compareWithTruth(stack)).toEqual(EXACT);
   });
 });
