@@ -6,8 +6,9 @@
  * is never scanned: an index not written yet, or a number not in it, says to sync. A bucket cell
  * that is not its bucket's (a user sorted the sheet, deleted a row, cleared the cell) is never
  * read for another bucket's: the cell says the next sync rebuilds the index. A number the store
- * shows on two orders gives neither (the spec promises no unique display number). A found id is
- * kept in the document cache for six hours; the spec does not promise that a display number never
+ * shows on two orders gives neither (the spec promises no unique display number); one too long to
+ * be indexed is refused. An id found by the number as typed is kept in the document cache for six
+ * hours, in one formula generation (orderIdByNumber); the spec does not promise that a display number never
  * moves (2.1: "display number"), so PROFIT_ORDER checks the order it reads against the number asked
  * and forgets a cached id that no longer matches (forgetNumbers).
  */
