@@ -12,13 +12,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
-import { startStack, type Stack } from '../../dev/harness/index';
+import type { Stack } from '../../dev/harness/index';
 import { numberBucket, numberKey } from '../../src/server/sheets/order-number-buckets';
 import { BUCKETS, bucketOf, bucketRow } from '../../src/server/sheets/row-index-buckets';
-import { compareWithTruth, keyColumn, scheduledRun, sheetTable, syncUntilCaughtUp } from './sync-support';
+import { compareWithTruth, keyColumn, sheetTable } from './sync-support';
+import { answerOf, hourly as hourlyRun, indexedStore } from './order-number-support';
 
 type Json = Record<string, unknown>;
-const HOUR_MS = 3_600_000;
 const INDEX_SHEET = 'Row index (Merchant Analytics)';
 const EXACT = { mismatches: [], missing: [], unexpected: [], duplicates: [] };
 let stack: Stack;
@@ -27,19 +27,8 @@ const truthOrders = async (): Promise<Json[]> => ((await stack.truth('orders')) 
 const indexCell = (row: number, column: number): string =>
   String(sheetTable(stack, INDEX_SHEET)[row - 1]?.[column - 1] ?? '');
 
-/** The id PROFIT_ORDER gave, or its error message. */
-async function answer(number: unknown): Promise<string> {
-  const r = await stack.runtime.run('PROFIT_ORDER', [number], { authMode: 'CUSTOM_FUNCTION' });
-  if (r.error) return `error: ${r.error.message}`;
-  return String(new Map((r.value as unknown[][]).slice(1).map(([k, v]) => [String(k), v])).get('id'));
-}
-
-async function hourly(): Promise<void> {
-  await stack.advanceClocks(HOUR_MS);
-  const r = await scheduledRun(stack);
-  expect(r.ok, r.error?.message).toBe(true);
-  expect((r.value as { done: boolean }).done).toBe(true);
-}
+const answer = (number: unknown): Promise<string> => answerOf(stack, number);
+const hourly = (): Promise<void> => hourlyRun(stack);
 
 /** The Sync log's messages written since `from` rows. */
 function logSince(from: number): string {
@@ -74,11 +63,7 @@ function ordersRowsOf(id: unknown): number {
 }
 
 beforeAll(async () => {
-  stack = await startStack({ orders: 2_000, seed: 41 });
-  await stack.connect();
-  await syncUntilCaughtUp(stack);
-  // An hourly run with nothing changed: the row index is in use from here.
-  await hourly();
+  stack = await indexedStore(2_000, 41);
 }, 240_000);
 
 afterAll(async () => {

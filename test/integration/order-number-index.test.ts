@@ -15,19 +15,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExecutionResult } from '../../dev/gas-runtime/index';
 import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
-import { startStack, type Stack } from '../../dev/harness/index';
+import type { Stack } from '../../dev/harness/index';
 import { numberBucket, numberKey } from '../../src/server/sheets/order-number-buckets';
-import {
-  compareWithTruth,
-  deleteSheetRow,
-  scheduledRun,
-  sheetTable,
-  sortSheet,
-  syncUntilCaughtUp,
-} from './sync-support';
+import { compareWithTruth, deleteSheetRow, sheetTable, sortSheet } from './sync-support';
+import { answerOf, hourly as hourlyRun, indexedStore } from './order-number-support';
 
 type Json = Record<string, unknown>;
-const HOUR_MS = 3_600_000;
 const INDEX_SHEET = 'Row index (Merchant Analytics)';
 const EXACT = { mismatches: [], missing: [], unexpected: [], duplicates: [] };
 const DAMAGED = /^error: PROFIT_ORDER: the index of order numbers .* was changed by hand/;
@@ -46,12 +39,7 @@ function answered(r: ExecutionResult): { id: unknown; netProfit: unknown } {
   return { id: fields.get('id'), netProfit: fields.get('net_profit') };
 }
 
-/** The id PROFIT_ORDER gave, or its error message. */
-async function answer(number: unknown): Promise<string> {
-  const r = await run([number]);
-  if (r.error) return `error: ${r.error.message}`;
-  return String(new Map((r.value as unknown[][]).slice(1).map(([k, v]) => [String(k), v])).get('id'));
-}
+const answer = (number: unknown): Promise<string> => answerOf(stack, number);
 
 /** Every `step`th order of the truth (a new generation of the document cache first: nothing found earlier is reused). */
 async function sample(step: number, from = 0): Promise<Json[]> {
@@ -60,12 +48,7 @@ async function sample(step: number, from = 0): Promise<Json[]> {
   return (await truthOrders()).filter((_, i) => i % step === from);
 }
 
-async function hourly(): Promise<void> {
-  await stack.advanceClocks(HOUR_MS);
-  const r = await scheduledRun(stack);
-  expect(r.ok, r.error?.message).toBe(true);
-  expect((r.value as { done: boolean }).done).toBe(true);
-}
+const hourly = (): Promise<void> => hourlyRun(stack);
 
 /** Each order found by its number is the truth's, economics and all. */
 async function expectFound(orders: readonly Json[]): Promise<void> {
@@ -96,11 +79,7 @@ function lastLogMessage(): string {
 }
 
 beforeAll(async () => {
-  stack = await startStack({ orders: 2_000, seed: 43 });
-  await stack.connect();
-  await syncUntilCaughtUp(stack);
-  // An hourly run with nothing changed: the row index is in use from here.
-  await hourly();
+  stack = await indexedStore(2_000, 43);
 }, 240_000);
 
 afterAll(async () => {
