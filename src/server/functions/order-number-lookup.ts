@@ -8,9 +8,9 @@
  * read for another bucket's: the cell says the next sync rebuilds the index. A number the store
  * shows on two orders gives neither (the spec promises no unique display number); one too long to
  * be indexed is refused. An id found by the number as typed is kept in the document cache for six
- * hours, in one formula generation (orderIdByNumber); the spec does not promise that a display number never
- * moves (2.1: "display number"), so PROFIT_ORDER checks the order it reads against the number asked
- * and forgets a cached id that no longer matches (forgetNumbers).
+ * hours, in one formula generation (orderIdByNumber); the spec does not promise that a display
+ * number never moves (2.1: "display number"), so PROFIT_ORDER checks the order it reads against the
+ * number asked and forgets a cached id that no longer matches (forgetNumbers).
  */
 import { currentSpreadsheet } from '../platform/context';
 import { ROW_INDEX_METADATA_KEY } from '../sheets/row-index-buckets';
