@@ -21,6 +21,12 @@ export const IDLE_LAPSE_MS = 90 * 86_400_000;
 
 /** Field of the stored token: when a renewal was started whose answer was never saved (epoch seconds). */
 const RENEWAL_MARK = 'renewalStartedAt';
+/**
+ * Field of the stored token, beside the mark: the renewal's answer arrived but could not be read
+ * (a gateway's HTML page, a failed fetch). Unlike a run ended mid-renewal, nothing says the
+ * endpoint acted on it, so the mark proves no lost answer.
+ */
+const ANSWER_UNREAD = 'renewalAnswerUnread';
 
 /** How long Google may still let this execution run. */
 export function remainingExecutionMs(now: number = Date.now(), startedAt: number = EXECUTION_STARTED_AT): number {
@@ -50,7 +56,18 @@ export function markedForRenewal(token: TokenRecord, now: number = Date.now()): 
 export function withoutRenewalMark(token: TokenRecord): TokenRecord {
   const copy = { ...token };
   delete copy[RENEWAL_MARK];
+  delete copy[ANSWER_UNREAD];
   return copy;
+}
+
+/** The marked token, noting that the renewal's answer came back unreadable (not that the run ended). */
+export function markedAnswerUnread(marked: TokenRecord): TokenRecord {
+  return { ...marked, [ANSWER_UNREAD]: true };
+}
+
+/** True when the mark comes from an unreadable answer, not from a run ended mid-renewal. */
+export function renewalAnswerWasUnread(token: object | null): boolean {
+  return renewalWasInterrupted(token) && (token as TokenRecord)[ANSWER_UNREAD] === true;
 }
 
 /** True when the stored token carries the mark of a renewal that never saved its answer. */
