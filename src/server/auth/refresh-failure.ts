@@ -3,9 +3,13 @@ import { oauthErrorCode, refreshFailedTemporarily, ConnectionError } from './err
 import { markConnectionBroken, markOperatorProblem, markScopesNarrowed } from './lifecycle';
 import { renewalAnswerWasUnread, renewalWasInterrupted, unusedFor90Days } from './renewal-safety';
 import { isPropertiesDailyLimit, PROPERTIES_DAILY_LIMIT_MESSAGE } from '../platform/properties-quota';
+import { isPropertyStoreFull } from '../platform/owner-copy-full';
 import type { ConnectionStatus } from './types';
 import { savedToken, type AuthSession } from './session';
 import { NarrowedGrantError, TOKEN_ENDPOINT_REDIRECTED, UNSUPPORTED_TOKEN_TYPE } from './token-request';
+
+const STORE_FULL =
+  'Merchant Analytics’ access could not be renewed: your Google account’s storage for Merchant Analytics (500 KB, shared by every spreadsheet you schedule) is full, so the renewal was not started and nothing was spent. Turn off the automatic sync of spreadsheets you no longer use (each keeps a copy there); the next run renews once there is room.';
 
 const REFUSED_FOR_GOOD: readonly string[] = [
   'invalid_grant',
@@ -40,6 +44,7 @@ export function connectionErrorAfterRefresh(
   // Before the exchange (the mark's write, the stored token's read): nothing was spent.
   if (isPropertiesDailyLimit(error))
     return new ConnectionError('token_refresh_failed', PROPERTIES_DAILY_LIMIT_MESSAGE, 'retry_later');
+  if (isPropertyStoreFull(error)) return new ConnectionError('token_refresh_failed', STORE_FULL, 'retry_later');
   if (!refusedForGood(error)) return refreshFailedTemporarily();
   // Fewer permissions than the add-on uses: never "Connected", as at Connect (the callback); a reconnect that grants them fixes it.
   if (error instanceof NarrowedGrantError) return ConnectionError.fromStatus(markScopesNarrowed(error.granted));
