@@ -63,6 +63,22 @@ beforeEach(async () => {
 });
 
 describe('a renewal a gateway answered unreadably (nothing spent)', () => {
+  it('a scheduled run whose token lasts the run leaves no mark, and a later rotation elsewhere reads as access ended', async () => {
+    // Thirty minutes left: the run needs no renewal, so the gateway error cannot touch the stored token.
+    await leaveAccessTokenFor(stack, 30 * MINUTE_MS);
+    await stack.control('faults', { status: 502, body: 'html', count: 1, path_prefix: TOKEN_PATH });
+    expect((await fire()).value).toMatchObject({ outcome: 'ok' });
+    await stack.control('faults/clear', {});
+    expect(storedToken(stack).renewalStartedAt).toBeUndefined();
+    expect(await exchange(stack, storedToken(stack).refresh_token)).toBe(200);
+    await leaveAccessTokenFor(stack, 3 * MINUTE_MS);
+    await fire();
+    const shown = await sidebarConnection(stack.runtime);
+    expect(shown).toMatchObject({ state: 'lapsed', action: 'reconnect' });
+    expect(shown.message).not.toContain(INTERRUPTED);
+    expect(shown.message).toContain('its access was ended or replaced in Merchant Analytics');
+  }, 180_000);
+
   it('is tried once more at once: the run ends renewed, with no mark left', async () => {
     const before = storedToken(stack);
     const { exchanged } = await renewalMeetsGatewayErrors(1);
