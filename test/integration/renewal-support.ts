@@ -1,7 +1,7 @@
 /** Shared by the renewal tests: a connected, caught-up stack, its stored token, and the emulator's exchanges. */
 import { expect } from 'vitest';
 import { startStack, type Stack, type StackOptions } from '../../dev/harness/index';
-import { tokenRequestStats } from '../../dev/harness/inspect';
+import { sidebarConnection, tokenRequestStats } from '../../dev/harness/inspect';
 import { oauth2Source } from '../../dev/harness/libraries';
 import { connectionToken } from '../../dev/harness/tokens';
 import { scheduleTrigger, syncUntilCaughtUp } from './sync-support';
@@ -24,6 +24,12 @@ export async function connectedStack(options: StackOptions): Promise<Stack> {
   await scheduleTrigger(stack);
   await syncUntilCaughtUp(stack);
   return stack;
+}
+
+/** Reconnects when an earlier case left the connection broken. */
+export async function connectedAgain(stack: Stack): Promise<void> {
+  if ((await sidebarConnection(stack.runtime)).state !== 'connected')
+    expect((await stack.connect()).outcome).toBe('connected');
 }
 
 export function storedToken(stack: Stack): StoredToken {

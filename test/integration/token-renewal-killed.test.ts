@@ -13,6 +13,7 @@ import { issuedTokenValues, leakedTokens, sidebarConnection, tokenRequestStats }
 import { oauth2Source } from '../../dev/harness/libraries';
 import { connectionToken } from '../../dev/harness/tokens';
 import { compareWithTruth, scheduleTrigger, sheetTable, syncUntilCaughtUp } from './sync-support';
+import { connectedAgain } from './renewal-support';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
@@ -84,10 +85,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-beforeEach(async () => {
-  if ((await sidebarConnection(stack.runtime)).state !== 'connected')
-    expect((await stack.connect()).outcome).toBe('connected');
-});
+beforeEach(() => connectedAgain(stack));
 
 describe('spec 3.2 — a renewal cut off after the exchange: the previous refresh token is revoked', () => {
   it('says the renewal was interrupted (not 90 days), and Reconnect resumes with nothing lost or doubled', async () => {

@@ -12,6 +12,7 @@ import type { Stack } from '../../dev/harness/index';
 import { sidebarConnection } from '../../dev/harness/inspect';
 import { compareWithTruth, scheduleTrigger, syncUntilCaughtUp } from './sync-support';
 import {
+  connectedAgain,
   connectedStack,
   exchange,
   INTERRUPTED,
@@ -57,10 +58,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-beforeEach(async () => {
-  if ((await sidebarConnection(stack.runtime)).state !== 'connected')
-    expect((await stack.connect()).outcome).toBe('connected');
-});
+beforeEach(() => connectedAgain(stack));
 
 describe('a renewal a gateway answered unreadably (nothing spent)', () => {
   it('a scheduled run whose token lasts the run leaves no mark, and a later rotation elsewhere reads as access ended', async () => {

@@ -71,7 +71,9 @@ describe('the message names only what happened', () => {
     expect(m.action).toBe('reconnect');
     expect(m.message).toContain('was lost while its access was being renewed');
     expect(m.message).toContain('the run was stopped before the add-on could save the new access');
-    expect(m.message).toContain("by Google's time limit for one run, by the day's allowance of trigger run time, or by hand");
+    expect(m.message).toContain(
+      "by Google's time limit for one run, by the day's allowance of trigger run time, or by hand",
+    );
     expect(m.message).toContain("Google's daily limit on saved settings refused to save it");
     expect(m.message).not.toContain('90 days');
   });
