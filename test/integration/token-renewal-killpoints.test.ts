@@ -65,6 +65,8 @@ describe('a renewal ended at each of its service calls', () => {
     // between the property and the library's cache (3 points with a renewal that read the cache) is not in it.
     expect(lost[0]).toBe(exchangedAt);
     expect(lost).toEqual(lost.map((_, i) => lost[0]! + i));
-    expect(lost.length).toBeLessThanOrEqual(2);
+    // Three points at most: the answer's status, its text, the property's write (with 3 minutes
+    // left the run renews at once, so a kill at each of them is met by the next run's renewal).
+    expect(lost.length).toBeLessThanOrEqual(3);
   }, 600_000);
 });
