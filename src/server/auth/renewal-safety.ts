@@ -3,8 +3,9 @@
  * previous refresh token is revoked, and an execution ended before the new one is saved loses the
  * connection. Apps Script ends an execution at its limit wherever it is, or when the user stops it
  * (guides/services/quotas, "Script runtime"), so a renewal is started only with time to finish it,
- * and the stored token carries a mark while one is under way: a refusal that finds the mark was
- * caused by an interrupted renewal, not by 90 days of disuse.
+ * and the stored token carries a mark while one is under way: a refusal that finds the mark (and
+ * no sign of a store switch) followed an unfinished renewal, not 90 days of disuse. A mark left by
+ * an unreadable answer says so: nothing proves the endpoint acted on that request.
  */
 import { EXECUTION_LIMIT_MS, EXECUTION_STARTED_AT } from '../platform/budget';
 import { ConnectionError } from './errors';
