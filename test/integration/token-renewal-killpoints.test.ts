@@ -30,11 +30,11 @@ afterAll(async () => {
 
 const refreshes = async () => (await tokenRequestStats(stack.control)).byGrantType['refresh_token'] ?? 0;
 
-/** A fresh connection whose access token has 30 minutes left: the next scheduled run renews it at its start. */
+/** A fresh connection whose access token has 3 minutes left: the next scheduled run renews it at its start (it would not last the run). */
 async function connectedAndDueForRenewal(): Promise<void> {
   expect((await stack.connect()).outcome).toBe('connected');
   const expiresAt = connectionToken<{ expiresAt: number }>(stack.runtime)!.expiresAt * 1000;
-  await stack.advanceClocks(expiresAt - stack.runtime.clock.now() - 30 * MINUTE_MS);
+  await stack.advanceClocks(expiresAt - stack.runtime.clock.now() - 3 * MINUTE_MS);
 }
 
 describe('a renewal ended at each of its service calls', () => {
@@ -65,6 +65,8 @@ describe('a renewal ended at each of its service calls', () => {
     // between the property and the library's cache (3 points with a renewal that read the cache) is not in it.
     expect(lost[0]).toBe(exchangedAt);
     expect(lost).toEqual(lost.map((_, i) => lost[0]! + i));
-    expect(lost.length).toBeLessThanOrEqual(2);
+    // Three points at most: the answer's status, its text, the property's write (with 3 minutes
+    // left the run renews at once, so a kill at each of them is met by the next run's renewal).
+    expect(lost.length).toBeLessThanOrEqual(3);
   }, 600_000);
 });

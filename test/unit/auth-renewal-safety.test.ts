@@ -6,9 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { messageFor } from '../../src/server/auth/messages';
 import {
   IDLE_LAPSE_MS,
+  markedAnswerUnread,
   markedForRenewal,
   remainingExecutionMs,
   RENEWAL_RESERVE_MS,
+  renewalAnswerWasUnread,
   renewalFits,
   renewalWasInterrupted,
   unusedFor90Days,
@@ -41,6 +43,16 @@ describe('the mark of a renewal under way', () => {
     expect(withoutRenewalMark(marked)).toEqual(token);
     expect(renewalWasInterrupted(null)).toBe(false);
   });
+
+  it('notes an unreadable answer beside it, and the saved answer drops both', () => {
+    const marked = markedForRenewal(token, STARTED);
+    const unread = markedAnswerUnread(marked);
+    expect(renewalAnswerWasUnread(marked)).toBe(false);
+    expect(renewalAnswerWasUnread(unread)).toBe(true);
+    expect(renewalWasInterrupted(unread)).toBe(true);
+    expect(renewalAnswerWasUnread({ ...token, renewalAnswerUnread: true })).toBe(false);
+    expect(withoutRenewalMark(unread)).toEqual(token);
+  });
 });
 
 describe('spec 3.2 — 90 days without use, told from the stored token', () => {
@@ -58,8 +70,20 @@ describe('the message names only what happened', () => {
     const m = messageFor('lapsed', store, 'renewal_interrupted');
     expect(m.action).toBe('reconnect');
     expect(m.message).toContain('was lost while its access was being renewed');
-    expect(m.message).toContain("stopped by Google's time limit or by hand");
+    expect(m.message).toContain('the run was stopped before the add-on could save the new access');
+    expect(m.message).toContain(
+      "by Google's time limit for one run, by the day's allowance of trigger run time, or by hand",
+    );
+    expect(m.message).toContain("Google's daily limit on saved settings refused to save it");
     expect(m.message).not.toContain('90 days');
+  });
+
+  it('an unreadable answer: says what is known, both ways, not that a run was stopped', () => {
+    const m = messageFor('lapsed', store, 'renewal_unanswered');
+    expect(m.action).toBe('reconnect');
+    expect(m.message).toContain('a renewal of its access got no readable answer');
+    expect(m.message).toContain('or its access was ended or replaced in Merchant Analytics');
+    expect(m.message).not.toContain('stopped');
   });
 
   it('90 days unused: says so, and nothing else', () => {

@@ -21,6 +21,8 @@ import { createOAuthService } from './service';
 import { takeConnectFlow } from './connect-flow';
 import { recordEnvironment } from '../platform/environment';
 import { accessTokenOf, userLock, withUserLock } from './session';
+import { dropKeptRenewal } from './kept-renewal';
+import { tokenPropertyOf } from './constants';
 import { isOperatorDetail } from './lifecycle';
 import { redeemAuthorizationCode } from './token-grant';
 import { grantedScopesOf, missingScopes, type TokenRecord } from './token-request';
@@ -92,9 +94,10 @@ function completeAuthorization(request: AuthCallbackRequest): CallbackPage {
   let token: TokenRecord;
   try {
     // The library carried the PKCE verifier in the state token (codeVerifier_); the request is made here (the token request).
-    token = withUserLock(() =>
-      redeemAuthorizationCode(service, config, String(parameter['code']), parameter['codeVerifier_']),
-    );
+    token = withUserLock(() => {
+      dropKeptRenewal({ tokenProperty: tokenPropertyOf(spreadsheetId) });
+      return redeemAuthorizationCode(service, config, String(parameter['code']), parameter['codeVerifier_']);
+    });
   } catch (e) {
     const code = oauthErrorCode(e) ?? 'token_request_failed';
     if (code === 'invalid_grant') return expiredPage(code);

@@ -16,6 +16,7 @@ import { dropHandoff } from './handoff';
 import { forgetConnection } from './lifecycle';
 import { secureCodeVerifier } from './pkce';
 import { openSession, withDocumentLock, withUserLock } from './session';
+import { dropKeptRenewal } from './kept-renewal';
 import { clearSharedAccessToken, isConnector } from './token-home';
 
 /**
@@ -63,7 +64,12 @@ export function disconnect(): void {
     } catch {
       config = null;
     }
-    if (config && isConnector(record)) withUserLock(() => openSession().service.reset());
+    if (config && isConnector(record))
+      withUserLock(() => {
+        const session = openSession();
+        session.service.reset();
+        dropKeptRenewal(session);
+      });
     dropHandoff();
     clearSharedAccessToken();
     forgetConnection();

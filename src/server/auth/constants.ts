@@ -12,6 +12,11 @@ export function tokenServiceName(spreadsheetId: string): string {
   return `${SERVICE_NAME}.${spreadsheetId}`;
 }
 
+/** The user property the library keeps that token under. */
+export function tokenPropertyOf(spreadsheetId: string): string {
+  return `oauth2.${tokenServiceName(spreadsheetId)}`;
+}
+
 /** Document property: the access token (never the refresh token) and its expiry, for formulas and other editors. */
 export const SHARED_ACCESS_TOKEN_KEY = 'ma.accessToken';
 

@@ -6,6 +6,7 @@ export type ConnectionErrorCode =
   | ConnectionStatus['state']
   | 'token_refresh_failed'
   | 'renewal_deferred'
+  | 'renewal_kept'
   | 'custom_function_token_expired'
   | 'another_users_connection'
   | 'google_account_unknown';

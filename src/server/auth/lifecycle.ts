@@ -40,6 +40,7 @@ const DETAILS: readonly ConnectionDetail[] = [
   'no_plan',
   'refresh_rejected',
   'renewal_interrupted',
+  'renewal_unanswered',
   'unused_90_days',
   'access_ended',
 ];

@@ -88,7 +88,9 @@ export function messageFor(
 function lapsedCause(name: string, detail: ConnectionDetail | null): string {
   switch (detail) {
     case 'renewal_interrupted':
-      return `This spreadsheet's connection to ${name} was lost while its access was being renewed: Merchant Analytics issued new access, but the run ended before the add-on could save it (stopped by Google's time limit or by hand, or the answer was lost on the way), and Merchant Analytics no longer accepts the old one.`;
+      return `This spreadsheet's connection to ${name} was lost while its access was being renewed: the run was stopped before the add-on could save the new access (by Google's time limit for one run, by the day's allowance of trigger run time, or by hand), or Google's daily limit on saved settings refused to save it, and Merchant Analytics no longer accepts the old one.`;
+    case 'renewal_unanswered':
+      return `Merchant Analytics no longer accepts this spreadsheet's connection to ${name}. Either a renewal of its access got no readable answer (Merchant Analytics may have issued new access that never arrived), or its access was ended or replaced in Merchant Analytics.`;
     case 'unused_90_days':
       return `This spreadsheet's connection to ${name} lapsed: it was not used for 90 days.`;
     case 'access_ended':

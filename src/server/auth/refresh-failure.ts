@@ -1,10 +1,15 @@
 import { probeAccount } from './account-probe';
 import { oauthErrorCode, refreshFailedTemporarily, ConnectionError } from './errors';
 import { markConnectionBroken, markOperatorProblem, markScopesNarrowed } from './lifecycle';
-import { renewalWasInterrupted, unusedFor90Days } from './renewal-safety';
+import { renewalAnswerWasUnread, renewalWasInterrupted, unusedFor90Days } from './renewal-safety';
+import { isPropertiesDailyLimit, PROPERTIES_DAILY_LIMIT_MESSAGE } from '../platform/properties-quota';
+import { isPropertyStoreFull } from '../platform/owner-copy-full';
 import type { ConnectionStatus } from './types';
 import { savedToken, type AuthSession } from './session';
 import { NarrowedGrantError, TOKEN_ENDPOINT_REDIRECTED, UNSUPPORTED_TOKEN_TYPE } from './token-request';
+
+const STORE_FULL =
+  'Merchant Analytics’ access could not be renewed: your Google account’s storage for Merchant Analytics (500 KB, shared by every spreadsheet you schedule) is full, so the renewal was not started and nothing was spent. Turn off the automatic sync of spreadsheets you no longer use (each keeps a copy there); the next run renews once there is room.';
 
 const REFUSED_FOR_GOOD: readonly string[] = [
   'invalid_grant',
@@ -36,6 +41,10 @@ export function connectionErrorAfterRefresh(
 ): ConnectionError {
   // Already the user's words (a renewal put off to the next run).
   if (error instanceof ConnectionError) return error;
+  // Before the exchange (the mark's write, the stored token's read): nothing was spent.
+  if (isPropertiesDailyLimit(error))
+    return new ConnectionError('token_refresh_failed', PROPERTIES_DAILY_LIMIT_MESSAGE, 'retry_later');
+  if (isPropertyStoreFull(error)) return new ConnectionError('token_refresh_failed', STORE_FULL, 'retry_later');
   if (!refusedForGood(error)) return refreshFailedTemporarily();
   // Fewer permissions than the add-on uses: never "Connected", as at Connect (the callback); a reconnect that grants them fixes it.
   if (error instanceof NarrowedGrantError) return ConnectionError.fromStatus(markScopesNarrowed(error.granted));
@@ -61,10 +70,12 @@ function refusedRefreshStatus(stored: object | null, oldTokenReads: boolean, was
   const idle = unusedFor90Days(stored);
   // No renewal for 90 days: the refresh token lapsed, whatever else happened (spec 3.2, 8.4).
   if (idle === true) return markConnectionBroken('lapsed', 'unused_90_days');
-  // A renewal whose answer was never saved: the exchange revoked the refresh token kept here (spec 3.2).
-  if (renewalWasInterrupted(stored)) return markConnectionBroken('lapsed', 'renewal_interrupted');
-  // An access token that should still work was refused with the refresh token: the grant moved.
+  // Positive evidence first: an access token that should still work was refused with the refresh token: the grant moved.
   if (!oldTokenReads && wasStillValid) return markConnectionBroken('store_changed', 'moved_to_other_store');
+  // A renewal whose answer could not be read: the endpoint may have rotated the token, or access ended elsewhere.
+  if (renewalAnswerWasUnread(stored)) return markConnectionBroken('lapsed', 'renewal_unanswered');
+  // A run ended during a renewal: the exchange revoked the refresh token kept here (spec 3.2).
+  if (renewalWasInterrupted(stored)) return markConnectionBroken('lapsed', 'renewal_interrupted');
   // Used within 90 days: its access was ended or replaced on Merchant Analytics' side.
   return markConnectionBroken('lapsed', idle === false ? 'access_ended' : 'refresh_rejected');
 }

@@ -3,8 +3,9 @@
  * previous refresh token is revoked, and an execution ended before the new one is saved loses the
  * connection. Apps Script ends an execution at its limit wherever it is, or when the user stops it
  * (guides/services/quotas, "Script runtime"), so a renewal is started only with time to finish it,
- * and the stored token carries a mark while one is under way: a refusal that finds the mark was
- * caused by an interrupted renewal, not by 90 days of disuse.
+ * and the stored token carries a mark while one is under way: a refusal that finds the mark (and
+ * no sign of a store switch) followed an unfinished renewal, not 90 days of disuse. A mark left by
+ * an unreadable answer says so: nothing proves the endpoint acted on that request.
  */
 import { EXECUTION_LIMIT_MS, EXECUTION_STARTED_AT } from '../platform/budget';
 import { ConnectionError } from './errors';
@@ -21,6 +22,12 @@ export const IDLE_LAPSE_MS = 90 * 86_400_000;
 
 /** Field of the stored token: when a renewal was started whose answer was never saved (epoch seconds). */
 const RENEWAL_MARK = 'renewalStartedAt';
+/**
+ * Field of the stored token, beside the mark: the renewal's answer arrived but could not be read
+ * (a gateway's HTML page, a failed fetch). Unlike a run ended mid-renewal, nothing says the
+ * endpoint acted on it, so the mark proves no lost answer.
+ */
+const ANSWER_UNREAD = 'renewalAnswerUnread';
 
 /** How long Google may still let this execution run. */
 export function remainingExecutionMs(now: number = Date.now(), startedAt: number = EXECUTION_STARTED_AT): number {
@@ -50,7 +57,18 @@ export function markedForRenewal(token: TokenRecord, now: number = Date.now()): 
 export function withoutRenewalMark(token: TokenRecord): TokenRecord {
   const copy = { ...token };
   delete copy[RENEWAL_MARK];
+  delete copy[ANSWER_UNREAD];
   return copy;
+}
+
+/** The marked token, noting that the renewal's answer came back unreadable (not that the run ended). */
+export function markedAnswerUnread(marked: TokenRecord): TokenRecord {
+  return { ...marked, [ANSWER_UNREAD]: true };
+}
+
+/** True when the mark comes from an unreadable answer, not from a run ended mid-renewal. */
+export function renewalAnswerWasUnread(token: object | null): boolean {
+  return renewalWasInterrupted(token) && (token as TokenRecord)[ANSWER_UNREAD] === true;
 }
 
 /** True when the stored token carries the mark of a renewal that never saved its answer. */

@@ -1,7 +1,7 @@
 import { getDeploymentConfig, type DeploymentConfig } from '../platform/config';
 import { boundSpreadsheet, currentSpreadsheetId, MissingContextError } from '../platform/context';
 import { forgetRecentReads } from '../platform/properties';
-import { tokenServiceName } from './constants';
+import { tokenPropertyOf } from './constants';
 import { createOAuthService, type OAuthService } from './service';
 
 /** Waiting longer than this for another execution's refresh means something is stuck. */
@@ -89,7 +89,7 @@ export function openSession(): AuthSession {
   return {
     config,
     service: createOAuthService(config, spreadsheetId, userLock()),
-    tokenProperty: `oauth2.${tokenServiceName(spreadsheetId)}`,
+    tokenProperty: tokenPropertyOf(spreadsheetId),
   };
 }
 

@@ -2,11 +2,15 @@ import type { DeploymentConfig } from '../platform/config';
 import type { OAuthService } from './service';
 import { oauthErrorCode } from './errors';
 import { refusedForGood } from './refresh-failure';
+import { adoptKeptRenewal, saveRenewedToken, saveToken } from './kept-renewal';
 import {
+  markedAnswerUnread,
   markedForRenewal,
   remainingExecutionMs,
+  renewalAnswerWasUnread,
   renewalDeferred,
   renewalFits,
+  renewalWasInterrupted,
   withoutRenewalMark,
 } from './renewal-safety';
 import { expiresAtMs, hasRefreshToken, savedToken, withUserLock, type AuthSession } from './session';
@@ -22,11 +26,6 @@ import {
 
 /** The library's margin: a token counts as expired this long before it does (its EXPIRATION_BUFFER_SECONDS_). */
 const EXPIRY_MARGIN_MS = 60_000;
-
-/** Through the library's storage (its property under `oauth2.<service>` and its caches), where getToken reads it. */
-function saveToken(service: OAuthService, token: TokenRecord): void {
-  service.getStorage().setValue(null as unknown as string, token);
-}
 
 /** Spec 5.5: redeems the callback's code (with the PKCE verifier the state token carried) and stores the token. */
 export function redeemAuthorizationCode(
@@ -44,7 +43,7 @@ export function redeemAuthorizationCode(
   if (codeVerifier) form['code_verifier'] = codeVerifier;
   const token = requestToken(config, form);
   if (!isBearer(token)) throw unsupportedTokenType();
-  saveToken(service, token);
+  service.getStorage().setValue(null as unknown as string, token);
   return token;
 }
 
@@ -54,14 +53,18 @@ export function redeemAuthorizationCode(
  * stored access token stays as it was. A renewed token that lacks a scope the add-on uses is
  * stored (its refresh token has rotated) but throws NarrowedGrantError, as Connect refuses it.
  * Started only with time to finish (renewal-safety); the stored token is marked as being renewed
- * until the answer is saved, or until the endpoint answered with an error (it issued nothing).
+ * until the answer is saved, or until the endpoint answered with an error (it issued nothing). An
+ * answer that could not be read leaves the mark, noting so: whether the endpoint acted is unknown.
+ * A renewal the user properties refused to save is kept in the cache and saved first (kept-renewal).
  */
 export function refreshAccessToken(s: AuthSession): void {
   withUserLock(() => {
+    adoptKeptRenewal(s);
     const stored = savedToken(s);
     if (!stored || !hasRefreshToken(stored)) throw new Error('Offline access is required.');
     if (!renewalFits()) throw renewalDeferred();
-    saveToken(s.service, markedForRenewal(stored));
+    const marked = markedForRenewal(stored);
+    saveToken(s, marked);
     let renewed: TokenRecord;
     try {
       renewed = requestToken(s.config, {
@@ -70,14 +73,14 @@ export function refreshAccessToken(s: AuthSession): void {
         grant_type: 'refresh_token',
       });
     } catch (e) {
-      if (oauthErrorCode(e) !== null) saveToken(s.service, stored);
+      saveToken(s, oauthErrorCode(e) !== null ? stored : markedAnswerUnread(marked));
       throw e;
     }
     if (!isBearer(renewed)) {
       // The access token is not used (RFC 6749 7.1), but the server has rotated the refresh token
       // (spec 5.7): keeping the new one lets a fixed server renew later instead of losing the connection.
       if (hasRefreshToken(renewed))
-        saveToken(s.service, { ...withoutRenewalMark(stored), refresh_token: renewed['refresh_token'] });
+        saveRenewedToken(s, { ...withoutRenewalMark(stored), refresh_token: renewed['refresh_token'] });
       throw unsupportedTokenType();
     }
     if (!hasRefreshToken(renewed)) renewed['refresh_token'] = stored['refresh_token'];
@@ -85,7 +88,7 @@ export function refreshAccessToken(s: AuthSession): void {
       renewed['refreshTokenExpiresAt'] = stored['refreshTokenExpiresAt'];
     // RFC 6749 5.1: an answer without `scope` keeps the scope the grant had.
     if (renewed['scope'] === undefined && stored['scope'] !== undefined) renewed['scope'] = stored['scope'];
-    saveToken(s.service, renewed);
+    saveRenewedToken(s, renewed);
     if (missingScopes(renewed).length > 0) throw new NarrowedGrantError(grantedScopesOf(renewed));
   });
 }
@@ -103,23 +106,42 @@ export type AccessCheck = { ok: true } | { ok: false; error: unknown };
  * may have renewed it meanwhile). error is the refusal, or null when there is nothing to renew.
  * `untilEndOfExecution`: a token that would run out before Google can end this execution is
  * renewed now, at its start, not near its deadline; if that early renewal fails for a reason that
- * may pass, the token still serves while the library would use it.
+ * may pass, the token still serves while the library would use it. A stored token marked by an
+ * unfinished renewal is renewed at once, whatever its expiry: a refresh token that still works
+ * clears the mark, so a later refusal is not told as a lost renewal.
  */
 export function ensureAccess(s: AuthSession, untilEndOfExecution = false): AccessCheck {
   const needed = untilEndOfExecution ? remainingExecutionMs() + EXPIRY_MARGIN_MS : EXPIRY_MARGIN_MS;
+  const serves = (token: object | null): boolean =>
+    token !== null && lastsFor(token, needed) && !(renewalWasInterrupted(token) && renewalFits());
+  try {
+    adoptKeptRenewal(s);
+  } catch (e) {
+    return { ok: false, error: e };
+  }
   const token = s.service.getToken();
-  if (token && lastsFor(token, needed)) return { ok: true };
+  if (serves(token)) return { ok: true };
   if (!token || !hasRefreshToken(token)) return { ok: false, error: null };
   return withUserLock((): AccessCheck => {
     const current = s.service.getToken(true);
-    if (current && lastsFor(current, needed)) return { ok: true };
+    if (serves(current)) return { ok: true };
     if (!current || !hasRefreshToken(current)) return { ok: false, error: null };
     try {
-      refreshAccessToken(s);
+      renewVerifyingUnreadAnswer(s);
       return { ok: true };
     } catch (e) {
       if (lastsFor(current, EXPIRY_MARGIN_MS) && !refusedForGood(e)) return { ok: true };
       return { ok: false, error: e };
     }
   });
+}
+
+/** A renewal whose answer could not be read is tried once more at once (a gateway's error often passes). */
+function renewVerifyingUnreadAnswer(s: AuthSession): void {
+  try {
+    refreshAccessToken(s);
+  } catch (e) {
+    if (!renewalAnswerWasUnread(savedToken(s)) || !renewalFits()) throw e;
+    refreshAccessToken(s);
+  }
 }

@@ -9,6 +9,8 @@ import { confirmStore, connectionStatus, recordAuthFailure } from './lifecycle';
 import { connectionErrorAfterRefresh } from './refresh-failure';
 import { accessTokenOf, expiresAtMs, hasRefreshToken, openSession, withUserLock, type AuthSession } from './session';
 import { ensureAccess, refreshAccessToken } from './token-grant';
+import { adoptKeptRenewal } from './kept-renewal';
+import { renewalWasInterrupted } from './renewal-safety';
 import {
   isConnector,
   publishSharedAccessToken,
@@ -144,6 +146,12 @@ export function refreshProactively(refreshBelowMs: number = PROACTIVE_REFRESH_BE
   if (before.state === 'operator_problem') return recheckOperatorProblem();
   if (before.state !== 'connected') return before;
   const s = openSession();
+  try {
+    adoptKeptRenewal(s);
+  } catch (e) {
+    if (!(e instanceof ConnectionError)) throw e;
+    return before;
+  }
   // A fresh token needs no lock: the sidebar must not wait behind a scheduled sync holding it.
   const current = s.service.getToken(true);
   if (!needsRefresh(current, refreshBelowMs)) {
@@ -170,6 +178,8 @@ export function refreshProactively(refreshBelowMs: number = PROACTIVE_REFRESH_BE
 
 function needsRefresh(stored: ReturnType<AuthSession['service']['getToken']>, refreshBelowMs: number): boolean {
   if (!stored || !hasRefreshToken(stored)) return false;
+  // An unfinished renewal's mark is checked at once: a refresh token that still works clears it.
+  if (renewalWasInterrupted(stored)) return true;
   const expiry = expiresAtMs(stored);
   return expiry === null || expiry - Date.now() < refreshBelowMs;
 }

@@ -19,6 +19,8 @@ export type ConnectionDetail =
   | 'refresh_rejected'
   /** Refused after a renewal whose answer was never saved (the execution ended): the exchange revoked it. */
   | 'renewal_interrupted'
+  /** Refused after a renewal whose answer could not be read (whether the endpoint acted is unknown). */
+  | 'renewal_unanswered'
   /** Refused after 90 days without use (spec 3.2). */
   | 'unused_90_days'
   /** Refused although used within 90 days: ended or replaced on Merchant Analytics' side. */
