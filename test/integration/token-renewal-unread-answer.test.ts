@@ -61,9 +61,9 @@ afterAll(async () => {
 beforeEach(() => connectedAgain(stack));
 
 describe('a renewal a gateway answered unreadably (nothing spent)', () => {
-  it('a scheduled run whose token lasts the run leaves no mark, and a later rotation elsewhere reads as access ended', async () => {
-    // Thirty minutes left: the run needs no renewal, so the gateway error cannot touch the stored token.
-    await leaveAccessTokenFor(stack, 30 * MINUTE_MS);
+  it('a scheduled run whose token has over 45 minutes left leaves no mark, and a later rotation elsewhere reads as access ended', async () => {
+    // Fifty minutes left: the run renews nothing, so the gateway error cannot touch the stored token.
+    await leaveAccessTokenFor(stack, 50 * MINUTE_MS);
     await stack.control('faults', { status: 502, body: 'html', count: 1, path_prefix: TOKEN_PATH });
     expect((await fire()).value).toMatchObject({ outcome: 'ok' });
     await stack.control('faults/clear', {});

@@ -31,14 +31,6 @@ import {
   type ScheduledAllowance,
 } from './trigger-allowance';
 
-/**
- * Google also ends a trigger's run when the user's daily trigger runtime is spent (guides/services/
- * quotas, "Triggers total runtime"), which the script cannot read; ended between the token
- * endpoint's answer and its save, a renewal loses the connection (spec 3.2). So a trigger renews
- * early only a token that would not last the whole run; the sidebar renews for formulas.
- */
-const TRIGGER_RENEWS_BELOW_MS = EXECUTION_LIMIT_MS + 60_000;
-
 export function runScheduledSync(options: { trigger: boolean } = { trigger: false }): RunOutcome {
   const startedAt = Date.now();
   const allowance = options.trigger ? scheduledAllowance(startedAt) : null;
@@ -49,7 +41,10 @@ export function runScheduledSync(options: { trigger: boolean } = { trigger: fals
     const schedule = recordedSchedule();
     const zone = schedule.kind === 'off' ? null : scheduleTimeZone();
     expectNextRenewal(zone ? nextRunText(schedule, zone, startedAt, startedAt) : null);
-    refreshProactively(options.trigger ? TRIGGER_RENEWS_BELOW_MS : undefined);
+    // Renewed while it has under 45 minutes left, so formula cells (which never renew) find a live
+    // token until the next run. Google may end a trigger's run inside the renewal when the user's
+    // daily trigger runtime is spent (which the script cannot read): then the message says so.
+    refreshProactively();
   } catch {
     // A busy lock or a transient failure: the run below reports what matters.
   }
