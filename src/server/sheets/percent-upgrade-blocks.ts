@@ -1,79 +1,75 @@
 /**
  * A percent column's upgrade cut into blocks of adjacent rows, each small enough to go in a
- * Spreadsheets.batchUpdate of its own with the marker that says its rows hold fractions
- * (percent-upgrade.ts). A block converts its numbers, in runs of adjacent ones (a text or empty
+ * Spreadsheets.batchUpdate of its own (percent-upgrade.ts). A block writes each of its numbers still
+ * in points as its fraction together with the 0.00% format, in runs of adjacent ones (a text or empty
  * cell is not written: an updateCells row leaving a value out would clear it), and gives its rows
- * the percent format. Pure.
+ * the percent format. A cell so carries its own state: under 0.00% it holds a fraction, wherever a
+ * sort or a deletion moved it. Pure.
  */
 import { groupsWithin } from './groups-within';
 import { pointsToFraction, PERCENT_FORMAT } from './percent';
 
 type SheetsRequest = GoogleAppsScript.Sheets.Schema.Request;
 
-/** Rows first..last (1-based sheet rows) of the sheet column `column` (0-based), whose catalog header is `header`. */
+/** Sheet rows first..last (1-based) of the sheet column `column` (0-based). */
 export interface UpgradeBlock {
   column: number;
-  header: string;
   first: number;
   last: number;
   requests: SheetsRequest[];
 }
 
-/** Sheet rows first..last, both included. */
-export type RowSpan = readonly [first: number, last: number];
+const FRACTION_FORMAT = { numberFormat: { type: 'NUMBER', pattern: PERCENT_FORMAT } };
+/** What an updateCells of a fraction writes: its value and its format, in one request. */
+const CELL_FIELDS = 'userEnteredValue,userEnteredFormat.numberFormat';
 
-/** An updateCells row of one number, as JSON with its comma, less the number's own text. */
-const ROW_BYTES = JSON.stringify({ values: [{ userEnteredValue: { numberValue: 0 } }] }).length;
+/** An updateCells row of one fraction and its format, as JSON with its comma, less the number's own text. */
+const ROW_BYTES = JSON.stringify({
+  values: [{ userEnteredValue: { numberValue: 0 }, userEnteredFormat: FRACTION_FORMAT }],
+}).length;
 /** An updateCells request around a run, at most (ids and indexes of 10 digits). */
 const RUN_BYTES = JSON.stringify({
-  updateCells: { start: { sheetId: 1e9, rowIndex: 1e9, columnIndex: 1e9 }, rows: [], fields: 'userEnteredValue' },
+  updateCells: { start: { sheetId: 1e9, rowIndex: 1e9, columnIndex: 1e9 }, rows: [], fields: CELL_FIELDS },
 }).length;
-/** What a block carries besides its runs: a run cut at its start, its repeatCell and its marker. */
+/** What a block carries besides its runs: a run cut at its start and its repeatCell. */
 const BLOCK_ROOM = 2 * RUN_BYTES + 1_000;
 
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 /**
- * The blocks of one column: `cells[i]` is sheet row i + 2 as read unformatted (a short read:
- * trailing empty rows left out); `spans` are the rows still in points. No block passes `budget`
- * bytes of requests, marker included.
+ * The blocks of one column over sheet rows 2..`rows`: `cells[i]` is sheet row i + 2 as read
+ * unformatted (a short read: trailing empty rows left out); `converted[i]` says that cell already
+ * holds a fraction (an upgrade cut short wrote it), so it is not divided again. No block passes
+ * `budget` bytes of requests.
  */
 export function columnBlocks(
   sheetId: number,
   column: number,
-  header: string,
   cells: readonly unknown[],
-  spans: readonly RowSpan[],
+  converted: readonly boolean[],
+  rows: number,
   budget: number,
 ): UpgradeBlock[] {
-  const fractions = cells.map((v) => (isNumber(v) ? pointsToFraction(v) : null));
+  const fractions = cells.map((v, i) => (isNumber(v) && converted[i] !== true ? pointsToFraction(v) : null));
   const fractionAt = (row: number): number | null => fractions[row - 2] ?? null;
-  const blocks: UpgradeBlock[] = [];
-  for (const [first, last] of spans) {
-    const rows = Array.from({ length: last - first + 1 }, (_, i) => first + i);
-    const sizeOf = (row: number): number => {
-      const f = fractionAt(row);
-      if (f === null) return 0;
-      return ROW_BYTES + String(f).length + (row > first && fractionAt(row - 1) !== null ? 0 : RUN_BYTES);
-    };
-    for (const group of groupsWithin(rows, sizeOf, budget - BLOCK_ROOM)) {
-      const span: RowSpan = [group[0], group[group.length - 1]];
-      blocks.push({
-        column,
-        header,
-        first: span[0],
-        last: span[1],
-        requests: blockRequests(sheetId, column, span, fractionAt),
-      });
-    }
-  }
-  return blocks;
+  const all = Array.from({ length: Math.max(0, rows - 1) }, (_, i) => i + 2);
+  const sizeOf = (row: number): number => {
+    const f = fractionAt(row);
+    if (f === null) return 0;
+    return ROW_BYTES + String(f).length + (fractionAt(row - 1) !== null ? 0 : RUN_BYTES);
+  };
+  return groupsWithin(all, sizeOf, budget - BLOCK_ROOM).map((group) => {
+    const first = group[0];
+    const last = group[group.length - 1];
+    return { column, first, last, requests: blockRequests(sheetId, column, first, last, fractionAt) };
+  });
 }
 
 function blockRequests(
   sheetId: number,
   column: number,
-  [first, last]: RowSpan,
+  first: number,
+  last: number,
   fractionAt: (row: number) => number | null,
 ): SheetsRequest[] {
   const requests: SheetsRequest[] = [];
@@ -86,9 +82,11 @@ function blockRequests(
     while (end <= last && fractionAt(end) !== null) end++;
     const rows = [];
     for (let row = start; row < end; row++)
-      rows.push({ values: [{ userEnteredValue: { numberValue: fractionAt(row)! } }] });
+      rows.push({
+        values: [{ userEnteredValue: { numberValue: fractionAt(row)! }, userEnteredFormat: FRACTION_FORMAT }],
+      });
     requests.push({
-      updateCells: { start: { sheetId, rowIndex: start - 1, columnIndex: column }, rows, fields: 'userEnteredValue' },
+      updateCells: { start: { sheetId, rowIndex: start - 1, columnIndex: column }, rows, fields: CELL_FIELDS },
     });
     start = end;
   }
@@ -101,7 +99,7 @@ function blockRequests(
         startColumnIndex: column,
         endColumnIndex: column + 1,
       },
-      cell: { userEnteredFormat: { numberFormat: { type: 'NUMBER', pattern: PERCENT_FORMAT } } },
+      cell: { userEnteredFormat: FRACTION_FORMAT },
       fields: 'userEnteredFormat.numberFormat',
     },
   });

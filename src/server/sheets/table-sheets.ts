@@ -16,7 +16,8 @@ import { columnTagRequests, followsColumnTags, taggedHeaderRow } from './column-
 import { catalogLayout, type TableLayout } from './sheet-layout';
 import { noteSpreadsheetChange, sendHeldBack, sheetsRequest } from './sheets-requests';
 import { percentCell } from './percent';
-import { doneRows, holdsPoints, isDone, percentColumns, percentRanges, percentUpgradeBatches } from './percent-upgrade';
+import { fractionCells } from './percent-formats';
+import { holdsPoints, percentColumns, percentRanges, percentUpgradeBatches, upgradeInProgress } from './percent-upgrade';
 import { sheetsService, valuesService, type Grid, type SheetInfo } from './sheet-snapshot';
 import { batchGetValues } from './values-batches';
 import { SheetSetUp } from './sheet-setup';
@@ -143,14 +144,14 @@ export class TableSheets {
       valueRenderOption: 'UNFORMATTED_VALUE',
     });
     const values = columns.map((_, k) => read[k]?.values ?? []);
-    const done = doneRows(info);
-    for (const requests of percentUpgradeBatches(info.sheetId, opened.schema, values, rows, done))
+    const converted = upgradeInProgress(info) ? fractionCells(id, ranges) : null;
+    for (const requests of percentUpgradeBatches(info.sheetId, opened.schema, values, rows, converted))
       sheetsRequest('write', () => sheetsService().batchUpdate({ requests }, id));
     // The whole rows this run already holds (the Monthly P&L) read as the sheet does now.
     (opened.rows ?? []).forEach((row, i) => {
-      for (const c of columns)
-        if (typeof row[c] === 'number' && !isDone(done, opened.schema.columns[c].header, i + 2))
-          row[c] = percentCell(row[c]);
+      columns.forEach((c, k) => {
+        if (typeof row[c] === 'number' && converted?.[k]?.[i] !== true) row[c] = percentCell(row[c]);
+      });
     });
   }
 
