@@ -1,10 +1,11 @@
 /**
  * A sheet in points too large for one request (Google's recommended 2 MB, the strict runtime's
  * 2,000,000 bytes) is upgraded in several batchUpdates, each within the limit, the first marking
- * the upgrade in progress (one marker, no row numbers). Each fraction is written with its 0.00%
- * format, so a run killed after any request leaves cells that say what they hold: the next
- * upgrade, given which cells are under 0.00%, converts exactly the rest, even when the merchant
- * sorted the rows or deleted some in between, and leaves the sheet with its tag alone.
+ * the upgrade in progress (one marker, no row numbers). A request gives the 0.00% format to exactly
+ * the rows whose numbers it converts (Google applies it whole), so a run killed after any request
+ * leaves cells that say what they hold: the next upgrade, given which cells are under 0.00%,
+ * converts exactly the rest, even when the merchant sorted the rows or deleted some in between, and
+ * leaves the sheet with its tag alone.
  */
 import { describe, expect, it } from 'vitest';
 import { SHEETS_PAYLOAD_LIMIT, sheetsPayloadBytes } from '../../dev/gas-runtime/spreadsheet/sheets-payload-limit';
@@ -40,16 +41,15 @@ function sheetInPoints(): Cell[][] {
   );
 }
 
-/** Applies the requests to the cells (cells[k][row - 2]) as the API would; returns the metadata keys left. */
+/** Applies one batchUpdate's requests to the cells (cells[k][row - 2]) as the API would, and to the sheet's metadata keys. */
 function apply(cells: Cell[][], requests: Request[], keys: string[]): void {
   for (const r of requests) {
     if (r.updateCells) {
       const k = columns.indexOf(r.updateCells.start!.columnIndex!);
-      expect(r.updateCells.fields).toBe('userEnteredValue,userEnteredFormat.numberFormat');
+      expect(r.updateCells.fields).toBe('userEnteredValue');
       r.updateCells.rows!.forEach((row, i) => {
         const cell = cells[k][r.updateCells!.start!.rowIndex! + i - 1];
         cell.value = row.values![0].userEnteredValue!.numberValue;
-        cell.format = row.values![0].userEnteredFormat!.numberFormat!.pattern!;
         cell.divided++;
       });
     } else if (r.repeatCell) {

@@ -50,10 +50,8 @@ const FIFTH_PCT: TableSchema = {
   ],
 };
 
-const FRACTION = { numberFormat: { type: 'NUMBER', pattern: '0.00%' } };
-
 describe('a sheet in points is upgraded in one batchUpdate', () => {
-  it('converts runs of numbers, each written with its 0.00% format (text and empty cells untouched), formats rows 2..rows as 0.00%, then tags the sheet', () => {
+  it('converts runs of numbers (text and empty cells untouched), formats rows 2..rows as 0.00%, then tags the sheet', () => {
     const [requests, ...more] = percentUpgradeBatches(7, FIFTH_PCT, [[[55.08], [100], [''], ['n/a'], [0.5]]], 1000);
     expect(more).toEqual([]);
     expect(requests).toEqual([
@@ -61,17 +59,17 @@ describe('a sheet in points is upgraded in one batchUpdate', () => {
         updateCells: {
           start: { sheetId: 7, rowIndex: 1, columnIndex: 4 },
           rows: [
-            { values: [{ userEnteredValue: { numberValue: 0.5508 }, userEnteredFormat: FRACTION }] },
-            { values: [{ userEnteredValue: { numberValue: 1 }, userEnteredFormat: FRACTION }] },
+            { values: [{ userEnteredValue: { numberValue: 0.5508 } }] },
+            { values: [{ userEnteredValue: { numberValue: 1 } }] },
           ],
-          fields: 'userEnteredValue,userEnteredFormat.numberFormat',
+          fields: 'userEnteredValue',
         },
       },
       {
         updateCells: {
           start: { sheetId: 7, rowIndex: 5, columnIndex: 4 },
-          rows: [{ values: [{ userEnteredValue: { numberValue: 0.005 }, userEnteredFormat: FRACTION }] }],
-          fields: 'userEnteredValue,userEnteredFormat.numberFormat',
+          rows: [{ values: [{ userEnteredValue: { numberValue: 0.005 } }] }],
+          fields: 'userEnteredValue',
         },
       },
       {

@@ -1,10 +1,13 @@
 /**
  * A percent column's upgrade cut into blocks of adjacent rows, each small enough to go in a
  * Spreadsheets.batchUpdate of its own (percent-upgrade.ts). A block writes each of its numbers still
- * in points as its fraction together with the 0.00% format, in runs of adjacent ones (a text or empty
- * cell is not written: an updateCells row leaving a value out would clear it), and gives its rows
- * the percent format. A cell so carries its own state: under 0.00% it holds a fraction, wherever a
- * sort or a deletion moved it. Pure.
+ * in points as its fraction, in runs of adjacent ones (a text or empty cell is not written: an
+ * updateCells row leaving a value out would clear it), and gives its rows the 0.00% format. Google
+ * applies a batchUpdate's requests together or not at all, and a block never spans two, so a cell
+ * carries its own state: under 0.00% it holds a fraction, wherever a sort or a deletion moved it.
+ * The format goes by one repeatCell a block rather than with each cell: each cell's own format
+ * would double the bytes of the upgrade (20,000 orders: 7.8 MB in 5 requests instead of 3.4 MB in
+ * 2) for the same state. Pure.
  */
 import { groupsWithin } from './groups-within';
 import { pointsToFraction, PERCENT_FORMAT } from './percent';
@@ -19,17 +22,11 @@ export interface UpgradeBlock {
   requests: SheetsRequest[];
 }
 
-const FRACTION_FORMAT = { numberFormat: { type: 'NUMBER', pattern: PERCENT_FORMAT } };
-/** What an updateCells of a fraction writes: its value and its format, in one request. */
-const CELL_FIELDS = 'userEnteredValue,userEnteredFormat.numberFormat';
-
-/** An updateCells row of one fraction and its format, as JSON with its comma, less the number's own text. */
-const ROW_BYTES = JSON.stringify({
-  values: [{ userEnteredValue: { numberValue: 0 }, userEnteredFormat: FRACTION_FORMAT }],
-}).length;
+/** An updateCells row of one number, as JSON with its comma, less the number's own text. */
+const ROW_BYTES = JSON.stringify({ values: [{ userEnteredValue: { numberValue: 0 } }] }).length;
 /** An updateCells request around a run, at most (ids and indexes of 10 digits). */
 const RUN_BYTES = JSON.stringify({
-  updateCells: { start: { sheetId: 1e9, rowIndex: 1e9, columnIndex: 1e9 }, rows: [], fields: CELL_FIELDS },
+  updateCells: { start: { sheetId: 1e9, rowIndex: 1e9, columnIndex: 1e9 }, rows: [], fields: 'userEnteredValue' },
 }).length;
 /** What a block carries besides its runs: a run cut at its start and its repeatCell. */
 const BLOCK_ROOM = 2 * RUN_BYTES + 1_000;
@@ -82,11 +79,9 @@ function blockRequests(
     while (end <= last && fractionAt(end) !== null) end++;
     const rows = [];
     for (let row = start; row < end; row++)
-      rows.push({
-        values: [{ userEnteredValue: { numberValue: fractionAt(row)! }, userEnteredFormat: FRACTION_FORMAT }],
-      });
+      rows.push({ values: [{ userEnteredValue: { numberValue: fractionAt(row)! } }] });
     requests.push({
-      updateCells: { start: { sheetId, rowIndex: start - 1, columnIndex: column }, rows, fields: CELL_FIELDS },
+      updateCells: { start: { sheetId, rowIndex: start - 1, columnIndex: column }, rows, fields: 'userEnteredValue' },
     });
     start = end;
   }
@@ -99,7 +94,7 @@ function blockRequests(
         startColumnIndex: column,
         endColumnIndex: column + 1,
       },
-      cell: { userEnteredFormat: FRACTION_FORMAT },
+      cell: { userEnteredFormat: { numberFormat: { type: 'NUMBER', pattern: PERCENT_FORMAT } } },
       fields: 'userEnteredFormat.numberFormat',
     },
   });

@@ -5,9 +5,10 @@
  * as holding fractions. Google applies a batchUpdate's requests together or not at all ("if any
  * request is not valid, the entire update fails", spreadsheets batchUpdate reference): the whole
  * upgrade goes in ONE when it fits Google's recommended 2 MB, else in blocks of rows, each fraction
- * written with its format (percentUpgradeBatches), so no cell is divided twice and a run cut short
- * leaves the rest to the next, however the rows were sorted or deleted in between. The tag (developer metadata on the sheet, read with the run's one
- * snapshot) is what says a sheet holds fractions: a sheet set up now carries it from its set-up.
+ * written in the request that gives it its format (percentUpgradeBatches), so no cell is divided
+ * twice and a run cut short leaves the rest to the next, however the rows were sorted or deleted in
+ * between. The tag (developer metadata on the sheet, read with the run's one snapshot) is what says
+ * a sheet holds fractions: a sheet set up now carries it from its set-up.
  */
 import { a1Range } from './a1';
 import { groupsWithin } from './groups-within';
@@ -108,10 +109,11 @@ export function upgradeInProgress(info: SheetInfo): boolean {
  * 2..`rows` get the percent format, and the last request tags the sheet. Google applies a
  * batchUpdate's requests together or not at all, so an upgrade that fits the request size
  * (write-size.ts) is ONE request; a larger one is cut into blocks of rows
- * (percent-upgrade-blocks.ts), the first request marking the upgrade in progress. Each fraction goes
- * with its format in the same updateCells, so a run killed between two requests leaves cells that
- * are either fractions under 0.00% or points, wherever the merchant moves them before the next run,
- * which converts only the latter. The last request, with the tag, deletes the marker.
+ * (percent-upgrade-blocks.ts), the first request marking the upgrade in progress. A request gives
+ * the 0.00% format to exactly the rows whose numbers it converts, so a run killed between two
+ * requests leaves cells that are either fractions under 0.00% or points, wherever the merchant
+ * moves them before the next run, which converts only the latter. The last request, with the tag,
+ * deletes the marker.
  */
 export function percentUpgradeBatches(
   sheetId: number,
