@@ -6,8 +6,8 @@
  *
  * Of a cell, `userEnteredValue` and the pattern of `userEnteredFormat.numberFormat` are modelled
  * (the runtime computes no formula, so it has no effectiveValue to give; it keeps no format type,
- * so `numberFormat.type` is left out rather than guessed): a formula is `formulaValue`, text is `stringValue` even when it starts
- * with "=" (written RAW, or typed with a leading apostrophe, which Sheets keeps out of the value),
+ * so `numberFormat.type` is left out rather than guessed): a formula is `formulaValue`, text is
+ * `stringValue` even when it starts with "=" (written RAW, or typed with a leading apostrophe, which Sheets keeps out of the value),
  * numbers (dates are serial numbers) `numberValue`, booleans `boolValue`.
  */
 import { resolveReference, type GridRect } from './a1';

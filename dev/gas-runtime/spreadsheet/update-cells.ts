@@ -3,8 +3,8 @@
  * (developers.google.com/workspace/sheets/api/reference/rest/v4/spreadsheets/request#updatecellsrequest)
  * for the cell properties the model holds: `userEnteredValue` (string, number or bool, stored as
  * given, as RAW input is), `note`, `userEnteredFormat.textFormat.bold` and
- * `userEnteredFormat.numberFormat` (its pattern; the model keeps no format type). Rows start at `start`
- * (0-based GridCoordinate); `fields` names what is written, and a named field a cell leaves out
+ * `userEnteredFormat.numberFormat` (its pattern; the model keeps no format type). Rows start at
+ * `start` (0-based GridCoordinate); `fields` names what is written, and a named field a cell leaves out
  * is cleared, as the API's field masks do. A field or value the model does not hold is refused
  * with a clear message rather than silently dropped, and cells past the grid fail as a Values
  * write past it does.
