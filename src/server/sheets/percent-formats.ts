@@ -2,8 +2,9 @@
  * Which percent cells an upgrade cut short already turned into fractions: those under 0.00%. The
  * upgrade gives that format in the very request that writes the fraction
  * (percent-upgrade-blocks.ts), and a cell's format moves with it when the merchant sorts, inserts or
- * deletes rows, so the format says what the cell holds where row numbers could not. Read only after a run was cut short: one
- * Spreadsheets.get of the percent columns' number formats (the `fields` mask keeps the values out;
+ * deletes rows, so the format says what the cell holds where row numbers could not. Read only
+ * after a run was cut short: one Spreadsheets.get of the percent columns' number formats (the
+ * `fields` mask keeps the values out;
  * developers.google.com/workspace/sheets/api/reference/rest/v4/spreadsheets/get).
  */
 import { PERCENT_FORMAT } from './percent';
