@@ -7,7 +7,6 @@
  * once, and the dashboard's margin row follows. Ground truth: the emulator's truth orders and days.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { marginPct } from '../../dev/emulator/money';
 import { displayValue } from '../../dev/gas-runtime/spreadsheet/number-format';
 import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
 import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
@@ -15,49 +14,23 @@ import { startStack, type Stack } from '../../dev/harness/index';
 import {
   asEarlierVersion,
   headerOf,
+  MONTH_MARGINS,
   ORDER_PERCENTS,
   PERCENT_TAG,
   sheetMetadata,
   sheetOf,
   timesHundred,
+  truthMonthPoints,
   truthOrderPoints,
   workbookOf,
 } from './percent-support';
 import { syncUntilCaughtUp } from './sync-support';
-
-type Json = Record<string, unknown>;
-const MONTH_MARGINS = { net_margin_pct: 'net_profit', contribution_margin_pct: 'contribution_margin_cm3' } as const;
 
 let stack: Stack;
 
 const workbook = (): Workbook => workbookOf(stack);
 const sheet = (name: string): SheetModel => sheetOf(stack, name);
 const percentTags = (name: string): number => sheetMetadata(stack, name, PERCENT_TAG).length;
-const cents = (amount: unknown): number => Math.round(Number(amount) * 100);
-
-/** The spec's monthly margins (rule 2/4/5 on the summed cents of the truth's days), in points, by month. */
-async function truthMonthPoints(): Promise<Map<string, Record<string, number>>> {
-  const store = (await stack.truth('store')) as Json;
-  const days = (
-    (await stack.control(
-      `truth/daily?start_date=${String(store.first_order_date)}&end_date=${String(store.today)}`,
-    )) as {
-      data: Array<Record<string, number> & { date: string }>;
-    }
-  ).data;
-  const sums = new Map<string, Record<string, number>>();
-  for (const d of days) {
-    const m = sums.get(d.date.slice(0, 7)) ?? { net_revenue: 0, net_profit: 0, contribution_margin_cm3: 0 };
-    for (const f of Object.keys(m)) m[f] += cents(d[f]);
-    sums.set(d.date.slice(0, 7), m);
-  }
-  return new Map(
-    [...sums].map(([month, m]) => [
-      month,
-      Object.fromEntries(Object.entries(MONTH_MARGINS).map(([h, part]) => [h, marginPct(m[part], m.net_revenue)])),
-    ]),
-  );
-}
 
 /** Every percent cell of a sheet beside the truth's points: value ×100, what it shows, its format. */
 function percentCells(
@@ -98,7 +71,7 @@ async function expectFractionsOfTruth(): Promise<void> {
     expect(Math.abs(Number(c.value))).toBeLessThanOrEqual(Math.abs(points));
     expect(c.shown, `Orders ${c.key} ${c.header} as shown`).toBe(`${points.toFixed(2)}%`);
   }
-  const months = await truthMonthPoints();
+  const months = await truthMonthPoints(stack);
   const monthCells = percentCells('Monthly P&L', 'month', Object.keys(MONTH_MARGINS));
   expect(monthCells.length).toBeGreaterThan(0);
   for (const c of monthCells) {

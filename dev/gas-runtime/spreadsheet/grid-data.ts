@@ -4,9 +4,10 @@
  * .../rest/v4/spreadsheets/sheets#GridData, .../rest/v4/spreadsheets/cells#CellData,
  * .../rest/v4/spreadsheets/other#ExtendedValue.
  *
- * Only `userEnteredValue` of a cell is modelled (the runtime computes no formula, so it has no
- * effectiveValue to give): a formula is `formulaValue`, text is `stringValue` even when it starts
- * with "=" (written RAW, or typed with a leading apostrophe, which Sheets keeps out of the value),
+ * Of a cell, `userEnteredValue` and the pattern of `userEnteredFormat.numberFormat` are modelled
+ * (the runtime computes no formula, so it has no effectiveValue to give; it keeps no format type,
+ * so `numberFormat.type` is left out rather than guessed): a formula is `formulaValue`, text is
+ * `stringValue` even when it starts with "=" (written RAW, or typed with a leading apostrophe, which Sheets keeps out of the value),
  * numbers (dates are serial numbers) `numberValue`, booleans `boolValue`.
  */
 import { resolveReference, type GridRect } from './a1';
@@ -16,7 +17,7 @@ import type { DeveloperMetadataRecord, Workbook } from './workbook';
 
 type ExtendedValue =
   { formulaValue: string } | { stringValue: string } | { numberValue: number } | { boolValue: boolean };
-type CellData = { userEnteredValue?: ExtendedValue };
+type CellData = { userEnteredValue?: ExtendedValue; userEnteredFormat?: { numberFormat: { pattern: string } } };
 
 export interface GridData {
   /** Zero-based; left out when 0, as proto3 JSON leaves out default values. */
@@ -28,15 +29,22 @@ export interface GridData {
 }
 
 /**
- * Which parts of GridData a request wants: cells (rowData) and column properties (columnMetadata);
- * `metadata` gives a COLUMN metadata record as the API's resource.
+ * Which parts of GridData a request wants: cells (rowData), their number formats, and column
+ * properties (columnMetadata); `columns` gives a COLUMN metadata record as the API's resource.
  */
 export interface GridParts {
   cells: boolean;
+  formats?: boolean;
   columns: ((m: DeveloperMetadataRecord) => Record<string, unknown>) | null;
 }
 
-function cellData(sheet: SheetModel, row: number, column: number): CellData {
+function cellData(sheet: SheetModel, row: number, column: number, formats: boolean): CellData {
+  const pattern = formats ? sheet.format(row, column) : undefined;
+  const cell = enteredValue(sheet, row, column);
+  return pattern === undefined ? cell : { ...cell, userEnteredFormat: { numberFormat: { pattern } } };
+}
+
+function enteredValue(sheet: SheetModel, row: number, column: number): CellData {
   const formula = sheet.formula(row, column);
   if (formula !== undefined) return { userEnteredValue: { formulaValue: formula } };
   const value = sheet.value(row, column);
@@ -52,8 +60,9 @@ function gridOf(workbook: Workbook, sheet: SheetModel, rect: GridRect, parts: Gr
   const lastRow = parts.cells ? Math.min(rect.row + rect.numRows - 1, sheet.rows.length) : rect.row - 1;
   for (let r = rect.row; r <= lastRow; r++) {
     const values: CellData[] = [];
-    for (let c = rect.column; c < rect.column + rect.numColumns; c++) values.push(cellData(sheet, r, c));
-    while (values.length > 0 && values[values.length - 1].userEnteredValue === undefined) values.pop();
+    for (let c = rect.column; c < rect.column + rect.numColumns; c++)
+      values.push(cellData(sheet, r, c, parts.formats === true));
+    while (values.length > 0 && Object.keys(values[values.length - 1]).length === 0) values.pop();
     rows.push(values.length > 0 ? { values } : {});
   }
   while (rows.length > 0 && rows[rows.length - 1].values === undefined) rows.pop();

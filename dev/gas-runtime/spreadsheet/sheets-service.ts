@@ -60,8 +60,19 @@ function gridParts(mask: FieldTree | undefined): GridParts {
   const sheets = mask?.get('sheets');
   const data = sheets === undefined || sheets === true ? sheets : (sheets.get('data') ?? sheets.get('*'));
   if (mask === undefined || mask.has('*') || data === undefined) return { cells: true, columns: null };
-  if (data === true || data.has('*')) return { cells: true, columns: metadataResource };
-  return { cells: data.has('rowData'), columns: data.has('columnMetadata') ? metadataResource : null };
+  if (data === true || data.has('*')) return { cells: true, formats: true, columns: metadataResource };
+  return {
+    cells: data.has('rowData'),
+    formats: names(data, ['rowData', 'values', 'userEnteredFormat', 'numberFormat']),
+    columns: data.has('columnMetadata') ? metadataResource : null,
+  };
+}
+
+/** Whether the mask selects the field at `path` (or all of it, or a part of it). */
+function names(tree: FieldTree, path: readonly string[]): boolean {
+  const sub = tree.get(path[0]) ?? tree.get('*');
+  if (sub === undefined) return false;
+  return sub === true || path.length === 1 || names(sub, path.slice(1));
 }
 
 /** Sets the fields named in the mask ("title,gridProperties.frozenRowCount", "*"). */

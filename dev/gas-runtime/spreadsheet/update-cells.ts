@@ -2,8 +2,9 @@
  * The Sheets API's updateCells request
  * (developers.google.com/workspace/sheets/api/reference/rest/v4/spreadsheets/request#updatecellsrequest)
  * for the cell properties the model holds: `userEnteredValue` (string, number or bool, stored as
- * given, as RAW input is), `note` and `userEnteredFormat.textFormat.bold`. Rows start at `start`
- * (0-based GridCoordinate); `fields` names what is written, and a named field a cell leaves out
+ * given, as RAW input is), `note`, `userEnteredFormat.textFormat.bold` and
+ * `userEnteredFormat.numberFormat` (its pattern; the model keeps no format type). Rows start at
+ * `start` (0-based GridCoordinate); `fields` names what is written, and a named field a cell leaves out
  * is cleared, as the API's field masks do. A field or value the model does not hold is refused
  * with a clear message rather than silently dropped, and cells past the grid fail as a Values
  * write past it does.
@@ -11,12 +12,17 @@
 import { apiWrite } from './input';
 import type { SheetModel } from './sheet-model';
 
-const MODELLED_FIELDS = new Set(['userEnteredValue', 'note', 'userEnteredFormat.textFormat.bold']);
+const MODELLED_FIELDS = new Set([
+  'userEnteredValue',
+  'note',
+  'userEnteredFormat.textFormat.bold',
+  'userEnteredFormat.numberFormat',
+]);
 
 interface CellDataInput {
   userEnteredValue?: { stringValue?: unknown; numberValue?: unknown; boolValue?: unknown; formulaValue?: unknown };
   note?: unknown;
-  userEnteredFormat?: { textFormat?: { bold?: unknown } };
+  userEnteredFormat?: { textFormat?: { bold?: unknown }; numberFormat?: { pattern?: unknown } };
 }
 
 function valueOf(cell: CellDataInput, where: string): unknown {
@@ -25,6 +31,13 @@ function valueOf(cell: CellDataInput, where: string): unknown {
   if (entered.formulaValue !== undefined)
     throw new Error(`${where}: the local runtime does not model formulaValue in updateCells.`);
   return entered.stringValue ?? entered.numberValue ?? entered.boolValue;
+}
+
+function patternOf(cell: CellDataInput, where: string): string | undefined {
+  const pattern = cell.userEnteredFormat?.numberFormat?.pattern;
+  if (pattern !== undefined && typeof pattern !== 'string')
+    throw new Error(`${where}: numberFormat.pattern must be text.`);
+  return pattern;
 }
 
 export function updateCells(sheet: SheetModel, body: Record<string, unknown>, i: number, timeZone: string): void {
@@ -57,6 +70,7 @@ export function updateCells(sheet: SheetModel, body: Record<string, unknown>, i:
       if (fields.includes('userEnteredValue'))
         sheet.write(...at, apiWrite(valueOf(cell, where), 'RAW', timeZone) ?? {});
       if (fields.includes('note')) sheet.setNote(...at, typeof cell.note === 'string' ? cell.note : undefined);
+      if (fields.includes('userEnteredFormat.numberFormat')) sheet.setFormat(...at, patternOf(cell, where));
       if (fields.includes('userEnteredFormat.textFormat.bold'))
         sheet.setStyle(...at, { fontWeight: cell.userEnteredFormat?.textFormat?.bold === true ? 'bold' : 'normal' });
     });

@@ -2,6 +2,7 @@
 import { shiftChartRanges } from './charts';
 import { randomBytes } from 'node:crypto';
 import { assertTimeZone } from './dates';
+import { checkMetadataLimit } from './metadata-limit';
 import { SheetModel, type RowData, type SheetProperties } from './sheet-model';
 
 export const WORKBOOK_CELL_LIMIT = 10_000_000;
@@ -148,6 +149,7 @@ export class Workbook {
     location: MetadataLocation,
   ): DeveloperMetadataRecord {
     if (typeof key !== 'string' || key === '') throw new Error('Invalid argument: key');
+    checkMetadataLimit(this.developerMetadata, { key, value, location });
     const record: DeveloperMetadataRecord = { id: this.nextMetadataId++, key, value, visibility, location };
     this.developerMetadata.push(record);
     return record;

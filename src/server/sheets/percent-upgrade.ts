@@ -4,14 +4,15 @@
  * percent cells into Sheets' fraction and gives the column the 0.00% format, and tags the sheet
  * as holding fractions. Google applies a batchUpdate's requests together or not at all ("if any
  * request is not valid, the entire update fails", spreadsheets batchUpdate reference): the whole
- * upgrade goes in ONE when it fits Google's recommended 2 MB, else in blocks of rows each sent with
- * a marker naming its rows (percentUpgradeBatches), so no cell is divided twice and a run cut short
- * leaves the rest to the next. The tag (developer metadata on the sheet, read with the run's one
- * snapshot) is what says a sheet holds fractions: a sheet set up now carries it from its set-up.
+ * upgrade goes in ONE when it fits Google's recommended 2 MB, else in blocks of rows, each fraction
+ * written in the request that gives it its format (percentUpgradeBatches), so no cell is divided
+ * twice and a run cut short leaves the rest to the next, however the rows were sorted or deleted in
+ * between. The tag (developer metadata on the sheet, read with the run's one snapshot) is what says
+ * a sheet holds fractions: a sheet set up now carries it from its set-up.
  */
 import { a1Range } from './a1';
 import { groupsWithin } from './groups-within';
-import { columnBlocks, type RowSpan, type UpgradeBlock } from './percent-upgrade-blocks';
+import { columnBlocks, type UpgradeBlock } from './percent-upgrade-blocks';
 import { requestBytes } from './request-groups';
 import type { SheetInfo } from './sheet-snapshot';
 import type { TableSchema } from './schema';
@@ -59,16 +60,20 @@ export function percentRanges(sheetName: string, columns: readonly number[], row
 /** Blocks a request holds when full: the last block of a column leaves at most an eighth of a request unused. */
 const BLOCKS = 8;
 
-/** The marker of rows already turned into fractions, one per block, while a sheet is upgraded in several requests. */
-export const PERCENT_DONE_KEY = 'merchant_analytics_percent_done';
+/**
+ * The one marker of an upgrade in progress (no row numbers: the cells carry their own state). The
+ * key is the one the row-numbered markers of earlier builds had, so a sheet they left half upgraded
+ * reads as in progress too, and the last request deletes them all.
+ */
+export const PERCENT_IN_PROGRESS_KEY = 'merchant_analytics_percent_done';
+const IN_PROGRESS = 'in progress';
 
-/** A block's marker: `net_margin_pct:2-20001` (catalog header, sheet rows). */
-function doneMarker(sheetId: number, block: UpgradeBlock): SheetsRequest {
+function inProgressMarker(sheetId: number): SheetsRequest {
   return {
     createDeveloperMetadata: {
       developerMetadata: {
-        metadataKey: PERCENT_DONE_KEY,
-        metadataValue: `${block.header}:${block.first}-${block.last}`,
+        metadataKey: PERCENT_IN_PROGRESS_KEY,
+        metadataValue: IN_PROGRESS,
         location: { sheetId },
         visibility: 'DOCUMENT',
       },
@@ -82,7 +87,7 @@ function markersCleared(sheetId: number): SheetsRequest {
     deleteDeveloperMetadata: {
       dataFilter: {
         developerMetadataLookup: {
-          metadataKey: PERCENT_DONE_KEY,
+          metadataKey: PERCENT_IN_PROGRESS_KEY,
           metadataLocation: { sheetId },
           locationMatchingStrategy: 'EXACT_LOCATION',
         },
@@ -91,68 +96,52 @@ function markersCleared(sheetId: number): SheetsRequest {
   };
 }
 
-/** The rows of each percent column (by catalog header) that an upgrade cut short already turned into fractions. */
-export function doneRows(info: SheetInfo): Map<string, RowSpan[]> {
-  const done = new Map<string, RowSpan[]>();
-  for (const tag of info.tags) {
-    const m = tag.key === PERCENT_DONE_KEY ? /^(.+):(\d+)-(\d+)$/.exec(tag.value ?? '') : null;
-    if (m) done.set(m[1], [...(done.get(m[1]) ?? []), [Number(m[2]), Number(m[3])]]);
-  }
-  return done;
-}
-
-/** Whether an earlier run cut short already turned this sheet row of the column into a fraction. */
-export function isDone(done: ReadonlyMap<string, readonly RowSpan[]>, header: string, row: number): boolean {
-  return (done.get(header) ?? []).some(([first, last]) => row >= first && row <= last);
-}
-
-/** Rows 2..rows less the spans done. */
-function pendingSpans(rows: number, done: readonly RowSpan[]): RowSpan[] {
-  const spans: RowSpan[] = [];
-  let next = 2;
-  for (const [first, last] of [...done].sort((a, b) => a[0] - b[0])) {
-    if (first > next) spans.push([next, Math.min(first - 1, rows)]);
-    next = Math.max(next, last + 1);
-  }
-  if (next <= rows) spans.push([next, rows]);
-  return spans.filter(([first, last]) => first <= last);
+/** Whether an earlier run began this sheet's upgrade in several requests and was cut short. */
+export function upgradeInProgress(info: SheetInfo): boolean {
+  return info.tags.some((t) => t.key === PERCENT_IN_PROGRESS_KEY);
 }
 
 /**
  * The upgrade of a sheet's percent columns (pure), as the batchUpdates to send in order.
- * `values[k]` is the k-th of percentColumns(schema) as read unformatted from row 2 down; `done`
- * what an earlier run cut short already did (doneRows). Every number of the other rows becomes its
- * fraction, rows 2..`rows` get the percent format, and the last request tags the sheet. Google
- * applies a batchUpdate's requests together or not at all, so an upgrade that fits the request size
- * (write-size.ts) is ONE request; a larger one is cut into blocks of rows (percent-upgrade-blocks.ts),
- * each request carrying the markers of its blocks, so a run killed between two requests leaves rows
- * that are either fractions under a marker or points: the next run converts only the latter. The
- * last request, with the tag, deletes the markers.
+ * `values[k]` is the k-th of percentColumns(schema) as read unformatted from row 2 down;
+ * `converted[k][i]`, after a run cut short, says that cell (row i + 2) already holds a fraction (it
+ * is under 0.00%: percent-formats.ts). Every other number becomes its fraction under 0.00%, rows
+ * 2..`rows` get the percent format, and the last request tags the sheet. Google applies a
+ * batchUpdate's requests together or not at all, so an upgrade that fits the request size
+ * (write-size.ts) is ONE request; a larger one is cut into blocks of rows
+ * (percent-upgrade-blocks.ts), the first request marking the upgrade in progress. A request gives
+ * the 0.00% format to exactly the rows whose numbers it converts, so a run killed between two
+ * requests leaves cells that are either fractions under 0.00% or points, wherever the merchant
+ * moves them before the next run, which converts only the latter. The last request, with the tag,
+ * deletes the marker.
  */
 export function percentUpgradeBatches(
   sheetId: number,
   schema: TableSchema,
   values: ReadonlyArray<ReadonlyArray<ReadonlyArray<unknown>>>,
   rows: number,
-  done: ReadonlyMap<string, readonly RowSpan[]> = new Map(),
+  converted: ReadonlyArray<readonly boolean[]> | null = null,
 ): SheetsRequest[][] {
   const tag = percentTagRequest(sheetId);
-  const budget = WRITE_PAYLOAD_BYTES - requestBytes(tag) - requestBytes(markersCleared(sheetId));
-  const blocks = percentColumns(schema).flatMap((column, k) => {
-    const header = schema.columns[column].header;
-    const cells = (values[k] ?? []).map((row) => row[0]);
-    return columnBlocks(sheetId, column, header, cells, pendingSpans(rows, done.get(header) ?? []), budget / BLOCKS);
-  });
-  const bytesOf = (requests: readonly SheetsRequest[]): number => requests.reduce((n, r) => n + requestBytes(r), 0);
-  const groups =
-    bytesOf(blocks.flatMap((b) => b.requests)) <= budget
-      ? [blocks]
-      : groupsWithin(blocks, (b) => bytesOf([...b.requests, doneMarker(sheetId, b)]), budget);
-  const last = groups.length - 1;
-  const marked = done.size > 0 || last > 0;
-  return groups.map((group, i) =>
-    i < last
-      ? group.flatMap((b) => [...b.requests, doneMarker(sheetId, b)])
-      : [...group.flatMap((b) => b.requests), tag, ...(marked ? [markersCleared(sheetId)] : [])],
+  const marker = inProgressMarker(sheetId);
+  const budget = WRITE_PAYLOAD_BYTES - requestBytes(tag) - requestBytes(markersCleared(sheetId)) - requestBytes(marker);
+  const blocks = percentColumns(schema).flatMap((column, k) =>
+    columnBlocks(
+      sheetId,
+      column,
+      (values[k] ?? []).map((row) => row[0]),
+      converted?.[k] ?? [],
+      rows,
+      budget / BLOCKS,
+    ),
   );
+  const bytesOf = (b: UpgradeBlock): number => b.requests.reduce((n, r) => n + requestBytes(r), 0);
+  const groups = groupsWithin(blocks, bytesOf, budget);
+  const last = groups.length - 1;
+  const resumed = converted !== null;
+  return groups.map((group, i) => [
+    ...(i === 0 && last > 0 && !resumed ? [marker] : []),
+    ...group.flatMap((b) => b.requests),
+    ...(i === last ? [tag, ...(resumed || last > 0 ? [markersCleared(sheetId)] : [])] : []),
+  ]);
 }

@@ -16,9 +16,9 @@ import { columnTagRequests, followsColumnTags, taggedHeaderRow } from './column-
 import { catalogLayout, type TableLayout } from './sheet-layout';
 import { noteSpreadsheetChange, sendHeldBack, sheetsRequest } from './sheets-requests';
 import { percentCell } from './percent';
-import { doneRows, holdsPoints, isDone, percentColumns, percentRanges, percentUpgradeBatches } from './percent-upgrade';
-import { sheetsService, valuesService, type Grid, type SheetInfo } from './sheet-snapshot';
-import { batchGetValues } from './values-batches';
+import { holdsPoints, percentColumns } from './percent-upgrade';
+import { sendPercentUpgrade } from './percent-upgrade-send';
+import { sheetsService, type Grid, type SheetInfo } from './sheet-snapshot';
 import { SheetSetUp } from './sheet-setup';
 import { StartReads } from './start-reads';
 import type { StoreBinding } from './store-binding';
@@ -136,21 +136,12 @@ export class TableSheets {
   /** A sheet an earlier version wrote with points in its percent columns: fractions now (percent-upgrade.ts), in one read and one write (more for a large sheet). */
   private upgradePercents(opened: OpenSheet, info: SheetInfo): void {
     const columns = percentColumns(opened.schema);
-    const rows = opened.maxRows;
-    const ranges = percentRanges(opened.name, columns, rows);
-    const id = this.snapshot.id();
-    const read = batchGetValues((sheet, options) => valuesService().batchGet(sheet, options), id, ranges, {
-      valueRenderOption: 'UNFORMATTED_VALUE',
-    });
-    const values = columns.map((_, k) => read[k]?.values ?? []);
-    const done = doneRows(info);
-    for (const requests of percentUpgradeBatches(info.sheetId, opened.schema, values, rows, done))
-      sheetsRequest('write', () => sheetsService().batchUpdate({ requests }, id));
+    const converted = sendPercentUpgrade(this.snapshot.id(), opened.name, info, opened.schema, opened.maxRows);
     // The whole rows this run already holds (the Monthly P&L) read as the sheet does now.
     (opened.rows ?? []).forEach((row, i) => {
-      for (const c of columns)
-        if (typeof row[c] === 'number' && !isDone(done, opened.schema.columns[c].header, i + 2))
-          row[c] = percentCell(row[c]);
+      columns.forEach((c, k) => {
+        if (typeof row[c] === 'number' && converted?.[k]?.[i] !== true) row[c] = percentCell(row[c]);
+      });
     });
   }
 
