@@ -16,6 +16,9 @@ import type { TokenRecord } from './token-request';
 /** Google's longest cache expiry (reference/cache/cache). */
 const KEEP_SECONDS = 21_600;
 
+/** Looked up once an execution (a global scope lives one execution): none pending stays none until this one keeps one. */
+let noneKept = false;
+
 function keyOf(s: Pick<AuthSession, 'tokenProperty'>): string {
   return `ma.keptRenewal.${s.tokenProperty}`;
 }
@@ -32,14 +35,19 @@ export function saveRenewedToken(s: AuthSession, renewed: TokenRecord): void {
   } catch (e) {
     if (!isPropertiesDailyLimit(e) && !isPropertyStoreFull(e)) throw e;
     CacheService.getUserCache().put(keyOf(s), JSON.stringify(renewed), KEEP_SECONDS);
+    noneKept = false;
     throw renewalKept(e);
   }
 }
 
 /** A renewal kept in the cache is saved now (under the user lock); false while none is pending. */
 export function adoptKeptRenewal(s: AuthSession): boolean {
+  if (noneKept) return false;
   const cache = CacheService.getUserCache();
-  if (cache.get(keyOf(s)) === null) return false;
+  if (cache.get(keyOf(s)) === null) {
+    noneKept = true;
+    return false;
+  }
   return withUserLock(() => {
     const raw = cache.get(keyOf(s));
     if (raw === null) return false;
@@ -52,6 +60,7 @@ export function adoptKeptRenewal(s: AuthSession): boolean {
       throw renewalKept(e);
     }
     cache.remove(keyOf(s));
+    noneKept = true;
     return true;
   });
 }
@@ -59,6 +68,7 @@ export function adoptKeptRenewal(s: AuthSession): boolean {
 /** Connect and Disconnect: a kept renewal must not bring back (or replace) the connection. */
 export function dropKeptRenewal(s: Pick<AuthSession, 'tokenProperty'>): void {
   CacheService.getUserCache().remove(keyOf(s));
+  noneKept = true;
 }
 
 function renewalKept(cause: unknown): ConnectionError {
