@@ -151,13 +151,19 @@ async function failures(library: Library) {
   const deniedView = { outcome: denied.outcome, keys: oauthKeys(stack) };
 
   expect((await stack.connect()).outcome).toBe('connected');
-  // The token endpoint answers an HTML 502, then a JSON 500: temporary, nothing recorded, the connection stays.
+  // The token endpoint answers an HTML 502 (unreadable: tried again at once, here meeting a JSON 500),
+  // then JSON 500s alone: temporary, nothing recorded, the connection stays.
   await stack.control('faults', { path_prefix: TOKEN_PATH, status: 502, body: 'html', count: 1 });
   await stack.control('faults', { path_prefix: TOKEN_PATH, status: 500, count: 1 });
   await moveToSecondsLeft(stack, 30);
+  const html = await checkAsTrigger(stack);
+  await stack.control('faults/clear', {});
+  await stack.control('faults', { path_prefix: TOKEN_PATH, status: 500, count: 3 });
+  const json = await checkAsTrigger(stack);
+  await stack.control('faults/clear', {});
   const transient = {
-    html: await checkAsTrigger(stack),
-    json: await checkAsTrigger(stack),
+    html,
+    json,
     afterwards: await checkAsTrigger(stack),
     seen: await sidebarConnection(stack.runtime),
   };
