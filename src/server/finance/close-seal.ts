@@ -6,6 +6,7 @@
  * seal cannot put the values back (the figures at close are not kept elsewhere): a sheet that no
  * longer matches is ✗ in Checks, with what to do.
  */
+import { fnv1a } from '../platform/fnv1a';
 import { documentProperties } from '../platform/properties';
 import { CLOSE_ORDER_COLUMNS } from './close-orders';
 import { CLOSE_COLUMNS, CLOSE_ORDERS_TITLE_ROW, closeSheetRanges, closedMonthOf } from './close-sheet';
@@ -27,9 +28,7 @@ function seal(ranges: ReadonlyArray<ReadonlyArray<ReadonlyArray<unknown>>>): str
       return kept;
     }),
   );
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
-  return `${text.length}:${h.toString(16)}`;
+  return `${text.length}:${fnv1a(text).toString(16)}`;
 }
 
 /** The same fingerprint of any values (one range of rows). */

@@ -9,13 +9,7 @@
  * cut out, one typed in) is damage too. Not security (an editor can edit Orders as well): it
  * catches every accidental or partial edit. Neither index's entries hold a `|`. Pure.
  */
-
-/** FNV-1a (32 bits) of a text. */
-export function fnv1a(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
-  return h;
-}
+import { fnv1a } from '../platform/fnv1a';
 
 /** The checksum of a bucket's entries' text: 8 hex digits. */
 const entriesChecksum = (body: string): string => fnv1a(body).toString(16).padStart(8, '0');

@@ -8,7 +8,8 @@
  */
 import type { RowWrite } from './row-writes';
 import { readSpans } from './adjacent-runs';
-import { fnv1a, parseEmpty, tagBucket, untagBucket } from './bucket-tags';
+import { fnv1a } from '../platform/fnv1a';
+import { parseEmpty, tagBucket, untagBucket } from './bucket-tags';
 
 /** The developer-metadata key that marks the index sheet (found by it whatever its name). */
 export const ROW_INDEX_METADATA_KEY = 'merchant_analytics_row_index';

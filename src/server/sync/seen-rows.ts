@@ -8,6 +8,7 @@
  * hold only while the rows stay where they were: the keyed rows are fingerprinted when saved, and
  * rows the user moved or deleted since restart the pass (the reconciliation starts it again).
  */
+import { fnv1a, FNV1A_OFFSET } from '../platform/fnv1a';
 import type { KeyIndex } from '../sheets/key-index';
 import { PROPERTY_VALUE_MAX_BYTES } from '../platform/property-size';
 
@@ -35,11 +36,8 @@ function fingerprint(index: KeyIndex, lastRow: number): number {
   const rows: Array<[number, string]> = [];
   for (const [key, entry] of index.entries()) if (entry.row <= lastRow) rows.push([entry.row, key]);
   rows.sort((a, b) => a[0] - b[0]);
-  let h = 0x811c9dc5;
-  for (const [row, key] of rows) {
-    const text = `${row}:${key};`;
-    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
-  }
+  let h = FNV1A_OFFSET;
+  for (const [row, key] of rows) h = fnv1a(`${row}:${key};`, h);
   return h;
 }
 
