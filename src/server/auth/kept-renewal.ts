@@ -11,6 +11,7 @@ import { isPropertiesDailyLimit } from '../platform/properties-quota';
 import { isPropertyStoreFull } from '../platform/owner-copy-full';
 import { ConnectionError } from './errors';
 import { withUserLock, type AuthSession } from './session';
+import type { OAuthService } from './service';
 import type { TokenRecord } from './token-request';
 
 /** Google's longest cache expiry (reference/cache/cache). */
@@ -24,14 +25,14 @@ function keyOf(s: Pick<AuthSession, 'tokenProperty'>): string {
 }
 
 /** Through the library's storage (property, then its cache), where getToken reads it. */
-export function saveToken(s: AuthSession, token: TokenRecord): void {
-  s.service.getStorage().setValue(null as unknown as string, token);
+export function saveToken(service: OAuthService, token: TokenRecord): void {
+  service.getStorage().setValue(null as unknown as string, token);
 }
 
 /** Saves the renewed token; when the user properties refuse it, keeps it in the cache and says why. */
 export function saveRenewedToken(s: AuthSession, renewed: TokenRecord): void {
   try {
-    saveToken(s, renewed);
+    saveToken(s.service, renewed);
   } catch (e) {
     if (!isPropertiesDailyLimit(e) && !isPropertyStoreFull(e)) throw e;
     CacheService.getUserCache().put(keyOf(s), JSON.stringify(renewed), KEEP_SECONDS);
@@ -53,7 +54,7 @@ export function adoptKeptRenewal(s: AuthSession): boolean {
     if (raw === null) return false;
     const kept = JSON.parse(raw) as TokenRecord;
     try {
-      saveToken(s, kept);
+      saveToken(s.service, kept);
     } catch (e) {
       if (!isPropertiesDailyLimit(e) && !isPropertyStoreFull(e)) throw e;
       cache.put(keyOf(s), raw, KEEP_SECONDS);

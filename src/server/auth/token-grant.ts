@@ -43,7 +43,7 @@ export function redeemAuthorizationCode(
   if (codeVerifier) form['code_verifier'] = codeVerifier;
   const token = requestToken(config, form);
   if (!isBearer(token)) throw unsupportedTokenType();
-  service.getStorage().setValue(null as unknown as string, token);
+  saveToken(service, token);
   return token;
 }
 
@@ -64,7 +64,7 @@ export function refreshAccessToken(s: AuthSession): void {
     if (!stored || !hasRefreshToken(stored)) throw new Error('Offline access is required.');
     if (!renewalFits()) throw renewalDeferred();
     const marked = markedForRenewal(stored);
-    saveToken(s, marked);
+    saveToken(s.service, marked);
     let renewed: TokenRecord;
     try {
       renewed = requestToken(s.config, {
@@ -73,7 +73,7 @@ export function refreshAccessToken(s: AuthSession): void {
         grant_type: 'refresh_token',
       });
     } catch (e) {
-      saveToken(s, oauthErrorCode(e) !== null ? stored : markedAnswerUnread(marked));
+      saveToken(s.service, oauthErrorCode(e) !== null ? stored : markedAnswerUnread(marked));
       throw e;
     }
     if (!isBearer(renewed)) {
