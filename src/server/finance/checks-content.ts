@@ -76,7 +76,9 @@ export function changedChecksRows(
     rowDigests += digest;
     const at = (first / per) * DIGEST_CHARS;
     const same =
-      comparable && held.rowDigests!.slice(at, at + DIGEST_CHARS) === digest && block.every((_, k) => inPlace(first + k));
+      comparable &&
+      held.rowDigests!.slice(at, at + DIGEST_CHARS) === digest &&
+      block.every((_, k) => inPlace(first + k));
     if (!same) for (let k = 0; k < block.length; k++) changed.push(first + k);
   }
   const scope = lines.length - 1;

@@ -464,7 +464,7 @@ const TIEOUT_FIGURE_COLUMNS = (figures: ReadonlyArray<(typeof TIEOUT_COMPARED)[n
 
 /** What a Checks row's checked_at says: a check rewrites only the rows it changes. */
 export const CHECKED_AT_NOTE =
-  "checked_at: when the check that last changed the row ran; a later check that finds a row as it stands leaves it, and its time, as they are. " +
+  'checked_at: when the check that last changed the row ran; a later check that finds a row as it stands leaves it, and its time, as they are. ' +
   "The scope line's is when the last check that changed any row ran; the sidebar's Checks line says when the last check ran.";
 
 /**
