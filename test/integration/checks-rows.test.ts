@@ -181,6 +181,18 @@ describe('a Checks sheet edited by hand is put back by the next hourly run that 
     expect(writtenRows()).toEqual([...new Set([9, ...newContent(before)])].sort((a, b) => a - b));
     expect(comparable(sheetTable(stack, 'Checks'))).toEqual(comparable(await fromScratch()));
   }, 120_000);
+
+  it('a figure cell cleared: Checks → Run reads the rows whole and puts back that row, with the scope line', async () => {
+    const held = comparable(sheetTable(stack, 'Checks'));
+    markCheckedAt();
+    // The first figure's Orders sum (column E) of row 12: no period, kind or digest shows it.
+    checksModel().write(12, 5, {});
+    expect(comparable(sheetTable(stack, 'Checks'))).not.toEqual(held);
+    const r = await stack.runtime.run('tieOutNow', [], { authMode: 'FULL' });
+    expect(r.ok, r.error?.message).toBe(true);
+    expect(writtenRows()).toEqual([12, held.length + 1]);
+    expect(comparable(sheetTable(stack, 'Checks'))).toEqual(held);
+  }, 60_000);
 });
 
 describe('the plan window slides a day at a time', () => {

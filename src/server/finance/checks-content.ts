@@ -5,7 +5,8 @@
  * reconciliation that finds nothing writes nothing; an hourly run that changed a few days writes
  * those days, their months and the scope line. A row is found by its place: the run's first read
  * takes each row's period and kind, so a sheet sorted, or a row deleted or inserted by hand, has
- * the rows out of place rewritten.
+ * the rows out of place rewritten. When the user asks for the check (Checks → Run), the rows are read
+ * whole and compared cell by cell instead: a cell cleared or typed over by hand is put back.
  */
 import type { CellValue } from '../sheets/cells';
 import type { RowWrite } from '../sheets/row-writes';
@@ -50,17 +51,24 @@ function blockDigest(lines: ReadonlyArray<readonly CellValue[]>): string {
 
 const keyText = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
 
+/** Whether the sheet's row (as read, unformatted) holds the line's cells, its checked-at cell aside. */
+function holds(read: readonly unknown[] | undefined, cells: readonly CellValue[]): boolean {
+  return cells.every((c, i) => i === CHECKED_AT || keyText(read?.[i]) === keyText(c));
+}
+
 /**
  * The writes of a tie-out's rows (`lines`, row 2 down, the scope line last): the blocks whose
  * digest differs from the one kept, or whose rows the sheet does not hold in place (`sheetKeys`:
  * each row's period and kind as the run's first read found them; null when the sheet is not
  * there), with the scope line whenever another row goes; then blanks below the last line where
- * the sheet held more. No writes when the sheet already says it all.
+ * the sheet held more. `sheetRows`: the sheet's rows read whole, compared instead of the digests.
+ * No writes when the sheet already says it all.
  */
 export function changedChecksRows(
   lines: ReadonlyArray<readonly CellValue[]>,
   held: ChecksHeld,
   sheetKeys: ReadonlyArray<readonly unknown[]> | null,
+  sheetRows: ReadonlyArray<readonly unknown[]> | null = null,
 ): ChecksWrites {
   const per = Math.max(1, Math.ceil(lines.length / MAX_DIGESTS));
   const comparable = sheetKeys !== null && held.rowDigests !== undefined && held.rowsPerDigest === per;
@@ -75,16 +83,17 @@ export function changedChecksRows(
     const digest = blockDigest(block);
     rowDigests += digest;
     const at = (first / per) * DIGEST_CHARS;
-    const same =
-      comparable &&
-      held.rowDigests!.slice(at, at + DIGEST_CHARS) === digest &&
-      block.every((_, k) => inPlace(first + k));
+    const same = sheetRows
+      ? block.every((cells, k) => holds(sheetRows[first + k], cells))
+      : comparable &&
+        held.rowDigests!.slice(at, at + DIGEST_CHARS) === digest &&
+        block.every((_, k) => inPlace(first + k));
     if (!same) for (let k = 0; k < block.length; k++) changed.push(first + k);
   }
   const scope = lines.length - 1;
   if (changed.length > 0 && changed[changed.length - 1] !== scope) changed.push(scope);
   const writes: RowWrite[] = changed.map((i) => ({ row: i + 2, column: 1, cells: lines[i].slice() }));
-  const lastHeld = Math.max(held.rows, sheetKeys?.length ?? 0) + 1;
+  const lastHeld = Math.max(held.rows, sheetKeys?.length ?? 0, sheetRows?.length ?? 0) + 1;
   for (let row = lines.length + 2; row <= lastHeld; row++)
     writes.push({ row, column: 1, cells: CHECKS.columns.map(() => '') });
   return { writes, rowDigests, rowsPerDigest: per };

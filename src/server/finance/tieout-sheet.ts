@@ -108,12 +108,15 @@ const heldTwiceNote = (words: readonly string[]): string =>
  * whenever the day sums cannot be trusted); otherwise the Orders side is the day sums the sync
  * kept as it wrote (the order sums store), and the Orders sheet is not read. `elsewhere`: the
  * Orders side is those sums (orders kept in BigQuery), and the Orders sheet is not read.
+ * `asked`: the user asked for the check (Checks → Run): the Checks rows are read whole, and every
+ * row the sheet does not hold as the check says it is written again.
  */
 export function writeTieout(
   ctx: FinanceContext,
   tracker: OrderSumsTracker | null = null,
   full = true,
   elsewhere: OrdersSummedElsewhere | null = null,
+  asked = false,
 ): string {
   const currency = ctx.state.get('meta').storeCurrency;
   const kept = elsewhere || full || !tracker ? null : tracker.current();
@@ -148,7 +151,7 @@ export function writeTieout(
   };
   // The kept sums count orders in other currencies per day but not which: a change is read whole.
   if (kept && !sameOtherCurrencyDays(sums, ctx.state.readAtStart[OTHER_CURRENCY_DAYS_KEY] ?? null))
-    return writeTieout(ctx, tracker, true);
+    return writeTieout(ctx, tracker, true, null, asked);
   // What a read of the whole sheet paid for is kept at once: a tie-out that then stops (its P&L
   // pages past the budget, an API error) must not send the next run back to the same read.
   if (!kept) {
@@ -213,7 +216,7 @@ export function writeTieout(
   });
   const rows = markNamedDays(markDuplicateOrders(tiedOut, duplicateOrders), elsewhere?.heldTwice ?? [], heldTwiceNote);
   // A ✗ is never said from the kept sums alone: the sheet is read whole first (a hand edit put back since is no ✗).
-  if (kept && rows.some((r) => !r.ok)) return writeTieout(ctx, tracker, true);
+  if (kept && rows.some((r) => !r.ok)) return writeTieout(ctx, tracker, true, null, asked);
   if (kept) saveCostGaps();
   const checkedAt = ctx.now();
   const provenFrom = books.days.length > 0 ? books.days[0].date : from;
@@ -245,7 +248,8 @@ export function writeTieout(
   );
   // Rows that say what the sheet already says, in place, are not written again (their checked-at time aside).
   const sheetKeys = ctx.workbook.listsSheet(CHECKS.sheetName) ? ctx.workbook.rowKeysAtOpen(CHECKS) : null;
-  const checks = changedChecksRows(lines, ctx.state.get('tieout'), sheetKeys);
+  const sheetRows = sheetKeys && asked ? ctx.workbook.readTable(CHECKS) : null;
+  const checks = changedChecksRows(lines, ctx.state.get('tieout'), sheetKeys, sheetRows);
   if (checks.writes.length > 0) {
     ctx.workbook.ensure(CHECKS);
     ctx.workbook.defer([{ schema: CHECKS, rows: checks.writes }]);
