@@ -18,11 +18,12 @@ const PERIOD = columnIndex(CHECKS, 'period');
 const KIND = columnIndex(CHECKS, 'kind');
 
 /**
- * Digests kept at most: 6 characters each, 5,400 of a property value's 9 KB (apps-script-facts.md),
- * the rest of the tie-out's state beside them. A longer sheet (years of days) keeps one digest per
- * block of rows, and a changed row rewrites its block.
+ * Digests kept at most: 6 characters each, 3,600 of a property value's 9 KB (apps-script-facts.md),
+ * the rest of the tie-out's state beside them (its refetched days grow with the ✗ days). A longer
+ * sheet (past a year and a half of days) keeps one digest per block of rows, and a changed row
+ * rewrites its block.
  */
-const MAX_DIGESTS = 900;
+const MAX_DIGESTS = 600;
 const DIGEST_CHARS = 6;
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
