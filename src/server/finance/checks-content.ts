@@ -1,24 +1,101 @@
 /**
- * What the Checks sheet says, apart from when it was said: a tie-out whose rows are the ones the
- * sheet already holds does not rewrite them (a reconciliation that finds nothing writes
- * nothing). The time of the check is in the document state (the sidebar's Checks line).
+ * What the Checks sheet says, apart from when it was said: a digest of each row's cells (its
+ * checked-at cell aside), kept in the document state, so a tie-out writes only the rows whose
+ * content or place changed, and the scope line that carries the check's time with them. A
+ * reconciliation that finds nothing writes nothing; an hourly run that changed a few days writes
+ * those days, their months and the scope line. A row is found by its place: the run's first read
+ * takes each row's period and kind, so a sheet sorted, or a row deleted or inserted by hand, has
+ * the rows out of place rewritten. When the user asks for the check (Checks → Run), the rows are read
+ * whole and compared cell by cell instead: a cell cleared or typed over by hand is put back.
  */
+import type { CellValue } from '../sheets/cells';
 import type { RowWrite } from '../sheets/row-writes';
 import { CHECKS, columnIndex } from '../sheets/schema';
+import { fnv1a } from '../platform/fnv1a';
 
 const CHECKED_AT = columnIndex(CHECKS, 'checked_at');
+const PERIOD = columnIndex(CHECKS, 'period');
+const KIND = columnIndex(CHECKS, 'kind');
 
-/** A digest of the rows' cells, their checked-at cell left out (FNV-1a, twice 32 bits). */
-export function checksContentDigest(writes: readonly RowWrite[]): string {
-  let a = 0x811c9dc5;
-  let b = 0x01000193;
-  const text = JSON.stringify(
-    writes.map((w) => [w.row, w.column, w.cells.map((c, i) => (w.column + i - 1 === CHECKED_AT ? null : c))]),
-  );
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193) >>> 0;
-    b = Math.imul(b ^ c, 0x5bd1e995) >>> 0;
+/**
+ * Digests kept at most: 6 characters each, 3,600 of a property value's 9 KB (apps-script-facts.md),
+ * the rest of the tie-out's state beside them (its refetched days grow with the ✗ days). A longer
+ * sheet (past a year and a half of days) keeps one digest per block of rows, and a changed row
+ * rewrites its block.
+ */
+const MAX_DIGESTS = 600;
+const DIGEST_CHARS = 6;
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/** What the last tie-out wrote, as the document state keeps it. */
+export interface ChecksHeld {
+  /** Data rows the sheet holds (the scope line among them). */
+  rows: number;
+  /** A digest per block of `rowsPerDigest` rows, row 2 first; absent before the first tie-out that kept them. */
+  rowDigests?: string;
+  rowsPerDigest?: number;
+}
+
+export interface ChecksWrites {
+  writes: RowWrite[];
+  rowDigests: string;
+  rowsPerDigest: number;
+}
+
+function blockDigest(lines: ReadonlyArray<readonly CellValue[]>): string {
+  let h: number | undefined;
+  for (const cells of lines) h = fnv1a(JSON.stringify(cells.map((c, i) => (i === CHECKED_AT ? null : c))), h);
+  let text = '';
+  for (let k = 0; k < DIGEST_CHARS; k++, h = (h ?? 0) >>> 6) text += ALPHABET[(h ?? 0) & 63];
+  return text;
+}
+
+const keyText = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
+
+/** Whether the sheet's row (as read, unformatted) holds the line's cells, its checked-at cell aside. */
+function holds(read: readonly unknown[] | undefined, cells: readonly CellValue[]): boolean {
+  return cells.every((c, i) => i === CHECKED_AT || keyText(read?.[i]) === keyText(c));
+}
+
+/**
+ * The writes of a tie-out's rows (`lines`, row 2 down, the scope line last): the blocks whose
+ * digest differs from the one kept, or whose rows the sheet does not hold in place (`sheetKeys`:
+ * each row's period and kind as the run's first read found them; null when the sheet is not
+ * there), with the scope line whenever another row goes; then blanks below the last line where
+ * the sheet held more. `sheetRows`: the sheet's rows read whole, compared instead of the digests.
+ * No writes when the sheet already says it all.
+ */
+export function changedChecksRows(
+  lines: ReadonlyArray<readonly CellValue[]>,
+  held: ChecksHeld,
+  sheetKeys: ReadonlyArray<readonly unknown[]> | null,
+  sheetRows: ReadonlyArray<readonly unknown[]> | null = null,
+): ChecksWrites {
+  const per = Math.max(1, Math.ceil(lines.length / MAX_DIGESTS));
+  const comparable = sheetKeys !== null && held.rowDigests !== undefined && held.rowsPerDigest === per;
+  const inPlace = (i: number): boolean =>
+    sheetKeys !== null &&
+    keyText(sheetKeys[i]?.[PERIOD]) === keyText(lines[i][PERIOD]) &&
+    keyText(sheetKeys[i]?.[KIND]) === keyText(lines[i][KIND]);
+  let rowDigests = '';
+  const changed: number[] = [];
+  for (let first = 0; first < lines.length; first += per) {
+    const block = lines.slice(first, first + per);
+    const digest = blockDigest(block);
+    rowDigests += digest;
+    const at = (first / per) * DIGEST_CHARS;
+    const same = sheetRows
+      ? block.every((cells, k) => holds(sheetRows[first + k], cells))
+      : comparable &&
+        held.rowDigests!.slice(at, at + DIGEST_CHARS) === digest &&
+        block.every((_, k) => inPlace(first + k));
+    if (!same) for (let k = 0; k < block.length; k++) changed.push(first + k);
   }
-  return a.toString(36) + b.toString(36);
+  const scope = lines.length - 1;
+  if (changed.length > 0 && changed[changed.length - 1] !== scope) changed.push(scope);
+  const writes: RowWrite[] = changed.map((i) => ({ row: i + 2, column: 1, cells: lines[i].slice() }));
+  const lastHeld = Math.max(held.rows, sheetKeys?.length ?? 0, sheetRows?.length ?? 0) + 1;
+  for (let row = lines.length + 2; row <= lastHeld; row++)
+    writes.push({ row, column: 1, cells: CHECKS.columns.map(() => '') });
+  return { writes, rowDigests, rowsPerDigest: per };
 }

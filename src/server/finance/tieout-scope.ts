@@ -5,7 +5,7 @@
 import type { CellValue } from '../sheets/cells';
 import { localTimeText } from '../platform/local-time';
 import { buildRow } from '../sheets/rows';
-import { CHECKS } from '../sheets/schema';
+import { CHECKED_AT_NOTE, CHECKS } from '../sheets/schema';
 import type { TieoutView } from '../../contract/tieout-text';
 import { readRecheck } from './recheck-record';
 
@@ -35,7 +35,7 @@ export function scopeCells(
   const values: Record<string, unknown> = {
     period: `${provenFrom} … ${today}`,
     kind: 'scope',
-    note: proves + how,
+    note: proves + how + ` ${CHECKED_AT_NOTE}`,
     checked_at: new Date(checkedAt).toISOString(),
   };
   return buildRow(CHECKS, null, values, timeZone);

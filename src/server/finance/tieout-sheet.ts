@@ -15,8 +15,7 @@ import { markFormulasOwed } from '../state/formulas-owed';
 import type { CellValue } from '../sheets/cells';
 import { instantToLocalDate } from '../platform/calendar';
 import { localTimeText } from '../platform/local-time';
-import type { RowWrite } from '../sheets/row-writes';
-import { checksContentDigest } from './checks-content';
+import { changedChecksRows } from './checks-content';
 import { buildRow } from '../sheets/rows';
 import { CHECKS, DAILY, MONTHLY, ORDERS, TIEOUT_COMPARED, columnIndex } from '../sheets/schema';
 import { basisWords } from '../state/sheets-basis';
@@ -109,12 +108,15 @@ const heldTwiceNote = (words: readonly string[]): string =>
  * whenever the day sums cannot be trusted); otherwise the Orders side is the day sums the sync
  * kept as it wrote (the order sums store), and the Orders sheet is not read. `elsewhere`: the
  * Orders side is those sums (orders kept in BigQuery), and the Orders sheet is not read.
+ * `asked`: the user asked for the check (Checks → Run): the Checks rows are read whole, and every
+ * row the sheet does not hold as the check says it is written again.
  */
 export function writeTieout(
   ctx: FinanceContext,
   tracker: OrderSumsTracker | null = null,
   full = true,
   elsewhere: OrdersSummedElsewhere | null = null,
+  asked = false,
 ): string {
   const currency = ctx.state.get('meta').storeCurrency;
   const kept = elsewhere || full || !tracker ? null : tracker.current();
@@ -149,7 +151,7 @@ export function writeTieout(
   };
   // The kept sums count orders in other currencies per day but not which: a change is read whole.
   if (kept && !sameOtherCurrencyDays(sums, ctx.state.readAtStart[OTHER_CURRENCY_DAYS_KEY] ?? null))
-    return writeTieout(ctx, tracker, true);
+    return writeTieout(ctx, tracker, true, null, asked);
   // What a read of the whole sheet paid for is kept at once: a tie-out that then stops (its P&L
   // pages past the budget, an API error) must not send the next run back to the same read.
   if (!kept) {
@@ -214,7 +216,7 @@ export function writeTieout(
   });
   const rows = markNamedDays(markDuplicateOrders(tiedOut, duplicateOrders), elsewhere?.heldTwice ?? [], heldTwiceNote);
   // A ✗ is never said from the kept sums alone: the sheet is read whole first (a hand edit put back since is no ✗).
-  if (kept && rows.some((r) => !r.ok)) return writeTieout(ctx, tracker, true);
+  if (kept && rows.some((r) => !r.ok)) return writeTieout(ctx, tracker, true, null, asked);
   if (kept) saveCostGaps();
   const checkedAt = ctx.now();
   const provenFrom = books.days.length > 0 ? books.days[0].date : from;
@@ -230,11 +232,8 @@ export function writeTieout(
     ...rows.map((r) => tieoutCells(r, checkedAt, ctx.workbook.timeZone)),
     ...closeCheckCells(closes, checkedAt, ctx.workbook.timeZone),
   ];
-  const writes: RowWrite[] = lines.map((cells, i) => ({ row: i + 2, column: 1, cells }));
-  writes.push({
-    row: lines.length + 2,
-    column: 1,
-    cells: scopeCells(
+  lines.push(
+    scopeCells(
       provenFrom,
       tieoutScopeText({ provenFrom, ordersFrom: ordersProvenFrom, ...recheckedView(ctx.state.readAtStart) }, (iso) =>
         localTimeText(Date.parse(iso), ctx.workbook.timeZone, null),
@@ -246,15 +245,14 @@ export function writeTieout(
       kept !== null && tracker!.provenByWrites(),
       elsewhere?.how,
     ),
-  });
-  const previous = ctx.state.get('tieout').rows;
-  const digest = checksContentDigest(writes);
-  // Rows that say what the sheet already says are not written again (their checked-at time aside).
-  if (digest !== ctx.state.get('tieout').digest || !ctx.workbook.listsSheet(CHECKS.sheetName)) {
-    const blank: CellValue[] = CHECKS.columns.map(() => '');
-    for (let row = lines.length + 3; row <= previous + 1; row++) writes.push({ row, column: 1, cells: blank.slice() });
+  );
+  // Rows that say what the sheet already says, in place, are not written again (their checked-at time aside).
+  const sheetKeys = ctx.workbook.listsSheet(CHECKS.sheetName) ? ctx.workbook.rowKeysAtOpen(CHECKS) : null;
+  const sheetRows = sheetKeys && asked ? ctx.workbook.readTable(CHECKS) : null;
+  const checks = changedChecksRows(lines, ctx.state.get('tieout'), sheetKeys, sheetRows);
+  if (checks.writes.length > 0) {
     ctx.workbook.ensure(CHECKS);
-    ctx.workbook.defer([{ schema: CHECKS, rows: writes }]);
+    ctx.workbook.defer([{ schema: CHECKS, rows: checks.writes }]);
   }
   const failedDays = rows.filter((r) => r.kind === 'day' && !r.ok).map((r) => r.period);
   // A month is named when it fails on its own (its Monthly P&L row): a ✗ day names its month already.
@@ -271,7 +269,7 @@ export function writeTieout(
     failedCount: failed.length,
     notCompared: notCompared.slice(0, NAMED_DAYS),
     notComparedCount: notCompared.length,
-    rows: lines.length + 1,
+    rows: lines.length,
     cutFrom: books.cutFrom,
     provenFrom,
     ordersFrom: ordersProvenFrom,
@@ -279,7 +277,8 @@ export function writeTieout(
     duplicateRows: [...duplicateOrders, ...duplicateDayRows(dailyRows)].reduce((n, d) => n + d.rows.length - 1, 0),
     // Fetched again and still ✗: the schedule does not fetch them again (refetch-days.ts).
     refetchedDays: (ctx.state.get('tieout').refetchedDays ?? []).filter((d) => failed.indexOf(d) >= 0),
-    digest,
+    rowDigests: checks.rowDigests,
+    rowsPerDigest: checks.rowsPerDigest,
   });
   if (kept && tracker && fullAt !== null) tracker.save(sums, fullAt);
   return tieoutText(days, failed, books.cutFrom, notCompared) + closeCheckWords(closes);

@@ -245,6 +245,11 @@ export class ManagedWorkbook {
     return this.tables.lastRowAtOpen(schema);
   }
 
+  /** The leading columns of every row as the run's first read found them (schema.rowKeyColumns); none for a sheet created this run. */
+  rowKeysAtOpen(schema: TableSchema): readonly unknown[][] {
+    return this.tables.sheetFor(schema).keys;
+  }
+
   /** True when the sheet did not exist (or was empty) at the start of this run. */
   createdThisRun(schema: TableSchema): boolean {
     return this.tables.createdThisRun(schema);

@@ -462,6 +462,11 @@ const TIEOUT_FIGURE_COLUMNS = (figures: ReadonlyArray<(typeof TIEOUT_COMPARED)[n
     derived(`${f.figure}_difference`, 'amount', 'orders − pnl'),
   ]);
 
+/** What a Checks row's checked_at says: a check rewrites only the rows it changes. */
+export const CHECKED_AT_NOTE =
+  'checked_at: when the check that last changed the row ran; a later check that finds a row as it stands leaves it, and its time, as they are. ' +
+  "The scope line's is when the last check that changed any row ran; the sidebar's Checks line says when the last check ran.";
+
 /**
  * The tie-out: Orders summed by placed_date beside the service's Daily P&L, per day and per month;
  * and every Daily P&L and Monthly P&L figure beside the service's (pnl_sheet).
@@ -469,6 +474,7 @@ const TIEOUT_FIGURE_COLUMNS = (figures: ReadonlyArray<(typeof TIEOUT_COMPARED)[n
 export const CHECKS: TableSchema = {
   sheetName: 'Checks',
   indexColumns: 0,
+  rowKeyColumns: 2,
   storeData: true,
   addedColumns: TIEOUT_OPTIONAL.length * 3 + 1,
   columns: [
@@ -486,7 +492,7 @@ export const CHECKS: TableSchema = {
     ),
     ...TIEOUT_FIGURE_COLUMNS(TIEOUT_FIGURES),
     derived('note', 'text', NOT_COMPARED),
-    derived('checked_at', 'timestamp'),
+    derived('checked_at', 'timestamp', CHECKED_AT_NOTE),
     ...TIEOUT_FIGURE_COLUMNS(TIEOUT_FIGURES_WHEN_SYNCED),
     derived(
       'pnl_sheet',

@@ -123,6 +123,7 @@ export class StartReads {
       return request;
     }
     if (table.keyReadColumns !== undefined) request.keyColumns = table.keyReadColumns;
+    if (table.rowKeyColumns !== undefined) request.keyColumns = table.rowKeyColumns;
     if (table.parentKey !== undefined) request.parentColumn = table.parentKey.column;
     return request;
   }

@@ -36,6 +36,11 @@ export interface TableSchema {
    * so the hourly run reads one column of the child table whole, not two.
    */
   parentKey?: { column: number; prefix: string };
+  /**
+   * Leading columns read for every row at a run's start though they key no index: where each row
+   * stands (Checks: period and kind), for a table whose rows are written by place.
+   */
+  rowKeyColumns?: number;
   /** True for store data (tagged with the store id, refused for another store). */
   storeData: boolean;
   /**

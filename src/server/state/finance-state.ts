@@ -46,8 +46,9 @@ export interface TieoutState {
   closesChanged?: string[];
   /** Rows of Orders and the Daily P&L that repeat an earlier row's key (the tie-out duplicates): Sync now clears them. */
   duplicateRows?: number;
-  /** What the Checks sheet's rows say, their checked-at cells aside (checksContentDigest): unchanged rows are not written again. */
-  digest?: string;
+  /** What the Checks sheet's rows say, their checked-at cells aside: a digest per block of rows (changedChecksRows); unchanged rows are not written again. */
+  rowDigests?: string;
+  rowsPerDigest?: number;
 }
 
 /** Orders with incomplete costs as the last read of the whole Orders sheet found them (costGapsOf). */
