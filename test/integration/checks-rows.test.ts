@@ -212,3 +212,17 @@ describe('the plan window slides a day at a time', () => {
     }
   }, 180_000);
 });
+
+describe('an hourly run ended at any of its Sheets writes', () => {
+  it('the next run puts the Checks rows it did not send where a tie-out from scratch puts them', async () => {
+    const WRITE = 'Sheets.Spreadsheets.Values.batchUpdate';
+    for (let nth = 1; nth <= 3; nth++) {
+      await changeOneOrder(10 + nth);
+      await stack.advanceClocks(HOUR_MS);
+      const killed = await stack.runtime.run('onScheduledSync', [], { killAtMethodCall: { method: WRITE, nth } });
+      if (!killed.timedOut) break; // the run made fewer writes: every point has been tried
+      await hourlyRun();
+      expect(comparable(sheetTable(stack, 'Checks')), `ended at write ${nth}`).toEqual(comparable(await fromScratch()));
+    }
+  }, 240_000);
+});
