@@ -5,7 +5,7 @@ import { probeAccount } from './account-probe';
 import { cannotTellConnector, unknownGoogleAccount } from './account-unknown';
 import { readConnectionRecord } from './connection-record';
 import { adoptPendingConnection } from './handoff';
-import { confirmStore, connectionStatus, recordAuthFailure } from './lifecycle';
+import { confirmStore, connectionStatus, recordAuthFailure, recordedConnectionStatus } from './lifecycle';
 import { connectionErrorAfterRefresh } from './refresh-failure';
 import { accessTokenOf, expiresAtMs, hasRefreshToken, openSession, withUserLock, type AuthSession } from './session';
 import { ensureAccess, refreshAccessToken } from './token-grant';
@@ -22,8 +22,7 @@ import { nameUnnamedConnection } from './unnamed-connection';
 import type { ConnectionStatus } from './types';
 
 /** Throws the state's message when the connection is not usable (nothing is requested). */
-function requireConnected(): void {
-  const status = connectionStatus();
+function requireConnected(status: ConnectionStatus = connectionStatus()): void {
   if (status.state !== 'connected') throw ConnectionError.fromStatus(status);
 }
 
@@ -113,7 +112,7 @@ export function triggerTokenSource(options: { untilEndOfExecution?: boolean } = 
 export function customFunctionTokenSource(): TokenSource {
   return {
     accessToken(): string {
-      requireConnected();
+      requireConnected(recordedConnectionStatus());
       const shared = readSharedAccessToken();
       if (shared && lastsForFormula(shared)) return shared.accessToken;
       const owners = readOwnersAccessToken();
