@@ -26,7 +26,10 @@ let userLockTakings = 0;
  * The lock, forgetting the document properties' recent reads whenever it is taken: what an
  * execution reads under a lock is read from the store, never a value it read moments before.
  */
-function readingAfresh(lock: GoogleAppsScript.Lock.Lock, taken: () => void = () => undefined): GoogleAppsScript.Lock.Lock {
+function readingAfresh(
+  lock: GoogleAppsScript.Lock.Lock,
+  taken: () => void = () => undefined,
+): GoogleAppsScript.Lock.Lock {
   const afresh = (): void => {
     forgetRecentReads();
     taken();
