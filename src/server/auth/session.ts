@@ -15,24 +15,35 @@ let executionUserLock: GoogleAppsScript.Lock.Lock | null = null;
  * guards the user's own token (refresh and save), which only that user's executions touch.
  */
 export function userLock(): GoogleAppsScript.Lock.Lock {
-  if (!executionUserLock) executionUserLock = readingAfresh(LockService.getUserLock(), () => userLockTakings++);
+  if (!executionUserLock)
+    executionUserLock = readingAfresh(LockService.getUserLock(), {
+      taken: () => (userLockHolding = ++userLockTakings),
+      released: () => (userLockHolding = null),
+    });
   return executionUserLock;
 }
 
-/** How many times this execution has taken the user lock: a read of the token is fresh for one holding. */
+/**
+ * Which holding of the user lock this execution is in (null: not holding it), counted by the lock
+ * object every part of it locks with: a read of the token is fresh for one holding. Kept here, so
+ * knowing it is no Lock call.
+ */
 let userLockTakings = 0;
+let userLockHolding: number | null = null;
+
+interface LockWatch {
+  taken(): void;
+  released(): void;
+}
 
 /**
  * The lock, forgetting the document properties' recent reads whenever it is taken: what an
  * execution reads under a lock is read from the store, never a value it read moments before.
  */
-function readingAfresh(
-  lock: GoogleAppsScript.Lock.Lock,
-  taken: () => void = () => undefined,
-): GoogleAppsScript.Lock.Lock {
+function readingAfresh(lock: GoogleAppsScript.Lock.Lock, watch?: LockWatch): GoogleAppsScript.Lock.Lock {
   const afresh = (): void => {
     forgetRecentReads();
-    taken();
+    watch?.taken();
   };
   return {
     tryLock(timeoutInMillis: number): boolean {
@@ -45,7 +56,10 @@ function readingAfresh(
       afresh();
     },
     hasLock: () => lock.hasLock(),
-    releaseLock: () => lock.releaseLock(),
+    releaseLock: () => {
+      lock.releaseLock();
+      watch?.released();
+    },
   };
 }
 
@@ -120,7 +134,7 @@ export function openSession(): AuthSession {
  * own writes go through the library's storage, which keeps what it wrote.
  */
 export function savedToken(s: AuthSession): Record<string, unknown> | null {
-  const holding = userLock().hasLock() ? userLockTakings : null;
+  const holding = userLockHolding;
   try {
     const token: unknown = s.service.getToken(holding === null || s.readInHolding !== holding);
     if (holding !== null) s.readInHolding = holding;
