@@ -32,7 +32,7 @@ const calls = (r: ExecutionResult, prefix: string): number =>
 const refreshes = async (): Promise<number> =>
   (await tokenRequestStats(stack.control)).byGrantType['refresh_token'] ?? 0;
 
-describe('the token is read from its property, the library keeps no cache', () => {
+describe('the token is read from its property, once per lock holding; the library keeps no cache', () => {
   it('a check with a fresh token makes no Cache call at all', async () => {
     const before = await refreshes();
     const check = await stack.runtime.run('checkApiConnection', ['trigger'], { authMode: 'FULL' });
@@ -43,6 +43,9 @@ describe('the token is read from its property, the library keeps no cache', () =
       'no library cache, no kept-renewal look without a mark, no discovery',
     ).not.toHaveProperty('Cache.get');
     expect(calls(check, 'Cache.')).toBe(0);
+    // The deployment's settings, the document state whole (connection, shared token, copy guard,
+    // the older versions' token key), the connect handoff and the stored token: one call each.
+    expect(check.counts.propertyCalls).toBe(4);
   });
 
   it('a renewal saves the token with no Cache.put', async () => {
@@ -54,6 +57,10 @@ describe('the token is read from its property, the library keeps no cache', () =
     expect(check.counts.byMethod['Cache.put'] ?? 0).toBe(0);
     // The discovery document's cached copy: read for the token request only.
     expect(check.counts.byMethod['Cache.get'] ?? 0).toBe(1);
+    // The four above, the token read again under the lock (once: the renewal reads what that read
+    // found), the renewal's mark and its answer saved, and the new access token published for
+    // formulas without a read to compare (nobody else has it yet).
+    expect(check.counts.propertyCalls).toBe(8);
   });
 });
 
