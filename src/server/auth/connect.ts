@@ -15,6 +15,7 @@ import { anotherUsersDisconnect } from './errors';
 import { dropHandoff } from './handoff';
 import { forgetConnection } from './lifecycle';
 import { secureCodeVerifier } from './pkce';
+import { withAuthorizationEndpoints } from './service';
 import { openSession, withDocumentLock, withUserLock } from './session';
 import { dropKeptRenewal } from './kept-renewal';
 import { clearSharedAccessToken, isConnector } from './token-home';
@@ -28,8 +29,9 @@ import { clearSharedAccessToken, isConnector } from './token-home';
 export function authorizationUrl(): string {
   getDeploymentConfig();
   const spreadsheet = currentSpreadsheet('starting to connect');
-  const service = openSession()
-    .service.setCodeVerififer(secureCodeVerifier())
+  const session = openSession();
+  const service = withAuthorizationEndpoints(session.service, session.config)
+    .setCodeVerififer(secureCodeVerifier())
     .setCodeChallengeMethod('S256' as GoogleAppsScriptOAuth2.CodeChallengeMethod);
   // Sealed in the state token; the callback checks flow and spreadsheet against the user's flow mark.
   const spreadsheetId = spreadsheet.getId();

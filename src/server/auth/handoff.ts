@@ -6,10 +6,10 @@
  * busy lock leaves the handoff for the next call: nothing of the exchanged code is lost.
  */
 import { adoptOwnerCopy } from '../platform/owner-copy';
-import { realDocumentProperties } from '../platform/properties';
+import { readRecentTogether, realDocumentProperties } from '../platform/properties';
 import { currentSpreadsheetId } from '../platform/context';
 import { clipText } from '../platform/property-size';
-import { handoffKey, LEGACY_TOKEN_PROPERTY_KEY } from './constants';
+import { CONNECTION_PROPERTY_KEY, handoffKey, LEGACY_TOKEN_PROPERTY_KEY, SHARED_ACCESS_TOKEN_KEY } from './constants';
 import { writeConnectionRecord } from './connection-record';
 import { settleDocumentConnection } from './copy-guard';
 import { confirmStore, isOperatorDetail, markConnected, markOperatorProblem, recordAuthFailure } from './lifecycle';
@@ -64,6 +64,8 @@ let adoptedThisExecution = false;
 export function adoptPendingConnection(): AdoptOutcome {
   // Once per execution is enough (it is called before every token use); a busy lock tries again.
   if (adoptedThisExecution) return 'none';
+  // The copy guard's and this module's document keys, and the status read next: one call, not three.
+  readRecentTogether([CONNECTION_PROPERTY_KEY, SHARED_ACCESS_TOKEN_KEY, LEGACY_TOKEN_PROPERTY_KEY]);
   // A connection this spreadsheet carried from the one it was copied from goes first: never adopted, never used.
   settleDocumentConnection();
   const outcome = adoptOnce();

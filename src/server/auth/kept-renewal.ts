@@ -10,21 +10,26 @@
 import { isPropertiesDailyLimit } from '../platform/properties-quota';
 import { isPropertyStoreFull } from '../platform/owner-copy-full';
 import { ConnectionError } from './errors';
-import { withUserLock, type AuthSession } from './session';
+import { renewalWasInterrupted } from './renewal-safety';
+import { savedToken, withUserLock, type AuthSession } from './session';
 import type { OAuthService } from './service';
 import type { TokenRecord } from './token-request';
 
 /** Google's longest cache expiry (reference/cache/cache). */
 const KEEP_SECONDS = 21_600;
 
-/** Looked up once an execution (a global scope lives one execution): none pending stays none until this one keeps one. */
+/**
+ * Looked up once an execution (a global scope lives one execution): none pending stays none until
+ * this one keeps one. Only a stored token that carries the renewal mark can have one: the mark is
+ * saved before the token request, and a kept renewal is one whose answer could not replace it.
+ */
 let noneKept = false;
 
 function keyOf(s: Pick<AuthSession, 'tokenProperty'>): string {
   return `ma.keptRenewal.${s.tokenProperty}`;
 }
 
-/** Through the library's storage (property, then its cache), where getToken reads it. */
+/** Through the library's storage (the property, and its memory for this execution), where getToken reads it. */
 export function saveToken(service: OAuthService, token: TokenRecord): void {
   service.getStorage().setValue(null as unknown as string, token);
 }
@@ -41,9 +46,16 @@ export function saveRenewedToken(s: AuthSession, renewed: TokenRecord): void {
   }
 }
 
-/** A renewal kept in the cache is saved now (under the user lock); false while none is pending. */
-export function adoptKeptRenewal(s: AuthSession): boolean {
+/**
+ * A renewal kept in the cache is saved now (under the user lock); false while none is pending.
+ * `stored`: the stored token, when the caller has just read it.
+ */
+export function adoptKeptRenewal(s: AuthSession, stored?: object | null): boolean {
   if (noneKept) return false;
+  if (!renewalWasInterrupted(stored === undefined ? savedToken(s) : stored)) {
+    noneKept = true;
+    return false;
+  }
   const cache = CacheService.getUserCache();
   if (cache.get(keyOf(s)) === null) {
     noneKept = true;

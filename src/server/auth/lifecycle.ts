@@ -48,6 +48,14 @@ const DETAILS: readonly ConnectionDetail[] = [
 /** The connection as the sidebar and the Sync log show it. Reads properties only; no request. */
 export function connectionStatus(): ConnectionStatus {
   if (!isConfigured()) return statusOf('not_configured', null);
+  return recordedConnectionStatus();
+}
+
+/**
+ * The connection as the document records it, the deployment's settings unread: for a formula, whose
+ * answer may come from the document cache; one that fetches reads them then (and says when they are missing).
+ */
+export function recordedConnectionStatus(): ConnectionStatus {
   const stored = readStoredConnectionRecord();
   if (stored && stored.binding !== 'copy') return statusOf(stored.record.state, stored.record);
   if (stored || copiedConnectionNoted()) return copyStatus();

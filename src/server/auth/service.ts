@@ -21,31 +21,38 @@ export function withoutClientSecret(payload: GoogleAppsScriptOAuth2.TokenPayload
 }
 
 /**
- * The library's service for this API and one spreadsheet. Token, cache and lock are the current
- * user's: the connection lives with the Google user who connected (docs/architecture.md, "Where the
+ * The library's service for this API and one spreadsheet. Token and lock are the current user's:
+ * the connection lives with the Google user who connected (docs/architecture.md, "Where the
  * connection lives"), reachable from the callback and from their trigger without a document.
  * The lock passed in must be the same object the caller itself locks with, so the library sees it
  * as already held.
+ * No cache: the add-on reads the token from the property (a cache one renewal behind holds a
+ * revoked refresh token), and formulas read the document's copy, so the library's cache only
+ * cost a put (100 ms) per save and a read before each property read. The token request is made
+ * by the add-on (token-request.ts): the library's endpoints are set only where it builds the
+ * authorization URL (withAuthorizationEndpoints), so a run reads the discovery document only to renew.
  */
 export function createOAuthService(
   config: DeploymentConfig,
   spreadsheetId: string,
   lock: GoogleAppsScript.Lock.Lock | null,
 ): OAuthService {
-  const endpoints = authorizationEndpoints(config.apiBaseUrl);
   const service = OAuth2.createService(tokenServiceName(spreadsheetId))
-    .setAuthorizationBaseUrl(endpoints.authorizationEndpoint)
-    .setTokenUrl(endpoints.tokenEndpoint)
     .setClientId(config.clientId)
     // Some library versions insist on a secret before a token request; the handler below drops it from the body.
     .setClientSecret(config.clientSecret)
     .setCallbackFunction(CALLBACK_FUNCTION)
     .setPropertyStore(PropertiesService.getUserProperties())
-    .setCache(CacheService.getUserCache())
     .setScope(REQUESTED_SCOPES)
     .setTokenHeaders({ Authorization: basicAuthorization(config.clientId, config.clientSecret) })
     .setTokenPayloadHandler(withoutClientSecret);
   if (lock) service.setLock(lock);
   if (config.redirectUri) service.setRedirectUri(config.redirectUri);
   return service;
+}
+
+/** The authorization and token URLs (from the discovery document), for the library's authorization URL. */
+export function withAuthorizationEndpoints(service: OAuthService, config: DeploymentConfig): OAuthService {
+  const endpoints = authorizationEndpoints(config.apiBaseUrl);
+  return service.setAuthorizationBaseUrl(endpoints.authorizationEndpoint).setTokenUrl(endpoints.tokenEndpoint);
 }

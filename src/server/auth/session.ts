@@ -15,27 +15,51 @@ let executionUserLock: GoogleAppsScript.Lock.Lock | null = null;
  * guards the user's own token (refresh and save), which only that user's executions touch.
  */
 export function userLock(): GoogleAppsScript.Lock.Lock {
-  if (!executionUserLock) executionUserLock = readingAfresh(LockService.getUserLock());
+  if (!executionUserLock)
+    executionUserLock = readingAfresh(LockService.getUserLock(), {
+      taken: () => (userLockHolding = ++userLockTakings),
+      released: () => (userLockHolding = null),
+    });
   return executionUserLock;
+}
+
+/**
+ * Which holding of the user lock this execution is in (null: not holding it), counted by the lock
+ * object every part of it locks with: a read of the token is fresh for one holding. Kept here, so
+ * knowing it is no Lock call.
+ */
+let userLockTakings = 0;
+let userLockHolding: number | null = null;
+
+interface LockWatch {
+  taken(): void;
+  released(): void;
 }
 
 /**
  * The lock, forgetting the document properties' recent reads whenever it is taken: what an
  * execution reads under a lock is read from the store, never a value it read moments before.
  */
-function readingAfresh(lock: GoogleAppsScript.Lock.Lock): GoogleAppsScript.Lock.Lock {
+function readingAfresh(lock: GoogleAppsScript.Lock.Lock, watch?: LockWatch): GoogleAppsScript.Lock.Lock {
+  const afresh = (): void => {
+    forgetRecentReads();
+    watch?.taken();
+  };
   return {
     tryLock(timeoutInMillis: number): boolean {
-      const taken = lock.tryLock(timeoutInMillis);
-      if (taken) forgetRecentReads();
-      return taken;
+      const got = lock.tryLock(timeoutInMillis);
+      if (got) afresh();
+      return got;
     },
     waitLock(timeoutInMillis: number): void {
       lock.waitLock(timeoutInMillis);
-      forgetRecentReads();
+      afresh();
     },
     hasLock: () => lock.hasLock(),
-    releaseLock: () => lock.releaseLock(),
+    releaseLock: () => {
+      lock.releaseLock();
+      watch?.released();
+    },
   };
 }
 
@@ -78,34 +102,47 @@ export interface AuthSession {
   service: OAuthService;
   /** The user property the library keeps the token under (`oauth2.<service name>`). */
   tokenProperty: string;
+  /** The holding of the user lock (userLockTakings) in which the token was last read from the property. */
+  readInHolding?: number;
 }
 
-/** The library's service over this user's token for the spreadsheet this execution serves. */
+let executionSession: AuthSession | null = null;
+
+/**
+ * The library's service over this user's token for the spreadsheet this execution serves: one per
+ * execution, so that every part of it shares the library's memory of the token (each getToken
+ * without a fresh read is then a read the execution already made, not another property call).
+ */
 export function openSession(): AuthSession {
   const config = getDeploymentConfig();
   const spreadsheetId = currentSpreadsheetId();
   if (!spreadsheetId)
     throw new MissingContextError('the spreadsheet', 'no document and no spreadsheet named for this execution');
-  return {
+  const tokenProperty = tokenPropertyOf(spreadsheetId);
+  if (executionSession?.tokenProperty === tokenProperty) return executionSession;
+  return (executionSession = {
     config,
     service: createOAuthService(config, spreadsheetId, userLock()),
-    tokenProperty: tokenPropertyOf(spreadsheetId),
-  };
+    tokenProperty,
+  });
 }
 
 /**
- * The token as the user properties hold it. The library's getToken reads its cache first, and an
- * execution ended between a save's two writes (property, then cache) leaves the cache one renewal
- * behind, its refresh token already revoked: a renewal spends the saved one.
+ * The token as the user properties hold it now (the library has no cache: createOAuthService), or
+ * null when there is none or it cannot be read. Under the user lock it is read from the property
+ * once per holding: only this user's executions write it, under that lock, and this execution's
+ * own writes go through the library's storage, which keeps what it wrote.
  */
 export function savedToken(s: AuthSession): Record<string, unknown> | null {
-  const raw = PropertiesService.getUserProperties().getProperty(s.tokenProperty);
-  if (!raw) return s.service.getToken(true) as Record<string, unknown> | null;
+  const holding = userLockHolding;
   try {
-    const token: unknown = JSON.parse(raw);
+    const token: unknown = s.service.getToken(holding === null || s.readInHolding !== holding);
+    if (holding !== null) s.readInHolding = holding;
     return token !== null && typeof token === 'object' ? (token as Record<string, unknown>) : null;
-  } catch {
-    return null;
+  } catch (e) {
+    // An unreadable value is no token; a refused read (the day's Properties allowance) is not "none".
+    if (e instanceof SyntaxError) return null;
+    throw e;
   }
 }
 

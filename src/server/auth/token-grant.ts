@@ -2,6 +2,7 @@ import type { DeploymentConfig } from '../platform/config';
 import type { OAuthService } from './service';
 import { oauthErrorCode } from './errors';
 import { refusedForGood } from './refresh-failure';
+import { noteRenewedAccessToken } from './token-home';
 import { adoptKeptRenewal, saveRenewedToken, saveToken } from './kept-renewal';
 import {
   markedAnswerUnread,
@@ -89,6 +90,7 @@ export function refreshAccessToken(s: AuthSession): void {
     // RFC 6749 5.1: an answer without `scope` keeps the scope the grant had.
     if (renewed['scope'] === undefined && stored['scope'] !== undefined) renewed['scope'] = stored['scope'];
     saveRenewedToken(s, renewed);
+    noteRenewedAccessToken(renewed);
     if (missingScopes(renewed).length > 0) throw new NarrowedGrantError(grantedScopesOf(renewed));
   });
 }
@@ -123,7 +125,7 @@ export function ensureAccess(s: AuthSession, untilEndOfExecution = false): Acces
   if (serves(token)) return { ok: true };
   if (!token || !hasRefreshToken(token)) return { ok: false, error: null };
   return withUserLock((): AccessCheck => {
-    const current = s.service.getToken(true);
+    const current = savedToken(s);
     if (serves(current)) return { ok: true };
     if (!current || !hasRefreshToken(current)) return { ok: false, error: null };
     try {

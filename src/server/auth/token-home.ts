@@ -124,7 +124,8 @@ export function publishSharedAccessToken(token: object | null): void {
   // Every API request of a run asks: one read of the store per execution and token, not per request.
   if (publishedNow === `${key}\n${text}`) return;
   try {
-    if (store.getProperty(key) !== text) store.setProperty(key, text);
+    // A token this execution's renewal just obtained is in nobody's copy yet: no read to compare.
+    if (renewedHere.has(accessToken) || store.getProperty(key) !== text) store.setProperty(key, text);
   } catch (e) {
     // The user's store full (the owner copies of other spreadsheets): formulas wait for a run with the document.
     if (props || !isPropertyStoreFull(e)) throw e;
@@ -134,6 +135,14 @@ export function publishSharedAccessToken(token: object | null): void {
 }
 
 let publishedNow: string | null = null;
+
+/** Access tokens this execution's renewals obtained (noteRenewedAccessToken). */
+const renewedHere = new Set<string>();
+
+export function noteRenewedAccessToken(token: object | null): void {
+  const accessToken = accessTokenOf(token);
+  if (accessToken) renewedHere.add(accessToken);
+}
 
 /** Disconnect: the document's copy, and the one a run without the document left in this user's properties. */
 export function clearSharedAccessToken(): void {

@@ -5,9 +5,17 @@ import { probeAccount } from './account-probe';
 import { cannotTellConnector, unknownGoogleAccount } from './account-unknown';
 import { readConnectionRecord } from './connection-record';
 import { adoptPendingConnection } from './handoff';
-import { confirmStore, connectionStatus, recordAuthFailure } from './lifecycle';
+import { confirmStore, connectionStatus, recordAuthFailure, recordedConnectionStatus } from './lifecycle';
 import { connectionErrorAfterRefresh } from './refresh-failure';
-import { accessTokenOf, expiresAtMs, hasRefreshToken, openSession, withUserLock, type AuthSession } from './session';
+import {
+  accessTokenOf,
+  expiresAtMs,
+  hasRefreshToken,
+  openSession,
+  savedToken,
+  withUserLock,
+  type AuthSession,
+} from './session';
 import { ensureAccess, refreshAccessToken } from './token-grant';
 import { adoptKeptRenewal } from './kept-renewal';
 import { renewalWasInterrupted } from './renewal-safety';
@@ -22,8 +30,7 @@ import { nameUnnamedConnection } from './unnamed-connection';
 import type { ConnectionStatus } from './types';
 
 /** Throws the state's message when the connection is not usable (nothing is requested). */
-function requireConnected(): void {
-  const status = connectionStatus();
+function requireConnected(status: ConnectionStatus = connectionStatus()): void {
   if (status.state !== 'connected') throw ConnectionError.fromStatus(status);
 }
 
@@ -81,7 +88,7 @@ export function triggerTokenSource(options: { untilEndOfExecution?: boolean } = 
       if (!connector()) return null;
       const s = open();
       return withUserLock(() => {
-        const stored = s.service.getToken(true);
+        const stored = savedToken(s);
         const current = accessTokenOf(stored);
         // Another execution refreshed while this one's request was in flight: use its token.
         if (current && current !== lastGiven) return (lastGiven = current);
@@ -93,7 +100,7 @@ export function triggerTokenSource(options: { untilEndOfExecution?: boolean } = 
         } catch (e) {
           throw connectionErrorAfterRefresh(s, e, current, wasStillValid);
         }
-        const renewed = s.service.getToken(true);
+        const renewed = savedToken(s);
         publishSharedAccessToken(renewed);
         const next = accessTokenOf(renewed);
         lastGiven = next;
@@ -113,7 +120,7 @@ export function triggerTokenSource(options: { untilEndOfExecution?: boolean } = 
 export function customFunctionTokenSource(): TokenSource {
   return {
     accessToken(): string {
-      requireConnected();
+      requireConnected(recordedConnectionStatus());
       const shared = readSharedAccessToken();
       if (shared && lastsForFormula(shared)) return shared.accessToken;
       const owners = readOwnersAccessToken();
@@ -146,21 +153,21 @@ export function refreshProactively(refreshBelowMs: number = PROACTIVE_REFRESH_BE
   if (before.state === 'operator_problem') return recheckOperatorProblem();
   if (before.state !== 'connected') return before;
   const s = openSession();
+  let current = savedToken(s);
   try {
-    adoptKeptRenewal(s);
+    if (adoptKeptRenewal(s, current)) current = savedToken(s);
   } catch (e) {
     if (!(e instanceof ConnectionError)) throw e;
     return before;
   }
   // A fresh token needs no lock: the sidebar must not wait behind a scheduled sync holding it.
-  const current = s.service.getToken(true);
   if (!needsRefresh(current, refreshBelowMs)) {
     publishSharedAccessToken(current);
     return before;
   }
   try {
     withUserLock(() => {
-      const stored = s.service.getToken(true);
+      const stored = savedToken(s);
       if (!stored || !needsRefresh(stored, refreshBelowMs)) return;
       const expiry = expiresAtMs(stored);
       try {
@@ -168,12 +175,15 @@ export function refreshProactively(refreshBelowMs: number = PROACTIVE_REFRESH_BE
       } catch (e) {
         throw connectionErrorAfterRefresh(s, e, accessTokenOf(stored), expiry !== null && expiry - Date.now() > 60_000);
       }
-      publishSharedAccessToken(s.service.getToken(true));
+      publishSharedAccessToken(savedToken(s));
     });
   } catch (e) {
     if (!(e instanceof ConnectionError)) throw e;
+    // The refusal was recorded: the status says what it is now.
+    return connectionStatus();
   }
-  return connectionStatus();
+  // Renewed, or another execution had renewed: this one wrote nothing the status is made of.
+  return before;
 }
 
 function needsRefresh(stored: ReturnType<AuthSession['service']['getToken']>, refreshBelowMs: number): boolean {
@@ -197,7 +207,7 @@ function recheckOperatorProblem(): ConnectionStatus {
     else {
       // The refresh was refused: the grant may have been revoked or moved while the operator was
       // fixing their side; record that (Reconnect), else the merchant is told to wait for the operator forever.
-      const stored = s.service.getToken(true);
+      const stored = savedToken(s);
       if (stored && hasRefreshToken(stored)) connectionErrorAfterRefresh(s, access.error, accessTokenOf(stored), false);
     }
   } catch {
@@ -226,7 +236,7 @@ function renewRefusedToken(s: AuthSession, refused: string): string | null {
       } catch (e) {
         throw connectionErrorAfterRefresh(s, e, refused, false);
       }
-      const token = s.service.getToken(true);
+      const token = savedToken(s);
       publishSharedAccessToken(token);
       return accessTokenOf(token);
     });

@@ -32,27 +32,38 @@ export function customFunctionContext(): CustomFunctionContext {
   const tokens = tokensReadOnce(customFunctionTokenSource());
   const cache = CacheService.getDocumentCache();
   if (!cache) throw new MissingContextError('the document cache', 'a formula without its document');
-  recordFormulaEnvironment(cache);
   const store = storeTag() ?? '';
   const generation = formulaGeneration();
-  const client = createApiClient({
-    baseUrl: getDeploymentConfig().apiBaseUrl,
-    tokens,
-    budget,
-    cache,
-    // The hourly reserve exists for formulas and the sidebar: formulas may spend it (spec 8.1).
-    transport: { cacheScope: store, cacheGeneration: generation, pageReserve: 0 },
+  // Most cells find their answer in the document cache and never reach the API: only a cell that
+  // does reads the deployment's script properties (a billed call) and notes the formula environment
+  // (the same observation from every cell).
+  const client = once(() => {
+    recordFormulaEnvironment(cache);
+    return createApiClient({
+      baseUrl: getDeploymentConfig().apiBaseUrl,
+      tokens,
+      budget,
+      cache,
+      // The hourly reserve exists for formulas and the sidebar: formulas may spend it (spec 8.1).
+      transport: { cacheScope: store, cacheGeneration: generation, pageReserve: 0 },
+    });
   });
   // Answers belong to one connection (a digest of the token, never the token) and one generation.
   const connection = utilitiesDigest(`connection:${tokens.accessToken()}`).slice(0, 12);
   const answers = new AnswerCache({
-    store: cache!,
+    store: cache,
     lock: () => LockService.getUserLock(),
     scope: `${store}~${connection}~g${generation}`,
     waitBudgetMs: () => budget.remainingMs() - AFTER_WAIT_RESERVE_MS,
     digest: utilitiesDigest,
   });
-  return { client, budget, answers };
+  return {
+    get client() {
+      return client();
+    },
+    budget,
+    answers,
+  };
 }
 
 /**

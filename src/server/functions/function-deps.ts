@@ -37,7 +37,10 @@ export function depsOrContext(deps: FunctionDeps | undefined, timeZone: string):
   if (deps) return deps;
   const ctx = customFunctionContext();
   return {
-    client: ctx.client,
+    // Read when the cell fetches: the context makes its client then (customFunctionContext).
+    get client() {
+      return ctx.client;
+    },
     budget: ctx.budget,
     answers: ctx.answers,
     timeZone,

@@ -149,6 +149,15 @@ export function forgetRecentReads(): void {
 }
 
 /**
+ * Before `keys` are read one by one (recent-read keys, RecentReads): one whole read of the real
+ * document store instead, unless each was read moments ago. One billed call, not one per key.
+ */
+export function readRecentTogether(keys: readonly string[]): void {
+  const store = realDocumentProperties();
+  if (store && !keys.every((key) => recentReads.isFresh(key))) store.getProperties();
+}
+
+/**
  * The sidebar's stamp drop a locked run's checkpoints owe, made once when the run releases its
  * state: a Cache.remove is 100 ms (apps-script-cost-model.md), and a first backfill's step
  * checkpoint and its release each dropped it, moments apart. A sidebar polling meanwhile keeps the

@@ -45,6 +45,12 @@ export class RecentReads {
     return value;
   }
 
+  /** True when `key` was read within RECENT_READ_MS (the next read of it makes no call). */
+  isFresh(key: string): boolean {
+    const recent = this.reads.get(key);
+    return recent !== undefined && this.now() - recent.at < RECENT_READ_MS;
+  }
+
   /** A whole read of the store (getProperties) is a read of each of these keys at that moment. */
   seed(all: Readonly<Record<string, string>>): void {
     const at = this.now();
