@@ -147,11 +147,15 @@ export function takeOwnerCopy(spreadsheetId: string, documentProps: Properties):
 /**
  * What a documentless run wrote goes into the document properties (the owner's execution with the
  * document calls this, under the document lock), then the copy is taken afresh. Returns the keys adopted.
+ * `keysFirst` (a sync run, which no note brought here): the written keys are looked at before the
+ * note, whose cache is left alone when there are none (the usual case; a sidebar that sees a stale
+ * note adopts nothing and forgets it).
  */
-export function adoptOwnerCopy(spreadsheetId: string, documentProps: Properties): string[] {
+export function adoptOwnerCopy(spreadsheetId: string, documentProps: Properties, keysFirst = false): string[] {
+  const user = userProperties();
+  if (keysFirst && readWritten(user, spreadsheetId).length === 0) return [];
   // Forgotten first: a write the run makes after this read notes it again (the owner-copy note).
   forgetOwnerCopyNote(spreadsheetId);
-  const user = userProperties();
   const written = readWritten(user, spreadsheetId);
   if (written.length === 0) return [];
   const prefix = prefixOf(spreadsheetId);

@@ -32,6 +32,12 @@ const RECENT_READ_KEYS: ReadonlySet<string> = new Set([
 
 export class RecentReads {
   private readonly reads = new Map<string, { at: number; value: string | null }>();
+  /**
+   * The last whole read (getProperties) and this execution's writes since: a whole read again within
+   * RECENT_READ_MS gives it (a run's close takes the busy notes, then its owner's copy is taken from
+   * the same moment's store, moments apart under the lock).
+   */
+  private whole: { at: number; values: Record<string, string> } | null = null;
 
   constructor(private readonly now: () => number = () => Date.now()) {}
 
@@ -45,15 +51,35 @@ export class RecentReads {
     return value;
   }
 
+  /** Every property, from `read` or from a whole read within RECENT_READ_MS (with this execution's writes since). */
+  getAll(read: () => Record<string, string>): Record<string, string> {
+    if (this.whole && this.now() - this.whole.at < RECENT_READ_MS) return { ...this.whole.values };
+    const all = read();
+    this.seed(all);
+    return all;
+  }
+
   /** A whole read of the store (getProperties) is a read of each of these keys at that moment. */
   seed(all: Readonly<Record<string, string>>): void {
     const at = this.now();
     for (const key of RECENT_READ_KEYS) this.reads.set(key, { at, value: all[key] ?? null });
+    this.whole = { at, values: { ...all } };
   }
 
-  /** This execution wrote `keys` (null: every key). */
+  /** This execution wrote `keys` (null: every key, or none known: forget everything). */
   forget(keys: readonly string[] | null): void {
-    if (keys === null) this.reads.clear();
-    else for (const key of keys) this.reads.delete(key);
+    if (keys === null) {
+      this.reads.clear();
+      this.whole = null;
+    } else for (const key of keys) this.reads.delete(key);
+  }
+
+  /** This execution stored `values` (null: deleted) through the store: the whole read follows them. */
+  wrote(values: Readonly<Record<string, string | null>>): void {
+    this.forget(Object.keys(values));
+    if (!this.whole) return;
+    for (const [key, value] of Object.entries(values))
+      if (value === null) delete this.whole.values[key];
+      else this.whole.values[key] = value;
   }
 }

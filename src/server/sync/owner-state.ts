@@ -21,10 +21,13 @@ function ownersDocument(): { id: string; document: GoogleAppsScript.Properties.P
   return id ? { id, document } : null;
 }
 
-/** Under the document lock: folds a documentless run's writes into the document properties. */
-export function adoptScheduledRunState(): string[] {
+/**
+ * Under the document lock: folds a documentless run's writes into the document properties.
+ * `byRun`: a sync run's start, which looks for written keys before touching the owner-copy note.
+ */
+export function adoptScheduledRunState(byRun = false): string[] {
   const owners = ownersDocument();
-  return owners ? adoptOwnerCopy(owners.id, owners.document) : [];
+  return owners ? adoptOwnerCopy(owners.id, owners.document, byRun) : [];
 }
 
 /** Under the document lock, after a run with the document: the owner's copy follows the document. */

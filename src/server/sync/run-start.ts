@@ -69,7 +69,7 @@ export function openRecord(
   if (neverSynced(read)) workbook.neverSynced();
   // A documentless scheduled run of this user worked on their copy of the state: take it in first
   // (then read again what it wrote).
-  const adopted = adoptScheduledRunState();
+  const adopted = adoptScheduledRunState(true);
   const state = new SyncStateStore(properties, adopted.length > 0 ? undefined : read);
   workbook.useColumns(columnSettings(state, () => Date.now()));
   const log = new SyncLog(workbook, state, properties);
