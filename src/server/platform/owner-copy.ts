@@ -117,12 +117,25 @@ export function ownerCopyOfDocumentState(spreadsheetId: string): Properties {
   return copy as unknown as Properties;
 }
 
+/** Other user properties written with the copy, from the user's store as read whole (`stored`): `written()` once stored. */
+export type RidingUserWrite = (stored: Readonly<Record<string, string>>) => {
+  values: Record<string, string>;
+  written: () => void;
+};
+
+const nothingRides: RidingUserWrite = () => ({ values: {}, written: () => undefined });
+
 /**
  * Replaces the owner's copy with the document's properties as they are now, but the day sums (3
- * service calls). A store too full for it leaves the copy as it was and says so: the next run
- * without the document then stops with the same words (OwnerCopyFullError).
+ * service calls), with `riding`'s keys in the same write. A store too full for it leaves the copy
+ * as it was and says so: the next run without the document then stops with the same words
+ * (OwnerCopyFullError).
  */
-export function takeOwnerCopy(spreadsheetId: string, documentProps: Properties): void {
+export function takeOwnerCopy(
+  spreadsheetId: string,
+  documentProps: Properties,
+  riding: RidingUserWrite = nothingRides,
+): void {
   const user = userProperties();
   const prefix = prefixOf(spreadsheetId);
   const doc = documentProps.getProperties();
@@ -132,12 +145,14 @@ export function takeOwnerCopy(spreadsheetId: string, documentProps: Properties):
     const stale = key.indexOf(prefix) === 0 && (!(name in doc) || isDaySumsKey(name));
     if (stale || key === writtenKeyOf(spreadsheetId)) user.deleteProperty(key);
   }
-  const values: Record<string, string> = {};
+  const rider = riding(current);
+  const values: Record<string, string> = { ...rider.values };
   for (const key of Object.keys(doc))
     if (!isDaySumsKey(key) && current[prefix + key] !== doc[key]) values[prefix + key] = doc[key]!;
   if (Object.keys(values).length === 0) return;
   try {
     user.setProperties(values);
+    rider.written();
   } catch (e) {
     if (!isPropertyStoreFull(e)) throw e;
     console.error(`[owner copy] ${new OwnerCopyFullError().userMessage}`);
