@@ -21,7 +21,9 @@ let trigger: string;
 const calls = (r: ExecutionResult, method: string): number => r.counts.byMethod[method] ?? 0;
 
 /** An hour later (`beforeFiring`: what happens just before the trigger fires), two orders changed. */
-async function changeOrdersAndFire(beforeFiring: () => Promise<void> = async () => undefined): Promise<ExecutionResult> {
+async function changeOrdersAndFire(
+  beforeFiring: () => Promise<void> = async () => undefined,
+): Promise<ExecutionResult> {
   await stack.advanceClocks(HOUR_MS);
   const orders = ((await stack.truth('orders')) as { data: Array<{ id: string }> }).data;
   for (const order of orders.slice(0, 2)) await stack.control(`orders/${order.id}/change`, { kind: 'cost_correction' });
@@ -66,7 +68,7 @@ describe('a scheduled run with its document', () => {
     expect(calls(run, 'Properties.getProperties'), 'Properties.getProperties').toBeLessThanOrEqual(4);
   });
 
-  it("looks at no owner-copy note without written keys, nor for answers no execution shared", () => {
+  it('looks at no owner-copy note without written keys, nor for answers no execution shared', () => {
     // The token's: the authorization server's metadata, the renewal mark, the library's cache (four
     // looks); and the stamp. Not the owner-copy note, not /account and the summary in the document
     // cache (the last run caught up), no remove. A renewal's puts are the token's own.
