@@ -185,7 +185,12 @@ function stampKeeping(store: Properties, owed?: OwedStampDrop): Properties {
     else forgetStampIfWatched(keys);
   };
   const wrapped = {
-    getProperty: (key: string) => recentReads.get(key, () => store.getProperty(key)),
+    getProperty: (key: string) =>
+      recentReads.get(
+        key,
+        () => store.getProperty(key),
+        () => store.getProperties(),
+      ),
     getProperties: () => recentReads.getAll(() => store.getProperties()),
     getKeys: () => store.getKeys(),
     setProperty(key: string, value: string) {
