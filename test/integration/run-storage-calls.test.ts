@@ -2,8 +2,8 @@
  * The storage calls a scheduled run's start and end make, by the runtime's counters: each is billed
  * (Properties 40-70 ms, Cache 25-100 ms: apps-script-cost-model.md) and Properties calls count
  * against Google's 50,000 a day. With no sidebar polling, the run's end removes no sidebar stamp
- * (Cache.remove, 100 ms); one that polled sees the run's end at its next look. The run's close and
- * its owner's copy share one whole read of the document store; the run looks at the owner-copy
+ * (Cache.remove, 100 ms); one that polled sees the run's end at its next look. The settings the run
+ * merges into, its close and its owner's copy share one whole read of the document store; the run looks at the owner-copy
  * note only when its copy holds written keys, and for its answers in the document cache only when
  * the execution before may have shared them; the trigger-minute ledger rides with the owner copy's
  * write, and still holds at least the run's runtime.
@@ -63,7 +63,13 @@ describe('a scheduled run with its document', () => {
     expect(calls(run, 'Cache.remove'), 'Cache.remove').toBe(0);
   });
 
-  it("reads the document store whole twice: under the lock, and once for the close and the owner's copy", () => {
+  it('reads the settings the run merges into, its busy notes and its owner copy with one read of the store', () => {
+    // Was 19: the orders and daily parts one by one, the close's busy notes and the owner copy's reads apart.
+    const reads = calls(run, 'Properties.getProperty') + calls(run, 'Properties.getProperties');
+    expect(reads, JSON.stringify(run.counts.byMethod)).toBeLessThanOrEqual(15);
+  });
+
+  it("reads the document store whole twice: under the lock, and once for the settings, the close and the owner's copy", () => {
     // With the script's settings and the user's store for the owner's copy.
     expect(calls(run, 'Properties.getProperties'), 'Properties.getProperties').toBeLessThanOrEqual(4);
   });
