@@ -1,3 +1,5 @@
+import { SETTING_KEYS } from './held-writes';
+
 /**
  * Document properties an execution reads several times within moments (the connection record from
  * the auth service, the sidebar's session and the run's start; the shared access token; the store
@@ -30,19 +32,6 @@ const RECENT_READ_KEYS: ReadonlySet<string> = new Set([
   'ma.sync.columns',
 ]);
 
-/**
- * The setting parts a run merges into (SyncStateStore.update), each read again at its own moment of
- * the run (the orders checkpoint, the daily job, the close): read with the whole store, one call as
- * dear as a key's (apps-script-cost-model.md: flat to 16 KB), so those within the next second (and the
- * close's busy notes) need none.
- */
-const SETTING_PARTS: ReadonlySet<string> = new Set([
-  'ma.sync.orders',
-  'ma.sync.daily',
-  'ma.sync.capacity',
-  'ma.sync.columns',
-]);
-
 export class RecentReads {
   private readonly reads = new Map<string, { at: number; value: string | null }>();
   /**
@@ -54,13 +43,18 @@ export class RecentReads {
 
   constructor(private readonly now: () => number = () => Date.now()) {}
 
-  /** `readAll`: a setting part missed is read with the whole store, at the price of one read (SETTING_PARTS). */
+  /**
+   * `readAll`: a setting part the run merges into (SyncStateStore.update; SETTING_KEYS), each read
+   * again at its own moment of the run (the orders checkpoint, the daily job), is read with the whole
+   * store, one call as dear as a key's (apps-script-cost-model.md: flat to 16 KB), so those within the
+   * next second (and the close's busy notes) need none.
+   */
   get(key: string, read: () => string | null, readAll?: () => Record<string, string>): string | null {
     if (!RECENT_READ_KEYS.has(key)) return read();
     const recent = this.reads.get(key);
     const at = this.now();
     if (recent && at - recent.at < RECENT_READ_MS) return recent.value;
-    if (readAll && SETTING_PARTS.has(key)) return this.getAll(readAll)[key] ?? null;
+    if (readAll && SETTING_KEYS.has(key)) return this.getAll(readAll)[key] ?? null;
     const value = read();
     this.reads.set(key, { at, value });
     return value;
