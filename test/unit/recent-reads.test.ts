@@ -18,3 +18,25 @@ describe('a setting part the run read whole under its lock moments ago', () => {
     expect(storeReads).toBe(1);
   });
 });
+
+describe('the whole store read moments ago', () => {
+  it("is given again within a second with this execution's writes since, read afresh after it or once a lock is taken", () => {
+    let now = 0;
+    const reads = new RecentReads(() => now);
+    let wholeReads = 0;
+    let stored: Record<string, string> = { 'ma.sync.busy.a': '{}', 'ma.sync.lastRuns': '[]' };
+    const fromStore = (): Record<string, string> => (wholeReads++, { ...stored });
+    expect(reads.getAll(fromStore)).toEqual(stored);
+    reads.wrote({ 'ma.sync.busy.a': null, 'ma.sync.lastRuns': '[1]' });
+    stored = { 'ma.sync.lastRuns': '[1]', 'ma.sync.busy.b': '{}' };
+    now = RECENT_READ_MS - 1;
+    expect(reads.getAll(fromStore)).toEqual({ 'ma.sync.lastRuns': '[1]' });
+    expect(wholeReads).toBe(1);
+    now = RECENT_READ_MS;
+    expect(reads.getAll(fromStore)).toEqual(stored);
+    expect(wholeReads).toBe(2);
+    reads.forget(null);
+    expect(reads.getAll(fromStore)).toEqual(stored);
+    expect(wholeReads).toBe(3);
+  });
+});

@@ -36,7 +36,7 @@ const NEVER_HELD_PREFIXES = ['ma.sync.schedule', 'ma.sync.cancelAt', 'ma.sync.bu
  * column choice): held no longer than a run step, so a setting changed meanwhile is overwritten no
  * more often than when each part was written at once (a step writes them at its end anyway).
  */
-const SETTING_KEYS: ReadonlySet<string> = new Set([
+export const SETTING_KEYS: ReadonlySet<string> = new Set([
   'ma.sync.orders',
   'ma.sync.daily',
   'ma.sync.capacity',

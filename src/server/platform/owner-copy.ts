@@ -117,12 +117,25 @@ export function ownerCopyOfDocumentState(spreadsheetId: string): Properties {
   return copy as unknown as Properties;
 }
 
+/** Other user properties written with the copy, from the user's store as read whole (`stored`): `written()` once stored. */
+export type RidingUserWrite = (stored: Readonly<Record<string, string>>) => {
+  values: Record<string, string>;
+  written: () => void;
+};
+
+const nothingRides: RidingUserWrite = () => ({ values: {}, written: () => undefined });
+
 /**
  * Replaces the owner's copy with the document's properties as they are now, but the day sums (3
- * service calls). A store too full for it leaves the copy as it was and says so: the next run
- * without the document then stops with the same words (OwnerCopyFullError).
+ * service calls), with `riding`'s keys in the same write. A store too full for it leaves the copy
+ * as it was and says so: the next run without the document then stops with the same words
+ * (OwnerCopyFullError).
  */
-export function takeOwnerCopy(spreadsheetId: string, documentProps: Properties): void {
+export function takeOwnerCopy(
+  spreadsheetId: string,
+  documentProps: Properties,
+  riding: RidingUserWrite = nothingRides,
+): void {
   const user = userProperties();
   const prefix = prefixOf(spreadsheetId);
   const doc = documentProps.getProperties();
@@ -132,12 +145,14 @@ export function takeOwnerCopy(spreadsheetId: string, documentProps: Properties):
     const stale = key.indexOf(prefix) === 0 && (!(name in doc) || isDaySumsKey(name));
     if (stale || key === writtenKeyOf(spreadsheetId)) user.deleteProperty(key);
   }
-  const values: Record<string, string> = {};
+  const rider = riding(current);
+  const values: Record<string, string> = { ...rider.values };
   for (const key of Object.keys(doc))
     if (!isDaySumsKey(key) && current[prefix + key] !== doc[key]) values[prefix + key] = doc[key]!;
   if (Object.keys(values).length === 0) return;
   try {
     user.setProperties(values);
+    rider.written();
   } catch (e) {
     if (!isPropertyStoreFull(e)) throw e;
     console.error(`[owner copy] ${new OwnerCopyFullError().userMessage}`);
@@ -147,11 +162,15 @@ export function takeOwnerCopy(spreadsheetId: string, documentProps: Properties):
 /**
  * What a documentless run wrote goes into the document properties (the owner's execution with the
  * document calls this, under the document lock), then the copy is taken afresh. Returns the keys adopted.
+ * `keysFirst` (a sync run, which no note brought here): the written keys are looked at before the
+ * note, whose cache is left alone when there are none (the usual case; a sidebar that sees a stale
+ * note adopts nothing and forgets it).
  */
-export function adoptOwnerCopy(spreadsheetId: string, documentProps: Properties): string[] {
+export function adoptOwnerCopy(spreadsheetId: string, documentProps: Properties, keysFirst = false): string[] {
+  const user = userProperties();
+  if (keysFirst && readWritten(user, spreadsheetId).length === 0) return [];
   // Forgotten first: a write the run makes after this read notes it again (the owner-copy note).
   forgetOwnerCopyNote(spreadsheetId);
-  const user = userProperties();
   const written = readWritten(user, spreadsheetId);
   if (written.length === 0) return [];
   const prefix = prefixOf(spreadsheetId);

@@ -182,37 +182,40 @@ class OwedStampDrop {
 
 /**
  * The document store, dropping the sidebar's cached stamp when a write changes what it is made of
- * (the stamp cache; `owed`: dropped later, OwedStampDrop), and giving a key read moments ago again
- * without a call (RecentReads).
+ * (the stamp cache; `owed`: dropped later, OwedStampDrop), and giving a key, or the whole store, read
+ * moments ago again without a call (RecentReads).
  */
 function stampKeeping(store: Properties, owed?: OwedStampDrop): Properties {
-  const written = (keys: readonly string[] | null): void => {
-    recentReads.forget(keys);
+  const written = (values: Readonly<Record<string, string | null>> | null): void => {
+    if (values === null) recentReads.forget(null);
+    else recentReads.wrote(values);
+    const keys = values === null ? null : Object.keys(values);
     if (owed) owed.written(keys);
     else forgetStampIfWatched(keys);
   };
   const wrapped = {
-    getProperty: (key: string) => recentReads.get(key, () => store.getProperty(key)),
-    getProperties: () => {
-      const all = store.getProperties();
-      recentReads.seed(all);
-      return all;
-    },
+    getProperty: (key: string) =>
+      recentReads.get(
+        key,
+        () => store.getProperty(key),
+        () => store.getProperties(),
+      ),
+    getProperties: () => recentReads.getAll(() => store.getProperties()),
     getKeys: () => store.getKeys(),
     setProperty(key: string, value: string) {
       store.setProperty(key, value);
-      written([key]);
+      written({ [key]: value });
       return wrapped;
     },
     setProperties(properties: Record<string, string>, deleteAllOthers?: boolean) {
       if (deleteAllOthers === undefined) store.setProperties(properties);
       else store.setProperties(properties, deleteAllOthers);
-      written(deleteAllOthers === true ? null : Object.keys(properties));
+      written(deleteAllOthers === true ? null : properties);
       return wrapped;
     },
     deleteProperty(key: string) {
       store.deleteProperty(key);
-      written([key]);
+      written({ [key]: null });
       return wrapped;
     },
     deleteAllProperties() {

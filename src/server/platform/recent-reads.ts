@@ -1,3 +1,5 @@
+import { SETTING_KEYS } from './held-writes';
+
 /**
  * Document properties an execution reads several times within moments (the connection record from
  * the auth service, the sidebar's session and the run's start; the shared access token; the store
@@ -32,14 +34,27 @@ const RECENT_READ_KEYS: ReadonlySet<string> = new Set([
 
 export class RecentReads {
   private readonly reads = new Map<string, { at: number; value: string | null }>();
+  /**
+   * The last whole read (getProperties) and this execution's writes since: a whole read again within
+   * RECENT_READ_MS gives it (a run's close takes the busy notes, then its owner's copy is taken from
+   * the same moment's store, moments apart under the lock).
+   */
+  private whole: { at: number; values: Record<string, string> } | null = null;
 
   constructor(private readonly now: () => number = () => Date.now()) {}
 
-  get(key: string, read: () => string | null): string | null {
+  /**
+   * `readAll`: a setting part the run merges into (SyncStateStore.update; SETTING_KEYS), each read
+   * again at its own moment of the run (the orders checkpoint, the daily job), is read with the whole
+   * store, one call as dear as a key's (apps-script-cost-model.md: flat to 16 KB), so those within the
+   * next second (and the close's busy notes) need none.
+   */
+  get(key: string, read: () => string | null, readAll?: () => Record<string, string>): string | null {
     if (!RECENT_READ_KEYS.has(key)) return read();
     const recent = this.reads.get(key);
     const at = this.now();
     if (recent && at - recent.at < RECENT_READ_MS) return recent.value;
+    if (readAll && SETTING_KEYS.has(key)) return this.getAll(readAll)[key] ?? null;
     const value = read();
     this.reads.set(key, { at, value });
     return value;
@@ -51,15 +66,35 @@ export class RecentReads {
     return recent !== undefined && this.now() - recent.at < RECENT_READ_MS;
   }
 
+  /** Every property, from `read` or from a whole read within RECENT_READ_MS (with this execution's writes since). */
+  getAll(read: () => Record<string, string>): Record<string, string> {
+    if (this.whole && this.now() - this.whole.at < RECENT_READ_MS) return { ...this.whole.values };
+    const all = read();
+    this.seed(all);
+    return all;
+  }
+
   /** A whole read of the store (getProperties) is a read of each of these keys at that moment. */
   seed(all: Readonly<Record<string, string>>): void {
     const at = this.now();
     for (const key of RECENT_READ_KEYS) this.reads.set(key, { at, value: all[key] ?? null });
+    this.whole = { at, values: { ...all } };
   }
 
-  /** This execution wrote `keys` (null: every key). */
+  /** This execution wrote `keys` (null: every key, or none known: forget everything). */
   forget(keys: readonly string[] | null): void {
-    if (keys === null) this.reads.clear();
-    else for (const key of keys) this.reads.delete(key);
+    if (keys === null) {
+      this.reads.clear();
+      this.whole = null;
+    } else for (const key of keys) this.reads.delete(key);
+  }
+
+  /** This execution stored `values` (null: deleted) through the store: the whole read follows them. */
+  wrote(values: Readonly<Record<string, string | null>>): void {
+    this.forget(Object.keys(values));
+    if (!this.whole) return;
+    for (const [key, value] of Object.entries(values))
+      if (value === null) delete this.whole.values[key];
+      else this.whole.values[key] = value;
   }
 }

@@ -45,5 +45,8 @@ export const isStampKey = (key: string): boolean => WATCHED_KEYS.has(key);
 export function forgetStampIfWatched(keys: readonly string[] | null): void {
   if (keys !== null && !keys.some(isStampKey)) return;
   const cache = documentCache();
-  if (cache) cache.remove(STAMP_CACHE_KEY);
+  // Looked at first: a get is 25 ms, a remove 100 ms (apps-script-cost-model.md), and with no sidebar
+  // polling in the last minute (a scheduled run's usual case) there is nothing to drop. A sidebar that
+  // puts a stamp it worked out before this write is not undone by a remove either: the same race.
+  if (cache && cache.get(STAMP_CACHE_KEY) !== null) cache.remove(STAMP_CACHE_KEY);
 }

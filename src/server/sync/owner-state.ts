@@ -10,6 +10,7 @@ import { adoptOwnerCopy, takeOwnerCopy } from '../platform/owner-copy';
 import { forgetOwnerCopyNote, ownerCopyNoted } from '../platform/owner-copy-note';
 import { realDocumentProperties } from '../platform/properties';
 import { scheduleOwnership } from './schedule';
+import { ledgerRiding } from './trigger-allowance';
 
 function ownersDocument(): { id: string; document: GoogleAppsScript.Properties.Properties } | null {
   const document = realDocumentProperties();
@@ -21,16 +22,22 @@ function ownersDocument(): { id: string; document: GoogleAppsScript.Properties.P
   return id ? { id, document } : null;
 }
 
-/** Under the document lock: folds a documentless run's writes into the document properties. */
-export function adoptScheduledRunState(): string[] {
+/**
+ * Under the document lock: folds a documentless run's writes into the document properties.
+ * `byRun`: a sync run's start, which looks for written keys before touching the owner-copy note.
+ */
+export function adoptScheduledRunState(byRun = false): string[] {
   const owners = ownersDocument();
-  return owners ? adoptOwnerCopy(owners.id, owners.document) : [];
+  return owners ? adoptOwnerCopy(owners.id, owners.document, byRun) : [];
 }
 
-/** Under the document lock, after a run with the document: the owner's copy follows the document. */
+/**
+ * Under the document lock, after a run with the document: the owner's copy follows the document.
+ * A scheduled run's trigger-minute ledger rides with its write (its read from the copy's whole read).
+ */
 export function refreshOwnerCopy(): void {
   const owners = ownersDocument();
-  if (owners) takeOwnerCopy(owners.id, owners.document);
+  if (owners) takeOwnerCopy(owners.id, owners.document, (stored) => ledgerRiding(stored, Date.now()));
 }
 
 /**

@@ -69,7 +69,7 @@ export function openRecord(
   if (neverSynced(read)) workbook.neverSynced();
   // A documentless scheduled run of this user worked on their copy of the state: take it in first
   // (then read again what it wrote).
-  const adopted = adoptScheduledRunState();
+  const adopted = adoptScheduledRunState(true);
   const state = new SyncStateStore(properties, adopted.length > 0 ? undefined : read);
   workbook.useColumns(columnSettings(state, () => Date.now()));
   const log = new SyncLog(workbook, state, properties);
@@ -95,7 +95,7 @@ export function startRun(
 ): RunStart {
   const { workbook, state, log, options, tally } = record;
   const config = getDeploymentConfig();
-  const responses = (record.responses = runResponseCache(documentCacheOrNull()));
+  const responses = (record.responses = runResponseCache(documentCacheOrNull(), undefined, mayHaveShared(state)));
   // The tie-out's P&L books come from the daily job's read of the same days (the daily reads).
   const api = keepDailyReads(
     createApiClient({
@@ -216,4 +216,16 @@ function settleJobs(record: RunRecord, jobs: JobName[]): void {
 /** The run on the record: a failure in its steps reports the job it was in. */
 function attachRun(record: RunRecord, run: RunState): void {
   record.run = run;
+}
+
+/**
+ * Whether the execution before this one may have left its answers in the document cache: a run
+ * shares them only when it ends with more to do, and every run that fetched closes its Sync log row
+ * or leaves it open. No row left open and a newest recorded run that caught up ('ok'), or none
+ * recorded, and the run's look-ups there (25 ms each) would find nothing. A wrong guess costs a
+ * request, never an answer.
+ */
+function mayHaveShared(state: SyncStateStore): boolean {
+  const [newest] = state.get('lastRuns');
+  return state.get('openLogRow') !== null || (newest !== undefined && newest.outcome !== 'ok');
 }

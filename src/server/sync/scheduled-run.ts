@@ -25,7 +25,8 @@ import { SyncLog } from './sync-log';
 import {
   claimSkipNote,
   CUT_SHORT_NOTE,
-  recordScheduledRun,
+  recordRestOfRun,
+  rideWithOwnerCopy,
   scheduledAllowance,
   skippedMessage,
   type ScheduledAllowance,
@@ -54,6 +55,7 @@ export function runScheduledSync(options: { trigger: boolean } = { trigger: fals
   const jobs: JobName[] = ['orders', 'products', 'daily'];
   if (!allowance)
     return runSync({ jobs, budgetMs: EXECUTION_LIMIT_MS, addDueReconciliation: true, refetchNewFailedDays: true });
+  rideWithOwnerCopy(startedAt);
   try {
     const outcome = runSync({
       jobs,
@@ -73,7 +75,7 @@ export function runScheduledSync(options: { trigger: boolean } = { trigger: fals
 /** A full user store (other spreadsheets' owner copies) must not replace what the run said. */
 function recordAgainstAllowance(startedAt: number): void {
   try {
-    recordScheduledRun(Date.now(), Date.now() - startedAt);
+    recordRestOfRun(Date.now(), startedAt);
   } catch (e) {
     if (!isPropertyStoreFull(e)) throw e;
     console.error('[schedule] no room in the user properties to record the run against the trigger allowance');

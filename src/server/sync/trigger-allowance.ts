@@ -40,9 +40,13 @@ function isRun(x: unknown): x is [number, number] {
 }
 
 function read(now: number): AllowanceRecord {
+  return parseRecord(store().getProperty(PROPERTY), now);
+}
+
+function parseRecord(text: string | null, now: number): AllowanceRecord {
   let parsed: Partial<AllowanceRecord> = {};
   try {
-    parsed = JSON.parse(store().getProperty(PROPERTY) ?? '{}') as Partial<AllowanceRecord>;
+    parsed = JSON.parse(text ?? '{}') as Partial<AllowanceRecord>;
   } catch {
     parsed = {};
   }
@@ -50,11 +54,12 @@ function read(now: number): AllowanceRecord {
   return { runs, skipNotedAt: typeof parsed.skipNotedAt === 'number' ? parsed.skipNotedAt : null };
 }
 
+function recordText(record: AllowanceRecord): string {
+  return JSON.stringify({ runs: record.runs.slice(-MAX_ENTRIES), skipNotedAt: record.skipNotedAt });
+}
+
 function write(record: AllowanceRecord): void {
-  store().setProperty(
-    PROPERTY,
-    JSON.stringify({ runs: record.runs.slice(-MAX_ENTRIES), skipNotedAt: record.skipNotedAt }),
-  );
+  store().setProperty(PROPERTY, recordText(record));
 }
 
 export interface ScheduledAllowance {
@@ -77,6 +82,47 @@ export function recordScheduledRun(now: number, ms: number): void {
   const record = read(now);
   record.runs.push([now, Math.max(0, Math.round(ms))]);
   write(record);
+}
+
+/**
+ * What is left of a run after the owner's copy is written (the release's state write, the stamp, the
+ * lock: about 0.1 s, apps-script-cost-model.md), counted ahead with room to spare. A longer rest is
+ * recorded at the end (recordRestOfRun): the ledger never holds less than the run took.
+ */
+export const REST_OF_RUN_MS = 1_000;
+
+/** This execution's scheduled run, when it may ride with the owner's copy: its start, and what rode. */
+let riding: { startedAt: number; recordedMs: number | null } | null = null;
+
+/** The scheduled run that started at `startedAt` may be recorded with a user-properties write it makes anyway. */
+export function rideWithOwnerCopy(startedAt: number): void {
+  riding = { startedAt, recordedMs: null };
+}
+
+/**
+ * The ledger with this run in it, as `stored` (the user's properties, read whole moments ago) has it
+ * plus this run, counted to its end (REST_OF_RUN_MS ahead): for the owner's copy's write, which saves
+ * the ledger's own read and write. Empty when no run rides. `written()` once the values are stored.
+ */
+export function ledgerRiding(
+  stored: Readonly<Record<string, string>>,
+  now: number,
+): { values: Record<string, string>; written: () => void } {
+  const run = riding;
+  if (!run || run.recordedMs !== null) return { values: {}, written: () => undefined };
+  const ms = Math.max(0, Math.round(now - run.startedAt)) + REST_OF_RUN_MS;
+  const record = parseRecord(stored[PROPERTY] ?? null, now);
+  record.runs.push([now + REST_OF_RUN_MS, ms]);
+  return { values: { [PROPERTY]: recordText(record) }, written: () => (run.recordedMs = ms) };
+}
+
+/** At the run's end: records it, or what it took beyond what rode with the owner's copy. */
+export function recordRestOfRun(now: number, startedAt: number): void {
+  const recorded = riding && riding.startedAt === startedAt ? riding.recordedMs : null;
+  riding = null;
+  const ms = now - startedAt;
+  if (recorded === null) recordScheduledRun(now, ms);
+  else if (ms > recorded) recordScheduledRun(now, ms - recorded);
 }
 
 /** When this user's last scheduled run started (its end less its runtime), in the last 24 hours; else null. */
