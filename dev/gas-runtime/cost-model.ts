@@ -52,6 +52,36 @@ const PROPERTIES_SET_MS = 70; // Poehnelt 2024: 60-75 ms
 const CACHE_GET_MS = 25; // Poehnelt 2024: 3-45 ms
 const CACHE_PUT_MS = 100; // Poehnelt 2024: 90-110 ms
 const LOCK_MS = 10; // assumption: no published figure
+/**
+ * Poehnelt 2024 measured Properties calls flat up to 16 KB and Cache calls flat up to 100 KB; Google
+ * publishes nothing beyond. A bulk call (getProperties, setProperties, getAll, putAll) can move more:
+ * the stricter reading bills each further span of that size as another call.
+ */
+const PROPERTIES_FLAT_BYTES = 16 * 1024;
+const CACHE_FLAT_BYTES = 100 * 1024;
+const BULK_SPANS: Record<string, number> = {
+  'Properties.getProperties': PROPERTIES_FLAT_BYTES,
+  'Properties.setProperties': PROPERTIES_FLAT_BYTES,
+  'Cache.getAll': CACHE_FLAT_BYTES,
+  'Cache.putAll': CACHE_FLAT_BYTES,
+};
+
+/** Bytes of the keys and values a bulk storage call moved (UTF-8). */
+function storageBytes(map: unknown): number {
+  if (map === null || typeof map !== 'object') return 0;
+  let bytes = 0;
+  for (const [key, value] of Object.entries(map as Record<string, unknown>))
+    bytes += Buffer.byteLength(key) + Buffer.byteLength(typeof value === 'string' ? value : String(value));
+  return bytes;
+}
+
+/** Calls a bulk storage call is billed as: its answer (reads) or its argument (writes), by span. */
+function storageSpans(qualifiedName: string, args: unknown[], result: unknown): number {
+  const span = BULK_SPANS[qualifiedName];
+  if (span === undefined) return 1;
+  const moved = /get/.test(qualifiedName) ? storageBytes(result) : storageBytes(args[0]);
+  return Math.max(1, Math.ceil(moved / span));
+}
 
 const READ_GRID_METHODS = new Set([
   'getValues',
@@ -178,5 +208,6 @@ export function costOf(
   const connected = family === 'SpreadsheetApp' ? dataSourceCallMs(qualifiedName, target) : null;
   if (connected !== null) return { ms: connected, cellsRead: 0, cellsWritten: 0 };
   if (family === 'SpreadsheetApp') return spreadsheetCost(method, args, result);
-  return { ms: FLAT_COSTS[qualifiedName] ?? 0, cellsRead: 0, cellsWritten: 0 };
+  const ms = (FLAT_COSTS[qualifiedName] ?? 0) * storageSpans(qualifiedName, args, result);
+  return { ms, cellsRead: 0, cellsWritten: 0 };
 }
