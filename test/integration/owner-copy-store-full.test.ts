@@ -51,10 +51,11 @@ afterAll(async () => {
 });
 
 describe("the schedule owner's copy in a user store shared with other scheduled spreadsheets", () => {
-  it('the copy of a 2,000-order store is small (no day sums, under 16 KB); with the store nearly full the run without the document syncs, and the next with it', async () => {
+  it('the copy of a 2,000-order store is small (no day sums, under 20 KB); with the store nearly full the run without the document syncs, and the next with it', async () => {
     const copy = copyEntries();
     expect(copy.map(([k]) => k).filter((k) => k.includes('ma.orderSums'))).toEqual([]);
-    expect(bytesOf(copy)).toBeLessThan(16_000);
+    // 16.2 KB: the tie-out state carries a digest per Checks row (2.5 KB at this store's 416 rows, 3.6 KB at most).
+    expect(bytesOf(copy)).toBeLessThan(20_000);
     // Filled by other spreadsheets' copies to 4 KB short of Google's 500 KB: the run without the
     // document rebuilds the day sums it lacks, has no room to keep them, gives them up and syncs.
     fillUserStore(4_000);
