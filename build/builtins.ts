@@ -22,6 +22,7 @@ export const Number = global.Number;
 export const Object = global.Object;
 export const Promise = global.Promise;
 export const RangeError = global.RangeError;
+export const SyntaxError = global.SyntaxError;
 export const RegExp = global.RegExp;
 export const Set = global.Set;
 export const String = global.String;

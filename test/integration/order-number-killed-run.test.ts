@@ -2,9 +2,10 @@
  * Hourly runs ended part-way (as Google ends an execution at its time limit: killAtServiceCall)
  * while new orders and changes arrive: after each, PROFIT_ORDER by number gives the truth's order
  * or an error, never another order; once a run completes, every number sampled, old and new,
- * finds its order. The clocks move 2 minutes a run: the access token stays within its hour, so no
- * kill lands between a refresh token's rotation and its storing (a lost connection known apart,
- * bigquery-orders-sync.test.ts). 1,500 orders.
+ * finds its order. The clocks move 1 minute a run: the access token keeps more than the 45 minutes
+ * below which a scheduled run renews it (PROACTIVE_REFRESH_BELOW_MS), so no kill lands between a
+ * refresh token's rotation and its storing (a lost connection known apart, token-renewal-*.test.ts).
+ * 1,500 orders.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
@@ -39,10 +40,9 @@ describe('hourly runs killed part-way', () => {
     const first = await scheduledRun(stack);
     expect(first.ok, first.error?.message).toBe(true);
     const wrong: string[] = [];
-    // Kills past the 26th call land, in this store's sequence, right after a token exchange (a lost rotation, not the subject here).
     for (let k = 2; k <= 26; k += 2) {
       await stack.control('orders', { count: 3 });
-      await stack.advanceClocks(2 * 60_000);
+      await stack.advanceClocks(60_000);
       await stack.runtime.run('onScheduledSync', [], { killAtServiceCall: k });
       await stack.runtime.run('refreshFormulasFromMenu', []);
       const all = await truthOrders();
