@@ -18,6 +18,7 @@ import {
   table,
   reconcilePassUntilDone,
 } from './bigquery-support';
+import { checksModel, dayBesideTruth } from './checks-support';
 import { checksRow, checksScope, scheduledRun, sheetTable, storeDay, syncUntilCaughtUp } from './sync-support';
 
 type Json = Record<string, unknown>;
@@ -183,5 +184,23 @@ describe('the reconciliation pass of orders kept in BigQuery', () => {
     );
     expect(left.rows[0]).toEqual({ orders: '0', line_items: '0' });
     expect(await compareTablesWithTruth(stack)).toEqual(EXACT);
+  });
+});
+
+describe('Checks → Run with orders in BigQuery', () => {
+  it('puts back a ✓ typed over with ✗ and a figure cleared by hand, as the service says the day', async () => {
+    const first = await stack.runtime.run('tieOutNow', [], { authMode: 'FULL' });
+    expect(first.ok, first.error?.message).toBe(true);
+    const day = [...checkDays()].filter(([, r]) => r.result === '✓')[5][0];
+    const [headers, ...rows] = sheetTable(stack, 'Checks') as Row[];
+    const row = rows.findIndex((r) => r[headers.indexOf('period')] === day) + 2;
+    checksModel(stack).write(row, headers.indexOf('result') + 1, { value: '✗' });
+    checksModel(stack).write(row, headers.indexOf('gross_revenue_pnl') + 1, {});
+    await stack.advanceClocks(60_000);
+    const again = await stack.runtime.run('tieOutNow', [], { authMode: 'FULL' });
+    expect(again.ok, again.error?.message).toBe(true);
+    const { row: now, truth } = await dayBesideTruth(stack, day);
+    expect(now.result).toBe('✓');
+    expect(Math.round(Number(now.gross_revenue_pnl) * 100)).toBe(Math.round(Number(truth.gross_revenue) * 100));
   });
 });

@@ -70,12 +70,34 @@ describe('a tie-out writes only the Checks rows that changed', () => {
     expect(blanks.map((w) => w.row)).toEqual([11, 12]);
   });
 
+  /** The rows as a whole read gives them: checked_at a serial number, the last check that wrote them at `WRITTEN`. */
+  const WRITTEN = 46_342.375;
+  const readWhole = (rows: CellValue[][]): CellValue[][] =>
+    rows.map((r) => r.map((c, i) => (i === CHECKED_AT ? WRITTEN - 1 : c)));
+
   it('read whole (Checks → Run), a cell cleared by hand rewrites its row', () => {
     const now = lines(10);
     const held = changedChecksRows(now, { rows: 0 }, null);
-    const sheet = now.map((r) => r.slice());
+    const sheet = readWhole(now);
+    expect(
+      changedChecksRows(now, { rows: 11, ...held }, keysOf(now), { rows: sheet, checkedBy: WRITTEN }).writes,
+    ).toEqual([]);
     sheet[2][ORDERS] = '';
-    expect(changedChecksRows(now, { rows: 11, ...held }, keysOf(now), sheet).writes.map((w) => w.row)).toEqual([4, 12]);
+    const plan = changedChecksRows(now, { rows: 11, ...held }, keysOf(now), { rows: sheet, checkedBy: WRITTEN });
+    expect(plan.writes.map((w) => w.row)).toEqual([4, 12]);
+  });
+
+  it('read whole, a checked_at later than the last check that wrote a row, cleared, or not a date-time rewrites its row', () => {
+    const now = lines(10);
+    const held = changedChecksRows(now, { rows: 0 }, null);
+    const sheet = readWhole(now);
+    sheet[1][CHECKED_AT] = WRITTEN;
+    sheet[2][CHECKED_AT] = WRITTEN + 1 / 24;
+    sheet[4][CHECKED_AT] = '';
+    sheet[6][CHECKED_AT] = 'yesterday';
+    const plan = changedChecksRows(now, { rows: 11, ...held }, keysOf(now), { rows: sheet, checkedBy: WRITTEN });
+    expect(plan.writes.map((w) => w.row)).toEqual([4, 6, 8, 12]);
+    expect(plan.linesWritten).toBe(true);
   });
 
   it('years of days: one digest per block of rows, within 3,600 characters; a changed row rewrites its block', () => {

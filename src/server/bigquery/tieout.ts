@@ -17,8 +17,11 @@ import { ORDERS_TABLE } from './table-schemas';
 import { tieoutQuery } from './tieout-sql';
 import { warehouseDaySums } from './tieout-sums';
 
-/** The tie-out's words for the Sync log when orders go to BigQuery; null for the sheets (their own tie-out runs). */
-export function bigQueryTieout(ctx: JobContext): string | null {
+/**
+ * The tie-out's words for the Sync log when orders go to BigQuery; null for the sheets (their own
+ * tie-out runs). `asked`: Checks → Run, which puts back the Checks rows typed over by hand.
+ */
+export function bigQueryTieout(ctx: JobContext, asked = false): string | null {
   const destination = runDestination(ctx);
   if (destination.kind !== 'bigquery') return null;
   const names = { projectId: destination.projectId, datasetId: destination.datasetId };
@@ -27,10 +30,16 @@ export function bigQueryTieout(ctx: JobContext): string | null {
   const { sql, parameters } = tieoutQuery(names, storeIdOfRun(), from, today);
   const { sums: dayRows, held } = heldKeysOf(queryRows(destination.projectId, sql, parameters));
   const { sums, otherCurrencyDays } = warehouseDaySums(dayRows, ctx.state.get('meta').storeCurrency);
-  return writeTieout(ctx, null, true, {
-    sums,
-    otherCurrencyDays,
-    heldTwice: held,
-    how: `Orders side: the BigQuery table ${tablePath(names, ORDERS_TABLE.tableId)} summed by placed_day in one query for this check.`,
-  });
+  return writeTieout(
+    ctx,
+    null,
+    true,
+    {
+      sums,
+      otherCurrencyDays,
+      heldTwice: held,
+      how: `Orders side: the BigQuery table ${tablePath(names, ORDERS_TABLE.tableId)} summed by placed_day in one query for this check.`,
+    },
+    asked,
+  );
 }

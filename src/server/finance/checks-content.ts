@@ -5,8 +5,10 @@
  * reconciliation that finds nothing writes nothing; an hourly run that changed a few days writes
  * those days, their months and the scope line. A row is found by its place: the run's first read
  * takes each row's period and kind, so a sheet sorted, or a row deleted or inserted by hand, has
- * the rows out of place rewritten. When the user asks for the check (Checks → Run), the rows are read
- * whole and compared cell by cell instead: a cell cleared or typed over by hand is put back.
+ * the rows out of place rewritten. When the user asks for the check (Checks → Run), and with the
+ * Orders sheet's daily whole read, the rows are read whole and compared cell by cell instead: a cell
+ * cleared or typed over by hand is put back, a checked-at cell among them when it is empty, not a
+ * date-time, or later than the check that last changed a row (no row looks proven later than it was).
  */
 import type { CellValue } from '../sheets/cells';
 import type { RowWrite } from '../sheets/row-writes';
@@ -34,10 +36,23 @@ export interface ChecksHeld {
   /** A digest per block of `rowsPerDigest` rows, row 2 first; absent before the first tie-out that kept them. */
   rowDigests?: string;
   rowsPerDigest?: number;
+  /** When the last check that wrote a row ran (the scope line's checked-at): no row's checked-at is later. */
+  rowsWrittenAt?: number;
 }
+
+/** The Checks rows as read whole (unformatted), and the latest checked-at a row may hold (a serial in the sheet's zone). */
+export interface ChecksRead {
+  rows: ReadonlyArray<readonly unknown[]>;
+  checkedBy: number;
+}
+
+/** Slack for a checked-at serial read back against the one written: a second. */
+const SERIAL_SECOND = 1 / 86_400;
 
 export interface ChecksWrites {
   writes: RowWrite[];
+  /** Whether a line of the check is among the writes (not only blanks below the last). */
+  linesWritten: boolean;
   rowDigests: string;
   rowsPerDigest: number;
 }
@@ -52,9 +67,14 @@ function blockDigest(lines: ReadonlyArray<readonly CellValue[]>): string {
 
 const keyText = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
 
-/** Whether the sheet's row (as read, unformatted) holds the line's cells, its checked-at cell aside. */
-function holds(read: readonly unknown[] | undefined, cells: readonly CellValue[]): boolean {
-  return cells.every((c, i) => i === CHECKED_AT || keyText(read?.[i]) === keyText(c));
+/**
+ * Whether the sheet's row (as read, unformatted) holds the line's cells, and a checked-at a check
+ * that changed a row could have written (a serial, at most `checkedBy`).
+ */
+function holds(read: readonly unknown[] | undefined, cells: readonly CellValue[], checkedBy: number): boolean {
+  const at = read?.[CHECKED_AT];
+  const checked = typeof at === 'number' && at > 0 && at <= checkedBy + SERIAL_SECOND;
+  return checked && cells.every((c, i) => i === CHECKED_AT || keyText(read?.[i]) === keyText(c));
 }
 
 /**
@@ -62,14 +82,14 @@ function holds(read: readonly unknown[] | undefined, cells: readonly CellValue[]
  * digest differs from the one kept, or whose rows the sheet does not hold in place (`sheetKeys`:
  * each row's period and kind as the run's first read found them; null when the sheet is not
  * there), with the scope line whenever another row goes; then blanks below the last line where
- * the sheet held more. `sheetRows`: the sheet's rows read whole, compared instead of the digests.
+ * the sheet held more. `sheetRead`: the sheet's rows read whole, compared instead of the digests.
  * No writes when the sheet already says it all.
  */
 export function changedChecksRows(
   lines: ReadonlyArray<readonly CellValue[]>,
   held: ChecksHeld,
   sheetKeys: ReadonlyArray<readonly unknown[]> | null,
-  sheetRows: ReadonlyArray<readonly unknown[]> | null = null,
+  sheetRead: ChecksRead | null = null,
 ): ChecksWrites {
   const per = Math.max(1, Math.ceil(lines.length / MAX_DIGESTS));
   const comparable = sheetKeys !== null && held.rowDigests !== undefined && held.rowsPerDigest === per;
@@ -84,8 +104,8 @@ export function changedChecksRows(
     const digest = blockDigest(block);
     rowDigests += digest;
     const at = (first / per) * DIGEST_CHARS;
-    const same = sheetRows
-      ? block.every((cells, k) => holds(sheetRows[first + k], cells))
+    const same = sheetRead
+      ? block.every((cells, k) => holds(sheetRead.rows[first + k], cells, sheetRead.checkedBy))
       : comparable &&
         held.rowDigests!.slice(at, at + DIGEST_CHARS) === digest &&
         block.every((_, k) => inPlace(first + k));
@@ -94,8 +114,8 @@ export function changedChecksRows(
   const scope = lines.length - 1;
   if (changed.length > 0 && changed[changed.length - 1] !== scope) changed.push(scope);
   const writes: RowWrite[] = changed.map((i) => ({ row: i + 2, column: 1, cells: lines[i].slice() }));
-  const lastHeld = Math.max(held.rows, sheetKeys?.length ?? 0, sheetRows?.length ?? 0) + 1;
+  const lastHeld = Math.max(held.rows, sheetKeys?.length ?? 0, sheetRead?.rows.length ?? 0) + 1;
   for (let row = lines.length + 2; row <= lastHeld; row++)
     writes.push({ row, column: 1, cells: CHECKS.columns.map(() => '') });
-  return { writes, rowDigests, rowsPerDigest: per };
+  return { writes, linesWritten: changed.length > 0, rowDigests, rowsPerDigest: per };
 }

@@ -13,7 +13,7 @@ import { EXECUTION_LIMIT_MS } from '../platform/budget';
 import { documentProperties, runStateAsStored } from '../platform/properties';
 import { markFormulasOwed } from '../state/formulas-owed';
 import type { CellValue } from '../sheets/cells';
-import { instantToLocalDate } from '../platform/calendar';
+import { instantToLocalDate, instantToSerial } from '../platform/calendar';
 import { localTimeText } from '../platform/local-time';
 import { changedChecksRows } from './checks-content';
 import { buildRow } from '../sheets/rows';
@@ -104,12 +104,11 @@ const heldTwiceNote = (words: readonly string[]): string =>
 
 /**
  * Runs the tie-out over the synced range and writes the Checks sheet; returns the Sync log's words.
- * `full`: the Orders columns are read whole (Checks → Run, Sync now, at least once a day, and
- * whenever the day sums cannot be trusted); otherwise the Orders side is the day sums the sync
- * kept as it wrote (the order sums store), and the Orders sheet is not read. `elsewhere`: the
- * Orders side is those sums (orders kept in BigQuery), and the Orders sheet is not read.
- * `asked`: the user asked for the check (Checks → Run): the Checks rows are read whole, and every
- * row the sheet does not hold as the check says it is written again.
+ * `full`: the Orders columns are read whole (Checks → Run, Sync now, at least once a day, and whenever the day sums
+ * cannot be trusted); otherwise the Orders side is the day sums the sync kept as it wrote (the order sums store).
+ * `elsewhere`: the Orders side is those sums (orders kept in BigQuery), and the Orders sheet is not read. `asked`:
+ * Checks → Run. Then, and with any whole read of Orders (at least daily), the Checks rows are read whole (46 cells a
+ * row) and each row not as the check says is written again: a hand edit lasts a day at most.
  */
 export function writeTieout(
   ctx: FinanceContext,
@@ -248,8 +247,11 @@ export function writeTieout(
   );
   // Rows that say what the sheet already says, in place, are not written again (their checked-at time aside).
   const sheetKeys = ctx.workbook.listsSheet(CHECKS.sheetName) ? ctx.workbook.rowKeysAtOpen(CHECKS) : null;
-  const sheetRows = sheetKeys && asked ? ctx.workbook.readTable(CHECKS) : null;
-  const checks = changedChecksRows(lines, ctx.state.get('tieout'), sheetKeys, sheetRows);
+  const was = ctx.state.get('tieout');
+  const rowsWrittenAt = was.rowsWrittenAt ?? was.checkedAt ?? checkedAt;
+  const whole = sheetKeys && (asked || (!kept && !elsewhere)) ? ctx.workbook.readTable(CHECKS) : null;
+  const checkedBy = instantToSerial(rowsWrittenAt, ctx.workbook.timeZone);
+  const checks = changedChecksRows(lines, was, sheetKeys, whole && { rows: whole, checkedBy });
   if (checks.writes.length > 0) {
     ctx.workbook.ensure(CHECKS);
     ctx.workbook.defer([{ schema: CHECKS, rows: checks.writes }]);
@@ -279,6 +281,7 @@ export function writeTieout(
     refetchedDays: (ctx.state.get('tieout').refetchedDays ?? []).filter((d) => failed.indexOf(d) >= 0),
     rowDigests: checks.rowDigests,
     rowsPerDigest: checks.rowsPerDigest,
+    rowsWrittenAt: checks.linesWritten ? checkedAt : rowsWrittenAt,
   });
   if (kept && tracker && fullAt !== null) tracker.save(sums, fullAt);
   return tieoutText(days, failed, books.cutFrom, notCompared) + closeCheckWords(closes);

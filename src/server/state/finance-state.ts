@@ -49,6 +49,8 @@ export interface TieoutState {
   /** What the Checks sheet's rows say, their checked-at cells aside: a digest per block of rows (changedChecksRows); unchanged rows are not written again. */
   rowDigests?: string;
   rowsPerDigest?: number;
+  /** When the last tie-out that wrote a Checks row ran: a row's checked-at later than it was typed by hand. */
+  rowsWrittenAt?: number;
 }
 
 /** Orders with incomplete costs as the last read of the whole Orders sheet found them (costGapsOf). */

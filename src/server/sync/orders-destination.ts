@@ -11,8 +11,11 @@ export interface OrdersDestination {
   writer(ctx: JobContext): OrderWriter | null;
   /** True for a run step that works on the Orders and Line items sheets and does not apply to this run's destination. */
   skipsStep(ctx: JobContext, step: string): boolean;
-  /** The tie-out of this run's destination (the Sync log's words), or null when the orders are in the sheets. */
-  tieout(ctx: JobContext): string | null;
+  /**
+   * The tie-out of this run's destination (the Sync log's words), or null when the orders are in the
+   * sheets. `asked`: Checks → Run (the Checks rows read whole, a hand edit put back).
+   */
+  tieout(ctx: JobContext, asked: boolean): string | null;
   /** `day`'s orders were listed whole (these ids): orders the listing no longer gives leave the destination. */
   dayListed(ctx: JobContext, day: string, ids: readonly string[]): void;
   /** The reconciliation pass of this run's destination, or null when the orders are in the sheets. */
@@ -43,8 +46,8 @@ export function destinationWriter(ctx: JobContext): OrderWriter | null {
   return registered ? registered.writer(ctx) : null;
 }
 
-export function destinationTieout(ctx: JobContext): string | null {
-  return registered ? registered.tieout(ctx) : null;
+export function destinationTieout(ctx: JobContext, asked: boolean): string | null {
+  return registered ? registered.tieout(ctx, asked) : null;
 }
 
 export function destinationDayListed(ctx: JobContext, day: string, ids: readonly string[]): void {

@@ -131,7 +131,8 @@ function tieoutReadsOrders(options: RunOptions, tracker: OrderSumsTracker | null
 function tieoutOrNote(run: RunState, full: boolean): string {
   const { ctx, tracker } = run;
   try {
-    return destinationTieout(ctx) ?? writeTieout(ctx, tracker, full, null, run.options.tieOut === true);
+    const asked = run.options.tieOut === true;
+    return destinationTieout(ctx, asked) ?? writeTieout(ctx, tracker, full, null, asked);
   } catch (e) {
     const why =
       e !== null && typeof e === 'object' && typeof (e as { userMessage?: unknown }).userMessage === 'string'
