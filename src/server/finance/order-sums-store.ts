@@ -32,8 +32,8 @@ interface Stamp {
   rows: number;
   /** The sum columns the Orders sheet holds when saved. */
   held: string;
-  /** Each month's group of values and how many values it has, in order. */
-  parts: Array<[string, number]>;
+  /** Each group of values (order-sums-text), in order, with '*' and their number when more than one: '2026-11-01,2026-11-16*2'. */
+  parts: string;
   /** When the whole sheet was last read (epoch ms); for proven sums, when the sheet was created empty. */
   fullAt: number;
   /**
@@ -58,7 +58,9 @@ const partKey = (group: string, i: number): string => CHUNK_KEY + group + (i ===
 
 function decode(all: Readonly<Record<string, string>>, parts: Stamp['parts'], currency: string | null): OrderDaySums {
   const days = new Map<string, DaySums>();
-  for (const [group, count] of parts) {
+  for (const part of parts === '' ? [] : parts.split(',')) {
+    const [group = '', times = '1'] = part.split('*');
+    const count = Number(times);
     const values = Array.from({ length: count }, (_, i) => all[partKey(group, i)]);
     if (values.some((v) => v === undefined)) throw new Error('day sums value missing');
     decodeDaySums(group, values as string[], days);
@@ -181,7 +183,9 @@ export class OrderSumsTracker {
       currency: this.currency,
       rows: this.workbook.index(ORDERS).size,
       held: heldKey(this.workbook),
-      parts: [...groups].map(([group, values]) => [group, values.length]),
+      parts: [...groups]
+        .map(([group, values]) => (values.length === 1 ? group : `${group}*${values.length}`))
+        .join(','),
       fullAt,
       ...(proven ? { proven } : {}),
     };

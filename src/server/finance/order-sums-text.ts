@@ -1,11 +1,11 @@
 /**
- * The Orders day sums as property values, one group of values per calendar month. Every whole read
+ * The Orders day sums as property values, one group of values per half month. Every whole read
  * of the document store moves them (a bulk Properties call is billed per 16 KB it moves,
  * apps-script-cost-model.md), so they are written small: a line per day, its day of the month (left
  * out when it follows the line before), the counts (one when they agree) and the cents in base 64
  * (trailing zeros left out), and the rare parts (unread amounts, inconsistent orders, cost gaps) as
- * JSON after a second bar. A run that changes a few days changes only their months' values, so only
- * those are written again.
+ * JSON after a second bar. A run that changes a few days changes only their half months' values, so
+ * only those are written again (an hourly run's few corrected orders fall in a few of them).
  */
 import { utf8Bytes } from '../platform/property-size';
 import { TIEOUT_COMPARED } from '../sheets/schema';
@@ -16,6 +16,14 @@ const CHUNK_BYTES = 8_500;
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 /** Days that are not ISO dates (none today) go together, their day written out in full. */
 const ODD_GROUP = 'x';
+/** The second half of a month starts on this day. */
+const SECOND_HALF = 16;
+
+/** A day's group: its half month's first day ('2026-11-01', '2026-11-16'). */
+function groupOf(day: string): string {
+  if (!ISO_DAY.test(day)) return ODD_GROUP;
+  return `${day.slice(0, 8)}${Number(day.slice(8)) < SECOND_HALF ? '01' : String(SECOND_HALF)}`;
+}
 
 const figureAt = (name: string): number => TIEOUT_COMPARED.findIndex((f) => f.figure === name);
 const GROSS = figureAt('gross_revenue');
@@ -52,10 +60,12 @@ function unnum(text: string): number {
   return negative ? -n : n;
 }
 
-/** Cost gaps alone (the usual extra): 'currency:orders:cents[:unread]' per currency, ';' between. */
+/** Cost gaps alone (the usual extra): 'currency:orders:cents[:unread, when not 0]' per currency, ';' between. */
 function gapsText(gaps: DaySums['gaps']): string {
   return Object.entries(gaps)
-    .map(([currency, tally]) => [encodeURIComponent(currency), ...tally.map((n) => num(n!))].join(':'))
+    .map(([currency, [orders, cents, unread = 0]]) =>
+      [encodeURIComponent(currency), num(orders), num(cents), ...(unread === 0 ? [] : [num(unread)])].join(':'),
+    )
     .join(';');
 }
 
@@ -66,7 +76,7 @@ function gapsOf(text: string): DaySums['gaps'] {
     const tally = numbers.map(unnum);
     if (tally.length < 2 || tally.length > 3 || tally.some((n) => !Number.isFinite(n)))
       throw new Error('unreadable day sums');
-    gaps[decodeURIComponent(currency)] = tally as [number, number, number?];
+    gaps[decodeURIComponent(currency)] = [tally[0]!, tally[1]!, tally[2] ?? 0];
   }
   return gaps;
 }
@@ -96,12 +106,12 @@ function line(day: string, s: DaySums, after: string | null): string {
   return fields.join('|');
 }
 
-/** The month's values by group name ('2026-11'; more than one value: '2026-11', '2026-11.1', …). */
+/** Each half month's values by group (groupOf; more than one value when a half month holds more than one's limit). */
 export function encodeDaySums(days: ReadonlyMap<string, DaySums>): Map<string, string[]> {
   const lines = new Map<string, string[]>();
   let before: string | null = null;
   for (const day of [...days.keys()].sort()) {
-    const group = ISO_DAY.test(day) ? day.slice(0, 7) : ODD_GROUP;
+    const group = groupOf(day);
     const list = lines.get(group) ?? [];
     list.push(line(day, days.get(day)!, list.length > 0 ? before : null));
     lines.set(group, list);
@@ -117,6 +127,7 @@ export function decodeDaySums(group: string, values: readonly string[], into: Ma
   let before = 0;
   for (const text of values.join('').split('\n')) {
     const bar = text.indexOf('|');
+    if (bar < 0) throw new Error('unreadable day sums');
     const rest = text.slice(bar + 1);
     const extrasAt = rest.indexOf('|');
     const at = text.slice(0, bar);
@@ -146,7 +157,8 @@ export function decodeDaySums(group: string, values: readonly string[], into: Ma
         : [0, [], gapsOf(extras)];
     const dayOfMonth = at === '' ? before + 1 : Number(at);
     before = dayOfMonth;
-    const day = group === ODD_GROUP ? decodeURIComponent(at) : `${group}-${String(dayOfMonth).padStart(2, '0')}`;
+    const day =
+      group === ODD_GROUP ? decodeURIComponent(at) : `${group.slice(0, 8)}${String(dayOfMonth).padStart(2, '0')}`;
     into.set(day, {
       rows,
       count,

@@ -1,4 +1,5 @@
 import { SETTING_KEYS } from './held-writes';
+import { PROPERTIES_FLAT_BYTES, storeBytes } from './property-size';
 
 /**
  * Document properties an execution reads several times within moments (the connection record from
@@ -40,21 +41,24 @@ export class RecentReads {
    * the same moment's store, moments apart under the lock).
    */
   private whole: { at: number; values: Record<string, string> } | null = null;
+  /** The last whole read moved no more than one key's read costs (PROPERTIES_FLAT_BYTES); unknown before the first. */
+  private wholeIsCheap = false;
 
   constructor(private readonly now: () => number = () => Date.now()) {}
 
   /**
    * `readAll`: a setting part the run merges into (SyncStateStore.update; SETTING_KEYS), each read
    * again at its own moment of the run (the orders checkpoint, the daily job), is read with the whole
-   * store, one call as dear as a key's (apps-script-cost-model.md: flat to 16 KB), so those within the
-   * next second (and the close's busy notes) need none.
+   * store while that is one call as dear as a key's (the last whole read moved at most
+   * PROPERTIES_FLAT_BYTES), so those within the next second (and the close's busy notes) need none.
+   * A bigger store (the day sums of a large shop) is billed per 16 KB it moves: the part alone is read.
    */
   get(key: string, read: () => string | null, readAll?: () => Record<string, string>): string | null {
     if (!RECENT_READ_KEYS.has(key)) return read();
     const recent = this.reads.get(key);
     const at = this.now();
     if (recent && at - recent.at < RECENT_READ_MS) return recent.value;
-    if (readAll && SETTING_KEYS.has(key)) return this.getAll(readAll)[key] ?? null;
+    if (readAll && SETTING_KEYS.has(key) && this.wholeIsCheap) return this.getAll(readAll)[key] ?? null;
     const value = read();
     this.reads.set(key, { at, value });
     return value;
@@ -79,6 +83,7 @@ export class RecentReads {
     const at = this.now();
     for (const key of RECENT_READ_KEYS) this.reads.set(key, { at, value: all[key] ?? null });
     this.whole = { at, values: { ...all } };
+    this.wholeIsCheap = storeBytes(all) <= PROPERTIES_FLAT_BYTES;
   }
 
   /** This execution wrote `keys` (null: every key, or none known: forget everything). */
