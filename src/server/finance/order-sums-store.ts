@@ -24,7 +24,7 @@ const META_KEY = 'ma.orderSums';
 const CHUNK_KEY = 'ma.orderSums.';
 
 interface Stamp {
-  /** 2: values by month (order-sums-text); sums saved otherwise are not read (a tie-out reads the sheet). */
+  /** 2: values by half month (order-sums-text); sums saved otherwise are not read (a tie-out reads the sheet). */
   v: 2;
   valid: boolean;
   currency: string | null;
