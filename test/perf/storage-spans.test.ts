@@ -4,8 +4,7 @@
  * of the document store. On the bench's 1k store, the backfill and the hourly run after 1 % of the
  * orders changed pay for few spans past the first: the day sums are written small (a whole read
  * of the store moves two spans, not four), a run writes only the half months of sums it changed
- * (the hourly run's closing write fits one span); a setting part read again later in the run is
- * read alone, not with a store that big (recent-reads.test.ts). Figures are the runtime's counters (byMethod,
+ * (the hourly run's closing write fits one span). Figures are the runtime's counters (byMethod,
  * modelledMsByService), never wall time; the runs tie out against the emulator's truth.
  */
 import { mkdtempSync } from 'node:fs';

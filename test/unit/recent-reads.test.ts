@@ -40,32 +40,3 @@ describe('the whole store read moments ago', () => {
     expect(wholeReads).toBe(3);
   });
 });
-
-describe('a setting part read again a second or more after the whole read', () => {
-  const settingRead = (store: Record<string, string>): { keyReads: number; wholeReads: number } => {
-    let now = 0;
-    const reads = new RecentReads(() => now);
-    let keyReads = 0;
-    let wholeReads = 0;
-    reads.seed(store);
-    now = RECENT_READ_MS;
-    const key = (): string | null => (keyReads++, store['ma.sync.orders'] ?? null);
-    const whole = (): Record<string, string> => (wholeReads++, { ...store });
-    expect(reads.get('ma.sync.orders', key, whole)).toBe(store['ma.sync.orders']);
-    return { keyReads, wholeReads };
-  };
-
-  it('comes with a whole read while the store fits the 16 KB a call moves at one price', () => {
-    expect(settingRead({ 'ma.sync.orders': '{}', 'ma.orderSums.2026-01-01': 'x'.repeat(15_000) })).toEqual({
-      keyReads: 0,
-      wholeReads: 1,
-    });
-  });
-
-  it('is read alone once the store is billed per 16 KB (the day sums of a large shop): one 40 ms read, not one per span', () => {
-    expect(settingRead({ 'ma.sync.orders': '{}', 'ma.orderSums.2026-01-01': 'x'.repeat(17_000) })).toEqual({
-      keyReads: 1,
-      wholeReads: 0,
-    });
-  });
-});

@@ -5,20 +5,6 @@
  */
 export const PROPERTY_VALUE_MAX_BYTES = 9 * 1024;
 
-/**
- * What one bulk Properties call (getProperties, setProperties) moves at the price of one key's
- * call: Poehnelt 2024 measured them flat to 16 KB (apps-script-cost-model.md); past that, the
- * stricter reading is that each further 16 KB costs another call.
- */
-export const PROPERTIES_FLAT_BYTES = 16 * 1024;
-
-/** UTF-8 bytes of the keys and values a bulk Properties call moves. */
-export function storeBytes(values: Readonly<Record<string, string>>): number {
-  let bytes = 0;
-  for (const key of Object.keys(values)) bytes += utf8Bytes(key) + utf8Bytes(values[key]!);
-  return bytes;
-}
-
 /** UTF-8 size of a string, as Google measures a property value. */
 export function utf8Bytes(text: string): number {
   let bytes = 0;

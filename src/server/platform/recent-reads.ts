@@ -1,5 +1,4 @@
 import { SETTING_KEYS } from './held-writes';
-import { PROPERTIES_FLAT_BYTES, storeBytes } from './property-size';
 
 /**
  * Document properties an execution reads several times within moments (the connection record from
@@ -41,24 +40,23 @@ export class RecentReads {
    * the same moment's store, moments apart under the lock).
    */
   private whole: { at: number; values: Record<string, string> } | null = null;
-  /** The last whole read moved no more than one key's read costs (PROPERTIES_FLAT_BYTES); unknown before the first. */
-  private wholeIsCheap = false;
 
   constructor(private readonly now: () => number = () => Date.now()) {}
 
   /**
    * `readAll`: a setting part the run merges into (SyncStateStore.update; SETTING_KEYS), each read
    * again at its own moment of the run (the orders checkpoint, the daily job), is read with the whole
-   * store while that is one call as dear as a key's (the last whole read moved at most
-   * PROPERTIES_FLAT_BYTES), so those within the next second (and the close's busy notes) need none.
-   * A bigger store (the day sums of a large shop) is billed per 16 KB it moves: the part alone is read.
+   * store, so those within the next second (and the close's busy notes and owner copy) need none.
+   * Past 16 KB a whole read is billed per span (apps-script-cost-model.md), yet the parts read alone
+   * cost more: on the 1k bench store (two spans) the hourly run's whole read also serves its owner
+   * copy, 1.16 s of Properties calls against 1.24 s; at 10k (three spans) 1.62 s against 1.58 s.
    */
   get(key: string, read: () => string | null, readAll?: () => Record<string, string>): string | null {
     if (!RECENT_READ_KEYS.has(key)) return read();
     const recent = this.reads.get(key);
     const at = this.now();
     if (recent && at - recent.at < RECENT_READ_MS) return recent.value;
-    if (readAll && SETTING_KEYS.has(key) && this.wholeIsCheap) return this.getAll(readAll)[key] ?? null;
+    if (readAll && SETTING_KEYS.has(key)) return this.getAll(readAll)[key] ?? null;
     const value = read();
     this.reads.set(key, { at, value });
     return value;
@@ -83,7 +81,6 @@ export class RecentReads {
     const at = this.now();
     for (const key of RECENT_READ_KEYS) this.reads.set(key, { at, value: all[key] ?? null });
     this.whole = { at, values: { ...all } };
-    this.wholeIsCheap = storeBytes(all) <= PROPERTIES_FLAT_BYTES;
   }
 
   /** This execution wrote `keys` (null: every key, or none known: forget everything). */
