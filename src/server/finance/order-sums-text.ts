@@ -3,8 +3,9 @@
  * of the document store moves them (a bulk Properties call is billed per 16 KB it moves,
  * apps-script-cost-model.md), so they are written small: a line per day, its day of the month (left
  * out when it follows the line before), the counts (one when they agree) and the cents in base 64
- * (trailing zeros left out), and the rare parts (unread amounts, inconsistent orders, cost gaps) as
- * JSON after a second bar. A run that changes a few days changes only their half months' values, so
+ * (trailing zeros left out, net revenue as its difference from gross less refunds), and after a
+ * second bar the rare parts: cost gaps alone as short text, with unread amounts or inconsistent
+ * orders as JSON. A run that changes a few days changes only their half months' values, so
  * only those are written again (an hourly run's few corrected orders fall in a few of them).
  */
 import { utf8Bytes } from '../platform/property-size';
@@ -81,7 +82,7 @@ function gapsOf(text: string): DaySums['gaps'] {
   return gaps;
 }
 
-/** `after`: the day of the line before in the same month, if any. */
+/** `after`: the day of the line before in the same group, if any. */
 function line(day: string, s: DaySums, after: string | null): string {
   const iso = ISO_DAY.test(day);
   const follows = iso && after !== null && Number(day.slice(8)) === Number(after.slice(8)) + 1;
