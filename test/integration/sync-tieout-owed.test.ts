@@ -19,7 +19,7 @@ import { runValue, scheduledRunWithin } from './scheduled-budget';
 import { compareWithTruth } from './sync-support';
 
 /** Smaller than the Daily P&L write and the Monthly P&L refresh between the daily job's last check and the tie-out's. */
-const BUDGET_STEP_MS = 20;
+const BUDGET_STEP_MS = 10;
 const MAX_TRIALS = 750;
 const HOUR_MS = 3_600_000;
 
