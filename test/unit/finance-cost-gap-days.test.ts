@@ -98,6 +98,27 @@ describe('incomplete-cost counts kept per day', () => {
     );
   });
 
+  it('write only the months that changed (each 16 KB a write moves is billed): one corrected order, its month alone', () => {
+    const rows = orderRows(200);
+    const props = fakeProperties();
+    saveCostGapDays(props, rows);
+    const written: string[][] = [];
+    const setProperties = props.setProperties.bind(props);
+    props.setProperties = (values: Record<string, string>) => (
+      written.push(Object.keys(values)),
+      setProperties(values)
+    );
+    const first = rows.findIndex(
+      (r) => r.placedDay === '2026-01-15' && r.source === 'unknown' && r.status === 'active',
+    );
+    const corrected = rows.map((r, i) => (i === first ? { ...r, source: 'catalog', coverage: 100 } : r));
+    expect(saveCostGapDays(props, corrected)).toBe(true);
+    expect(written).toEqual([['ma.costGapDays.2026-01']]);
+    expect(readCostGapDays(props, '2025-01-01', '2026-12-31', 'USD')).toEqual(
+      costGapsOf(corrected, 'USD', '2025-01-01', '2026-12-31'),
+    );
+  });
+
   it('are unknown before a sync counted them, and when the Orders sheet had no rows', () => {
     const props = fakeProperties();
     expect(readCostGapDays(props, '2026-01-01', '2026-01-31', 'USD')).toEqual({ notCounted: 'not-synced' });

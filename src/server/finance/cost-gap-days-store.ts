@@ -87,9 +87,11 @@ export function saveCostGapMonths(
   values[INDEX_KEY] = JSON.stringify(index);
   const stored = storedNow ?? props.getProperties();
   const stale = (parseIndex(stored[INDEX_KEY] ?? null)?.months ?? []).map(monthKey).filter((key) => !(key in values));
-  if (stale.length === 0 && Object.entries(values).every(([key, text]) => stored[key] === text)) return false;
+  // Only what differs from the store: each further 16 KB a setProperties moves is billed (apps-script-cost-model.md).
+  const changed = Object.fromEntries(Object.entries(values).filter(([key, text]) => stored[key] !== text));
+  if (stale.length === 0 && Object.keys(changed).length === 0) return false;
   // The months and their index in one call: a formula never reads an index naming months not written.
-  props.setProperties(values);
+  if (Object.keys(changed).length > 0) props.setProperties(changed);
   for (const key of stale) props.deleteProperty(key);
   return true;
 }

@@ -13,26 +13,27 @@
  * writes: its sums start empty and are proven by those writes alone, so its tie-out (a backfill's
  * Sync now) need not read back what it wrote; a later run reads the sheet as above.
  */
-import { checkPropertySize, utf8Bytes } from '../platform/property-size';
+import { checkPropertySize } from '../platform/property-size';
 import type { RowWrite } from '../sheets/row-writes';
 import type { ManagedWorkbook } from '../sheets/managed-workbook';
 import { ORDERS, columnIndex } from '../sheets/schema';
 import { OrderDaySums, ORDER_SUM_COLUMNS, ORDER_SUM_SPAN, touchesSums, type DaySums } from './order-day-sums';
+import { decodeDaySums, encodeDaySums } from './order-sums-text';
 
 const META_KEY = 'ma.orderSums';
 const CHUNK_KEY = 'ma.orderSums.';
-/** Bytes per chunk, under Google's 9 KB per property value (the property size limit). */
-const CHUNK_BYTES = 8_500;
 
 interface Stamp {
-  v: 1;
+  /** 2: values by half month (order-sums-text); sums saved otherwise are not read (a tie-out reads the sheet). */
+  v: 2;
   valid: boolean;
   currency: string | null;
   /** Keyed Orders rows when saved. */
   rows: number;
   /** The sum columns the Orders sheet holds when saved. */
   held: string;
-  chunks: number;
+  /** Each group of values (order-sums-text), in order, with '*' and their number when more than one: '2026-11-01,2026-11-16*2'. */
+  parts: string;
   /** When the whole sheet was last read (epoch ms); for proven sums, when the sheet was created empty. */
   fullAt: number;
   /**
@@ -49,52 +50,22 @@ export interface PropertyBag {
   getProperties(): Record<string, string>;
   setProperty(key: string, value: string): unknown;
   setProperties(values: Record<string, string>): unknown;
+  deleteProperty(key: string): unknown;
 }
 
-type Encoded = [string, number, number, number, number, number[], number[]?, string[]?, DaySums['gaps']?];
+/** The property key of a group's `i`th value (order-sums-text). */
+const partKey = (group: string, i: number): string => CHUNK_KEY + group + (i === 0 ? '' : `.${i}`);
 
-function encode(sums: OrderDaySums): string {
-  const out: Encoded[] = [];
-  for (const [day, s] of sums.days) {
-    const row: Encoded = [day, s.rows, s.count, s.other, s.counted, s.cents];
-    if (s.unknown.some((n) => n !== 0) || s.inconsistent.length > 0 || Object.keys(s.gaps).length > 0)
-      row.push(s.unknown, s.inconsistent, s.gaps);
-    out.push(row);
-  }
-  return JSON.stringify(out);
-}
-
-function decode(text: string, currency: string | null): OrderDaySums {
+function decode(all: Readonly<Record<string, string>>, parts: Stamp['parts'], currency: string | null): OrderDaySums {
   const days = new Map<string, DaySums>();
-  for (const [day, rows, count, other, counted, cents, unknown, inconsistent, gaps] of JSON.parse(text) as Encoded[]) {
-    days.set(day, {
-      rows,
-      count,
-      other,
-      counted,
-      cents,
-      unknown: unknown ?? cents.map(() => 0),
-      inconsistent: inconsistent ?? [],
-      gaps: gaps ?? {},
-    });
+  for (const part of parts === '' ? [] : parts.split(',')) {
+    const [group = '', times = '1'] = part.split('*');
+    const count = Number(times);
+    const values = Array.from({ length: count }, (_, i) => all[partKey(group, i)]);
+    if (values.some((v) => v === undefined)) throw new Error('day sums value missing');
+    decodeDaySums(group, values as string[], days);
   }
   return new OrderDaySums(days, currency);
-}
-
-/** Text cut into pieces of at most CHUNK_BYTES (never inside a surrogate pair). */
-function chunks(text: string): string[] {
-  const out: string[] = [];
-  let start = 0;
-  while (start < text.length) {
-    let end = Math.min(text.length, start + CHUNK_BYTES);
-    while (end > start + 1 && utf8Bytes(text.slice(start, end)) > CHUNK_BYTES)
-      end = start + Math.floor((end - start) * 0.9);
-    const code = text.charCodeAt(end - 1);
-    if (end < text.length && code >= 0xd800 && code <= 0xdbff) end--;
-    out.push(text.slice(start, end));
-    start = end;
-  }
-  return out;
 }
 
 export class OrderSumsTracker {
@@ -116,6 +87,8 @@ export class OrderSumsTracker {
     sums: OrderDaySums | null,
     private lastRowAtOpen: number,
     private stamp: Stamp | null,
+    /** The day sums values as stored (key to value): only a locked run writes them, so its read and its saves tell. */
+    private readonly stored: Map<string, string>,
   ) {
     this.sums = sums;
   }
@@ -138,7 +111,7 @@ export class OrderSumsTracker {
       stamp = JSON.parse(all[META_KEY] ?? 'null') as Stamp | null;
       if (
         stamp &&
-        stamp.v === 1 &&
+        stamp.v === 2 &&
         stamp.valid &&
         stamp.currency === currency &&
         workbook.hasSheet(ORDERS) &&
@@ -146,9 +119,7 @@ export class OrderSumsTracker {
       ) {
         const index = workbook.index(ORDERS);
         if (!workbook.createdThisRun(ORDERS) && index.size === stamp.rows) {
-          let text = '';
-          for (let i = 0; i < stamp.chunks; i++) text += all[CHUNK_KEY + i] ?? '';
-          sums = decode(text, currency);
+          sums = decode(all, stamp.parts, currency);
         }
       }
     } catch {
@@ -157,7 +128,8 @@ export class OrderSumsTracker {
     // Not found, or created in this run: nothing but this run's writes can be in it.
     const fresh = !workbook.hasSheet(ORDERS) || workbook.createdThisRun(ORDERS);
     if (fresh) sums = new OrderDaySums(new Map(), currency);
-    const tracker = new OrderSumsTracker(properties, workbook, currency, sums, 1, stamp);
+    const stored = new Map(Object.entries(all).filter(([key]) => key.startsWith(CHUNK_KEY)));
+    const tracker = new OrderSumsTracker(properties, workbook, currency, sums, 1, stamp, stored);
     if (fresh) {
       tracker.emptyAt = Date.now();
       tracker.watchWrites();
@@ -199,22 +171,40 @@ export class OrderSumsTracker {
     this.save(this.sums, fullAt, this.emptyAt !== null);
   }
 
-  /** Saves sums that describe the sheet now, in one property write; `proven`: see Stamp.proven (a tie-out's save ends it). */
+  /**
+   * Saves sums that describe the sheet now, in one property write of the stamp and the values that
+   * changed; values no longer used are deleted after it. `proven`: see Stamp.proven (a tie-out's save ends it).
+   */
   save(sums: OrderDaySums, fullAt: number, proven = false): void {
-    const pieces = chunks(encode(sums));
+    const groups = encodeDaySums(sums.days);
     const stamp: Stamp = {
-      v: 1,
+      v: 2,
       valid: true,
       currency: this.currency,
       rows: this.workbook.index(ORDERS).size,
       held: heldKey(this.workbook),
-      chunks: pieces.length,
+      parts: [...groups]
+        .map(([group, values]) => (values.length === 1 ? group : `${group}*${values.length}`))
+        .join(','),
       fullAt,
       ...(proven ? { proven } : {}),
     };
     const values: Record<string, string> = { [META_KEY]: checkPropertySize(META_KEY, JSON.stringify(stamp)) };
-    pieces.forEach((piece, i) => (values[CHUNK_KEY + i] = checkPropertySize(CHUNK_KEY + i, piece)));
+    const used = new Set<string>();
+    for (const [group, pieces] of groups)
+      pieces.forEach((piece, i) => {
+        const key = partKey(group, i);
+        used.add(key);
+        if (this.stored.get(key) !== piece) values[key] = checkPropertySize(key, piece);
+      });
     this.properties.setProperties(values);
+    for (const [key, value] of Object.entries(values)) if (key !== META_KEY) this.stored.set(key, value);
+    // Read only through the stamp: one left behind by a run cut short here is deleted by the next save.
+    for (const key of [...this.stored.keys()])
+      if (!used.has(key)) {
+        this.properties.deleteProperty(key);
+        this.stored.delete(key);
+      }
     this.stamp = stamp;
     this.sums = sums;
     this.marked = false;

@@ -28,7 +28,7 @@ const prefixOf = (spreadsheetId: string): string => `d:${spreadsheetId}:`;
 const writtenKeyOf = (spreadsheetId: string): string => `d:${spreadsheetId}#written`;
 
 /** The Orders day sums (order-sums-store): rebuilt from the Orders sheet by a run that lacks them. */
-const isDaySumsKey = (key: string): boolean => /^ma\.orderSums(\.\d+)?$/.test(key);
+const isDaySumsKey = (key: string): boolean => /^ma\.orderSums(\.[\w.-]+)?$/.test(key);
 
 function userProperties(): Properties {
   return PropertiesService.getUserProperties();

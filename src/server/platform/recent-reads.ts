@@ -46,8 +46,10 @@ export class RecentReads {
   /**
    * `readAll`: a setting part the run merges into (SyncStateStore.update; SETTING_KEYS), each read
    * again at its own moment of the run (the orders checkpoint, the daily job), is read with the whole
-   * store, one call as dear as a key's (apps-script-cost-model.md: flat to 16 KB), so those within the
-   * next second (and the close's busy notes) need none.
+   * store, so those within the next second (and the close's busy notes and owner copy) need none.
+   * Past 16 KB a whole read is billed per span (apps-script-cost-model.md), yet the parts read alone
+   * cost more: on the 1k bench store (two spans) the hourly run's whole read also serves its owner
+   * copy, 1.16 s of Properties calls against 1.24 s; at 10k (three spans) 1.62 s against 1.58 s.
    */
   get(key: string, read: () => string | null, readAll?: () => Record<string, string>): string | null {
     if (!RECENT_READ_KEYS.has(key)) return read();
