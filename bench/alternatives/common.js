@@ -9,7 +9,8 @@
 /**
  * The apps-script-oauth2 service over the add-on's connection, configured as the add-on's own
  * (src/server/auth/service.ts): one service per spreadsheet in the connecting user's properties,
- * with that user's cache and lock, as the library's README recommends.
+ * with that user's lock and no cache: the add-on keeps the token in its property alone, so a
+ * cached copy here would go stale when the add-on renews it.
  */
 function altService() {
   var config = PropertiesService.getScriptProperties();
@@ -22,7 +23,6 @@ function altService() {
     .setClientId(id)
     .setClientSecret(secret)
     .setPropertyStore(PropertiesService.getUserProperties())
-    .setCache(CacheService.getUserCache())
     .setLock(LockService.getUserLock())
     .setTokenHeaders({ Authorization: 'Basic ' + Utilities.base64Encode(id + ':' + secret) })
     .setTokenPayloadHandler(function (payload) {
