@@ -19,6 +19,8 @@
  * the state that covers them together (the next run fetches them again); so does a run whose
  * carrying write never happens (the fence is still up at release).
  */
+import { FullStoreCheckpoint, isDaySumsKey } from './full-store-checkpoint';
+
 type Properties = GoogleAppsScript.Properties.Properties;
 
 const HELD_PREFIXES = [
@@ -77,6 +79,7 @@ export class HeldWrites {
   private positionless = false;
   /** Writes of any key are held (withRunState). */
   private any = false;
+  private readonly full = new FullStoreCheckpoint();
 
   /**
    * `checkpoints`: where checkpoints store the held state (by default `store`); `released`: called
@@ -176,14 +179,27 @@ export class HeldWrites {
       if (value === null) deleted.push(key);
       else set[key] = value;
     }
+    const held = [...this.values];
     this.values.clear();
     this.writes = 0;
-    if (Object.keys(set).length > 0) this.checkpoints.setProperties(set);
-    for (const key of deleted) this.checkpoints.deleteProperty(key);
+    let stored = false;
+    try {
+      stored = this.full.write(this.checkpoints, set);
+    } finally {
+      // Refused: held again (under what was written since), for a later checkpoint to store together.
+      if (!stored) for (const [key, value] of held) if (!this.values.has(key)) this.values.set(key, value);
+    }
+    for (const key of deleted) if (!(this.full.dropped && isDaySumsKey(key))) this.checkpoints.deleteProperty(key);
+  }
+
+  /** The Orders day sums were dropped to make room in a full store (FullStoreCheckpoint). */
+  daySumsDropped(): boolean {
+    return this.full.dropped;
   }
 
   /** Holds one call's writes (together: a setProperties stays one write); past MAX_HELD_WRITES, everything held is stored. */
-  private keep(values: ReadonlyArray<[string, string | null]>): void {
+  private keep(all: ReadonlyArray<[string, string | null]>): void {
+    const values = this.full.dropped ? all.filter(([key]) => !isDaySumsKey(key)) : all;
     if (values.some(([key]) => SETTING_KEYS.has(key))) this.settingWritten = true;
     if (this.fenced !== null) {
       for (const [key, value] of values) {

@@ -1,0 +1,56 @@
+/**
+ * A checkpoint's write into a store Google refuses as full (500 KB a store). The Orders day sums
+ * are a saving, not a record (a tie-out without them reads the Orders sheet whole): they are
+ * dropped to make room, and the rest is written again. When that is not enough, the run ends in
+ * the add-on's words (DocumentStoreFullError) once; the closing checkpoints that meet the full
+ * store after it keep their writes held, so a later one that finds room stores them all together.
+ */
+import { DocumentStoreFullError } from './document-store-full';
+import { isPropertyStoreFull } from './owner-copy-full';
+
+type Properties = GoogleAppsScript.Properties.Properties;
+
+const DAY_SUMS_KEY = 'ma.orderSums';
+export const isDaySumsKey = (key: string): boolean => key === DAY_SUMS_KEY || key.indexOf(`${DAY_SUMS_KEY}.`) === 0;
+
+export class FullStoreCheckpoint {
+  /** The day sums were dropped in this run: the run writes them no more. */
+  dropped = false;
+  private reported = false;
+
+  /** Writes `set` (one setProperties); false when the store stays full after the run said so. */
+  write(store: Properties, set: Record<string, string>): boolean {
+    try {
+      if (Object.keys(set).length > 0) store.setProperties(set);
+      return true;
+    } catch (e) {
+      if (!isPropertyStoreFull(e)) throw e;
+    }
+    if (!this.dropped) {
+      this.dropDaySums(store);
+      const rest: Record<string, string> = {};
+      for (const key of Object.keys(set)) if (!isDaySumsKey(key)) rest[key] = set[key]!;
+      try {
+        if (Object.keys(rest).length > 0) store.setProperties(rest);
+        return true;
+      } catch (e) {
+        if (!isPropertyStoreFull(e)) throw e;
+      }
+    }
+    if (!this.reported) {
+      this.reported = true;
+      throw new DocumentStoreFullError();
+    }
+    console.warn(`[properties] ${new DocumentStoreFullError().userMessage}`);
+    return false;
+  }
+
+  /** Deletes every day sums key stored: without its stamp, the next tie-out reads the Orders sheet whole. */
+  private dropDaySums(store: Properties): void {
+    this.dropped = true;
+    const keys = store.getKeys().filter(isDaySumsKey);
+    // The stamp first: a run killed part way leaves values no stamp names, which nothing reads.
+    keys.sort((a, b) => (a === DAY_SUMS_KEY ? -1 : b === DAY_SUMS_KEY ? 1 : 0));
+    for (const key of keys) store.deleteProperty(key);
+  }
+}
