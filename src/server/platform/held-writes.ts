@@ -184,7 +184,7 @@ export class HeldWrites {
     this.writes = 0;
     let stored = false;
     try {
-      stored = this.full.write(this.checkpoints, set);
+      stored = this.full.checkpoint(this.checkpoints, set);
     } finally {
       // Refused: held again (under what was written since), for a later checkpoint to store together.
       if (!stored) for (const [key, value] of held) if (!this.values.has(key)) this.values.set(key, value);
@@ -257,13 +257,13 @@ export class HeldWrites {
         this.values.size === 0 && !this.fenced?.size ? store.getKeys() : Object.keys(overlay(store.getProperties())),
       setProperty: (key: string, value: string) => {
         if (held(key)) this.keep([[key, String(value)]]);
-        else store.setProperty(key, value);
+        else this.full.direct(this.checkpoints, () => store.setProperty(key, value));
         return wrapped;
       },
       setProperties: (properties: Record<string, string>, deleteAllOthers?: boolean) => {
         if (deleteAllOthers !== undefined) {
           this.checkpoint();
-          store.setProperties(properties, deleteAllOthers);
+          this.full.direct(this.checkpoints, () => store.setProperties(properties, deleteAllOthers));
           return wrapped;
         }
         const now: Record<string, string> = {};
@@ -272,7 +272,7 @@ export class HeldWrites {
           if (held(key)) later.push([key, String(properties[key])]);
           else now[key] = properties[key]!;
         }
-        if (Object.keys(now).length > 0) store.setProperties(now);
+        if (Object.keys(now).length > 0) this.full.direct(this.checkpoints, () => store.setProperties(now));
         if (later.length > 0) this.keep(later);
         return wrapped;
       },
