@@ -36,7 +36,7 @@ function emptyFiller(): void {
 }
 
 async function hourlyRun(newOrders: number) {
-  await stack.control('orders', { count: newOrders });
+  if (newOrders > 0) await stack.control('orders', { count: newOrders });
   await stack.advanceClocks(3_600_000);
   const r = await stack.runtime.run('onScheduledSync', []);
   const value = r.value as { outcome?: string; message?: string } | undefined;
