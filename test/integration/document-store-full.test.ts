@@ -18,7 +18,10 @@ let stack: Stack;
 const doc = () => stack.runtime.properties.document;
 const used = (): number =>
   Object.entries(doc().all()).reduce((n, [k, v]) => n + Buffer.byteLength(k) + Buffer.byteLength(v), 0);
-const sumsKeys = (): string[] => doc().keys().filter((k) => k === 'ma.orderSums' || k.startsWith('ma.orderSums.'));
+const sumsKeys = (): string[] =>
+  doc()
+    .keys()
+    .filter((k) => k === 'ma.orderSums' || k.startsWith('ma.orderSums.'));
 
 /** Another add-on's data fills the document store up to `leaveFree` bytes short of 500 KB. */
 function fillDocumentStore(leaveFree: number): void {
