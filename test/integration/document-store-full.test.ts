@@ -8,7 +8,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../dev/harness/index';
-import { compareWithTruth, sheetTable, syncUntilCaughtUp } from './sync-support';
+import type { SheetModel } from '../../dev/gas-runtime/spreadsheet/sheet-model';
+import type { Workbook } from '../../dev/gas-runtime/spreadsheet/workbook';
+import { decodeDaySums } from '../../src/server/finance/order-sums-text';
+import type { DaySums } from '../../src/server/finance/order-day-sums';
+import { checksRow, compareWithTruth, sheetTable, syncUntilCaughtUp } from './sync-support';
 
 const GOOGLE_RAW = /exceeded the property storage quota/;
 const STORE_BYTES = 500 * 1024;
@@ -101,5 +105,53 @@ describe('a document store near its 500 KB', () => {
     const after = await hourlyRun(0);
     expect([after.ok, after.outcome]).toEqual([true, 'ok']);
     await expectTruth();
+  });
+});
+
+/** The kept day sums as stored (the stamp's groups decoded). */
+function keptDays(): Map<string, DaySums> {
+  const stamp = JSON.parse(doc().get('ma.orderSums') ?? '{}') as { parts?: string };
+  const days = new Map<string, DaySums>();
+  for (const part of (stamp.parts ?? '').split(',').filter((p) => p !== '')) {
+    const [group = '', times = '1'] = part.split('*');
+    const values = Array.from({ length: Number(times) }, (_, i) =>
+      doc().get(`ma.orderSums.${group}${i ? `.${i}` : ''}`)!,
+    );
+    decodeDaySums(group, values, days);
+  }
+  return days;
+}
+
+describe('orders whose margin percentages disagree with their figures', () => {
+  it('past three a day, the kept sums count them without listing them, and the Checks note says how many more', async () => {
+    // Twenty orders placed now, synced; then their contribution margins changed by hand to disagree.
+    const synced = await hourlyRun(20);
+    expect([synced.ok, synced.outcome]).toEqual([true, 'ok']);
+    const model = (stack.runtime.workbook as unknown as Workbook).sheetByName('Orders') as SheetModel;
+    const [headers = []] = sheetTable(stack, 'Orders');
+    const placed = headers.indexOf('placed_date');
+    const pct = headers.indexOf('contribution_margin_pct');
+    const rows = model.rows.slice(1, model.lastRow()).filter((r) => r !== undefined);
+    const lastDay = Math.max(...rows.map((r) => Number(r!.v[placed])));
+    const today = rows.filter((r) => Number(r!.v[placed]) === lastDay && r!.v[headers.indexOf('status')] === 'active');
+    expect(today.length).toBeGreaterThan(10);
+    for (const r of today) r!.v[pct] = 0.0123;
+    const day = new Date(Math.round((lastDay - 25_569) * 86_400_000)).toISOString().slice(0, 10);
+
+    // Checks → Run reads Orders whole and keeps the sums; an hourly run then ties out from them.
+    const checked = await stack.runtime.run('tieOutNow', [], { authMode: 'FULL' });
+    expect(checked.ok).toBe(true);
+    const kept = keptDays().get(day)!;
+    expect([kept.inconsistent.length, kept.unlisted]).toEqual([3, today.length - 3]);
+    expect(checksRow(stack, day)?.result).toBe('✗');
+    expect(String(checksRow(stack, day)?.note)).toContain(` and ${today.length - 3} more.`);
+
+    const hourly = await hourlyRun(0);
+    expect([hourly.ok, hourly.outcome]).toEqual([true, 'ok']);
+    // The run wrote some of those orders again (the service's figures): what the sums count is what the sheet holds.
+    const still = sheetTable(stack, 'Orders').filter((r) => r[placed] === lastDay && r[pct] === 0.0123).length;
+    const after = keptDays().get(day);
+    expect((after?.inconsistent.length ?? 0) + (after?.unlisted ?? 0)).toBe(still);
+    if (still > 3) expect(String(checksRow(stack, day)?.note)).toContain(` and ${still - 3} more.`);
   });
 });
