@@ -189,6 +189,7 @@ export class HeldWrites {
       // Refused: held again (under what was written since), for a later checkpoint to store together.
       if (!stored) for (const [key, value] of held) if (!this.values.has(key)) this.values.set(key, value);
     }
+    if (!stored) return;
     for (const key of deleted) if (!(this.full.dropped && isDaySumsKey(key))) this.checkpoints.deleteProperty(key);
   }
 
