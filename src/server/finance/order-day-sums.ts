@@ -10,7 +10,7 @@ import { TIEOUT_COMPARED, ORDERS, columnIndex } from '../sheets/schema';
 import { CostGapTally, costGapsOf, gapRowsOfTable, type CostGaps } from './cost-gaps';
 import type { CostGapMonth } from './cost-gap-days';
 import { dayKey } from './daily-figures';
-import { sumOrdersByDay, type OrderDay } from './order-days';
+import { LISTED_A_DAY, sumOrdersByDay, type OrderDay } from './order-days';
 import type { TieoutFigure } from './tieout-figures';
 
 const FIGURES = TIEOUT_COMPARED.map((f) => f.figure);
@@ -26,8 +26,10 @@ export interface DaySums {
   /** Per figure (TIEOUT_COMPARED order): cents summed, and rows whose amount could not be read. */
   cents: number[];
   unknown: number[];
-  /** "id (columns)" of orders whose margin percentages disagree with their figures. */
+  /** "id (columns)" of orders whose margin percentages disagree with their figures, LISTED_A_DAY at most. */
   inconsistent: string[];
+  /** Such orders past LISTED_A_DAY: counted only, so that a store full of them cannot fill the property store. */
+  unlisted?: number;
   /**
    * Active orders the cost-gap count counted, and those with incomplete costs per currency ('' =
    * unknown): [orders, cents, orders whose net revenue could not be read (their sum is then unknown)].
@@ -112,10 +114,15 @@ export class OrderDaySums {
         });
       }
       for (const words of share.inconsistent) {
-        if (sign > 0) acc.inconsistent.push(words);
-        else {
+        if (sign > 0) {
+          if (acc.inconsistent.length < LISTED_A_DAY) acc.inconsistent.push(words);
+          else acc.unlisted = (acc.unlisted ?? 0) + 1;
+        } else {
+          // A row taken out was counted when added: listed, or among the unlisted.
           const at = acc.inconsistent.indexOf(words);
           if (at >= 0) acc.inconsistent.splice(at, 1);
+          else if (acc.unlisted) acc.unlisted -= 1;
+          if (acc.unlisted === 0) delete acc.unlisted;
         }
       }
     }
@@ -159,7 +166,14 @@ export class OrderDaySums {
         TieoutFigure,
         number | null
       >;
-      out.set(day, { day, count: s.count, cents, otherCurrency: s.other, inconsistent: s.inconsistent.slice() });
+      out.set(day, {
+        day,
+        count: s.count,
+        cents,
+        otherCurrency: s.other,
+        inconsistent: s.inconsistent.slice(),
+        ...(s.unlisted ? { unlisted: s.unlisted } : {}),
+      });
     }
     return out;
   }

@@ -32,8 +32,8 @@ const REFUNDS = figureAt('refunds');
 /** Net revenue is written as what it differs from gross less refunds by (mostly 0); '=': as it is. */
 const NET = figureAt('net_revenue');
 
-/** Unread amounts per figure (0: none), inconsistent orders, cost gaps. */
-type Extras = [number[] | 0, string[], DaySums['gaps']];
+/** Unread amounts per figure (0: none), inconsistent orders listed, cost gaps, and those not listed when any. */
+type Extras = [number[] | 0, string[], DaySums['gaps']] | [number[] | 0, string[], DaySums['gaps'], number];
 
 const DIGITS = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_.';
 
@@ -98,11 +98,17 @@ function line(day: string, s: DaySums, after: string | null): string {
   const counts = (agree ? [s.count] : [s.rows, s.count, s.other, s.counted]).map(num).join(':');
   const fields = [at, [counts, ...cents.map((n) => (typeof n === 'string' ? n : num(n)))].join(',')];
   const unknown = s.unknown.some((n) => n !== 0) ? s.unknown : 0;
-  if (unknown !== 0 || s.inconsistent.length > 0 || Object.keys(s.gaps).length > 0)
+  const unlisted = s.unlisted ?? 0;
+  const inconsistent = s.inconsistent.length > 0 || unlisted > 0;
+  if (unknown !== 0 || inconsistent || Object.keys(s.gaps).length > 0)
     fields.push(
-      unknown === 0 && s.inconsistent.length === 0
+      unknown === 0 && !inconsistent
         ? gapsText(s.gaps)
-        : JSON.stringify([unknown, s.inconsistent, s.gaps] satisfies Extras),
+        : JSON.stringify(
+            (unlisted > 0
+              ? [unknown, s.inconsistent, s.gaps, unlisted]
+              : [unknown, s.inconsistent, s.gaps]) satisfies Extras,
+          ),
     );
   return fields.join('|');
 }
@@ -151,11 +157,12 @@ export function decodeDaySums(group: string, values: readonly string[], into: Ma
     ];
     const cents = Array.from({ length: TIEOUT_COMPARED.length }, (_, i) => read[i] ?? 0);
     if (!centsText[NET]?.startsWith('=')) cents[NET] = cents[NET]! + (cents[GROSS]! - cents[REFUNDS]!);
-    const [unknown, inconsistent, gaps] = !extras
+    const [unknown, inconsistent, gaps, unlisted = 0] = !extras
       ? [0, [], {}]
       : extras.startsWith('[')
         ? (JSON.parse(extras) as Extras)
         : [0, [], gapsOf(extras)];
+    if (!Number.isSafeInteger(unlisted) || unlisted < 0) throw new Error('unreadable day sums');
     const dayOfMonth = at === '' ? before + 1 : Number(at);
     before = dayOfMonth;
     const day =
@@ -168,6 +175,7 @@ export function decodeDaySums(group: string, values: readonly string[], into: Ma
       cents,
       unknown: Array.isArray(unknown) ? unknown : cents.map(() => 0),
       inconsistent,
+      ...(unlisted > 0 ? { unlisted } : {}),
       gaps,
     });
   }

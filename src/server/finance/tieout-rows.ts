@@ -1,4 +1,5 @@
 /** One tie-out row: a day or month of the orders' figures beside the P&L's, ✓ or what differs. */
+import { LISTED_A_DAY } from './order-days';
 import type { PnlFigures } from './period-sums';
 import { FIGURES, SLOT, toCents, type TieoutFigure } from './tieout-figures';
 import { counted } from '../../contract/counts-text';
@@ -41,6 +42,21 @@ export function sheetOnlyRow(
   return [{ period, kind, ok: false, orders: 0, figures, pnlSheet: words, note: notes.join(' ') }];
 }
 
+/** Orders whose margin percentages disagree with their figures: those listed, and how many more. */
+export interface RatioList {
+  listed: readonly string[];
+  unlisted: number;
+}
+
+/** Listed in a note: the same few whether the Orders side was read whole or taken from the kept day sums. */
+const NOTED_RATIOS = LISTED_A_DAY;
+
+function ratiosText({ listed, unlisted }: RatioList): string {
+  const more = unlisted + Math.max(0, listed.length - NOTED_RATIOS);
+  const shown = listed.slice(0, NOTED_RATIOS).join(', ');
+  return more === 0 ? shown : `${shown} and ${more} more`;
+}
+
 export function compare(
   period: string,
   kind: 'day' | 'month',
@@ -52,7 +68,7 @@ export function compare(
   skipped: readonly string[],
   pnlSheet: string,
   compared: ReadonlySet<TieoutFigure>,
-  wrongRatios: readonly string[],
+  wrongRatios: RatioList,
 ): TieoutRow {
   const figures = {} as Record<TieoutFigure, TieoutLine>;
   const off: string[] = [];
@@ -76,8 +92,9 @@ export function compare(
   const sheetOk = pnlSheet === '' || pnlSheet === '✓';
   if (!sheetOk)
     notes.push(`The ${kind === 'day' ? 'Daily' : 'Monthly'} P&L sheet differs from the service: ${pnlSheet}.`);
-  if (wrongRatios.length > 0)
-    notes.push(`Margin percentages that disagree with their own order's figures: ${wrongRatios.join(', ')}.`);
+  const wrongCount = wrongRatios.listed.length + wrongRatios.unlisted;
+  if (wrongCount > 0)
+    notes.push(`Margin percentages that disagree with their own order's figures: ${ratiosText(wrongRatios)}.`);
   if (skipped.length > 0)
     notes.push(
       `Not synced: ${skipped.join(', ')} (the service sent values that cannot be written to the sheet; see the Sync log).`,
@@ -85,7 +102,7 @@ export function compare(
   return {
     period,
     kind,
-    ok: (off.length === 0 || mixed) && basisNote === '' && skipped.length === 0 && wrongRatios.length === 0 && sheetOk,
+    ok: (off.length === 0 || mixed) && basisNote === '' && skipped.length === 0 && wrongCount === 0 && sheetOk,
     comparable: !mixed,
     orders: count,
     figures,

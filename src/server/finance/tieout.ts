@@ -13,7 +13,7 @@ import { sumByPeriod, type DayFigures } from './period-sums';
 import type { PnlSheetChecks } from './tieout-pnl-sheets';
 import { sumOrdersByDay, type OrderDay } from './order-days';
 import { FIGURES, asFigures, emptyCents, toCents, type PnlDay, type TieoutFigure } from './tieout-figures';
-import { compare, sheetOnlyRow, type TieoutRow } from './tieout-rows';
+import { compare, sheetOnlyRow, type RatioList, type TieoutRow } from './tieout-rows';
 
 export interface TieoutInput {
   /** Orders sheet rows (without the header), columns as ORDERS. */
@@ -60,7 +60,7 @@ export function tieOut(input: TieoutInput): TieoutRow[] {
   const pnlSide: DayFigures[] = [];
   const counts = new Map<string, number>();
   const otherCurrency = new Map<string, number>();
-  const inconsistent = new Map<string, string[]>();
+  const inconsistent = new Map<string, RatioList>();
   const rows: TieoutRow[] = [];
   const skippedOn = skippedByDay([
     ...(input.skippedOrders ?? []),
@@ -86,7 +86,8 @@ export function tieOut(input: TieoutInput): TieoutRow[] {
     pnlSide.push({ date: day.date, figures: asFigures(pc) });
     counts.set(day.date, od ? od.count : 0);
     otherCurrency.set(day.date, od ? od.otherCurrency : 0);
-    inconsistent.set(day.date, od ? od.inconsistent : []);
+    const ratios: RatioList = { listed: od ? od.inconsistent : [], unlisted: od?.unlisted ?? 0 };
+    inconsistent.set(day.date, ratios);
     rows.push(
       compare(
         day.date,
@@ -99,7 +100,7 @@ export function tieOut(input: TieoutInput): TieoutRow[] {
         skippedOn.get(day.date) ?? [],
         sheets.days.get(day.date) ?? '',
         compared,
-        od ? od.inconsistent : [],
+        ratios,
       ),
     );
   }
@@ -117,7 +118,11 @@ export function tieOut(input: TieoutInput): TieoutRow[] {
         other += otherCurrency.get(date) ?? 0;
       }
     const skipped = [...skippedOn].filter(([date]) => date.startsWith(m.key)).flatMap(([, ids]) => ids);
-    const wrongRatios = [...inconsistent].filter(([date]) => date.startsWith(m.key)).flatMap(([, ids]) => ids);
+    const ofMonth = [...inconsistent].filter(([date]) => date.startsWith(m.key)).map(([, ratios]) => ratios);
+    const wrongRatios: RatioList = {
+      listed: ofMonth.flatMap((r) => r.listed),
+      unlisted: ofMonth.reduce((n, r) => n + r.unlisted, 0),
+    };
     rows.push(
       compare(
         m.key,

@@ -19,6 +19,8 @@
  * the state that covers them together (the next run fetches them again); so does a run whose
  * carrying write never happens (the fence is still up at release).
  */
+import { FullStoreCheckpoint, isDaySumsKey } from './full-store-checkpoint';
+
 type Properties = GoogleAppsScript.Properties.Properties;
 
 const HELD_PREFIXES = [
@@ -77,6 +79,7 @@ export class HeldWrites {
   private positionless = false;
   /** Writes of any key are held (withRunState). */
   private any = false;
+  private readonly full = new FullStoreCheckpoint();
 
   /**
    * `checkpoints`: where checkpoints store the held state (by default `store`); `released`: called
@@ -176,14 +179,28 @@ export class HeldWrites {
       if (value === null) deleted.push(key);
       else set[key] = value;
     }
+    const held = [...this.values];
     this.values.clear();
     this.writes = 0;
-    if (Object.keys(set).length > 0) this.checkpoints.setProperties(set);
-    for (const key of deleted) this.checkpoints.deleteProperty(key);
+    let stored = false;
+    try {
+      stored = this.full.checkpoint(this.checkpoints, set);
+    } finally {
+      // Refused: held again (under what was written since), for a later checkpoint to store together.
+      if (!stored) for (const [key, value] of held) if (!this.values.has(key)) this.values.set(key, value);
+    }
+    if (!stored) return;
+    for (const key of deleted) if (!(this.full.dropped && isDaySumsKey(key))) this.checkpoints.deleteProperty(key);
+  }
+
+  /** The Orders day sums were dropped to make room in a full store (FullStoreCheckpoint). */
+  daySumsDropped(): boolean {
+    return this.full.dropped;
   }
 
   /** Holds one call's writes (together: a setProperties stays one write); past MAX_HELD_WRITES, everything held is stored. */
-  private keep(values: ReadonlyArray<[string, string | null]>): void {
+  private keep(all: ReadonlyArray<[string, string | null]>): void {
+    const values = this.full.dropped ? all.filter(([key]) => !isDaySumsKey(key)) : all;
     if (values.some(([key]) => SETTING_KEYS.has(key))) this.settingWritten = true;
     if (this.fenced !== null) {
       for (const [key, value] of values) {
@@ -241,13 +258,13 @@ export class HeldWrites {
         this.values.size === 0 && !this.fenced?.size ? store.getKeys() : Object.keys(overlay(store.getProperties())),
       setProperty: (key: string, value: string) => {
         if (held(key)) this.keep([[key, String(value)]]);
-        else store.setProperty(key, value);
+        else this.full.direct(this.checkpoints, () => store.setProperty(key, value));
         return wrapped;
       },
       setProperties: (properties: Record<string, string>, deleteAllOthers?: boolean) => {
         if (deleteAllOthers !== undefined) {
           this.checkpoint();
-          store.setProperties(properties, deleteAllOthers);
+          this.full.direct(this.checkpoints, () => store.setProperties(properties, deleteAllOthers));
           return wrapped;
         }
         const now: Record<string, string> = {};
@@ -256,7 +273,7 @@ export class HeldWrites {
           if (held(key)) later.push([key, String(properties[key])]);
           else now[key] = properties[key]!;
         }
-        if (Object.keys(now).length > 0) store.setProperties(now);
+        if (Object.keys(now).length > 0) this.full.direct(this.checkpoints, () => store.setProperties(now));
         if (later.length > 0) this.keep(later);
         return wrapped;
       },

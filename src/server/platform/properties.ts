@@ -105,6 +105,11 @@ export function liftRunStateFence(): void {
   if (heldWrites) heldWrites.liftFence();
 }
 
+/** The run dropped the Orders day sums to make room in a full document store (FullStoreCheckpoint). */
+export function daySumsDroppedThisRun(): boolean {
+  return heldWrites !== null && heldWrites.daySumsDropped();
+}
+
 /** Writes the run's held state and stops holding: before the run releases the document lock. */
 export function releaseRunStateWrites(): void {
   if (heldWrites) heldWrites.release();

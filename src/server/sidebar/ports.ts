@@ -13,6 +13,7 @@ import type {
   SyncCounts,
   UserAction,
 } from '../../contract/sidebar';
+import type { ProblemView } from '../../contract/connection';
 import type { Account } from '../api/types';
 import type { BackfillEstimate, JobName, JobPosition } from '../sync';
 import type { BrokenReason } from '../auth/types';
@@ -130,6 +131,8 @@ export interface SyncPort {
   tieout(): TieoutView | null;
   /** Records the sync skipped, as the sync state keeps them; null when there are none. */
   skipped(): SkippedView | null;
+  /** The spreadsheet's document store too full for a run to keep its progress (document-store-full), else null. */
+  storeFull(): ProblemView | null;
   /** Throws an error with userMessage when the date is not acceptable; changes nothing then. */
   setOrdersWindow(createdAfter: string | null): void;
 }

@@ -128,8 +128,10 @@ function stateOf(ports: SidebarPorts, now: number): SidebarState {
   const tieout = ports.sync.tieout();
   const skipped = ports.sync.skipped();
   const columns = ports.sync.columns();
+  const storeFull = ports.sync.storeFull();
   const withSync = (connected: boolean, schedule: ScheduleView): SidebarState => ({
     ...base,
+    problem: storeFull,
     cells,
     jobs: ports.sync.jobs(connected),
     schedule,

@@ -22,6 +22,7 @@ import { lastScheduledRunStart } from '../sync/trigger-allowance';
 import { loggedRuns } from '../sync/sync-log';
 import type { SyncPort } from './ports';
 import { documentProperties } from '../platform/properties';
+import { storeFullProblem } from '../platform/document-store-full';
 import { failureNoticeView } from '../sync/failure-notice';
 import { columnsView } from './columns-view';
 import { jobViewsOf, RUNS_SHOWN } from './runs-view';
@@ -127,6 +128,7 @@ export function syncModulePort(): SyncPort {
       return tieoutViewOf(state.get('tieout'), readRecheck(state.readAtStart));
     },
     skipped: () => skippedViewOf(new SyncStateStore(documentProperties()).get('skipped')),
+    storeFull: () => storeFullProblem(new SyncStateStore(documentProperties()).readAtStart),
     latestRunStamp() {
       const state = new SyncStateStore(documentProperties());
       const run = state.get('lastRuns')[0];

@@ -13,6 +13,7 @@ import { SheetsQuotaPause } from '../sheets/sheets-requests';
 import { BackfillTooLargeError } from './backfill-check';
 import { MissingPermissionError } from './missing-permission';
 import { DestinationPause } from './destination-pause';
+import { DocumentStoreFullError } from '../platform/document-store-full';
 import { isPropertyStoreFull, OwnerCopyFullError } from '../platform/owner-copy-full';
 import { resumeTimeText } from '../platform/local-time';
 import { pauseCauseText, type PauseCause } from '../../contract/pause-text';
@@ -100,6 +101,7 @@ export function classifyFailure(e: unknown): RunFailure {
   if (e instanceof BackfillTooLargeError)
     return { code: 'backfill_too_large', userMessage: e.userMessage, connectionLost: false };
   if (e instanceof MissingPermissionError) return { code: e.code, userMessage: e.userMessage, connectionLost: false };
+  if (e instanceof DocumentStoreFullError) return { code: e.code, userMessage: e.userMessage, connectionLost: false };
   // The user's property store full, wherever a run met it: the owner copy's words, never Google's.
   if (e instanceof OwnerCopyFullError || isPropertyStoreFull(e)) {
     const full = e instanceof OwnerCopyFullError ? e : new OwnerCopyFullError();

@@ -9,7 +9,14 @@ import { clearFormulasOwed, formulasOwed, markFormulasOwed } from '../state/form
 import { documentLock } from '../auth';
 import { isApiError } from '../api/errors';
 import { ExecutionBudget, EXECUTION_LIMIT_MS } from '../platform/budget';
-import { beginRunSteps, documentProperties, holdRunStateWrites, releaseRunStateWrites } from '../platform/properties';
+import { DAY_SUMS_DROPPED_NOTE, DocumentStoreFullError } from '../platform/document-store-full';
+import {
+  beginRunSteps,
+  daySumsDroppedThisRun,
+  documentProperties,
+  holdRunStateWrites,
+  releaseRunStateWrites,
+} from '../platform/properties';
 import { ManagedWorkbook } from '../sheets/managed-workbook';
 import { setSheetsWaitBudget } from '../sheets/sheets-requests';
 import { leaveBusyNote } from './busy-notes';
@@ -78,10 +85,20 @@ export function runSync(options: RunOptions): RunOutcome {
   // The closing row carries the run's deferred writes (Monthly P&L, Restatements): still under the lock.
   // It is the run's record, so it may wait out Google's Sheets minute past the run's own budget,
   // within the execution's limit.
+  const droppedBefore = daySumsDroppedThisRun();
+  if (droppedBefore) result = { ...result, message: withNote(result.message, DAY_SUMS_DROPPED_NOTE) };
   const closing = new ExecutionBudget(EXECUTION_LIMIT_MS - (Date.now() - startedAt), CLOSING_RESERVE_MS);
   setSheetsWaitBudget((ms) => closing.canWait(ms));
   try {
-    closeLog(record, result, failure);
+    try {
+      closeLog(record, result, failure);
+    } catch (e) {
+      // The store refused the closing row's checkpoint: the row says so instead (its next checkpoint keeps quiet).
+      if (!(e instanceof DocumentStoreFullError)) throw e;
+      failure = classifyFailure(e);
+      result = failedOutcome(record, failure);
+      closeLog(record, result, failure);
+    }
     // Still under the lock: the new generation and the owed flag go with the run's last checkpoint.
     refreshFormulas(result, record);
     refreshOwnerCopy();
@@ -89,8 +106,15 @@ export function runSync(options: RunOptions): RunOutcome {
     unlock(lock);
   }
   if (!result.done) shareResponses(record);
+  // Dropped at the closing row's own checkpoint: the row was written; the run's answer still says so.
+  if (!droppedBefore && daySumsDroppedThisRun()) {
+    console.warn(`[sync] ${DAY_SUMS_DROPPED_NOTE}`);
+    result = { ...result, message: withNote(result.message, DAY_SUMS_DROPPED_NOTE) };
+  }
   return { ...result, state: record.state, usedCells: workbook.knownUsedCells() };
 }
+
+const withNote = (message: string, note: string): string => (message === '' ? note : `${message} ${note}`);
 
 /** The Orders day sums as this run's writes left them, for the next execution (OrderSumsTracker.keep). */
 function keepDaySums(record: RunRecord): void {

@@ -195,6 +195,7 @@ export function fakeWorld(): FakeWorld {
       columns: () => world.columns,
       tieout: () => world.tieout,
       skipped: () => world.skipped,
+      storeFull: () => null,
       setOrdersWindow: (createdAfter) => {
         world.windows.push(createdAfter);
         world.capacity = { ...world.capacity, ordersWindow: createdAfter, stopped: false, estimate: null };
