@@ -146,7 +146,8 @@ describe('Orders day sums kept row by row', () => {
     for (const [group, pieces] of encodeDaySums(sums.days)) decodeDaySums(group, pieces, back);
     expect(back).toEqual(sums.days);
 
-    // Half the orders corrected (consistent now), listed ones among them: the count still equals the sheet's.
+    // Half the orders corrected (consistent now), listed ones among them: the count is never below the
+    // sheet's (a count too high sends the tie-out to a whole read), and a whole read counts exactly.
     const after = rows.map((r, i) =>
       i % 2 === 0
         ? row({ id: `ord_${String(i).padStart(8, '0')}`, day: `2026-11-${String(1 + (i % 15)).padStart(2, '0')}` })
@@ -159,7 +160,33 @@ describe('Orders day sums kept row by row', () => {
     });
     const wholeAfter = sumOrdersByDay(after, dayKey, 'USD');
     for (const [day, od] of sums.orderDays())
+      expect(od.inconsistent.length + (od.unlisted ?? 0), day).toBeGreaterThanOrEqual(
+        wholeAfter.get(day)!.inconsistent.length,
+      );
+    for (const [day, od] of OrderDaySums.ofRows(after, 'USD').orderDays())
       expect(od.inconsistent.length + (od.unlisted ?? 0), day).toBe(wholeAfter.get(day)!.inconsistent.length);
+  });
+
+  it('a row edited by hand after the sums were counted, then overwritten, never lowers another order out of the count (no false ✓)', () => {
+    const day = '2026-11-03';
+    const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((id) => row({ id, day, pct: 50 }));
+    const x = row({ id: 'x', day });
+    const sums = OrderDaySums.ofRows([a, b, c, d, x], 'USD');
+    const edited = row({ id: 'x', day, pct: 50 }); // x's margin typed over by hand: never counted
+    const replace = (old: unknown[], now: unknown[]): void => {
+      sums.add(old, -1);
+      sums.add(now, 1);
+    };
+    replace(edited, x); // the run overwrites x with the service's figures
+    for (const [old, id] of [
+      [a, 'a'],
+      [b, 'b'],
+      [c, 'c'],
+    ] as const)
+      replace(old, row({ id, day })); // the three listed orders corrected
+    const od = sums.orderDays().get(day)!;
+    // d still disagrees in the sheet: the kept sums must still count it.
+    expect(od.inconsistent.length + (od.unlisted ?? 0)).toBeGreaterThanOrEqual(1);
   });
 
   it('the Checks note lists three such orders and says how many more, whichever way the Orders side was read; the day does not tie out', () => {

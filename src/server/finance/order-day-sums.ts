@@ -118,11 +118,12 @@ export class OrderDaySums {
           if (acc.inconsistent.length < LISTED_A_DAY) acc.inconsistent.push(words);
           else acc.unlisted = (acc.unlisted ?? 0) + 1;
         } else {
-          // A row taken out was counted when added: listed, or among the unlisted.
+          // A listed row taken out leaves the list. An unlisted one is not lowered from the count: the
+          // row read back may have been edited by hand since it was counted (then another order's
+          // count would go), and a count too high only sends the day's tie-out to a whole read, which
+          // rebuilds the sums exactly; a count too low would show a false ✓.
           const at = acc.inconsistent.indexOf(words);
           if (at >= 0) acc.inconsistent.splice(at, 1);
-          else if (acc.unlisted) acc.unlisted -= 1;
-          if (acc.unlisted === 0) delete acc.unlisted;
         }
       }
     }

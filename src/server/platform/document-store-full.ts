@@ -9,7 +9,7 @@ import { utf8Bytes } from './property-size';
 export class DocumentStoreFullError extends Error {
   readonly code = 'document_store_full';
   readonly userMessage =
-    'The sync stopped because this spreadsheet’s storage for add-ons is full (Google keeps 500 KB per spreadsheet for an add-on’s settings and progress). Rows written so far are kept, and the sync’s progress stays where it was last saved, so the next run continues from there. Remove other add-ons’ data from this spreadsheet or uninstall add-ons it no longer needs; the sync continues once there is room.';
+    'The sync stopped because this spreadsheet’s storage for add-ons is full: Google keeps 500 KB per spreadsheet for Merchant Analytics’ settings and progress, used by this add-on alone, and it is full even without the day totals the add-on keeps to speed up the checks. Rows written so far are kept, and the sync’s progress stays where it was last saved, so the next run continues from there. Nothing in the sheets frees this storage: report this message to the add-on’s developer.';
 
   constructor() {
     super();
@@ -28,9 +28,12 @@ const STORE_BYTES = 500 * 1024;
 const RUN_ROOM_BYTES = 8 * 1024;
 
 /**
- * The sidebar's banner while the store has less room than a run needs: a run refused there could
+ * The sidebar's banner while the store has less room than a run may need: a run refused there could
  * not record that it stopped (its record lives in the same store), so the sidebar says it from the
- * store's size, read whole with the rest of its state.
+ * store's size, read whole with the rest of its state. Runs may still complete (an hourly run mostly
+ * rewrites keys of the same size), so it warns rather than says the sync stopped. Document properties
+ * are the script's own (guides/properties: "specific to the current document and script"): no other
+ * add-on fills them, so the advice is to report, not to remove anything.
  */
 export function storeFullProblem(all: Readonly<Record<string, string>>): {
   code: string;
@@ -44,7 +47,7 @@ export function storeFullProblem(all: Readonly<Record<string, string>>): {
   return {
     code: 'document_store_full',
     userMessage:
-      'This spreadsheet’s storage for add-ons is full (Google keeps 500 KB per spreadsheet for add-ons’ settings and progress): the sync cannot keep its progress and stops until there is room. Remove other add-ons’ data from this spreadsheet or uninstall add-ons it no longer needs.',
+      'This spreadsheet’s storage for add-ons is full or nearly (Google keeps 500 KB per spreadsheet for Merchant Analytics’ settings and progress, used by this add-on alone). Syncs go on while they can: a run that cannot save everything first drops the day totals kept to speed up the checks (the next check reads the Orders sheet whole), and a run that still cannot save its progress stops and says so in the Sync log. Report this message to the add-on’s developer.',
     action: 'fix_request',
     retryAt: null,
   };
