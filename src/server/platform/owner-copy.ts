@@ -21,14 +21,13 @@
 
 import { forgetOwnerCopyNote, noteOwnerCopyWritten } from './owner-copy-note';
 import { isPropertyStoreFull, OwnerCopyFullError } from './owner-copy-full';
+// The Orders day sums (order-sums-store): rebuilt from the Orders sheet by a run that lacks them.
+import { isDaySumsKey } from './full-store-checkpoint';
 
 type Properties = GoogleAppsScript.Properties.Properties;
 
 const prefixOf = (spreadsheetId: string): string => `d:${spreadsheetId}:`;
 const writtenKeyOf = (spreadsheetId: string): string => `d:${spreadsheetId}#written`;
-
-/** The Orders day sums (order-sums-store): rebuilt from the Orders sheet by a run that lacks them. */
-const isDaySumsKey = (key: string): boolean => /^ma\.orderSums(\.[\w.-]+)?$/.test(key);
 
 function userProperties(): Properties {
   return PropertiesService.getUserProperties();
