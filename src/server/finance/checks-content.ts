@@ -13,6 +13,7 @@
 import type { CellValue } from '../sheets/cells';
 import type { RowWrite } from '../sheets/row-writes';
 import { CHECKS, columnIndex } from '../sheets/schema';
+import { SIX_BITS } from '../platform/six-bits';
 import { fnv1a } from '../platform/fnv1a';
 
 const CHECKED_AT = columnIndex(CHECKS, 'checked_at');
@@ -27,7 +28,6 @@ const KIND = columnIndex(CHECKS, 'kind');
  */
 const MAX_DIGESTS = 600;
 const DIGEST_CHARS = 6;
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
 /** What the last tie-out wrote, as the document state keeps it. */
 export interface ChecksHeld {
@@ -61,7 +61,7 @@ function blockDigest(lines: ReadonlyArray<readonly CellValue[]>): string {
   let h: number | undefined;
   for (const cells of lines) h = fnv1a(JSON.stringify(cells.map((c, i) => (i === CHECKED_AT ? null : c))), h);
   let text = '';
-  for (let k = 0; k < DIGEST_CHARS; k++, h = (h ?? 0) >>> 6) text += ALPHABET[(h ?? 0) & 63];
+  for (let k = 0; k < DIGEST_CHARS; k++, h = (h ?? 0) >>> 6) text += SIX_BITS[(h ?? 0) & 63];
   return text;
 }
 

@@ -8,13 +8,13 @@
  * hold only while the rows stay where they were: the keyed rows are fingerprinted when saved, and
  * rows the user moved or deleted since restart the pass (the reconciliation starts it again).
  */
+import { SIX_BITS } from '../platform/six-bits';
 import { fnv1a, FNV1A_OFFSET } from '../platform/fnv1a';
 import type { KeyIndex } from '../sheets/key-index';
 import { PROPERTY_VALUE_MAX_BYTES } from '../platform/property-size';
 
 const META_KEY = 'ma.reconcile.seen';
 const CHUNK_KEY = 'ma.reconcile.seen.';
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 /** ASCII only: one byte a character, under Google's 9 KB a value. */
 const CHUNK_CHARS = PROPERTY_VALUE_MAX_BYTES - 512;
 
@@ -75,7 +75,7 @@ export class SeenRows {
     let text = '';
     for (let i = 0; i < meta.chunks; i++) text += all[CHUNK_KEY + i] ?? '';
     const bits: number[] = [];
-    for (let i = 0; i < text.length; i++) bits.push(Math.max(0, ALPHABET.indexOf(text[i])));
+    for (let i = 0; i < text.length; i++) bits.push(Math.max(0, SIX_BITS.indexOf(text[i])));
     return new SeenRows(store, meta, bits);
   }
 
@@ -95,7 +95,7 @@ export class SeenRows {
 
   /** One property write: the bits, and the rows they stand for. */
   save(): void {
-    const text = this.bits.map((b) => ALPHABET[b]).join('');
+    const text = this.bits.map((b) => SIX_BITS[b]).join('');
     const values: Record<string, string> = {};
     let chunks = 0;
     for (let start = 0; start < text.length; start += CHUNK_CHARS)
